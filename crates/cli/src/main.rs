@@ -1,0 +1,71 @@
+//! `tilemem`: the command-line front end. Thin by design: parse flags, call the
+//! libraries, render results.
+//!
+//! Exit codes, shared by every subcommand:
+//! - 0: success;
+//! - 1: the request was understood but could not be met (no placement, over
+//!   capacity, a planning error, `--check` found a difference);
+//! - 2: bad input (unreadable file, syntax error, unknown flag or op).
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod bench;
+mod fmt;
+mod opt;
+mod plan;
+mod solve;
+mod validate;
+
+/// On-chip memory planner for tile-based NPU compilers.
+#[derive(Parser)]
+#[command(name = "tilemem", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Place the buffers of a placement problem (MiniMalloc-style CSV).
+    Solve(solve::Args),
+    /// Check a placement (a problem CSV with an `offset` column).
+    Validate(validate::Args),
+    /// Run the solvers over a folder of problems and print one table.
+    Bench(bench::Args),
+    /// Read a PyPTO program and print it back in canonical form.
+    Fmt(fmt::Args),
+    /// Run the PyPTO memory passes on a program.
+    Plan(plan::Args),
+    /// Run HIVM MLIR passes, mlir-opt style (`tilemem opt --help`).
+    Opt,
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().collect();
+    // `opt` follows mlir-opt's single-dash flag conventions, which clap does
+    // not model; it parses its own arguments.
+    if args.get(1).map(String::as_str) == Some("opt") {
+        return opt::run(&args[2..]);
+    }
+    let cli = match Cli::try_parse_from(&args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    match cli.command {
+        Command::Solve(a) => solve::run(a),
+        Command::Validate(a) => validate::run(a),
+        Command::Bench(a) => bench::run(a),
+        Command::Fmt(a) => fmt::run(a),
+        Command::Plan(a) => plan::run(a),
+        Command::Opt => opt::run(&[]),
+    }
+}

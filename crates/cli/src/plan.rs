@@ -1,0 +1,20 @@
+//! `tilemem plan`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Flags of `tilemem plan`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Input file.
+    pub file: PathBuf,
+}
+
+/// Runs the subcommand.
+pub fn run(args: Args) -> ExitCode {
+    eprintln!(
+        "tilemem plan: not implemented yet ({})",
+        args.file.display()
+    );
+    ExitCode::from(2)
+}

@@ -1,0 +1,1 @@
+//! IR-free buffer placement core: problems, solvers, validator, lower bounds, problem files.

@@ -1,0 +1,1 @@
+//! The PyPTO program model, its text reader and printer, op semantics, and the memory passes.

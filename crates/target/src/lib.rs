@@ -1,0 +1,1 @@
+//! SoC descriptions (memory spaces, capacities, alignment) and the allocator-policy trait.
