@@ -1,1 +1,3 @@
 //! The PyPTO program model, its text reader and printer, op semantics, and the memory passes.
+
+pub mod ops;

@@ -1,0 +1,239 @@
+//! The op semantics table of the PyPTO front end: one declarative row per op.
+//!
+//! Every memory pass asks this table instead of matching op names itself:
+//! where an op's result lives, whether it is a view or an in-place update of
+//! an input, which inputs its output must never share bytes with (per
+//! target family), which operands are written scratch, whether it is a load
+//! or a pipe pop, and which hardware pipe executes it. The table is keyed by
+//! the op's full name (`tile.add`), so it needs no program model.
+//!
+//! Ops not in the table are treated conservatively by [`lookup_or_default`]:
+//! a fresh result buffer, in-place safe (PyPTO's default registration), no
+//! view, vector pipe.
+
+mod table;
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use tilemem_target::{Family, MemSpace};
+
+pub use table::TABLE;
+
+/// Hardware pipe that executes an op (needed for cross-pipe reuse penalties).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Pipe {
+    /// GM -> L1/UB transfers.
+    Mte2,
+    /// UB/L1 -> GM transfers.
+    Mte3,
+    /// L1 -> L0A/L0B transfers.
+    Mte1,
+    /// The vector unit.
+    Vector,
+    /// The cube (matmul) unit.
+    Cube,
+    /// L0C -> L1/UB/GM transfers.
+    Fixpipe,
+    /// Scalar unit / no data movement (views, allocations, control).
+    Scalar,
+}
+
+/// Where an op's tile result lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutSpace {
+    /// The op produces no tile (an expression statement or a scalar).
+    NoTile,
+    /// A tensor in global memory (`tile.store`, `tensor.create`).
+    Ddr,
+    /// Taken from the `target_memory=` keyword, else `default`.
+    TargetMemory(MemSpace),
+    /// The same space as positional argument `i`.
+    SameAsArg(usize),
+    /// Always this space (`tile.matmul` -> Acc).
+    Fixed(MemSpace),
+}
+
+/// How a view op's byte offset inside its source is computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ViewRule {
+    /// Not a view: the result needs (or shares, see `output_reuses_input`)
+    /// storage of its own.
+    NotView,
+    /// Same bytes as the source at offset 0 (`tile.reshape`).
+    WholeSource,
+    /// A window of the source: offsets are positional argument `offsets_arg`
+    /// (a list of per-dimension element offsets); byte offset =
+    /// `(row * cols + col) * elem_bytes` over the source's shape.
+    Window {
+        /// Position of the offsets list.
+        offsets_arg: usize,
+    },
+}
+
+/// Which inputs an op's output may not share a physical buffer with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AliasRule {
+    /// In-place safe: the output may reuse any input.
+    InplaceSafe,
+    /// `not_inplace_safe`: the output must not alias any tile input.
+    NotInplaceSafe,
+    /// `forbid_output_alias(i)` for each listed operand.
+    Forbid(&'static [usize]),
+    /// `tile.sels` (mask, src, tmp, scalar): the output never aliases the
+    /// mask; src and tmp may be reused. On A2/A3 the tmp operand must in
+    /// addition stay apart from mask and src (see
+    /// [`OpInfo::operand_separations`]); A5 never reads tmp.
+    Sels,
+    /// `tile.prelu` (src, slope, tmp): A2/A3 every input; A5 src and slope
+    /// (the unused tmp may be shared).
+    Prelu,
+    /// `tile.cast`: widening on every target, narrowing on A2/A3 forbids the
+    /// source; A5 narrowing and same-width casts may reuse.
+    Cast,
+}
+
+/// Classification used by the load + tpop hazard and by reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpClass {
+    /// Moves data from GM into an on-chip buffer (`tile.load`).
+    Load,
+    /// Pops a value from a cross-core pipe (`tile.tpop_from_aic`); no
+    /// general-pool storage.
+    Tpop,
+    /// Writes a tile back to GM (`tile.store`).
+    Store,
+    /// `tile.alloc`: declares an allocation root.
+    Alloc,
+    /// Anything else.
+    Compute,
+}
+
+/// One row of the op table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpInfo {
+    /// Full op name without the `pl.` prefix (`tile.add`).
+    pub name: &'static str,
+    /// Where the result lives.
+    pub out_space: OutSpace,
+    /// Whether (and how) the result is a view of argument 0.
+    pub view: ViewRule,
+    /// Which inputs the output may not alias.
+    pub alias: AliasRule,
+    /// The result is written into this input's storage (`matmul_acc` -> 0,
+    /// `store` -> the output tensor).
+    pub output_reuses_input: Option<usize>,
+    /// Operands the op writes as scratch (`set_workspace_arg`).
+    pub workspace_args: &'static [usize],
+    /// Load / tpop / store / alloc / compute.
+    pub class: OpClass,
+    /// Executing pipe.
+    pub pipe: Pipe,
+}
+
+/// Element width facts for the target-aware cast rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CastWidths {
+    /// Bits per element of the source.
+    pub src_bits: u32,
+    /// Bits per element of the result.
+    pub dst_bits: u32,
+}
+
+impl OpInfo {
+    /// Whether the op may run with `src == dst` at all.
+    pub fn is_inplace_safe(&self) -> bool {
+        self.alias != AliasRule::NotInplaceSafe
+    }
+
+    /// Whether the result is a view sharing argument 0's storage.
+    pub fn is_view(&self) -> bool {
+        self.view != ViewRule::NotView
+    }
+
+    /// Positional operands the output must not share a physical buffer with,
+    /// for `n_args` positional arguments on `family`. `cast` gives element
+    /// widths for `tile.cast` (ignored by other ops; when unknown for a cast,
+    /// the conservative answer "forbid the source" is returned).
+    pub fn forbidden_alias_args(
+        &self,
+        family: Family,
+        n_args: usize,
+        cast: Option<CastWidths>,
+    ) -> Vec<usize> {
+        let a2a3 = family == Family::A2A3;
+        let keep = |v: &[usize]| v.iter().copied().filter(|&i| i < n_args).collect();
+        match self.alias {
+            AliasRule::InplaceSafe => Vec::new(),
+            AliasRule::NotInplaceSafe => (0..n_args).collect(),
+            AliasRule::Forbid(list) => keep(list),
+            AliasRule::Sels => keep(&[0]),
+            AliasRule::Prelu => {
+                if a2a3 {
+                    (0..n_args).collect()
+                } else {
+                    keep(&[0, 1])
+                }
+            }
+            AliasRule::Cast => {
+                let forbid = match cast {
+                    Some(w) if w.dst_bits > w.src_bits => true,
+                    Some(w) if w.dst_bits < w.src_bits => a2a3,
+                    Some(_) => false,
+                    None => true,
+                };
+                if forbid {
+                    keep(&[0])
+                } else {
+                    Vec::new()
+                }
+            }
+        }
+    }
+
+    /// Pairs of operands that must not share bytes with each other (beyond
+    /// the output rules): on A2/A3 `tile.sels` writes its scalar into tmp
+    /// before reading mask and src.
+    pub fn operand_separations(&self, family: Family, n_args: usize) -> Vec<(usize, usize)> {
+        if self.alias == AliasRule::Sels && family == Family::A2A3 && n_args > 2 {
+            vec![(2, 0), (2, 1)]
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// Whether the output inherits its first input's buffer when the op is
+    /// an identity-like update (PyPTO: `OutputMemoryInheritsInput` and in-place
+    /// safe): views and registered write-back results.
+    pub fn aliases_first_input(&self) -> bool {
+        self.is_view() || self.output_reuses_input == Some(0)
+    }
+}
+
+/// Looks an op up by full name (`tile.add`; a leading `pl.` is ignored).
+pub fn lookup(name: &str) -> Option<&'static OpInfo> {
+    static INDEX: OnceLock<HashMap<&'static str, &'static OpInfo>> = OnceLock::new();
+    let index = INDEX.get_or_init(|| TABLE.iter().map(|o| (o.name, o)).collect());
+    let name = name.strip_prefix("pl.").unwrap_or(name);
+    index.get(name).copied()
+}
+
+/// The conservative row used for ops missing from the table.
+pub const DEFAULT_OP: OpInfo = OpInfo {
+    name: "",
+    out_space: OutSpace::TargetMemory(MemSpace::Vec),
+    view: ViewRule::NotView,
+    alias: AliasRule::InplaceSafe,
+    output_reuses_input: None,
+    workspace_args: &[],
+    class: OpClass::Compute,
+    pipe: Pipe::Vector,
+};
+
+/// [`lookup`], falling back to [`DEFAULT_OP`].
+pub fn lookup_or_default(name: &str) -> &'static OpInfo {
+    lookup(name).unwrap_or(&DEFAULT_OP)
+}
+
+#[cfg(test)]
+mod tests;
