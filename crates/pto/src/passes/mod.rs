@@ -1,0 +1,251 @@
+//! The PyPTO memory passes and what they share: the pass context (target,
+//! planner mode, diagnostics), the error type, and the pipeline driver.
+//!
+//! Pipeline, per InCore/AIC/AIV function:
+//! `init_memref -> materialize_semantic_aliases -> memory_reuse ->
+//! allocate_memory_addr`. Every pass is a function
+//! `fn(&mut Program, &mut PassContext) -> Result<(), PassError>`, documents
+//! what it assumes and guarantees, and is idempotent: a pass that finds its
+//! work already done changes nothing.
+
+use std::fmt;
+
+use tilemem_target::{DefaultPolicy, MemoryAllocatorPolicy, Soc};
+
+pub mod memory_reuse;
+
+/// Who decides buffer sharing and addresses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PlannerMode {
+    /// PyPTO's default: memory_reuse packs buffers, allocate_memory_addr
+    /// lays them out sequentially.
+    Pypto,
+    /// memory_reuse is skipped; allocate_memory_addr solves placement
+    /// jointly per space.
+    DsaRp,
+    /// Both are skipped; an external assembler assigns addresses.
+    Ptoas,
+}
+
+impl PlannerMode {
+    /// Parses the command-line spelling (`pypto`, `dsa-rp`, `ptoas`).
+    pub fn from_name(s: &str) -> Option<PlannerMode> {
+        match s.to_ascii_lowercase().replace('_', "-").as_str() {
+            "pypto" => Some(PlannerMode::Pypto),
+            "dsa-rp" | "dsarp" => Some(PlannerMode::DsaRp),
+            "ptoas" => Some(PlannerMode::Ptoas),
+            _ => None,
+        }
+    }
+}
+
+/// Severity of a diagnostic; the rendering follows PyPTO's unified channel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DiagKind {
+    /// `[perf_hint CODE] ...`: the program is correct but slower than asked.
+    PerfHint(&'static str),
+    /// `[warning] ...`.
+    Warning,
+}
+
+/// One diagnostic emitted by a pass.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// Kind and code.
+    pub kind: DiagKind,
+    /// The message (function, space, numbers and a concrete fix).
+    pub message: String,
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            DiagKind::PerfHint(code) => write!(f, "[perf_hint {code}] {}", self.message),
+            DiagKind::Warning => write!(f, "[warning] {}", self.message),
+        }
+    }
+}
+
+/// A source position (1-based line and column) in the input program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Loc {
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column.
+    pub col: u32,
+}
+
+/// What kind of failure a [`PassError`] is; decides the exit code and the
+/// PyPTO-style prefix of the message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The program is valid but cannot be planned (over capacity, conflicting
+    /// declarations): `ValueError: ...`, exit 1.
+    Planning,
+    /// The program violates a rule of the input language (dynamic shape where
+    /// storage is needed, invalid declaration): `ValueError: ...`, exit 2.
+    Input,
+    /// A guarantee of the pipeline was broken, or PyPTO's own internal check
+    /// fires: `InternalError: ...`, exit 1.
+    Internal,
+}
+
+/// A pass failure, with the position of the offending statement when known.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PassError {
+    /// Failure class.
+    pub kind: ErrorKind,
+    /// The message, worded as PyPTO words it where PyPTO has the same check.
+    pub message: String,
+    /// Where in the input, when the error belongs to a statement.
+    pub loc: Option<Loc>,
+}
+
+impl PassError {
+    /// A planning error (exit 1).
+    pub fn planning(message: impl Into<String>) -> PassError {
+        PassError {
+            kind: ErrorKind::Planning,
+            message: message.into(),
+            loc: None,
+        }
+    }
+
+    /// An input error (exit 2).
+    pub fn input(message: impl Into<String>) -> PassError {
+        PassError {
+            kind: ErrorKind::Input,
+            message: message.into(),
+            loc: None,
+        }
+    }
+
+    /// An internal error (exit 1).
+    pub fn internal(message: impl Into<String>) -> PassError {
+        PassError {
+            kind: ErrorKind::Internal,
+            message: message.into(),
+            loc: None,
+        }
+    }
+
+    /// Attaches a location.
+    pub fn at(mut self, loc: Loc) -> PassError {
+        self.loc = Some(loc);
+        self
+    }
+
+    /// The PyPTO exception name that prefixes the message.
+    pub fn prefix(&self) -> &'static str {
+        match self.kind {
+            ErrorKind::Planning | ErrorKind::Input => "ValueError",
+            ErrorKind::Internal => "InternalError",
+        }
+    }
+}
+
+impl fmt::Display for PassError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.prefix(), self.message)
+    }
+}
+
+impl std::error::Error for PassError {}
+
+/// Everything a pass needs besides the program: the target, the planner
+/// mode, the address policy and the diagnostics sink.
+pub struct PassContext {
+    /// The chip being planned for.
+    pub soc: Soc,
+    /// Who decides sharing and addresses.
+    pub planner: PlannerMode,
+    /// The address policy used by allocate_memory_addr.
+    pub policy: Box<dyn MemoryAllocatorPolicy>,
+    /// Diagnostics emitted so far, in order.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl PassContext {
+    /// A context with PyPTO's default policy.
+    pub fn new(soc: Soc, planner: PlannerMode) -> PassContext {
+        PassContext {
+            soc,
+            planner,
+            policy: Box::new(DefaultPolicy),
+            diagnostics: Vec::new(),
+        }
+    }
+
+    /// Replaces the address policy (a backend's own).
+    pub fn with_policy(mut self, policy: Box<dyn MemoryAllocatorPolicy>) -> PassContext {
+        self.policy = policy;
+        self
+    }
+
+    /// Records a `[perf_hint CODE]` diagnostic.
+    pub fn perf_hint(&mut self, code: &'static str, message: impl Into<String>) {
+        self.diagnostics.push(Diagnostic {
+            kind: DiagKind::PerfHint(code),
+            message: message.into(),
+        });
+    }
+
+    /// Records a `[warning]` diagnostic.
+    pub fn warning(&mut self, message: impl Into<String>) {
+        self.diagnostics.push(Diagnostic {
+            kind: DiagKind::Warning,
+            message: message.into(),
+        });
+    }
+}
+
+/// The passes of the pipeline, in pipeline order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum PassId {
+    /// Allocation roots and MemRefs for every tile.
+    InitMemref,
+    /// Loop-carry must-aliases.
+    MaterializeSemanticAliases,
+    /// Buffer sharing (PYPTO planner only).
+    MemoryReuse,
+    /// Addresses.
+    AllocateMemoryAddr,
+}
+
+impl PassId {
+    /// Every pass in pipeline order.
+    pub const ALL: [PassId; 4] = [
+        PassId::InitMemref,
+        PassId::MaterializeSemanticAliases,
+        PassId::MemoryReuse,
+        PassId::AllocateMemoryAddr,
+    ];
+
+    /// The pass's name (`init_memref`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            PassId::InitMemref => "init_memref",
+            PassId::MaterializeSemanticAliases => "materialize_semantic_aliases",
+            PassId::MemoryReuse => "memory_reuse",
+            PassId::AllocateMemoryAddr => "allocate_memory_addr",
+        }
+    }
+
+    /// Parses a pass name.
+    pub fn from_name(s: &str) -> Option<PassId> {
+        PassId::ALL.into_iter().find(|p| p.name() == s.trim())
+    }
+
+    /// The passes the planner mode runs by default.
+    pub fn default_pipeline(planner: PlannerMode) -> Vec<PassId> {
+        match planner {
+            PlannerMode::Pypto => PassId::ALL.to_vec(),
+            PlannerMode::DsaRp => vec![
+                PassId::InitMemref,
+                PassId::MaterializeSemanticAliases,
+                PassId::AllocateMemoryAddr,
+            ],
+            PlannerMode::Ptoas => vec![PassId::InitMemref, PassId::MaterializeSemanticAliases],
+        }
+    }
+}
