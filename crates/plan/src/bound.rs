@@ -1,0 +1,60 @@
+//! Lower bounds on the height of any placement.
+
+use std::collections::BTreeMap;
+
+use crate::problem::Problem;
+
+/// The classic bound: the largest total size of buffers live at one instant,
+/// refined for alignment, and never below the end of a pinned buffer.
+///
+/// With alignments that are all powers of two, let `m` be the smallest one.
+/// Offsets are then multiples of `m`, so in any stack of co-live buffers each
+/// buffer but the topmost occupies at least its size rounded up to `m`. The
+/// bound at an instant is therefore `sum(round_up(size, m)) - max(padding)`.
+/// With other alignments `m` is 1 (plain sizes).
+pub fn lower_bound(problem: &Problem) -> u64 {
+    let sized = problem.buffers.iter().filter(|b| b.size > 0);
+    let pow2 = sized.clone().all(|b| b.align.is_power_of_two());
+    let m = if pow2 {
+        sized.map(|b| b.align).min().unwrap_or(1)
+    } else {
+        1
+    };
+    let round = |s: u64| s.div_ceil(m) * m;
+    let mut events: Vec<(u64, bool, u64)> = problem
+        .buffers
+        .iter()
+        .filter(|b| b.size > 0 && b.lower < b.upper)
+        .flat_map(|b| [(b.lower, true, b.size), (b.upper, false, b.size)])
+        .collect();
+    // Deaths (false) sort before births (true) at the same instant.
+    events.sort_unstable();
+    let mut sum = 0u64;
+    let mut pads: BTreeMap<u64, u32> = BTreeMap::new();
+    let mut best = 0u64;
+    for (_, birth, size) in events {
+        let pad = round(size) - size;
+        if birth {
+            sum += round(size);
+            *pads.entry(pad).or_default() += 1;
+            let max_pad = pads.keys().next_back().copied().unwrap_or(0);
+            best = best.max(sum - max_pad);
+        } else {
+            sum -= round(size);
+            if let Some(c) = pads.get_mut(&pad) {
+                *c -= 1;
+                if *c == 0 {
+                    pads.remove(&pad);
+                }
+            }
+        }
+    }
+    for b in &problem.buffers {
+        if let Some(o) = b.fixed_offset {
+            best = best.max(o + b.size);
+        }
+        // A buffer never live still needs its own bytes somewhere.
+        best = best.max(b.size);
+    }
+    best
+}

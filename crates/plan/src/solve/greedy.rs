@@ -1,0 +1,142 @@
+//! `first-fit` and `best-fit`: size-descending greedy placement.
+//!
+//! Buffers go in order of size (largest first; ties: earlier start, then
+//! id), pinned buffers before all others. Each buffer looks at the already
+//! placed buffers it interferes with (found through a [`TimeIndex`] in
+//! `O(log T + k)`), its placed conflict partners and the reserved ranges, and
+//! takes either the lowest offset where it fits (first-fit) or the smallest
+//! gap that holds it (best-fit, XLA/TFLite style). Capacity is not a
+//! constraint during placement; the outcome reports a placement above the
+//! capacity as not found.
+
+use std::time::Instant;
+
+use super::geom::{best_fit, conflict_lists, first_fit, sorted_reserved, TimeIndex};
+use super::{outcome_from, Budget, Outcome, Solver};
+use crate::problem::Problem;
+
+/// How a greedy pass chooses among the gaps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Fit {
+    First,
+    Best,
+}
+
+/// Size-descending, lowest fitting offset.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FirstFit;
+
+/// Size-descending, smallest fitting gap.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BestFit;
+
+impl Solver for FirstFit {
+    fn name(&self) -> &'static str {
+        "first-fit"
+    }
+    fn solve(&self, problem: &Problem, _budget: &Budget) -> Outcome {
+        run(problem, Fit::First, self.name())
+    }
+}
+
+impl Solver for BestFit {
+    fn name(&self) -> &'static str {
+        "best-fit"
+    }
+    fn solve(&self, problem: &Problem, _budget: &Budget) -> Outcome {
+        run(problem, Fit::Best, self.name())
+    }
+}
+
+fn run(problem: &Problem, fit: Fit, name: &'static str) -> Outcome {
+    let start = Instant::now();
+    let offsets = size_order(problem).and_then(|order| place_in_order(problem, &order, fit));
+    let mut out = outcome_from(problem, offsets.clone(), name, start);
+    if offsets.is_none() {
+        out.proven_infeasible = true;
+    }
+    out
+}
+
+/// Pinned buffers first, then size descending, earlier start, lower id.
+pub(crate) fn size_order(problem: &Problem) -> Option<Vec<u32>> {
+    let mut order: Vec<u32> = (0..problem.buffers.len() as u32).collect();
+    order.sort_by_key(|&i| {
+        let b = &problem.buffers[i as usize];
+        (
+            b.fixed_offset.is_none(),
+            std::cmp::Reverse(b.size),
+            b.lower,
+            i,
+        )
+    });
+    Some(order)
+}
+
+/// True when pinned buffers clash neither with each other nor with reserved
+/// ranges (otherwise no placement exists).
+pub(crate) fn pinned_are_consistent(problem: &Problem) -> bool {
+    let order: Vec<u32> = (0..problem.buffers.len() as u32)
+        .filter(|&i| problem.buffers[i as usize].fixed_offset.is_some())
+        .collect();
+    let pinned = Problem {
+        buffers: problem.buffers.clone(),
+        capacity: None,
+        reserved: problem.reserved.clone(),
+        conflicts: problem.conflicts.clone(),
+        penalties: Vec::new(),
+    };
+    place_in_order(&pinned, &order, Fit::First).is_some()
+}
+
+/// Places buffers in `order` (pinned buffers must come first); buffers not in
+/// `order` are treated as absent and get offset 0. `None` when a pinned
+/// buffer clashes with another or with a reserved range.
+pub(crate) fn place_in_order(problem: &Problem, order: &[u32], fit: Fit) -> Option<Vec<u64>> {
+    let n = problem.buffers.len();
+    let mut rank = vec![u32::MAX; n];
+    for (r, &b) in order.iter().enumerate() {
+        rank[b as usize] = r as u32;
+    }
+    let mut index = TimeIndex::new(problem, &rank);
+    let reserved = sorted_reserved(problem);
+    let conflicts = conflict_lists(problem);
+    let mut offsets = vec![0u64; n];
+    let mut placed = vec![false; n];
+    let mut obstacles: Vec<(u64, u64)> = Vec::new();
+    for &b in order {
+        let b = b as usize;
+        let buf = &problem.buffers[b];
+        if buf.size == 0 {
+            offsets[b] = buf.fixed_offset.unwrap_or(0);
+        } else {
+            obstacles.clear();
+            obstacles.extend_from_slice(&reserved);
+            index.for_each_overlap(b, |x| {
+                let x = x as usize;
+                obstacles.push((offsets[x], offsets[x] + problem.buffers[x].size));
+            });
+            for &x in &conflicts[b] {
+                let x = x as usize;
+                if placed[x] {
+                    obstacles.push((offsets[x], offsets[x] + problem.buffers[x].size));
+                }
+            }
+            obstacles.sort_unstable();
+            let o = match (buf.fixed_offset, fit) {
+                (Some(o), _) => {
+                    if first_fit(&obstacles, o, buf.size, 1) != o {
+                        return None;
+                    }
+                    o
+                }
+                (None, Fit::First) => first_fit(&obstacles, 0, buf.size, buf.align),
+                (None, Fit::Best) => best_fit(&obstacles, buf.size, buf.align),
+            };
+            offsets[b] = o;
+        }
+        placed[b] = true;
+        index.place(b);
+    }
+    Some(offsets)
+}

@@ -1,0 +1,268 @@
+//! Solvers: every one turns a [`Problem`] into an [`Outcome`] behind the
+//! [`Solver`] trait; [`solve`] picks one by [`SolverKind`].
+//!
+//! Guarantees shared by all solvers:
+//! - a returned solution respects every hard rule of the problem (lifetimes,
+//!   conflict pairs, alignment, pinned offsets, reserved ranges and, when the
+//!   problem has one, the capacity);
+//! - the output depends only on the problem and the [`Budget`] (seeded, no
+//!   wall-clock dependent choices except where the time limit cuts a search
+//!   short, which the outcome then reports as not proven);
+//! - `height >= lower_bound` always.
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::{Duration, Instant};
+
+use crate::bound::lower_bound;
+use crate::problem::{Problem, ProblemError, Solution};
+
+mod auto;
+mod canonical;
+mod exact;
+mod geom;
+mod greedy;
+mod sequential;
+
+pub use auto::Auto;
+pub use canonical::Canonical;
+pub use exact::Exact;
+pub use greedy::{BestFit, FirstFit};
+pub use sequential::Sequential;
+
+/// Which solver to run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SolverKind {
+    /// Bump allocation in buffer order, no reuse (the PyPTO address policy).
+    Sequential,
+    /// Size-descending, lowest fitting offset.
+    FirstFit,
+    /// Size-descending, smallest fitting gap (XLA/TFLite style).
+    BestFit,
+    /// Penalty-aware canonical greedy over several orders (the DSA_RP
+    /// placement heuristic).
+    Canonical,
+    /// Complete branch-and-bound search; anytime.
+    Exact,
+    /// Greedy first, the exact search only when greedy misses the capacity
+    /// or the lower bound.
+    Auto,
+}
+
+impl SolverKind {
+    /// Every kind, in the order they are listed to users.
+    pub const ALL: [SolverKind; 6] = [
+        SolverKind::Auto,
+        SolverKind::Exact,
+        SolverKind::Canonical,
+        SolverKind::FirstFit,
+        SolverKind::BestFit,
+        SolverKind::Sequential,
+    ];
+
+    /// The name used on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            SolverKind::Sequential => "sequential",
+            SolverKind::FirstFit => "first-fit",
+            SolverKind::BestFit => "best-fit",
+            SolverKind::Canonical => "canonical",
+            SolverKind::Exact => "exact",
+            SolverKind::Auto => "auto",
+        }
+    }
+}
+
+impl fmt::Display for SolverKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for SolverKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<SolverKind, String> {
+        SolverKind::ALL
+            .into_iter()
+            .find(|k| k.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<_> = SolverKind::ALL.iter().map(|k| k.name()).collect();
+                format!("unknown solver `{s}`; expected one of {}", names.join(", "))
+            })
+    }
+}
+
+/// What "best" means when a problem has penalty pairs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Objective {
+    /// Lowest height first, then least penalty.
+    #[default]
+    PeakThenPenalty,
+    /// Least penalty first, then lowest height.
+    PenaltyThenPeak,
+}
+
+/// When the exact search may stop.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Goal {
+    /// Search for the best placement until proven or out of time.
+    #[default]
+    Lowest,
+    /// Stop at the first placement within the capacity (the MiniMalloc
+    /// question "does it fit?"). Without a capacity this is `Lowest`.
+    Fit,
+}
+
+/// Limits and preferences for a solve. Build with [`Budget::default`] and the
+/// `with_*` methods (fields may be added).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Budget {
+    /// Wall-clock limit for searches (greedy solvers ignore it). `None`: no
+    /// limit. Default: 10 seconds.
+    pub time_limit: Option<Duration>,
+    /// Ordering of height and penalty. Default: height first.
+    pub objective: Objective,
+    /// Stop condition of the exact search. Default: [`Goal::Lowest`].
+    pub goal: Goal,
+    /// Seed for shuffled orders. Default: 0.
+    pub seed: u64,
+}
+
+impl Default for Budget {
+    fn default() -> Budget {
+        Budget {
+            time_limit: Some(Duration::from_secs(10)),
+            objective: Objective::default(),
+            goal: Goal::default(),
+            seed: 0,
+        }
+    }
+}
+
+impl Budget {
+    /// Sets the time limit (`None`: unlimited).
+    pub fn with_time_limit(mut self, limit: Option<Duration>) -> Budget {
+        self.time_limit = limit;
+        self
+    }
+    /// Sets the objective.
+    pub fn with_objective(mut self, objective: Objective) -> Budget {
+        self.objective = objective;
+        self
+    }
+    /// Sets the goal.
+    pub fn with_goal(mut self, goal: Goal) -> Budget {
+        self.goal = goal;
+        self
+    }
+    /// Sets the seed.
+    pub fn with_seed(mut self, seed: u64) -> Budget {
+        self.seed = seed;
+        self
+    }
+}
+
+/// The result of a solve.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Outcome {
+    /// A placement respecting every hard rule (capacity included), if found.
+    pub solution: Option<Solution>,
+    /// Height of `solution`; when there is none, the height of the best
+    /// placement found that breaks only the capacity (0 if none).
+    pub height: u64,
+    /// [`lower_bound`] of the problem.
+    pub lower_bound: u64,
+    /// Summed penalty weight of `solution` (0 without one).
+    pub penalty: u64,
+    /// No placement is better under the objective.
+    pub proven_optimal: bool,
+    /// No placement within the capacity exists.
+    pub proven_infeasible: bool,
+    /// The solver that produced the placement (for `auto`: `auto/<inner>`).
+    pub solver: &'static str,
+    /// Wall-clock time spent.
+    pub elapsed: Duration,
+}
+
+impl Outcome {
+    /// Gap of `height` over the lower bound, in percent (0 when both are 0).
+    pub fn gap_percent(&self) -> f64 {
+        if self.lower_bound == 0 {
+            if self.height == 0 {
+                0.0
+            } else {
+                f64::INFINITY
+            }
+        } else {
+            (self.height as f64 - self.lower_bound as f64) * 100.0 / self.lower_bound as f64
+        }
+    }
+}
+
+/// A placement algorithm.
+pub trait Solver {
+    /// Name used in reports.
+    fn name(&self) -> &'static str;
+    /// Solves a well-formed problem (see [`Problem::check`]).
+    fn solve(&self, problem: &Problem, budget: &Budget) -> Outcome;
+}
+
+/// The solver of a kind.
+pub fn solver(kind: SolverKind) -> Box<dyn Solver> {
+    match kind {
+        SolverKind::Sequential => Box::new(Sequential),
+        SolverKind::FirstFit => Box::new(FirstFit),
+        SolverKind::BestFit => Box::new(BestFit),
+        SolverKind::Canonical => Box::new(Canonical),
+        SolverKind::Exact => Box::new(Exact),
+        SolverKind::Auto => Box::new(Auto),
+    }
+}
+
+/// Checks the problem, then runs the solver of `kind` on it.
+pub fn solve(
+    problem: &Problem,
+    kind: SolverKind,
+    budget: &Budget,
+) -> Result<Outcome, ProblemError> {
+    problem.check()?;
+    Ok(solver(kind).solve(problem, budget))
+}
+
+/// Builds an outcome from a placement that respects every hard rule except
+/// possibly the capacity.
+pub(crate) fn outcome_from(
+    problem: &Problem,
+    offsets: Option<Vec<u64>>,
+    solver: &'static str,
+    start: Instant,
+) -> Outcome {
+    let lb = lower_bound(problem);
+    let mut out = Outcome {
+        solution: None,
+        height: 0,
+        lower_bound: lb,
+        penalty: 0,
+        proven_optimal: false,
+        proven_infeasible: false,
+        solver,
+        elapsed: Duration::ZERO,
+    };
+    if let Some(offsets) = offsets {
+        let sol = Solution { offsets };
+        out.height = sol.height(problem);
+        if problem.capacity.is_none_or(|c| out.height <= c) {
+            out.penalty = geom::penalty_of(problem, &sol.offsets);
+            out.proven_optimal = out.height == lb && out.penalty == 0;
+            out.solution = Some(sol);
+        }
+    }
+    if problem.capacity.is_some_and(|c| lb > c) {
+        out.proven_infeasible = true;
+        out.solution = None;
+    }
+    out.elapsed = start.elapsed();
+    out
+}
