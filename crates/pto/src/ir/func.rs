@@ -1,0 +1,399 @@
+//! Programs, functions, variables, blocks.
+
+use super::entity::{entity, PrimaryMap};
+use super::expr::{Call, Expr, Kwarg};
+use super::stmt::{Pos, Stmt, StmtId, StmtKind};
+use super::types::{MemSpace, Type};
+
+entity!(
+    /// A variable of one function (index into [`Function::vars`]).
+    VarId,
+    "v"
+);
+
+/// Where a variable gets its value.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum VarDef {
+    /// The `n`th parameter (not counting `self`).
+    Param(usize),
+    /// A target of this assignment, or a result of this `for`/`if`.
+    Stmt(StmtId),
+    /// The induction variable of this loop.
+    LoopVar(StmtId),
+    /// A loop-carried variable of this loop.
+    IterArg(StmtId),
+    /// Read but never defined in the function (kept so such programs still
+    /// round-trip; passes should treat it as opaque).
+    Free,
+}
+
+/// A variable: its printed name, type and definition.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VarData {
+    /// Name as printed. Renaming a variable renames every use.
+    pub name: Box<str>,
+    /// Declared type (`None` for loop variables, iter args, tuple targets
+    /// and untyped assignments). The printer writes it in annotations, so
+    /// changing it (e.g. its MemRef) changes the printed program.
+    pub ty: Option<Type>,
+    /// Definition site.
+    pub def: VarDef,
+}
+
+/// Parameter direction: `pl.Out[...]` / `pl.InOut[...]` wrappers.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ParamDir {
+    /// Plain parameter.
+    In,
+    /// `pl.Out[T]`.
+    Out,
+    /// `pl.InOut[T]`.
+    InOut,
+}
+
+/// A parameter (its name and type are in the variable table).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Param {
+    /// The variable.
+    pub var: VarId,
+    /// Direction wrapper.
+    pub dir: ParamDir,
+}
+
+/// Function type from `@pl.function(type=pl.FunctionType.X)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FunctionKind {
+    /// No `type=` (bare `@pl.function`) or `Opaque`.
+    Opaque,
+    /// Host-side orchestration.
+    Orchestration,
+    /// On-chip kernel, not yet split into cube/vector.
+    InCore,
+    /// Cube-core kernel.
+    Aic,
+    /// Vector-core kernel.
+    Aiv,
+    /// Any other type name.
+    Other(Box<str>),
+}
+
+impl FunctionKind {
+    /// True for the kinds whose memory the passes plan: InCore, AIC, AIV.
+    pub fn is_kernel(&self) -> bool {
+        matches!(
+            self,
+            FunctionKind::InCore | FunctionKind::Aic | FunctionKind::Aiv
+        )
+    }
+}
+
+/// Comment or blank line outside function bodies.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Trivia {
+    /// `# text` (text after `#`).
+    Comment(Box<str>),
+    /// Empty line.
+    Blank,
+}
+
+/// A block of statements: the function body or a body nested in a statement.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Block {
+    /// The function body.
+    Body,
+    /// The body of this `for`.
+    Loop(StmtId),
+    /// The then branch of this `if`.
+    Then(StmtId),
+    /// The else branch of this `if`.
+    Else(StmtId),
+}
+
+/// A `pl.tile.alloc(space, size[, pinned=True])` statement.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Alloc {
+    /// The statement.
+    pub stmt: StmtId,
+    /// The allocation variable (the MemRef root).
+    pub var: VarId,
+    /// Memory space.
+    pub space: MemSpace,
+    /// Byte size.
+    pub size: u64,
+    /// `pinned=True`: author-declared, not to be merged or resized.
+    pub pinned: bool,
+}
+
+/// One `@pl.function` of a program.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Function {
+    /// Comments and blank lines before the decorator.
+    pub leading: Vec<Trivia>,
+    /// Decorator keywords: `None` for a bare `@pl.function`, `Some(kw)` for
+    /// `@pl.function(kw...)` in source order.
+    pub decorator: Option<Vec<Kwarg>>,
+    /// Function name.
+    pub name: Box<str>,
+    /// Whether `self` is the first parameter.
+    pub has_self: bool,
+    /// Parameters, in order.
+    pub params: Vec<Param>,
+    /// `-> T`, when written.
+    pub ret: Option<Type>,
+    /// Top-level statements.
+    pub body: Vec<StmtId>,
+    /// Variable table.
+    pub vars: PrimaryMap<VarId, VarData>,
+    /// Statement arena (statements removed from every block stay here
+    /// unreferenced; only blocks define the program).
+    pub stmts: PrimaryMap<StmtId, Stmt>,
+    /// Position of `def`.
+    pub pos: Pos,
+}
+
+impl Function {
+    /// An empty function.
+    pub fn new(name: &str) -> Function {
+        Function {
+            leading: Vec::new(),
+            decorator: None,
+            name: name.into(),
+            has_self: false,
+            params: Vec::new(),
+            ret: None,
+            body: Vec::new(),
+            vars: PrimaryMap::new(),
+            stmts: PrimaryMap::new(),
+            pos: Pos::default(),
+        }
+    }
+
+    /// The function type named by the decorator.
+    pub fn kind(&self) -> FunctionKind {
+        let ty = self
+            .decorator
+            .as_deref()
+            .and_then(|kw| kw.iter().find(|k| &*k.name == "type").map(|k| &k.value));
+        match ty {
+            Some(Expr::Path(p)) => match p.strip_prefix("pl.FunctionType.").unwrap_or(p) {
+                "Opaque" => FunctionKind::Opaque,
+                "Orchestration" => FunctionKind::Orchestration,
+                "InCore" => FunctionKind::InCore,
+                "AIC" => FunctionKind::Aic,
+                "AIV" => FunctionKind::Aiv,
+                other => FunctionKind::Other(other.into()),
+            },
+            _ => FunctionKind::Opaque,
+        }
+    }
+
+    /// Adds a variable.
+    pub fn new_var(&mut self, name: &str, ty: Option<Type>, def: VarDef) -> VarId {
+        self.vars.push(VarData {
+            name: name.into(),
+            ty,
+            def,
+        })
+    }
+
+    /// Adds a statement to the arena (not yet to any block; see [`insert`](Self::insert)).
+    pub fn new_stmt(&mut self, kind: StmtKind) -> StmtId {
+        self.stmts.push(Stmt::new(kind))
+    }
+
+    /// The statements of `b` (empty if `b` does not name a block).
+    pub fn block(&self, b: Block) -> &[StmtId] {
+        match (b, b.owner().map(|s| &self.stmts[s].kind)) {
+            (Block::Body, _) => &self.body,
+            (Block::Loop(_), Some(StmtKind::For(l))) => &l.body,
+            (Block::Then(_), Some(StmtKind::If(i))) => &i.then_body,
+            (Block::Else(_), Some(StmtKind::If(i))) => i.else_body.as_deref().unwrap_or(&[]),
+            _ => &[],
+        }
+    }
+
+    /// The statements of `b`, mutable (`None` if `b` does not name a block;
+    /// an absent else branch is created).
+    pub fn block_mut(&mut self, b: Block) -> Option<&mut Vec<StmtId>> {
+        if let Block::Body = b {
+            return Some(&mut self.body);
+        }
+        match (b, &mut self.stmts[b.owner()?].kind) {
+            (Block::Loop(_), StmtKind::For(l)) => Some(&mut l.body),
+            (Block::Then(_), StmtKind::If(i)) => Some(&mut i.then_body),
+            (Block::Else(_), StmtKind::If(i)) => Some(i.else_body.get_or_insert_with(Vec::new)),
+            _ => None,
+        }
+    }
+
+    /// Blocks nested directly in statement `s`.
+    pub fn child_blocks(&self, s: StmtId) -> Vec<Block> {
+        match &self.stmts[s].kind {
+            StmtKind::For(_) => vec![Block::Loop(s)],
+            StmtKind::If(i) if i.else_body.is_some() => vec![Block::Then(s), Block::Else(s)],
+            StmtKind::If(_) => vec![Block::Then(s)],
+            _ => Vec::new(),
+        }
+    }
+
+    /// Every statement in program order (pre-order: a `for`/`if` comes
+    /// before the statements of its blocks), with its block.
+    pub fn walk(&self) -> Vec<(Block, StmtId)> {
+        let mut out = Vec::with_capacity(self.stmts.len());
+        self.walk_block(Block::Body, &mut out);
+        out
+    }
+
+    fn walk_block(&self, b: Block, out: &mut Vec<(Block, StmtId)>) {
+        for &s in self.block(b) {
+            out.push((b, s));
+            for child in self.child_blocks(s) {
+                self.walk_block(child, out);
+            }
+        }
+    }
+
+    /// Adds a statement and inserts it into block `b` at `index` (clamped to
+    /// the block length).
+    pub fn insert(&mut self, b: Block, index: usize, kind: StmtKind) -> StmtId {
+        let s = self.new_stmt(kind);
+        if let Some(block) = self.block_mut(b) {
+            let i = index.min(block.len());
+            block.insert(i, s);
+        }
+        s
+    }
+
+    /// Removes statement `s` from block `b`; returns whether it was there.
+    pub fn remove(&mut self, b: Block, s: StmtId) -> bool {
+        match self.block_mut(b) {
+            Some(block) => match block.iter().position(|&x| x == s) {
+                Some(i) => {
+                    block.remove(i);
+                    true
+                }
+                None => false,
+            },
+            None => false,
+        }
+    }
+
+    /// Index in `b` of its `pl.yield_` statement (the last one), if any.
+    pub fn yield_index(&self, b: Block) -> Option<usize> {
+        self.block(b)
+            .iter()
+            .rposition(|&s| matches!(self.stmts[s].kind, StmtKind::Yield(_)))
+    }
+
+    /// The `pl.tile.alloc` statements of the top-level body, in order.
+    pub fn allocs(&self) -> Vec<Alloc> {
+        self.body.iter().filter_map(|&s| self.alloc_at(s)).collect()
+    }
+
+    /// Reads statement `s` as `v: pl.Ptr = pl.tile.alloc(space, size[, pinned=..])`.
+    pub fn alloc_at(&self, s: StmtId) -> Option<Alloc> {
+        let st = &self.stmts[s];
+        let var = st.def()?;
+        let call = st.call()?;
+        if call.op_name() != "tile.alloc" {
+            return None;
+        }
+        let space = call.args.first().and_then(Expr::as_mem_space)?;
+        let size = u64::try_from(call.args.get(1)?.as_int()?).ok()?;
+        let pinned = matches!(call.kwarg("pinned"), Some(Expr::Bool(true)));
+        Some(Alloc {
+            stmt: s,
+            var,
+            space,
+            size,
+            pinned,
+        })
+    }
+
+    /// Builds `name: pl.Ptr = pl.tile.alloc(pl.Mem.X, size[, pinned=True])`
+    /// and inserts it into the top-level body at `index`. Returns the new
+    /// allocation variable, to be used as [`MemBase::Var`](super::MemBase::Var).
+    pub fn insert_alloc(
+        &mut self,
+        index: usize,
+        name: &str,
+        space: &MemSpace,
+        size: u64,
+        pinned: bool,
+    ) -> VarId {
+        let mut call = Call::new(
+            "pl.tile.alloc",
+            vec![
+                Expr::mem_space(space),
+                Expr::Int(i64::try_from(size).unwrap_or(i64::MAX)),
+            ],
+        );
+        if pinned {
+            call.set_kwarg("pinned", Expr::Bool(true));
+        }
+        let v = self.new_var(name, Some(Type::Ptr), VarDef::Free);
+        let s = self.insert(
+            Block::Body,
+            index,
+            StmtKind::Assign {
+                targets: vec![v],
+                value: Expr::call(call),
+            },
+        );
+        self.vars[v].def = VarDef::Stmt(s);
+        v
+    }
+
+    /// The variable with this name defined last in program order (params
+    /// first), if any.
+    pub fn var_by_name(&self, name: &str) -> Option<VarId> {
+        self.vars
+            .iter()
+            .rev()
+            .find(|(_, d)| &*d.name == name)
+            .map(|(v, _)| v)
+    }
+
+    /// Type of variable `v`.
+    pub fn ty(&self, v: VarId) -> Option<&Type> {
+        self.vars[v].ty.as_ref()
+    }
+}
+
+impl Block {
+    /// The statement owning this block (`None` for the function body).
+    pub fn owner(self) -> Option<StmtId> {
+        match self {
+            Block::Body => None,
+            Block::Loop(s) | Block::Then(s) | Block::Else(s) => Some(s),
+        }
+    }
+}
+
+/// A whole `@pl.program` file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Program {
+    /// Lines before `@pl.program`, verbatim (the `# pypto.program: NAME`
+    /// header, `import pypto.language as pl`, the blank line).
+    pub preamble: Vec<Box<str>>,
+    /// Class name.
+    pub name: Box<str>,
+    /// Functions, in order.
+    pub functions: Vec<Function>,
+    /// Comments and blank lines after the last function.
+    pub trailing: Vec<Trivia>,
+    /// Whether the file ends with a newline (PyPTO's dumps mostly do not).
+    pub final_newline: bool,
+}
+
+impl Program {
+    /// The function named `name`.
+    pub fn function(&self, name: &str) -> Option<&Function> {
+        self.functions.iter().find(|f| &*f.name == name)
+    }
+
+    /// The function named `name`, mutable.
+    pub fn function_mut(&mut self, name: &str) -> Option<&mut Function> {
+        self.functions.iter_mut().find(|f| &*f.name == name)
+    }
+}

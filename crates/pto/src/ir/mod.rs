@@ -1,0 +1,86 @@
+//! The PyPTO program model.
+//!
+//! A [`Program`] holds [`Function`]s. Each function owns two arenas:
+//!
+//! - [`Function::vars`]: every variable (`VarId -> VarData { name, ty, def }`).
+//!   Expressions refer to variables by [`VarId`] ([`Expr::Var`]), so the
+//!   name and the type are stored once. A type annotation printed on an
+//!   assignment, a parameter or a yield is the type of its variable.
+//! - [`Function::stmts`]: every statement (`StmtId -> Stmt`). Blocks (the
+//!   body, loop bodies, `if` branches) are `Vec<StmtId>` in program order.
+//!
+//! Passes attach their own facts with [`SecondaryMap`]s keyed by `VarId` or
+//! `StmtId` instead of pointers.
+//!
+//! # How passes use the model
+//!
+//! - **Walk in program order**: [`Function::walk`] lists `(Block, StmtId)`
+//!   pre-order through nested `for`/`if`. Match on [`Stmt::kind`].
+//! - **Read a defining call**: [`Stmt::call`] gives the [`Call`] of
+//!   `x: T = pl.tile.add(a, b)`: [`Call::op_name`] is `"tile.add"`,
+//!   `args` the positional operands, `kwargs` the keywords in source order
+//!   ([`Call::kwarg`]). [`Stmt::def`] is `x`.
+//! - **Change a tile's storage**: set the MemRef of its variable's type:
+//!   `*f.vars[x].ty.as_mut().unwrap().memref_mut().unwrap() = Some(m)`.
+//!   A [`MemRef`]'s root is [`MemBase::Var`] (the alloc variable) or
+//!   [`MemBase::Named`] (string roots in signatures / global memory).
+//!   Offsets are [`Expr`]s; PyPTO prints them `pl.const(N, pl.INT64)`
+//!   ([`Expr::const_i64`]); sizes are byte counts.
+//! - **Allocations**: [`Function::allocs`] lists the top-level
+//!   `pl.tile.alloc` statements; [`Function::insert_alloc`] adds one;
+//!   [`Function::remove`] drops a statement from its block.
+//! - **Loops and ifs**: [`ForStmt`] carries the iterator call (`pl.range(...,
+//!   init_values=(x,))`, see [`ForStmt::init_values`]), the loop variable,
+//!   the iter args and the `results` defined by the body's final
+//!   `pl.yield_`. [`IfStmt::results`] likewise. A [`StmtKind::Yield`] holds
+//!   only the yielded values; its printed left side is the enclosing
+//!   statement's results. To insert `tile.move` before a yield:
+//!   `f.insert(b, f.yield_index(b).unwrap(), kind)`.
+//! - **reserve_buffer**: an ordinary call; rewrite its base with
+//!   `stmt.call_mut().unwrap().set_kwarg("base", Expr::Int(0))`.
+//! - **Rename**: `f.vars[v].name = "new".into()` renames every use;
+//!   **retarget** uses with [`Expr::map_vars`].
+//!
+//! ```
+//! use tilemem_pto::ir::*;
+//!
+//! let mut f = Function::new("kernel");
+//! let buf = f.insert_alloc(0, "mem_vec_0", &MemSpace::Vec, 4096, false);
+//! let tile = TileType {
+//!     shape: vec![Expr::Int(32), Expr::Int(32)],
+//!     dtype: DType::Fp32,
+//!     memref: None,
+//!     space: Some(MemSpace::Vec),
+//!     extras: vec![],
+//! };
+//! let a = f.new_var("a", Some(Type::Tile(tile)), VarDef::Free);
+//! let s = f.insert(
+//!     Block::Body,
+//!     1,
+//!     StmtKind::Assign {
+//!         targets: vec![a],
+//!         value: Expr::call(Call::new("pl.tile.create", vec![])),
+//!     },
+//! );
+//! f.vars[a].def = VarDef::Stmt(s);
+//! // Give `a` storage at offset 0 of the alloc.
+//! if let Some(slot) = f.vars[a].ty.as_mut().and_then(Type::memref_mut) {
+//!     *slot = Some(MemRef::new(MemBase::Var(buf), 0, 4096));
+//! }
+//! assert_eq!(f.allocs().len(), 1);
+//! assert_eq!(f.ty(a).unwrap().memref().unwrap().base_var(), Some(buf));
+//! ```
+
+pub mod entity;
+mod expr;
+mod func;
+mod stmt;
+mod types;
+
+pub use entity::{EntityRef, PrimaryMap, SecondaryMap};
+pub use expr::{BinOp, Call, Expr, Kwarg, Quote, UnaryOp};
+pub use func::{
+    Alloc, Block, Function, FunctionKind, Param, ParamDir, Program, Trivia, VarData, VarDef, VarId,
+};
+pub use stmt::{ForStmt, IfStmt, LoopKind, Pos, Stmt, StmtId, StmtKind};
+pub use types::{DType, MemBase, MemRef, MemSpace, TensorType, TileType, Type};

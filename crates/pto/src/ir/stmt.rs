@@ -1,0 +1,195 @@
+//! Statements. Statements live in the function's statement arena
+//! ([`Function::stmts`](super::Function::stmts)); blocks are ordered lists of
+//! [`StmtId`]s, so passes can attach facts to statements in side tables and
+//! reorder or insert without moving statement data.
+
+use super::entity::entity;
+use super::expr::{Call, Expr};
+use super::func::VarId;
+
+entity!(
+    /// A statement of one function (index into [`Function::stmts`](super::Function::stmts)).
+    StmtId,
+    "s"
+);
+
+/// Source position (1-based line and column); `0:0` for synthesized items.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Pos {
+    /// Line, from 1.
+    pub line: u32,
+    /// Column (in characters), from 1.
+    pub col: u32,
+}
+
+/// A statement and its end-of-line comment.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stmt {
+    /// What the statement does.
+    pub kind: StmtKind,
+    /// Text of a trailing `# comment` on the same line (without the `#`).
+    pub comment: Option<Box<str>>,
+    /// Where it was read from.
+    pub pos: Pos,
+}
+
+impl Stmt {
+    /// A synthesized statement (no position, no comment).
+    pub fn new(kind: StmtKind) -> Stmt {
+        Stmt {
+            kind,
+            comment: None,
+            pos: Pos::default(),
+        }
+    }
+
+    /// The call on the right of an assignment or of an expression statement.
+    pub fn call(&self) -> Option<&Call> {
+        match &self.kind {
+            StmtKind::Assign { value, .. } | StmtKind::Expr(value) => value.as_call(),
+            _ => None,
+        }
+    }
+
+    /// The call on the right of an assignment or expression statement, mutable.
+    pub fn call_mut(&mut self) -> Option<&mut Call> {
+        match &mut self.kind {
+            StmtKind::Assign { value, .. } | StmtKind::Expr(value) => value.as_call_mut(),
+            _ => None,
+        }
+    }
+
+    /// The single variable an assignment defines.
+    pub fn def(&self) -> Option<VarId> {
+        match &self.kind {
+            StmtKind::Assign { targets, .. } if targets.len() == 1 => Some(targets[0]),
+            _ => None,
+        }
+    }
+
+    /// Calls `f` on every variable read by this statement itself (not by
+    /// nested blocks): right-hand sides, loop bounds and `init_values`, `if`
+    /// conditions, yielded and returned values.
+    pub fn for_each_use(&self, f: &mut impl FnMut(VarId)) {
+        match &self.kind {
+            StmtKind::Assign { value, .. } | StmtKind::Expr(value) => value.for_each_var(f),
+            StmtKind::For(l) => {
+                l.iter.args.iter().for_each(|a| a.for_each_var(f));
+                l.iter.kwargs.iter().for_each(|k| k.value.for_each_var(f));
+            }
+            StmtKind::If(i) => i.cond.for_each_var(f),
+            StmtKind::Yield(v) | StmtKind::Return(v) => v.iter().for_each(|e| e.for_each_var(f)),
+            StmtKind::Comment(_) | StmtKind::Blank => {}
+        }
+    }
+}
+
+/// Statement kinds.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StmtKind {
+    /// `x: T = value` (one target with a type), `x = value` (one target
+    /// without one) or `a, b = value`. Target types live in the variable
+    /// table; the printer writes the annotation iff there is exactly one
+    /// target and it has a type.
+    Assign {
+        /// Defined variables.
+        targets: Vec<VarId>,
+        /// Right-hand side (a call, or a variable for a bare alias).
+        value: Expr,
+    },
+    /// An expression evaluated for effect (`pl.tile.store(...)`, `pl.cond(c)`,
+    /// `pl.func_attr({...})`).
+    Expr(Expr),
+    /// A loop (`for ... in pl.range/parallel/unroll/pipeline/while_(...)`).
+    For(ForStmt),
+    /// `if cond:` ... `else:` ...
+    If(IfStmt),
+    /// `pl.yield_(values)`. Its left-hand side is not stored here: it is
+    /// the `results` of the innermost enclosing loop or `if`.
+    Yield(Vec<Expr>),
+    /// `return a, b`.
+    Return(Vec<Expr>),
+    /// A comment on its own line (text after `#`).
+    Comment(Box<str>),
+    /// An empty line (kept in hand-written programs).
+    Blank,
+}
+
+/// Iterator kinds of a `for` statement, from the callee.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LoopKind {
+    /// `pl.range`.
+    Range,
+    /// `pl.parallel`.
+    Parallel,
+    /// `pl.unroll`.
+    Unroll,
+    /// `pl.pipeline`.
+    Pipeline,
+    /// `pl.while_`.
+    While,
+    /// Any other callee.
+    Other,
+}
+
+/// `for LOOP_VAR, (ITER_ARGS,) in ITER:` BODY, whose final `pl.yield_`
+/// defines `results`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ForStmt {
+    /// The iterator call as written, including `init_values=(...)`, `stage=`,
+    /// `attrs=` keywords, in source order.
+    pub iter: Call,
+    /// Induction variable (`None` for `pl.while_`).
+    pub loop_var: Option<VarId>,
+    /// Loop-carried variables (`(acc,)`), bound to `init_values` on entry
+    /// and to the yielded values on each further iteration.
+    pub iter_args: Vec<VarId>,
+    /// Statements.
+    pub body: Vec<StmtId>,
+    /// Values after the loop (left side of the body's `pl.yield_`).
+    pub results: Vec<VarId>,
+}
+
+impl ForStmt {
+    /// The loop kind named by the iterator callee.
+    pub fn kind(&self) -> LoopKind {
+        match self.iter.op_name() {
+            "range" => LoopKind::Range,
+            "parallel" => LoopKind::Parallel,
+            "unroll" => LoopKind::Unroll,
+            "pipeline" => LoopKind::Pipeline,
+            "while_" => LoopKind::While,
+            _ => LoopKind::Other,
+        }
+    }
+
+    /// The `init_values=(...)` operands (empty when absent).
+    pub fn init_values(&self) -> &[Expr] {
+        self.iter
+            .kwarg("init_values")
+            .and_then(Expr::as_elems)
+            .unwrap_or(&[])
+    }
+
+    /// The `init_values` operands, mutable (`None` when absent).
+    pub fn init_values_mut(&mut self) -> Option<&mut Vec<Expr>> {
+        match self.iter.kwarg_mut("init_values")? {
+            Expr::Tuple(v) | Expr::List(v) => Some(v),
+            _ => None,
+        }
+    }
+}
+
+/// `if cond:` THEN `else:` ELSE; each branch ends with a `pl.yield_` that
+/// defines `results` when there are any.
+#[derive(Clone, Debug, PartialEq)]
+pub struct IfStmt {
+    /// Condition.
+    pub cond: Expr,
+    /// Then branch.
+    pub then_body: Vec<StmtId>,
+    /// Else branch, when written.
+    pub else_body: Option<Vec<StmtId>>,
+    /// Values after the `if`.
+    pub results: Vec<VarId>,
+}

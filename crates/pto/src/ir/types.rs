@@ -1,0 +1,335 @@
+//! Types: tensors, tiles, scalars, pointers, tuples, and the MemRef that names
+//! a tile's (or tensor's) storage.
+
+use super::expr::Expr;
+use super::func::VarId;
+
+/// Element type, printed `pl.<NAME>`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum DType {
+    /// `pl.FP32`.
+    Fp32,
+    /// `pl.FP16`.
+    Fp16,
+    /// `pl.BF16`.
+    Bf16,
+    /// `pl.INT8`.
+    Int8,
+    /// `pl.INT16`.
+    Int16,
+    /// `pl.INT32`.
+    Int32,
+    /// `pl.INT64`.
+    Int64,
+    /// `pl.UINT8`.
+    Uint8,
+    /// `pl.UINT16`.
+    Uint16,
+    /// `pl.UINT32`.
+    Uint32,
+    /// `pl.UINT64`.
+    Uint64,
+    /// `pl.BOOL`.
+    Bool,
+    /// `pl.INDEX` (host index type, 64-bit).
+    Index,
+    /// Any other `pl.<NAME>` (FP8/INT4-style types among them); kept verbatim.
+    Other(Box<str>),
+}
+
+impl DType {
+    /// Reads a dtype from its name without the `pl.` prefix (`"FP32"`).
+    pub fn from_name(name: &str) -> DType {
+        match name {
+            "FP32" => DType::Fp32,
+            "FP16" => DType::Fp16,
+            "BF16" => DType::Bf16,
+            "INT8" => DType::Int8,
+            "INT16" => DType::Int16,
+            "INT32" => DType::Int32,
+            "INT64" => DType::Int64,
+            "UINT8" => DType::Uint8,
+            "UINT16" => DType::Uint16,
+            "UINT32" => DType::Uint32,
+            "UINT64" => DType::Uint64,
+            "BOOL" => DType::Bool,
+            "INDEX" => DType::Index,
+            other => DType::Other(other.into()),
+        }
+    }
+
+    /// The name without the `pl.` prefix.
+    pub fn name(&self) -> &str {
+        match self {
+            DType::Fp32 => "FP32",
+            DType::Fp16 => "FP16",
+            DType::Bf16 => "BF16",
+            DType::Int8 => "INT8",
+            DType::Int16 => "INT16",
+            DType::Int32 => "INT32",
+            DType::Int64 => "INT64",
+            DType::Uint8 => "UINT8",
+            DType::Uint16 => "UINT16",
+            DType::Uint32 => "UINT32",
+            DType::Uint64 => "UINT64",
+            DType::Bool => "BOOL",
+            DType::Index => "INDEX",
+            DType::Other(n) => n,
+        }
+    }
+
+    /// Storage bits of one element, when known. 4-bit types (names containing
+    /// `4` after the kind, e.g. `INT4`, `FP4...`) pack two per byte; 8-bit
+    /// float formats (`FP8...`, `HF8`) take one byte.
+    pub fn bits(&self) -> Option<u32> {
+        Some(match self {
+            DType::Fp32 | DType::Int32 | DType::Uint32 => 32,
+            DType::Fp16 | DType::Bf16 | DType::Int16 | DType::Uint16 => 16,
+            DType::Int8 | DType::Uint8 | DType::Bool => 8,
+            DType::Int64 | DType::Uint64 | DType::Index => 64,
+            DType::Other(n) => {
+                let n: &str = n;
+                if n.starts_with("FP8") || n.starts_with("HF8") || n.starts_with("FLOAT8") {
+                    8
+                } else if n.starts_with("INT4")
+                    || n.starts_with("UINT4")
+                    || n.starts_with("FP4")
+                    || n.starts_with("HF4")
+                {
+                    4
+                } else {
+                    return None;
+                }
+            }
+        })
+    }
+}
+
+/// On-chip (or global) memory space, printed `pl.Mem.<Name>`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum MemSpace {
+    /// Global memory.
+    Ddr,
+    /// Unified buffer (UB).
+    Vec,
+    /// L1.
+    Mat,
+    /// L0A.
+    Left,
+    /// L0B.
+    Right,
+    /// L0C.
+    Acc,
+    /// Bias table.
+    Bias,
+    /// Left scale buffer.
+    LeftScale,
+    /// Right scale buffer.
+    RightScale,
+    /// Any other `pl.Mem.<Name>`, kept verbatim.
+    Other(Box<str>),
+}
+
+impl MemSpace {
+    /// Reads a space from its name without the `pl.Mem.` prefix (`"Vec"`).
+    pub fn from_name(name: &str) -> MemSpace {
+        match name {
+            "DDR" => MemSpace::Ddr,
+            "Vec" => MemSpace::Vec,
+            "Mat" => MemSpace::Mat,
+            "Left" => MemSpace::Left,
+            "Right" => MemSpace::Right,
+            "Acc" => MemSpace::Acc,
+            "Bias" => MemSpace::Bias,
+            "LeftScale" => MemSpace::LeftScale,
+            "RightScale" => MemSpace::RightScale,
+            other => MemSpace::Other(other.into()),
+        }
+    }
+
+    /// The name without the `pl.Mem.` prefix.
+    pub fn name(&self) -> &str {
+        match self {
+            MemSpace::Ddr => "DDR",
+            MemSpace::Vec => "Vec",
+            MemSpace::Mat => "Mat",
+            MemSpace::Left => "Left",
+            MemSpace::Right => "Right",
+            MemSpace::Acc => "Acc",
+            MemSpace::Bias => "Bias",
+            MemSpace::LeftScale => "LeftScale",
+            MemSpace::RightScale => "RightScale",
+            MemSpace::Other(n) => n,
+        }
+    }
+
+    /// The lower-case word PyPTO uses in alloc names (`mem_vec_3`).
+    pub fn alloc_prefix(&self) -> String {
+        self.name().to_ascii_lowercase()
+    }
+}
+
+/// The storage root a MemRef points into.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MemBase {
+    /// An allocation variable of this function (`pl.MemRef(mem_vec_2, ...)`),
+    /// normally defined by a `pl.tile.alloc` statement at the top of the body.
+    Var(VarId),
+    /// A root named by a string (`pl.MemRef("mem_ddr_0", ...)`): used in
+    /// signatures and for tensors in global memory, where no alloc statement
+    /// exists, and for author-declared roots before InitMemRef.
+    Named(Box<str>),
+}
+
+/// `pl.MemRef(BASE, OFFSET, SIZE, slots=N)[INDEX]`: where a value lives.
+///
+/// Every part but the base is optional so that the author-declared forms
+/// `pl.MemRef("l0c")` and `pl.MemRef("l0c", slots=2)[k]` are representable.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MemRef {
+    /// Allocation root.
+    pub base: MemBase,
+    /// Byte offset from the root (after AllocateMemoryAddr: absolute address).
+    /// Usually `pl.const(N, pl.INT64)`, see [`Expr::const_i64`]; may be a bare
+    /// integer or an index expression for dynamic slices.
+    pub offset: Option<Expr>,
+    /// Byte size of the view (for slotted MemRefs: of one slot).
+    pub size: Option<u64>,
+    /// Number of slots (`slots=N`), for multi-buffered declared allocations.
+    pub slots: Option<u64>,
+    /// Slot selector (`[k]` after the call); may be a runtime expression.
+    pub slot_index: Option<Expr>,
+}
+
+impl MemRef {
+    /// `pl.MemRef(base, pl.const(offset, pl.INT64), size)`, the form PyPTO prints.
+    pub fn new(base: MemBase, offset: i64, size: u64) -> MemRef {
+        MemRef {
+            base,
+            offset: Some(Expr::const_i64(offset)),
+            size: Some(size),
+            slots: None,
+            slot_index: None,
+        }
+    }
+
+    /// The offset when it is a compile-time integer (`pl.const(N, ..)` or `N`).
+    pub fn const_offset(&self) -> Option<i64> {
+        self.offset.as_ref().and_then(Expr::as_int)
+    }
+
+    /// The allocation variable, when the base is one.
+    pub fn base_var(&self) -> Option<VarId> {
+        match self.base {
+            MemBase::Var(v) => Some(v),
+            MemBase::Named(_) => None,
+        }
+    }
+}
+
+/// `pl.Tensor[[dims], dtype, MemRef?, extras...]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TensorType {
+    /// Dimensions (integers or index expressions).
+    pub shape: Vec<Expr>,
+    /// Element type.
+    pub dtype: DType,
+    /// Storage, once InitMemRef ran.
+    pub memref: Option<MemRef>,
+    /// Any further arguments (layouts, views), printed after the MemRef.
+    pub extras: Vec<Expr>,
+}
+
+/// `pl.Tile[[dims], dtype, MemRef?, pl.Mem.X?, pl.TileView(...)?]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TileType {
+    /// Dimensions (integers or index expressions).
+    pub shape: Vec<Expr>,
+    /// Element type.
+    pub dtype: DType,
+    /// Storage, once InitMemRef ran.
+    pub memref: Option<MemRef>,
+    /// Memory space.
+    pub space: Option<MemSpace>,
+    /// Trailing arguments, normally one `pl.TileView(...)`; passes keep them
+    /// untouched.
+    pub extras: Vec<Expr>,
+}
+
+impl TileType {
+    /// Product of the dimensions when all are integer constants.
+    pub fn static_elems(&self) -> Option<u64> {
+        self.shape.iter().try_fold(1u64, |acc, d| {
+            let d = u64::try_from(d.as_int()?).ok()?;
+            acc.checked_mul(d)
+        })
+    }
+
+    /// Byte size (elements x element bits / 8, rounded up) when static.
+    pub fn static_bytes(&self) -> Option<u64> {
+        let bits = u64::from(self.dtype.bits()?);
+        Some((self.static_elems()?.checked_mul(bits)?).div_ceil(8))
+    }
+}
+
+/// A type annotation.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Type {
+    /// `pl.Tensor[...]`.
+    Tensor(TensorType),
+    /// `pl.Tile[...]`.
+    Tile(TileType),
+    /// `pl.Scalar[dtype]`.
+    Scalar(DType),
+    /// `pl.Ptr` (allocation roots).
+    Ptr,
+    /// `pl.Tuple[T, ...]`.
+    Tuple(Vec<Type>),
+    /// Anything else, kept as the expression it was written as.
+    Other(Expr),
+}
+
+impl Type {
+    /// The MemRef of a tile or tensor type.
+    pub fn memref(&self) -> Option<&MemRef> {
+        match self {
+            Type::Tensor(t) => t.memref.as_ref(),
+            Type::Tile(t) => t.memref.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// The MemRef slot of a tile or tensor type, for reading or rewriting
+    /// (`*ty.memref_mut().unwrap() = Some(new)`). `None` for other types.
+    pub fn memref_mut(&mut self) -> Option<&mut Option<MemRef>> {
+        match self {
+            Type::Tensor(t) => Some(&mut t.memref),
+            Type::Tile(t) => Some(&mut t.memref),
+            _ => None,
+        }
+    }
+
+    /// The tile type, if this is one.
+    pub fn as_tile(&self) -> Option<&TileType> {
+        match self {
+            Type::Tile(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// The tile type, mutable.
+    pub fn as_tile_mut(&mut self) -> Option<&mut TileType> {
+        match self {
+            Type::Tile(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// The tensor type, if this is one.
+    pub fn as_tensor(&self) -> Option<&TensorType> {
+        match self {
+            Type::Tensor(t) => Some(t),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,515 @@
+//! The printer: [`Program`] to PyPTO program text.
+//!
+//! The output is the exact text PyPTO's own printer produces for the same
+//! program: four-space indentation, one statement per line, `, ` between
+//! arguments, minimal parentheses by Python precedence, string literals in
+//! the quotes they were read with, `pl.const(N, pl.INT64)` where the
+//! program has a `pl.const`. Printing what [`parse`](crate::parse::parse)
+//! read reproduces the file byte for byte when it was already in this form;
+//! otherwise the output is its canonical form (what `tilemem fmt` writes).
+
+use std::fmt::Write;
+
+use crate::ir::{
+    BinOp, Expr, ForStmt, Function, IfStmt, MemBase, MemRef, ParamDir, Program, Quote, StmtId,
+    StmtKind, Trivia, Type, UnaryOp, VarId,
+};
+
+const INDENT: &str = "    ";
+
+/// Prints a whole program.
+pub fn print(p: &Program) -> String {
+    let mut out = String::with_capacity(estimate(p));
+    for line in &p.preamble {
+        out.push_str(line);
+        out.push('\n');
+    }
+    out.push_str("@pl.program\nclass ");
+    out.push_str(&p.name);
+    out.push_str(":\n");
+    for f in &p.functions {
+        print_function_into(f, &mut out);
+    }
+    print_trivia(&p.trailing, 1, &mut out);
+    if !p.final_newline && out.ends_with('\n') {
+        out.pop();
+    }
+    out
+}
+
+/// Prints one function (decorator, signature, body), each line ending in `\n`.
+pub fn print_function(f: &Function) -> String {
+    let mut out = String::new();
+    print_function_into(f, &mut out);
+    out
+}
+
+/// Prints one expression of function `f`.
+pub fn print_expr(f: &Function, e: &Expr) -> String {
+    let mut out = String::new();
+    Printer { f, out: &mut out }.expr(e, 0);
+    out
+}
+
+/// Prints one type of function `f`.
+pub fn print_type(f: &Function, t: &Type) -> String {
+    let mut out = String::new();
+    Printer { f, out: &mut out }.ty(t);
+    out
+}
+
+/// Prints one statement of `f` (and its nested blocks) at indentation level 0.
+pub fn print_stmt(f: &Function, s: StmtId) -> String {
+    let mut out = String::new();
+    Printer { f, out: &mut out }.stmt(s, 0, &[]);
+    out
+}
+
+fn estimate(p: &Program) -> usize {
+    p.functions
+        .iter()
+        .map(|f| 128 + f.stmts.len() * 120)
+        .sum::<usize>()
+        + 256
+}
+
+fn print_trivia(t: &[Trivia], level: usize, out: &mut String) {
+    for item in t {
+        match item {
+            Trivia::Blank => out.push('\n'),
+            Trivia::Comment(c) => {
+                indent(level, out);
+                out.push('#');
+                out.push_str(c);
+                out.push('\n');
+            }
+        }
+    }
+}
+
+fn indent(level: usize, out: &mut String) {
+    for _ in 0..level {
+        out.push_str(INDENT);
+    }
+}
+
+fn print_function_into(f: &Function, out: &mut String) {
+    print_trivia(&f.leading, 1, out);
+    let mut p = Printer { f, out };
+    indent(1, p.out);
+    p.out.push_str("@pl.function");
+    if let Some(kw) = &f.decorator {
+        p.out.push('(');
+        for (i, k) in kw.iter().enumerate() {
+            if i > 0 {
+                p.out.push_str(", ");
+            }
+            p.out.push_str(&k.name);
+            p.out.push('=');
+            p.expr(&k.value, 0);
+        }
+        p.out.push(')');
+    }
+    p.out.push('\n');
+    indent(1, p.out);
+    p.out.push_str("def ");
+    p.out.push_str(&f.name);
+    p.out.push('(');
+    let mut first = true;
+    if f.has_self {
+        p.out.push_str("self");
+        first = false;
+    }
+    for param in &f.params {
+        if !first {
+            p.out.push_str(", ");
+        }
+        first = false;
+        let v = &f.vars[param.var];
+        p.out.push_str(&v.name);
+        if let Some(t) = &v.ty {
+            p.out.push_str(": ");
+            match param.dir {
+                ParamDir::In => p.ty(t),
+                ParamDir::Out => {
+                    p.out.push_str("pl.Out[");
+                    p.ty(t);
+                    p.out.push(']');
+                }
+                ParamDir::InOut => {
+                    p.out.push_str("pl.InOut[");
+                    p.ty(t);
+                    p.out.push(']');
+                }
+            }
+        }
+    }
+    p.out.push(')');
+    if let Some(r) = &f.ret {
+        p.out.push_str(" -> ");
+        p.ty(r);
+    }
+    p.out.push_str(":\n");
+    p.block(&f.body, 2, &[]);
+}
+
+struct Printer<'a> {
+    f: &'a Function,
+    out: &'a mut String,
+}
+
+impl Printer<'_> {
+    fn block(&mut self, stmts: &[StmtId], level: usize, results: &[VarId]) {
+        for &s in stmts {
+            self.stmt(s, level, results);
+        }
+    }
+
+    fn stmt(&mut self, s: StmtId, level: usize, results: &[VarId]) {
+        let st = &self.f.stmts[s];
+        if let StmtKind::Blank = st.kind {
+            self.out.push('\n');
+            return;
+        }
+        indent(level, self.out);
+        match &st.kind {
+            StmtKind::Assign { targets, value } => {
+                self.targets(targets);
+                self.expr(value, 0);
+            }
+            StmtKind::Expr(e) => self.expr(e, 0),
+            StmtKind::Yield(vals) => {
+                self.targets(results);
+                self.out.push_str("pl.yield_(");
+                self.list(vals);
+                self.out.push(')');
+            }
+            StmtKind::Return(vals) => {
+                self.out.push_str("return");
+                if !vals.is_empty() {
+                    self.out.push(' ');
+                    self.list(vals);
+                }
+            }
+            StmtKind::Comment(c) => {
+                self.out.push('#');
+                self.out.push_str(c);
+            }
+            StmtKind::Blank => {}
+            StmtKind::For(l) => {
+                self.for_header(l);
+                self.eol(st.comment.as_deref());
+                self.block(&l.body, level + 1, &l.results);
+                return;
+            }
+            StmtKind::If(i) => {
+                self.if_stmt(i, st.comment.as_deref(), level);
+                return;
+            }
+        }
+        self.eol(st.comment.as_deref());
+    }
+
+    fn eol(&mut self, comment: Option<&str>) {
+        if let Some(c) = comment {
+            self.out.push_str("  #");
+            self.out.push_str(c);
+        }
+        self.out.push('\n');
+    }
+
+    /// `x: T = `, `x = `, `a, b = ` or nothing.
+    fn targets(&mut self, targets: &[VarId]) {
+        match targets {
+            [] => {}
+            [v] => {
+                let d = &self.f.vars[*v];
+                self.out.push_str(&d.name);
+                if let Some(t) = &d.ty {
+                    self.out.push_str(": ");
+                    self.ty(t);
+                }
+                self.out.push_str(" = ");
+            }
+            vs => {
+                for (i, v) in vs.iter().enumerate() {
+                    if i > 0 {
+                        self.out.push_str(", ");
+                    }
+                    self.out.push_str(&self.f.vars[*v].name);
+                }
+                self.out.push_str(" = ");
+            }
+        }
+    }
+
+    fn for_header(&mut self, l: &ForStmt) {
+        self.out.push_str("for ");
+        if let Some(v) = l.loop_var {
+            self.out.push_str(&self.f.vars[v].name);
+            if !l.iter_args.is_empty() {
+                self.out.push_str(", ");
+            }
+        }
+        if !l.iter_args.is_empty() {
+            self.out.push('(');
+            for (i, v) in l.iter_args.iter().enumerate() {
+                if i > 0 {
+                    self.out.push_str(", ");
+                }
+                self.out.push_str(&self.f.vars[*v].name);
+            }
+            if l.iter_args.len() == 1 {
+                self.out.push(',');
+            }
+            self.out.push(')');
+        } else if l.loop_var.is_none() {
+            self.out.push('_');
+        }
+        self.out.push_str(" in ");
+        self.call(&l.iter.func, &l.iter.args, &l.iter.kwargs);
+        self.out.push(':');
+    }
+
+    fn if_stmt(&mut self, i: &IfStmt, comment: Option<&str>, level: usize) {
+        self.out.push_str("if ");
+        self.expr(&i.cond, 0);
+        self.out.push(':');
+        self.eol(comment);
+        self.block(&i.then_body, level + 1, &i.results);
+        if let Some(e) = &i.else_body {
+            indent(level, self.out);
+            self.out.push_str("else:\n");
+            self.block(e, level + 1, &i.results);
+        }
+    }
+
+    fn ty(&mut self, t: &Type) {
+        match t {
+            Type::Tensor(t) => {
+                self.out.push_str("pl.Tensor[[");
+                self.list(&t.shape);
+                self.out.push_str("], pl.");
+                self.out.push_str(t.dtype.name());
+                if let Some(m) = &t.memref {
+                    self.out.push_str(", ");
+                    self.memref(m);
+                }
+                for e in &t.extras {
+                    self.out.push_str(", ");
+                    self.expr(e, 0);
+                }
+                self.out.push(']');
+            }
+            Type::Tile(t) => {
+                self.out.push_str("pl.Tile[[");
+                self.list(&t.shape);
+                self.out.push_str("], pl.");
+                self.out.push_str(t.dtype.name());
+                if let Some(m) = &t.memref {
+                    self.out.push_str(", ");
+                    self.memref(m);
+                }
+                if let Some(s) = &t.space {
+                    self.out.push_str(", pl.Mem.");
+                    self.out.push_str(s.name());
+                }
+                for e in &t.extras {
+                    self.out.push_str(", ");
+                    self.expr(e, 0);
+                }
+                self.out.push(']');
+            }
+            Type::Scalar(d) => {
+                self.out.push_str("pl.Scalar[pl.");
+                self.out.push_str(d.name());
+                self.out.push(']');
+            }
+            Type::Ptr => self.out.push_str("pl.Ptr"),
+            Type::Tuple(ts) => {
+                self.out.push_str("pl.Tuple[");
+                for (i, t) in ts.iter().enumerate() {
+                    if i > 0 {
+                        self.out.push_str(", ");
+                    }
+                    self.ty(t);
+                }
+                self.out.push(']');
+            }
+            Type::Other(e) => self.expr(e, 0),
+        }
+    }
+
+    fn memref(&mut self, m: &MemRef) {
+        self.out.push_str("pl.MemRef(");
+        match &m.base {
+            MemBase::Var(v) => self.out.push_str(&self.f.vars[*v].name),
+            MemBase::Named(n) => self.string(n, Quote::Double),
+        }
+        if let Some(o) = &m.offset {
+            self.out.push_str(", ");
+            self.expr(o, 0);
+            if let Some(s) = m.size {
+                let _ = write!(self.out, ", {s}");
+            }
+        }
+        if let Some(n) = m.slots {
+            let _ = write!(self.out, ", slots={n}");
+        }
+        self.out.push(')');
+        if let Some(k) = &m.slot_index {
+            self.out.push('[');
+            self.expr(k, 0);
+            self.out.push(']');
+        }
+    }
+
+    fn list(&mut self, es: &[Expr]) {
+        for (i, e) in es.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            self.expr(e, 0);
+        }
+    }
+
+    fn call(&mut self, func: &str, args: &[Expr], kwargs: &[crate::ir::Kwarg]) {
+        self.out.push_str(func);
+        self.out.push('(');
+        self.list(args);
+        for (i, k) in kwargs.iter().enumerate() {
+            if i > 0 || !args.is_empty() {
+                self.out.push_str(", ");
+            }
+            self.out.push_str(&k.name);
+            self.out.push('=');
+            self.expr(&k.value, 0);
+        }
+        self.out.push(')');
+    }
+
+    fn string(&mut self, s: &str, q: Quote) {
+        let qc = match q {
+            Quote::Single => '\'',
+            Quote::Double => '"',
+        };
+        self.out.push(qc);
+        for c in s.chars() {
+            match c {
+                '\\' => self.out.push_str("\\\\"),
+                '\n' => self.out.push_str("\\n"),
+                '\t' => self.out.push_str("\\t"),
+                '\r' => self.out.push_str("\\r"),
+                c if c == qc => {
+                    self.out.push('\\');
+                    self.out.push(c);
+                }
+                c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                    let _ = write!(self.out, "\\x{:02x}", c as u32);
+                }
+                c => self.out.push(c),
+            }
+        }
+        self.out.push(qc);
+    }
+
+    /// Prints `e`, parenthesized when it binds looser than `min`.
+    fn expr(&mut self, e: &Expr, min: u8) {
+        let p = precedence(e);
+        if p < min {
+            self.out.push('(');
+            self.expr_inner(e);
+            self.out.push(')');
+        } else {
+            self.expr_inner(e);
+        }
+    }
+
+    fn expr_inner(&mut self, e: &Expr) {
+        match e {
+            Expr::Var(v) => self.out.push_str(&self.f.vars[*v].name),
+            Expr::Path(p) => self.out.push_str(p),
+            Expr::Int(n) => {
+                let _ = write!(self.out, "{n}");
+            }
+            Expr::Float(t) => self.out.push_str(t),
+            Expr::Bool(true) => self.out.push_str("True"),
+            Expr::Bool(false) => self.out.push_str("False"),
+            Expr::None => self.out.push_str("None"),
+            Expr::Str(s, q) => self.string(s, *q),
+            Expr::Const(n, d) => {
+                let _ = write!(self.out, "pl.const({n}, pl.{})", d.name());
+            }
+            Expr::Call(c) => self.call(&c.func, &c.args, &c.kwargs),
+            Expr::Binary(op, a, b) => {
+                let p = op.precedence();
+                let (lmin, rmin) = match op {
+                    BinOp::Pow => (p + 1, UnaryOp::Neg.precedence()),
+                    _ if op.is_comparison() => (p + 1, p + 1),
+                    _ => (p, p + 1),
+                };
+                self.expr(a, lmin);
+                self.out.push(' ');
+                self.out.push_str(op.symbol());
+                self.out.push(' ');
+                self.expr(b, rmin);
+            }
+            Expr::Unary(op, a) => {
+                self.out.push_str(op.symbol());
+                self.expr(a, op.precedence());
+            }
+            Expr::Index(base, idx) => {
+                self.expr(base, ATOM);
+                self.out.push('[');
+                match &**idx {
+                    Expr::Tuple(v) if !v.is_empty() => self.list(v),
+                    other => self.expr(other, 0),
+                }
+                self.out.push(']');
+            }
+            Expr::Attr(base, name) => {
+                self.expr(base, ATOM);
+                self.out.push('.');
+                self.out.push_str(name);
+            }
+            Expr::Tuple(v) => {
+                self.out.push('(');
+                self.list(v);
+                if v.len() == 1 {
+                    self.out.push(',');
+                }
+                self.out.push(')');
+            }
+            Expr::List(v) => {
+                self.out.push('[');
+                self.list(v);
+                self.out.push(']');
+            }
+            Expr::Dict(v) => {
+                self.out.push('{');
+                for (i, (k, x)) in v.iter().enumerate() {
+                    if i > 0 {
+                        self.out.push_str(", ");
+                    }
+                    self.expr(k, 0);
+                    self.out.push_str(": ");
+                    self.expr(x, 0);
+                }
+                self.out.push('}');
+            }
+        }
+    }
+}
+
+/// Precedence of atoms (names, literals, calls, displays).
+const ATOM: u8 = 100;
+
+fn precedence(e: &Expr) -> u8 {
+    match e {
+        Expr::Binary(op, ..) => op.precedence(),
+        Expr::Unary(op, _) => op.precedence(),
+        Expr::Int(n) if *n < 0 => UnaryOp::Neg.precedence(),
+        Expr::Float(t) if t.starts_with('-') => UnaryOp::Neg.precedence(),
+        _ => ATOM,
+    }
+}
