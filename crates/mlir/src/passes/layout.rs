@@ -165,7 +165,10 @@ pub fn last_discontinuous_dim_membase(types: &[Strided]) -> Option<usize> {
     if rank == 0 || types.iter().any(|t| t.rank() != rank) {
         return None;
     }
-    if types.iter().any(|t| t.strides[rank - 1] != 1 && !t.is_unit(rank - 1)) {
+    if types
+        .iter()
+        .any(|t| t.strides[rank - 1] != 1 && !t.is_unit(rank - 1))
+    {
         return last_non_unit_any(types).or(Some(rank - 1));
     }
     let groups = groups_where(rank, |i| {
@@ -343,7 +346,13 @@ pub fn sub_shape(shape: &[i64]) -> Vec<i64> {
 pub fn aligned_shape(sub: &[i64], units: &[i64]) -> Vec<i64> {
     sub.iter()
         .zip(units)
-        .map(|(&s, &u)| if is_dynamic(s) { DYNAMIC } else { align_up(s, u) })
+        .map(|(&s, &u)| {
+            if is_dynamic(s) {
+                DYNAMIC
+            } else {
+                align_up(s, u)
+            }
+        })
         .collect()
 }
 
@@ -384,11 +393,11 @@ mod tests {
     #[test]
     fn regbase_search_and_dma_exemption() {
         let ub = contiguous(&[37, 5, 3], 32);
-        assert_eq!(last_discontinuous_dim_regbase(&[ub.clone()], true), Some(2));
+        assert_eq!(last_discontinuous_dim_regbase(std::slice::from_ref(&ub), true), Some(2));
         assert_eq!(last_discontinuous_dim_regbase(&[ub], false), Some(2));
         // Rank 2 contiguous load: no tail jump -> exempt.
         let ub = contiguous(&[3, 741], 32);
-        assert_eq!(last_discontinuous_dim_regbase(&[ub.clone()], true), None);
+        assert_eq!(last_discontinuous_dim_regbase(std::slice::from_ref(&ub), true), None);
         assert_eq!(last_discontinuous_dim_regbase(&[ub], false), Some(1));
         // Already padded rows: exempt.
         let ub = t(&[37, 5, 3], &[40, 8, 1], 32);

@@ -120,14 +120,7 @@ pub const HIVM_OPS: &[HivmOp] = &[
             ..NONE
         },
     ),
-    op_with(
-        "hivm.hir.vcast",
-        Vector,
-        HivmFlags {
-            cast: true,
-            ..NONE
-        },
-    ),
+    op_with("hivm.hir.vcast", Vector, HivmFlags { cast: true, ..NONE }),
     op("hivm.hir.vcmp", Vector),
     op("hivm.hir.vconcat", Vector),
     op("hivm.hir.vcumprod", Vector),
@@ -163,14 +156,7 @@ pub const HIVM_OPS: &[HivmOp] = &[
     op("hivm.hir.vrelu", Vector),
     op("hivm.hir.vrsqrt", Vector),
     op("hivm.hir.vsel", Vector),
-    op_with(
-        "hivm.hir.vsort",
-        Vector,
-        HivmFlags {
-            sort: true,
-            ..NONE
-        },
-    ),
+    op_with("hivm.hir.vsort", Vector, HivmFlags { sort: true, ..NONE }),
     op("hivm.hir.vsqrt", Vector),
     op("hivm.hir.vsub", Vector),
     op_with(
@@ -316,9 +302,18 @@ mod tests {
     fn lookups() {
         assert_eq!(hivm_op("hivm.hir.load").map(|o| o.kind), Some(Load));
         assert!(hivm_op("hivm.hir.copy").unwrap().is_ub_dma());
-        assert!(hivm_op("hivm.hir.copy").unwrap().propagates_among_operands());
-        assert!(!hivm_op("hivm.hir.load").unwrap().propagates_among_operands());
-        assert!(hivm_op("hivm.hir.vbrc").unwrap().flags.last_dim_broadcast_shifts);
+        assert!(hivm_op("hivm.hir.copy")
+            .unwrap()
+            .propagates_among_operands());
+        assert!(!hivm_op("hivm.hir.load")
+            .unwrap()
+            .propagates_among_operands());
+        assert!(
+            hivm_op("hivm.hir.vbrc")
+                .unwrap()
+                .flags
+                .last_dim_broadcast_shifts
+        );
         assert!(hivm_op("hivm.hir.pointer_cast").is_none());
         assert_eq!(view_kind("memref.subview"), Some(ViewKind::Subview));
         assert_eq!(view_kind("memref.alloc"), None);

@@ -1,0 +1,167 @@
+//! `hivm-align-alloc-size`: pads the allocations of ops whose hardware
+//! implementation works on whole blocks.
+//!
+//! **Assumes** bufferized IR.
+//!
+//! **Guarantees** for every UB operand of
+//! - a `vtranspose` that moves the last dim: the last two dims rounded up
+//!   to 32 bytes each;
+//! - a `vcast` from `i32`/`i16` to `i8` (unless the function has
+//!   `hivm.disable_size_align_for_cast`): the second-to-last dim rounded up
+//!   to 32 elements, and the last dim of the `i8` side to 32 bytes;
+//! - a `vsort`: the last dim rounded up to 32 elements;
+//!
+//! the requirement is carried to the root allocation (through views, loop
+//! and branch results), which is replaced by an allocation of the padded
+//! shape (no unit dim appended) and a `memref.subview` back to the logical
+//! shape, with users retyped. Allocations already of that size are left
+//! alone, so the pass is idempotent on its own output.
+
+use crate::ir::{Attribute, Diagnostic, Module, Ofr, OpId, ValueId};
+use crate::pass::{Pass, PassFailed};
+
+use super::common::{device_funcs, is_ub, memref_of, Target};
+use super::enable::Propagation;
+use super::layout::{align_up, normalize_info, AlignInfo, HW_ALIGN_BYTES};
+use super::op_table::{attrs, hivm_op};
+use super::retype::replace_alloc;
+
+/// The `hivm-align-alloc-size` pass.
+pub struct AlignAllocSize;
+
+impl Pass for AlignAllocSize {
+    fn name(&self) -> &'static str {
+        "hivm-align-alloc-size"
+    }
+
+    fn description(&self) -> &'static str {
+        "Pad allocations of transposes, i8 casts and sorts to whole hardware blocks"
+    }
+
+    fn run(&self, m: &mut Module, diags: &mut Vec<Diagnostic>) -> Result<(), PassFailed> {
+        let mut prop = Propagation::new(Target::of(m));
+        prop.adjust = false;
+        for func in device_funcs(m) {
+            let disable_cast = m.op(func).has_attr(attrs::DISABLE_CAST_SIZE_ALIGN);
+            for op in m.walk(func) {
+                for (v, info) in requirements(m, op, disable_cast) {
+                    prop.up(m, v, &info, diags, 0);
+                }
+            }
+        }
+        if diags
+            .iter()
+            .any(|d| d.severity == crate::ir::Severity::Error)
+        {
+            return Err(PassFailed);
+        }
+        for (alloc, info) in std::mem::take(&mut prop.alloc_info) {
+            pad_allocation(m, alloc, &info);
+        }
+        Ok(())
+    }
+}
+
+/// Size requirements (`(dim, bytes)`: round `dim` up to `bytes /
+/// element bytes` elements) of the UB operands of `op`.
+fn requirements(m: &Module, op: OpId, disable_cast: bool) -> Vec<(ValueId, AlignInfo)> {
+    let Some(row) = hivm_op(m.op(op).name()) else {
+        return Vec::new();
+    };
+    let operands: Vec<ValueId> = m
+        .op(op)
+        .operands()
+        .iter()
+        .copied()
+        .filter(|&v| memref_of(m, v).is_some_and(is_ub))
+        .collect();
+    let mut out = Vec::new();
+    if row.flags.transpose {
+        let moves_last = m
+            .attr(op, "permutation")
+            .and_then(Attribute::as_int_array)
+            .is_some_and(|p| p.last().is_some_and(|&l| l != p.len() as i64 - 1));
+        if !moves_last {
+            return out;
+        }
+        for v in operands {
+            let t = memref_of(m, v).unwrap();
+            let r = t.rank();
+            if r >= 2 {
+                out.push((v, vec![(r - 2, HW_ALIGN_BYTES), (r - 1, HW_ALIGN_BYTES)]));
+            }
+        }
+    } else if row.flags.cast && !disable_cast {
+        let widths: Vec<(ValueId, u32, bool)> = operands
+            .iter()
+            .map(|&v| {
+                let t = memref_of(m, v).unwrap();
+                (v, t.element_bit_width().unwrap_or(0), t.elem.is_integer())
+            })
+            .collect();
+        let narrows_to_i8 = widths.len() >= 2
+            && widths
+                .first()
+                .is_some_and(|&(_, w, int)| int && (w == 32 || w == 16))
+            && widths.last().is_some_and(|&(_, w, int)| int && w == 8);
+        if !narrows_to_i8 {
+            return out;
+        }
+        for (v, w, _) in widths {
+            let t = memref_of(m, v).unwrap();
+            let r = t.rank();
+            let elem_bytes = i64::from(w / 8).max(1);
+            let mut info = Vec::new();
+            if r >= 2 {
+                info.push((r - 2, 32 * elem_bytes));
+            }
+            if w == 8 && r >= 1 {
+                info.push((r - 1, HW_ALIGN_BYTES));
+            }
+            out.push((v, normalize_info(info)));
+        }
+    } else if row.flags.sort {
+        for v in operands {
+            let t = memref_of(m, v).unwrap();
+            let elem_bytes = i64::from(t.element_bit_width().unwrap_or(8) / 8).max(1);
+            if t.rank() >= 1 {
+                out.push((v, vec![(t.rank() - 1, 32 * elem_bytes)]));
+            }
+        }
+    }
+    out
+}
+
+/// Replaces `alloc` by one whose marked static dims are rounded up.
+fn pad_allocation(m: &mut Module, alloc: OpId, info: &AlignInfo) {
+    let Some(v) = m.op(alloc).result(0) else {
+        return;
+    };
+    let Some(ty) = memref_of(m, v).cloned() else {
+        return;
+    };
+    let elem_bytes = i64::from(ty.element_bit_width().unwrap_or(8) / 8).max(1);
+    let mut shape = ty.shape.clone();
+    for &(d, bytes) in info {
+        if d < shape.len() && !crate::ir::is_dynamic(shape[d]) {
+            shape[d] = align_up(shape[d], (bytes / elem_bytes).max(1));
+        }
+    }
+    if shape == ty.shape {
+        return;
+    }
+    let dyn_sizes: Vec<ValueId> = m.op(alloc).segment(0).to_vec();
+    let mut it = dyn_sizes.iter().copied();
+    let sizes: Vec<Ofr> = ty
+        .shape
+        .iter()
+        .map(|&s| {
+            if crate::ir::is_dynamic(s) {
+                it.next().map(Ofr::Dynamic).unwrap_or(Ofr::Static(s))
+            } else {
+                Ofr::Static(s)
+            }
+        })
+        .collect();
+    replace_alloc(m, alloc, shape, dyn_sizes, sizes);
+}

@@ -1,0 +1,292 @@
+//! Helpers shared by the stride-alignment passes: the target family, the
+//! functions a pass visits, stride marks (reading and writing
+//! `annotation.mark`), and tracing a buffer back to its root allocation.
+
+use crate::ir::{Attribute, InsertPoint, Location, MemRefType, Module, OpId, Type, ValueId};
+
+use super::layout::{normalize_info, AlignInfo, Strided};
+use super::op_table::{attrs, flow_kind, is_root_alloc, view_kind, FlowKind, ViewKind, MARK_OP};
+
+/// The hardware family the passes target, chosen from the module's
+/// `hacc.target`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// A2/A3 (Ascend910B, 910_93): memory-based vector units. The default
+    /// when a module has no `hacc.target`.
+    Membase,
+    /// Register-based vector units (Ascend950*, Ascend910_95*, Ascend310B*).
+    Regbase {
+        /// Ascend950 itself (some rules apply to it only).
+        ascend950: bool,
+    },
+}
+
+impl Target {
+    /// Whether this is a register-based target.
+    pub fn is_regbase(self) -> bool {
+        matches!(self, Target::Regbase { .. })
+    }
+
+    /// Whether this is Ascend950.
+    pub fn is_ascend950(self) -> bool {
+        matches!(self, Target::Regbase { ascend950: true })
+    }
+
+    /// The target named by a chip string (`Ascend950PR_9589`, ...).
+    pub fn from_chip(chip: &str) -> Target {
+        if chip.starts_with("Ascend950") {
+            Target::Regbase { ascend950: true }
+        } else if chip.starts_with("Ascend910_95") || chip.starts_with("Ascend310B") {
+            Target::Regbase { ascend950: false }
+        } else {
+            Target::Membase
+        }
+    }
+
+    /// The target of a module (`hacc.target = #hacc.target<"...">`, or a
+    /// plain string); membase (910B) without the attribute.
+    pub fn of(module: &Module) -> Target {
+        let chip = match module.module_attr(attrs::TARGET) {
+            Some(Attribute::String(s)) => s.clone(),
+            Some(Attribute::Dialect { params, .. }) => params.clone().unwrap_or_default(),
+            Some(Attribute::Opaque(s)) => s.clone(),
+            _ => return Target::Membase,
+        };
+        Target::from_chip(chip.trim().trim_matches('"'))
+    }
+}
+
+/// The `func.func` ops with a body that device passes visit: host
+/// functions (`hacc.function_kind = #hacc.function_kind<HOST>`) are skipped.
+pub fn device_funcs(m: &Module) -> Vec<OpId> {
+    m.funcs()
+        .into_iter()
+        .filter(|&f| !m.func_is_declaration(f) && !is_host(m, f))
+        .collect()
+}
+
+/// Whether `func` is a host function.
+pub fn is_host(m: &Module, func: OpId) -> bool {
+    m.attr(func, attrs::FUNCTION_KIND)
+        .is_some_and(|a| attr_text(a).contains("HOST"))
+}
+
+/// Whether `func` is a vector function (`hivm.vector_function`).
+pub fn is_vector_function(m: &Module, func: OpId) -> bool {
+    m.op(func).has_attr(attrs::VECTOR_FUNCTION)
+}
+
+/// The text of a dialect/opaque/string attribute (params for dialect ones).
+pub fn attr_text(a: &Attribute) -> String {
+    match a {
+        Attribute::Dialect { params, .. } => params.clone().unwrap_or_default(),
+        Attribute::String(s) | Attribute::Opaque(s) => s.clone(),
+        _ => String::new(),
+    }
+}
+
+/// The ranked memref type of a value.
+pub fn memref_of(m: &Module, v: ValueId) -> Option<&MemRefType> {
+    m.value_type(v).as_memref()
+}
+
+/// The strided view of a value's memref type.
+pub fn strided_of(m: &Module, v: ValueId) -> Option<Strided> {
+    Strided::of(memref_of(m, v)?)
+}
+
+/// Whether a memref type lives in UB.
+pub fn is_ub(ty: &MemRefType) -> bool {
+    ty.address_space() == Some("ub")
+}
+
+/// Whether a memref type lives in an on-chip (non-GM) space.
+pub fn is_local(ty: &MemRefType) -> bool {
+    matches!(ty.address_space(), Some(s) if s != "gm")
+}
+
+/// Whether an op is a stride mark (`annotation.mark` with stride attrs).
+pub fn is_stride_mark(m: &Module, op: OpId) -> bool {
+    let d = m.op(op);
+    d.is(MARK_OP) && (d.has_attr(attrs::DIMS) || d.has_attr(attrs::BYTES))
+}
+
+/// The `annotation.mark` ops on `v`.
+pub fn marks_of(m: &Module, v: ValueId) -> Vec<OpId> {
+    m.users(v)
+        .into_iter()
+        .filter(|&u| m.op(u).is(MARK_OP) && m.op(u).operand(0) == Some(v))
+        .collect()
+}
+
+/// Whether `v` carries a stride mark.
+pub fn has_stride_mark(m: &Module, v: ValueId) -> bool {
+    marks_of(m, v).into_iter().any(|o| is_stride_mark(m, o))
+}
+
+/// Reads `(dims, bytes)` attributes of an op as an info. `Err` carries the
+/// message MLIR's normalization reports for malformed marks.
+pub fn read_info(m: &Module, op: OpId) -> Result<Option<AlignInfo>, &'static str> {
+    let d = m.op(op);
+    let dims = d.attr(attrs::DIMS).and_then(Attribute::as_int_array);
+    let bytes = d.attr(attrs::BYTES).and_then(Attribute::as_int_array);
+    match (dims, bytes) {
+        (None, None) => Ok(None),
+        (Some(dims), Some(bytes)) => {
+            if dims.len() != bytes.len() {
+                return Err("size of align bytes should be matched with size of align dims");
+            }
+            let info = dims
+                .iter()
+                .zip(&bytes)
+                .filter(|(&d, &b)| d >= 0 && b > 0)
+                .map(|(&d, &b)| (d as usize, b))
+                .collect();
+            Ok(Some(normalize_info(info)))
+        }
+        _ => Err("align info must contain align dims and align bytes"),
+    }
+}
+
+/// The attributes of a stride mark for `info`.
+pub fn info_attrs(info: &AlignInfo) -> [(String, Attribute); 2] {
+    [
+        (
+            attrs::DIMS.to_string(),
+            Attribute::dense_i32(info.iter().map(|&(d, _)| d as i64)),
+        ),
+        (
+            attrs::BYTES.to_string(),
+            Attribute::dense_i32(info.iter().map(|&(_, b)| b)),
+        ),
+    ]
+}
+
+/// Where a new mark on `v` goes: right after its definition (or at the
+/// start of its block for block arguments), after the marks already there,
+/// so marks appear in the order they were made.
+pub fn mark_insert_point(m: &Module, v: ValueId) -> Option<InsertPoint> {
+    let mut at = match m.defining_op(v) {
+        Some(op) => {
+            m.op(op).parent_block()?;
+            InsertPoint::After(op)
+        }
+        None => {
+            let (block, _) = m.block_arg_owner(v)?;
+            match m.first_op(block) {
+                Some(first) if is_mark_on(m, first, v) => InsertPoint::After(first),
+                Some(first) => InsertPoint::Before(first),
+                None => InsertPoint::BlockEnd(block),
+            }
+        }
+    };
+    while let InsertPoint::After(op) = at {
+        match m.next_op(op) {
+            Some(next) if is_mark_on(m, next, v) => at = InsertPoint::After(next),
+            _ => break,
+        }
+    }
+    Some(at)
+}
+
+fn is_mark_on(m: &Module, op: OpId, v: ValueId) -> bool {
+    m.op(op).is(MARK_OP) && m.op(op).operand(0) == Some(v)
+}
+
+/// Adds `annotation.mark %v {stride attrs}` unless an identical stride mark
+/// is already there (keeps the passes idempotent). Returns whether a mark
+/// was added.
+pub fn add_stride_mark(m: &mut Module, v: ValueId, info: &AlignInfo, loc: Location) -> bool {
+    if info.is_empty() {
+        return false;
+    }
+    let exists = marks_of(m, v)
+        .into_iter()
+        .any(|o| read_info(m, o).ok().flatten().as_ref() == Some(info));
+    if exists {
+        return false;
+    }
+    let Some(at) = mark_insert_point(m, v) else {
+        return false;
+    };
+    m.build_mark(v, info_attrs(info), at, loc);
+    true
+}
+
+/// Follows view-like ops (and `memref.cast`) from `v` up to the value they
+/// view; stops at the first non-view definition or block argument.
+pub fn trace_root(m: &Module, mut v: ValueId) -> ValueId {
+    for _ in 0..10_000 {
+        let Some(op) = m.defining_op(v) else {
+            return v;
+        };
+        match view_kind(m.op(op).name()) {
+            Some(k) if k != ViewKind::ByteView => match m.op(op).operand(0) {
+                Some(src) => v = src,
+                None => return v,
+            },
+            _ => return v,
+        }
+    }
+    v
+}
+
+/// The root `memref.alloc`/`alloca` of `v` (through views), if any.
+pub fn root_alloc(m: &Module, v: ValueId) -> Option<OpId> {
+    let root = trace_root(m, v);
+    let op = m.defining_op(root)?;
+    is_root_alloc(m.op(op).name()).then_some(op)
+}
+
+/// Whether the root allocation of `v` carries the skip-for-vload mark.
+pub fn root_skips_vload(m: &Module, v: ValueId) -> bool {
+    let root = trace_root(m, v);
+    marks_of(m, root)
+        .into_iter()
+        .any(|o| m.op(o).has_attr(attrs::SKIP_VLOAD))
+}
+
+/// The callee `func.func` of a call op.
+pub fn callee_of(m: &Module, call: OpId) -> Option<OpId> {
+    m.lookup_func(m.call_callee(call)?)
+}
+
+/// The `func.call` ops of the module, in program order.
+pub fn calls(m: &Module, ops: &[OpId]) -> Vec<OpId> {
+    ops.iter()
+        .copied()
+        .filter(|&o| flow_kind(m.op(o).name()) == Some(FlowKind::Call))
+        .collect()
+}
+
+/// Element width in bits of a memref-typed value.
+pub fn elem_bits(ty: &MemRefType) -> Option<i64> {
+    ty.element_bit_width().map(i64::from)
+}
+
+/// Whether a type is a tensor (not bufferized).
+pub fn is_tensor(ty: &Type) -> bool {
+    matches!(ty, Type::Tensor { .. } | Type::UnrankedTensor(_))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn targets_from_chip_names() {
+        assert_eq!(Target::from_chip("Ascend910B1"), Target::Membase);
+        assert_eq!(
+            Target::from_chip("Ascend950PR_9589"),
+            Target::Regbase { ascend950: true }
+        );
+        assert_eq!(
+            Target::from_chip("Ascend310B4"),
+            Target::Regbase { ascend950: false }
+        );
+        assert_eq!(Target::from_chip("Ascend910_9391"), Target::Membase);
+        assert!(Target::from_chip("Ascend910_9589").is_regbase());
+        assert!(!Target::from_chip("Ascend910_9589").is_ascend950());
+        assert_eq!(Target::of(&Module::new()), Target::Membase);
+    }
+}

@@ -1,0 +1,563 @@
+//! `hivm-enable-stride-align`: carries stride marks to the root
+//! allocations and pads them.
+//!
+//! **Assumes** stride marks (`annotation.mark` with
+//! `hivm.stride_align_dims`/`hivm.stride_align_value_in_byte`, or the same
+//! attributes on a `memref.alloc`/`alloca`) as `hivm-mark-stride-align`
+//! writes them, and memrefs not returned by `scf.if`/`scf.while` through
+//! unsupported paths.
+//!
+//! **Guarantees**:
+//! 1. marks are normalized (dims sorted, duplicates merged by lcm); a mark
+//!    with dims but no bytes (or the reverse) is the error `align info must
+//!    contain align dims and align bytes`, unequal lengths `size of align
+//!    bytes should be matched with size of align dims`;
+//! 2. requirements flow up to root allocations (through views, `scf.for`
+//!    results/iter args, `scf.if` results), down to every view and loop of
+//!    a root, and among the UB operands of vector ops and `hivm.hir.copy`
+//!    (a copy's source never receives), until nothing changes; more than
+//!    10 rounds is the error `propagate storage align failure and match the
+//!    max iterations10`;
+//! 3. all stride marks are removed (marks left without attributes are
+//!    erased);
+//! 4. each marked allocation whose padded shape differs is replaced by an
+//!    allocation of the padded shape (a unit dim appended; membase pads
+//!    dim `d + 1` for a mark on `d`, regbase pads `d`; dynamic sizes are
+//!    rounded with `arith.addi/remsi/subi`) and a `memref.subview` back to
+//!    the logical shape; users are retyped, `buffer_size_in_byte` marks
+//!    scaled; users that cannot take the layout get a dense mirror copy;
+//! 5. membase functions get `hivm.storage_aligned`.
+//!
+//! Running the pass again changes nothing: padded buffers already meet
+//! their marks, so no mark survives normalization.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use crate::ir::{
+    Attribute, Diagnostic, InsertPoint, Location, Module, Ofr, OpId, ValueDef, ValueId,
+};
+use crate::pass::{Pass, PassFailed};
+
+use super::common::{device_funcs, is_ub, memref_of, read_info, strided_of, Target};
+use super::layout::{
+    adds_info, adjust_align_info, align_targets, align_units, aligned_shape, static_volume,
+    sub_shape, union_info, AlignInfo,
+};
+use super::op_table::{
+    attrs, flow_kind, hivm_op, is_root_alloc, view_kind, FlowKind, HivmKind, MARK_OP,
+};
+use super::retype::{replace_alloc, scale_buffer_size};
+
+/// Maximum number of down/among/up rounds.
+pub const MAX_ITERATIONS: usize = 10;
+
+/// The `hivm-enable-stride-align` pass.
+pub struct EnableStrideAlign;
+
+impl Pass for EnableStrideAlign {
+    fn name(&self) -> &'static str {
+        "hivm-enable-stride-align"
+    }
+
+    fn description(&self) -> &'static str {
+        "Propagate stride marks to root allocations and pad them"
+    }
+
+    fn run(&self, m: &mut Module, diags: &mut Vec<Diagnostic>) -> Result<(), PassFailed> {
+        let target = Target::of(m);
+        let mut engine = Propagation::new(target);
+        if engine.collect(m, diags).is_err() {
+            return Err(PassFailed);
+        }
+        let converged = engine.run_to_fixed_point(m, diags);
+        if diags
+            .iter()
+            .any(|d| d.severity == crate::ir::Severity::Error)
+        {
+            return Err(PassFailed);
+        }
+        if !converged {
+            let loc = engine.last_changed.unwrap_or_default();
+            diags.push(Diagnostic::error(
+                loc,
+                format!(
+                    "propagate storage align failure and match the max iterations{MAX_ITERATIONS}"
+                ),
+            ));
+            return Err(PassFailed);
+        }
+        strip_marks(m);
+        for (alloc, info) in std::mem::take(&mut engine.alloc_info) {
+            if let Err(d) = align_allocation(m, alloc, &info, target) {
+                diags.push(d);
+                return Err(PassFailed);
+            }
+        }
+        if !target.is_regbase() {
+            for f in device_funcs(m) {
+                m.set_attr(f, attrs::STORAGE_ALIGNED, Attribute::Unit);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Alignment requirements on values and on root allocations.
+pub struct Propagation {
+    target: Target,
+    /// Requirements per value.
+    pub info: HashMap<ValueId, AlignInfo>,
+    /// Requirements per root allocation, in id order (deterministic).
+    pub alloc_info: BTreeMap<OpId, AlignInfo>,
+    warned: HashSet<OpId>,
+    last_changed: Option<Location>,
+    /// Whether hops drop requirements the layout already meets (stride
+    /// alignment) or keep them all (size alignment).
+    pub adjust: bool,
+}
+
+impl Propagation {
+    /// An empty propagation state.
+    pub fn new(target: Target) -> Propagation {
+        Propagation {
+            target,
+            info: HashMap::new(),
+            alloc_info: BTreeMap::new(),
+            warned: HashSet::new(),
+            last_changed: None,
+            adjust: true,
+        }
+    }
+
+    fn adjusted(&self, m: &Module, v: ValueId, info: &AlignInfo) -> AlignInfo {
+        if !self.adjust {
+            return info.clone();
+        }
+        match strided_of(m, v) {
+            Some(t) => adjust_align_info(&t, info),
+            None => Vec::new(),
+        }
+    }
+
+    /// Reads the marks (normalizing them) and alloc attributes, then
+    /// propagates every mark up once.
+    fn collect(&mut self, m: &mut Module, diags: &mut Vec<Diagnostic>) -> Result<(), ()> {
+        let mut bad = false;
+        let funcs = device_funcs(m);
+        let mut seeds = Vec::new();
+        for &f in &funcs {
+            for op in m.walk(f) {
+                let is_mark = m.op(op).is(MARK_OP);
+                let is_alloc = is_root_alloc(m.op(op).name());
+                if !is_mark && !is_alloc {
+                    continue;
+                }
+                match read_info(m, op) {
+                    Err(msg) => {
+                        diags.push(Diagnostic::error(m.op(op).loc, msg));
+                        bad = true;
+                    }
+                    Ok(None) => {}
+                    Ok(Some(info)) => {
+                        let v = if is_mark {
+                            m.op(op).operand(0)
+                        } else {
+                            m.op(op).result(0)
+                        };
+                        if let Some(v) = v {
+                            seeds.push((v, info));
+                        }
+                    }
+                }
+            }
+        }
+        if bad {
+            return Err(());
+        }
+        for (v, info) in seeds {
+            let info = self.adjusted(m, v, &info);
+            if info.is_empty() {
+                continue;
+            }
+            let merged = union_info(self.info.get(&v).unwrap_or(&Vec::new()), &info);
+            self.info.insert(v, merged.clone());
+            self.up(m, v, &merged, diags, 0);
+        }
+        Ok(())
+    }
+
+    /// Rounds of down, among-operands and up until the root requirements
+    /// stop changing; `false` if they still change after
+    /// [`MAX_ITERATIONS`] rounds.
+    pub fn run_to_fixed_point(&mut self, m: &Module, diags: &mut Vec<Diagnostic>) -> bool {
+        let ops: Vec<OpId> = device_funcs(m)
+            .into_iter()
+            .flat_map(|f| m.walk(f))
+            .collect();
+        for _ in 0..MAX_ITERATIONS {
+            let before = self.alloc_info.clone();
+            let roots: Vec<(OpId, AlignInfo)> = self
+                .alloc_info
+                .iter()
+                .map(|(k, v)| (*k, v.clone()))
+                .collect();
+            for (alloc, info) in roots {
+                if let Some(v) = m.op(alloc).result(0) {
+                    self.down(m, v, &info, 0);
+                }
+            }
+            let changed_values = self.among_operands(m, &ops);
+            for v in changed_values {
+                if let Some(info) = self.info.get(&v).cloned() {
+                    self.up(m, v, &info, diags, 0);
+                }
+            }
+            if self.alloc_info == before {
+                return true;
+            }
+            self.last_changed = self
+                .alloc_info
+                .iter()
+                .find(|(k, v)| before.get(k) != Some(v))
+                .map(|(k, _)| m.op(*k).loc);
+        }
+        false
+    }
+
+    /// Records `info` for root allocation `op`.
+    fn add_root(&mut self, op: OpId, info: &AlignInfo) {
+        let entry = self.alloc_info.entry(op).or_default();
+        if adds_info(entry, info) {
+            *entry = union_info(entry, info);
+        }
+    }
+
+    /// Carries `info` on `v` up to the root allocation(s).
+    pub fn up(
+        &mut self,
+        m: &Module,
+        v: ValueId,
+        info: &AlignInfo,
+        diags: &mut Vec<Diagnostic>,
+        depth: u32,
+    ) {
+        if depth > 512 {
+            return;
+        }
+        let info = self.adjusted(m, v, info);
+        if info.is_empty() {
+            return;
+        }
+        match m.value_def(v) {
+            ValueDef::OpResult { op, index } => {
+                let name = m.op(op).name();
+                if is_root_alloc(name) {
+                    self.add_root(op, &info);
+                    if !self.target.is_regbase() {
+                        self.mark_loop_inits_yielding(m, v, &info, diags, depth);
+                    }
+                    return;
+                }
+                if let Some(kind) = view_kind(name) {
+                    match super::view_maps::up(m, op, kind, &info) {
+                        Ok(src_info) => {
+                            if let Some(src) = m.op(op).operand(0) {
+                                self.up(m, src, &src_info, diags, depth + 1);
+                            }
+                        }
+                        Err(msg) => diags.push(Diagnostic::error(m.op(op).loc, msg)),
+                    }
+                    return;
+                }
+                match flow_kind(name) {
+                    Some(FlowKind::For) => {
+                        let Some(parts) = m.for_parts(op) else { return };
+                        let j = index as usize;
+                        if let Some(&init) = parts.inits.get(j) {
+                            self.up(m, init, &info, diags, depth + 1);
+                        }
+                        if let Some(y) = parts.yield_op.and_then(|y| m.op(y).operand(j)) {
+                            self.up(m, y, &info, diags, depth + 1);
+                        }
+                    }
+                    Some(FlowKind::If) => {
+                        for &r in m.op(op).regions() {
+                            let Some(b) = m.region_blocks(r).first().copied() else {
+                                continue;
+                            };
+                            if let Some(y) =
+                                m.last_op(b).and_then(|y| m.op(y).operand(index as usize))
+                            {
+                                self.up(m, y, &info, diags, depth + 1);
+                            }
+                        }
+                    }
+                    _ => {
+                        if self.warned.insert(op) {
+                            diags.push(Diagnostic::warning(
+                                m.op(op).loc,
+                                format!("Align mark on unsupported op {name}"),
+                            ));
+                        }
+                    }
+                }
+            }
+            ValueDef::BlockArg { block, index } => {
+                let parent = m.block_parent_op(block);
+                if m.op(parent).is("scf.for") && index >= 1 {
+                    if let Some(&init) = m.op(parent).operands().get(3 + index as usize - 1) {
+                        self.up(m, init, &info, diags, depth + 1);
+                    }
+                    return;
+                }
+                if self.warned.insert(parent) {
+                    diags.push(Diagnostic::error(
+                        m.op(parent).loc,
+                        format!(
+                            "Cannot align argument #{index} of {} across blocks.",
+                            m.op(parent).name()
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+
+    /// Membase: a root yielded by an `scf.for` body also marks the loop's
+    /// init (the two share the buffer across iterations).
+    fn mark_loop_inits_yielding(
+        &mut self,
+        m: &Module,
+        v: ValueId,
+        info: &AlignInfo,
+        diags: &mut Vec<Diagnostic>,
+        depth: u32,
+    ) {
+        for u in m.uses(v).to_vec() {
+            if !m.op(u.op).is("scf.yield") {
+                continue;
+            }
+            let Some(parent) = m.parent_op(u.op) else {
+                continue;
+            };
+            if !m.op(parent).is("scf.for") {
+                continue;
+            }
+            if let Some(&init) = m.op(parent).operands().get(3 + u.index as usize) {
+                if init != v {
+                    self.up(m, init, info, diags, depth + 1);
+                }
+            }
+        }
+    }
+
+    /// Carries `info` on `v` down to its views and loop-carried copies.
+    fn down(&mut self, m: &Module, v: ValueId, info: &AlignInfo, depth: u32) {
+        if depth > 512 {
+            return;
+        }
+        let info = self.adjusted(m, v, info);
+        let have = self.info.get(&v).cloned().unwrap_or_default();
+        if info.is_empty() || !adds_info(&have, &info) {
+            return;
+        }
+        self.info.insert(v, union_info(&have, &info));
+        for u in m.uses(v) {
+            let op = u.op;
+            let name = m.op(op).name();
+            if let Some(kind) = view_kind(name) {
+                if u.index == 0 {
+                    let mapped = super::view_maps::down(m, op, kind, &info);
+                    if let Some(r) = m.op(op).result(0) {
+                        self.down(m, r, &mapped, depth + 1);
+                    }
+                }
+                continue;
+            }
+            match flow_kind(name) {
+                Some(FlowKind::For) if u.index >= 3 => {
+                    let Some(parts) = m.for_parts(op) else {
+                        continue;
+                    };
+                    let j = u.index as usize - 3;
+                    for w in [parts.results.get(j), parts.iter_args.get(j)]
+                        .into_iter()
+                        .flatten()
+                    {
+                        self.down(m, *w, &info, depth + 1);
+                    }
+                }
+                Some(FlowKind::Yield) if !self.target.is_regbase() => {
+                    let Some(parent) = m.parent_op(op) else {
+                        continue;
+                    };
+                    if m.op(parent).is("scf.if") {
+                        if let Some(r) = m.op(parent).result(u.index as usize) {
+                            self.down(m, r, &info, depth + 1);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Unions the requirements of the UB operands of every vector op and
+    /// `hivm.hir.copy`, giving each operand what it lacks (never a copy's
+    /// source). Returns the values that gained something.
+    fn among_operands(&mut self, m: &Module, ops: &[OpId]) -> Vec<ValueId> {
+        let mut changed = Vec::new();
+        let mut seen = HashSet::new();
+        for _ in 0..10_000 {
+            let mut any = false;
+            for &op in ops {
+                let Some(row) = hivm_op(m.op(op).name()) else {
+                    continue;
+                };
+                if !row.propagates_among_operands() {
+                    continue;
+                }
+                let d = m.op(op);
+                let temps: &[ValueId] = d.group("temp_buffer").unwrap_or(&[]);
+                let operands: Vec<(usize, ValueId)> = d
+                    .operands()
+                    .iter()
+                    .copied()
+                    .enumerate()
+                    .filter(|(_, v)| {
+                        !temps.contains(v)
+                            && memref_of(m, *v).is_some_and(|t| is_ub(t) && t.rank() > 0)
+                    })
+                    .collect();
+                let mut union: AlignInfo = Vec::new();
+                for (_, v) in &operands {
+                    if let Some(i) = self.info.get(v) {
+                        union = union_info(&union, i);
+                    }
+                }
+                if union.is_empty() {
+                    continue;
+                }
+                for (i, v) in operands {
+                    if row.kind == HivmKind::Copy && i == 0 {
+                        continue;
+                    }
+                    let adj = self.adjusted(m, v, &union);
+                    let have = self.info.get(&v).cloned().unwrap_or_default();
+                    if adds_info(&have, &adj) {
+                        self.info.insert(v, union_info(&have, &adj));
+                        any = true;
+                        if seen.insert(v) {
+                            changed.push(v);
+                        }
+                    }
+                }
+            }
+            if !any {
+                break;
+            }
+        }
+        changed
+    }
+}
+
+/// Removes the stride attributes from every `annotation.mark` (erasing
+/// marks left empty) and from allocations.
+fn strip_marks(m: &mut Module) {
+    for op in m.all_ops() {
+        if m.op(op).is_erased() {
+            continue;
+        }
+        let d = m.op(op);
+        let is_mark = d.is(MARK_OP);
+        if !is_mark && !is_root_alloc(d.name()) {
+            continue;
+        }
+        if !d.has_attr(attrs::DIMS) && !d.has_attr(attrs::BYTES) {
+            continue;
+        }
+        m.remove_attr(op, attrs::DIMS);
+        m.remove_attr(op, attrs::BYTES);
+        if is_mark && m.op(op).attrs.is_empty() {
+            m.erase_op(op);
+        }
+    }
+}
+
+/// Pads one allocation for `info` (EnableAlignAllocation).
+fn align_allocation(
+    m: &mut Module,
+    alloc: OpId,
+    info: &AlignInfo,
+    target: Target,
+) -> Result<(), Diagnostic> {
+    if m.op(alloc).is_erased() {
+        return Ok(());
+    }
+    let Some(v) = m.op(alloc).result(0) else {
+        return Ok(());
+    };
+    let Some(ty) = memref_of(m, v).cloned() else {
+        return Ok(());
+    };
+    let loc = m.op(alloc).loc;
+    let Some(bits) = ty.element_bit_width().map(i64::from) else {
+        return Ok(());
+    };
+    let targets = align_targets(ty.rank(), bits, info).map_err(|bytes| {
+        Diagnostic::error(
+            loc,
+            format!("alignment of {bytes} bytes is not a whole number of {bits}-bit elements"),
+        )
+    })?;
+    let units = align_units(&ty.shape, &targets, target.is_regbase());
+    let sub = sub_shape(&ty.shape);
+    let aligned = aligned_shape(&sub, &units);
+    let dyn_padded = sub
+        .iter()
+        .zip(&units)
+        .any(|(&s, &u)| crate::ir::is_dynamic(s) && u > 1);
+    if aligned == sub && !dyn_padded {
+        return Ok(());
+    }
+    // Dynamic sizes: the old alloc's operands in order, rounded up where
+    // their unit is > 1.
+    let old_dyn: Vec<ValueId> = m.op(alloc).segment(0).to_vec();
+    let mut dyn_iter = old_dyn.iter().copied();
+    let mut dyn_sizes = Vec::new();
+    let mut sizes = Vec::with_capacity(sub.len());
+    for (i, &s) in sub.iter().enumerate() {
+        if crate::ir::is_dynamic(s) {
+            let Some(n) = dyn_iter.next() else {
+                return Ok(());
+            };
+            sizes.push(Ofr::Dynamic(n));
+            let u = units[i];
+            if u > 1 {
+                let at = InsertPoint::Before(alloc);
+                let c_minus = m.build_index_constant(u - 1, at, loc);
+                let c_unit = m.build_index_constant(u, at, loc);
+                let add = m.build_binary("arith.addi", n, c_minus, at, loc);
+                let rem = m.build_binary("arith.remsi", add, c_unit, at, loc);
+                let up = m.build_binary("arith.subi", add, rem, at, loc);
+                dyn_sizes.push(up);
+            } else {
+                dyn_sizes.push(n);
+            }
+        } else {
+            sizes.push(Ofr::Static(s));
+        }
+    }
+    for a in [attrs::DIMS, attrs::BYTES] {
+        m.remove_attr(alloc, a);
+    }
+    let old_volume = static_volume(&ty.shape);
+    let new_volume = static_volume(&aligned);
+    let Some(view) = replace_alloc(m, alloc, aligned, dyn_sizes, sizes) else {
+        return Ok(());
+    };
+    if let (Some(o), Some(n)) = (old_volume, new_volume) {
+        scale_buffer_size(m, view, o, n);
+    }
+    Ok(())
+}

@@ -1,0 +1,301 @@
+//! Replacing an allocation by a padded one plus a subview, and carrying the
+//! new memref type to every user (`replaceAndPropagateMemRefType`).
+//!
+//! Views get re-inferred result types, `scf.for` iter args and results,
+//! `scf.if` results (when both branches agree), `scope.scope` results and
+//! callee signatures follow. A user that cannot take the new layout (a view
+//! that cannot express it, an op producing memrefs from it, branches that
+//! disagree) is given a dense mirror buffer instead: `memref.alloc` of the
+//! old type, `hivm.hir.copy` into it before the user and back after it.
+
+use crate::ir::{
+    Attribute, FunctionType, InsertPoint, Layout, Location, MemRefType, Module, Ofr, OpId, Type,
+    ValueId,
+};
+
+use super::op_table::{flow_kind, view_kind, FlowKind, MARK_OP};
+
+/// A use that could not take the new type.
+#[derive(Clone, Debug)]
+pub struct Failure {
+    /// The using op.
+    pub user: OpId,
+    /// The operand number.
+    pub index: usize,
+    /// The dense type the user expects.
+    pub dense: MemRefType,
+}
+
+/// Replaces `alloc` (a `memref.alloc`/`alloca`) with a new allocation of
+/// `shape` (dynamic sizes from `dyn_sizes`, in order) and a subview of
+/// `sizes` cut back to the old logical shape; propagates the subview's type
+/// to all users. Returns the subview result.
+pub fn replace_alloc(
+    m: &mut Module,
+    alloc: OpId,
+    shape: Vec<i64>,
+    dyn_sizes: Vec<ValueId>,
+    sizes: Vec<Ofr>,
+) -> Option<ValueId> {
+    let old_v = m.op(alloc).result(0)?;
+    let old_ty = m.value_type(old_v).as_memref()?.clone();
+    let loc = m.op(alloc).loc;
+    let new_ty = MemRefType {
+        shape: shape.clone(),
+        elem: old_ty.elem.clone(),
+        layout: Layout::Identity,
+        memory_space: old_ty.memory_space.clone(),
+    };
+    let mut spec = m.alloc_spec(new_ty, &dyn_sizes, loc);
+    spec.name = m.op(alloc).name().to_string();
+    for (n, a) in m.op(alloc).attrs.iter() {
+        spec.attrs.set(n, a.clone());
+    }
+    let new_alloc = m.build(spec, InsertPoint::Before(alloc));
+    let new_v = m.op(new_alloc).results()[0];
+    let strides = crate::ir::identity_strides(&shape);
+    let kept: Vec<i64> = strides[..old_ty.rank()].to_vec();
+    let view_ty = old_ty.with_layout(Layout::Strided {
+        strides: kept,
+        offset: 0,
+    });
+    let zeros = vec![Ofr::Static(0); shape.len()];
+    let ones = vec![Ofr::Static(1); shape.len()];
+    let sv_spec = m.subview_spec(new_v, &zeros, &sizes, &ones, Type::MemRef(view_ty), loc);
+    let sv = m.build(sv_spec, InsertPoint::After(new_alloc));
+    let view = m.op(sv).results()[0];
+    m.replace_all_uses(old_v, view);
+    m.erase_op(alloc);
+    let mut failures = Vec::new();
+    propagate(m, view, &old_ty, &mut failures, 0);
+    for f in failures {
+        mirror(m, f, loc);
+    }
+    Some(view)
+}
+
+/// Carries the type of `v` (which used to be `old`) to its users.
+fn propagate(
+    m: &mut Module,
+    v: ValueId,
+    old: &MemRefType,
+    failures: &mut Vec<Failure>,
+    depth: u32,
+) {
+    if depth > 256 {
+        return;
+    }
+    let Some(ty) = m.value_type(v).as_memref().cloned() else {
+        return;
+    };
+    for u in m.uses(v).to_vec() {
+        let op = u.op;
+        let index = u.index as usize;
+        let name = m.op(op).name().to_string();
+        if let Some(kind) = view_kind(&name) {
+            if index != 0 {
+                continue;
+            }
+            let Some(res) = m.op(op).result(0) else {
+                continue;
+            };
+            let Some(res_old) = m.value_type(res).as_memref().cloned() else {
+                continue;
+            };
+            match super::view_maps::retyped_result(m, op, kind, &ty) {
+                Some(t) if t == res_old => {}
+                Some(t) => {
+                    m.set_type(res, Type::MemRef(t));
+                    propagate(m, res, &res_old, failures, depth + 1);
+                }
+                None => failures.push(Failure {
+                    user: op,
+                    index,
+                    dense: dense_of(old),
+                }),
+            }
+            continue;
+        }
+        match flow_kind(&name) {
+            Some(FlowKind::For) => {
+                let Some(parts) = m.for_parts(op) else {
+                    continue;
+                };
+                if index < 3 {
+                    continue;
+                }
+                let j = index - 3;
+                for w in [parts.iter_args.get(j), parts.results.get(j)]
+                    .into_iter()
+                    .flatten()
+                    .copied()
+                {
+                    retype_value(m, w, &ty, failures, depth);
+                }
+            }
+            Some(FlowKind::Yield) | Some(FlowKind::ScopeReturn) => {
+                let Some(parent) = m.parent_op(op) else {
+                    continue;
+                };
+                match flow_kind(m.op(parent).name()) {
+                    Some(FlowKind::If) => {
+                        let agree = branch_yields(m, parent).iter().all(|y| {
+                            y.operand(m, index)
+                                .is_some_and(|o| m.value_type(o) == &Type::MemRef(ty.clone()))
+                        });
+                        if agree {
+                            if let Some(r) = m.op(parent).result(index) {
+                                retype_value(m, r, &ty, failures, depth);
+                            }
+                        }
+                    }
+                    Some(FlowKind::Scope) => {
+                        if let Some(r) = m.op(parent).result(index) {
+                            retype_value(m, r, &ty, failures, depth);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            Some(FlowKind::Call) => {
+                let Some(callee) = super::common::callee_of(m, op) else {
+                    continue;
+                };
+                let Some(mut fty) = m.func_type(callee).cloned() else {
+                    continue;
+                };
+                if fty.inputs.get(index) == Some(&Type::MemRef(ty.clone())) {
+                    continue;
+                }
+                if index >= fty.inputs.len() {
+                    continue;
+                }
+                fty.inputs[index] = Type::MemRef(ty.clone());
+                let arg = m
+                    .func_body(callee)
+                    .and_then(|b| m.block_args(b).get(index).copied());
+                let arg_old = arg.and_then(|a| m.value_type(a).as_memref().cloned());
+                m.set_function_type(callee, FunctionType { ..fty });
+                if let (Some(a), Some(o)) = (arg, arg_old) {
+                    propagate(m, a, &o, failures, depth + 1);
+                }
+            }
+            Some(FlowKind::While) => failures.push(Failure {
+                user: op,
+                index,
+                dense: dense_of(old),
+            }),
+            _ => {
+                if name == MARK_OP {
+                    continue;
+                }
+                let makes_memrefs = m
+                    .op(op)
+                    .results()
+                    .iter()
+                    .any(|&r| m.value_type(r).is_memref_like());
+                if makes_memrefs {
+                    failures.push(Failure {
+                        user: op,
+                        index,
+                        dense: dense_of(old),
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// Gives `w` the type `ty` and propagates further when it changed.
+fn retype_value(
+    m: &mut Module,
+    w: ValueId,
+    ty: &MemRefType,
+    failures: &mut Vec<Failure>,
+    depth: u32,
+) {
+    let Some(old) = m.value_type(w).as_memref().cloned() else {
+        return;
+    };
+    if &old == ty {
+        return;
+    }
+    m.set_type(w, Type::MemRef(ty.clone()));
+    propagate(m, w, &old, failures, depth + 1);
+}
+
+/// The `scf.yield` terminators of both branches of an `scf.if`.
+fn branch_yields(m: &Module, if_op: OpId) -> Vec<YieldRef> {
+    m.op(if_op)
+        .regions()
+        .iter()
+        .filter_map(|&r| m.region_blocks(r).first().copied())
+        .filter_map(|b| m.last_op(b))
+        .map(YieldRef)
+        .collect()
+}
+
+struct YieldRef(OpId);
+
+impl YieldRef {
+    fn operand(&self, m: &Module, i: usize) -> Option<ValueId> {
+        m.op(self.0).operand(i)
+    }
+}
+
+/// The dense (identity layout) version of a type.
+fn dense_of(t: &MemRefType) -> MemRefType {
+    t.with_layout(Layout::Identity)
+}
+
+/// Gives a failed user a dense mirror of the aligned buffer.
+fn mirror(m: &mut Module, f: Failure, loc: Location) {
+    if !f.dense.has_static_shape() || m.op(f.user).is_erased() {
+        return;
+    }
+    let Some(src) = m.op(f.user).operand(f.index) else {
+        return;
+    };
+    let at = InsertPoint::Before(f.user);
+    let spec = m.alloc_spec(f.dense.clone(), &[], loc);
+    let mirror_alloc = m.build(spec, at);
+    let mirror_v = m.op(mirror_alloc).results()[0];
+    let copy_in = m.structured_spec("hivm.hir.copy", &[src], &[mirror_v], loc);
+    m.build(copy_in, at);
+    m.set_operand(f.user, f.index, mirror_v);
+    // Writes through a view happen at its users; copy back at the end of
+    // the block then. A direct user is copied back right after itself.
+    let back_at = if view_kind(m.op(f.user).name()).is_some() {
+        match m.op(f.user).parent_block().and_then(|b| m.last_op(b)) {
+            Some(term) => InsertPoint::Before(term),
+            None => return,
+        }
+    } else {
+        InsertPoint::After(f.user)
+    };
+    let copy_back = m.structured_spec("hivm.hir.copy", &[mirror_v], &[src], loc);
+    m.build(copy_back, back_at);
+}
+
+/// Scales the `buffer_size_in_byte` marks on `v` by `new / old` volume.
+pub fn scale_buffer_size(m: &mut Module, v: ValueId, old_volume: i64, new_volume: i64) {
+    if old_volume <= 0 {
+        return;
+    }
+    for mk in super::common::marks_of(m, v) {
+        let Some(size) = m
+            .attr(mk, super::op_table::attrs::BUFFER_SIZE)
+            .and_then(Attribute::as_int)
+        else {
+            continue;
+        };
+        let scaled = (i128::from(size) * i128::from(new_volume) + i128::from(old_volume) - 1)
+            / i128::from(old_volume);
+        let scaled = i64::try_from(scaled).unwrap_or(i64::MAX);
+        m.set_attr(
+            mk,
+            super::op_table::attrs::BUFFER_SIZE,
+            Attribute::i64(scaled),
+        );
+    }
+}
