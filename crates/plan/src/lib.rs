@@ -24,7 +24,9 @@
 //! # let _ = c;
 //! ```
 
+pub mod bench;
 pub mod bound;
+pub mod csv;
 pub mod problem;
 pub mod solve;
 pub mod validate;

@@ -1,9 +1,57 @@
 //! `exact`: complete, anytime branch-and-bound placement search.
+//!
+//! # Model
+//! Time is cut into *sections*: the elementary intervals between consecutive
+//! lifetime end points. A buffer covers a contiguous run of sections. The
+//! search builds a *canonical* placement: every buffer rests on the bottom
+//! (or the reserved prefix) or on top of a buffer it is live with, rounded up
+//! to its alignment. Any placement can be pushed down into that form without
+//! growing, so searching canonical placements loses nothing.
+//!
+//! # Search
+//! The state is a skyline: one floor per section, below which nothing more
+//! will be placed. Each node takes the lowest floor `f` (leftmost on ties)
+//! and its *valley* (the maximal run of sections still in use at that floor).
+//! Either some buffer lying entirely inside the valley starts there (one
+//! branch per candidate, in a static priority order), or nothing ever starts
+//! at `f` in the valley, and the valley is raised to its lower neighbour
+//! (any later buffer reaching into the valley rests on something outside
+//! it, hence on a neighbour's floor or higher). This is complete and it never
+//! builds the same placement twice along different branch orders because:
+//! - after a candidate's branch fails, the buffer (and its identical twins)
+//!   is forbidden from that offset in the sibling branches (dominance: every
+//!   completion with it there was already explored);
+//! - sections nobody still needs are walls, never valleys.
+//!
+//! # Pruning
+//! Section inference: in every section the unplaced buffers must still stack
+//! above the floor, so `floor + remaining size <= H` (the target height);
+//! a forbidden buffer that no longer fits anywhere closes its node.
+//!
+//! # Anytime
+//! The depth-first search is iterative (an explicit stack; no recursion
+//! limit). Each solution found lowers `H` to one byte below it. Restarts
+//! cycle through several static priority orders (size, lifetime length,
+//! area, seeded shuffles) with growing node limits, keeping the best height;
+//! a search that runs out of branches proves the best placement optimal (or
+//! the capacity infeasible). Independent partitions (groups of buffers
+//! separated by an instant where nothing crosses) are solved one by one.
+//!
+//! # Scope
+//! Complete for problems without conflict pairs, penalties, pinned buffers
+//! and reserved ranges other than one prefix `[0, R)`; alignment is
+//! supported. Other problems get the best greedy placement, reported as not
+//! proven.
 
-use super::{Budget, Outcome, Solver};
+use std::time::Instant;
+
+use super::geom::{align_up, sorted_reserved};
+use super::greedy::{place_in_order, size_order, Fit};
+use super::{outcome_from, Budget, Goal, Outcome, Solver};
+use crate::bound::lower_bound;
 use crate::problem::Problem;
 
-/// Complete branch-and-bound search.
+/// Complete branch-and-bound search (see the module doc).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Exact;
 
@@ -12,8 +60,746 @@ impl Solver for Exact {
         "exact"
     }
     fn solve(&self, problem: &Problem, budget: &Budget) -> Outcome {
-        let mut out = super::BestFit.solve(problem, budget);
-        out.solver = self.name();
-        out
+        let start = Instant::now();
+        let greedy = best_greedy(problem);
+        let Some(greedy) = greedy else {
+            let mut out = outcome_from(problem, None, self.name(), start);
+            out.proven_infeasible = true;
+            return out;
+        };
+        match searchable_base(problem) {
+            Some(base) => search_problem(problem, base, greedy, budget, start, self.name()),
+            None => outcome_from(problem, Some(greedy), self.name(), start),
+        }
+    }
+}
+
+/// The lower of first-fit and best-fit (first-fit on ties).
+pub(crate) fn best_greedy(problem: &Problem) -> Option<Vec<u64>> {
+    let order = size_order(problem)?;
+    let ff = place_in_order(problem, &order, Fit::First)?;
+    let bf = place_in_order(problem, &order, Fit::Best)?;
+    let h = |o: &Vec<u64>| height_of(problem, o);
+    Some(if h(&bf) < h(&ff) { bf } else { ff })
+}
+
+fn height_of(problem: &Problem, offsets: &[u64]) -> u64 {
+    offsets
+        .iter()
+        .zip(&problem.buffers)
+        .map(|(&o, b)| o + b.size)
+        .max()
+        .unwrap_or(0)
+}
+
+/// The reserved prefix `R` when the search model covers the problem.
+fn searchable_base(problem: &Problem) -> Option<u64> {
+    if !problem.conflicts.is_empty()
+        || !problem.penalties.is_empty()
+        || problem.buffers.iter().any(|b| b.fixed_offset.is_some())
+    {
+        return None;
+    }
+    let mut base = 0u64;
+    for (s, e) in sorted_reserved(problem) {
+        if s <= base {
+            base = base.max(e);
+        } else if problem.capacity.is_none_or(|c| s < c) {
+            return None;
+        }
+    }
+    Some(base)
+}
+
+/// Runs the search over every independent partition.
+fn search_problem(
+    problem: &Problem,
+    base: u64,
+    greedy: Vec<u64>,
+    budget: &Budget,
+    start: Instant,
+    name: &'static str,
+) -> Outcome {
+    let deadline = budget.time_limit.map(|d| start + d);
+    let lb = lower_bound(problem);
+    let mut offsets = greedy;
+    let cap = problem.capacity;
+    let parts = partitions(problem);
+    // Hardest (highest bound) first: later parts need only stay below the
+    // height the earlier ones reached.
+    let mut parts: Vec<(u64, Vec<u32>)> = parts
+        .into_iter()
+        .map(|ids| (part_bound(problem, &ids, base), ids))
+        .collect();
+    parts.sort_by(|a, b| b.0.cmp(&a.0));
+    let mut reached = 0u64; // max height over parts done
+    let mut all_proven = true;
+    let mut infeasible = false;
+    for (plb, ids) in &parts {
+        let part = Part::new(problem, ids, base);
+        let incumbent: Vec<u64> = ids.iter().map(|&g| offsets[g as usize]).collect();
+        let inc_h = part.height(&incumbent);
+        // Good enough: at or below what is needed anyway.
+        let stop = match (budget.goal, cap) {
+            (Goal::Fit, Some(c)) => c.max(reached),
+            _ => (*plb).max(reached),
+        };
+        if inc_h <= stop || inc_h <= *plb {
+            reached = reached.max(inc_h);
+            continue;
+        }
+        let r = part.search(incumbent, inc_h, cap, stop, budget.seed, deadline);
+        for (k, &g) in ids.iter().enumerate() {
+            offsets[g as usize] = r.offsets[k];
+        }
+        reached = reached.max(r.height);
+        if !r.proven {
+            all_proven = false;
+        }
+        if r.height > cap.unwrap_or(u64::MAX) && r.proven {
+            infeasible = true;
+            break;
+        }
+    }
+    let mut out = outcome_from(problem, Some(offsets), name, start);
+    if infeasible {
+        out.proven_infeasible = true;
+    } else if out.solution.is_some() && all_proven && budget.goal == Goal::Lowest {
+        out.proven_optimal = true;
+    }
+    if out.solution.is_some() && out.height == lb {
+        out.proven_optimal = true;
+    }
+    out
+}
+
+/// Groups of buffers separated by an instant that no lifetime crosses.
+/// Buffers without bytes or without lifetime form no group (greedy placed
+/// them at the base already).
+fn partitions(problem: &Problem) -> Vec<Vec<u32>> {
+    let mut ids: Vec<u32> = (0..problem.buffers.len() as u32)
+        .filter(|&i| {
+            let b = &problem.buffers[i as usize];
+            b.size > 0 && b.lower < b.upper
+        })
+        .collect();
+    ids.sort_by_key(|&i| problem.buffers[i as usize].lower);
+    let mut out: Vec<Vec<u32>> = Vec::new();
+    let mut reach = 0u64;
+    for i in ids {
+        let b = &problem.buffers[i as usize];
+        if out.is_empty() || b.lower >= reach {
+            out.push(Vec::new());
+        }
+        reach = reach.max(b.upper);
+        out.last_mut().expect("pushed").push(i);
+    }
+    out
+}
+
+fn part_bound(problem: &Problem, ids: &[u32], base: u64) -> u64 {
+    let sub = Problem {
+        buffers: ids
+            .iter()
+            .map(|&i| problem.buffers[i as usize].clone())
+            .collect(),
+        ..Problem::default()
+    };
+    base + lower_bound(&sub)
+}
+
+/// Result of searching one partition.
+struct PartResult {
+    offsets: Vec<u64>,
+    height: u64,
+    proven: bool,
+}
+
+/// One partition in search form (local buffer indices).
+struct Part {
+    base: u64,
+    size: Vec<u64>,
+    align: Vec<u64>,
+    /// Section range `[sl, su)` per buffer.
+    sl: Vec<u32>,
+    su: Vec<u32>,
+    /// Sections.
+    sections: usize,
+    /// Buffers by first section (CSR).
+    start_first: Vec<u32>,
+    start_items: Vec<u32>,
+    /// Identical-buffer classes (CSR over class ids).
+    class: Vec<u32>,
+    class_first: Vec<u32>,
+    class_items: Vec<u32>,
+    /// Per-buffer lifetime length in sections' instants (for orders).
+    length: Vec<u64>,
+}
+
+impl Part {
+    fn new(problem: &Problem, ids: &[u32], base: u64) -> Part {
+        let bufs: Vec<_> = ids.iter().map(|&i| &problem.buffers[i as usize]).collect();
+        let mut times: Vec<u64> = bufs.iter().flat_map(|b| [b.lower, b.upper]).collect();
+        times.sort_unstable();
+        times.dedup();
+        let pos = |t: u64| times.partition_point(|&x| x < t) as u32;
+        let n = bufs.len();
+        let sl: Vec<u32> = bufs.iter().map(|b| pos(b.lower)).collect();
+        let su: Vec<u32> = bufs.iter().map(|b| pos(b.upper)).collect();
+        let sections = times.len().saturating_sub(1);
+        let (start_first, start_items) = csr(sections, (0..n as u32).map(|b| (sl[b as usize], b)));
+        // Twins: same sections, size and alignment.
+        let mut keyed: Vec<(u32, u32, u64, u64, u32)> = (0..n)
+            .map(|b| (sl[b], su[b], bufs[b].size, bufs[b].align, b as u32))
+            .collect();
+        keyed.sort_unstable();
+        let mut class = vec![0u32; n];
+        let mut classes = 0u32;
+        for (k, w) in keyed.iter().enumerate() {
+            if k > 0 && {
+                let a = keyed[k - 1];
+                (a.0, a.1, a.2, a.3) != (w.0, w.1, w.2, w.3)
+            } {
+                classes += 1;
+            }
+            class[w.4 as usize] = classes;
+        }
+        let nclass = if n == 0 { 0 } else { classes as usize + 1 };
+        let (class_first, class_items) = csr(nclass, (0..n as u32).map(|b| (class[b as usize], b)));
+        Part {
+            base,
+            size: bufs.iter().map(|b| b.size).collect(),
+            align: bufs.iter().map(|b| b.align).collect(),
+            length: bufs.iter().map(|b| b.upper - b.lower).collect(),
+            sl,
+            su,
+            sections,
+            start_first,
+            start_items,
+            class,
+            class_first,
+            class_items,
+        }
+    }
+
+    fn height(&self, offsets: &[u64]) -> u64 {
+        offsets
+            .iter()
+            .zip(&self.size)
+            .map(|(&o, &s)| o + s)
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Static priority orders for restarts: rank per buffer (lower = first).
+    fn order(&self, k: usize, seed: u64) -> Vec<u32> {
+        let n = self.size.len();
+        let mut ids: Vec<u32> = (0..n as u32).collect();
+        let (s, l) = (&self.size, &self.length);
+        match k % 4 {
+            0 => ids.sort_by_key(|&b| {
+                let b = b as usize;
+                (std::cmp::Reverse(s[b]), std::cmp::Reverse(l[b]), b)
+            }),
+            1 => ids.sort_by_key(|&b| {
+                let b = b as usize;
+                (std::cmp::Reverse(l[b]), std::cmp::Reverse(s[b]), b)
+            }),
+            2 => ids.sort_by_key(|&b| {
+                let b = b as usize;
+                (std::cmp::Reverse(s[b] as u128 * l[b] as u128), b)
+            }),
+            _ => {
+                // Size order with seeded noise: keeps big-first but breaks
+                // the ties and near-ties differently on every round.
+                let mut rng = SplitMix(seed ^ (k as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+                let key: Vec<u64> = (0..n)
+                    .map(|b| {
+                        let noise = rng.next() % 64;
+                        (s[b] as f64 * (1.0 + noise as f64 / 64.0)) as u64
+                    })
+                    .collect();
+                ids.sort_by_key(|&b| (std::cmp::Reverse(key[b as usize]), b));
+            }
+        }
+        let mut rank = vec![0u32; n];
+        for (r, &b) in ids.iter().enumerate() {
+            rank[b as usize] = r as u32;
+        }
+        rank
+    }
+
+    /// Anytime search below the incumbent; stops early at `stop`.
+    fn search(
+        &self,
+        incumbent: Vec<u64>,
+        inc_h: u64,
+        cap: Option<u64>,
+        stop: u64,
+        seed: u64,
+        deadline: Option<Instant>,
+    ) -> PartResult {
+        let mut best = incumbent;
+        let mut best_h = inc_h;
+        let mut limit = 2_000u64;
+        for round in 0.. {
+            let target = match cap {
+                Some(c) if best_h > c => c,
+                _ => best_h - 1,
+            };
+            let order = self.order(round, seed);
+            let mut dfs = Dfs::new(self, order, target);
+            let r = dfs.run(limit, deadline, stop, &mut best, &mut best_h);
+            match r {
+                Run::Exhausted => {
+                    return PartResult {
+                        offsets: best,
+                        height: best_h,
+                        proven: true,
+                    }
+                }
+                Run::Stopped => {
+                    return PartResult {
+                        offsets: best,
+                        height: best_h,
+                        proven: true,
+                    }
+                }
+                Run::OutOfTime => break,
+                Run::OutOfNodes => {}
+            }
+            limit = limit + limit / 2;
+        }
+        PartResult {
+            offsets: best,
+            height: best_h,
+            proven: false,
+        }
+    }
+}
+
+/// Compressed sparse rows from `(row, item)` pairs, items kept in input order.
+fn csr(rows: usize, pairs: impl Iterator<Item = (u32, u32)> + Clone) -> (Vec<u32>, Vec<u32>) {
+    let mut first = vec![0u32; rows + 1];
+    for (r, _) in pairs.clone() {
+        first[r as usize + 1] += 1;
+    }
+    for i in 0..rows {
+        first[i + 1] += first[i];
+    }
+    let mut fill = first[..rows].to_vec();
+    let mut items = vec![0u32; first[rows] as usize];
+    for (r, x) in pairs {
+        items[fill[r as usize] as usize] = x;
+        fill[r as usize] += 1;
+    }
+    (first, items)
+}
+
+/// Small deterministic generator for seeded orders.
+pub(crate) struct SplitMix(pub(crate) u64);
+
+impl SplitMix {
+    pub(crate) fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
+enum Run {
+    Exhausted,
+    Stopped,
+    OutOfNodes,
+    OutOfTime,
+}
+
+/// What a frame has applied to reach its current child.
+#[derive(Clone, Copy)]
+enum Applied {
+    Nothing,
+    Placed(u32),
+    Raised,
+}
+
+/// One node of the depth-first search.
+struct Frame {
+    level: u64,
+    lo: u32,
+    hi: u32,
+    /// Candidates start here in `Dfs::cands`.
+    cand_start: u32,
+    /// Coverage counts of the valley sections start here in `Dfs::cover`.
+    cover_start: u32,
+    /// Smallest candidate size (bounds the waste of uncovered sections).
+    min_cand: u64,
+    next: u32,
+    raise_to: Option<u64>,
+    raised: bool,
+    applied: Applied,
+    /// Undo-log heights when the frame was created.
+    forbid_mark: u32,
+    floor_mark: u32,
+}
+
+struct Dfs<'a> {
+    part: &'a Part,
+    rank: Vec<u32>,
+    target: u64,
+    floor: Vec<u64>,
+    rem: Vec<u64>,
+    placed: Vec<bool>,
+    offset: Vec<u64>,
+    min_allowed: Vec<u64>,
+    unplaced: usize,
+    floor_log: Vec<(u32, u64)>,
+    forbid_log: Vec<(u32, u64)>,
+    cands: Vec<u32>,
+    cover: Vec<u32>,
+    stack: Vec<Frame>,
+    /// The target dropped: re-check every section at the next node.
+    recheck: bool,
+}
+
+impl<'a> Dfs<'a> {
+    fn new(part: &'a Part, rank: Vec<u32>, target: u64) -> Dfs<'a> {
+        let n = part.size.len();
+        let mut rem = vec![0u64; part.sections];
+        for b in 0..n {
+            for s in part.sl[b]..part.su[b] {
+                rem[s as usize] += part.size[b];
+            }
+        }
+        Dfs {
+            part,
+            rank,
+            target,
+            floor: vec![part.base; part.sections],
+            rem,
+            placed: vec![false; n],
+            offset: vec![0; n],
+            min_allowed: vec![0; n],
+            unplaced: n,
+            floor_log: Vec::new(),
+            forbid_log: Vec::new(),
+            cands: Vec::new(),
+            cover: Vec::new(),
+            stack: Vec::new(),
+            recheck: false,
+        }
+    }
+
+    fn sections_ok(&self, lo: u32, hi: u32) -> bool {
+        (lo..hi).all(|s| {
+            let s = s as usize;
+            self.rem[s] == 0 || self.floor[s] + self.rem[s] <= self.target
+        })
+    }
+
+    /// Opens a node at the current state: finds the valley and candidates.
+    /// Returns false when the node is dead at once.
+    fn open(&mut self) -> bool {
+        if self.recheck {
+            self.recheck = false;
+            if !self.sections_ok(0, self.part.sections as u32) {
+                return false;
+            }
+        }
+        // Lowest live floor, leftmost.
+        let mut best: Option<(u64, usize)> = None;
+        for s in 0..self.part.sections {
+            if self.rem[s] > 0 && best.is_none_or(|(f, _)| self.floor[s] < f) {
+                best = Some((self.floor[s], s));
+            }
+        }
+        let Some((level, s0)) = best else {
+            return false;
+        };
+        let mut lo = s0;
+        while lo > 0 && self.rem[lo - 1] > 0 && self.floor[lo - 1] == level {
+            lo -= 1;
+        }
+        let mut hi = s0 + 1;
+        while hi < self.part.sections && self.rem[hi] > 0 && self.floor[hi] == level {
+            hi += 1;
+        }
+        let left = (lo > 0 && self.rem[lo - 1] > 0).then(|| self.floor[lo - 1]);
+        let right = (hi < self.part.sections && self.rem[hi] > 0).then(|| self.floor[hi]);
+        let raise_to = match (left, right) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let cand_start = self.cands.len() as u32;
+        let cover_start = self.cover.len() as u32;
+        self.cover.resize(cover_start as usize + (hi - lo), 0);
+        let p = self.part;
+        let mut min_cand = u64::MAX;
+        for s in lo..hi {
+            for &b in &p.start_items[p.start_first[s] as usize..p.start_first[s + 1] as usize] {
+                let bi = b as usize;
+                if self.placed[bi] || p.su[bi] as usize > hi {
+                    continue;
+                }
+                let o = align_up(level, p.align[bi]);
+                if o < self.min_allowed[bi] || o + p.size[bi] > self.target {
+                    continue;
+                }
+                self.cands.push(b);
+                min_cand = min_cand.min(p.size[bi]);
+                for t in p.sl[bi]..p.su[bi] {
+                    self.cover[cover_start as usize + t as usize - lo] += 1;
+                }
+            }
+        }
+        // Sections no candidate covers waste at least up to the nearest
+        // possible support: a neighbour's floor or a candidate's top.
+        let waste = raise_to.map_or(u64::MAX, |r| r - level).min(min_cand);
+        for (k, s) in (lo..hi).enumerate() {
+            if self.cover[cover_start as usize + k] == 0
+                && level.saturating_add(waste).saturating_add(self.rem[s]) > self.target
+            {
+                self.cands.truncate(cand_start as usize);
+                self.cover.truncate(cover_start as usize);
+                return false;
+            }
+        }
+        // Most constrained section first: its coverers lead the order.
+        let mut tight = None;
+        for k in 0..hi - lo {
+            let c = self.cover[cover_start as usize + k];
+            if c > 0 && tight.is_none_or(|(_, tc)| c < tc) {
+                tight = Some((k, c));
+            }
+        }
+        let tight = tight.map_or(u32::MAX, |(k, _)| (lo + k) as u32);
+        let rank = &self.rank;
+        self.cands[cand_start as usize..].sort_unstable_by_key(|&b| {
+            let bi = b as usize;
+            (!(p.sl[bi] <= tight && tight < p.su[bi]), rank[bi])
+        });
+        self.stack.push(Frame {
+            level,
+            lo: lo as u32,
+            hi: hi as u32,
+            cand_start,
+            cover_start,
+            min_cand,
+            next: cand_start,
+            raise_to,
+            raised: false,
+            applied: Applied::Nothing,
+            forbid_mark: self.forbid_log.len() as u32,
+            floor_mark: self.floor_log.len() as u32,
+        });
+        true
+    }
+
+    /// A candidate of the top frame is out for this node: drop its coverage;
+    /// false when a section it leaves uncovered can no longer be filled.
+    fn uncover(&mut self, b: u32) -> bool {
+        let f = self.stack.last().expect("a frame");
+        let p = self.part;
+        let bi = b as usize;
+        let (lo, level) = (f.lo, f.level);
+        let waste = f.raise_to.map_or(u64::MAX, |r| r - level).min(f.min_cand);
+        let base = f.cover_start as usize;
+        let mut ok = true;
+        for t in p.sl[bi]..p.su[bi] {
+            let c = &mut self.cover[base + (t - lo) as usize];
+            *c -= 1;
+            if *c == 0
+                && level
+                    .saturating_add(waste)
+                    .saturating_add(self.rem[t as usize])
+                    > self.target
+            {
+                ok = false;
+            }
+        }
+        ok
+    }
+
+    fn undo_floors(&mut self, mark: u32) {
+        while self.floor_log.len() > mark as usize {
+            let (s, f) = self.floor_log.pop().expect("non-empty");
+            self.floor[s as usize] = f;
+        }
+    }
+
+    /// Forbids `b` and its unplaced twins below `from` after `b` failed at
+    /// the top frame's level; false when that leaves the node dead.
+    fn forbid(&mut self, b: u32, from: u64) -> bool {
+        let p = self.part;
+        let c = p.class[b as usize] as usize;
+        let mut ok = true;
+        for &t in &p.class_items[p.class_first[c] as usize..p.class_first[c + 1] as usize] {
+            let ti = t as usize;
+            if !self.placed[ti] && self.min_allowed[ti] < from {
+                self.forbid_log.push((t, self.min_allowed[ti]));
+                self.min_allowed[ti] = from;
+                if !self.uncover(t) {
+                    ok = false;
+                }
+            }
+        }
+        ok
+    }
+
+    fn unplace(&mut self, b: u32) {
+        let bi = b as usize;
+        let p = self.part;
+        self.placed[bi] = false;
+        self.unplaced += 1;
+        for s in p.sl[bi]..p.su[bi] {
+            self.rem[s as usize] += p.size[bi];
+        }
+    }
+
+    /// Places `b` at `o`; false when the result breaks section inference.
+    fn place(&mut self, b: u32, o: u64) -> bool {
+        let bi = b as usize;
+        let p = self.part;
+        let top = o + p.size[bi];
+        self.placed[bi] = true;
+        self.offset[bi] = o;
+        self.unplaced -= 1;
+        let mut ok = top <= self.target;
+        for s in p.sl[bi]..p.su[bi] {
+            let su = s as usize;
+            self.rem[su] -= p.size[bi];
+            self.floor_log.push((s, self.floor[su]));
+            self.floor[su] = top;
+            if self.rem[su] > 0 && top + self.rem[su] > self.target {
+                ok = false;
+            }
+        }
+        ok
+    }
+
+    fn run(
+        &mut self,
+        node_limit: u64,
+        deadline: Option<Instant>,
+        stop: u64,
+        best: &mut Vec<u64>,
+        best_h: &mut u64,
+    ) -> Run {
+        if self.unplaced == 0 || !self.sections_ok(0, self.part.sections as u32) {
+            return Run::Exhausted;
+        }
+        if !self.open() {
+            return Run::Exhausted;
+        }
+        let mut nodes = 0u64;
+        while let Some(fi) = self.stack.len().checked_sub(1) {
+            nodes += 1;
+            if nodes >= node_limit {
+                return Run::OutOfNodes;
+            }
+            if nodes % 1024 == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+                return Run::OutOfTime;
+            }
+            // Take back the child tried last.
+            let frame = &self.stack[fi];
+            let (applied, floor_mark, level) = (frame.applied, frame.floor_mark, frame.level);
+            self.stack[fi].applied = Applied::Nothing;
+            let mut dead = false;
+            match applied {
+                Applied::Placed(b) => {
+                    self.undo_floors(floor_mark);
+                    self.unplace(b);
+                    let o = align_up(level, self.part.align[b as usize]);
+                    if !self.forbid(b, o + 1) {
+                        dead = true;
+                    }
+                    let bi = b as usize;
+                    let again = align_up(o + 1, self.part.align[bi]);
+                    if again + self.part.size[bi] > self.target {
+                        dead = true;
+                    }
+                }
+                Applied::Raised => {
+                    self.undo_floors(floor_mark);
+                    dead = true;
+                }
+                Applied::Nothing => {}
+            }
+            // Next child.
+            let mut child = None;
+            if !dead {
+                let frame = &self.stack[fi];
+                let end = self.cands.len() as u32;
+                let mut next = frame.next;
+                while next < end {
+                    let b = self.cands[next as usize];
+                    next += 1;
+                    let bi = b as usize;
+                    if self.placed[bi] {
+                        continue;
+                    }
+                    let o = align_up(level, self.part.align[bi]);
+                    if o < self.min_allowed[bi] || o + self.part.size[bi] > self.target {
+                        continue;
+                    }
+                    child = Some(Applied::Placed(b));
+                    break;
+                }
+                self.stack[fi].next = next;
+                if child.is_none() && !self.stack[fi].raised && self.stack[fi].raise_to.is_some() {
+                    child = Some(Applied::Raised);
+                }
+            }
+            let Some(child) = child else {
+                // Node exhausted: drop it.
+                let frame = self.stack.pop().expect("non-empty");
+                while self.forbid_log.len() > frame.forbid_mark as usize {
+                    let (b, m) = self.forbid_log.pop().expect("non-empty");
+                    self.min_allowed[b as usize] = m;
+                }
+                self.cands.truncate(frame.cand_start as usize);
+                self.cover.truncate(frame.cover_start as usize);
+                continue;
+            };
+            self.stack[fi].applied = child;
+            let ok = match child {
+                Applied::Placed(b) => {
+                    let o = align_up(level, self.part.align[b as usize]);
+                    self.place(b, o)
+                }
+                Applied::Raised => {
+                    let frame = &mut self.stack[fi];
+                    frame.raised = true;
+                    let (lo, hi, to) = (frame.lo, frame.hi, frame.raise_to.expect("set"));
+                    for s in lo..hi {
+                        self.floor_log.push((s, self.floor[s as usize]));
+                        self.floor[s as usize] = to;
+                    }
+                    self.sections_ok(lo, hi)
+                }
+                Applied::Nothing => unreachable!("a child was chosen"),
+            };
+            if !ok {
+                continue;
+            }
+            if self.unplaced == 0 {
+                let h = self.part.height(&self.offset);
+                if h < *best_h {
+                    *best_h = h;
+                    best.clone_from(&self.offset);
+                }
+                if *best_h <= stop {
+                    return Run::Stopped;
+                }
+                self.target = *best_h - 1;
+                self.recheck = true;
+                continue;
+            }
+            if !self.open() {
+                continue;
+            }
+        }
+        Run::Exhausted
     }
 }

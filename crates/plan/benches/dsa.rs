@@ -1,0 +1,40 @@
+//! Bench binary: `cargo bench -p tilemem-plan --bench dsa -- [DIR] [SOLVER]
+//! [SECS] [fit]` prints the table of `tilemem bench` for a folder of problems
+//! (default: the shared DSA problems next to the repository).
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use tilemem_plan::bench::{bench_problem, load, problem_files, table};
+use tilemem_plan::{Budget, Goal, SolverKind};
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    let dir = args.first().map(PathBuf::from).unwrap_or_else(|| {
+        PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/dsa"))
+    });
+    let kind: SolverKind = args.get(1).map_or(SolverKind::Auto, |s| s.parse().expect("solver"));
+    let secs: f64 = args.get(2).map_or(10.0, |s| s.parse().expect("seconds"));
+    let fit = args.get(3).is_some_and(|s| s == "fit");
+    let Ok(files) = problem_files(&dir) else {
+        eprintln!("note: {} not found; nothing to bench", dir.display());
+        return;
+    };
+    let budget = Budget::default()
+        .with_time_limit(Some(Duration::from_secs_f64(secs)))
+        .with_goal(if fit { Goal::Fit } else { Goal::Lowest });
+    let mut rows = Vec::new();
+    for f in files {
+        let p = match load(&f, None) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("{e}");
+                continue;
+            }
+        };
+        let name = f.file_stem().unwrap().to_string_lossy().into_owned();
+        rows.push(bench_problem(&name, &p, kind, &budget));
+        eprintln!("{}", table(&rows[rows.len() - 1..]).lines().last().unwrap());
+    }
+    print!("{}", table(&rows));
+}

@@ -1,0 +1,141 @@
+//! The benchmark table behind `tilemem bench` and `cargo bench -p
+//! tilemem-plan`: every problem file of a folder, solved and checked.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use crate::problem::Problem;
+use crate::solve::{solve, Budget, SolverKind};
+use crate::validate::validate;
+use crate::{csv, lower_bound};
+
+/// One line of the table.
+#[derive(Clone, Debug)]
+pub struct Row {
+    /// Instance name (file stem).
+    pub instance: String,
+    /// Buffers.
+    pub buffers: usize,
+    /// Capacity, when the problem has one.
+    pub capacity: Option<u64>,
+    /// Lower bound.
+    pub lower_bound: u64,
+    /// Height reached (within the capacity), if placed.
+    pub height: Option<u64>,
+    /// Proven optimal (or, with `--fit`, proven to fit).
+    pub proven: bool,
+    /// Time of the solve.
+    pub time: Duration,
+    /// Height of plain first-fit on the same problem (the baseline).
+    pub first_fit: u64,
+    /// The independent validator accepted the placement.
+    pub valid: bool,
+}
+
+/// Capacity given by a file name such as `A.1048576.csv`.
+pub fn capacity_from_name(path: &Path) -> Option<u64> {
+    let stem = path.file_stem()?.to_str()?;
+    let (_, last) = stem.rsplit_once('.')?;
+    last.parse().ok()
+}
+
+/// The problem files (`*.csv`) of a folder and its sub-folders, sorted.
+pub fn problem_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d)? {
+            let p = e?.path();
+            if p.is_dir() {
+                todo.push(p);
+            } else if p.extension().is_some_and(|x| x == "csv") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// Solves one problem with `kind` and with first-fit, validating the result.
+pub fn bench_problem(instance: &str, problem: &Problem, kind: SolverKind, budget: &Budget) -> Row {
+    let t = Instant::now();
+    let out = solve(problem, kind, budget);
+    let time = t.elapsed();
+    let ff = solve(problem, SolverKind::FirstFit, budget)
+        .map(|o| o.height)
+        .unwrap_or(0);
+    let (height, proven, valid) = match &out {
+        Ok(o) => match &o.solution {
+            Some(s) => (
+                Some(o.height),
+                o.proven_optimal || (budget.goal == crate::Goal::Fit && problem.capacity.is_some()),
+                validate(problem, s).is_ok(),
+            ),
+            None => (None, o.proven_infeasible, true),
+        },
+        Err(_) => (None, false, false),
+    };
+    Row {
+        instance: instance.to_string(),
+        buffers: problem.len(),
+        capacity: problem.capacity,
+        lower_bound: lower_bound(problem),
+        height,
+        proven,
+        time,
+        first_fit: ff,
+        valid,
+    }
+}
+
+/// Reads a problem file for benchmarking: a capacity in the file name
+/// applies unless `capacity` overrides it.
+pub fn load(path: &Path, capacity: Option<u64>) -> Result<Problem, csv::CsvError> {
+    let mut p = csv::read(path)?.problem;
+    if let Some(c) = capacity.or_else(|| capacity_from_name(path)) {
+        p.capacity = Some(c);
+    }
+    Ok(p)
+}
+
+/// Renders the rows as one Markdown table.
+pub fn table(rows: &[Row]) -> String {
+    let mut s = String::from(
+        "| instance | buffers | capacity | lower bound | height | gap % | proven | time (s) | first-fit | first-fit / height | valid |\n|---|---|---|---|---|---|---|---|---|---|---|\n",
+    );
+    for r in rows {
+        let cap = r.capacity.map_or("-".to_string(), |c| c.to_string());
+        let (h, gap, ratio) = match r.height {
+            Some(h) => (
+                h.to_string(),
+                if r.lower_bound > 0 {
+                    format!("{:.3}", (h as f64 - r.lower_bound as f64) * 100.0 / r.lower_bound as f64)
+                } else {
+                    "0".into()
+                },
+                if h > 0 {
+                    format!("{:.3}", r.first_fit as f64 / h as f64)
+                } else {
+                    "-".into()
+                },
+            ),
+            None => ("none".into(), "-".into(), "-".into()),
+        };
+        s.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {} | {} | {:.3} | {} | {} | {} |\n",
+            r.instance,
+            r.buffers,
+            cap,
+            r.lower_bound,
+            h,
+            gap,
+            if r.proven { "yes" } else { "no" },
+            r.time.as_secs_f64(),
+            r.first_fit,
+            ratio,
+            if r.valid { "ok" } else { "INVALID" }
+        ));
+    }
+    s
+}

@@ -1,0 +1,429 @@
+//! Problem files: MiniMalloc's CSV, plus optional tilemem columns.
+//!
+//! # Format
+//! One header row, then one buffer a row; blank lines are skipped. Column
+//! names are case-insensitive and may come in any order:
+//!
+//! | column | aliases | meaning |
+//! |---|---|---|
+//! | `id` | `buffer`, `buffer_id`, `name` | unique buffer name (required) |
+//! | `lower` | `start`, `begin` | first live instant (required) |
+//! | `upper` | | first dead instant, exclusive (this or `end` required) |
+//! | `end` | | last live instant, inclusive (`upper = end + 1`) |
+//! | `size` | | bytes (required) |
+//! | `alignment` | `align` | offset multiple, default 1 |
+//! | `offset` | | a placement (read by `validate`, written by `solve`) |
+//! | `fixed` | | pinned offset: the buffer must sit exactly there |
+//! | `conflicts` | | space-separated ids this buffer must never overlap, even when their lifetimes do not intersect (hard pairs) |
+//! | `penalties` | | space-separated `id:weight` (or `id` for weight 1): soft pairs that cost `weight` when the two buffers share a byte |
+//!
+//! A pair may be listed on either row or on both (it counts once; on both
+//! rows with different weights the larger weight wins). Cells may be empty
+//! for the optional columns.
+//!
+//! Lines starting with `#` before the header are comments; among them,
+//! `# capacity=N` sets the capacity and `# reserved=START-END` (repeatable)
+//! reserves the byte range `[START, END)`. This makes a problem exported by
+//! the planner replayable with `tilemem solve FILE.csv`.
+//!
+//! Errors name the place: `file:line: what is wrong`.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::path::Path;
+
+use crate::problem::{Buffer, BufferId, Problem, Solution, MAX_BYTES};
+
+/// A problem read from a CSV file, with what is needed to write it back.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CsvProblem {
+    /// The problem (buffer `i` is data row `i`; names are the ids).
+    pub problem: Problem,
+    /// The `offset` cell of every row, when the column exists.
+    pub offsets: Vec<Option<u64>>,
+    /// Source line of every row (1-based), for messages.
+    pub lines: Vec<usize>,
+    header: Vec<String>,
+    rows: Vec<Vec<String>>,
+    preamble: Vec<String>,
+}
+
+/// A bad problem file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CsvError {
+    /// File name as given.
+    pub file: String,
+    /// 1-based line; 0 when the file itself is the problem.
+    pub line: usize,
+    /// What is wrong and what to change.
+    pub message: String,
+}
+
+impl fmt::Display for CsvError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            write!(f, "{}: {}", self.file, self.message)
+        } else {
+            write!(f, "{}:{}: {}", self.file, self.line, self.message)
+        }
+    }
+}
+
+impl std::error::Error for CsvError {}
+
+/// Reads and parses a file.
+pub fn read(path: &Path) -> Result<CsvProblem, CsvError> {
+    let file = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| CsvError {
+        file: file.clone(),
+        line: 0,
+        message: format!("cannot read the file: {e}"),
+    })?;
+    let text = String::from_utf8(bytes).map_err(|e| CsvError {
+        file: file.clone(),
+        line: 0,
+        message: format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to()),
+    })?;
+    parse(&text, &file)
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Col {
+    Id,
+    Lower,
+    Upper,
+    End,
+    Size,
+    Align,
+    Offset,
+    Fixed,
+    Conflicts,
+    Penalties,
+}
+
+fn column(name: &str) -> Option<Col> {
+    Some(match name {
+        "id" | "buffer" | "buffer_id" | "name" => Col::Id,
+        "lower" | "start" | "begin" => Col::Lower,
+        "upper" => Col::Upper,
+        "end" => Col::End,
+        "size" => Col::Size,
+        "alignment" | "align" => Col::Align,
+        "offset" => Col::Offset,
+        "fixed" => Col::Fixed,
+        "conflicts" => Col::Conflicts,
+        "penalties" => Col::Penalties,
+        _ => return None,
+    })
+}
+
+/// Parses CSV text; `file` is used in messages only.
+pub fn parse(text: &str, file: &str) -> Result<CsvProblem, CsvError> {
+    let err = |line: usize, message: String| CsvError {
+        file: file.to_string(),
+        line,
+        message,
+    };
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim_end_matches('\r')));
+    let mut problem = Problem::new();
+    let mut preamble = Vec::new();
+    // Preamble comments and the header.
+    let (hline, header_text) = loop {
+        match lines.next() {
+            None => return Err(err(0, "empty file: expected a header such as `id,lower,upper,size`".into())),
+            Some((n, l)) if l.trim().is_empty() => {
+                let _ = n;
+            }
+            Some((n, l)) if l.trim_start().starts_with('#') => {
+                directive(l, &mut problem).map_err(|m| err(n, m))?;
+                preamble.push(l.to_string());
+            }
+            Some((n, l)) => break (n, l),
+        }
+    };
+    let header: Vec<String> = header_text.split(',').map(|c| c.trim().to_string()).collect();
+    let mut cols: Vec<Option<Col>> = Vec::new();
+    let mut at: HashMap<u8, usize> = HashMap::new();
+    for (i, name) in header.iter().enumerate() {
+        let c = column(&name.to_ascii_lowercase());
+        if let Some(c) = c {
+            if at.insert(c as u8, i).is_some() {
+                return Err(err(hline, format!("column `{name}` appears twice (or with an alias)")));
+            }
+        }
+        cols.push(c);
+    }
+    let need = |c: Col, what: &str| {
+        at.get(&(c as u8)).copied().ok_or_else(|| {
+            err(hline, format!("missing column `{what}`; the header needs id, lower, upper (or end) and size"))
+        })
+    };
+    let c_id = need(Col::Id, "id")?;
+    let c_lower = need(Col::Lower, "lower")?;
+    let c_size = need(Col::Size, "size")?;
+    let (c_upper, inclusive) = match (at.get(&(Col::Upper as u8)), at.get(&(Col::End as u8))) {
+        (Some(_), Some(_)) => return Err(err(hline, "columns `upper` and `end` both given; keep one".into())),
+        (Some(&u), None) => (u, false),
+        (None, Some(&e)) => (e, true),
+        (None, None) => return Err(err(hline, "missing column `upper` (or `end`)".into())),
+    };
+    let get = |c: Col| at.get(&(c as u8)).copied();
+    let (c_align, c_offset, c_fixed) = (get(Col::Align), get(Col::Offset), get(Col::Fixed));
+    let (c_conf, c_pen) = (get(Col::Conflicts), get(Col::Penalties));
+
+    let mut rows = Vec::new();
+    let mut line_of = Vec::new();
+    let mut offsets = Vec::new();
+    let mut ids: HashMap<String, u32> = HashMap::new();
+    for (n, l) in lines {
+        if l.trim().is_empty() {
+            continue;
+        }
+        let cells: Vec<String> = l.split(',').map(|c| c.trim().to_string()).collect();
+        if cells.len() != header.len() {
+            return Err(err(n, format!("{} fields, but the header has {}", cells.len(), header.len())));
+        }
+        let num = |c: usize, what: &str| -> Result<u64, CsvError> {
+            let v = &cells[c];
+            let x: u64 = v.parse().map_err(|_| {
+                err(n, format!("`{what}` must be a non-negative integer, found `{v}`"))
+            })?;
+            if x > MAX_BYTES {
+                return Err(err(n, format!("`{what}` {x} is too large (limit 2^60)")));
+            }
+            Ok(x)
+        };
+        let opt = |c: Option<usize>, what: &str| -> Result<Option<u64>, CsvError> {
+            match c {
+                Some(c) if !cells[c].is_empty() => num(c, what).map(Some),
+                _ => Ok(None),
+            }
+        };
+        let id = cells[c_id].clone();
+        if id.is_empty() {
+            return Err(err(n, "empty `id`".into()));
+        }
+        let lower = num(c_lower, "lower")?;
+        let mut upper = num(c_upper, if inclusive { "end" } else { "upper" })?;
+        if inclusive {
+            upper += 1;
+        }
+        if upper < lower {
+            return Err(err(n, format!("buffer {id}: lifetime ends ({upper}) before it starts ({lower}); `upper` is exclusive")));
+        }
+        let size = num(c_size, "size")?;
+        let align = opt(c_align, "alignment")?.unwrap_or(1);
+        if align == 0 {
+            return Err(err(n, format!("buffer {id}: alignment must be at least 1")));
+        }
+        let fixed = opt(c_fixed, "fixed")?;
+        if let Some(f) = fixed {
+            if f % align != 0 {
+                return Err(err(n, format!("buffer {id}: fixed offset {f} is not a multiple of its alignment {align}")));
+            }
+        }
+        if ids.insert(id.clone(), problem.buffers.len() as u32).is_some() {
+            return Err(err(n, format!("duplicate id `{id}`; ids must be unique")));
+        }
+        offsets.push(opt(c_offset, "offset")?);
+        let mut b = Buffer::new(size, lower, upper).with_align(align).with_name(id);
+        b.fixed_offset = fixed;
+        problem.push(b);
+        rows.push(cells);
+        line_of.push(n);
+    }
+    // Pairs, once every id is known.
+    let mut penalty: HashMap<(u32, u32), u64> = HashMap::new();
+    let mut conflict: Vec<(u32, u32)> = Vec::new();
+    for (r, cells) in rows.iter().enumerate() {
+        let n = line_of[r];
+        let me = r as u32;
+        let lookup = |name: &str| {
+            ids.get(name).copied().ok_or_else(|| err(n, format!("unknown buffer `{name}` in a pair list")))
+        };
+        if let Some(c) = c_conf {
+            for name in cells[c].split_whitespace() {
+                let other = lookup(name)?;
+                if other == me {
+                    return Err(err(n, format!("buffer `{name}` lists itself as a conflict")));
+                }
+                conflict.push((me.min(other), me.max(other)));
+            }
+        }
+        if let Some(c) = c_pen {
+            for item in cells[c].split_whitespace() {
+                let (name, w) = match item.split_once(':') {
+                    Some((name, w)) => {
+                        let w: u64 = w.parse().map_err(|_| {
+                            err(n, format!("penalty `{item}`: weight must be a non-negative integer"))
+                        })?;
+                        (name, w)
+                    }
+                    None => (item, 1),
+                };
+                let other = lookup(name)?;
+                if other == me {
+                    return Err(err(n, format!("buffer `{name}` lists itself as a penalty")));
+                }
+                let e = penalty.entry((me.min(other), me.max(other))).or_insert(0);
+                *e = (*e).max(w);
+            }
+        }
+    }
+    conflict.sort_unstable();
+    conflict.dedup();
+    problem.conflicts = conflict.into_iter().map(|(a, b)| (BufferId(a), BufferId(b))).collect();
+    let mut pens: Vec<_> = penalty.into_iter().collect();
+    pens.sort_unstable();
+    problem.penalties = pens.into_iter().map(|((a, b), w)| (BufferId(a), BufferId(b), w)).collect();
+    let _ = cols;
+    Ok(CsvProblem {
+        problem,
+        offsets,
+        lines: line_of,
+        header,
+        rows,
+        preamble,
+    })
+}
+
+fn directive(line: &str, problem: &mut Problem) -> Result<(), String> {
+    let body = line.trim_start().trim_start_matches('#').trim();
+    let Some((key, value)) = body.split_once('=') else {
+        return Ok(()); // a plain comment
+    };
+    let (key, value) = (key.trim(), value.trim());
+    let int = |v: &str| -> Result<u64, String> {
+        v.trim()
+            .parse::<u64>()
+            .ok()
+            .filter(|&x| x <= MAX_BYTES)
+            .ok_or_else(|| format!("`{key}` wants a non-negative integer, found `{v}`"))
+    };
+    match key {
+        "capacity" => problem.capacity = Some(int(value)?),
+        "reserved" => {
+            let (s, e) = value
+                .split_once('-')
+                .ok_or_else(|| format!("`reserved` wants START-END, found `{value}`"))?;
+            let (s, e) = (int(s)?, int(e)?);
+            if s > e {
+                return Err(format!("reserved range {s}-{e} ends before it starts"));
+            }
+            problem.reserved.push((s, e));
+        }
+        _ => {} // other comments are free text
+    }
+    Ok(())
+}
+
+impl CsvProblem {
+    /// Every row's `offset` as a solution, or the line of the first row that
+    /// lacks one.
+    pub fn solution(&self) -> Result<Solution, usize> {
+        let mut offsets = Vec::with_capacity(self.offsets.len());
+        for (i, o) in self.offsets.iter().enumerate() {
+            match o {
+                Some(o) => offsets.push(*o),
+                None => return Err(self.lines[i]),
+            }
+        }
+        Ok(Solution { offsets })
+    }
+
+    /// The input file with an `offset` column holding `solution` (added at
+    /// the end when the input has none; replaced otherwise).
+    pub fn write_with(&self, solution: &Solution) -> String {
+        let mut out = String::new();
+        for p in &self.preamble {
+            out.push_str(p);
+            out.push('\n');
+        }
+        let oc = self.header.iter().position(|h| h.eq_ignore_ascii_case("offset"));
+        let mut header = self.header.clone();
+        if oc.is_none() {
+            header.push("offset".into());
+        }
+        out.push_str(&header.join(","));
+        out.push('\n');
+        for (i, row) in self.rows.iter().enumerate() {
+            let mut row = row.clone();
+            let o = solution.offsets[i].to_string();
+            match oc {
+                Some(c) => row[c] = o,
+                None => row.push(o),
+            }
+            out.push_str(&row.join(","));
+            out.push('\n');
+        }
+        out
+    }
+}
+
+/// Writes a problem (and optionally a placement) in the format above, so
+/// `tilemem solve` can replay it. Buffer names must not contain `,`, `:` or
+/// whitespace; unnamed buffers are written as `b<index>`.
+pub fn write_problem(problem: &Problem, solution: Option<&Solution>) -> String {
+    let name = |i: usize| match &problem.buffers[i].name {
+        Some(n) => n.clone(),
+        None => format!("b{i}"),
+    };
+    let mut out = String::new();
+    if let Some(c) = problem.capacity {
+        out.push_str(&format!("# capacity={c}\n"));
+    }
+    for &(s, e) in &problem.reserved {
+        out.push_str(&format!("# reserved={s}-{e}\n"));
+    }
+    let n = problem.buffers.len();
+    let mut conf = vec![Vec::new(); n];
+    for &(a, b) in &problem.conflicts {
+        conf[a.index()].push(name(b.index()));
+    }
+    let mut pen = vec![Vec::new(); n];
+    for &(a, b, w) in &problem.penalties {
+        pen[a.index()].push(format!("{}:{w}", name(b.index())));
+    }
+    let pinned = problem.buffers.iter().any(|b| b.fixed_offset.is_some());
+    let mut header = String::from("id,lower,upper,size,alignment");
+    if pinned {
+        header.push_str(",fixed");
+    }
+    if !problem.conflicts.is_empty() {
+        header.push_str(",conflicts");
+    }
+    if !problem.penalties.is_empty() {
+        header.push_str(",penalties");
+    }
+    if solution.is_some() {
+        header.push_str(",offset");
+    }
+    out.push_str(&header);
+    out.push('\n');
+    for (i, b) in problem.buffers.iter().enumerate() {
+        out.push_str(&format!("{},{},{},{},{}", name(i), b.lower, b.upper, b.size, b.align));
+        if pinned {
+            out.push(',');
+            if let Some(f) = b.fixed_offset {
+                out.push_str(&f.to_string());
+            }
+        }
+        if !problem.conflicts.is_empty() {
+            out.push(',');
+            out.push_str(&conf[i].join(" "));
+        }
+        if !problem.penalties.is_empty() {
+            out.push(',');
+            out.push_str(&pen[i].join(" "));
+        }
+        if let Some(s) = solution {
+            out.push_str(&format!(",{}", s.offsets[i]));
+        }
+        out.push('\n');
+    }
+    out
+}
