@@ -69,9 +69,9 @@ fn address_top(problem: &Problem, solution: &Solution) -> u64 {
 fn bytes(n: u64) -> String {
     const KIB: u64 = 1024;
     const MIB: u64 = 1024 * 1024;
-    if n >= MIB && n % (MIB / 4) == 0 {
+    if n >= MIB && n.is_multiple_of(MIB / 4) {
         format!("{} MiB", trim(n as f64 / MIB as f64))
-    } else if n >= KIB && n % (KIB / 4) == 0 {
+    } else if n >= KIB && n.is_multiple_of(KIB / 4) {
         format!("{} KiB", trim(n as f64 / KIB as f64))
     } else {
         n.to_string()
