@@ -829,7 +829,9 @@ pub static TABLE: &[OpInfo] = &[
         name: "tile.sort32",
         out_space: OutSpace::SameAsArg(0),
         view: ViewRule::NotView,
-        alias: AliasRule::InplaceSafe,
+        // PyPTO's reference outputs never let the result share the
+        // source's buffer (test_retargeter_declines_for_not_inplace_safe_op).
+        alias: AliasRule::NotInplaceSafe,
         output_reuses_input: None,
         workspace_args: &[],
         class: OpClass::Compute,
@@ -839,7 +841,9 @@ pub static TABLE: &[OpInfo] = &[
         name: "tile.gather_mask",
         out_space: OutSpace::SameAsArg(0),
         view: ViewRule::NotView,
-        alias: AliasRule::InplaceSafe,
+        // PyPTO's reference outputs never let the result share the
+        // source's buffer (test_retargeter_declines_for_not_inplace_safe_op).
+        alias: AliasRule::NotInplaceSafe,
         output_reuses_input: None,
         workspace_args: &[],
         class: OpClass::Compute,

@@ -1,0 +1,72 @@
+//! Applies a packing to the program (PyPTO's `ApplyMemRefSharing`).
+//!
+//! Only assignment-defined variables are rewritten here; loop iter args,
+//! loop results and `if` results keep their MemRefs until the yield fix-up
+//! realigns them. A variable whose root moved into arena `P` at offset `o`:
+//! - owns its root (not a view): takes `P`'s whole MemRef when `o == 0`
+//!   (so it prints the representative's size), else
+//!   `pl.MemRef(P, pl.const(o), size of its root)`;
+//! - is a view (or a bare alias of one): keeps its own window, rebased:
+//!   base `P`, offset `o + its offset` (an integer), same size and slots.
+
+use super::lifetime::{AllocationLifetimes, RootId};
+use super::packing::{defined_by_view, Placement};
+use crate::ir::{BinOp, Expr, Function, MemRef, Type, VarId};
+use std::collections::BTreeMap;
+
+/// The MemRef a member of a moved root gets.
+pub fn moved_memref(
+    f: &Function,
+    lt: &AllocationLifetimes,
+    v: VarId,
+    old: &MemRef,
+    root: RootId,
+    p: Placement,
+) -> MemRef {
+    let arena = &lt.roots[p.arena];
+    if defined_by_view(f, v) {
+        let offset = match (old.const_offset(), &old.offset) {
+            (Some(k), _) => Some(Expr::Int(k + i64::try_from(p.offset).unwrap_or(i64::MAX))),
+            (None, Some(e)) if p.offset == 0 => Some(e.clone()),
+            (None, Some(e)) => Some(Expr::Binary(
+                BinOp::Add,
+                Box::new(Expr::Int(i64::try_from(p.offset).unwrap_or(i64::MAX))),
+                Box::new(e.clone()),
+            )),
+            (None, None) => None,
+        };
+        MemRef {
+            base: arena.base.clone(),
+            offset,
+            size: old.size,
+            slots: old.slots,
+            slot_index: old.slot_index.clone(),
+        }
+    } else if p.offset == 0 {
+        arena.canonical.clone()
+    } else {
+        MemRef::new(
+            arena.base.clone(),
+            i64::try_from(p.offset).unwrap_or(i64::MAX),
+            lt.roots[root].size,
+        )
+    }
+}
+
+/// Rewrites the MemRefs of every assignment-defined member of a moved root.
+pub fn apply(f: &mut Function, lt: &AllocationLifetimes, placement: &BTreeMap<RootId, Placement>) {
+    for (&r, &p) in placement {
+        if p.arena == r && p.offset == 0 {
+            continue;
+        }
+        for &m in &lt.roots[r].members {
+            let Some(old) = f.vars[m].ty.as_ref().and_then(Type::memref).cloned() else {
+                continue;
+            };
+            let new = moved_memref(f, lt, m, &old, r, p);
+            if let Some(slot) = f.vars[m].ty.as_mut().and_then(Type::memref_mut) {
+                *slot = Some(new);
+            }
+        }
+    }
+}

@@ -1,0 +1,53 @@
+//! Clean-up after sharing: strip the consumed `pipeline_membership`
+//! attributes and remove `pl.tile.alloc` statements no variable refers to
+//! any more (PyPTO's `UsedMemRefCollector` + `RemoveUnusedAllocStatements`).
+
+use std::collections::HashSet;
+
+use crate::ir::{Block, Expr, Function, StmtKind, Type};
+
+/// Removes `"pipeline_membership"` from every call's `attrs={...}`; an
+/// `attrs` left empty is dropped.
+pub fn strip_pipeline_membership(f: &mut Function) {
+    let ids: Vec<_> = f.walk().into_iter().map(|(_, s)| s).collect();
+    for s in ids {
+        let Some(call) = f.stmts[s].call_mut() else {
+            continue;
+        };
+        let Some(Expr::Dict(items)) = call.kwarg_mut("attrs") else {
+            continue;
+        };
+        let before = items.len();
+        items.retain(|(k, _)| k.as_str() != Some("pipeline_membership"));
+        if items.is_empty() && before > 0 {
+            call.remove_kwarg("attrs");
+        }
+    }
+}
+
+/// Removes the top-level allocations whose root no variable's MemRef names.
+/// Returns how many were removed.
+pub fn remove_dead_allocs(f: &mut Function) -> usize {
+    let mut used = HashSet::new();
+    for d in f.vars.values() {
+        let m = match d.ty.as_ref() {
+            Some(Type::Tile(t)) => t.memref.as_ref(),
+            Some(Type::Tensor(t)) => t.memref.as_ref(),
+            _ => None,
+        };
+        if let Some(v) = m.and_then(|m| m.base_var()) {
+            used.insert(v);
+        }
+    }
+    let dead: Vec<_> = f
+        .allocs()
+        .into_iter()
+        .filter(|a| !used.contains(&a.var))
+        .map(|a| a.stmt)
+        .collect();
+    for &s in &dead {
+        f.remove(Block::Body, s);
+    }
+    let _ = StmtKind::Blank;
+    dead.len()
+}

@@ -1,0 +1,517 @@
+//! Allocation constraints: which roots may never share bytes, which are
+//! closed to sharing altogether, and the pipeline-stage memberships that
+//! keep concurrent stage copies apart (PyPTO's `allocation_constraints`).
+//!
+//! Every fact here is a hard rule for both planners: MemoryReuse refuses the
+//! sharing, DSA_RP turns each pair into a hard separation. Facts are keyed
+//! by [`RootId`]; an operand reached through a view, a bare alias, an iter
+//! arg or a phi is resolved to the root that holds its bytes, so a forbidden
+//! operand is caught however it is reached.
+//!
+//! Sources of separations:
+//! - **No-alias** (op table): an output may not share with the inputs its
+//!   op forbids (`not_inplace_safe`, `forbid_output_alias(i)`, the
+//!   target-aware `sels`/`prelu`/`cast` rules); the A2/A3 `sels` tmp stays
+//!   apart from mask and src. Tuple results pass the rule on to every
+//!   element read with `t[k]`.
+//! - **Split load + tpop hazard** (A2/A3 split-AIV functions): a writer that
+//!   consumes a `tile.tpop_from_aic` value may not take over the buffer of a
+//!   load-derived operand. Classification follows views, bare aliases and
+//!   loop carries (by base), scanning the body twice because a carry may be
+//!   tainted by a producer later in the body.
+//! - **Written workspace**: a workspace operand may not share with a root
+//!   that dies at or before the workspace is defined; inside a loop it is
+//!   closed to sharing ([`AllocationConstraints::isolated`]).
+//!
+//! Declared (`pinned`) allocations are closed to sharing too, and the tiles
+//! bound to one constant slot of a declaration must not be live at the same
+//! time ([`check_declared_slots`]).
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+
+use tilemem_target::{Family, Soc};
+
+use super::lifetime::{is_assigned, AllocationLifetimes, RootId};
+use crate::ir::{Expr, Function, FunctionKind, StmtKind, Type, VarId};
+use crate::ops::{self, CastWidths, OpClass};
+use crate::passes::PassError;
+
+/// Why two roots must stay apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum SeparationReason {
+    /// An op's output may not alias this input (op table).
+    NoAlias,
+    /// Two operands of one op may not overlap (A2/A3 `sels` tmp).
+    OperandOverlap,
+    /// Split-AIV load + tpop writer hazard (A2/A3).
+    LoadTpopHazard,
+    /// A written workspace may not reuse bytes of an earlier value.
+    WrittenWorkspace,
+}
+
+/// A hard separation between two roots.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Separation {
+    /// One root.
+    pub a: RootId,
+    /// The other root.
+    pub b: RootId,
+    /// The rule.
+    pub reason: SeparationReason,
+}
+
+/// Which rules to apply (all on by default).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HazardRules {
+    /// The split-AIV load + tpop hazard on targets that need it.
+    pub split_load_tpop: bool,
+    /// The written-workspace hazard.
+    pub written_workspace: bool,
+}
+
+impl Default for HazardRules {
+    fn default() -> HazardRules {
+        HazardRules {
+            split_load_tpop: true,
+            written_workspace: true,
+        }
+    }
+}
+
+/// Pipeline-stage membership of a root: `(group, dense stage ordinal)`.
+pub type StageTag = (u32, u32);
+
+/// The constraints of one function.
+#[derive(Clone, Debug, Default)]
+pub struct AllocationConstraints {
+    /// Hard separations, deduplicated, `a < b`.
+    pub separations: Vec<Separation>,
+    /// The same pairs as a set for constant-time lookup (`a < b`).
+    pub pairs: HashSet<(RootId, RootId)>,
+    /// Roots closed to sharing with any other root of their space: declared
+    /// allocations and workspaces written inside loops.
+    pub isolated: BTreeSet<RootId>,
+    /// Stage memberships per root.
+    pub stages: HashMap<RootId, Vec<StageTag>>,
+    /// Requested depth (number of distinct stages) per pipeline group.
+    pub group_depth: BTreeMap<u32, u32>,
+}
+
+impl AllocationConstraints {
+    /// Whether a hard separation keeps `a` and `b` apart.
+    pub fn separated(&self, a: RootId, b: RootId) -> bool {
+        let k = if a < b { (a, b) } else { (b, a) };
+        self.pairs.contains(&k)
+    }
+
+    fn add(&mut self, a: RootId, b: RootId, reason: SeparationReason) {
+        if a == b {
+            return;
+        }
+        let (a, b) = if a < b { (a, b) } else { (b, a) };
+        if self.pairs.insert((a, b)) {
+            self.separations.push(Separation { a, b, reason });
+        }
+    }
+
+    /// Whether two roots hold copies of different stages of one pipeline
+    /// group that must stay apart at the given per-group depths: copies of
+    /// dense stage ordinals `i` and `j` share only when `i % F == j % F`.
+    pub fn stage_conflict(&self, a: RootId, b: RootId, depth: &BTreeMap<u32, u32>) -> bool {
+        let (Some(sa), Some(sb)) = (self.stages.get(&a), self.stages.get(&b)) else {
+            return false;
+        };
+        sa.iter().any(|&(ga, ka)| {
+            sb.iter().any(|&(gb, kb)| {
+                let f = depth.get(&ga).copied().unwrap_or(1).max(1);
+                ga == gb && ka % f != kb % f
+            })
+        })
+    }
+}
+
+/// The `pipeline_membership` tags (`"g:s;g:s"`) of a call's `attrs=`.
+pub fn pipeline_membership(call: &crate::ir::Call) -> Vec<(u32, i64)> {
+    let Some(Expr::Dict(items)) = call.kwarg("attrs") else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (k, v) in items {
+        if k.as_str() != Some("pipeline_membership") {
+            continue;
+        }
+        let Some(text) = v.as_str() else { continue };
+        for part in text.split(';') {
+            let mut it = part.trim().splitn(2, ':');
+            let (Some(g), Some(s)) = (it.next(), it.next()) else {
+                continue;
+            };
+            if let (Ok(g), Ok(s)) = (g.trim().parse::<u32>(), s.trim().parse::<i64>()) {
+                out.push((g, s));
+            }
+        }
+    }
+    out
+}
+
+fn elem_bits(f: &Function, v: VarId) -> Option<u32> {
+    match f.vars[v].ty.as_ref()? {
+        Type::Tile(t) => t.dtype.bits(),
+        Type::Tensor(t) => t.dtype.bits(),
+        _ => None,
+    }
+}
+
+/// Whether `f` is a split-AIV function (`pl.func_attr({"split": X})` with X
+/// other than `None`).
+pub fn is_split_aiv(f: &Function) -> bool {
+    if f.kind() != FunctionKind::Aiv {
+        return false;
+    }
+    f.body.iter().any(|&s| {
+        let Some(call) = f.stmts[s].call() else {
+            return false;
+        };
+        if call.op_name() != "func_attr" {
+            return false;
+        }
+        call.args.iter().any(|a| match a {
+            Expr::Dict(items) => items.iter().any(|(k, v)| {
+                k.as_str() == Some("split")
+                    && match v {
+                        Expr::Path(p) => !p.ends_with(".None") && &**p != "None",
+                        Expr::None => false,
+                        _ => true,
+                    }
+            }),
+            _ => false,
+        })
+    })
+}
+
+/// Collects the constraints of `f` for target `soc`.
+pub fn collect(
+    f: &Function,
+    lt: &AllocationLifetimes,
+    soc: &Soc,
+    rules: HazardRules,
+) -> AllocationConstraints {
+    let mut c = AllocationConstraints::default();
+    let family = soc.family();
+    for (id, r) in lt.roots.iter() {
+        if r.pinned {
+            c.isolated.insert(id);
+        }
+    }
+    no_alias(f, lt, family, &mut c);
+    if rules.split_load_tpop && soc.requires_split_load_tpop_workaround() && is_split_aiv(f) {
+        load_tpop(f, lt, &mut c);
+    }
+    if rules.written_workspace {
+        written_workspace(f, lt, &mut c);
+    }
+    stages(f, lt, &mut c);
+    c.separations.sort();
+    c
+}
+
+fn no_alias(f: &Function, lt: &AllocationLifetimes, family: Family, c: &mut AllocationConstraints) {
+    // Forbidden operand roots of tuple-valued calls, for `t[k]` reads.
+    let mut tuple_forbid: HashMap<VarId, Vec<RootId>> = HashMap::new();
+    for (_, s) in f.walk() {
+        let StmtKind::Assign { targets, value } = &f.stmts[s].kind else {
+            continue;
+        };
+        if let Expr::Index(base, _) = value {
+            if let (Some(t), [out]) = (base.as_var(), targets.as_slice()) {
+                if let (Some(list), Some(ro)) = (tuple_forbid.get(&t), lt.storage_root(f, *out)) {
+                    for &ri in list.clone().iter() {
+                        c.add(ro, ri, SeparationReason::NoAlias);
+                    }
+                }
+            }
+            continue;
+        }
+        let Some(call) = value.as_call() else {
+            continue;
+        };
+        let info = ops::lookup_or_default(call.op_name());
+        let cast = if call.op_name() == "tile.cast" {
+            match (call.args.first().and_then(Expr::as_var), targets.first()) {
+                (Some(src), Some(&dst)) => match (elem_bits(f, src), elem_bits(f, dst)) {
+                    (Some(s), Some(d)) => Some(CastWidths {
+                        src_bits: s,
+                        dst_bits: d,
+                    }),
+                    _ => None,
+                },
+                _ => None,
+            }
+        } else {
+            None
+        };
+        let forbidden: Vec<RootId> = info
+            .forbidden_alias_args(family, call.args.len(), cast)
+            .into_iter()
+            .filter_map(|i| call.args[i].as_var())
+            .filter_map(|v| lt.storage_root(f, v))
+            .collect();
+        for &t in targets {
+            if !forbidden.is_empty() && matches!(f.vars[t].ty, Some(Type::Tuple(_)) | None) {
+                tuple_forbid.entry(t).or_default().extend(&forbidden);
+            }
+            if let Some(ro) = lt.storage_root(f, t) {
+                for &ri in &forbidden {
+                    c.add(ro, ri, SeparationReason::NoAlias);
+                }
+            }
+        }
+        for (i, j) in info.operand_separations(family, call.args.len()) {
+            let ri = call.args[i].as_var().and_then(|v| lt.storage_root(f, v));
+            let rj = call.args[j].as_var().and_then(|v| lt.storage_root(f, v));
+            if let (Some(ri), Some(rj)) = (ri, rj) {
+                c.add(ri, rj, SeparationReason::OperandOverlap);
+            }
+        }
+    }
+}
+
+/// Load / tpop provenance, keyed by variable identity and (for loop
+/// carries) by storage root.
+#[derive(Default)]
+struct Provenance {
+    vars: HashSet<VarId>,
+    roots: HashSet<RootId>,
+}
+
+impl Provenance {
+    fn has(&self, f: &Function, lt: &AllocationLifetimes, v: VarId) -> bool {
+        if self.vars.contains(&v) {
+            return true;
+        }
+        // A loop carry (iter arg) is not an assignment: judge it by the
+        // taint of the storage the carry chain was fused into.
+        matches!(f.vars[v].def, crate::ir::VarDef::IterArg(_))
+            && lt
+                .storage_root(f, v)
+                .is_some_and(|r| self.roots.contains(&r))
+    }
+
+    fn mark(&mut self, lt: &AllocationLifetimes, v: VarId) {
+        self.vars.insert(v);
+        if let Some(r) = lt.root_of[v] {
+            self.roots.insert(r);
+        }
+    }
+}
+
+fn load_tpop(f: &Function, lt: &AllocationLifetimes, c: &mut AllocationConstraints) {
+    let mut load = Provenance::default();
+    let mut tpop = Provenance::default();
+    let walk = f.walk();
+    // Two sweeps: a carry can be tainted by a producer that comes after the
+    // read in program order (it feeds the next iteration).
+    for _ in 0..2 {
+        for &(_, s) in &walk {
+            let StmtKind::Assign { targets, value } = &f.stmts[s].kind else {
+                continue;
+            };
+            let (class, view_src) = match value {
+                Expr::Var(src) => (OpClass::Compute, Some(*src)),
+                Expr::Call(call) => {
+                    let info = ops::lookup_or_default(call.op_name());
+                    let src = if info.is_view() {
+                        call.args.first().and_then(Expr::as_var)
+                    } else {
+                        None
+                    };
+                    (info.class, src)
+                }
+                _ => (OpClass::Compute, None),
+            };
+            for &t in targets {
+                match class {
+                    OpClass::Load => load.mark(lt, t),
+                    OpClass::Tpop => tpop.mark(lt, t),
+                    _ => {
+                        if let Some(src) = view_src {
+                            if load.has(f, lt, src) {
+                                load.mark(lt, t);
+                            }
+                            if tpop.has(f, lt, src) {
+                                tpop.mark(lt, t);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for &(_, s) in &walk {
+        let StmtKind::Assign { targets, value } = &f.stmts[s].kind else {
+            continue;
+        };
+        let Some(call) = value.as_call() else {
+            continue;
+        };
+        let info = ops::lookup_or_default(call.op_name());
+        if info.is_view() || matches!(info.class, OpClass::Load | OpClass::Tpop) {
+            continue;
+        }
+        let operands: Vec<VarId> = call.args.iter().filter_map(Expr::as_var).collect();
+        if !operands.iter().any(|&v| tpop.has(f, lt, v)) {
+            continue;
+        }
+        for &v in &operands {
+            if !load.has(f, lt, v) {
+                continue;
+            }
+            let Some(rl) = lt.storage_root(f, v) else {
+                continue;
+            };
+            for &t in targets {
+                if let Some(ro) = lt.storage_root(f, t) {
+                    c.add(ro, rl, SeparationReason::LoadTpopHazard);
+                }
+            }
+        }
+    }
+}
+
+fn written_workspace(f: &Function, lt: &AllocationLifetimes, c: &mut AllocationConstraints) {
+    for (_, s) in f.walk() {
+        let Some(call) = f.stmts[s].call() else {
+            continue;
+        };
+        let info = ops::lookup_or_default(call.op_name());
+        for &i in info.workspace_args {
+            let Some(w) = call.args.get(i).and_then(Expr::as_var) else {
+                continue;
+            };
+            let Some(rw) = lt.storage_root(f, w) else {
+                continue;
+            };
+            // Inside a loop the next iteration rewrites the workspace while
+            // vector reads of this one may still be in flight.
+            let def = match (lt.order.in_loop(s), is_assigned(f, w), lt.vars[w]) {
+                (false, Some(_), Some(l)) => l.def,
+                _ => {
+                    c.isolated.insert(rw);
+                    continue;
+                }
+            };
+            let space = lt.roots[rw].space;
+            for (rm, r) in lt.roots.iter() {
+                if rm == rw || r.space != space {
+                    continue;
+                }
+                if let Some(l) = r.lifetime {
+                    if l.last <= def {
+                        c.add(rw, rm, SeparationReason::WrittenWorkspace);
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn stages(f: &Function, lt: &AllocationLifetimes, c: &mut AllocationConstraints) {
+    let mut raw: HashMap<RootId, Vec<(u32, i64)>> = HashMap::new();
+    let mut ids: BTreeMap<u32, BTreeSet<i64>> = BTreeMap::new();
+    for (id, r) in lt.roots.iter() {
+        for &m in &r.members {
+            let Some(s) = is_assigned(f, m) else { continue };
+            let Some(call) = f.stmts[s].call() else {
+                continue;
+            };
+            for (g, st) in pipeline_membership(call) {
+                ids.entry(g).or_default().insert(st);
+                let e = raw.entry(id).or_default();
+                if !e.contains(&(g, st)) {
+                    e.push((g, st));
+                }
+            }
+        }
+    }
+    for (g, set) in &ids {
+        c.group_depth
+            .insert(*g, u32::try_from(set.len()).unwrap_or(u32::MAX));
+    }
+    for (id, tags) in raw {
+        let dense = tags
+            .into_iter()
+            .map(|(g, st)| {
+                let ord = ids[&g].iter().position(|&x| x == st).unwrap_or(0);
+                (g, u32::try_from(ord).unwrap_or(u32::MAX))
+            })
+            .collect();
+        c.stages.insert(id, dense);
+    }
+}
+
+/// Checks the declared allocations of `f`: two tiles bound (not merely
+/// inherited through a view, an in-place result or a bare alias) to the
+/// same constant slot of one `pinned` allocation must not be live at the
+/// same time. Runtime slot indices (`l0c[i % 2]`) skip the check.
+pub fn check_declared_slots(f: &Function, lt: &AllocationLifetimes) -> Result<(), PassError> {
+    for (_, r) in lt.roots.iter() {
+        if !r.pinned {
+            continue;
+        }
+        let mut by_slot: BTreeMap<i64, Vec<VarId>> = BTreeMap::new();
+        for &m in &r.members {
+            let Some(s) = is_assigned(f, m) else { continue };
+            let bound = match &f.stmts[s].kind {
+                StmtKind::Assign {
+                    value: Expr::Call(call),
+                    ..
+                } => {
+                    let info = ops::lookup_or_default(call.op_name());
+                    !info.is_view() && info.output_reuses_input.is_none()
+                }
+                _ => false,
+            };
+            if !bound {
+                continue;
+            }
+            let Some(mr) = f.vars[m].ty.as_ref().and_then(Type::memref) else {
+                continue;
+            };
+            let slot = match &mr.slot_index {
+                None => 0,
+                Some(e) => match e.as_int() {
+                    Some(k) => k,
+                    None => continue,
+                },
+            };
+            by_slot.entry(slot).or_default().push(m);
+        }
+        for (slot, vs) in by_slot {
+            for (i, &a) in vs.iter().enumerate() {
+                for &b in &vs[i + 1..] {
+                    let (Some(la), Some(lb)) = (lt.vars[a], lt.vars[b]) else {
+                        continue;
+                    };
+                    if la.overlaps(&lb) {
+                        let base = match &r.base {
+                            crate::ir::MemBase::Var(v) => f.vars[*v].name.to_string(),
+                            crate::ir::MemBase::Named(n) => n.to_string(),
+                        };
+                        let pos = f.stmts
+                            [is_assigned(f, b).unwrap_or(r.alloc_stmt.unwrap_or(f.body[0]))]
+                        .pos;
+                        return Err(PassError::planning(format!(
+                            "MemoryReuse: tiles '{}' and '{}' of function '{}' are bound to slot {} of the declared allocation '{}' and are live at the same time; the second write would destroy data the first still needs. Bind them to different slots (pl.MemRef(..., slots=N)[k]) or to different declarations",
+                            f.vars[a].name, f.vars[b].name, f.name, slot, base
+                        ))
+                        .at(crate::passes::Loc {
+                            line: pos.line,
+                            col: pos.col,
+                        }));
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,82 @@
+//! Identity-copy normalisation (PyPTO's `NormalizeIdentityCopyBuffersMutator`),
+//! run before and after the yield fix-up.
+//!
+//! After retargeting, a result declaration can still name a stale window. One
+//! forward walk restores every required alias, so arbitrarily long alias
+//! chains are fixed without iterating to a fixpoint and a second run changes
+//! nothing:
+//! - a bare alias `x = y` takes `y`'s current window;
+//! - a registered write-back result (`output_reuses_input`) takes its input's
+//!   current window;
+//! - a view keeps its window size and its offset relative to its source as
+//!   they were when the pass started, on the source's current storage.
+//!
+//! Only tiles are rewritten; a result already on the right window is left
+//! untouched (so its printed form does not change).
+
+use super::storage::{current_memref, rebase, same_window, set_memref};
+use crate::ir::{Expr, Function, MemRef, SecondaryMap, StmtKind, Type, VarId};
+use crate::ops;
+
+/// MemRefs of every variable when the pass started.
+pub struct Snapshot(SecondaryMap<VarId, Option<MemRef>>);
+
+/// Records the MemRefs of `f`.
+pub fn snapshot(f: &Function) -> Snapshot {
+    let mut m = SecondaryMap::new();
+    for (v, d) in f.vars.iter() {
+        m[v] = d.ty.as_ref().and_then(Type::memref).cloned();
+    }
+    Snapshot(m)
+}
+
+/// Runs the normalisation over `f`.
+pub fn normalize(f: &mut Function, snap: &Snapshot) {
+    for (_, s) in f.walk() {
+        let StmtKind::Assign { targets, value } = &f.stmts[s].kind else {
+            continue;
+        };
+        let [x] = targets.as_slice() else { continue };
+        let x = *x;
+        let Some(Type::Tile(t)) = f.vars[x].ty.as_ref() else {
+            continue;
+        };
+        let Some(cur) = t.memref.clone() else {
+            continue;
+        };
+        let want = match value {
+            Expr::Var(y) => current_memref(f, *y),
+            Expr::Call(call) => {
+                let info = ops::lookup_or_default(call.op_name());
+                if let Some(i) = info.output_reuses_input {
+                    call.args
+                        .get(i)
+                        .and_then(Expr::as_var)
+                        .filter(|y| matches!(f.vars[*y].ty, Some(Type::Tile(_)) | None))
+                        .and_then(|y| current_memref(f, y))
+                } else if info.is_view() {
+                    let src = call.args.first().and_then(Expr::as_var);
+                    match (src, snap.0[x].as_ref()) {
+                        (Some(src), Some(old_x)) => {
+                            match (snap.0[src].as_ref(), current_memref(f, src)) {
+                                (Some(old_src), Some(now)) if !same_window(old_src, &now) => {
+                                    Some(rebase(old_x, old_src, &now))
+                                }
+                                _ => None,
+                            }
+                        }
+                        _ => None,
+                    }
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        };
+        if let Some(w) = want {
+            if !same_window(&w, &cur) {
+                set_memref(f, x, w);
+            }
+        }
+    }
+}

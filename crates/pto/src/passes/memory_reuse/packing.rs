@@ -1,0 +1,447 @@
+//! Packing: which roots share a buffer (PyPTO's `IdentifyReuseOpportunities`).
+//!
+//! Per memory space, largest first: roots are sorted by size (descending),
+//! then definition index, then root order, and each joins the first buffer
+//! (in creation order) every member of which it can share with; otherwise it
+//! opens a buffer of its own and becomes that buffer's representative. The
+//! buffer's size is fixed by its first, largest member, so smaller later
+//! members are free and no size gate is needed. `can_share` is symmetric:
+//! no lifetime overlap, no hard separation, no pipeline-stage conflict.
+//! Declared allocations and isolated workspaces open closed buffers that no
+//! other root may join.
+//!
+//! Capacity gating (known capacity only): the pipeline copies of group `g`
+//! are kept apart up to `F_g = min(depth_g, floor(C / slot_g))`, where
+//! `slot_g` is the largest aligned root of the group in the space. When the
+//! exact footprint (the sequential allocator's, 32-byte aligned sizes after
+//! any reserved window) still exceeds the capacity, the aligned sub-range
+//! fallback is tried, then one group at a time loses one residue (the group
+//! with the largest slot, lowest id on ties) and the space is repacked; when
+//! no group can shed any more, the legacy packing (full requested depth) is
+//! used and a warning says so, unless one buffer alone exceeds the space.
+//! Unknown capacity uses the legacy packing directly.
+//!
+//! Sub-range fallback (after a measured overflow, PYPTO planner): a root may
+//! take the lowest aligned hole of an existing buffer's arena not blocked by
+//! a member it cannot share bytes with; arenas never grow. A space with a
+//! dynamic member offset other than a direct `tile.slice` keeps whole-buffer
+//! packing.
+
+use std::collections::BTreeMap;
+
+use tilemem_target::{MemSpace, MemoryAllocatorPolicy, Soc};
+
+use super::constraints::AllocationConstraints;
+use super::lifetime::{AllocationLifetimes, Lifetime, RootId};
+use crate::ir::{Expr, Function, MemBase, Type};
+use crate::ops;
+
+/// Where a root's bytes end up: inside `arena` (a representative root) at
+/// byte `offset`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Placement {
+    /// The representative root whose allocation holds the bytes.
+    pub arena: RootId,
+    /// Byte offset inside the arena (0 for whole-buffer sharing).
+    pub offset: u64,
+}
+
+/// A diagnostic decided by the packer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PackNote {
+    /// A pipeline group runs with fewer buffers than stage copies.
+    ReducedDepth {
+        /// Memory space.
+        space: MemSpace,
+        /// Group id.
+        group: u32,
+        /// Stage copies requested.
+        requested: u32,
+        /// Copies kept apart.
+        actual: u32,
+        /// Largest aligned root of the group in the space.
+        slot: u64,
+        /// Capacity of the space.
+        capacity: u64,
+    },
+    /// The space overflowed at every depth; the legacy packing was kept.
+    LegacyFallback {
+        /// Memory space.
+        space: MemSpace,
+        /// Footprint of the legacy packing.
+        footprint: u64,
+        /// Capacity.
+        capacity: u64,
+    },
+}
+
+/// The packing of one function.
+#[derive(Clone, Debug, Default)]
+pub struct Packing {
+    /// Placement of every packed root (representatives map to themselves).
+    pub placement: BTreeMap<RootId, Placement>,
+    /// Diagnostics to emit.
+    pub notes: Vec<PackNote>,
+}
+
+struct Buffer {
+    rep: RootId,
+    size: u64,
+    closed: bool,
+    members: Vec<(RootId, u64)>,
+}
+
+struct SpaceInput<'a> {
+    roots: Vec<RootId>,
+    lt: &'a AllocationLifetimes,
+    c: &'a AllocationConstraints,
+    align: u64,
+}
+
+impl SpaceInput<'_> {
+    fn life(&self, r: RootId) -> Lifetime {
+        self.lt.roots[r]
+            .lifetime
+            .unwrap_or(Lifetime { def: 0, last: 0 })
+    }
+
+    fn can_share(&self, a: RootId, b: RootId, depth: &BTreeMap<u32, u32>) -> bool {
+        !self.life(a).overlaps(&self.life(b))
+            && !self.c.separated(a, b)
+            && !self.c.stage_conflict(a, b, depth)
+    }
+
+    fn closed(&self, r: RootId) -> bool {
+        self.c.isolated.contains(&r)
+    }
+
+    fn pack(&self, depth: &BTreeMap<u32, u32>, sub_range: bool) -> Vec<Buffer> {
+        let mut bufs: Vec<Buffer> = Vec::new();
+        for &r in &self.roots {
+            let size = self.lt.roots[r].size;
+            let mut placed = false;
+            if !self.closed(r) {
+                for b in bufs.iter_mut().filter(|b| !b.closed) {
+                    if let Some(off) = self.fit(b, r, size, depth, sub_range) {
+                        b.members.push((r, off));
+                        placed = true;
+                        break;
+                    }
+                }
+            }
+            if !placed {
+                bufs.push(Buffer {
+                    rep: r,
+                    size,
+                    closed: self.closed(r),
+                    members: vec![(r, 0)],
+                });
+            }
+        }
+        bufs
+    }
+
+    /// The offset at which `r` can join `b`: 0 when it can share with every
+    /// member; with `sub_range`, the lowest aligned hole clear of the
+    /// members it cannot share with.
+    fn fit(
+        &self,
+        b: &Buffer,
+        r: RootId,
+        size: u64,
+        depth: &BTreeMap<u32, u32>,
+        sub_range: bool,
+    ) -> Option<u64> {
+        if size > b.size {
+            return None;
+        }
+        let blockers: Vec<(u64, u64)> = b
+            .members
+            .iter()
+            .filter(|&&(m, _)| !self.can_share(r, m, depth))
+            .map(|&(m, off)| (off, off + self.lt.roots[m].size))
+            .collect();
+        if blockers.is_empty() {
+            return Some(0);
+        }
+        if !sub_range {
+            return None;
+        }
+        let mut cands: Vec<u64> = vec![0];
+        cands.extend(
+            blockers
+                .iter()
+                .map(|&(_, end)| end.div_ceil(self.align) * self.align),
+        );
+        cands.sort_unstable();
+        cands
+            .into_iter()
+            .find(|&o| o + size <= b.size && blockers.iter().all(|&(s, e)| o + size <= s || e <= o))
+    }
+}
+
+fn footprint(
+    bufs: &[Buffer],
+    base: u64,
+    space: MemSpace,
+    policy: &dyn MemoryAllocatorPolicy,
+) -> u64 {
+    let mut cur = base;
+    for b in bufs {
+        cur = policy.align_address(cur + b.size, space);
+    }
+    cur
+}
+
+/// Whether every member offset of the space's roots is a compile-time
+/// integer, dynamic offsets being allowed only on direct `tile.slice`s.
+fn sub_range_eligible(f: &Function, lt: &AllocationLifetimes, roots: &[RootId]) -> bool {
+    for &r in roots {
+        let root = &lt.roots[r];
+        if root.pinned || root.canonical.const_offset().is_none_or(|o| o < 0) {
+            return false;
+        }
+        for &m in &root.members {
+            let Some(mr) = f.vars[m].ty.as_ref().and_then(Type::memref) else {
+                continue;
+            };
+            match mr.const_offset() {
+                Some(o) if o >= 0 => {}
+                Some(_) => return false,
+                None => {
+                    let direct_slice = super::lifetime::is_assigned(f, m)
+                        .and_then(|s| f.stmts[s].call())
+                        .is_some_and(|c| c.op_name() == "tile.slice");
+                    if !direct_slice {
+                        return false;
+                    }
+                }
+            }
+        }
+    }
+    true
+}
+
+/// Bytes reserved in `space` by `system.reserve_buffer` calls (AIC functions
+/// reserve in Mat, others in Vec): the end of the reserved window.
+pub fn reserved_end(f: &Function, space: MemSpace, policy: &dyn MemoryAllocatorPolicy) -> u64 {
+    let reserve_space = if f.kind() == crate::ir::FunctionKind::Aic {
+        MemSpace::Mat
+    } else {
+        MemSpace::Vec
+    };
+    if space != reserve_space {
+        return 0;
+    }
+    let mut end = 0u64;
+    for (_, s) in f.walk() {
+        let Some(call) = f.stmts[s].call() else {
+            continue;
+        };
+        if call.op_name() != "system.reserve_buffer" && call.op_name() != "reserve_buffer" {
+            continue;
+        }
+        let Some(size) = call.kwarg("size").and_then(Expr::as_int) else {
+            continue;
+        };
+        let size = u64::try_from(size).unwrap_or(0);
+        let base = match call.kwarg("base").and_then(Expr::as_int) {
+            Some(b) if b >= 0 => b as u64,
+            _ => policy.align_address(end, space),
+        };
+        end = end.max(base + size);
+    }
+    end
+}
+
+/// Packs every space of `f`.
+pub fn pack(
+    f: &Function,
+    lt: &AllocationLifetimes,
+    c: &AllocationConstraints,
+    soc: &Soc,
+    policy: &dyn MemoryAllocatorPolicy,
+    allow_sub_range: bool,
+) -> Packing {
+    let mut out = Packing::default();
+    for space in MemSpace::ALL {
+        if !space.is_on_chip() {
+            continue;
+        }
+        let mut roots: Vec<RootId> = lt
+            .roots_in(space)
+            .into_iter()
+            .filter(|&r| lt.roots[r].lifetime.is_some())
+            .collect();
+        if roots.is_empty() {
+            continue;
+        }
+        roots.sort_by_key(|&r| {
+            let root = &lt.roots[r];
+            (
+                std::cmp::Reverse(root.size),
+                root.lifetime.map(|l| l.def),
+                r,
+            )
+        });
+        let input = SpaceInput {
+            roots,
+            lt,
+            c,
+            align: policy.align_address(1, space).max(1),
+        };
+        let bufs = pack_space(
+            f,
+            &input,
+            space,
+            soc,
+            policy,
+            allow_sub_range,
+            &mut out.notes,
+        );
+        for b in bufs {
+            for (m, off) in b.members {
+                out.placement.insert(
+                    m,
+                    Placement {
+                        arena: b.rep,
+                        offset: off,
+                    },
+                );
+            }
+        }
+    }
+    out
+}
+
+fn pack_space(
+    f: &Function,
+    input: &SpaceInput<'_>,
+    space: MemSpace,
+    soc: &Soc,
+    policy: &dyn MemoryAllocatorPolicy,
+    allow_sub_range: bool,
+    notes: &mut Vec<PackNote>,
+) -> Vec<Buffer> {
+    let lt = input.lt;
+    // Groups with copies in this space and their largest aligned slot.
+    let mut slot: BTreeMap<u32, u64> = BTreeMap::new();
+    for &r in &input.roots {
+        if let Some(tags) = input.c.stages.get(&r) {
+            let sz = policy.align_address(lt.roots[r].size, space);
+            for &(g, _) in tags {
+                let e = slot.entry(g).or_insert(0);
+                *e = (*e).max(sz);
+            }
+        }
+    }
+    let requested: BTreeMap<u32, u32> = slot
+        .keys()
+        .map(|&g| (g, input.c.group_depth.get(&g).copied().unwrap_or(1).max(1)))
+        .collect();
+    let Some(cap) = soc.capacity(space) else {
+        return input.pack(&requested, false);
+    };
+    let base = reserved_end(f, space, policy);
+    let eligible = allow_sub_range && sub_range_eligible(f, lt, &input.roots);
+    let attempt = |depth: &BTreeMap<u32, u32>| -> (Vec<Buffer>, u64) {
+        let whole = input.pack(depth, false);
+        let fp = footprint(&whole, base, space, policy);
+        if fp <= cap || !eligible {
+            return (whole, fp);
+        }
+        let sub = input.pack(depth, true);
+        let fs = footprint(&sub, base, space, policy);
+        if fs < fp {
+            (sub, fs)
+        } else {
+            (whole, fp)
+        }
+    };
+    let mut depth: BTreeMap<u32, u32> = requested
+        .iter()
+        .map(|(&g, &d)| {
+            let fit = u32::try_from(cap / slot[&g].max(1))
+                .unwrap_or(u32::MAX)
+                .max(1);
+            (g, d.min(fit))
+        })
+        .collect();
+    loop {
+        let (bufs, fp) = attempt(&depth);
+        if fp <= cap {
+            for (&g, &d) in &depth {
+                if d < requested[&g] {
+                    notes.push(PackNote::ReducedDepth {
+                        space,
+                        group: g,
+                        requested: requested[&g],
+                        actual: d,
+                        slot: slot[&g],
+                        capacity: cap,
+                    });
+                }
+            }
+            return bufs;
+        }
+        // Shed one residue from the group that frees the most bytes.
+        let shed = depth
+            .iter()
+            .filter(|(_, &d)| d > 1)
+            .max_by_key(|(&g, _)| (slot[&g], std::cmp::Reverse(g)))
+            .map(|(&g, _)| g);
+        match shed {
+            Some(g) => {
+                if let Some(d) = depth.get_mut(&g) {
+                    *d -= 1;
+                }
+            }
+            None => {
+                let (bufs, fp) = attempt(&requested);
+                let oversized = input.roots.iter().any(|&r| lt.roots[r].size > cap);
+                if !requested.is_empty() && !oversized {
+                    notes.push(PackNote::LegacyFallback {
+                        space,
+                        footprint: fp,
+                        capacity: cap,
+                    });
+                }
+                return bufs;
+            }
+        }
+    }
+}
+
+/// Whether the root's bytes are claimed by an author declaration (kept for
+/// readers of [`Placement`]s: such roots always map to themselves).
+pub fn is_declared(lt: &AllocationLifetimes, r: RootId) -> bool {
+    lt.roots[r].pinned
+}
+
+/// Whether the defining op of `v` is a view (its MemRef is a window of its
+/// source, rebased rather than replaced when its root moves).
+pub fn defined_by_view(f: &Function, v: crate::ir::VarId) -> bool {
+    let mut cur = v;
+    for _ in 0..64 {
+        let Some(s) = super::lifetime::is_assigned(f, cur) else {
+            return false;
+        };
+        match &f.stmts[s].kind {
+            crate::ir::StmtKind::Assign {
+                value: Expr::Var(src),
+                ..
+            } => cur = *src,
+            crate::ir::StmtKind::Assign {
+                value: Expr::Call(call),
+                ..
+            } => return ops::lookup_or_default(call.op_name()).is_view(),
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// The MemBase of a root (for building MemRefs).
+pub fn root_base(lt: &AllocationLifetimes, r: RootId) -> MemBase {
+    lt.roots[r].base.clone()
+}

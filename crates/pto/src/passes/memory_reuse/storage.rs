@@ -1,0 +1,187 @@
+//! Small storage helpers shared by the fix-up stages: the current MemRef of
+//! a value (following loop carries and phis when the value has no type of
+//! its own), physical-window comparison and overlap, and the variables
+//! derived from a value by views and bare aliases.
+
+use std::collections::HashSet;
+
+use super::lifetime::{carried_from, is_assigned, target_space};
+use crate::ir::{Block, Expr, Function, MemBase, MemRef, StmtId, StmtKind, Type, VarId};
+use crate::ops;
+use tilemem_target::MemSpace;
+
+/// The MemRef holding `v`'s bytes now: its own, else the one of the value
+/// its carry chain starts from.
+pub fn current_memref(f: &Function, v: VarId) -> Option<MemRef> {
+    let mut cur = v;
+    for _ in 0..64 {
+        if let Some(m) = f.vars[cur].ty.as_ref().and_then(Type::memref) {
+            return Some(m.clone());
+        }
+        cur = *carried_from(f, cur).first()?;
+    }
+    None
+}
+
+/// The tile type describing `v`'s value (its own, else its carry source's).
+pub fn current_tile_type(f: &Function, v: VarId) -> Option<Type> {
+    let mut cur = v;
+    for _ in 0..64 {
+        if let Some(t @ Type::Tile(_)) = f.vars[cur].ty.as_ref() {
+            return Some(t.clone());
+        }
+        cur = *carried_from(f, cur).first()?;
+    }
+    None
+}
+
+/// The memory space of `v`'s tile value.
+pub fn current_space(f: &Function, v: VarId) -> Option<MemSpace> {
+    match current_tile_type(f, v)? {
+        Type::Tile(t) => target_space(t.space.as_ref()?),
+        _ => None,
+    }
+}
+
+/// Whether two MemRefs name the same physical window (base, offset by
+/// value, size, slots).
+pub fn same_window(a: &MemRef, b: &MemRef) -> bool {
+    a.base == b.base
+        && offsets_equal(a, b)
+        && a.size == b.size
+        && a.slots == b.slots
+        && a.slot_index == b.slot_index
+}
+
+fn offsets_equal(a: &MemRef, b: &MemRef) -> bool {
+    match (a.const_offset(), b.const_offset()) {
+        (Some(x), Some(y)) => x == y,
+        _ => a.offset == b.offset,
+    }
+}
+
+/// Whether two MemRefs may share a byte (same base and intersecting
+/// windows; unknown offsets or sizes count as intersecting).
+pub fn windows_overlap(a: &MemRef, b: &MemRef) -> bool {
+    if a.base != b.base {
+        return false;
+    }
+    match (a.const_offset(), a.size, b.const_offset(), b.size) {
+        (Some(ao), Some(asz), Some(bo), Some(bsz)) => {
+            let (ae, be) = (ao + asz as i64, bo + bsz as i64);
+            ao < be && bo < ae
+        }
+        _ => true,
+    }
+}
+
+/// Name of a base for messages.
+pub fn base_name(f: &Function, b: &MemBase) -> String {
+    match b {
+        MemBase::Var(v) => f.vars[*v].name.to_string(),
+        MemBase::Named(n) => n.to_string(),
+    }
+}
+
+/// Statements of block `b` and every block nested in it, pre-order.
+pub fn subtree(f: &Function, b: Block) -> Vec<StmtId> {
+    let mut out = Vec::new();
+    fn go(f: &Function, b: Block, out: &mut Vec<StmtId>) {
+        for &s in f.block(b) {
+            out.push(s);
+            for c in f.child_blocks(s) {
+                go(f, c, out);
+            }
+        }
+    }
+    go(f, b, &mut out);
+    out
+}
+
+/// The variables derived from `v` by views and bare aliases among
+/// `stmts` (which must be in program order), `v` included.
+pub fn derived(f: &Function, v: VarId, stmts: &[StmtId]) -> HashSet<VarId> {
+    let mut set = HashSet::new();
+    set.insert(v);
+    for &s in stmts {
+        let StmtKind::Assign { targets, value } = &f.stmts[s].kind else {
+            continue;
+        };
+        let src = match value {
+            Expr::Var(x) => Some(*x),
+            Expr::Call(c) if ops::lookup_or_default(c.op_name()).is_view() => {
+                c.args.first().and_then(Expr::as_var)
+            }
+            _ => None,
+        };
+        if src.is_some_and(|x| set.contains(&x)) {
+            set.extend(targets.iter().copied());
+        }
+    }
+    set
+}
+
+/// Rebases `m` (a window of `old_src`) onto `new_src`, keeping its offset
+/// relative to the source and its own size.
+pub fn rebase(m: &MemRef, old_src: &MemRef, new_src: &MemRef) -> MemRef {
+    let offset = match (
+        m.const_offset(),
+        old_src.const_offset(),
+        new_src.const_offset(),
+    ) {
+        (Some(x), Some(o), Some(n)) => Some(Expr::Int(n + (x - o))),
+        _ => new_src.offset.clone(),
+    };
+    MemRef {
+        base: new_src.base.clone(),
+        offset,
+        size: m.size,
+        slots: new_src.slots,
+        slot_index: new_src.slot_index.clone(),
+    }
+}
+
+/// Sets the MemRef of `v` (no-op for untyped variables).
+pub fn set_memref(f: &mut Function, v: VarId, m: MemRef) {
+    if let Some(slot) = f.vars[v].ty.as_mut().and_then(Type::memref_mut) {
+        *slot = Some(m);
+    }
+}
+
+/// Moves `v` and the values derived from it (later in `scope`) onto
+/// `target`: `v` takes `target` whole, views are rebased.
+pub fn retarget(f: &mut Function, v: VarId, target: &MemRef, scope: &[StmtId]) {
+    let Some(old) = current_memref(f, v) else {
+        return;
+    };
+    let d = derived(f, v, scope);
+    set_memref(f, v, target.clone());
+    for &s in scope {
+        let targets = match &f.stmts[s].kind {
+            StmtKind::Assign { targets, .. } => targets.clone(),
+            _ => continue,
+        };
+        for t in targets {
+            if t == v || !d.contains(&t) {
+                continue;
+            }
+            let Some(m) = f.vars[t].ty.as_ref().and_then(Type::memref).cloned() else {
+                continue;
+            };
+            let is_alias = matches!(
+                &f.stmts[s].kind,
+                StmtKind::Assign {
+                    value: Expr::Var(_),
+                    ..
+                }
+            );
+            let new = if is_alias && same_window(&m, &old) {
+                target.clone()
+            } else {
+                rebase(&m, &old, target)
+            };
+            set_memref(f, t, new);
+        }
+    }
+    let _ = is_assigned;
+}
