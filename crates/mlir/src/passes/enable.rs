@@ -110,6 +110,7 @@ pub struct Propagation {
     /// Requirements per root allocation, in id order (deterministic).
     pub alloc_info: BTreeMap<OpId, AlignInfo>,
     warned: HashSet<OpId>,
+    visited: HashSet<ValueId>,
     last_changed: Option<Location>,
     /// Whether hops drop requirements the layout already meets (stride
     /// alignment) or keep them all (size alignment).
@@ -124,6 +125,7 @@ impl Propagation {
             info: HashMap::new(),
             alloc_info: BTreeMap::new(),
             warned: HashSet::new(),
+            visited: HashSet::new(),
             last_changed: None,
             adjust: true,
         }
@@ -196,6 +198,7 @@ impl Propagation {
             .collect();
         for _ in 0..MAX_ITERATIONS {
             let before = self.alloc_info.clone();
+            self.visited.clear();
             let roots: Vec<(OpId, AlignInfo)> = self
                 .alloc_info
                 .iter()
@@ -357,11 +360,19 @@ impl Propagation {
             return;
         }
         let info = self.adjusted(m, v, info);
-        let have = self.info.get(&v).cloned().unwrap_or_default();
-        if info.is_empty() || !adds_info(&have, &info) {
+        if info.is_empty() {
             return;
         }
-        self.info.insert(v, union_info(&have, &info));
+        let have = self.info.get(&v).cloned().unwrap_or_default();
+        let grows = adds_info(&have, &info);
+        if grows {
+            self.info.insert(v, union_info(&have, &info));
+        }
+        // A value reached again this round with nothing new has already
+        // passed its requirements on.
+        if !self.visited.insert(v) && !grows {
+            return;
+        }
         for u in m.uses(v) {
             let op = u.op;
             let name = m.op(op).name();

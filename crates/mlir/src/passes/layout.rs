@@ -393,11 +393,17 @@ mod tests {
     #[test]
     fn regbase_search_and_dma_exemption() {
         let ub = contiguous(&[37, 5, 3], 32);
-        assert_eq!(last_discontinuous_dim_regbase(std::slice::from_ref(&ub), true), Some(2));
+        assert_eq!(
+            last_discontinuous_dim_regbase(std::slice::from_ref(&ub), true),
+            Some(2)
+        );
         assert_eq!(last_discontinuous_dim_regbase(&[ub], false), Some(2));
         // Rank 2 contiguous load: no tail jump -> exempt.
         let ub = contiguous(&[3, 741], 32);
-        assert_eq!(last_discontinuous_dim_regbase(std::slice::from_ref(&ub), true), None);
+        assert_eq!(
+            last_discontinuous_dim_regbase(std::slice::from_ref(&ub), true),
+            None
+        );
         assert_eq!(last_discontinuous_dim_regbase(&[ub], false), Some(1));
         // Already padded rows: exempt.
         let ub = t(&[37, 5, 3], &[40, 8, 1], 32);

@@ -1,0 +1,263 @@
+// RUN: tilemem opt -hivm-enable-stride-align -allow-unregistered-dialect -split-input-file %s | FileCheck %s
+// Propagation edges of the enable pass (membase unless a target is given):
+// up from views to root allocations, down to views and loops, among the
+// operands of vector ops and copies, and type propagation to every user.
+
+// Up through a subview; the subview is retyped from the new source.
+// CHECK-LABEL: func.func @up_subview
+// CHECK: %[[A:.*]] = memref.alloc() : memref<4x16x1xf16, #hivm.address_space<ub>>
+// CHECK-NEXT: %[[V:.*]] = memref.subview %[[A]][0, 0, 0] [4, 15, 1] [1, 1, 1] : memref<4x16x1xf16, #hivm.address_space<ub>> to memref<4x15xf16, strided<[16, 1]>, #hivm.address_space<ub>>
+// CHECK-NEXT: %[[S:.*]] = memref.subview %[[V]][2, 0] [2, 15] [1, 1] : memref<4x15xf16, strided<[16, 1]>, #hivm.address_space<ub>> to memref<2x15xf16, strided<[16, 1], offset: 32>, #hivm.address_space<ub>>
+// CHECK-NEXT: hivm.hir.vexp ins(%[[S]] : memref<2x15xf16, strided<[16, 1], offset: 32>, #hivm.address_space<ub>>)
+func.func @up_subview() {
+  %a = memref.alloc() : memref<4x15xf16, #hivm.address_space<ub>>
+  %s = memref.subview %a[2, 0] [2, 15] [1, 1] : memref<4x15xf16, #hivm.address_space<ub>> to memref<2x15xf16, strided<[15, 1], offset: 30>, #hivm.address_space<ub>>
+  annotation.mark %s {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<2x15xf16, strided<[15, 1], offset: 30>, #hivm.address_space<ub>>
+  hivm.hir.vexp ins(%s : memref<2x15xf16, strided<[15, 1], offset: 30>, #hivm.address_space<ub>>) outs(%s : memref<2x15xf16, strided<[15, 1], offset: 30>, #hivm.address_space<ub>>)
+  return
+}
+
+// -----
+
+// Up through a rank-reducing subview: result dim 0 is source dim 0.
+// CHECK-LABEL: func.func @up_rank_reducing_subview
+// CHECK: memref.alloc() : memref<4x16x15x1xf16, #hivm.address_space<ub>>
+// CHECK: memref.subview %{{.*}}[0, 0, 0] [4, 1, 15] [1, 1, 1] : memref<4x1x15xf16, strided<[240, 15, 1]>, #hivm.address_space<ub>> to memref<4x15xf16, strided<[240, 1]>, #hivm.address_space<ub>>
+func.func @up_rank_reducing_subview() {
+  %a = memref.alloc() : memref<4x1x15xf16, #hivm.address_space<ub>>
+  %s = memref.subview %a[0, 0, 0] [4, 1, 15] [1, 1, 1] : memref<4x1x15xf16, #hivm.address_space<ub>> to memref<4x15xf16, strided<[15, 1]>, #hivm.address_space<ub>>
+  annotation.mark %s {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<4x15xf16, strided<[15, 1]>, #hivm.address_space<ub>>
+  return
+}
+
+// -----
+
+// Up through memref.cast.
+// CHECK-LABEL: func.func @up_cast
+// CHECK: memref.alloc() : memref<4x16x1xf16, #hivm.address_space<ub>>
+// CHECK: memref.cast %{{.*}} : memref<4x15xf16, strided<[16, 1]>, #hivm.address_space<ub>> to memref<?x15xf16, strided<[16, 1]>, #hivm.address_space<ub>>
+func.func @up_cast() {
+  %a = memref.alloc() : memref<4x15xf16, #hivm.address_space<ub>>
+  %c = memref.cast %a : memref<4x15xf16, #hivm.address_space<ub>> to memref<?x15xf16, #hivm.address_space<ub>>
+  annotation.mark %c {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<?x15xf16, #hivm.address_space<ub>>
+  return
+}
+
+// -----
+
+// Up through collapse_shape: result dim 0 is the group [0, 1]; its last
+// non-unit dim (1) is marked on the source.
+// CHECK-LABEL: func.func @up_collapse
+// CHECK: memref.alloc() : memref<2x3x16x1xf16, #hivm.address_space<ub>>
+// CHECK: memref.collapse_shape %{{.*}} {{\[}}[0, 1], [2]] : memref<2x3x15xf16, strided<[48, 16, 1]>, #hivm.address_space<ub>> into memref<6x15xf16, strided<[16, 1]>, #hivm.address_space<ub>>
+func.func @up_collapse() {
+  %a = memref.alloc() : memref<2x3x15xf16, #hivm.address_space<ub>>
+  %c = memref.collapse_shape %a [[0, 1], [2]] : memref<2x3x15xf16, #hivm.address_space<ub>> into memref<6x15xf16, #hivm.address_space<ub>>
+  annotation.mark %c {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<6x15xf16, #hivm.address_space<ub>>
+  return
+}
+
+// -----
+
+// Up through expand_shape: result dim 1 closes group 0 => source dim 0.
+// CHECK-LABEL: func.func @up_expand
+// CHECK: memref.alloc() : memref<6x16x1xf16, #hivm.address_space<ub>>
+// CHECK: memref.expand_shape %{{.*}} {{\[}}[0, 1], [2]] output_shape [2, 3, 15] : memref<6x15xf16, strided<[16, 1]>, #hivm.address_space<ub>> into memref<2x3x15xf16, strided<[48, 16, 1]>, #hivm.address_space<ub>>
+func.func @up_expand() {
+  %a = memref.alloc() : memref<6x15xf16, #hivm.address_space<ub>>
+  %e = memref.expand_shape %a [[0, 1], [2]] output_shape [2, 3, 15] : memref<6x15xf16, #hivm.address_space<ub>> into memref<2x3x15xf16, #hivm.address_space<ub>>
+  annotation.mark %e {hivm.stride_align_dims = array<i32: 1>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<2x3x15xf16, #hivm.address_space<ub>>
+  return
+}
+
+// -----
+
+// Down: the root's requirement reaches a subview, and from there the other
+// operand of a vector op, whose own root is padded too.
+// CHECK-LABEL: func.func @down_then_among
+// CHECK: memref.alloc() : memref<4x16x1xf16, #hivm.address_space<ub>>
+// CHECK: memref.alloc() : memref<2x16x1xf16, #hivm.address_space<ub>>
+// CHECK: hivm.hir.vadd ins(%{{.*}}, %{{.*}} : memref<2x15xf16, strided<[16, 1]>, #hivm.address_space<ub>>, memref<2x15xf16, strided<[16, 1]>, #hivm.address_space<ub>>) outs(%{{.*}} : memref<2x15xf16, strided<[16, 1]>, #hivm.address_space<ub>>)
+func.func @down_then_among() {
+  %a = memref.alloc() : memref<4x15xf16, #hivm.address_space<ub>>
+  annotation.mark %a {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<4x15xf16, #hivm.address_space<ub>>
+  %s = memref.subview %a[0, 0] [2, 15] [1, 1] : memref<4x15xf16, #hivm.address_space<ub>> to memref<2x15xf16, strided<[15, 1]>, #hivm.address_space<ub>>
+  %b = memref.alloc() : memref<2x15xf16, #hivm.address_space<ub>>
+  hivm.hir.vadd ins(%s, %b : memref<2x15xf16, strided<[15, 1]>, #hivm.address_space<ub>>, memref<2x15xf16, #hivm.address_space<ub>>) outs(%b : memref<2x15xf16, #hivm.address_space<ub>>)
+  return
+}
+
+// -----
+
+// Among operands: A and B are marked, C gets the same.
+// CHECK-LABEL: func.func @among_vadd
+// CHECK-COUNT-3: memref.alloc() : memref<2x16x1xf16, #hivm.address_space<ub>>
+func.func @among_vadd() {
+  %a = memref.alloc() : memref<2x15xf16, #hivm.address_space<ub>>
+  %b = memref.alloc() : memref<2x15xf16, #hivm.address_space<ub>>
+  %c = memref.alloc() : memref<2x15xf16, #hivm.address_space<ub>>
+  annotation.mark %a {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<2x15xf16, #hivm.address_space<ub>>
+  annotation.mark %b {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<2x15xf16, #hivm.address_space<ub>>
+  hivm.hir.vadd ins(%a, %b : memref<2x15xf16, #hivm.address_space<ub>>, memref<2x15xf16, #hivm.address_space<ub>>) outs(%c : memref<2x15xf16, #hivm.address_space<ub>>)
+  return
+}
+
+// -----
+
+// Copies propagate from source to destination only.
+// CHECK-LABEL: func.func @copy_src_to_dst
+// CHECK: memref.alloc() : memref<2x16x1xf16, #hivm.address_space<ub>>
+// CHECK: memref.alloc() : memref<2x16x1xf16, #hivm.address_space<ub>>
+// CHECK-LABEL: func.func @copy_dst_not_to_src
+// CHECK: memref.alloc() : memref<2x15xf16, #hivm.address_space<ub>>
+// CHECK: memref.alloc() : memref<2x16x1xf16, #hivm.address_space<ub>>
+func.func @copy_src_to_dst() {
+  %a = memref.alloc() : memref<2x15xf16, #hivm.address_space<ub>>
+  annotation.mark %a {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<2x15xf16, #hivm.address_space<ub>>
+  %b = memref.alloc() : memref<2x15xf16, #hivm.address_space<ub>>
+  hivm.hir.copy ins(%a : memref<2x15xf16, #hivm.address_space<ub>>) outs(%b : memref<2x15xf16, #hivm.address_space<ub>>)
+  return
+}
+func.func @copy_dst_not_to_src() {
+  %a = memref.alloc() : memref<2x15xf16, #hivm.address_space<ub>>
+  %b = memref.alloc() : memref<2x15xf16, #hivm.address_space<ub>>
+  annotation.mark %b {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<2x15xf16, #hivm.address_space<ub>>
+  hivm.hir.copy ins(%a : memref<2x15xf16, #hivm.address_space<ub>>) outs(%b : memref<2x15xf16, #hivm.address_space<ub>>)
+  return
+}
+
+// -----
+
+// Load and store do not propagate among their operands.
+// CHECK-LABEL: func.func @load_no_among
+// CHECK: memref.alloc() : memref<2x16x1xf16, #hivm.address_space<ub>>
+// CHECK: memref.alloc() : memref<2x15xf16, #hivm.address_space<ub>>
+func.func @load_no_among(%gm: memref<2x15xf16, #hivm.address_space<gm>>) {
+  %a = memref.alloc() : memref<2x15xf16, #hivm.address_space<ub>>
+  annotation.mark %a {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<2x15xf16, #hivm.address_space<ub>>
+  hivm.hir.store ins(%a : memref<2x15xf16, #hivm.address_space<ub>>) outs(%gm : memref<2x15xf16, #hivm.address_space<gm>>)
+  %b = memref.alloc() : memref<2x15xf16, #hivm.address_space<ub>>
+  hivm.hir.load ins(%gm : memref<2x15xf16, #hivm.address_space<gm>>) outs(%b : memref<2x15xf16, #hivm.address_space<ub>>)
+  return
+}
+
+// -----
+
+// scf.for: a mark on the iter arg reaches the init's root; iter arg, result
+// and yield are retyped.
+// CHECK-LABEL: func.func @scf_for
+// CHECK: %[[A:.*]] = memref.alloc() : memref<2x16x1xf16, #hivm.address_space<ub>>
+// CHECK-NEXT: %[[V:.*]] = memref.subview %[[A]]
+// CHECK: %[[R:.*]] = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[X:.*]] = %[[V]]) -> (memref<2x15xf16, strided<[16, 1]>, #hivm.address_space<ub>>) {
+// CHECK-NEXT: hivm.hir.vexp ins(%[[X]] : memref<2x15xf16, strided<[16, 1]>, #hivm.address_space<ub>>)
+// CHECK-NEXT: scf.yield %[[X]] : memref<2x15xf16, strided<[16, 1]>, #hivm.address_space<ub>>
+// CHECK: hivm.hir.vexp ins(%[[R]] : memref<2x15xf16, strided<[16, 1]>, #hivm.address_space<ub>>)
+func.func @scf_for() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %a = memref.alloc() : memref<2x15xf16, #hivm.address_space<ub>>
+  %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%x = %a) -> (memref<2x15xf16, #hivm.address_space<ub>>) {
+    annotation.mark %x {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<2x15xf16, #hivm.address_space<ub>>
+    hivm.hir.vexp ins(%x : memref<2x15xf16, #hivm.address_space<ub>>) outs(%x : memref<2x15xf16, #hivm.address_space<ub>>)
+    scf.yield %x : memref<2x15xf16, #hivm.address_space<ub>>
+  }
+  hivm.hir.vexp ins(%r : memref<2x15xf16, #hivm.address_space<ub>>) outs(%r : memref<2x15xf16, #hivm.address_space<ub>>)
+  return
+}
+
+// -----
+
+// scf.for result: marks on a loop result reach both the init and the
+// yielded buffer.
+// CHECK-LABEL: func.func @scf_for_result
+// CHECK-COUNT-2: memref.alloc() : memref<2x16x1xf16, #hivm.address_space<ub>>
+func.func @scf_for_result() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %a = memref.alloc() : memref<2x15xf16, #hivm.address_space<ub>>
+  %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%x = %a) -> (memref<2x15xf16, #hivm.address_space<ub>>) {
+    %b = memref.alloc() : memref<2x15xf16, #hivm.address_space<ub>>
+    hivm.hir.vexp ins(%x : memref<2x15xf16, #hivm.address_space<ub>>) outs(%b : memref<2x15xf16, #hivm.address_space<ub>>)
+    scf.yield %b : memref<2x15xf16, #hivm.address_space<ub>>
+  }
+  annotation.mark %r {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<2x15xf16, #hivm.address_space<ub>>
+  return
+}
+
+// -----
+
+// scf.if: a mark on the result reaches the buffers of both branches; the
+// result is retyped since both branches agree.
+// CHECK-LABEL: func.func @scf_if
+// CHECK-COUNT-2: memref.alloc() : memref<2x16x1xf16, #hivm.address_space<ub>>
+// CHECK: %[[R:.*]] = scf.if %arg0 -> (memref<2x15xf16, strided<[16, 1]>, #hivm.address_space<ub>>) {
+// CHECK: hivm.hir.vexp ins(%[[R]] : memref<2x15xf16, strided<[16, 1]>, #hivm.address_space<ub>>)
+func.func @scf_if(%cond: i1) {
+  %a = memref.alloc() : memref<2x15xf16, #hivm.address_space<ub>>
+  %b = memref.alloc() : memref<2x15xf16, #hivm.address_space<ub>>
+  %r = scf.if %cond -> (memref<2x15xf16, #hivm.address_space<ub>>) {
+    scf.yield %a : memref<2x15xf16, #hivm.address_space<ub>>
+  } else {
+    scf.yield %b : memref<2x15xf16, #hivm.address_space<ub>>
+  }
+  annotation.mark %r {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<2x15xf16, #hivm.address_space<ub>>
+  hivm.hir.vexp ins(%r : memref<2x15xf16, #hivm.address_space<ub>>) outs(%r : memref<2x15xf16, #hivm.address_space<ub>>)
+  return
+}
+
+// -----
+
+// Marks inside scope.scope regions are handled like any other.
+// CHECK-LABEL: func.func @scope
+// CHECK: scope.scope
+// CHECK: memref.alloc() : memref<2x16x1xf16, #hivm.address_space<ub>>
+// CHECK: hivm.hir.vexp ins(%{{.*}} : memref<2x15xf16, strided<[16, 1]>, #hivm.address_space<ub>>)
+// CHECK: scope.return
+func.func @scope() {
+  scope.scope : () -> () {
+    %a = memref.alloc() : memref<2x15xf16, #hivm.address_space<ub>>
+    annotation.mark %a {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<2x15xf16, #hivm.address_space<ub>>
+    hivm.hir.vexp ins(%a : memref<2x15xf16, #hivm.address_space<ub>>) outs(%a : memref<2x15xf16, #hivm.address_space<ub>>)
+    scope.return
+  }
+  return
+}
+
+// -----
+
+// func.call: the callee's signature and body follow the padded buffer.
+// CHECK-LABEL: func.func @callee
+// CHECK-SAME: (%arg0: memref<2x15xf16, strided<[16, 1]>, #hivm.address_space<ub>>)
+// CHECK-NEXT: hivm.hir.vexp ins(%arg0 : memref<2x15xf16, strided<[16, 1]>, #hivm.address_space<ub>>)
+// CHECK-LABEL: func.func @caller
+// CHECK: {{(func\.)?}}call @callee(%{{.*}}) : (memref<2x15xf16, strided<[16, 1]>, #hivm.address_space<ub>>) -> ()
+func.func @callee(%arg0: memref<2x15xf16, #hivm.address_space<ub>>) {
+  hivm.hir.vexp ins(%arg0 : memref<2x15xf16, #hivm.address_space<ub>>) outs(%arg0 : memref<2x15xf16, #hivm.address_space<ub>>)
+  return
+}
+func.func @caller() {
+  %a = memref.alloc() : memref<2x15xf16, #hivm.address_space<ub>>
+  annotation.mark %a {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<2x15xf16, #hivm.address_space<ub>>
+  func.call @callee(%a) : (memref<2x15xf16, #hivm.address_space<ub>>) -> ()
+  return
+}
+
+// -----
+
+// A user that cannot take the padded layout (an unknown op producing a
+// memref from it) gets a dense mirror: copy in before, copy back after.
+// CHECK-LABEL: func.func @mirror
+// CHECK: %[[A:.*]] = memref.alloc() : memref<2x16x1xf16, #hivm.address_space<ub>>
+// CHECK-NEXT: %[[V:.*]] = memref.subview %[[A]]
+// CHECK-NEXT: %[[M:.*]] = memref.alloc() : memref<2x15xf16, #hivm.address_space<ub>>
+// CHECK-NEXT: hivm.hir.copy ins(%[[V]] : memref<2x15xf16, strided<[16, 1]>, #hivm.address_space<ub>>) outs(%[[M]] : memref<2x15xf16, #hivm.address_space<ub>>)
+// CHECK-NEXT: "some_use"(%[[M]]) : (memref<2x15xf16, #hivm.address_space<ub>>) -> memref<30xf16, #hivm.address_space<ub>>
+// CHECK-NEXT: hivm.hir.copy ins(%[[M]] : memref<2x15xf16, #hivm.address_space<ub>>) outs(%[[V]] : memref<2x15xf16, strided<[16, 1]>, #hivm.address_space<ub>>)
+func.func @mirror() {
+  %a = memref.alloc() : memref<2x15xf16, #hivm.address_space<ub>>
+  annotation.mark %a {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<2x15xf16, #hivm.address_space<ub>>
+  %f = "some_use"(%a) : (memref<2x15xf16, #hivm.address_space<ub>>) -> memref<30xf16, #hivm.address_space<ub>>
+  return
+}

@@ -1,0 +1,89 @@
+// RUN: tilemem opt -hivm-mark-stride-align -split-input-file %s | FileCheck %s
+// Op-specific marking rules.
+
+// Custom ops name the dim to align per operand.
+// CHECK-LABEL: func.func @custom
+// CHECK: annotation.mark %arg0 {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<4x15xf16, #hivm.address_space<ub>>
+// CHECK-NOT: annotation.mark
+// CHECK: hivm.hir.custom
+func.func @custom(%a: memref<4x15xf16, #hivm.address_space<ub>>, %b: memref<4x16xf16, #hivm.address_space<ub>>) {
+  hivm.hir.custom {arg_attrs = [{align_dim = 0 : i64}, {align_dim = 0 : i64}]} ins(%a, %b : memref<4x15xf16, #hivm.address_space<ub>>, memref<4x16xf16, #hivm.address_space<ub>>)
+  return
+}
+
+// -----
+
+// A store through a subview that drops trailing unit dims: the dim to align
+// is the last non-unit dim of the subview source. Here it survives the
+// rank reduction, so the subview result is marked on it.
+// CHECK-LABEL: func.func @store_trailing_unit_subview
+// CHECK: %[[S:.*]] = memref.subview
+// CHECK-NEXT: annotation.mark %[[S]] {hivm.stride_align_dims = array<i32: 1>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<3x15xf16, strided<[15, 1]>, #hivm.address_space<ub>>
+func.func @store_trailing_unit_subview(%gm: memref<3x15xf16, strided<[16, 1]>, #hivm.address_space<gm>>) {
+  %a = memref.alloc() : memref<3x15x1xf16, #hivm.address_space<ub>>
+  %s = memref.subview %a[0, 0, 0] [3, 15, 1] [1, 1, 1] : memref<3x15x1xf16, #hivm.address_space<ub>> to memref<3x15xf16, strided<[15, 1]>, #hivm.address_space<ub>>
+  hivm.hir.store ins(%s : memref<3x15xf16, strided<[15, 1]>, #hivm.address_space<ub>>) outs(%gm : memref<3x15xf16, strided<[16, 1]>, #hivm.address_space<gm>>)
+  return
+}
+
+// -----
+
+// When the source's last non-unit dim is dropped by the subview, the
+// source itself is marked.
+// CHECK-LABEL: func.func @store_dropped_dim
+// CHECK: %[[A:.*]] = memref.alloc() : memref<4x1x5xi32, #hivm.address_space<ub>>
+// CHECK-NEXT: annotation.mark %[[A]] {hivm.stride_align_dims = array<i32: 2>, hivm.stride_align_value_in_byte = array<i32: 32>}
+// CHECK-NOT: annotation.mark
+// CHECK: hivm.hir.store
+func.func @store_dropped_dim(%gm: memref<4x1xi32, strided<[8, 1]>, #hivm.address_space<gm>>) {
+  %a = memref.alloc() : memref<4x1x5xi32, #hivm.address_space<ub>>
+  %s = memref.subview %a[0, 0, 0] [4, 1, 1] [1, 1, 1] : memref<4x1x5xi32, #hivm.address_space<ub>> to memref<4x1xi32, strided<[5, 5]>, #hivm.address_space<ub>>
+  hivm.hir.store ins(%s : memref<4x1xi32, strided<[5, 5]>, #hivm.address_space<ub>>) outs(%gm : memref<4x1xi32, strided<[8, 1]>, #hivm.address_space<gm>>)
+  return
+}
+
+// -----
+
+// A broadcast along the last dim aligns the previous discontinuous dim
+// (regbase, where the last dim would be chosen otherwise); the dense 4x1
+// source has none.
+// CHECK-LABEL: func.func @vbrc_last_dim
+// CHECK: %[[S:.*]] = memref.subview
+// CHECK-NEXT: annotation.mark %[[S]] {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<4x15xf32, strided<[20, 1]>, #hivm.address_space<ub>>
+// CHECK-NOT: annotation.mark
+// CHECK: hivm.hir.vbrc
+module attributes {hacc.target = #hacc.target<"Ascend950PR_9589">} {
+  func.func @vbrc_last_dim(%src: memref<4x1xf32, #hivm.address_space<ub>>) {
+    %a = memref.alloc() : memref<4x20xf32, #hivm.address_space<ub>>
+    %s = memref.subview %a[0, 0] [4, 15] [1, 1] : memref<4x20xf32, #hivm.address_space<ub>> to memref<4x15xf32, strided<[20, 1]>, #hivm.address_space<ub>>
+    hivm.hir.vbrc ins(%src : memref<4x1xf32, #hivm.address_space<ub>>) outs(%s : memref<4x15xf32, strided<[20, 1]>, #hivm.address_space<ub>>) broadcast_dims = [1]
+    return
+  }
+}
+
+// -----
+
+// Without the broadcast, the same output is marked on its last dim.
+// CHECK-LABEL: func.func @vexp_last_dim
+// CHECK: %[[S:.*]] = memref.subview
+// CHECK-NEXT: annotation.mark %[[S]] {hivm.stride_align_dims = array<i32: 1>, hivm.stride_align_value_in_byte = array<i32: 32>}
+module attributes {hacc.target = #hacc.target<"Ascend950PR_9589">} {
+  func.func @vexp_last_dim(%src: memref<4x15xf32, strided<[20, 1]>, #hivm.address_space<ub>>) {
+    %a = memref.alloc() : memref<4x20xf32, #hivm.address_space<ub>>
+    %s = memref.subview %a[0, 0] [4, 15] [1, 1] : memref<4x20xf32, #hivm.address_space<ub>> to memref<4x15xf32, strided<[20, 1]>, #hivm.address_space<ub>>
+    hivm.hir.vexp ins(%src : memref<4x15xf32, strided<[20, 1]>, #hivm.address_space<ub>>) outs(%s : memref<4x15xf32, strided<[20, 1]>, #hivm.address_space<ub>>)
+    return
+  }
+}
+
+// -----
+
+// Copies: a destination dim that collapses with the next one is not marked.
+// CHECK-LABEL: func.func @copy_collapsible_dst
+// CHECK: annotation.mark %arg0 {hivm.stride_align_dims = array<i32: 0>
+// CHECK-NOT: annotation.mark
+// CHECK: hivm.hir.copy
+func.func @copy_collapsible_dst(%a: memref<4x15xf16, strided<[20, 1]>, #hivm.address_space<ub>>, %b: memref<4x15xf16, #hivm.address_space<ub>>) {
+  hivm.hir.copy ins(%a : memref<4x15xf16, strided<[20, 1]>, #hivm.address_space<ub>>) outs(%b : memref<4x15xf16, #hivm.address_space<ub>>)
+  return
+}
