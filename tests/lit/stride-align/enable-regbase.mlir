@@ -75,3 +75,33 @@ module attributes {hacc.target = #hacc.target<"Ascend950PR_9589">} {
     return
   }
 }
+
+// -----
+
+// AIC -> AIV (Ascend950 with a Fixpipe): the AIV side of a tightly coupled
+// buffer is padded like the AIC side.
+// CHECK-LABEL: func.func @aic
+// CHECK: memref.alloc() : memref<16x32x1xf32, #hivm.address_space<ub>>
+// CHECK-LABEL: func.func @aiv
+// CHECK: memref.alloc() : memref<16x32x1xf32, #hivm.address_space<ub>>
+// CHECK-LABEL: func.func @aiv_other
+// CHECK: memref.alloc() : memref<16x30xf32, #hivm.address_space<ub>>
+module attributes {hacc.target = #hacc.target<"Ascend950PR_9589">} {
+  func.func @aic(%l0c: memref<16x30xf32, #hivm.address_space<cc>>) attributes {hivm.func_core_type = #hivm.func_core_type<AIC>} {
+    %a = memref.alloc() : memref<16x30xf32, #hivm.address_space<ub>>
+    annotation.mark %a {hivm.tightly_coupled_buffer = #hivm.tightly_coupled_buffer<1>} : memref<16x30xf32, #hivm.address_space<ub>>
+    annotation.mark %a {hivm.stride_align_dims = array<i32: 1>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<16x30xf32, #hivm.address_space<ub>>
+    hivm.hir.fixpipe ins(%l0c : memref<16x30xf32, #hivm.address_space<cc>>) outs(%a : memref<16x30xf32, #hivm.address_space<ub>>)
+    return
+  }
+  func.func @aiv() attributes {hivm.func_core_type = #hivm.func_core_type<AIV>} {
+    %a = memref.alloc() : memref<16x30xf32, #hivm.address_space<ub>>
+    annotation.mark %a {hivm.tightly_coupled_buffer = #hivm.tightly_coupled_buffer<1>} : memref<16x30xf32, #hivm.address_space<ub>>
+    return
+  }
+  func.func @aiv_other() attributes {hivm.func_core_type = #hivm.func_core_type<AIV>} {
+    %a = memref.alloc() : memref<16x30xf32, #hivm.address_space<ub>>
+    annotation.mark %a {hivm.tightly_coupled_buffer = #hivm.tightly_coupled_buffer<2>} : memref<16x30xf32, #hivm.address_space<ub>>
+    return
+  }
+}

@@ -69,6 +69,9 @@ impl Pass for EnableStrideAlign {
         if engine.collect(m, diags).is_err() {
             return Err(PassFailed);
         }
+        if target.is_ascend950() {
+            engine.aic_to_aiv(m);
+        }
         let converged = engine.run_to_fixed_point(m, diags);
         if diags
             .iter()
@@ -186,6 +189,60 @@ impl Propagation {
             self.up(m, v, &merged, diags, 0);
         }
         Ok(())
+    }
+
+    /// Ascend950: a tightly coupled buffer is one physical buffer seen by
+    /// the cube (AIC) and vector (AIV) sides, so when a module has a
+    /// Fixpipe, AIV allocations (outside vector functions) with the same
+    /// `hivm.tightly_coupled_buffer` id as a marked AIC allocation get the
+    /// same requirement.
+    fn aic_to_aiv(&mut self, m: &Module) {
+        let funcs = device_funcs(m);
+        let has_fixpipe = funcs.iter().any(|&f| {
+            m.walk(f)
+                .into_iter()
+                .any(|o| m.op(o).is("hivm.hir.fixpipe"))
+        });
+        if !has_fixpipe {
+            return;
+        }
+        let core = |f: OpId| {
+            m.attr(f, attrs::FUNC_CORE_TYPE)
+                .map(super::common::attr_text)
+                .unwrap_or_default()
+        };
+        let coupled_id = |alloc: OpId| -> Option<String> {
+            let v = m.op(alloc).result(0)?;
+            super::common::marks_of(m, v).into_iter().find_map(|mk| {
+                m.attr(mk, attrs::TIGHTLY_COUPLED)
+                    .map(super::common::attr_text)
+            })
+        };
+        let mut by_id: BTreeMap<String, AlignInfo> = BTreeMap::new();
+        for &f in &funcs {
+            if core(f).trim() != "AIC" {
+                continue;
+            }
+            for op in m.walk(f) {
+                if let (Some(info), Some(id)) = (self.alloc_info.get(&op), coupled_id(op)) {
+                    let merged = union_info(by_id.get(&id).unwrap_or(&Vec::new()), info);
+                    by_id.insert(id, merged);
+                }
+            }
+        }
+        for &f in &funcs {
+            if core(f).trim() != "AIV" || super::common::is_vector_function(m, f) {
+                continue;
+            }
+            for op in m.walk(f) {
+                if !is_root_alloc(m.op(op).name()) || self.alloc_info.contains_key(&op) {
+                    continue;
+                }
+                if let Some(info) = coupled_id(op).and_then(|id| by_id.get(&id)) {
+                    self.alloc_info.insert(op, info.clone());
+                }
+            }
+        }
     }
 
     /// Rounds of down, among-operands and up until the root requirements
