@@ -1,0 +1,93 @@
+//! Benchmark: `hivm-mark-stride-align` + `hivm-enable-stride-align` over one
+//! generated function of 10,000 ops (loads, subviews, vector ops and allocs
+//! whose rows need padding), on membase and regbase targets.
+//!
+//! Run with `cargo bench -p tilemem-mlir --bench stride_align`. Prints the
+//! best and median wall time of the two passes (reading the input is not
+//! timed) and the number of ops before and after.
+
+use std::time::{Duration, Instant};
+
+use tilemem_mlir::parse::{parse_module, ParseOptions};
+use tilemem_mlir::pass::{run_pipeline, Pass};
+use tilemem_mlir::passes::{enable::EnableStrideAlign, mark::MarkStrideAlign};
+use tilemem_mlir::Module;
+
+/// Ops per generated group (alloc, alloc, subview, load, vadd).
+const GROUP_OPS: usize = 5;
+
+/// A function of `ops` ops (plus `return`) whose buffers all need padding.
+fn generate(ops: usize, target: Option<&str>) -> String {
+    let ub = "#hivm.address_space<ub>";
+    let gm_ty = "memref<4x15xf16, strided<[16, 1]>, #hivm.address_space<gm>>";
+    let a_ty = format!("memref<4x15xf16, {ub}>");
+    let s_ty = format!("memref<2x15xf16, strided<[15, 1]>, {ub}>");
+    let b_ty = format!("memref<2x15xf16, {ub}>");
+    let mut out = String::new();
+    if let Some(t) = target {
+        out.push_str(&format!(
+            "module attributes {{hacc.target = #hacc.target<\"{t}\">}} {{\n"
+        ));
+    }
+    out.push_str(&format!("func.func @generated(%gm: {gm_ty}) {{\n"));
+    for g in 0..ops / GROUP_OPS {
+        out.push_str(&format!("  %a{g} = memref.alloc() : {a_ty}\n"));
+        out.push_str(&format!("  %b{g} = memref.alloc() : {b_ty}\n"));
+        out.push_str(&format!(
+            "  %s{g} = memref.subview %a{g}[0, 0] [2, 15] [1, 1] : {a_ty} to {s_ty}\n"
+        ));
+        out.push_str(&format!(
+            "  hivm.hir.load ins(%gm : {gm_ty}) outs(%a{g} : {a_ty})\n"
+        ));
+        out.push_str(&format!(
+            "  hivm.hir.vadd ins(%s{g}, %b{g} : {s_ty}, {b_ty}) outs(%b{g} : {b_ty})\n"
+        ));
+    }
+    out.push_str("  return\n}\n");
+    if target.is_some() {
+        out.push_str("}\n");
+    }
+    out
+}
+
+fn count_ops(m: &Module) -> usize {
+    m.all_ops().len()
+}
+
+fn bench(label: &str, target: Option<&str>) {
+    let text = generate(10_000, target);
+    let module = match parse_module(&text, &ParseOptions::default()) {
+        Ok(m) => m,
+        Err(d) => {
+            eprintln!("{label}: cannot read the generated input: {}", d.render("gen"));
+            return;
+        }
+    };
+    let passes: Vec<Box<dyn Pass>> = vec![Box::new(MarkStrideAlign), Box::new(EnableStrideAlign)];
+    let mut times: Vec<Duration> = Vec::new();
+    let mut after = 0;
+    for _ in 0..7 {
+        let mut m = module.clone();
+        let start = Instant::now();
+        let (diags, ok) = run_pipeline(&passes, &mut m);
+        times.push(start.elapsed());
+        if !ok {
+            eprintln!("{label}: passes failed: {diags:?}");
+            return;
+        }
+        after = count_ops(&m);
+    }
+    times.sort();
+    println!(
+        "{label}: mark + enable over {} ops: best {:.1} ms, median {:.1} ms ({} ops after)",
+        count_ops(&module),
+        times[0].as_secs_f64() * 1e3,
+        times[times.len() / 2].as_secs_f64() * 1e3,
+        after
+    );
+}
+
+fn main() {
+    bench("membase (910B)", None);
+    bench("regbase (950)", Some("Ascend950PR_9589"));
+}
