@@ -4,7 +4,7 @@
 
 use std::collections::HashSet;
 
-use crate::ir::{Block, Expr, Function, StmtKind, Type};
+use crate::ir::{Block, Expr, Function, Type};
 
 /// Removes `"pipeline_membership"` from every call's `attrs={...}`; an
 /// `attrs` left empty is dropped.
@@ -39,15 +39,14 @@ pub fn remove_dead_allocs(f: &mut Function) -> usize {
             used.insert(v);
         }
     }
-    let dead: Vec<_> = f
+    let dead: HashSet<_> = f
         .allocs()
         .into_iter()
         .filter(|a| !used.contains(&a.var))
         .map(|a| a.stmt)
         .collect();
-    for &s in &dead {
-        f.remove(Block::Body, s);
+    if let Some(body) = f.block_mut(Block::Body) {
+        body.retain(|s| !dead.contains(s));
     }
-    let _ = StmtKind::Blank;
     dead.len()
 }

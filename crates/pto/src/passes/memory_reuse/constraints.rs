@@ -95,6 +95,12 @@ pub struct AllocationConstraints {
     pub stages: HashMap<RootId, Vec<StageTag>>,
     /// Requested depth (number of distinct stages) per pipeline group.
     pub group_depth: BTreeMap<u32, u32>,
+    /// Written workspaces outside loops: root -> definition index of the
+    /// workspace value. Such a root may not share with a root whose
+    /// lifetime ends at or before that index (see [`Self::workspace_blocks`]);
+    /// kept as a rule rather than as pairs so the constraint set stays
+    /// linear in the program size.
+    pub workspace_def: BTreeMap<RootId, u32>,
 }
 
 impl AllocationConstraints {
@@ -102,6 +108,33 @@ impl AllocationConstraints {
     pub fn separated(&self, a: RootId, b: RootId) -> bool {
         let k = if a < b { (a, b) } else { (b, a) };
         self.pairs.contains(&k)
+    }
+
+    /// Whether the written-workspace rule keeps `a` and `b` apart, given
+    /// their lifetimes: a workspace may not take over the bytes of a value
+    /// that died at or before the workspace was defined (a vector read of
+    /// that value may still be in flight when the scalar pipe writes).
+    pub fn workspace_blocks(
+        &self,
+        a: RootId,
+        la: &super::lifetime::Lifetime,
+        b: RootId,
+        lb: &super::lifetime::Lifetime,
+    ) -> bool {
+        self.workspace_def.get(&a).is_some_and(|&w| lb.last <= w)
+            || self.workspace_def.get(&b).is_some_and(|&w| la.last <= w)
+    }
+
+    /// Every hard rule between two roots (pairs and the workspace rule);
+    /// lifetime interference and stage separation are separate.
+    pub fn hard_separated(&self, lt: &AllocationLifetimes, a: RootId, b: RootId) -> bool {
+        if self.separated(a, b) {
+            return true;
+        }
+        match (lt.roots[a].lifetime, lt.roots[b].lifetime) {
+            (Some(la), Some(lb)) => self.workspace_blocks(a, &la, b, &lb),
+            _ => false,
+        }
     }
 
     fn add(&mut self, a: RootId, b: RootId, reason: SeparationReason) {
@@ -400,17 +433,8 @@ fn written_workspace(f: &Function, lt: &AllocationLifetimes, c: &mut AllocationC
                     continue;
                 }
             };
-            let space = lt.roots[rw].space;
-            for (rm, r) in lt.roots.iter() {
-                if rm == rw || r.space != space {
-                    continue;
-                }
-                if let Some(l) = r.lifetime {
-                    if l.last <= def {
-                        c.add(rw, rm, SeparationReason::WrittenWorkspace);
-                    }
-                }
-            }
+            let e = c.workspace_def.entry(rw).or_insert(def);
+            *e = (*e).max(def);
         }
     }
 }
@@ -497,9 +521,10 @@ pub fn check_declared_slots(f: &Function, lt: &AllocationLifetimes) -> Result<()
                             crate::ir::MemBase::Var(v) => f.vars[*v].name.to_string(),
                             crate::ir::MemBase::Named(n) => n.to_string(),
                         };
-                        let pos = f.stmts
-                            [is_assigned(f, b).unwrap_or(r.alloc_stmt.unwrap_or(f.body[0]))]
-                        .pos;
+                        let pos = is_assigned(f, b)
+                            .or(r.alloc_stmt)
+                            .map(|s| f.stmts[s].pos)
+                            .unwrap_or_default();
                         return Err(PassError::planning(format!(
                             "MemoryReuse: tiles '{}' and '{}' of function '{}' are bound to slot {} of the declared allocation '{}' and are live at the same time; the second write would destroy data the first still needs. Bind them to different slots (pl.MemRef(..., slots=N)[k]) or to different declarations",
                             f.vars[a].name, f.vars[b].name, f.name, slot, base

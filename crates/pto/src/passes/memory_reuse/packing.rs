@@ -27,7 +27,7 @@
 //! dynamic member offset other than a direct `tile.slice` keeps whole-buffer
 //! packing.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use tilemem_target::{MemSpace, MemoryAllocatorPolicy, Soc};
 
@@ -89,6 +89,15 @@ struct Buffer {
     size: u64,
     closed: bool,
     members: Vec<(RootId, u64)>,
+    /// Member lifetimes as `(def, last)`; pairwise disjoint in whole-buffer
+    /// packing, so one predecessor lookup decides interference.
+    lives: BTreeSet<(u32, u32)>,
+    /// Smallest `last` of any member (written-workspace rule).
+    min_last: u32,
+    /// Largest workspace definition index of any member.
+    max_ws_def: Option<u32>,
+    /// Stage residues present per pipeline group.
+    residues: BTreeMap<u32, BTreeSet<u32>>,
 }
 
 struct SpaceInput<'a> {
@@ -96,6 +105,8 @@ struct SpaceInput<'a> {
     lt: &'a AllocationLifetimes,
     c: &'a AllocationConstraints,
     align: u64,
+    /// Hard-separation partners of each root.
+    partners: HashMap<RootId, Vec<RootId>>,
 }
 
 impl SpaceInput<'_> {
@@ -105,9 +116,12 @@ impl SpaceInput<'_> {
             .unwrap_or(Lifetime { def: 0, last: 0 })
     }
 
+    /// The symmetric sharing test between two roots.
     fn can_share(&self, a: RootId, b: RootId, depth: &BTreeMap<u32, u32>) -> bool {
-        !self.life(a).overlaps(&self.life(b))
+        let (la, lb) = (self.life(a), self.life(b));
+        !la.overlaps(&lb)
             && !self.c.separated(a, b)
+            && !self.c.workspace_blocks(a, &la, b, &lb)
             && !self.c.stage_conflict(a, b, depth)
     }
 
@@ -115,46 +129,125 @@ impl SpaceInput<'_> {
         self.c.isolated.contains(&r)
     }
 
+    fn tags(&self, r: RootId, depth: &BTreeMap<u32, u32>) -> Vec<(u32, u32)> {
+        self.c
+            .stages
+            .get(&r)
+            .map(|t| {
+                t.iter()
+                    .map(|&(g, k)| (g, k % depth.get(&g).copied().unwrap_or(1).max(1)))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// Whether `r` can share with every member of `b` (whole-buffer test,
+    /// in time logarithmic in the buffer's size).
+    fn joins(
+        &self,
+        b: &Buffer,
+        bi: usize,
+        r: RootId,
+        bucket_of: &HashMap<RootId, usize>,
+        tags: &[(u32, u32)],
+    ) -> bool {
+        let l = self.life(r);
+        if let Some(&(d, last)) = b.lives.range(..(l.last, 0)).next_back() {
+            if (Lifetime { def: d, last }).overlaps(&l) {
+                return false;
+            }
+        }
+        if let Some(&w) = self.c.workspace_def.get(&r) {
+            if b.min_last <= w {
+                return false;
+            }
+        }
+        if b.max_ws_def.is_some_and(|w| l.last <= w) {
+            return false;
+        }
+        if tags.iter().any(|(g, k)| {
+            b.residues
+                .get(g)
+                .is_some_and(|set| set.iter().any(|x| x != k))
+        }) {
+            return false;
+        }
+        if let Some(ps) = self.partners.get(&r) {
+            if ps.iter().any(|p| bucket_of.get(p) == Some(&bi)) {
+                return false;
+            }
+        }
+        true
+    }
+
     fn pack(&self, depth: &BTreeMap<u32, u32>, sub_range: bool) -> Vec<Buffer> {
         let mut bufs: Vec<Buffer> = Vec::new();
+        let mut bucket_of: HashMap<RootId, usize> = HashMap::new();
         for &r in &self.roots {
             let size = self.lt.roots[r].size;
-            let mut placed = false;
+            let tags = self.tags(r, depth);
+            let mut placed = None;
             if !self.closed(r) {
-                for b in bufs.iter_mut().filter(|b| !b.closed) {
-                    if let Some(off) = self.fit(b, r, size, depth, sub_range) {
-                        b.members.push((r, off));
-                        placed = true;
+                for (bi, b) in bufs.iter().enumerate() {
+                    if b.closed || size > b.size {
+                        continue;
+                    }
+                    let off = if sub_range {
+                        self.fit_sub_range(b, r, size, depth)
+                    } else if self.joins(b, bi, r, &bucket_of, &tags) {
+                        Some(0)
+                    } else {
+                        None
+                    };
+                    if let Some(off) = off {
+                        placed = Some((bi, off));
                         break;
                     }
                 }
             }
-            if !placed {
-                bufs.push(Buffer {
-                    rep: r,
-                    size,
-                    closed: self.closed(r),
-                    members: vec![(r, 0)],
-                });
+            let bi = match placed {
+                Some((bi, _)) => bi,
+                None => {
+                    bufs.push(Buffer {
+                        rep: r,
+                        size,
+                        closed: self.closed(r),
+                        members: Vec::new(),
+                        lives: BTreeSet::new(),
+                        min_last: u32::MAX,
+                        max_ws_def: None,
+                        residues: BTreeMap::new(),
+                    });
+                    bufs.len() - 1
+                }
+            };
+            let off = placed.map_or(0, |p| p.1);
+            let l = self.life(r);
+            let b = &mut bufs[bi];
+            b.members.push((r, off));
+            b.lives.insert((l.def, l.last));
+            b.min_last = b.min_last.min(l.last);
+            if let Some(&w) = self.c.workspace_def.get(&r) {
+                b.max_ws_def = Some(b.max_ws_def.map_or(w, |x| x.max(w)));
             }
+            for (g, k) in tags {
+                b.residues.entry(g).or_default().insert(k);
+            }
+            bucket_of.insert(r, bi);
         }
         bufs
     }
 
-    /// The offset at which `r` can join `b`: 0 when it can share with every
-    /// member; with `sub_range`, the lowest aligned hole clear of the
-    /// members it cannot share with.
-    fn fit(
+    /// The lowest aligned offset at which `r` fits in `b`'s arena clear of
+    /// every member it cannot share bytes with (0 when it can share with
+    /// all of them).
+    fn fit_sub_range(
         &self,
         b: &Buffer,
         r: RootId,
         size: u64,
         depth: &BTreeMap<u32, u32>,
-        sub_range: bool,
     ) -> Option<u64> {
-        if size > b.size {
-            return None;
-        }
         let blockers: Vec<(u64, u64)> = b
             .members
             .iter()
@@ -163,9 +256,6 @@ impl SpaceInput<'_> {
             .collect();
         if blockers.is_empty() {
             return Some(0);
-        }
-        if !sub_range {
-            return None;
         }
         let mut cands: Vec<u64> = vec![0];
         cands.extend(
@@ -284,11 +374,19 @@ pub fn pack(
                 r,
             )
         });
+        let mut partners: HashMap<RootId, Vec<RootId>> = HashMap::new();
+        for sep in &c.separations {
+            if lt.roots[sep.a].space == space {
+                partners.entry(sep.a).or_default().push(sep.b);
+                partners.entry(sep.b).or_default().push(sep.a);
+            }
+        }
         let input = SpaceInput {
             roots,
             lt,
             c,
             align: policy.align_address(1, space).max(1),
+            partners,
         };
         let bufs = pack_space(
             f,

@@ -27,7 +27,7 @@
 
 use std::collections::HashSet;
 
-use super::lifetime::{carried_from, is_assigned, yielded};
+use super::lifetime::{is_assigned, yielded};
 use super::storage::{
     base_name, current_memref, current_space, current_tile_type, derived, retarget, same_window,
     set_memref, subtree, windows_overlap,
@@ -256,6 +256,7 @@ struct Copy {
 
 /// Fixes every loop and if of `f`.
 pub fn fix_yields(f: &mut Function, family: Family) -> Result<(), PassError> {
+    let mut names = Names::of(f);
     for s in control_post_order(f) {
         match &f.stmts[s].kind {
             StmtKind::For(l) => {
@@ -320,7 +321,7 @@ pub fn fix_yields(f: &mut Function, family: Family) -> Result<(), PassError> {
                         }
                     }
                 }
-                emit_copies(f, b, copies)?;
+                emit_copies(f, &mut names, b, copies)?;
             }
             StmtKind::If(_) => {
                 let results = if_results(f, s);
@@ -360,7 +361,7 @@ pub fn fix_yields(f: &mut Function, family: Family) -> Result<(), PassError> {
                 }
                 if !copies.is_empty() {
                     let Some(&eb) = blocks.get(1) else { continue };
-                    emit_copies(f, eb, copies)?;
+                    emit_copies(f, &mut names, eb, copies)?;
                 }
             }
             _ => {}
@@ -369,33 +370,58 @@ pub fn fix_yields(f: &mut Function, family: Family) -> Result<(), PassError> {
     Ok(())
 }
 
-fn fresh_name(f: &Function, base: &str) -> String {
-    let taken: HashSet<&str> = f.vars.values().map(|d| &*d.name).collect();
-    if !taken.contains(base) {
-        return base.to_string();
-    }
-    (1..)
-        .map(|i| format!("{base}_{i}"))
-        .find(|n| !taken.contains(n.as_str()))
-        .unwrap_or_else(|| base.to_string())
+/// Names already used in the function, for fresh move and scratch names.
+struct Names {
+    taken: HashSet<String>,
+    next_alloc: u64,
 }
 
-fn fresh_alloc_name(f: &Function, space: MemSpace) -> String {
-    let prefix = format!("mem_{}_", space.alloc_prefix());
-    let mut next = 0u64;
-    for d in f.vars.values() {
-        if let Some(n) = d.name.strip_prefix("mem_") {
-            if let Some(num) = n.rsplit('_').next().and_then(|x| x.parse::<u64>().ok()) {
-                next = next.max(num + 1);
+impl Names {
+    fn of(f: &Function) -> Names {
+        let mut next_alloc = 0u64;
+        for d in f.vars.values() {
+            if let Some(n) = d.name.strip_prefix("mem_") {
+                if let Some(num) = n.rsplit('_').next().and_then(|x| x.parse::<u64>().ok()) {
+                    next_alloc = next_alloc.max(num.saturating_add(1));
+                }
             }
         }
+        Names {
+            taken: f.vars.values().map(|d| d.name.to_string()).collect(),
+            next_alloc,
+        }
     }
-    fresh_name(f, &format!("{prefix}{next}"))
+
+    /// `base`, or `base_1`, `base_2`, ... whichever is free; reserves it.
+    fn fresh(&mut self, base: &str) -> String {
+        let mut name = base.to_string();
+        let mut i = 1u64;
+        while self.taken.contains(&name) {
+            name = format!("{base}_{i}");
+            i += 1;
+        }
+        self.taken.insert(name.clone());
+        name
+    }
+
+    /// A new allocation name `mem_<space>_<n>` above every existing number.
+    fn alloc(&mut self, space: MemSpace) -> String {
+        let n = self.next_alloc;
+        self.next_alloc += 1;
+        self.fresh(&format!("mem_{}_{n}", space.alloc_prefix()))
+    }
 }
 
 /// Inserts `name: T(dst) = pl.tile.move(src, target_memory=space)` before
 /// the yield of `b`; returns the new variable.
-fn insert_move(f: &mut Function, b: Block, src: VarId, dst: &MemRef, name: &str) -> Option<VarId> {
+fn insert_move(
+    f: &mut Function,
+    names: &mut Names,
+    b: Block,
+    src: VarId,
+    dst: &MemRef,
+    name: &str,
+) -> Option<VarId> {
     let mut ty = current_tile_type(f, src)?;
     let space_expr = match &ty {
         Type::Tile(t) => Expr::mem_space(t.space.as_ref()?),
@@ -404,7 +430,7 @@ fn insert_move(f: &mut Function, b: Block, src: VarId, dst: &MemRef, name: &str)
     if let Some(slot) = ty.memref_mut() {
         *slot = Some(dst.clone());
     }
-    let name = fresh_name(f, name);
+    let name = names.fresh(name);
     let v = f.new_var(&name, Some(ty), VarDef::Free);
     let call = Call {
         func: "pl.tile.move".into(),
@@ -429,7 +455,12 @@ fn insert_move(f: &mut Function, b: Block, src: VarId, dst: &MemRef, name: &str)
 
 /// Emits the copies of one yield in an order where no copy overwrites bytes
 /// another still has to read; cycles go through scratch buffers.
-fn emit_copies(f: &mut Function, b: Block, mut copies: Vec<Copy>) -> Result<(), PassError> {
+fn emit_copies(
+    f: &mut Function,
+    names: &mut Names,
+    b: Block,
+    mut copies: Vec<Copy>,
+) -> Result<(), PassError> {
     for c in &copies {
         if current_space(f, c.src) == Some(MemSpace::Acc) {
             return Err(PassError::internal(ACC_MOVE_ERROR));
@@ -466,11 +497,11 @@ fn emit_copies(f: &mut Function, b: Block, mut copies: Vec<Copy>) -> Result<(), 
                     .iter()
                     .take_while(|&&s| f.alloc_at(s).is_some())
                     .count();
-                let alloc_name = fresh_alloc_name(f, space);
+                let alloc_name = names.alloc(space);
                 let scratch_var = f.insert_alloc(at, &alloc_name, &ir_space, size, false);
                 let scratch = MemRef::new(MemBase::Var(scratch_var), 0, size);
                 let name = format!("{}_swap", f.vars[src].name);
-                let Some(tmp) = insert_move(f, b, src, &scratch, &name) else {
+                let Some(tmp) = insert_move(f, names, b, src, &scratch, &name) else {
                     return Err(PassError::internal(format!(
                         "MemoryReuse: cannot type the scratch copy of '{}'",
                         f.vars[src].name
@@ -483,7 +514,7 @@ fn emit_copies(f: &mut Function, b: Block, mut copies: Vec<Copy>) -> Result<(), 
     for i in order {
         let c = &copies[i];
         let name = format!("{}_mv", f.vars[c.orig].name);
-        let Some(v) = insert_move(f, b, c.src, &c.dst, &name) else {
+        let Some(v) = insert_move(f, names, b, c.src, &c.dst, &name) else {
             return Err(PassError::internal(format!(
                 "MemoryReuse: cannot type the yield copy of '{}'",
                 f.vars[c.src].name
@@ -502,6 +533,5 @@ fn emit_copies(f: &mut Function, b: Block, mut copies: Vec<Copy>) -> Result<(), 
             }
         }
     }
-    let _ = carried_from;
     Ok(())
 }
