@@ -1,9 +1,254 @@
 //! `tilemem opt`: an mlir-opt style driver for the HIVM passes.
+//!
+//! `tilemem opt [pass flags] [-split-input-file] [-allow-unregistered-dialect]
+//! [-o FILE] FILE.mlir|-` reads the input, runs the passes in flag order and
+//! prints the result in MLIR's canonical form. With `-split-input-file` each
+//! `// -----` chunk is processed on its own and the outputs are joined by
+//! `// -----`. Diagnostics go to stderr as `file:line:col: error: message`
+//! followed by the source line. Exit codes: 0 success, 1 a pass failed,
+//! 2 bad input (unreadable file, syntax error, unknown flag).
 
+use std::io::{Read, Write};
 use std::process::ExitCode;
+
+use tilemem_mlir::ir::{Diagnostic, Severity};
+use tilemem_mlir::parse::{parse_module, split_input, ParseOptions};
+use tilemem_mlir::pass::{registry, run_pipeline, Pass};
+use tilemem_mlir::print::print_module;
+
+/// Parsed command line.
+struct Options {
+    passes: Vec<Box<dyn Pass>>,
+    split: bool,
+    allow_unregistered: bool,
+    output: Option<String>,
+    input: Option<String>,
+}
+
+enum Parsed {
+    Run(Options),
+    Help,
+}
+
+fn usage() -> String {
+    let mut s = String::from(
+        "OVERVIEW: tilemem opt: run HIVM MLIR passes (mlir-opt conventions)\n\n\
+         USAGE: tilemem opt [options] [pass flags] <input file|->\n\n\
+         OPTIONS:\n  \
+         -split-input-file            Split the input at '// -----' and process each chunk independently\n  \
+         -allow-unregistered-dialect  Allow operations of unknown dialects\n  \
+         -o <file>                    Output file (default: stdout)\n  \
+         -h, --help                   Show this help\n\n\
+         PASSES (run in the order given):\n",
+    );
+    for p in registry() {
+        s.push_str(&format!("  -{:<32} {}\n", p.name(), p.description()));
+    }
+    s
+}
+
+fn known_passes() -> String {
+    let names: Vec<String> = registry()
+        .iter()
+        .map(|p| format!("-{}", p.name()))
+        .collect();
+    if names.is_empty() {
+        "known passes: (none)".to_string()
+    } else {
+        format!("known passes: {}", names.join(", "))
+    }
+}
+
+fn parse_args(args: &[String]) -> Result<Parsed, String> {
+    let mut o = Options {
+        passes: Vec::new(),
+        split: false,
+        allow_unregistered: false,
+        output: None,
+        input: None,
+    };
+    let mut i = 0;
+    while i < args.len() {
+        let a = &args[i];
+        i += 1;
+        if a == "-" || !a.starts_with('-') {
+            if let Some(prev) = &o.input {
+                return Err(format!(
+                    "too many input files: '{prev}' and '{a}' (give one file, or '-' for stdin)"
+                ));
+            }
+            o.input = Some(a.clone());
+            continue;
+        }
+        let flag = a.trim_start_matches('-');
+        let (flag, value) = match flag.split_once('=') {
+            Some((f, v)) => (f, Some(v.to_string())),
+            None => (flag, None),
+        };
+        match flag {
+            "h" | "help" => return Ok(Parsed::Help),
+            "split-input-file" => o.split = true,
+            "allow-unregistered-dialect" => o.allow_unregistered = true,
+            "o" => {
+                let v = match value {
+                    Some(v) => v,
+                    None => {
+                        let Some(v) = args.get(i) else {
+                            return Err("option '-o' needs a file name".to_string());
+                        };
+                        i += 1;
+                        v.clone()
+                    }
+                };
+                o.output = Some(v);
+            }
+            _ => {
+                let Some(p) = registry().into_iter().find(|p| p.name() == flag) else {
+                    return Err(format!(
+                        "Unknown command line argument '{a}'. Try: 'tilemem opt --help'\n{}",
+                        known_passes()
+                    ));
+                };
+                if value.is_some() {
+                    return Err(format!("pass '-{flag}' takes no options (got '{a}')"));
+                }
+                o.passes.push(p);
+            }
+        }
+    }
+    Ok(Parsed::Run(o))
+}
+
+/// Renders a diagnostic MLIR-style, with the source line and a caret.
+fn render(d: &Diagnostic, file: &str, text: &str) -> String {
+    let mut out = String::new();
+    let one = |d: &Diagnostic, out: &mut String| {
+        let head = Diagnostic {
+            notes: Vec::new(),
+            ..d.clone()
+        };
+        out.push_str(&head.render(file));
+        out.push('\n');
+        if d.loc.is_known() {
+            if let Some(line) = text.lines().nth(d.loc.line as usize - 1) {
+                out.push_str(line);
+                out.push('\n');
+                let pad: String = line
+                    .chars()
+                    .take(d.loc.col.saturating_sub(1) as usize)
+                    .map(|c| if c == '\t' { '\t' } else { ' ' })
+                    .collect();
+                out.push_str(&pad);
+                out.push_str("^\n");
+            }
+        }
+    };
+    one(d, &mut out);
+    for n in &d.notes {
+        one(n, &mut out);
+    }
+    out
+}
 
 /// Runs the driver on the arguments after `opt`.
 pub fn run(args: &[String]) -> ExitCode {
-    eprintln!("tilemem opt: not implemented yet ({args:?})");
-    ExitCode::from(2)
+    let opts = match parse_args(args) {
+        Ok(Parsed::Help) => {
+            print!("{}", usage());
+            return ExitCode::SUCCESS;
+        }
+        Ok(Parsed::Run(o)) => o,
+        Err(msg) => {
+            eprintln!("tilemem opt: {msg}");
+            return ExitCode::from(2);
+        }
+    };
+    let Some(input) = opts.input.as_deref() else {
+        eprintln!("tilemem opt: no input file (give a .mlir file, or '-' for stdin)");
+        return ExitCode::from(2);
+    };
+    let (file, text) = if input == "-" {
+        let mut s = String::new();
+        if let Err(e) = std::io::stdin().read_to_string(&mut s) {
+            eprintln!("tilemem opt: cannot read stdin: {e}");
+            return ExitCode::from(2);
+        }
+        ("<stdin>".to_string(), s)
+    } else {
+        match std::fs::read_to_string(input) {
+            Ok(s) => (input.to_string(), s),
+            Err(e) => {
+                eprintln!("tilemem opt: cannot read '{input}': {e}");
+                return ExitCode::from(2);
+            }
+        }
+    };
+    let chunks = if opts.split {
+        split_input(&text)
+    } else {
+        vec![tilemem_mlir::parse::Chunk {
+            text: &text,
+            line_offset: 0,
+        }]
+    };
+    let mut outputs: Vec<String> = Vec::new();
+    let mut bad_input = false;
+    let mut failed = false;
+    let mut stderr = String::new();
+    for chunk in chunks {
+        let popts = ParseOptions {
+            allow_unregistered_dialect: opts.allow_unregistered,
+            line_offset: chunk.line_offset,
+        };
+        let mut module = match parse_module(chunk.text, &popts) {
+            Ok(m) => m,
+            Err(d) => {
+                stderr.push_str(&render(&d, &file, &text));
+                bad_input = true;
+                continue;
+            }
+        };
+        let (diags, ok) = run_pipeline(&opts.passes, &mut module);
+        for d in &diags {
+            stderr.push_str(&render(d, &file, &text));
+        }
+        if !ok || diags.iter().any(|d| d.severity == Severity::Error) {
+            failed = true;
+            continue;
+        }
+        outputs.push(print_module(&module));
+    }
+    eprint!("{stderr}");
+    let joined = outputs.join("// -----\n");
+    let code = if bad_input {
+        ExitCode::from(2)
+    } else if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    };
+    match opts.output.as_deref() {
+        None | Some("-") => {
+            let mut out = std::io::stdout().lock();
+            if out.write_all(joined.as_bytes()).is_err() || out.flush().is_err() {
+                return ExitCode::from(2);
+            }
+        }
+        Some(path) => {
+            // No partial output files: write only when everything succeeded,
+            // through a temporary file renamed into place.
+            if bad_input || failed {
+                return code;
+            }
+            let tmp = format!("{path}.tmp{}", std::process::id());
+            let res =
+                std::fs::write(&tmp, joined.as_bytes()).and_then(|_| std::fs::rename(&tmp, path));
+            if let Err(e) = res {
+                let _ = std::fs::remove_file(&tmp);
+                eprintln!("tilemem opt: cannot write '{path}': {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    code
 }

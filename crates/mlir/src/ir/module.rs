@@ -62,17 +62,30 @@ pub struct Syntax {
 /// One piece of a structured op's text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Piece {
-    /// Verbatim text, e.g. an enum keyword `<sum>` or `[<CUBE>, <PIPE_FIX>]`.
+    /// Verbatim text, e.g. an enum keyword `<sum>`, `[<CUBE>, <PIPE_FIX>]`,
+    /// a string or a bare keyword.
     Text(String),
-    /// The attribute dictionary (attributes not printed by other pieces).
+    /// The next piece follows without a space (`pointer_cast(%a)`).
+    NoSpace,
+    /// The attribute dictionary (attributes not printed by other pieces);
+    /// printed only when non-empty.
     AttrDict,
-    /// `keyword(%a, %b : T, U)` over operand segment `segment`
-    /// (`ins`, `outs`, `temp_buffer`, ...).
+    /// Bare operands right after the op name: `%a, %b`.
+    Operands {
+        /// The operand segment.
+        segment: usize,
+    },
+    /// `: T, U` giving the types of the bare operands.
+    OperandTypes,
+    /// `keyword(%a, %b : T, U)` over operand segment `segment` (`ins`,
+    /// `outs`, `temp_buffer`; an empty keyword for `(%a)`).
     Group {
         /// The keyword before the parenthesis.
         keyword: String,
         /// The operand segment printed inside.
         segment: usize,
+        /// Whether the types are written (`: T`).
+        typed: bool,
     },
     /// `name = <attr>`: the op attribute `name`.
     AttrClause {
@@ -85,9 +98,21 @@ pub enum Piece {
         name: String,
         /// The operand segment.
         segment: usize,
+        /// Whether the type is written.
+        typed: bool,
     },
-    /// `-> T, U`: the result types.
-    Results,
+    /// The result types, `-> T, U` (`arrow`) or `: T, U`; parenthesised
+    /// when `parens`.
+    Results {
+        /// `->` rather than `:`.
+        arrow: bool,
+        /// `(T, U)`.
+        parens: bool,
+    },
+    /// `to T, U`: the result types after bare operand types.
+    ToResults,
+    /// Region `index` of the op.
+    Region(usize),
 }
 
 /// An operation.
@@ -205,12 +230,11 @@ impl OpData {
             Piece::Group {
                 keyword: k,
                 segment,
+                ..
             }
-            | Piece::OperandClause { name: k, segment }
-                if k == keyword =>
-            {
-                Some(self.segment(*segment))
-            }
+            | Piece::OperandClause {
+                name: k, segment, ..
+            } if k == keyword => Some(self.segment(*segment)),
             _ => None,
         })
     }
@@ -657,6 +681,33 @@ impl Module {
             erased: false,
         });
         id
+    }
+
+    /// Creates a region not yet owned by any op (the reader fills regions
+    /// before it knows everything about their op).
+    pub(crate) fn new_detached_region(&mut self) -> RegionId {
+        let r = RegionId::from_index(self.regions.len());
+        self.regions.push(RegionData {
+            blocks: Vec::new(),
+            parent: OpId(u32::MAX),
+        });
+        r
+    }
+
+    /// Gives detached regions to `op` (appended after its own regions).
+    pub(crate) fn adopt_regions(&mut self, op: OpId, regions: &[RegionId]) {
+        for &r in regions {
+            self.regions[r.index()].parent = op;
+            self.ops[op.index()].regions.push(r);
+        }
+    }
+
+    /// Moves all ops of block `from` to the end of block `to`.
+    pub fn splice_block(&mut self, from: BlockId, to: BlockId) {
+        let ops: Vec<OpId> = self.block_ops(from).collect();
+        for o in ops {
+            self.move_op(o, InsertPoint::BlockEnd(to));
+        }
     }
 
     /// Creates an op and inserts it at `at`; returns it.

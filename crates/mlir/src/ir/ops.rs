@@ -218,10 +218,12 @@ impl Module {
                 Piece::Group {
                     keyword: "ins".into(),
                     segment: 0,
+                    typed: true,
                 },
                 Piece::Group {
                     keyword: "outs".into(),
                     segment: 1,
+                    typed: true,
                 },
             ],
         }));
@@ -315,3 +317,148 @@ pub struct ForParts {
     /// The terminating `scf.yield` (if the body has ops).
     pub yield_op: Option<OpId>,
 }
+
+/// The textual form of an op the reader and printer know.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Form {
+    /// `builtin.module`
+    Module,
+    /// `func.func`
+    Func,
+    /// `func.call`
+    Call,
+    /// `name %a, %b {attrs} : T, U` without results (return, yield,
+    /// dealloc, annotation.mark, ...).
+    OperandList,
+    /// `arith.constant`
+    Constant,
+    /// `%a, %b {attrs} : T` with one result of type `T`.
+    SameType,
+    /// `%a {attrs} : T to U` (lists allowed on both sides).
+    Cast,
+    /// `arith.cmpi` / `arith.cmpf`: `pred, %a, %b : T`.
+    Cmp,
+    /// `arith.select %c, %a, %b : [C,] T`.
+    Select,
+    /// `affine.apply/min/max #map(%d)[%s]`.
+    AffineMap,
+    /// `memref.alloc/alloca(%d)[%s] : T`.
+    Alloc,
+    /// `memref.subview %src[o] [s] [st] : T to U`.
+    Subview,
+    /// `memref.reinterpret_cast %src to offset: [..], sizes: [..], strides: [..] : T to U`.
+    ReinterpretCast,
+    /// `memref.collapse_shape` / `expand_shape`: `%a [[0, 1]] : T into U`.
+    Reassociate,
+    /// `memref.reshape %a(%shape) : (T, S) -> U`.
+    Reshape,
+    /// `memref.view %a[%shift][%sizes] : T to U`.
+    View,
+    /// `memref.copy %a, %b : T to U`.
+    Copy,
+    /// `memref.load %m[%i] : T`.
+    Load,
+    /// `memref.store %v, %m[%i] : T`.
+    Store,
+    /// `memref.get_global @x : T`.
+    GetGlobal,
+    /// `memref.global`.
+    Global,
+    /// `memref.dim %m, %i : T`.
+    Dim,
+    /// `scf.for`.
+    For,
+    /// `scf.if`.
+    If,
+    /// `vector.transfer_read`.
+    TransferRead,
+    /// `vector.transfer_write`.
+    TransferWrite,
+    /// `vector.constant_mask [4] : vector<8xi1>`.
+    ConstantMask,
+    /// `vector.create_mask %a : vector<8xi1>`.
+    CreateMask,
+    /// `vector.transpose %v, [1, 0] : T to U`.
+    VectorTranspose,
+    /// `vector.multi_reduction <add>, %v, %acc [1] : T to U`.
+    MultiReduction,
+    /// Everything else written in custom form: a sequence of pieces
+    /// ([`crate::ir::Syntax`]), e.g. `hivm.hir.vadd ins(..) outs(..)` and
+    /// `scope.scope { ... }`.
+    Structured,
+}
+
+/// The custom form of a known op name (`None`: printed in generic form).
+pub fn custom_form(name: &str) -> Option<Form> {
+    use Form::*;
+    Some(match name {
+        "builtin.module" => Module,
+        "func.func" => Func,
+        "func.call" => Call,
+        "func.return" | "scf.yield" | "scope.return" | "memref.dealloc" | "annotation.mark"
+        | "vector.yield" => OperandList,
+        "arith.constant" => Constant,
+        "arith.addi" | "arith.subi" | "arith.muli" | "arith.divsi" | "arith.divui"
+        | "arith.remsi" | "arith.remui" | "arith.andi" | "arith.ori" | "arith.xori"
+        | "arith.maxsi" | "arith.minsi" | "arith.maxui" | "arith.minui" | "arith.shli"
+        | "arith.shrsi" | "arith.shrui" | "arith.ceildivsi" | "arith.ceildivui"
+        | "arith.floordivsi" | "arith.addf" | "arith.subf" | "arith.mulf" | "arith.divf"
+        | "arith.remf" | "arith.maximumf" | "arith.minimumf" | "arith.maxnumf"
+        | "arith.minnumf" | "arith.negf" | "math.exp" | "math.log" | "math.sqrt" | "math.rsqrt"
+        | "math.absf" | "math.absi" | "math.tanh" | "math.sin" | "math.cos" | "math.floor"
+        | "math.ceil" | "math.powf" | "math.exp2" | "math.erf" => SameType,
+        "arith.index_cast"
+        | "arith.index_castui"
+        | "arith.extf"
+        | "arith.truncf"
+        | "arith.extsi"
+        | "arith.extui"
+        | "arith.trunci"
+        | "arith.sitofp"
+        | "arith.uitofp"
+        | "arith.fptosi"
+        | "arith.fptoui"
+        | "arith.bitcast"
+        | "memref.cast"
+        | "memref.memory_space_cast"
+        | "vector.shape_cast"
+        | "vector.broadcast"
+        | "vector.bitcast"
+        | "builtin.unrealized_conversion_cast" => Cast,
+        "arith.cmpi" | "arith.cmpf" => Cmp,
+        "arith.select" => Select,
+        "affine.apply" | "affine.min" | "affine.max" => AffineMap,
+        "memref.alloc" | "memref.alloca" => Alloc,
+        "memref.subview" => Subview,
+        "memref.reinterpret_cast" => ReinterpretCast,
+        "memref.collapse_shape" | "memref.expand_shape" => Reassociate,
+        "memref.reshape" => Reshape,
+        "memref.view" => View,
+        "memref.copy" => Copy,
+        "memref.load" => Load,
+        "memref.store" => Store,
+        "memref.get_global" => GetGlobal,
+        "memref.global" => Global,
+        "memref.dim" => Dim,
+        "scf.for" => For,
+        "scf.if" => If,
+        "vector.transfer_read" => TransferRead,
+        "vector.transfer_write" => TransferWrite,
+        "vector.constant_mask" => ConstantMask,
+        "vector.create_mask" => CreateMask,
+        "vector.transpose" => VectorTranspose,
+        "vector.multi_reduction" => MultiReduction,
+        _ => return None,
+    })
+}
+
+/// `arith.cmpi` predicates in MLIR's numbering.
+pub const CMPI_PREDICATES: [&str; 10] = [
+    "eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge",
+];
+
+/// `arith.cmpf` predicates in MLIR's numbering.
+pub const CMPF_PREDICATES: [&str; 16] = [
+    "false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule",
+    "une", "uno", "true",
+];

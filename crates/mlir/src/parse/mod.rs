@@ -1,6 +1,18 @@
-//! The reader of MLIR's textual format.
+//! The reader of MLIR's textual format: the generic form of any op, the
+//! custom forms of the ops HIVM programs use ([`crate::ir::ops::Form`]),
+//! attribute/type aliases, and `// -----` split markers.
+//!
+//! Errors stop reading and carry the location of the offending token; the
+//! reader never panics, whatever the input.
 
-use crate::ir::{Diagnostic, Location, Module};
+mod cursor;
+mod ops;
+mod types;
+
+use std::collections::HashMap;
+
+use crate::ir::{Attribute, BlockId, Diagnostic, InsertPoint, Module, RegionId, Type, ValueId};
+use cursor::{Cursor, PResult};
 
 /// Reader options.
 #[derive(Clone, Debug, Default)]
@@ -13,13 +25,45 @@ pub struct ParseOptions {
     pub line_offset: u32,
 }
 
+/// Dialects whose ops are accepted without `-allow-unregistered-dialect`.
+pub const KNOWN_DIALECTS: &[&str] = &[
+    "builtin",
+    "func",
+    "arith",
+    "math",
+    "memref",
+    "scf",
+    "cf",
+    "affine",
+    "vector",
+    "tensor",
+    "linalg",
+    "bufferization",
+    "annotation",
+    "scope",
+    "hivm",
+    "hacc",
+    "hfusion",
+    "bishengir_test",
+    "index",
+    "llvm",
+    "gpu",
+];
+
 /// Reads a module. Errors carry the location of the offending token.
 pub fn parse_module(text: &str, options: &ParseOptions) -> Result<Module, Diagnostic> {
-    let _ = (text, options);
-    Err(Diagnostic::error(
-        Location::new(1 + options.line_offset, 1),
-        "reader not available yet",
-    ))
+    let mut p = Parser {
+        c: Cursor::new(text, options.line_offset),
+        m: Module::new(),
+        attr_aliases: HashMap::new(),
+        type_aliases: HashMap::new(),
+        scopes: vec![HashMap::new()],
+        depth: 0,
+        opts: options.clone(),
+        default_dialect: Vec::new(),
+    };
+    p.parse_top()?;
+    Ok(p.m)
 }
 
 /// One chunk of a `// -----` separated input.
@@ -31,7 +75,7 @@ pub struct Chunk<'a> {
     pub line_offset: u32,
 }
 
-/// Splits an input at lines consisting of `// -----` (mlir-opt's
+/// Splits an input at lines starting with `// -----` (mlir-opt's
 /// `-split-input-file`).
 pub fn split_input(text: &str) -> Vec<Chunk<'_>> {
     let mut chunks = Vec::new();
@@ -40,8 +84,7 @@ pub fn split_input(text: &str) -> Vec<Chunk<'_>> {
     let mut pos = 0usize;
     for (line, l) in text.split_inclusive('\n').enumerate() {
         let line = line as u32;
-        let trimmed = l.trim_end_matches(['\n', '\r']);
-        if trimmed.trim_start().starts_with("// -----") {
+        if l.trim_start().starts_with("// -----") {
             chunks.push(Chunk {
                 text: &text[start..pos],
                 line_offset: start_line,
@@ -56,4 +99,308 @@ pub fn split_input(text: &str) -> Vec<Chunk<'_>> {
         line_offset: start_line,
     });
     chunks
+}
+
+/// A value reference as written: the value, its spelling and position.
+#[derive(Clone, Debug)]
+pub(crate) struct Operand {
+    pub v: ValueId,
+    pub name: String,
+    pub pos: usize,
+}
+
+/// The reader state.
+pub(crate) struct Parser<'a> {
+    pub(crate) c: Cursor<'a>,
+    pub(crate) m: Module,
+    pub(crate) attr_aliases: HashMap<String, Attribute>,
+    pub(crate) type_aliases: HashMap<String, Type>,
+    scopes: Vec<HashMap<String, ValueId>>,
+    pub(crate) depth: usize,
+    pub(crate) opts: ParseOptions,
+    pub(crate) default_dialect: Vec<&'static str>,
+}
+
+impl Parser<'_> {
+    fn parse_top(&mut self) -> PResult<()> {
+        let body = self.m.body();
+        loop {
+            if self.c.at_end() {
+                break;
+            }
+            if self.c.looking_at("{-#") {
+                // Dialect resources: skipped.
+                match self.c.rest().find("#-}") {
+                    Some(i) => {
+                        let p = self.c.pos() + i + 3;
+                        self.c.reset(p);
+                        continue;
+                    }
+                    None => return self.c.err("unterminated '{-#' section"),
+                }
+            }
+            match self.c.peek() {
+                Some(b'#') => self.parse_alias_def(true)?,
+                Some(b'!') => self.parse_alias_def(false)?,
+                _ => self.parse_op(body)?,
+            }
+        }
+        // A file holding a single `module` is that module; anything else is
+        // wrapped in an implicit one.
+        let tops: Vec<_> = self.m.block_ops(body).collect();
+        if let [only] = tops[..] {
+            if self.m.op(only).is("builtin.module") && self.m.op(only).regions().len() == 1 {
+                let attrs = self.m.op(only).attrs.clone();
+                let loc = self.m.op(only).loc;
+                let top = self.m.top();
+                self.m.op_mut(top).attrs = attrs;
+                self.m.op_mut(top).loc = loc;
+                if let Some(inner) = self.m.entry_block(only, 0) {
+                    self.m.splice_block(inner, body);
+                }
+                self.m.erase_op(only);
+            }
+        }
+        Ok(())
+    }
+
+    fn parse_alias_def(&mut self, is_attr: bool) -> PResult<()> {
+        let start = self.c.pos();
+        self.c.expect(if is_attr { "#" } else { "!" })?;
+        let Some(name) = self.c.suffix_id() else {
+            return self.c.err("expected alias name");
+        };
+        let name = name.to_string();
+        self.c.expect("=")?;
+        if is_attr {
+            let a = self.parse_attribute()?;
+            if self.attr_aliases.insert(name.clone(), a).is_some() {
+                return self.c.err_at(
+                    start,
+                    format!("redefinition of attribute alias id '{name}'"),
+                );
+            }
+        } else {
+            let t = self.parse_type()?;
+            if self.type_aliases.insert(name.clone(), t).is_some() {
+                return self
+                    .c
+                    .err_at(start, format!("redefinition of type alias id '{name}'"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads `%name` / `%name#N` and resolves it.
+    pub(crate) fn parse_operand(&mut self) -> PResult<Operand> {
+        self.c.skip_ws();
+        let pos = self.c.pos();
+        self.c.expect("%")?;
+        let Some(name) = self.c.suffix_id() else {
+            return self.c.err("expected SSA value name after '%'");
+        };
+        let mut index = 0u64;
+        if self.c.peek_raw(0) == Some(b'#') {
+            self.c.reset(self.c.pos() + 1);
+            match self.c.integer() {
+                Some(i) if i >= 0 => index = i as u64,
+                _ => return self.c.err("expected result number after '#'"),
+            }
+        }
+        let key = format!("{name}#{index}");
+        for scope in self.scopes.iter().rev() {
+            if let Some(&v) = scope.get(&key) {
+                let spelled = if index == 0 {
+                    format!("%{name}")
+                } else {
+                    format!("%{name}#{index}")
+                };
+                return Ok(Operand {
+                    v,
+                    name: spelled,
+                    pos,
+                });
+            }
+        }
+        self.c
+            .err_at(pos, format!("use of undeclared SSA value name '%{name}'"))
+    }
+
+    /// Reads `%a, %b, ...` (possibly empty when the next token is not `%`).
+    pub(crate) fn parse_operand_list(&mut self) -> PResult<Vec<Operand>> {
+        let mut out = Vec::new();
+        if self.c.peek() != Some(b'%') {
+            return Ok(out);
+        }
+        loop {
+            out.push(self.parse_operand()?);
+            if !self.c.eat(",") {
+                return Ok(out);
+            }
+        }
+    }
+
+    /// Binds `%name` to `v` in the innermost scope.
+    pub(crate) fn define(
+        &mut self,
+        name: &str,
+        index: usize,
+        v: ValueId,
+        pos: usize,
+    ) -> PResult<()> {
+        let key = format!("{name}#{index}");
+        let scope = self.scopes.last_mut().expect("scope stack never empty");
+        if scope.insert(key, v).is_some() {
+            return self
+                .c
+                .err_at(pos, format!("redefinition of SSA value '%{name}'"));
+        }
+        Ok(())
+    }
+
+    /// Checks that operands have the written types (MLIR's message).
+    pub(crate) fn check_types(&self, operands: &[Operand], types: &[Type]) -> PResult<()> {
+        if operands.len() != types.len() {
+            let pos = operands.first().map(|o| o.pos).unwrap_or(self.c.pos());
+            return self.c.err_at(
+                pos,
+                format!(
+                    "{} operands present, but expected {}",
+                    operands.len(),
+                    types.len()
+                ),
+            );
+        }
+        for (o, t) in operands.iter().zip(types) {
+            let actual = self.m.value_type(o.v);
+            if actual != t {
+                return self.c.err_at(
+                    o.pos,
+                    format!(
+                        "use of value '{}' expects different type than prior uses: '{}' vs '{}'",
+                        o.name, t, actual
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads a region `{ ... }` into `region`; `entry_args` are the names,
+    /// types and positions of the entry block arguments given by the op's
+    /// syntax (empty: the region may use `^bb(...)` labels).
+    pub(crate) fn parse_region(
+        &mut self,
+        region: RegionId,
+        entry_args: &[(String, Type, usize)],
+    ) -> PResult<()> {
+        self.depth += 1;
+        if self.depth > cursor::MAX_DEPTH {
+            return self.c.err("nesting too deep");
+        }
+        self.scopes.push(HashMap::new());
+        let r = self.parse_region_body(region, entry_args);
+        self.scopes.pop();
+        self.depth -= 1;
+        r
+    }
+
+    fn parse_region_body(
+        &mut self,
+        region: RegionId,
+        entry_args: &[(String, Type, usize)],
+    ) -> PResult<()> {
+        self.c.expect("{")?;
+        if self.c.eat("}") {
+            if !entry_args.is_empty() {
+                let types: Vec<Type> = entry_args.iter().map(|a| a.1.clone()).collect();
+                let b = self.m.add_block(region, &types);
+                self.bind_block_args(b, entry_args)?;
+            }
+            return Ok(());
+        }
+        if self.c.peek() != Some(b'^') || !entry_args.is_empty() {
+            let types: Vec<Type> = entry_args.iter().map(|a| a.1.clone()).collect();
+            let b = self.m.add_block(region, &types);
+            self.bind_block_args(b, entry_args)?;
+            self.parse_block_ops(b)?;
+        }
+        while self.c.peek() == Some(b'^') {
+            self.parse_labeled_block(region)?;
+        }
+        self.c.expect("}")
+    }
+
+    fn bind_block_args(&mut self, b: BlockId, args: &[(String, Type, usize)]) -> PResult<()> {
+        let values = self.m.block_args(b).to_vec();
+        for ((name, _, pos), v) in args.iter().zip(values) {
+            self.define(name, 0, v, *pos)?;
+        }
+        Ok(())
+    }
+
+    fn parse_labeled_block(&mut self, region: RegionId) -> PResult<()> {
+        self.c.expect("^")?;
+        if self.c.suffix_id().is_none() {
+            return self.c.err("expected block name after '^'");
+        }
+        let mut args = Vec::new();
+        if self.c.eat("(") && !self.c.eat(")") {
+            loop {
+                self.c.skip_ws();
+                let pos = self.c.pos();
+                self.c.expect("%")?;
+                let Some(name) = self.c.suffix_id() else {
+                    return self.c.err("expected block argument name");
+                };
+                let name = name.to_string();
+                self.c.expect(":")?;
+                let ty = self.parse_type()?;
+                self.skip_loc()?;
+                args.push((name, ty, pos));
+                if self.c.eat(")") {
+                    break;
+                }
+                self.c.expect(",")?;
+            }
+        }
+        self.c.expect(":")?;
+        let types: Vec<Type> = args.iter().map(|a| a.1.clone()).collect();
+        let b = self.m.add_block(region, &types);
+        self.bind_block_args(b, &args)?;
+        self.parse_block_ops(b)
+    }
+
+    fn parse_block_ops(&mut self, b: BlockId) -> PResult<()> {
+        loop {
+            match self.c.peek() {
+                None => {
+                    return self
+                        .c
+                        .err("expected '}' to end the region, found end of input")
+                }
+                Some(b'}') | Some(b'^') => return Ok(()),
+                _ => self.parse_op(b)?,
+            }
+        }
+    }
+
+    /// Skips a trailing `loc(...)`.
+    pub(crate) fn skip_loc(&mut self) -> PResult<()> {
+        if self.c.looking_at_keyword("loc") {
+            let p = self.c.pos();
+            self.c.eat_keyword("loc");
+            if self.c.peek_raw(0) == Some(b'(') {
+                self.c.balanced()?;
+            } else {
+                self.c.reset(p);
+            }
+        }
+        Ok(())
+    }
+
+    /// Places an op made by a form reader at the end of `block`.
+    pub(crate) fn place(&mut self, op: crate::ir::OpId, block: BlockId) {
+        self.m.insert_op(op, InsertPoint::BlockEnd(block));
+    }
 }

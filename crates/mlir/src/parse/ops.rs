@@ -1,0 +1,1282 @@
+//! Reading operations: the generic form and the custom forms.
+
+use crate::ir::ops::{custom_form, Form, CMPF_PREDICATES, CMPI_PREDICATES};
+use crate::ir::{
+    Attribute, BlockId, FunctionType, InsertPoint, Location, OpSpec, Piece, RegionId, Syntax, Type,
+    ValueId, DYNAMIC,
+};
+use crate::parse::cursor::PResult;
+use crate::parse::{Operand, Parser, KNOWN_DIALECTS};
+
+/// An op read but not yet created: its spec and its filled regions.
+struct Built {
+    spec: OpSpec,
+    regions: Vec<RegionId>,
+}
+
+impl Built {
+    fn new(name: &str, loc: Location) -> Built {
+        Built {
+            spec: OpSpec::new(name, loc),
+            regions: Vec::new(),
+        }
+    }
+
+    fn operands(&mut self, ops: &[Operand]) {
+        self.spec.operands.extend(ops.iter().map(|o| o.v));
+    }
+}
+
+/// A mixed static/dynamic list entry while reading.
+enum Mixed {
+    Static(i64),
+    Dynamic(Operand),
+}
+
+fn values(ops: &[Operand]) -> Vec<ValueId> {
+    ops.iter().map(|o| o.v).collect()
+}
+
+impl Parser<'_> {
+    /// Reads one operation (with its result bindings) into `block`.
+    pub(crate) fn parse_op(&mut self, block: BlockId) -> PResult<()> {
+        self.c.skip_ws();
+        let op_pos = self.c.pos();
+        let mut results: Vec<(String, usize, usize)> = Vec::new();
+        if self.c.peek() == Some(b'%') {
+            loop {
+                self.c.skip_ws();
+                let pos = self.c.pos();
+                self.c.expect("%")?;
+                let Some(name) = self.c.suffix_id() else {
+                    return self.c.err("expected SSA value name after '%'");
+                };
+                let name = name.to_string();
+                let mut count = 1usize;
+                if self.c.peek_raw(0) == Some(b':') {
+                    self.c.reset(self.c.pos() + 1);
+                    match self.c.integer() {
+                        Some(n) if n > 0 && n < 1 << 20 => count = n as usize,
+                        _ => return self.c.err("expected result count after ':'"),
+                    }
+                }
+                results.push((name, count, pos));
+                if !self.c.eat(",") {
+                    break;
+                }
+            }
+            self.c.expect("=")?;
+        }
+        let loc = self.c.loc();
+        let built = if self.c.peek() == Some(b'"') {
+            self.parse_generic(loc)?
+        } else {
+            self.parse_custom(loc)?
+        };
+        self.skip_loc()?;
+        let wanted: usize = results.iter().map(|r| r.1).sum();
+        let have = built.spec.result_types.len();
+        if !results.is_empty() && wanted != have {
+            return self.c.err_at(
+                op_pos,
+                format!("operation defines {have} results but was provided {wanted} to bind"),
+            );
+        }
+        let op = self.m.create_op(built.spec);
+        self.m.adopt_regions(op, &built.regions);
+        self.place(op, block);
+        let res = self.m.op(op).results().to_vec();
+        let mut next = 0;
+        for (name, count, pos) in results {
+            for i in 0..count {
+                self.define(&name, i, res[next], pos)?;
+                next += 1;
+            }
+        }
+        Ok(())
+    }
+
+    fn check_dialect(&mut self, name: &str, pos: usize, generic: bool) -> PResult<()> {
+        if self.opts.allow_unregistered_dialect {
+            return Ok(());
+        }
+        let dialect = name.split('.').next().unwrap_or("");
+        if name.contains('.') && KNOWN_DIALECTS.contains(&dialect) {
+            return Ok(());
+        }
+        if generic {
+            self.c.err_at(
+                pos,
+                "operation being parsed with an unregistered dialect. If this is intended, \
+                 please use -allow-unregistered-dialect with the MLIR tool used",
+            )
+        } else {
+            self.c.err_at(
+                pos,
+                format!("Dialect `{dialect}' not found for custom op '{name}' "),
+            )
+        }
+    }
+
+    fn parse_opt_attr_dict(&mut self, b: &mut Built) -> PResult<()> {
+        if self.c.peek() == Some(b'{') {
+            let d = self.parse_dict()?;
+            for (n, a) in d.iter() {
+                b.spec.attrs.set(n, a.clone());
+            }
+        }
+        Ok(())
+    }
+
+    fn parse_generic(&mut self, loc: Location) -> PResult<Built> {
+        self.c.skip_ws();
+        let name_pos = self.c.pos();
+        let name = self.c.string()?;
+        self.check_dialect(&name, name_pos, true)?;
+        let mut b = Built::new(&name, loc);
+        self.c.expect("(")?;
+        let operands = self.parse_operand_list()?;
+        self.c.expect(")")?;
+        if self.c.peek() == Some(b'[') {
+            return self.c.err("block successors are not supported");
+        }
+        if self.c.eat("<") {
+            let d = self.parse_dict()?;
+            self.c.expect(">")?;
+            for (n, a) in d.iter() {
+                b.spec.attrs.set(n, a.clone());
+            }
+        }
+        if self.c.peek() == Some(b'(') {
+            self.c.expect("(")?;
+            loop {
+                let r = self.m.new_detached_region();
+                self.parse_region(r, &[])?;
+                b.regions.push(r);
+                if !self.c.eat(",") {
+                    break;
+                }
+            }
+            self.c.expect(")")?;
+        }
+        self.parse_opt_attr_dict(&mut b)?;
+        self.c.expect(":")?;
+        let fty = self.parse_function_type()?;
+        self.check_types(&operands, &fty.inputs)?;
+        b.operands(&operands);
+        b.spec.result_types = fty.results;
+        if let Some(Attribute::DenseArray { values, .. }) =
+            b.spec.attrs.remove("operandSegmentSizes")
+        {
+            let total: i64 = values.iter().sum();
+            if total as usize != operands.len() || values.iter().any(|&v| v < 0) {
+                return self
+                    .c
+                    .err_at(name_pos, "operandSegmentSizes does not match the operands");
+            }
+            b.spec.segments = values.iter().map(|&v| v as u32).collect();
+        }
+        Ok(b)
+    }
+
+    fn resolve_name(&self, name: &str) -> String {
+        match name {
+            "module" => return "builtin.module".into(),
+            "unrealized_conversion_cast" => return "builtin.unrealized_conversion_cast".into(),
+            _ => {}
+        }
+        if !name.contains('.') {
+            if let Some(d) = self.default_dialect.last() {
+                return format!("{d}.{name}");
+            }
+        }
+        name.to_string()
+    }
+
+    fn parse_custom(&mut self, loc: Location) -> PResult<Built> {
+        self.c.skip_ws();
+        let name_pos = self.c.pos();
+        let Some(word) = self.c.ident() else {
+            let found = self.c.describe_next();
+            return self
+                .c
+                .err(format!("expected operation name, found {found}"));
+        };
+        let name = self.resolve_name(word);
+        let form = custom_form(&name);
+        if form.is_none() {
+            self.check_dialect(&name, name_pos, false)?;
+        }
+        let mut b = Built::new(&name, loc);
+        match form.unwrap_or(Form::Structured) {
+            Form::Module => self.parse_module_op(&mut b)?,
+            Form::Func => self.parse_func(&mut b)?,
+            Form::Call => self.parse_call(&mut b)?,
+            Form::OperandList => {
+                let ops = self.parse_operand_list()?;
+                self.parse_opt_attr_dict(&mut b)?;
+                if !ops.is_empty() {
+                    self.c.expect(":")?;
+                    let types = self.parse_type_list()?;
+                    self.check_types(&ops, &types)?;
+                }
+                b.operands(&ops);
+            }
+            Form::Constant => self.parse_constant(&mut b)?,
+            Form::SameType => {
+                let ops = self.parse_operand_list()?;
+                if ops.is_empty() {
+                    return self.c.err("expected operand");
+                }
+                self.parse_modifiers(&mut b)?;
+                self.parse_opt_attr_dict(&mut b)?;
+                self.c.expect(":")?;
+                let ty = self.parse_type()?;
+                self.check_types(&ops, &vec![ty.clone(); ops.len()])?;
+                b.operands(&ops);
+                b.spec.result_types = vec![ty];
+            }
+            Form::Cast => {
+                let ops = self.parse_operand_list()?;
+                if ops.is_empty() && name != "builtin.unrealized_conversion_cast" {
+                    return self.c.err("expected operand");
+                }
+                self.parse_opt_attr_dict(&mut b)?;
+                if !ops.is_empty() {
+                    self.c.expect(":")?;
+                    let types = self.parse_type_list()?;
+                    self.check_types(&ops, &types)?;
+                }
+                self.c.expect("to")?;
+                b.spec.result_types = self.parse_type_list()?;
+                b.operands(&ops);
+            }
+            Form::Cmp => {
+                let table: &[&str] = if name == "arith.cmpi" {
+                    &CMPI_PREDICATES
+                } else {
+                    &CMPF_PREDICATES
+                };
+                let p = self.c.pos();
+                let pred = self.c.expect_ident("comparison predicate")?;
+                let Some(i) = table.iter().position(|&t| t == pred) else {
+                    return self
+                        .c
+                        .err_at(p, format!("unknown comparison predicate \"{pred}\""));
+                };
+                b.spec.attrs.set("predicate", Attribute::i64(i as i64));
+                self.c.expect(",")?;
+                let ops = self.parse_operand_list()?;
+                self.parse_modifiers(&mut b)?;
+                self.parse_opt_attr_dict(&mut b)?;
+                self.c.expect(":")?;
+                let ty = self.parse_type()?;
+                self.check_types(&ops, &[ty.clone(), ty.clone()])?;
+                b.operands(&ops);
+                b.spec.result_types = vec![bool_like(&ty)];
+            }
+            Form::Select => {
+                let ops = self.parse_operand_list()?;
+                self.parse_opt_attr_dict(&mut b)?;
+                self.c.expect(":")?;
+                let types = self.parse_type_list()?;
+                let (cty, ty) = match types.as_slice() {
+                    [t] => (Type::i1(), t.clone()),
+                    [c, t] => (c.clone(), t.clone()),
+                    _ => return self.c.err("expected one or two types"),
+                };
+                self.check_types(&ops, &[cty, ty.clone(), ty.clone()])?;
+                b.operands(&ops);
+                b.spec.result_types = vec![ty];
+            }
+            Form::AffineMap => {
+                let map = self.parse_attribute()?;
+                b.spec.attrs.set("map", map);
+                self.c.expect("(")?;
+                let dims = self.parse_operand_list()?;
+                self.c.expect(")")?;
+                let mut syms = Vec::new();
+                if self.c.eat("[") {
+                    syms = self.parse_operand_list()?;
+                    self.c.expect("]")?;
+                }
+                self.parse_opt_attr_dict(&mut b)?;
+                self.check_all(&dims, &Type::Index)?;
+                self.check_all(&syms, &Type::Index)?;
+                b.spec.segments = vec![dims.len() as u32, syms.len() as u32];
+                b.operands(&dims);
+                b.operands(&syms);
+                b.spec.result_types = vec![Type::Index];
+            }
+            Form::Alloc => {
+                self.c.expect("(")?;
+                let dyns = self.parse_operand_list()?;
+                self.c.expect(")")?;
+                let mut syms = Vec::new();
+                if self.c.eat("[") {
+                    syms = self.parse_operand_list()?;
+                    self.c.expect("]")?;
+                }
+                self.parse_opt_attr_dict(&mut b)?;
+                self.c.expect(":")?;
+                let tp = self.c.pos();
+                let ty = self.parse_type()?;
+                let Some(m) = ty.as_memref() else {
+                    return self.c.err_at(tp, "expected a memref type");
+                };
+                let ndyn = m.shape.iter().filter(|&&d| d == DYNAMIC).count();
+                if ndyn != dyns.len() {
+                    return self.c.err_at(
+                        tp,
+                        "dimension operand count does not equal memref dynamic dimension count",
+                    );
+                }
+                self.check_all(&dyns, &Type::Index)?;
+                self.check_all(&syms, &Type::Index)?;
+                b.spec.segments = vec![dyns.len() as u32, syms.len() as u32];
+                b.operands(&dyns);
+                b.operands(&syms);
+                b.spec.result_types = vec![ty];
+            }
+            Form::Subview => {
+                let src = self.parse_operand()?;
+                let offsets = self.parse_mixed_list()?;
+                let sizes = self.parse_mixed_list()?;
+                let strides = self.parse_mixed_list()?;
+                self.parse_opt_attr_dict(&mut b)?;
+                self.c.expect(":")?;
+                let sty = self.parse_type()?;
+                self.check_types(std::slice::from_ref(&src), &[sty])?;
+                self.c.expect("to")?;
+                let rty = self.parse_type()?;
+                self.set_slice(&mut b, src, [offsets, sizes, strides])?;
+                b.spec.result_types = vec![rty];
+            }
+            Form::ReinterpretCast => {
+                let src = self.parse_operand()?;
+                self.c.expect("to")?;
+                self.c.expect("offset")?;
+                self.c.expect(":")?;
+                let offsets = self.parse_mixed_list()?;
+                self.c.expect(",")?;
+                self.c.expect("sizes")?;
+                self.c.expect(":")?;
+                let sizes = self.parse_mixed_list()?;
+                self.c.expect(",")?;
+                self.c.expect("strides")?;
+                self.c.expect(":")?;
+                let strides = self.parse_mixed_list()?;
+                self.parse_opt_attr_dict(&mut b)?;
+                self.c.expect(":")?;
+                let sty = self.parse_type()?;
+                self.check_types(std::slice::from_ref(&src), &[sty])?;
+                self.c.expect("to")?;
+                let rty = self.parse_type()?;
+                self.set_slice(&mut b, src, [offsets, sizes, strides])?;
+                b.spec.result_types = vec![rty];
+            }
+            Form::Reassociate => {
+                let src = self.parse_operand()?;
+                let rp = self.c.pos();
+                let re = self.parse_attribute()?;
+                let ok = re
+                    .as_array()
+                    .is_some_and(|a| a.iter().all(|g| g.as_int_array().is_some()));
+                if !ok {
+                    return self
+                        .c
+                        .err_at(rp, "expected reassociation indices like [[0, 1], [2]]");
+                }
+                b.spec.attrs.set("reassociation", re);
+                let mut dyns = Vec::new();
+                if name == "memref.expand_shape" && self.c.eat_keyword("output_shape") {
+                    let list = self.parse_mixed_list()?;
+                    let mut statics = Vec::new();
+                    for m in list {
+                        match m {
+                            Mixed::Static(v) => statics.push(v),
+                            Mixed::Dynamic(o) => {
+                                statics.push(DYNAMIC);
+                                dyns.push(o);
+                            }
+                        }
+                    }
+                    b.spec
+                        .attrs
+                        .set("static_output_shape", Attribute::dense_i64(statics));
+                }
+                self.parse_opt_attr_dict(&mut b)?;
+                self.c.expect(":")?;
+                let sty = self.parse_type()?;
+                self.check_types(std::slice::from_ref(&src), &[sty])?;
+                self.c.expect("into")?;
+                let rty = self.parse_type()?;
+                self.check_all(&dyns, &Type::Index)?;
+                b.operands(std::slice::from_ref(&src));
+                b.operands(&dyns);
+                if name == "memref.expand_shape" {
+                    b.spec.segments = vec![1, dyns.len() as u32];
+                }
+                b.spec.result_types = vec![rty];
+            }
+            Form::Reshape => {
+                let src = self.parse_operand()?;
+                self.c.expect("(")?;
+                let shape = self.parse_operand()?;
+                self.c.expect(")")?;
+                self.parse_opt_attr_dict(&mut b)?;
+                self.c.expect(":")?;
+                let fty = self.parse_function_type()?;
+                if fty.results.len() != 1 {
+                    return self.c.err("expected one result type");
+                }
+                let ops = [src, shape];
+                self.check_types(&ops, &fty.inputs)?;
+                b.operands(&ops);
+                b.spec.result_types = fty.results;
+            }
+            Form::View => {
+                let src = self.parse_operand()?;
+                self.c.expect("[")?;
+                let shift = self.parse_operand()?;
+                self.c.expect("]")?;
+                self.c.expect("[")?;
+                let sizes = self.parse_operand_list()?;
+                self.c.expect("]")?;
+                self.parse_opt_attr_dict(&mut b)?;
+                self.c.expect(":")?;
+                let sty = self.parse_type()?;
+                self.check_types(std::slice::from_ref(&src), &[sty])?;
+                self.c.expect("to")?;
+                let rty = self.parse_type()?;
+                self.check_all(std::slice::from_ref(&shift), &Type::Index)?;
+                self.check_all(&sizes, &Type::Index)?;
+                b.spec.segments = vec![1, 1, sizes.len() as u32];
+                b.operands(&[src, shift]);
+                b.operands(&sizes);
+                b.spec.result_types = vec![rty];
+            }
+            Form::Copy => {
+                let ops = self.parse_operand_list()?;
+                self.parse_opt_attr_dict(&mut b)?;
+                self.c.expect(":")?;
+                let t1 = self.parse_type()?;
+                self.c.expect("to")?;
+                let t2 = self.parse_type()?;
+                self.check_types(&ops, &[t1, t2])?;
+                b.operands(&ops);
+            }
+            Form::Load | Form::Store => {
+                let mut lead = Vec::new();
+                if form == Some(Form::Store) {
+                    lead.push(self.parse_operand()?);
+                    self.c.expect(",")?;
+                }
+                let mem = self.parse_operand()?;
+                self.c.expect("[")?;
+                let idx = self.parse_operand_list()?;
+                self.c.expect("]")?;
+                self.parse_opt_attr_dict(&mut b)?;
+                self.c.expect(":")?;
+                let tp = self.c.pos();
+                let ty = self.parse_type()?;
+                let Some(elem) = ty.element_type().cloned() else {
+                    return self.c.err_at(tp, "expected a memref type");
+                };
+                self.check_types(std::slice::from_ref(&mem), std::slice::from_ref(&ty))?;
+                self.check_all(&idx, &Type::Index)?;
+                if let Some(v) = lead.first() {
+                    self.check_types(std::slice::from_ref(v), std::slice::from_ref(&elem))?;
+                    b.spec.segments = vec![1, 1, idx.len() as u32];
+                } else {
+                    b.spec.segments = vec![1, idx.len() as u32];
+                    b.spec.result_types = vec![elem];
+                }
+                b.operands(&lead);
+                b.operands(&[mem]);
+                b.operands(&idx);
+            }
+            Form::GetGlobal => {
+                self.c.skip_ws();
+                let sym = self.parse_symbol_name()?;
+                b.spec.attrs.set(
+                    "name",
+                    Attribute::SymbolRef {
+                        root: sym,
+                        nested: vec![],
+                    },
+                );
+                self.parse_opt_attr_dict(&mut b)?;
+                self.c.expect(":")?;
+                b.spec.result_types = vec![self.parse_type()?];
+            }
+            Form::Global => {
+                if self.c.peek() == Some(b'"') {
+                    let vis = self.c.string()?;
+                    b.spec.attrs.set("sym_visibility", Attribute::String(vis));
+                }
+                if self.c.eat_keyword("constant") {
+                    b.spec.attrs.set("constant", Attribute::Unit);
+                }
+                let sym = self.parse_symbol_name()?;
+                b.spec.attrs.set("sym_name", Attribute::String(sym));
+                self.c.expect(":")?;
+                let ty = self.parse_type()?;
+                b.spec.attrs.set("type", Attribute::Type(ty));
+                if self.c.eat("=") {
+                    if self.c.eat_keyword("uninitialized") {
+                        b.spec.attrs.set("initial_value", Attribute::Unit);
+                    } else {
+                        let init = self.parse_attribute()?;
+                        b.spec.attrs.set("initial_value", init);
+                    }
+                }
+                self.parse_opt_attr_dict(&mut b)?;
+            }
+            Form::Dim => {
+                let ops = self.parse_operand_list()?;
+                self.parse_opt_attr_dict(&mut b)?;
+                self.c.expect(":")?;
+                let ty = self.parse_type()?;
+                self.check_types(&ops, &[ty, Type::Index])?;
+                b.operands(&ops);
+                b.spec.result_types = vec![Type::Index];
+            }
+            Form::For => self.parse_for(&mut b)?,
+            Form::If => self.parse_if(&mut b)?,
+            Form::TransferRead => {
+                let src = self.parse_operand()?;
+                self.c.expect("[")?;
+                let idx = self.parse_operand_list()?;
+                self.c.expect("]")?;
+                self.c.expect(",")?;
+                let pad = self.parse_operand()?;
+                let mask = if self.c.eat(",") {
+                    vec![self.parse_operand()?]
+                } else {
+                    vec![]
+                };
+                self.parse_opt_attr_dict(&mut b)?;
+                self.c.expect(":")?;
+                let sty = self.parse_type()?;
+                self.c.expect(",")?;
+                let vty = self.parse_type()?;
+                self.check_types(std::slice::from_ref(&src), &[sty])?;
+                self.check_all(&idx, &Type::Index)?;
+                b.spec.segments = vec![1, idx.len() as u32, 1, mask.len() as u32];
+                b.operands(&[src]);
+                b.operands(&idx);
+                b.operands(&[pad]);
+                b.operands(&mask);
+                b.spec.result_types = vec![vty];
+            }
+            Form::TransferWrite => {
+                let vec = self.parse_operand()?;
+                self.c.expect(",")?;
+                let dst = self.parse_operand()?;
+                self.c.expect("[")?;
+                let idx = self.parse_operand_list()?;
+                self.c.expect("]")?;
+                let mask = if self.c.eat(",") {
+                    vec![self.parse_operand()?]
+                } else {
+                    vec![]
+                };
+                self.parse_opt_attr_dict(&mut b)?;
+                self.c.expect(":")?;
+                let vty = self.parse_type()?;
+                self.c.expect(",")?;
+                let dty = self.parse_type()?;
+                self.check_types(&[vec.clone(), dst.clone()], &[vty, dty.clone()])?;
+                self.check_all(&idx, &Type::Index)?;
+                b.spec.segments = vec![1, 1, idx.len() as u32, mask.len() as u32];
+                b.operands(&[vec, dst]);
+                b.operands(&idx);
+                b.operands(&mask);
+                if matches!(dty, Type::Tensor { .. }) {
+                    b.spec.result_types = vec![dty];
+                }
+            }
+            Form::ConstantMask => {
+                let p = self.c.pos();
+                let sizes = self.parse_attribute()?;
+                let Some(sizes) = sizes.as_int_array() else {
+                    return self.c.err_at(p, "expected mask sizes like [4]");
+                };
+                b.spec
+                    .attrs
+                    .set("mask_dim_sizes", Attribute::dense_i64(sizes));
+                self.parse_opt_attr_dict(&mut b)?;
+                self.c.expect(":")?;
+                b.spec.result_types = vec![self.parse_type()?];
+            }
+            Form::CreateMask => {
+                let ops = self.parse_operand_list()?;
+                self.parse_opt_attr_dict(&mut b)?;
+                self.c.expect(":")?;
+                self.check_all(&ops, &Type::Index)?;
+                b.operands(&ops);
+                b.spec.result_types = vec![self.parse_type()?];
+            }
+            Form::VectorTranspose => {
+                let v = self.parse_operand()?;
+                self.c.expect(",")?;
+                let p = self.c.pos();
+                let perm = self.parse_attribute()?;
+                let Some(perm) = perm.as_int_array() else {
+                    return self.c.err_at(p, "expected a permutation like [1, 0]");
+                };
+                b.spec.attrs.set("permutation", Attribute::dense_i64(perm));
+                self.parse_opt_attr_dict(&mut b)?;
+                self.c.expect(":")?;
+                let t = self.parse_type()?;
+                self.check_types(std::slice::from_ref(&v), &[t])?;
+                self.c.expect("to")?;
+                b.operands(&[v]);
+                b.spec.result_types = vec![self.parse_type()?];
+            }
+            Form::MultiReduction => {
+                self.c.skip_ws();
+                if self.c.peek() != Some(b'<') {
+                    return self.c.err("expected combining kind like <add>");
+                }
+                let kind = self.c.balanced()?.to_string();
+                b.spec.attrs.set("kind", Attribute::Opaque(kind));
+                self.c.expect(",")?;
+                let src = self.parse_operand()?;
+                self.c.expect(",")?;
+                let acc = self.parse_operand()?;
+                let p = self.c.pos();
+                let dims = self.parse_attribute()?;
+                let Some(dims) = dims.as_int_array() else {
+                    return self.c.err_at(p, "expected reduction dims like [1]");
+                };
+                b.spec
+                    .attrs
+                    .set("reduction_dims", Attribute::dense_i64(dims));
+                self.parse_opt_attr_dict(&mut b)?;
+                self.c.expect(":")?;
+                let t = self.parse_type()?;
+                self.c.expect("to")?;
+                let r = self.parse_type()?;
+                self.check_types(&[src.clone(), acc.clone()], &[t, r.clone()])?;
+                b.operands(&[src, acc]);
+                b.spec.result_types = vec![r];
+            }
+            Form::Structured => self.parse_structured(&mut b)?,
+        }
+        Ok(b)
+    }
+
+    fn check_all(&self, ops: &[Operand], ty: &Type) -> PResult<()> {
+        self.check_types(ops, &vec![ty.clone(); ops.len()])
+    }
+
+    /// `overflow<nsw>` / `fastmath<fast>` after arith operands.
+    fn parse_modifiers(&mut self, b: &mut Built) -> PResult<()> {
+        for (kw, attr) in [("overflow", "overflowFlags"), ("fastmath", "fastmath")] {
+            if self.c.looking_at(&format!("{kw}<")) {
+                let start = self.c.pos();
+                self.c.eat(kw);
+                self.c.balanced()?;
+                let end = self.c.pos();
+                let text = self.c.slice(start, end).to_string();
+                b.spec.attrs.set(attr, Attribute::Opaque(text));
+            }
+        }
+        Ok(())
+    }
+
+    /// `[0, %a, 4]`.
+    fn parse_mixed_list(&mut self) -> PResult<Vec<Mixed>> {
+        self.c.expect("[")?;
+        let mut out = Vec::new();
+        if self.c.eat("]") {
+            return Ok(out);
+        }
+        loop {
+            if self.c.peek() == Some(b'%') {
+                out.push(Mixed::Dynamic(self.parse_operand()?));
+            } else {
+                match self.c.integer().and_then(|v| i64::try_from(v).ok()) {
+                    Some(v) => out.push(Mixed::Static(v)),
+                    None => return self.c.err("expected integer or SSA value"),
+                }
+            }
+            if self.c.eat("]") {
+                return Ok(out);
+            }
+            self.c.expect(",")?;
+        }
+    }
+
+    fn set_slice(&mut self, b: &mut Built, src: Operand, lists: [Vec<Mixed>; 3]) -> PResult<()> {
+        let names = ["static_offsets", "static_sizes", "static_strides"];
+        let mut segments = vec![1u32];
+        let mut operands = vec![src];
+        for (list, name) in lists.into_iter().zip(names) {
+            let mut statics = Vec::new();
+            let mut n = 0;
+            for m in list {
+                match m {
+                    Mixed::Static(v) => statics.push(v),
+                    Mixed::Dynamic(o) => {
+                        statics.push(DYNAMIC);
+                        operands.push(o);
+                        n += 1;
+                    }
+                }
+            }
+            b.spec.attrs.set(name, Attribute::dense_i64(statics));
+            segments.push(n);
+        }
+        self.check_all(&operands[1..], &Type::Index)?;
+        b.operands(&operands);
+        b.spec.segments = segments;
+        Ok(())
+    }
+
+    fn parse_module_op(&mut self, b: &mut Built) -> PResult<()> {
+        if self.c.peek() == Some(b'@') {
+            let n = self.parse_symbol_name()?;
+            b.spec.attrs.set("sym_name", Attribute::String(n));
+        }
+        if self.c.eat_keyword("attributes") {
+            self.parse_opt_attr_dict(b)?;
+        }
+        let r = self.m.new_detached_region();
+        self.default_dialect.push("builtin");
+        let res = self.parse_region(r, &[]);
+        self.default_dialect.pop();
+        res?;
+        if self.m.region_blocks(r).is_empty() {
+            self.m.add_block(r, &[]);
+        }
+        b.regions.push(r);
+        Ok(())
+    }
+
+    fn parse_func(&mut self, b: &mut Built) -> PResult<()> {
+        for vis in ["private", "public", "nested"] {
+            if self.c.eat_keyword(vis) {
+                b.spec
+                    .attrs
+                    .set("sym_visibility", Attribute::String(vis.into()));
+            }
+        }
+        let sym = self.parse_symbol_name()?;
+        b.spec.attrs.set("sym_name", Attribute::String(sym));
+        self.c.expect("(")?;
+        let mut args: Vec<(String, Type, usize)> = Vec::new();
+        let mut inputs = Vec::new();
+        let mut arg_attrs = Vec::new();
+        let mut named = None;
+        if !self.c.eat(")") {
+            loop {
+                self.c.skip_ws();
+                let pos = self.c.pos();
+                let is_named = self.c.peek() == Some(b'%');
+                if *named.get_or_insert(is_named) != is_named {
+                    return self
+                        .c
+                        .err("expected all arguments to be named, or none of them");
+                }
+                let name = if is_named {
+                    self.c.expect("%")?;
+                    let Some(n) = self.c.suffix_id() else {
+                        return self.c.err("expected argument name");
+                    };
+                    let n = n.to_string();
+                    self.c.expect(":")?;
+                    Some(n)
+                } else {
+                    None
+                };
+                let ty = self.parse_type()?;
+                let attrs = if self.c.peek() == Some(b'{') {
+                    self.parse_dict()?
+                } else {
+                    Default::default()
+                };
+                self.skip_loc()?;
+                if let Some(n) = name {
+                    args.push((n, ty.clone(), pos));
+                }
+                inputs.push(ty);
+                arg_attrs.push(Attribute::Dict(attrs));
+                if self.c.eat(")") {
+                    break;
+                }
+                self.c.expect(",")?;
+            }
+        }
+        let mut results = Vec::new();
+        let mut res_attrs = Vec::new();
+        if self.c.eat("->") {
+            if self.c.eat("(") {
+                if !self.c.eat(")") {
+                    loop {
+                        results.push(self.parse_type()?);
+                        let attrs = if self.c.peek() == Some(b'{') {
+                            self.parse_dict()?
+                        } else {
+                            Default::default()
+                        };
+                        res_attrs.push(Attribute::Dict(attrs));
+                        if self.c.eat(")") {
+                            break;
+                        }
+                        self.c.expect(",")?;
+                    }
+                }
+            } else {
+                results.push(self.parse_type()?);
+                res_attrs.push(Attribute::Dict(Default::default()));
+            }
+        }
+        if self.c.eat_keyword("attributes") {
+            if self.c.peek() != Some(b'{') {
+                return self
+                    .c
+                    .err("expected attribute dictionary after 'attributes'");
+            }
+            self.parse_opt_attr_dict(b)?;
+        }
+        let non_empty =
+            |v: &[Attribute]| v.iter().any(|a| a.as_dict().is_some_and(|d| !d.is_empty()));
+        if non_empty(&arg_attrs) {
+            b.spec.attrs.set("arg_attrs", Attribute::Array(arg_attrs));
+        }
+        if non_empty(&res_attrs) {
+            b.spec.attrs.set("res_attrs", Attribute::Array(res_attrs));
+        }
+        b.spec.attrs.set(
+            "function_type",
+            Attribute::Type(Type::Function(FunctionType { inputs, results })),
+        );
+        let r = self.m.new_detached_region();
+        if self.c.peek() == Some(b'{') {
+            if named == Some(false) {
+                return self
+                    .c
+                    .err("expected named arguments for a function with a body");
+            }
+            self.default_dialect.push("func");
+            let res = self.parse_region(r, &args);
+            self.default_dialect.pop();
+            res?;
+        } else if named == Some(true) {
+            return self.c.err("expected '{' to begin the function body");
+        }
+        b.regions.push(r);
+        Ok(())
+    }
+
+    fn parse_call(&mut self, b: &mut Built) -> PResult<()> {
+        let sym = self.parse_symbol_name()?;
+        b.spec.attrs.set(
+            "callee",
+            Attribute::SymbolRef {
+                root: sym,
+                nested: vec![],
+            },
+        );
+        self.c.expect("(")?;
+        let ops = self.parse_operand_list()?;
+        self.c.expect(")")?;
+        self.parse_opt_attr_dict(b)?;
+        self.c.expect(":")?;
+        let fty = self.parse_function_type()?;
+        self.check_types(&ops, &fty.inputs)?;
+        b.operands(&ops);
+        b.spec.result_types = fty.results;
+        Ok(())
+    }
+
+    fn parse_constant(&mut self, b: &mut Built) -> PResult<()> {
+        self.parse_opt_attr_dict(b)?;
+        let p = self.c.pos();
+        let is_elements = ["dense<", "dense_resource<", "sparse<"]
+            .iter()
+            .any(|k| self.c.looking_at(k));
+        if is_elements {
+            // Elements constants: `dense<...> : T`, the type gives the result.
+            self.c.ident();
+            let text = self.c.balanced()?.to_string();
+            let kw = self.c.slice(p, self.c.pos()).trim().to_string();
+            let _ = text;
+            self.c.expect(":")?;
+            let ty = self.parse_type()?;
+            b.spec
+                .attrs
+                .set("value", Attribute::Opaque(format!("{kw} : {ty}")));
+            b.spec.result_types = vec![ty];
+            return Ok(());
+        }
+        let value = self.parse_attribute()?;
+        let ty = match &value {
+            Attribute::Integer { ty, .. } | Attribute::Float { ty, .. } => ty.clone(),
+            Attribute::Bool(_) => Type::i1(),
+            _ => return self.c.err_at(p, "expected a constant value"),
+        };
+        b.spec.attrs.set("value", value);
+        b.spec.result_types = vec![ty];
+        Ok(())
+    }
+
+    fn parse_for(&mut self, b: &mut Built) -> PResult<()> {
+        self.c.skip_ws();
+        let iv_pos = self.c.pos();
+        self.c.expect("%")?;
+        let Some(iv) = self.c.suffix_id() else {
+            return self.c.err("expected induction variable name");
+        };
+        let iv = iv.to_string();
+        self.c.expect("=")?;
+        let lb = self.parse_operand()?;
+        self.c.expect("to")?;
+        let ub = self.parse_operand()?;
+        self.c.expect("step")?;
+        let step = self.parse_operand()?;
+        let mut iter_names = Vec::new();
+        let mut inits = Vec::new();
+        let mut types = Vec::new();
+        if self.c.eat_keyword("iter_args") {
+            self.c.expect("(")?;
+            if !self.c.eat(")") {
+                loop {
+                    self.c.skip_ws();
+                    let pos = self.c.pos();
+                    self.c.expect("%")?;
+                    let Some(n) = self.c.suffix_id() else {
+                        return self.c.err("expected iteration argument name");
+                    };
+                    iter_names.push((n.to_string(), pos));
+                    self.c.expect("=")?;
+                    inits.push(self.parse_operand()?);
+                    if self.c.eat(")") {
+                        break;
+                    }
+                    self.c.expect(",")?;
+                }
+            }
+            self.c.expect("->")?;
+            types = self.parse_result_types()?;
+            if types.len() != inits.len() {
+                return self.c.err(format!(
+                    "expected {} result types, found {}",
+                    inits.len(),
+                    types.len()
+                ));
+            }
+            self.check_types(&inits, &types)?;
+        }
+        let mut iv_ty = Type::Index;
+        if self.c.eat(":") {
+            iv_ty = self.parse_type()?;
+        }
+        self.check_all(&[lb.clone(), ub.clone(), step.clone()], &iv_ty)?;
+        let mut args = vec![(iv, iv_ty, iv_pos)];
+        for ((n, pos), t) in iter_names.into_iter().zip(&types) {
+            args.push((n, t.clone(), pos));
+        }
+        let r = self.m.new_detached_region();
+        self.parse_region(r, &args)?;
+        self.ensure_terminator(r, "scf.yield");
+        b.regions.push(r);
+        self.parse_opt_attr_dict(b)?;
+        b.operands(&[lb, ub, step]);
+        b.operands(&inits);
+        b.spec.result_types = types;
+        Ok(())
+    }
+
+    fn parse_if(&mut self, b: &mut Built) -> PResult<()> {
+        let cond = self.parse_operand()?;
+        self.check_all(std::slice::from_ref(&cond), &Type::i1())?;
+        let mut types = Vec::new();
+        if self.c.eat("->") {
+            types = self.parse_result_types()?;
+        }
+        let then_r = self.m.new_detached_region();
+        self.parse_region(then_r, &[])?;
+        self.ensure_terminator(then_r, "scf.yield");
+        let else_r = self.m.new_detached_region();
+        if self.c.eat_keyword("else") {
+            self.parse_region(else_r, &[])?;
+            self.ensure_terminator(else_r, "scf.yield");
+        }
+        b.regions.push(then_r);
+        b.regions.push(else_r);
+        self.parse_opt_attr_dict(b)?;
+        b.operands(&[cond]);
+        b.spec.result_types = types;
+        Ok(())
+    }
+
+    /// Adds the implicit terminator `name` to a single-block region whose
+    /// last op is not one (MLIR does the same for `scf` bodies).
+    fn ensure_terminator(&mut self, r: RegionId, name: &str) {
+        let block = match self.m.region_blocks(r).first() {
+            Some(&b) => b,
+            None => self.m.add_block(r, &[]),
+        };
+        let has = self.m.last_op(block).is_some_and(|o| self.m.op(o).is(name));
+        if !has {
+            let loc = self.c.loc_at(self.c.pos());
+            self.m
+                .build(OpSpec::new(name, loc), InsertPoint::BlockEnd(block));
+        }
+    }
+
+    /// Reads the pieces of a structured op (see [`Piece`]).
+    fn parse_structured(&mut self, b: &mut Built) -> PResult<()> {
+        let mut pieces: Vec<Piece> = Vec::new();
+        let mut segments: Vec<u32> = Vec::new();
+        let mut operands: Vec<Operand> = Vec::new();
+        let mut bare: Option<usize> = None;
+        let mut results_seen = false;
+        loop {
+            let had_space = self
+                .c
+                .rest()
+                .as_bytes()
+                .first()
+                .is_some_and(|c| c.is_ascii_whitespace());
+            self.c.skip_ws();
+            let p = self.c.pos();
+            let glue = |pieces: &mut Vec<Piece>| {
+                if !had_space {
+                    pieces.push(Piece::NoSpace);
+                }
+            };
+            match self.c.peek() {
+                None | Some(b'}') | Some(b'^') | Some(b')') | Some(b']') | Some(b',')
+                | Some(b'=') => break,
+                Some(b'%') => {
+                    if !pieces.iter().all(|p| matches!(p, Piece::NoSpace)) || bare.is_some() {
+                        break;
+                    }
+                    let ops = self.parse_operand_list()?;
+                    bare = Some(segments.len());
+                    pieces.push(Piece::Operands {
+                        segment: segments.len(),
+                    });
+                    segments.push(ops.len() as u32);
+                    operands.extend(ops);
+                }
+                Some(b'"') => {
+                    let s = self.c.string()?;
+                    if self.c.peek_raw(0) == Some(b'(') {
+                        self.c.reset(p);
+                        break;
+                    }
+                    let _ = s;
+                    let text = self.c.slice(p, self.c.pos()).to_string();
+                    glue(&mut pieces);
+                    pieces.push(Piece::Text(text));
+                }
+                Some(b'<') | Some(b'[') => {
+                    let text = self.c.balanced()?;
+                    if text.contains('%') {
+                        return self
+                            .c
+                            .err_at(p, "SSA values inside brackets are not supported here");
+                    }
+                    glue(&mut pieces);
+                    pieces.push(Piece::Text(text.to_string()));
+                }
+                Some(b'#') => {
+                    self.parse_attribute()?;
+                    let text = self.c.slice(p, self.c.pos()).to_string();
+                    glue(&mut pieces);
+                    pieces.push(Piece::Text(text));
+                }
+                Some(b'{') => {
+                    if self.looks_like_region() {
+                        let r = self.m.new_detached_region();
+                        self.parse_region(r, &[])?;
+                        pieces.push(Piece::Region(b.regions.len()));
+                        b.regions.push(r);
+                    } else {
+                        if pieces.contains(&Piece::AttrDict) {
+                            return self.c.err("two attribute dictionaries");
+                        }
+                        self.parse_opt_attr_dict(b)?;
+                        pieces.push(Piece::AttrDict);
+                    }
+                }
+                Some(b'(') => {
+                    glue(&mut pieces);
+                    let (seg, typed) = self.parse_group(&mut segments, &mut operands)?;
+                    pieces.push(Piece::Group {
+                        keyword: String::new(),
+                        segment: seg,
+                        typed,
+                    });
+                }
+                Some(b'-') if self.c.looking_at("->") => {
+                    self.c.expect("->")?;
+                    let parens = self.c.peek() == Some(b'(');
+                    b.spec.result_types = if parens {
+                        self.parse_paren_type_list()?
+                    } else {
+                        self.parse_type_list()?
+                    };
+                    results_seen = true;
+                    pieces.push(Piece::Results {
+                        arrow: true,
+                        parens,
+                    });
+                }
+                Some(b':') => {
+                    self.c.expect(":")?;
+                    if let (Some(seg), false) = (bare, pieces.contains(&Piece::OperandTypes)) {
+                        let start: usize = segments[..seg].iter().map(|&n| n as usize).sum();
+                        let n = segments[seg] as usize;
+                        let types = self.parse_type_list()?;
+                        self.check_types(&operands[start..start + n], &types)?;
+                        pieces.push(Piece::OperandTypes);
+                        if self.c.eat_keyword("to") {
+                            b.spec.result_types = self.parse_type_list()?;
+                            results_seen = true;
+                            pieces.push(Piece::ToResults);
+                        }
+                    } else {
+                        if results_seen {
+                            return self.c.err_at(p, "result types given twice");
+                        }
+                        let parens = self.c.peek() == Some(b'(');
+                        b.spec.result_types = if parens {
+                            self.parse_paren_type_list()?
+                        } else {
+                            self.parse_type_list()?
+                        };
+                        results_seen = true;
+                        pieces.push(Piece::Results {
+                            arrow: false,
+                            parens,
+                        });
+                    }
+                }
+                Some(c) if c.is_ascii_alphabetic() || c == b'_' => {
+                    let word = self.c.ident().unwrap_or_default();
+                    if word == "loc" && self.c.peek_raw(0) == Some(b'(') {
+                        self.c.reset(p);
+                        break;
+                    }
+                    if self.c.peek_raw(0) == Some(b'(') {
+                        let (seg, typed) = self.parse_group(&mut segments, &mut operands)?;
+                        pieces.push(Piece::Group {
+                            keyword: word.to_string(),
+                            segment: seg,
+                            typed,
+                        });
+                        continue;
+                    }
+                    let after = self.c.pos();
+                    if self.c.peek() == Some(b'=') && !self.c.looking_at("==") {
+                        self.c.expect("=")?;
+                        if self.c.peek() == Some(b'%') {
+                            let o = self.parse_operand()?;
+                            let mut typed = false;
+                            if self.c.eat(":") {
+                                let t = self.parse_type()?;
+                                self.check_types(std::slice::from_ref(&o), &[t])?;
+                                typed = true;
+                            }
+                            pieces.push(Piece::OperandClause {
+                                name: word.to_string(),
+                                segment: segments.len(),
+                                typed,
+                            });
+                            segments.push(1);
+                            operands.push(o);
+                        } else {
+                            let a = self.parse_attribute()?;
+                            if b.spec.attrs.set(word, a).is_some() {
+                                return self.c.err_at(p, format!("duplicate attribute '{word}'"));
+                            }
+                            pieces.push(Piece::AttrClause {
+                                name: word.to_string(),
+                            });
+                        }
+                        continue;
+                    }
+                    self.c.reset(after);
+                    if word.contains('.') || matches!(word, "return" | "call" | "module" | "func") {
+                        self.c.reset(p);
+                        break;
+                    }
+                    glue(&mut pieces);
+                    pieces.push(Piece::Text(word.to_string()));
+                }
+                Some(_) => break,
+            }
+        }
+        while pieces.last() == Some(&Piece::NoSpace) {
+            pieces.pop();
+        }
+        b.spec.operands = values(&operands);
+        b.spec.segments = segments;
+        b.spec.syntax = Some(Box::new(Syntax { pieces }));
+        Ok(())
+    }
+
+    /// `(%a, %b : T, U)`; returns the new segment and whether types were written.
+    fn parse_group(
+        &mut self,
+        segments: &mut Vec<u32>,
+        operands: &mut Vec<Operand>,
+    ) -> PResult<(usize, bool)> {
+        self.c.expect("(")?;
+        let ops = self.parse_operand_list()?;
+        let mut typed = false;
+        if self.c.eat(":") {
+            let types = self.parse_type_list()?;
+            self.check_types(&ops, &types)?;
+            typed = true;
+        }
+        self.c.expect(")")?;
+        segments.push(ops.len() as u32);
+        operands.extend(ops);
+        Ok((segments.len() - 1, typed))
+    }
+
+    /// After `{`: a region holds ops, an attribute dictionary holds
+    /// `name = value` / `name,` / `name}` entries.
+    fn looks_like_region(&mut self) -> bool {
+        let save = self.c.pos();
+        let _ = self.c.eat("{");
+        let r = match self.c.peek() {
+            Some(b'%') | Some(b'^') => true,
+            Some(b'"') => {
+                let _ = self.c.string();
+                self.c.peek_raw(0) == Some(b'(')
+            }
+            Some(b'}') => false,
+            _ => match self.c.ident() {
+                Some(_) => !matches!(self.c.peek(), Some(b'=') | Some(b',') | Some(b'}')),
+                None => false,
+            },
+        };
+        self.c.reset(save);
+        r
+    }
+}
+
+/// `i1` shaped like `ty` (the result type of a comparison).
+fn bool_like(ty: &Type) -> Type {
+    match ty {
+        Type::Vector(v) => Type::Vector(crate::ir::VectorType {
+            elem: Box::new(Type::i1()),
+            ..v.clone()
+        }),
+        Type::Tensor { shape, .. } => Type::Tensor {
+            shape: shape.clone(),
+            elem: Box::new(Type::i1()),
+            encoding: None,
+        },
+        _ => Type::i1(),
+    }
+}

@@ -1,0 +1,1027 @@
+//! Printing operations: custom forms of the known ops, structured pieces,
+//! and the generic form for everything else.
+
+use std::fmt::Write;
+
+use crate::ir::ops::{custom_form, Form, CMPF_PREDICATES, CMPI_PREDICATES};
+use crate::ir::{Attribute, BlockId, Module, OpId, Piece, RegionId, Type, ValueId, DYNAMIC};
+use crate::print::names::Names;
+use crate::print::types::{
+    write_attr, write_attr_name, write_function_type, write_result_types, write_string,
+    write_symbol, write_type, write_type_list,
+};
+
+/// Prints ops with names assigned for the whole module.
+pub struct OpPrinter<'a> {
+    m: &'a Module,
+    names: Names,
+    out: String,
+    indent: usize,
+    default_dialect: Vec<&'static str>,
+}
+
+impl<'a> OpPrinter<'a> {
+    /// A printer for the ops of `m`.
+    pub fn new(m: &'a Module) -> OpPrinter<'a> {
+        OpPrinter {
+            m,
+            names: Names::new(m, m.top()),
+            out: String::new(),
+            indent: 0,
+            default_dialect: Vec::new(),
+        }
+    }
+
+    /// Prints the module op and returns the text.
+    pub fn print_module(mut self) -> String {
+        self.print_op(self.m.top());
+        self.out.push('\n');
+        self.out
+    }
+
+    fn newline(&mut self) {
+        self.out.push('\n');
+        for _ in 0..self.indent {
+            self.out.push_str("  ");
+        }
+    }
+
+    fn value(&mut self, v: ValueId) {
+        let n = self.names.get(self.m, v);
+        self.out.push_str(&n);
+    }
+
+    fn values(&mut self, vs: &[ValueId]) {
+        for (i, &v) in vs.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            self.value(v);
+        }
+    }
+
+    fn ty(&mut self, t: &Type) {
+        write_type(&mut self.out, t);
+    }
+
+    fn types_of(&mut self, vs: &[ValueId]) {
+        let types: Vec<Type> = vs.iter().map(|&v| self.m.value_type(v).clone()).collect();
+        write_type_list(&mut self.out, &types);
+    }
+
+    fn attr_dict(&mut self, op: OpId, elided: &[&str]) {
+        let d = &self.m.op(op).attrs;
+        let shown: Vec<(&str, &Attribute)> =
+            d.iter().filter(|(n, _)| !elided.contains(n)).collect();
+        if shown.is_empty() {
+            return;
+        }
+        self.out.push_str(" {");
+        for (i, (n, a)) in shown.into_iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            write_attr_name(&mut self.out, n);
+            if *a != Attribute::Unit {
+                self.out.push_str(" = ");
+                write_attr(&mut self.out, a, false);
+            }
+        }
+        self.out.push('}');
+    }
+
+    /// The op name as printed: `func.` ops inside functions drop the prefix.
+    fn op_name(&self, name: &str) -> String {
+        if let Some(d) = self.default_dialect.last() {
+            if let Some(rest) = name.strip_prefix(d).and_then(|r| r.strip_prefix('.')) {
+                return rest.to_string();
+            }
+        }
+        name.to_string()
+    }
+
+    /// Prints one op (no leading newline/indent).
+    pub fn print_op(&mut self, op: OpId) {
+        let d = self.m.op(op);
+        if !d.results().is_empty() && op != self.m.top() {
+            let defs = self.names.def_name(self.m, op);
+            self.out.push_str(&defs.join(", "));
+            self.out.push_str(" = ");
+        }
+        let mark = self.out.len();
+        let ok = match custom_form(d.name()) {
+            Some(f) => self.print_custom(op, f),
+            None if d.syntax.is_some() => self.print_structured(op),
+            None => false,
+        };
+        if !ok {
+            self.out.truncate(mark);
+            self.print_generic(op);
+        }
+    }
+
+    fn print_generic(&mut self, op: OpId) {
+        let d = self.m.op(op);
+        write_string(&mut self.out, d.name());
+        self.out.push('(');
+        self.values(d.operands());
+        self.out.push(')');
+        if !d.regions().is_empty() {
+            self.out.push_str(" (");
+            for (i, &r) in d.regions().iter().enumerate() {
+                if i > 0 {
+                    self.out.push_str(", ");
+                }
+                self.region(r, true, true);
+            }
+            self.out.push(')');
+        }
+        let mut attrs = d.attrs.clone();
+        if !d.segments.is_empty() {
+            attrs.set(
+                "operandSegmentSizes",
+                Attribute::dense_i32(d.segments.iter().map(|&n| n as i64)),
+            );
+        }
+        if !attrs.is_empty() {
+            self.out.push(' ');
+            crate::print::types::write_dict(&mut self.out, &attrs);
+        }
+        self.out.push_str(" : ");
+        let inputs: Vec<Type> = d
+            .operands()
+            .iter()
+            .map(|&v| self.m.value_type(v).clone())
+            .collect();
+        let results: Vec<Type> = d
+            .results()
+            .iter()
+            .map(|&v| self.m.value_type(v).clone())
+            .collect();
+        write_function_type(&mut self.out, &crate::ir::FunctionType { inputs, results });
+    }
+
+    /// Prints a region `{ ... }`.
+    fn region(&mut self, r: RegionId, print_entry_args: bool, print_terminators: bool) {
+        self.out.push('{');
+        self.indent += 1;
+        let blocks = self.m.region_blocks(r).to_vec();
+        for (i, &b) in blocks.iter().enumerate() {
+            let args = self.m.block_args(b).to_vec();
+            if i > 0 || (print_entry_args && !args.is_empty()) {
+                self.indent -= 1;
+                self.newline();
+                let _ = write!(self.out, "^bb{i}");
+                if !args.is_empty() {
+                    self.out.push('(');
+                    for (k, &a) in args.iter().enumerate() {
+                        if k > 0 {
+                            self.out.push_str(", ");
+                        }
+                        self.value(a);
+                        self.out.push_str(": ");
+                        let t = self.m.value_type(a).clone();
+                        self.ty(&t);
+                    }
+                    self.out.push(')');
+                }
+                self.out.push(':');
+                self.indent += 1;
+            }
+            self.block_ops(b, print_terminators);
+        }
+        self.indent -= 1;
+        self.newline();
+        self.out.push('}');
+    }
+
+    fn block_ops(&mut self, b: BlockId, print_terminators: bool) {
+        let ops: Vec<OpId> = self.m.block_ops(b).collect();
+        let last = ops.last().copied();
+        for o in ops {
+            if !print_terminators && Some(o) == last && self.is_elidable_terminator(o) {
+                continue;
+            }
+            self.newline();
+            self.print_op(o);
+        }
+    }
+
+    fn is_elidable_terminator(&self, op: OpId) -> bool {
+        let d = self.m.op(op);
+        matches!(d.name(), "scf.yield" | "scope.return")
+            && d.operands().is_empty()
+            && d.attrs.is_empty()
+    }
+
+    fn print_custom(&mut self, op: OpId, form: Form) -> bool {
+        let m = self.m;
+        let d = m.op(op);
+        let name = self.op_name(d.name());
+        let operands = d.operands().to_vec();
+        let result_ty = |i: usize| d.result(i).map(|v| m.value_type(v).clone());
+        match form {
+            Form::Module => {
+                self.out.push_str("module");
+                if let Some(n) = d.attr("sym_name").and_then(Attribute::as_str) {
+                    self.out.push(' ');
+                    write_symbol(&mut self.out, n);
+                }
+                let has_attrs = d.attrs.iter().any(|(n, _)| n != "sym_name");
+                if has_attrs {
+                    self.out.push_str(" attributes");
+                    self.attr_dict(op, &["sym_name"]);
+                }
+                let Some(&r) = d.regions().first() else {
+                    return false;
+                };
+                self.out.push(' ');
+                self.default_dialect.push("builtin");
+                self.region(r, false, true);
+                self.default_dialect.pop();
+            }
+            Form::Func => return self.print_func(op),
+            Form::Call => {
+                let Some(callee) = d.attr("callee").and_then(Attribute::as_symbol) else {
+                    return false;
+                };
+                let _ = write!(self.out, "{name} ");
+                write_symbol(&mut self.out, callee);
+                self.out.push('(');
+                self.values(&operands);
+                self.out.push(')');
+                self.attr_dict(op, &["callee"]);
+                self.out.push_str(" : ");
+                self.sig(op);
+            }
+            Form::OperandList => {
+                if !d.regions().is_empty() || !d.results().is_empty() {
+                    return false;
+                }
+                self.out.push_str(&name);
+                if !operands.is_empty() {
+                    self.out.push(' ');
+                    self.values(&operands);
+                }
+                self.attr_dict(op, &[]);
+                if !operands.is_empty() {
+                    self.out.push_str(" : ");
+                    self.types_of(&operands);
+                }
+            }
+            Form::Constant => {
+                let Some(v) = d.attr("value") else {
+                    return false;
+                };
+                self.out.push_str(&name);
+                self.attr_dict(op, &["value"]);
+                self.out.push(' ');
+                write_attr(&mut self.out, v, false);
+            }
+            Form::SameType => {
+                let Some(t) = result_ty(0) else { return false };
+                self.out.push_str(&name);
+                self.out.push(' ');
+                self.values(&operands);
+                for n in ["overflowFlags", "fastmath"] {
+                    if let Some(Attribute::Opaque(text)) = d.attr(n) {
+                        let _ = write!(self.out, " {text}");
+                    }
+                }
+                self.attr_dict(op, &["overflowFlags", "fastmath"]);
+                self.out.push_str(" : ");
+                self.ty(&t);
+            }
+            Form::Cast => {
+                self.out.push_str(&name);
+                if !operands.is_empty() {
+                    self.out.push(' ');
+                    self.values(&operands);
+                }
+                self.attr_dict(op, &[]);
+                if !operands.is_empty() {
+                    self.out.push_str(" : ");
+                    self.types_of(&operands);
+                }
+                self.out.push_str(" to ");
+                self.types_of(d.results());
+            }
+            Form::Cmp => {
+                let table: &[&str] = if d.name() == "arith.cmpi" {
+                    &CMPI_PREDICATES
+                } else {
+                    &CMPF_PREDICATES
+                };
+                let Some(p) = d.attr("predicate").and_then(Attribute::as_int) else {
+                    return false;
+                };
+                let Some(pred) = usize::try_from(p).ok().and_then(|p| table.get(p)) else {
+                    return false;
+                };
+                if operands.len() != 2 {
+                    return false;
+                }
+                let _ = write!(self.out, "{name} {pred}, ");
+                self.values(&operands);
+                if let Some(Attribute::Opaque(text)) = d.attr("fastmath") {
+                    let _ = write!(self.out, " {text}");
+                }
+                self.attr_dict(op, &["predicate", "fastmath"]);
+                self.out.push_str(" : ");
+                let t = m.value_type(operands[0]).clone();
+                self.ty(&t);
+            }
+            Form::Select => {
+                if operands.len() != 3 {
+                    return false;
+                }
+                self.out.push_str(&name);
+                self.out.push(' ');
+                self.values(&operands);
+                self.attr_dict(op, &[]);
+                self.out.push_str(" : ");
+                let ct = m.value_type(operands[0]).clone();
+                if ct != Type::i1() {
+                    self.ty(&ct);
+                    self.out.push_str(", ");
+                }
+                let t = m.value_type(operands[1]).clone();
+                self.ty(&t);
+            }
+            Form::AffineMap => {
+                let Some(map) = d.attr("map") else {
+                    return false;
+                };
+                let dims = d.segment(0).to_vec();
+                let syms = d.segment(1).to_vec();
+                let _ = write!(self.out, "{name} ");
+                write_attr(&mut self.out, map, false);
+                self.out.push('(');
+                self.values(&dims);
+                self.out.push(')');
+                if !syms.is_empty() {
+                    self.out.push('[');
+                    self.values(&syms);
+                    self.out.push(']');
+                }
+                self.attr_dict(op, &["map"]);
+            }
+            Form::Alloc => {
+                let Some(t) = result_ty(0) else { return false };
+                self.out.push_str(&name);
+                self.out.push('(');
+                self.values(d.segment(0));
+                self.out.push(')');
+                let syms = d.segment(1).to_vec();
+                if !syms.is_empty() {
+                    self.out.push('[');
+                    self.values(&syms);
+                    self.out.push(']');
+                }
+                self.attr_dict(op, &[]);
+                self.out.push_str(" : ");
+                self.ty(&t);
+            }
+            Form::Subview | Form::ReinterpretCast => {
+                let Some(parts) = m.slice_parts(op) else {
+                    return false;
+                };
+                let Some(t) = result_ty(0) else { return false };
+                let _ = write!(self.out, "{name} ");
+                self.value(parts.source);
+                if form == Form::Subview {
+                    self.mixed(&parts.offsets);
+                    self.out.push(' ');
+                    self.mixed(&parts.sizes);
+                    self.out.push(' ');
+                    self.mixed(&parts.strides);
+                } else {
+                    self.out.push_str(" to offset: ");
+                    self.mixed(&parts.offsets);
+                    self.out.push_str(", sizes: ");
+                    self.mixed(&parts.sizes);
+                    self.out.push_str(", strides: ");
+                    self.mixed(&parts.strides);
+                }
+                self.attr_dict(op, &["static_offsets", "static_sizes", "static_strides"]);
+                self.out.push_str(" : ");
+                let st = m.value_type(parts.source).clone();
+                self.ty(&st);
+                self.out.push_str(" to ");
+                self.ty(&t);
+            }
+            Form::Reassociate => {
+                let Some(re) = d.attr("reassociation") else {
+                    return false;
+                };
+                let Some(t) = result_ty(0) else { return false };
+                let Some(&src) = operands.first() else {
+                    return false;
+                };
+                let _ = write!(self.out, "{name} ");
+                self.value(src);
+                self.out.push(' ');
+                write_attr(&mut self.out, re, true);
+                if let Some(shape) = d
+                    .attr("static_output_shape")
+                    .and_then(Attribute::as_int_array)
+                {
+                    self.out.push_str(" output_shape ");
+                    let dyns = d.segment(1).to_vec();
+                    let mixed = mixed_of(&shape, &dyns);
+                    self.mixed(&mixed);
+                }
+                self.attr_dict(op, &["reassociation", "static_output_shape"]);
+                self.out.push_str(" : ");
+                let st = m.value_type(src).clone();
+                self.ty(&st);
+                self.out.push_str(" into ");
+                self.ty(&t);
+            }
+            Form::Reshape => {
+                if operands.len() != 2 || d.results().len() != 1 {
+                    return false;
+                }
+                let _ = write!(self.out, "{name} ");
+                self.value(operands[0]);
+                self.out.push('(');
+                self.value(operands[1]);
+                self.out.push(')');
+                self.attr_dict(op, &[]);
+                self.out.push_str(" : ");
+                self.sig(op);
+            }
+            Form::View => {
+                if d.segments.len() != 3 || d.segment(0).len() != 1 || d.segment(1).len() != 1 {
+                    return false;
+                }
+                let Some(t) = result_ty(0) else { return false };
+                let _ = write!(self.out, "{name} ");
+                self.value(operands[0]);
+                self.out.push('[');
+                self.value(operands[1]);
+                self.out.push_str("][");
+                self.values(d.segment(2));
+                self.out.push(']');
+                self.attr_dict(op, &[]);
+                self.out.push_str(" : ");
+                let st = m.value_type(operands[0]).clone();
+                self.ty(&st);
+                self.out.push_str(" to ");
+                self.ty(&t);
+            }
+            Form::Copy => {
+                if operands.len() != 2 {
+                    return false;
+                }
+                let _ = write!(self.out, "{name} ");
+                self.values(&operands);
+                self.attr_dict(op, &[]);
+                self.out.push_str(" : ");
+                let (a, b) = (
+                    m.value_type(operands[0]).clone(),
+                    m.value_type(operands[1]).clone(),
+                );
+                self.ty(&a);
+                self.out.push_str(" to ");
+                self.ty(&b);
+            }
+            Form::Load | Form::Store => {
+                let store = form == Form::Store;
+                let base = if store { 1 } else { 0 };
+                let (Some(&mem), true) = (d.segment(base).first(), d.segments.len() == base + 2)
+                else {
+                    return false;
+                };
+                let _ = write!(self.out, "{name} ");
+                if store {
+                    self.value(operands[0]);
+                    self.out.push_str(", ");
+                }
+                self.value(mem);
+                self.out.push('[');
+                self.values(d.segment(base + 1));
+                self.out.push(']');
+                self.attr_dict(op, &[]);
+                self.out.push_str(" : ");
+                let t = m.value_type(mem).clone();
+                self.ty(&t);
+            }
+            Form::GetGlobal => {
+                let Some(sym) = d.attr("name").and_then(Attribute::as_symbol) else {
+                    return false;
+                };
+                let Some(t) = result_ty(0) else { return false };
+                let _ = write!(self.out, "{name} ");
+                write_symbol(&mut self.out, sym);
+                self.attr_dict(op, &["name"]);
+                self.out.push_str(" : ");
+                self.ty(&t);
+            }
+            Form::Global => {
+                let (Some(sym), Some(t)) = (
+                    d.attr("sym_name").and_then(Attribute::as_str),
+                    d.attr("type").and_then(Attribute::as_type),
+                ) else {
+                    return false;
+                };
+                self.out.push_str(&name);
+                if let Some(v) = d.attr("sym_visibility").and_then(Attribute::as_str) {
+                    self.out.push(' ');
+                    write_string(&mut self.out, v);
+                }
+                if d.has_attr("constant") {
+                    self.out.push_str(" constant");
+                }
+                self.out.push(' ');
+                write_symbol(&mut self.out, sym);
+                self.out.push_str(" : ");
+                self.ty(t);
+                match d.attr("initial_value") {
+                    Some(Attribute::Unit) => self.out.push_str(" = uninitialized"),
+                    Some(a) => {
+                        self.out.push_str(" = ");
+                        write_attr(&mut self.out, a, false);
+                    }
+                    None => {}
+                }
+                self.attr_dict(
+                    op,
+                    &[
+                        "sym_visibility",
+                        "constant",
+                        "sym_name",
+                        "type",
+                        "initial_value",
+                    ],
+                );
+            }
+            Form::Dim => {
+                if operands.len() != 2 {
+                    return false;
+                }
+                let _ = write!(self.out, "{name} ");
+                self.values(&operands);
+                self.attr_dict(op, &[]);
+                self.out.push_str(" : ");
+                let t = m.value_type(operands[0]).clone();
+                self.ty(&t);
+            }
+            Form::For => return self.print_for(op),
+            Form::If => return self.print_if(op),
+            Form::TransferRead | Form::TransferWrite => {
+                let read = form == Form::TransferRead;
+                if d.segments.len() != 4 {
+                    return false;
+                }
+                let _ = write!(self.out, "{name} ");
+                let (vec, base, idx, extra, mask) = if read {
+                    (None, d.segment(0), d.segment(1), d.segment(2), d.segment(3))
+                } else {
+                    (
+                        d.segment(0).first().copied(),
+                        d.segment(1),
+                        d.segment(2),
+                        &[][..],
+                        d.segment(3),
+                    )
+                };
+                let (Some(&base), idx, extra, mask) =
+                    (base.first(), idx.to_vec(), extra.to_vec(), mask.to_vec())
+                else {
+                    return false;
+                };
+                if let Some(v) = vec {
+                    self.value(v);
+                    self.out.push_str(", ");
+                }
+                self.value(base);
+                self.out.push('[');
+                self.values(&idx);
+                self.out.push(']');
+                for v in extra.into_iter().chain(mask) {
+                    self.out.push_str(", ");
+                    self.value(v);
+                }
+                self.attr_dict(op, &[]);
+                self.out.push_str(" : ");
+                let bt = m.value_type(base).clone();
+                if read {
+                    let Some(t) = result_ty(0) else { return false };
+                    self.ty(&bt);
+                    self.out.push_str(", ");
+                    self.ty(&t);
+                } else {
+                    let Some(v) = vec else { return false };
+                    let vt = m.value_type(v).clone();
+                    self.ty(&vt);
+                    self.out.push_str(", ");
+                    self.ty(&bt);
+                }
+            }
+            Form::ConstantMask => {
+                let Some(sizes) = d.attr("mask_dim_sizes").and_then(Attribute::as_int_array) else {
+                    return false;
+                };
+                let Some(t) = result_ty(0) else { return false };
+                let _ = write!(self.out, "{name} ");
+                write_attr(
+                    &mut self.out,
+                    &Attribute::Array(sizes.into_iter().map(Attribute::i64).collect()),
+                    true,
+                );
+                self.attr_dict(op, &["mask_dim_sizes"]);
+                self.out.push_str(" : ");
+                self.ty(&t);
+            }
+            Form::CreateMask => {
+                let Some(t) = result_ty(0) else { return false };
+                let _ = write!(self.out, "{name} ");
+                self.values(&operands);
+                self.attr_dict(op, &[]);
+                self.out.push_str(" : ");
+                self.ty(&t);
+            }
+            Form::VectorTranspose => {
+                let Some(perm) = d.attr("permutation").and_then(Attribute::as_int_array) else {
+                    return false;
+                };
+                let (Some(t), Some(&src)) = (result_ty(0), operands.first()) else {
+                    return false;
+                };
+                let _ = write!(self.out, "{name} ");
+                self.value(src);
+                self.out.push_str(", ");
+                write_attr(
+                    &mut self.out,
+                    &Attribute::Array(perm.into_iter().map(Attribute::i64).collect()),
+                    true,
+                );
+                self.attr_dict(op, &["permutation"]);
+                self.out.push_str(" : ");
+                let st = m.value_type(src).clone();
+                self.ty(&st);
+                self.out.push_str(" to ");
+                self.ty(&t);
+            }
+            Form::MultiReduction => {
+                let (Some(Attribute::Opaque(kind)), Some(dims)) = (
+                    d.attr("kind"),
+                    d.attr("reduction_dims").and_then(Attribute::as_int_array),
+                ) else {
+                    return false;
+                };
+                let Some(t) = result_ty(0) else { return false };
+                if operands.len() != 2 {
+                    return false;
+                }
+                let _ = write!(self.out, "{name} {kind}, ");
+                self.values(&operands);
+                self.out.push(' ');
+                write_attr(
+                    &mut self.out,
+                    &Attribute::Array(dims.into_iter().map(Attribute::i64).collect()),
+                    true,
+                );
+                self.attr_dict(op, &["kind", "reduction_dims"]);
+                self.out.push_str(" : ");
+                let st = m.value_type(operands[0]).clone();
+                self.ty(&st);
+                self.out.push_str(" to ");
+                self.ty(&t);
+            }
+            Form::Structured => return self.print_structured(op),
+        }
+        true
+    }
+
+    fn sig(&mut self, op: OpId) {
+        let d = self.m.op(op);
+        let inputs: Vec<Type> = d
+            .operands()
+            .iter()
+            .map(|&v| self.m.value_type(v).clone())
+            .collect();
+        let results: Vec<Type> = d
+            .results()
+            .iter()
+            .map(|&v| self.m.value_type(v).clone())
+            .collect();
+        write_function_type(&mut self.out, &crate::ir::FunctionType { inputs, results });
+    }
+
+    fn mixed(&mut self, list: &[crate::ir::Ofr]) {
+        self.out.push('[');
+        for (i, o) in list.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            match *o {
+                crate::ir::Ofr::Static(v) if v == DYNAMIC => self.out.push('?'),
+                crate::ir::Ofr::Static(v) => {
+                    let _ = write!(self.out, "{v}");
+                }
+                crate::ir::Ofr::Dynamic(v) => self.value(v),
+            }
+        }
+        self.out.push(']');
+    }
+
+    fn print_func(&mut self, op: OpId) -> bool {
+        let m = self.m;
+        let d = m.op(op);
+        let (Some(sym), Some(fty)) = (m.func_name(op), m.func_type(op)) else {
+            return false;
+        };
+        let body = m.func_body(op);
+        let args: Vec<ValueId> = body.map(|b| m.block_args(b).to_vec()).unwrap_or_default();
+        if body.is_some() && args.len() != fty.inputs.len() {
+            return false;
+        }
+        self.out.push_str("func.func ");
+        if let Some(v) = d.attr("sym_visibility").and_then(Attribute::as_str) {
+            let _ = write!(self.out, "{v} ");
+        }
+        write_symbol(&mut self.out, sym);
+        self.out.push('(');
+        let dict_at = |name: &str, i: usize| {
+            d.attr(name)
+                .and_then(Attribute::as_array)
+                .and_then(|a| a.get(i))
+                .and_then(Attribute::as_dict)
+                .filter(|d| !d.is_empty())
+        };
+        for (i, t) in fty.inputs.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            if body.is_some() {
+                self.value(args[i]);
+                self.out.push_str(": ");
+            }
+            self.ty(t);
+            if let Some(a) = dict_at("arg_attrs", i) {
+                self.out.push(' ');
+                crate::print::types::write_dict(&mut self.out, a);
+            }
+        }
+        self.out.push(')');
+        if !fty.results.is_empty() {
+            self.out.push_str(" -> ");
+            let any_attrs = (0..fty.results.len()).any(|i| dict_at("res_attrs", i).is_some());
+            if any_attrs {
+                self.out.push('(');
+                for (i, t) in fty.results.iter().enumerate() {
+                    if i > 0 {
+                        self.out.push_str(", ");
+                    }
+                    self.ty(t);
+                    if let Some(a) = dict_at("res_attrs", i) {
+                        self.out.push(' ');
+                        crate::print::types::write_dict(&mut self.out, a);
+                    }
+                }
+                self.out.push(')');
+            } else {
+                write_result_types(&mut self.out, &fty.results);
+            }
+        }
+        let elided = [
+            "sym_name",
+            "function_type",
+            "sym_visibility",
+            "arg_attrs",
+            "res_attrs",
+        ];
+        if d.attrs.iter().any(|(n, _)| !elided.contains(&n)) {
+            self.out.push_str(" attributes");
+            self.attr_dict(op, &elided);
+        }
+        if let Some(&r) = d.regions().first() {
+            if !m.region_blocks(r).is_empty() {
+                self.out.push(' ');
+                self.default_dialect.push("func");
+                self.region(r, false, true);
+                self.default_dialect.pop();
+            }
+        }
+        true
+    }
+
+    fn print_for(&mut self, op: OpId) -> bool {
+        let m = self.m;
+        let Some(parts) = m.for_parts(op) else {
+            return false;
+        };
+        if parts.iter_args.len() != parts.inits.len() || parts.results.len() != parts.inits.len() {
+            return false;
+        }
+        let name = self.op_name("scf.for");
+        let _ = write!(self.out, "{name} ");
+        self.value(parts.iv);
+        self.out.push_str(" = ");
+        self.value(parts.lower);
+        self.out.push_str(" to ");
+        self.value(parts.upper);
+        self.out.push_str(" step ");
+        self.value(parts.step);
+        if !parts.inits.is_empty() {
+            self.out.push_str(" iter_args(");
+            for (i, (&a, &init)) in parts.iter_args.iter().zip(&parts.inits).enumerate() {
+                if i > 0 {
+                    self.out.push_str(", ");
+                }
+                self.value(a);
+                self.out.push_str(" = ");
+                self.value(init);
+            }
+            self.out.push_str(") -> (");
+            self.types_of(&parts.results);
+            self.out.push(')');
+        }
+        self.out.push(' ');
+        let ivt = m.value_type(parts.iv).clone();
+        if ivt != Type::Index {
+            self.out.push_str(" : ");
+            self.ty(&ivt);
+            self.out.push(' ');
+        }
+        let r = m.op(op).regions()[0];
+        self.region(r, false, !parts.inits.is_empty());
+        self.attr_dict(op, &[]);
+        true
+    }
+
+    fn print_if(&mut self, op: OpId) -> bool {
+        let m = self.m;
+        let d = m.op(op);
+        if d.regions().len() != 2 || d.operands().len() != 1 {
+            return false;
+        }
+        let name = self.op_name("scf.if");
+        let _ = write!(self.out, "{name} ");
+        self.value(d.operands()[0]);
+        let results = d.results().to_vec();
+        if !results.is_empty() {
+            self.out.push_str(" -> (");
+            self.types_of(&results);
+            self.out.push(')');
+        }
+        self.out.push(' ');
+        let (then_r, else_r) = (d.regions()[0], d.regions()[1]);
+        let print_terms = !results.is_empty();
+        self.region(then_r, false, print_terms);
+        let else_nonempty = m
+            .region_blocks(else_r)
+            .iter()
+            .any(|&b| m.first_op(b).is_some());
+        if else_nonempty {
+            self.out.push_str(" else ");
+            self.region(else_r, false, print_terms);
+        }
+        self.attr_dict(op, &[]);
+        true
+    }
+
+    fn print_structured(&mut self, op: OpId) -> bool {
+        let m = self.m;
+        let d = m.op(op);
+        let Some(syntax) = d.syntax.as_deref() else {
+            return false;
+        };
+        let name = self.op_name(d.name());
+        self.out.push_str(&name);
+        let mut clause_names: Vec<&str> = Vec::new();
+        for p in &syntax.pieces {
+            if let Piece::AttrClause { name } = p {
+                clause_names.push(name);
+            }
+        }
+        let has_dict_piece = syntax.pieces.contains(&Piece::AttrDict);
+        if !has_dict_piece {
+            // Attributes added after reading go where HIVM ops print them: first.
+            self.attr_dict(op, &clause_names);
+        }
+        let mut glue = false;
+        let results = d.results().to_vec();
+        for p in &syntax.pieces {
+            let sep = |s: &mut Self, glue: &mut bool| {
+                if !*glue {
+                    s.out.push(' ');
+                }
+                *glue = false;
+            };
+            match p {
+                Piece::NoSpace => {
+                    glue = true;
+                    continue;
+                }
+                Piece::Text(t) => {
+                    sep(self, &mut glue);
+                    self.out.push_str(t);
+                }
+                Piece::AttrDict => {
+                    let before = self.out.len();
+                    self.attr_dict(op, &clause_names);
+                    if glue && self.out.len() > before {
+                        // attr_dict adds its own leading space.
+                        self.out.remove(before);
+                    }
+                    glue = false;
+                }
+                Piece::Operands { segment } => {
+                    sep(self, &mut glue);
+                    self.values(d.segment(*segment));
+                }
+                Piece::OperandTypes => {
+                    let seg = syntax.pieces.iter().find_map(|p| match p {
+                        Piece::Operands { segment } => Some(*segment),
+                        _ => None,
+                    });
+                    self.out.push_str(" : ");
+                    glue = false;
+                    if let Some(s) = seg {
+                        self.types_of(d.segment(s));
+                    }
+                }
+                Piece::ToResults => {
+                    self.out.push_str(" to ");
+                    glue = false;
+                    self.types_of(&results);
+                }
+                Piece::Group {
+                    keyword,
+                    segment,
+                    typed,
+                } => {
+                    sep(self, &mut glue);
+                    let vs = d.segment(*segment).to_vec();
+                    let _ = write!(self.out, "{keyword}(");
+                    self.values(&vs);
+                    if *typed && !vs.is_empty() {
+                        self.out.push_str(" : ");
+                        self.types_of(&vs);
+                    }
+                    self.out.push(')');
+                }
+                Piece::AttrClause { name } => {
+                    let Some(a) = d.attr(name) else { continue };
+                    sep(self, &mut glue);
+                    let _ = write!(self.out, "{name} = ");
+                    write_attr(&mut self.out, a, true);
+                }
+                Piece::OperandClause {
+                    name,
+                    segment,
+                    typed,
+                } => {
+                    let vs = d.segment(*segment).to_vec();
+                    let Some(&v) = vs.first() else { continue };
+                    sep(self, &mut glue);
+                    let _ = write!(self.out, "{name} = ");
+                    self.value(v);
+                    if *typed {
+                        self.out.push_str(" : ");
+                        let t = m.value_type(v).clone();
+                        self.ty(&t);
+                    }
+                }
+                Piece::Results { arrow, parens } => {
+                    self.out.push_str(if *arrow { " -> " } else { " : " });
+                    glue = false;
+                    if *parens {
+                        self.out.push('(');
+                    }
+                    self.types_of(&results);
+                    if *parens {
+                        self.out.push(')');
+                    }
+                }
+                Piece::Region(i) => {
+                    let Some(&r) = d.regions().get(*i) else {
+                        continue;
+                    };
+                    sep(self, &mut glue);
+                    self.region(r, true, true);
+                }
+            }
+        }
+        true
+    }
+}
+
+fn mixed_of(statics: &[i64], dyns: &[ValueId]) -> Vec<crate::ir::Ofr> {
+    let mut it = dyns.iter();
+    statics
+        .iter()
+        .map(|&s| {
+            if s == DYNAMIC {
+                it.next()
+                    .map(|&v| crate::ir::Ofr::Dynamic(v))
+                    .unwrap_or(crate::ir::Ofr::Static(DYNAMIC))
+            } else {
+                crate::ir::Ofr::Static(s)
+            }
+        })
+        .collect()
+}
