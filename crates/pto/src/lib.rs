@@ -2,10 +2,18 @@
 //!
 //! - [`ir`]: the program model (dense ids + side tables); read its module
 //!   docs before writing a pass.
+//! - [`parse`]: the reader (PyPTO text, hand-written programs too).
 //! - [`print`]: the printer (byte-exact PyPTO text).
+//! - [`diag`]: reader errors rendered with `file:line:col` and a snippet.
 
+pub mod diag;
 pub mod ir;
+pub mod parse;
 pub mod print;
+
+pub use diag::ParseError;
+pub use parse::parse;
+pub use print::print;
 
 pub mod ops;
 pub mod passes;
