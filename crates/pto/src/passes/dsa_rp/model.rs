@@ -1,0 +1,451 @@
+//! Lowering of one (function, memory space) to a DSA_RP placement model.
+//!
+//! One [`DsaBuffer`] per allocation root of the space that some tile still
+//! uses (roots nobody references are dropped, as PyPTO drops their allocs).
+//! The model keeps what the canonical greedy needs beyond a plain
+//! [`tilemem_plan::Problem`]: the statement-level lifetime `[s, e]`, the pipe
+//! facts of the root's first write and of its accesses, and the three pair
+//! kinds (hard separations, pipeline separations that may be relaxed, soft
+//! penalties). [`DsaModel::to_problem`] gives the IR-free problem used by the
+//! validator, the exact solver and the export files.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use tilemem_plan::{Buffer, BufferId, Problem};
+use tilemem_target::{Family, Soc};
+
+use super::facts::Facts;
+use super::pipes::{is_view_op, stmt_pipe, HwPipe};
+use crate::ir::{
+    EntityRef, Expr, Function, FunctionKind, MemBase, MemSpace, StmtKind, Type, VarId,
+};
+use crate::ops::CastWidths;
+
+/// PyPTO's address alignment in every space.
+pub(crate) const ALIGN: u64 = 32;
+
+/// Rounds up to [`ALIGN`].
+pub(crate) fn align_up(x: u64) -> u64 {
+    x.div_ceil(ALIGN).saturating_mul(ALIGN)
+}
+
+/// One allocation root to place.
+#[derive(Clone, Debug)]
+pub(crate) struct DsaBuffer {
+    /// The alloc variable.
+    pub root: VarId,
+    /// Alloc name (`mem_vec_3`).
+    pub name: String,
+    /// Bytes of the alloc.
+    pub size: u64,
+    /// Position of the alloc among the function's allocs (stable tie-break).
+    pub ordinal: usize,
+    /// Statement-level lifetime `[start, end]` (union of its members).
+    pub start: u32,
+    pub end: u32,
+    /// Author-declared allocation (`pinned=True`).
+    pub pinned: bool,
+    /// Pipe of the first write (`None`: uncertain).
+    pub head: Option<HwPipe>,
+    /// The first write happens inside control flow.
+    pub head_in_cf: bool,
+    /// Pipes of every write and read of the root (`None` entries: uncertain).
+    pub tail: BTreeSet<Option<HwPipe>>,
+    /// Some member is defined or read inside control flow.
+    pub tail_in_cf: bool,
+    /// Some member is a partial view (window, valid shape, offset).
+    pub partial: bool,
+    /// Pipeline groups of the root's members.
+    pub groups: BTreeSet<u32>,
+}
+
+impl DsaBuffer {
+    /// Half-open DSA lifetime `[2s+1, max(2s+2, 2e+1))`.
+    pub fn lifetime(&self) -> (u64, u64) {
+        let s = u64::from(self.start);
+        let e = u64::from(self.end);
+        (2 * s + 1, (2 * s + 2).max(2 * e + 1))
+    }
+}
+
+/// Why two roots must not share bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum HardReason {
+    /// Lifetimes overlap.
+    Lifetime,
+    /// A declared (pinned) allocation is kept apart from everything.
+    Declared,
+    /// An op's output may not alias this input.
+    NoAlias,
+    /// A target hazard (split-AIV load + tpop).
+    Hazard,
+}
+
+/// The placement model of one (function, space).
+#[derive(Clone, Debug)]
+pub(crate) struct DsaModel {
+    /// Function name.
+    pub function: String,
+    /// Space.
+    pub space: MemSpace,
+    /// Roots to place.
+    pub buffers: Vec<DsaBuffer>,
+    /// Hard pairs `(i, j)`, `i < j`.
+    pub hard: BTreeMap<(usize, usize), HardReason>,
+    /// Pipeline-stage separations (hard in the strict pass, relaxable).
+    pub pipeline: BTreeSet<(usize, usize)>,
+    /// Soft pairs `(earlier, later)` of unit weight: a cross-pipe handoff.
+    pub soft: BTreeSet<(usize, usize)>,
+    /// Usable bytes, when known.
+    pub capacity: Option<u64>,
+    /// Tiles start at or above this (end of the reserved windows).
+    pub reserved_end: u64,
+}
+
+impl DsaModel {
+    /// The IR-free problem: buffers named after their allocs, 32-byte
+    /// aligned, hard pairs (plus pipeline pairs when `strict`) as conflicts,
+    /// soft pairs (plus pipeline pairs when relaxed) as unit penalties.
+    pub fn to_problem(&self, strict: bool) -> Problem {
+        let mut p = Problem::new();
+        for b in &self.buffers {
+            let (lo, hi) = b.lifetime();
+            p.push(
+                Buffer::new(b.size, lo, hi)
+                    .with_align(ALIGN)
+                    .with_name(b.name.clone()),
+            );
+        }
+        p.capacity = self.capacity;
+        if self.reserved_end > 0 {
+            p.reserved.push((0, self.reserved_end));
+        }
+        let id = |i: usize| BufferId(i as u32);
+        for &(i, j) in self.hard.keys() {
+            p.conflicts.push((id(i), id(j)));
+        }
+        let mut pen: BTreeMap<(usize, usize), u64> = BTreeMap::new();
+        for &(i, j) in &self.soft {
+            *pen.entry((i.min(j), i.max(j))).or_default() += 1;
+        }
+        for &(i, j) in &self.pipeline {
+            if self.hard.contains_key(&(i, j)) {
+                continue;
+            }
+            if strict {
+                p.conflicts.push((id(i), id(j)));
+            } else {
+                *pen.entry((i, j)).or_default() += 1;
+            }
+        }
+        for ((i, j), w) in pen {
+            p.penalties.push((id(i), id(j), w));
+        }
+        p
+    }
+}
+
+/// The `pipeline_membership` groups of a call (`attrs={"pipeline_membership": "g:s;g:s"}`).
+pub(crate) fn pipeline_groups(call: &crate::ir::Call) -> Vec<(u32, i64)> {
+    let Some(Expr::Dict(items)) = call.kwarg("attrs") else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (k, v) in items {
+        if k.as_str() != Some("pipeline_membership") {
+            continue;
+        }
+        let Some(text) = v.as_str() else { continue };
+        for part in text.split(';') {
+            let mut it = part.trim().splitn(2, ':');
+            if let (Some(g), Some(s)) = (it.next(), it.next()) {
+                if let (Ok(g), Ok(s)) = (g.trim().parse::<u32>(), s.trim().parse::<i64>()) {
+                    out.push((g, s));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Whether `f` is a split-AIV function (`pl.func_attr({"split": X})`, X not None).
+pub(crate) fn is_split_aiv(f: &Function) -> bool {
+    if f.kind() != FunctionKind::Aiv {
+        return false;
+    }
+    f.body.iter().any(|&s| {
+        let Some(call) = f.stmts[s].call() else {
+            return false;
+        };
+        call.op_name() == "func_attr"
+            && call.args.iter().any(|a| match a {
+                Expr::Dict(items) => items.iter().any(|(k, v)| {
+                    k.as_str() == Some("split")
+                        && match v {
+                            Expr::Path(p) => !p.ends_with(".None"),
+                            Expr::None => false,
+                            _ => true,
+                        }
+                }),
+                _ => false,
+            })
+    })
+}
+
+/// The alloc variable a tile variable's MemRef points into.
+pub(crate) fn root_of(f: &Function, v: VarId) -> Option<VarId> {
+    let ty = f.ty(v)?;
+    let Type::Tile(t) = ty else { return None };
+    match &t.memref.as_ref()?.base {
+        MemBase::Var(r) => Some(*r),
+        MemBase::Named(_) => None,
+    }
+}
+
+fn has_partial_view(ty: &Type, root_size: u64) -> bool {
+    let Type::Tile(t) = ty else { return false };
+    let Some(m) = &t.memref else { return false };
+    let off_nonzero = m.const_offset() != Some(0);
+    let size_differs = m.size.is_some_and(|s| s != root_size);
+    let valid_shape = t.extras.iter().any(|e| match e {
+        Expr::Call(c) => c.kwarg("valid_shape").is_some(),
+        _ => false,
+    });
+    off_nonzero || size_differs || valid_shape
+}
+
+fn cast_widths(f: &Function, input: VarId, output: VarId) -> Option<CastWidths> {
+    let bits = |v: VarId| match f.ty(v)? {
+        Type::Tile(t) => t.dtype.bits(),
+        Type::Tensor(t) => t.dtype.bits(),
+        _ => None,
+    };
+    Some(CastWidths {
+        src_bits: bits(input)?,
+        dst_bits: bits(output)?,
+    })
+}
+
+/// Builds the models of every space of `f` that has roots in use, in space
+/// order. `reserved` maps a space to the end of its reserved windows.
+pub(crate) fn build(
+    f: &Function,
+    facts: &Facts,
+    soc: &Soc,
+    reserved: &BTreeMap<MemSpace, u64>,
+) -> Vec<DsaModel> {
+    let allocs = f.allocs();
+    // Members of each root, by alloc variable.
+    let mut members: BTreeMap<usize, Vec<VarId>> = BTreeMap::new();
+    for v in f.vars.keys() {
+        if let Some(r) = root_of(f, v) {
+            if allocs.iter().any(|a| a.var == r) {
+                members.entry(r.index()).or_default().push(v);
+            }
+        }
+    }
+    let family = soc.family();
+    let penalties_on = soc.has_backend();
+    let mut by_space: BTreeMap<MemSpace, Vec<usize>> = BTreeMap::new();
+    for (k, a) in allocs.iter().enumerate() {
+        if matches!(a.space, MemSpace::Ddr) || !members.contains_key(&a.var.index()) {
+            continue;
+        }
+        by_space.entry(a.space.clone()).or_default().push(k);
+    }
+    let mut out = Vec::new();
+    for (space, ks) in by_space {
+        let mut buffers = Vec::new();
+        let mut index_of: BTreeMap<usize, usize> = BTreeMap::new();
+        for &k in &ks {
+            let a = &allocs[k];
+            let mem = &members[&a.var.index()];
+            let mut start = u32::MAX;
+            let mut end = 0u32;
+            let mut head: Option<(u32, Option<HwPipe>, bool)> = None;
+            let mut tail = BTreeSet::new();
+            let mut tail_in_cf = false;
+            let mut partial = false;
+            let mut groups = BTreeSet::new();
+            for &v in mem {
+                let fx = facts.var(v);
+                if let Some(d) = fx.def {
+                    start = start.min(d);
+                    end = end.max(d);
+                }
+                if let Some(l) = fx.last() {
+                    end = end.max(l);
+                    start = start.min(l);
+                }
+                tail_in_cf |= fx.touched_in_control_flow;
+                if let Some(ty) = f.ty(v) {
+                    partial |= has_partial_view(ty, a.size);
+                }
+                // The defining statement, when an assignment with a real op.
+                if let crate::ir::VarDef::Stmt(s) = f.vars[v].def {
+                    if let Some(call) = f.stmts[s].call() {
+                        for (g, _) in pipeline_groups(call) {
+                            groups.insert(g);
+                        }
+                        if !is_view_op(call.op_name()) {
+                            let p = stmt_pipe(f, s);
+                            tail.insert(p);
+                            let d = fx.def.unwrap_or(u32::MAX);
+                            if head.is_none_or(|(hd, _, _)| d < hd) {
+                                head = Some((d, p, fx.def_in_control_flow));
+                            }
+                        }
+                    }
+                }
+                for &r in &fx.readers {
+                    if let Some(call) = f.stmts[r].call() {
+                        if !is_view_op(call.op_name()) {
+                            tail.insert(stmt_pipe(f, r));
+                        }
+                    }
+                }
+            }
+            if start == u32::MAX {
+                start = 0;
+            }
+            index_of.insert(a.var.index(), buffers.len());
+            buffers.push(DsaBuffer {
+                root: a.var,
+                name: f.vars[a.var].name.to_string(),
+                size: a.size,
+                ordinal: k,
+                start,
+                end: end.max(start),
+                pinned: a.pinned,
+                head: head.and_then(|h| h.1),
+                head_in_cf: head.is_none_or(|h| h.2),
+                tail,
+                tail_in_cf,
+                partial,
+                groups,
+            });
+        }
+        let n = buffers.len();
+        let mut hard = BTreeMap::new();
+        let mut pipeline = BTreeSet::new();
+        let mut soft = BTreeSet::new();
+        for i in 0..n {
+            for j in i + 1..n {
+                let (a, b) = (&buffers[i], &buffers[j]);
+                let (alo, ahi) = a.lifetime();
+                let (blo, bhi) = b.lifetime();
+                if alo < bhi && blo < ahi {
+                    hard.insert((i, j), HardReason::Lifetime);
+                    continue;
+                }
+                if a.pinned || b.pinned {
+                    hard.insert((i, j), HardReason::Declared);
+                    continue;
+                }
+                if a.groups.intersection(&b.groups).next().is_some() {
+                    pipeline.insert((i, j));
+                }
+                if !penalties_on {
+                    continue;
+                }
+                let (first, second, fi, si) = if ahi <= blo {
+                    (a, b, i, j)
+                } else {
+                    (b, a, j, i)
+                };
+                if first.tail_in_cf || second.head_in_cf || first.partial || second.partial {
+                    continue;
+                }
+                let Some(h) = second.head else { continue };
+                if first.tail.contains(&None) {
+                    continue;
+                }
+                if first.tail.iter().flatten().any(|&p| p != h) {
+                    soft.insert((fi, si));
+                }
+            }
+        }
+        // No-alias rules and hazards, from each defining statement.
+        let split = is_split_aiv(f) && soc.requires_split_load_tpop_workaround();
+        let mut add_hard = |x: usize, y: usize, why: HardReason| {
+            if x != y {
+                let key = (x.min(y), x.max(y));
+                hard.entry(key).or_insert(why);
+            }
+        };
+        for (_, s) in f.walk() {
+            let st = &f.stmts[s];
+            let StmtKind::Assign { targets, .. } = &st.kind else {
+                continue;
+            };
+            let Some(call) = st.call() else { continue };
+            let info = crate::ops::lookup_or_default(call.op_name());
+            for &out_var in targets {
+                let Some(ro) = root_of(f, out_var) else {
+                    continue;
+                };
+                let Some(&oi) = index_of.get(&ro.index()) else {
+                    continue;
+                };
+                let arg_var = |i: usize| call.args.get(i).and_then(Expr::as_var);
+                let widths = arg_var(0).and_then(|x| cast_widths(f, x, out_var));
+                for k in info.forbidden_alias_args(family, call.args.len(), widths) {
+                    if let Some(ri) = arg_var(k)
+                        .and_then(|x| root_of(f, x))
+                        .and_then(|r| index_of.get(&r.index()))
+                    {
+                        add_hard(oi, *ri, HardReason::NoAlias);
+                    }
+                }
+                if split {
+                    let reads_tpop = call.args.iter().filter_map(Expr::as_var).any(|x| {
+                        matches!(f.vars[x].def, crate::ir::VarDef::Stmt(d)
+                            if f.stmts[d].call().is_some_and(|c| c.op_name().starts_with("tile.tpop")))
+                    });
+                    if reads_tpop {
+                        for x in call.args.iter().filter_map(Expr::as_var) {
+                            let is_load = matches!(f.vars[x].def, crate::ir::VarDef::Stmt(d)
+                                if f.stmts[d].call().is_some_and(|c| c.op_name() == "tile.load"));
+                            if let (true, Some(ri)) = (
+                                is_load,
+                                root_of(f, x).and_then(|r| index_of.get(&r.index())),
+                            ) {
+                                add_hard(oi, *ri, HardReason::Hazard);
+                            }
+                        }
+                    }
+                }
+            }
+            for (x, y) in info.operand_separations(family, call.args.len()) {
+                let r = |k: usize| {
+                    call.args
+                        .get(k)
+                        .and_then(Expr::as_var)
+                        .and_then(|v| root_of(f, v))
+                        .and_then(|r| index_of.get(&r.index()).copied())
+                };
+                if let (Some(a), Some(b)) = (r(x), r(y)) {
+                    add_hard(a, b, HardReason::NoAlias);
+                }
+            }
+        }
+        let _ = Family::A5;
+        for key in hard.keys() {
+            soft.remove(key);
+            soft.remove(&(key.1, key.0));
+            pipeline.remove(key);
+        }
+        let tspace = tilemem_target::MemSpace::from_name(space.name());
+        out.push(DsaModel {
+            function: f.name.to_string(),
+            capacity: tspace.and_then(|s| soc.capacity(s)),
+            reserved_end: reserved.get(&space).copied().unwrap_or(0),
+            space,
+            buffers,
+            hard,
+            pipeline,
+            soft,
+        });
+    }
+    out
+}

@@ -1,0 +1,77 @@
+//! Writing a DSA_RP placement back into the program in PyPTO's format.
+//!
+//! - every tile whose MemRef points into a placed root gets the absolute
+//!   address `root address + relative offset`, printed
+//!   `pl.const(N, pl.INT64)` (a dynamic relative offset becomes
+//!   `pl.const(base, pl.INT64) + expr`);
+//! - `tile.alloc` statements stay as they are (PyPTO's DSA_RP output keeps
+//!   them without an address); allocs no tile references are removed;
+//! - the `pipeline_membership` attribute, consumed by planning, is stripped
+//!   (an `attrs` dict left empty is dropped).
+
+use std::collections::BTreeMap;
+
+use crate::ir::{BinOp, Block, EntityRef, Expr, Function, MemBase, StmtKind, Type, VarId};
+
+/// Rewrites the MemRefs of `f` for `addr` (alloc var index -> address).
+pub(crate) fn apply(f: &mut Function, addr: &BTreeMap<usize, u64>) {
+    let vars: Vec<VarId> = f.vars.keys().collect();
+    for v in vars {
+        let Some(Type::Tile(t)) = f.vars[v].ty.as_mut() else {
+            continue;
+        };
+        let Some(m) = t.memref.as_mut() else { continue };
+        let MemBase::Var(r) = m.base else { continue };
+        let Some(&base) = addr.get(&r.index()) else {
+            continue;
+        };
+        let new = match m.offset.as_ref() {
+            None => Expr::const_i64(base as i64),
+            Some(e) => match e.as_int() {
+                Some(rel) => Expr::const_i64(base as i64 + rel),
+                None if base == 0 => e.clone(),
+                None => Expr::Binary(
+                    BinOp::Add,
+                    Box::new(Expr::const_i64(base as i64)),
+                    Box::new(e.clone()),
+                ),
+            },
+        };
+        m.offset = Some(new);
+    }
+}
+
+/// Removes top-level allocs that no variable's MemRef references.
+pub(crate) fn remove_unused_allocs(f: &mut Function) {
+    let mut used = vec![false; f.vars.len()];
+    for (_, d) in f.vars.iter() {
+        if let Some(MemBase::Var(r)) = d.ty.as_ref().and_then(Type::memref).map(|m| &m.base) {
+            used[r.index()] = true;
+        }
+    }
+    for a in f.allocs() {
+        if !used[a.var.index()] {
+            f.remove(Block::Body, a.stmt);
+        }
+    }
+}
+
+/// Strips `pipeline_membership` from every call's `attrs`.
+pub(crate) fn strip_pipeline_membership(f: &mut Function) {
+    let stmts: Vec<_> = f.walk().into_iter().map(|(_, s)| s).collect();
+    for s in stmts {
+        let call = match &mut f.stmts[s].kind {
+            StmtKind::Assign { value, .. } | StmtKind::Expr(value) => value.as_call_mut(),
+            _ => None,
+        };
+        let Some(call) = call else { continue };
+        let Some(Expr::Dict(items)) = call.kwarg_mut("attrs") else {
+            continue;
+        };
+        let before = items.len();
+        items.retain(|(k, _)| k.as_str() != Some("pipeline_membership"));
+        if items.is_empty() && before > 0 {
+            call.remove_kwarg("attrs");
+        }
+    }
+}
