@@ -12,6 +12,7 @@ use std::fmt;
 
 use tilemem_target::{DefaultPolicy, MemoryAllocatorPolicy, Soc};
 
+pub mod dsa_rp;
 pub mod memory_reuse;
 
 /// Who decides buffer sharing and addresses.
@@ -163,6 +164,9 @@ pub struct PassContext {
     pub policy: Box<dyn MemoryAllocatorPolicy>,
     /// Diagnostics emitted so far, in order.
     pub diagnostics: Vec<Diagnostic>,
+    /// Options of the DSA_RP / optimal planner (exact-solver budget,
+    /// objective, problem export).
+    pub dsa: dsa_rp::DsaOptions,
 }
 
 impl PassContext {
@@ -173,6 +177,7 @@ impl PassContext {
             planner,
             policy: Box::new(DefaultPolicy),
             diagnostics: Vec::new(),
+            dsa: dsa_rp::DsaOptions::default(),
         }
     }
 
