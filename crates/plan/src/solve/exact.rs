@@ -342,14 +342,19 @@ impl Part {
         let mut best = incumbent;
         let mut best_h = inc_h;
         let mut limit = 2_000u64;
+        let mut failed = FailedStates::default();
         for round in 0.. {
             let target = match cap {
                 Some(c) if best_h > c => c,
                 _ => best_h - 1,
             };
-            let order = self.order(round, seed);
-            let mut dfs = Dfs::new(self, order, target);
+            let order = self.order(round / 2, seed);
+            let mut dfs = Dfs::new(self, order, target, &mut failed);
+            dfs.leftmost = round % 2 == 1;
             let r = dfs.run(limit, deadline, stop, &mut best, &mut best_h);
+            if std::env::var_os("TILEMEM_DEBUG").is_some() {
+                eprintln!("round {round} limit {limit} deepest {} of {}", dfs.deepest, self.size.len());
+            }
             match r {
                 Run::Exhausted => {
                     return PartResult {
@@ -439,13 +444,46 @@ struct Frame {
     raise_to: Option<u64>,
     raised: bool,
     applied: Applied,
+    /// State key (for the failed-state cache).
+    key: u64,
     /// Undo-log heights when the frame was created.
     forbid_mark: u32,
     floor_mark: u32,
 }
 
+/// Keys of search states proven to have no completion below the target.
+/// The target only drops, so an entry stays true for the whole search of a
+/// partition, across restarts. Keys are 64-bit hashes of the state (floors
+/// of live sections, placed set, forbidden offsets).
+#[derive(Default)]
+struct FailedStates {
+    keys: std::collections::HashSet<u64>,
+}
+
+impl FailedStates {
+    const MAX: usize = 1 << 22;
+    fn insert(&mut self, key: u64) {
+        if self.keys.len() >= Self::MAX {
+            self.keys.clear();
+        }
+        self.keys.insert(key);
+    }
+}
+
+fn mix(a: u64, b: u64) -> u64 {
+    let mut z = a ^ b.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 struct Dfs<'a> {
     part: &'a Part,
+    failed: &'a mut FailedStates,
+    /// Random key per buffer; XOR of the placed ones.
+    zobrist: Vec<u64>,
+    placed_hash: u64,
+    forbid_hash: u64,
     rank: Vec<u32>,
     target: u64,
     floor: Vec<u64>,
@@ -458,14 +496,20 @@ struct Dfs<'a> {
     forbid_log: Vec<(u32, u64)>,
     cands: Vec<u32>,
     cover: Vec<u32>,
+    fill: Vec<u64>,
+    deepest: usize,
+    /// Valley choice: leftmost (true) or most constrained (false).
+    leftmost: bool,
     stack: Vec<Frame>,
     /// The target dropped: re-check every section at the next node.
     recheck: bool,
 }
 
 impl<'a> Dfs<'a> {
-    fn new(part: &'a Part, rank: Vec<u32>, target: u64) -> Dfs<'a> {
+    fn new(part: &'a Part, rank: Vec<u32>, target: u64, failed: &'a mut FailedStates) -> Dfs<'a> {
         let n = part.size.len();
+        let mut rng = SplitMix(0x5EED);
+        let zobrist = (0..n).map(|_| rng.next()).collect();
         let mut rem = vec![0u64; part.sections];
         for b in 0..n {
             for s in part.sl[b]..part.su[b] {
@@ -474,6 +518,10 @@ impl<'a> Dfs<'a> {
         }
         Dfs {
             part,
+            failed,
+            zobrist,
+            placed_hash: 0,
+            forbid_hash: 0,
             rank,
             target,
             floor: vec![part.base; part.sections],
@@ -486,6 +534,9 @@ impl<'a> Dfs<'a> {
             forbid_log: Vec::new(),
             cands: Vec::new(),
             cover: Vec::new(),
+            fill: Vec::new(),
+            deepest: 0,
+            leftmost: false,
             stack: Vec::new(),
             recheck: false,
         }
@@ -498,8 +549,8 @@ impl<'a> Dfs<'a> {
         })
     }
 
-    /// Opens a node at the current state: finds the valley and candidates.
-    /// Returns false when the node is dead at once.
+    /// Opens a node at the current state: picks the valley and the
+    /// candidates. Returns false when the node is dead at once.
     fn open(&mut self) -> bool {
         if self.recheck {
             self.recheck = false;
@@ -507,40 +558,145 @@ impl<'a> Dfs<'a> {
                 return false;
             }
         }
-        // Lowest live floor, leftmost.
-        let mut best: Option<(u64, usize)> = None;
-        for s in 0..self.part.sections {
-            if self.rem[s] > 0 && best.is_none_or(|(f, _)| self.floor[s] < f) {
-                best = Some((self.floor[s], s));
+        let sections = self.part.sections;
+        let mut level = u64::MAX;
+        for s in 0..sections {
+            if self.rem[s] > 0 {
+                level = level.min(self.floor[s]);
             }
         }
-        let Some((level, s0)) = best else {
+        if level == u64::MAX {
+            return false;
+        }
+        let mut key = self.placed_hash ^ self.forbid_hash.rotate_left(17);
+        for s in 0..sections {
+            if self.rem[s] > 0 {
+                key = mix(key, self.floor[s] ^ ((s as u64) << 44));
+            }
+        }
+        if self.failed.keys.contains(&key) {
+            return false;
+        }
+        // Every valley at the lowest level is examined; the node branches on
+        // the one holding the most constrained critical section (a section
+        // that cannot stay empty at this level), else on the leftmost.
+        let cand_start = self.cands.len();
+        let cover_start = self.cover.len();
+        // (lo, hi, raise_to, min_cand, critical section, its coverage)
+        let mut chosen: Option<(usize, usize, Option<u64>, u64, Option<(usize, u32)>)> = None;
+        let mut s = 0;
+        while s < sections {
+            if self.rem[s] == 0 || self.floor[s] != level {
+                s += 1;
+                continue;
+            }
+            let lo = s;
+            let mut hi = s + 1;
+            while hi < sections && self.rem[hi] > 0 && self.floor[hi] == level {
+                hi += 1;
+            }
+            s = hi;
+            let Some(v) = self.valley(level, lo, hi) else {
+                self.cands.truncate(cand_start);
+                self.cover.truncate(cover_start);
+                return false;
+            };
+            let better = match (&chosen, v.4) {
+                (None, _) => true,
+                _ if self.leftmost => false,
+                (Some((.., None)), Some(_)) => true,
+                (Some((.., Some((_, c0)))), Some((_, c1))) => c1 < *c0,
+                _ => false,
+            };
+            if better {
+                chosen = Some(v);
+            }
+        }
+        let Some((lo, hi, raise_to, min_cand, critical)) = chosen else {
             return false;
         };
-        let mut lo = s0;
-        while lo > 0 && self.rem[lo - 1] > 0 && self.floor[lo - 1] == level {
-            lo -= 1;
-        }
-        let mut hi = s0 + 1;
-        while hi < self.part.sections && self.rem[hi] > 0 && self.floor[hi] == level {
-            hi += 1;
-        }
-        let left = (lo > 0 && self.rem[lo - 1] > 0).then(|| self.floor[lo - 1]);
-        let right = (hi < self.part.sections && self.rem[hi] > 0).then(|| self.floor[hi]);
-        let raise_to = match (left, right) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
-        let cand_start = self.cands.len() as u32;
-        let cover_start = self.cover.len() as u32;
-        self.cover.resize(cover_start as usize + (hi - lo), 0);
+        // Candidates and coverage of the chosen valley, in order.
+        self.cands.truncate(cand_start);
+        self.cover.truncate(cover_start);
+        self.collect(level, lo, hi);
         let p = self.part;
+        let (raise_to, cands_end) = match critical {
+            // Some coverer of the critical section must start here: the
+            // other candidates wait for a later node, no raise.
+            Some((cs, _)) => {
+                let cs = cs as u32;
+                let mut k = cand_start;
+                for i in cand_start..self.cands.len() {
+                    let b = self.cands[i] as usize;
+                    if p.sl[b] <= cs && cs < p.su[b] {
+                        self.cands.swap(k, i);
+                        k += 1;
+                    }
+                }
+                (None, k)
+            }
+            None => (raise_to, self.cands.len()),
+        };
+        // Only the branching candidates count towards coverage.
+        for c in &mut self.cover[cover_start..] {
+            *c = 0;
+        }
+        for i in cand_start..cands_end {
+            let b = self.cands[i] as usize;
+            for t in p.sl[b]..p.su[b] {
+                self.cover[cover_start + t as usize - lo] += 1;
+            }
+        }
+        self.cands.truncate(cands_end);
+        // Coverers of the least covered section lead, then by rank.
+        let mut tight = None;
+        for k in 0..hi - lo {
+            let c = self.cover[cover_start + k];
+            if c > 0 && tight.is_none_or(|(_, tc)| c < tc) {
+                tight = Some((k, c));
+            }
+        }
+        let tight = tight.map_or(u32::MAX, |(k, _)| (lo + k) as u32);
+        let rank = &self.rank;
+        self.cands[cand_start..].sort_unstable_by_key(|&b| {
+            let bi = b as usize;
+            (!(p.sl[bi] <= tight && tight < p.su[bi]), rank[bi])
+        });
+        self.stack.push(Frame {
+            level,
+            lo: lo as u32,
+            hi: hi as u32,
+            cand_start: cand_start as u32,
+            cover_start: cover_start as u32,
+            min_cand,
+            next: cand_start as u32,
+            raise_to,
+            raised: false,
+            applied: Applied::Nothing,
+            key,
+            forbid_mark: self.forbid_log.len() as u32,
+            floor_mark: self.floor_log.len() as u32,
+        });
+        true
+    }
+
+    /// Pushes the candidates of valley `[lo, hi)` at `level` onto `cands`
+    /// and their coverage of each section onto `cover`; fills `fill`.
+    fn collect(&mut self, level: u64, lo: usize, hi: usize) -> u64 {
+        let p = self.part;
+        let cover_start = self.cover.len();
+        self.cover.resize(cover_start + (hi - lo), 0);
+        self.fill.clear();
+        self.fill.resize(hi - lo, 0);
         let mut min_cand = u64::MAX;
         for s in lo..hi {
             for &b in &p.start_items[p.start_first[s] as usize..p.start_first[s + 1] as usize] {
                 let bi = b as usize;
                 if self.placed[bi] || p.su[bi] as usize > hi {
                     continue;
+                }
+                for t in p.sl[bi]..p.su[bi] {
+                    self.fill[t as usize - lo] += p.size[bi];
                 }
                 let o = align_up(level, p.align[bi]);
                 if o < self.min_allowed[bi] || o + p.size[bi] > self.target {
@@ -549,51 +705,64 @@ impl<'a> Dfs<'a> {
                 self.cands.push(b);
                 min_cand = min_cand.min(p.size[bi]);
                 for t in p.sl[bi]..p.su[bi] {
-                    self.cover[cover_start as usize + t as usize - lo] += 1;
+                    self.cover[cover_start + t as usize - lo] += 1;
+                }
+            }
+        }
+        min_cand
+    }
+
+    /// Examines one valley: `None` when it proves the node dead; else
+    /// `(lo, hi, raise_to, min_cand, most constrained critical section)`.
+    #[allow(clippy::type_complexity)]
+    fn valley(
+        &mut self,
+        level: u64,
+        lo: usize,
+        hi: usize,
+    ) -> Option<(usize, usize, Option<u64>, u64, Option<(usize, u32)>)> {
+        let sections = self.part.sections;
+        let left = (lo > 0 && self.rem[lo - 1] > 0).then(|| self.floor[lo - 1]);
+        let right = (hi < sections && self.rem[hi] > 0).then(|| self.floor[hi]);
+        let raise_to = match (left, right) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let cand_start = self.cands.len();
+        let cover_start = self.cover.len();
+        let min_cand = self.collect(level, lo, hi);
+        let mut result = Some((lo, hi, raise_to, min_cand, None));
+        // Buffers reaching out of the valley start at or above a neighbour's
+        // floor; in each section they must still stack below the target.
+        if let Some(r) = raise_to {
+            for s in lo..hi {
+                let out = self.rem[s] - self.fill[s - lo];
+                if out > 0 && r + out > self.target {
+                    result = None;
                 }
             }
         }
         // Sections no candidate covers waste at least up to the nearest
-        // possible support: a neighbour's floor or a candidate's top.
+        // possible support: a neighbour's floor or a candidate's top. A
+        // section that cannot afford that waste is critical.
         let waste = raise_to.map_or(u64::MAX, |r| r - level).min(min_cand);
-        for (k, s) in (lo..hi).enumerate() {
-            if self.cover[cover_start as usize + k] == 0
-                && level.saturating_add(waste).saturating_add(self.rem[s]) > self.target
-            {
-                self.cands.truncate(cand_start as usize);
-                self.cover.truncate(cover_start as usize);
-                return false;
+        if let Some(res) = &mut result {
+            for (k, s) in (lo..hi).enumerate() {
+                let c = self.cover[cover_start + k];
+                if level.saturating_add(waste).saturating_add(self.rem[s]) > self.target {
+                    if c == 0 {
+                        result = None;
+                        break;
+                    }
+                    if res.4.is_none_or(|(_, c0)| c < c0) {
+                        res.4 = Some((s, c));
+                    }
+                }
             }
         }
-        // Most constrained section first: its coverers lead the order.
-        let mut tight = None;
-        for k in 0..hi - lo {
-            let c = self.cover[cover_start as usize + k];
-            if c > 0 && tight.is_none_or(|(_, tc)| c < tc) {
-                tight = Some((k, c));
-            }
-        }
-        let tight = tight.map_or(u32::MAX, |(k, _)| (lo + k) as u32);
-        let rank = &self.rank;
-        self.cands[cand_start as usize..].sort_unstable_by_key(|&b| {
-            let bi = b as usize;
-            (!(p.sl[bi] <= tight && tight < p.su[bi]), rank[bi])
-        });
-        self.stack.push(Frame {
-            level,
-            lo: lo as u32,
-            hi: hi as u32,
-            cand_start,
-            cover_start,
-            min_cand,
-            next: cand_start,
-            raise_to,
-            raised: false,
-            applied: Applied::Nothing,
-            forbid_mark: self.forbid_log.len() as u32,
-            floor_mark: self.floor_log.len() as u32,
-        });
-        true
+        self.cands.truncate(cand_start);
+        self.cover.truncate(cover_start);
+        result
     }
 
     /// A candidate of the top frame is out for this node: drop its coverage;
@@ -638,6 +807,7 @@ impl<'a> Dfs<'a> {
             let ti = t as usize;
             if !self.placed[ti] && self.min_allowed[ti] < from {
                 self.forbid_log.push((t, self.min_allowed[ti]));
+                self.forbid_hash ^= self.forbid_key(t, self.min_allowed[ti]) ^ self.forbid_key(t, from);
                 self.min_allowed[ti] = from;
                 if !self.uncover(t) {
                     ok = false;
@@ -647,8 +817,17 @@ impl<'a> Dfs<'a> {
         ok
     }
 
+    fn forbid_key(&self, b: u32, m: u64) -> u64 {
+        if m == 0 {
+            0
+        } else {
+            mix(self.zobrist[b as usize], m)
+        }
+    }
+
     fn unplace(&mut self, b: u32) {
         let bi = b as usize;
+        self.placed_hash ^= self.zobrist[bi];
         let p = self.part;
         self.placed[bi] = false;
         self.unplaced += 1;
@@ -662,6 +841,7 @@ impl<'a> Dfs<'a> {
         let bi = b as usize;
         let p = self.part;
         let top = o + p.size[bi];
+        self.placed_hash ^= self.zobrist[bi];
         self.placed[bi] = true;
         self.offset[bi] = o;
         self.unplaced -= 1;
@@ -756,10 +936,13 @@ impl<'a> Dfs<'a> {
                 let frame = self.stack.pop().expect("non-empty");
                 while self.forbid_log.len() > frame.forbid_mark as usize {
                     let (b, m) = self.forbid_log.pop().expect("non-empty");
+                    self.forbid_hash ^=
+                        self.forbid_key(b, self.min_allowed[b as usize]) ^ self.forbid_key(b, m);
                     self.min_allowed[b as usize] = m;
                 }
                 self.cands.truncate(frame.cand_start as usize);
                 self.cover.truncate(frame.cover_start as usize);
+                self.failed.insert(frame.key);
                 continue;
             };
             self.stack[fi].applied = child;
@@ -783,6 +966,7 @@ impl<'a> Dfs<'a> {
             if !ok {
                 continue;
             }
+            self.deepest = self.deepest.max(self.placed.len() - self.unplaced);
             if self.unplaced == 0 {
                 let h = self.part.height(&self.offset);
                 if h < *best_h {
