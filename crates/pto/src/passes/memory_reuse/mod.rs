@@ -143,21 +143,33 @@ pub fn run_function(
     opts: ReuseOptions,
 ) -> Result<(), PassError> {
     let snap = normalize::snapshot(f);
-    let lt = lifetime::analyze(f);
-    constraints::check_declared_slots(f, &lt)?;
-    let cons = constraints::collect(f, &lt, &ctx.soc, opts.hazards);
-    let packing = packing::pack(f, &lt, &cons, &ctx.soc, ctx.policy.as_ref(), opts.sub_range);
-    for note in &packing.notes {
+    // A swap through scratch adds an allocation after packing; one more
+    // round packs it like any other root, so a second run of the pass finds
+    // nothing left to do.
+    let mut notes = Vec::new();
+    for _round in 0..2 {
+        let lt = lifetime::analyze(f);
+        constraints::check_declared_slots(f, &lt)?;
+        let cons = constraints::collect(f, &lt, &ctx.soc, opts.hazards);
+        let packing = packing::pack(f, &lt, &cons, &ctx.soc, ctx.policy.as_ref(), opts.sub_range);
+        if notes.is_empty() {
+            notes = packing.notes.clone();
+        }
+        apply::apply(f, &lt, &packing.placement);
+        yield_fixup::align_loop_carries(f);
+        yield_fixup::coalesce_acc_if_phis(f);
+        normalize::normalize(f, &snap);
+        let scratch = yield_fixup::fix_yields(f, ctx.soc.family())?;
+        normalize::normalize(f, &snap);
+        cleanup::remove_dead_allocs(f);
+        if scratch == 0 {
+            break;
+        }
+    }
+    for note in &notes {
         emit_note(f, ctx, note);
     }
-    apply::apply(f, &lt, &packing.placement);
-    yield_fixup::align_loop_carries(f);
-    yield_fixup::coalesce_acc_if_phis(f);
-    normalize::normalize(f, &snap);
-    yield_fixup::fix_yields(f, ctx.soc.family())?;
-    normalize::normalize(f, &snap);
     cleanup::strip_pipeline_membership(f);
-    cleanup::remove_dead_allocs(f);
     Ok(())
 }
 

@@ -254,9 +254,11 @@ struct Copy {
     dst: MemRef,
 }
 
-/// Fixes every loop and if of `f`.
-pub fn fix_yields(f: &mut Function, family: Family) -> Result<(), PassError> {
+/// Fixes every loop and if of `f`. Returns how many scratch buffers were
+/// allocated for swaps.
+pub fn fix_yields(f: &mut Function, family: Family) -> Result<usize, PassError> {
     let mut names = Names::of(f);
+    let mut scratch = 0;
     for s in control_post_order(f) {
         match &f.stmts[s].kind {
             StmtKind::For(l) => {
@@ -321,7 +323,7 @@ pub fn fix_yields(f: &mut Function, family: Family) -> Result<(), PassError> {
                         }
                     }
                 }
-                emit_copies(f, &mut names, b, copies)?;
+                scratch += emit_copies(f, &mut names, b, copies)?;
             }
             StmtKind::If(_) => {
                 let results = if_results(f, s);
@@ -361,13 +363,13 @@ pub fn fix_yields(f: &mut Function, family: Family) -> Result<(), PassError> {
                 }
                 if !copies.is_empty() {
                     let Some(&eb) = blocks.get(1) else { continue };
-                    emit_copies(f, &mut names, eb, copies)?;
+                    scratch += emit_copies(f, &mut names, eb, copies)?;
                 }
             }
             _ => {}
         }
     }
-    Ok(())
+    Ok(scratch)
 }
 
 /// Names already used in the function, for fresh move and scratch names.
@@ -454,13 +456,15 @@ fn insert_move(
 }
 
 /// Emits the copies of one yield in an order where no copy overwrites bytes
-/// another still has to read; cycles go through scratch buffers.
+/// another still has to read; cycles go through scratch buffers. Returns the
+/// number of scratch buffers allocated.
 fn emit_copies(
     f: &mut Function,
     names: &mut Names,
     b: Block,
     mut copies: Vec<Copy>,
-) -> Result<(), PassError> {
+) -> Result<usize, PassError> {
+    let mut scratch_count = 0;
     for c in &copies {
         if current_space(f, c.src) == Some(MemSpace::Acc) {
             return Err(PassError::internal(ACC_MOVE_ERROR));
@@ -508,6 +512,7 @@ fn emit_copies(
                     )));
                 };
                 copies[i].src = tmp;
+                scratch_count += 1;
             }
         }
     }
@@ -533,5 +538,5 @@ fn emit_copies(
             }
         }
     }
-    Ok(())
+    Ok(scratch_count)
 }
