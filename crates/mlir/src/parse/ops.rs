@@ -42,6 +42,8 @@ impl Parser<'_> {
     pub(crate) fn parse_op(&mut self, block: BlockId) -> PResult<()> {
         self.c.skip_ws();
         let op_pos = self.c.pos();
+        // MLIR locates an op at its first token, result names included.
+        let loc = self.c.loc_at(op_pos);
         let mut results: Vec<(String, usize, usize)> = Vec::new();
         if self.c.peek() == Some(b'%') {
             loop {
@@ -67,7 +69,6 @@ impl Parser<'_> {
             }
             self.c.expect("=")?;
         }
-        let loc = self.c.loc();
         let built = if self.c.peek() == Some(b'"') {
             self.parse_generic(loc)?
         } else {

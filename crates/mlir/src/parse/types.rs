@@ -377,8 +377,13 @@ impl Parser<'_> {
                     "affine_map" | "affine_set" | "strided" | "distinct" | "loc" | "opaque"
                         if matches!(self.c.peek_raw(0), Some(b'<') | Some(b'(') | Some(b'[')) =>
                     {
-                        while matches!(self.c.peek_raw(0), Some(b'<') | Some(b'(') | Some(b'[')) {
-                            self.c.balanced()?;
+                        // One bracket group (`distinct[0]<...>` has two); what
+                        // follows, e.g. `(%d)` of `affine.apply`, is not ours.
+                        let groups = if word == "distinct" { 2 } else { 1 };
+                        for _ in 0..groups {
+                            if matches!(self.c.peek_raw(0), Some(b'<') | Some(b'(') | Some(b'[')) {
+                                self.c.balanced()?;
+                            }
                         }
                         let end = self.c.pos();
                         return Ok(Attribute::Opaque(self.c.slice(start, end).to_string()));
