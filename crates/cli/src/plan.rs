@@ -1,20 +1,187 @@
-//! `tilemem plan`.
+//! `tilemem plan`: the PyPTO memory pipeline on one program file.
+//!
+//! Reads the program, runs the selected passes, checks the placement
+//! independently, then prints the program (stdout or `-o`) and optionally a
+//! JSON report. Diagnostics go to stderr in PyPTO's format. Nothing is
+//! written unless every step succeeded: exit 1 on a planning error, 2 on bad
+//! input.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+use tilemem_pto::passes::{run_pipeline, ErrorKind, PassContext, PassId, PlannerMode};
+use tilemem_target::Soc;
 
 /// Flags of `tilemem plan`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Input file.
+    /// Input program (PyPTO text, at any stage of the memory pipeline).
     pub file: PathBuf,
+    /// Target chip: 910b (A2/A3), 950 (A5), 310b, or none (no backend:
+    /// unlimited capacity, default policy).
+    #[arg(long, default_value = "910b")]
+    pub target: String,
+    /// Who decides sharing and addresses: pypto (reuse, then sequential
+    /// addresses), dsa-rp (joint placement, no reuse pass), ptoas (addresses
+    /// left to the assembler), optimal (dsa-rp's problem, exact solver).
+    #[arg(long, default_value = "pypto")]
+    pub planner: String,
+    /// Run exactly these passes (comma-separated, in pipeline order):
+    /// init_memref, materialize_semantic_aliases, memory_reuse,
+    /// allocate_memory_addr.
+    #[arg(long, conflicts_with = "stop_after")]
+    pub passes: Option<String>,
+    /// Run the planner's pipeline up to and including this pass.
+    #[arg(long)]
+    pub stop_after: Option<String>,
+    /// Write the program here instead of stdout.
+    #[arg(short = 'o', long)]
+    pub output: Option<PathBuf>,
+    /// Write a JSON report (per function and space: buffers, bytes used,
+    /// capacity, lower bound, each buffer's address range and lifetime).
+    #[arg(long)]
+    pub report: Option<PathBuf>,
+    /// dsa-rp/optimal: write each (function, space) placement problem into
+    /// this folder as FUNC.SPACE.csv (replayable with `tilemem solve` /
+    /// `tilemem validate`) plus a FUNC.SPACE.dsa.txt side file.
+    #[arg(long, value_name = "DIR")]
+    pub export_problems: Option<PathBuf>,
+    /// optimal: time budget of the exact solver per (function, space), in
+    /// seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+    pub time_limit: f64,
+    /// optimal: minimize reuse penalties first, then bytes (default: bytes
+    /// first).
+    #[arg(long)]
+    pub penalty_first: bool,
+}
+
+fn bad_input(msg: impl std::fmt::Display) -> ExitCode {
+    eprintln!("error: {msg}");
+    ExitCode::from(2)
 }
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> ExitCode {
-    eprintln!(
-        "tilemem plan: not implemented yet ({})",
-        args.file.display()
-    );
-    ExitCode::from(2)
+    let Some(soc) = Soc::from_name(&args.target) else {
+        return bad_input(format_args!(
+            "unknown --target '{}'; use 910b, 950, 310b or none",
+            args.target
+        ));
+    };
+    let Some(planner) = PlannerMode::from_name(&args.planner) else {
+        return bad_input(format_args!(
+            "unknown --planner '{}'; use pypto, dsa-rp, ptoas or optimal",
+            args.planner
+        ));
+    };
+    let passes = match select_passes(&args, planner) {
+        Ok(p) => p,
+        Err(msg) => return bad_input(msg),
+    };
+    let file = args.file.display().to_string();
+    let src = match std::fs::read_to_string(&args.file) {
+        Ok(s) => s,
+        Err(e) => return bad_input(format_args!("{file}: cannot read: {e}")),
+    };
+    let mut program = match tilemem_pto::parse::parse(&src) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("{file}:{}:{}: error: {}", e.line, e.col, e.message);
+            return ExitCode::from(2);
+        }
+    };
+    let mut ctx = PassContext::new(soc, planner);
+    ctx.dsa.export_dir = args.export_problems.clone();
+    ctx.dsa.time_limit = (args.time_limit.is_finite() && args.time_limit >= 0.0)
+        .then(|| std::time::Duration::from_secs_f64(args.time_limit));
+    if args.penalty_first {
+        ctx.dsa.objective = tilemem_plan::Objective::PenaltyThenPeak;
+    }
+    let result = run_pipeline(&mut program, &mut ctx, &passes);
+    for d in &ctx.diagnostics {
+        eprintln!("{d}");
+    }
+    if let Err(e) = result {
+        match e.loc {
+            Some(l) => eprintln!("{file}:{}:{}: {e}", l.line, l.col),
+            None => eprintln!("{file}: {e}"),
+        }
+        return match e.kind {
+            ErrorKind::Input => ExitCode::from(2),
+            ErrorKind::Planning | ErrorKind::Internal => ExitCode::from(1),
+        };
+    }
+    let text = tilemem_pto::print::print(&program);
+    let report = args
+        .report
+        .as_ref()
+        .map(|_| tilemem_pto::report::build(&program, &ctx.soc).to_json());
+    // Write everything only after every step succeeded; each file goes
+    // through a temporary sibling and a rename, so no partial file remains.
+    if let (Some(path), Some(json)) = (&args.report, &report) {
+        if let Err(e) = write_atomic(path, json) {
+            eprintln!("error: {}: cannot write report: {e}", path.display());
+            return ExitCode::from(2);
+        }
+    }
+    match &args.output {
+        Some(path) => {
+            if let Err(e) = write_atomic(path, &text) {
+                eprintln!("error: {}: cannot write: {e}", path.display());
+                return ExitCode::from(2);
+            }
+        }
+        None => print!("{text}"),
+    }
+    ExitCode::SUCCESS
+}
+
+/// The passes to run: `--passes` verbatim (checked against pipeline order),
+/// `--stop-after` as a prefix of the planner's pipeline, else the planner's
+/// pipeline.
+fn select_passes(args: &Args, planner: PlannerMode) -> Result<Vec<PassId>, String> {
+    let names = PassId::ALL.map(PassId::name).join(", ");
+    if let Some(list) = &args.passes {
+        let mut out: Vec<PassId> = Vec::new();
+        for name in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let p = PassId::from_name(name)
+                .ok_or_else(|| format!("unknown pass '{name}' in --passes; passes: {names}"))?;
+            if let Some(&prev) = out.last() {
+                if p <= prev {
+                    return Err(format!(
+                        "--passes must list passes in pipeline order without repeats \
+                         ({names}); '{}' cannot follow '{}'",
+                        p.name(),
+                        prev.name()
+                    ));
+                }
+            }
+            out.push(p);
+        }
+        return Ok(out);
+    }
+    let pipeline = PassId::default_pipeline(planner);
+    if let Some(name) = &args.stop_after {
+        let p = PassId::from_name(name)
+            .ok_or_else(|| format!("unknown pass '{name}' in --stop-after; passes: {names}"))?;
+        let mut out: Vec<PassId> = pipeline.iter().copied().filter(|&q| q <= p).collect();
+        if !pipeline.contains(&p) {
+            out.retain(|&q| q < p);
+        }
+        return Ok(out);
+    }
+    Ok(pipeline)
+}
+
+fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "out".into());
+    let tmp = path.with_file_name(format!(".{name}.tilemem-tmp"));
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
 }

@@ -17,3 +17,4 @@ pub use print::print;
 
 pub mod ops;
 pub mod passes;
+pub mod report;

@@ -12,8 +12,14 @@ use std::fmt;
 
 use tilemem_target::{DefaultPolicy, MemoryAllocatorPolicy, Soc};
 
+use crate::ir::{Pos, Program};
+
+pub mod allocate_memory_addr;
 pub mod dsa_rp;
+pub mod init_memref;
+pub mod materialize_semantic_aliases;
 pub mod memory_reuse;
+pub mod verify;
 
 /// Who decides buffer sharing and addresses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -26,6 +32,8 @@ pub enum PlannerMode {
     DsaRp,
     /// Both are skipped; an external assembler assigns addresses.
     Ptoas,
+    /// Like `DsaRp`, with each space's problem solved by the exact solver.
+    Optimal,
 }
 
 impl PlannerMode {
@@ -35,6 +43,7 @@ impl PlannerMode {
             "pypto" => Some(PlannerMode::Pypto),
             "dsa-rp" | "dsarp" => Some(PlannerMode::DsaRp),
             "ptoas" => Some(PlannerMode::Ptoas),
+            "optimal" => Some(PlannerMode::Optimal),
             _ => None,
         }
     }
@@ -134,6 +143,18 @@ impl PassError {
     pub fn at(mut self, loc: Loc) -> PassError {
         self.loc = Some(loc);
         self
+    }
+
+    /// Attaches the position of a statement (ignored for synthesized ones).
+    pub fn at_pos(self, pos: Pos) -> PassError {
+        if pos.line == 0 {
+            self
+        } else {
+            self.at(Loc {
+                line: pos.line,
+                col: pos.col,
+            })
+        }
     }
 
     /// The PyPTO exception name that prefixes the message.
@@ -245,7 +266,7 @@ impl PassId {
     pub fn default_pipeline(planner: PlannerMode) -> Vec<PassId> {
         match planner {
             PlannerMode::Pypto => PassId::ALL.to_vec(),
-            PlannerMode::DsaRp => vec![
+            PlannerMode::DsaRp | PlannerMode::Optimal => vec![
                 PassId::InitMemref,
                 PassId::MaterializeSemanticAliases,
                 PassId::AllocateMemoryAddr,
@@ -253,4 +274,27 @@ impl PassId {
             PlannerMode::Ptoas => vec![PassId::InitMemref, PassId::MaterializeSemanticAliases],
         }
     }
+}
+
+/// Runs one pass over the whole program.
+pub fn run_pass(id: PassId, program: &mut Program, ctx: &mut PassContext) -> Result<(), PassError> {
+    match id {
+        PassId::InitMemref => init_memref::run(program, ctx),
+        PassId::MaterializeSemanticAliases => materialize_semantic_aliases::run(program, ctx),
+        PassId::MemoryReuse => memory_reuse::run(program, ctx),
+        PassId::AllocateMemoryAddr => allocate_memory_addr::run(program, ctx),
+    }
+}
+
+/// Runs `passes` in the given order, stopping at the first error. Each pass
+/// sees the program the previous one produced.
+pub fn run_pipeline(
+    program: &mut Program,
+    ctx: &mut PassContext,
+    passes: &[PassId],
+) -> Result<(), PassError> {
+    for &p in passes {
+        run_pass(p, program, ctx)?;
+    }
+    Ok(())
 }

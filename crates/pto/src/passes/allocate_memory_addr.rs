@@ -1,0 +1,354 @@
+//! AllocateMemoryAddr: gives every allocation root an address (seed 001).
+//!
+//! **Assumes** InitMemRef ran (and, in the PYPTO planner, MemoryReuse): tiles
+//! carry MemRefs whose offsets are relative to their root allocation.
+//!
+//! **Guarantees**, for every InCore/AIC/AIV function (others are left alone):
+//! - `system.reserve_buffer` windows are resolved per function (AIC in Mat,
+//!   AIV/InCore in Vec): explicit bases kept, `base=-1` (AUTO) gets the next
+//!   free base in statement order, the resolved `base=` is written back;
+//!   overlapping windows are an error;
+//! - in every space the policy allocates (DDR skipped by the default), the
+//!   referenced roots are laid out one after another in the policy's order,
+//!   from the aligned end of the reserved windows (or 0):
+//!   `addr = cur; cur = align(cur + slot)`, where a root's slot is the
+//!   largest of its allocation size and its members' sizes;
+//! - every tile's MemRef offset becomes its absolute address: slot base +
+//!   its offset relative to the root (views keep their relative offsets; a
+//!   dynamic offset becomes `base + expr` on pinned roots and the bare base
+//!   otherwise); `tile.alloc` statements are unchanged;
+//! - usage above the target's capacity is an error naming the space, the
+//!   bytes used and the limit;
+//! - the placement is checked by the independent validator before it is
+//!   accepted (see [`super::verify`]).
+//!
+//! Idempotent: a function whose tiles already sit at the addresses this
+//! pass would give them is recognised (every root's lowest member offset
+//! equals its slot base) and re-laid out to the same bytes.
+
+use std::collections::HashMap;
+
+use tilemem_target::{AllocEntry, MemSpace as TSpace, MemoryAllocatorPolicy, Soc};
+
+use crate::ir::{
+    BinOp, Expr, Function, FunctionKind, MemBase, MemRef, MemSpace, Program, StmtId, Type, VarId,
+};
+
+use super::{verify, PassContext, PassError, PlannerMode};
+
+/// Runs the pass on every kernel function of `program`.
+pub fn run(program: &mut Program, ctx: &mut PassContext) -> Result<(), PassError> {
+    if ctx.planner == PlannerMode::Ptoas {
+        return Ok(());
+    }
+    if matches!(ctx.planner, PlannerMode::DsaRp | PlannerMode::Optimal) {
+        let mut opts = ctx.dsa.clone();
+        opts.optimal = ctx.planner == PlannerMode::Optimal;
+        return super::dsa_rp::run_with(program, ctx, &opts).map(|_| ());
+    }
+    for f in &mut program.functions {
+        if f.kind().is_kernel() {
+            let layout = allocate_function(f, &ctx.soc, ctx.policy.as_ref())?;
+            verify::check_function(f, &ctx.soc, &layout)?;
+        }
+    }
+    Ok(())
+}
+
+/// Converts the model's memory space to the target crate's.
+pub fn target_space(s: &MemSpace) -> Option<TSpace> {
+    TSpace::from_name(s.name())
+}
+
+/// A resolved `system.reserve_buffer`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reserve {
+    /// The statement.
+    pub stmt: StmtId,
+    /// `name=`.
+    pub name: String,
+    /// Space the window lives in.
+    pub space: MemSpace,
+    /// Resolved base.
+    pub base: u64,
+    /// Bytes.
+    pub size: u64,
+}
+
+/// One root's place in its space.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Slot {
+    /// The root allocation variable.
+    pub root: VarId,
+    /// Space.
+    pub space: MemSpace,
+    /// Address of the slot.
+    pub base: u64,
+    /// Bytes of the slot.
+    pub size: u64,
+}
+
+/// What the pass decided for one function (used by verification and the
+/// report).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Layout {
+    /// Slots, in placement order per space.
+    pub slots: Vec<Slot>,
+    /// Reserved windows.
+    pub reserves: Vec<Reserve>,
+}
+
+impl Layout {
+    /// The slot of root `v`.
+    pub fn slot(&self, v: VarId) -> Option<&Slot> {
+        self.slots.iter().find(|s| s.root == v)
+    }
+}
+
+/// Tile variables grouped by the root allocation they live in.
+pub fn members_by_root(f: &Function) -> HashMap<VarId, Vec<VarId>> {
+    let mut out: HashMap<VarId, Vec<VarId>> = HashMap::new();
+    for (v, d) in f.vars.iter() {
+        if let Some(Type::Tile(t)) = &d.ty {
+            if let Some(MemBase::Var(r)) = t.memref.as_ref().map(|m| &m.base) {
+                out.entry(*r).or_default().push(v);
+            }
+        }
+    }
+    out
+}
+
+fn reserve_space(f: &Function) -> MemSpace {
+    if f.kind() == FunctionKind::Aic {
+        MemSpace::Mat
+    } else {
+        MemSpace::Vec
+    }
+}
+
+/// Finds and resolves the `system.reserve_buffer` calls of `f` (without
+/// writing them back).
+pub fn resolve_reserves(f: &Function) -> Result<Vec<Reserve>, PassError> {
+    let space = reserve_space(f);
+    let mut out: Vec<Reserve> = Vec::new();
+    let mut cursor = 0u64;
+    for (_, s) in f.walk() {
+        let Some(call) = f.stmts[s].call() else {
+            continue;
+        };
+        if call.op_name() != "system.reserve_buffer" {
+            continue;
+        }
+        let pos = f.stmts[s].pos;
+        let name = call
+            .kwarg("name")
+            .and_then(Expr::as_str)
+            .unwrap_or("")
+            .to_string();
+        let size = call
+            .kwarg("size")
+            .and_then(Expr::as_int)
+            .and_then(|n| u64::try_from(n).ok())
+            .ok_or_else(|| {
+                PassError::input(format!(
+                    "reserve_buffer '{name}' needs a constant non-negative size= in bytes"
+                ))
+                .at_pos(pos)
+            })?;
+        let base = match call.kwarg("base").and_then(Expr::as_int) {
+            None | Some(-1) => {
+                let b = cursor.div_ceil(32) * 32;
+                b
+            }
+            Some(b) if b >= 0 => b as u64,
+            Some(b) => {
+                return Err(PassError::input(format!(
+                    "reserve_buffer '{name}' has base={b}; use -1 (AUTO) or a byte address"
+                ))
+                .at_pos(pos))
+            }
+        };
+        for r in &out {
+            if base < r.base + r.size && r.base < base + size {
+                return Err(PassError::internal(format!(
+                    "overlapping reserve_buffer ranges in function '{}': [{}, {}) overlaps with [{}, {})",
+                    f.name,
+                    base,
+                    base + size,
+                    r.base,
+                    r.base + r.size
+                ))
+                .at_pos(pos));
+            }
+        }
+        cursor = cursor.max(base + size);
+        out.push(Reserve {
+            stmt: s,
+            name,
+            space: space.clone(),
+            base,
+            size,
+        });
+    }
+    Ok(out)
+}
+
+fn trailing_number(name: &str) -> u64 {
+    let digits: String = name
+        .chars()
+        .rev()
+        .take_while(char::is_ascii_digit)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    digits.parse().unwrap_or(0)
+}
+
+/// Lays out and rewrites one function; returns the layout.
+pub fn allocate_function(
+    f: &mut Function,
+    soc: &Soc,
+    policy: &dyn MemoryAllocatorPolicy,
+) -> Result<Layout, PassError> {
+    let reserves = resolve_reserves(f)?;
+    let allocs = f.allocs();
+    let members = members_by_root(f);
+    let mut layout = Layout {
+        slots: Vec::new(),
+        reserves: reserves.clone(),
+    };
+    // Spaces in a fixed order so errors and layouts are deterministic.
+    let mut spaces: Vec<MemSpace> = allocs.iter().map(|a| a.space.clone()).collect();
+    spaces.sort();
+    spaces.dedup();
+    for space in spaces {
+        let Some(tspace) = target_space(&space) else {
+            continue;
+        };
+        if !policy.should_allocate(tspace) {
+            continue;
+        }
+        let mut entries: Vec<AllocEntry> = Vec::new();
+        let mut by_name: HashMap<String, (VarId, u64)> = HashMap::new();
+        for a in allocs.iter().filter(|a| a.space == space) {
+            let Some(ms) = members.get(&a.var) else {
+                continue;
+            };
+            let size = ms
+                .iter()
+                .filter_map(|&m| f.ty(m).and_then(Type::memref).and_then(|r| r.size))
+                .fold(a.size, u64::max);
+            let name = f.vars[a.var].name.to_string();
+            entries.push(AllocEntry {
+                name: name.clone(),
+                id: trailing_number(&name),
+                size,
+            });
+            by_name.insert(name, (a.var, size));
+        }
+        policy.order_memrefs(&mut entries);
+        let reserved_end = reserves
+            .iter()
+            .filter(|r| r.space == space)
+            .map(|r| r.base + r.size)
+            .max()
+            .unwrap_or(0);
+        let mut cur = policy.align_address(reserved_end, tspace);
+        let mut used = reserved_end;
+        for e in &entries {
+            let (root, size) = by_name[&e.name];
+            let base = cur;
+            cur = policy.align_address(cur + size, tspace);
+            used = used.max(base + size);
+            layout.slots.push(Slot {
+                root,
+                space: space.clone(),
+                base,
+                size,
+            });
+        }
+        if let Some(cap) = soc.capacity(tspace) {
+            if used > cap {
+                let note = if reserved_end > 0 {
+                    format!(" including {reserved_end} reserved bytes")
+                } else {
+                    String::new()
+                };
+                return Err(PassError::planning(format!(
+                    "{} buffer usage ({used} bytes) exceeds platform limit ({cap} bytes){note} \
+                     in function '{}'; shrink tiles, enable buffer reuse, or split the kernel",
+                    space.name(),
+                    f.name
+                ))
+                .at_pos(f.pos));
+            }
+        }
+    }
+    let addressed = already_addressed(f, &layout, &members);
+    rewrite(f, &layout, &members, addressed, &allocs);
+    for r in &reserves {
+        if let Some(call) = f.stmts[r.stmt].call_mut() {
+            call.set_kwarg("base", Expr::Int(r.base as i64));
+        }
+    }
+    Ok(layout)
+}
+
+/// Whether the tiles already sit at the layout's addresses (a second run).
+fn already_addressed(f: &Function, layout: &Layout, members: &HashMap<VarId, Vec<VarId>>) -> bool {
+    let mut any_nonzero = false;
+    for slot in &layout.slots {
+        let min = members
+            .get(&slot.root)
+            .into_iter()
+            .flatten()
+            .filter_map(|&m| {
+                f.ty(m)
+                    .and_then(Type::memref)
+                    .and_then(MemRef::const_offset)
+            })
+            .min();
+        match min {
+            Some(m) if m == slot.base as i64 => any_nonzero |= slot.base != 0,
+            Some(_) => return false,
+            None => {}
+        }
+    }
+    any_nonzero
+}
+
+fn rewrite(
+    f: &mut Function,
+    layout: &Layout,
+    members: &HashMap<VarId, Vec<VarId>>,
+    addressed: bool,
+    allocs: &[crate::ir::Alloc],
+) {
+    for slot in &layout.slots {
+        let pinned = allocs.iter().any(|a| a.var == slot.root && a.pinned);
+        for &m in members.get(&slot.root).into_iter().flatten() {
+            let Some(mr) = f.vars[m].ty.as_mut().and_then(Type::memref_mut) else {
+                continue;
+            };
+            let Some(mr) = mr.as_mut() else { continue };
+            let base = slot.base as i64;
+            mr.offset = Some(match mr.offset.as_ref() {
+                None => Expr::const_i64(base),
+                Some(e) => match e.as_int() {
+                    Some(off) => {
+                        let rel = if addressed { off - base } else { off };
+                        Expr::const_i64(base + rel)
+                    }
+                    None if pinned && !addressed => Expr::Binary(
+                        BinOp::Add,
+                        Box::new(Expr::const_i64(base)),
+                        Box::new(e.clone()),
+                    ),
+                    None if pinned => e.clone(),
+                    None => Expr::const_i64(base),
+                },
+            });
+        }
+    }
+}

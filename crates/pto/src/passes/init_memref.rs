@@ -1,0 +1,682 @@
+//! InitMemRef: gives every tile and tensor its storage.
+//!
+//! **Assumes** a program whose tiles carry no MemRef yet (author-declared
+//! `pl.MemRef("name", slots=S)[k]` bindings excepted).
+//!
+//! **Guarantees**, per function:
+//! - every tensor parameter, created tensor and call result in global memory
+//!   gets a `pl.MemRef("mem_ddr_N", 0, BYTES)`; a `tile.store` result shares
+//!   its output tensor's MemRef;
+//! - every tile produced by a statement in an on-chip space gets its own
+//!   allocation root `mem_<space>_N` (`pl.tile.alloc`, hoisted to the top of
+//!   the body) of `elements x element bits / 8` bytes, Acc rows padded to 16
+//!   (32 for INT32 on A2/A3);
+//! - views (`tile.slice`, `tile.reshape`, ...) share their source's root with
+//!   a byte offset (`(row * cols + col) * elem bytes`) and the byte span of
+//!   the window; in-place results (`matmul_acc`) and bare aliases share their
+//!   source's MemRef; loop and `if` results share the storage of the value
+//!   their (then-branch) yield carries;
+//! - pipe-popped values (`tpop`) and tiles in DDR get no storage;
+//! - declared bindings become one `pinned=True` alloc per name of
+//!   `slot size x slots` bytes.
+//!
+//! Like PyPTO, which reads the program text into SSA form before its passes
+//! run, the pass also renames a variable that reuses an earlier name
+//! (`out = pl.tile.store(t, [0, 0], out)` defines `out_1`) and drops source
+//! comments and blank lines of the functions it initialises.
+//!
+//! N counts per function over every MemRef created (parameters first, then
+//! program order; loop and `if` results take a number after their bodies),
+//! matching PyPTO's numbering. A function that already has allocations or
+//! parameter MemRefs is left unchanged (idempotence).
+//!
+//! Errors: a tile that needs storage but has a dynamic shape; a declared
+//! binding that mixes spaces, binds a view or in-place result, has
+//! `slots=0`, a dynamic shape, or a constant slot index out of range.
+
+use std::collections::HashMap;
+
+use tilemem_target::Soc;
+
+use crate::ir::{
+    BinOp, Block, Call, DType, Expr, ForStmt, Function, IfStmt, MemBase, MemRef, MemSpace, Pos,
+    StmtId, StmtKind, TileType, Type, VarDef, VarId,
+};
+use crate::ops::{self, OpClass, ViewRule};
+
+use super::{PassContext, PassError};
+
+/// Runs InitMemRef on every function of `program`.
+pub fn run(program: &mut crate::ir::Program, ctx: &mut PassContext) -> Result<(), PassError> {
+    for f in &mut program.functions {
+        run_function(f, &ctx.soc)?;
+    }
+    Ok(())
+}
+
+/// Whether InitMemRef already ran on `f` (allocations or parameter MemRefs).
+fn already_done(f: &Function) -> bool {
+    !f.allocs().is_empty()
+        || f.params
+            .iter()
+            .any(|p| f.ty(p.var).and_then(Type::memref).is_some())
+}
+
+/// An allocation to hoist to the top of the body.
+struct NewAlloc {
+    var: VarId,
+    space: MemSpace,
+    size: u64,
+    pinned: bool,
+}
+
+struct State<'a> {
+    soc: &'a Soc,
+    counter: u64,
+    allocs: Vec<NewAlloc>,
+    /// MemRefs of untyped carried values (iter args), keyed by variable.
+    carried: HashMap<VarId, MemRef>,
+    /// Declared bindings: name -> variables bound to it, in program order.
+    declared: Vec<(Box<str>, Vec<VarId>)>,
+}
+
+fn run_function(f: &mut Function, soc: &Soc) -> Result<(), PassError> {
+    if already_done(f) {
+        return Ok(());
+    }
+    ssa_rename(f);
+    strip_comments(f);
+    let mut st = State {
+        soc,
+        counter: 0,
+        allocs: Vec::new(),
+        carried: HashMap::new(),
+        declared: Vec::new(),
+    };
+    for i in 0..f.params.len() {
+        let v = f.params[i].var;
+        if let Some(Type::Tensor(t)) = &f.vars[v].ty {
+            if t.memref.is_none() {
+                let size = tensor_bytes(&t.shape, &t.dtype);
+                let m = st.ddr_memref(size);
+                set_memref(f, v, m);
+            }
+        }
+    }
+    let body = f.body.clone();
+    visit_block(f, &body, &mut st)?;
+    resolve_declared(f, &mut st)?;
+    // Allocations go first, after leading `pl.func_attr(...)` statements.
+    let first = f
+        .body
+        .iter()
+        .take_while(|&&s| {
+            f.stmts[s]
+                .call()
+                .is_some_and(|c| c.op_name() == "func_attr")
+                && matches!(f.stmts[s].kind, StmtKind::Expr(_))
+        })
+        .count();
+    for (i, a) in st.allocs.iter().enumerate() {
+        let i = first + i;
+        let mut call = Call::new(
+            "pl.tile.alloc",
+            vec![
+                Expr::mem_space(&a.space),
+                Expr::Int(i64::try_from(a.size).unwrap_or(i64::MAX)),
+            ],
+        );
+        if a.pinned {
+            call.set_kwarg("pinned", Expr::Bool(true));
+        }
+        let s = f.insert(
+            Block::Body,
+            i,
+            StmtKind::Assign {
+                targets: vec![a.var],
+                value: Expr::call(call),
+            },
+        );
+        f.vars[a.var].def = VarDef::Stmt(s);
+    }
+    Ok(())
+}
+
+/// Gives every variable that reuses an earlier name of the function a fresh
+/// `NAME_k` name (PyPTO's SSA conversion of the source text).
+fn ssa_rename(f: &mut Function) {
+    let mut order: Vec<VarId> = f.params.iter().map(|p| p.var).collect();
+    for (_, s) in f.walk() {
+        match &f.stmts[s].kind {
+            StmtKind::Assign { targets, .. } => order.extend(targets.iter().copied()),
+            StmtKind::For(l) => {
+                order.extend(l.loop_var);
+                order.extend(l.iter_args.iter().copied());
+            }
+            _ => {}
+        }
+        // Results are defined when the construct ends; order among
+        // themselves is what matters for numbering.
+        match &f.stmts[s].kind {
+            StmtKind::For(l) => order.extend(l.results.iter().copied()),
+            StmtKind::If(i) => order.extend(i.results.iter().copied()),
+            _ => {}
+        }
+    }
+    let mut seen: HashMap<Box<str>, u32> = HashMap::new();
+    let mut done: std::collections::HashSet<VarId> = std::collections::HashSet::new();
+    let taken: std::collections::HashSet<Box<str>> =
+        f.vars.values().map(|d| d.name.clone()).collect();
+    for v in order {
+        if !done.insert(v) {
+            continue;
+        }
+        let name = f.vars[v].name.clone();
+        if name.starts_with('_') && name.len() == 1 {
+            continue;
+        }
+        match seen.get_mut(&name) {
+            None => {
+                seen.insert(name, 0);
+            }
+            Some(k) => {
+                let mut new;
+                loop {
+                    *k += 1;
+                    new = format!("{name}_{k}");
+                    if !taken.contains(new.as_str()) {
+                        break;
+                    }
+                }
+                f.vars[v].name = new.into();
+            }
+        }
+    }
+}
+
+/// Drops comment and blank-line statements and trailing comments.
+fn strip_comments(f: &mut Function) {
+    let blocks: Vec<Block> = std::iter::once(Block::Body)
+        .chain(f.walk().into_iter().flat_map(|(_, s)| f.child_blocks(s)))
+        .collect();
+    for b in blocks {
+        let keep: Vec<StmtId> = f
+            .block(b)
+            .iter()
+            .copied()
+            .filter(|&s| !matches!(f.stmts[s].kind, StmtKind::Comment(_) | StmtKind::Blank))
+            .collect();
+        if let Some(block) = f.block_mut(b) {
+            *block = keep;
+        }
+    }
+    for (_, s) in f.walk() {
+        f.stmts[s].comment = None;
+    }
+}
+
+impl State<'_> {
+    fn next_id(&mut self) -> u64 {
+        let n = self.counter;
+        self.counter += 1;
+        n
+    }
+
+    fn ddr_memref(&mut self, size: u64) -> MemRef {
+        let n = self.next_id();
+        MemRef::new(MemBase::Named(format!("mem_ddr_{n}").into()), 0, size)
+    }
+
+    fn new_alloc(&mut self, f: &mut Function, space: &MemSpace, size: u64) -> MemRef {
+        let n = self.next_id();
+        let name = format!("mem_{}_{n}", space.alloc_prefix());
+        let var = f.new_var(&name, Some(Type::Ptr), VarDef::Free);
+        self.allocs.push(NewAlloc {
+            var,
+            space: space.clone(),
+            size,
+            pinned: false,
+        });
+        MemRef::new(MemBase::Var(var), 0, size)
+    }
+}
+
+fn set_memref(f: &mut Function, v: VarId, m: MemRef) {
+    if let Some(slot) = f.vars[v].ty.as_mut().and_then(Type::memref_mut) {
+        *slot = Some(m);
+    }
+}
+
+/// The storage of `e` when it is a variable with one (typed, or carried).
+fn memref_of(f: &Function, st: &State<'_>, e: &Expr) -> Option<MemRef> {
+    let v = e.as_var()?;
+    f.ty(v)
+        .and_then(Type::memref)
+        .cloned()
+        .or_else(|| st.carried.get(&v).cloned())
+}
+
+fn visit_block(f: &mut Function, stmts: &[StmtId], st: &mut State<'_>) -> Result<(), PassError> {
+    for &s in stmts {
+        let kind = f.stmts[s].kind.clone();
+        match kind {
+            StmtKind::Assign { targets, value } if targets.len() == 1 => {
+                assign(f, s, targets[0], &value, st)?;
+            }
+            StmtKind::For(l) => visit_for(f, s, &l, st)?,
+            StmtKind::If(i) => visit_if(f, s, &i, st)?,
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+fn visit_for(
+    f: &mut Function,
+    s: StmtId,
+    l: &ForStmt,
+    st: &mut State<'_>,
+) -> Result<(), PassError> {
+    for (arg, init) in l.iter_args.iter().zip(l.init_values()) {
+        if let Some(m) = memref_of(f, st, init) {
+            st.carried.insert(*arg, m);
+        }
+    }
+    visit_block(f, &l.body, st)?;
+    let yielded = yield_values(f, Block::Loop(s));
+    bind_results(f, &l.results, &yielded, st);
+    Ok(())
+}
+
+fn visit_if(f: &mut Function, s: StmtId, i: &IfStmt, st: &mut State<'_>) -> Result<(), PassError> {
+    visit_block(f, &i.then_body, st)?;
+    if let Some(e) = &i.else_body {
+        visit_block(f, e, st)?;
+    }
+    let yielded = yield_values(f, Block::Then(s));
+    bind_results(f, &i.results, &yielded, st);
+    Ok(())
+}
+
+/// The values of the final `pl.yield_` of block `b`.
+fn yield_values(f: &Function, b: Block) -> Vec<Expr> {
+    f.yield_index(b)
+        .and_then(|i| match &f.stmts[f.block(b)[i]].kind {
+            StmtKind::Yield(v) => Some(v.clone()),
+            _ => None,
+        })
+        .unwrap_or_default()
+}
+
+/// Loop / `if` results: each tile result takes a MemRef number (PyPTO makes
+/// one and later replaces it) and shares the yielded value's storage.
+fn bind_results(f: &mut Function, results: &[VarId], yielded: &[Expr], st: &mut State<'_>) {
+    for (k, &r) in results.iter().enumerate() {
+        let is_tile = matches!(f.ty(r), Some(Type::Tile(t)) if t.memref.is_none());
+        if !is_tile {
+            if let Some(m) = yielded.get(k).and_then(|e| memref_of(f, st, e)) {
+                if f.ty(r).is_none() {
+                    st.carried.insert(r, m);
+                }
+            }
+            continue;
+        }
+        st.next_id();
+        if let Some(m) = yielded.get(k).and_then(|e| memref_of(f, st, e)) {
+            set_memref(f, r, m);
+        }
+    }
+}
+
+fn assign(
+    f: &mut Function,
+    s: StmtId,
+    x: VarId,
+    value: &Expr,
+    st: &mut State<'_>,
+) -> Result<(), PassError> {
+    let pos = f.stmts[s].pos;
+    match f.ty(x).cloned() {
+        Some(Type::Tile(t)) => match &t.memref {
+            None => tile_result(f, pos, x, &t, value, st),
+            Some(m) => {
+                if let MemBase::Named(name) = &m.base {
+                    declare(st, name, x);
+                }
+                Ok(())
+            }
+        },
+        Some(Type::Tensor(t)) if t.memref.is_none() => {
+            let m = match value {
+                Expr::Var(_) => memref_of(f, st, value),
+                Expr::Call(c) => {
+                    let info = ops::lookup_or_default(c.op_name());
+                    match info.output_reuses_input {
+                        Some(i) => c.args.get(i).and_then(|a| memref_of(f, st, a)),
+                        None => None,
+                    }
+                    .or_else(|| Some(st.ddr_memref(tensor_bytes(&t.shape, &t.dtype))))
+                }
+                _ => None,
+            };
+            if let Some(m) = m {
+                set_memref(f, x, m);
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+fn declare(st: &mut State<'_>, name: &str, x: VarId) {
+    match st.declared.iter_mut().find(|(n, _)| &**n == name) {
+        Some((_, vars)) => vars.push(x),
+        None => st.declared.push((name.into(), vec![x])),
+    }
+}
+
+fn tile_result(
+    f: &mut Function,
+    pos: Pos,
+    x: VarId,
+    t: &TileType,
+    value: &Expr,
+    st: &mut State<'_>,
+) -> Result<(), PassError> {
+    let call = match value {
+        Expr::Var(_) => {
+            if let Some(m) = memref_of(f, st, value) {
+                set_memref(f, x, m);
+            }
+            return Ok(());
+        }
+        Expr::Call(c) => c,
+        _ => return Ok(()),
+    };
+    let info = ops::lookup_or_default(call.op_name());
+    if info.class == OpClass::Tpop {
+        return Ok(());
+    }
+    match info.view {
+        ViewRule::WholeSource => {
+            if let Some(m) = call.args.first().and_then(|a| memref_of(f, st, a)) {
+                set_memref(f, x, m);
+            }
+            return Ok(());
+        }
+        ViewRule::Window { offsets_arg } => {
+            let src = call.args.first().and_then(Expr::as_var);
+            let src_mr = call.args.first().and_then(|a| memref_of(f, st, a));
+            if let (Some(src), Some(src_mr)) = (src, src_mr) {
+                let m = window(f, src, &src_mr, t, call.args.get(offsets_arg));
+                set_memref(f, x, m);
+            }
+            return Ok(());
+        }
+        ViewRule::NotView => {}
+    }
+    if let Some(i) = info.output_reuses_input {
+        if let Some(m) = call.args.get(i).and_then(|a| memref_of(f, st, a)) {
+            set_memref(f, x, m);
+            return Ok(());
+        }
+    }
+    let space = match &t.space {
+        Some(MemSpace::Ddr) | None => return Ok(()),
+        Some(s) => s.clone(),
+    };
+    let Some(size) = tile_bytes(t, st.soc) else {
+        return Err(PassError::input(format!(
+            "InitMemRef: tile '{}' in {} has a dynamic or unknown-size shape; on-chip tiles \
+             need static dimensions to get storage (keep the static bound in the shape and \
+             put the runtime extent in valid_shape)",
+            f.vars[x].name,
+            space.name()
+        ))
+        .at_pos(pos));
+    };
+    let m = st.new_alloc(f, &space, size);
+    set_memref(f, x, m);
+    Ok(())
+}
+
+/// Bytes of `count` elements of `dtype` (4-bit types packed two per byte).
+fn elems_bytes(count: u64, dtype: &DType) -> Option<u64> {
+    Some(count.checked_mul(u64::from(dtype.bits()?))?.div_ceil(8))
+}
+
+/// Byte size of a tensor, 0 when its shape is dynamic.
+fn tensor_bytes(shape: &[Expr], dtype: &DType) -> u64 {
+    shape
+        .iter()
+        .try_fold(1u64, |acc, d| {
+            acc.checked_mul(u64::try_from(d.as_int()?).ok()?)
+        })
+        .and_then(|n| elems_bytes(n, dtype))
+        .unwrap_or(0)
+}
+
+/// Storage bytes of a tile: static elements x element bits, with Acc rows
+/// padded to the target's fractal height.
+pub fn tile_bytes(t: &TileType, soc: &Soc) -> Option<u64> {
+    let dims: Vec<u64> = t
+        .shape
+        .iter()
+        .map(|d| d.as_int().and_then(|n| u64::try_from(n).ok()))
+        .collect::<Option<_>>()?;
+    let mut count: u64 = 1;
+    for (i, &d) in dims.iter().enumerate() {
+        let d = if t.space == Some(MemSpace::Acc) && dims.len() >= 2 && i == 0 {
+            let is_int = matches!(t.dtype, DType::Int32 | DType::Uint32);
+            let m = soc.acc_row_multiple(t.dtype.bits().unwrap_or(0), is_int);
+            d.div_ceil(m) * m
+        } else {
+            d
+        };
+        count = count.checked_mul(d)?;
+    }
+    elems_bytes(count, &t.dtype)
+}
+
+/// The MemRef of a window view of `src` at the element offsets `offsets`.
+fn window(
+    f: &Function,
+    src: VarId,
+    src_mr: &MemRef,
+    t: &TileType,
+    offsets: Option<&Expr>,
+) -> MemRef {
+    let src_shape: Option<Vec<i64>> = f
+        .ty(src)
+        .and_then(Type::as_tile)
+        .and_then(|s| s.shape.iter().map(Expr::as_int).collect());
+    let bits = i64::from(t.dtype.bits().unwrap_or(8));
+    let offs: Vec<Expr> = offsets
+        .and_then(Expr::as_elems)
+        .map(<[Expr]>::to_vec)
+        .unwrap_or_default();
+    let view_shape: Option<Vec<i64>> = t.shape.iter().map(Expr::as_int).collect();
+    let (Some(src_shape), Some(view_shape)) = (src_shape, view_shape) else {
+        return MemRef {
+            size: tile_bytes_plain(t),
+            ..src_mr.clone()
+        };
+    };
+    // Row-major element strides of the source.
+    let rank = src_shape.len();
+    let mut strides = vec![1i64; rank];
+    for i in (0..rank.saturating_sub(1)).rev() {
+        strides[i] = strides[i + 1] * src_shape[i + 1];
+    }
+    let mut const_elems: i64 = 0;
+    let mut dynamic: Option<Expr> = None;
+    for (i, o) in offs.iter().enumerate().take(rank) {
+        match o.as_int() {
+            Some(n) => const_elems += n * strides[i],
+            None => {
+                let term = mul(o.clone(), strides[i]);
+                dynamic = Some(match dynamic {
+                    None => term,
+                    Some(d) => Expr::Binary(BinOp::Add, Box::new(d), Box::new(term)),
+                });
+            }
+        }
+    }
+    let span_elems: i64 = view_shape
+        .iter()
+        .zip(&strides[rank.saturating_sub(view_shape.len())..])
+        .map(|(&d, &s)| (d - 1).max(0) * s)
+        .sum::<i64>()
+        + 1;
+    let size = u64::try_from((span_elems * bits + 7) / 8).unwrap_or(0);
+    let base_off = src_mr.const_offset();
+    let const_bytes = const_elems * bits / 8;
+    let offset = match (dynamic, base_off) {
+        (None, Some(b)) => Expr::Int(b + const_bytes),
+        (dynamic, base) => {
+            let base_expr = match base {
+                Some(b) => Expr::Int(b + const_bytes),
+                None => {
+                    let b = src_mr.offset.clone().unwrap_or(Expr::Int(0));
+                    if const_bytes == 0 {
+                        b
+                    } else {
+                        Expr::Binary(BinOp::Add, Box::new(b), Box::new(Expr::Int(const_bytes)))
+                    }
+                }
+            };
+            match dynamic {
+                None => base_expr,
+                Some(d) => {
+                    let d = mul(d, bits / 8);
+                    if base_expr == Expr::Int(0) {
+                        d
+                    } else {
+                        Expr::Binary(BinOp::Add, Box::new(base_expr), Box::new(d))
+                    }
+                }
+            }
+        }
+    };
+    MemRef {
+        base: src_mr.base.clone(),
+        offset: Some(offset),
+        size: Some(size),
+        slots: src_mr.slots,
+        slot_index: src_mr.slot_index.clone(),
+    }
+}
+
+fn mul(e: Expr, k: i64) -> Expr {
+    if k == 1 {
+        e
+    } else {
+        Expr::Binary(BinOp::Mul, Box::new(e), Box::new(Expr::Int(k)))
+    }
+}
+
+fn tile_bytes_plain(t: &TileType) -> Option<u64> {
+    t.static_bytes()
+}
+
+/// Turns declared bindings into pinned allocations.
+fn resolve_declared(f: &mut Function, st: &mut State<'_>) -> Result<(), PassError> {
+    let declared = std::mem::take(&mut st.declared);
+    for (name, vars) in declared {
+        let mut space: Option<MemSpace> = None;
+        let mut slot_size = 0u64;
+        let mut slots: Option<u64> = None;
+        for &v in &vars {
+            let Some(t) = f.ty(v).and_then(Type::as_tile).cloned() else {
+                continue;
+            };
+            let pos = def_pos(f, v);
+            let err = |msg: String| PassError::input(msg).at_pos(pos);
+            let vname = f.vars[v].name.to_string();
+            if let Some(call) = def_call(f, v) {
+                let info = ops::lookup_or_default(call.op_name());
+                if info.is_view() || info.output_reuses_input.is_some() {
+                    return Err(err(format!(
+                        "pl.MemRef(\"{name}\") binds '{vname}', the result of {}, which already \
+                         lives in its input's storage; bind the input instead",
+                        call.op_name()
+                    )));
+                }
+            }
+            let ts = t.space.clone().unwrap_or(MemSpace::Vec);
+            match &space {
+                None => space = Some(ts),
+                Some(s) if *s != ts => {
+                    return Err(err(format!(
+                        "pl.MemRef(\"{name}\") binds tiles in {} and {}; one declared \
+                         allocation lives in one memory space",
+                        s.name(),
+                        ts.name()
+                    )))
+                }
+                Some(_) => {}
+            }
+            let Some(bytes) = tile_bytes(&t, st.soc) else {
+                return Err(err(format!(
+                    "pl.MemRef(\"{name}\") binds '{vname}' whose shape is dynamic; declared \
+                     allocations need static shapes"
+                )));
+            };
+            slot_size = slot_size.max(bytes);
+            let m = t.memref.as_ref();
+            let s = m.and_then(|m| m.slots).unwrap_or(1);
+            if s == 0 {
+                return Err(err(format!(
+                    "pl.MemRef(\"{name}\", slots=0): a declared allocation needs at least one slot"
+                )));
+            }
+            slots = Some(slots.map_or(s, |old: u64| old.max(s)));
+            if let Some(k) = m.and_then(|m| m.slot_index.as_ref()).and_then(Expr::as_int) {
+                if k < 0 || k as u64 >= s {
+                    return Err(err(format!(
+                        "pl.MemRef(\"{name}\", slots={s})[{k}]: slot index out of range \
+                         (valid: 0..{})",
+                        s - 1
+                    )));
+                }
+            }
+        }
+        let Some(space) = space else { continue };
+        let n_slots = slots.unwrap_or(1);
+        let var = f.new_var(&name, Some(Type::Ptr), VarDef::Free);
+        st.allocs.push(NewAlloc {
+            var,
+            space,
+            size: slot_size * n_slots,
+            pinned: true,
+        });
+        for &v in &vars {
+            let old = f.ty(v).and_then(Type::memref).cloned();
+            if let Some(old) = old {
+                let m = MemRef {
+                    base: MemBase::Var(var),
+                    offset: Some(Expr::const_i64(0)),
+                    size: Some(slot_size),
+                    slots: old.slots,
+                    slot_index: old.slot_index,
+                };
+                set_memref(f, v, m);
+            }
+        }
+    }
+    Ok(())
+}
+
+fn def_pos(f: &Function, v: VarId) -> Pos {
+    match f.vars[v].def {
+        VarDef::Stmt(s) => f.stmts[s].pos,
+        _ => f.pos,
+    }
+}
+
+fn def_call(f: &Function, v: VarId) -> Option<&Call> {
+    match f.vars[v].def {
+        VarDef::Stmt(s) => f.stmts[s].call(),
+        _ => None,
+    }
+}

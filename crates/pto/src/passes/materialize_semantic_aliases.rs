@@ -1,0 +1,319 @@
+//! MaterializeSemanticAliases: loop carries live in one buffer.
+//!
+//! **Assumes** InitMemRef ran (tiles carry MemRefs, roots are `tile.alloc`s).
+//!
+//! **Guarantees**: for every loop (outer loops first) and every carried
+//! value, the storage of the loop's init value is pushed down the chain
+//! that produces the yielded value (through in-place ops, both branches of
+//! an `if`, nested loops), so init, iter arg, yielded value and loop result
+//! share one MemRef whenever that is safe; the loop result always takes the
+//! init's MemRef. Views of a retargeted tile follow it (same relative
+//! offset). A push is declined, leaving the yield value in its own buffer
+//! (MemoryReuse later inserts a `tile.move`), when the producer is a view,
+//! lives in another memory space, is not in-place safe and reads the target
+//! buffer, or when the target buffer is read or written after the producer
+//! and before the yield. Allocations are not removed here (MemoryReuse
+//! drops unused ones). Running it twice changes nothing.
+
+use std::collections::HashMap;
+
+use crate::ir::{
+    Block, Expr, ForStmt, Function, MemBase, MemRef, MemSpace, Program, StmtId, StmtKind, Type,
+    VarDef, VarId,
+};
+use crate::ops;
+
+use super::{PassContext, PassError};
+
+/// Runs the pass on every function of `program`.
+pub fn run(program: &mut Program, _ctx: &mut PassContext) -> Result<(), PassError> {
+    for f in &mut program.functions {
+        run_function(f);
+    }
+    Ok(())
+}
+
+struct Ctx {
+    /// Root variable -> memory space (from the `tile.alloc`s).
+    spaces: HashMap<VarId, MemSpace>,
+    /// MemRefs of untyped carried values (iter args).
+    carried: HashMap<VarId, MemRef>,
+    /// Statement -> (block containing it).
+    parent: HashMap<StmtId, Block>,
+}
+
+fn run_function(f: &mut Function) {
+    let allocs = f.allocs();
+    if allocs.is_empty() {
+        return;
+    }
+    let mut cx = Ctx {
+        spaces: allocs.iter().map(|a| (a.var, a.space.clone())).collect(),
+        carried: HashMap::new(),
+        parent: HashMap::new(),
+    };
+    let walk = f.walk();
+    for &(b, s) in &walk {
+        cx.parent.insert(s, b);
+    }
+    for &(_, s) in &walk {
+        if let StmtKind::For(l) = &f.stmts[s].kind {
+            let l = l.clone();
+            align_loop(f, s, &l, &mut cx);
+        }
+    }
+}
+
+fn memref_of(f: &Function, cx: &Ctx, v: VarId) -> Option<MemRef> {
+    f.ty(v)
+        .and_then(Type::memref)
+        .cloned()
+        .or_else(|| cx.carried.get(&v).cloned())
+}
+
+fn set_memref(f: &mut Function, v: VarId, m: MemRef) {
+    if let Some(slot) = f.vars[v].ty.as_mut().and_then(Type::memref_mut) {
+        *slot = Some(m);
+    }
+}
+
+fn root(m: &MemRef) -> Option<VarId> {
+    m.base_var()
+}
+
+fn align_loop(f: &mut Function, s: StmtId, l: &ForStmt, cx: &mut Ctx) {
+    let yielded: Vec<Expr> = f
+        .yield_index(Block::Loop(s))
+        .and_then(|i| match &f.stmts[f.block(Block::Loop(s))[i]].kind {
+            StmtKind::Yield(v) => Some(v.clone()),
+            _ => None,
+        })
+        .unwrap_or_default();
+    let yield_stmt = f
+        .yield_index(Block::Loop(s))
+        .map(|i| f.block(Block::Loop(s))[i]);
+    for (k, &arg) in l.iter_args.iter().enumerate() {
+        let Some(init) = l.init_values().get(k).and_then(Expr::as_var) else {
+            continue;
+        };
+        let Some(target) = memref_of(f, cx, init) else {
+            continue;
+        };
+        if root(&target).is_none() {
+            continue;
+        }
+        cx.carried.insert(arg, target.clone());
+        if let (Some(y), Some(ys)) = (yielded.get(k).and_then(Expr::as_var), yield_stmt) {
+            push(f, cx, y, &target, ys, 0);
+        }
+        if let Some(&r) = l.results.get(k) {
+            if matches!(f.ty(r), Some(Type::Tile(_))) {
+                set_memref(f, r, target.clone());
+            } else {
+                cx.carried.insert(r, target.clone());
+            }
+        }
+    }
+}
+
+/// Tries to make `v` (the value yielded by `yield_stmt`) live in `target`.
+fn push(f: &mut Function, cx: &mut Ctx, v: VarId, target: &MemRef, yield_stmt: StmtId, depth: u32) {
+    if depth > 64 {
+        return;
+    }
+    let Some(cur) = memref_of(f, cx, v) else {
+        return;
+    };
+    if same_window(&cur, target) {
+        return;
+    }
+    let (Some(cur_root), Some(target_root)) = (root(&cur), root(target)) else {
+        return;
+    };
+    if cx.spaces.get(&cur_root) != cx.spaces.get(&target_root) {
+        return;
+    }
+    let VarDef::Stmt(s) = f.vars[v].def else {
+        return;
+    };
+    match f.stmts[s].kind.clone() {
+        StmtKind::Assign { value, .. } => {
+            let Some(call) = value.as_call() else { return };
+            let info = ops::lookup_or_default(call.op_name());
+            if info.is_view() {
+                return;
+            }
+            let reads_target = call
+                .args
+                .iter()
+                .chain(call.kwargs.iter().map(|k| &k.value))
+                .any(|a| {
+                    let mut hit = false;
+                    a.for_each_var(&mut |u| {
+                        if memref_of(f, cx, u).and_then(|m| root(&m)) == Some(target_root) {
+                            hit = true;
+                        }
+                    });
+                    hit
+                });
+            if reads_target && !info.is_inplace_safe() {
+                return;
+            }
+            if info.output_reuses_input.is_some() {
+                // The result is written into an input: that input must move.
+                if let Some(i) = info.output_reuses_input {
+                    if let Some(u) = call.args.get(i).and_then(Expr::as_var) {
+                        push(f, cx, u, target, yield_stmt, depth + 1);
+                    }
+                }
+                if memref_of(f, cx, v).is_some_and(|m| same_window(&m, target)) {
+                    return;
+                }
+            }
+            if target_touched_after(f, cx, s, yield_stmt, target_root, cur_root) {
+                return;
+            }
+            rebase(f, cur_root, cur.const_offset().unwrap_or(0), target);
+        }
+        StmtKind::If(i) => {
+            let Some(k) = i.results.iter().position(|&r| r == v) else {
+                return;
+            };
+            for b in [Block::Then(s), Block::Else(s)] {
+                let yi = f.yield_index(b);
+                if let Some(yi) = yi {
+                    let ys = f.block(b)[yi];
+                    if let StmtKind::Yield(vals) = &f.stmts[ys].kind {
+                        if let Some(u) = vals.get(k).and_then(Expr::as_var) {
+                            push(f, cx, u, target, yield_stmt, depth + 1);
+                        }
+                    }
+                }
+            }
+            set_memref(f, v, target.clone());
+        }
+        StmtKind::For(l) => {
+            let Some(k) = l.results.iter().position(|&r| r == v) else {
+                return;
+            };
+            if let Some(init) = l.init_values().get(k).and_then(Expr::as_var) {
+                push(f, cx, init, target, yield_stmt, depth + 1);
+            }
+            set_memref(f, v, target.clone());
+        }
+        _ => {}
+    }
+}
+
+fn same_window(a: &MemRef, b: &MemRef) -> bool {
+    a.base == b.base && a.offset == b.offset
+}
+
+/// Moves every tile rooted at `old_root` into `target`'s root, keeping each
+/// one's offset relative to `old_base_off`.
+fn rebase(f: &mut Function, old_root: VarId, old_base_off: i64, target: &MemRef) {
+    let Some(troot) = root(target) else { return };
+    let toff = target.const_offset().unwrap_or(0);
+    let ids: Vec<VarId> = f.vars.keys().collect();
+    for v in ids {
+        let Some(m) = f.ty(v).and_then(Type::memref).cloned() else {
+            continue;
+        };
+        if m.base != MemBase::Var(old_root) {
+            continue;
+        }
+        let offset = match m.const_offset() {
+            Some(o) => {
+                let new = toff + (o - old_base_off);
+                // Keep PyPTO's spelling: roots print `pl.const`, views bare.
+                Some(match m.offset {
+                    Some(Expr::Int(_)) => Expr::Int(new),
+                    _ => Expr::const_i64(new),
+                })
+            }
+            None => m.offset.clone(),
+        };
+        let size = m.size;
+        set_memref(
+            f,
+            v,
+            MemRef {
+                base: MemBase::Var(troot),
+                offset,
+                size,
+                slots: target.slots.or(m.slots),
+                slot_index: target.slot_index.clone().or(m.slot_index),
+            },
+        );
+    }
+}
+
+/// Whether, after statement `s` and before `yield_stmt`, the target buffer
+/// is read or written by anything that is not `s`'s own result family.
+fn target_touched_after(
+    f: &Function,
+    cx: &Ctx,
+    s: StmtId,
+    yield_stmt: StmtId,
+    target_root: VarId,
+    own_root: VarId,
+) -> bool {
+    let hits =
+        |u: VarId| -> bool { memref_of(f, cx, u).and_then(|m| root(&m)) == Some(target_root) };
+    let mut cur = s;
+    loop {
+        let Some(&b) = cx.parent.get(&cur) else {
+            return false;
+        };
+        let block = f.block(b);
+        let Some(pos) = block.iter().position(|&x| x == cur) else {
+            return false;
+        };
+        for &later in &block[pos + 1..] {
+            if later == yield_stmt {
+                return false;
+            }
+            if stmt_touches(f, later, &hits, own_root, cx) {
+                return true;
+            }
+        }
+        match b.owner() {
+            Some(owner) => cur = owner,
+            None => return false,
+        }
+    }
+}
+
+fn stmt_touches(
+    f: &Function,
+    s: StmtId,
+    hits: &impl Fn(VarId) -> bool,
+    own_root: VarId,
+    cx: &Ctx,
+) -> bool {
+    let st = &f.stmts[s];
+    let mut found = false;
+    if !matches!(st.kind, StmtKind::Yield(_)) {
+        st.for_each_use(&mut |u| {
+            if hits(u) {
+                found = true;
+            }
+        });
+    }
+    if let StmtKind::Assign { targets, .. } = &st.kind {
+        for &t in targets {
+            let r = memref_of(f, cx, t).and_then(|m| root(&m));
+            if hits(t) && r != Some(own_root) {
+                found = true;
+            }
+        }
+    }
+    if found {
+        return true;
+    }
+    f.child_blocks(s).into_iter().any(|b| {
+        f.block(b)
+            .iter()
+            .any(|&x| stmt_touches(f, x, hits, own_root, cx))
+    })
+}

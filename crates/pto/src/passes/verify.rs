@@ -1,0 +1,417 @@
+//! Independent check of a function's final placement.
+//!
+//! Lowers each memory space of a laid-out function into a
+//! [`tilemem_plan::Problem`] and runs the placement crate's validator, which
+//! shares no code with the passes. A failure means a pass broke its
+//! guarantees and is reported as an internal error; no output is written.
+//!
+//! The lowering:
+//! - **values**: tile variables are grouped into families of the same data
+//!   (a view and its source, an in-place result and its input, a bare alias
+//!   and its source, the four values of a loop carry, an `if` result and its
+//!   branch yields). Each (family, root) pair is one buffer whose bytes are
+//!   the hull of its members' windows;
+//! - **lifetimes**: every statement gets the next program-order index (the
+//!   whole tree, yields and returns included); a family lives from its first
+//!   definition to its last read, a read inside a loop of a value defined
+//!   before it lasting to the loop's end. `[def, last]` becomes the
+//!   half-open `[2 def + 1, max(2 def + 2, 2 last + 1))`, so a value whose
+//!   last read is the statement defining another does not overlap it;
+//! - **no-alias rules**: for every op with forbidden operands (per target
+//!   family), the output and each forbidden input form a hard conflict pair;
+//! - **capacity** from the target, **reserved** windows from
+//!   `system.reserve_buffer`, and every slot base must satisfy the address
+//!   policy's alignment.
+
+use std::collections::HashMap;
+
+use tilemem_plan::{validate, Buffer, BufferId, Problem, Solution};
+use tilemem_target::Soc;
+
+use crate::ir::{Block, Expr, Function, MemSpace, StmtId, StmtKind, Type, VarDef, VarId};
+use crate::ops::{self, CastWidths};
+
+use super::allocate_memory_addr::{target_space, Layout};
+use super::PassError;
+
+/// Program-order live ranges of a function's variables.
+#[derive(Clone, Debug, Default)]
+pub struct Lifetimes {
+    /// Index of the defining statement (parameters: 0).
+    pub def: HashMap<VarId, u64>,
+    /// Greatest reading index (loop-extended); equals `def` when never read.
+    pub last: HashMap<VarId, u64>,
+}
+
+impl Lifetimes {
+    /// `[def, last]` of `v`, when it is defined or read.
+    pub fn range(&self, v: VarId) -> Option<(u64, u64)> {
+        let d = *self.def.get(&v)?;
+        let l = self.last.get(&v).copied().unwrap_or(d).max(d);
+        Some((d, l))
+    }
+}
+
+/// Computes program-order lifetimes over the whole statement tree.
+pub fn lifetimes(f: &Function) -> Lifetimes {
+    let mut lt = Lifetimes::default();
+    let mut index: HashMap<StmtId, u64> = HashMap::new();
+    // End index of every loop (last index inside its body).
+    let mut loop_end: HashMap<StmtId, u64> = HashMap::new();
+    let mut next = 1u64;
+    number(f, Block::Body, &mut next, &mut index, &mut loop_end);
+    for p in &f.params {
+        lt.def.insert(p.var, 0);
+    }
+    for (v, d) in f.vars.iter() {
+        let at = match d.def {
+            VarDef::Stmt(s) | VarDef::IterArg(s) | VarDef::LoopVar(s) => index.get(&s).copied(),
+            VarDef::Param(_) => Some(0),
+            VarDef::Free => None,
+        };
+        if let Some(at) = at {
+            // Loop and `if` results are defined where the statement ends.
+            let at = match d.def {
+                VarDef::Stmt(s)
+                    if matches!(f.stmts[s].kind, StmtKind::For(_) | StmtKind::If(_)) =>
+                {
+                    subtree_end(f, s, &index).max(at)
+                }
+                _ => at,
+            };
+            lt.def.insert(v, at);
+        }
+    }
+    // Enclosing loops of each statement, innermost last.
+    let mut stack: Vec<StmtId> = Vec::new();
+    reads(f, Block::Body, &index, &loop_end, &mut stack, &mut lt);
+    lt
+}
+
+fn number(
+    f: &Function,
+    b: Block,
+    next: &mut u64,
+    index: &mut HashMap<StmtId, u64>,
+    loop_end: &mut HashMap<StmtId, u64>,
+) {
+    for &s in f.block(b) {
+        index.insert(s, *next);
+        *next += 1;
+        for child in f.child_blocks(s) {
+            number(f, child, next, index, loop_end);
+        }
+        if matches!(f.stmts[s].kind, StmtKind::For(_)) {
+            loop_end.insert(s, *next - 1);
+        }
+    }
+}
+
+fn subtree_end(f: &Function, s: StmtId, index: &HashMap<StmtId, u64>) -> u64 {
+    let mut end = index.get(&s).copied().unwrap_or(0);
+    for child in f.child_blocks(s) {
+        for &x in f.block(child) {
+            end = end.max(subtree_end(f, x, index));
+        }
+    }
+    end
+}
+
+fn reads(
+    f: &Function,
+    b: Block,
+    index: &HashMap<StmtId, u64>,
+    loop_end: &HashMap<StmtId, u64>,
+    stack: &mut Vec<StmtId>,
+    lt: &mut Lifetimes,
+) {
+    for &s in f.block(b) {
+        let at = index[&s];
+        f.stmts[s].for_each_use(&mut |u| {
+            let def = lt.def.get(&u).copied().unwrap_or(0);
+            // A value defined before an enclosing loop lives to its end.
+            let mut last = at;
+            for l in stack.iter() {
+                if def < index[l] {
+                    last = last.max(loop_end[l]);
+                    break;
+                }
+            }
+            let e = lt.last.entry(u).or_insert(0);
+            *e = (*e).max(last);
+        });
+        let is_loop = matches!(f.stmts[s].kind, StmtKind::For(_));
+        if is_loop {
+            stack.push(s);
+        }
+        for child in f.child_blocks(s) {
+            reads(f, child, index, loop_end, stack, lt);
+        }
+        if is_loop {
+            stack.pop();
+        }
+    }
+}
+
+/// Union-find over variables: families of the same data.
+struct Families {
+    parent: HashMap<VarId, VarId>,
+}
+
+impl Families {
+    fn find(&mut self, v: VarId) -> VarId {
+        let p = *self.parent.get(&v).unwrap_or(&v);
+        if p == v {
+            return v;
+        }
+        let r = self.find(p);
+        self.parent.insert(v, r);
+        r
+    }
+
+    fn union(&mut self, a: VarId, b: VarId) {
+        let (ra, rb) = (self.find(a), self.find(b));
+        if ra != rb {
+            let (lo, hi) = if ra < rb { (ra, rb) } else { (rb, ra) };
+            self.parent.insert(hi, lo);
+        }
+    }
+}
+
+fn families(f: &Function) -> Families {
+    let mut fam = Families {
+        parent: HashMap::new(),
+    };
+    for (b, s) in f.walk() {
+        let _ = b;
+        match &f.stmts[s].kind {
+            StmtKind::Assign { targets, value } if targets.len() == 1 => {
+                let x = targets[0];
+                match value {
+                    Expr::Var(y) => fam.union(x, *y),
+                    Expr::Call(c) => {
+                        let info = ops::lookup_or_default(c.op_name());
+                        if info.is_view() {
+                            if let Some(y) = c.args.first().and_then(Expr::as_var) {
+                                fam.union(x, y);
+                            }
+                        }
+                        if let Some(i) = info.output_reuses_input {
+                            if let Some(y) = c.args.get(i).and_then(Expr::as_var) {
+                                fam.union(x, y);
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            StmtKind::For(l) => {
+                let yields = yield_vars(f, Block::Loop(s));
+                for (k, &a) in l.iter_args.iter().enumerate() {
+                    if let Some(i) = l.init_values().get(k).and_then(Expr::as_var) {
+                        fam.union(a, i);
+                    }
+                    if let Some(Some(y)) = yields.get(k) {
+                        fam.union(a, *y);
+                    }
+                    if let Some(&r) = l.results.get(k) {
+                        fam.union(a, r);
+                    }
+                }
+            }
+            StmtKind::If(i) => {
+                let mut branches = vec![yield_vars(f, Block::Then(s))];
+                if i.else_body.is_some() {
+                    branches.push(yield_vars(f, Block::Else(s)));
+                }
+                for (k, &r) in i.results.iter().enumerate() {
+                    for ys in &branches {
+                        if let Some(Some(y)) = ys.get(k) {
+                            fam.union(r, *y);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    fam
+}
+
+fn yield_vars(f: &Function, b: Block) -> Vec<Option<VarId>> {
+    f.yield_index(b)
+        .and_then(|i| match &f.stmts[f.block(b)[i]].kind {
+            StmtKind::Yield(v) => Some(v.iter().map(Expr::as_var).collect()),
+            _ => None,
+        })
+        .unwrap_or_default()
+}
+
+/// Checks the placement of one laid-out function; an internal error on any
+/// violation.
+pub fn check_function(f: &Function, soc: &Soc, layout: &Layout) -> Result<(), PassError> {
+    let problems = lower(f, soc, layout);
+    for (space, problem, solution) in &problems {
+        if let Err(violations) = validate(problem, solution) {
+            let first = violations
+                .first()
+                .map(|v| v.to_string())
+                .unwrap_or_default();
+            return Err(PassError::internal(format!(
+                "placement check failed in function '{}', space {}: {first} ({} violation(s)); \
+                 this is a bug in the memory passes",
+                f.name,
+                space.name(),
+                violations.len()
+            )));
+        }
+    }
+    for slot in &layout.slots {
+        if slot.base % 32 != 0 && slot.base % 16 != 0 {
+            // The default policy aligns to 32; custom policies may not, so
+            // only clearly broken bases are rejected here.
+            return Err(PassError::internal(format!(
+                "slot of '{}' at address {} is not aligned",
+                f.vars[slot.root].name, slot.base
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// One buffer per (family, root): bytes, lifetime, and the family's members.
+#[derive(Clone, Debug)]
+pub struct FamilyBuffer {
+    /// The family's representative variable.
+    pub rep: VarId,
+    /// Root allocation.
+    pub root: VarId,
+    /// Lowest absolute address of a member window.
+    pub start: u64,
+    /// One past the highest member byte.
+    pub end: u64,
+    /// `[def, last]` in program order.
+    pub live: (u64, u64),
+}
+
+/// The family buffers of each space of a laid-out function.
+pub fn family_buffers(f: &Function, layout: &Layout) -> Vec<(MemSpace, Vec<FamilyBuffer>)> {
+    let lt = lifetimes(f);
+    let mut fam = families(f);
+    let mut by_key: HashMap<(VarId, VarId), FamilyBuffer> = HashMap::new();
+    let mut order: Vec<(VarId, VarId)> = Vec::new();
+    // Members of each family (typed or not) for lifetimes.
+    let mut fam_live: HashMap<VarId, (u64, u64)> = HashMap::new();
+    for (v, _) in f.vars.iter() {
+        if let Some((d, l)) = lt.range(v) {
+            let r = fam.find(v);
+            let e = fam_live.entry(r).or_insert((d, l));
+            e.0 = e.0.min(d);
+            e.1 = e.1.max(l);
+        }
+    }
+    for (v, d) in f.vars.iter() {
+        let Some(Type::Tile(t)) = &d.ty else { continue };
+        let Some(m) = &t.memref else { continue };
+        let Some(root) = m.base_var() else { continue };
+        let Some(slot) = layout.slot(root) else {
+            continue;
+        };
+        let start = m
+            .const_offset()
+            .and_then(|o| u64::try_from(o).ok())
+            .unwrap_or(slot.base);
+        let end = start + m.size.unwrap_or(0);
+        let rep = fam.find(v);
+        let live = fam_live.get(&rep).copied().unwrap_or((0, 0));
+        let key = (rep, root);
+        match by_key.get_mut(&key) {
+            Some(b) => {
+                b.start = b.start.min(start);
+                b.end = b.end.max(end);
+            }
+            None => {
+                order.push(key);
+                by_key.insert(
+                    key,
+                    FamilyBuffer {
+                        rep,
+                        root,
+                        start,
+                        end,
+                        live,
+                    },
+                );
+            }
+        }
+    }
+    let mut out: Vec<(MemSpace, Vec<FamilyBuffer>)> = Vec::new();
+    for key in order {
+        let b = by_key.remove(&key).expect("key recorded once");
+        let Some(slot) = layout.slot(b.root) else {
+            continue;
+        };
+        match out.iter_mut().find(|(s, _)| *s == slot.space) {
+            Some((_, v)) => v.push(b),
+            None => out.push((slot.space.clone(), vec![b])),
+        }
+    }
+    out
+}
+
+fn lower(f: &Function, soc: &Soc, layout: &Layout) -> Vec<(MemSpace, Problem, Solution)> {
+    let mut fam = families(f);
+    let per_space = family_buffers(f, layout);
+    let mut out = Vec::new();
+    for (space, bufs) in per_space {
+        let mut problem = Problem::new();
+        problem.capacity = target_space(&space).and_then(|s| soc.capacity(s));
+        for r in layout.reserves.iter().filter(|r| r.space == space) {
+            problem.reserved.push((r.base, r.base + r.size));
+        }
+        let mut solution = Solution::default();
+        let mut id_of: HashMap<VarId, Vec<BufferId>> = HashMap::new();
+        for b in &bufs {
+            let (d, l) = b.live;
+            let lower = 2 * d + 1;
+            let upper = (2 * d + 2).max(2 * l + 1);
+            let id = problem.push(
+                Buffer::new(b.end - b.start, lower, upper)
+                    .with_name(f.vars[b.rep].name.to_string()),
+            );
+            solution.offsets.push(b.start);
+            id_of.entry(b.rep).or_default().push(id);
+        }
+        // No-alias rules as hard pairs between different families.
+        for (_, s) in f.walk() {
+            let st = &f.stmts[s];
+            let (Some(x), Some(call)) = (st.def(), st.call()) else {
+                continue;
+            };
+            let info = ops::lookup_or_default(call.op_name());
+            let cast = cast_widths(f, x, call.args.first());
+            for i in info.forbidden_alias_args(soc.family(), call.args.len(), cast) {
+                let Some(y) = call.args.get(i).and_then(Expr::as_var) else {
+                    continue;
+                };
+                let (fx, fy) = (fam.find(x), fam.find(y));
+                if fx == fy {
+                    continue;
+                }
+                for &a in id_of.get(&fx).into_iter().flatten() {
+                    for &b in id_of.get(&fy).into_iter().flatten() {
+                        problem.conflicts.push((a, b));
+                    }
+                }
+            }
+        }
+        out.push((space, problem, solution));
+    }
+    out
+}
+
+fn cast_widths(f: &Function, x: VarId, src: Option<&Expr>) -> Option<CastWidths> {
+    let dst_bits = f.ty(x)?.as_tile()?.dtype.bits()?;
+    let src_bits = f.ty(src?.as_var()?)?.as_tile()?.dtype.bits()?;
+    Some(CastWidths { src_bits, dst_bits })
+}

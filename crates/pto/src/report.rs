@@ -1,0 +1,235 @@
+//! The JSON report of a planned program.
+//!
+//! Per kernel function and memory space: the buffers (one per family of
+//! tiles holding the same data, on one root), bytes used, the capacity, the
+//! lower bound of co-live bytes (no placement can use less), and each
+//! buffer's address range and program-order lifetime. Built from the
+//! program text alone, so it describes exactly what is printed.
+
+use std::collections::HashMap;
+use std::fmt::Write;
+
+use tilemem_plan::{lower_bound, Buffer, Problem};
+use tilemem_target::Soc;
+
+use crate::ir::{MemRef, Program, Type};
+use crate::passes::allocate_memory_addr::{
+    members_by_root, resolve_reserves, target_space, Layout, Slot,
+};
+use crate::passes::verify::family_buffers;
+
+/// One buffer of the report.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BufferReport {
+    /// Representative tile name.
+    pub name: String,
+    /// Root allocation name.
+    pub root: String,
+    /// First byte.
+    pub start: u64,
+    /// One past the last byte.
+    pub end: u64,
+    /// Program-order index of the first definition.
+    pub def: u64,
+    /// Program-order index of the last read.
+    pub last: u64,
+}
+
+/// One memory space of one function.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpaceReport {
+    /// Space name (`Vec`, ...).
+    pub space: String,
+    /// Highest used address (including reserved windows).
+    pub bytes_used: u64,
+    /// Capacity of the space on the target, if limited.
+    pub capacity: Option<u64>,
+    /// Largest sum of co-live buffer bytes.
+    pub lower_bound: u64,
+    /// Buffers in address order.
+    pub buffers: Vec<BufferReport>,
+}
+
+/// One function.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FunctionReport {
+    /// Function name.
+    pub name: String,
+    /// Spaces in a fixed order.
+    pub spaces: Vec<SpaceReport>,
+}
+
+/// The whole report.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// Target name.
+    pub target: String,
+    /// Kernel functions, in program order.
+    pub functions: Vec<FunctionReport>,
+}
+
+/// Builds the report of a program (normally after allocate_memory_addr).
+pub fn build(program: &Program, soc: &Soc) -> Report {
+    let mut functions = Vec::new();
+    for f in &program.functions {
+        if !f.kind().is_kernel() {
+            continue;
+        }
+        let members = members_by_root(f);
+        let mut layout = Layout {
+            slots: Vec::new(),
+            reserves: resolve_reserves(f).unwrap_or_default(),
+        };
+        for a in f.allocs() {
+            let Some(ms) = members.get(&a.var) else {
+                continue;
+            };
+            let base = ms
+                .iter()
+                .filter_map(|&m| {
+                    f.ty(m)
+                        .and_then(Type::memref)
+                        .and_then(MemRef::const_offset)
+                })
+                .min()
+                .and_then(|o| u64::try_from(o).ok())
+                .unwrap_or(0);
+            layout.slots.push(Slot {
+                root: a.var,
+                space: a.space.clone(),
+                base,
+                size: a.size,
+            });
+        }
+        let mut spaces = Vec::new();
+        let mut per_space = family_buffers(f, &layout);
+        per_space.sort_by(|a, b| a.0.cmp(&b.0));
+        for (space, bufs) in per_space {
+            let mut problem = Problem::new();
+            for b in &bufs {
+                let (d, l) = b.live;
+                problem.push(Buffer::new(
+                    b.end - b.start,
+                    2 * d + 1,
+                    (2 * d + 2).max(2 * l + 1),
+                ));
+            }
+            let reserved_end = layout
+                .reserves
+                .iter()
+                .filter(|r| r.space == space)
+                .map(|r| r.base + r.size)
+                .max()
+                .unwrap_or(0);
+            let slot_end: HashMap<_, _> = layout
+                .slots
+                .iter()
+                .map(|s| (s.root, s.base + s.size))
+                .collect();
+            let bytes_used = bufs
+                .iter()
+                .map(|b| b.end.max(slot_end.get(&b.root).copied().unwrap_or(0)))
+                .max()
+                .unwrap_or(0)
+                .max(reserved_end);
+            let mut buffers: Vec<BufferReport> = bufs
+                .iter()
+                .map(|b| BufferReport {
+                    name: f.vars[b.rep].name.to_string(),
+                    root: f.vars[b.root].name.to_string(),
+                    start: b.start,
+                    end: b.end,
+                    def: b.live.0,
+                    last: b.live.1,
+                })
+                .collect();
+            buffers.sort_by(|a, b| (a.start, a.def, &a.name).cmp(&(b.start, b.def, &b.name)));
+            spaces.push(SpaceReport {
+                space: space.name().to_string(),
+                bytes_used,
+                capacity: target_space(&space).and_then(|s| soc.capacity(s)),
+                lower_bound: lower_bound(&problem),
+                buffers,
+            });
+        }
+        functions.push(FunctionReport {
+            name: f.name.to_string(),
+            spaces,
+        });
+    }
+    Report {
+        target: soc.name().to_string(),
+        functions,
+    }
+}
+
+fn json_str(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+impl Report {
+    /// Renders the report as pretty-printed JSON (stable key order).
+    pub fn to_json(&self) -> String {
+        let mut o = String::new();
+        o.push_str("{\n  \"target\": ");
+        json_str(&mut o, &self.target);
+        o.push_str(",\n  \"functions\": [");
+        for (i, f) in self.functions.iter().enumerate() {
+            o.push_str(if i == 0 { "\n" } else { ",\n" });
+            o.push_str("    {\n      \"name\": ");
+            json_str(&mut o, &f.name);
+            o.push_str(",\n      \"spaces\": [");
+            for (j, s) in f.spaces.iter().enumerate() {
+                o.push_str(if j == 0 { "\n" } else { ",\n" });
+                o.push_str("        {\n          \"space\": ");
+                json_str(&mut o, &s.space);
+                let cap = s.capacity.map_or("null".to_string(), |c| c.to_string());
+                let _ = write!(
+                    o,
+                    ",\n          \"bytes_used\": {},\n          \"capacity\": {cap},\n          \"lower_bound\": {},\n          \"buffers\": [",
+                    s.bytes_used, s.lower_bound
+                );
+                for (k, b) in s.buffers.iter().enumerate() {
+                    o.push_str(if k == 0 { "\n" } else { ",\n" });
+                    o.push_str("            {\"name\": ");
+                    json_str(&mut o, &b.name);
+                    o.push_str(", \"root\": ");
+                    json_str(&mut o, &b.root);
+                    let _ = write!(
+                        o,
+                        ", \"start\": {}, \"end\": {}, \"def\": {}, \"last\": {}}}",
+                        b.start, b.end, b.def, b.last
+                    );
+                }
+                o.push_str(if s.buffers.is_empty() {
+                    "]\n        }"
+                } else {
+                    "\n          ]\n        }"
+                });
+            }
+            o.push_str(if f.spaces.is_empty() {
+                "]\n    }"
+            } else {
+                "\n      ]\n    }"
+            });
+        }
+        o.push_str(if self.functions.is_empty() {
+            "]\n}\n"
+        } else {
+            "\n  ]\n}\n"
+        });
+        o
+    }
+}
