@@ -150,7 +150,7 @@ impl<'s> Lexer<'s> {
         let mut pending: Vec<Pending> = Vec::new();
         loop {
             if self.pos >= self.bytes.len() {
-                self.resolve(pending, 0);
+                let _ = self.resolve(pending, 0);
                 self.done = true;
                 return Ok(());
             }
@@ -185,9 +185,9 @@ impl<'s> Lexer<'s> {
                 Some(_) => {
                     self.pos = after;
                     self.at_line_start = false;
-                    self.resolve(pending, width);
-                    let top = self.indents.last().copied().unwrap_or(0);
-                    if width > top {
+                    let dedented = self.resolve(pending, width);
+                    let top = self.top();
+                    if width > top && !dedented {
                         self.indents.push(width);
                         self.queue.push_back(self.tok(Tok::Indent, after, after));
                     } else if width != top {
@@ -204,8 +204,10 @@ impl<'s> Lexer<'s> {
         }
     }
 
-    /// Queues trivia and dedents before a code line of indentation `width`.
-    fn resolve(&mut self, mut pending: Vec<Pending>, width: u32) {
+    /// Queues trivia and dedents before a code line of indentation `width`;
+    /// returns whether any block was closed.
+    fn resolve(&mut self, mut pending: Vec<Pending>, width: u32) -> bool {
+        let mut closed = false;
         let mut next = width;
         for p in pending.iter_mut().rev() {
             match p.indent {
@@ -217,6 +219,7 @@ impl<'s> Lexer<'s> {
             let ind = p.indent.unwrap_or(width);
             while self.indents.len() > 1 && self.top() > ind.max(width) {
                 self.indents.pop();
+                closed = true;
                 self.queue
                     .push_back(self.dedent_at(p.start, p.line, p.line_start));
             }
@@ -236,9 +239,11 @@ impl<'s> Lexer<'s> {
         }
         while self.indents.len() > 1 && self.top() > width {
             self.indents.pop();
+            closed = true;
             let t = self.tok(Tok::Dedent, self.pos, self.pos);
             self.queue.push_back(t);
         }
+        closed
     }
 
     fn dedent_at(&self, start: u32, line: u32, line_start: u32) -> Token {

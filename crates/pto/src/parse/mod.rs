@@ -22,7 +22,7 @@ use crate::ir::{
 use lexer::{Lexer, Tok, Token, MAX_INPUT};
 
 /// Deepest nesting of expressions or blocks the reader accepts.
-const MAX_DEPTH: u32 = 128;
+const MAX_DEPTH: u32 = 64;
 
 /// Reads a whole program.
 pub fn parse(src: &str) -> Result<Program, ParseError> {
@@ -1463,7 +1463,14 @@ impl<'s> Parser<'s> {
                 }
                 self.bump()?;
                 let next = self.peek()?;
-                if s == "pl" || (s == "self" && self.f.has_self) || self.is_op(next, "(") {
+                // Dotted roots that are not variables (`pl`, `self`, module
+                // names) and called plain names are paths, not variables.
+                let unbound_root = self.is_op(next, ".") && !self.scope.contains_key(s);
+                if s == "pl"
+                    || (s == "self" && self.f.has_self)
+                    || unbound_root
+                    || self.is_op(next, "(")
+                {
                     return Ok(Expr::Path(s.into()));
                 }
                 Ok(Expr::Var(self.lookup(t)))

@@ -468,7 +468,13 @@ impl Printer<'_> {
                 self.out.push(']');
             }
             Expr::Attr(base, name) => {
-                self.expr(base, ATOM);
+                // `1.x` would read back as the float `1.`.
+                let min = if matches!(**base, Expr::Int(_) | Expr::Float(_)) {
+                    ATOM + 1
+                } else {
+                    ATOM
+                };
+                self.expr(base, min);
                 self.out.push('.');
                 self.out.push_str(name);
             }
