@@ -258,6 +258,7 @@ impl Parser<'_> {
                 } else {
                     &CMPF_PREDICATES
                 };
+                self.c.skip_ws();
                 let p = self.c.pos();
                 let pred = self.c.expect_ident("comparison predicate")?;
                 let Some(i) = table.iter().position(|&t| t == pred) else {
@@ -320,6 +321,7 @@ impl Parser<'_> {
                 }
                 self.parse_opt_attr_dict(&mut b)?;
                 self.c.expect(":")?;
+                self.c.skip_ws();
                 let tp = self.c.pos();
                 let ty = self.parse_type()?;
                 let Some(m) = ty.as_memref() else {
@@ -378,6 +380,7 @@ impl Parser<'_> {
             }
             Form::Reassociate => {
                 let src = self.parse_operand()?;
+                self.c.skip_ws();
                 let rp = self.c.pos();
                 let re = self.parse_attribute()?;
                 let ok = re
@@ -479,6 +482,7 @@ impl Parser<'_> {
                 self.c.expect("]")?;
                 self.parse_opt_attr_dict(&mut b)?;
                 self.c.expect(":")?;
+                self.c.skip_ws();
                 let tp = self.c.pos();
                 let ty = self.parse_type()?;
                 let Some(elem) = ty.element_type().cloned() else {
@@ -599,6 +603,7 @@ impl Parser<'_> {
                 }
             }
             Form::ConstantMask => {
+                self.c.skip_ws();
                 let p = self.c.pos();
                 let sizes = self.parse_attribute()?;
                 let Some(sizes) = sizes.as_int_array() else {
@@ -622,6 +627,7 @@ impl Parser<'_> {
             Form::VectorTranspose => {
                 let v = self.parse_operand()?;
                 self.c.expect(",")?;
+                self.c.skip_ws();
                 let p = self.c.pos();
                 let perm = self.parse_attribute()?;
                 let Some(perm) = perm.as_int_array() else {
@@ -647,6 +653,7 @@ impl Parser<'_> {
                 let src = self.parse_operand()?;
                 self.c.expect(",")?;
                 let acc = self.parse_operand()?;
+                self.c.skip_ws();
                 let p = self.c.pos();
                 let dims = self.parse_attribute()?;
                 let Some(dims) = dims.as_int_array() else {
@@ -896,6 +903,7 @@ impl Parser<'_> {
 
     fn parse_constant(&mut self, b: &mut Built) -> PResult<()> {
         self.parse_opt_attr_dict(b)?;
+        self.c.skip_ws();
         let p = self.c.pos();
         let is_elements = ["dense<", "dense_resource<", "sparse<"]
             .iter()
@@ -1044,6 +1052,7 @@ impl Parser<'_> {
                 .as_bytes()
                 .first()
                 .is_some_and(|c| c.is_ascii_whitespace());
+            self.c.skip_ws();
             self.c.skip_ws();
             let p = self.c.pos();
             let glue = |pieces: &mut Vec<Piece>| {

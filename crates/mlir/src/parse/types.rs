@@ -206,14 +206,18 @@ impl Parser<'_> {
                 if !matches!(layout, Layout::Identity) {
                     return self.c.err("memref has two layouts");
                 }
+                let sp = self.c.pos();
                 layout = self.parse_strided()?;
                 if let Layout::Strided { strides, .. } = &layout {
                     if strides.len() != shape.len() {
-                        return self.c.err(format!(
-                            "expected {} strides in strided layout, found {}",
-                            shape.len(),
-                            strides.len()
-                        ));
+                        return self.c.err_at(
+                            sp,
+                            format!(
+                                "expected {} strides in strided layout, found {}",
+                                shape.len(),
+                                strides.len()
+                            ),
+                        );
                     }
                 }
                 continue;

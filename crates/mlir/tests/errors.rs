@@ -1,0 +1,110 @@
+//! Reading errors: exact `file:line:col: error: message` texts.
+
+use tilemem_mlir::parse::{parse_module, ParseOptions};
+
+fn error(text: &str, allow_unregistered: bool) -> String {
+    let opts = ParseOptions {
+        allow_unregistered_dialect: allow_unregistered,
+        line_offset: 0,
+    };
+    match parse_module(text, &opts) {
+        Ok(_) => panic!("expected an error for:\n{text}"),
+        Err(d) => d.render("t.mlir"),
+    }
+}
+
+#[test]
+fn undeclared_value() {
+    assert_eq!(
+        error(
+            "func.func @f() {\n  memref.dealloc %x : memref<4xf32>\n  return\n}\n",
+            false
+        ),
+        "t.mlir:2:18: error: use of undeclared SSA value name '%x'"
+    );
+}
+
+#[test]
+fn type_mismatch_names_both_types() {
+    let text =
+        "func.func @f(%a: memref<4xf32>) {\n  memref.dealloc %a : memref<8xf32>\n  return\n}\n";
+    assert_eq!(
+        error(text, false),
+        "t.mlir:2:18: error: use of value '%a' expects different type than prior uses: 'memref<8xf32>' vs 'memref<4xf32>'"
+    );
+}
+
+#[test]
+fn unregistered_dialect_needs_the_flag() {
+    let text = "func.func @f() {\n  \"some_use\"() : () -> ()\n  return\n}\n";
+    assert_eq!(
+        error(text, false),
+        "t.mlir:2:3: error: operation being parsed with an unregistered dialect. If this is intended, please use -allow-unregistered-dialect with the MLIR tool used"
+    );
+    let ok = parse_module(
+        text,
+        &ParseOptions {
+            allow_unregistered_dialect: true,
+            line_offset: 0,
+        },
+    );
+    assert!(ok.is_ok());
+}
+
+#[test]
+fn result_count_mismatch() {
+    let text = "func.func @f() {\n  %a, %b = memref.alloc() : memref<4xf32>\n  return\n}\n";
+    assert_eq!(
+        error(text, false),
+        "t.mlir:2:3: error: operation defines 1 results but was provided 2 to bind"
+    );
+}
+
+#[test]
+fn dynamic_alloc_needs_operands() {
+    let text = "func.func @f() {\n  %a = memref.alloc() : memref<?xf32>\n  return\n}\n";
+    assert_eq!(
+        error(text, false),
+        "t.mlir:2:25: error: dimension operand count does not equal memref dynamic dimension count"
+    );
+}
+
+#[test]
+fn strided_layout_rank_must_match() {
+    let text = "func.func @f(%a: memref<4x4xf32, strided<[4]>>) {\n  return\n}\n";
+    assert_eq!(
+        error(text, false),
+        "t.mlir:1:34: error: expected 2 strides in strided layout, found 1"
+    );
+}
+
+#[test]
+fn redefinition() {
+    let text = "func.func @f() {\n  %a = memref.alloc() : memref<4xf32>\n  %a = memref.alloc() : memref<4xf32>\n  return\n}\n";
+    assert_eq!(
+        error(text, false),
+        "t.mlir:3:3: error: redefinition of SSA value '%a'"
+    );
+}
+
+#[test]
+fn unknown_type_and_missing_brace() {
+    assert_eq!(
+        error("func.func @f(%a: foo) {\n  return\n}\n", false),
+        "t.mlir:1:18: error: unknown type 'foo'"
+    );
+    assert_eq!(
+        error("func.func @f() {\n  return\n", false),
+        "t.mlir:3:1: error: expected '}' to end the region, found end of input"
+    );
+}
+
+#[test]
+fn deep_nesting_is_an_error_not_a_crash() {
+    let text = format!(
+        "func.func @f() attributes {{a = {}{}}} {{\n  return\n}}\n",
+        "[".repeat(100_000),
+        "]".repeat(100_000)
+    );
+    assert!(error(&text, false).contains("error: nesting too deep"));
+}

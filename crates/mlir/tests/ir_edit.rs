@@ -1,0 +1,167 @@
+//! The IR API: use lists, insertion, erasure, replacement, retyping.
+
+use tilemem_mlir::ir::{InsertPoint, Layout, MemRefType, Ofr, OpSpec, Type, DYNAMIC};
+use tilemem_mlir::parse::{parse_module, ParseOptions};
+use tilemem_mlir::print::print_module;
+
+const INPUT: &str = r#"func.func @f(%gm: memref<2x15xf16, #hivm.address_space<gm>>) {
+  %a = memref.alloc() : memref<2x15xf16, #hivm.address_space<ub>>
+  hivm.hir.load ins(%gm : memref<2x15xf16, #hivm.address_space<gm>>) outs(%a : memref<2x15xf16, #hivm.address_space<ub>>)
+  hivm.hir.vadd ins(%a, %a : memref<2x15xf16, #hivm.address_space<ub>>, memref<2x15xf16, #hivm.address_space<ub>>) outs(%a : memref<2x15xf16, #hivm.address_space<ub>>)
+  return
+}
+"#;
+
+#[test]
+fn pad_an_alloc_and_retype_its_users() {
+    let mut m = parse_module(INPUT, &ParseOptions::default()).unwrap();
+    let f = m.lookup_func("f").unwrap();
+    let body = m.func_body(f).unwrap();
+    let alloc = m.first_op(body).unwrap();
+    let old = m.op(alloc).results()[0];
+    assert_eq!(m.users(old).len(), 2);
+    assert_eq!(m.uses(old).len(), 4);
+    let ty = m.value_type(old).as_memref().unwrap().clone();
+    assert_eq!(ty.address_space(), Some("ub"));
+    assert_eq!(ty.strides_and_offset(), Some((vec![15, 1], 0)));
+
+    // New alloc 2x16x1 + subview back to 2x15 with strides [16, 1].
+    let loc = m.op(alloc).loc;
+    let padded = ty.with_shape(vec![2, 16, 1]);
+    let spec = m.alloc_spec(padded, &[], loc);
+    let new_alloc = m.build(spec, InsertPoint::After(alloc));
+    let new_v = m.op(new_alloc).results()[0];
+    let view_ty = Type::MemRef(MemRefType {
+        layout: Layout::Strided {
+            strides: vec![16, 1],
+            offset: 0,
+        },
+        ..ty.clone()
+    });
+    let s = |v: &[i64]| v.iter().map(|&x| Ofr::Static(x)).collect::<Vec<_>>();
+    let spec = m.subview_spec(
+        new_v,
+        &s(&[0, 0, 0]),
+        &s(&[2, 15, 1]),
+        &s(&[1, 1, 1]),
+        view_ty,
+        loc,
+    );
+    let sub = m.build(spec, InsertPoint::After(new_alloc));
+    let sub_v = m.op(sub).results()[0];
+    m.replace_all_uses(old, sub_v);
+    assert!(!m.has_uses(old));
+    m.erase_op(alloc);
+    assert_eq!(m.uses(sub_v).len(), 4);
+    assert_eq!(m.defining_op(sub_v), Some(sub));
+    assert_eq!(m.parent_op(sub), Some(f));
+    let parts = m.slice_parts(sub).unwrap();
+    assert_eq!(parts.source, new_v);
+    assert_eq!(parts.sizes, s(&[2, 15, 1]));
+    assert_eq!(
+        print_module(&m),
+        r#"module {
+  func.func @f(%arg0: memref<2x15xf16, #hivm.address_space<gm>>) {
+    %alloc = memref.alloc() : memref<2x16x1xf16, #hivm.address_space<ub>>
+    %subview = memref.subview %alloc[0, 0, 0] [2, 15, 1] [1, 1, 1] : memref<2x16x1xf16, #hivm.address_space<ub>> to memref<2x15xf16, strided<[16, 1]>, #hivm.address_space<ub>>
+    hivm.hir.load ins(%arg0 : memref<2x15xf16, #hivm.address_space<gm>>) outs(%subview : memref<2x15xf16, strided<[16, 1]>, #hivm.address_space<ub>>)
+    hivm.hir.vadd ins(%subview, %subview : memref<2x15xf16, strided<[16, 1]>, #hivm.address_space<ub>>, memref<2x15xf16, strided<[16, 1]>, #hivm.address_space<ub>>) outs(%subview : memref<2x15xf16, strided<[16, 1]>, #hivm.address_space<ub>>)
+    return
+  }
+}
+"#
+    );
+}
+
+#[test]
+fn dynamic_padding_arithmetic_and_marks() {
+    let text =
+        "func.func @g(%n: index) {\n  %a = memref.alloc(%n) : memref<2x?xf16>\n  return\n}\n";
+    let mut m = parse_module(text, &ParseOptions::default()).unwrap();
+    let f = m.funcs()[0];
+    let body = m.func_body(f).unwrap();
+    let alloc = m.first_op(body).unwrap();
+    let n = m.op(alloc).segment(0)[0];
+    let loc = m.op(alloc).loc;
+    let at = InsertPoint::Before(alloc);
+    let c15 = m.build_index_constant(15, at, loc);
+    let c16 = m.build_index_constant(16, at, loc);
+    let sum = m.build_binary("arith.addi", n, c15, at, loc);
+    let rem = m.build_binary("arith.remsi", sum, c16, at, loc);
+    let up = m.build_binary("arith.subi", sum, rem, at, loc);
+    m.set_operand(alloc, 0, up);
+    let v = m.op(alloc).results()[0];
+    m.set_type(
+        v,
+        Type::MemRef(MemRefType::new(
+            vec![2, DYNAMIC, 1],
+            Type::Float(tilemem_mlir::ir::FloatKind::F16),
+        )),
+    );
+    m.build_mark(
+        v,
+        [(
+            "hivm.stride_align_dims".to_string(),
+            tilemem_mlir::Attribute::dense_i32([0]),
+        )],
+        InsertPoint::After(alloc),
+        loc,
+    );
+    m.op_mut(f)
+        .attrs
+        .set("hivm.storage_aligned", tilemem_mlir::Attribute::Unit);
+    assert!(!m.has_uses(n) || m.users(n) == vec![m.defining_op(sum).unwrap()]);
+    assert_eq!(
+        print_module(&m),
+        r#"module {
+  func.func @g(%arg0: index) attributes {hivm.storage_aligned} {
+    %c15 = arith.constant 15 : index
+    %c16 = arith.constant 16 : index
+    %0 = arith.addi %arg0, %c15 : index
+    %1 = arith.remsi %0, %c16 : index
+    %2 = arith.subi %0, %1 : index
+    %alloc = memref.alloc(%2) : memref<2x?x1xf16>
+    annotation.mark %alloc {hivm.stride_align_dims = array<i32: 0>} : memref<2x?x1xf16>
+    return
+  }
+}
+"#
+    );
+}
+
+#[test]
+fn walk_is_program_order_and_erase_drops_nested_uses() {
+    let text = r#"func.func @h(%c: i1, %a: memref<4xf32>) {
+  scf.if %c {
+    memref.dealloc %a : memref<4xf32>
+  }
+  memref.dealloc %a : memref<4xf32>
+  return
+}
+"#;
+    let mut m = parse_module(text, &ParseOptions::default()).unwrap();
+    let names: Vec<String> = m
+        .all_ops()
+        .iter()
+        .map(|&o| m.op(o).name().to_string())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "func.func",
+            "scf.if",
+            "memref.dealloc",
+            "scf.yield",
+            "memref.dealloc",
+            "func.return"
+        ]
+    );
+    let f = m.funcs()[0];
+    let a = m.block_args(m.func_body(f).unwrap())[1];
+    assert_eq!(m.uses(a).len(), 2);
+    let if_op = m.all_ops()[1];
+    m.erase_op(if_op);
+    assert_eq!(m.uses(a).len(), 1);
+    assert_eq!(m.all_ops().len(), 3);
+    let _ = OpSpec::new("x.y", Default::default());
+}
