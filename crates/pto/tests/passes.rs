@@ -1,0 +1,703 @@
+//! The memory passes on the repository's own small programs: one program
+//! per rule of InitMemRef, MaterializeSemanticAliases and AllocateMemoryAddr
+//! (seed 001's examples among them), with exact expected text, exact
+//! addresses and exact error messages.
+
+use tilemem_pto::passes::{run_pipeline, ErrorKind, PassContext, PassError, PassId, PlannerMode};
+use tilemem_pto::{parse, print};
+use tilemem_target::{AllocEntry, MemSpace, MemoryAllocatorPolicy, Soc};
+
+fn ctx(target: &str) -> PassContext {
+    PassContext::new(Soc::from_name(target).unwrap(), PlannerMode::Pypto)
+}
+
+fn plan_with(src: &str, mut cx: PassContext, passes: &[PassId]) -> Result<String, PassError> {
+    let mut p = parse(src).expect("test program parses");
+    run_pipeline(&mut p, &mut cx, passes)?;
+    Ok(print(&p))
+}
+
+fn plan(src: &str, target: &str, passes: &[PassId]) -> Result<String, PassError> {
+    plan_with(src, ctx(target), passes)
+}
+
+const HEAD: &str = "# pypto.program: P\nimport pypto.language as pl\n\n@pl.program\nclass P:\n";
+
+/// A program of one function with the given decorator type, signature and body.
+fn program(kind: &str, sig: &str, body: &[&str]) -> String {
+    let mut s = String::from(HEAD);
+    s.push_str(&format!(
+        "    @pl.function(type=pl.FunctionType.{kind})\n    def main({sig}:\n"
+    ));
+    for l in body {
+        s.push_str("        ");
+        s.push_str(l);
+        s.push('\n');
+    }
+    s
+}
+
+#[test]
+fn init_rejects_dynamic_tile_shapes_with_location() {
+    let src = program(
+        "InCore",
+        "x: pl.Tensor[[16, 16], pl.FP32], n: pl.Scalar[pl.INDEX]) -> pl.Tensor[[16, 16], pl.FP32]",
+        &[
+            "a: pl.Tile[[n, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 16], [16, 16], target_memory=pl.Mem.Vec)",
+            "return x",
+        ],
+    );
+    let e = plan(&src, "910b", &[PassId::InitMemref]).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Input);
+    assert_eq!(e.loc.map(|l| (l.line, l.col)), Some((8, 9)));
+    assert!(
+        e.message
+            .starts_with("InitMemRef: tile 'a' in Vec has a dynamic"),
+        "{}",
+        e.message
+    );
+}
+
+#[test]
+fn init_declared_allocation_is_one_pinned_alloc_of_all_slots() {
+    let src = program(
+        "InCore",
+        "x: pl.Tensor[[16, 16], pl.FP32], k: pl.Scalar[pl.INDEX]) -> pl.Tensor[[16, 16], pl.FP32]",
+        &[
+            "a: pl.Tile[[16, 16], pl.FP32, pl.MemRef(\"buf\", slots=2)[0], pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 16], [16, 16], target_memory=pl.Mem.Vec)",
+            "b: pl.Tile[[8, 16], pl.FP32, pl.MemRef(\"buf\", slots=2)[k], pl.Mem.Vec] = pl.tile.load(x, [0, 0], [8, 16], [8, 16], target_memory=pl.Mem.Vec)",
+            "return x",
+        ],
+    );
+    let got = plan(
+        &src,
+        "910b",
+        &[PassId::InitMemref, PassId::AllocateMemoryAddr],
+    )
+    .unwrap();
+    assert!(
+        got.contains("        buf: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 2048, pinned=True)\n"),
+        "{got}"
+    );
+    assert!(
+        got.contains("pl.MemRef(buf, pl.const(0, pl.INT64), 1024, slots=2)[0]"),
+        "{got}"
+    );
+    assert!(
+        got.contains("pl.MemRef(buf, pl.const(0, pl.INT64), 1024, slots=2)[k]"),
+        "{got}"
+    );
+}
+
+#[test]
+fn init_rejects_invalid_declarations() {
+    let zero = program(
+        "InCore",
+        "x: pl.Tensor[[16, 16], pl.FP32]) -> pl.Tensor[[16, 16], pl.FP32]",
+        &[
+            "a: pl.Tile[[16, 16], pl.FP32, pl.MemRef(\"buf\", slots=0)[0], pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 16], [16, 16], target_memory=pl.Mem.Vec)",
+            "return x",
+        ],
+    );
+    let e = plan(&zero, "910b", &[PassId::InitMemref]).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Input);
+    assert!(e.message.contains("slots=0"), "{}", e.message);
+    let range = zero.replace("slots=0)[0]", "slots=2)[2]");
+    let e = plan(&range, "910b", &[PassId::InitMemref]).unwrap_err();
+    assert!(
+        e.message.contains("slot index out of range"),
+        "{}",
+        e.message
+    );
+    let mixed = program(
+        "InCore",
+        "x: pl.Tensor[[16, 16], pl.FP32]) -> pl.Tensor[[16, 16], pl.FP32]",
+        &[
+            "a: pl.Tile[[16, 16], pl.FP32, pl.MemRef(\"buf\"), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 16], [16, 16], target_memory=pl.Mem.Vec)",
+            "b: pl.Tile[[16, 16], pl.FP32, pl.MemRef(\"buf\"), pl.Mem.Mat] = pl.tile.load(x, [0, 0], [16, 16], [16, 16], target_memory=pl.Mem.Mat)",
+            "return x",
+        ],
+    );
+    let e = plan(&mixed, "910b", &[PassId::InitMemref]).unwrap_err();
+    assert!(
+        e.message.contains("binds tiles in Vec and Mat"),
+        "{}",
+        e.message
+    );
+    assert_eq!(e.loc.map(|l| l.line), Some(9));
+}
+
+#[test]
+fn alloc_rejects_overlapping_reserves_with_pypto_message() {
+    let src = program(
+        "AIV",
+        ") -> None",
+        &[
+            "_a: pl.Scalar[pl.INT32] = pl.system.reserve_buffer(name='first', size=4096, base=-1)",
+            "_b: pl.Scalar[pl.INT32] = pl.system.reserve_buffer(name='second', size=1024, base=2048)",
+        ],
+    );
+    let e = plan(&src, "950", &[PassId::AllocateMemoryAddr]).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Internal);
+    assert_eq!(
+        e.to_string(),
+        "InternalError: overlapping reserve_buffer ranges in function 'main': [2048, 3072) overlaps with [0, 4096)"
+    );
+}
+
+#[test]
+fn alloc_capacity_error_names_space_usage_and_limit() {
+    // 64 x 752 FP32 = 192512 bytes > 188416 usable UB bytes on 910B.
+    let src = program(
+        "InCore",
+        "x: pl.Tensor[[64, 752], pl.FP32]) -> pl.Tensor[[64, 752], pl.FP32]",
+        &[
+            "a: pl.Tile[[64, 752], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [64, 752], [64, 752], target_memory=pl.Mem.Vec)",
+            "return x",
+        ],
+    );
+    let passes = [PassId::InitMemref, PassId::AllocateMemoryAddr];
+    let e = plan(&src, "910b", &passes).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Planning);
+    assert!(
+        e.to_string().starts_with(
+            "ValueError: Vec buffer usage (192512 bytes) exceeds platform limit (188416 bytes)"
+        ),
+        "{e}"
+    );
+    // The same program fits the 950's 240 KiB UB, and any size fits "none".
+    assert!(plan(&src, "950", &passes).is_ok());
+    assert!(plan(&src, "none", &passes).is_ok());
+}
+
+#[test]
+fn alloc_capacity_error_counts_reserved_bytes() {
+    let src = program(
+        "AIV",
+        "x: pl.Tensor[[32, 1024], pl.FP32]) -> pl.Tensor[[32, 1024], pl.FP32]",
+        &[
+            "_r: pl.Scalar[pl.INT32] = pl.system.reserve_buffer(name='ring', size=65536, base=-1)",
+            "a: pl.Tile[[32, 1024], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [32, 1024], [32, 1024], target_memory=pl.Mem.Vec)",
+            "return x",
+        ],
+    );
+    let e = plan(
+        &src,
+        "910b",
+        &[PassId::InitMemref, PassId::AllocateMemoryAddr],
+    )
+    .unwrap_err();
+    assert!(
+        e.message.starts_with(
+            "Vec buffer usage (196608 bytes) exceeds platform limit (188416 bytes) including 65536 reserved bytes"
+        ),
+        "{}",
+        e.message
+    );
+}
+
+#[test]
+fn alloc_leaves_opaque_functions_and_ddr_alone() {
+    let src = program(
+        "Opaque",
+        "x: pl.Tensor[[8, 8], pl.FP32]) -> pl.Tensor[[8, 8], pl.FP32]",
+        &[
+            "a: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [8, 8], [8, 8], target_memory=pl.Mem.Vec)",
+            "b: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.tile.add(a, a)",
+            "return x",
+        ],
+    );
+    let init = plan(&src, "910b", &[PassId::InitMemref]).unwrap();
+    let alloc = plan(&init, "910b", &[PassId::AllocateMemoryAddr]).unwrap();
+    assert_eq!(alloc, init);
+    let kernel = init.replace("FunctionType.Opaque", "FunctionType.InCore");
+    let alloc = plan(&kernel, "910b", &[PassId::AllocateMemoryAddr]).unwrap();
+    assert!(
+        alloc.contains("pl.MemRef(mem_vec_2, pl.const(256, pl.INT64), 256)"),
+        "{alloc}"
+    );
+    assert!(
+        alloc.contains("pl.MemRef(\"mem_ddr_0\", pl.const(0, pl.INT64), 256)"),
+        "{alloc}"
+    );
+}
+
+/// A backend policy: 512-byte alignment, allocations in reverse name order.
+struct Reverse512;
+
+impl MemoryAllocatorPolicy for Reverse512 {
+    fn should_allocate(&self, space: MemSpace) -> bool {
+        space != MemSpace::Ddr
+    }
+    fn align_address(&self, addr: u64, _space: MemSpace) -> u64 {
+        addr.div_ceil(512) * 512
+    }
+    fn order_memrefs(&self, refs: &mut [AllocEntry]) {
+        refs.sort_by(|a, b| b.name.cmp(&a.name));
+    }
+}
+
+#[test]
+fn alloc_uses_a_custom_policy() {
+    let src = program(
+        "InCore",
+        "x: pl.Tensor[[8, 8], pl.FP32]) -> pl.Tensor[[8, 8], pl.FP32]",
+        &[
+            "a: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [8, 8], [8, 8], target_memory=pl.Mem.Vec)",
+            "b: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.tile.add(a, a)",
+            "c: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.tile.add(a, b)",
+            "return x",
+        ],
+    );
+    let cx = ctx("910b").with_policy(Box::new(Reverse512));
+    let got = plan_with(&src, cx, &[PassId::InitMemref, PassId::AllocateMemoryAddr]).unwrap();
+    // mem_vec_3 (c) first at 0, then mem_vec_2 (b) at 512, mem_vec_1 (a) at 1024.
+    assert!(
+        got.contains(
+            "c: pl.Tile[[8, 8], pl.FP32, pl.MemRef(mem_vec_3, pl.const(0, pl.INT64), 256)"
+        ),
+        "{got}"
+    );
+    assert!(
+        got.contains(
+            "b: pl.Tile[[8, 8], pl.FP32, pl.MemRef(mem_vec_2, pl.const(512, pl.INT64), 256)"
+        ),
+        "{got}"
+    );
+    assert!(
+        got.contains(
+            "a: pl.Tile[[8, 8], pl.FP32, pl.MemRef(mem_vec_1, pl.const(1024, pl.INT64), 256)"
+        ),
+        "{got}"
+    );
+    // The default policy packs at 32-byte steps in name order.
+    let got = plan(
+        &src,
+        "910b",
+        &[PassId::InitMemref, PassId::AllocateMemoryAddr],
+    )
+    .unwrap();
+    assert!(
+        got.contains("MemRef(mem_vec_1, pl.const(0, pl.INT64), 256)"),
+        "{got}"
+    );
+    assert!(
+        got.contains("MemRef(mem_vec_2, pl.const(256, pl.INT64), 256)"),
+        "{got}"
+    );
+    assert!(
+        got.contains("MemRef(mem_vec_3, pl.const(512, pl.INT64), 256)"),
+        "{got}"
+    );
+}
+
+#[test]
+fn report_lists_buffers_usage_and_bound() {
+    let src = program(
+        "InCore",
+        "x: pl.Tensor[[8, 8], pl.FP32], y: pl.Out[pl.Tensor[[8, 8], pl.FP32]]) -> pl.Tensor[[8, 8], pl.FP32]",
+        &[
+            "a: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [8, 8], [8, 8], target_memory=pl.Mem.Vec)",
+            "b: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.tile.exp(a)",
+            "r: pl.Tensor[[8, 8], pl.FP32] = pl.tile.store(b, [0, 0], y)",
+            "return r",
+        ],
+    );
+    let mut p = parse(&src).unwrap();
+    let mut cx = ctx("910b");
+    run_pipeline(
+        &mut p,
+        &mut cx,
+        &[PassId::InitMemref, PassId::AllocateMemoryAddr],
+    )
+    .unwrap();
+    let r = tilemem_pto::report::build(&p, &cx.soc);
+    let vec = &r.functions[0].spaces[0];
+    assert_eq!(vec.space, "Vec");
+    assert_eq!(vec.bytes_used, 512);
+    assert_eq!(vec.capacity, Some(188_416));
+    // Program order counts the two allocs first. a dies where b is
+    // defined: never co-live, so one 256-byte buffer would suffice.
+    assert_eq!(vec.lower_bound, 256);
+    let spans: Vec<_> = vec
+        .buffers
+        .iter()
+        .map(|b| (b.name.as_str(), b.start, b.end, b.def, b.last))
+        .collect();
+    assert_eq!(spans, [("a", 0, 256, 3, 4), ("b", 256, 512, 4, 5)]);
+    assert!(r.to_json().contains("\"name\": \"a\", \"root\": \"mem_vec_2\", \"start\": 0, \"end\": 256, \"def\": 3, \"last\": 4"));
+}
+
+/// Input of `init_views_tpop_store`.
+const INIT_VIEWS_TPOP_STORE_IN: &str = r#"# pypto.program: P
+import pypto.language as pl
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def main(x: pl.Tensor[[16, 16], pl.FP32], n: pl.Scalar[pl.INDEX], y: pl.Out[pl.Tensor[[16, 8], pl.FP32]]) -> pl.Tensor[[16, 8], pl.FP32]:
+        a: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 16], [16, 16], target_memory=pl.Mem.Vec)
+        s: pl.Tile[[16, 8], pl.FP32, pl.Mem.Vec] = pl.tile.slice(a, [16, 8], [0, 8])
+        r: pl.Tile[[8, 16], pl.FP32, pl.Mem.Vec] = pl.tile.reshape(s, [8, 16])
+        p: pl.Tile[[8, 16], pl.FP32, pl.Mem.Vec] = pl.tile.tpop_from_aic(split=1)
+        b: pl.Tile[[8, 16], pl.FP32, pl.Mem.Vec] = pl.tile.add(r, p)
+        c: pl.Tile[[16, 8], pl.FP32, pl.Mem.Vec] = pl.tile.reshape(b, [16, 8])
+        y: pl.Tensor[[16, 8], pl.FP32] = pl.tile.store(c, [0, 0], y)
+        return y
+"#;
+
+#[test]
+fn init_views_tpop_store() {
+    let got = plan(INIT_VIEWS_TPOP_STORE_IN, "910b", &[PassId::InitMemref]).unwrap();
+    assert_eq!(
+        got,
+        r#"# pypto.program: P
+import pypto.language as pl
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def main(x: pl.Tensor[[16, 16], pl.FP32, pl.MemRef("mem_ddr_0", pl.const(0, pl.INT64), 1024)], n: pl.Scalar[pl.INDEX], y: pl.Out[pl.Tensor[[16, 8], pl.FP32, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 512)]]) -> pl.Tensor[[16, 8], pl.FP32]:
+        mem_vec_2: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 1024)
+        mem_vec_3: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 512)
+        a: pl.Tile[[16, 16], pl.FP32, pl.MemRef(mem_vec_2, pl.const(0, pl.INT64), 1024), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 16], [16, 16], target_memory=pl.Mem.Vec)
+        s: pl.Tile[[16, 8], pl.FP32, pl.MemRef(mem_vec_2, 32, 992), pl.Mem.Vec] = pl.tile.slice(a, [16, 8], [0, 8])
+        r: pl.Tile[[8, 16], pl.FP32, pl.MemRef(mem_vec_2, 32, 992), pl.Mem.Vec] = pl.tile.reshape(s, [8, 16])
+        p: pl.Tile[[8, 16], pl.FP32, pl.Mem.Vec] = pl.tile.tpop_from_aic(split=1)
+        b: pl.Tile[[8, 16], pl.FP32, pl.MemRef(mem_vec_3, pl.const(0, pl.INT64), 512), pl.Mem.Vec] = pl.tile.add(r, p)
+        c: pl.Tile[[16, 8], pl.FP32, pl.MemRef(mem_vec_3, pl.const(0, pl.INT64), 512), pl.Mem.Vec] = pl.tile.reshape(b, [16, 8])
+        y_1: pl.Tensor[[16, 8], pl.FP32, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 512)] = pl.tile.store(c, [0, 0], y)
+        return y_1
+"#
+    );
+    // Idempotent: running the same passes again changes nothing.
+    let again = plan(&got, "910b", &[PassId::InitMemref]).unwrap();
+    assert_eq!(again, got);
+}
+
+/// Input of `init_acc_padding_and_inplace`.
+const INIT_ACC_PADDING_AND_INPLACE_IN: &str = r#"# pypto.program: P
+import pypto.language as pl
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.AIC)
+    def main(a: pl.Tensor[[8, 32], pl.FP16], b: pl.Tensor[[32, 64], pl.FP16], o: pl.Out[pl.Tensor[[8, 64], pl.INT32]]) -> pl.Tensor[[8, 64], pl.INT32]:
+        am: pl.Tile[[8, 32], pl.FP16, pl.Mem.Mat] = pl.tile.load(a, [0, 0], [8, 32], [8, 32], target_memory=pl.Mem.Mat)
+        bm: pl.Tile[[32, 64], pl.FP16, pl.Mem.Mat] = pl.tile.load(b, [0, 0], [32, 64], [32, 64], target_memory=pl.Mem.Mat)
+        al: pl.Tile[[8, 32], pl.FP16, pl.Mem.Left] = pl.tile.move(am, target_memory=pl.Mem.Left)
+        br: pl.Tile[[32, 64], pl.FP16, pl.Mem.Right] = pl.tile.move(bm, target_memory=pl.Mem.Right)
+        c0: pl.Tile[[8, 64], pl.INT32, pl.Mem.Acc] = pl.tile.matmul(al, br)
+        c1: pl.Tile[[8, 64], pl.INT32, pl.Mem.Acc] = pl.tile.matmul_acc(c0, al, br)
+        r: pl.Tensor[[8, 64], pl.INT32] = pl.tile.store(c1, [0, 0], o)
+        return r
+"#;
+
+#[test]
+fn init_acc_padding_and_inplace() {
+    let got = plan(
+        INIT_ACC_PADDING_AND_INPLACE_IN,
+        "910b",
+        &[PassId::InitMemref],
+    )
+    .unwrap();
+    assert_eq!(
+        got,
+        r#"# pypto.program: P
+import pypto.language as pl
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.AIC)
+    def main(a: pl.Tensor[[8, 32], pl.FP16, pl.MemRef("mem_ddr_0", pl.const(0, pl.INT64), 512)], b: pl.Tensor[[32, 64], pl.FP16, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 4096)], o: pl.Out[pl.Tensor[[8, 64], pl.INT32, pl.MemRef("mem_ddr_2", pl.const(0, pl.INT64), 2048)]]) -> pl.Tensor[[8, 64], pl.INT32]:
+        mem_mat_3: pl.Ptr = pl.tile.alloc(pl.Mem.Mat, 512)
+        mem_mat_4: pl.Ptr = pl.tile.alloc(pl.Mem.Mat, 4096)
+        mem_left_5: pl.Ptr = pl.tile.alloc(pl.Mem.Left, 512)
+        mem_right_6: pl.Ptr = pl.tile.alloc(pl.Mem.Right, 4096)
+        mem_acc_7: pl.Ptr = pl.tile.alloc(pl.Mem.Acc, 8192)
+        am: pl.Tile[[8, 32], pl.FP16, pl.MemRef(mem_mat_3, pl.const(0, pl.INT64), 512), pl.Mem.Mat] = pl.tile.load(a, [0, 0], [8, 32], [8, 32], target_memory=pl.Mem.Mat)
+        bm: pl.Tile[[32, 64], pl.FP16, pl.MemRef(mem_mat_4, pl.const(0, pl.INT64), 4096), pl.Mem.Mat] = pl.tile.load(b, [0, 0], [32, 64], [32, 64], target_memory=pl.Mem.Mat)
+        al: pl.Tile[[8, 32], pl.FP16, pl.MemRef(mem_left_5, pl.const(0, pl.INT64), 512), pl.Mem.Left] = pl.tile.move(am, target_memory=pl.Mem.Left)
+        br: pl.Tile[[32, 64], pl.FP16, pl.MemRef(mem_right_6, pl.const(0, pl.INT64), 4096), pl.Mem.Right] = pl.tile.move(bm, target_memory=pl.Mem.Right)
+        c0: pl.Tile[[8, 64], pl.INT32, pl.MemRef(mem_acc_7, pl.const(0, pl.INT64), 8192), pl.Mem.Acc] = pl.tile.matmul(al, br)
+        c1: pl.Tile[[8, 64], pl.INT32, pl.MemRef(mem_acc_7, pl.const(0, pl.INT64), 8192), pl.Mem.Acc] = pl.tile.matmul_acc(c0, al, br)
+        r: pl.Tensor[[8, 64], pl.INT32, pl.MemRef("mem_ddr_2", pl.const(0, pl.INT64), 2048)] = pl.tile.store(c1, [0, 0], o)
+        return r
+"#
+    );
+    // Idempotent: running the same passes again changes nothing.
+    let again = plan(&got, "910b", &[PassId::InitMemref]).unwrap();
+    assert_eq!(again, got);
+}
+
+/// Input of `init_and_msa_loop_if_carries`.
+const INIT_AND_MSA_LOOP_IF_CARRIES_IN: &str = r#"# pypto.program: P
+import pypto.language as pl
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def main(x: pl.Tensor[[16, 16], pl.FP32], c: pl.Scalar[pl.INDEX], y: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        init: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 16], [16, 16], target_memory=pl.Mem.Vec)
+        for i, (acc,) in pl.range(4, init_values=(init,)):
+            if c < 2:
+                t: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.add(acc, acc)
+                ph: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.yield_(t)
+            else:
+                u: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.mul(acc, acc)
+                ph: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.yield_(u)
+            out: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.yield_(ph)
+        z: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.exp(out)
+        r: pl.Tensor[[16, 16], pl.FP32] = pl.tile.store(z, [0, 0], y)
+        return r
+"#;
+
+#[test]
+fn init_and_msa_loop_if_carries() {
+    let got = plan(
+        INIT_AND_MSA_LOOP_IF_CARRIES_IN,
+        "910b",
+        &[PassId::InitMemref, PassId::MaterializeSemanticAliases],
+    )
+    .unwrap();
+    assert_eq!(
+        got,
+        r#"# pypto.program: P
+import pypto.language as pl
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def main(x: pl.Tensor[[16, 16], pl.FP32, pl.MemRef("mem_ddr_0", pl.const(0, pl.INT64), 1024)], c: pl.Scalar[pl.INDEX], y: pl.Out[pl.Tensor[[16, 16], pl.FP32, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 1024)]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        mem_vec_2: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 1024)
+        mem_vec_3: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 1024)
+        mem_vec_4: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 1024)
+        mem_vec_7: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 1024)
+        init: pl.Tile[[16, 16], pl.FP32, pl.MemRef(mem_vec_2, pl.const(0, pl.INT64), 1024), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 16], [16, 16], target_memory=pl.Mem.Vec)
+        for i, (acc,) in pl.range(4, init_values=(init,)):
+            if c < 2:
+                t: pl.Tile[[16, 16], pl.FP32, pl.MemRef(mem_vec_2, pl.const(0, pl.INT64), 1024), pl.Mem.Vec] = pl.tile.add(acc, acc)
+                ph: pl.Tile[[16, 16], pl.FP32, pl.MemRef(mem_vec_2, pl.const(0, pl.INT64), 1024), pl.Mem.Vec] = pl.yield_(t)
+            else:
+                u: pl.Tile[[16, 16], pl.FP32, pl.MemRef(mem_vec_2, pl.const(0, pl.INT64), 1024), pl.Mem.Vec] = pl.tile.mul(acc, acc)
+                ph: pl.Tile[[16, 16], pl.FP32, pl.MemRef(mem_vec_2, pl.const(0, pl.INT64), 1024), pl.Mem.Vec] = pl.yield_(u)
+            out: pl.Tile[[16, 16], pl.FP32, pl.MemRef(mem_vec_2, pl.const(0, pl.INT64), 1024), pl.Mem.Vec] = pl.yield_(ph)
+        z: pl.Tile[[16, 16], pl.FP32, pl.MemRef(mem_vec_7, pl.const(0, pl.INT64), 1024), pl.Mem.Vec] = pl.tile.exp(out)
+        r: pl.Tensor[[16, 16], pl.FP32, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 1024)] = pl.tile.store(z, [0, 0], y)
+        return r
+"#
+    );
+    // Idempotent: running the same passes again changes nothing.
+    let again = plan(
+        &got,
+        "910b",
+        &[PassId::InitMemref, PassId::MaterializeSemanticAliases],
+    )
+    .unwrap();
+    assert_eq!(again, got);
+}
+
+/// Input of `msa_declines_unsafe_and_live_target`.
+const MSA_DECLINES_UNSAFE_AND_LIVE_TARGET_IN: &str = r#"# pypto.program: P
+import pypto.language as pl
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def main(x: pl.Tensor[[16, 16], pl.FP32], y: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        init: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 16], [16, 16], target_memory=pl.Mem.Vec)
+        for i, (acc, acc2) in pl.range(4, init_values=(init, init)):
+            t: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.recip(acc)
+            u: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.add(acc2, acc2)
+            w: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.add(acc2, u)
+            o1, o2 = pl.yield_(t, u)
+        r: pl.Tensor[[16, 16], pl.FP32] = pl.tile.store(o1, [0, 0], y)
+        return r
+"#;
+
+#[test]
+fn msa_declines_unsafe_and_live_target() {
+    let got = plan(
+        MSA_DECLINES_UNSAFE_AND_LIVE_TARGET_IN,
+        "910b",
+        &[PassId::InitMemref, PassId::MaterializeSemanticAliases],
+    )
+    .unwrap();
+    assert_eq!(
+        got,
+        r#"# pypto.program: P
+import pypto.language as pl
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def main(x: pl.Tensor[[16, 16], pl.FP32, pl.MemRef("mem_ddr_0", pl.const(0, pl.INT64), 1024)], y: pl.Out[pl.Tensor[[16, 16], pl.FP32, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 1024)]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        mem_vec_2: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 1024)
+        mem_vec_3: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 1024)
+        mem_vec_4: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 1024)
+        mem_vec_5: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 1024)
+        init: pl.Tile[[16, 16], pl.FP32, pl.MemRef(mem_vec_2, pl.const(0, pl.INT64), 1024), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 16], [16, 16], target_memory=pl.Mem.Vec)
+        for i, (acc, acc2) in pl.range(4, init_values=(init, init)):
+            t: pl.Tile[[16, 16], pl.FP32, pl.MemRef(mem_vec_3, pl.const(0, pl.INT64), 1024), pl.Mem.Vec] = pl.tile.recip(acc)
+            u: pl.Tile[[16, 16], pl.FP32, pl.MemRef(mem_vec_4, pl.const(0, pl.INT64), 1024), pl.Mem.Vec] = pl.tile.add(acc2, acc2)
+            w: pl.Tile[[16, 16], pl.FP32, pl.MemRef(mem_vec_5, pl.const(0, pl.INT64), 1024), pl.Mem.Vec] = pl.tile.add(acc2, u)
+            o1, o2 = pl.yield_(t, u)
+        r: pl.Tensor[[16, 16], pl.FP32, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 1024)] = pl.tile.store(o1, [0, 0], y)
+        return r
+"#
+    );
+    // Idempotent: running the same passes again changes nothing.
+    let again = plan(
+        &got,
+        "910b",
+        &[PassId::InitMemref, PassId::MaterializeSemanticAliases],
+    )
+    .unwrap();
+    assert_eq!(again, got);
+}
+
+/// Input of `alloc_seed_example_sequential`.
+const ALLOC_SEED_EXAMPLE_SEQUENTIAL_IN: &str = r#"# pypto.program: P
+import pypto.language as pl
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def main(x: pl.Tensor[[64, 64], pl.FP32, pl.MemRef("mem_ddr_0", pl.const(0, pl.INT64), 16384)]) -> pl.Tensor[[64, 64], pl.FP32]:
+        mem_vec_0: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 16384)
+        mem_vec_1: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 16384)
+        tile_a: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_vec_0, pl.const(0, pl.INT64), 16384), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [64, 64], [64, 64], target_memory=pl.Mem.Vec)
+        tile_b: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_vec_1, pl.const(0, pl.INT64), 16384), pl.Mem.Vec] = pl.tile.add(tile_a, tile_a)
+        return x
+"#;
+
+#[test]
+fn alloc_seed_example_sequential() {
+    let got = plan(
+        ALLOC_SEED_EXAMPLE_SEQUENTIAL_IN,
+        "910b",
+        &[PassId::AllocateMemoryAddr],
+    )
+    .unwrap();
+    assert_eq!(
+        got,
+        r#"# pypto.program: P
+import pypto.language as pl
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def main(x: pl.Tensor[[64, 64], pl.FP32, pl.MemRef("mem_ddr_0", pl.const(0, pl.INT64), 16384)]) -> pl.Tensor[[64, 64], pl.FP32]:
+        mem_vec_0: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 16384)
+        mem_vec_1: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 16384)
+        tile_a: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_vec_0, pl.const(0, pl.INT64), 16384), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [64, 64], [64, 64], target_memory=pl.Mem.Vec)
+        tile_b: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_vec_1, pl.const(16384, pl.INT64), 16384), pl.Mem.Vec] = pl.tile.add(tile_a, tile_a)
+        return x
+"#
+    );
+    // Idempotent: running the same passes again changes nothing.
+    let again = plan(&got, "910b", &[PassId::AllocateMemoryAddr]).unwrap();
+    assert_eq!(again, got);
+}
+
+/// Input of `alloc_seed_example_spaces_start_at_zero`.
+const ALLOC_SEED_EXAMPLE_SPACES_START_AT_ZERO_IN: &str = r#"# pypto.program: P
+import pypto.language as pl
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.AIC)
+    def main(x: pl.Tensor[[16, 32], pl.FP32, pl.MemRef("mem_ddr_4", pl.const(0, pl.INT64), 2048)]) -> pl.Tensor[[16, 32], pl.FP32]:
+        mem_vec_0: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 2048)
+        mem_left_1: pl.Ptr = pl.tile.alloc(pl.Mem.Left, 2048)
+        mem_right_2: pl.Ptr = pl.tile.alloc(pl.Mem.Right, 2048)
+        mem_acc_3: pl.Ptr = pl.tile.alloc(pl.Mem.Acc, 2048)
+        v: pl.Tile[[16, 32], pl.FP32, pl.MemRef(mem_vec_0, pl.const(0, pl.INT64), 2048), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 32], [16, 32], target_memory=pl.Mem.Vec)
+        l: pl.Tile[[16, 32], pl.FP32, pl.MemRef(mem_left_1, pl.const(0, pl.INT64), 2048), pl.Mem.Left] = pl.tile.load(x, [0, 0], [16, 32], [16, 32], target_memory=pl.Mem.Left)
+        r: pl.Tile[[32, 16], pl.FP32, pl.MemRef(mem_right_2, pl.const(0, pl.INT64), 2048), pl.Mem.Right] = pl.tile.load(x, [0, 0], [32, 16], [32, 16], target_memory=pl.Mem.Right)
+        a: pl.Tile[[16, 32], pl.FP32, pl.MemRef(mem_acc_3, pl.const(0, pl.INT64), 2048), pl.Mem.Acc] = pl.tile.matmul(l, r)
+        return x
+"#;
+
+#[test]
+fn alloc_seed_example_spaces_start_at_zero() {
+    let got = plan(
+        ALLOC_SEED_EXAMPLE_SPACES_START_AT_ZERO_IN,
+        "910b",
+        &[PassId::AllocateMemoryAddr],
+    )
+    .unwrap();
+    assert_eq!(
+        got,
+        r#"# pypto.program: P
+import pypto.language as pl
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.AIC)
+    def main(x: pl.Tensor[[16, 32], pl.FP32, pl.MemRef("mem_ddr_4", pl.const(0, pl.INT64), 2048)]) -> pl.Tensor[[16, 32], pl.FP32]:
+        mem_vec_0: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 2048)
+        mem_left_1: pl.Ptr = pl.tile.alloc(pl.Mem.Left, 2048)
+        mem_right_2: pl.Ptr = pl.tile.alloc(pl.Mem.Right, 2048)
+        mem_acc_3: pl.Ptr = pl.tile.alloc(pl.Mem.Acc, 2048)
+        v: pl.Tile[[16, 32], pl.FP32, pl.MemRef(mem_vec_0, pl.const(0, pl.INT64), 2048), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 32], [16, 32], target_memory=pl.Mem.Vec)
+        l: pl.Tile[[16, 32], pl.FP32, pl.MemRef(mem_left_1, pl.const(0, pl.INT64), 2048), pl.Mem.Left] = pl.tile.load(x, [0, 0], [16, 32], [16, 32], target_memory=pl.Mem.Left)
+        r: pl.Tile[[32, 16], pl.FP32, pl.MemRef(mem_right_2, pl.const(0, pl.INT64), 2048), pl.Mem.Right] = pl.tile.load(x, [0, 0], [32, 16], [32, 16], target_memory=pl.Mem.Right)
+        a: pl.Tile[[16, 32], pl.FP32, pl.MemRef(mem_acc_3, pl.const(0, pl.INT64), 2048), pl.Mem.Acc] = pl.tile.matmul(l, r)
+        return x
+"#
+    );
+    // Idempotent: running the same passes again changes nothing.
+    let again = plan(&got, "910b", &[PassId::AllocateMemoryAddr]).unwrap();
+    assert_eq!(again, got);
+}
+
+/// Input of `alloc_name_order_reserve_and_views`.
+const ALLOC_NAME_ORDER_RESERVE_AND_VIEWS_IN: &str = r#"# pypto.program: P
+import pypto.language as pl
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.AIV)
+    def main(x: pl.Tensor[[8, 8], pl.FP32, pl.MemRef("mem_ddr_0", pl.const(0, pl.INT64), 256)]) -> pl.Tensor[[8, 8], pl.FP32]:
+        mem_vec_2: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 256)
+        mem_vec_10: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 100)
+        _: pl.Scalar[pl.INT32] = pl.system.reserve_buffer(name='ring', size=1000, base=-1)
+        _b: pl.Scalar[pl.INT32] = pl.system.reserve_buffer(name='fixed', size=64, base=4096)
+        a: pl.Tile[[8, 8], pl.FP32, pl.MemRef(mem_vec_2, pl.const(0, pl.INT64), 256), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [8, 8], [8, 8], target_memory=pl.Mem.Vec)
+        s: pl.Tile[[1, 8], pl.FP32, pl.MemRef(mem_vec_2, 96, 32), pl.Mem.Vec] = pl.tile.slice(a, [1, 8], [3, 0])
+        b: pl.Tile[[5, 5], pl.FP32, pl.MemRef(mem_vec_10, pl.const(0, pl.INT64), 100), pl.Mem.Vec] = pl.tile.create([5, 5], dtype=pl.FP32, target_memory=pl.Mem.Vec)
+        return x
+"#;
+
+#[test]
+fn alloc_name_order_reserve_and_views() {
+    let got = plan(
+        ALLOC_NAME_ORDER_RESERVE_AND_VIEWS_IN,
+        "910b",
+        &[PassId::AllocateMemoryAddr],
+    )
+    .unwrap();
+    assert_eq!(
+        got,
+        r#"# pypto.program: P
+import pypto.language as pl
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.AIV)
+    def main(x: pl.Tensor[[8, 8], pl.FP32, pl.MemRef("mem_ddr_0", pl.const(0, pl.INT64), 256)]) -> pl.Tensor[[8, 8], pl.FP32]:
+        mem_vec_2: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 256)
+        mem_vec_10: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 100)
+        _: pl.Scalar[pl.INT32] = pl.system.reserve_buffer(name='ring', size=1000, base=0)
+        _b: pl.Scalar[pl.INT32] = pl.system.reserve_buffer(name='fixed', size=64, base=4096)
+        a: pl.Tile[[8, 8], pl.FP32, pl.MemRef(mem_vec_2, pl.const(4288, pl.INT64), 256), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [8, 8], [8, 8], target_memory=pl.Mem.Vec)
+        s: pl.Tile[[1, 8], pl.FP32, pl.MemRef(mem_vec_2, pl.const(4384, pl.INT64), 32), pl.Mem.Vec] = pl.tile.slice(a, [1, 8], [3, 0])
+        b: pl.Tile[[5, 5], pl.FP32, pl.MemRef(mem_vec_10, pl.const(4160, pl.INT64), 100), pl.Mem.Vec] = pl.tile.create([5, 5], dtype=pl.FP32, target_memory=pl.Mem.Vec)
+        return x
+"#
+    );
+    // Idempotent: running the same passes again changes nothing.
+    let again = plan(&got, "910b", &[PassId::AllocateMemoryAddr]).unwrap();
+    assert_eq!(again, got);
+}
