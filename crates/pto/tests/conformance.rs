@@ -1,0 +1,218 @@
+//! Conformance with PyPTO's own outputs over the reference data in
+//! `../shared/data/pto` (skipped, with a note, when the folder is absent).
+//!
+//! Every case and kernel is run in-process through the passes and compared
+//! byte for byte (trailing whitespace aside) with PyPTO's dump, or, for
+//! expected errors, by the start of PyPTO's message. The test asserts that
+//! every entry of `conformance_known_good.txt` still passes and prints the
+//! totals per check; entries not on the list may fail without failing the
+//! test. `TILEMEM_UPDATE_KNOWN_GOOD=1` rewrites the list from the current run.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use tilemem_pto::passes::{run_pipeline, PassContext, PassId, PlannerMode};
+use tilemem_pto::{parse, print};
+use tilemem_target::Soc;
+
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/pto");
+const KNOWN_GOOD: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/conformance_known_good.txt"
+);
+
+use PassId::{
+    AllocateMemoryAddr as Alloc, InitMemref as Init, MaterializeSemanticAliases as Msa,
+    MemoryReuse as Reuse,
+};
+
+fn norm(t: &str) -> String {
+    t.trim()
+        .lines()
+        .map(str::trim_end)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// `"key": "value"` from a small JSON file.
+fn json_field(text: &str, key: &str) -> Option<String> {
+    let at = text.find(&format!("\"{key}\": \""))? + key.len() + 5;
+    Some(text[at..].split('"').next()?.to_string())
+}
+
+/// Runs `passes` on `input`; compares with `want` (a program) or `err` (an
+/// expected error message).
+fn check(input: &Path, target: &str, passes: &[PassId], want: &Path, err: &Path) -> Option<bool> {
+    let src = fs::read_to_string(input).ok()?;
+    let soc = Soc::from_name(target)?;
+    let mut cx = PassContext::new(soc, PlannerMode::Pypto);
+    let result = parse(&src)
+        .map_err(|e| e.message.clone())
+        .and_then(|mut p| {
+            run_pipeline(&mut p, &mut cx, passes)
+                .map(|_| print(&p))
+                .map_err(|e| e.to_string())
+        });
+    if let Ok(msg) = fs::read_to_string(err) {
+        let msg = msg.trim();
+        let key = msg.split_once(": ").map_or(msg, |(_, k)| k);
+        let key: String = key
+            .split('(')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .chars()
+            .take(40)
+            .collect();
+        return Some(matches!(&result, Err(e) if e.contains(&key)));
+    }
+    let want = fs::read_to_string(want).ok()?;
+    Some(matches!(&result, Ok(out) if norm(out) == norm(&want)))
+}
+
+fn run_all(root: &Path) -> BTreeMap<String, bool> {
+    let mut out = BTreeMap::new();
+    let mut cases: Vec<PathBuf> = fs::read_dir(root.join("cases"))
+        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    cases.sort();
+    for d in cases {
+        let name = d.file_name().unwrap().to_string_lossy().to_string();
+        let meta = fs::read_to_string(d.join("meta.json")).unwrap_or_default();
+        let target = json_field(&meta, "target").unwrap_or_else(|| "none".into());
+        let msa = meta.contains("\"MaterializeSemanticAliases\"");
+        let (a, r, e) = (
+            d.join("after_alloc.py"),
+            d.join("after_reuse.py"),
+            d.join("after_alloc.error.txt"),
+        );
+        let re = d.join("after_reuse.error.txt");
+        let none = d.join("-");
+        let init_chain: &[PassId] = if msa { &[Init, Msa] } else { &[Init] };
+        let full: &[PassId] = if msa {
+            &[Init, Msa, Reuse, Alloc]
+        } else {
+            &[Init, Reuse, Alloc]
+        };
+        let runs: [(&str, PathBuf, &[PassId], &PathBuf, &PathBuf); 5] = [
+            (
+                "init",
+                d.join("src.py"),
+                init_chain,
+                &d.join("before.py"),
+                &none,
+            ),
+            ("src", d.join("src.py"), full, &a, &e),
+            ("reuse", d.join("before.py"), &[Reuse], &r, &re),
+            ("alloc", d.join("before.py"), &[Reuse, Alloc], &a, &e),
+            ("alloc_only", d.join("after_reuse.py"), &[Alloc], &a, &e),
+        ];
+        for (check_name, input, passes, want, err) in runs {
+            if let Some(ok) = check(&input, &target, passes, want, err) {
+                out.insert(format!("{check_name} {name}"), ok);
+            }
+        }
+    }
+    let mut kernels: Vec<PathBuf> = fs::read_dir(root.join("kernels"))
+        .map(|d| {
+            d.filter_map(|e| e.ok().map(|e| e.path().join("pypto")))
+                .collect()
+        })
+        .unwrap_or_default();
+    kernels.sort();
+    for d in kernels {
+        let name = d
+            .parent()
+            .unwrap()
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .to_string();
+        let meta = fs::read_to_string(d.join("meta.json")).unwrap_or_default();
+        let target = json_field(&meta, "target").unwrap_or_else(|| "910b".into());
+        let f = |s: &str| d.join(s);
+        let none = d.join("-");
+        let runs: [(&str, &str, &[PassId], &str); 5] = [
+            (
+                "kernel_init",
+                "31_after_MaterializeTensorStrides.py",
+                &[Init, Msa],
+                "33_after_MaterializeSemanticAliases.py",
+            ),
+            (
+                "kernel_reuse",
+                "33_after_MaterializeSemanticAliases.py",
+                &[Reuse],
+                "34_after_MemoryReuse.py",
+            ),
+            (
+                "kernel_alloc",
+                "33_after_MaterializeSemanticAliases.py",
+                &[Reuse, Alloc],
+                "35_after_AllocateMemoryAddr.py",
+            ),
+            (
+                "kernel_alloc_only",
+                "34_after_MemoryReuse.py",
+                &[Alloc],
+                "35_after_AllocateMemoryAddr.py",
+            ),
+            (
+                "kernel_full",
+                "31_after_MaterializeTensorStrides.py",
+                &[Init, Msa, Reuse, Alloc],
+                "35_after_AllocateMemoryAddr.py",
+            ),
+        ];
+        for (check_name, input, passes, want) in runs {
+            if let Some(ok) = check(&f(input), &target, passes, &f(want), &none) {
+                out.insert(format!("{check_name} {name}"), ok);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn reference_cases_and_kernels() {
+    let root = Path::new(DATA);
+    if !root.join("cases").is_dir() {
+        eprintln!("note: {DATA} not found; conformance skipped");
+        return;
+    }
+    let results = run_all(root);
+    let mut totals: BTreeMap<&str, (u32, u32)> = BTreeMap::new();
+    for (key, ok) in &results {
+        let check = key.split(' ').next().unwrap_or("");
+        let t = totals.entry(check).or_default();
+        if *ok {
+            t.0 += 1;
+        } else {
+            t.1 += 1;
+        }
+    }
+    for (check, (p, f)) in &totals {
+        eprintln!("{check}: {p} passed, {f} failed");
+    }
+    if std::env::var_os("TILEMEM_UPDATE_KNOWN_GOOD").is_some() {
+        let list: Vec<&str> = results
+            .iter()
+            .filter(|(_, &ok)| ok)
+            .map(|(k, _)| k.as_str())
+            .collect();
+        fs::write(KNOWN_GOOD, list.join("\n") + "\n").expect("write known-good list");
+        return;
+    }
+    let known = fs::read_to_string(KNOWN_GOOD).unwrap_or_default();
+    let regressed: Vec<&str> = known
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .filter(|l| results.get(*l) != Some(&true))
+        .collect();
+    assert!(
+        regressed.is_empty(),
+        "known-good entries no longer pass: {regressed:#?}"
+    );
+}
