@@ -20,12 +20,14 @@
 
 use std::collections::BTreeMap;
 
-use super::model::{align_up, DsaModel};
+use tilemem_plan::Problem;
+
+use super::model::align_up;
 
 /// A placement found by the greedy.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Placement {
-    /// Offset per buffer of the model.
+pub struct Placement {
+    /// Offset per buffer of the problem.
     pub offsets: Vec<u64>,
     /// Summed handoff penalty.
     pub penalty: u64,
@@ -35,84 +37,86 @@ pub(crate) struct Placement {
     pub run: &'static str,
 }
 
-/// Pair weights of one run: hard pairs and soft weights (symmetric).
-pub(crate) struct Pairs {
+/// The facts of a problem the greedy reads, in adjacency form.
+struct View {
+    size: Vec<u64>,
+    life: Vec<(u64, u64)>,
     hard: Vec<Vec<usize>>,
     soft: Vec<BTreeMap<usize, u64>>,
+    capacity: Option<u64>,
+    reserved_end: u64,
 }
 
-impl Pairs {
-    /// Pairs of `m`; pipeline pairs are hard when `strict`, unit soft pairs
-    /// otherwise.
-    pub fn of(m: &DsaModel, strict: bool) -> Pairs {
-        let n = m.buffers.len();
+impl View {
+    fn of(p: &Problem) -> View {
+        let n = p.buffers.len();
         let mut hard = vec![Vec::new(); n];
         let mut soft = vec![BTreeMap::new(); n];
-        let mut add_hard = |i: usize, j: usize| {
-            hard[i].push(j);
-            hard[j].push(i);
-        };
-        for &(i, j) in m.hard.keys() {
-            add_hard(i, j);
-        }
-        for &(i, j) in &m.pipeline {
-            if strict {
-                add_hard(i, j);
+        for i in 0..n {
+            for j in i + 1..n {
+                if p.buffers[i].lifetime_overlaps(&p.buffers[j]) {
+                    hard[i].push(j);
+                    hard[j].push(i);
+                }
             }
         }
-        for &(i, j) in &m.soft {
-            *soft[i].entry(j).or_insert(0) += 1;
-            *soft[j].entry(i).or_insert(0) += 1;
-        }
-        if !strict {
-            for &(i, j) in &m.pipeline {
-                *soft[i].entry(j).or_insert(0) += 1;
-                *soft[j].entry(i).or_insert(0) += 1;
+        for &(a, b) in &p.conflicts {
+            let (a, b) = (a.index(), b.index());
+            if a != b && !hard[a].contains(&b) {
+                hard[a].push(b);
+                hard[b].push(a);
             }
         }
-        Pairs { hard, soft }
+        for &(a, b, w) in &p.penalties {
+            let (a, b) = (a.index(), b.index());
+            if a != b {
+                let e = soft[a].entry(b).or_insert(0);
+                *e = (*e).max(w);
+                let e = soft[b].entry(a).or_insert(0);
+                *e = (*e).max(w);
+            }
+        }
+        View {
+            size: p.buffers.iter().map(|b| b.size).collect(),
+            life: p.buffers.iter().map(|b| (b.lower, b.upper)).collect(),
+            hard,
+            soft,
+            capacity: p.capacity,
+            reserved_end: p.reserved.iter().map(|&(_, e)| e).max().unwrap_or(0),
+        }
     }
 }
 
-/// Size descending, then lifetime start, then alloc order.
-pub(crate) fn size_order(m: &DsaModel) -> Vec<usize> {
-    let mut o: Vec<usize> = (0..m.buffers.len()).collect();
-    o.sort_by_key(|&i| {
-        let b = &m.buffers[i];
-        (std::cmp::Reverse(b.size), b.lifetime().0, b.ordinal)
-    });
+/// Size descending, then lifetime start, then buffer order.
+fn size_order(v: &View) -> Vec<usize> {
+    let mut o: Vec<usize> = (0..v.size.len()).collect();
+    o.sort_by_key(|&i| (std::cmp::Reverse(v.size[i]), v.life[i].0, i));
     o
 }
 
 /// One greedy run in `order`; `None` when some buffer fits nowhere.
-pub(crate) fn run(
-    m: &DsaModel,
-    pairs: &Pairs,
-    order: &[usize],
-    blind: bool,
-    name: &'static str,
-) -> Option<Placement> {
-    let n = m.buffers.len();
-    let life: Vec<(u64, u64)> = m.buffers.iter().map(|b| b.lifetime()).collect();
+fn run(v: &View, order: &[usize], blind: bool, name: &'static str) -> Option<Placement> {
+    let n = v.size.len();
+    let life = &v.life;
     let mut off: Vec<Option<u64>> = vec![None; n];
     let mut penalty = 0u64;
     for &i in order {
-        let size = m.buffers[i].size;
-        let mut cands = vec![m.reserved_end];
+        let size = v.size[i];
+        let mut cands = vec![v.reserved_end];
         for j in 0..n {
             let Some(o) = off[j] else { continue };
-            if pairs.hard[i].contains(&j) || pairs.soft[i].contains_key(&j) {
-                cands.push(align_up(o + m.buffers[j].size));
+            if v.hard[i].contains(&j) || v.soft[i].contains_key(&j) {
+                cands.push(align_up(o + v.size[j]));
             }
         }
         cands.sort_unstable();
         cands.dedup();
         let mut best: Option<(u64, u64, u64)> = None; // (key penalty, offset, real penalty)
         for c in cands {
-            if c < m.reserved_end {
+            if c < v.reserved_end {
                 continue;
             }
-            if m.capacity.is_some_and(|cap| c.saturating_add(size) > cap) {
+            if v.capacity.is_some_and(|cap| c.saturating_add(size) > cap) {
                 continue;
             }
             let mut ok = true;
@@ -120,15 +124,15 @@ pub(crate) fn run(
             let mut after: Option<(u64, u64)> = None; // (birth, weight)
             for j in 0..n {
                 let Some(o) = off[j] else { continue };
-                let sj = m.buffers[j].size;
+                let sj = v.size[j];
                 if !(c < o + sj && o < c + size) || size == 0 || sj == 0 {
                     continue;
                 }
-                if pairs.hard[i].contains(&j) {
+                if v.hard[i].contains(&j) {
                     ok = false;
                     break;
                 }
-                let w = pairs.soft[i].get(&j).copied().unwrap_or(0);
+                let w = v.soft[i].get(&j).copied().unwrap_or(0);
                 if life[j].1 <= life[i].0 {
                     match before {
                         Some((d, x)) if d > life[j].1 => {
@@ -161,8 +165,8 @@ pub(crate) fn run(
     let offsets: Vec<u64> = off.into_iter().map(|o| o.unwrap_or(0)).collect();
     let peak = offsets
         .iter()
-        .zip(&m.buffers)
-        .map(|(o, b)| o + b.size)
+        .zip(&v.size)
+        .map(|(o, s)| o + s)
         .max()
         .unwrap_or(0);
     Some(Placement {
@@ -173,13 +177,15 @@ pub(crate) fn run(
     })
 }
 
-/// The canonical greedy: first-fit incumbent, then the penalty-aware run;
-/// the best `(penalty, peak)` wins, the incumbent on ties.
-pub(crate) fn canonical(m: &DsaModel, strict: bool) -> Option<Placement> {
-    let pairs = Pairs::of(m, strict);
-    let order = size_order(m);
-    let mut best = run(m, &pairs, &order, true, "first-fit");
-    if let Some(p) = run(m, &pairs, &order, false, "penalty-aware") {
+/// The canonical greedy on an IR-free problem: first-fit incumbent, then the
+/// penalty-aware run; the best `(penalty, peak)` wins, the incumbent on
+/// ties. Reserved ranges are taken as one prefix `[0, max end)`. `None` when
+/// no run fits the capacity.
+pub fn canonical(p: &Problem) -> Option<Placement> {
+    let v = View::of(p);
+    let order = size_order(&v);
+    let mut best = run(&v, &order, true, "first-fit");
+    if let Some(p) = run(&v, &order, false, "penalty-aware") {
         if best
             .as_ref()
             .is_none_or(|b| (p.penalty, p.peak) < (b.penalty, b.peak))

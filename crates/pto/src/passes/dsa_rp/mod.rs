@@ -54,7 +54,7 @@
 //! chosen objective (lowest peak first by default).
 
 mod facts;
-mod greedy;
+pub mod greedy;
 mod model;
 mod pipes;
 mod reserve;
@@ -197,11 +197,14 @@ fn plan_function(
     let mut addr: BTreeMap<usize, u64> = BTreeMap::new();
     let mut reports = Vec::new();
     for m in &models {
-        let (placement, relaxed) = match greedy::canonical(m, true) {
+        let (placement, relaxed) = match greedy::canonical(&m.to_problem(true)) {
             Some(p) => (p, false),
-            None => match greedy::canonical(m, false) {
+            None => match greedy::canonical(&m.to_problem(false)) {
                 Some(p) => (p, true),
                 None => {
+                    if let Some(dir) = &opts.export_dir {
+                        export(dir, m, &m.to_problem(true), None, None)?;
+                    }
                     return Err(PassError::planning(format!(
                         "DSA-RP could not find a placement for '{}' within the on-chip memory \
                          capacities: canonical greedy found no capacity-fitting placement \
@@ -212,7 +215,7 @@ fn plan_function(
                         m.buffers.iter().map(|b| b.size).sum::<u64>(),
                         m.capacity
                             .map_or("unlimited".to_string(), |c| c.to_string()),
-                    )))
+                    )));
                 }
             },
         };
@@ -286,7 +289,7 @@ fn plan_function(
             }
         }
         if let Some(dir) = &opts.export_dir {
-            export(dir, m, &problem, &chosen, &placement)?;
+            export(dir, m, &problem, Some(&chosen), Some(&placement))?;
         }
         for (i, b) in m.buffers.iter().enumerate() {
             addr.insert(b.root.index(), chosen.offsets[i]);
@@ -317,11 +320,11 @@ fn export(
     dir: &std::path::Path,
     m: &model::DsaModel,
     problem: &tilemem_plan::Problem,
-    chosen: &Solution,
-    placement: &greedy::Placement,
+    chosen: Option<&Solution>,
+    placement: Option<&greedy::Placement>,
 ) -> Result<(), PassError> {
     let stem = format!("{}.{}", m.function, m.space.name());
-    let csv = tilemem_plan::csv::write_problem(problem, Some(chosen));
+    let csv = tilemem_plan::csv::write_problem(problem, chosen);
     let mut side = String::new();
     side.push_str(&format!(
         "# DSA_RP model of function '{}', space {}\n",
@@ -334,10 +337,13 @@ fn export(
     side.push_str(
         "# head = pipe of the first write; tail = pipes of every access; '?' = uncertain\n",
     );
-    side.push_str(&format!(
-        "# greedy run kept: {} (penalty {}, peak {})\n",
-        placement.run, placement.penalty, placement.peak
-    ));
+    match placement {
+        Some(p) => side.push_str(&format!(
+            "# greedy run kept: {} (handoff penalty {}, peak {})\n",
+            p.run, p.penalty, p.peak
+        )),
+        None => side.push_str("# no capacity-fitting placement was found\n"),
+    }
     side.push_str("id,start,end,head,head_in_cf,tail,tail_in_cf,partial,pinned,groups\n");
     let pipe = |p: &Option<pipes::HwPipe>| p.map_or("?", |x| x.name());
     for b in &m.buffers {
