@@ -4,6 +4,8 @@
 //! Shapes, strides and offsets use MLIR's convention: a dynamic size (`?`)
 //! is [`DYNAMIC`] (`i64::MIN`, MLIR's `ShapedType::kDynamic`).
 
+use std::sync::Arc;
+
 use crate::ir::Attribute;
 
 /// The marker of a dynamic size, stride or offset (`?` in the text).
@@ -107,7 +109,7 @@ pub enum Type {
         /// Element type.
         elem: Box<Type>,
         /// Memory space attribute, if any.
-        memory_space: Option<Box<Attribute>>,
+        memory_space: Option<Arc<Attribute>>,
     },
     /// `vector<4x[8]xf32>`
     Vector(VectorType),
@@ -177,8 +179,9 @@ pub struct MemRefType {
     pub elem: Box<Type>,
     /// Layout.
     pub layout: Layout,
-    /// Memory space attribute, e.g. `#hivm.address_space<ub>`.
-    pub memory_space: Option<Box<Attribute>>,
+    /// Memory space attribute, e.g. `#hivm.address_space<ub>` (shared:
+    /// types are cloned often and the space rarely changes).
+    pub memory_space: Option<Arc<Attribute>>,
 }
 
 impl Type {

@@ -184,7 +184,7 @@ impl Parser<'_> {
             self.c.reset(self.c.pos() + 1);
             let elem = self.parse_type()?;
             let memory_space = if self.c.eat(",") {
-                Some(Box::new(self.parse_attribute()?))
+                Some(std::sync::Arc::new(self.parse_attribute()?))
             } else {
                 None
             };
@@ -227,7 +227,7 @@ impl Parser<'_> {
             if is_map && matches!(layout, Layout::Identity) {
                 layout = Layout::Map(Box::new(a));
             } else {
-                memory_space = Some(Box::new(a));
+                memory_space = Some(std::sync::Arc::new(a));
             }
         }
         self.c.expect(">")?;
