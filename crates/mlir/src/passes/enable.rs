@@ -114,6 +114,7 @@ pub struct Propagation {
     pub alloc_info: BTreeMap<OpId, AlignInfo>,
     warned: HashSet<OpId>,
     visited: HashSet<ValueId>,
+    roots_changed: bool,
     last_changed: Option<Location>,
     /// Whether hops drop requirements the layout already meets (stride
     /// alignment) or keep them all (size alignment).
@@ -129,6 +130,7 @@ impl Propagation {
             alloc_info: BTreeMap::new(),
             warned: HashSet::new(),
             visited: HashSet::new(),
+            roots_changed: false,
             last_changed: None,
             adjust: true,
         }
@@ -249,12 +251,9 @@ impl Propagation {
     /// stop changing; `false` if they still change after
     /// [`MAX_ITERATIONS`] rounds.
     pub fn run_to_fixed_point(&mut self, m: &Module, diags: &mut Vec<Diagnostic>) -> bool {
-        let ops: Vec<OpId> = device_funcs(m)
-            .into_iter()
-            .flat_map(|f| m.walk(f))
-            .collect();
+        let groups = among_groups(m);
         for _ in 0..MAX_ITERATIONS {
-            let before = self.alloc_info.clone();
+            self.roots_changed = false;
             self.visited.clear();
             let roots: Vec<(OpId, AlignInfo)> = self
                 .alloc_info
@@ -266,29 +265,26 @@ impl Propagation {
                     self.down(m, v, &info, 0);
                 }
             }
-            let changed_values = self.among_operands(m, &ops);
+            let changed_values = self.among_operands(m, &groups);
             for v in changed_values {
                 if let Some(info) = self.info.get(&v).cloned() {
                     self.up(m, v, &info, diags, 0);
                 }
             }
-            if self.alloc_info == before {
+            if !self.roots_changed {
                 return true;
             }
-            self.last_changed = self
-                .alloc_info
-                .iter()
-                .find(|(k, v)| before.get(k) != Some(v))
-                .map(|(k, _)| m.op(*k).loc);
         }
         false
     }
 
     /// Records `info` for root allocation `op`.
-    fn add_root(&mut self, op: OpId, info: &AlignInfo) {
+    fn add_root(&mut self, m: &Module, op: OpId, info: &AlignInfo) {
         let entry = self.alloc_info.entry(op).or_default();
         if adds_info(entry, info) {
             *entry = union_info(entry, info);
+            self.roots_changed = true;
+            self.last_changed = Some(m.op(op).loc);
         }
     }
 
@@ -312,7 +308,7 @@ impl Propagation {
             ValueDef::OpResult { op, index } => {
                 let name = m.op(op).name();
                 if is_root_alloc(name) {
-                    self.add_root(op, &info);
+                    self.add_root(m, op, &info);
                     if !self.target.is_regbase() {
                         self.mark_loop_inits_yielding(m, v, &info, diags, depth);
                     }
@@ -473,32 +469,14 @@ impl Propagation {
     /// Unions the requirements of the UB operands of every vector op and
     /// `hivm.hir.copy`, giving each operand what it lacks (never a copy's
     /// source). Returns the values that gained something.
-    fn among_operands(&mut self, m: &Module, ops: &[OpId]) -> Vec<ValueId> {
+    fn among_operands(&mut self, m: &Module, groups: &[AmongGroup]) -> Vec<ValueId> {
         let mut changed = Vec::new();
         let mut seen = HashSet::new();
         for _ in 0..10_000 {
             let mut any = false;
-            for &op in ops {
-                let Some(row) = hivm_op(m.op(op).name()) else {
-                    continue;
-                };
-                if !row.propagates_among_operands() {
-                    continue;
-                }
-                let d = m.op(op);
-                let temps: &[ValueId] = d.group("temp_buffer").unwrap_or(&[]);
-                let operands: Vec<(usize, ValueId)> = d
-                    .operands()
-                    .iter()
-                    .copied()
-                    .enumerate()
-                    .filter(|(_, v)| {
-                        !temps.contains(v)
-                            && memref_of(m, *v).is_some_and(|t| is_ub(t) && t.rank() > 0)
-                    })
-                    .collect();
+            for g in groups {
                 let mut union: AlignInfo = Vec::new();
-                for (_, v) in &operands {
+                for v in &g.operands {
                     if let Some(i) = self.info.get(v) {
                         union = union_info(&union, i);
                     }
@@ -506,10 +484,7 @@ impl Propagation {
                 if union.is_empty() {
                     continue;
                 }
-                for (i, v) in operands {
-                    if row.kind == HivmKind::Copy && i == 0 {
-                        continue;
-                    }
+                for &v in &g.receivers {
                     let adj = self.adjusted(m, v, &union);
                     let have = self.info.get(&v).cloned().unwrap_or_default();
                     if adds_info(&have, &adj) {
@@ -527,6 +502,51 @@ impl Propagation {
         }
         changed
     }
+}
+
+/// The UB operands of one op taking part in among-operand propagation.
+struct AmongGroup {
+    /// Non-scalar, rank > 0 UB operands (not temp buffers).
+    operands: Vec<ValueId>,
+    /// Those that may receive (all but a copy's source).
+    receivers: Vec<ValueId>,
+}
+
+/// The among-operand groups of every device function (the op set does not
+/// change while requirements propagate, so it is computed once).
+fn among_groups(m: &Module) -> Vec<AmongGroup> {
+    let mut out = Vec::new();
+    for f in device_funcs(m) {
+        for op in m.walk(f) {
+            let Some(row) = hivm_op(m.op(op).name()) else {
+                continue;
+            };
+            if !row.propagates_among_operands() {
+                continue;
+            }
+            let d = m.op(op);
+            let temps: &[ValueId] = d.group("temp_buffer").unwrap_or(&[]);
+            let mut operands = Vec::new();
+            let mut receivers = Vec::new();
+            for (i, &v) in d.operands().iter().enumerate() {
+                if temps.contains(&v) || !memref_of(m, v).is_some_and(|t| is_ub(t) && t.rank() > 0)
+                {
+                    continue;
+                }
+                operands.push(v);
+                if !(row.kind == HivmKind::Copy && i == 0) {
+                    receivers.push(v);
+                }
+            }
+            if operands.len() > 1 {
+                out.push(AmongGroup {
+                    operands,
+                    receivers,
+                });
+            }
+        }
+    }
+    out
 }
 
 /// Removes the stride attributes from every `annotation.mark` (erasing

@@ -191,21 +191,19 @@ pub fn hivm_op(name: &str) -> Option<&'static HivmOp> {
         .map(|i| &HIVM_OPS[i])
 }
 
-/// View-like ops: the result aliases operand 0.
-const VIEWS: &[(&str, ViewKind)] = &[
-    ("hivm.hir.bitcast", ViewKind::Cast),
-    ("memref.cast", ViewKind::Cast),
-    ("memref.collapse_shape", ViewKind::Collapse),
-    ("memref.expand_shape", ViewKind::Expand),
-    ("memref.reinterpret_cast", ViewKind::Reinterpret),
-    ("memref.reshape", ViewKind::Reshape),
-    ("memref.subview", ViewKind::Subview),
-    ("memref.view", ViewKind::ByteView),
-];
-
-/// The view kind of `name`, if it is a view-like op.
+/// The view kind of `name`, if it is a view-like op (the result aliases
+/// operand 0).
 pub fn view_kind(name: &str) -> Option<ViewKind> {
-    VIEWS.iter().find(|(n, _)| *n == name).map(|&(_, k)| k)
+    Some(match name {
+        "hivm.hir.bitcast" | "memref.cast" => ViewKind::Cast,
+        "memref.collapse_shape" => ViewKind::Collapse,
+        "memref.expand_shape" => ViewKind::Expand,
+        "memref.reinterpret_cast" => ViewKind::Reinterpret,
+        "memref.reshape" => ViewKind::Reshape,
+        "memref.subview" => ViewKind::Subview,
+        "memref.view" => ViewKind::ByteView,
+        _ => return None,
+    })
 }
 
 /// Ops that create a root buffer.
