@@ -76,10 +76,7 @@ pub fn build(program: &Program, soc: &Soc) -> Report {
             continue;
         }
         let members = members_by_root(f);
-        let mut layout = Layout {
-            slots: Vec::new(),
-            reserves: resolve_reserves(f).unwrap_or_default(),
-        };
+        let mut layout = Layout::new(resolve_reserves(f).unwrap_or_default());
         for a in f.allocs() {
             let Some(ms) = members.get(&a.var) else {
                 continue;
@@ -94,7 +91,7 @@ pub fn build(program: &Program, soc: &Soc) -> Report {
                 .min()
                 .and_then(|o| u64::try_from(o).ok())
                 .unwrap_or(0);
-            layout.slots.push(Slot {
+            layout.push(Slot {
                 root: a.var,
                 space: a.space.clone(),
                 base,
@@ -122,7 +119,7 @@ pub fn build(program: &Program, soc: &Soc) -> Report {
                 .max()
                 .unwrap_or(0);
             let slot_end: HashMap<_, _> = layout
-                .slots
+                .slots()
                 .iter()
                 .map(|s| (s.root, s.base + s.size))
                 .collect();

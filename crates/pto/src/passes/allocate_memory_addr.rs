@@ -93,15 +93,42 @@ pub struct Slot {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Layout {
     /// Slots, in placement order per space.
-    pub slots: Vec<Slot>,
+    slots: Vec<Slot>,
+    /// Index of each root's slot in `slots`.
+    index: HashMap<VarId, usize>,
     /// Reserved windows.
     pub reserves: Vec<Reserve>,
 }
 
 impl Layout {
+    /// An empty layout with the given reserved windows.
+    pub fn new(reserves: Vec<Reserve>) -> Layout {
+        Layout {
+            slots: Vec::new(),
+            index: HashMap::new(),
+            reserves,
+        }
+    }
+
+    /// Adds the slot of a root (replacing an earlier one of the same root).
+    pub fn push(&mut self, slot: Slot) {
+        match self.index.get(&slot.root) {
+            Some(&i) => self.slots[i] = slot,
+            None => {
+                self.index.insert(slot.root, self.slots.len());
+                self.slots.push(slot);
+            }
+        }
+    }
+
+    /// Every slot, in placement order per space.
+    pub fn slots(&self) -> &[Slot] {
+        &self.slots
+    }
+
     /// The slot of root `v`.
     pub fn slot(&self, v: VarId) -> Option<&Slot> {
-        self.slots.iter().find(|s| s.root == v)
+        self.index.get(&v).map(|&i| &self.slots[i])
     }
 }
 
@@ -214,10 +241,7 @@ pub fn allocate_function(
     let reserves = resolve_reserves(f)?;
     let allocs = f.allocs();
     let members = members_by_root(f);
-    let mut layout = Layout {
-        slots: Vec::new(),
-        reserves: reserves.clone(),
-    };
+    let mut layout = Layout::new(reserves.clone());
     // Spaces in a fixed order so errors and layouts are deterministic.
     let mut spaces: Vec<MemSpace> = allocs.iter().map(|a| a.space.clone()).collect();
     spaces.sort();
@@ -261,7 +285,7 @@ pub fn allocate_function(
             let base = cur;
             cur = policy.align_address(cur + size, tspace);
             used = used.max(base + size);
-            layout.slots.push(Slot {
+            layout.push(Slot {
                 root,
                 space: space.clone(),
                 base,
@@ -298,7 +322,7 @@ pub fn allocate_function(
 /// Whether the tiles already sit at the layout's addresses (a second run).
 fn already_addressed(f: &Function, layout: &Layout, members: &HashMap<VarId, Vec<VarId>>) -> bool {
     let mut any_nonzero = false;
-    for slot in &layout.slots {
+    for slot in layout.slots() {
         let min = members
             .get(&slot.root)
             .into_iter()
@@ -325,8 +349,10 @@ fn rewrite(
     addressed: bool,
     allocs: &[crate::ir::Alloc],
 ) {
-    for slot in &layout.slots {
-        let pinned = allocs.iter().any(|a| a.var == slot.root && a.pinned);
+    let pinned_roots: std::collections::HashSet<VarId> =
+        allocs.iter().filter(|a| a.pinned).map(|a| a.var).collect();
+    for slot in layout.slots() {
+        let pinned = pinned_roots.contains(&slot.root);
         for &m in members.get(&slot.root).into_iter().flatten() {
             let Some(mr) = f.vars[m].ty.as_mut().and_then(Type::memref_mut) else {
                 continue;

@@ -117,8 +117,8 @@ fn run_function(f: &mut Function, soc: &Soc) -> Result<(), PassError> {
                 && matches!(f.stmts[s].kind, StmtKind::Expr(_))
         })
         .count();
-    for (i, a) in st.allocs.iter().enumerate() {
-        let i = first + i;
+    let mut new_stmts = Vec::with_capacity(st.allocs.len());
+    for a in &st.allocs {
         let mut call = Call::new(
             "pl.tile.alloc",
             vec![
@@ -129,16 +129,15 @@ fn run_function(f: &mut Function, soc: &Soc) -> Result<(), PassError> {
         if a.pinned {
             call.set_kwarg("pinned", Expr::Bool(true));
         }
-        let s = f.insert(
-            Block::Body,
-            i,
-            StmtKind::Assign {
-                targets: vec![a.var],
-                value: Expr::call(call),
-            },
-        );
+        let s = f.new_stmt(StmtKind::Assign {
+            targets: vec![a.var],
+            value: Expr::call(call),
+        });
         f.vars[a.var].def = VarDef::Stmt(s);
+        new_stmts.push(s);
     }
+    // One splice keeps insertion linear in the body length.
+    f.body.splice(first..first, new_stmts);
     Ok(())
 }
 

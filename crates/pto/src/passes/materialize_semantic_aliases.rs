@@ -40,6 +40,8 @@ struct Ctx {
     carried: HashMap<VarId, MemRef>,
     /// Statement -> (block containing it).
     parent: HashMap<StmtId, Block>,
+    /// Root -> tiles whose MemRef names it (kept current by `rebase`).
+    members: HashMap<VarId, Vec<VarId>>,
 }
 
 fn run_function(f: &mut Function) {
@@ -51,7 +53,17 @@ fn run_function(f: &mut Function) {
         spaces: allocs.iter().map(|a| (a.var, a.space.clone())).collect(),
         carried: HashMap::new(),
         parent: HashMap::new(),
+        members: HashMap::new(),
     };
+    for (v, d) in f.vars.iter() {
+        if let Some(r) =
+            d.ty.as_ref()
+                .and_then(Type::memref)
+                .and_then(MemRef::base_var)
+        {
+            cx.members.entry(r).or_default().push(v);
+        }
+    }
     let walk = f.walk();
     for &(b, s) in &walk {
         cx.parent.insert(s, b);
@@ -75,6 +87,19 @@ fn set_memref(f: &mut Function, v: VarId, m: MemRef) {
     if let Some(slot) = f.vars[v].ty.as_mut().and_then(Type::memref_mut) {
         *slot = Some(m);
     }
+}
+
+/// Sets `v`'s MemRef and keeps the root -> members index current.
+fn retarget(f: &mut Function, cx: &mut Ctx, v: VarId, m: MemRef) {
+    if let Some(old) = f.ty(v).and_then(Type::memref).and_then(MemRef::base_var) {
+        if let Some(list) = cx.members.get_mut(&old) {
+            list.retain(|&x| x != v);
+        }
+    }
+    if let Some(r) = m.base_var() {
+        cx.members.entry(r).or_default().push(v);
+    }
+    set_memref(f, v, m);
 }
 
 fn root(m: &MemRef) -> Option<VarId> {
@@ -108,7 +133,7 @@ fn align_loop(f: &mut Function, s: StmtId, l: &ForStmt, cx: &mut Ctx) {
         }
         if let Some(&r) = l.results.get(k) {
             if matches!(f.ty(r), Some(Type::Tile(_))) {
-                set_memref(f, r, target.clone());
+                retarget(f, cx, r, target.clone());
             } else {
                 cx.carried.insert(r, target.clone());
             }
@@ -173,7 +198,7 @@ fn push(f: &mut Function, cx: &mut Ctx, v: VarId, target: &MemRef, yield_stmt: S
             if target_touched_after(f, cx, s, yield_stmt, target_root, cur_root) {
                 return;
             }
-            rebase(f, cur_root, cur.const_offset().unwrap_or(0), target);
+            rebase(f, cx, cur_root, cur.const_offset().unwrap_or(0), target);
         }
         StmtKind::If(i) => {
             let Some(k) = i.results.iter().position(|&r| r == v) else {
@@ -190,7 +215,7 @@ fn push(f: &mut Function, cx: &mut Ctx, v: VarId, target: &MemRef, yield_stmt: S
                     }
                 }
             }
-            set_memref(f, v, target.clone());
+            retarget(f, cx, v, target.clone());
         }
         StmtKind::For(l) => {
             let Some(k) = l.results.iter().position(|&r| r == v) else {
@@ -199,7 +224,7 @@ fn push(f: &mut Function, cx: &mut Ctx, v: VarId, target: &MemRef, yield_stmt: S
             if let Some(init) = l.init_values().get(k).and_then(Expr::as_var) {
                 push(f, cx, init, target, yield_stmt, depth + 1);
             }
-            set_memref(f, v, target.clone());
+            retarget(f, cx, v, target.clone());
         }
         _ => {}
     }
@@ -211,10 +236,17 @@ fn same_window(a: &MemRef, b: &MemRef) -> bool {
 
 /// Moves every tile rooted at `old_root` into `target`'s root, keeping each
 /// one's offset relative to `old_base_off`.
-fn rebase(f: &mut Function, old_root: VarId, old_base_off: i64, target: &MemRef) {
+fn rebase(f: &mut Function, cx: &mut Ctx, old_root: VarId, old_base_off: i64, target: &MemRef) {
     let Some(troot) = root(target) else { return };
+    if troot == old_root {
+        return;
+    }
     let toff = target.const_offset().unwrap_or(0);
-    let ids: Vec<VarId> = f.vars.keys().collect();
+    let ids = cx.members.remove(&old_root).unwrap_or_default();
+    cx.members
+        .entry(troot)
+        .or_default()
+        .extend(ids.iter().copied());
     for v in ids {
         let Some(m) = f.ty(v).and_then(Type::memref).cloned() else {
             continue;

@@ -28,7 +28,9 @@ use std::collections::HashMap;
 use tilemem_plan::{validate, Buffer, BufferId, Problem, Solution};
 use tilemem_target::Soc;
 
-use crate::ir::{Block, Expr, Function, MemSpace, StmtId, StmtKind, Type, VarDef, VarId};
+use crate::ir::{
+    Block, EntityRef, Expr, Function, MemSpace, SecondaryMap, StmtId, StmtKind, Type, VarDef, VarId,
+};
 use crate::ops::{self, CastWidths};
 
 use super::allocate_memory_addr::{target_space, Layout};
@@ -37,107 +39,84 @@ use super::PassError;
 /// Program-order live ranges of a function's variables.
 #[derive(Clone, Debug, Default)]
 pub struct Lifetimes {
-    /// Index of the defining statement (parameters: 0).
-    pub def: HashMap<VarId, u64>,
-    /// Greatest reading index (loop-extended); equals `def` when never read.
-    pub last: HashMap<VarId, u64>,
+    /// Index of the defining statement (parameters: 0); `None` when the
+    /// variable is never defined.
+    pub def: SecondaryMap<VarId, Option<u64>>,
+    /// Greatest reading index (loop-extended); 0 when never read.
+    pub last: SecondaryMap<VarId, u64>,
 }
 
 impl Lifetimes {
-    /// `[def, last]` of `v`, when it is defined or read.
+    /// `[def, last]` of `v`, when it is defined.
     pub fn range(&self, v: VarId) -> Option<(u64, u64)> {
-        let d = *self.def.get(&v)?;
-        let l = self.last.get(&v).copied().unwrap_or(d).max(d);
-        Some((d, l))
+        let d = self.def[v]?;
+        Some((d, self.last[v].max(d)))
     }
+}
+
+/// Statement numbering: index of each statement and the last index of its
+/// subtree.
+struct Numbering {
+    index: SecondaryMap<StmtId, u64>,
+    end: SecondaryMap<StmtId, u64>,
 }
 
 /// Computes program-order lifetimes over the whole statement tree.
 pub fn lifetimes(f: &Function) -> Lifetimes {
     let mut lt = Lifetimes::default();
-    let mut index: HashMap<StmtId, u64> = HashMap::new();
-    // End index of every loop (last index inside its body).
-    let mut loop_end: HashMap<StmtId, u64> = HashMap::new();
+    let mut num = Numbering {
+        index: SecondaryMap::new(),
+        end: SecondaryMap::new(),
+    };
     let mut next = 1u64;
-    number(f, Block::Body, &mut next, &mut index, &mut loop_end);
-    for p in &f.params {
-        lt.def.insert(p.var, 0);
-    }
+    number(f, Block::Body, &mut next, &mut num);
     for (v, d) in f.vars.iter() {
-        let at = match d.def {
-            VarDef::Stmt(s) | VarDef::IterArg(s) | VarDef::LoopVar(s) => index.get(&s).copied(),
+        lt.def[v] = match d.def {
             VarDef::Param(_) => Some(0),
+            // Loop and `if` results are defined where the statement ends.
+            VarDef::Stmt(s) if matches!(f.stmts[s].kind, StmtKind::For(_) | StmtKind::If(_)) => {
+                Some(num.end[s])
+            }
+            VarDef::Stmt(s) | VarDef::IterArg(s) | VarDef::LoopVar(s) => {
+                Some(num.index[s]).filter(|&i| i > 0)
+            }
             VarDef::Free => None,
         };
-        if let Some(at) = at {
-            // Loop and `if` results are defined where the statement ends.
-            let at = match d.def {
-                VarDef::Stmt(s)
-                    if matches!(f.stmts[s].kind, StmtKind::For(_) | StmtKind::If(_)) =>
-                {
-                    subtree_end(f, s, &index).max(at)
-                }
-                _ => at,
-            };
-            lt.def.insert(v, at);
-        }
     }
-    // Enclosing loops of each statement, innermost last.
+    for p in &f.params {
+        lt.def[p.var] = Some(0);
+    }
+    // Enclosing loops of the statement being read, outermost first.
     let mut stack: Vec<StmtId> = Vec::new();
-    reads(f, Block::Body, &index, &loop_end, &mut stack, &mut lt);
+    reads(f, Block::Body, &num, &mut stack, &mut lt);
     lt
 }
 
-fn number(
-    f: &Function,
-    b: Block,
-    next: &mut u64,
-    index: &mut HashMap<StmtId, u64>,
-    loop_end: &mut HashMap<StmtId, u64>,
-) {
+fn number(f: &Function, b: Block, next: &mut u64, num: &mut Numbering) {
     for &s in f.block(b) {
-        index.insert(s, *next);
+        num.index[s] = *next;
         *next += 1;
         for child in f.child_blocks(s) {
-            number(f, child, next, index, loop_end);
+            number(f, child, next, num);
         }
-        if matches!(f.stmts[s].kind, StmtKind::For(_)) {
-            loop_end.insert(s, *next - 1);
-        }
+        num.end[s] = *next - 1;
     }
 }
 
-fn subtree_end(f: &Function, s: StmtId, index: &HashMap<StmtId, u64>) -> u64 {
-    let mut end = index.get(&s).copied().unwrap_or(0);
-    for child in f.child_blocks(s) {
-        for &x in f.block(child) {
-            end = end.max(subtree_end(f, x, index));
-        }
-    }
-    end
-}
-
-fn reads(
-    f: &Function,
-    b: Block,
-    index: &HashMap<StmtId, u64>,
-    loop_end: &HashMap<StmtId, u64>,
-    stack: &mut Vec<StmtId>,
-    lt: &mut Lifetimes,
-) {
+fn reads(f: &Function, b: Block, num: &Numbering, stack: &mut Vec<StmtId>, lt: &mut Lifetimes) {
     for &s in f.block(b) {
-        let at = index[&s];
+        let at = num.index[s];
         f.stmts[s].for_each_use(&mut |u| {
-            let def = lt.def.get(&u).copied().unwrap_or(0);
+            let def = lt.def[u].unwrap_or(0);
             // A value defined before an enclosing loop lives to its end.
             let mut last = at;
-            for l in stack.iter() {
-                if def < index[l] {
-                    last = last.max(loop_end[l]);
+            for &l in stack.iter() {
+                if def < num.index[l] {
+                    last = last.max(num.end[l]);
                     break;
                 }
             }
-            let e = lt.last.entry(u).or_insert(0);
+            let e = &mut lt.last[u];
             *e = (*e).max(last);
         });
         let is_loop = matches!(f.stmts[s].kind, StmtKind::For(_));
@@ -145,7 +124,7 @@ fn reads(
             stack.push(s);
         }
         for child in f.child_blocks(s) {
-            reads(f, child, index, loop_end, stack, lt);
+            reads(f, child, num, stack, lt);
         }
         if is_loop {
             stack.pop();
@@ -155,32 +134,32 @@ fn reads(
 
 /// Union-find over variables: families of the same data.
 struct Families {
-    parent: HashMap<VarId, VarId>,
+    parent: Vec<u32>,
 }
 
 impl Families {
     fn find(&mut self, v: VarId) -> VarId {
-        let p = *self.parent.get(&v).unwrap_or(&v);
-        if p == v {
-            return v;
+        let mut r = v.index();
+        while self.parent[r] as usize != r {
+            let p = self.parent[r] as usize;
+            self.parent[r] = self.parent[p];
+            r = p;
         }
-        let r = self.find(p);
-        self.parent.insert(v, r);
-        r
+        VarId::new(r)
     }
 
     fn union(&mut self, a: VarId, b: VarId) {
         let (ra, rb) = (self.find(a), self.find(b));
         if ra != rb {
             let (lo, hi) = if ra < rb { (ra, rb) } else { (rb, ra) };
-            self.parent.insert(hi, lo);
+            self.parent[hi.index()] = lo.index() as u32;
         }
     }
 }
 
 fn families(f: &Function) -> Families {
     let mut fam = Families {
-        parent: HashMap::new(),
+        parent: (0..f.vars.len() as u32).collect(),
     };
     for (b, s) in f.walk() {
         let _ = b;
@@ -266,7 +245,7 @@ pub fn check_function(f: &Function, soc: &Soc, layout: &Layout) -> Result<(), Pa
             )));
         }
     }
-    for slot in &layout.slots {
+    for slot in layout.slots() {
         if slot.base % 32 != 0 && slot.base % 16 != 0 {
             // The default policy aligns to 32; custom policies may not, so
             // only clearly broken bases are rejected here.

@@ -1,0 +1,156 @@
+//! The whole memory pipeline on generated kernels.
+//!
+//! `cargo bench -p tilemem-pto --bench pipeline` generates kernels of 10,000
+//! and 100,000 statements in the form PyPTO hands to InitMemRef (plain
+//! tiles: vector chains, slice/reshape views, loops carrying tiles, ifs with
+//! results, matmuls through Mat/Left/Right/Acc, stores), runs
+//! init_memref -> materialize_semantic_aliases -> memory_reuse ->
+//! allocate_memory_addr (with the placement check) on the 950 target, and
+//! prints the median times of parsing, the passes and printing, and how the
+//! pass time scales from 10k to 100k statements (1.0 = linear).
+
+use std::time::{Duration, Instant};
+
+use tilemem_pto::passes::{run_pipeline, PassContext, PassId, PlannerMode};
+use tilemem_pto::{parse, print};
+use tilemem_target::Soc;
+
+/// A kernel of about `n` statements.
+fn generate(n: usize) -> String {
+    let mut s = String::with_capacity(n * 160);
+    s.push_str(
+        "# pypto.program: Bench\nimport pypto.language as pl\n\n@pl.program\nclass Bench:\n",
+    );
+    s.push_str("    @pl.function(type=pl.FunctionType.InCore)\n");
+    s.push_str("    def kernel(x: pl.Tensor[[64, 64], pl.FP32], a: pl.Tensor[[64, 64], pl.FP16], c: pl.Scalar[pl.INDEX], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]]) -> pl.Tensor[[64, 64], pl.FP32]:\n");
+    let v = "pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec]";
+    let row = "pl.Tile[[1, 64], pl.FP32, pl.Mem.Vec]";
+    s.push_str(&format!(
+        "        t0: {v} = pl.tile.load(x, [0, 0], [64, 64], [64, 64], target_memory=pl.Mem.Vec)\n"
+    ));
+    let mut count = 1;
+    let mut last = "t0".to_string();
+    let mut i = 1;
+    while count + 2 < n {
+        match i % 40 {
+            0 => {
+                // A loop carrying one tile: 4 statements.
+                s.push_str(&format!(
+                    "        for k{i}, (acc{i},) in pl.range(4, init_values=({last},)):\n"
+                ));
+                s.push_str(&format!(
+                    "            u{i}: {v} = pl.tile.add(acc{i}, t0)\n"
+                ));
+                s.push_str(&format!(
+                    "            w{i}: {v} = pl.tile.muls(u{i}, 0.5)\n"
+                ));
+                s.push_str(&format!("            r{i}: {v} = pl.yield_(w{i})\n"));
+                last = format!("r{i}");
+                count += 4;
+            }
+            10 => {
+                // An if with one result: 5 statements.
+                s.push_str(&format!("        if c < {i}:\n"));
+                s.push_str(&format!("            p{i}: {v} = pl.tile.exp({last})\n"));
+                s.push_str(&format!("            q{i}: {v} = pl.yield_(p{i})\n"));
+                s.push_str("        else:\n");
+                s.push_str(&format!(
+                    "            o{i}: {v} = pl.tile.adds({last}, 1.0)\n"
+                ));
+                s.push_str(&format!("            q{i}: {v} = pl.yield_(o{i})\n"));
+                last = format!("q{i}");
+                count += 5;
+            }
+            20 => {
+                // Views: a row slice, a reshape of it, a broadcast use.
+                s.push_str(&format!(
+                    "        s{i}: {row} = pl.tile.slice({last}, [1, 64], [{}, 0])\n",
+                    i % 64
+                ));
+                s.push_str(&format!(
+                    "        h{i}: {row} = pl.tile.reshape(s{i}, [1, 64])\n"
+                ));
+                s.push_str(&format!(
+                    "        e{i}: {v} = pl.tile.col_expand_mul({last}, h{i})\n"
+                ));
+                last = format!("e{i}");
+                count += 3;
+            }
+            30 => {
+                // A matmul through the cube spaces, stored back.
+                s.push_str(&format!("        am{i}: pl.Tile[[64, 64], pl.FP16, pl.Mem.Mat] = pl.tile.load(a, [0, 0], [64, 64], [64, 64], target_memory=pl.Mem.Mat)\n"));
+                s.push_str(&format!("        al{i}: pl.Tile[[64, 64], pl.FP16, pl.Mem.Left] = pl.tile.move(am{i}, target_memory=pl.Mem.Left)\n"));
+                s.push_str(&format!("        ar{i}: pl.Tile[[64, 64], pl.FP16, pl.Mem.Right] = pl.tile.move(am{i}, target_memory=pl.Mem.Right)\n"));
+                s.push_str(&format!("        mc{i}: pl.Tile[[64, 64], pl.FP32, pl.Mem.Acc] = pl.tile.matmul(al{i}, ar{i})\n"));
+                s.push_str(&format!("        st{i}: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(mc{i}, [0, 0], y)\n"));
+                count += 5;
+            }
+            k => {
+                let op = ["add", "mul", "sub", "max"][k % 4];
+                s.push_str(&format!("        t{i}: {v} = pl.tile.{op}({last}, t0)\n"));
+                last = format!("t{i}");
+                count += 1;
+            }
+        }
+        i += 1;
+    }
+    s.push_str(&format!(
+        "        res: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store({last}, [0, 0], y)\n"
+    ));
+    s.push_str("        return res\n");
+    s
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+fn main() {
+    let passes = PassId::ALL;
+    let mut pass_times = Vec::new();
+    for n in [10_000usize, 100_000] {
+        let text = generate(n);
+        let stmts = text.lines().count();
+        let (mut tp, mut tr, mut tw) = (Vec::new(), Vec::new(), Vec::new());
+        for _ in 0..3 {
+            let t = Instant::now();
+            let mut program = parse(&text).expect("generated program parses");
+            tp.push(t.elapsed());
+            let mut cx = PassContext::new(Soc::ascend950(), PlannerMode::Pypto);
+            let t = Instant::now();
+            run_pipeline(&mut program, &mut cx, &passes).expect("pipeline succeeds");
+            tr.push(t.elapsed());
+            let t = Instant::now();
+            let out = print(&program);
+            tw.push(t.elapsed());
+            assert!(out.len() > text.len());
+        }
+        let (p, r, w) = (median(tp), median(tr), median(tw));
+        println!(
+            "{stmts:>7} lines: parse {:>8.1} ms, passes {:>8.1} ms, print {:>8.1} ms, total {:>8.1} ms",
+            p.as_secs_f64() * 1e3,
+            r.as_secs_f64() * 1e3,
+            w.as_secs_f64() * 1e3,
+            (p + r + w).as_secs_f64() * 1e3
+        );
+        pass_times.push((stmts, r));
+    }
+    // Where the time goes, per pass, on the large kernel.
+    let text = generate(100_000);
+    let mut program = parse(&text).expect("generated program parses");
+    let mut cx = PassContext::new(Soc::ascend950(), PlannerMode::Pypto);
+    for p in passes {
+        let t = Instant::now();
+        run_pipeline(&mut program, &mut cx, &[p]).expect("pass succeeds");
+        println!(
+            "  {:<30} {:>8.1} ms",
+            p.name(),
+            t.elapsed().as_secs_f64() * 1e3
+        );
+    }
+    let (n0, t0) = pass_times[0];
+    let (n1, t1) = pass_times[1];
+    let ratio = (t1.as_secs_f64() / t0.as_secs_f64()) / (n1 as f64 / n0 as f64);
+    println!("passes scaling 10k -> 100k: {ratio:.2}x linear");
+}
