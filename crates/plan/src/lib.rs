@@ -27,6 +27,7 @@
 pub mod bench;
 pub mod bound;
 pub mod csv;
+pub mod gen;
 pub mod map;
 pub mod problem;
 pub mod solve;

@@ -438,14 +438,24 @@ struct Frame {
     cand_start: u32,
     /// Coverage counts of the valley sections start here in `Dfs::cover`.
     cover_start: u32,
-    /// Smallest candidate size (bounds the waste of uncovered sections).
+    /// Smallest size among the unplaced buffers inside the valley (bounds
+    /// the waste of uncovered sections).
     min_cand: u64,
     next: u32,
+    /// The lower neighbour floor of the valley (bounds waste).
     raise_to: Option<u64>,
+    /// The raise branch is open (no critical section forbids it).
+    can_raise: bool,
     raised: bool,
     applied: Applied,
-    /// State key (for the failed-state cache).
+    /// Key of the component state this node decides in (failed-state
+    /// cache), and the component's section range.
     key: u64,
+    clo: u32,
+    chi: u32,
+    /// Its subtree also failed for reasons outside its component: the key
+    /// must not be cached.
+    tainted: bool,
     /// Undo-log heights when the frame was created.
     forbid_mark: u32,
     floor_mark: u32,
@@ -498,6 +508,8 @@ struct Dfs<'a> {
     cover: Vec<u32>,
     fill: Vec<u64>,
     deepest: usize,
+    comps: Vec<(u32, u32)>,
+    comp_keys: Vec<u64>,
     /// Valley choice: leftmost (true) or most constrained (false).
     leftmost: bool,
     stack: Vec<Frame>,
@@ -536,6 +548,8 @@ impl<'a> Dfs<'a> {
             cover: Vec::new(),
             fill: Vec::new(),
             deepest: 0,
+            comps: Vec::new(),
+            comp_keys: Vec::new(),
             leftmost: false,
             stack: Vec::new(),
             recheck: false,
@@ -555,27 +569,73 @@ impl<'a> Dfs<'a> {
         if self.recheck {
             self.recheck = false;
             if !self.sections_ok(0, self.part.sections as u32) {
+                self.taint_outside(0, 0);
                 return false;
             }
         }
+        // Live components: runs of sections still in use. No unplaced buffer
+        // crosses a dead section, so components are independent subproblems.
         let sections = self.part.sections;
+        self.comps.clear();
+        let mut s = 0;
+        while s < sections {
+            if self.rem[s] == 0 {
+                s += 1;
+                continue;
+            }
+            let lo = s;
+            while s < sections && self.rem[s] > 0 {
+                s += 1;
+            }
+            self.comps.push((lo as u32, s as u32));
+        }
+        if self.comps.is_empty() {
+            return false;
+        }
+        // A component that failed before fails again: the node is dead.
+        let mut keys = std::mem::take(&mut self.comp_keys);
+        keys.clear();
+        for k in 0..self.comps.len() {
+            let (lo, hi) = self.comps[k];
+            let key = self.comp_key(lo as usize, hi as usize);
+            if std::env::var_os("X_NOCACHE").is_none() && self.failed.keys.contains(&key) {
+                self.taint_outside(lo, hi);
+                self.comp_keys = keys;
+                return false;
+            }
+            keys.push(key);
+        }
+        // Stay inside the component of the parent node while it has work
+        // left (so a frame's subtree only decides inside its component);
+        // among the allowed ones, take the one with the least slack.
+        let within = self.stack.last().map(|f| (f.clo, f.chi));
+        let inside = |c: (u32, u32)| within.is_some_and(|(a, b)| a <= c.0 && c.1 <= b);
+        let any_inside = self.comps.iter().any(|&c| inside(c));
+        let mut pick: Option<(usize, u64)> = None;
+        for (k, &(lo, hi)) in self.comps.iter().enumerate() {
+            if any_inside && !inside((lo, hi)) {
+                continue;
+            }
+            let slack = (lo..hi)
+                .map(|s| {
+                    let s = s as usize;
+                    self.target.saturating_sub(self.floor[s] + self.rem[s])
+                })
+                .min()
+                .unwrap_or(0);
+            if pick.is_none_or(|(_, b)| slack < b) {
+                pick = Some((k, slack));
+            }
+        }
+        let (ck, _) = pick.expect("a live component");
+        let (clo, chi) = self.comps[ck];
+        let key = keys[ck];
+        self.comp_keys = keys;
+        self.taint_outside(clo, chi);
+        let (clo_u, chi_u) = (clo as usize, chi as usize);
         let mut level = u64::MAX;
-        for s in 0..sections {
-            if self.rem[s] > 0 {
-                level = level.min(self.floor[s]);
-            }
-        }
-        if level == u64::MAX {
-            return false;
-        }
-        let mut key = self.placed_hash ^ self.forbid_hash.rotate_left(17);
-        for s in 0..sections {
-            if self.rem[s] > 0 {
-                key = mix(key, self.floor[s] ^ ((s as u64) << 44));
-            }
-        }
-        if self.failed.keys.contains(&key) {
-            return false;
+        for s in clo_u..chi_u {
+            level = level.min(self.floor[s]);
         }
         // Every valley at the lowest level is examined; the node branches on
         // the one holding the most constrained critical section (a section
@@ -584,15 +644,15 @@ impl<'a> Dfs<'a> {
         let cover_start = self.cover.len();
         // (lo, hi, raise_to, min_cand, critical section, its coverage)
         let mut chosen: Option<(usize, usize, Option<u64>, u64, Option<(usize, u32)>)> = None;
-        let mut s = 0;
-        while s < sections {
-            if self.rem[s] == 0 || self.floor[s] != level {
+        let mut s = clo_u;
+        while s < chi_u {
+            if self.floor[s] != level {
                 s += 1;
                 continue;
             }
             let lo = s;
             let mut hi = s + 1;
-            while hi < sections && self.rem[hi] > 0 && self.floor[hi] == level {
+            while hi < chi_u && self.floor[hi] == level {
                 hi += 1;
             }
             s = hi;
@@ -620,7 +680,8 @@ impl<'a> Dfs<'a> {
         self.cover.truncate(cover_start);
         self.collect(level, lo, hi);
         let p = self.part;
-        let (raise_to, cands_end) = match critical {
+        let critical = if std::env::var_os("X_NOCRIT").is_some() { None } else { critical };
+        let (can_raise, cands_end) = match critical {
             // Some coverer of the critical section must start here: the
             // other candidates wait for a later node, no raise.
             Some((cs, _)) => {
@@ -633,20 +694,12 @@ impl<'a> Dfs<'a> {
                         k += 1;
                     }
                 }
-                (None, k)
+                (false, k)
             }
-            None => (raise_to, self.cands.len()),
+            None => (raise_to.is_some(), self.cands.len()),
         };
-        // Only the branching candidates count towards coverage.
-        for c in &mut self.cover[cover_start..] {
-            *c = 0;
-        }
-        for i in cand_start..cands_end {
-            let b = self.cands[i] as usize;
-            for t in p.sl[b]..p.su[b] {
-                self.cover[cover_start + t as usize - lo] += 1;
-            }
-        }
+        // Coverage stays that of every candidate: the ones that do not
+        // branch here still cover their sections in later nodes.
         self.cands.truncate(cands_end);
         // Coverers of the least covered section lead, then by rank.
         let mut tight = None;
@@ -671,9 +724,13 @@ impl<'a> Dfs<'a> {
             min_cand,
             next: cand_start as u32,
             raise_to,
+            can_raise,
             raised: false,
             applied: Applied::Nothing,
             key,
+            clo,
+            chi,
+            tainted: false,
             forbid_mark: self.forbid_log.len() as u32,
             floor_mark: self.floor_log.len() as u32,
         });
@@ -698,12 +755,14 @@ impl<'a> Dfs<'a> {
                 for t in p.sl[bi]..p.su[bi] {
                     self.fill[t as usize - lo] += p.size[bi];
                 }
+                // Any buffer inside the valley (candidate or not) may be
+                // the support that ends a section's waste.
+                min_cand = min_cand.min(p.size[bi]);
                 let o = align_up(level, p.align[bi]);
                 if o < self.min_allowed[bi] || o + p.size[bi] > self.target {
                     continue;
                 }
                 self.cands.push(b);
-                min_cand = min_cand.min(p.size[bi]);
                 for t in p.sl[bi]..p.su[bi] {
                     self.cover[cover_start + t as usize - lo] += 1;
                 }
@@ -817,6 +876,34 @@ impl<'a> Dfs<'a> {
         ok
     }
 
+    /// Marks every open frame whose component does not contain sections
+    /// `[lo, hi)` (all frames when the range is empty) as tainted.
+    fn taint_outside(&mut self, lo: u32, hi: u32) {
+        for f in self.stack.iter_mut().rev() {
+            if lo == hi || !(f.clo <= lo && hi <= f.chi) {
+                f.tainted = true;
+            }
+        }
+    }
+
+    /// Hash of a component's state: floors of its sections, its unplaced
+    /// buffers and their forbidden offsets.
+    fn comp_key(&self, lo: usize, hi: usize) -> u64 {
+        let p = self.part;
+        let mut key = mix(lo as u64, hi as u64);
+        let mut set = 0u64;
+        for s in lo..hi {
+            key = mix(key, self.floor[s]);
+            for &b in &p.start_items[p.start_first[s] as usize..p.start_first[s + 1] as usize] {
+                let bi = b as usize;
+                if !self.placed[bi] {
+                    set ^= self.zobrist[bi] ^ self.forbid_key(b, self.min_allowed[bi]);
+                }
+            }
+        }
+        mix(key, set)
+    }
+
     fn forbid_key(&self, b: u32, m: u64) -> u64 {
         if m == 0 {
             0
@@ -927,7 +1014,7 @@ impl<'a> Dfs<'a> {
                     break;
                 }
                 self.stack[fi].next = next;
-                if child.is_none() && !self.stack[fi].raised && self.stack[fi].raise_to.is_some() {
+                if child.is_none() && !self.stack[fi].raised && self.stack[fi].can_raise {
                     child = Some(Applied::Raised);
                 }
             }
@@ -942,7 +1029,9 @@ impl<'a> Dfs<'a> {
                 }
                 self.cands.truncate(frame.cand_start as usize);
                 self.cover.truncate(frame.cover_start as usize);
-                self.failed.insert(frame.key);
+                if !frame.tainted {
+                    self.failed.insert(frame.key);
+                }
                 continue;
             };
             self.stack[fi].applied = child;

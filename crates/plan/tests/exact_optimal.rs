@@ -1,0 +1,88 @@
+//! The exact solver against brute force on small random problems.
+
+use std::time::Duration;
+
+use tilemem_plan::{lower_bound, solve, validate, Budget, Buffer, Problem, SolverKind};
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// Random problem: `n` buffers, lifetimes within `[0, t)`, sizes 1..=`smax`.
+pub fn random_problem(rng: &mut Rng, n: usize, t: u64, smax: u64) -> Problem {
+    let mut p = Problem::new();
+    for _ in 0..n {
+        let l = rng.below(t);
+        let u = l + 1 + rng.below(t - l);
+        p.push(Buffer::new(1 + rng.below(smax), l, u));
+    }
+    p
+}
+
+/// Lowest height by trying every offset of every buffer.
+fn brute_force(p: &Problem) -> u64 {
+    fn go(p: &Problem, i: usize, offs: &mut Vec<u64>, h: u64, best: &mut u64) {
+        if h >= *best {
+            return;
+        }
+        if i == p.buffers.len() {
+            *best = h;
+            return;
+        }
+        let b = &p.buffers[i];
+        for o in 0..*best {
+            if o + b.size >= *best {
+                break;
+            }
+            let clash = (0..i).any(|j| {
+                let c = &p.buffers[j];
+                b.lifetime_overlaps(c) && o < offs[j] + c.size && offs[j] < o + b.size
+            });
+            if !clash {
+                offs.push(o);
+                go(p, i + 1, offs, h.max(o + b.size), best);
+                offs.pop();
+            }
+        }
+    }
+    let mut best: u64 = p.buffers.iter().map(|b| b.size).sum::<u64>() + 1;
+    go(p, 0, &mut Vec::new(), 0, &mut best);
+    best
+}
+
+#[test]
+fn exact_matches_brute_force() {
+    let mut rng = Rng(7);
+    let budget = Budget::default().with_time_limit(Some(Duration::from_secs(5)));
+    let cases: usize = std::env::var("EXACT_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(300);
+    let nmax: usize = std::env::var("EXACT_N").ok().and_then(|v| v.parse().ok()).unwrap_or(7);
+    for case in 0..cases {
+        let n = 2 + (case % (nmax - 1));
+        let p = random_problem(&mut rng, n, 2 + n as u64, 6);
+        let want = brute_force(&p);
+        let out = solve(&p, SolverKind::Exact, &budget).unwrap();
+        let sol = out.solution.clone().expect("placed");
+        let stats = validate(&p, &sol).unwrap();
+        assert_eq!(stats.height, out.height);
+        assert_eq!(out.height, want, "case {case}: {p:?}");
+        assert!(out.proven_optimal, "case {case}");
+        assert!(out.height >= lower_bound(&p));
+        // With the optimum as capacity it fits; one byte less is infeasible.
+        let mut q = p.clone();
+        q.capacity = Some(want);
+        let fit = solve(&q, SolverKind::Exact, &budget).unwrap();
+        assert!(fit.solution.is_some(), "case {case}: fits at {want}");
+        if want > 0 {
+            q.capacity = Some(want - 1);
+            let no = solve(&q, SolverKind::Exact, &budget).unwrap();
+            assert!(no.solution.is_none() && no.proven_infeasible, "case {case}");
+        }
+    }
+}
