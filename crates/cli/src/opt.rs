@@ -6,7 +6,10 @@
 //! `// -----` chunk is processed on its own and the outputs are joined by
 //! `// -----`. Diagnostics go to stderr as `file:line:col: error: message`
 //! followed by the source line. Exit codes: 0 success, 1 a pass failed,
-//! 2 bad input (unreadable file, syntax error, unknown flag).
+//! 2 bad input (unreadable file, syntax error, unknown flag). With
+//! `-verify-diagnostics` the diagnostics are checked against
+//! `// expected-error {{...}}` comments instead of printed, and only a
+//! mismatch fails the run.
 
 use std::io::{Read, Write};
 use std::process::ExitCode;
@@ -15,12 +18,14 @@ use tilemem_mlir::ir::{Diagnostic, Severity};
 use tilemem_mlir::parse::{parse_module, split_input, ParseOptions};
 use tilemem_mlir::pass::{registry, run_pipeline, Pass};
 use tilemem_mlir::print::print_module;
+use tilemem_mlir::verify::{expectations, verify};
 
 /// Parsed command line.
 struct Options {
     passes: Vec<Box<dyn Pass>>,
     split: bool,
     allow_unregistered: bool,
+    verify: bool,
     output: Option<String>,
     input: Option<String>,
 }
@@ -37,6 +42,7 @@ fn usage() -> String {
          OPTIONS:\n  \
          -split-input-file            Split the input at '// -----' and process each chunk independently\n  \
          -allow-unregistered-dialect  Allow operations of unknown dialects\n  \
+         -verify-diagnostics          Check diagnostics against '// expected-error {{...}}' comments\n  \
          -o <file>                    Output file (default: stdout)\n  \
          -h, --help                   Show this help\n\n\
          PASSES (run in the order given):\n",
@@ -64,6 +70,7 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
         passes: Vec::new(),
         split: false,
         allow_unregistered: false,
+        verify: false,
         output: None,
         input: None,
     };
@@ -89,6 +96,7 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
             "h" | "help" => return Ok(Parsed::Help),
             "split-input-file" => o.split = true,
             "allow-unregistered-dialect" => o.allow_unregistered = true,
+            "verify-diagnostics" => o.verify = true,
             "o" => {
                 let v = match value {
                     Some(v) => v,
@@ -200,23 +208,35 @@ pub fn run(args: &[String]) -> ExitCode {
             allow_unregistered_dialect: opts.allow_unregistered,
             line_offset: chunk.line_offset,
         };
-        let mut module = match parse_module(chunk.text, &popts) {
-            Ok(m) => m,
-            Err(d) => {
-                stderr.push_str(&render(&d, &file, &text));
-                bad_input = true;
-                continue;
+        // Diagnostics of this chunk, whether reading and the passes succeeded.
+        let (diags, output, chunk_bad, chunk_failed) = match parse_module(chunk.text, &popts) {
+            Err(d) => (vec![d], None, true, false),
+            Ok(mut module) => {
+                let (diags, ok) = run_pipeline(&opts.passes, &mut module);
+                let ok = ok && !diags.iter().any(|d| d.severity == Severity::Error);
+                let output = ok.then(|| print_module(&module));
+                (diags, output, false, !ok)
             }
         };
-        let (diags, ok) = run_pipeline(&opts.passes, &mut module);
-        for d in &diags {
-            stderr.push_str(&render(d, &file, &text));
+        if opts.verify {
+            let mismatches = match expectations(chunk.text, chunk.line_offset) {
+                Ok(expected) => verify(&expected, &diags),
+                Err(d) => vec![d],
+            };
+            for d in &mismatches {
+                stderr.push_str(&render(d, &file, &text));
+            }
+            failed |= !mismatches.is_empty();
+        } else {
+            for d in &diags {
+                stderr.push_str(&render(d, &file, &text));
+            }
+            bad_input |= chunk_bad;
+            failed |= chunk_failed;
         }
-        if !ok || diags.iter().any(|d| d.severity == Severity::Error) {
-            failed = true;
-            continue;
+        if let Some(out) = output {
+            outputs.push(out);
         }
-        outputs.push(print_module(&module));
     }
     eprint!("{stderr}");
     let joined = outputs.join("// -----\n");

@@ -7,12 +7,14 @@
 //!   custom forms of the ops HIVM programs use);
 //! - [`print`]: the printer, in `mlir-opt`'s canonical style;
 //! - [`pass`]: the pass interface and registry;
-//! - [`passes`]: the HIVM passes.
+//! - [`passes`]: the HIVM passes;
+//! - [`verify`]: `-verify-diagnostics` expectations.
 
 pub mod ir;
 pub mod parse;
 pub mod pass;
 pub mod passes;
 pub mod print;
+pub mod verify;
 
 pub use ir::{Attribute, Diagnostic, Location, Module, OpId, Type, ValueId};
