@@ -202,10 +202,12 @@ pub(crate) fn root_of(f: &Function, v: VarId) -> Option<VarId> {
     }
 }
 
-fn has_partial_view(ty: &Type, root_size: u64) -> bool {
+fn has_partial_view(ty: &Type, root_size: u64, root_low: i64) -> bool {
     let Type::Tile(t) = ty else { return false };
     let Some(m) = &t.memref else { return false };
-    let off_nonzero = m.const_offset() != Some(0);
+    // Relative to the root's lowest offset: an already planned program
+    // carries absolute addresses.
+    let off_nonzero = m.const_offset() != Some(root_low);
     let size_differs = m.size.is_some_and(|s| s != root_size);
     let valid_shape = t.extras.iter().any(|e| match e {
         Expr::Call(c) => c.kwarg("valid_shape").is_some(),
@@ -267,6 +269,15 @@ pub(crate) fn build(
             let mut tail_in_cf = false;
             let mut partial = false;
             let mut groups = BTreeSet::new();
+            let low = mem
+                .iter()
+                .filter_map(|&v| {
+                    f.ty(v)
+                        .and_then(Type::memref)
+                        .and_then(|m| m.const_offset())
+                })
+                .min()
+                .unwrap_or(0);
             for &v in mem {
                 let fx = facts.var(v);
                 if let Some(d) = fx.def {
@@ -279,7 +290,7 @@ pub(crate) fn build(
                 }
                 tail_in_cf |= fx.touched_in_control_flow;
                 if let Some(ty) = f.ty(v) {
-                    partial |= has_partial_view(ty, a.size);
+                    partial |= has_partial_view(ty, a.size, low);
                 }
                 // The defining statement, when an assignment with a real op.
                 if let crate::ir::VarDef::Stmt(s) = f.vars[v].def {

@@ -14,8 +14,23 @@ use std::collections::BTreeMap;
 use crate::ir::{BinOp, Block, EntityRef, Expr, Function, MemBase, StmtKind, Type, VarId};
 
 /// Rewrites the MemRefs of `f` for `addr` (alloc var index -> address).
+///
+/// Offsets are taken relative to the lowest constant offset among a root's
+/// tiles (the root tile itself sits at 0 before addresses are assigned), so
+/// re-planning an already planned program gives the same addresses.
 pub(crate) fn apply(f: &mut Function, addr: &BTreeMap<usize, u64>) {
     let vars: Vec<VarId> = f.vars.keys().collect();
+    let mut low: BTreeMap<usize, i64> = BTreeMap::new();
+    for &v in &vars {
+        let Some(Type::Tile(t)) = f.vars[v].ty.as_ref() else {
+            continue;
+        };
+        let Some(m) = t.memref.as_ref() else { continue };
+        if let (MemBase::Var(r), Some(o)) = (&m.base, m.const_offset()) {
+            let e = low.entry(r.index()).or_insert(o);
+            *e = (*e).min(o);
+        }
+    }
     for v in vars {
         let Some(Type::Tile(t)) = f.vars[v].ty.as_mut() else {
             continue;
@@ -28,7 +43,10 @@ pub(crate) fn apply(f: &mut Function, addr: &BTreeMap<usize, u64>) {
         let new = match m.offset.as_ref() {
             None => Expr::const_i64(base as i64),
             Some(e) => match e.as_int() {
-                Some(rel) => Expr::const_i64(base as i64 + rel),
+                Some(off) => {
+                    let rel = off - low.get(&r.index()).copied().unwrap_or(0).min(off);
+                    Expr::const_i64(base as i64 + rel)
+                }
                 None if base == 0 => e.clone(),
                 None => Expr::Binary(
                     BinOp::Add,

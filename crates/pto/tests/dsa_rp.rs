@@ -1,0 +1,364 @@
+//! The DSA_RP planner mode on the repository's own small programs: exact
+//! addresses for each rule of the model (penalty-driven placement, no
+//! penalties without a backend, partial views, control flow, no-alias,
+//! pipeline stages with the relaxed fallback and `PH-DSA-001`, reserved
+//! windows), exact error messages, problem export and replay, and the
+//! optimal mode never using more bytes than the greedy.
+
+use tilemem_plan::csv;
+use tilemem_pto::passes::dsa_rp::{self, greedy, DsaOptions};
+use tilemem_pto::passes::{run_pipeline, ErrorKind, PassContext, PassError, PassId, PlannerMode};
+use tilemem_pto::{parse, print};
+use tilemem_target::Soc;
+
+const HEAD: &str = "# pypto.program: P\nimport pypto.language as pl\n\n@pl.program\nclass P:\n";
+
+fn program(kind: &str, sig: &str, body: &[&str]) -> String {
+    let mut s = String::from(HEAD);
+    s.push_str(&format!(
+        "    @pl.function(type=pl.FunctionType.{kind})\n    def main({sig}:\n"
+    ));
+    for l in body {
+        s.push_str("        ");
+        s.push_str(l);
+        s.push('\n');
+    }
+    s
+}
+
+fn plan_mode(
+    src: &str,
+    target: &str,
+    mode: PlannerMode,
+) -> Result<(String, Vec<String>), PassError> {
+    let mut p = parse(src).expect("test program parses");
+    let mut cx = PassContext::new(Soc::from_name(target).unwrap(), mode);
+    run_pipeline(&mut p, &mut cx, &[PassId::AllocateMemoryAddr])?;
+    let diags = cx.diagnostics.iter().map(|d| d.to_string()).collect();
+    Ok((print(&p), diags))
+}
+
+fn plan(src: &str, target: &str) -> Result<(String, Vec<String>), PassError> {
+    plan_mode(src, target, PlannerMode::DsaRp)
+}
+
+/// The offset of every tile MemRef in printed order, as `name=offset`.
+fn offsets(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let t = line.trim_start();
+        let Some((name, rest)) = t.split_once(": pl.Tile[") else {
+            continue;
+        };
+        let Some(i) = rest.find("pl.MemRef(") else {
+            continue;
+        };
+        let r = &rest[i + "pl.MemRef(".len()..];
+        let off = r
+            .split_once("pl.const(")
+            .and_then(|(_, x)| x.split_once(','))
+            .map(|(n, _)| n.to_string())
+            .unwrap_or_else(|| "?".into());
+        out.push(format!("{name}={off}"));
+    }
+    out
+}
+
+fn tile(name: &str, root: &str, size: u64, rhs: &str) -> String {
+    format!(
+        "{name}: pl.Tile[[64, 64], pl.FP32, pl.MemRef({root}, pl.const(0, pl.INT64), {size}), pl.Mem.Vec] = {rhs}"
+    )
+}
+
+fn alloc(root: &str, size: u64) -> String {
+    format!("{root}: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, {size})")
+}
+
+const SIG: &str = "x: pl.Tensor[[64, 64], pl.FP32], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]]) -> pl.Tensor[[64, 64], pl.FP32]";
+
+/// a, b loaded (MTE2); c = add(a, b) could take a's bytes but that would be
+/// a cross-pipe write-after-write handoff; d and e follow c on the vector
+/// pipe and reuse c's bytes freely.
+fn chain() -> String {
+    let body: Vec<String> = vec![
+        alloc("mem_vec_0", 16384),
+        alloc("mem_vec_1", 16384),
+        alloc("mem_vec_2", 16384),
+        alloc("mem_vec_3", 16384),
+        tile(
+            "a",
+            "mem_vec_0",
+            16384,
+            "pl.tile.load(x, [0, 0], [64, 64], [64, 64], target_memory=pl.Mem.Vec)",
+        ),
+        tile(
+            "b",
+            "mem_vec_1",
+            16384,
+            "pl.tile.load(x, [0, 0], [64, 64], [64, 64], target_memory=pl.Mem.Vec)",
+        ),
+        tile("c", "mem_vec_2", 16384, "pl.tile.add(a, b)"),
+        tile("d", "mem_vec_3", 16384, "pl.tile.mul(c, c)"),
+        "r: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(d, [0, 0], y)".into(),
+        "return r".into(),
+    ];
+    let refs: Vec<&str> = body.iter().map(String::as_str).collect();
+    program("InCore", SIG, &refs)
+}
+
+#[test]
+fn cross_pipe_handoff_moves_a_tile_to_fresh_bytes() {
+    let (out, diags) = plan(&chain(), "950").unwrap();
+    assert_eq!(offsets(&out), ["a=0", "b=16384", "c=32768", "d=32768"]);
+    assert!(diags.is_empty());
+}
+
+#[test]
+fn without_a_backend_there_are_no_penalties() {
+    let (out, _) = plan(&chain(), "none").unwrap();
+    assert_eq!(offsets(&out), ["a=0", "b=16384", "c=0", "d=0"]);
+}
+
+#[test]
+fn partial_views_carry_no_penalty() {
+    // The loaded tile has a valid_shape smaller than its shape: reusing its
+    // bytes is not penalized, so the next tile takes offset 0.
+    let src = program(
+        "InCore",
+        SIG,
+        &[
+            &alloc("mem_vec_0", 16384),
+            &alloc("mem_vec_1", 16384),
+            "a: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_vec_0, pl.const(0, pl.INT64), 16384), pl.Mem.Vec, pl.TileView(valid_shape=[48, 64])] = pl.tile.load(x, [0, 0], [64, 64], [48, 64], target_memory=pl.Mem.Vec)",
+            &tile("b", "mem_vec_1", 16384, "pl.tile.fillpad(a, pad_value=pl.PadValue.max)"),
+            "r: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(b, [0, 0], y)",
+            "return r",
+        ],
+    );
+    let (out, _) = plan(&src, "950").unwrap();
+    assert_eq!(offsets(&out), ["a=0", "b=0"]);
+}
+
+#[test]
+fn no_alias_rule_is_a_hard_separation() {
+    // recip may not write over its input even with a backend-free target
+    // (no penalties at all there).
+    let src = program(
+        "InCore",
+        SIG,
+        &[
+            &alloc("mem_vec_0", 16384),
+            &alloc("mem_vec_1", 16384),
+            &tile(
+                "a",
+                "mem_vec_0",
+                16384,
+                "pl.tile.load(x, [0, 0], [64, 64], [64, 64], target_memory=pl.Mem.Vec)",
+            ),
+            &tile("b", "mem_vec_1", 16384, "pl.tile.recip(a)"),
+            "r: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(b, [0, 0], y)",
+            "return r",
+        ],
+    );
+    let (out, _) = plan(&src, "none").unwrap();
+    assert_eq!(offsets(&out), ["a=0", "b=16384"]);
+}
+
+#[test]
+fn unused_allocs_are_removed_and_memrefs_printed_as_constants() {
+    let src = program(
+        "InCore",
+        SIG,
+        &[
+            &alloc("mem_vec_0", 16384),
+            &alloc("mem_vec_9", 512),
+            "a: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_vec_0, 0, 16384), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [64, 64], [64, 64], target_memory=pl.Mem.Vec)",
+            "r: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(a, [0, 0], y)",
+            "return r",
+        ],
+    );
+    let (out, _) = plan(&src, "950").unwrap();
+    assert!(!out.contains("mem_vec_9"), "{out}");
+    assert!(
+        out.contains("pl.MemRef(mem_vec_0, pl.const(0, pl.INT64), 16384)"),
+        "{out}"
+    );
+}
+
+fn staged(size: u64) -> String {
+    // Three stage copies of one pipeline group in Right.
+    let mut body = Vec::new();
+    for k in 0..3 {
+        body.push(format!(
+            "mem_mat_{k}: pl.Ptr = pl.tile.alloc(pl.Mem.Mat, {size})"
+        ));
+        body.push(format!(
+            "mem_right_{k}: pl.Ptr = pl.tile.alloc(pl.Mem.Right, {size})"
+        ));
+    }
+    for k in 0..3 {
+        body.push(format!("bm{k}: pl.Tile[[128, 128], pl.BF16, pl.MemRef(mem_mat_{k}, pl.const(0, pl.INT64), {size}), pl.Mem.Mat] = pl.tile.load(x, [0, 0], [128, 128], [128, 128], target_memory=pl.Mem.Mat)"));
+        body.push(format!("r{k}: pl.Tile[[128, 128], pl.BF16, pl.MemRef(mem_right_{k}, pl.const(0, pl.INT64), {size}), pl.Mem.Right] = pl.tile.move(bm{k}, target_memory=pl.Mem.Right, attrs={{\"pipeline_membership\": \"0:{k}\"}})"));
+    }
+    body.push("return x".into());
+    let refs: Vec<&str> = body.iter().map(String::as_str).collect();
+    program(
+        "InCore",
+        "x: pl.Tensor[[128, 128], pl.BF16]) -> pl.Tensor[[128, 128], pl.BF16]",
+        &refs,
+    )
+}
+
+#[test]
+fn pipeline_stages_stay_apart_when_they_fit() {
+    let (out, diags) = plan(&staged(16384), "910b").unwrap();
+    let right: Vec<String> = offsets(&out)
+        .into_iter()
+        .filter(|o| o.starts_with('r'))
+        .collect();
+    assert_eq!(right, ["r0=0", "r1=16384", "r2=32768"]);
+    assert!(diags.is_empty());
+    assert!(
+        !out.contains("pipeline_membership"),
+        "attribute is consumed"
+    );
+}
+
+#[test]
+fn pipeline_stages_are_relaxed_with_a_perf_hint_when_they_do_not_fit() {
+    let (out, diags) = plan(&staged(32768), "910b").unwrap();
+    let right: Vec<String> = offsets(&out)
+        .into_iter()
+        .filter(|o| o.starts_with('r'))
+        .collect();
+    assert_eq!(right, ["r0=0", "r1=32768", "r2=0"]);
+    assert_eq!(diags.len(), 1);
+    assert!(
+        diags[0].starts_with("[perf_hint PH-DSA-001] DSA-RP could not keep the requested pipeline stages of 'main' apart in Right (capacity 65536): mem_right_0/mem_right_2 now share storage"),
+        "{}",
+        diags[0]
+    );
+}
+
+#[test]
+fn no_placement_is_a_planning_error() {
+    let src = program(
+        "InCore",
+        SIG,
+        &[
+            &alloc("mem_vec_0", 200000),
+            "a: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_vec_0, pl.const(0, pl.INT64), 200000), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [64, 64], [64, 64], target_memory=pl.Mem.Vec)",
+            "r: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(a, [0, 0], y)",
+            "return r",
+        ],
+    );
+    let e = plan(&src, "910b").unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Planning);
+    assert_eq!(
+        e.to_string(),
+        "ValueError: DSA-RP could not find a placement for 'main' within the on-chip memory \
+         capacities: canonical greedy found no capacity-fitting placement (Vec space: 1 \
+         buffers, 200000 bytes requested, capacity 188416)"
+    );
+}
+
+#[test]
+fn reserve_buffer_windows_come_first_and_overlaps_are_rejected() {
+    let src = program(
+        "AIV",
+        SIG,
+        &[
+            &alloc("mem_vec_0", 1024),
+            "_: pl.Scalar[pl.INT32] = pl.system.reserve_buffer(name='ring', size=100, base=-1)",
+            "a: pl.Tile[[16, 16], pl.FP32, pl.MemRef(mem_vec_0, pl.const(0, pl.INT64), 1024), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 16], [16, 16], target_memory=pl.Mem.Vec)",
+            "r: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(a, [0, 0], y)",
+            "return r",
+        ],
+    );
+    let (out, _) = plan(&src, "910b").unwrap();
+    assert!(
+        out.contains("reserve_buffer(name='ring', size=100, base=0)"),
+        "{out}"
+    );
+    assert_eq!(offsets(&out), ["a=128"]);
+
+    let bad = program(
+        "AIV",
+        "",
+        &[
+            "_a: pl.Scalar[pl.INT32] = pl.system.reserve_buffer(name='one', size=4096, base=-1)",
+            "_b: pl.Scalar[pl.INT32] = pl.system.reserve_buffer(name='two', size=1024, base=2048)",
+        ],
+    );
+    let bad = bad.replace("def main(:", "def main():");
+    let e = plan(&bad, "910b").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "InternalError: overlapping reserve_buffer ranges in function 'main': [2048, 3072) overlaps with [0, 4096)"
+    );
+}
+
+#[test]
+fn opaque_functions_are_left_alone() {
+    let src = chain().replace("FunctionType.InCore", "FunctionType.Opaque");
+    let (out, _) = plan(&src, "950").unwrap();
+    assert_eq!(out, print(&parse(&src).unwrap()));
+}
+
+#[test]
+fn planning_twice_gives_the_same_program() {
+    let (once, _) = plan(&chain(), "950").unwrap();
+    let (twice, _) = plan(&once, "950").unwrap();
+    assert_eq!(offsets(&once), offsets(&twice));
+}
+
+#[test]
+fn exported_problems_replay_to_the_same_placement() {
+    let dir = std::env::temp_dir().join(format!("tilemem-dsarp-export-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut p = parse(&chain()).unwrap();
+    let mut cx = PassContext::new(Soc::from_name("950").unwrap(), PlannerMode::DsaRp);
+    let opts = DsaOptions {
+        export_dir: Some(dir.clone()),
+        ..DsaOptions::default()
+    };
+    let reports = dsa_rp::run_with(&mut p, &mut cx, &opts).unwrap();
+    assert_eq!(reports.len(), 1);
+    assert_eq!(reports[0].bytes, 49152);
+    let file = csv::read(&dir.join("main.Vec.csv")).unwrap();
+    let want: Vec<u64> = file.offsets.iter().map(|o| o.unwrap()).collect();
+    assert_eq!(want, [0, 16384, 32768, 32768]);
+    let replay = greedy::canonical(&file.problem).unwrap();
+    assert_eq!(replay.offsets, want);
+    let side = std::fs::read_to_string(dir.join("main.Vec.dsa.txt")).unwrap();
+    assert!(
+        side.contains("mem_vec_0,4,6,MTE2,false,MTE2 V,false,false,false,"),
+        "{side}"
+    );
+    assert!(side.contains("soft,mem_vec_0,mem_vec_2"), "{side}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn optimal_mode_never_uses_more_bytes_than_the_greedy() {
+    for target in ["950", "none"] {
+        let mut p = parse(&chain()).unwrap();
+        let mut cx = PassContext::new(Soc::from_name(target).unwrap(), PlannerMode::Optimal);
+        let opts = DsaOptions {
+            optimal: true,
+            ..DsaOptions::default()
+        };
+        let reports = dsa_rp::run_with(&mut p, &mut cx, &opts).unwrap();
+        for r in reports {
+            assert!(r.bytes <= r.greedy_bytes, "{r:?}");
+        }
+    }
+    // Bytes first: the exact answer packs the chain into two slots.
+    let (out, _) = plan_mode(&chain(), "950", PlannerMode::Optimal).unwrap();
+    let used = offsets(&out)
+        .iter()
+        .map(|o| o.split('=').nth(1).unwrap().parse::<u64>().unwrap() + 16384)
+        .max()
+        .unwrap();
+    assert_eq!(used, 32768);
+}
