@@ -116,8 +116,6 @@ pub struct ProgramOrder {
     pub enclosing_loop: SecondaryMap<StmtId, Option<u32>>,
     /// Parent loop of each loop (into `loops`).
     pub loop_parent: Vec<Option<u32>>,
-    /// The block each statement sits in.
-    pub block_of: HashMap<StmtId, Block>,
     /// Number of indices handed out.
     pub len: u32,
 }
@@ -139,7 +137,6 @@ impl ProgramOrder {
             self.len += 1;
             self.index[s] = i;
             self.enclosing_loop[s] = lp;
-            self.block_of.insert(s, b);
             match &f.stmts[s].kind {
                 StmtKind::For(_) => {
                     let id = u32::try_from(self.loops.len()).unwrap_or(u32::MAX);
