@@ -275,8 +275,15 @@ pub struct FamilyBuffer {
 
 /// The family buffers of each space of a laid-out function.
 pub fn family_buffers(f: &Function, layout: &Layout) -> Vec<(MemSpace, Vec<FamilyBuffer>)> {
+    family_buffers_with(f, layout, &mut families(f))
+}
+
+fn family_buffers_with(
+    f: &Function,
+    layout: &Layout,
+    fam: &mut Families,
+) -> Vec<(MemSpace, Vec<FamilyBuffer>)> {
     let lt = lifetimes(f);
-    let mut fam = families(f);
     let mut by_key: HashMap<(VarId, VarId), FamilyBuffer> = HashMap::new();
     let mut order: Vec<(VarId, VarId)> = Vec::new();
     // Members of each family (typed or not) for lifetimes.
@@ -340,7 +347,29 @@ pub fn family_buffers(f: &Function, layout: &Layout) -> Vec<(MemSpace, Vec<Famil
 
 fn lower(f: &Function, soc: &Soc, layout: &Layout) -> Vec<(MemSpace, Problem, Solution)> {
     let mut fam = families(f);
-    let per_space = family_buffers(f, layout);
+    let per_space = family_buffers_with(f, layout, &mut fam);
+    // No-alias rules as pairs of different families, collected once.
+    let mut forbidden: Vec<(VarId, VarId)> = Vec::new();
+    for (_, s) in f.walk() {
+        let st = &f.stmts[s];
+        let (Some(x), Some(call)) = (st.def(), st.call()) else {
+            continue;
+        };
+        let info = ops::lookup_or_default(call.op_name());
+        if info.alias == ops::AliasRule::InplaceSafe {
+            continue;
+        }
+        let cast = cast_widths(f, x, call.args.first());
+        for i in info.forbidden_alias_args(soc.family(), call.args.len(), cast) {
+            let Some(y) = call.args.get(i).and_then(Expr::as_var) else {
+                continue;
+            };
+            let (fx, fy) = (fam.find(x), fam.find(y));
+            if fx != fy {
+                forbidden.push((fx, fy));
+            }
+        }
+    }
     let mut out = Vec::new();
     for (space, bufs) in per_space {
         let mut problem = Problem::new();
@@ -361,26 +390,10 @@ fn lower(f: &Function, soc: &Soc, layout: &Layout) -> Vec<(MemSpace, Problem, So
             solution.offsets.push(b.start);
             id_of.entry(b.rep).or_default().push(id);
         }
-        // No-alias rules as hard pairs between different families.
-        for (_, s) in f.walk() {
-            let st = &f.stmts[s];
-            let (Some(x), Some(call)) = (st.def(), st.call()) else {
-                continue;
-            };
-            let info = ops::lookup_or_default(call.op_name());
-            let cast = cast_widths(f, x, call.args.first());
-            for i in info.forbidden_alias_args(soc.family(), call.args.len(), cast) {
-                let Some(y) = call.args.get(i).and_then(Expr::as_var) else {
-                    continue;
-                };
-                let (fx, fy) = (fam.find(x), fam.find(y));
-                if fx == fy {
-                    continue;
-                }
-                for &a in id_of.get(&fx).into_iter().flatten() {
-                    for &b in id_of.get(&fy).into_iter().flatten() {
-                        problem.conflicts.push((a, b));
-                    }
+        for &(fx, fy) in &forbidden {
+            for &a in id_of.get(&fx).into_iter().flatten() {
+                for &b in id_of.get(&fy).into_iter().flatten() {
+                    problem.conflicts.push((a, b));
                 }
             }
         }
