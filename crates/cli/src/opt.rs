@@ -42,6 +42,7 @@ fn usage() -> String {
          OPTIONS:\n  \
          -split-input-file            Split the input at '// -----' and process each chunk independently\n  \
          -allow-unregistered-dialect  Allow operations of unknown dialects\n  \
+         -pass-pipeline=<pipeline>    Passes as an MLIR pipeline string, e.g. 'builtin.module(hivm-mark-stride-align)'\n  \
          -verify-diagnostics          Check diagnostics against '// expected-error {{...}}' comments\n  \
          -o <file>                    Output file (default: stdout)\n  \
          -h, --help                   Show this help\n\n\
@@ -63,6 +64,44 @@ fn known_passes() -> String {
     } else {
         format!("known passes: {}", names.join(", "))
     }
+}
+
+/// The pass names of a textual pipeline such as
+/// `builtin.module(func.func(hivm-mark-stride-align),hivm-enable-stride-align)`.
+/// Op anchors (a name followed by `(`) are flattened away: every pass here
+/// runs over the whole module.
+fn pipeline_passes(text: &str) -> Result<Vec<String>, String> {
+    let text = text.trim().trim_matches(|c| c == '"' || c == '\'');
+    let bytes = text.as_bytes();
+    let mut names = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if c.is_ascii_alphanumeric() || c == b'_' || c == b'-' || c == b'.' {
+            let start = i;
+            while i < bytes.len()
+                && (bytes[i].is_ascii_alphanumeric() || matches!(bytes[i], b'_' | b'-' | b'.'))
+            {
+                i += 1;
+            }
+            let name = &text[start..i];
+            match bytes.get(i) {
+                Some(b'(') => {}
+                Some(b'{') => {
+                    return Err(format!("pass options are not supported ('{name}{{...}}')"))
+                }
+                _ => names.push(name.to_string()),
+            }
+        } else if matches!(c, b'(' | b')' | b',' | b' ') {
+            i += 1;
+        } else {
+            return Err(format!(
+                "unexpected '{}' in -pass-pipeline '{text}'",
+                c as char
+            ));
+        }
+    }
+    Ok(names)
 }
 
 fn parse_args(args: &[String]) -> Result<Parsed, String> {
@@ -97,6 +136,27 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
             "split-input-file" => o.split = true,
             "allow-unregistered-dialect" => o.allow_unregistered = true,
             "verify-diagnostics" => o.verify = true,
+            "pass-pipeline" => {
+                let v = match value {
+                    Some(v) => v,
+                    None => {
+                        let Some(v) = args.get(i) else {
+                            return Err("option '-pass-pipeline' needs a value".to_string());
+                        };
+                        i += 1;
+                        v.clone()
+                    }
+                };
+                for name in pipeline_passes(&v)? {
+                    let Some(p) = registry().into_iter().find(|p| p.name() == name) else {
+                        return Err(format!(
+                            "unknown pass '{name}' in -pass-pipeline\n{}",
+                            known_passes()
+                        ));
+                    };
+                    o.passes.push(p);
+                }
+            }
             "o" => {
                 let v = match value {
                     Some(v) => v,

@@ -26,3 +26,8 @@ func.func @keep(%a: memref<4xf32>) {
   "some_use"(%a) {note = "kept"} : (memref<4xf32>) -> ()
   return
 }
+
+// RUN: tilemem opt '-pass-pipeline=builtin.module(func.func(hivm-mark-stride-align),hivm-enable-stride-align)' -allow-unregistered-dialect %s | FileCheck %s --check-prefix=PIPE
+// RUN: not tilemem opt '-pass-pipeline=builtin.module(no-such-pass)' %s 2>&1 | FileCheck %s --check-prefix=PIPEBAD
+// PIPE: func.func @keep(%arg0: memref<4xf32>) attributes {hivm.storage_aligned}
+// PIPEBAD: tilemem opt: unknown pass 'no-such-pass' in -pass-pipeline

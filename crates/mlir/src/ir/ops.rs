@@ -370,6 +370,10 @@ pub enum Form {
     For,
     /// `scf.if`.
     If,
+    /// `scf.while (%a = %init) : (T) -> R { ... } do { ... }`.
+    While,
+    /// `scf.condition(%c) %a : T`.
+    Condition,
     /// `vector.transfer_read`.
     TransferRead,
     /// `vector.transfer_write`.
@@ -442,6 +446,8 @@ pub fn custom_form(name: &str) -> Option<Form> {
         "memref.dim" => Dim,
         "scf.for" => For,
         "scf.if" => If,
+        "scf.while" => While,
+        "scf.condition" => Condition,
         "vector.transfer_read" => TransferRead,
         "vector.transfer_write" => TransferWrite,
         "vector.constant_mask" => ConstantMask,

@@ -549,6 +549,22 @@ impl Parser<'_> {
             }
             Form::For => self.parse_for(&mut b)?,
             Form::If => self.parse_if(&mut b)?,
+            Form::While => self.parse_while(&mut b)?,
+            Form::Condition => {
+                self.c.expect("(")?;
+                let cond = self.parse_operand()?;
+                self.c.expect(")")?;
+                self.check_all(std::slice::from_ref(&cond), &Type::i1())?;
+                let args = self.parse_operand_list()?;
+                self.parse_opt_attr_dict(&mut b)?;
+                if !args.is_empty() {
+                    self.c.expect(":")?;
+                    let types = self.parse_type_list()?;
+                    self.check_types(&args, &types)?;
+                }
+                b.operands(&[cond]);
+                b.operands(&args);
+            }
             Form::TransferRead => {
                 let src = self.parse_operand()?;
                 self.c.expect("[")?;
@@ -1020,6 +1036,51 @@ impl Parser<'_> {
         self.parse_opt_attr_dict(b)?;
         b.operands(&[cond]);
         b.spec.result_types = types;
+        Ok(())
+    }
+
+    fn parse_while(&mut self, b: &mut Built) -> PResult<()> {
+        self.c.expect("(")?;
+        let mut names = Vec::new();
+        let mut inits = Vec::new();
+        if !self.c.eat(")") {
+            loop {
+                self.c.skip_ws();
+                let pos = self.c.pos();
+                self.c.expect("%")?;
+                let Some(n) = self.c.suffix_id() else {
+                    return self.c.err("expected argument name");
+                };
+                names.push((n.to_string(), pos));
+                self.c.expect("=")?;
+                inits.push(self.parse_operand()?);
+                if self.c.eat(")") {
+                    break;
+                }
+                self.c.expect(",")?;
+            }
+        }
+        self.c.expect(":")?;
+        let fty = self.parse_function_type()?;
+        self.check_types(&inits, &fty.inputs)?;
+        let args: Vec<(String, Type, usize)> = names
+            .into_iter()
+            .zip(&fty.inputs)
+            .map(|((n, p), t)| (n, t.clone(), p))
+            .collect();
+        let before = self.m.new_detached_region();
+        self.parse_region(before, &args)?;
+        self.c.expect("do")?;
+        let after = self.m.new_detached_region();
+        self.parse_region(after, &[])?;
+        b.regions.push(before);
+        b.regions.push(after);
+        self.parse_opt_attr_dict(b)?;
+        if self.c.eat_keyword("attributes") {
+            self.parse_opt_attr_dict(b)?;
+        }
+        b.operands(&inits);
+        b.spec.result_types = fty.results;
         Ok(())
     }
 

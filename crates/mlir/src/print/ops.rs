@@ -569,6 +569,54 @@ impl<'a> OpPrinter<'a> {
             }
             Form::For => return self.print_for(op),
             Form::If => return self.print_if(op),
+            Form::While => {
+                if d.regions().len() != 2 {
+                    return false;
+                }
+                let Some(before) = m.entry_block(op, 0) else {
+                    return false;
+                };
+                let args = m.block_args(before).to_vec();
+                if args.len() != operands.len() {
+                    return false;
+                }
+                let _ = write!(self.out, "{name} (");
+                for (i, (&a, &init)) in args.iter().zip(&operands).enumerate() {
+                    if i > 0 {
+                        self.out.push_str(", ");
+                    }
+                    self.value(a);
+                    self.out.push_str(" = ");
+                    self.value(init);
+                }
+                self.out.push_str(") : ");
+                self.sig(op);
+                self.out.push(' ');
+                self.region(d.regions()[0], false, true);
+                self.out.push_str(" do ");
+                self.region(d.regions()[1], true, true);
+                if !d.attrs.is_empty() {
+                    self.out.push_str(" attributes");
+                    self.attr_dict(op, &[]);
+                }
+            }
+            Form::Condition => {
+                let Some((&cond, args)) = operands.split_first() else {
+                    return false;
+                };
+                let _ = write!(self.out, "{name}(");
+                self.value(cond);
+                self.out.push(')');
+                if !args.is_empty() {
+                    self.out.push(' ');
+                    self.values(args);
+                }
+                self.attr_dict(op, &[]);
+                if !args.is_empty() {
+                    self.out.push_str(" : ");
+                    self.types_of(args);
+                }
+            }
             Form::TransferRead | Form::TransferWrite => {
                 let read = form == Form::TransferRead;
                 if d.segments.len() != 4 {
