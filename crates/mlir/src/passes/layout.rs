@@ -31,6 +31,9 @@ impl Strided {
     /// element types without a width.
     pub fn of(ty: &MemRefType) -> Option<Strided> {
         let (strides, _) = ty.strides_and_offset()?;
+        if strides.len() != ty.shape.len() {
+            return None;
+        }
         let bits = i64::from(ty.element_bit_width()?);
         Some(Strided {
             shape: ty.shape.clone(),
@@ -219,6 +222,9 @@ pub fn last_discontinuous_dim_regbase(types: &[Strided], is_ub_dma: bool) -> Opt
 /// `stride[r-2]` is 32-byte aligned (or rank 1).
 pub fn ub_dma_row_aligned(t: &Strided) -> bool {
     let r = t.rank();
+    if r == 0 {
+        return false;
+    }
     let aligned = |s: i64| !is_dynamic(s) && (s * t.bits) % HW_ALIGN_BITS == 0;
     let sub_low = r <= 2 || aligned(t.strides[r - 3]);
     let no_tail_jump = r == 1

@@ -16,6 +16,7 @@
 //! the Fixpipe tables, and marks `func.call` arguments (all local args on
 //! 310B/910_95, `i1` ones on 950) and `vsstb` stores. Nothing else changes;
 //! identical marks are never duplicated, so the pass is idempotent.
+//! Functions carrying `hivm.storage_aligned` (already aligned) are skipped.
 
 use crate::ir::{Attribute, Diagnostic, Location, Module, OpId, Piece, Type, ValueId};
 use crate::pass::{Pass, PassFailed};
@@ -47,6 +48,12 @@ impl Pass for MarkStrideAlign {
         let target = Target::of(m);
         let mut failed = false;
         for func in device_funcs(m) {
+            // Functions already through `hivm-enable-stride-align` keep
+            // their layout: rows padded with dynamic sizes cannot be proven
+            // aligned again, and marking them would pad them twice.
+            if m.op(func).has_attr(attrs::STORAGE_ALIGNED) {
+                continue;
+            }
             let ops = m.walk(func);
             for &op in &ops {
                 if m.op(op).is_erased() {
@@ -294,7 +301,10 @@ fn mark_store_through_trailing_subview(m: &mut Module, v: ValueId, loc: Location
         .iter()
         .map(|o| o.as_static().unwrap_or(crate::ir::DYNAMIC))
         .collect();
-    if res_rank >= src.rank() || sizes[res_rank..].iter().any(|&s| s != 1) {
+    if sizes.len() != src.rank()
+        || res_rank >= src.rank()
+        || sizes[res_rank..].iter().any(|&s| s != 1)
+    {
         return None;
     }
     let e = src.last_non_unit()?;

@@ -13,6 +13,13 @@ use super::op_table::ViewKind;
 pub fn subview_kept_dims(m: &Module, op: OpId) -> Option<Vec<usize>> {
     let parts = m.slice_parts(op)?;
     let result = m.value_type(m.op(op).result(0)?).as_memref()?;
+    let source = m.value_type(parts.source).as_memref()?;
+    if parts.sizes.len() != source.rank()
+        || parts.offsets.len() != source.rank()
+        || parts.strides.len() != source.rank()
+    {
+        return None;
+    }
     let sizes: Vec<i64> = parts
         .sizes
         .iter()
@@ -43,12 +50,25 @@ pub fn kept_dims(sizes: &[i64], result: &[i64]) -> Option<Vec<usize>> {
 /// each group lists dims of the larger-rank side.
 pub fn groups(m: &Module, op: OpId, kind: ViewKind) -> Option<Vec<Vec<usize>>> {
     match kind {
-        ViewKind::Collapse | ViewKind::Expand => Some(
-            m.reassociation(op)?
+        ViewKind::Collapse | ViewKind::Expand => {
+            let src = m.value_type(m.op(op).operand(0)?).as_memref()?;
+            let res = m.value_type(m.op(op).result(0)?).as_memref()?;
+            let (small, big) = if kind == ViewKind::Collapse {
+                (res.rank(), src.rank())
+            } else {
+                (src.rank(), res.rank())
+            };
+            let gs: Vec<Vec<usize>> = m
+                .reassociation(op)?
                 .into_iter()
                 .map(|g| g.into_iter().map(|d| d as usize).collect())
-                .collect(),
-        ),
+                .collect();
+            // Malformed reassociations (wrong group count, dims out of
+            // range or out of order) carry nothing.
+            let flat: Vec<usize> = gs.iter().flatten().copied().collect();
+            let ordered = flat.iter().copied().eq(0..big);
+            (gs.len() == small && ordered && gs.iter().all(|g| !g.is_empty())).then_some(gs)
+        }
         ViewKind::Reshape => {
             let src = m.value_type(m.op(op).operand(0)?).as_memref()?;
             let res = m.value_type(m.op(op).result(0)?).as_memref()?;
@@ -289,10 +309,12 @@ pub fn retyped_result(
             }))
         }
         ViewKind::Collapse => {
-            let gs = m.reassociation(op)?;
+            let gs = groups(m, op, kind)?;
+            if strides.len() != src.rank() {
+                return None;
+            }
             let mut new_strides = Vec::with_capacity(gs.len());
             for g in &gs {
-                let g: Vec<usize> = g.iter().map(|&d| d as usize).collect();
                 let non_unit: Vec<usize> =
                     g.iter().copied().filter(|&d| src.shape[d] != 1).collect();
                 for w in non_unit.windows(2) {
@@ -314,12 +336,14 @@ pub fn retyped_result(
             }))
         }
         ViewKind::Expand => {
-            let gs = m.reassociation(op)?;
+            let gs = groups(m, op, kind)?;
+            if strides.len() != gs.len() {
+                return None;
+            }
             let mut new_strides = vec![0i64; old.rank()];
             for (i, g) in gs.iter().enumerate() {
                 let mut s = strides[i];
                 for &d in g.iter().rev() {
-                    let d = d as usize;
                     new_strides[d] = s;
                     s = if is_dynamic(s) || is_dynamic(old.shape[d]) {
                         DYNAMIC
