@@ -34,6 +34,9 @@ module attributes {hacc.target = #hacc.target<"Ascend950PR_9589">} {
     } {unroll_for_vsstb}
     %collapse_shape = memref.collapse_shape %alloc [[0, 1]] : memref<2x?xf16, #hivm.address_space<ub>> into memref<?xf16, #hivm.address_space<ub>>
     hivm.hir.fixpipe {dma_mode = #hivm.dma_mode<nz2nd>} ins(%alloc : memref<2x?xf16, #hivm.address_space<ub>>) outs(%alloc : memref<2x?xf16, #hivm.address_space<ub>>)
+    hivm.hir.vpad ins(%alloc : memref<2x?xf16, #hivm.address_space<ub>>) outs(%alloc : memref<2x?xf16, #hivm.address_space<ub>>) low[%c0, %c0] high[%c0, %c1] pad_value %c0 : index
+    hivm.hir.set_ctrl false at ctrl[60]
+    %5 = hivm.hir.pointer_cast(%c0) : memref<2x16xf16, #hivm.address_space<ub>>
     scope.scope {
       scope.return
     }

@@ -250,12 +250,15 @@ fn structured_ops_keep_their_pieces() {
   func.func @s(%arg0: memref<16x16xf32, #hivm.address_space<cc>>, %arg1: memref<16x16xf16, #hivm.address_space<ub>>) {
     %c0_i64 = arith.constant 0 : i64
     %c0 = arith.constant 0 : index
+    %cst = arith.constant 0.000000e+00 : f16
     hivm.hir.fixpipe {channel_split = true, dma_mode = #hivm.dma_mode<nz2nd>, dual_dst_mode = #hivm.fixpipe_dual_dst_mode<ROW_SPLIT>} ins(%arg0 : memref<16x16xf32, #hivm.address_space<cc>>) outs(%arg1 : memref<16x16xf16, #hivm.address_space<ub>>)
     %0 = hivm.hir.pointer_cast(%c0_i64) : memref<16x16xf16, #hivm.address_space<ub>>
     hivm.hir.load ins(%arg1 : memref<16x16xf16, #hivm.address_space<ub>>) outs(%0 : memref<16x16xf16, #hivm.address_space<ub>>) left_padding_num = %c0 : index
     hivm.hir.vreduce <sum> ins(%0 : memref<16x16xf16, #hivm.address_space<ub>>) outs(%arg1 : memref<16x16xf16, #hivm.address_space<ub>>) temp_buffer(%0 : memref<16x16xf16, #hivm.address_space<ub>>) reduce_dims = [1]
     hivm.hir.sync_block_set[<CUBE>, <PIPE_FIX>, <PIPE_MTE2>] flag = 1
     %1 = hivm.hir.get_block_idx -> i64
+    hivm.hir.vpad ins(%arg1 : memref<16x16xf16, #hivm.address_space<ub>>) outs(%0 : memref<16x16xf16, #hivm.address_space<ub>>) low[%c0, %c0] high[%c0, %c0] pad_value %cst : f16
+    hivm.hir.set_ctrl false at ctrl[60]
     return
   }
 }

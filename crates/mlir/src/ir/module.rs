@@ -87,6 +87,20 @@ pub enum Piece {
         /// Whether the types are written (`: T`).
         typed: bool,
     },
+    /// `name %v : T` (a keyword then one operand): operand segment `segment`.
+    KeywordOperand {
+        /// The keyword.
+        name: String,
+        /// The operand segment.
+        segment: usize,
+        /// Whether the type is written.
+        typed: bool,
+    },
+    /// `[%a, %b]`: operand segment `segment` in square brackets.
+    Brackets {
+        /// The operand segment.
+        segment: usize,
+    },
     /// `name = <attr>`: the op attribute `name`.
     AttrClause {
         /// Attribute name.

@@ -1149,6 +1149,20 @@ impl Parser<'_> {
                 }
                 Some(b'<') | Some(b'[') => {
                     let text = self.c.balanced()?;
+                    if text.starts_with('[') && text.contains('%') {
+                        // `[%a, %b]`: an operand list in brackets.
+                        self.c.reset(p);
+                        self.c.expect("[")?;
+                        let ops = self.parse_operand_list()?;
+                        self.c.expect("]")?;
+                        glue(&mut pieces);
+                        pieces.push(Piece::Brackets {
+                            segment: segments.len(),
+                        });
+                        segments.push(ops.len() as u32);
+                        operands.extend(ops);
+                        continue;
+                    }
                     if text.contains('%') {
                         return self
                             .c
@@ -1279,6 +1293,26 @@ impl Parser<'_> {
                         self.c.reset(p);
                         break;
                     }
+                    if self.c.peek() == Some(b'%') && !self.next_is_result_binding() {
+                        // `pad_value %v : T`: a keyword taking one operand.
+                        let o = self.parse_operand()?;
+                        let mut typed = false;
+                        if self.c.eat(":") {
+                            let t = self.parse_type()?;
+                            self.check_types(std::slice::from_ref(&o), &[t])?;
+                            typed = true;
+                        }
+                        pieces.push(Piece::KeywordOperand {
+                            name: word.to_string(),
+                            segment: segments.len(),
+                            typed,
+                        });
+                        segments.push(1);
+                        operands.push(o);
+                        continue;
+                    }
+                    // Keep the whitespace after the word for the next piece.
+                    self.c.reset(after);
                     glue(&mut pieces);
                     pieces.push(Piece::Text(word.to_string()));
                 }
@@ -1292,6 +1326,27 @@ impl Parser<'_> {
         b.spec.segments = segments;
         b.spec.syntax = Some(Box::new(Syntax { pieces }));
         Ok(())
+    }
+
+    /// Whether the cursor is at `%name =` / `%name, ...` / `%name:N =`:
+    /// the results of the next op rather than an operand.
+    fn next_is_result_binding(&mut self) -> bool {
+        let save = self.c.pos();
+        let _ = self.c.eat("%");
+        let _ = self.c.suffix_id();
+        if self.c.peek_raw(0) == Some(b':')
+            && self.c.peek_raw(1).is_some_and(|b| b.is_ascii_digit())
+        {
+            self.c.reset(self.c.pos() + 1);
+            let _ = self.c.integer();
+        }
+        let r = match self.c.peek() {
+            Some(b'=') => !self.c.looking_at("=="),
+            Some(b',') => true,
+            _ => false,
+        };
+        self.c.reset(save);
+        r
     }
 
     /// `(%a, %b : T, U)`; returns the new segment and whether types were written.

@@ -1012,6 +1012,29 @@ impl<'a> OpPrinter<'a> {
                     }
                     self.out.push(')');
                 }
+                Piece::KeywordOperand {
+                    name,
+                    segment,
+                    typed,
+                } => {
+                    let Some(&v) = d.segment(*segment).first() else {
+                        continue;
+                    };
+                    sep(self, &mut glue);
+                    let _ = write!(self.out, "{name} ");
+                    self.value(v);
+                    if *typed {
+                        self.out.push_str(" : ");
+                        let t = m.value_type(v).clone();
+                        self.ty(&t);
+                    }
+                }
+                Piece::Brackets { segment } => {
+                    sep(self, &mut glue);
+                    self.out.push('[');
+                    self.values(d.segment(*segment));
+                    self.out.push(']');
+                }
                 Piece::AttrClause { name } => {
                     let Some(a) = d.attr(name) else { continue };
                     sep(self, &mut glue);
