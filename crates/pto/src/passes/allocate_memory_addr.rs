@@ -183,10 +183,8 @@ pub fn resolve_reserves(f: &Function) -> Result<Vec<Reserve>, PassError> {
                 .at_pos(pos)
             })?;
         let base = match call.kwarg("base").and_then(Expr::as_int) {
-            None | Some(-1) => {
-                let b = cursor.div_ceil(32) * 32;
-                b
-            }
+            // AUTO: the next free 32-byte-aligned base after earlier windows.
+            None | Some(-1) => cursor.div_ceil(32) * 32,
             Some(b) if b >= 0 => b as u64,
             Some(b) => {
                 return Err(PassError::input(format!(

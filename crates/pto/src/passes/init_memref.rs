@@ -39,8 +39,8 @@ use std::collections::HashMap;
 use tilemem_target::Soc;
 
 use crate::ir::{
-    BinOp, Block, Call, DType, Expr, ForStmt, Function, IfStmt, MemBase, MemRef, MemSpace, Pos,
-    StmtId, StmtKind, TileType, Type, VarDef, VarId,
+    BinOp, Block, Call, DType, EntityRef, Expr, ForStmt, Function, IfStmt, MemBase, MemRef,
+    MemSpace, Pos, StmtId, StmtKind, TensorType, TileType, Type, VarDef, VarId,
 };
 use crate::ops::{self, OpClass, ViewRule};
 
@@ -162,34 +162,32 @@ fn ssa_rename(f: &mut Function) {
             _ => {}
         }
     }
-    let mut seen: HashMap<Box<str>, u32> = HashMap::new();
-    let mut done: std::collections::HashSet<VarId> = std::collections::HashSet::new();
-    let taken: std::collections::HashSet<Box<str>> =
-        f.vars.values().map(|d| d.name.clone()).collect();
+    let mut seen: HashMap<Box<str>, u32> = HashMap::with_capacity(order.len());
+    let mut done = vec![false; f.vars.len()];
+    // Every name in use, built only when a rename is needed.
+    let mut taken: Option<std::collections::HashSet<Box<str>>> = None;
     for v in order {
-        if !done.insert(v) {
+        if std::mem::replace(&mut done[v.index()], true) {
             continue;
         }
-        let name = f.vars[v].name.clone();
-        if name.starts_with('_') && name.len() == 1 {
+        let name = &f.vars[v].name;
+        if &**name == "_" {
             continue;
         }
-        match seen.get_mut(&name) {
-            None => {
-                seen.insert(name, 0);
+        let Some(k) = seen.get_mut(name) else {
+            seen.insert(name.clone(), 0);
+            continue;
+        };
+        let taken = taken.get_or_insert_with(|| f.vars.values().map(|d| d.name.clone()).collect());
+        let new = loop {
+            *k += 1;
+            let candidate = format!("{name}_{k}");
+            if !taken.contains(candidate.as_str()) {
+                break candidate;
             }
-            Some(k) => {
-                let mut new;
-                loop {
-                    *k += 1;
-                    new = format!("{name}_{k}");
-                    if !taken.contains(new.as_str()) {
-                        break;
-                    }
-                }
-                f.vars[v].name = new.into();
-            }
-        }
+        };
+        taken.insert(new.clone().into());
+        f.vars[v].name = new.into();
     }
 }
 
@@ -257,13 +255,19 @@ fn memref_of(f: &Function, st: &State<'_>, e: &Expr) -> Option<MemRef> {
 
 fn visit_block(f: &mut Function, stmts: &[StmtId], st: &mut State<'_>) -> Result<(), PassError> {
     for &s in stmts {
-        let kind = f.stmts[s].kind.clone();
-        match kind {
+        match &f.stmts[s].kind {
             StmtKind::Assign { targets, value } if targets.len() == 1 => {
-                assign(f, s, targets[0], &value, st)?;
+                let (x, value) = (targets[0], value.clone());
+                assign(f, s, x, &value, st)?;
             }
-            StmtKind::For(l) => visit_for(f, s, &l, st)?,
-            StmtKind::If(i) => visit_if(f, s, &i, st)?,
+            StmtKind::For(l) => {
+                let l = l.clone();
+                visit_for(f, s, &l, st)?;
+            }
+            StmtKind::If(i) => {
+                let i = i.clone();
+                visit_if(f, s, &i, st)?;
+            }
             _ => {}
         }
     }
@@ -335,7 +339,24 @@ fn assign(
     st: &mut State<'_>,
 ) -> Result<(), PassError> {
     let pos = f.stmts[s].pos;
-    match f.ty(x).cloned() {
+    // A copy without the trailing TileView extras, which no rule reads.
+    let ty = match f.ty(x) {
+        Some(Type::Tile(t)) => Some(Type::Tile(TileType {
+            shape: t.shape.clone(),
+            dtype: t.dtype.clone(),
+            memref: t.memref.clone(),
+            space: t.space.clone(),
+            extras: Vec::new(),
+        })),
+        Some(Type::Tensor(t)) if t.memref.is_none() => Some(Type::Tensor(TensorType {
+            shape: t.shape.clone(),
+            dtype: t.dtype.clone(),
+            memref: None,
+            extras: Vec::new(),
+        })),
+        _ => None,
+    };
+    match ty {
         Some(Type::Tile(t)) => match &t.memref {
             None => tile_result(f, pos, x, &t, value, st),
             Some(m) => {

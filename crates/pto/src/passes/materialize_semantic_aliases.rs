@@ -18,8 +18,8 @@
 use std::collections::HashMap;
 
 use crate::ir::{
-    Block, Expr, ForStmt, Function, MemBase, MemRef, MemSpace, Program, StmtId, StmtKind, Type,
-    VarDef, VarId,
+    Block, Expr, ForStmt, Function, MemBase, MemRef, MemSpace, Program, SecondaryMap, StmtId,
+    StmtKind, Type, VarDef, VarId,
 };
 use crate::ops;
 
@@ -39,12 +39,19 @@ struct Ctx {
     /// MemRefs of untyped carried values (iter args).
     carried: HashMap<VarId, MemRef>,
     /// Statement -> (block containing it).
-    parent: HashMap<StmtId, Block>,
+    parent: SecondaryMap<StmtId, Option<Block>>,
     /// Root -> tiles whose MemRef names it (kept current by `rebase`).
     members: HashMap<VarId, Vec<VarId>>,
 }
 
 fn run_function(f: &mut Function) {
+    let walk = f.walk();
+    if !walk
+        .iter()
+        .any(|&(_, s)| matches!(f.stmts[s].kind, StmtKind::For(_)))
+    {
+        return;
+    }
     let allocs = f.allocs();
     if allocs.is_empty() {
         return;
@@ -52,7 +59,7 @@ fn run_function(f: &mut Function) {
     let mut cx = Ctx {
         spaces: allocs.iter().map(|a| (a.var, a.space.clone())).collect(),
         carried: HashMap::new(),
-        parent: HashMap::new(),
+        parent: SecondaryMap::new(),
         members: HashMap::new(),
     };
     for (v, d) in f.vars.iter() {
@@ -64,9 +71,8 @@ fn run_function(f: &mut Function) {
             cx.members.entry(r).or_default().push(v);
         }
     }
-    let walk = f.walk();
     for &(b, s) in &walk {
-        cx.parent.insert(s, b);
+        cx.parent[s] = Some(b);
     }
     for &(_, s) in &walk {
         if let StmtKind::For(l) = &f.stmts[s].kind {
@@ -294,7 +300,7 @@ fn target_touched_after(
         |u: VarId| -> bool { memref_of(f, cx, u).and_then(|m| root(&m)) == Some(target_root) };
     let mut cur = s;
     loop {
-        let Some(&b) = cx.parent.get(&cur) else {
+        let Some(b) = cx.parent[cur] else {
             return false;
         };
         let block = f.block(b);
