@@ -701,3 +701,70 @@ class P:
     let again = plan(&got, "910b", &[PassId::AllocateMemoryAddr]).unwrap();
     assert_eq!(again, got);
 }
+
+#[test]
+fn alloc_placement_check_rejects_co_live_tiles_on_one_buffer() {
+    // b is read after c is written, but both were put on mem_vec_1.
+    let src = program(
+        "InCore",
+        "x: pl.Tensor[[8, 8], pl.FP32, pl.MemRef(\"mem_ddr_0\", pl.const(0, pl.INT64), 256)]) -> pl.Tensor[[8, 8], pl.FP32]",
+        &[
+            "mem_vec_1: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 256)",
+            "b: pl.Tile[[8, 8], pl.FP32, pl.MemRef(mem_vec_1, pl.const(0, pl.INT64), 256), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [8, 8], [8, 8], target_memory=pl.Mem.Vec)",
+            "c: pl.Tile[[8, 8], pl.FP32, pl.MemRef(mem_vec_1, pl.const(0, pl.INT64), 256), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [8, 8], [8, 8], target_memory=pl.Mem.Vec)",
+            "d: pl.Tile[[8, 8], pl.FP32, pl.MemRef(mem_vec_1, pl.const(0, pl.INT64), 256), pl.Mem.Vec] = pl.tile.add(b, c)",
+            "return x",
+        ],
+    );
+    let e = plan(&src, "910b", &[PassId::AllocateMemoryAddr]).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Internal);
+    assert!(
+        e.message
+            .starts_with("placement check failed in function 'main', space Vec:"),
+        "{}",
+        e.message
+    );
+    // Sequential reuse of the same buffer (b dies where c is written) passes.
+    let ok = src.replace("pl.tile.add(b, c)", "pl.tile.add(c, c)");
+    assert!(plan(&ok, "910b", &[PassId::AllocateMemoryAddr]).is_ok());
+}
+
+#[test]
+fn alloc_placement_check_enforces_no_alias_rules() {
+    // recip may not write over its input, even though the input dies there.
+    let src = program(
+        "InCore",
+        "x: pl.Tensor[[8, 8], pl.FP32, pl.MemRef(\"mem_ddr_0\", pl.const(0, pl.INT64), 256)]) -> pl.Tensor[[8, 8], pl.FP32]",
+        &[
+            "mem_vec_1: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 256)",
+            "b: pl.Tile[[8, 8], pl.FP32, pl.MemRef(mem_vec_1, pl.const(0, pl.INT64), 256), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [8, 8], [8, 8], target_memory=pl.Mem.Vec)",
+            "c: pl.Tile[[8, 8], pl.FP32, pl.MemRef(mem_vec_1, pl.const(0, pl.INT64), 256), pl.Mem.Vec] = pl.tile.recip(b)",
+            "return x",
+        ],
+    );
+    let e = plan(&src, "910b", &[PassId::AllocateMemoryAddr]).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Internal);
+    let ok = src.replace("pl.tile.recip(b)", "pl.tile.exp(b)");
+    assert!(plan(&ok, "910b", &[PassId::AllocateMemoryAddr]).is_ok());
+}
+
+#[test]
+fn ssa_names_and_comments_follow_pypto() {
+    let src = program(
+        "InCore",
+        "x: pl.Tensor[[8, 8], pl.FP32], y: pl.Out[pl.Tensor[[8, 8], pl.FP32]]) -> pl.Tensor[[8, 8], pl.FP32]",
+        &[
+            "# a comment PyPTO's reader drops",
+            "a: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [8, 8], [8, 8], target_memory=pl.Mem.Vec)",
+            "y: pl.Tensor[[8, 8], pl.FP32] = pl.tile.store(a, [0, 0], y)",
+            "y: pl.Tensor[[8, 8], pl.FP32] = pl.tile.store(a, [0, 0], y)",
+            "return y",
+        ],
+    );
+    let got = plan(&src, "910b", &[PassId::InitMemref]).unwrap();
+    // Only the `# pypto.program` header line keeps a `#`.
+    assert_eq!(got.matches('#').count(), 1, "{got}");
+    assert!(got.contains("        y_1: pl.Tensor[[8, 8], pl.FP32, pl.MemRef(\"mem_ddr_1\", pl.const(0, pl.INT64), 256)] = pl.tile.store(a, [0, 0], y)\n"), "{got}");
+    assert!(got.contains("        y_2: pl.Tensor[[8, 8], pl.FP32, pl.MemRef(\"mem_ddr_1\", pl.const(0, pl.INT64), 256)] = pl.tile.store(a, [0, 0], y_1)\n"), "{got}");
+    assert!(got.ends_with("        return y_2\n"), "{got}");
+}
