@@ -34,3 +34,6 @@ pub fn all() -> Vec<Box<dyn Pass>> {
         Box::new(enable::EnableStrideAlign),
     ]
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,495 @@
+//! End-to-end tests of the passes: read a program, run passes, compare the
+//! printed result (or the rendered diagnostics) exactly. They cover the
+//! rules without lit; `tests/lit/stride-align` has the FileCheck suite.
+
+use crate::parse::{parse_module, ParseOptions};
+use crate::pass::{lookup, run_pipeline, Pass};
+use crate::print::print_module;
+
+const UB: &str = "#hivm.address_space<ub>";
+
+/// Runs `passes` (flag names) over `src`; the printed module, or the
+/// rendered diagnostics when a pass fails.
+fn run(src: &str, passes: &[&str]) -> Result<String, String> {
+    let opts = ParseOptions {
+        allow_unregistered_dialect: true,
+        ..ParseOptions::default()
+    };
+    let mut m = parse_module(src, &opts).map_err(|d| d.render("t.mlir"))?;
+    let ps: Vec<Box<dyn Pass>> = passes
+        .iter()
+        .map(|n| lookup(n).unwrap_or_else(|| panic!("no pass {n}")))
+        .collect();
+    let (diags, ok) = run_pipeline(&ps, &mut m);
+    if ok {
+        Ok(print_module(&m))
+    } else {
+        Err(diags
+            .iter()
+            .map(|d| d.render("t.mlir"))
+            .collect::<Vec<_>>()
+            .join("\n"))
+    }
+}
+
+fn ok(src: &str, passes: &[&str]) -> String {
+    match run(src, passes) {
+        Ok(s) => s,
+        Err(e) => panic!("passes failed:\n{e}"),
+    }
+}
+
+fn err(src: &str, passes: &[&str]) -> String {
+    match run(src, passes) {
+        Ok(s) => panic!("passes succeeded:\n{s}"),
+        Err(e) => e,
+    }
+}
+
+/// Replaces `UB` by the address space attribute text.
+fn ub(s: &str) -> String {
+    s.replace("UB", UB)
+}
+
+const MARK: &str = "hivm-mark-stride-align";
+const ENABLE: &str = "hivm-enable-stride-align";
+const PRE: &str = "hivm-pre-mark-stride-align";
+const SIZE: &str = "hivm-align-alloc-size";
+
+fn regbase(body: &str) -> String {
+    format!(
+        "module attributes {{hacc.target = #hacc.target<\"Ascend950PR_9589\">}} {{\n{body}\n}}\n"
+    )
+}
+
+#[test]
+fn registry_has_the_four_passes_in_pipeline_order() {
+    let names: Vec<&str> = super::all().iter().map(|p| p.name()).collect();
+    assert_eq!(names, [SIZE, PRE, MARK, ENABLE]);
+}
+
+#[test]
+fn membase_mark_and_enable_pad_rows() {
+    let src = ub("func.func @f(%gm: memref<2x15xf16, strided<[16, 1]>, #hivm.address_space<gm>>) {
+  %a = memref.alloc() : memref<2x15xf16, UB>
+  hivm.hir.load ins(%gm : memref<2x15xf16, strided<[16, 1]>, #hivm.address_space<gm>>) outs(%a : memref<2x15xf16, UB>)
+  return
+}
+");
+    let marked = ok(&src, &[MARK]);
+    assert_eq!(
+        marked,
+        ub("module {
+  func.func @f(%arg0: memref<2x15xf16, strided<[16, 1]>, #hivm.address_space<gm>>) {
+    %alloc = memref.alloc() : memref<2x15xf16, UB>
+    annotation.mark %alloc {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<2x15xf16, UB>
+    hivm.hir.load ins(%arg0 : memref<2x15xf16, strided<[16, 1]>, #hivm.address_space<gm>>) outs(%alloc : memref<2x15xf16, UB>)
+    return
+  }
+}
+")
+    );
+    let enabled = ok(&src, &[MARK, ENABLE]);
+    assert_eq!(
+        enabled,
+        ub("module {
+  func.func @f(%arg0: memref<2x15xf16, strided<[16, 1]>, #hivm.address_space<gm>>) attributes {hivm.storage_aligned} {
+    %alloc = memref.alloc() : memref<2x16x1xf16, UB>
+    %subview = memref.subview %alloc[0, 0, 0] [2, 15, 1] [1, 1, 1] : memref<2x16x1xf16, UB> to memref<2x15xf16, strided<[16, 1]>, UB>
+    hivm.hir.load ins(%arg0 : memref<2x15xf16, strided<[16, 1]>, #hivm.address_space<gm>>) outs(%subview : memref<2x15xf16, strided<[16, 1]>, UB>)
+    return
+  }
+}
+")
+    );
+    // Each pass is idempotent, and so is the pair on its own output.
+    assert_eq!(ok(&marked, &[MARK]), marked);
+    assert_eq!(ok(&enabled, &[ENABLE]), enabled);
+    assert_eq!(ok(&enabled, &[MARK, ENABLE]), enabled);
+}
+
+#[test]
+fn regbase_seed_example_reaches_the_vector_function() {
+    let src = regbase(&ub("  func.func @vf(%arg0: memref<37x5x3xi32, UB>, %i: index) attributes {hivm.vector_function} {
+    %s = memref.subview %arg0[%i, 0, 0] [1, 5, 3] [1, 1, 1] : memref<37x5x3xi32, UB> to memref<5x3xi32, strided<[3, 1], offset: ?>, UB>
+    return
+  }
+  func.func @kernel(%gm: memref<37x5x3xi32, strided<[15, 3, 1]>, #hivm.address_space<gm>>, %i: index) {
+    %a = memref.alloc() : memref<37x5x3xi32, UB>
+    hivm.hir.load ins(%gm : memref<37x5x3xi32, strided<[15, 3, 1]>, #hivm.address_space<gm>>) outs(%a : memref<37x5x3xi32, UB>)
+    func.call @vf(%a, %i) : (memref<37x5x3xi32, UB>, index) -> ()
+    return
+  }"));
+    let marked = ok(&src, &[MARK]);
+    assert!(marked.contains(&ub("annotation.mark %alloc {hivm.stride_align_dims = array<i32: 2>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<37x5x3xi32, UB>")), "{marked}");
+    let out = ok(&src, &[MARK, ENABLE]);
+    assert_eq!(
+        out,
+        ub("module attributes {hacc.target = #hacc.target<\"Ascend950PR_9589\">} {
+  func.func @vf(%arg0: memref<37x5x3xi32, strided<[40, 8, 1]>, UB>, %arg1: index) attributes {hivm.vector_function} {
+    %subview = memref.subview %arg0[%arg1, 0, 0] [1, 5, 3] [1, 1, 1] : memref<37x5x3xi32, strided<[40, 8, 1]>, UB> to memref<5x3xi32, strided<[8, 1], offset: ?>, UB>
+    return
+  }
+  func.func @kernel(%arg0: memref<37x5x3xi32, strided<[15, 3, 1]>, #hivm.address_space<gm>>, %arg1: index) {
+    %alloc = memref.alloc() : memref<37x5x8x1xi32, UB>
+    %subview = memref.subview %alloc[0, 0, 0, 0] [37, 5, 3, 1] [1, 1, 1, 1] : memref<37x5x8x1xi32, UB> to memref<37x5x3xi32, strided<[40, 8, 1]>, UB>
+    hivm.hir.load ins(%arg0 : memref<37x5x3xi32, strided<[15, 3, 1]>, #hivm.address_space<gm>>) outs(%subview : memref<37x5x3xi32, strided<[40, 8, 1]>, UB>)
+    call @vf(%subview, %arg1) : (memref<37x5x3xi32, strided<[40, 8, 1]>, UB>, index) -> ()
+    return
+  }
+}
+")
+    );
+    assert_eq!(ok(&out, &[MARK, ENABLE]), out);
+}
+
+#[test]
+fn regbase_dma_exemption_and_membase_contrast() {
+    let body = ub("  func.func @f(%gm: memref<3x741xf32, #hivm.address_space<gm>>, %gm3: memref<37x5x3xi32, #hivm.address_space<gm>>) {
+    %a = memref.alloc() : memref<3x741xf32, UB>
+    hivm.hir.load ins(%gm : memref<3x741xf32, #hivm.address_space<gm>>) outs(%a : memref<3x741xf32, UB>)
+    %b = memref.alloc() : memref<37x5x3xi32, UB>
+    hivm.hir.load ins(%gm3 : memref<37x5x3xi32, #hivm.address_space<gm>>) outs(%b : memref<37x5x3xi32, UB>)
+    return
+  }");
+    let reg = ok(&regbase(&body), &[MARK]);
+    assert_eq!(reg.matches("annotation.mark").count(), 1, "{reg}");
+    assert!(reg.contains(&ub(
+        "annotation.mark %alloc_0 {hivm.stride_align_dims = array<i32: 2>"
+    )));
+    let mem = ok(&format!("{body}\n"), &[MARK]);
+    assert_eq!(mem.matches("annotation.mark").count(), 0, "{mem}");
+}
+
+#[test]
+fn fixpipe_marks_follow_the_tables() {
+    let case = |elem: &str, attrs: &str| {
+        let a = if attrs.is_empty() {
+            String::new()
+        } else {
+            format!(" {{{attrs}}}")
+        };
+        let src = regbase(&ub(&format!("  func.func @f(%l0c: memref<16x30xf32, #hivm.address_space<cc>>, %u: memref<16x30x{elem}, UB>) {{
+    hivm.hir.fixpipe{a} ins(%l0c : memref<16x30xf32, #hivm.address_space<cc>>) outs(%u : memref<16x30x{elem}, UB>)
+    return
+  }}")));
+        let out = ok(&src, &[MARK]);
+        out.lines()
+            .find(|l| l.contains("hivm.stride_align_dims"))
+            .map(|l| {
+                let dims = l.split("stride_align_dims = array<i32: ").nth(1).unwrap();
+                let dims = &dims[..dims.find('>').unwrap()];
+                let bytes = l.split("value_in_byte = array<i32: ").nth(1).unwrap();
+                let bytes = &bytes[..bytes.find('>').unwrap()];
+                format!("{dims} / {bytes}")
+            })
+            .unwrap_or_default()
+    };
+    assert_eq!(case("f16", ""), "1 / 32");
+    assert_eq!(case("i8", "dma_mode = #hivm.dma_mode<nz2nd>"), "1 / 32");
+    assert_eq!(case("i8", ""), "1 / 16");
+    assert_eq!(case("i4", "dma_mode = #hivm.dma_mode<nz2nd>"), "1 / 32");
+    assert_eq!(case("f32", ""), "1 / 64");
+    assert_eq!(case("f32", "channel_split = true"), "1 / 32");
+    assert_eq!(
+        case(
+            "f32",
+            "dual_dst_mode = #hivm.fixpipe_dual_dst_mode<COLUMN_SPLIT>"
+        ),
+        "1 / 128"
+    );
+    assert_eq!(
+        case("f16", "dma_mode = #hivm.dma_mode<nz2dn>"),
+        "0, 1 / 32, 32"
+    );
+    assert_eq!(
+        case(
+            "f32",
+            "dma_mode = #hivm.dma_mode<nz2nd>, dual_dst_mode = #hivm.fixpipe_dual_dst_mode<ROW_SPLIT>"
+        ),
+        "0, 1 / 8, 32"
+    );
+    assert_eq!(case("f16", "channel_split = true"), "");
+}
+
+#[test]
+fn dynamic_sizes_are_rounded_at_run_time() {
+    let src = ub("func.func @f(%n: index) {
+  %a = memref.alloc(%n) : memref<2x?xf16, UB>
+  annotation.mark %a {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<2x?xf16, UB>
+  hivm.hir.vexp ins(%a : memref<2x?xf16, UB>) outs(%a : memref<2x?xf16, UB>)
+  return
+}
+");
+    assert_eq!(
+        ok(&src, &[ENABLE]),
+        ub("module {
+  func.func @f(%arg0: index) attributes {hivm.storage_aligned} {
+    %c15 = arith.constant 15 : index
+    %c16 = arith.constant 16 : index
+    %0 = arith.addi %arg0, %c15 : index
+    %1 = arith.remsi %0, %c16 : index
+    %2 = arith.subi %0, %1 : index
+    %alloc = memref.alloc(%2) : memref<2x?x1xf16, UB>
+    %subview = memref.subview %alloc[0, 0, 0] [2, %arg0, 1] [1, 1, 1] : memref<2x?x1xf16, UB> to memref<2x?xf16, strided<[?, 1]>, UB>
+    hivm.hir.vexp ins(%subview : memref<2x?xf16, strided<[?, 1]>, UB>) outs(%subview : memref<2x?xf16, strided<[?, 1]>, UB>)
+    return
+  }
+}
+")
+    );
+}
+
+#[test]
+fn propagation_through_views_loops_and_operands() {
+    // collapse_shape up, then the root padded and the view retyped.
+    let src = ub("func.func @f() {
+  %a = memref.alloc() : memref<2x3x15xf16, UB>
+  %c = memref.collapse_shape %a [[0, 1], [2]] : memref<2x3x15xf16, UB> into memref<6x15xf16, UB>
+  annotation.mark %c {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<6x15xf16, UB>
+  return
+}
+");
+    let out = ok(&src, &[ENABLE]);
+    assert!(
+        out.contains(&ub("memref.alloc() : memref<2x3x16x1xf16, UB>")),
+        "{out}"
+    );
+    assert!(
+        out.contains(&ub("into memref<6x15xf16, strided<[16, 1]>, UB>")),
+        "{out}"
+    );
+
+    // scf.for iter arg -> init; among operands vadd(A, B) -> C.
+    let src = ub("func.func @f() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = memref.alloc() : memref<2x15xf16, UB>
+  %c = memref.alloc() : memref<2x15xf16, UB>
+  %r = scf.for %i = %c0 to %c1 step %c1 iter_args(%x = %a) -> (memref<2x15xf16, UB>) {
+    annotation.mark %x {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<2x15xf16, UB>
+    hivm.hir.vadd ins(%x, %x : memref<2x15xf16, UB>, memref<2x15xf16, UB>) outs(%c : memref<2x15xf16, UB>)
+    scf.yield %x : memref<2x15xf16, UB>
+  }
+  return
+}
+");
+    let out = ok(&src, &[ENABLE]);
+    assert_eq!(out.matches("memref<2x16x1xf16").count(), 4, "{out}");
+    assert!(
+        out.contains(&ub(
+            "iter_args(%arg1 = %subview) -> (memref<2x15xf16, strided<[16, 1]>, UB>)"
+        )),
+        "{out}"
+    );
+
+    // Copies: the destination receives, the source does not.
+    let src = ub("func.func @f() {
+  %a = memref.alloc() : memref<2x15xf16, UB>
+  %b = memref.alloc() : memref<2x15xf16, UB>
+  annotation.mark %b {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<2x15xf16, UB>
+  hivm.hir.copy ins(%a : memref<2x15xf16, UB>) outs(%b : memref<2x15xf16, UB>)
+  return
+}
+");
+    let out = ok(&src, &[ENABLE]);
+    assert!(
+        out.contains(&ub("%alloc = memref.alloc() : memref<2x15xf16, UB>")),
+        "{out}"
+    );
+    assert!(
+        out.contains(&ub("%alloc_0 = memref.alloc() : memref<2x16x1xf16, UB>")),
+        "{out}"
+    );
+}
+
+#[test]
+fn mirror_for_users_that_cannot_take_the_layout() {
+    let src = ub("func.func @f() {
+  %a = memref.alloc() : memref<2x15xf16, UB>
+  annotation.mark %a {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<2x15xf16, UB>
+  %f = \"some_use\"(%a) : (memref<2x15xf16, UB>) -> memref<30xf16, UB>
+  return
+}
+");
+    assert_eq!(
+        ok(&src, &[ENABLE]),
+        ub("module {
+  func.func @f() attributes {hivm.storage_aligned} {
+    %alloc = memref.alloc() : memref<2x16x1xf16, UB>
+    %subview = memref.subview %alloc[0, 0, 0] [2, 15, 1] [1, 1, 1] : memref<2x16x1xf16, UB> to memref<2x15xf16, strided<[16, 1]>, UB>
+    %alloc_0 = memref.alloc() : memref<2x15xf16, UB>
+    hivm.hir.copy ins(%subview : memref<2x15xf16, strided<[16, 1]>, UB>) outs(%alloc_0 : memref<2x15xf16, UB>)
+    %0 = \"some_use\"(%alloc_0) : (memref<2x15xf16, UB>) -> memref<30xf16, UB>
+    hivm.hir.copy ins(%alloc_0 : memref<2x15xf16, UB>) outs(%subview : memref<2x15xf16, strided<[16, 1]>, UB>)
+    return
+  }
+}
+")
+    );
+}
+
+#[test]
+fn diagnostics_carry_locations() {
+    let e = err(
+        &ub("func.func @f(%t: tensor<4x16xf16>) {
+  %c = memref.alloc() : memref<4x16xf16, UB>
+  hivm.hir.vexp ins(%t : tensor<4x16xf16>) outs(%c : memref<4x16xf16, UB>)
+  return
+}
+"),
+        &[MARK],
+    );
+    assert_eq!(e, "t.mlir:3:3: error: Not bufferized.");
+    let e = err(
+        &ub("func.func @f(%a: memref<4x15xf16, UB>) {
+  hivm.hir.custom {arg_attrs = [{align_dim = 2 : i64}]} ins(%a : memref<4x15xf16, UB>)
+  return
+}
+"),
+        &[MARK],
+    );
+    assert_eq!(e, "t.mlir:2:3: error: align dim is too large.");
+    let e = err(
+        &ub("func.func @f() {
+  %a = memref.alloc() : memref<2x15xf16, UB>
+  annotation.mark %a {hivm.stride_align_dims = array<i32: 0>} : memref<2x15xf16, UB>
+  return
+}
+"),
+        &[ENABLE],
+    );
+    assert_eq!(
+        e,
+        "t.mlir:3:3: error: align info must contain align dims and align bytes"
+    );
+    let e = err(
+        &ub("func.func @f() {
+  %a = memref.alloc() : memref<2x15xf16, UB>
+  annotation.mark %a {hivm.stride_align_dims = array<i32: 0, 1>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<2x15xf16, UB>
+  return
+}
+"),
+        &[ENABLE],
+    );
+    assert_eq!(
+        e,
+        "t.mlir:3:3: error: size of align bytes should be matched with size of align dims"
+    );
+}
+
+/// A chain of `n` links, each crossing one subview per propagation round.
+fn chain(n: usize) -> String {
+    let ty = ub("memref<2x15xf16, UB>");
+    let sty = ub("memref<2x15xf16, strided<[15, 1]>, UB>");
+    let mut s = String::from("func.func @f() {\n");
+    for k in 0..=n {
+        s += &format!("  %a{k} = memref.alloc() : {ty}\n");
+        s += &format!("  %s{k} = memref.subview %a{k}[0, 0] [2, 15] [1, 1] : {ty} to {sty}\n");
+    }
+    s += &format!("  annotation.mark %a0 {{hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>}} : {ty}\n");
+    for k in 0..n {
+        s += &format!(
+            "  hivm.hir.vexp ins(%a{k} : {ty}) outs(%s{} : {sty})\n",
+            k + 1
+        );
+    }
+    s + "  return\n}\n"
+}
+
+#[test]
+fn propagation_gives_up_after_ten_rounds() {
+    let out = ok(&chain(9), &[ENABLE]);
+    assert_eq!(
+        out.matches("memref.alloc() : memref<2x16x1xf16").count(),
+        10
+    );
+    let e = err(&chain(10), &[ENABLE]);
+    assert!(
+        e.ends_with("error: propagate storage align failure and match the max iterations10"),
+        "{e}"
+    );
+}
+
+#[test]
+fn align_alloc_size_pads_narrowing_casts() {
+    let src = ub("func.func @f() {
+  %a = memref.alloc() : memref<2x16xi32, UB>
+  %b = memref.alloc() : memref<2x16xi8, UB>
+  hivm.hir.vcast ins(%a : memref<2x16xi32, UB>) outs(%b : memref<2x16xi8, UB>)
+  return
+}
+");
+    let out = ok(&src, &[SIZE]);
+    assert_eq!(
+        out,
+        ub("module {
+  func.func @f() {
+    %alloc = memref.alloc() : memref<32x16xi32, UB>
+    %subview = memref.subview %alloc[0, 0] [2, 16] [1, 1] : memref<32x16xi32, UB> to memref<2x16xi32, strided<[16, 1]>, UB>
+    %alloc_0 = memref.alloc() : memref<32x32xi8, UB>
+    %subview_1 = memref.subview %alloc_0[0, 0] [2, 16] [1, 1] : memref<32x32xi8, UB> to memref<2x16xi8, strided<[32, 1]>, UB>
+    hivm.hir.vcast ins(%subview : memref<2x16xi32, strided<[16, 1]>, UB>) outs(%subview_1 : memref<2x16xi8, strided<[32, 1]>, UB>)
+    return
+  }
+}
+")
+    );
+    assert_eq!(ok(&out, &[SIZE]), out);
+}
+
+#[test]
+fn pre_mark_protects_vector_loads() {
+    let src = regbase(&ub("  func.func @vf(%arg0: memref<37x5x3xi32, UB>) attributes {hivm.vector_function} {
+    %c0 = arith.constant 0 : index
+    %c0_i32 = arith.constant 0 : i32
+    %0 = vector.transfer_read %arg0[%c0, %c0, %c0], %c0_i32 : memref<37x5x3xi32, UB>, vector<3xi32>
+    return
+  }
+  func.func @kernel(%gm: memref<37x5x3xi32, #hivm.address_space<gm>>) {
+    %a = memref.alloc() : memref<37x5x3xi32, UB>
+    hivm.hir.load ins(%gm : memref<37x5x3xi32, #hivm.address_space<gm>>) outs(%a : memref<37x5x3xi32, UB>)
+    func.call @vf(%a) : (memref<37x5x3xi32, UB>) -> ()
+    return
+  }"));
+    let out = ok(&src, &[PRE, MARK]);
+    assert!(out.contains(&ub("annotation.mark %alloc {hivm.skip_stride_align_for_vload = #hivm.skip_stride_align_for_vload} : memref<37x5x3xi32, UB>")), "{out}");
+    assert!(!out.contains("hivm.stride_align_dims"), "{out}");
+    assert_eq!(ok(&out, &[PRE]), out);
+    // Without pre-mark, the load is marked.
+    assert!(ok(&src, &[MARK]).contains("hivm.stride_align_dims = array<i32: 2>"));
+}
+
+#[test]
+fn vsstb_stores_ask_for_bank_conflict_free_strides() {
+    let src = regbase(&ub(
+        "  func.func @vf(%arg0: memref<8x64x16xf16, UB>) attributes {hivm.vector_function} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    %cst = arith.constant dense<0.000000e+00> : vector<16xf16>
+    scf.for %i = %c0 to %c64 step %c1 {
+      vector.transfer_write %cst, %arg0[%c0, %i, %c0] : vector<16xf16>, memref<8x64x16xf16, UB>
+    } {unroll_for_vsstb}
+    return
+  }
+  func.func @caller() {
+    %a = memref.alloc() : memref<8x64x16xf16, UB>
+    func.call @vf(%a) : (memref<8x64x16xf16, UB>) -> ()
+    return
+  }",
+    ));
+    let out = ok(&src, &[MARK]);
+    assert!(out.contains("{hivm.stride_align_dims = array<i32: 1>, hivm.stride_align_value_in_byte = array<i32: 130>}"), "{out}");
+    let out = ok(&src, &[MARK, ENABLE]);
+    assert!(
+        out.contains(&ub("memref.alloc() : memref<8x65x16x1xf16, UB>")),
+        "{out}"
+    );
+    assert!(
+        out.contains(&ub(
+            "func.func @vf(%arg0: memref<8x64x16xf16, strided<[1040, 16, 1]>, UB>)"
+        )),
+        "{out}"
+    );
+}
