@@ -65,6 +65,10 @@ impl<K: EntityRef, V> PrimaryMap<K, V> {
         self.elems.push(v);
         k
     }
+    /// Makes room for `n` more entities.
+    pub fn reserve(&mut self, n: usize) {
+        self.elems.reserve(n);
+    }
     /// Number of entities (ids are `0..len`).
     pub fn len(&self) -> usize {
         self.elems.len()

@@ -1,5 +1,7 @@
 //! Expressions: operands, call arguments, offsets, conditions.
 
+use std::sync::Arc;
+
 use super::func::VarId;
 use super::types::{DType, MemSpace};
 
@@ -143,8 +145,8 @@ impl UnaryOp {
 /// A keyword argument `name=value`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Kwarg {
-    /// Keyword.
-    pub name: Box<str>,
+    /// Keyword (shared: the reader interns names).
+    pub name: Arc<str>,
     /// Value.
     pub value: Expr,
 }
@@ -155,8 +157,8 @@ pub struct Kwarg {
 /// `"self.kernel"` for calls between functions of the program.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Call {
-    /// Dotted callee.
-    pub func: Box<str>,
+    /// Dotted callee (shared: the reader interns names).
+    pub func: Arc<str>,
     /// Positional arguments.
     pub args: Vec<Expr>,
     /// Keyword arguments, in source order (the printer keeps the order).
@@ -220,8 +222,9 @@ pub enum Expr {
     /// A variable of the enclosing function.
     Var(VarId),
     /// A dotted name that is not a variable: `pl.Mem.Vec`, `pl.FP32`,
-    /// `pl.TileLayout.row_major`, `self`.
-    Path(Box<str>),
+    /// `pl.TileLayout.row_major`, `self`. Shared text: the reader interns
+    /// paths, build new ones with `"pl.Mem.Vec".into()`.
+    Path(Arc<str>),
     /// Integer literal (a leading `-` is folded in).
     Int(i64),
     /// Float literal, kept as written (`1.0000000000000001e-05`).

@@ -113,22 +113,22 @@ impl<'s> Lexer<'s> {
         }
     }
 
-    fn err_at(&self, start: usize, len: usize, message: String, label: &str) -> ParseError {
-        let col = self.src[self.line_start..start.min(self.src.len())]
-            .chars()
-            .count() as u32
-            + 1;
-        ParseError {
+    fn err_at(&self, start: usize, len: usize, message: String, label: &str) -> Box<ParseError> {
+        let prefix = self
+            .src
+            .get(self.line_start..start.min(self.src.len()))
+            .unwrap_or("");
+        Box::new(ParseError {
             line: self.line,
-            col,
+            col: prefix.chars().count() as u32 + 1,
             len: len.max(1) as u32,
             message,
             label: label.into(),
-        }
+        })
     }
 
     /// The next token.
-    pub fn next_token(&mut self) -> Result<Token, ParseError> {
+    pub fn next_token(&mut self) -> Result<Token, Box<ParseError>> {
         loop {
             if let Some(t) = self.queue.pop_front() {
                 return Ok(t);
@@ -146,7 +146,7 @@ impl<'s> Lexer<'s> {
 
     /// Consumes whole lines until a code line, queuing trivia, indentation
     /// changes, or the end-of-input dedents.
-    fn line_starts(&mut self) -> Result<(), ParseError> {
+    fn line_starts(&mut self) -> Result<(), Box<ParseError>> {
         let mut pending: Vec<Pending> = Vec::new();
         loop {
             if self.pos >= self.bytes.len() {
@@ -299,7 +299,7 @@ impl<'s> Lexer<'s> {
         }
     }
 
-    fn lex_one(&mut self) -> Result<Token, ParseError> {
+    fn lex_one(&mut self) -> Result<Token, Box<ParseError>> {
         // Skip spaces, continuation lines, and (inside brackets) newlines and comments.
         loop {
             let Some(&c) = self.bytes.get(self.pos) else {
@@ -448,7 +448,7 @@ impl<'s> Lexer<'s> {
         Ok(self.tok(Tok::Op, start, start + len))
     }
 
-    fn number(&mut self, start: usize) -> Result<Token, ParseError> {
+    fn number(&mut self, start: usize) -> Result<Token, Box<ParseError>> {
         let b = self.bytes;
         let mut i = start;
         let mut float = false;
@@ -499,7 +499,7 @@ impl<'s> Lexer<'s> {
         Ok(self.tok(if float { Tok::Float } else { Tok::Int }, start, i))
     }
 
-    fn string(&mut self, start: usize, q: u8) -> Result<Token, ParseError> {
+    fn string(&mut self, start: usize, q: u8) -> Result<Token, Box<ParseError>> {
         if self.bytes.get(start + 1) == Some(&q) && self.bytes.get(start + 2) == Some(&q) {
             return Err(self.err_at(
                 start,

@@ -11,7 +11,9 @@
 
 pub mod lexer;
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::Arc;
 
 use crate::diag::ParseError;
 use crate::ir::{
@@ -42,10 +44,13 @@ pub fn parse(src: &str) -> Result<Program, ParseError> {
         look: VecDeque::new(),
         depth: 0,
         f: Function::new(""),
-        scope: HashMap::new(),
+        scope: HashMap::default(),
         constructs: Vec::new(),
+        names: HashSet::default(),
+        scratch: Vec::new(),
+        scratch_kw: Vec::new(),
     };
-    p.program(preamble)
+    p.program(preamble).map_err(|e| *e)
 }
 
 /// Splits off the lines before `@pl.program`: comments, blank lines and
@@ -89,6 +94,37 @@ fn preamble(src: &str) -> Result<(Vec<Box<str>>, usize, u32), ParseError> {
     })
 }
 
+/// rustc's FxHash: fast on the short identifiers the reader hashes.
+#[derive(Default, Clone, Copy)]
+struct Fx(u64);
+
+impl Hasher for Fx {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let w = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
+            self.add(w);
+        }
+        for &b in chunks.remainder() {
+            self.add(u64::from(b));
+        }
+    }
+    fn write_u8(&mut self, b: u8) {
+        self.add(u64::from(b));
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+impl Fx {
+    fn add(&mut self, w: u64) {
+        self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
+type FxBuild = BuildHasherDefault<Fx>;
+
 struct Construct<'s> {
     stmt: StmtId,
     /// Results with their names, once a yield with targets was read.
@@ -101,11 +137,17 @@ struct Parser<'s> {
     look: VecDeque<Token>,
     depth: u32,
     f: Function,
-    scope: HashMap<&'s str, VarId>,
+    scope: HashMap<&'s str, VarId, FxBuild>,
     constructs: Vec<Construct<'s>>,
+    /// Interned dotted names and keywords, shared by every occurrence.
+    names: HashSet<Arc<str>, FxBuild>,
+    /// Stack of list items and arguments being read (see [`Parser::call_args`]).
+    scratch: Vec<Expr>,
+    /// Stack of keyword arguments being read.
+    scratch_kw: Vec<Kwarg>,
 }
 
-type R<T> = Result<T, ParseError>;
+type R<T> = Result<T, Box<ParseError>>;
 
 fn is_keyword(s: &str) -> bool {
     matches!(
@@ -170,6 +212,16 @@ impl<'s> Parser<'s> {
         }
     }
 
+    /// The shared copy of `text`.
+    fn intern(&mut self, text: &str) -> Arc<str> {
+        if let Some(a) = self.names.get(text) {
+            return a.clone();
+        }
+        let a: Arc<str> = text.into();
+        self.names.insert(a.clone());
+        a
+    }
+
     fn peek_is_op(&mut self, s: &str) -> R<bool> {
         self.peek_n_is_op(0, s)
     }
@@ -177,11 +229,6 @@ impl<'s> Parser<'s> {
     fn peek_n_is_op(&mut self, n: usize, s: &str) -> R<bool> {
         let t = self.peek_n(n)?;
         Ok(self.is_op(t, s))
-    }
-
-    fn peek_is_name(&mut self, s: &str) -> R<bool> {
-        let t = self.peek()?;
-        Ok(self.is_name(t, s))
     }
 
     fn text(&self, t: Token) -> &'s str {
@@ -221,20 +268,20 @@ impl<'s> Parser<'s> {
         Pos { line: t.line, col }
     }
 
-    fn err(&self, t: Token, message: String, label: &str) -> ParseError {
+    fn err(&self, t: Token, message: String, label: &str) -> Box<ParseError> {
         let p = self.pos(t);
         let len = self.text(t).chars().count().clamp(1, 80) as u32;
-        ParseError {
+        Box::new(ParseError {
             line: p.line,
             col: p.col,
             len,
             message,
             label: label.into(),
-        }
+        })
     }
 
     /// "expected WHAT, found X" at token `t`.
-    fn expected(&self, t: Token, what: &str) -> ParseError {
+    fn expected(&self, t: Token, what: &str) -> Box<ParseError> {
         let found = self.describe(t);
         self.err(
             t,
@@ -418,6 +465,7 @@ impl<'s> Parser<'s> {
         self.f.leading.extend(extra);
         let def = self.expect_keyword("def")?;
         self.f.pos = self.pos(def);
+        self.reserve_for_body(def);
         let name = self.expect_name("the function name")?;
         self.f.name = self.text(name).into();
         self.expect_op("(", "`(` to open the parameter list")?;
@@ -432,6 +480,23 @@ impl<'s> Parser<'s> {
         let body = self.suite()?;
         self.f.body = body;
         Ok(std::mem::replace(&mut self.f, Function::new("")))
+    }
+
+    /// Sizes the arenas from the number of lines up to the next decorator
+    /// at class level, so large bodies do not regrow (and copy) them.
+    fn reserve_for_body(&mut self, def: Token) {
+        let rest = self.src.get(def.start as usize..).unwrap_or("");
+        let (body, bounded) = match rest.find("\n    @") {
+            Some(end) => (&rest[..end], true),
+            None => (rest, false),
+        };
+        let mut lines = body.bytes().filter(|&b| b == b'\n').count() + 1;
+        if !bounded {
+            lines = lines.min(1 << 20);
+        }
+        self.f.stmts.reserve(lines);
+        self.f.vars.reserve(lines + 8);
+        self.scope.reserve(lines + 8);
     }
 
     fn params(&mut self) -> R<()> {
@@ -1173,19 +1238,29 @@ impl<'s> Parser<'s> {
 
     /// Expressions separated by commas up to `close` (consumed).
     fn exprs_until(&mut self, close: &str, open: Token) -> R<Vec<Expr>> {
-        let mut v = Vec::new();
+        let _ = open;
+        let start = self.scratch.len();
+        let r = self.exprs_until_inner(close);
+        if r.is_err() {
+            self.scratch.truncate(start);
+        }
+        r?;
+        Ok(self.scratch.drain(start..).collect())
+    }
+
+    fn exprs_until_inner(&mut self, close: &str) -> R<()> {
         loop {
             let t = self.peek()?;
             if self.is_op(t, close) {
                 self.bump()?;
-                return Ok(v);
+                return Ok(());
             }
-            v.push(self.expr()?);
+            let e = self.expr()?;
+            self.scratch.push(e);
             let c = self.peek()?;
             if self.is_op(c, ",") {
                 self.bump()?;
             } else if !self.is_op(c, close) {
-                let _ = open;
                 return Err(self.expected(c, &format!("`,` or `{close}`")));
             }
         }
@@ -1194,107 +1269,28 @@ impl<'s> Parser<'s> {
     fn expr(&mut self) -> R<Expr> {
         let t = self.peek()?;
         self.enter(t)?;
-        let r = self.or_expr();
+        let r = self.expr_bp(0);
         self.leave();
         r
     }
 
-    fn or_expr(&mut self) -> R<Expr> {
-        let mut lhs = self.and_expr()?;
-        while self.peek_is_name("or")? {
-            self.bump()?;
-            let rhs = self.and_expr()?;
-            lhs = Expr::Binary(BinOp::Or, Box::new(lhs), Box::new(rhs));
-        }
-        Ok(lhs)
-    }
-
-    fn and_expr(&mut self) -> R<Expr> {
-        let mut lhs = self.not_expr()?;
-        while self.peek_is_name("and")? {
-            self.bump()?;
-            let rhs = self.not_expr()?;
-            lhs = Expr::Binary(BinOp::And, Box::new(lhs), Box::new(rhs));
-        }
-        Ok(lhs)
-    }
-
-    fn not_expr(&mut self) -> R<Expr> {
+    /// Precedence climbing over every binary level of
+    /// [`BinOp::precedence`] (`or` up to `*`); `**` and unary operators are
+    /// handled below. Reads operators binding at least as tight as `min`.
+    fn expr_bp(&mut self, min: u8) -> R<Expr> {
         let t = self.peek()?;
-        if self.is_name(t, "not") {
+        let mut lhs = if self.is_name(t, "not") {
             self.bump()?;
             self.enter(t)?;
-            let e = self.not_expr();
+            let operand = self.expr_bp(UnaryOp::Not.precedence() + 1);
             self.leave();
-            return Ok(Expr::Unary(UnaryOp::Not, Box::new(e?)));
-        }
-        let lhs = self.binary(5)?;
-        let t = self.peek()?;
-        if let Some(op) = self.comparison_op(t) {
-            self.bump()?;
-            let rhs = self.binary(5)?;
-            let n = self.peek()?;
-            if self.comparison_op(n).is_some() {
-                return Err(self.err(
-                    n,
-                    "chained comparisons are not supported".into(),
-                    "split with `and` or add parentheses",
-                ));
-            }
-            return Ok(Expr::Binary(op, Box::new(lhs), Box::new(rhs)));
-        }
-        if self.is_name(t, "in") || self.is_name(t, "is") {
-            return Err(self.err(
-                t,
-                format!("`{}` is not supported in expressions", self.text(t)),
-                "use `==` / `!=`",
-            ));
-        }
-        Ok(lhs)
-    }
-
-    fn comparison_op(&self, t: Token) -> Option<BinOp> {
-        if t.kind != Tok::Op {
-            return None;
-        }
-        Some(match self.text(t) {
-            "<" => BinOp::Lt,
-            "<=" => BinOp::Le,
-            ">" => BinOp::Gt,
-            ">=" => BinOp::Ge,
-            "==" => BinOp::Eq,
-            "!=" => BinOp::Ne,
-            _ => return None,
-        })
-    }
-
-    fn binary_op(&self, t: Token) -> Option<BinOp> {
-        if t.kind != Tok::Op {
-            return None;
-        }
-        Some(match self.text(t) {
-            "|" => BinOp::BitOr,
-            "^" => BinOp::BitXor,
-            "&" => BinOp::BitAnd,
-            "<<" => BinOp::Shl,
-            ">>" => BinOp::Shr,
-            "+" => BinOp::Add,
-            "-" => BinOp::Sub,
-            "*" => BinOp::Mul,
-            "/" => BinOp::Div,
-            "//" => BinOp::FloorDiv,
-            "%" => BinOp::Mod,
-            _ => return None,
-        })
-    }
-
-    /// Left-associative binary operators binding at least as tight as `min`
-    /// (levels 5..=10 of [`BinOp::precedence`]).
-    fn binary(&mut self, min: u8) -> R<Expr> {
-        let mut lhs = self.unary()?;
+            Expr::Unary(UnaryOp::Not, Box::new(operand?))
+        } else {
+            self.unary()?
+        };
         loop {
             let t = self.peek()?;
-            let Some(op) = self.binary_op(t) else {
+            let Some(op) = self.infix_op(t)? else {
                 return Ok(lhs);
             };
             let p = op.precedence();
@@ -1303,10 +1299,59 @@ impl<'s> Parser<'s> {
             }
             self.bump()?;
             self.enter(t)?;
-            let rhs = self.binary(p + 1);
+            let rhs = self.expr_bp(p + 1);
             self.leave();
             lhs = Expr::Binary(op, Box::new(lhs), Box::new(rhs?));
+            if op.is_comparison() {
+                let n = self.peek()?;
+                if self.infix_op(n)?.is_some_and(BinOp::is_comparison) {
+                    return Err(self.err(
+                        n,
+                        "chained comparisons are not supported".into(),
+                        "split with `and` or add parentheses",
+                    ));
+                }
+            }
         }
+    }
+
+    /// The binary operator token `t` spells, if any.
+    fn infix_op(&self, t: Token) -> R<Option<BinOp>> {
+        Ok(Some(match t.kind {
+            Tok::Op => match self.text(t) {
+                "|" => BinOp::BitOr,
+                "^" => BinOp::BitXor,
+                "&" => BinOp::BitAnd,
+                "<<" => BinOp::Shl,
+                ">>" => BinOp::Shr,
+                "+" => BinOp::Add,
+                "-" => BinOp::Sub,
+                "*" => BinOp::Mul,
+                "/" => BinOp::Div,
+                "//" => BinOp::FloorDiv,
+                "%" => BinOp::Mod,
+                "<" => BinOp::Lt,
+                "<=" => BinOp::Le,
+                ">" => BinOp::Gt,
+                ">=" => BinOp::Ge,
+                "==" => BinOp::Eq,
+                "!=" => BinOp::Ne,
+                _ => return Ok(None),
+            },
+            Tok::Name => match self.text(t) {
+                "and" => BinOp::And,
+                "or" => BinOp::Or,
+                "in" | "is" => {
+                    return Err(self.err(
+                        t,
+                        format!("`{}` is not supported in expressions", self.text(t)),
+                        "use `==` / `!=`",
+                    ))
+                }
+                _ => return Ok(None),
+            },
+            _ => return Ok(None),
+        }))
     }
 
     fn unary(&mut self) -> R<Expr> {
@@ -1364,8 +1409,7 @@ impl<'s> Parser<'s> {
                             )),
                         };
                     self.bump()?;
-                    let (args, kwargs) = self.call_args(t)?;
-                    e = make_call(func, args, kwargs);
+                    e = self.call_expr(func, t)?;
                 }
                 "[" => {
                     self.bump()?;
@@ -1389,10 +1433,14 @@ impl<'s> Parser<'s> {
                 }
                 "." => {
                     self.bump()?;
-                    let n = self.expect_name("an attribute name after `.`")?;
+                    let n = self.peek()?;
+                    if n.kind != Tok::Name {
+                        return Err(self.expected(n, "an attribute name after `.`"));
+                    }
+                    self.bump()?;
                     let name = self.text(n);
                     e = match e {
-                        Expr::Path(p) => Expr::Path(format!("{p}.{name}").into()),
+                        Expr::Path(p) => Expr::Path(self.intern(&format!("{p}.{name}"))),
                         other => Expr::Attr(Box::new(other), name.into()),
                     };
                 }
@@ -1402,34 +1450,76 @@ impl<'s> Parser<'s> {
     }
 
     /// Arguments after `(` up to `)` (consumed).
+    ///
+    /// Items collect on the shared scratch stacks and move into exactly
+    /// sized vectors at the end (one allocation each, no regrowth).
     fn call_args(&mut self, open: Token) -> R<(Vec<Expr>, Vec<Kwarg>)> {
         let _ = open;
-        let mut args = Vec::new();
-        let mut kwargs: Vec<Kwarg> = Vec::new();
+        let a0 = self.scratch.len();
+        let k0 = self.scratch_kw.len();
+        let r = self.call_args_inner(k0);
+        if r.is_err() {
+            self.scratch.truncate(a0);
+            self.scratch_kw.truncate(k0);
+        }
+        r?;
+        let args = self.scratch.drain(a0..).collect();
+        let kwargs = self.scratch_kw.drain(k0..).collect();
+        Ok((args, kwargs))
+    }
+
+    /// A call after its `(`; `pl.const(N, pl.DTYPE)` becomes [`Expr::Const`].
+    fn call_expr(&mut self, func: Arc<str>, open: Token) -> R<Expr> {
+        let a0 = self.scratch.len();
+        let k0 = self.scratch_kw.len();
+        if &*func == "pl.const" {
+            let r = self.call_args_inner(k0);
+            if r.is_err() {
+                self.scratch.truncate(a0);
+                self.scratch_kw.truncate(k0);
+            }
+            r?;
+            if self.scratch_kw.len() == k0 && self.scratch.len() == a0 + 2 {
+                if let (Expr::Int(n), Expr::Path(p)) = (&self.scratch[a0], &self.scratch[a0 + 1]) {
+                    if let Some(d) = p.strip_prefix("pl.").filter(|d| !d.contains('.')) {
+                        let e = Expr::Const(*n, DType::from_name(d));
+                        self.scratch.truncate(a0);
+                        return Ok(e);
+                    }
+                }
+            }
+            let args = self.scratch.drain(a0..).collect();
+            let kwargs = self.scratch_kw.drain(k0..).collect();
+            return Ok(Expr::Call(Box::new(Call { func, args, kwargs })));
+        }
+        let (args, kwargs) = self.call_args(open)?;
+        Ok(Expr::Call(Box::new(Call { func, args, kwargs })))
+    }
+
+    fn call_args_inner(&mut self, k0: usize) -> R<()> {
         loop {
             let t = self.peek()?;
             if self.is_op(t, ")") {
                 self.bump()?;
-                return Ok((args, kwargs));
+                return Ok(());
             }
             let eq = self.peek_n(1)?;
             if t.kind == Tok::Name && self.is_op(eq, "=") && !is_keyword(self.text(t)) {
                 self.bump()?;
                 self.bump()?;
                 let value = self.expr()?;
-                kwargs.push(Kwarg {
-                    name: self.text(t).into(),
-                    value,
-                });
+                let name = self.intern(self.text(t));
+                self.scratch_kw.push(Kwarg { name, value });
             } else {
-                if !kwargs.is_empty() {
+                if self.scratch_kw.len() > k0 {
                     return Err(self.err(
                         t,
                         "positional argument after a keyword argument".into(),
                         "move it before the keywords",
                     ));
                 }
-                args.push(self.expr()?);
+                let e = self.expr()?;
+                self.scratch.push(e);
             }
             let c = self.peek()?;
             if self.is_op(c, ",") {
@@ -1471,7 +1561,24 @@ impl<'s> Parser<'s> {
                     || unbound_root
                     || self.is_op(next, "(")
                 {
-                    return Ok(Expr::Path(s.into()));
+                    // Take `a.b.c` written without spaces as one slice.
+                    let mut end = t.end;
+                    loop {
+                        let (dot, name) = (self.peek_n(0)?, self.peek_n(1)?);
+                        if self.is_op(dot, ".")
+                            && dot.start == end
+                            && name.kind == Tok::Name
+                            && name.start == dot.end
+                        {
+                            self.bump()?;
+                            self.bump()?;
+                            end = name.end;
+                        } else {
+                            break;
+                        }
+                    }
+                    let text = self.src.get(t.start as usize..end as usize).unwrap_or(s);
+                    return Ok(Expr::Path(self.intern(text)));
                 }
                 Ok(Expr::Var(self.lookup(t)))
             }
@@ -1573,6 +1680,10 @@ impl<'s> Parser<'s> {
     }
 
     fn int_value(&self, t: Token) -> Option<i64> {
+        let text = self.text(t);
+        if text.bytes().all(|b| b.is_ascii_digit()) {
+            return text.parse().ok();
+        }
         let s: String = self.text(t).chars().filter(|&c| c != '_').collect();
         let (digits, radix) = match s.get(..2) {
             Some("0x" | "0X") => (&s[2..], 16),
@@ -1626,17 +1737,4 @@ impl<'s> Parser<'s> {
         }
         Ok(out)
     }
-}
-
-fn make_call(func: Box<str>, args: Vec<Expr>, kwargs: Vec<Kwarg>) -> Expr {
-    if &*func == "pl.const" && kwargs.is_empty() && args.len() == 2 {
-        if let (Expr::Int(n), Expr::Path(p)) = (&args[0], &args[1]) {
-            if let Some(d) = p.strip_prefix("pl.") {
-                if !d.contains('.') {
-                    return Expr::Const(*n, DType::from_name(d));
-                }
-            }
-        }
-    }
-    Expr::Call(Box::new(Call { func, args, kwargs }))
 }
