@@ -1,0 +1,151 @@
+//! `tilemem plan` end to end: output, report, diagnostics, exit codes, and
+//! that nothing is written when planning fails.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+const KERNEL: &str = "# pypto.program: P
+import pypto.language as pl
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def main(x: pl.Tensor[[8, 8], pl.FP32], y: pl.Out[pl.Tensor[[8, 8], pl.FP32]]) -> pl.Tensor[[8, 8], pl.FP32]:
+        a: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [8, 8], [8, 8], target_memory=pl.Mem.Vec)
+        b: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.tile.exp(a)
+        r: pl.Tensor[[8, 8], pl.FP32] = pl.tile.store(b, [0, 0], y)
+        return r
+";
+
+/// A fresh scratch directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("tilemem-plan-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn tilemem(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tilemem"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn plans_a_kernel_and_writes_output_and_report() {
+    let d = scratch("ok");
+    let input = d.join("k.py");
+    std::fs::write(&input, KERNEL).unwrap();
+    let (out, rep) = (d.join("out.py"), d.join("r.json"));
+    let o = tilemem(&[
+        "plan",
+        input.to_str().unwrap(),
+        "--target",
+        "910b",
+        "-o",
+        out.to_str().unwrap(),
+        "--report",
+        rep.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        text.contains("        mem_vec_2: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 256)\n"),
+        "{text}"
+    );
+    assert!(text.contains("a: pl.Tile[[8, 8], pl.FP32, pl.MemRef(mem_vec_2, pl.const(0, pl.INT64), 256), pl.Mem.Vec]"), "{text}");
+    let json = std::fs::read_to_string(&rep).unwrap();
+    assert!(json.contains("\"target\": \"910b\""), "{json}");
+    assert!(json.contains("\"capacity\": 188416"), "{json}");
+    // Planning the output again gives the same bytes (idempotent pipeline).
+    let again = tilemem(&["plan", out.to_str().unwrap(), "--target", "910b"]);
+    assert_eq!(String::from_utf8_lossy(&again.stdout), text);
+}
+
+#[test]
+fn stop_after_runs_a_prefix() {
+    let d = scratch("stop");
+    let input = d.join("k.py");
+    std::fs::write(&input, KERNEL).unwrap();
+    let o = tilemem(&[
+        "plan",
+        input.to_str().unwrap(),
+        "--stop-after",
+        "init_memref",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&o.stdout);
+    // Two roots, not yet shared or addressed.
+    assert!(
+        text.contains("mem_vec_3: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 256)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("pl.MemRef(mem_vec_3, pl.const(0, pl.INT64), 256)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn over_capacity_exits_1_and_writes_nothing() {
+    let d = scratch("cap");
+    let input = d.join("k.py");
+    std::fs::write(&input, KERNEL.replace("[8, 8]", "[64, 752]")).unwrap();
+    let (out, rep) = (d.join("out.py"), d.join("r.json"));
+    let o = tilemem(&[
+        "plan",
+        input.to_str().unwrap(),
+        "--target",
+        "910b",
+        "--passes",
+        "init_memref,allocate_memory_addr",
+        "-o",
+        out.to_str().unwrap(),
+        "--report",
+        rep.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(
+            ": ValueError: Vec buffer usage (385024 bytes) exceeds platform limit (188416 bytes)"
+        ),
+        "{err}"
+    );
+    assert!(!out.exists() && !rep.exists());
+    assert_eq!(
+        std::fs::read_dir(&d).unwrap().count(),
+        1,
+        "only the input remains"
+    );
+}
+
+#[test]
+fn bad_input_exits_2_with_location() {
+    let d = scratch("bad");
+    let input = d.join("k.py");
+    std::fs::write(&input, KERNEL.replace("pl.tile.exp(a)", "pl.tile.exp(a")).unwrap();
+    let o = tilemem(&["plan", input.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.starts_with(&format!("{}:10:9: error: ", input.display())), "{err}");
+    let o = tilemem(&["plan", input.to_str().unwrap(), "--target", "h100"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("unknown --target 'h100'"));
+    let o = tilemem(&[
+        "plan",
+        input.to_str().unwrap(),
+        "--passes",
+        "memory_reuse,init_memref",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("pipeline order"));
+    let o = tilemem(&["plan", d.join("missing.py").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+}
