@@ -261,3 +261,75 @@ func.func @mirror() {
   %f = "some_use"(%a) : (memref<2x15xf16, #hivm.address_space<ub>>) -> memref<30xf16, #hivm.address_space<ub>>
   return
 }
+
+// -----
+
+// Up through memref.reshape (reassociation inferred from the shapes: result
+// dim 1 closes the group of source dim 0). The reshape needs a dense source,
+// so it reads a mirror, copied back at the end of the block.
+// CHECK-LABEL: func.func @up_reshape
+// CHECK: %[[A:.*]] = memref.alloc() : memref<6x16x1xf16, #hivm.address_space<ub>>
+// CHECK-NEXT: %[[V:.*]] = memref.subview %[[A]]
+// CHECK-NEXT: %[[M:.*]] = memref.alloc() : memref<6x15xf16, #hivm.address_space<ub>>
+// CHECK-NEXT: hivm.hir.copy ins(%[[V]] : {{.*}}) outs(%[[M]] : memref<6x15xf16, #hivm.address_space<ub>>)
+// CHECK-NEXT: memref.reshape %[[M]](%arg0)
+// CHECK-NEXT: hivm.hir.vexp
+// CHECK-NEXT: hivm.hir.copy ins(%[[M]] : memref<6x15xf16, #hivm.address_space<ub>>) outs(%[[V]] : memref<6x15xf16, strided<[16, 1]>, #hivm.address_space<ub>>)
+// CHECK-NEXT: return
+func.func @up_reshape(%shape: memref<3xindex, #hivm.address_space<ub>>) {
+  %a = memref.alloc() : memref<6x15xf16, #hivm.address_space<ub>>
+  %r = memref.reshape %a(%shape) : (memref<6x15xf16, #hivm.address_space<ub>>, memref<3xindex, #hivm.address_space<ub>>) -> memref<2x3x15xf16, #hivm.address_space<ub>>
+  annotation.mark %r {hivm.stride_align_dims = array<i32: 1>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<2x3x15xf16, #hivm.address_space<ub>>
+  hivm.hir.vexp ins(%r : memref<2x3x15xf16, #hivm.address_space<ub>>) outs(%r : memref<2x3x15xf16, #hivm.address_space<ub>>)
+  return
+}
+
+// -----
+
+// Up through hivm.hir.bitcast (same dims), which follows the new layout.
+// CHECK-LABEL: func.func @up_bitcast
+// CHECK: memref.alloc() : memref<2x16x1xf16, #hivm.address_space<ub>>
+// CHECK: hivm.hir.bitcast %{{.*}} : memref<2x15xf16, strided<[16, 1]>, #hivm.address_space<ub>> -> memref<2x15xi16, strided<[16, 1]>, #hivm.address_space<ub>>
+func.func @up_bitcast() {
+  %a = memref.alloc() : memref<2x15xf16, #hivm.address_space<ub>>
+  %b = hivm.hir.bitcast %a : memref<2x15xf16, #hivm.address_space<ub>> -> memref<2x15xi16, #hivm.address_space<ub>>
+  annotation.mark %b {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<2x15xi16, #hivm.address_space<ub>>
+  return
+}
+
+// -----
+
+// A buffer returned by scope.scope: the scope result follows the padded
+// type.
+// CHECK-LABEL: func.func @scope_result
+// CHECK: scope.return %{{.*}} : memref<2x15xf16, strided<[16, 1]>, #hivm.address_space<ub>>
+// CHECK: hivm.hir.vexp ins(%{{.*}} : memref<2x15xf16, strided<[16, 1]>, #hivm.address_space<ub>>)
+func.func @scope_result() {
+  %r = scope.scope : () -> memref<2x15xf16, #hivm.address_space<ub>> {
+    %a = memref.alloc() : memref<2x15xf16, #hivm.address_space<ub>>
+    annotation.mark %a {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<2x15xf16, #hivm.address_space<ub>>
+    scope.return %a : memref<2x15xf16, #hivm.address_space<ub>>
+  }
+  hivm.hir.vexp ins(%r : memref<2x15xf16, #hivm.address_space<ub>>) outs(%r : memref<2x15xf16, #hivm.address_space<ub>>)
+  return
+}
+
+// -----
+
+// Membase: a root yielded by a loop body also marks the loop's init, and
+// down-propagation reaches the loop results.
+// CHECK-LABEL: func.func @yielded_root
+// CHECK: memref.alloc() : memref<2x16x1xf16, #hivm.address_space<ub>>
+// CHECK: scf.for {{.*}} -> (memref<2x15xf16, strided<[16, 1]>, #hivm.address_space<ub>>)
+// CHECK-NEXT: memref.alloc() : memref<2x16x1xf16, #hivm.address_space<ub>>
+func.func @yielded_root() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = memref.alloc() : memref<2x15xf16, #hivm.address_space<ub>>
+  %r = scf.for %i = %c0 to %c1 step %c1 iter_args(%x = %a) -> (memref<2x15xf16, #hivm.address_space<ub>>) {
+    %b = memref.alloc() : memref<2x15xf16, #hivm.address_space<ub>>
+    annotation.mark %b {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<2x15xf16, #hivm.address_space<ub>>
+    scf.yield %b : memref<2x15xf16, #hivm.address_space<ub>>
+  }
+  return
+}

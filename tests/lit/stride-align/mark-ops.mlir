@@ -87,3 +87,35 @@ func.func @copy_collapsible_dst(%a: memref<4x15xf16, strided<[20, 1]>, #hivm.add
   hivm.hir.copy ins(%a : memref<4x15xf16, strided<[20, 1]>, #hivm.address_space<ub>>) outs(%b : memref<4x15xf16, #hivm.address_space<ub>>)
   return
 }
+
+// -----
+
+// A last-axis reduction's init is aligned on the previous discontinuous dim
+// (its last dim is a single element); the input keeps its last dim.
+// CHECK-LABEL: func.func @vreduce_last_axis
+// CHECK: annotation.mark %arg0 {hivm.stride_align_dims = array<i32: 1>, hivm.stride_align_value_in_byte = array<i32: 32>}
+// CHECK: %[[I:.*]] = memref.subview
+// CHECK-NEXT: annotation.mark %[[I]] {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<4x1xf32, strided<[5, 1]>, #hivm.address_space<ub>>
+module attributes {hacc.target = #hacc.target<"Ascend950PR_9589">} {
+  func.func @vreduce_last_axis(%src: memref<4x15xf32, strided<[20, 1]>, #hivm.address_space<ub>>) {
+    %a = memref.alloc() : memref<4x5xf32, #hivm.address_space<ub>>
+    %init = memref.subview %a[0, 0] [4, 1] [1, 1] : memref<4x5xf32, #hivm.address_space<ub>> to memref<4x1xf32, strided<[5, 1]>, #hivm.address_space<ub>>
+    hivm.hir.vreduce <sum> ins(%src : memref<4x15xf32, strided<[20, 1]>, #hivm.address_space<ub>>) outs(%init : memref<4x1xf32, strided<[5, 1]>, #hivm.address_space<ub>>) reduce_dims = [1]
+    return
+  }
+}
+
+// -----
+
+// Deinterleave outputs are aligned on the previous discontinuous dim too.
+// CHECK-LABEL: func.func @vdeinterleave
+// CHECK: %[[O:.*]] = memref.subview
+// CHECK-NEXT: annotation.mark %[[O]] {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<4x8xf32, strided<[12, 1]>, #hivm.address_space<ub>>
+module attributes {hacc.target = #hacc.target<"Ascend950PR_9589">} {
+  func.func @vdeinterleave(%src: memref<4x16xf32, #hivm.address_space<ub>>) {
+    %a = memref.alloc() : memref<4x12xf32, #hivm.address_space<ub>>
+    %o = memref.subview %a[0, 0] [4, 8] [1, 1] : memref<4x12xf32, #hivm.address_space<ub>> to memref<4x8xf32, strided<[12, 1]>, #hivm.address_space<ub>>
+    hivm.hir.vdeinterleave ins(%src : memref<4x16xf32, #hivm.address_space<ub>>) outs(%o : memref<4x8xf32, strided<[12, 1]>, #hivm.address_space<ub>>)
+    return
+  }
+}

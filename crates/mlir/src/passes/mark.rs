@@ -188,9 +188,10 @@ fn mark_op(m: &mut Module, op: OpId, target: Target) -> Result<(), Diagnostic> {
     Ok(())
 }
 
-/// Op-specific moves of the marked dim: a last-dim broadcast (non-8/1-bit)
-/// or a last-axis reduction init needs the previous discontinuous dim,
-/// since the last one is walked by the vector unit itself.
+/// Op-specific moves of the marked dim: a last-dim broadcast (non-8/1-bit),
+/// a last-axis reduction init or a deinterleave output needs the previous
+/// discontinuous dim, since the last one is walked by the vector unit
+/// itself.
 fn shift_dim(
     m: &Module,
     op: OpId,
@@ -213,7 +214,8 @@ fn shift_dim(
         && t.bits != 8
         && t.bits != 1
         && over_last("broadcast_dims"))
-        || (info.flags.last_axis_reduce_shifts && is_out && over_last("reduce_dims"));
+        || (info.flags.last_axis_reduce_shifts && is_out && over_last("reduce_dims"))
+        || (info.flags.deinterleave_shifts && is_out);
     if !shifts || dim != last {
         return Some(dim);
     }
