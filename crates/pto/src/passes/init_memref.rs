@@ -55,11 +55,41 @@ pub fn run(program: &mut crate::ir::Program, ctx: &mut PassContext) -> Result<()
 }
 
 /// Whether InitMemRef already ran on `f` (allocations or parameter MemRefs).
+///
+/// Tensor parameters decide when there are any (InitMemRef always gives them
+/// storage); otherwise existing allocations or tile MemRefs do. A function
+/// whose tensor parameters have no MemRef is initialised afresh even if it
+/// carries allocations: like PyPTO, its tiles get new roots and the old
+/// `tile.alloc`s stay (renamed on a name clash) for MemoryReuse to drop.
 fn already_done(f: &Function) -> bool {
-    !f.allocs().is_empty()
-        || f.params
+    let tensors: Vec<VarId> = f
+        .params
+        .iter()
+        .map(|p| p.var)
+        .filter(|&v| matches!(f.ty(v), Some(Type::Tensor(_))))
+        .collect();
+    if !tensors.is_empty() {
+        return tensors
             .iter()
-            .any(|p| f.ty(p.var).and_then(Type::memref).is_some())
+            .any(|&v| f.ty(v).and_then(Type::memref).is_some());
+    }
+    !f.allocs().is_empty()
+        || f.vars.values().any(|d| {
+            matches!(&d.ty, Some(Type::Tile(t)) if t.memref.as_ref().is_some_and(|m| m.base_var().is_some()))
+        })
+}
+
+/// Forgets the storage of every tile rooted in an allocation variable
+/// (declared `pl.MemRef("name")` bindings are kept).
+fn clear_tile_storage(f: &mut Function) {
+    let ids: Vec<VarId> = f.vars.keys().collect();
+    for v in ids {
+        if let Some(Type::Tile(t)) = f.vars[v].ty.as_mut() {
+            if t.memref.as_ref().is_some_and(|m| m.base_var().is_some()) {
+                t.memref = None;
+            }
+        }
+    }
 }
 
 /// An allocation to hoist to the top of the body.
@@ -83,6 +113,10 @@ struct State<'a> {
 fn run_function(f: &mut Function, soc: &Soc) -> Result<(), PassError> {
     if already_done(f) {
         return Ok(());
+    }
+    let old_allocs: Vec<VarId> = f.allocs().iter().map(|a| a.var).collect();
+    if !old_allocs.is_empty() {
+        clear_tile_storage(f);
     }
     ssa_rename(f);
     strip_comments(f);
@@ -138,6 +172,32 @@ fn run_function(f: &mut Function, soc: &Soc) -> Result<(), PassError> {
     }
     // One splice keeps insertion linear in the body length.
     f.body.splice(first..first, new_stmts);
+    // Old allocations whose names the new roots took get `_1`, `_2`, ...
+    if !old_allocs.is_empty() {
+        let mut taken: std::collections::HashSet<Box<str>> =
+            f.vars.values().map(|d| d.name.clone()).collect();
+        let new_names: std::collections::HashSet<Box<str>> = st
+            .allocs
+            .iter()
+            .map(|a| f.vars[a.var].name.clone())
+            .collect();
+        for v in old_allocs {
+            if !new_names.contains(&f.vars[v].name) {
+                continue;
+            }
+            let base = f.vars[v].name.clone();
+            let mut k = 1;
+            let name = loop {
+                let c = format!("{base}_{k}");
+                if !taken.contains(c.as_str()) {
+                    break c;
+                }
+                k += 1;
+            };
+            taken.insert(name.clone().into());
+            f.vars[v].name = name.into();
+        }
+    }
     Ok(())
 }
 
