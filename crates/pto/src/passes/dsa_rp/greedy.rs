@@ -103,8 +103,8 @@ fn run(v: &View, order: &[usize], blind: bool, name: &'static str) -> Option<Pla
     for &i in order {
         let size = v.size[i];
         let mut cands = vec![v.reserved_end];
-        for j in 0..n {
-            let Some(o) = off[j] else { continue };
+        for (j, o) in off.iter().enumerate() {
+            let Some(o) = *o else { continue };
             if v.hard[i].contains(&j) || v.soft[i].contains_key(&j) {
                 cands.push(align_up(o + v.size[j]));
             }
@@ -122,8 +122,8 @@ fn run(v: &View, order: &[usize], blind: bool, name: &'static str) -> Option<Pla
             let mut ok = true;
             let mut before: Option<(u64, u64)> = None; // (death, weight)
             let mut after: Option<(u64, u64)> = None; // (birth, weight)
-            for j in 0..n {
-                let Some(o) = off[j] else { continue };
+            for (j, o) in off.iter().enumerate() {
+                let Some(o) = *o else { continue };
                 let sj = v.size[j];
                 if !(c < o + sj && o < c + size) || size == 0 || sj == 0 {
                     continue;

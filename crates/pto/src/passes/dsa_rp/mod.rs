@@ -241,9 +241,19 @@ fn plan_function(
             let budget = tilemem_plan::Budget::default()
                 .with_time_limit(opts.time_limit)
                 .with_objective(opts.objective);
-            if let Ok(out) = tilemem_plan::solve(&problem, SolverKind::Exact, &budget) {
+            // Bytes first: pipeline separations are performance intent, so
+            // they are penalties there; penalties first keeps them hard when
+            // the greedy could.
+            let opt_problem = match opts.objective {
+                Objective::PeakThenPenalty => m.to_problem(false),
+                Objective::PenaltyThenPeak => problem.clone(),
+            };
+            if let Ok(s) = tilemem_plan::validate(&opt_problem, &greedy_sol) {
+                penalty = s.penalty;
+            }
+            if let Ok(out) = tilemem_plan::solve(&opt_problem, SolverKind::Exact, &budget) {
                 if let Some(sol) = out.solution {
-                    if let Ok(s) = tilemem_plan::validate(&problem, &sol) {
+                    if let Ok(s) = tilemem_plan::validate(&opt_problem, &sol) {
                         let h = s.height.max(m.reserved_end);
                         let better = match opts.objective {
                             Objective::PeakThenPenalty => (h, s.penalty) < (bytes, penalty),
@@ -261,7 +271,7 @@ fn plan_function(
                 }
             }
         }
-        if relaxed {
+        {
             let shared: Vec<String> = m
                 .pipeline
                 .iter()

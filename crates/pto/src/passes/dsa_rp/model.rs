@@ -38,8 +38,6 @@ pub(crate) struct DsaBuffer {
     pub name: String,
     /// Bytes of the alloc.
     pub size: u64,
-    /// Position of the alloc among the function's allocs (stable tie-break).
-    pub ordinal: usize,
     /// Statement-level lifetime `[start, end]` (union of its members).
     pub start: u32,
     pub end: u32,
@@ -324,7 +322,6 @@ pub(crate) fn build(
                 root: a.var,
                 name: f.vars[a.var].name.to_string(),
                 size: a.size,
-                ordinal: k,
                 start,
                 end: end.max(start),
                 pinned: a.pinned,
