@@ -61,6 +61,7 @@ pub fn parse_module(text: &str, options: &ParseOptions) -> Result<Module, Diagno
         depth: 0,
         opts: options.clone(),
         default_dialect: Vec::new(),
+        type_memo: HashMap::new(),
     };
     p.parse_top()?;
     Ok(p.m)
@@ -101,12 +102,13 @@ pub fn split_input(text: &str) -> Vec<Chunk<'_>> {
     chunks
 }
 
-/// A value reference as written: the value, its spelling and position.
+/// A value reference as written: the value and where it is spelled
+/// (`pos..end` in the source, for error messages).
 #[derive(Clone, Debug)]
 pub(crate) struct Operand {
     pub v: ValueId,
-    pub name: String,
     pub pos: usize,
+    pub end: usize,
 }
 
 /// The reader state.
@@ -115,10 +117,14 @@ pub(crate) struct Parser<'a> {
     pub(crate) m: Module,
     pub(crate) attr_aliases: HashMap<String, Attribute>,
     pub(crate) type_aliases: HashMap<String, Type>,
-    scopes: Vec<HashMap<String, ValueId>>,
+    /// Visible names per region scope: `%name` to its values (`%name#i`).
+    scopes: Vec<HashMap<String, Vec<ValueId>>>,
     pub(crate) depth: usize,
     pub(crate) opts: ParseOptions,
     pub(crate) default_dialect: Vec<&'static str>,
+    /// Shaped types already read, by their exact text: programs repeat the
+    /// same few memref types thousands of times.
+    pub(crate) type_memo: HashMap<&'a str, Type>,
 }
 
 impl Parser<'_> {
@@ -207,18 +213,18 @@ impl Parser<'_> {
                 _ => return self.c.err("expected result number after '#'"),
             }
         }
-        let key = format!("{name}#{index}");
         for scope in self.scopes.iter().rev() {
-            if let Some(&v) = scope.get(&key) {
-                let spelled = if index == 0 {
-                    format!("%{name}")
-                } else {
-                    format!("%{name}#{index}")
+            if let Some(vs) = scope.get(name) {
+                let Some(&v) = vs.get(index as usize) else {
+                    return self.c.err_at(
+                        pos,
+                        format!("result number {index} is out of range for '%{name}'"),
+                    );
                 };
                 return Ok(Operand {
                     v,
-                    name: spelled,
                     pos,
+                    end: self.c.pos(),
                 });
             }
         }
@@ -248,14 +254,20 @@ impl Parser<'_> {
         v: ValueId,
         pos: usize,
     ) -> PResult<()> {
-        let key = format!("{name}#{index}");
         let scope = self.scopes.last_mut().expect("scope stack never empty");
-        if scope.insert(key, v).is_some() {
-            return self
+        match scope.get_mut(name) {
+            Some(_) if index == 0 => self
                 .c
-                .err_at(pos, format!("redefinition of SSA value '%{name}'"));
+                .err_at(pos, format!("redefinition of SSA value '%{name}'")),
+            Some(vs) => {
+                vs.push(v);
+                Ok(())
+            }
+            None => {
+                scope.insert(name.to_string(), vec![v]);
+                Ok(())
+            }
         }
-        Ok(())
     }
 
     /// Checks that operands have the written types (MLIR's message).
@@ -278,7 +290,9 @@ impl Parser<'_> {
                     o.pos,
                     format!(
                         "use of value '{}' expects different type than prior uses: '{}' vs '{}'",
-                        o.name, t, actual
+                        self.c.slice(o.pos, o.end),
+                        t,
+                        actual
                     ),
                 );
             }

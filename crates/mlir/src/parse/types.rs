@@ -7,7 +7,7 @@ use crate::ir::{
 use crate::parse::cursor::{PResult, MAX_DEPTH};
 use crate::parse::Parser;
 
-impl Parser<'_> {
+impl<'a> Parser<'a> {
     fn enter(&mut self) -> PResult<()> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
@@ -60,6 +60,24 @@ impl Parser<'_> {
             return self.c.err(format!("expected type, found {found}"));
         };
         if let Some(t) = scalar_type(word) {
+            return Ok(t);
+        }
+        if matches!(word, "memref" | "vector" | "tensor") && self.c.peek_raw(0) == Some(b'<') {
+            let after_word = self.c.pos();
+            if let Ok(text) = self.c.balanced() {
+                let full = self.c.slice(start, start + word.len() + text.len());
+                if let Some(t) = self.type_memo.get(full) {
+                    return Ok(t.clone());
+                }
+            }
+            self.c.reset(after_word);
+            let t = match word {
+                "memref" => self.parse_memref(),
+                "vector" => self.parse_vector(),
+                _ => self.parse_tensor(),
+            }?;
+            let end = self.c.pos();
+            self.type_memo.insert(self.c.slice(start, end), t.clone());
             return Ok(t);
         }
         match word {

@@ -35,6 +35,11 @@ impl Names {
         Names { names: n.names }
     }
 
+    /// The stored name of `v`, if it has one of its own (not `%0#1`).
+    pub fn name(&self, v: ValueId) -> Option<&str> {
+        self.names.get(v.index())?.as_deref()
+    }
+
     /// The name of `v` (`%0`, `%alloc`, `%0#1`, ...).
     pub fn get(&self, m: &Module, v: ValueId) -> String {
         if let Some(Some(n)) = self.names.get(v.index()) {

@@ -8,7 +8,7 @@ use crate::ir::{Attribute, BlockId, Module, OpId, Piece, RegionId, Type, ValueId
 use crate::print::names::Names;
 use crate::print::types::{
     write_attr, write_attr_name, write_function_type, write_result_types, write_string,
-    write_symbol, write_type, write_type_list,
+    write_symbol, write_type,
 };
 
 /// Prints ops with names assigned for the whole module.
@@ -47,8 +47,13 @@ impl<'a> OpPrinter<'a> {
     }
 
     fn value(&mut self, v: ValueId) {
-        let n = self.names.get(self.m, v);
-        self.out.push_str(&n);
+        match self.names.name(v) {
+            Some(n) => self.out.push_str(n),
+            None => {
+                let n = self.names.get(self.m, v);
+                self.out.push_str(&n);
+            }
+        }
     }
 
     fn values(&mut self, vs: &[ValueId]) {
@@ -65,8 +70,13 @@ impl<'a> OpPrinter<'a> {
     }
 
     fn types_of(&mut self, vs: &[ValueId]) {
-        let types: Vec<Type> = vs.iter().map(|&v| self.m.value_type(v).clone()).collect();
-        write_type_list(&mut self.out, &types);
+        let m = self.m;
+        for (i, &v) in vs.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            write_type(&mut self.out, m.value_type(v));
+        }
     }
 
     fn attr_dict(&mut self, op: OpId, elided: &[&str]) {
@@ -219,7 +229,7 @@ impl<'a> OpPrinter<'a> {
         let d = m.op(op);
         let name = self.op_name(d.name());
         let operands = d.operands().to_vec();
-        let result_ty = |i: usize| d.result(i).map(|v| m.value_type(v).clone());
+        let result_ty = |i: usize| d.result(i).map(|v| m.value_type(v));
         match form {
             Form::Module => {
                 self.out.push_str("module");
@@ -290,7 +300,7 @@ impl<'a> OpPrinter<'a> {
                 }
                 self.attr_dict(op, &["overflowFlags", "fastmath"]);
                 self.out.push_str(" : ");
-                self.ty(&t);
+                self.ty(t);
             }
             Form::Cast => {
                 self.out.push_str(&name);
@@ -328,8 +338,8 @@ impl<'a> OpPrinter<'a> {
                 }
                 self.attr_dict(op, &["predicate", "fastmath"]);
                 self.out.push_str(" : ");
-                let t = m.value_type(operands[0]).clone();
-                self.ty(&t);
+                let t = m.value_type(operands[0]);
+                self.ty(t);
             }
             Form::Select => {
                 if operands.len() != 3 {
@@ -340,13 +350,13 @@ impl<'a> OpPrinter<'a> {
                 self.values(&operands);
                 self.attr_dict(op, &[]);
                 self.out.push_str(" : ");
-                let ct = m.value_type(operands[0]).clone();
-                if ct != Type::i1() {
-                    self.ty(&ct);
+                let ct = m.value_type(operands[0]);
+                if *ct != Type::i1() {
+                    self.ty(ct);
                     self.out.push_str(", ");
                 }
-                let t = m.value_type(operands[1]).clone();
-                self.ty(&t);
+                let t = m.value_type(operands[1]);
+                self.ty(t);
             }
             Form::AffineMap => {
                 let Some(map) = d.attr("map") else {
@@ -380,7 +390,7 @@ impl<'a> OpPrinter<'a> {
                 }
                 self.attr_dict(op, &[]);
                 self.out.push_str(" : ");
-                self.ty(&t);
+                self.ty(t);
             }
             Form::Subview | Form::ReinterpretCast => {
                 let Some(parts) = m.slice_parts(op) else {
@@ -405,10 +415,10 @@ impl<'a> OpPrinter<'a> {
                 }
                 self.attr_dict(op, &["static_offsets", "static_sizes", "static_strides"]);
                 self.out.push_str(" : ");
-                let st = m.value_type(parts.source).clone();
-                self.ty(&st);
+                let st = m.value_type(parts.source);
+                self.ty(st);
                 self.out.push_str(" to ");
-                self.ty(&t);
+                self.ty(t);
             }
             Form::Reassociate => {
                 let Some(re) = d.attr("reassociation") else {
@@ -433,10 +443,10 @@ impl<'a> OpPrinter<'a> {
                 }
                 self.attr_dict(op, &["reassociation", "static_output_shape"]);
                 self.out.push_str(" : ");
-                let st = m.value_type(src).clone();
-                self.ty(&st);
+                let st = m.value_type(src);
+                self.ty(st);
                 self.out.push_str(" into ");
-                self.ty(&t);
+                self.ty(t);
             }
             Form::Reshape => {
                 if operands.len() != 2 || d.results().len() != 1 {
@@ -465,10 +475,10 @@ impl<'a> OpPrinter<'a> {
                 self.out.push(']');
                 self.attr_dict(op, &[]);
                 self.out.push_str(" : ");
-                let st = m.value_type(operands[0]).clone();
-                self.ty(&st);
+                let st = m.value_type(operands[0]);
+                self.ty(st);
                 self.out.push_str(" to ");
-                self.ty(&t);
+                self.ty(t);
             }
             Form::Copy => {
                 if operands.len() != 2 {
@@ -478,13 +488,10 @@ impl<'a> OpPrinter<'a> {
                 self.values(&operands);
                 self.attr_dict(op, &[]);
                 self.out.push_str(" : ");
-                let (a, b) = (
-                    m.value_type(operands[0]).clone(),
-                    m.value_type(operands[1]).clone(),
-                );
-                self.ty(&a);
+                let (a, b) = (m.value_type(operands[0]), m.value_type(operands[1]));
+                self.ty(a);
                 self.out.push_str(" to ");
-                self.ty(&b);
+                self.ty(b);
             }
             Form::Load | Form::Store => {
                 let store = form == Form::Store;
@@ -504,8 +511,8 @@ impl<'a> OpPrinter<'a> {
                 self.out.push(']');
                 self.attr_dict(op, &[]);
                 self.out.push_str(" : ");
-                let t = m.value_type(mem).clone();
-                self.ty(&t);
+                let t = m.value_type(mem);
+                self.ty(t);
             }
             Form::GetGlobal => {
                 let Some(sym) = d.attr("name").and_then(Attribute::as_symbol) else {
@@ -516,7 +523,7 @@ impl<'a> OpPrinter<'a> {
                 write_symbol(&mut self.out, sym);
                 self.attr_dict(op, &["name"]);
                 self.out.push_str(" : ");
-                self.ty(&t);
+                self.ty(t);
             }
             Form::Global => {
                 let (Some(sym), Some(t)) = (
@@ -564,8 +571,8 @@ impl<'a> OpPrinter<'a> {
                 self.values(&operands);
                 self.attr_dict(op, &[]);
                 self.out.push_str(" : ");
-                let t = m.value_type(operands[0]).clone();
-                self.ty(&t);
+                let t = m.value_type(operands[0]);
+                self.ty(t);
             }
             Form::For => return self.print_for(op),
             Form::If => return self.print_if(op),
@@ -653,18 +660,18 @@ impl<'a> OpPrinter<'a> {
                 }
                 self.attr_dict(op, &[]);
                 self.out.push_str(" : ");
-                let bt = m.value_type(base).clone();
+                let bt = m.value_type(base);
                 if read {
                     let Some(t) = result_ty(0) else { return false };
-                    self.ty(&bt);
+                    self.ty(bt);
                     self.out.push_str(", ");
-                    self.ty(&t);
+                    self.ty(t);
                 } else {
                     let Some(v) = vec else { return false };
-                    let vt = m.value_type(v).clone();
-                    self.ty(&vt);
+                    let vt = m.value_type(v);
+                    self.ty(vt);
                     self.out.push_str(", ");
-                    self.ty(&bt);
+                    self.ty(bt);
                 }
             }
             Form::ConstantMask => {
@@ -680,7 +687,7 @@ impl<'a> OpPrinter<'a> {
                 );
                 self.attr_dict(op, &["mask_dim_sizes"]);
                 self.out.push_str(" : ");
-                self.ty(&t);
+                self.ty(t);
             }
             Form::CreateMask => {
                 let Some(t) = result_ty(0) else { return false };
@@ -688,7 +695,7 @@ impl<'a> OpPrinter<'a> {
                 self.values(&operands);
                 self.attr_dict(op, &[]);
                 self.out.push_str(" : ");
-                self.ty(&t);
+                self.ty(t);
             }
             Form::VectorTranspose => {
                 let Some(perm) = d.attr("permutation").and_then(Attribute::as_int_array) else {
@@ -707,10 +714,10 @@ impl<'a> OpPrinter<'a> {
                 );
                 self.attr_dict(op, &["permutation"]);
                 self.out.push_str(" : ");
-                let st = m.value_type(src).clone();
-                self.ty(&st);
+                let st = m.value_type(src);
+                self.ty(st);
                 self.out.push_str(" to ");
-                self.ty(&t);
+                self.ty(t);
             }
             Form::MultiReduction => {
                 let (Some(Attribute::Opaque(kind)), Some(dims)) = (
@@ -733,10 +740,10 @@ impl<'a> OpPrinter<'a> {
                 );
                 self.attr_dict(op, &["kind", "reduction_dims"]);
                 self.out.push_str(" : ");
-                let st = m.value_type(operands[0]).clone();
-                self.ty(&st);
+                let st = m.value_type(operands[0]);
+                self.ty(st);
                 self.out.push_str(" to ");
-                self.ty(&t);
+                self.ty(t);
             }
             Form::Structured => return self.print_structured(op),
         }
@@ -888,10 +895,10 @@ impl<'a> OpPrinter<'a> {
             self.out.push(')');
         }
         self.out.push(' ');
-        let ivt = m.value_type(parts.iv).clone();
-        if ivt != Type::Index {
+        let ivt = m.value_type(parts.iv);
+        if *ivt != Type::Index {
             self.out.push_str(" : ");
-            self.ty(&ivt);
+            self.ty(ivt);
             self.out.push(' ');
         }
         let r = m.op(op).regions()[0];
@@ -1025,8 +1032,8 @@ impl<'a> OpPrinter<'a> {
                     self.value(v);
                     if *typed {
                         self.out.push_str(" : ");
-                        let t = m.value_type(v).clone();
-                        self.ty(&t);
+                        let t = m.value_type(v);
+                        self.ty(t);
                     }
                 }
                 Piece::Brackets { segment } => {
@@ -1053,8 +1060,8 @@ impl<'a> OpPrinter<'a> {
                     self.value(v);
                     if *typed {
                         self.out.push_str(" : ");
-                        let t = m.value_type(v).clone();
-                        self.ty(&t);
+                        let t = m.value_type(v);
+                        self.ty(t);
                     }
                 }
                 Piece::Results { arrow, parens } => {
