@@ -148,6 +148,16 @@ mod tests {
         assert_eq!(n_align(&key(B32, false, true, false, SplitN)), Some(32));
         // SplitM is looked up as N.
         assert_eq!(n_align(&key(B32, false, true, false, SplitM)), Some(8));
+        // Loop-enhanced rows (HIVM never sets loop enhancement today).
+        let le = |width, nd| FixpipeKey {
+            loop_enhance: true,
+            ..key(width, false, nd, false, N)
+        };
+        assert_eq!(n_align(&le(B16, false)), Some(16));
+        assert_eq!(n_align(&le(B16, true)), Some(16));
+        assert_eq!(n_align(&le(B8, false)), Some(16));
+        assert_eq!(n_align(&le(B8, true)), Some(16));
+        assert_eq!(n_align(&le(B32, true)), None);
         // Missing combinations.
         assert_eq!(n_align(&key(B16, true, false, false, N)), None);
         assert_eq!(n_align(&key(B16, false, false, false, SplitN)), None);
