@@ -1,5 +1,8 @@
 //! The canonical greedy of DSA_RP (see the module docs of `dsa_rp` for how
-//! it was derived from PyPTO's outputs).
+//! it was derived from PyPTO's outputs). It reads only an IR-free
+//! [`tilemem_plan::Problem`] (lifetimes, conflicts, penalties, capacity,
+//! reserved prefix), so a problem exported by the planner replays to the
+//! same placement.
 //!
 //! Buffers are placed one at a time in a fixed order. For each buffer the
 //! candidate offsets are the reserved end and the 32-byte aligned tops of
