@@ -4,9 +4,9 @@
 //! # What the pass does
 //! MemoryReuse is skipped in this mode, so every allocation root keeps its
 //! identity. Per kernel function (InCore/AIC/AIV) and memory space the pass
-//! lowers the roots to a placement model ([`model`]), places them with the
+//! lowers the roots to a placement model (`model`), places them with the
 //! canonical greedy ([`greedy`]), checks the result with the independent
-//! validator of `tilemem-plan`, and writes the addresses back ([`write`]).
+//! validator of `tilemem-plan`, and writes the addresses back (`write`).
 //!
 //! Assumes: InitMemRef (and MaterializeSemanticAliases) ran: tiles carry
 //! MemRefs into top-level `tile.alloc` roots. Guarantees: every tile of a
@@ -18,7 +18,7 @@
 //! first run wrote only when the program is re-planned from scratch).
 //!
 //! # The model (derived from PyPTO's reference outputs)
-//! - **Lifetimes**: statement indices as in MemoryReuse ([`facts`]); a root
+//! - **Lifetimes**: statement indices as in MemoryReuse (`facts`); a root
 //!   lives on `[s, e]` (union of its members); the DSA lifetime is the
 //!   half-open `[2s+1, max(2s+2, 2e+1))`, so a value read for the last time
 //!   by the statement that defines another may share bytes with it.
@@ -35,7 +35,7 @@
 //!   write-after-read or write-after-write handoff). No penalty when either
 //!   root is a partial view (window, non-zero offset, `valid_shape`), when
 //!   `a` is touched inside a loop or branch, when `b`'s first write is
-//!   inside one, or when a pipe is uncertain ([`pipes`]).
+//!   inside one, or when a pipe is uncertain (`pipes`).
 //! - **Greedy**: order by size (descending), then lifetime start, then alloc
 //!   order; candidates are the reserved end and the aligned tops of placed
 //!   hard or soft partners; least *handoff* penalty (the root taken over
