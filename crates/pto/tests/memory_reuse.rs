@@ -774,7 +774,8 @@ fn sub_range_fallback_packs_two_colive_roots_into_a_dead_arena() {
         .concat(),
     );
     let out = reuse(&before);
-    assert!(out.contains(&ld("b", 192, "mem_vec_0", 98304)), "{out}");
+    // Members placed by the fallback keep their own extent in the arena.
+    assert!(out.contains(&ld("b", 192, "mem_vec_0", 49152)), "{out}");
     let c = "        c: pl.Tile[[192, 64], pl.FP32, pl.MemRef(mem_vec_0, pl.const(49152, pl.INT64), 49152), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [192, 64], [192, 64], target_memory=pl.Mem.Vec)\n";
     assert!(out.contains(c), "{out}");
     assert!(
@@ -1151,4 +1152,34 @@ fn if_without_else_has_no_phi_and_shares_like_straight_code() {
             &op("d", "mem_vec_0", "add(a, a)"),
         );
     assert_eq!(reuse(&before), after);
+}
+
+#[test]
+fn sub_range_placement_rebases_views_of_the_moved_root() {
+    let src = r#"# pypto.program: P
+import pypto.language as pl
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(x: pl.Tensor[[64, 64], pl.FP32], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):
+        mem_vec_0: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 98304)
+        mem_vec_1: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 90112)
+        mem_vec_2: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 49152)
+        mem_vec_3: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 49152)
+        e: pl.Tile[[352, 64], pl.FP32, pl.MemRef(mem_vec_1, pl.const(0, pl.INT64), 90112), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [352, 64], [352, 64], target_memory=pl.Mem.Vec)
+        a: pl.Tile[[384, 64], pl.FP32, pl.MemRef(mem_vec_0, pl.const(0, pl.INT64), 98304), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [384, 64], [384, 64], target_memory=pl.Mem.Vec)
+        s_a: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(a, [0, 0], y)
+        b: pl.Tile[[192, 64], pl.FP32, pl.MemRef(mem_vec_2, pl.const(0, pl.INT64), 49152), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [192, 64], [192, 64], target_memory=pl.Mem.Vec)
+        c: pl.Tile[[192, 64], pl.FP32, pl.MemRef(mem_vec_3, pl.const(0, pl.INT64), 49152), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [192, 64], [192, 64], target_memory=pl.Mem.Vec)
+        cs: pl.Tile[[1, 64], pl.FP32, pl.MemRef(mem_vec_3, 256, 256), pl.Mem.Vec] = pl.tile.slice(c, [1, 64], [1, 0])
+        s_b: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(b, [0, 0], y)
+        s_c: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(cs, [0, 0], y)
+        s_e: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(e, [0, 0], y)
+"#;
+    let out = reuse(src);
+    assert!(
+        out.contains("        cs: pl.Tile[[1, 64], pl.FP32, pl.MemRef(mem_vec_0, 49408, 256), pl.Mem.Vec] = pl.tile.slice(c, [1, 64], [1, 0])\n"),
+        "{out}"
+    );
 }

@@ -3,8 +3,9 @@
 //! Only assignment-defined variables are rewritten here; loop iter args,
 //! loop results and `if` results keep their MemRefs until the yield fix-up
 //! realigns them. A variable whose root moved into arena `P` at offset `o`:
-//! - owns its root (not a view): takes `P`'s whole MemRef when `o == 0`
-//!   (so it prints the representative's size), else
+//! - owns its root (not a view): takes `P`'s whole MemRef in whole-buffer
+//!   sharing (so it prints the representative's size); placed by the
+//!   sub-range fallback it keeps its own extent,
 //!   `pl.MemRef(P, pl.const(o), size of its root)`;
 //! - is a view (or a bare alias of one): keeps its own window, rebased:
 //!   base `P`, offset `o + its offset` (an integer), same size and slots.
@@ -42,7 +43,7 @@ pub fn moved_memref(
             slots: old.slots,
             slot_index: old.slot_index.clone(),
         }
-    } else if p.offset == 0 {
+    } else if p.offset == 0 && !p.sub_range {
         arena.canonical.clone()
     } else {
         MemRef::new(

@@ -44,6 +44,9 @@ pub struct Placement {
     pub arena: RootId,
     /// Byte offset inside the arena (0 for whole-buffer sharing).
     pub offset: u64,
+    /// Placed by the sub-range fallback: the root keeps its own byte size
+    /// inside the arena instead of taking over the whole arena.
+    pub sub_range: bool,
 }
 
 /// A diagnostic decided by the packer.
@@ -86,6 +89,8 @@ pub struct Packing {
 
 struct Buffer {
     rep: RootId,
+    /// Packed by the sub-range fallback.
+    sub_range: bool,
     size: u64,
     closed: bool,
     members: Vec<(RootId, u64)>,
@@ -210,6 +215,7 @@ impl SpaceInput<'_> {
                 None => {
                     bufs.push(Buffer {
                         rep: r,
+                        sub_range,
                         size,
                         closed: self.closed(r),
                         members: Vec::new(),
@@ -288,7 +294,12 @@ fn footprint(
 fn sub_range_eligible(f: &Function, lt: &AllocationLifetimes, roots: &[RootId]) -> bool {
     for &r in roots {
         let root = &lt.roots[r];
-        if root.pinned || root.canonical.const_offset().is_none_or(|o| o < 0) {
+        // Declared allocations stay closed (never arena, never candidate);
+        // they do not disable the fallback for the rest of the space.
+        if root.pinned {
+            continue;
+        }
+        if root.canonical.const_offset().is_none_or(|o| o < 0) {
             return false;
         }
         for &m in &root.members {
@@ -404,6 +415,7 @@ pub fn pack(
                     Placement {
                         arena: b.rep,
                         offset: off,
+                        sub_range: b.sub_range,
                     },
                 );
             }
