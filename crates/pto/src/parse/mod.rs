@@ -728,7 +728,7 @@ impl<'s> Parser<'s> {
         let comment = self.end_of_line()?;
         match value {
             Expr::Call(c) if &*c.func == "pl.yield_" => {
-                self.yield_stmt(Vec::new(), c, comment, pos, t)
+                self.yield_stmt(Vec::new(), *c, comment, pos, t)
             }
             v => Ok(self.push_stmt(StmtKind::Expr(v), comment, pos)),
         }
@@ -744,7 +744,7 @@ impl<'s> Parser<'s> {
         let value = match value {
             Expr::Call(c) if &*c.func == "pl.yield_" => {
                 let first = targets[0].0;
-                return self.yield_stmt(targets, c, comment, pos, first);
+                return self.yield_stmt(targets, *c, comment, pos, first);
             }
             v => v,
         };
@@ -775,7 +775,7 @@ impl<'s> Parser<'s> {
     fn yield_stmt(
         &mut self,
         targets: Vec<(Token, Option<Type>)>,
-        call: Box<Call>,
+        call: Call,
         comment: Option<Box<str>>,
         pos: Pos,
         at: Token,
