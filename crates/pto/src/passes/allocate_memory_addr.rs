@@ -239,6 +239,56 @@ pub fn allocate_function(
     let reserves = resolve_reserves(f)?;
     let allocs = f.allocs();
     let members = members_by_root(f);
+    let layout = plan_layout(f, Some(soc), policy, &allocs, &members, reserves.clone())?;
+    let addressed = already_addressed(f, &layout, &members);
+    rewrite(f, &layout, &members, addressed, &allocs);
+    for r in &reserves {
+        if let Some(call) = f.stmts[r.stmt].call_mut() {
+            call.set_kwarg("base", Expr::Int(r.base as i64));
+        }
+    }
+    Ok(layout)
+}
+
+/// Turns absolute addresses of an already laid-out function back into
+/// offsets relative to each root, so that passes before
+/// allocate_memory_addr see the form they assume. Returns whether the
+/// function was laid out (recognised as in [`allocate_function`]).
+pub fn make_relative(f: &mut Function, policy: &dyn MemoryAllocatorPolicy) -> bool {
+    let Ok(reserves) = resolve_reserves(f) else {
+        return false;
+    };
+    let allocs = f.allocs();
+    let members = members_by_root(f);
+    let Ok(layout) = plan_layout(f, None, policy, &allocs, &members, reserves) else {
+        return false;
+    };
+    if !already_addressed(f, &layout, &members) {
+        return false;
+    }
+    for slot in layout.slots() {
+        for &m in members.get(&slot.root).into_iter().flatten() {
+            let Some(Some(mr)) = f.vars[m].ty.as_mut().and_then(Type::memref_mut) else {
+                continue;
+            };
+            if let Some(off) = mr.const_offset() {
+                mr.offset = Some(Expr::const_i64(off - slot.base as i64));
+            }
+        }
+    }
+    true
+}
+
+/// Sequential placement of every referenced root, per space, in the
+/// policy's order; checks capacity when a target is given.
+fn plan_layout(
+    f: &Function,
+    soc: Option<&Soc>,
+    policy: &dyn MemoryAllocatorPolicy,
+    allocs: &[crate::ir::Alloc],
+    members: &HashMap<VarId, Vec<VarId>>,
+    reserves: Vec<Reserve>,
+) -> Result<Layout, PassError> {
     let mut layout = Layout::new(reserves.clone());
     // Spaces in a fixed order so errors and layouts are deterministic.
     let mut spaces: Vec<MemSpace> = allocs.iter().map(|a| a.space.clone()).collect();
@@ -290,7 +340,7 @@ pub fn allocate_function(
                 size,
             });
         }
-        if let Some(cap) = soc.capacity(tspace) {
+        if let Some(cap) = soc.and_then(|soc| soc.capacity(tspace)) {
             if used > cap {
                 let note = if reserved_end > 0 {
                     format!(" including {reserved_end} reserved bytes")
@@ -305,13 +355,6 @@ pub fn allocate_function(
                 ))
                 .at_pos(f.pos));
             }
-        }
-    }
-    let addressed = already_addressed(f, &layout, &members);
-    rewrite(f, &layout, &members, addressed, &allocs);
-    for r in &reserves {
-        if let Some(call) = f.stmts[r.stmt].call_mut() {
-            call.set_kwarg("base", Expr::Int(r.base as i64));
         }
     }
     Ok(layout)

@@ -293,6 +293,18 @@ pub fn run_pipeline(
     ctx: &mut PassContext,
     passes: &[PassId],
 ) -> Result<(), PassError> {
+    // A program printed after allocate_memory_addr carries absolute
+    // addresses; the passes before it work on root-relative offsets.
+    if passes
+        .iter()
+        .any(|&p| p == PassId::MemoryReuse || p == PassId::AllocateMemoryAddr)
+    {
+        for f in &mut program.functions {
+            if f.kind().is_kernel() {
+                allocate_memory_addr::make_relative(f, ctx.policy.as_ref());
+            }
+        }
+    }
     for &p in passes {
         run_pass(p, program, ctx)?;
     }
