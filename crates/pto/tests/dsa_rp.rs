@@ -362,3 +362,43 @@ fn optimal_mode_never_uses_more_bytes_than_the_greedy() {
         .unwrap();
     assert_eq!(used, 32768);
 }
+
+#[test]
+fn huge_allocations_are_placed_or_rejected_without_overflow() {
+    // Without a backend there is no capacity; sizes up to 2^60 are placed,
+    // larger ones are an input error naming the allocation.
+    let src = |big: u64| {
+        program(
+            "InCore",
+            SIG,
+            &[
+                &alloc("mem_vec_0", big),
+                &alloc("mem_vec_1", big),
+                &tile(
+                    "a",
+                    "mem_vec_0",
+                    big,
+                    "pl.tile.load(x, [0, 0], [64, 64], [64, 64], target_memory=pl.Mem.Vec)",
+                ),
+                &tile(
+                    "b",
+                    "mem_vec_1",
+                    big,
+                    "pl.tile.load(x, [0, 0], [64, 64], [64, 64], target_memory=pl.Mem.Vec)",
+                ),
+                "c: pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec] = pl.tile.add(a, b)",
+                "return c",
+            ],
+        )
+    };
+    let big: u64 = 1 << 59;
+    let (out, _) = plan(&src(big), "none").unwrap();
+    assert_eq!(offsets(&out), ["a=0", format!("b={big}").as_str()]);
+    let e = plan(&src(1 << 62), "none").unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Input);
+    assert_eq!(
+        e.message,
+        "allocation mem_vec_0 of 'main' has 4611686018427387904 bytes, more than the \
+         1152921504606846976 bytes tilemem can place; split the tile"
+    );
+}

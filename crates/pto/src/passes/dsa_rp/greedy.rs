@@ -109,7 +109,7 @@ fn run(v: &View, order: &[usize], blind: bool, name: &'static str) -> Option<Pla
         for (j, o) in off.iter().enumerate() {
             let Some(o) = *o else { continue };
             if v.hard[i].contains(&j) || v.soft[i].contains_key(&j) {
-                cands.push(align_up(o + v.size[j]));
+                cands.push(align_up(o.saturating_add(v.size[j])));
             }
         }
         cands.sort_unstable();
@@ -128,7 +128,8 @@ fn run(v: &View, order: &[usize], blind: bool, name: &'static str) -> Option<Pla
             for (j, o) in off.iter().enumerate() {
                 let Some(o) = *o else { continue };
                 let sj = v.size[j];
-                if !(c < o + sj && o < c + size) || size == 0 || sj == 0 {
+                if !(c < o.saturating_add(sj) && o < c.saturating_add(size)) || size == 0 || sj == 0
+                {
                     continue;
                 }
                 if v.hard[i].contains(&j) {
@@ -169,7 +170,7 @@ fn run(v: &View, order: &[usize], blind: bool, name: &'static str) -> Option<Pla
     let peak = offsets
         .iter()
         .zip(&v.size)
-        .map(|(o, s)| o + s)
+        .map(|(o, s)| o.saturating_add(*s))
         .max()
         .unwrap_or(0);
     Some(Placement {

@@ -206,6 +206,20 @@ fn plan_function(
     let mut addr: BTreeMap<usize, u64> = BTreeMap::new();
     let mut reports = Vec::new();
     for m in &models {
+        if let Some(b) = m
+            .buffers
+            .iter()
+            .find(|b| b.size > tilemem_plan::problem::MAX_BYTES)
+        {
+            return Err(PassError::input(format!(
+                "allocation {} of '{}' has {} bytes, more than the {} bytes tilemem can place; \
+                 split the tile",
+                b.name,
+                m.function,
+                b.size,
+                tilemem_plan::problem::MAX_BYTES
+            )));
+        }
         let (placement, relaxed) = match greedy::canonical(&m.to_problem(true)) {
             Some(p) => (p, false),
             None => match greedy::canonical(&m.to_problem(false)) {
@@ -287,7 +301,7 @@ fn plan_function(
                 .filter(|&&(i, j)| {
                     let (oi, oj) = (chosen.offsets[i], chosen.offsets[j]);
                     let (si, sj) = (m.buffers[i].size, m.buffers[j].size);
-                    oi < oj + sj && oj < oi + si
+                    oi < oj.saturating_add(sj) && oj < oi.saturating_add(si)
                 })
                 .map(|&(i, j)| format!("{}/{}", m.buffers[i].name, m.buffers[j].name))
                 .collect();

@@ -49,7 +49,7 @@ pub(crate) fn resolve(f: &Function) -> Result<(Vec<Window>, BTreeMap<MemSpace, u
         let base = int_kwarg(call, "base").unwrap_or(-1);
         let (base, auto) = if base < 0 {
             let b = cursor;
-            cursor = align_up(b + size);
+            cursor = align_up(b.saturating_add(size));
             (b, true)
         } else {
             (base as u64, false)
@@ -65,19 +65,23 @@ pub(crate) fn resolve(f: &Function) -> Result<(Vec<Window>, BTreeMap<MemSpace, u
     sorted.sort_by_key(|w| (w.base, w.size));
     for k in 1..sorted.len() {
         let (p, c) = (sorted[k - 1], sorted[k]);
-        if c.base < p.base + p.size && c.size > 0 && p.size > 0 {
+        if c.base < p.base.saturating_add(p.size) && c.size > 0 && p.size > 0 {
             return Err(PassError::internal(format!(
                 "overlapping reserve_buffer ranges in function '{}': [{}, {}) overlaps with [{}, {})",
                 f.name,
                 c.base,
-                c.base + c.size,
+                c.base.saturating_add(c.size),
                 p.base,
-                p.base + p.size
+                p.base.saturating_add(p.size)
             )));
         }
     }
     let mut ends = BTreeMap::new();
-    if let Some(end) = windows.iter().map(|w| align_up(w.base + w.size)).max() {
+    if let Some(end) = windows
+        .iter()
+        .map(|w| align_up(w.base.saturating_add(w.size)))
+        .max()
+    {
         ends.insert(reserve_space(f), end);
     }
     Ok((windows, ends))

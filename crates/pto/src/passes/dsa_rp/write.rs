@@ -40,17 +40,18 @@ pub(crate) fn apply(f: &mut Function, addr: &BTreeMap<usize, u64>) {
         let Some(&base) = addr.get(&r.index()) else {
             continue;
         };
+        let base_i = i64::try_from(base).unwrap_or(i64::MAX);
         let new = match m.offset.as_ref() {
-            None => Expr::const_i64(base as i64),
+            None => Expr::const_i64(base_i),
             Some(e) => match e.as_int() {
                 Some(off) => {
                     let rel = off - low.get(&r.index()).copied().unwrap_or(0).min(off);
-                    Expr::const_i64(base as i64 + rel)
+                    Expr::const_i64(base_i.saturating_add(rel))
                 }
                 None if base == 0 => e.clone(),
                 None => Expr::Binary(
                     BinOp::Add,
-                    Box::new(Expr::const_i64(base as i64)),
+                    Box::new(Expr::const_i64(base_i)),
                     Box::new(e.clone()),
                 ),
             },
