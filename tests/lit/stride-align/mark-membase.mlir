@@ -142,3 +142,16 @@ func.func @on_subview(%gm: memref<2x15xf16, strided<[16, 1]>, #hivm.address_spac
   hivm.hir.store ins(%s : memref<2x15xf16, strided<[15, 1]>, #hivm.address_space<ub>>) outs(%gm : memref<2x15xf16, strided<[16, 1]>, #hivm.address_space<gm>>)
   return
 }
+
+// -----
+
+// An HIVM structured op the op table does not know has no flatten rule on
+// membase: reported, left alone.
+// CHECK-LABEL: func.func @unknown_op
+// CHECK-NOT: annotation.mark
+// CHECK: return
+func.func @unknown_op(%a: memref<4x15xf16, strided<[16, 1]>, #hivm.address_space<ub>>) {
+  %c = memref.alloc() : memref<4x15xf16, #hivm.address_space<ub>>
+  hivm.hir.vfoo ins(%a : memref<4x15xf16, strided<[16, 1]>, #hivm.address_space<ub>>) outs(%c : memref<4x15xf16, #hivm.address_space<ub>>)
+  return
+}

@@ -59,7 +59,7 @@ impl Pass for MarkStrideAlign {
                 if m.op(op).is_erased() {
                     continue;
                 }
-                if let Err(d) = mark_op(m, op, target) {
+                if let Err(d) = mark_op(m, op, target, diags) {
                     diags.push(d);
                     failed = true;
                 }
@@ -76,6 +76,27 @@ impl Pass for MarkStrideAlign {
             Ok(())
         }
     }
+}
+
+/// The row used for HIVM structured ops missing from the op table.
+const GENERIC_STRUCTURED: HivmOp = HivmOp {
+    name: "hivm.hir.*",
+    kind: HivmKind::Vector,
+    flags: super::op_table::HivmFlags {
+        last_dim_broadcast_shifts: false,
+        last_axis_reduce_shifts: false,
+        deinterleave_shifts: false,
+        transpose: false,
+        cast: false,
+        sort: false,
+    },
+};
+
+/// An `hivm.hir.*` op with `ins`/`outs` groups that the op table does not
+/// know.
+fn is_unknown_structured(m: &Module, op: OpId) -> bool {
+    let d = m.op(op);
+    d.name().starts_with("hivm.hir.") && (d.group("ins").is_some() || d.group("outs").is_some())
 }
 
 /// The memref operands an op's rules look at: every operand except those
@@ -113,9 +134,25 @@ fn check_operands(m: &Module, op: OpId) -> Result<(), Diagnostic> {
 }
 
 /// Applies the marking rules to one op.
-fn mark_op(m: &mut Module, op: OpId, target: Target) -> Result<(), Diagnostic> {
-    let Some(info) = hivm_op(m.op(op).name()) else {
-        return Ok(());
+fn mark_op(
+    m: &mut Module,
+    op: OpId,
+    target: Target,
+    diags: &mut Vec<Diagnostic>,
+) -> Result<(), Diagnostic> {
+    let info = match hivm_op(m.op(op).name()) {
+        Some(info) => info,
+        None if is_unknown_structured(m, op) => {
+            // Regbase takes operands as already flattened, so any
+            // structured op can be analysed; membase needs the op's flatten
+            // rule, which an unknown op does not have.
+            if !target.is_regbase() {
+                diags.push(Diagnostic::warning(m.op(op).loc, "unsupport flatten op"));
+                return Ok(());
+            }
+            &GENERIC_STRUCTURED
+        }
+        None => return Ok(()),
     };
     check_operands(m, op)?;
     let loc = m.op(op).loc;

@@ -508,6 +508,9 @@ const LIT_INPUTS: &[&str] = &[
     include_str!("../../../../tests/lit/stride-align/mark-regbase.mlir"),
     include_str!("../../../../tests/lit/stride-align/mark-vf-call.mlir"),
     include_str!("../../../../tests/lit/stride-align/pre-mark.mlir"),
+    include_str!("../../../../tests/lit/stride-align/mark-warnings.mlir"),
+    include_str!("../../../../tests/lit/stride-align/enable-warnings.mlir"),
+    include_str!("../../../../tests/lit/stride-align/enable-max-iterations.mlir"),
 ];
 
 /// Deterministic digit mutations of every lit case (sizes, strides, dims,
