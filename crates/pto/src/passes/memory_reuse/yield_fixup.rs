@@ -257,7 +257,8 @@ struct Copy {
 /// Fixes every loop and if of `f`. Returns how many scratch buffers were
 /// allocated for swaps.
 pub fn fix_yields(f: &mut Function, family: Family) -> Result<usize, PassError> {
-    let mut names = Names::of(f);
+    // Built on the first copy only: most programs need none.
+    let mut names: Option<Names> = None;
     let mut scratch = 0;
     for s in control_post_order(f) {
         match &f.stmts[s].kind {
@@ -323,7 +324,8 @@ pub fn fix_yields(f: &mut Function, family: Family) -> Result<usize, PassError> 
                         }
                     }
                 }
-                scratch += emit_copies(f, &mut names, b, copies)?;
+                let names = names.get_or_insert_with(|| Names::of(f));
+                scratch += emit_copies(f, names, b, copies)?;
             }
             StmtKind::If(_) => {
                 let results = if_results(f, s);
@@ -363,7 +365,8 @@ pub fn fix_yields(f: &mut Function, family: Family) -> Result<usize, PassError> 
                 }
                 if !copies.is_empty() {
                     let Some(&eb) = blocks.get(1) else { continue };
-                    scratch += emit_copies(f, &mut names, eb, copies)?;
+                    let names = names.get_or_insert_with(|| Names::of(f));
+                    scratch += emit_copies(f, names, eb, copies)?;
                 }
             }
             _ => {}
