@@ -1,10 +1,12 @@
 //! Reader + printer throughput on a generated program.
 //!
-//! `cargo bench -p tilemem-pto --bench parse_print` prints, for programs of
-//! 10,000 and 100,000 statements in PyPTO's dump style: input size, parse
-//! and print times (median of several runs), and the peak heap used while
-//! parsing and printing, as a multiple of the input size (flat across
-//! sizes = memory proportional to the input).
+//! `cargo bench -p tilemem-pto --bench parse_print` prints, for generated
+//! programs of 10,000 and 100,000 statements in PyPTO's dump style (the
+//! statement mix of the reference kernels, and a heavy variant where every
+//! statement carries a full tile type): input size, parse and print wall
+//! times and the on-CPU time of both (medians of several runs), and the
+//! peak heap used while parsing and printing as a multiple of the input
+//! size (flat across sizes = memory proportional to the input).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -36,9 +38,13 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
-/// A kernel of about `n` statements: allocs, loads, elementwise chains with
-/// MemRefs and TileViews, loops with iter args and yields, stores.
-fn generate(n: usize) -> String {
+/// A kernel of about `n` statements in PyPTO's dump style: allocs, loads,
+/// elementwise chains, scalar index arithmetic, stores, loops with iter
+/// args and yields. With `heavy`, every tile type carries a MemRef and a
+/// TileView (about 225 bytes a statement); otherwise the mix of the
+/// reference kernels (about 160 bytes a statement, half the tiles with a
+/// TileView).
+fn generate(n: usize, heavy: bool) -> String {
     let mut s = String::with_capacity(n * 230);
     s.push_str(
         "# pypto.program: Bench\nimport pypto.language as pl\n\n@pl.program\nclass Bench:\n",
@@ -47,8 +53,13 @@ fn generate(n: usize) -> String {
         "    @pl.function(type=pl.FunctionType.AIV, level=pl.Level.AIV, role=pl.Role.SubWorker)\n",
     );
     s.push_str("    def kernel(x: pl.Tensor[[64, 64], pl.FP32, pl.MemRef(\"mem_ddr_0\", pl.const(0, pl.INT64), 16384)], y: pl.Out[pl.Tensor[[64, 64], pl.FP32, pl.MemRef(\"mem_ddr_1\", pl.const(0, pl.INT64), 16384)]]) -> pl.Tensor[[64, 64], pl.FP32]:\n");
-    let tile = |buf: usize, off: usize| {
-        format!("pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_vec_{buf}, pl.const({off}, pl.INT64), 16384), pl.Mem.Vec, pl.TileView(blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.none_box, fractal=512)]")
+    let tile = |buf: usize, view: bool| {
+        let view = if view {
+            ", pl.TileView(blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.none_box, fractal=512)"
+        } else {
+            ""
+        };
+        format!("pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_vec_{buf}, pl.const({}, pl.INT64), 16384), pl.Mem.Vec{view}]", buf * 16384)
     };
     for b in 0..8 {
         s.push_str(&format!(
@@ -57,31 +68,48 @@ fn generate(n: usize) -> String {
     }
     s.push_str(&format!(
         "        t0: {} = pl.tile.load(x, [0, 0], [64, 64], [64, 64], target_memory=pl.Mem.Vec)\n",
-        tile(0, 0)
+        tile(0, true)
     ));
     let mut count = 9;
     let mut last = "t0".to_string();
     let mut i = 1;
     while count + 2 < n {
+        let view = heavy || i % 2 == 0;
         if i % 50 == 0 {
-            // A loop of 5 statements carrying one tile.
+            // A loop of 4 statements carrying one tile.
             s.push_str(&format!(
                 "        for k{i}, (acc{i},) in pl.range(0, 4, 1, init_values=({last},)):\n"
             ));
             s.push_str(&format!(
                 "            u{i}: {} = pl.tile.add(acc{i}, t0)\n",
-                tile(i % 8, (i % 8) * 16384)
+                tile(i % 8, view)
             ));
             s.push_str(&format!(
                 "            w{i}: {} = pl.tile.muls(u{i}, 0.5)\n",
-                tile((i + 1) % 8, ((i + 1) % 8) * 16384)
+                tile((i + 1) % 8, view)
             ));
             s.push_str(&format!(
                 "            r{i}: {} = pl.yield_(w{i})\n",
-                tile((i + 1) % 8, ((i + 1) % 8) * 16384)
+                tile((i + 1) % 8, view)
             ));
             last = format!("r{i}");
             count += 4;
+        } else if !heavy && i % 10 == 3 {
+            s.push_str(&format!(
+                "        o{i}: pl.Scalar[pl.INDEX] = o{} * 64 + {i} % 4\n",
+                i.saturating_sub(10)
+            ));
+            count += 1;
+        } else if !heavy && i % 10 == 7 {
+            s.push_str(&format!(
+                "        pl.tile.store({last}, [o{} * 64, 0], y)\n",
+                i.saturating_sub(4)
+            ));
+            count += 1;
+        } else if i % 10 == 5 {
+            s.push_str(&format!("        t{i}: {} = pl.tile.load(x, [0, 0], [64, 64], [64, 64], target_memory=pl.Mem.Vec)\n", tile(i % 8, view)));
+            last = format!("t{i}");
+            count += 1;
         } else {
             let op = [
                 "pl.tile.add({}, t0)",
@@ -89,10 +117,7 @@ fn generate(n: usize) -> String {
                 "pl.tile.muls({}, -1.0)",
             ][i % 3]
                 .replace("{}", &last);
-            s.push_str(&format!(
-                "        t{i}: {} = {op}\n",
-                tile(i % 8, (i % 8) * 16384)
-            ));
+            s.push_str(&format!("        t{i}: {} = {op}\n", tile(i % 8, view)));
             last = format!("t{i}");
             count += 1;
         }
@@ -138,11 +163,18 @@ fn main() {
     let quick = !std::env::args().any(|a| a == "--bench");
     let runs = if quick { 1 } else { 7 };
     println!(
-        "{:>10} {:>9} {:>10} {:>10} {:>10} {:>12} {:>12}",
-        "stmts", "input MB", "parse ms", "print ms", "total ms", "total cpu ms", "peak/input"
+        "{:>6} {:>10} {:>9} {:>10} {:>10} {:>10} {:>12} {:>12}",
+        "kind",
+        "stmts",
+        "input MB",
+        "parse ms",
+        "print ms",
+        "total ms",
+        "total cpu ms",
+        "peak/input"
     );
-    for n in [10_000, 100_000] {
-        let src = generate(n);
+    for (n, heavy) in [(10_000, false), (100_000, false), (100_000, true)] {
+        let src = generate(n, heavy);
         let stmts = src.lines().count() - 7;
         let (mut tp, mut tq, mut tt, mut tc) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         let mut peak_ratio = 0.0;
@@ -180,7 +212,8 @@ fn main() {
             println!("lex only: {n} tokens, {:.1} ms cpu", ms(d));
         }
         println!(
-            "{:>10} {:>9.1} {:>10.1} {:>10.1} {:>10.1} {:>12} {:>11.1}x",
+            "{:>6} {:>10} {:>9.1} {:>10.1} {:>10.1} {:>10.1} {:>12} {:>11.1}x",
+            if heavy { "heavy" } else { "mixed" },
             stmts,
             src.len() as f64 / 1e6,
             ms(median(tp)),

@@ -1,0 +1,529 @@
+//! Expressions: precedence climbing, calls, displays, literals, names.
+
+use std::sync::Arc;
+
+use crate::ir::{BinOp, Call, DType, Expr, Kwarg, Quote, UnaryOp, VarData, VarDef, VarId};
+
+use super::lexer::{Tok, Token};
+use super::{is_keyword, Parser, R};
+
+impl<'s> Parser<'s> {
+    /// Comma-separated expressions up to the end of the line (`return a, b`).
+    pub(super) fn expr_list(&mut self) -> R<Vec<Expr>> {
+        let mut v = vec![self.expr()?];
+        loop {
+            let t = self.peek()?;
+            if !self.is_op(t, ",") {
+                return Ok(v);
+            }
+            self.bump()?;
+            let n = self.peek()?;
+            if matches!(n.kind, Tok::Newline | Tok::EolComment | Tok::Eof) {
+                return Ok(v);
+            }
+            v.push(self.expr()?);
+        }
+    }
+
+    /// Expressions separated by commas up to `close` (consumed).
+    pub(super) fn exprs_until(&mut self, close: &str, open: Token) -> R<Vec<Expr>> {
+        let _ = open;
+        let start = self.scratch.len();
+        let r = self.exprs_until_inner(close);
+        if r.is_err() {
+            self.scratch.truncate(start);
+        }
+        r?;
+        Ok(self.scratch.drain(start..).collect())
+    }
+
+    pub(super) fn exprs_until_inner(&mut self, close: &str) -> R<()> {
+        loop {
+            let t = self.peek()?;
+            if self.is_op(t, close) {
+                self.bump()?;
+                return Ok(());
+            }
+            let e = self.expr()?;
+            self.scratch.push(e);
+            let c = self.peek()?;
+            if self.is_op(c, ",") {
+                self.bump()?;
+            } else if !self.is_op(c, close) {
+                return Err(self.expected(c, &format!("`,` or `{close}`")));
+            }
+        }
+    }
+
+    pub(super) fn expr(&mut self) -> R<Expr> {
+        let t = self.peek()?;
+        self.enter(t)?;
+        let r = self.expr_bp(0);
+        self.leave();
+        r
+    }
+
+    /// Precedence climbing over every binary level of
+    /// [`BinOp::precedence`] (`or` up to `*`); `**` and unary operators are
+    /// handled below. Reads operators binding at least as tight as `min`.
+    pub(super) fn expr_bp(&mut self, min: u8) -> R<Expr> {
+        let t = self.peek()?;
+        let mut lhs = if self.is_name(t, "not") {
+            self.bump()?;
+            self.enter(t)?;
+            let operand = self.expr_bp(UnaryOp::Not.precedence() + 1);
+            self.leave();
+            Expr::Unary(UnaryOp::Not, Box::new(operand?))
+        } else {
+            self.unary()?
+        };
+        loop {
+            let t = self.peek()?;
+            let Some(op) = self.infix_op(t)? else {
+                return Ok(lhs);
+            };
+            let p = op.precedence();
+            if p < min {
+                return Ok(lhs);
+            }
+            self.bump()?;
+            self.enter(t)?;
+            let rhs = self.expr_bp(p + 1);
+            self.leave();
+            lhs = Expr::Binary(op, Box::new(lhs), Box::new(rhs?));
+            if op.is_comparison() {
+                let n = self.peek()?;
+                if self.infix_op(n)?.is_some_and(BinOp::is_comparison) {
+                    return Err(self.err(
+                        n,
+                        "chained comparisons are not supported".into(),
+                        "split with `and` or add parentheses",
+                    ));
+                }
+            }
+        }
+    }
+
+    /// The binary operator token `t` spells, if any.
+    pub(super) fn infix_op(&self, t: Token) -> R<Option<BinOp>> {
+        Ok(Some(match t.kind {
+            Tok::Op => match self.text(t) {
+                "|" => BinOp::BitOr,
+                "^" => BinOp::BitXor,
+                "&" => BinOp::BitAnd,
+                "<<" => BinOp::Shl,
+                ">>" => BinOp::Shr,
+                "+" => BinOp::Add,
+                "-" => BinOp::Sub,
+                "*" => BinOp::Mul,
+                "/" => BinOp::Div,
+                "//" => BinOp::FloorDiv,
+                "%" => BinOp::Mod,
+                "<" => BinOp::Lt,
+                "<=" => BinOp::Le,
+                ">" => BinOp::Gt,
+                ">=" => BinOp::Ge,
+                "==" => BinOp::Eq,
+                "!=" => BinOp::Ne,
+                _ => return Ok(None),
+            },
+            Tok::Name => match self.text(t) {
+                "and" => BinOp::And,
+                "or" => BinOp::Or,
+                "in" | "is" => {
+                    return Err(self.err(
+                        t,
+                        format!("`{}` is not supported in expressions", self.text(t)),
+                        "use `==` / `!=`",
+                    ))
+                }
+                _ => return Ok(None),
+            },
+            _ => return Ok(None),
+        }))
+    }
+
+    pub(super) fn unary(&mut self) -> R<Expr> {
+        let t = self.peek()?;
+        let op = match (t.kind, self.text(t)) {
+            (Tok::Op, "-") => UnaryOp::Neg,
+            (Tok::Op, "+") => UnaryOp::Pos,
+            (Tok::Op, "~") => UnaryOp::Invert,
+            _ => return self.power(),
+        };
+        self.bump()?;
+        self.enter(t)?;
+        let operand = self.unary();
+        self.leave();
+        let operand = operand?;
+        Ok(match (op, operand) {
+            (UnaryOp::Neg, Expr::Int(n)) if n >= 0 => Expr::Int(-n),
+            (UnaryOp::Neg, Expr::Float(f)) if !f.starts_with('-') => {
+                Expr::Float(format!("-{f}").into())
+            }
+            (op, e) => Expr::Unary(op, Box::new(e)),
+        })
+    }
+
+    pub(super) fn power(&mut self) -> R<Expr> {
+        let base = self.primary()?;
+        let t = self.peek()?;
+        if self.is_op(t, "**") {
+            self.bump()?;
+            self.enter(t)?;
+            let exp = self.unary();
+            self.leave();
+            return Ok(Expr::Binary(BinOp::Pow, Box::new(base), Box::new(exp?)));
+        }
+        Ok(base)
+    }
+
+    pub(super) fn primary(&mut self) -> R<Expr> {
+        let mut e = self.atom()?;
+        loop {
+            let t = self.peek()?;
+            if t.kind != Tok::Op {
+                return Ok(e);
+            }
+            match self.text(t) {
+                "(" => {
+                    let func =
+                        match &e {
+                            Expr::Path(p) => p.clone(),
+                            _ => return Err(self.err(
+                                t,
+                                "only dotted names (`pl.tile.add`, `self.kernel`) can be called"
+                                    .into(),
+                                "not callable",
+                            )),
+                        };
+                    self.bump()?;
+                    e = self.call_expr(func, t)?;
+                }
+                "[" => {
+                    self.bump()?;
+                    let first = self.expr()?;
+                    let c = self.peek()?;
+                    let index = if self.is_op(c, ",") {
+                        let mut items = vec![first];
+                        while self.peek_is_op(",")? {
+                            self.bump()?;
+                            if self.peek_is_op("]")? {
+                                break;
+                            }
+                            items.push(self.expr()?);
+                        }
+                        Expr::Tuple(items)
+                    } else {
+                        first
+                    };
+                    self.expect_op("]", "`]` to close the subscript")?;
+                    e = Expr::Index(Box::new(e), Box::new(index));
+                }
+                "." => {
+                    self.bump()?;
+                    let n = self.peek()?;
+                    if n.kind != Tok::Name {
+                        return Err(self.expected(n, "an attribute name after `.`"));
+                    }
+                    self.bump()?;
+                    let name = self.text(n);
+                    e = match e {
+                        Expr::Path(p) => Expr::Path(self.intern(&format!("{p}.{name}"))),
+                        other => Expr::Attr(Box::new(other), name.into()),
+                    };
+                }
+                _ => return Ok(e),
+            }
+        }
+    }
+
+    /// Arguments after `(` up to `)` (consumed).
+    ///
+    /// Items collect on the shared scratch stacks and move into exactly
+    /// sized vectors at the end (one allocation each, no regrowth).
+    pub(super) fn call_args(&mut self, open: Token) -> R<(Vec<Expr>, Vec<Kwarg>)> {
+        let _ = open;
+        let a0 = self.scratch.len();
+        let k0 = self.scratch_kw.len();
+        let r = self.call_args_inner(k0);
+        if r.is_err() {
+            self.scratch.truncate(a0);
+            self.scratch_kw.truncate(k0);
+        }
+        r?;
+        let args = self.scratch.drain(a0..).collect();
+        let kwargs = self.scratch_kw.drain(k0..).collect();
+        Ok((args, kwargs))
+    }
+
+    /// A call after its `(`; `pl.const(N, pl.DTYPE)` becomes [`Expr::Const`].
+    pub(super) fn call_expr(&mut self, func: Arc<str>, open: Token) -> R<Expr> {
+        let a0 = self.scratch.len();
+        let k0 = self.scratch_kw.len();
+        if &*func == "pl.const" {
+            let r = self.call_args_inner(k0);
+            if r.is_err() {
+                self.scratch.truncate(a0);
+                self.scratch_kw.truncate(k0);
+            }
+            r?;
+            if self.scratch_kw.len() == k0 && self.scratch.len() == a0 + 2 {
+                if let (Expr::Int(n), Expr::Path(p)) = (&self.scratch[a0], &self.scratch[a0 + 1]) {
+                    if let Some(d) = p.strip_prefix("pl.").filter(|d| !d.contains('.')) {
+                        let e = Expr::Const(*n, DType::from_name(d));
+                        self.scratch.truncate(a0);
+                        return Ok(e);
+                    }
+                }
+            }
+            let args = self.scratch.drain(a0..).collect();
+            let kwargs = self.scratch_kw.drain(k0..).collect();
+            return Ok(Expr::Call(Box::new(Call { func, args, kwargs })));
+        }
+        let (args, kwargs) = self.call_args(open)?;
+        Ok(Expr::Call(Box::new(Call { func, args, kwargs })))
+    }
+
+    pub(super) fn call_args_inner(&mut self, k0: usize) -> R<()> {
+        loop {
+            let t = self.peek()?;
+            if self.is_op(t, ")") {
+                self.bump()?;
+                return Ok(());
+            }
+            let eq = self.peek_n(1)?;
+            if t.kind == Tok::Name && self.is_op(eq, "=") && !is_keyword(self.text(t)) {
+                self.bump()?;
+                self.bump()?;
+                let value = self.expr()?;
+                let name = self.intern(self.text(t));
+                self.scratch_kw.push(Kwarg { name, value });
+            } else {
+                if self.scratch_kw.len() > k0 {
+                    return Err(self.err(
+                        t,
+                        "positional argument after a keyword argument".into(),
+                        "move it before the keywords",
+                    ));
+                }
+                let e = self.expr()?;
+                self.scratch.push(e);
+            }
+            let c = self.peek()?;
+            if self.is_op(c, ",") {
+                self.bump()?;
+            } else if !self.is_op(c, ")") {
+                return Err(self.expected(c, "`,` or `)` in the argument list"));
+            }
+        }
+    }
+
+    pub(super) fn atom(&mut self) -> R<Expr> {
+        let t = self.peek()?;
+        match t.kind {
+            Tok::Name => {
+                let s = self.text(t);
+                match s {
+                    "True" => {
+                        self.bump()?;
+                        return Ok(Expr::Bool(true));
+                    }
+                    "False" => {
+                        self.bump()?;
+                        return Ok(Expr::Bool(false));
+                    }
+                    "None" => {
+                        self.bump()?;
+                        return Ok(Expr::None);
+                    }
+                    _ if is_keyword(s) => return Err(self.expected(t, "an expression")),
+                    _ => {}
+                }
+                self.bump()?;
+                let next = self.peek()?;
+                // Dotted roots that are not variables (`pl`, `self`, module
+                // names) and called plain names are paths, not variables.
+                let unbound_root = self.is_op(next, ".") && !self.scope.contains_key(s);
+                if s == "pl"
+                    || (s == "self" && self.f.has_self)
+                    || unbound_root
+                    || self.is_op(next, "(")
+                {
+                    // Take `a.b.c` written without spaces as one slice.
+                    let mut end = t.end;
+                    loop {
+                        let (dot, name) = (self.peek_n(0)?, self.peek_n(1)?);
+                        if self.is_op(dot, ".")
+                            && dot.start == end
+                            && name.kind == Tok::Name
+                            && name.start == dot.end
+                        {
+                            self.bump()?;
+                            self.bump()?;
+                            end = name.end;
+                        } else {
+                            break;
+                        }
+                    }
+                    let text = self.src.get(t.start as usize..end as usize).unwrap_or(s);
+                    return Ok(Expr::Path(self.intern(text)));
+                }
+                Ok(Expr::Var(self.lookup(t)))
+            }
+            Tok::Int => {
+                self.bump()?;
+                match self.int_value(t) {
+                    Some(v) => Ok(Expr::Int(v)),
+                    None => Err(self.err(
+                        t,
+                        "integer literal does not fit in 64 bits".into(),
+                        "use a smaller value",
+                    )),
+                }
+            }
+            Tok::Float => {
+                self.bump()?;
+                Ok(Expr::Float(self.text(t).into()))
+            }
+            Tok::Str => {
+                self.bump()?;
+                let q = if self.text(t).starts_with('\'') {
+                    Quote::Single
+                } else {
+                    Quote::Double
+                };
+                Ok(Expr::Str(self.unescape(t)?.into(), q))
+            }
+            Tok::Op => match self.text(t) {
+                "(" => {
+                    self.bump()?;
+                    if self.peek_is_op(")")? {
+                        self.bump()?;
+                        return Ok(Expr::Tuple(Vec::new()));
+                    }
+                    let first = self.expr()?;
+                    if self.peek_is_op(")")? {
+                        self.bump()?;
+                        return Ok(first);
+                    }
+                    let mut items = vec![first];
+                    loop {
+                        let c = self.peek()?;
+                        if self.is_op(c, ")") {
+                            self.bump()?;
+                            return Ok(Expr::Tuple(items));
+                        }
+                        self.expect_op(",", "`,` or `)`")?;
+                        if self.peek_is_op(")")? {
+                            continue;
+                        }
+                        items.push(self.expr()?);
+                    }
+                }
+                "[" => {
+                    self.bump()?;
+                    Ok(Expr::List(self.exprs_until("]", t)?))
+                }
+                "{" => {
+                    self.bump()?;
+                    let mut items = Vec::new();
+                    loop {
+                        let c = self.peek()?;
+                        if self.is_op(c, "}") {
+                            self.bump()?;
+                            return Ok(Expr::Dict(items));
+                        }
+                        let k = self.expr()?;
+                        self.expect_op(":", "`:` between a dict key and its value")?;
+                        let v = self.expr()?;
+                        items.push((k, v));
+                        let c = self.peek()?;
+                        if self.is_op(c, ",") {
+                            self.bump()?;
+                        } else if !self.is_op(c, "}") {
+                            return Err(self.expected(c, "`,` or `}` in the dict"));
+                        }
+                    }
+                }
+                _ => Err(self.expected(t, "an expression")),
+            },
+            _ => Err(self.expected(t, "an expression")),
+        }
+    }
+
+    /// The variable currently bound to the name of token `t` (a new free
+    /// variable when there is none).
+    pub(super) fn lookup(&mut self, t: Token) -> VarId {
+        let name = self.text(t);
+        if let Some(&v) = self.scope.get(name) {
+            return v;
+        }
+        let v = self.f.vars.push(VarData {
+            name: name.into(),
+            ty: None,
+            def: VarDef::Free,
+        });
+        self.scope.insert(name, v);
+        v
+    }
+
+    pub(super) fn int_value(&self, t: Token) -> Option<i64> {
+        let text = self.text(t);
+        if text.bytes().all(|b| b.is_ascii_digit()) {
+            return text.parse().ok();
+        }
+        let s: String = self.text(t).chars().filter(|&c| c != '_').collect();
+        let (digits, radix) = match s.get(..2) {
+            Some("0x" | "0X") => (&s[2..], 16),
+            Some("0o" | "0O") => (&s[2..], 8),
+            Some("0b" | "0B") => (&s[2..], 2),
+            _ => (&s[..], 10),
+        };
+        i64::from_str_radix(digits, radix).ok()
+    }
+
+    pub(super) fn unescape(&self, t: Token) -> R<String> {
+        let raw = self.text(t);
+        let inner = raw.get(1..raw.len().saturating_sub(1)).unwrap_or("");
+        if !inner.contains('\\') {
+            return Ok(inner.to_string());
+        }
+        let mut out = String::with_capacity(inner.len());
+        let mut chars = inner.chars();
+        while let Some(c) = chars.next() {
+            if c != '\\' {
+                out.push(c);
+                continue;
+            }
+            match chars.next() {
+                Some('n') => out.push('\n'),
+                Some('t') => out.push('\t'),
+                Some('r') => out.push('\r'),
+                Some('0') => out.push('\0'),
+                Some('\\') => out.push('\\'),
+                Some('\'') => out.push('\''),
+                Some('"') => out.push('"'),
+                Some('x') => {
+                    let h: String = chars.by_ref().take(2).collect();
+                    match u8::from_str_radix(&h, 16) {
+                        Ok(b) if h.len() == 2 => out.push(b as char),
+                        _ => {
+                            return Err(self.err(
+                                t,
+                                "invalid `\\x` escape in string".into(),
+                                "write `\\x` followed by two hex digits",
+                            ))
+                        }
+                    }
+                }
+                Some(other) => {
+                    out.push('\\');
+                    out.push(other);
+                }
+                None => out.push('\\'),
+            }
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,446 @@
+//! Statements and blocks: assignments, yields, loops, ifs, returns, comments.
+
+use crate::ir::{
+    Call, Expr, ForStmt, IfStmt, Pos, Stmt, StmtId, StmtKind, Type, VarData, VarDef, VarId,
+};
+
+use super::lexer::{Tok, Token};
+use super::Construct;
+use super::{is_keyword, Parser, R};
+
+impl<'s> Parser<'s> {
+    /// An indented block after a header line (whose end was consumed).
+    pub(super) fn suite(&mut self) -> R<Vec<StmtId>> {
+        let mut stmts = Vec::new();
+        self.trivia_stmts(&mut stmts)?;
+        let t = self.peek()?;
+        if t.kind != Tok::Indent {
+            return Err(self.expected(t, "an indented block"));
+        }
+        self.enter(t)?;
+        self.bump()?;
+        loop {
+            let t = self.peek()?;
+            match t.kind {
+                Tok::Dedent => {
+                    self.bump()?;
+                    break;
+                }
+                Tok::Eof => break,
+                _ => {
+                    let s = self.stmt()?;
+                    stmts.push(s);
+                }
+            }
+        }
+        self.leave();
+        Ok(stmts)
+    }
+
+    pub(super) fn trivia_stmts(&mut self, out: &mut Vec<StmtId>) -> R<()> {
+        loop {
+            let t = self.peek()?;
+            let kind = match t.kind {
+                Tok::Comment => StmtKind::Comment(self.text(t).get(1..).unwrap_or("").into()),
+                Tok::Blank => StmtKind::Blank,
+                _ => return Ok(()),
+            };
+            self.bump()?;
+            let pos = self.pos(t);
+            out.push(self.f.stmts.push(Stmt {
+                kind,
+                comment: None,
+                pos,
+            }));
+        }
+    }
+
+    pub(super) fn push_stmt(
+        &mut self,
+        kind: StmtKind,
+        comment: Option<Box<str>>,
+        pos: Pos,
+    ) -> StmtId {
+        self.f.stmts.push(Stmt { kind, comment, pos })
+    }
+
+    pub(super) fn stmt(&mut self) -> R<StmtId> {
+        let t = self.peek()?;
+        let pos = self.pos(t);
+        match t.kind {
+            Tok::Comment | Tok::Blank => {
+                let mut v = Vec::new();
+                self.trivia_stmts_one(&mut v)?;
+                return Ok(v[0]);
+            }
+            Tok::Indent => {
+                return Err(self.err(
+                    t,
+                    "unexpected indentation".into(),
+                    "remove the extra indent",
+                ))
+            }
+            Tok::Name => match self.text(t) {
+                "for" => return self.for_stmt(),
+                "if" => {
+                    self.bump()?;
+                    return self.if_stmt(pos);
+                }
+                "return" => {
+                    self.bump()?;
+                    let n = self.peek()?;
+                    let vals = if matches!(n.kind, Tok::Newline | Tok::EolComment | Tok::Eof) {
+                        Vec::new()
+                    } else {
+                        self.expr_list()?
+                    };
+                    let comment = self.end_of_line()?;
+                    return Ok(self.push_stmt(StmtKind::Return(vals), comment, pos));
+                }
+                "else" | "elif" => {
+                    return Err(self.err(
+                        t,
+                        format!("`{}` without a matching `if`", self.text(t)),
+                        "align it with its `if`",
+                    ))
+                }
+                _ => {}
+            },
+            _ => {}
+        }
+        self.simple_stmt(t, pos)
+    }
+
+    pub(super) fn trivia_stmts_one(&mut self, out: &mut Vec<StmtId>) -> R<()> {
+        let t = self.bump()?;
+        let kind = match t.kind {
+            Tok::Comment => StmtKind::Comment(self.text(t).get(1..).unwrap_or("").into()),
+            _ => StmtKind::Blank,
+        };
+        let pos = self.pos(t);
+        out.push(self.push_stmt(kind, None, pos));
+        Ok(())
+    }
+
+    /// Assignment forms or an expression statement.
+    pub(super) fn simple_stmt(&mut self, t: Token, pos: Pos) -> R<StmtId> {
+        let plain_name = t.kind == Tok::Name && !is_keyword(self.text(t));
+        if plain_name {
+            let n1 = self.peek_n(1)?;
+            if self.is_op(n1, ":") {
+                self.bump()?;
+                self.bump()?;
+                let ty = self.ty()?;
+                self.expect_op("=", "`=` after the type annotation")?;
+                let value = self.expr()?;
+                let comment = self.end_of_line()?;
+                return self.assign(vec![(t, Some(ty))], value, comment, pos);
+            }
+            if self.is_op(n1, "=") || self.is_op(n1, ",") {
+                // `a = v` or `a, b = v`: scan names separated by commas.
+                let mut k = 1;
+                let mut names = vec![t];
+                loop {
+                    let sep = self.peek_n(k)?;
+                    if self.is_op(sep, "=") {
+                        break;
+                    }
+                    let nm = self.peek_n(k + 1)?;
+                    if self.is_op(sep, ",") && nm.kind == Tok::Name && !is_keyword(self.text(nm)) {
+                        names.push(nm);
+                        k += 2;
+                    } else {
+                        names.clear();
+                        break;
+                    }
+                }
+                if !names.is_empty() {
+                    for _ in 0..=k {
+                        self.bump()?;
+                    }
+                    let value = self.expr()?;
+                    let comment = self.end_of_line()?;
+                    let targets = names.into_iter().map(|n| (n, None)).collect();
+                    return self.assign(targets, value, comment, pos);
+                }
+            }
+        }
+        let value = self.expr()?;
+        let n = self.peek()?;
+        if self.is_op(n, "=") {
+            return Err(self.err(
+                n,
+                "only plain names can be assigned to".into(),
+                "assign to a name (`x: T = ...`)",
+            ));
+        }
+        let comment = self.end_of_line()?;
+        match value {
+            Expr::Call(c) if &*c.func == "pl.yield_" => {
+                self.yield_stmt(Vec::new(), *c, comment, pos, t)
+            }
+            v => Ok(self.push_stmt(StmtKind::Expr(v), comment, pos)),
+        }
+    }
+
+    pub(super) fn assign(
+        &mut self,
+        targets: Vec<(Token, Option<Type>)>,
+        value: Expr,
+        comment: Option<Box<str>>,
+        pos: Pos,
+    ) -> R<StmtId> {
+        let value = match value {
+            Expr::Call(c) if &*c.func == "pl.yield_" => {
+                let first = targets[0].0;
+                return self.yield_stmt(targets, *c, comment, pos, first);
+            }
+            v => v,
+        };
+        let id = self.push_stmt(StmtKind::Blank, comment, pos);
+        let mut vars = Vec::with_capacity(targets.len());
+        let mut names = Vec::with_capacity(targets.len());
+        for (tok, ty) in targets {
+            let name = self.text(tok);
+            names.push(name);
+            let v = self.f.vars.push(VarData {
+                name: name.into(),
+                ty,
+                def: VarDef::Stmt(id),
+            });
+            vars.push(v);
+        }
+        // Bound after the right-hand side was read: `x = f(x)` reads the old `x`.
+        for (&v, name) in vars.iter().zip(names) {
+            self.scope.insert(name, v);
+        }
+        self.f.stmts[id].kind = StmtKind::Assign {
+            targets: vars,
+            value,
+        };
+        Ok(id)
+    }
+
+    pub(super) fn yield_stmt(
+        &mut self,
+        targets: Vec<(Token, Option<Type>)>,
+        call: Call,
+        comment: Option<Box<str>>,
+        pos: Pos,
+        at: Token,
+    ) -> R<StmtId> {
+        if let Some(k) = call.kwargs.first() {
+            return Err(self.err(
+                at,
+                format!(
+                    "`pl.yield_` takes positional values only (found `{}=`)",
+                    k.name
+                ),
+                "pass the yielded values positionally",
+            ));
+        }
+        let Some(ctx) = self.constructs.len().checked_sub(1) else {
+            return Err(self.err(
+                at,
+                "`pl.yield_` outside a loop or `if`".into(),
+                "yield only at the end of a loop body or an `if` branch",
+            ));
+        };
+        if !targets.is_empty() {
+            match &self.constructs[ctx].results {
+                None => {
+                    let owner = self.constructs[ctx].stmt;
+                    let mut vars = Vec::new();
+                    for (tok, ty) in targets {
+                        let name = self.text(tok);
+                        let v = self.f.vars.push(VarData {
+                            name: name.into(),
+                            ty,
+                            def: VarDef::Stmt(owner),
+                        });
+                        vars.push((v, name));
+                    }
+                    self.constructs[ctx].results = Some(vars);
+                }
+                Some(prev) => {
+                    let same = prev.len() == targets.len()
+                        && prev.iter().zip(&targets).all(|(&(v, name), (tok, ty))| {
+                            name == self.text(*tok) && self.f.vars[v].ty == *ty
+                        });
+                    if !same {
+                        return Err(self.err(
+                            at,
+                            "this branch yields into different variables (or types) than the other branch".into(),
+                            "both branches of an `if` must yield into the same `name: type`",
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(self.push_stmt(StmtKind::Yield(call.args), comment, pos))
+    }
+
+    pub(super) fn for_stmt(&mut self) -> R<StmtId> {
+        let kw = self.bump()?;
+        let pos = self.pos(kw);
+        let mut loop_var = None;
+        let mut iter_names = Vec::new();
+        let t = self.peek()?;
+        if t.kind == Tok::Name && !is_keyword(self.text(t)) {
+            loop_var = Some(self.bump()?);
+            let c = self.peek()?;
+            if self.is_op(c, ",") {
+                self.bump()?;
+                let open = self.expect_op("(", "`(` before the loop-carried variables")?;
+                iter_names = self.name_tuple(open)?;
+            }
+        } else if self.is_op(t, "(") {
+            self.bump()?;
+            iter_names = self.name_tuple(t)?;
+        } else {
+            return Err(self.expected(t, "a loop variable or `(iter_args,)`"));
+        }
+        self.expect_keyword("in")?;
+        let it = self.peek()?;
+        let iter = match self.expr()? {
+            Expr::Call(c) => *c,
+            _ => {
+                return Err(self.err(
+                    it,
+                    "a loop iterates over a call such as `pl.range(...)`".into(),
+                    "expected `pl.range(...)`, `pl.pipeline(...)`, `pl.while_(...)`...",
+                ))
+            }
+        };
+        self.expect_op(":", "`:` after the loop header")?;
+        let comment = self.end_of_line()?;
+        let id = self.push_stmt(StmtKind::Blank, comment, pos);
+        let loop_var = loop_var.map(|t| self.bind(t, VarDef::LoopVar(id)));
+        let iter_args: Vec<VarId> = iter_names
+            .into_iter()
+            .map(|t| self.bind(t, VarDef::IterArg(id)))
+            .collect();
+        self.constructs.push(Construct {
+            stmt: id,
+            results: None,
+        });
+        let body = self.suite()?;
+        let results = self
+            .constructs
+            .pop()
+            .and_then(|c| c.results)
+            .unwrap_or_default();
+        let results = self.bind_results(results);
+        self.f.stmts[id].kind = StmtKind::For(ForStmt {
+            iter,
+            loop_var,
+            iter_args,
+            body,
+            results,
+        });
+        Ok(id)
+    }
+
+    /// `(a, b)` / `(a,)` after its `(`.
+    pub(super) fn name_tuple(&mut self, open: Token) -> R<Vec<Token>> {
+        let mut names = Vec::new();
+        loop {
+            let t = self.peek()?;
+            if self.is_op(t, ")") {
+                self.bump()?;
+                break;
+            }
+            names.push(self.expect_name("a loop-carried variable name")?);
+            let c = self.peek()?;
+            if self.is_op(c, ",") {
+                self.bump()?;
+            } else if !self.is_op(c, ")") {
+                return Err(self.expected(c, "`,` or `)`"));
+            }
+        }
+        if names.is_empty() {
+            return Err(self.err(
+                open,
+                "empty loop-carried variable list".into(),
+                "name at least one",
+            ));
+        }
+        Ok(names)
+    }
+
+    /// Creates a variable named by token `t` and makes it visible.
+    pub(super) fn bind(&mut self, t: Token, def: VarDef) -> VarId {
+        let name = self.text(t);
+        let v = self.f.vars.push(VarData {
+            name: name.into(),
+            ty: None,
+            def,
+        });
+        self.scope.insert(name, v);
+        v
+    }
+
+    /// Makes a construct's results visible after it; returns their ids.
+    pub(super) fn bind_results(&mut self, results: Vec<(VarId, &'s str)>) -> Vec<VarId> {
+        results
+            .into_iter()
+            .map(|(v, name)| {
+                self.scope.insert(name, v);
+                v
+            })
+            .collect()
+    }
+
+    /// After `if`/`elif` (consumed).
+    pub(super) fn if_stmt(&mut self, pos: Pos) -> R<StmtId> {
+        let cond = self.expr()?;
+        self.expect_op(":", "`:` after the condition")?;
+        let comment = self.end_of_line()?;
+        let id = self.push_stmt(StmtKind::Blank, comment, pos);
+        self.constructs.push(Construct {
+            stmt: id,
+            results: None,
+        });
+        let then_body = self.suite()?;
+        // Trivia between the branches belongs to the else branch.
+        let mut k = 0;
+        while matches!(self.peek_n(k)?.kind, Tok::Comment | Tok::Blank) {
+            k += 1;
+        }
+        let next = self.peek_n(k)?;
+        let else_body = if self.is_name(next, "else") || self.is_name(next, "elif") {
+            let mut body = Vec::new();
+            for _ in 0..k {
+                self.trivia_stmts_one(&mut body)?;
+            }
+            let kw = self.bump()?;
+            if self.text(kw) == "else" {
+                self.expect_op(":", "`:` after `else`")?;
+                self.end_of_line()?;
+                body.extend(self.suite()?);
+            } else {
+                let p = self.pos(kw);
+                self.enter(kw)?;
+                let nested = self.if_stmt(p)?;
+                self.leave();
+                body.push(nested);
+            }
+            Some(body)
+        } else {
+            None
+        };
+        let results = self
+            .constructs
+            .pop()
+            .and_then(|c| c.results)
+            .unwrap_or_default();
+        let results = self.bind_results(results);
+        self.f.stmts[id].kind = StmtKind::If(IfStmt {
+            cond,
+            then_body,
+            else_body,
+            results,
+        });
+        Ok(id)
+    }
+}

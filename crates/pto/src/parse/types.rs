@@ -1,0 +1,229 @@
+//! Type annotations: `pl.Tensor`, `pl.Tile` with MemRef, space and view,
+//! `pl.Scalar`, `pl.Ptr`, `pl.Tuple`.
+
+use crate::ir::{DType, MemBase, MemRef, TensorType, TileType, Type};
+
+use super::lexer::Tok;
+use super::{is_keyword, Parser, R};
+
+impl<'s> Parser<'s> {
+    /// `pl.X` when the next tokens are `pl . X`.
+    pub(super) fn peek_pl(&mut self) -> R<Option<&'s str>> {
+        let (a, b, c) = (self.peek_n(0)?, self.peek_n(1)?, self.peek_n(2)?);
+        if self.is_name(a, "pl") && self.is_op(b, ".") && c.kind == Tok::Name {
+            Ok(Some(self.text(c)))
+        } else {
+            Ok(None)
+        }
+    }
+
+    pub(super) fn ty(&mut self) -> R<Type> {
+        let start = self.peek()?;
+        self.enter(start)?;
+        let r = self.ty_inner();
+        self.leave();
+        r
+    }
+
+    pub(super) fn ty_inner(&mut self) -> R<Type> {
+        let head = self.peek_pl()?;
+        match head {
+            Some(k @ ("Tensor" | "Tile")) => {
+                for _ in 0..3 {
+                    self.bump()?;
+                }
+                let what = if k == "Tile" {
+                    "`[` after `pl.Tile`"
+                } else {
+                    "`[` after `pl.Tensor`"
+                };
+                self.expect_op("[", what)?;
+                let open = self.expect_op("[", "the shape list `[d0, d1, ...]`")?;
+                let shape = self.exprs_until("]", open)?;
+                self.expect_op(",", "`,` and the dtype after the shape")?;
+                let dtype = self.dtype()?;
+                let mut memref = None;
+                let mut space = None;
+                let mut extras = Vec::new();
+                loop {
+                    let t = self.peek()?;
+                    if self.is_op(t, "]") {
+                        self.bump()?;
+                        break;
+                    }
+                    self.expect_op(",", "`,` or `]` in the type")?;
+                    let t = self.peek()?;
+                    if self.is_op(t, "]") {
+                        self.bump()?;
+                        break;
+                    }
+                    match self.peek_pl()? {
+                        Some("MemRef") if memref.is_none() => memref = Some(self.memref()?),
+                        Some("Mem") if k == "Tile" && space.is_none() => {
+                            let e = self.expr()?;
+                            match e.as_mem_space() {
+                                Some(s) => space = Some(s),
+                                None => extras.push(e),
+                            }
+                        }
+                        _ => extras.push(self.expr()?),
+                    }
+                }
+                Ok(if k == "Tile" {
+                    Type::Tile(TileType {
+                        shape,
+                        dtype,
+                        memref,
+                        space,
+                        extras,
+                    })
+                } else {
+                    Type::Tensor(TensorType {
+                        shape,
+                        dtype,
+                        memref,
+                        extras,
+                    })
+                })
+            }
+            Some("Scalar") => {
+                for _ in 0..3 {
+                    self.bump()?;
+                }
+                self.expect_op("[", "`[` after `pl.Scalar`")?;
+                let d = self.dtype()?;
+                self.expect_op("]", "`]` to close `pl.Scalar[`")?;
+                Ok(Type::Scalar(d))
+            }
+            Some("Ptr") if !self.peek_n_is_op(3, "[")? && !self.peek_n_is_op(3, ".")? => {
+                for _ in 0..3 {
+                    self.bump()?;
+                }
+                Ok(Type::Ptr)
+            }
+            Some("Tuple") if self.peek_n_is_op(3, "[")? => {
+                for _ in 0..4 {
+                    self.bump()?;
+                }
+                let mut items = Vec::new();
+                loop {
+                    let t = self.peek()?;
+                    if self.is_op(t, "]") {
+                        self.bump()?;
+                        break;
+                    }
+                    items.push(self.ty()?);
+                    let c = self.peek()?;
+                    if self.is_op(c, ",") {
+                        self.bump()?;
+                    } else if !self.is_op(c, "]") {
+                        return Err(self.expected(c, "`,` or `]` in `pl.Tuple[...]`"));
+                    }
+                }
+                Ok(Type::Tuple(items))
+            }
+            _ => Ok(Type::Other(self.expr()?)),
+        }
+    }
+
+    pub(super) fn dtype(&mut self) -> R<DType> {
+        match self.peek_pl()? {
+            Some(name) if name.chars().next().is_some_and(|c| c.is_ascii_uppercase()) => {
+                for _ in 0..3 {
+                    self.bump()?;
+                }
+                Ok(DType::from_name(name))
+            }
+            _ => {
+                let t = self.peek()?;
+                Err(self.expected(t, "a dtype such as `pl.FP32`"))
+            }
+        }
+    }
+
+    /// `pl.MemRef(base[, offset[, size]][, slots=N])[k]`.
+    pub(super) fn memref(&mut self) -> R<MemRef> {
+        for _ in 0..3 {
+            self.bump()?;
+        }
+        let open = self.expect_op("(", "`(` after `pl.MemRef`")?;
+        let b = self.peek()?;
+        let base = match b.kind {
+            Tok::Str => {
+                self.bump()?;
+                MemBase::Named(self.unescape(b)?.into())
+            }
+            Tok::Name if !is_keyword(self.text(b)) => {
+                self.bump()?;
+                MemBase::Var(self.lookup(b))
+            }
+            _ => return Err(self.expected(b, "the allocation (a name or a string)")),
+        };
+        let mut m = MemRef {
+            base,
+            offset: None,
+            size: None,
+            slots: None,
+            slot_index: None,
+        };
+        let mut positional = 1;
+        loop {
+            let t = self.peek()?;
+            if self.is_op(t, ")") {
+                self.bump()?;
+                break;
+            }
+            self.expect_op(",", "`,` or `)` in `pl.MemRef(...)`")?;
+            let t = self.peek()?;
+            if self.is_op(t, ")") {
+                self.bump()?;
+                break;
+            }
+            let eq = self.peek_n(1)?;
+            if t.kind == Tok::Name && self.is_op(eq, "=") {
+                if self.text(t) != "slots" {
+                    return Err(self.err(
+                        t,
+                        format!("unknown `pl.MemRef` keyword `{}`", self.text(t)),
+                        "only `slots=N` is allowed",
+                    ));
+                }
+                self.bump()?;
+                self.bump()?;
+                m.slots = Some(self.uint("the slot count")?);
+                continue;
+            }
+            match positional {
+                1 => m.offset = Some(self.expr()?),
+                2 => m.size = Some(self.uint("the byte size")?),
+                _ => {
+                    return Err(self.err(
+                        t,
+                        "too many `pl.MemRef` arguments".into(),
+                        "expected `pl.MemRef(base, offset, size)`",
+                    ))
+                }
+            }
+            positional += 1;
+        }
+        let _ = open;
+        let t = self.peek()?;
+        if self.is_op(t, "[") {
+            self.bump()?;
+            m.slot_index = Some(self.expr()?);
+            self.expect_op("]", "`]` after the slot index")?;
+        }
+        Ok(m)
+    }
+
+    pub(super) fn uint(&mut self, what: &str) -> R<u64> {
+        let t = self.peek()?;
+        if t.kind == Tok::Int {
+            self.bump()?;
+            if let Some(Ok(v)) = self.int_value(t).map(u64::try_from) {
+                return Ok(v);
+            }
+        }
+        Err(self.expected(t, &format!("{what} as a non-negative integer")))
+    }
+}
