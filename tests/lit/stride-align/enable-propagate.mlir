@@ -333,3 +333,23 @@ func.func @yielded_root() {
   }
   return
 }
+
+// -----
+
+// Writes through the failed user's result happen later in the block: the
+// mirror is copied back once the block is done.
+// CHECK-LABEL: func.func @mirror_written_later
+// CHECK: %[[V:.*]] = memref.subview
+// CHECK-NEXT: %[[M:.*]] = memref.alloc() : memref<2x16xf32, #hivm.address_space<ub>>
+// CHECK-NEXT: hivm.hir.copy ins(%[[V]] : {{.*}}) outs(%[[M]] : {{.*}})
+// CHECK-NEXT: %[[F:.*]] = "some_view"(%[[M]])
+// CHECK-NEXT: hivm.hir.vexp ins(%[[F]] : {{.*}}) outs(%[[F]] : {{.*}})
+// CHECK-NEXT: hivm.hir.copy ins(%[[M]] : {{.*}}) outs(%[[V]] : memref<2x16xf32, strided<[24, 1]>, #hivm.address_space<ub>>)
+// CHECK-NEXT: return
+func.func @mirror_written_later() {
+  %a = memref.alloc() : memref<2x16xf32, #hivm.address_space<ub>>
+  annotation.mark %a {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 96>} : memref<2x16xf32, #hivm.address_space<ub>>
+  %f = "some_view"(%a) : (memref<2x16xf32, #hivm.address_space<ub>>) -> memref<32xf32, #hivm.address_space<ub>>
+  hivm.hir.vexp ins(%f : memref<32xf32, #hivm.address_space<ub>>) outs(%f : memref<32xf32, #hivm.address_space<ub>>)
+  return
+}

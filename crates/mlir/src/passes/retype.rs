@@ -6,7 +6,8 @@
 //! callee signatures follow. A user that cannot take the new layout (a view
 //! that cannot express it, an op producing memrefs from it, branches that
 //! disagree) is given a dense mirror buffer instead: `memref.alloc` of the
-//! old type, `hivm.hir.copy` into it before the user and back after it.
+//! old type, `hivm.hir.copy` into it before the user and back at the end
+//! of the user's block.
 
 use crate::ir::{
     Attribute, FunctionType, InsertPoint, Layout, Location, MemRefType, Module, Ofr, OpId, Type,
@@ -263,15 +264,12 @@ fn mirror(m: &mut Module, f: Failure, loc: Location) {
     let copy_in = m.structured_spec("hivm.hir.copy", &[src], &[mirror_v], loc);
     m.build(copy_in, at);
     m.set_operand(f.user, f.index, mirror_v);
-    // Writes through a view happen at its users; copy back at the end of
-    // the block then. A direct user is copied back right after itself.
-    let back_at = if view_kind(m.op(f.user).name()).is_some() {
-        match m.op(f.user).parent_block().and_then(|b| m.last_op(b)) {
-            Some(term) => InsertPoint::Before(term),
-            None => return,
-        }
-    } else {
-        InsertPoint::After(f.user)
+    // A failed user passes the buffer on as another memref (a view, an
+    // unknown op's result, a loop), so writes happen later through that
+    // value: copy back once the block is done with it.
+    let back_at = match m.op(f.user).parent_block().and_then(|b| m.last_op(b)) {
+        Some(term) if term != f.user => InsertPoint::Before(term),
+        _ => InsertPoint::After(f.user),
     };
     let copy_back = m.structured_spec("hivm.hir.copy", &[mirror_v], &[src], loc);
     m.build(copy_back, back_at);
