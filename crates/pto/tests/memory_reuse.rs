@@ -1183,3 +1183,31 @@ class P:
         "{out}"
     );
 }
+
+#[test]
+fn tensor_loop_carries_follow_their_initializer_without_copies() {
+    let ten = |n: &str| {
+        format!("pl.Tensor[[64, 64], pl.FP32, pl.MemRef(\"{n}\", pl.const(0, pl.INT64), 16384)]")
+    };
+    let src = |res: &str| {
+        incore(
+            &format!(
+                "x: pl.Tensor[[64, 64], pl.FP32], y: pl.Out[{}]",
+                ten("mem_ddr_0")
+            ),
+            &[
+                alloc("mem_vec_1", "Vec", 16384),
+                "        for i, (out,) in pl.range(2, init_values=(y,)):\n".to_string(),
+                load("    a", "mem_vec_1"),
+                format!(
+                    "            o2: {} = pl.tile.store(a, [0, 0], out)\n",
+                    ten("mem_ddr_5")
+                ),
+                format!("            res: {} = pl.yield_(o2)\n", ten(res)),
+                "        return res\n".into(),
+            ]
+            .concat(),
+        )
+    };
+    assert_eq!(reuse(&src("mem_ddr_5")), src("mem_ddr_0"));
+}

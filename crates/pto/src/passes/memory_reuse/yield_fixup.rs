@@ -281,6 +281,11 @@ pub fn fix_yields(f: &mut Function, family: Family) -> Result<usize, PassError> 
                         }
                     }
                     dsts.push((k, t.clone()));
+                    // Tensor carries only follow their initializer (above);
+                    // their bytes are not on-chip, so no copy is inserted.
+                    if current_space(f, x).is_none_or(|sp| !sp.is_on_chip()) {
+                        continue;
+                    }
                     let Some(y) = yielded_var(f, b, k) else {
                         continue;
                     };
@@ -331,8 +336,9 @@ pub fn fix_yields(f: &mut Function, family: Family) -> Result<usize, PassError> 
                 let results = if_results(f, s);
                 let blocks = f.child_blocks(s);
                 let mut copies = Vec::new();
+                let Some(&tb) = blocks.first() else { continue };
                 for (k, &r) in results.iter().enumerate() {
-                    let Some(t) = yielded_var(f, blocks[0], k) else {
+                    let Some(t) = yielded_var(f, tb, k) else {
                         continue;
                     };
                     let Some(canon) = current_memref(f, t) else {
@@ -340,6 +346,9 @@ pub fn fix_yields(f: &mut Function, family: Family) -> Result<usize, PassError> 
                     };
                     if f.vars[r].ty.as_ref().and_then(Type::memref).is_some() {
                         set_memref(f, r, canon.clone());
+                    }
+                    if current_space(f, t).is_none_or(|sp| !sp.is_on_chip()) {
+                        continue;
                     }
                     let Some(&eb) = blocks.get(1) else { continue };
                     let Some(e) = yielded_var(f, eb, k) else {
