@@ -23,7 +23,7 @@ use crate::pass::{Pass, PassFailed};
 use super::common::{device_funcs, is_ub, memref_of, Target};
 use super::enable::Propagation;
 use super::layout::{align_up, normalize_info, AlignInfo, HW_ALIGN_BYTES};
-use super::op_table::{attrs, hivm_op};
+use super::op_table::{attrs, hivm_op, hivm_syntax};
 use super::retype::replace_alloc;
 
 /// The `hivm-align-alloc-size` pass.
@@ -78,7 +78,7 @@ fn requirements(m: &Module, op: OpId, disable_cast: bool) -> Vec<(ValueId, Align
     let mut out = Vec::new();
     if row.flags.transpose {
         let moves_last = m
-            .attr(op, "permutation")
+            .attr(op, hivm_syntax::PERMUTATION)
             .and_then(Attribute::as_int_array)
             .is_some_and(|p| p.last().is_some_and(|&l| l != p.len() as i64 - 1));
         if !moves_last {

@@ -5,7 +5,9 @@
 use crate::ir::{Attribute, InsertPoint, Location, MemRefType, Module, OpId, Type, ValueId};
 
 use super::layout::{normalize_info, AlignInfo, Strided};
-use super::op_table::{attrs, flow_kind, is_root_alloc, view_kind, FlowKind, ViewKind, MARK_OP};
+use super::op_table::{
+    attrs, flow_kind, is_root_alloc, spaces, view_kind, FlowKind, ViewKind, MARK_OP,
+};
 
 /// The hardware family the passes target, chosen from the module's
 /// `hacc.target`.
@@ -97,12 +99,12 @@ pub fn strided_of(m: &Module, v: ValueId) -> Option<Strided> {
 
 /// Whether a memref type lives in UB.
 pub fn is_ub(ty: &MemRefType) -> bool {
-    ty.address_space() == Some("ub")
+    ty.address_space() == Some(spaces::UB)
 }
 
 /// Whether a memref type lives in an on-chip (non-GM) space.
 pub fn is_local(ty: &MemRefType) -> bool {
-    matches!(ty.address_space(), Some(s) if s != "gm")
+    matches!(ty.address_space(), Some(s) if s != spaces::GM)
 }
 
 /// Whether an op is a stride mark (`annotation.mark` with stride attrs).

@@ -44,7 +44,8 @@ use super::layout::{
     sub_shape, union_info, AlignInfo,
 };
 use super::op_table::{
-    attrs, flow_kind, hivm_op, is_root_alloc, view_kind, FlowKind, HivmKind, MARK_OP,
+    arith, attrs, flow_kind, hivm_op, hivm_syntax, is_root_alloc, view_kind, FlowKind, HivmKind,
+    FIXPIPE_OP, MARK_OP,
 };
 use super::retype::{replace_alloc, scale_buffer_size};
 
@@ -200,11 +201,9 @@ impl Propagation {
     /// same requirement.
     fn aic_to_aiv(&mut self, m: &Module) {
         let funcs = device_funcs(m);
-        let has_fixpipe = funcs.iter().any(|&f| {
-            m.walk(f)
-                .into_iter()
-                .any(|o| m.op(o).is("hivm.hir.fixpipe"))
-        });
+        let has_fixpipe = funcs
+            .iter()
+            .any(|&f| m.walk(f).into_iter().any(|o| m.op(o).is(FIXPIPE_OP)));
         if !has_fixpipe {
             return;
         }
@@ -360,7 +359,7 @@ impl Propagation {
             }
             ValueDef::BlockArg { block, index } => {
                 let parent = m.block_parent_op(block);
-                if m.op(parent).is("scf.for") && index >= 1 {
+                if flow_kind(m.op(parent).name()) == Some(FlowKind::For) && index >= 1 {
                     if let Some(&init) = m.op(parent).operands().get(3 + index as usize - 1) {
                         self.up(m, init, &info, diags, depth + 1);
                     }
@@ -390,13 +389,13 @@ impl Propagation {
         depth: u32,
     ) {
         for u in m.uses(v).to_vec() {
-            if !m.op(u.op).is("scf.yield") {
+            if flow_kind(m.op(u.op).name()) != Some(FlowKind::Yield) {
                 continue;
             }
             let Some(parent) = m.parent_op(u.op) else {
                 continue;
             };
-            if !m.op(parent).is("scf.for") {
+            if flow_kind(m.op(parent).name()) != Some(FlowKind::For) {
                 continue;
             }
             if let Some(&init) = m.op(parent).operands().get(3 + u.index as usize) {
@@ -455,7 +454,7 @@ impl Propagation {
                     let Some(parent) = m.parent_op(op) else {
                         continue;
                     };
-                    if m.op(parent).is("scf.if") {
+                    if flow_kind(m.op(parent).name()) == Some(FlowKind::If) {
                         if let Some(r) = m.op(parent).result(u.index as usize) {
                             self.down(m, r, &info, depth + 1);
                         }
@@ -525,7 +524,7 @@ fn among_groups(m: &Module) -> Vec<AmongGroup> {
                 continue;
             }
             let d = m.op(op);
-            let temps: &[ValueId] = d.group("temp_buffer").unwrap_or(&[]);
+            let temps: &[ValueId] = d.group(hivm_syntax::TEMP_BUFFER).unwrap_or(&[]);
             let mut operands = Vec::new();
             let mut receivers = Vec::new();
             for (i, &v) in d.operands().iter().enumerate() {
@@ -625,9 +624,9 @@ fn align_allocation(
                 let at = InsertPoint::Before(alloc);
                 let c_minus = m.build_index_constant(u - 1, at, loc);
                 let c_unit = m.build_index_constant(u, at, loc);
-                let add = m.build_binary("arith.addi", n, c_minus, at, loc);
-                let rem = m.build_binary("arith.remsi", add, c_unit, at, loc);
-                let up = m.build_binary("arith.subi", add, rem, at, loc);
+                let add = m.build_binary(arith::ADD, n, c_minus, at, loc);
+                let rem = m.build_binary(arith::REM, add, c_unit, at, loc);
+                let up = m.build_binary(arith::SUB, add, rem, at, loc);
                 dyn_sizes.push(up);
             } else {
                 dyn_sizes.push(n);

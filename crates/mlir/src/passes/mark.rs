@@ -30,7 +30,10 @@ use super::layout::{
     adjust_align_dim, last_discontinuous_dim_membase, last_discontinuous_dim_regbase, lcm,
     AlignInfo, Strided, HW_ALIGN_BYTES,
 };
-use super::op_table::{attrs, hivm_op, view_kind, HivmKind, HivmOp, ViewKind, VECTOR_STORE_OPS};
+use super::op_table::{
+    attrs, flow_kind, hivm_op, hivm_syntax, spaces, view_kind, FlowKind, HivmKind, HivmOp,
+    ViewKind, VECTOR_STORE_OPS,
+};
 
 /// The `hivm-mark-stride-align` pass.
 pub struct MarkStrideAlign;
@@ -96,14 +99,15 @@ const GENERIC_STRUCTURED: HivmOp = HivmOp {
 /// know.
 fn is_unknown_structured(m: &Module, op: OpId) -> bool {
     let d = m.op(op);
-    d.name().starts_with("hivm.hir.") && (d.group("ins").is_some() || d.group("outs").is_some())
+    d.name().starts_with(hivm_syntax::PREFIX)
+        && (d.group(hivm_syntax::INS).is_some() || d.group(hivm_syntax::OUTS).is_some())
 }
 
 /// The memref operands an op's rules look at: every operand except those
 /// of the `temp_buffer` group.
 fn buffer_operands(m: &Module, op: OpId) -> Vec<ValueId> {
     let d = m.op(op);
-    let temps: &[ValueId] = d.group("temp_buffer").unwrap_or(&[]);
+    let temps: &[ValueId] = d.group(hivm_syntax::TEMP_BUFFER).unwrap_or(&[]);
     d.operands()
         .iter()
         .copied()
@@ -206,7 +210,7 @@ fn mark_op(
             return Ok(done);
         }
     }
-    let outs: Vec<ValueId> = m.op(op).group("outs").unwrap_or(&[]).to_vec();
+    let outs: Vec<ValueId> = m.op(op).group(hivm_syntax::OUTS).unwrap_or(&[]).to_vec();
     for v in ub_operands {
         if info.kind == HivmKind::Load && root_skips_vload(m, v) {
             continue;
@@ -250,8 +254,8 @@ fn shift_dim(
     let shifts = (info.flags.last_dim_broadcast_shifts
         && t.bits != 8
         && t.bits != 1
-        && over_last("broadcast_dims"))
-        || (info.flags.last_axis_reduce_shifts && is_out && over_last("reduce_dims"))
+        && over_last(hivm_syntax::BROADCAST_DIMS))
+        || (info.flags.last_axis_reduce_shifts && is_out && over_last(hivm_syntax::REDUCE_DIMS))
         || (info.flags.deinterleave_shifts && is_out);
     if !shifts || dim != last {
         return Some(dim);
@@ -261,7 +265,10 @@ fn shift_dim(
 
 /// `vtranspose` whose permutation moves the last dim.
 fn is_last_dim_transpose(m: &Module, op: OpId) -> bool {
-    let Some(perm) = m.attr(op, "permutation").and_then(Attribute::as_int_array) else {
+    let Some(perm) = m
+        .attr(op, hivm_syntax::PERMUTATION)
+        .and_then(Attribute::as_int_array)
+    else {
         return false;
     };
     perm.last().is_some_and(|&p| p != perm.len() as i64 - 1)
@@ -273,12 +280,12 @@ fn is_reduce_with_index(m: &Module, op: OpId) -> bool {
     let in_syntax = d.syntax.as_ref().is_some_and(|s| {
         s.pieces
             .iter()
-            .any(|p| matches!(p, Piece::Text(t) if t.contains("with_index")))
+            .any(|p| matches!(p, Piece::Text(t) if t.contains(hivm_syntax::WITH_INDEX)))
     });
     in_syntax
         || d.attrs
             .iter()
-            .any(|(_, a)| matches!(a, Attribute::Opaque(t) if t.contains("with_index")))
+            .any(|(_, a)| matches!(a, Attribute::Opaque(t) if t.contains(hivm_syntax::WITH_INDEX)))
 }
 
 /// `hivm.hir.custom`: operand `i` is marked on the `align_dim` its
@@ -290,7 +297,7 @@ fn mark_custom(
     loc: Location,
 ) -> Result<(), Diagnostic> {
     let Some(arg_attrs) = m
-        .attr(op, "arg_attrs")
+        .attr(op, hivm_syntax::ARG_ATTRS)
         .and_then(|a| a.as_array().map(<[_]>::to_vec))
     else {
         return Ok(());
@@ -299,7 +306,7 @@ fn mark_custom(
     for (i, entry) in arg_attrs.iter().enumerate() {
         let Some(dim) = entry
             .as_dict()
-            .and_then(|d| d.get("align_dim"))
+            .and_then(|d| d.get(hivm_syntax::ALIGN_DIM))
             .and_then(Attribute::as_int)
         else {
             continue;
@@ -374,34 +381,34 @@ fn enum_param(m: &Module, op: OpId, name: &str) -> Option<String> {
 fn mark_fixpipe(m: &mut Module, op: OpId, loc: Location) {
     let d = m.op(op);
     let (Some(&src), Some(&dst)) = (
-        d.group("ins").and_then(<[_]>::first),
-        d.group("outs").and_then(<[_]>::first),
+        d.group(hivm_syntax::INS).and_then(<[_]>::first),
+        d.group(hivm_syntax::OUTS).and_then(<[_]>::first),
     ) else {
         return;
     };
     let (Some(src_ty), Some(dst_ty)) = (memref_of(m, src), memref_of(m, dst)) else {
         return;
     };
-    if src_ty.address_space() != Some("cc") || !is_ub(dst_ty) || dst_ty.rank() != 2 {
+    if src_ty.address_space() != Some(spaces::L0C) || !is_ub(dst_ty) || dst_ty.rank() != 2 {
         return;
     }
     let Some(t) = strided_of(m, dst) else { return };
     let Some(width) = DataWidth::of_bits(t.bits) else {
         return;
     };
-    let mode = enum_param(m, op, "dma_mode").unwrap_or_default();
-    let dual = match enum_param(m, op, "dual_dst_mode").as_deref() {
-        Some(s) if s.contains("ROW_SPLIT") => DualDst::SplitM,
-        Some(s) if s.contains("COLUMN_SPLIT") => DualDst::SplitN,
+    let mode = enum_param(m, op, hivm_syntax::DMA_MODE).unwrap_or_default();
+    let dual = match enum_param(m, op, hivm_syntax::DUAL_DST_MODE).as_deref() {
+        Some(s) if s.contains(hivm_syntax::ROW_SPLIT) => DualDst::SplitM,
+        Some(s) if s.contains(hivm_syntax::COLUMN_SPLIT) => DualDst::SplitN,
         _ => tiling_dual_dst(m, dst, t.rank()),
     };
     let key = FixpipeKey {
         width,
         channel_split: m
-            .attr(op, "channel_split")
+            .attr(op, hivm_syntax::CHANNEL_SPLIT)
             .is_some_and(|a| matches!(a, Attribute::Unit) || a.as_bool() == Some(true)),
-        nz2nd: mode.trim() == "nz2nd",
-        nz2dn: mode.trim() == "nz2dn",
+        nz2nd: mode.trim() == hivm_syntax::NZ2ND,
+        nz2dn: mode.trim() == hivm_syntax::NZ2DN,
         loop_enhance: false,
         dual_dst: dual,
     };
@@ -531,7 +538,9 @@ fn vsstb_args(m: &Module, callee: OpId) -> Vec<usize> {
                 if p == callee {
                     break;
                 }
-                if m.op(p).is("scf.for") && m.op(p).has_attr(attrs::UNROLL_FOR_VSSTB) {
+                if flow_kind(m.op(p).name()) == Some(FlowKind::For)
+                    && m.op(p).has_attr(attrs::UNROLL_FOR_VSSTB)
+                {
                     found = true;
                     break;
                 }

@@ -251,6 +251,69 @@ pub const VECTOR_LOAD_OPS: &[&str] = &["vector.transfer_read", "vector.load"];
 /// Vector stores, candidates for `vsstb`.
 pub const VECTOR_STORE_OPS: &[&str] = &["vector.transfer_write", "vector.store"];
 
+/// Operand groups and attributes of the HIVM structured op syntax.
+pub mod hivm_syntax {
+    /// Name prefix of HIVM ops.
+    pub const PREFIX: &str = "hivm.hir.";
+    /// Input operand group.
+    pub const INS: &str = "ins";
+    /// Output operand group.
+    pub const OUTS: &str = "outs";
+    /// Scratch buffers: never marked, never part of operand unions.
+    pub const TEMP_BUFFER: &str = "temp_buffer";
+    /// `vtranspose` permutation.
+    pub const PERMUTATION: &str = "permutation";
+    /// `vbrc` broadcast dims.
+    pub const BROADCAST_DIMS: &str = "broadcast_dims";
+    /// `vreduce` reduction dims.
+    pub const REDUCE_DIMS: &str = "reduce_dims";
+    /// Fixpipe channel split flag.
+    pub const CHANNEL_SPLIT: &str = "channel_split";
+    /// Fixpipe `#hivm.dma_mode<nz2nd|nz2dn>`.
+    pub const DMA_MODE: &str = "dma_mode";
+    /// Fixpipe `#hivm.fixpipe_dual_dst_mode<ROW_SPLIT|COLUMN_SPLIT>`.
+    pub const DUAL_DST_MODE: &str = "dual_dst_mode";
+    /// Dual-destination value splitting M.
+    pub const ROW_SPLIT: &str = "ROW_SPLIT";
+    /// Dual-destination value splitting N.
+    pub const COLUMN_SPLIT: &str = "COLUMN_SPLIT";
+    /// DMA mode NZ to ND.
+    pub const NZ2ND: &str = "nz2nd";
+    /// DMA mode NZ to DN.
+    pub const NZ2DN: &str = "nz2dn";
+    /// Reduction kinds that also produce an index (`<max_with_index>`).
+    pub const WITH_INDEX: &str = "with_index";
+    /// `hivm.hir.custom` per-operand attributes.
+    pub const ARG_ATTRS: &str = "arg_attrs";
+    /// The dim a custom op asks to align, in its `arg_attrs` entry.
+    pub const ALIGN_DIM: &str = "align_dim";
+}
+
+/// The copy op the passes create (mirror buffers).
+pub const COPY_OP: &str = "hivm.hir.copy";
+/// The Fixpipe op (AIC to AIV propagation only runs with one).
+pub const FIXPIPE_OP: &str = "hivm.hir.fixpipe";
+
+/// HIVM address space keywords.
+pub mod spaces {
+    /// Unified buffer.
+    pub const UB: &str = "ub";
+    /// Global memory.
+    pub const GM: &str = "gm";
+    /// L0C (cube accumulator).
+    pub const L0C: &str = "cc";
+}
+
+/// Arithmetic ops used to round dynamic sizes up.
+pub mod arith {
+    /// Addition.
+    pub const ADD: &str = "arith.addi";
+    /// Signed remainder.
+    pub const REM: &str = "arith.remsi";
+    /// Subtraction.
+    pub const SUB: &str = "arith.subi";
+}
+
 /// Attribute names.
 pub mod attrs {
     /// Marked dims.

@@ -15,7 +15,9 @@ use crate::ir::{Attribute, Diagnostic, Module, OpId, ValueId};
 use crate::pass::{Pass, PassFailed};
 
 use super::common::{callee_of, device_funcs, mark_insert_point, marks_of, root_alloc, Target};
-use super::op_table::{attrs, flow_kind, hivm_op, view_kind, FlowKind, HivmKind, VECTOR_LOAD_OPS};
+use super::op_table::{
+    attrs, flow_kind, hivm_op, hivm_syntax, view_kind, FlowKind, HivmKind, VECTOR_LOAD_OPS,
+};
 
 /// The `hivm-pre-mark-stride-align` pass.
 pub struct PreMarkStrideAlign;
@@ -38,7 +40,7 @@ impl Pass for PreMarkStrideAlign {
                 if hivm_op(m.op(op).name()).map(|o| o.kind) != Some(HivmKind::Load) {
                     continue;
                 }
-                let Some(&dst) = m.op(op).group("outs").and_then(<[_]>::first) else {
+                let Some(&dst) = m.op(op).group(hivm_syntax::OUTS).and_then(<[_]>::first) else {
                     continue;
                 };
                 if !flows_to_vector_load(m, dst) {

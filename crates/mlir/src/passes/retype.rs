@@ -14,7 +14,7 @@ use crate::ir::{
     ValueId,
 };
 
-use super::op_table::{flow_kind, view_kind, FlowKind, MARK_OP};
+use super::op_table::{flow_kind, view_kind, FlowKind, COPY_OP, MARK_OP};
 
 /// A use that could not take the new type.
 #[derive(Clone, Debug)]
@@ -261,7 +261,7 @@ fn mirror(m: &mut Module, f: Failure, loc: Location) {
     let spec = m.alloc_spec(f.dense.clone(), &[], loc);
     let mirror_alloc = m.build(spec, at);
     let mirror_v = m.op(mirror_alloc).results()[0];
-    let copy_in = m.structured_spec("hivm.hir.copy", &[src], &[mirror_v], loc);
+    let copy_in = m.structured_spec(COPY_OP, &[src], &[mirror_v], loc);
     m.build(copy_in, at);
     m.set_operand(f.user, f.index, mirror_v);
     // A failed user passes the buffer on as another memref (a view, an
@@ -271,7 +271,7 @@ fn mirror(m: &mut Module, f: Failure, loc: Location) {
         Some(term) if term != f.user => InsertPoint::Before(term),
         _ => InsertPoint::After(f.user),
     };
-    let copy_back = m.structured_spec("hivm.hir.copy", &[mirror_v], &[src], loc);
+    let copy_back = m.structured_spec(COPY_OP, &[mirror_v], &[src], loc);
     m.build(copy_back, back_at);
 }
 
