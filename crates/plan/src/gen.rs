@@ -70,18 +70,20 @@ pub fn perfect_packing(seed: u64, time: u64, height_units: u64, unit: u64, max_u
     p
 }
 
-/// A large trace-like problem for greedy throughput: `n` buffers with short
-/// random lifetimes over a long timeline and mixed sizes.
+/// A large trace-like problem for greedy throughput: `n` buffers, one new
+/// buffer per instant (jittered), lifetimes mostly short (70% under 8
+/// instants, 25% under 64, 5% under 512: about 25 buffers live at a time, as
+/// in compiler traces), sizes multiples of 32 bytes, one in eight large.
 pub fn large_trace(seed: u64, n: usize) -> Problem {
     let mut rng = Rng(seed);
     let mut p = Problem::new();
     for i in 0..n {
         let lower = i as u64 + rng.below(16);
-        let kind = rng.below(10);
+        let kind = rng.below(20);
         let len = 1 + match kind {
-            0 => rng.below(2000),
-            1..=3 => rng.below(200),
-            _ => rng.below(20),
+            0 => rng.below(512),
+            1..=5 => rng.below(64),
+            _ => rng.below(8),
         };
         let big = rng.below(8) == 0;
         let size = 32 * (1 + rng.below(if big { 4096 } else { 64 }));

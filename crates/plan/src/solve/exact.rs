@@ -341,19 +341,54 @@ impl Part {
     ) -> PartResult {
         let mut best = incumbent;
         let mut best_h = inc_h;
-        let mut limit = 2_000u64;
+        let mut limit: u64 = std::env::var("X_LIMIT").ok().and_then(|v| v.parse().ok()).unwrap_or(2_000);
         let mut failed = FailedStates::default();
+        // Free dives: the search without a target never backtracks; it is a
+        // skyline heuristic (lowest valley first) that often beats greedy.
+        for k in 0..2usize {
+            if best_h <= stop || deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+            let mut scratch = FailedStates::default();
+            let mut dfs = Dfs::new(self, self.order(0, seed), u64::MAX / 4, &mut scratch);
+            dfs.leftmost = k % 2 == 1;
+            dfs.dive = true;
+            dfs.run(u64::MAX, deadline, stop, &mut best, &mut best_h);
+            if std::env::var_os("TILEMEM_DEBUG").is_some() {
+                eprintln!("dive {k} best {best_h} nodes {}", dfs.nodes);
+            }
+        }
+        if best_h <= stop {
+            return PartResult {
+                offsets: best,
+                height: best_h,
+                proven: true,
+            };
+        }
+        // Rounds alternate between aiming straight at `stop` (usually the
+        // lower bound: the strongest pruning) and improving on the best
+        // placement one byte at a time. Each kind keeps its own cache of
+        // failed states, valid for its target or lower.
+        let mut failed_stop = FailedStates::default();
+        let mut stop_refuted = false;
         for round in 0.. {
-            let target = match cap {
+            let improve = match cap {
                 Some(c) if best_h > c => c,
                 _ => best_h - 1,
             };
+            let aim = !stop_refuted && round % 2 == 0 && stop < improve;
+            let target = if aim { stop } else { improve };
             let order = self.order(round / 2, seed);
-            let mut dfs = Dfs::new(self, order, target, &mut failed);
-            dfs.leftmost = round % 2 == 1;
+            let cache = if aim { &mut failed_stop } else { &mut failed };
+            let mut dfs = Dfs::new(self, order, target, cache);
+            dfs.leftmost = (round / 2) % 2 == 1;
             let r = dfs.run(limit, deadline, stop, &mut best, &mut best_h);
+            if aim && matches!(r, Run::Exhausted) {
+                stop_refuted = true;
+                continue;
+            }
             if std::env::var_os("TILEMEM_DEBUG").is_some() {
-                eprintln!("round {round} limit {limit} deepest {} of {}", dfs.deepest, self.size.len());
+                eprintln!("round {round} limit {limit} deepest {} of {} nodes {}", dfs.deepest, self.size.len(), dfs.nodes);
             }
             match r {
                 Run::Exhausted => {
@@ -373,7 +408,7 @@ impl Part {
                 Run::OutOfTime => break,
                 Run::OutOfNodes => {}
             }
-            limit = limit + limit / 2;
+            limit = if let Some(v) = std::env::var_os("X_GROW") { limit * v.to_str().unwrap().parse::<u64>().unwrap() } else { limit + limit / 2 };
         }
         PartResult {
             offsets: best,
@@ -512,6 +547,13 @@ struct Dfs<'a> {
     comp_keys: Vec<u64>,
     /// Valley choice: leftmost (true) or most constrained (false).
     leftmost: bool,
+    /// Run the unallocated-floor inference.
+    hang: bool,
+    /// Stop at the first complete placement.
+    dive: bool,
+    /// Large partition: no failed-state cache, first valley only.
+    lite: bool,
+    nodes: u64,
     stack: Vec<Frame>,
     /// The target dropped: re-check every section at the next node.
     recheck: bool,
@@ -551,6 +593,10 @@ impl<'a> Dfs<'a> {
             comps: Vec::new(),
             comp_keys: Vec::new(),
             leftmost: false,
+            hang: std::env::var_os("X_HANG").is_some(),
+            nodes: 0,
+            dive: false,
+            lite: part.sections > 400,
             stack: Vec::new(),
             recheck: false,
         }
@@ -592,25 +638,30 @@ impl<'a> Dfs<'a> {
         if self.comps.is_empty() {
             return false;
         }
+        // Stay inside the component of the parent node while it has work
+        // left (so a frame's subtree only decides inside its component);
+        // among the allowed ones, take the one with the least slack.
+        let within = self.stack.last().map(|f| (f.clo, f.chi));
+        let inside = |c: (u32, u32)| within.is_none_or(|(a, b)| a <= c.0 && c.1 <= b);
+        let any_inside = self.comps.iter().any(|&c| inside(c));
         // A component that failed before fails again: the node is dead.
+        // Components outside the parent's were checked at an ancestor.
         let mut keys = std::mem::take(&mut self.comp_keys);
         keys.clear();
         for k in 0..self.comps.len() {
             let (lo, hi) = self.comps[k];
-            let key = self.comp_key(lo as usize, hi as usize);
-            if std::env::var_os("X_NOCACHE").is_none() && self.failed.keys.contains(&key) {
+            if any_inside && !inside((lo, hi)) {
+                keys.push(0);
+                continue;
+            }
+            let key = if self.lite { 0 } else { self.comp_key(lo as usize, hi as usize) };
+            if !self.lite && self.failed.keys.contains(&key) {
                 self.taint_outside(lo, hi);
                 self.comp_keys = keys;
                 return false;
             }
             keys.push(key);
         }
-        // Stay inside the component of the parent node while it has work
-        // left (so a frame's subtree only decides inside its component);
-        // among the allowed ones, take the one with the least slack.
-        let within = self.stack.last().map(|f| (f.clo, f.chi));
-        let inside = |c: (u32, u32)| within.is_some_and(|(a, b)| a <= c.0 && c.1 <= b);
-        let any_inside = self.comps.iter().any(|&c| inside(c));
         let mut pick: Option<(usize, u64)> = None;
         for (k, &(lo, hi)) in self.comps.iter().enumerate() {
             if any_inside && !inside((lo, hi)) {
@@ -633,6 +684,9 @@ impl<'a> Dfs<'a> {
         self.comp_keys = keys;
         self.taint_outside(clo, chi);
         let (clo_u, chi_u) = (clo as usize, chi as usize);
+        if !self.hang_check(clo_u, chi_u) {
+            return false;
+        }
         let mut level = u64::MAX;
         for s in clo_u..chi_u {
             level = level.min(self.floor[s]);
@@ -663,6 +717,7 @@ impl<'a> Dfs<'a> {
             };
             let better = match (&chosen, v.4) {
                 (None, _) => true,
+                _ if self.lite => break,
                 _ if self.leftmost => false,
                 (Some((.., None)), Some(_)) => true,
                 (Some((.., Some((_, c0)))), Some((_, c1))) => c1 < *c0,
@@ -680,7 +735,6 @@ impl<'a> Dfs<'a> {
         self.cover.truncate(cover_start);
         self.collect(level, lo, hi);
         let p = self.part;
-        let critical = if std::env::var_os("X_NOCRIT").is_some() { None } else { critical };
         let (can_raise, cands_end) = match critical {
             // Some coverer of the critical section must start here: the
             // other candidates wait for a later node, no raise.
@@ -737,14 +791,45 @@ impl<'a> Dfs<'a> {
         true
     }
 
+    /// Unallocated-floor inference: an unplaced buffer starts no lower than
+    /// the highest floor under it (and its forbidden offsets), so in each
+    /// section the buffers above the lowest such start must fit below the
+    /// target.
+    fn hang_check(&mut self, lo: usize, hi: usize) -> bool {
+        if !self.hang {
+            return true;
+        }
+        let p = self.part;
+        self.fill.clear();
+        self.fill.resize(hi - lo, u64::MAX);
+        for s in lo..hi {
+            for &b in &p.start_items[p.start_first[s] as usize..p.start_first[s + 1] as usize] {
+                let bi = b as usize;
+                if self.placed[bi] {
+                    continue;
+                }
+                let (a, z) = (p.sl[bi] as usize, p.su[bi] as usize);
+                let mf = self.floor[a..z].iter().copied().max().unwrap_or(0);
+                let mf = align_up(mf.max(self.min_allowed[bi]), p.align[bi]);
+                for e in &mut self.fill[a - lo..z - lo] {
+                    *e = (*e).min(mf);
+                }
+            }
+        }
+        (lo..hi).all(|s| self.fill[s - lo].saturating_add(self.rem[s]) <= self.target)
+    }
+
     /// Pushes the candidates of valley `[lo, hi)` at `level` onto `cands`
     /// and their coverage of each section onto `cover`; fills `fill`.
     fn collect(&mut self, level: u64, lo: usize, hi: usize) -> u64 {
         let p = self.part;
         let cover_start = self.cover.len();
-        self.cover.resize(cover_start + (hi - lo), 0);
+        let w = hi - lo;
+        // Difference arrays (one extra slot), prefix-summed below: linear in
+        // the valley width plus the buffers, whatever their spans.
+        self.cover.resize(cover_start + w + 1, 0);
         self.fill.clear();
-        self.fill.resize(hi - lo, 0);
+        self.fill.resize(w + 1, 0);
         let mut min_cand = u64::MAX;
         for s in lo..hi {
             for &b in &p.start_items[p.start_first[s] as usize..p.start_first[s + 1] as usize] {
@@ -752,9 +837,9 @@ impl<'a> Dfs<'a> {
                 if self.placed[bi] || p.su[bi] as usize > hi {
                     continue;
                 }
-                for t in p.sl[bi]..p.su[bi] {
-                    self.fill[t as usize - lo] += p.size[bi];
-                }
+                let (a, z) = (p.sl[bi] as usize - lo, p.su[bi] as usize - lo);
+                self.fill[a] = self.fill[a].wrapping_add(p.size[bi]);
+                self.fill[z] = self.fill[z].wrapping_sub(p.size[bi]);
                 // Any buffer inside the valley (candidate or not) may be
                 // the support that ends a section's waste.
                 min_cand = min_cand.min(p.size[bi]);
@@ -763,11 +848,17 @@ impl<'a> Dfs<'a> {
                     continue;
                 }
                 self.cands.push(b);
-                for t in p.sl[bi]..p.su[bi] {
-                    self.cover[cover_start + t as usize - lo] += 1;
-                }
+                self.cover[cover_start + a] = self.cover[cover_start + a].wrapping_add(1);
+                self.cover[cover_start + z] = self.cover[cover_start + z].wrapping_sub(1);
             }
         }
+        for k in 1..w {
+            self.fill[k] = self.fill[k].wrapping_add(self.fill[k - 1]);
+            self.cover[cover_start + k] =
+                self.cover[cover_start + k].wrapping_add(self.cover[cover_start + k - 1]);
+        }
+        self.fill.truncate(w);
+        self.cover.truncate(cover_start + w);
         min_cand
     }
 
@@ -893,7 +984,7 @@ impl<'a> Dfs<'a> {
         let mut key = mix(lo as u64, hi as u64);
         let mut set = 0u64;
         for s in lo..hi {
-            key = mix(key, self.floor[s]);
+            key = (key ^ self.floor[s]).wrapping_mul(0x100_0000_01B3).rotate_left(23);
             for &b in &p.start_items[p.start_first[s] as usize..p.start_first[s + 1] as usize] {
                 let bi = b as usize;
                 if !self.placed[bi] {
@@ -962,6 +1053,7 @@ impl<'a> Dfs<'a> {
         let mut nodes = 0u64;
         while let Some(fi) = self.stack.len().checked_sub(1) {
             nodes += 1;
+            self.nodes += 1;
             if nodes >= node_limit {
                 return Run::OutOfNodes;
             }
@@ -1029,7 +1121,7 @@ impl<'a> Dfs<'a> {
                 }
                 self.cands.truncate(frame.cand_start as usize);
                 self.cover.truncate(frame.cover_start as usize);
-                if !frame.tainted {
+                if !frame.tainted && !self.lite {
                     self.failed.insert(frame.key);
                 }
                 continue;
@@ -1062,7 +1154,7 @@ impl<'a> Dfs<'a> {
                     *best_h = h;
                     best.clone_from(&self.offset);
                 }
-                if *best_h <= stop {
+                if *best_h <= stop || self.dive {
                     return Run::Stopped;
                 }
                 self.target = *best_h - 1;

@@ -97,170 +97,103 @@ pub(crate) fn conflict_lists(problem: &Problem) -> Vec<Vec<u32>> {
     adj
 }
 
-/// Time index for placing buffers one by one in a fixed rank order: answers
-/// "which already-placed buffers are live at some instant of `[l, u)`" in
-/// `O(log T + answers)`.
+/// Time index of placed buffers: answers "which placed buffers are live at
+/// some instant of this lifetime" for greedy placement.
 ///
-/// Two segment trees over the compressed instants hold, per node, the buffers
-/// sorted by rank: one by canonical cover of each lifetime (stabbing), one by
-/// start instant (range). Because buffers are placed in rank order, the
-/// placed ones of a node are always a prefix, tracked by one counter.
+/// Time is cut into buckets about one mean lifetime wide; a placed buffer is
+/// stored (with its lifetime and byte range, so queries need no other
+/// lookup) in every bucket its lifetime touches. A query scans the buckets of
+/// its own lifetime and reports each overlapping buffer once, in the first
+/// bucket both share. Work is proportional to the buffers actually met, and
+/// memory access is sequential, which matters at a million buffers.
 pub(crate) struct TimeIndex {
-    times: Vec<u64>,
-    size: usize,
-    cover: RankLists,
-    start: RankLists,
-    /// Compressed `[l, u)` per buffer; `l == u` for buffers never live.
-    span: Vec<(u32, u32)>,
+    t0: u64,
+    width: u64,
+    buckets: Vec<Vec<Entry>>,
 }
 
-struct RankLists {
-    first: Vec<u32>,
-    items: Vec<u32>,
-    placed: Vec<u32>,
-}
-
-impl RankLists {
-    /// Lists per node, each in rank order. `visit(b, f)` calls `f(node)` for
-    /// every node buffer `b` belongs to; buffers come in rank order.
-    fn build(
-        nodes: usize,
-        order: &[u32],
-        visit: impl Fn(usize, &mut dyn FnMut(usize)),
-    ) -> RankLists {
-        let mut first = vec![0u32; nodes + 1];
-        for &b in order {
-            visit(b as usize, &mut |n| first[n + 1] += 1);
-        }
-        for i in 0..nodes {
-            first[i + 1] += first[i];
-        }
-        let mut fill: Vec<u32> = first[..nodes].to_vec();
-        let mut items = vec![0u32; first[nodes] as usize];
-        for &b in order {
-            visit(b as usize, &mut |n| {
-                items[fill[n] as usize] = b;
-                fill[n] += 1;
-            });
-        }
-        RankLists {
-            first,
-            items,
-            placed: vec![0; nodes],
-        }
-    }
-    fn placed_of(&self, node: usize) -> &[u32] {
-        let s = self.first[node] as usize;
-        &self.items[s..s + self.placed[node] as usize]
-    }
+#[derive(Clone, Copy)]
+struct Entry {
+    lower: u64,
+    upper: u64,
+    start: u64,
+    end: u64,
 }
 
 impl TimeIndex {
-    /// Indexes the buffers; `rank[b]` is the position of `b` in the order in
-    /// which they will be placed.
-    pub(crate) fn new(problem: &Problem, rank: &[u32]) -> TimeIndex {
-        let mut times: Vec<u64> = problem
+    /// An empty index sized for the lifetimes of `problem`.
+    pub(crate) fn new(problem: &Problem) -> TimeIndex {
+        let live = problem
             .buffers
             .iter()
-            .filter(|b| b.lower < b.upper && b.size > 0)
-            .flat_map(|b| [b.lower, b.upper])
-            .collect();
-        times.sort_unstable();
-        times.dedup();
-        let size = times.len().max(1).next_power_of_two();
-        let pos = |t: u64| times.partition_point(|&x| x < t) as u32;
-        let span: Vec<(u32, u32)> = problem
-            .buffers
-            .iter()
-            .map(|b| {
-                if b.lower < b.upper && b.size > 0 {
-                    (pos(b.lower), pos(b.upper))
-                } else {
-                    (0, 0)
-                }
-            })
-            .collect();
-        let mut order: Vec<u32> = (0..span.len() as u32)
-            .filter(|&b| span[b as usize].0 < span[b as usize].1)
-            .collect();
-        order.sort_unstable_by_key(|&b| rank[b as usize]);
-        let cover = RankLists::build(2 * size, &order, |b, f| {
-            let (l, u) = span[b];
-            canonical(size, l as usize, u as usize, f);
-        });
-        let start = RankLists::build(2 * size, &order, |b, f| {
-            let mut n = size + span[b].0 as usize;
-            while n >= 1 {
-                f(n);
-                n /= 2;
-            }
-        });
+            .filter(|b| b.lower < b.upper && b.size > 0);
+        let (mut t0, mut t1, mut total, mut count) = (u64::MAX, 0u64, 0u128, 0u64);
+        for b in live {
+            t0 = t0.min(b.lower);
+            t1 = t1.max(b.upper);
+            total += (b.upper - b.lower) as u128;
+            count += 1;
+        }
+        if count == 0 {
+            return TimeIndex {
+                t0: 0,
+                width: 1,
+                buckets: Vec::new(),
+            };
+        }
+        let mean = (total / count as u128).max(1) as u64;
+        // At most about 4 buckets per buffer.
+        let span = t1 - t0;
+        let width = mean.max(span / (4 * count).max(1)).max(1);
+        let n = (span / width + 1) as usize;
         TimeIndex {
-            cover,
+            t0,
+            width,
+            buckets: vec![Vec::new(); n],
+        }
+    }
+
+    fn range(&self, lower: u64, upper: u64) -> (usize, usize) {
+        let a = ((lower - self.t0) / self.width) as usize;
+        let z = ((upper - 1 - self.t0) / self.width) as usize;
+        (a, z)
+    }
+
+    /// Records a placed buffer with byte range `[start, end)`.
+    pub(crate) fn place(&mut self, b: &crate::problem::Buffer, start: u64) {
+        if b.lower >= b.upper || b.size == 0 {
+            return;
+        }
+        let e = Entry {
+            lower: b.lower,
+            upper: b.upper,
             start,
-            times,
-            size,
-            span,
+            end: start + b.size,
+        };
+        let (a, z) = self.range(b.lower, b.upper);
+        for bucket in &mut self.buckets[a..=z] {
+            bucket.push(e);
         }
     }
 
-    /// Marks `b` placed; must be called in rank order.
-    pub(crate) fn place(&mut self, b: usize) {
-        let (l, u) = self.span[b];
-        if l == u {
+    /// Calls `f(start, end)` once for every placed buffer live together with
+    /// a buffer live on `[lower, upper)`.
+    pub(crate) fn for_each_overlap(&self, lower: u64, upper: u64, mut f: impl FnMut(u64, u64)) {
+        if lower >= upper || self.buckets.is_empty() {
             return;
         }
-        let cover = &mut self.cover;
-        canonical(self.size, l as usize, u as usize, &mut |n| {
-            cover.placed[n] += 1
-        });
-        let mut n = self.size + l as usize;
-        while n >= 1 {
-            self.start.placed[n] += 1;
-            n /= 2;
+        let (a, z) = self.range(lower, upper);
+        for (j, bucket) in self.buckets[a..=z].iter().enumerate() {
+            let j = a + j;
+            for e in bucket {
+                if e.lower < upper && lower < e.upper {
+                    // Report in the first bucket both share.
+                    let first = ((e.lower.max(lower) - self.t0) / self.width) as usize;
+                    if first == j {
+                        f(e.start, e.end);
+                    }
+                }
+            }
         }
-    }
-
-    /// Calls `f` once for every placed buffer live together with `b`.
-    pub(crate) fn for_each_overlap(&self, b: usize, mut f: impl FnMut(u32)) {
-        let (l, u) = self.span[b];
-        if l == u {
-            return;
-        }
-        // Live at instant l: covers containing leaf l.
-        let mut n = self.size + l as usize;
-        while n >= 1 {
-            self.cover.placed_of(n).iter().for_each(|&x| f(x));
-            n /= 2;
-        }
-        // Starting strictly inside (l, u).
-        if l + 1 < u {
-            canonical(self.size, l as usize + 1, u as usize, &mut |n| {
-                self.start.placed_of(n).iter().for_each(|&x| f(x))
-            });
-        }
-    }
-
-    /// Number of distinct instants.
-    #[allow(dead_code)]
-    pub(crate) fn instants(&self) -> usize {
-        self.times.len()
-    }
-}
-
-/// Calls `f` on the canonical segment-tree nodes covering leaves `[l, u)`.
-fn canonical(size: usize, l: usize, u: usize, f: &mut dyn FnMut(usize)) {
-    let (mut l, mut u) = (l + size, u + size);
-    while l < u {
-        if l & 1 == 1 {
-            f(l);
-            l += 1;
-        }
-        if u & 1 == 1 {
-            u -= 1;
-            f(u);
-        }
-        l /= 2;
-        u /= 2;
     }
 }
