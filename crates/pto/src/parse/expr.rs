@@ -4,8 +4,29 @@ use std::sync::Arc;
 
 use crate::ir::{BinOp, Call, DType, Expr, Kwarg, Quote, UnaryOp, VarData, VarDef, VarId};
 
-use super::lexer::{Tok, Token};
+use super::lexer::{op_code, Tok, Token};
 use super::{is_keyword, Parser, R};
+
+const OP_BITOR: u16 = op_code("|");
+const OP_BITXOR: u16 = op_code("^");
+const OP_BITAND: u16 = op_code("&");
+const OP_SHL: u16 = op_code("<<");
+const OP_SHR: u16 = op_code(">>");
+const OP_ADD: u16 = op_code("+");
+const OP_SUB: u16 = op_code("-");
+const OP_MUL: u16 = op_code("*");
+const OP_DIV: u16 = op_code("/");
+const OP_FLOORDIV: u16 = op_code("//");
+const OP_MOD: u16 = op_code("%");
+const OP_LT: u16 = op_code("<");
+const OP_LE: u16 = op_code("<=");
+const OP_GT: u16 = op_code(">");
+const OP_GE: u16 = op_code(">=");
+const OP_EQ: u16 = op_code("==");
+const OP_NE: u16 = op_code("!=");
+const OP_LPAREN: u16 = op_code("(");
+const OP_LBRACKET: u16 = op_code("[");
+const OP_DOT: u16 = op_code(".");
 
 impl<'s> Parser<'s> {
     /// Comma-separated expressions up to the end of the line (`return a, b`).
@@ -107,24 +128,24 @@ impl<'s> Parser<'s> {
     /// The binary operator token `t` spells, if any.
     pub(super) fn infix_op(&self, t: Token) -> R<Option<BinOp>> {
         Ok(Some(match t.kind {
-            Tok::Op => match self.text(t) {
-                "|" => BinOp::BitOr,
-                "^" => BinOp::BitXor,
-                "&" => BinOp::BitAnd,
-                "<<" => BinOp::Shl,
-                ">>" => BinOp::Shr,
-                "+" => BinOp::Add,
-                "-" => BinOp::Sub,
-                "*" => BinOp::Mul,
-                "/" => BinOp::Div,
-                "//" => BinOp::FloorDiv,
-                "%" => BinOp::Mod,
-                "<" => BinOp::Lt,
-                "<=" => BinOp::Le,
-                ">" => BinOp::Gt,
-                ">=" => BinOp::Ge,
-                "==" => BinOp::Eq,
-                "!=" => BinOp::Ne,
+            Tok::Op => match t.op {
+                OP_BITOR => BinOp::BitOr,
+                OP_BITXOR => BinOp::BitXor,
+                OP_BITAND => BinOp::BitAnd,
+                OP_SHL => BinOp::Shl,
+                OP_SHR => BinOp::Shr,
+                OP_ADD => BinOp::Add,
+                OP_SUB => BinOp::Sub,
+                OP_MUL => BinOp::Mul,
+                OP_DIV => BinOp::Div,
+                OP_FLOORDIV => BinOp::FloorDiv,
+                OP_MOD => BinOp::Mod,
+                OP_LT => BinOp::Lt,
+                OP_LE => BinOp::Le,
+                OP_GT => BinOp::Gt,
+                OP_GE => BinOp::Ge,
+                OP_EQ => BinOp::Eq,
+                OP_NE => BinOp::Ne,
                 _ => return Ok(None),
             },
             Tok::Name => match self.text(t) {
@@ -145,10 +166,10 @@ impl<'s> Parser<'s> {
 
     pub(super) fn unary(&mut self) -> R<Expr> {
         let t = self.peek()?;
-        let op = match (t.kind, self.text(t)) {
-            (Tok::Op, "-") => UnaryOp::Neg,
-            (Tok::Op, "+") => UnaryOp::Pos,
-            (Tok::Op, "~") => UnaryOp::Invert,
+        let op = match (t.kind, t.op) {
+            (Tok::Op, OP_SUB) => UnaryOp::Neg,
+            (Tok::Op, OP_ADD) => UnaryOp::Pos,
+            (Tok::Op, c) if c == op_code("~") => UnaryOp::Invert,
             _ => return self.power(),
         };
         self.bump()?;
@@ -185,8 +206,8 @@ impl<'s> Parser<'s> {
             if t.kind != Tok::Op {
                 return Ok(e);
             }
-            match self.text(t) {
-                "(" => {
+            match t.op {
+                OP_LPAREN => {
                     let func =
                         match &e {
                             Expr::Path(p) => p.clone(),
@@ -200,7 +221,7 @@ impl<'s> Parser<'s> {
                     self.bump()?;
                     e = self.call_expr(func, t)?;
                 }
-                "[" => {
+                OP_LBRACKET => {
                     self.bump()?;
                     let first = self.expr()?;
                     let c = self.peek()?;
@@ -220,7 +241,7 @@ impl<'s> Parser<'s> {
                     self.expect_op("]", "`]` to close the subscript")?;
                     e = Expr::Index(Box::new(e), Box::new(index));
                 }
-                "." => {
+                OP_DOT => {
                     self.bump()?;
                     let n = self.peek()?;
                     if n.kind != Tok::Name {

@@ -51,6 +51,17 @@ pub struct Token {
     pub line: u32,
     /// Byte offset of the line's first byte.
     pub line_start: u32,
+    /// For `Op` tokens, [`op_code`] of the text (0 otherwise), so the
+    /// parser compares punctuation without touching the source.
+    pub op: u16,
+}
+
+/// Packs the first two bytes of an operator (`"**"`, `"("`) into a code.
+pub const fn op_code(s: &str) -> u16 {
+    let b = s.as_bytes();
+    let lo = if b.is_empty() { 0 } else { b[0] as u16 };
+    let hi = if b.len() > 1 { b[1] as u16 } else { 0 };
+    lo | (hi << 8)
 }
 
 struct Pending {
@@ -110,6 +121,7 @@ impl<'s> Lexer<'s> {
             end: end as u32,
             line: self.line,
             line_start: self.line_start as u32,
+            op: 0,
         }
     }
 
@@ -235,6 +247,7 @@ impl<'s> Lexer<'s> {
                 end: p.end,
                 line: p.line,
                 line_start: p.line_start,
+                op: 0,
             });
         }
         while self.indents.len() > 1 && self.top() > width {
@@ -253,6 +266,7 @@ impl<'s> Lexer<'s> {
             end: start,
             line,
             line_start,
+            op: 0,
         }
     }
 
@@ -445,7 +459,9 @@ impl<'s> Lexer<'s> {
             },
         };
         self.pos = start + len;
-        Ok(self.tok(Tok::Op, start, start + len))
+        let mut t = self.tok(Tok::Op, start, start + len);
+        t.op = u16::from(c) | if len == 2 { u16::from(two[1]) << 8 } else { 0 };
+        Ok(t)
     }
 
     fn number(&mut self, start: usize) -> Result<Token, Box<ParseError>> {

@@ -194,6 +194,9 @@ impl<'s> Parser<'s> {
     // ---- token plumbing -------------------------------------------------
 
     fn peek_n(&mut self, n: usize) -> R<Token> {
+        if let Some(&t) = self.look.get(n) {
+            return Ok(t);
+        }
         while self.look.len() <= n {
             let t = self.lex.next_token()?;
             self.look.push_back(t);
@@ -201,8 +204,12 @@ impl<'s> Parser<'s> {
         Ok(self.look[n])
     }
 
+    #[inline]
     fn peek(&mut self) -> R<Token> {
-        self.peek_n(0)
+        match self.look.front() {
+            Some(&t) => Ok(t),
+            None => self.peek_n(0),
+        }
     }
 
     fn bump(&mut self) -> R<Token> {
@@ -235,8 +242,9 @@ impl<'s> Parser<'s> {
         self.src.get(t.start as usize..t.end as usize).unwrap_or("")
     }
 
+    #[inline]
     fn is_op(&self, t: Token, s: &str) -> bool {
-        t.kind == Tok::Op && self.text(t) == s
+        t.kind == Tok::Op && t.op == lexer::op_code(s)
     }
 
     fn is_name(&self, t: Token, s: &str) -> bool {

@@ -1,7 +1,8 @@
 //! Statements and blocks: assignments, yields, loops, ifs, returns, comments.
 
 use crate::ir::{
-    Call, Expr, ForStmt, IfStmt, Pos, Stmt, StmtId, StmtKind, Type, VarData, VarDef, VarId,
+    Call, EntityRef, Expr, ForStmt, IfStmt, Pos, Stmt, StmtId, StmtKind, Type, VarData, VarDef,
+    VarId,
 };
 
 use super::lexer::{Tok, Token};
@@ -134,7 +135,12 @@ impl<'s> Parser<'s> {
                 self.expect_op("=", "`=` after the type annotation")?;
                 let value = self.expr()?;
                 let comment = self.end_of_line()?;
-                return self.assign(vec![(t, Some(ty))], value, comment, pos);
+                return match value {
+                    Expr::Call(c) if &*c.func == "pl.yield_" => {
+                        self.yield_stmt(vec![(t, Some(ty))], *c, comment, pos, t)
+                    }
+                    value => Ok(self.assign_one(t, ty, value, comment, pos)),
+                };
             }
             if self.is_op(n1, "=") || self.is_op(n1, ",") {
                 // `a = v` or `a, b = v`: scan names separated by commas.
@@ -199,26 +205,49 @@ impl<'s> Parser<'s> {
         };
         let id = self.push_stmt(StmtKind::Blank, comment, pos);
         let mut vars = Vec::with_capacity(targets.len());
-        let mut names = Vec::with_capacity(targets.len());
         for (tok, ty) in targets {
+            // Bound after the right-hand side was read: `x = f(x)` reads the old `x`.
             let name = self.text(tok);
-            names.push(name);
             let v = self.f.vars.push(VarData {
                 name: name.into(),
                 ty,
                 def: VarDef::Stmt(id),
             });
-            vars.push(v);
-        }
-        // Bound after the right-hand side was read: `x = f(x)` reads the old `x`.
-        for (&v, name) in vars.iter().zip(names) {
             self.scope.insert(name, v);
+            vars.push(v);
         }
         self.f.stmts[id].kind = StmtKind::Assign {
             targets: vars,
             value,
         };
         Ok(id)
+    }
+
+    /// `name: ty = value` (the common case, without intermediate vectors).
+    fn assign_one(
+        &mut self,
+        tok: Token,
+        ty: Type,
+        value: Expr,
+        comment: Option<Box<str>>,
+        pos: Pos,
+    ) -> StmtId {
+        let name = self.text(tok);
+        let id = self.f.stmts.len();
+        let v = self.f.vars.push(VarData {
+            name: name.into(),
+            ty: Some(ty),
+            def: VarDef::Stmt(StmtId::new(id)),
+        });
+        self.scope.insert(name, v);
+        self.push_stmt(
+            StmtKind::Assign {
+                targets: vec![v],
+                value,
+            },
+            comment,
+            pos,
+        )
     }
 
     pub(super) fn yield_stmt(
