@@ -107,6 +107,37 @@ module attributes {hacc.target = #hacc.target<"Ascend950PR_9589">} {
 
 // -----
 
+// A float sum over a last axis of 8 x f32 = 32 bytes (a power of two) stays
+// in one block: its init is not marked.
+// CHECK-LABEL: func.func @vreduce_small_sum
+// CHECK: %[[I:.*]] = memref.subview
+// CHECK-NEXT: hivm.hir.vreduce
+module attributes {hacc.target = #hacc.target<"Ascend950PR_9589">} {
+  func.func @vreduce_small_sum(%src: memref<4x8xf32, strided<[20, 1]>, #hivm.address_space<ub>>) {
+    %a = memref.alloc() : memref<4x5xf32, #hivm.address_space<ub>>
+    %init = memref.subview %a[0, 0] [4, 1] [1, 1] : memref<4x5xf32, #hivm.address_space<ub>> to memref<4x1xf32, strided<[5, 1]>, #hivm.address_space<ub>>
+    hivm.hir.vreduce <sum> ins(%src : memref<4x8xf32, strided<[20, 1]>, #hivm.address_space<ub>>) outs(%init : memref<4x1xf32, strided<[5, 1]>, #hivm.address_space<ub>>) reduce_dims = [1]
+    return
+  }
+}
+
+// -----
+
+// The same with a max reduction: the init is marked.
+// CHECK-LABEL: func.func @vreduce_small_max
+// CHECK: %[[I:.*]] = memref.subview
+// CHECK-NEXT: annotation.mark %[[I]] {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>}
+module attributes {hacc.target = #hacc.target<"Ascend950PR_9589">} {
+  func.func @vreduce_small_max(%src: memref<4x8xf32, strided<[20, 1]>, #hivm.address_space<ub>>) {
+    %a = memref.alloc() : memref<4x5xf32, #hivm.address_space<ub>>
+    %init = memref.subview %a[0, 0] [4, 1] [1, 1] : memref<4x5xf32, #hivm.address_space<ub>> to memref<4x1xf32, strided<[5, 1]>, #hivm.address_space<ub>>
+    hivm.hir.vreduce <max> ins(%src : memref<4x8xf32, strided<[20, 1]>, #hivm.address_space<ub>>) outs(%init : memref<4x1xf32, strided<[5, 1]>, #hivm.address_space<ub>>) reduce_dims = [1]
+    return
+  }
+}
+
+// -----
+
 // Deinterleave outputs are aligned on the previous discontinuous dim too.
 // CHECK-LABEL: func.func @vdeinterleave
 // CHECK: %[[O:.*]] = memref.subview

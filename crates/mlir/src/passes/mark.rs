@@ -260,7 +260,35 @@ fn shift_dim(
     if !shifts || dim != last {
         return Some(dim);
     }
+    let reduce_init = info.flags.last_axis_reduce_shifts && is_out;
+    if reduce_init && is_small_float_sum(m, op, t) {
+        return None;
+    }
     (0..dim).rev().find(|&k| !t.collapsible(k))
+}
+
+/// A float sum over a last axis of a power-of-two size of at most 32
+/// bytes: the reduction stays within one block, its init needs no row
+/// alignment.
+fn is_small_float_sum(m: &Module, op: OpId, init: &Strided) -> bool {
+    let d = m.op(op);
+    let is_sum = d.syntax.as_ref().is_some_and(|s| {
+        s.pieces
+            .iter()
+            .any(|p| matches!(p, Piece::Text(t) if t.trim() == hivm_syntax::SUM))
+    });
+    let Some(src) = d
+        .group(hivm_syntax::INS)
+        .and_then(<[_]>::first)
+        .and_then(|&v| memref_of(m, v))
+    else {
+        return false;
+    };
+    let Some(&n) = src.shape.last() else {
+        return false;
+    };
+    let bytes = n.saturating_mul(init.bits) / 8;
+    is_sum && src.elem.is_float() && n > 0 && bytes > 0 && bytes <= 32 && (bytes & (bytes - 1)) == 0
 }
 
 /// `vtranspose` whose permutation moves the last dim.

@@ -281,6 +281,8 @@ pub mod hivm_syntax {
     pub const NZ2ND: &str = "nz2nd";
     /// DMA mode NZ to DN.
     pub const NZ2DN: &str = "nz2dn";
+    /// The sum reduction kind.
+    pub const SUM: &str = "<sum>";
     /// Reduction kinds that also produce an index (`<max_with_index>`).
     pub const WITH_INDEX: &str = "with_index";
     /// `hivm.hir.custom` per-operand attributes.
