@@ -11,6 +11,21 @@
 //! - [`view_maps`]: dims and types across view-like ops;
 //! - [`retype`]: replacing an allocation and retyping its users;
 //! - [`common`]: targets, marks, roots.
+//!
+//! Where the specification leaves a choice open, these passes decide:
+//! - a padded allocation always gets a unit dim appended (`2x15xf16`,
+//!   dims `[0]` on membase: `2x16x1xf16`; `37x5x3xi32`, dims `[2]` on
+//!   regbase: `37x5x8x1xi32`), and the subview drops it again;
+//! - a store is `vsstb`-suitable when it sits in an `scf.for` carrying
+//!   `unroll_for_vsstb`;
+//! - a use that cannot take a padded layout reads a dense mirror that is
+//!   copied in right before it and copied back at the end of its block;
+//! - `hivm-mark-stride-align` leaves functions with `hivm.storage_aligned`
+//!   alone (rows padded to dynamic sizes cannot be re-proven aligned);
+//! - `hivm-align-alloc-size` rounds the two last dims of last-dim
+//!   transposes to 32 bytes, the second-to-last dim of `i32`/`i16` to `i8`
+//!   casts to 32 elements (and the `i8` rows to 32 bytes), and the last dim
+//!   of sorts to 32 elements.
 
 use crate::pass::Pass;
 
