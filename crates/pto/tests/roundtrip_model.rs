@@ -248,3 +248,17 @@ fn side_tables_default_and_grow() {
     assert_eq!(live[last], 7);
     assert_eq!(live[VarId::new(0)], 0);
 }
+
+#[test]
+fn an_empty_else_branch_is_not_printed() {
+    let mut p = parse(CONTROL).unwrap();
+    let f = &mut p.functions[0];
+    let if_id = f
+        .walk()
+        .into_iter()
+        .map(|(_, s)| s)
+        .find(|&s| matches!(&f.stmts[s].kind, StmtKind::If(i) if i.else_body.is_none()))
+        .unwrap();
+    assert_eq!(f.block_mut(Block::Else(if_id)).map(|b| b.len()), Some(0));
+    assert_eq!(print(&p), CONTROL);
+}

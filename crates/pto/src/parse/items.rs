@@ -138,14 +138,12 @@ impl<'s> Parser<'s> {
     /// at class level, so large bodies do not regrow (and copy) them.
     pub(super) fn reserve_for_body(&mut self, def: Token) {
         let rest = self.src.get(def.start as usize..).unwrap_or("");
-        let (body, bounded) = match rest.find("\n    @") {
-            Some(end) => (&rest[..end], true),
-            None => (rest, false),
-        };
-        let mut lines = body.bytes().filter(|&b| b == b'\n').count() + 1;
-        if !bounded {
-            lines = lines.min(1 << 20);
-        }
+        // Up to the next function (each scan stops there: linear overall).
+        let end = rest
+            .find("\n    @")
+            .or_else(|| rest.get(1..)?.find("@pl.function").map(|k| k + 1))
+            .unwrap_or(rest.len());
+        let lines = rest.as_bytes()[..end].iter().filter(|&&b| b == b'\n').count() + 1;
         self.f.stmts.reserve(lines);
         self.f.vars.reserve(lines + 8);
         self.scope.reserve(lines + 8);

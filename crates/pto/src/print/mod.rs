@@ -277,7 +277,9 @@ impl Printer<'_> {
         self.out.push(':');
         self.eol(comment);
         self.block(&i.then_body, level + 1, &i.results);
-        if let Some(e) = &i.else_body {
+        // An empty else branch (a pass may leave one) is not printed:
+        // `else:` without a body would not read back.
+        if let Some(e) = i.else_body.as_ref().filter(|e| !e.is_empty()) {
             indent(level, self.out);
             self.out.push_str("else:\n");
             self.block(e, level + 1, &i.results);
