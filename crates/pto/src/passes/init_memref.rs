@@ -317,7 +317,7 @@ fn visit_block(f: &mut Function, stmts: &[StmtId], st: &mut State<'_>) -> Result
     for &s in stmts {
         match &f.stmts[s].kind {
             StmtKind::Assign { targets, value } if targets.len() == 1 => {
-                let (x, value) = (targets[0], value.clone());
+                let (x, value) = (targets[0], light_value(value));
                 assign(f, s, x, &value, st)?;
             }
             StmtKind::For(l) => {
@@ -332,6 +332,38 @@ fn visit_block(f: &mut Function, stmts: &[StmtId], st: &mut State<'_>) -> Result
         }
     }
     Ok(())
+}
+
+/// The parts of a right-hand side the rules read: variables, and the
+/// offsets list of a window view; other operands become `None`, keywords
+/// are dropped. Saves copying every operand list of every statement.
+fn light_value(value: &Expr) -> Expr {
+    match value {
+        Expr::Call(c) => {
+            let info = ops::lookup_or_default(c.op_name());
+            let keep = match info.view {
+                ViewRule::Window { offsets_arg } => Some(offsets_arg),
+                _ => None,
+            };
+            let args = c
+                .args
+                .iter()
+                .enumerate()
+                .map(|(i, a)| match a {
+                    Expr::Var(v) => Expr::Var(*v),
+                    _ if Some(i) == keep => a.clone(),
+                    _ => Expr::None,
+                })
+                .collect();
+            Expr::call(Call {
+                func: c.func.clone(),
+                args,
+                kwargs: Vec::new(),
+            })
+        }
+        Expr::Var(v) => Expr::Var(*v),
+        _ => Expr::None,
+    }
 }
 
 fn visit_for(

@@ -287,13 +287,14 @@ fn family_buffers_with(
     let mut by_key: HashMap<(VarId, VarId), FamilyBuffer> = HashMap::new();
     let mut order: Vec<(VarId, VarId)> = Vec::new();
     // Members of each family (typed or not) for lifetimes.
-    let mut fam_live: HashMap<VarId, (u64, u64)> = HashMap::new();
+    let mut fam_live: Vec<Option<(u64, u64)>> = vec![None; f.vars.len()];
     for (v, _) in f.vars.iter() {
         if let Some((d, l)) = lt.range(v) {
-            let r = fam.find(v);
-            let e = fam_live.entry(r).or_insert((d, l));
-            e.0 = e.0.min(d);
-            e.1 = e.1.max(l);
+            let e = &mut fam_live[fam.find(v).index()];
+            *e = Some(match *e {
+                None => (d, l),
+                Some((d0, l0)) => (d0.min(d), l0.max(l)),
+            });
         }
     }
     for (v, d) in f.vars.iter() {
@@ -309,7 +310,7 @@ fn family_buffers_with(
             .unwrap_or(slot.base);
         let end = start + m.size.unwrap_or(0);
         let rep = fam.find(v);
-        let live = fam_live.get(&rep).copied().unwrap_or((0, 0));
+        let live = fam_live[rep.index()].unwrap_or((0, 0));
         let key = (rep, root);
         match by_key.get_mut(&key) {
             Some(b) => {
