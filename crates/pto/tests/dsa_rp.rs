@@ -225,7 +225,9 @@ fn pipeline_stages_stay_apart_when_they_fit() {
 }
 
 #[test]
-fn pipeline_stages_are_relaxed_with_a_perf_hint_when_they_do_not_fit() {
+fn pipeline_depth_is_capped_to_what_fits_with_a_perf_hint() {
+    // Three 32 KiB stage copies in a 64 KiB space: depth 2, so stage 0 and
+    // stage 2 share (same residue), stage 1 stays apart.
     let (out, diags) = plan(&staged(32768), "910b").unwrap();
     let right: Vec<String> = offsets(&out)
         .into_iter()
@@ -234,7 +236,7 @@ fn pipeline_stages_are_relaxed_with_a_perf_hint_when_they_do_not_fit() {
     assert_eq!(right, ["r0=0", "r1=32768", "r2=0"]);
     assert_eq!(diags.len(), 1);
     assert!(
-        diags[0].starts_with("[perf_hint PH-DSA-001] DSA-RP could not keep the requested pipeline stages of 'main' apart in Right (capacity 65536): mem_right_0/mem_right_2 now share storage"),
+        diags[0].starts_with("[perf_hint PH-DSA-001] DSA-RP could not keep the requested pipeline stages of 'main' apart in Right (capacity 65536; group 0: 2 of 3 stages): mem_right_0/mem_right_2 now share storage"),
         "{}",
         diags[0]
     );
@@ -400,5 +402,54 @@ fn huge_allocations_are_placed_or_rejected_without_overflow() {
         e.message,
         "allocation mem_vec_0 of 'main' has 4611686018427387904 bytes, more than the \
          1152921504606846976 bytes tilemem can place; split the tile"
+    );
+}
+
+#[test]
+fn pipeline_intent_is_dropped_when_a_coresident_tile_leaves_no_room() {
+    // A 32 KiB Right tile lives across two 32 KiB stage copies: depth 2
+    // would need 96 KiB of 64, so both copies share one slot.
+    let mut body: Vec<String> = vec![
+        "mem_mat_9: pl.Ptr = pl.tile.alloc(pl.Mem.Mat, 32768)".into(),
+        "mem_right_9: pl.Ptr = pl.tile.alloc(pl.Mem.Right, 32768)".into(),
+        "mem_left_9: pl.Ptr = pl.tile.alloc(pl.Mem.Left, 512)".into(),
+        "mem_acc_9: pl.Ptr = pl.tile.alloc(pl.Mem.Acc, 512)".into(),
+    ];
+    for k in 0..2 {
+        body.push(format!(
+            "mem_mat_{k}: pl.Ptr = pl.tile.alloc(pl.Mem.Mat, 32768)"
+        ));
+        body.push(format!(
+            "mem_right_{k}: pl.Ptr = pl.tile.alloc(pl.Mem.Right, 32768)"
+        ));
+    }
+    body.push("bm9: pl.Tile[[128, 128], pl.BF16, pl.MemRef(mem_mat_9, pl.const(0, pl.INT64), 32768), pl.Mem.Mat] = pl.tile.load(x, [0, 0], [128, 128], [128, 128], target_memory=pl.Mem.Mat)".into());
+    body.push("np: pl.Tile[[128, 128], pl.BF16, pl.MemRef(mem_right_9, pl.const(0, pl.INT64), 32768), pl.Mem.Right] = pl.tile.move(bm9, target_memory=pl.Mem.Right)".into());
+    for k in 0..2 {
+        body.push(format!("bm{k}: pl.Tile[[128, 128], pl.BF16, pl.MemRef(mem_mat_{k}, pl.const(0, pl.INT64), 32768), pl.Mem.Mat] = pl.tile.load(x, [0, 0], [128, 128], [128, 128], target_memory=pl.Mem.Mat)"));
+        body.push(format!("r{k}: pl.Tile[[128, 128], pl.BF16, pl.MemRef(mem_right_{k}, pl.const(0, pl.INT64), 32768), pl.Mem.Right] = pl.tile.move(bm{k}, target_memory=pl.Mem.Right, attrs={{\"pipeline_membership\": \"0:{k}\"}})"));
+    }
+    body.push("l: pl.Tile[[16, 16], pl.BF16, pl.MemRef(mem_left_9, pl.const(0, pl.INT64), 512), pl.Mem.Left] = pl.tile.create([16, 16], dtype=pl.BF16, target_memory=pl.Mem.Left)".into());
+    body.push("m: pl.Tile[[16, 128], pl.FP32, pl.MemRef(mem_acc_9, pl.const(0, pl.INT64), 512), pl.Mem.Acc] = pl.tile.matmul(l, np)".into());
+    body.push("return x".into());
+    let refs: Vec<&str> = body.iter().map(String::as_str).collect();
+    let src = program(
+        "InCore",
+        "x: pl.Tensor[[128, 128], pl.BF16]) -> pl.Tensor[[128, 128], pl.BF16]",
+        &refs,
+    );
+    let (out, diags) = plan(&src, "910b").unwrap();
+    let right: Vec<String> = offsets(&out)
+        .into_iter()
+        .filter(|o| o.starts_with('r') || o.starts_with("np"))
+        .collect();
+    assert_eq!(right, ["np=0", "r0=32768", "r1=32768"]);
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    assert!(
+        diags[0].contains(
+            "(capacity 65536; group 0: 1 of 2 stages): mem_right_0/mem_right_1 now share storage"
+        ),
+        "{}",
+        diags[0]
     );
 }

@@ -26,9 +26,13 @@
 //!   against everything in their space; no-alias rules of the op table
 //!   (target aware); the split-AIV load + tpop hazard on A2/A3.
 //! - **Pipeline pairs**: roots whose tiles carry the same
-//!   `pipeline_membership` group stay apart. They are hard in the strict
-//!   pass; when nothing fits they become unit penalties and the pass runs
-//!   again (reporting `PH-DSA-001` when such a pair ends up sharing bytes).
+//!   `pipeline_membership` group. Copies of one stage never share; copies
+//!   of different stages stay apart when their dense stage ordinals differ
+//!   modulo the group's depth. The strict pass uses the affordable depth
+//!   `min(stages, capacity / slot)` (slot = largest aligned member); when
+//!   nothing fits, every group drops to depth 1 and the pass runs again.
+//!   `PH-DSA-001` reports stage copies that end up sharing bytes. Handoffs
+//!   between copies of one group are the pipeline's own: never a penalty.
 //! - **Soft pairs** (unit weight, only with a backend): for time-disjoint
 //!   roots `a` (earlier) and `b` (later), reuse costs 1 when some pipe that
 //!   accessed `a` differs from the pipe of `b`'s first write (a cross-pipe
@@ -47,14 +51,14 @@
 //!   shuffled orders; the two runs above were enough for the references
 //!   (shuffles depend on PyPTO's random generator and are not imitated).
 //!
-//! On the reference folder this reproduces 102 of the 107 DSA_RP outputs
-//! (96/99 cases, 6/8 real kernels); `tests/dsa_rp_conformance.rs` lists the
-//! differences. They are all placements where PyPTO accepted a cross-pipe
-//! handoff (or shared relaxed stage copies) although a penalty-free offset
-//! was a candidate under the rules above: `softmax` (both targets), the A5
-//! `prelu` case, the subview-group case and the multi-group shed case. No
-//! single rule tried (candidate sets, objective order, pipe classes,
-//! in-place handoffs) explained them without breaking other references.
+//! On the reference folder this reproduces 103 of the 107 DSA_RP outputs
+//! (97/99 cases, 6/8 real kernels); `tests/dsa_rp_conformance.rs` lists the
+//! differences. In all of them PyPTO accepted a cross-pipe handoff although
+//! a penalty-free offset was a candidate under the rules above: `softmax`
+//! (both targets), the A5 `prelu` case and the subview-group case. No single
+//! rule tried (candidate sets, objective order, pipe classes, in-place
+//! handoffs, extra orders) explained them without breaking other
+//! references.
 //!
 //! # Optimal mode
 //! The same model as a `tilemem-plan` problem (soft pairs as pairwise
@@ -119,7 +123,7 @@ pub struct SpaceReport {
     pub greedy_bytes: u64,
     /// Summed penalty weight of the final placement (pairwise count).
     pub penalty: u64,
-    /// Pipeline separations had to be relaxed.
+    /// Some pipeline group runs below its requested depth.
     pub relaxed: bool,
     /// Which placement was kept (`first-fit`, `penalty-aware`, `exact`).
     pub chosen: String,
@@ -220,29 +224,39 @@ fn plan_function(
                 tilemem_plan::problem::MAX_BYTES
             )));
         }
-        let (placement, relaxed) = match greedy::canonical(&m.to_problem(true)) {
-            Some(p) => (p, false),
-            None => match greedy::canonical(&m.to_problem(false)) {
-                Some(p) => (p, true),
-                None => {
-                    if let Some(dir) = &opts.export_dir {
-                        export(dir, m, &m.to_problem(true), None, None)?;
-                    }
-                    return Err(PassError::planning(format!(
-                        "DSA-RP could not find a placement for '{}' within the on-chip memory \
-                         capacities: canonical greedy found no capacity-fitting placement \
-                         ({} space: {} buffers, {} bytes requested, capacity {})",
-                        m.function,
-                        m.space.name(),
-                        m.buffers.len(),
-                        m.buffers.iter().map(|b| b.size).sum::<u64>(),
-                        m.capacity
-                            .map_or("unlimited".to_string(), |c| c.to_string()),
-                    )));
-                }
-            },
+        // Strict first: every group at its affordable depth
+        // (`min(stages, capacity / slot)`). When nothing fits, the pipeline
+        // intent is relaxed for every group at once (depth 1: stage copies
+        // may share; copies of one stage still may not).
+        let strict = m.affordable_depths();
+        let relaxed_depth: BTreeMap<u32, usize> = m.groups.keys().map(|&g| (g, 1)).collect();
+        let mut depth = strict.clone();
+        let mut placement = greedy::canonical(&m.to_problem(Some(&depth)));
+        if placement.is_none() && relaxed_depth != strict {
+            depth = relaxed_depth;
+            placement = greedy::canonical(&m.to_problem(Some(&depth)));
+        }
+        let Some(placement) = placement else {
+            if let Some(dir) = &opts.export_dir {
+                export(dir, m, &m.to_problem(Some(&depth)), None, None)?;
+            }
+            return Err(PassError::planning(format!(
+                "DSA-RP could not find a placement for '{}' within the on-chip memory \
+                 capacities: canonical greedy found no capacity-fitting placement \
+                 ({} space: {} buffers, {} bytes requested, capacity {})",
+                m.function,
+                m.space.name(),
+                m.buffers.len(),
+                m.buffers.iter().map(|b| b.size).sum::<u64>(),
+                m.capacity
+                    .map_or("unlimited".to_string(), |c| c.to_string()),
+            )));
         };
-        let problem = m.to_problem(!relaxed);
+        let relaxed = m
+            .groups
+            .iter()
+            .any(|(g, (stages, _))| depth.get(g).copied().unwrap_or(1) < *stages);
+        let problem = m.to_problem(Some(&depth));
         let greedy_sol = Solution {
             offsets: placement.offsets.clone(),
         };
@@ -268,7 +282,7 @@ fn plan_function(
             // they are penalties there; penalties first keeps them hard when
             // the greedy could.
             let opt_problem = match opts.objective {
-                Objective::PeakThenPenalty => m.to_problem(false),
+                Objective::PeakThenPenalty => m.to_problem(None),
                 Objective::PenaltyThenPeak => problem.clone(),
             };
             if let Ok(s) = tilemem_plan::validate(&opt_problem, &greedy_sol) {
@@ -294,10 +308,10 @@ fn plan_function(
                 }
             }
         }
-        {
+        if relaxed || chosen_name == "exact" {
             let shared: Vec<String> = m
                 .pipeline
-                .iter()
+                .keys()
                 .filter(|&&(i, j)| {
                     let (oi, oj) = (chosen.offsets[i], chosen.offsets[j]);
                     let (si, sj) = (m.buffers[i].size, m.buffers[j].size);
@@ -305,17 +319,33 @@ fn plan_function(
                 })
                 .map(|&(i, j)| format!("{}/{}", m.buffers[i].name, m.buffers[j].name))
                 .collect();
+            let depths: Vec<String> = m
+                .groups
+                .iter()
+                .filter(|(g, (stages, _))| depth.get(g).copied().unwrap_or(1) < *stages)
+                .map(|(g, (stages, _))| {
+                    format!(
+                        "group {g}: {} of {stages} stages",
+                        depth.get(g).copied().unwrap_or(1)
+                    )
+                })
+                .collect();
             if !shared.is_empty() {
                 ctx.perf_hint(
                     "PH-DSA-001",
                     format!(
                         "DSA-RP could not keep the requested pipeline stages of '{}' apart in {} \
-                         (capacity {}): {} now share storage, so those stages run serially; \
+                         (capacity {}; {}): {} now share storage, so those stages run serially; \
                          shrink the per-stage tiles or lower stage= so every stage fits",
                         m.function,
                         m.space.name(),
                         m.capacity
                             .map_or("unlimited".to_string(), |c| c.to_string()),
+                        if depths.is_empty() {
+                            "bytes first".to_string()
+                        } else {
+                            depths.join(", ")
+                        },
                         shared.join(", ")
                     ),
                 );
@@ -377,7 +407,7 @@ fn export(
         )),
         None => side.push_str("# no capacity-fitting placement was found\n"),
     }
-    side.push_str("id,start,end,head,head_in_cf,tail,tail_in_cf,partial,pinned,groups\n");
+    side.push_str("id,start,end,head,head_in_cf,tail,tail_in_cf,partial,pinned,stages\n");
     let pipe = |p: &Option<pipes::HwPipe>| p.map_or("?", |x| x.name());
     for b in &m.buffers {
         side.push_str(&format!(
@@ -391,9 +421,9 @@ fn export(
             b.tail_in_cf,
             b.partial,
             b.pinned,
-            b.groups
+            b.stages
                 .iter()
-                .map(u32::to_string)
+                .map(|(g, st)| format!("{g}:{st}"))
                 .collect::<Vec<_>>()
                 .join(" ")
         ));
@@ -407,9 +437,9 @@ fn export(
             m.buffers[j].name
         ));
     }
-    for &(i, j) in &m.pipeline {
+    for (&(i, j), &(g, a, b)) in &m.pipeline {
         side.push_str(&format!(
-            "pipeline,{},{}\n",
+            "pipeline-g{g}-s{a}-s{b},{},{}\n",
             m.buffers[i].name, m.buffers[j].name
         ));
     }

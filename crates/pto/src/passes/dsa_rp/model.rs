@@ -53,8 +53,8 @@ pub(crate) struct DsaBuffer {
     pub tail_in_cf: bool,
     /// Some member is a partial view (window, valid shape, offset).
     pub partial: bool,
-    /// Pipeline groups of the root's members.
-    pub groups: BTreeSet<u32>,
+    /// Pipeline memberships `(group, stage)` of the root's members.
+    pub stages: BTreeSet<(u32, i64)>,
 }
 
 impl DsaBuffer {
@@ -90,8 +90,13 @@ pub(crate) struct DsaModel {
     pub buffers: Vec<DsaBuffer>,
     /// Hard pairs `(i, j)`, `i < j`.
     pub hard: BTreeMap<(usize, usize), HardReason>,
-    /// Pipeline-stage separations (hard in the strict pass, relaxable).
-    pub pipeline: BTreeSet<(usize, usize)>,
+    /// Pairs of roots in the same pipeline group: `(i, j) -> (group,
+    /// dense stage ordinal of i, of j)`. Whether they must stay apart
+    /// depends on the group's depth (see [`DsaModel::pipeline_hard`]).
+    pub pipeline: BTreeMap<(usize, usize), (u32, usize, usize)>,
+    /// Per group: requested depth (number of stages) and slot size (largest
+    /// aligned member).
+    pub groups: BTreeMap<u32, (usize, u64)>,
     /// Soft pairs `(earlier, later)` of unit weight: a cross-pipe handoff.
     pub soft: BTreeSet<(usize, usize)>,
     /// Usable bytes, when known.
@@ -101,10 +106,38 @@ pub(crate) struct DsaModel {
 }
 
 impl DsaModel {
+    /// Whether a same-group pair must stay apart at `depth`: copies of one
+    /// stage always, copies of different stages when their ordinals fall in
+    /// different residues modulo the depth (depth 1 lets them share).
+    pub fn pipeline_hard(&self, pair: (usize, usize), depth: &BTreeMap<u32, usize>) -> bool {
+        let Some(&(g, a, b)) = self.pipeline.get(&pair) else {
+            return false;
+        };
+        let f = depth.get(&g).copied().unwrap_or(1).max(1);
+        a == b || a % f != b % f
+    }
+
+    /// The affordable depth of every group: `min(stages, capacity / slot)`
+    /// (at least 1), as MemoryReuse's pipeline guard computes it.
+    pub fn affordable_depths(&self) -> BTreeMap<u32, usize> {
+        self.groups
+            .iter()
+            .map(|(&g, &(stages, slot))| {
+                let fit = match (self.capacity, slot) {
+                    (Some(c), s) if s > 0 => usize::try_from(c / s).unwrap_or(usize::MAX),
+                    _ => usize::MAX,
+                };
+                (g, stages.min(fit).max(1))
+            })
+            .collect()
+    }
+
     /// The IR-free problem: buffers named after their allocs, 32-byte
-    /// aligned, hard pairs (plus pipeline pairs when `strict`) as conflicts,
-    /// soft pairs (plus pipeline pairs when relaxed) as unit penalties.
-    pub fn to_problem(&self, strict: bool) -> Problem {
+    /// aligned; hard pairs and the pipeline pairs that `depth` keeps apart
+    /// as conflicts; soft pairs as unit penalties. With `depth == None`
+    /// every pipeline pair is a unit penalty instead (the optimal mode's
+    /// bytes-first model).
+    pub fn to_problem(&self, depth: Option<&BTreeMap<u32, usize>>) -> Problem {
         let mut p = Problem::new();
         for b in &self.buffers {
             let (lo, hi) = b.lifetime();
@@ -126,14 +159,16 @@ impl DsaModel {
         for &(i, j) in &self.soft {
             *pen.entry((i.min(j), i.max(j))).or_default() += 1;
         }
-        for &(i, j) in &self.pipeline {
-            if self.hard.contains_key(&(i, j)) {
+        for &pair in self.pipeline.keys() {
+            if self.hard.contains_key(&pair) {
                 continue;
             }
-            if strict {
-                p.conflicts.push((id(i), id(j)));
-            } else {
-                *pen.entry((i, j)).or_default() += 1;
+            match depth {
+                Some(d) if self.pipeline_hard(pair, d) => {
+                    p.conflicts.push((id(pair.0), id(pair.1)))
+                }
+                Some(_) => {}
+                None => *pen.entry(pair).or_default() += 1,
             }
         }
         for ((i, j), w) in pen {
@@ -266,7 +301,7 @@ pub(crate) fn build(
             let mut tail = BTreeSet::new();
             let mut tail_in_cf = false;
             let mut partial = false;
-            let mut groups = BTreeSet::new();
+            let mut stages = BTreeSet::new();
             let low = mem
                 .iter()
                 .filter_map(|&v| {
@@ -293,8 +328,8 @@ pub(crate) fn build(
                 // The defining statement, when an assignment with a real op.
                 if let crate::ir::VarDef::Stmt(s) = f.vars[v].def {
                     if let Some(call) = f.stmts[s].call() {
-                        for (g, _) in pipeline_groups(call) {
-                            groups.insert(g);
+                        for gs in pipeline_groups(call) {
+                            stages.insert(gs);
                         }
                         if !is_view_op(call.op_name()) {
                             let p = stmt_pipe(f, s);
@@ -330,12 +365,23 @@ pub(crate) fn build(
                 tail,
                 tail_in_cf,
                 partial,
-                groups,
+                stages,
             });
         }
         let n = buffers.len();
         let mut hard = BTreeMap::new();
-        let mut pipeline = BTreeSet::new();
+        // Pipeline groups: dense stage ordinals and slot sizes.
+        let mut group_stages: BTreeMap<u32, BTreeSet<i64>> = BTreeMap::new();
+        let mut group_slot: BTreeMap<u32, u64> = BTreeMap::new();
+        for b in &buffers {
+            for &(g, st) in &b.stages {
+                group_stages.entry(g).or_default().insert(st);
+                let e = group_slot.entry(g).or_default();
+                *e = (*e).max(align_up(b.size));
+            }
+        }
+        let ordinal = |g: u32, st: i64| group_stages[&g].iter().position(|&x| x == st).unwrap_or(0);
+        let mut pipeline = BTreeMap::new();
         let mut soft = BTreeSet::new();
         for i in 0..n {
             for j in i + 1..n {
@@ -350,8 +396,17 @@ pub(crate) fn build(
                     hard.insert((i, j), HardReason::Declared);
                     continue;
                 }
-                if a.groups.intersection(&b.groups).next().is_some() {
-                    pipeline.insert((i, j));
+                let shared = a.stages.iter().find_map(|&(g, sa)| {
+                    b.stages
+                        .iter()
+                        .find(|x| x.0 == g)
+                        .map(|&(_, sb)| (g, sa, sb))
+                });
+                if let Some((g, sa, sb)) = shared {
+                    // Stage copies of one pipelined loop: their handoffs are
+                    // the pipeline's own, never a reuse penalty.
+                    pipeline.insert((i, j), (g, ordinal(g, sa), ordinal(g, sb)));
+                    continue;
                 }
                 if !penalties_on {
                     continue;
@@ -443,6 +498,10 @@ pub(crate) fn build(
             soft.remove(&(key.1, key.0));
             pipeline.remove(key);
         }
+        let groups = group_stages
+            .iter()
+            .map(|(&g, st)| (g, (st.len(), group_slot.get(&g).copied().unwrap_or(0))))
+            .collect();
         let tspace = tilemem_target::MemSpace::from_name(space.name());
         out.push(DsaModel {
             function: f.name.to_string(),
@@ -452,6 +511,7 @@ pub(crate) fn build(
             buffers,
             hard,
             pipeline,
+            groups,
             soft,
         });
     }
