@@ -143,11 +143,13 @@ pub fn run_function(
     opts: ReuseOptions,
 ) -> Result<(), PassError> {
     let snap = normalize::snapshot(f);
-    // A swap through scratch adds an allocation after packing; one more
-    // round packs it like any other root, so a second run of the pass finds
-    // nothing left to do.
+    // Retargeting a yielded value frees (part of) its old buffer, and a
+    // swap through scratch adds an allocation after packing; another round
+    // packs the program as it now is, so that a second run of the pass
+    // finds nothing left to do. Each round only merges, so this settles
+    // quickly; the bound is a guard.
     let mut notes = Vec::new();
-    for _round in 0..2 {
+    for _round in 0..4 {
         let lt = lifetime::analyze(f);
         constraints::check_declared_slots(f, &lt)?;
         let cons = constraints::collect(f, &lt, &ctx.soc, opts.hazards);
@@ -159,10 +161,10 @@ pub fn run_function(
         yield_fixup::align_loop_carries(f);
         yield_fixup::coalesce_acc_if_phis(f);
         normalize::normalize(f, &snap);
-        let scratch = yield_fixup::fix_yields(f, ctx.soc.family())?;
+        let changes = yield_fixup::fix_yields(f, ctx.soc.family())?;
         normalize::normalize(f, &snap);
         cleanup::remove_dead_allocs(f);
-        if scratch == 0 {
+        if changes == yield_fixup::FixupChanges::default() {
             break;
         }
     }

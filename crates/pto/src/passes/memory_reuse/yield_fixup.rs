@@ -254,12 +254,21 @@ struct Copy {
     dst: MemRef,
 }
 
-/// Fixes every loop and if of `f`. Returns how many scratch buffers were
-/// allocated for swaps.
-pub fn fix_yields(f: &mut Function, family: Family) -> Result<usize, PassError> {
+/// What [`fix_yields`] changed beyond MemRefs of carried values.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FixupChanges {
+    /// Yielded values moved onto their carry's window (their old buffer may
+    /// now be free for others).
+    pub retargets: usize,
+    /// Scratch buffers allocated for swaps.
+    pub scratch: usize,
+}
+
+/// Fixes every loop and if of `f`.
+pub fn fix_yields(f: &mut Function, family: Family) -> Result<FixupChanges, PassError> {
     // Built on the first copy only: most programs need none.
     let mut names: Option<Names> = None;
-    let mut scratch = 0;
+    let mut changes = FixupChanges::default();
     for s in control_post_order(f) {
         match &f.stmts[s].kind {
             StmtKind::For(l) => {
@@ -297,6 +306,7 @@ pub fn fix_yields(f: &mut Function, family: Family) -> Result<usize, PassError> 
                     }
                     if can_retarget(f, family, &scope, y, &t) {
                         retarget(f, y, &t, &scope);
+                        changes.retargets += 1;
                         continue;
                     }
                     copies.push(Copy {
@@ -330,7 +340,7 @@ pub fn fix_yields(f: &mut Function, family: Family) -> Result<usize, PassError> 
                     }
                 }
                 let names = names.get_or_insert_with(|| Names::of(f));
-                scratch += emit_copies(f, names, b, copies)?;
+                changes.scratch += emit_copies(f, names, b, copies)?;
             }
             StmtKind::If(_) => {
                 let results = if_results(f, s);
@@ -363,6 +373,7 @@ pub fn fix_yields(f: &mut Function, family: Family) -> Result<usize, PassError> 
                     let scope = subtree(f, eb);
                     if can_retarget(f, family, &scope, e, &canon) {
                         retarget(f, e, &canon, &scope);
+                        changes.retargets += 1;
                         continue;
                     }
                     copies.push(Copy {
@@ -375,13 +386,13 @@ pub fn fix_yields(f: &mut Function, family: Family) -> Result<usize, PassError> 
                 if !copies.is_empty() {
                     let Some(&eb) = blocks.get(1) else { continue };
                     let names = names.get_or_insert_with(|| Names::of(f));
-                    scratch += emit_copies(f, names, eb, copies)?;
+                    changes.scratch += emit_copies(f, names, eb, copies)?;
                 }
             }
             _ => {}
         }
     }
-    Ok(scratch)
+    Ok(changes)
 }
 
 /// Names already used in the function, for fresh move and scratch names.
