@@ -511,6 +511,7 @@ const LIT_INPUTS: &[&str] = &[
     include_str!("../../../../tests/lit/stride-align/mark-warnings.mlir"),
     include_str!("../../../../tests/lit/stride-align/enable-warnings.mlir"),
     include_str!("../../../../tests/lit/stride-align/enable-max-iterations.mlir"),
+    include_str!("../../../../tests/lit/stride-align/seed-examples.mlir"),
 ];
 
 /// Deterministic digit mutations of every lit case (sizes, strides, dims,
