@@ -1,20 +1,132 @@
-//! `tilemem solve`.
+//! `tilemem solve`: place the buffers of a problem file.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
+
+use tilemem_plan::{csv, solve, validate, Budget, Goal, Objective, SolverKind};
 
 /// Flags of `tilemem solve`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Input file.
+    /// Problem file (MiniMalloc CSV: id,lower,upper,size[,alignment]...).
     pub file: PathBuf,
+    /// Capacity in bytes (overrides a `# capacity=` line of the file).
+    #[arg(long)]
+    pub capacity: Option<u64>,
+    /// Solver: auto, exact, canonical, first-fit, best-fit or sequential.
+    #[arg(long, default_value = "auto")]
+    pub solver: String,
+    /// Time budget of the search, in seconds.
+    #[arg(long, default_value_t = 10.0)]
+    pub time_limit: f64,
+    /// Stop at the first placement within the capacity instead of
+    /// searching for the lowest one.
+    #[arg(long)]
+    pub fit: bool,
+    /// With penalty pairs: least penalty first, then lowest height.
+    #[arg(long)]
+    pub penalty_first: bool,
+    /// Seed of the shuffled orders.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Write the solution here (the input columns plus `offset`).
+    #[arg(short = 'o', long)]
+    pub output: Option<PathBuf>,
 }
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> ExitCode {
-    eprintln!(
-        "tilemem solve: not implemented yet ({})",
-        args.file.display()
+    let kind: SolverKind = match args.solver.parse() {
+        Ok(k) => k,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if !(args.time_limit.is_finite() && args.time_limit >= 0.0) {
+        eprintln!("error: --time-limit must be a non-negative number of seconds");
+        return ExitCode::from(2);
+    }
+    let mut file = match csv::read(&args.file) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if args.capacity.is_some() {
+        file.problem.capacity = args.capacity;
+    }
+    let problem = &file.problem;
+    let budget = Budget::default()
+        .with_time_limit(Some(Duration::from_secs_f64(args.time_limit)))
+        .with_goal(if args.fit { Goal::Fit } else { Goal::Lowest })
+        .with_objective(if args.penalty_first {
+            Objective::PenaltyThenPeak
+        } else {
+            Objective::PeakThenPenalty
+        })
+        .with_seed(args.seed);
+    let out = match solve(problem, kind, &budget) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("error: {}: {e}", args.file.display());
+            return ExitCode::from(2);
+        }
+    };
+    println!("buffers:     {}", problem.len());
+    match problem.capacity {
+        Some(c) => println!("capacity:    {c}"),
+        None => println!("capacity:    none"),
+    }
+    println!("lower bound: {}", out.lower_bound);
+    println!("solver:      {}", out.solver);
+    println!("time:        {:.3} s", out.elapsed.as_secs_f64());
+    let Some(sol) = &out.solution else {
+        if out.height > 0 {
+            println!(
+                "height:      {} (best placement found, above the capacity)",
+                out.height
+            );
+        }
+        if out.proven_infeasible {
+            println!("result:      no placement exists (proven)");
+        } else {
+            println!("result:      no placement found within the time limit (not a proof)");
+        }
+        return ExitCode::from(1);
+    };
+    // Never hand out a placement the independent validator rejects.
+    if let Err(v) = validate(problem, sol) {
+        eprintln!("internal error: the solver produced an invalid placement:");
+        for v in v.iter().take(5) {
+            eprintln!("  {v}");
+        }
+        return ExitCode::from(1);
+    }
+    println!("height:      {}", out.height);
+    println!("gap:         {:.3} %", out.gap_percent());
+    if !problem.penalties.is_empty() {
+        println!("penalty:     {}", out.penalty);
+    }
+    println!(
+        "optimal:     {}",
+        if out.proven_optimal {
+            "proven"
+        } else {
+            "not proven"
+        }
     );
-    ExitCode::from(2)
+    if let Some(path) = &args.output {
+        let text = file.write_with(sol);
+        // Write to a temporary file first: no partial output on failure.
+        let tmp = path.with_extension("csv.tmp");
+        if let Err(e) = std::fs::write(&tmp, text).and_then(|_| std::fs::rename(&tmp, path)) {
+            let _ = std::fs::remove_file(&tmp);
+            eprintln!("error: cannot write {}: {e}", path.display());
+            return ExitCode::from(2);
+        }
+    }
+    ExitCode::SUCCESS
 }

@@ -1,20 +1,62 @@
-//! `tilemem validate`.
+//! `tilemem validate`: check a placement independently of the solvers.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use tilemem_plan::{csv, lower_bound, validate};
+
 /// Flags of `tilemem validate`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Input file.
+    /// Problem file with an `offset` column (as written by `tilemem solve`).
     pub file: PathBuf,
+    /// Capacity in bytes (overrides a `# capacity=` line of the file).
+    #[arg(long)]
+    pub capacity: Option<u64>,
 }
 
-/// Runs the subcommand.
+/// Runs the subcommand: exit 0 when valid, 1 with every violation named, 2
+/// for a bad file.
 pub fn run(args: Args) -> ExitCode {
-    eprintln!(
-        "tilemem validate: not implemented yet ({})",
-        args.file.display()
-    );
-    ExitCode::from(2)
+    let mut file = match csv::read(&args.file) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if args.capacity.is_some() {
+        file.problem.capacity = args.capacity;
+    }
+    let solution = match file.solution() {
+        Ok(s) => s,
+        Err(line) => {
+            eprintln!(
+                "error: {}:{line}: no offset; every row needs an `offset` to validate",
+                args.file.display()
+            );
+            return ExitCode::from(2);
+        }
+    };
+    match validate(&file.problem, &solution) {
+        Ok(stats) => {
+            let lb = lower_bound(&file.problem);
+            println!(
+                "ok: {} buffers, height {}, lower bound {lb}",
+                file.problem.len(),
+                stats.height
+            );
+            if !file.problem.penalties.is_empty() {
+                println!("penalty: {}", stats.penalty);
+            }
+            ExitCode::SUCCESS
+        }
+        Err(violations) => {
+            for v in &violations {
+                println!("{}: {v}", args.file.display());
+            }
+            println!("invalid: {} violation(s)", violations.len());
+            ExitCode::from(1)
+        }
+    }
 }

@@ -9,11 +9,19 @@ use tilemem_plan::bench::{bench_problem, load, problem_files, table};
 use tilemem_plan::{Budget, Goal, SolverKind};
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
     let dir = args.first().map(PathBuf::from).unwrap_or_else(|| {
-        PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/dsa"))
+        PathBuf::from(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../../shared/data/dsa"
+        ))
     });
-    let kind: SolverKind = args.get(1).map_or(SolverKind::Auto, |s| s.parse().expect("solver"));
+    let kind: SolverKind = args
+        .get(1)
+        .map_or(SolverKind::Auto, |s| s.parse().expect("solver"));
     let secs: f64 = args.get(2).map_or(10.0, |s| s.parse().expect("seconds"));
     let fit = args.get(3).is_some_and(|s| s == "fit");
     if let Some(n) = dir.to_str().and_then(|d| d.strip_prefix("gen:")) {
@@ -21,7 +29,10 @@ fn main() {
         let n: usize = n.parse().expect("buffer count");
         let t = std::time::Instant::now();
         let p = tilemem_plan::gen::large_trace(1, n);
-        eprintln!("generated {n} buffers in {:.3} s", t.elapsed().as_secs_f64());
+        eprintln!(
+            "generated {n} buffers in {:.3} s",
+            t.elapsed().as_secs_f64()
+        );
         let budget = Budget::default().with_time_limit(Some(Duration::from_secs_f64(secs)));
         let row = bench_problem(&format!("generated-{n}"), &p, kind, &budget);
         print!("{}", table(&[row]));

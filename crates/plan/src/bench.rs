@@ -110,7 +110,10 @@ pub fn table(rows: &[Row]) -> String {
             Some(h) => (
                 h.to_string(),
                 if r.lower_bound > 0 {
-                    format!("{:.3}", (h as f64 - r.lower_bound as f64) * 100.0 / r.lower_bound as f64)
+                    format!(
+                        "{:.3}",
+                        (h as f64 - r.lower_bound as f64) * 100.0 / r.lower_bound as f64
+                    )
                 } else {
                     "0".into()
                 },

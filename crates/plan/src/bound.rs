@@ -23,7 +23,10 @@ pub fn lower_bound(problem: &Problem) -> u64 {
     let round = |s: u64| s.div_ceil(m) * m;
     // Common case (sizes already multiples of the alignment): no padding,
     // so a plain running sum without the padding multiset.
-    let padded = problem.buffers.iter().any(|b| b.size > 0 && round(b.size) != b.size);
+    let padded = problem
+        .buffers
+        .iter()
+        .any(|b| b.size > 0 && round(b.size) != b.size);
     let mut events: Vec<(u64, bool, u64)> = problem
         .buffers
         .iter()

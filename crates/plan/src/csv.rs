@@ -134,7 +134,12 @@ pub fn parse(text: &str, file: &str) -> Result<CsvProblem, CsvError> {
     // Preamble comments and the header.
     let (hline, header_text) = loop {
         match lines.next() {
-            None => return Err(err(0, "empty file: expected a header such as `id,lower,upper,size`".into())),
+            None => {
+                return Err(err(
+                    0,
+                    "empty file: expected a header such as `id,lower,upper,size`".into(),
+                ))
+            }
             Some((n, l)) if l.trim().is_empty() => {
                 let _ = n;
             }
@@ -145,28 +150,44 @@ pub fn parse(text: &str, file: &str) -> Result<CsvProblem, CsvError> {
             Some((n, l)) => break (n, l),
         }
     };
-    let header: Vec<String> = header_text.split(',').map(|c| c.trim().to_string()).collect();
+    let header: Vec<String> = header_text
+        .split(',')
+        .map(|c| c.trim().to_string())
+        .collect();
     let mut cols: Vec<Option<Col>> = Vec::new();
     let mut at: HashMap<u8, usize> = HashMap::new();
     for (i, name) in header.iter().enumerate() {
         let c = column(&name.to_ascii_lowercase());
         if let Some(c) = c {
             if at.insert(c as u8, i).is_some() {
-                return Err(err(hline, format!("column `{name}` appears twice (or with an alias)")));
+                return Err(err(
+                    hline,
+                    format!("column `{name}` appears twice (or with an alias)"),
+                ));
             }
         }
         cols.push(c);
     }
     let need = |c: Col, what: &str| {
         at.get(&(c as u8)).copied().ok_or_else(|| {
-            err(hline, format!("missing column `{what}`; the header needs id, lower, upper (or end) and size"))
+            err(
+                hline,
+                format!(
+                    "missing column `{what}`; the header needs id, lower, upper (or end) and size"
+                ),
+            )
         })
     };
     let c_id = need(Col::Id, "id")?;
     let c_lower = need(Col::Lower, "lower")?;
     let c_size = need(Col::Size, "size")?;
     let (c_upper, inclusive) = match (at.get(&(Col::Upper as u8)), at.get(&(Col::End as u8))) {
-        (Some(_), Some(_)) => return Err(err(hline, "columns `upper` and `end` both given; keep one".into())),
+        (Some(_), Some(_)) => {
+            return Err(err(
+                hline,
+                "columns `upper` and `end` both given; keep one".into(),
+            ))
+        }
         (Some(&u), None) => (u, false),
         (None, Some(&e)) => (e, true),
         (None, None) => return Err(err(hline, "missing column `upper` (or `end`)".into())),
@@ -185,12 +206,22 @@ pub fn parse(text: &str, file: &str) -> Result<CsvProblem, CsvError> {
         }
         let cells: Vec<String> = l.split(',').map(|c| c.trim().to_string()).collect();
         if cells.len() != header.len() {
-            return Err(err(n, format!("{} fields, but the header has {}", cells.len(), header.len())));
+            return Err(err(
+                n,
+                format!(
+                    "{} fields, but the header has {}",
+                    cells.len(),
+                    header.len()
+                ),
+            ));
         }
         let num = |c: usize, what: &str| -> Result<u64, CsvError> {
             let v = &cells[c];
             let x: u64 = v.parse().map_err(|_| {
-                err(n, format!("`{what}` must be a non-negative integer, found `{v}`"))
+                err(
+                    n,
+                    format!("`{what}` must be a non-negative integer, found `{v}`"),
+                )
             })?;
             if x > MAX_BYTES {
                 return Err(err(n, format!("`{what}` {x} is too large (limit 2^60)")));
@@ -223,14 +254,24 @@ pub fn parse(text: &str, file: &str) -> Result<CsvProblem, CsvError> {
         let fixed = opt(c_fixed, "fixed")?;
         if let Some(f) = fixed {
             if f % align != 0 {
-                return Err(err(n, format!("buffer {id}: fixed offset {f} is not a multiple of its alignment {align}")));
+                return Err(err(
+                    n,
+                    format!(
+                        "buffer {id}: fixed offset {f} is not a multiple of its alignment {align}"
+                    ),
+                ));
             }
         }
-        if ids.insert(id.clone(), problem.buffers.len() as u32).is_some() {
+        if ids
+            .insert(id.clone(), problem.buffers.len() as u32)
+            .is_some()
+        {
             return Err(err(n, format!("duplicate id `{id}`; ids must be unique")));
         }
         offsets.push(opt(c_offset, "offset")?);
-        let mut b = Buffer::new(size, lower, upper).with_align(align).with_name(id);
+        let mut b = Buffer::new(size, lower, upper)
+            .with_align(align)
+            .with_name(id);
         b.fixed_offset = fixed;
         problem.push(b);
         rows.push(cells);
@@ -243,13 +284,18 @@ pub fn parse(text: &str, file: &str) -> Result<CsvProblem, CsvError> {
         let n = line_of[r];
         let me = r as u32;
         let lookup = |name: &str| {
-            ids.get(name).copied().ok_or_else(|| err(n, format!("unknown buffer `{name}` in a pair list")))
+            ids.get(name)
+                .copied()
+                .ok_or_else(|| err(n, format!("unknown buffer `{name}` in a pair list")))
         };
         if let Some(c) = c_conf {
             for name in cells[c].split_whitespace() {
                 let other = lookup(name)?;
                 if other == me {
-                    return Err(err(n, format!("buffer `{name}` lists itself as a conflict")));
+                    return Err(err(
+                        n,
+                        format!("buffer `{name}` lists itself as a conflict"),
+                    ));
                 }
                 conflict.push((me.min(other), me.max(other)));
             }
@@ -259,7 +305,10 @@ pub fn parse(text: &str, file: &str) -> Result<CsvProblem, CsvError> {
                 let (name, w) = match item.split_once(':') {
                     Some((name, w)) => {
                         let w: u64 = w.parse().map_err(|_| {
-                            err(n, format!("penalty `{item}`: weight must be a non-negative integer"))
+                            err(
+                                n,
+                                format!("penalty `{item}`: weight must be a non-negative integer"),
+                            )
                         })?;
                         (name, w)
                     }
@@ -276,10 +325,16 @@ pub fn parse(text: &str, file: &str) -> Result<CsvProblem, CsvError> {
     }
     conflict.sort_unstable();
     conflict.dedup();
-    problem.conflicts = conflict.into_iter().map(|(a, b)| (BufferId(a), BufferId(b))).collect();
+    problem.conflicts = conflict
+        .into_iter()
+        .map(|(a, b)| (BufferId(a), BufferId(b)))
+        .collect();
     let mut pens: Vec<_> = penalty.into_iter().collect();
     pens.sort_unstable();
-    problem.penalties = pens.into_iter().map(|((a, b), w)| (BufferId(a), BufferId(b), w)).collect();
+    problem.penalties = pens
+        .into_iter()
+        .map(|((a, b), w)| (BufferId(a), BufferId(b), w))
+        .collect();
     let _ = cols;
     Ok(CsvProblem {
         problem,
@@ -343,7 +398,10 @@ impl CsvProblem {
             out.push_str(p);
             out.push('\n');
         }
-        let oc = self.header.iter().position(|h| h.eq_ignore_ascii_case("offset"));
+        let oc = self
+            .header
+            .iter()
+            .position(|h| h.eq_ignore_ascii_case("offset"));
         let mut header = self.header.clone();
         if oc.is_none() {
             header.push("offset".into());
@@ -405,7 +463,14 @@ pub fn write_problem(problem: &Problem, solution: Option<&Solution>) -> String {
     out.push_str(&header);
     out.push('\n');
     for (i, b) in problem.buffers.iter().enumerate() {
-        out.push_str(&format!("{},{},{},{},{}", name(i), b.lower, b.upper, b.size, b.align));
+        out.push_str(&format!(
+            "{},{},{},{},{}",
+            name(i),
+            b.lower,
+            b.upper,
+            b.size,
+            b.align
+        ));
         if pinned {
             out.push(',');
             if let Some(f) = b.fixed_offset {

@@ -28,7 +28,13 @@ impl Rng {
 /// a placement at exactly `height` exists. Sizes and heights are multiples of
 /// `unit`. The capacity is set to `height`. Greedy placement typically misses
 /// it by tens of percent: the family of the challenging MiniMalloc instances.
-pub fn perfect_packing(seed: u64, time: u64, height_units: u64, unit: u64, max_units: u64) -> Problem {
+pub fn perfect_packing(
+    seed: u64,
+    time: u64,
+    height_units: u64,
+    unit: u64,
+    max_units: u64,
+) -> Problem {
     let mut rng = Rng(seed);
     let time = time.max(1) as usize;
     let mut floor = vec![0u64; time];

@@ -7,7 +7,10 @@ use tilemem_plan::{lower_bound, solve, validate, Budget, Buffer, Problem, Solver
 struct Rng(u64);
 impl Rng {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         self.0 >> 33
     }
     fn below(&mut self, n: u64) -> u64 {
@@ -61,8 +64,14 @@ fn brute_force(p: &Problem) -> u64 {
 fn exact_matches_brute_force() {
     let mut rng = Rng(7);
     let budget = Budget::default().with_time_limit(Some(Duration::from_secs(5)));
-    let cases: usize = std::env::var("EXACT_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(300);
-    let nmax: usize = std::env::var("EXACT_N").ok().and_then(|v| v.parse().ok()).unwrap_or(7);
+    let cases: usize = std::env::var("EXACT_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(300);
+    let nmax: usize = std::env::var("EXACT_N")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(7);
     for case in 0..cases {
         let n = 2 + (case % (nmax - 1));
         let p = random_problem(&mut rng, n, 2 + n as u64, 6);

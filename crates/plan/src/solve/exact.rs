@@ -61,16 +61,29 @@ impl Solver for Exact {
     }
     fn solve(&self, problem: &Problem, budget: &Budget) -> Outcome {
         let start = Instant::now();
-        let greedy = best_greedy(problem);
-        let Some(greedy) = greedy else {
-            let mut out = outcome_from(problem, None, self.name(), start);
-            out.proven_infeasible = true;
-            return out;
-        };
-        match searchable_base(problem) {
-            Some(base) => search_problem(problem, base, greedy, budget, start, self.name()),
-            None => outcome_from(problem, Some(greedy), self.name(), start),
+        match best_greedy(problem) {
+            Some(greedy) => exact_from(problem, greedy, budget, start, self.name()),
+            None => {
+                let mut out = outcome_from(problem, None, self.name(), start);
+                out.proven_infeasible = true;
+                out
+            }
         }
+    }
+}
+
+/// The exact search started from an incumbent placement (which respects
+/// every hard rule except possibly the capacity).
+pub(crate) fn exact_from(
+    problem: &Problem,
+    incumbent: Vec<u64>,
+    budget: &Budget,
+    start: Instant,
+    name: &'static str,
+) -> Outcome {
+    match searchable_base(problem) {
+        Some(base) => search_problem(problem, base, incumbent, budget, start, name),
+        None => outcome_from(problem, Some(incumbent), name, start),
     }
 }
 
@@ -83,7 +96,7 @@ pub(crate) fn best_greedy(problem: &Problem) -> Option<Vec<u64>> {
     Some(if h(&bf) < h(&ff) { bf } else { ff })
 }
 
-fn height_of(problem: &Problem, offsets: &[u64]) -> u64 {
+pub(crate) fn height_of(problem: &Problem, offsets: &[u64]) -> u64 {
     offsets
         .iter()
         .zip(&problem.buffers)
@@ -341,7 +354,10 @@ impl Part {
     ) -> PartResult {
         let mut best = incumbent;
         let mut best_h = inc_h;
-        let mut limit: u64 = std::env::var("X_LIMIT").ok().and_then(|v| v.parse().ok()).unwrap_or(2_000);
+        let mut limit: u64 = std::env::var("X_LIMIT")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(2_000);
         let mut failed = FailedStates::default();
         // Free dives: the search without a target never backtracks; it is a
         // skyline heuristic (lowest valley first) that often beats greedy.
@@ -388,7 +404,12 @@ impl Part {
                 continue;
             }
             if std::env::var_os("TILEMEM_DEBUG").is_some() {
-                eprintln!("round {round} limit {limit} deepest {} of {} nodes {}", dfs.deepest, self.size.len(), dfs.nodes);
+                eprintln!(
+                    "round {round} limit {limit} deepest {} of {} nodes {}",
+                    dfs.deepest,
+                    self.size.len(),
+                    dfs.nodes
+                );
             }
             match r {
                 Run::Exhausted => {
@@ -408,7 +429,11 @@ impl Part {
                 Run::OutOfTime => break,
                 Run::OutOfNodes => {}
             }
-            limit = if let Some(v) = std::env::var_os("X_GROW") { limit * v.to_str().unwrap().parse::<u64>().unwrap() } else { limit + limit / 2 };
+            limit = if let Some(v) = std::env::var_os("X_GROW") {
+                limit * v.to_str().unwrap().parse::<u64>().unwrap()
+            } else {
+                limit + limit / 2
+            };
         }
         PartResult {
             offsets: best,
@@ -654,7 +679,11 @@ impl<'a> Dfs<'a> {
                 keys.push(0);
                 continue;
             }
-            let key = if self.lite { 0 } else { self.comp_key(lo as usize, hi as usize) };
+            let key = if self.lite {
+                0
+            } else {
+                self.comp_key(lo as usize, hi as usize)
+            };
             if !self.lite && self.failed.keys.contains(&key) {
                 self.taint_outside(lo, hi);
                 self.comp_keys = keys;
@@ -957,7 +986,8 @@ impl<'a> Dfs<'a> {
             let ti = t as usize;
             if !self.placed[ti] && self.min_allowed[ti] < from {
                 self.forbid_log.push((t, self.min_allowed[ti]));
-                self.forbid_hash ^= self.forbid_key(t, self.min_allowed[ti]) ^ self.forbid_key(t, from);
+                self.forbid_hash ^=
+                    self.forbid_key(t, self.min_allowed[ti]) ^ self.forbid_key(t, from);
                 self.min_allowed[ti] = from;
                 if !self.uncover(t) {
                     ok = false;
@@ -984,7 +1014,9 @@ impl<'a> Dfs<'a> {
         let mut key = mix(lo as u64, hi as u64);
         let mut set = 0u64;
         for s in lo..hi {
-            key = (key ^ self.floor[s]).wrapping_mul(0x100_0000_01B3).rotate_left(23);
+            key = (key ^ self.floor[s])
+                .wrapping_mul(0x100_0000_01B3)
+                .rotate_left(23);
             for &b in &p.start_items[p.start_first[s] as usize..p.start_first[s + 1] as usize] {
                 let bi = b as usize;
                 if !self.placed[bi] {

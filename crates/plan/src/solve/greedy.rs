@@ -66,7 +66,14 @@ pub(crate) fn size_order(problem: &Problem) -> Option<Vec<u32>> {
         .buffers
         .iter()
         .enumerate()
-        .map(|(i, b)| (b.fixed_offset.is_none(), std::cmp::Reverse(b.size), b.lower, i as u32))
+        .map(|(i, b)| {
+            (
+                b.fixed_offset.is_none(),
+                std::cmp::Reverse(b.size),
+                b.lower,
+                i as u32,
+            )
+        })
         .collect();
     keyed.sort_unstable();
     Some(keyed.into_iter().map(|k| k.3).collect())
