@@ -43,6 +43,17 @@ pub fn moved_memref(
             slots: old.slots,
             slot_index: old.slot_index.clone(),
         }
+    } else if !covers_root(old, lt.roots[root].size) {
+        // A window inside its root (placed there by an earlier sub-range
+        // packing): keep it, shifted into the arena.
+        let k = old.const_offset().unwrap_or(0) + i64::try_from(p.offset).unwrap_or(i64::MAX);
+        MemRef {
+            base: arena.base.clone(),
+            offset: Some(Expr::const_i64(k)),
+            size: old.size,
+            slots: old.slots,
+            slot_index: old.slot_index.clone(),
+        }
     } else if p.offset == 0 && !p.sub_range {
         arena.canonical.clone()
     } else {
@@ -52,6 +63,11 @@ pub fn moved_memref(
             lt.roots[root].size,
         )
     }
+}
+
+/// Whether `m` is the whole of a root of `size` bytes.
+fn covers_root(m: &MemRef, size: u64) -> bool {
+    m.const_offset() == Some(0) && m.size == Some(size) && m.slot_index.is_none()
 }
 
 /// Rewrites the MemRefs of every assignment-defined member of a moved root.
