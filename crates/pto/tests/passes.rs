@@ -795,3 +795,31 @@ fn whole_pipeline_on_its_own_output_changes_nothing() {
     let twice = plan(&once, "910b", &PassId::ALL).unwrap();
     assert_eq!(twice, once);
 }
+
+#[test]
+fn init_rejects_single_slot_declarations_under_ptoas() {
+    let src = program(
+        "InCore",
+        "x: pl.Tensor[[16, 16], pl.FP32]) -> pl.Tensor[[16, 16], pl.FP32]",
+        &[
+            "a: pl.Tile[[16, 16], pl.FP32, pl.MemRef(\"buf\"), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 16], [16, 16], target_memory=pl.Mem.Vec)",
+            "return x",
+        ],
+    );
+    let cx = PassContext::new(Soc::ascend950(), PlannerMode::Ptoas);
+    let e = plan_with(&src, cx, &[PassId::InitMemref]).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Input);
+    assert!(
+        e.message
+            .starts_with("pl.MemRef(\"buf\") binds 'a' under memory_planner=PTOAS"),
+        "{}",
+        e.message
+    );
+    assert_eq!(e.loc.map(|l| l.line), Some(8));
+    // The same binding is fine for the default planner.
+    let got = plan(&src, "950", &[PassId::InitMemref]).unwrap();
+    assert!(
+        got.contains("buf: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 1024, pinned=True)"),
+        "{got}"
+    );
+}

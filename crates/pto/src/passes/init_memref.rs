@@ -44,12 +44,12 @@ use crate::ir::{
 };
 use crate::ops::{self, OpClass, ViewRule};
 
-use super::{PassContext, PassError};
+use super::{PassContext, PassError, PlannerMode};
 
 /// Runs InitMemRef on every function of `program`.
 pub fn run(program: &mut crate::ir::Program, ctx: &mut PassContext) -> Result<(), PassError> {
     for f in &mut program.functions {
-        run_function(f, &ctx.soc)?;
+        run_function(f, &ctx.soc, ctx.planner)?;
     }
     Ok(())
 }
@@ -110,7 +110,7 @@ struct State<'a> {
     declared: Vec<(Box<str>, Vec<VarId>)>,
 }
 
-fn run_function(f: &mut Function, soc: &Soc) -> Result<(), PassError> {
+fn run_function(f: &mut Function, soc: &Soc, planner: PlannerMode) -> Result<(), PassError> {
     if already_done(f) {
         return Ok(());
     }
@@ -139,7 +139,7 @@ fn run_function(f: &mut Function, soc: &Soc) -> Result<(), PassError> {
     }
     let body = f.body.clone();
     visit_block(f, &body, &mut st)?;
-    resolve_declared(f, &mut st)?;
+    resolve_declared(f, &mut st, planner)?;
     // Allocations go first, after leading `pl.func_attr(...)` statements.
     let first = f
         .body
@@ -692,9 +692,31 @@ fn tile_bytes_plain(t: &TileType) -> Option<u64> {
 }
 
 /// Turns declared bindings into pinned allocations.
-fn resolve_declared(f: &mut Function, st: &mut State<'_>) -> Result<(), PassError> {
+fn resolve_declared(
+    f: &mut Function,
+    st: &mut State<'_>,
+    planner: PlannerMode,
+) -> Result<(), PassError> {
     let declared = std::mem::take(&mut st.declared);
     for (name, vars) in declared {
+        // Under PTOAS nothing isolates a single-slot declaration (MemoryReuse
+        // does not run), so binding one would silently not do what it says.
+        if planner == PlannerMode::Ptoas {
+            let single = vars.iter().find(|&&v| {
+                f.ty(v)
+                    .and_then(Type::memref)
+                    .is_some_and(|m| m.slots.is_none())
+            });
+            if let Some(&v) = single {
+                return Err(PassError::input(format!(
+                    "pl.MemRef(\"{name}\") binds '{}' under memory_planner=PTOAS, where buffer \
+                     isolation is the assembler's job; remove the binding or plan with the \
+                     pypto or dsa-rp planner",
+                    f.vars[v].name
+                ))
+                .at_pos(def_pos(f, v)));
+            }
+        }
         let mut space: Option<MemSpace> = None;
         let mut slot_size = 0u64;
         let mut slots: Option<u64> = None;
