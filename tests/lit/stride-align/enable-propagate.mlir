@@ -353,3 +353,29 @@ func.func @mirror_written_later() {
   hivm.hir.vexp ins(%f : memref<32xf32, #hivm.address_space<ub>>) outs(%f : memref<32xf32, #hivm.address_space<ub>>)
   return
 }
+
+// -----
+
+// Only one branch's buffer is padded: the branches disagree, so the result
+// keeps its dense type and the padded branch yields a dense mirror.
+// CHECK-LABEL: func.func @if_branches_disagree
+// CHECK: %[[A:.*]] = memref.alloc() : memref<2x16x1xf16, #hivm.address_space<ub>>
+// CHECK-NEXT: %[[V:.*]] = memref.subview %[[A]]
+// CHECK-NEXT: %[[B:.*]] = memref.alloc() : memref<2x15xf16, #hivm.address_space<ub>>
+// CHECK-NEXT: %[[R:.*]] = scf.if %arg0 -> (memref<2x15xf16, #hivm.address_space<ub>>) {
+// CHECK-NEXT: %[[M:.*]] = memref.alloc() : memref<2x15xf16, #hivm.address_space<ub>>
+// CHECK-NEXT: hivm.hir.copy ins(%[[V]] : memref<2x15xf16, strided<[16, 1]>, #hivm.address_space<ub>>) outs(%[[M]] : memref<2x15xf16, #hivm.address_space<ub>>)
+// CHECK-NEXT: scf.yield %[[M]] : memref<2x15xf16, #hivm.address_space<ub>>
+// CHECK-NEXT: } else {
+// CHECK-NEXT: scf.yield %[[B]] : memref<2x15xf16, #hivm.address_space<ub>>
+func.func @if_branches_disagree(%cond: i1) {
+  %a = memref.alloc() : memref<2x15xf16, #hivm.address_space<ub>>
+  annotation.mark %a {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<2x15xf16, #hivm.address_space<ub>>
+  %b = memref.alloc() : memref<2x15xf16, #hivm.address_space<ub>>
+  %r = scf.if %cond -> (memref<2x15xf16, #hivm.address_space<ub>>) {
+    scf.yield %a : memref<2x15xf16, #hivm.address_space<ub>>
+  } else {
+    scf.yield %b : memref<2x15xf16, #hivm.address_space<ub>>
+  }
+  return
+}

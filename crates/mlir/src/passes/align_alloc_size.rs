@@ -24,7 +24,7 @@ use super::common::{device_funcs, is_ub, memref_of, Target};
 use super::enable::Propagation;
 use super::layout::{align_up, normalize_info, AlignInfo, HW_ALIGN_BYTES};
 use super::op_table::{attrs, hivm_op, hivm_syntax};
-use super::retype::replace_alloc;
+use super::retype::{replace_alloc, Branches};
 
 /// The `hivm-align-alloc-size` pass.
 pub struct AlignAllocSize;
@@ -55,9 +55,11 @@ impl Pass for AlignAllocSize {
         {
             return Err(PassFailed);
         }
+        let mut branches = Branches::default();
         for (alloc, info) in std::mem::take(&mut prop.alloc_info) {
-            pad_allocation(m, alloc, &info);
+            pad_allocation(m, alloc, &info, &mut branches);
         }
+        branches.settle(m);
         Ok(())
     }
 }
@@ -133,7 +135,7 @@ fn requirements(m: &Module, op: OpId, disable_cast: bool) -> Vec<(ValueId, Align
 }
 
 /// Replaces `alloc` by one whose marked static dims are rounded up.
-fn pad_allocation(m: &mut Module, alloc: OpId, info: &AlignInfo) {
+fn pad_allocation(m: &mut Module, alloc: OpId, info: &AlignInfo, branches: &mut Branches) {
     let Some(v) = m.op(alloc).result(0) else {
         return;
     };
@@ -163,5 +165,5 @@ fn pad_allocation(m: &mut Module, alloc: OpId, info: &AlignInfo) {
             }
         })
         .collect();
-    replace_alloc(m, alloc, shape, dyn_sizes, sizes);
+    replace_alloc(m, alloc, shape, dyn_sizes, sizes, branches);
 }

@@ -47,7 +47,7 @@ use super::op_table::{
     arith, attrs, flow_kind, hivm_op, hivm_syntax, is_root_alloc, view_kind, FlowKind, HivmKind,
     FIXPIPE_OP, MARK_OP,
 };
-use super::retype::{replace_alloc, scale_buffer_size};
+use super::retype::{replace_alloc, scale_buffer_size, Branches};
 
 /// Maximum number of down/among/up rounds.
 pub const MAX_ITERATIONS: usize = 10;
@@ -91,12 +91,14 @@ impl Pass for EnableStrideAlign {
             return Err(PassFailed);
         }
         strip_marks(m);
+        let mut branches = Branches::default();
         for (alloc, info) in std::mem::take(&mut engine.alloc_info) {
-            if let Err(d) = align_allocation(m, alloc, &info, target) {
+            if let Err(d) = align_allocation(m, alloc, &info, target, &mut branches) {
                 diags.push(d);
                 return Err(PassFailed);
             }
         }
+        branches.settle(m);
         if !target.is_regbase() {
             for f in device_funcs(m) {
                 m.set_attr(f, attrs::STORAGE_ALIGNED, Attribute::Unit);
@@ -577,6 +579,7 @@ fn align_allocation(
     alloc: OpId,
     info: &AlignInfo,
     target: Target,
+    branches: &mut Branches,
 ) -> Result<(), Diagnostic> {
     if m.op(alloc).is_erased() {
         return Ok(());
@@ -640,7 +643,7 @@ fn align_allocation(
     }
     let old_volume = static_volume(&ty.shape);
     let new_volume = static_volume(&aligned);
-    let Some(view) = replace_alloc(m, alloc, aligned, dyn_sizes, sizes) else {
+    let Some(view) = replace_alloc(m, alloc, aligned, dyn_sizes, sizes, branches) else {
         return Ok(());
     };
     if let (Some(o), Some(n)) = (old_volume, new_volume) {

@@ -37,6 +37,7 @@ pub fn replace_alloc(
     shape: Vec<i64>,
     dyn_sizes: Vec<ValueId>,
     sizes: Vec<Ofr>,
+    branches: &mut Branches,
 ) -> Option<ValueId> {
     let old_v = m.op(alloc).result(0)?;
     let old_ty = m.value_type(old_v).as_memref()?.clone();
@@ -67,22 +68,85 @@ pub fn replace_alloc(
     let view = m.op(sv).results()[0];
     m.replace_all_uses(old_v, view);
     m.erase_op(alloc);
-    let mut failures = Vec::new();
-    propagate(m, view, &old_ty, &mut failures, 0);
-    for f in failures {
+    let mut ctx = Ctx::default();
+    propagate(m, view, &old_ty, &mut ctx, 0);
+    branches.pending.extend(ctx.pending_ifs);
+    for f in ctx.failures {
         mirror(m, f, loc);
     }
     Some(view)
 }
 
+/// `scf.if` results whose branches were retyped one at a time: they are
+/// settled once every allocation has been replaced.
+#[derive(Default)]
+pub struct Branches {
+    pending: Vec<(OpId, usize)>,
+}
+
+impl Branches {
+    /// Retypes each pending `scf.if` result when both branches now yield
+    /// the same type; otherwise the branches whose type differs from the
+    /// result yield a dense mirror of their buffer.
+    pub fn settle(self, m: &mut Module) {
+        let mut seen = std::collections::HashSet::new();
+        for (if_op, index) in self.pending {
+            if !seen.insert((if_op, index)) || m.op(if_op).is_erased() {
+                continue;
+            }
+            let Some(r) = m.op(if_op).result(index) else {
+                continue;
+            };
+            let Some(rt) = m.value_type(r).as_memref().cloned() else {
+                continue;
+            };
+            let yields = branch_yields(m, if_op);
+            let types: Vec<Option<Type>> = yields
+                .iter()
+                .map(|y| y.operand(m, index).map(|v| m.value_type(v).clone()))
+                .collect();
+            let loc = m.op(if_op).loc;
+            let mut ctx = Ctx::default();
+            match types.first() {
+                Some(Some(Type::MemRef(t0)))
+                    if types
+                        .iter()
+                        .all(|t| t.as_ref() == Some(&Type::MemRef(t0.clone()))) =>
+                {
+                    let t0 = t0.clone();
+                    retype_value(m, r, &t0, &mut ctx, 0);
+                }
+                _ => {
+                    for y in &yields {
+                        let differs = y
+                            .operand(m, index)
+                            .is_some_and(|v| m.value_type(v) != &Type::MemRef(rt.clone()));
+                        if differs {
+                            ctx.failures.push(Failure {
+                                user: y.0,
+                                index,
+                                dense: dense_of(&rt),
+                            });
+                        }
+                    }
+                }
+            }
+            for f in ctx.failures {
+                mirror(m, f, loc);
+            }
+        }
+    }
+}
+
+/// What a propagation collects: uses that failed, and branches to settle.
+#[derive(Default)]
+struct Ctx {
+    failures: Vec<Failure>,
+    pending_ifs: Vec<(OpId, usize)>,
+}
+
 /// Carries the type of `v` (which used to be `old`) to its users.
-fn propagate(
-    m: &mut Module,
-    v: ValueId,
-    old: &MemRefType,
-    failures: &mut Vec<Failure>,
-    depth: u32,
-) {
+fn propagate(m: &mut Module, v: ValueId, old: &MemRefType, ctx: &mut Ctx, depth: u32) {
     if depth > 256 {
         return;
     }
@@ -107,9 +171,9 @@ fn propagate(
                 Some(t) if t == res_old => {}
                 Some(t) => {
                     m.set_type(res, Type::MemRef(t));
-                    propagate(m, res, &res_old, failures, depth + 1);
+                    propagate(m, res, &res_old, ctx, depth + 1);
                 }
-                None => failures.push(Failure {
+                None => ctx.failures.push(Failure {
                     user: op,
                     index,
                     dense: dense_of(old),
@@ -131,7 +195,7 @@ fn propagate(
                     .flatten()
                     .copied()
                 {
-                    retype_value(m, w, &ty, failures, depth);
+                    retype_value(m, w, &ty, ctx, depth);
                 }
             }
             Some(FlowKind::Yield) | Some(FlowKind::ScopeReturn) => {
@@ -146,13 +210,16 @@ fn propagate(
                         });
                         if agree {
                             if let Some(r) = m.op(parent).result(index) {
-                                retype_value(m, r, &ty, failures, depth);
+                                retype_value(m, r, &ty, ctx, depth);
                             }
+                        } else {
+                            // The other branch may still be padded later.
+                            ctx.pending_ifs.push((parent, index));
                         }
                     }
                     Some(FlowKind::Scope) => {
                         if let Some(r) = m.op(parent).result(index) {
-                            retype_value(m, r, &ty, failures, depth);
+                            retype_value(m, r, &ty, ctx, depth);
                         }
                     }
                     _ => {}
@@ -178,10 +245,10 @@ fn propagate(
                 let arg_old = arg.and_then(|a| m.value_type(a).as_memref().cloned());
                 m.set_function_type(callee, FunctionType { ..fty });
                 if let (Some(a), Some(o)) = (arg, arg_old) {
-                    propagate(m, a, &o, failures, depth + 1);
+                    propagate(m, a, &o, ctx, depth + 1);
                 }
             }
-            Some(FlowKind::While) => failures.push(Failure {
+            Some(FlowKind::While) => ctx.failures.push(Failure {
                 user: op,
                 index,
                 dense: dense_of(old),
@@ -196,7 +263,7 @@ fn propagate(
                     .iter()
                     .any(|&r| m.value_type(r).is_memref_like());
                 if makes_memrefs {
-                    failures.push(Failure {
+                    ctx.failures.push(Failure {
                         user: op,
                         index,
                         dense: dense_of(old),
@@ -208,13 +275,7 @@ fn propagate(
 }
 
 /// Gives `w` the type `ty` and propagates further when it changed.
-fn retype_value(
-    m: &mut Module,
-    w: ValueId,
-    ty: &MemRefType,
-    failures: &mut Vec<Failure>,
-    depth: u32,
-) {
+fn retype_value(m: &mut Module, w: ValueId, ty: &MemRefType, ctx: &mut Ctx, depth: u32) {
     let Some(old) = m.value_type(w).as_memref().cloned() else {
         return;
     };
@@ -222,7 +283,7 @@ fn retype_value(
         return;
     }
     m.set_type(w, Type::MemRef(ty.clone()));
-    propagate(m, w, &old, failures, depth + 1);
+    propagate(m, w, &old, ctx, depth + 1);
 }
 
 /// The `scf.yield` terminators of both branches of an `scf.if`.
@@ -267,9 +328,11 @@ fn mirror(m: &mut Module, f: Failure, loc: Location) {
     // A failed user passes the buffer on as another memref (a view, an
     // unknown op's result, a loop), so writes happen later through that
     // value: copy back once the block is done with it.
+    // A terminator (a branch yield) hands the mirror itself on: nothing to
+    // copy back.
     let back_at = match m.op(f.user).parent_block().and_then(|b| m.last_op(b)) {
         Some(term) if term != f.user => InsertPoint::Before(term),
-        _ => InsertPoint::After(f.user),
+        _ => return,
     };
     let copy_back = m.structured_spec(COPY_OP, &[mirror_v], &[src], loc);
     m.build(copy_back, back_at);
