@@ -43,7 +43,9 @@ pub fn moved_memref(
             slots: old.slots,
             slot_index: old.slot_index.clone(),
         }
-    } else if !covers_root(old, lt.roots[root].size) {
+    } else if !super::storage::same_window(old, &lt.roots[root].canonical)
+        && !covers_root(old, lt.roots[root].size)
+    {
         // A window inside its root (placed there by an earlier sub-range
         // packing): keep it, shifted into the arena.
         let k = old.const_offset().unwrap_or(0) + i64::try_from(p.offset).unwrap_or(i64::MAX);
