@@ -78,6 +78,32 @@ fn generate_rows(rng: &mut Rng, stmts: usize, row_set: &[u64]) -> String {
             out += &format!("{ind}    {nx}: {} = pl.tile.add({c}, {read})\n", tile(ri));
             out += &format!("{ind}    {res}: {} = pl.yield_({nx})\n", tile(ri));
             live.push((res, ri));
+        } else if choice < 8 || (choice == 8 && rng.below(2) == 0) {
+            // Two carries whose yields swap or shift them (ordered copies,
+            // scratch buffers).
+            let (a, ra) = live[rng.below(live.len())].clone();
+            let same: Vec<_> = live.iter().filter(|(_, r)| *r == ra).cloned().collect();
+            let (b, _) = same[rng.below(same.len())].clone();
+            let (c1, c2, nx, r1, r2, iv) = (
+                fresh("c"),
+                fresh("c"),
+                fresh("t"),
+                fresh("t"),
+                fresh("t"),
+                fresh("i"),
+            );
+            out +=
+                &format!("{ind}for {iv}, ({c1}, {c2}) in pl.range(3, init_values=({a}, {b})):\n");
+            out += &format!("{ind}    {nx}: {} = pl.tile.add({c1}, {c2})\n", tile(ra));
+            let ys = match rng.below(3) {
+                0 => format!("{c2}, {c1}"),
+                1 => format!("{nx}, {c1}"),
+                _ => format!("{nx}, {c2}"),
+            };
+            out += &format!("{ind}    {r1}, {r2} = pl.yield_({ys})\n");
+            let v = fresh("t");
+            out += &format!("{ind}{v}: {} = pl.tile.add({r1}, {r2})\n", tile(ra));
+            live.push((v, ra));
         } else if choice < 9 {
             // An if whose branches produce the phi differently.
             let (a, ra) = live[rng.below(live.len())].clone();
@@ -113,7 +139,7 @@ fn generate_rows(rng: &mut Rng, stmts: usize, row_set: &[u64]) -> String {
 #[test]
 fn random_kernels_plan_without_overlap_and_reuse_is_idempotent() {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-    let mut shared = 0usize;
+    let (mut shared, mut swaps, mut moves) = (0usize, 0usize, 0usize);
     for case in 0..200 {
         let src = generate(&mut rng, 10 + case % 40);
         if std::env::var("DUMP_RANDOM").is_ok() {
@@ -132,7 +158,9 @@ fn random_kernels_plan_without_overlap_and_reuse_is_idempotent() {
         run_pipeline(&mut p, &mut ctx, &[PassId::MemoryReuse])
             .unwrap_or_else(|e| panic!("case {case}: {e}\n{src}"));
         let once = tilemem_pto::print(&p);
-        shared += before_allocs - once.matches("pl.tile.alloc").count();
+        shared += before_allocs.saturating_sub(once.matches("pl.tile.alloc").count());
+        swaps += usize::from(once.contains("_swap: "));
+        moves += usize::from(once.contains("_mv: "));
         run_pipeline(&mut p, &mut ctx, &[PassId::MemoryReuse]).unwrap();
         assert_eq!(
             tilemem_pto::print(&p),
@@ -145,7 +173,9 @@ fn random_kernels_plan_without_overlap_and_reuse_is_idempotent() {
     }
     // The generator leaves plenty to share; a pass that shares nothing
     // would trivially pass the checks above.
+    println!("{shared} allocations shared; {moves} programs with yield copies, {swaps} with swaps");
     assert!(shared > 500, "only {shared} allocations were shared");
+    assert!(moves > 0 && swaps > 0, "copies {moves}, swaps {swaps}");
 }
 
 #[test]
