@@ -374,7 +374,10 @@ pub static TABLE: &[OpInfo] = &[
         class: OpClass::Compute,
         pipe: Pipe::Vector,
     },
-    // tile.sels: (mask, src, tmp, scalar)
+    // tile.sels: (mask, src, tmp, scalar). Seed 000 declares tmp a written
+    // workspace (A2/A3 TSELS writes the scalar into it on the scalar pipe);
+    // the reference dumps of PyPTO e2d0f78 predate that guard and still let
+    // tmp join a dead tile's buffer, so those four cases differ on purpose.
     OpInfo {
         name: "tile.sels",
         out_space: OutSpace::SameAsArg(0),
