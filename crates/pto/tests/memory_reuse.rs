@@ -202,7 +202,7 @@ fn spaces_never_share() {
             load("a", "mem_vec_0"),
             store("a"),
             format!("        b: {mat} = pl.tile.load(x, [0, 0], [64, 64], [64, 64], target_memory=pl.Mem.Mat)\n"),
-            format!("        r_b: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(b, [0, 0], y)\n"),
+            "        r_b: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(b, [0, 0], y)\n".to_string(),
         ]
         .concat(),
     );
