@@ -16,7 +16,9 @@
 //!   it (by retargeting the producer or by an inserted `tile.move`).
 //! - `pipeline_membership` attributes are gone; every remaining
 //!   `pl.tile.alloc` is referenced.
-//! - Idempotent: a second run changes nothing.
+//! - Idempotent: a second run changes nothing (for pipelined programs the
+//!   consumed stage tags are gone, so a second run may merge stage copies
+//!   further).
 //! - Functions are left untouched in the DSA_RP and PTOAS planner modes.
 //!
 //! # Stages (one module each)
@@ -31,7 +33,24 @@
 //! 6. [`normalize`] (before and after the next stage).
 //! 7. [`yield_fixup::fix_yields`]: retarget or copy, ordered, swaps through
 //!    scratch.
-//! 8. [`cleanup`]: strip `pipeline_membership`, remove dead allocations.
+//! 8. [`cleanup`]: remove dead allocations; finally strip
+//!    `pipeline_membership`.
+//!
+//! Stages 1-8 (without the strip) repeat while the yield fix-up retargeted
+//! a value or allocated a swap scratch buffer (at most four rounds): both
+//! free or add bytes the packing has not seen, and repacking them is what
+//! makes a second run of the pass a no-op.
+//!
+//! Sub-range placements keep the moved root's own extent
+//! (`pl.MemRef(arena, pl.const(offset), root size)`, views rebased into it),
+//! so the address pass and its validator see exact windows.
+//!
+//! Tests: `tests/memory_reuse.rs` (one small program per rule and every
+//! example of the seed, exact text), `tests/memory_reuse_random.rs`
+//! (random kernels through the whole pipeline; the address pass validates
+//! every placement; idempotence), `tests/memory_reuse_data.rs` (PyPTO's
+//! reference cases and kernels, when `../shared` is present), and the
+//! `memory_reuse_bench` example (10k / 100k statements).
 //!
 //! # How PyPTO's outputs are reproduced (test plan)
 //!
