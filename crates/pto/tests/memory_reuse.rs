@@ -1211,3 +1211,72 @@ fn tensor_loop_carries_follow_their_initializer_without_copies() {
     };
     assert_eq!(reuse(&src("mem_ddr_5")), src("mem_ddr_0"));
 }
+
+#[test]
+fn constraints_list_every_hard_separation_for_dsa_rp() {
+    use tilemem_pto::passes::memory_reuse::constraints::{self, SeparationReason};
+    // recip forbids b on a's buffer; the pinned buffer is apart from both.
+    let src = incore(
+        X,
+        &[
+            "        buf: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 16384, pinned=True)\n".to_string(),
+            alloc("mem_vec_0", "Vec", 16384),
+            alloc("mem_vec_1", "Vec", 16384),
+            load("a", "mem_vec_0"),
+            op("b", "mem_vec_1", "recip(a)"),
+            store("b"),
+            load("p", "buf"),
+            store("p"),
+        ]
+        .concat(),
+    );
+    let p = tilemem_pto::parse(&src).unwrap();
+    let f = &p.functions[0];
+    let lt = memory_reuse::analyze(f);
+    let c = constraints::collect(f, &lt, &Soc::ascend910b(), HazardRules::default());
+    let seps: Vec<_> = c
+        .all_separations(&lt)
+        .into_iter()
+        .map(|s| (lt.roots[s.a].size, s.a, s.b, s.reason))
+        .map(|(_, a, b, r)| (format!("{a}"), format!("{b}"), r))
+        .collect();
+    // Roots in order: buf (r0), mem_vec_0 (r1), mem_vec_1 (r2).
+    assert_eq!(
+        seps,
+        [
+            (
+                "r0".to_string(),
+                "r1".to_string(),
+                SeparationReason::Declared
+            ),
+            (
+                "r0".to_string(),
+                "r2".to_string(),
+                SeparationReason::Declared
+            ),
+            (
+                "r1".to_string(),
+                "r2".to_string(),
+                SeparationReason::NoAlias
+            ),
+        ]
+    );
+    assert!(c.stage_pairs(&lt).is_empty());
+}
+
+#[test]
+fn stage_pairs_keep_every_copy_apart_at_full_depth() {
+    use tilemem_pto::passes::memory_reuse::constraints;
+    let src = stages(false);
+    let p = tilemem_pto::parse(&src).unwrap();
+    let f = &p.functions[0];
+    let lt = memory_reuse::analyze(f);
+    let c = constraints::collect(f, &lt, &Soc::ascend910b(), HazardRules::default());
+    let pairs: Vec<String> = c
+        .stage_pairs(&lt)
+        .into_iter()
+        .map(|(a, b)| format!("{a}-{b}"))
+        .collect();
+    assert_eq!(pairs, ["r0-r1", "r0-r2", "r1-r2"]);
+    assert_eq!(c.group_depth.get(&0), Some(&3));
+}

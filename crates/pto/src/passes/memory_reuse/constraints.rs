@@ -45,8 +45,11 @@ pub enum SeparationReason {
     OperandOverlap,
     /// Split-AIV load + tpop writer hazard (A2/A3).
     LoadTpopHazard,
-    /// A written workspace may not reuse bytes of an earlier value.
+    /// A written workspace may not reuse bytes of an earlier value (or, in
+    /// a loop, of any value).
     WrittenWorkspace,
+    /// A declared (`pinned`) allocation never shares.
+    Declared,
 }
 
 /// A hard separation between two roots.
@@ -135,6 +138,63 @@ impl AllocationConstraints {
             (Some(la), Some(lb)) => self.workspace_blocks(a, &la, b, &lb),
             _ => false,
         }
+    }
+
+    /// Every hard separation as explicit pairs `a < b` of one memory space,
+    /// for planners that need them listed (DSA_RP): the recorded pairs,
+    /// the written-workspace rule evaluated on the lifetimes, and every
+    /// isolated root (declared allocations, workspaces written in loops)
+    /// against every other root of its space. Quadratic in the worst case.
+    pub fn all_separations(&self, lt: &AllocationLifetimes) -> Vec<Separation> {
+        let mut out: BTreeSet<Separation> = self.separations.iter().copied().collect();
+        let ids: Vec<RootId> = lt.roots.keys().collect();
+        for &w in self.workspace_def.keys().chain(self.isolated.iter()) {
+            for &o in &ids {
+                if o == w || lt.roots[o].space != lt.roots[w].space {
+                    continue;
+                }
+                let reason = if self.isolated.contains(&w) {
+                    if lt.roots[w].pinned {
+                        SeparationReason::Declared
+                    } else {
+                        SeparationReason::WrittenWorkspace
+                    }
+                } else if self.hard_separated(lt, w, o) && !self.separated(w, o) {
+                    SeparationReason::WrittenWorkspace
+                } else {
+                    continue;
+                };
+                let (a, b) = if w < o { (w, o) } else { (o, w) };
+                out.insert(Separation { a, b, reason });
+            }
+        }
+        // One reason per pair (the first in reason order).
+        let mut seen = HashSet::new();
+        out.into_iter()
+            .filter(|s| seen.insert((s.a, s.b)))
+            .collect()
+    }
+
+    /// Pairs of roots holding different stage copies of one pipeline group
+    /// at its full requested depth (DSA_RP keeps them apart, relaxing only
+    /// these pairs when nothing fits).
+    pub fn stage_pairs(&self, lt: &AllocationLifetimes) -> Vec<(RootId, RootId)> {
+        let tagged: Vec<RootId> = lt
+            .roots
+            .keys()
+            .filter(|r| self.stages.contains_key(r))
+            .collect();
+        let mut out = Vec::new();
+        for (i, &a) in tagged.iter().enumerate() {
+            for &b in &tagged[i + 1..] {
+                if lt.roots[a].space == lt.roots[b].space
+                    && self.stage_conflict(a, b, &self.group_depth)
+                {
+                    out.push((a.min(b), a.max(b)));
+                }
+            }
+        }
+        out
     }
 
     fn add(&mut self, a: RootId, b: RootId, reason: SeparationReason) {
