@@ -352,11 +352,13 @@ impl Printer<'_> {
             self.out.push_str(", ");
             self.expr(o, 0);
             if let Some(s) = m.size {
-                let _ = write!(self.out, ", {s}");
+                self.out.push_str(", ");
+                push_u64(self.out, s);
             }
         }
         if let Some(n) = m.slots {
-            let _ = write!(self.out, ", slots={n}");
+            self.out.push_str(", slots=");
+            push_u64(self.out, n);
         }
         self.out.push(')');
         if let Some(k) = &m.slot_index {
@@ -432,7 +434,7 @@ impl Printer<'_> {
             Expr::Var(v) => self.out.push_str(&self.f.vars[*v].name),
             Expr::Path(p) => self.out.push_str(p),
             Expr::Int(n) => {
-                let _ = write!(self.out, "{n}");
+                push_i64(self.out, *n);
             }
             Expr::Float(t) => self.out.push_str(t),
             Expr::Bool(true) => self.out.push_str("True"),
@@ -440,7 +442,11 @@ impl Printer<'_> {
             Expr::None => self.out.push_str("None"),
             Expr::Str(s, q) => self.string(s, *q),
             Expr::Const(n, d) => {
-                let _ = write!(self.out, "pl.const({n}, pl.{})", d.name());
+                self.out.push_str("pl.const(");
+                push_i64(self.out, *n);
+                self.out.push_str(", pl.");
+                self.out.push_str(d.name());
+                self.out.push(')');
             }
             Expr::Call(c) => self.call(&c.func, &c.args, &c.kwargs),
             Expr::Binary(op, a, b) => {
@@ -520,4 +526,28 @@ fn precedence(e: &Expr) -> u8 {
         Expr::Float(t) if t.starts_with('-') => UnaryOp::Neg.precedence(),
         _ => ATOM,
     }
+}
+
+/// Appends `n` in decimal (without the formatting machinery: integers are
+/// the most frequent tokens of a dump).
+fn push_u64(out: &mut String, mut n: u64) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend(buf[i..].iter().map(|&b| b as char));
+}
+
+/// Appends `n` in decimal, with a leading `-` when negative.
+fn push_i64(out: &mut String, n: i64) {
+    if n < 0 {
+        out.push('-');
+    }
+    push_u64(out, n.unsigned_abs());
 }
