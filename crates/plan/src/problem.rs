@@ -76,9 +76,13 @@ impl Buffer {
         self
     }
 
-    /// True when the two lifetimes share an instant.
+    /// True when the two lifetimes share an instant (an empty lifetime
+    /// shares none).
     pub fn lifetime_overlaps(&self, other: &Buffer) -> bool {
-        self.lower < other.upper && other.lower < self.upper
+        self.lower < self.upper
+            && other.lower < other.upper
+            && self.lower < other.upper
+            && other.lower < self.upper
     }
 }
 

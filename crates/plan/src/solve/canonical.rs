@@ -1,6 +1,30 @@
-//! `canonical`: penalty-aware canonical greedy (the DSA_RP heuristic).
+//! `canonical`: the penalty-aware canonical greedy of the DSA_RP planner.
+//!
+//! Assumes a well-formed problem. For each of several buffer orders, buffers
+//! are placed one by one (pinned buffers first, at their offsets). A buffer's
+//! candidate offsets are 0, the ends of the reserved ranges and the tops of
+//! the already placed buffers it interferes with or has a penalty with,
+//! each rounded up to its alignment. Among the candidates where it fits (no
+//! byte shared with a placed buffer it interferes with, no reserved byte,
+//! below the capacity) it takes the one that adds the least penalty, then
+//! the lowest. Orders: size descending, start ascending, summed penalty
+//! weight descending, and four seeded shuffles; a penalty-blind first-fit
+//! placement is the incumbent. The best placement under the objective of the
+//! [`Budget`] wins: `(penalty, height)` for
+//! [`Objective::PenaltyThenPeak`] (what the DSA_RP planner asks for),
+//! `(height, penalty)` for [`Objective::PeakThenPenalty`]; ties keep the
+//! earlier order, so the result is deterministic.
+//!
+//! Guarantees: hard rules always hold; when no order fits the capacity the
+//! outcome has no solution (and says so only as "not found", not as a proof,
+//! unless the lower bound already exceeds the capacity).
 
-use super::{Budget, Outcome, Solver};
+use std::time::Instant;
+
+use super::exact::SplitMix;
+use super::geom::{align_up, conflict_lists, penalty_of, sorted_reserved};
+use super::greedy::{place_in_order, size_order, Fit};
+use super::{outcome_from, Budget, Objective, Outcome, Solver};
 use crate::problem::Problem;
 
 /// Penalty-aware canonical greedy over several orders.
@@ -12,8 +36,214 @@ impl Solver for Canonical {
         "canonical"
     }
     fn solve(&self, problem: &Problem, budget: &Budget) -> Outcome {
-        let mut out = super::FirstFit.solve(problem, budget);
-        out.solver = self.name();
+        let start = Instant::now();
+        let best = canonical_best(problem, budget);
+        let mut out = outcome_from(problem, best, self.name(), start);
+        if out.solution.is_none() && !super::greedy::pinned_are_consistent(problem) {
+            out.proven_infeasible = true;
+        }
         out
+    }
+}
+
+/// Best placement over all orders (within capacity), if any.
+pub(crate) fn canonical_best(problem: &Problem, budget: &Budget) -> Option<Vec<u64>> {
+    let n = problem.buffers.len();
+    let cap = problem.capacity.unwrap_or(u64::MAX);
+    let key = |offs: &Vec<u64>| {
+        let h = super::exact::height_of(problem, offs);
+        let p = penalty_of(problem, offs);
+        match budget.objective {
+            Objective::PenaltyThenPeak => (p, h),
+            Objective::PeakThenPenalty => (h, p),
+        }
+    };
+    let mut best: Option<(Vec<u64>, (u64, u64))> = None;
+    let mut consider = |offs: Vec<u64>| {
+        if super::exact::height_of(problem, &offs) > cap {
+            return;
+        }
+        let k = key(&offs);
+        if best.as_ref().is_none_or(|(_, bk)| k < *bk) {
+            best = Some((offs, k));
+        }
+    };
+    // The penalty-blind incumbent.
+    if let Some(order) = size_order(problem) {
+        if let Some(offs) = place_in_order(problem, &order, Fit::First) {
+            consider(offs);
+        }
+    }
+    let ctx = Context::new(problem);
+    let weight: Vec<u64> = {
+        let mut w = vec![0u64; n];
+        for &(a, b, x) in &problem.penalties {
+            w[a.index()] = w[a.index()].saturating_add(x);
+            w[b.index()] = w[b.index()].saturating_add(x);
+        }
+        w
+    };
+    let base: Vec<u32> = (0..n as u32).collect();
+    let b = &problem.buffers;
+    let mut orders: Vec<Vec<u32>> = Vec::new();
+    let mut o = base.clone();
+    o.sort_by_key(|&i| {
+        (
+            std::cmp::Reverse(b[i as usize].size),
+            b[i as usize].lower,
+            i,
+        )
+    });
+    orders.push(o);
+    let mut o = base.clone();
+    o.sort_by_key(|&i| {
+        (
+            b[i as usize].lower,
+            std::cmp::Reverse(b[i as usize].size),
+            i,
+        )
+    });
+    orders.push(o);
+    let mut o = base.clone();
+    o.sort_by_key(|&i| {
+        (
+            std::cmp::Reverse(weight[i as usize]),
+            std::cmp::Reverse(b[i as usize].size),
+            i,
+        )
+    });
+    orders.push(o);
+    let mut rng = SplitMix(budget.seed ^ 0xD5A_0001);
+    for _ in 0..4 {
+        let mut o = base.clone();
+        for i in (1..o.len()).rev() {
+            let j = (rng.next() % (i as u64 + 1)) as usize;
+            o.swap(i, j);
+        }
+        orders.push(o);
+    }
+    for mut order in orders {
+        // Pinned buffers first, keeping the order of the rest.
+        order.sort_by_key(|&i| b[i as usize].fixed_offset.is_none());
+        if let Some(offs) = ctx.place(problem, &order, cap) {
+            consider(offs);
+        }
+    }
+    best.map(|(o, _)| o)
+}
+
+/// Adjacency shared by every order.
+struct Context {
+    reserved: Vec<(u64, u64)>,
+    conflicts: Vec<Vec<u32>>,
+    /// Penalty partners with weights, sorted.
+    partners: Vec<Vec<(u32, u64)>>,
+}
+
+impl Context {
+    fn new(problem: &Problem) -> Context {
+        let n = problem.buffers.len();
+        let mut partners: Vec<Vec<(u32, u64)>> = vec![Vec::new(); n];
+        for &(a, b, w) in &problem.penalties {
+            if a != b {
+                partners[a.index()].push((b.0, w));
+                partners[b.index()].push((a.0, w));
+            }
+        }
+        for l in &mut partners {
+            l.sort_unstable();
+        }
+        Context {
+            reserved: sorted_reserved(problem),
+            conflicts: conflict_lists(problem),
+            partners,
+        }
+    }
+
+    /// Places buffers in `order`; `None` when one cannot fit below `cap`.
+    fn place(&self, problem: &Problem, order: &[u32], cap: u64) -> Option<Vec<u64>> {
+        let bufs = &problem.buffers;
+        let n = bufs.len();
+        let mut offsets = vec![0u64; n];
+        let mut placed_flag = vec![false; n];
+        let mut placed: Vec<u32> = Vec::with_capacity(n);
+        let mut obstacles: Vec<(u64, u64)> = Vec::new();
+        let mut candidates: Vec<u64> = Vec::new();
+        for &x in order {
+            let xi = x as usize;
+            let bx = &bufs[xi];
+            // Hard obstacles: reserved ranges, placed co-live or conflicting.
+            obstacles.clear();
+            obstacles.extend_from_slice(&self.reserved);
+            for &y in &placed {
+                let yi = y as usize;
+                let by = &bufs[yi];
+                if by.size > 0 && bx.lifetime_overlaps(by) {
+                    obstacles.push((offsets[yi], offsets[yi] + by.size));
+                }
+            }
+            for &y in &self.conflicts[xi] {
+                let yi = y as usize;
+                if placed_flag[yi] && bufs[yi].size > 0 && !bx.lifetime_overlaps(&bufs[yi]) {
+                    obstacles.push((offsets[yi], offsets[yi] + bufs[yi].size));
+                }
+            }
+            let fits = |o: u64| {
+                bx.size == 0
+                    || (o.checked_add(bx.size).is_some_and(|e| e <= cap)
+                        && obstacles.iter().all(|&(s, e)| e <= o || o + bx.size <= s))
+            };
+            let chosen = if let Some(f) = bx.fixed_offset {
+                if !fits(f) {
+                    return None;
+                }
+                f
+            } else {
+                candidates.clear();
+                candidates.push(0);
+                candidates.extend(self.reserved.iter().map(|&(_, e)| e));
+                candidates.extend(obstacles.iter().map(|&(_, e)| e));
+                for &(y, _) in &self.partners[xi] {
+                    if placed_flag[y as usize] {
+                        candidates.push(offsets[y as usize] + bufs[y as usize].size);
+                    }
+                }
+                for c in &mut candidates {
+                    *c = align_up(*c, bx.align);
+                }
+                candidates.sort_unstable();
+                candidates.dedup();
+                let mut best: Option<(u64, u64)> = None; // (added penalty, offset)
+                for &c in &candidates {
+                    if !fits(c) {
+                        continue;
+                    }
+                    let added: u64 = self.partners[xi]
+                        .iter()
+                        .filter(|&&(y, _)| {
+                            let yi = y as usize;
+                            placed_flag[yi]
+                                && bx.size > 0
+                                && bufs[yi].size > 0
+                                && c < offsets[yi] + bufs[yi].size
+                                && offsets[yi] < c + bx.size
+                        })
+                        .map(|&(_, w)| w)
+                        .fold(0u64, u64::saturating_add);
+                    if best.is_none_or(|(bp, _)| added < bp) {
+                        best = Some((added, c));
+                        if added == 0 {
+                            // Candidates are ascending: nothing beats this.
+                            break;
+                        }
+                    }
+                }
+                best?.1
+            };
+            offsets[xi] = chosen;
+            placed_flag[xi] = true;
+            placed.push(x);
+        }
+        Some(offsets)
     }
 }

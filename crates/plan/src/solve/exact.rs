@@ -61,6 +61,9 @@ impl Solver for Exact {
     }
     fn solve(&self, problem: &Problem, budget: &Budget) -> Outcome {
         let start = Instant::now();
+        if searchable_base(problem).is_none() {
+            return super::pairs::solve_pairs(problem, budget, start, self.name());
+        }
         match best_greedy(problem) {
             Some(greedy) => exact_from(problem, greedy, budget, start, self.name()),
             None => {
@@ -106,7 +109,7 @@ pub(crate) fn height_of(problem: &Problem, offsets: &[u64]) -> u64 {
 }
 
 /// The reserved prefix `R` when the search model covers the problem.
-fn searchable_base(problem: &Problem) -> Option<u64> {
+pub(crate) fn searchable_base(problem: &Problem) -> Option<u64> {
     if !problem.conflicts.is_empty()
         || !problem.penalties.is_empty()
         || problem.buffers.iter().any(|b| b.fixed_offset.is_some())

@@ -22,6 +22,7 @@ mod canonical;
 mod exact;
 mod geom;
 mod greedy;
+mod pairs;
 mod sequential;
 
 pub use auto::Auto;
