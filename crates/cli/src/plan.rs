@@ -102,6 +102,24 @@ pub fn run(args: Args) -> ExitCode {
     for d in &ctx.diagnostics {
         eprintln!("{d}");
     }
+    if planner == PlannerMode::Optimal {
+        for r in &ctx.dsa_reports {
+            eprintln!(
+                "[note] optimal {}/{}: {} bytes (dsa-rp greedy {}), penalty {}, {} ({})",
+                r.function,
+                r.space,
+                r.bytes,
+                r.greedy_bytes,
+                r.penalty,
+                if r.proven_optimal {
+                    "proven optimal"
+                } else {
+                    "not proven optimal"
+                },
+                r.chosen
+            );
+        }
+    }
     if let Err(e) = result {
         match e.loc {
             Some(l) => eprintln!("{file}:{}:{}: {e}", l.line, l.col),
@@ -113,10 +131,11 @@ pub fn run(args: Args) -> ExitCode {
         };
     }
     let text = tilemem_pto::print::print(&program);
+    let addressed = passes.contains(&PassId::AllocateMemoryAddr) && planner != PlannerMode::Ptoas;
     let report = args
         .report
         .as_ref()
-        .map(|_| tilemem_pto::report::build(&program, &ctx.soc).to_json());
+        .map(|_| tilemem_pto::report::build(&program, &ctx.soc, addressed).to_json());
     // Write everything only after every step succeeded; each file goes
     // through a temporary sibling and a rename, so no partial file remains.
     if let (Some(path), Some(json)) = (&args.report, &report) {

@@ -64,12 +64,17 @@ pub struct FunctionReport {
 pub struct Report {
     /// Target name.
     pub target: String,
+    /// Whether MemRef offsets are addresses (allocate_memory_addr ran). When
+    /// not, buffer ranges are relative to their root and `bytes_used` is the
+    /// sum of the roots' sizes (what a layout without further sharing takes).
+    pub addressed: bool,
     /// Kernel functions, in program order.
     pub functions: Vec<FunctionReport>,
 }
 
-/// Builds the report of a program (normally after allocate_memory_addr).
-pub fn build(program: &Program, soc: &Soc) -> Report {
+/// Builds the report of a program; `addressed` says whether its MemRef
+/// offsets are final addresses (after allocate_memory_addr).
+pub fn build(program: &Program, soc: &Soc, addressed: bool) -> Report {
     let mut functions = Vec::new();
     for f in &program.functions {
         if !f.kind().is_kernel() {
@@ -90,6 +95,7 @@ pub fn build(program: &Program, soc: &Soc) -> Report {
                 })
                 .min()
                 .and_then(|o| u64::try_from(o).ok())
+                .filter(|_| addressed)
                 .unwrap_or(0);
             layout.push(Slot {
                 root: a.var,
@@ -123,12 +129,18 @@ pub fn build(program: &Program, soc: &Soc) -> Report {
                 .iter()
                 .map(|s| (s.root, s.base + s.size))
                 .collect();
-            let bytes_used = bufs
-                .iter()
-                .map(|b| b.end.max(slot_end.get(&b.root).copied().unwrap_or(0)))
-                .max()
-                .unwrap_or(0)
-                .max(reserved_end);
+            let bytes_used = if addressed {
+                bufs.iter()
+                    .map(|b| b.end.max(slot_end.get(&b.root).copied().unwrap_or(0)))
+                    .max()
+                    .unwrap_or(0)
+                    .max(reserved_end)
+            } else {
+                let mut roots: Vec<_> = bufs.iter().map(|b| b.root).collect();
+                roots.sort_unstable();
+                roots.dedup();
+                reserved_end + roots.iter().filter_map(|r| slot_end.get(r)).sum::<u64>()
+            };
             let mut buffers: Vec<BufferReport> = bufs
                 .iter()
                 .map(|b| BufferReport {
@@ -156,6 +168,7 @@ pub fn build(program: &Program, soc: &Soc) -> Report {
     }
     Report {
         target: soc.name().to_string(),
+        addressed,
         functions,
     }
 }
@@ -182,6 +195,7 @@ impl Report {
         let mut o = String::new();
         o.push_str("{\n  \"target\": ");
         json_str(&mut o, &self.target);
+        let _ = write!(o, ",\n  \"addressed\": {}", self.addressed);
         o.push_str(",\n  \"functions\": [");
         for (i, f) in self.functions.iter().enumerate() {
             o.push_str(if i == 0 { "\n" } else { ",\n" });

@@ -311,7 +311,7 @@ fn report_lists_buffers_usage_and_bound() {
         &[PassId::InitMemref, PassId::AllocateMemoryAddr],
     )
     .unwrap();
-    let r = tilemem_pto::report::build(&p, &cx.soc);
+    let r = tilemem_pto::report::build(&p, &cx.soc, true);
     let vec = &r.functions[0].spaces[0];
     assert_eq!(vec.space, "Vec");
     assert_eq!(vec.bytes_used, 512);
