@@ -303,6 +303,13 @@ fn report_lists_buffers_usage_and_bound() {
             "return r",
         ],
     );
+    // Before allocation the report is root-relative: two 256-byte roots.
+    let mut rel = parse(&src).unwrap();
+    run_pipeline(&mut rel, &mut ctx("910b"), &[PassId::InitMemref]).unwrap();
+    let r = tilemem_pto::report::build(&rel, &Soc::ascend910b(), false);
+    assert!(!r.addressed);
+    assert_eq!(r.functions[0].spaces[0].bytes_used, 512);
+    assert!(r.to_json().contains("\"addressed\": false"));
     let mut p = parse(&src).unwrap();
     let mut cx = ctx("910b");
     run_pipeline(
