@@ -177,6 +177,12 @@ fn main() {
     );
     for (n, heavy) in [(10_000, false), (100_000, false), (100_000, true)] {
         let src = generate(n, heavy);
+        if let Some(dir) = std::env::var_os("PTO_BENCH_DUMP") {
+            // Keep the inputs for timing `tilemem fmt` on them.
+            let kind = if heavy { "heavy" } else { "mixed" };
+            let path = std::path::Path::new(&dir).join(format!("bench_{kind}_{n}.py"));
+            std::fs::write(&path, &src).expect("write the generated program");
+        }
         let stmts = src.lines().count() - 7;
         let (mut tp, mut tq, mut tt, mut tc) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         let mut peak_ratio = 0.0;
