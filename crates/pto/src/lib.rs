@@ -2,8 +2,8 @@
 //!
 //! - [`ir`]: the program model (dense ids + side tables); read its module
 //!   docs before writing a pass.
-//! - [`parse`]: the reader (PyPTO text, hand-written programs too).
-//! - [`print`]: the printer (byte-exact PyPTO text).
+//! - [`mod@parse`]: the reader (PyPTO text, hand-written programs too).
+//! - [`mod@print`]: the printer (byte-exact PyPTO text).
 //! - [`diag`]: reader errors rendered with `file:line:col` and a snippet.
 
 pub mod diag;

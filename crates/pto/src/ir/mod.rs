@@ -40,6 +40,17 @@
 //!   `stmt.call_mut().unwrap().set_kwarg("base", Expr::Int(0))`.
 //! - **Rename**: `f.vars[v].name = "new".into()` renames every use;
 //!   **retarget** uses with [`Expr::map_vars`].
+//! - **Names**: a use refers to the latest definition before it in program
+//!   order (parameters, assignments, loop variables, iter args, results);
+//!   a name never defined becomes a [`VarDef::Free`] variable. A result of
+//!   a `for`/`if` has [`VarDef::Stmt`] of that statement.
+//! - **Trivia**: own-line comments and blank lines of hand-written
+//!   programs are [`StmtKind::Comment`] / [`StmtKind::Blank`] statements
+//!   in their block; passes skip them. [`Stmt::pos`] is the source position
+//!   for diagnostics (`0:0` for statements a pass created).
+//! - **Text**: dotted names ([`Expr::Path`], [`Call::func`],
+//!   [`Kwarg::name`]) are `Arc<str>` shared by the reader; make new ones
+//!   with `"pl.tile.move".into()`.
 //!
 //! ```
 //! use tilemem_pto::ir::*;

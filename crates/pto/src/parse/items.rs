@@ -143,7 +143,11 @@ impl<'s> Parser<'s> {
             .find("\n    @")
             .or_else(|| rest.get(1..)?.find("@pl.function").map(|k| k + 1))
             .unwrap_or(rest.len());
-        let lines = rest.as_bytes()[..end].iter().filter(|&&b| b == b'\n').count() + 1;
+        let lines = rest.as_bytes()[..end]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count()
+            + 1;
         self.f.stmts.reserve(lines);
         self.f.vars.reserve(lines + 8);
         self.scope.reserve(lines + 8);

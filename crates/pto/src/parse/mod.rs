@@ -5,7 +5,7 @@
 //! (plain tiles without MemRefs, comments, blank lines, bracketed or `\`
 //! line continuations, `elif`), resolves every name to a [`VarId`] of its
 //! function (a use refers to the latest definition before it in program
-//! order; unknown names become [`VarDef::Free`] variables), and reports the
+//! order; unknown names become [`VarDef::Free`](crate::ir::VarDef::Free) variables), and reports the
 //! first error with its line, column and what was expected. It never
 //! panics: deep nesting and oversized input are errors too.
 
