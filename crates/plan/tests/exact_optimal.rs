@@ -19,7 +19,7 @@ impl Rng {
 }
 
 /// Random problem: `n` buffers, lifetimes within `[0, t)`, sizes 1..=`smax`.
-pub fn random_problem(rng: &mut Rng, n: usize, t: u64, smax: u64) -> Problem {
+fn random_problem(rng: &mut Rng, n: usize, t: u64, smax: u64) -> Problem {
     let mut p = Problem::new();
     for _ in 0..n {
         let l = rng.below(t);

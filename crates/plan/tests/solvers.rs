@@ -103,7 +103,7 @@ proptest! {
         let other = (0..n).find(|&b| {
             b != a && p.buffers[a].size > 0 && p.buffers[b].size > 0
                 && p.buffers[a].lifetime_overlaps(&p.buffers[b])
-                && sol.offsets[b] % p.buffers[a].align == 0
+                && sol.offsets[b].is_multiple_of(p.buffers[a].align)
         });
         if let Some(b) = other {
             let mut bad = sol.clone();

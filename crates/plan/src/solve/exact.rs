@@ -147,7 +147,7 @@ fn search_problem(
         .into_iter()
         .map(|ids| (part_bound(problem, &ids, base), ids))
         .collect();
-    parts.sort_by(|a, b| b.0.cmp(&a.0));
+    parts.sort_by_key(|p| std::cmp::Reverse(p.0));
     let mut reached = 0u64; // max height over parts done
     let mut all_proven = true;
     let mut infeasible = false;
@@ -484,6 +484,10 @@ enum Run {
     OutOfTime,
 }
 
+/// A valley examined by a node: `(lo, hi, lower neighbour floor, smallest
+/// buffer inside, most constrained critical section and its coverage)`.
+type ValleyInfo = (usize, usize, Option<u64>, u64, Option<(usize, u32)>);
+
 /// What a frame has applied to reach its current child.
 #[derive(Clone, Copy)]
 enum Applied {
@@ -729,7 +733,7 @@ impl<'a> Dfs<'a> {
         let cand_start = self.cands.len();
         let cover_start = self.cover.len();
         // (lo, hi, raise_to, min_cand, critical section, its coverage)
-        let mut chosen: Option<(usize, usize, Option<u64>, u64, Option<(usize, u32)>)> = None;
+        let mut chosen: Option<ValleyInfo> = None;
         let mut s = clo_u;
         while s < chi_u {
             if self.floor[s] != level {
@@ -896,13 +900,7 @@ impl<'a> Dfs<'a> {
 
     /// Examines one valley: `None` when it proves the node dead; else
     /// `(lo, hi, raise_to, min_cand, most constrained critical section)`.
-    #[allow(clippy::type_complexity)]
-    fn valley(
-        &mut self,
-        level: u64,
-        lo: usize,
-        hi: usize,
-    ) -> Option<(usize, usize, Option<u64>, u64, Option<(usize, u32)>)> {
+    fn valley(&mut self, level: u64, lo: usize, hi: usize) -> Option<ValleyInfo> {
         let sections = self.part.sections;
         let left = (lo > 0 && self.rem[lo - 1] > 0).then(|| self.floor[lo - 1]);
         let right = (hi < sections && self.rem[hi] > 0).then(|| self.floor[hi]);
@@ -1092,7 +1090,7 @@ impl<'a> Dfs<'a> {
             if nodes >= node_limit {
                 return Run::OutOfNodes;
             }
-            if nodes % 1024 == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+            if nodes & 1023 == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
                 return Run::OutOfTime;
             }
             // Take back the child tried last.

@@ -92,15 +92,20 @@ struct Search<'a> {
 impl<'a> Search<'a> {
     fn new(p: &'a Problem, budget: &Budget, start: Instant) -> Search<'a> {
         let n = p.buffers.len();
-        let mut hard = vec![Vec::new(); n];
-        for x in 0..n {
-            for y in 0..n {
-                let (bx, by) = (&p.buffers[x], &p.buffers[y]);
-                if x != y && bx.size > 0 && by.size > 0 && bx.lifetime_overlaps(by) {
-                    hard[x].push(y as u32);
-                }
-            }
-        }
+        let mut hard: Vec<Vec<u32>> = p
+            .buffers
+            .iter()
+            .enumerate()
+            .map(|(x, bx)| {
+                (0..n)
+                    .filter(|&y| {
+                        let by = &p.buffers[y];
+                        x != y && bx.size > 0 && by.size > 0 && bx.lifetime_overlaps(by)
+                    })
+                    .map(|y| y as u32)
+                    .collect()
+            })
+            .collect();
         for &(a, b) in &p.conflicts {
             if a != b {
                 hard[a.index()].push(b.0);
@@ -186,7 +191,7 @@ impl<'a> Search<'a> {
 
     fn dfs(&mut self, level: u64, level_id: u32, height: u64, penalty: u64) {
         self.nodes += 1;
-        if self.nodes % 1024 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+        if self.nodes & 1023 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
             self.out_of_time = true;
         }
         if self.out_of_time {
@@ -196,10 +201,10 @@ impl<'a> Search<'a> {
         let n = bufs.len();
         let mut max_rest = 0u64;
         let mut any = false;
-        for i in 0..n {
-            if !self.placed[i] {
+        for (b, &placed) in bufs.iter().zip(&self.placed) {
+            if !placed {
                 any = true;
-                max_rest = max_rest.max(bufs[i].size);
+                max_rest = max_rest.max(b.size);
             }
         }
         if !any {
