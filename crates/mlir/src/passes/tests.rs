@@ -494,6 +494,71 @@ fn vsstb_stores_ask_for_bank_conflict_free_strides() {
     );
 }
 
+/// Type agreement the passes must keep when they retype values: loop
+/// inits, iter args, results and yields; both branches of an `scf.if` and
+/// its results; call operands and callee signatures and entry arguments.
+fn check_types(m: &crate::ir::Module) -> Result<(), String> {
+    use crate::ir::Type;
+    let ty = |v| m.value_type(v).clone();
+    for op in m.all_ops() {
+        let d = m.op(op);
+        match d.name() {
+            "scf.for" => {
+                let Some(p) = m.for_parts(op) else { continue };
+                for j in 0..p.inits.len() {
+                    let t = ty(p.inits[j]);
+                    let yielded = p.yield_op.and_then(|y| m.op(y).operand(j)).map(ty);
+                    if ty(p.iter_args[j]) != t
+                        || ty(p.results[j]) != t
+                        || yielded != Some(t.clone())
+                    {
+                        return Err(format!("scf.for #{j} types disagree"));
+                    }
+                }
+            }
+            "scf.if" => {
+                for &r in d.regions() {
+                    let Some(b) = m.region_blocks(r).first() else {
+                        continue;
+                    };
+                    let Some(y) = m.last_op(*b) else { continue };
+                    for (i, &res) in d.results().iter().enumerate() {
+                        if m.op(y).operand(i).map(ty) != Some(ty(res)) {
+                            return Err(format!("scf.if result #{i} disagrees with a branch"));
+                        }
+                    }
+                }
+            }
+            "func.call" => {
+                let Some(callee) = super::common::callee_of(m, op) else {
+                    continue;
+                };
+                let Some(f) = m.func_type(callee) else {
+                    continue;
+                };
+                let args: Vec<Type> = d.operands().iter().map(|&v| ty(v)).collect();
+                if args != f.inputs {
+                    return Err(format!(
+                        "call to @{} disagrees with its signature",
+                        m.func_name(callee).unwrap_or("?")
+                    ));
+                }
+            }
+            "func.func" => {
+                let (Some(f), Some(b)) = (m.func_type(op), m.func_body(op)) else {
+                    continue;
+                };
+                let args: Vec<Type> = m.block_args(b).iter().map(|&v| ty(v)).collect();
+                if args != f.inputs {
+                    return Err("function arguments disagree with the signature".into());
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 /// The lit inputs of the suite, embedded so that this test needs no files.
 const LIT_INPUTS: &[&str] = &[
     include_str!("../../../../tests/lit/stride-align/align-alloc-size.mlir"),
@@ -512,6 +577,23 @@ const LIT_INPUTS: &[&str] = &[
     include_str!("../../../../tests/lit/stride-align/enable-warnings.mlir"),
     include_str!("../../../../tests/lit/stride-align/enable-max-iterations.mlir"),
     include_str!("../../../../tests/lit/stride-align/seed-examples.mlir"),
+];
+
+/// Token swaps the mutation test applies besides digit changes.
+const SWAPS: &[(&str, &str)] = &[
+    ("address_space<ub>", "address_space<gm>"),
+    ("address_space<gm>", "address_space<ub>"),
+    ("address_space<ub>", "address_space<cc>"),
+    ("xf16", "xi1"),
+    ("xf16", "xi4"),
+    ("xi32", "xf16"),
+    ("xf32", "xi8"),
+    ("Ascend950PR_9589", "Ascend310B1"),
+    ("strided<[", "strided<[?, "),
+    ("x15x", "x?x"),
+    ("memref<", "memref<1x"),
+    ("scf.yield %a", "scf.yield %b"),
+    ("<sum>", "<max>"),
 ];
 
 /// Deterministic digit mutations of every lit case (sizes, strides, dims,
@@ -551,12 +633,42 @@ fn passes_never_panic_and_stay_idempotent_on_mutated_inputs() {
                         text[at] = b'0' + (next() % 10) as u8;
                     }
                 }
-                let text = String::from_utf8(text).unwrap();
+                let mut text = String::from_utf8(text).unwrap();
+                if variant % 2 == 1 {
+                    let (from, to) = SWAPS[next() % SWAPS.len()];
+                    let hits: Vec<usize> = text.match_indices(from).map(|(i, _)| i).collect();
+                    if !hits.is_empty() {
+                        let at = hits[next() % hits.len()];
+                        text.replace_range(at..at + from.len(), to);
+                    }
+                }
+                let opts = ParseOptions {
+                    allow_unregistered_dialect: true,
+                    ..ParseOptions::default()
+                };
+                // Inputs whose types already disagree are not the passes'
+                // doing (the reader does not verify them).
+                let well_typed = parse_module(&text, &opts)
+                    .map(|m| check_types(&m).is_ok())
+                    .unwrap_or(false);
+                if !well_typed {
+                    continue;
+                }
                 for passes in pipelines {
                     let Ok(once) = run(&text, passes) else {
                         continue;
                     };
                     runs += 1;
+                    let opts = ParseOptions {
+                        allow_unregistered_dialect: true,
+                        ..ParseOptions::default()
+                    };
+                    let reread = parse_module(&once, &opts).unwrap_or_else(|d| {
+                        panic!("output unreadable: {}\n{once}", d.render("out"))
+                    });
+                    if let Err(e) = check_types(&reread) {
+                        panic!("{passes:?}: {e} in\n{once}\nfrom\n{text}");
+                    }
                     if passes.len() == 1 {
                         match run(&once, passes) {
                             Ok(twice) => {
