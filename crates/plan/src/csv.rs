@@ -19,7 +19,8 @@
 //!
 //! A pair may be listed on either row or on both (it counts once; on both
 //! rows with different weights the larger weight wins). Cells may be empty
-//! for the optional columns.
+//! for the optional columns. [`write_problem`] writes each pair once, on
+//! the row of the earlier buffer, with repeated pairs of the problem summed.
 //!
 //! Lines starting with `#` before the header are comments; among them,
 //! `# capacity=N` sets the capacity and `# reserved=START-END` (repeatable)
@@ -438,13 +439,31 @@ pub fn write_problem(problem: &Problem, solution: Option<&Solution>) -> String {
         out.push_str(&format!("# reserved={s}-{e}\n"));
     }
     let n = problem.buffers.len();
+    let mut pairs: Vec<(usize, usize)> = problem
+        .conflicts
+        .iter()
+        .map(|&(a, b)| (a.index().min(b.index()), a.index().max(b.index())))
+        .filter(|&(a, b)| a != b)
+        .collect();
+    pairs.sort_unstable();
+    pairs.dedup();
     let mut conf = vec![Vec::new(); n];
-    for &(a, b) in &problem.conflicts {
-        conf[a.index()].push(name(b.index()));
+    for (a, b) in pairs {
+        conf[a].push(name(b));
+    }
+    // Repeated pairs add up (as they do for the solvers); each pair is
+    // written once, on the row of its lower index.
+    let mut summed: std::collections::BTreeMap<(usize, usize), u64> = Default::default();
+    for &(a, b, w) in &problem.penalties {
+        let (a, b) = (a.index().min(b.index()), a.index().max(b.index()));
+        if a != b {
+            let e = summed.entry((a, b)).or_insert(0);
+            *e = e.saturating_add(w);
+        }
     }
     let mut pen = vec![Vec::new(); n];
-    for &(a, b, w) in &problem.penalties {
-        pen[a.index()].push(format!("{}:{w}", name(b.index())));
+    for (&(a, b), &w) in &summed {
+        pen[a].push(format!("{}:{w}", name(b)));
     }
     let pinned = problem.buffers.iter().any(|b| b.fixed_offset.is_some());
     let mut header = String::from("id,lower,upper,size,alignment");

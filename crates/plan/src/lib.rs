@@ -8,6 +8,35 @@
 //! [`Outcome`]; [`validate`] checks any placement without sharing code with
 //! the solvers; [`lower_bound`] gives the floor every result is compared to.
 //!
+//! # Solvers
+//! | kind | what | proves |
+//! |---|---|---|
+//! | `sequential` | bump allocation in buffer order, no reuse | - |
+//! | `first-fit`, `best-fit` | size-descending greedy | optimal when it meets the bound |
+//! | `canonical` | penalty-aware canonical greedy over several orders (DSA_RP) | as above |
+//! | `exact` | complete branch-and-bound, anytime | optimal / infeasible |
+//! | `auto` | greedy, then `exact` where greedy misses the bound or capacity | as `exact` |
+//!
+//! # Use by a planner (DSA_RP and an optimal mode)
+//! 1. Build one [`Problem`] per (function, memory space): buffers with size,
+//!    alignment and lifetime; `capacity`; `reserved` ranges; hard
+//!    separations that lifetimes do not already imply go in `conflicts`
+//!    (pinned/declared allocations, pipeline stages, hazards, no-alias
+//!    rules); soft unit-weight reuse penalties go in `penalties`.
+//! 2. DSA_RP: `solve(&p, SolverKind::Canonical,
+//!    &Budget::default().with_objective(Objective::PenaltyThenPeak))`: the
+//!    best `(penalty, height)` over the orders, within the capacity.
+//!    An optimal mode: the same with `SolverKind::Exact` and either
+//!    objective; `proven_optimal` says whether the time limit cut it short
+//!    (the canonical placement is its starting point, so it is never worse).
+//! 3. Check the result with [`validate`] before writing addresses.
+//! 4. Export with [`csv::write_problem`]: hard pairs and penalties become
+//!    the `conflicts` / `penalties` columns, capacity and reserved ranges
+//!    `# capacity=` / `# reserved=` lines (see [`csv`]). `tilemem solve
+//!    FILE.csv --solver canonical --penalty-first` then reproduces the
+//!    DSA_RP placement exactly (solvers are deterministic and independent of
+//!    the order in which pairs are listed).
+//!
 //! ```
 //! use tilemem_plan::{solve, validate, Buffer, Budget, Problem, SolverKind};
 //!
