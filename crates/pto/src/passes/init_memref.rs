@@ -222,32 +222,40 @@ fn ssa_rename(f: &mut Function) {
             _ => {}
         }
     }
-    let mut seen: HashMap<Box<str>, u32> = HashMap::with_capacity(order.len());
-    let mut done = vec![false; f.vars.len()];
-    // Every name in use, built only when a rename is needed.
-    let mut taken: Option<std::collections::HashSet<Box<str>>> = None;
-    for v in order {
-        if std::mem::replace(&mut done[v.index()], true) {
-            continue;
-        }
-        let name = &f.vars[v].name;
-        if &**name == "_" {
-            continue;
-        }
-        let Some(k) = seen.get_mut(name) else {
-            seen.insert(name.clone(), 0);
-            continue;
-        };
-        let taken = taken.get_or_insert_with(|| f.vars.values().map(|d| d.name.clone()).collect());
-        let new = loop {
-            *k += 1;
-            let candidate = format!("{name}_{k}");
-            if !taken.contains(candidate.as_str()) {
-                break candidate;
+    // Names are borrowed while deciding; renames are applied afterwards.
+    let mut renames: Vec<(VarId, String)> = Vec::new();
+    {
+        let mut seen: HashMap<&str, u32> = HashMap::with_capacity(order.len());
+        let mut done = vec![false; f.vars.len()];
+        // Every name in use, built only when a rename is needed.
+        let mut taken: Option<std::collections::HashSet<&str>> = None;
+        let mut fresh: std::collections::HashSet<String> = std::collections::HashSet::new();
+        for v in order {
+            if std::mem::replace(&mut done[v.index()], true) {
+                continue;
             }
-        };
-        taken.insert(new.clone().into());
-        f.vars[v].name = new.into();
+            let name: &str = &f.vars[v].name;
+            if name == "_" {
+                continue;
+            }
+            let Some(k) = seen.get_mut(name) else {
+                seen.insert(name, 0);
+                continue;
+            };
+            let taken = taken.get_or_insert_with(|| f.vars.values().map(|d| &*d.name).collect());
+            let new = loop {
+                *k += 1;
+                let candidate = format!("{name}_{k}");
+                if !taken.contains(candidate.as_str()) && !fresh.contains(&candidate) {
+                    break candidate;
+                }
+            };
+            fresh.insert(new.clone());
+            renames.push((v, new));
+        }
+    }
+    for (v, name) in renames {
+        f.vars[v].name = name.into();
     }
 }
 
