@@ -193,7 +193,10 @@ fn seed_reads_and_prints_stably() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+    // 512 cases by default; PROPTEST_CASES raises it for longer runs.
+    #![proptest_config(ProptestConfig::with_cases(
+        std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(512)
+    ))]
 
     #[test]
     fn mutated_inputs_never_panic(muts in proptest::collection::vec(mutation(), 1..6)) {

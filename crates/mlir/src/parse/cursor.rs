@@ -117,6 +117,13 @@ impl<'a> Cursor<'a> {
         self.src.as_bytes().get(self.pos + k).copied()
     }
 
+    /// The byte just before the cursor.
+    pub fn prev_raw(&self) -> Option<u8> {
+        self.pos
+            .checked_sub(1)
+            .and_then(|p| self.src.as_bytes().get(p).copied())
+    }
+
     /// Whether the next token starts with `s`.
     pub fn looking_at(&mut self, s: &str) -> bool {
         self.skip_ws();

@@ -205,6 +205,16 @@ impl Parser<'_> {
         };
         let name = self.resolve_name(word);
         let form = custom_form(&name);
+        if !word.contains('.') && form.is_none() {
+            let tried = if name != word {
+                format!(" (tried '{name}' as well)")
+            } else {
+                String::new()
+            };
+            return self
+                .c
+                .err_at(name_pos, format!("custom op '{word}' is unknown{tried}"));
+        }
         if form.is_none() {
             self.check_dialect(&name, name_pos, false)?;
         }
@@ -1107,12 +1117,16 @@ impl Parser<'_> {
         let mut bare: Option<usize> = None;
         let mut results_seen = false;
         loop {
+            // Whitespace before the next token, whether or not the previous
+            // piece's reader already skipped it.
             let had_space = self
                 .c
                 .rest()
                 .as_bytes()
                 .first()
-                .is_some_and(|c| c.is_ascii_whitespace());
+                .is_some_and(|c| c.is_ascii_whitespace())
+                || self.c.rest().starts_with("//")
+                || self.c.prev_raw().is_some_and(|c| c.is_ascii_whitespace());
             self.c.skip_ws();
             self.c.skip_ws();
             let p = self.c.pos();
@@ -1169,11 +1183,12 @@ impl Parser<'_> {
                             .err_at(p, "SSA values inside brackets are not supported here");
                     }
                     glue(&mut pieces);
-                    pieces.push(Piece::Text(text.to_string()));
+                    pieces.push(Piece::Text(self.expand_aliases(text)));
                 }
                 Some(b'#') => {
-                    self.parse_attribute()?;
-                    let text = self.c.slice(p, self.c.pos()).to_string();
+                    // Keep the attribute, not its spelling: aliases such as
+                    // `#map` are resolved here and re-aliased when printed.
+                    let text = self.parse_attribute()?.to_string();
                     glue(&mut pieces);
                     pieces.push(Piece::Text(text));
                 }
@@ -1265,10 +1280,14 @@ impl Parser<'_> {
                         if self.c.peek() == Some(b'%') {
                             let o = self.parse_operand()?;
                             let mut typed = false;
+                            let before_colon = self.c.pos();
                             if self.c.eat(":") {
                                 let t = self.parse_type()?;
                                 self.check_types(std::slice::from_ref(&o), &[t])?;
                                 typed = true;
+                            } else {
+                                // Keep the whitespace for the next piece.
+                                self.c.reset(before_colon);
                             }
                             pieces.push(Piece::OperandClause {
                                 name: word.to_string(),
@@ -1297,10 +1316,14 @@ impl Parser<'_> {
                         // `pad_value %v : T`: a keyword taking one operand.
                         let o = self.parse_operand()?;
                         let mut typed = false;
+                        let before_colon = self.c.pos();
                         if self.c.eat(":") {
                             let t = self.parse_type()?;
                             self.check_types(std::slice::from_ref(&o), &[t])?;
                             typed = true;
+                        } else {
+                            // Keep the whitespace for the next piece.
+                            self.c.reset(before_colon);
                         }
                         pieces.push(Piece::KeywordOperand {
                             name: word.to_string(),
@@ -1382,7 +1405,18 @@ impl Parser<'_> {
             }
             Some(b'}') => false,
             _ => match self.c.ident() {
-                Some(_) => !matches!(self.c.peek(), Some(b'=') | Some(b',') | Some(b'}')),
+                // `{name}` is a unit attribute unless `name` is an op the
+                // reader knows (a terminator such as `scope.return`).
+                Some(word) => match self.c.peek() {
+                    Some(b'=') | Some(b',') => false,
+                    Some(b'}') => {
+                        custom_form(word).is_some()
+                            || word == "return"
+                            || word.ends_with(".return")
+                            || word.ends_with(".yield")
+                    }
+                    _ => true,
+                },
                 None => false,
             },
         };

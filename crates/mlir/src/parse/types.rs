@@ -50,7 +50,7 @@ impl<'a> Parser<'a> {
                     self.c.balanced()?;
                 }
                 let end = self.c.pos();
-                return Ok(Type::Opaque(self.c.slice(start, end).to_string()));
+                return Ok(Type::Opaque(self.expand_aliases(self.c.slice(start, end))));
             }
             _ => {}
         }
@@ -364,7 +364,7 @@ impl<'a> Parser<'a> {
             Some(b'#') => self.parse_hash_attribute(),
             Some(b'<') => {
                 let text = self.c.balanced()?;
-                Ok(Attribute::Opaque(text.to_string()))
+                Ok(Attribute::Opaque(self.expand_aliases(text)))
             }
             Some(b'-') | Some(b'0'..=b'9') => self.parse_number_attr(),
             Some(b'(') | Some(b'!') => Ok(Attribute::Type(self.parse_type()?)),
@@ -394,7 +394,9 @@ impl<'a> Parser<'a> {
                             self.c.reset(save);
                         }
                         let end = self.c.pos();
-                        return Ok(Attribute::Opaque(self.c.slice(start, end).to_string()));
+                        return Ok(Attribute::Opaque(
+                            self.expand_aliases(self.c.slice(start, end)),
+                        ));
                     }
                     "affine_map" | "affine_set" | "strided" | "distinct" | "loc" | "opaque"
                         if matches!(self.c.peek_raw(0), Some(b'<') | Some(b'(') | Some(b'[')) =>
@@ -408,7 +410,9 @@ impl<'a> Parser<'a> {
                             }
                         }
                         let end = self.c.pos();
-                        return Ok(Attribute::Opaque(self.c.slice(start, end).to_string()));
+                        return Ok(Attribute::Opaque(
+                            self.expand_aliases(self.c.slice(start, end)),
+                        ));
                     }
                     _ => {}
                 }
@@ -476,7 +480,9 @@ impl<'a> Parser<'a> {
             self.c.balanced()?;
             let end = self.c.pos();
             let _ = p;
-            return Ok(Attribute::Opaque(self.c.slice(start, end).to_string()));
+            return Ok(Attribute::Opaque(
+                self.expand_aliases(self.c.slice(start, end)),
+            ));
         }
         if self.c.eat(":") {
             loop {
@@ -536,7 +542,7 @@ impl<'a> Parser<'a> {
             Some((dialect, mnemonic)) if !dialect.is_empty() && !mnemonic.is_empty() => {
                 let params = if self.c.peek_raw(0) == Some(b'<') {
                     let text = self.c.balanced()?;
-                    Some(text[1..text.len() - 1].to_string())
+                    Some(self.expand_aliases(&text[1..text.len() - 1]))
                 } else {
                     None
                 };
@@ -550,12 +556,53 @@ impl<'a> Parser<'a> {
                 if self.c.peek_raw(0) == Some(b'<') {
                     self.c.balanced()?;
                     let end = self.c.pos();
-                    return Ok(Attribute::Opaque(self.c.slice(start, end).to_string()));
+                    return Ok(Attribute::Opaque(
+                        self.expand_aliases(self.c.slice(start, end)),
+                    ));
                 }
                 self.c
                     .err_at(start, format!("undefined symbol alias id '{name}'"))
             }
         }
+    }
+
+    /// Text kept verbatim (dialect parameters, enum keywords) with the
+    /// attribute aliases it mentions (`#map`) replaced by what they stand
+    /// for, so that the text means the same once the aliases are gone.
+    pub(crate) fn expand_aliases(&self, text: &str) -> String {
+        if !text.contains('#') || self.attr_aliases.is_empty() {
+            return text.to_string();
+        }
+        let bytes = text.as_bytes();
+        let mut out = String::with_capacity(text.len());
+        let mut i = 0;
+        let mut in_string = false;
+        while i < bytes.len() {
+            let b = bytes[i];
+            if in_string {
+                if b == b'\\' && i + 1 < bytes.len() {
+                    out.push_str(&text[i..i + 2]);
+                    i += 2;
+                    continue;
+                }
+                in_string = b != b'"';
+            } else if b == b'"' {
+                in_string = true;
+            } else if b == b'#' {
+                let end = text[i + 1..]
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || "_$.-".contains(c)))
+                    .map_or(text.len(), |k| i + 1 + k);
+                if let Some(a) = self.attr_aliases.get(&text[i + 1..end]) {
+                    out.push_str(&a.to_string());
+                    i = end;
+                    continue;
+                }
+            }
+            let ch_len = text[i..].chars().next().map_or(1, char::len_utf8);
+            out.push_str(&text[i..i + ch_len]);
+            i += ch_len;
+        }
+        out
     }
 
     /// Reads `{name = attr, unit_name, "quoted" = attr}`.

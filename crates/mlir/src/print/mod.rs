@@ -22,23 +22,18 @@ pub fn print_module(module: &Module) -> String {
 
 /// Replaces inline `affine_map<...>` texts by `#map`, `#map1`, ... aliases
 /// defined at the top, numbered in order of first appearance (as mlir-opt
-/// prints them).
+/// prints them). Text inside string literals is left alone.
 fn alias_affine_maps(body: String) -> String {
-    let mut maps: Vec<String> = Vec::new();
-    let mut rest = body.as_str();
-    while let Some(i) = rest.find("affine_map<") {
-        let tail = &rest[i..];
-        let Some(len) = balanced_len(tail) else {
-            break;
-        };
-        let text = &tail[..len];
-        if !maps.iter().any(|m| m == text) {
-            maps.push(text.to_string());
-        }
-        rest = &tail[len..];
-    }
-    if maps.is_empty() {
+    let spans = map_spans(&body);
+    if spans.is_empty() {
         return body;
+    }
+    let mut maps: Vec<&str> = Vec::new();
+    for &(start, end) in &spans {
+        let text = &body[start..end];
+        if !maps.contains(&text) {
+            maps.push(text);
+        }
     }
     let alias = |i: usize| {
         if i == 0 {
@@ -47,19 +42,62 @@ fn alias_affine_maps(body: String) -> String {
             format!("#map{i}")
         }
     };
-    let mut out = String::new();
+    let mut out = String::with_capacity(body.len());
     for (i, m) in maps.iter().enumerate() {
         out.push_str(&format!("{} = {}\n", alias(i), m));
     }
-    // Replace longest texts first so that no map text is a prefix problem.
-    let mut order: Vec<usize> = (0..maps.len()).collect();
-    order.sort_by_key(|&i| std::cmp::Reverse(maps[i].len()));
-    let mut text = body;
-    for i in order {
-        text = text.replace(&maps[i], &alias(i));
+    let mut last = 0;
+    for &(start, end) in &spans {
+        out.push_str(&body[last..start]);
+        let k = maps
+            .iter()
+            .position(|m| *m == &body[start..end])
+            .unwrap_or(0);
+        out.push_str(&alias(k));
+        // An alias directly followed by an identifier character (possible
+        // in free-form op text) gets a separating space.
+        if body[end..]
+            .bytes()
+            .next()
+            .is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'.' | b'-'))
+        {
+            out.push(' ');
+        }
+        last = end;
     }
-    out.push_str(&text);
+    out.push_str(&body[last..]);
     out
+}
+
+/// Byte ranges of the `affine_map<...>` texts outside string literals.
+fn map_spans(text: &str) -> Vec<(usize, usize)> {
+    let bytes = text.as_bytes();
+    let mut spans = Vec::new();
+    let mut i = 0;
+    let mut in_string = false;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if in_string {
+            match b {
+                b'\\' => i += 1,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            i += 1;
+            continue;
+        }
+        if b == b'"' {
+            in_string = true;
+        } else if b == b'a' && text[i..].starts_with("affine_map<") {
+            if let Some(len) = balanced_len(&text[i..]) {
+                spans.push((i, i + len));
+                i += len;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    spans
 }
 
 /// Length of `name<...>` up to the matching `>` (`->` does not close).

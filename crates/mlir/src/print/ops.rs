@@ -102,6 +102,10 @@ impl<'a> OpPrinter<'a> {
 
     /// The op name as printed: `func.` ops inside functions drop the prefix.
     fn op_name(&self, name: &str) -> String {
+        // Only ops the reader knows by their short name lose the prefix.
+        if custom_form(name).is_none() {
+            return name.to_string();
+        }
         if let Some(d) = self.default_dialect.last() {
             if let Some(rest) = name.strip_prefix(d).and_then(|r| r.strip_prefix('.')) {
                 return rest.to_string();

@@ -329,6 +329,8 @@ pub fn round_to(v: f64, kind: FloatKind) -> f64 {
 /// back to the same value, otherwise the shortest exact decimal, and
 /// infinities/NaNs as bit patterns in hex.
 pub fn format_float(v: f64, kind: FloatKind) -> String {
+    // The value as the type holds it (out-of-range values become infinite).
+    let v = round_to(v, kind);
     if v.is_finite() {
         let e = format!("{v:.6e}");
         let (mantissa, exp) = e.split_once('e').unwrap_or((&e, "0"));
@@ -373,5 +375,57 @@ impl fmt::Display for Attribute {
         let mut s = String::new();
         write_attr(&mut s, self, false);
         f.write_str(&s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floats_print_like_mlir() {
+        let cases = [
+            (0.0, FloatKind::F16, "0.000000e+00"),
+            (1.5, FloatKind::F16, "1.500000e+00"),
+            (-2.0, FloatKind::BF16, "-2.000000e+00"),
+            (0.1, FloatKind::F32, "1.000000e-01"),
+            (0.1, FloatKind::F64, "1.000000e-01"),
+            (1.2345678912, FloatKind::F64, "1.2345678912"),
+            (f64::INFINITY, FloatKind::F32, "0x7F800000"),
+            (f64::NEG_INFINITY, FloatKind::F16, "0xFC00"),
+            (1e10, FloatKind::F16, "0x7C00"),
+        ];
+        for (v, k, want) in cases {
+            assert_eq!(format_float(v, k), want, "{v} as {}", k.keyword());
+        }
+    }
+
+    #[test]
+    fn types_and_attributes_print_canonically() {
+        let t = Type::MemRef(crate::ir::MemRefType {
+            shape: vec![crate::ir::DYNAMIC, 4],
+            elem: Box::new(Type::Float(FloatKind::F32)),
+            layout: Layout::Strided {
+                strides: vec![crate::ir::DYNAMIC, 1],
+                offset: crate::ir::DYNAMIC,
+            },
+            memory_space: Some(std::sync::Arc::new(Attribute::hivm_address_space("ub"))),
+        });
+        assert_eq!(
+            t.to_string(),
+            "memref<?x4xf32, strided<[?, 1], offset: ?>, #hivm.address_space<ub>>"
+        );
+        let mut d = NamedAttrs::new();
+        d.set("b", Attribute::Unit);
+        d.set("a", Attribute::i64(64));
+        d.set(
+            "my key",
+            Attribute::Array(vec![Attribute::i64(1), Attribute::i32(2)]),
+        );
+        d.set("c", Attribute::dense_i32([1, 2]));
+        assert_eq!(
+            Attribute::Dict(d).to_string(),
+            "{a = 64 : i64, b, c = array<i32: 1, 2>, \"my key\" = [1, 2 : i32]}"
+        );
     }
 }
