@@ -44,7 +44,9 @@ pub fn run(program: &mut Program, ctx: &mut PassContext) -> Result<(), PassError
     if matches!(ctx.planner, PlannerMode::DsaRp | PlannerMode::Optimal) {
         let mut opts = ctx.dsa.clone();
         opts.optimal = ctx.planner == PlannerMode::Optimal;
-        return super::dsa_rp::run_with(program, ctx, &opts).map(|_| ());
+        let reports = super::dsa_rp::run_with(program, ctx, &opts)?;
+        ctx.dsa_reports.extend(reports);
+        return Ok(());
     }
     for f in &mut program.functions {
         if f.kind().is_kernel() {

@@ -188,6 +188,8 @@ pub struct PassContext {
     /// Options of the DSA_RP / optimal planner (exact-solver budget,
     /// objective, problem export).
     pub dsa: dsa_rp::DsaOptions,
+    /// What the DSA_RP / optimal planner decided per (function, space).
+    pub dsa_reports: Vec<dsa_rp::SpaceReport>,
 }
 
 impl PassContext {
@@ -199,6 +201,7 @@ impl PassContext {
             policy: Box::new(DefaultPolicy),
             diagnostics: Vec::new(),
             dsa: dsa_rp::DsaOptions::default(),
+            dsa_reports: Vec::new(),
         }
     }
 
