@@ -134,7 +134,10 @@ fn bad_input_exits_2_with_location() {
     let o = tilemem(&["plan", input.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.starts_with(&format!("{}:10:9: error: ", input.display())), "{err}");
+    assert!(
+        err.starts_with(&format!("{}:10:9: error: ", input.display())),
+        "{err}"
+    );
     let o = tilemem(&["plan", input.to_str().unwrap(), "--target", "h100"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("unknown --target 'h100'"));
