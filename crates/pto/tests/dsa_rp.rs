@@ -453,3 +453,28 @@ fn pipeline_intent_is_dropped_when_a_coresident_tile_leaves_no_room() {
         diags[0]
     );
 }
+
+#[test]
+fn only_the_handoff_neighbours_cost_a_penalty() {
+    // A, B, C occupy one slot one after the other; only A -> C is a
+    // cross-pipe pair. C takes over from B, not from A, so offset 0 is free
+    // of penalty (a pairwise model would move C to 32).
+    use tilemem_plan::{Buffer, BufferId, Problem};
+    let mut p = Problem::new();
+    let a = p.push(Buffer::new(32, 0, 2).with_align(32));
+    p.push(Buffer::new(32, 2, 4).with_align(32));
+    let c = p.push(Buffer::new(32, 4, 6).with_align(32));
+    p.penalties.push((a, c, 1));
+    p.capacity = Some(64);
+    let out = greedy::canonical(&p).unwrap();
+    assert_eq!(out.offsets, [0, 0, 0]);
+    assert_eq!(out.penalty, 0);
+    // A hard pair instead forces C to the top of A.
+    p.penalties.clear();
+    p.conflicts.push((a, BufferId(2)));
+    let out = greedy::canonical(&p).unwrap();
+    assert_eq!(out.offsets, [0, 0, 32]);
+    // And with no room left there is no placement.
+    p.capacity = Some(32);
+    assert!(greedy::canonical(&p).is_none());
+}
