@@ -67,7 +67,7 @@ fn exact_matches_brute_force() {
     let cases: usize = std::env::var("EXACT_CASES")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(300);
+        .unwrap_or(if cfg!(debug_assertions) { 60 } else { 300 });
     let nmax: usize = std::env::var("EXACT_N")
         .ok()
         .and_then(|v| v.parse().ok())

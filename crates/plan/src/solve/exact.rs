@@ -259,14 +259,50 @@ impl Part {
         times.sort_unstable();
         times.dedup();
         let pos = |t: u64| times.partition_point(|&x| x < t) as u32;
-        let n = bufs.len();
         let sl: Vec<u32> = bufs.iter().map(|b| pos(b.lower)).collect();
         let su: Vec<u32> = bufs.iter().map(|b| pos(b.upper)).collect();
         let sections = times.len().saturating_sub(1);
+        Part::build(
+            base,
+            bufs.iter().map(|b| b.size).collect(),
+            bufs.iter().map(|b| b.align).collect(),
+            bufs.iter().map(|b| b.upper - b.lower).collect(),
+            sl,
+            su,
+            sections,
+        )
+    }
+
+    /// The same partition with time reversed: placements carry over as they
+    /// are. Searching both directions avoids committing early on a slack
+    /// side while the tight side waits at the other end.
+    fn reversed(&self) -> Part {
+        let s = self.sections as u32;
+        Part::build(
+            self.base,
+            self.size.clone(),
+            self.align.clone(),
+            self.length.clone(),
+            self.su.iter().map(|&u| s - u).collect(),
+            self.sl.iter().map(|&l| s - l).collect(),
+            self.sections,
+        )
+    }
+
+    fn build(
+        base: u64,
+        size: Vec<u64>,
+        align: Vec<u64>,
+        length: Vec<u64>,
+        sl: Vec<u32>,
+        su: Vec<u32>,
+        sections: usize,
+    ) -> Part {
+        let n = size.len();
         let (start_first, start_items) = csr(sections, (0..n as u32).map(|b| (sl[b as usize], b)));
         // Twins: same sections, size and alignment.
         let mut keyed: Vec<(u32, u32, u64, u64, u32)> = (0..n)
-            .map(|b| (sl[b], su[b], bufs[b].size, bufs[b].align, b as u32))
+            .map(|b| (sl[b], su[b], size[b], align[b], b as u32))
             .collect();
         keyed.sort_unstable();
         let mut class = vec![0u32; n];
@@ -284,9 +320,9 @@ impl Part {
         let (class_first, class_items) = csr(nclass, (0..n as u32).map(|b| (class[b as usize], b)));
         Part {
             base,
-            size: bufs.iter().map(|b| b.size).collect(),
-            align: bufs.iter().map(|b| b.align).collect(),
-            length: bufs.iter().map(|b| b.upper - b.lower).collect(),
+            size,
+            align,
+            length,
             sl,
             su,
             sections,
@@ -390,16 +426,26 @@ impl Part {
         // failed states, valid for its target or lower.
         let mut failed_stop = FailedStates::default();
         let mut stop_refuted = false;
+        let back = self.reversed();
+        let mut back_failed = FailedStates::default();
+        let mut back_failed_stop = FailedStates::default();
         for round in 0.. {
+            // Rounds come in pairs: forward time, then reversed time.
+            let (part, failed, failed_stop) = if round % 2 == 0 {
+                (self, &mut failed, &mut failed_stop)
+            } else {
+                (&back, &mut back_failed, &mut back_failed_stop)
+            };
+            let round = round / 2;
             let improve = match cap {
                 Some(c) if best_h > c => c,
                 _ => best_h - 1,
             };
             let aim = !stop_refuted && round % 2 == 0 && stop < improve;
             let target = if aim { stop } else { improve };
-            let order = self.order(round / 2, seed);
-            let cache = if aim { &mut failed_stop } else { &mut failed };
-            let mut dfs = Dfs::new(self, order, target, cache);
+            let order = part.order(round / 2, seed);
+            let cache = if aim { failed_stop } else { failed };
+            let mut dfs = Dfs::new(part, order, target, cache);
             dfs.leftmost = (round / 2) % 2 == 1;
             let r = dfs.run(limit, deadline, stop, &mut best, &mut best_h);
             if aim && matches!(r, Run::Exhausted) {
