@@ -168,11 +168,20 @@ pub fn run_function(
     // finds nothing left to do. Each round only merges, so this settles
     // quickly; the bound is a guard.
     let mut notes = Vec::new();
-    for _round in 0..4 {
+    for round in 0..4 {
         let lt = lifetime::analyze(f);
         constraints::check_declared_slots(f, &lt)?;
         let cons = constraints::collect(f, &lt, &ctx.soc, opts.hazards);
         let packing = packing::pack(f, &lt, &cons, &ctx.soc, ctx.policy.as_ref(), opts.sub_range);
+        let moved = packing
+            .placement
+            .iter()
+            .any(|(r, p)| p.arena != *r || p.offset != 0);
+        // A later round that moves nothing leaves every boundary as the
+        // previous round's fix-up made it.
+        if round > 0 && !moved {
+            break;
+        }
         if notes.is_empty() {
             notes = packing.notes.clone();
         }
