@@ -27,7 +27,9 @@ pub fn moved_memref(
     let arena = &lt.roots[p.arena];
     if defined_by_view(f, v) {
         let offset = match (old.const_offset(), &old.offset) {
-            (Some(k), _) => Some(Expr::Int(k + i64::try_from(p.offset).unwrap_or(i64::MAX))),
+            (Some(k), _) => Some(Expr::Int(
+                k.saturating_add(i64::try_from(p.offset).unwrap_or(i64::MAX)),
+            )),
             (None, Some(e)) if p.offset == 0 => Some(e.clone()),
             (None, Some(e)) => Some(Expr::Binary(
                 BinOp::Add,
@@ -48,7 +50,10 @@ pub fn moved_memref(
     {
         // A window inside its root (placed there by an earlier sub-range
         // packing): keep it, shifted into the arena.
-        let k = old.const_offset().unwrap_or(0) + i64::try_from(p.offset).unwrap_or(i64::MAX);
+        let k = old
+            .const_offset()
+            .unwrap_or(0)
+            .saturating_add(i64::try_from(p.offset).unwrap_or(i64::MAX));
         MemRef {
             base: arena.base.clone(),
             offset: Some(Expr::const_i64(k)),

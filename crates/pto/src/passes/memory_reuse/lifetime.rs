@@ -89,7 +89,7 @@ impl Lifetime {
     pub fn half_open(&self) -> (u64, u64) {
         let d = u64::from(self.def);
         let l = u64::from(self.last);
-        (2 * d + 1, (2 * d + 2).max(2 * l + 1))
+        (2 * d + 1, (2 * d + 2).max(2 * l + 1)) // u32 indices: no overflow in u64
     }
 }
 

@@ -258,7 +258,7 @@ impl SpaceInput<'_> {
             .members
             .iter()
             .filter(|&&(m, _)| !self.can_share(r, m, depth))
-            .map(|&(m, off)| (off, off + self.lt.roots[m].size))
+            .map(|&(m, off)| (off, off.saturating_add(self.lt.roots[m].size)))
             .collect();
         if blockers.is_empty() {
             return Some(0);
@@ -267,12 +267,13 @@ impl SpaceInput<'_> {
         cands.extend(
             blockers
                 .iter()
-                .map(|&(_, end)| end.div_ceil(self.align) * self.align),
+                .map(|&(_, end)| end.div_ceil(self.align).saturating_mul(self.align)),
         );
         cands.sort_unstable();
-        cands
-            .into_iter()
-            .find(|&o| o + size <= b.size && blockers.iter().all(|&(s, e)| o + size <= s || e <= o))
+        cands.into_iter().find(|&o| {
+            let end = o.saturating_add(size);
+            end <= b.size && blockers.iter().all(|&(s, e)| end <= s || e <= o)
+        })
     }
 }
 
@@ -284,7 +285,7 @@ fn footprint(
 ) -> u64 {
     let mut cur = base;
     for b in bufs {
-        cur = policy.align_address(cur + b.size, space);
+        cur = policy.align_address(cur.saturating_add(b.size), space);
     }
     cur
 }
@@ -350,7 +351,7 @@ pub fn reserved_end(f: &Function, space: MemSpace, policy: &dyn MemoryAllocatorP
             Some(b) if b >= 0 => b as u64,
             _ => policy.align_address(end, space),
         };
-        end = end.max(base + size);
+        end = end.max(base.saturating_add(size));
     }
     end
 }

@@ -68,7 +68,8 @@ pub fn windows_overlap(a: &MemRef, b: &MemRef) -> bool {
     }
     match (a.const_offset(), a.size, b.const_offset(), b.size) {
         (Some(ao), Some(asz), Some(bo), Some(bsz)) => {
-            let (ae, be) = (ao + asz as i64, bo + bsz as i64);
+            let size = |s: u64| i64::try_from(s).unwrap_or(i64::MAX);
+            let (ae, be) = (ao.saturating_add(size(asz)), bo.saturating_add(size(bsz)));
             ao < be && bo < ae
         }
         _ => true,
@@ -129,7 +130,7 @@ pub fn rebase(m: &MemRef, old_src: &MemRef, new_src: &MemRef) -> MemRef {
         old_src.const_offset(),
         new_src.const_offset(),
     ) {
-        (Some(x), Some(o), Some(n)) => Some(Expr::Int(n + (x - o))),
+        (Some(x), Some(o), Some(n)) => Some(Expr::Int(n.saturating_add(x.saturating_sub(o)))),
         _ => new_src.offset.clone(),
     };
     MemRef {
