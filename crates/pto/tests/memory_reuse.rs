@@ -1280,3 +1280,43 @@ fn stage_pairs_keep_every_copy_apart_at_full_depth() {
     assert_eq!(pairs, ["r0-r1", "r0-r2", "r1-r2"]);
     assert_eq!(c.group_depth.get(&0), Some(&3));
 }
+
+#[test]
+fn tuple_results_inherit_the_ops_no_alias_rule() {
+    // m is read out of row_max's tuple one statement after a's last use;
+    // row_max may not write over its inputs, so neither may m.
+    let m_tile = |b: &str, size: u64| {
+        format!(
+            "pl.Tile[[64, 1], pl.FP32, pl.MemRef({b}, pl.const(0, pl.INT64), {size}), pl.Mem.Vec]"
+        )
+    };
+    let src = |m: &str, size: u64, extra: bool| {
+        incore(
+            X,
+            &[
+                alloc("mem_vec_0", "Vec", 16384),
+                alloc("mem_vec_1", "Vec", 16384),
+                if extra { alloc("mem_vec_2", "Vec", 256) } else { String::new() },
+                load("a", "mem_vec_0"),
+                op("tmp", "mem_vec_1", "create([64, 64], dtype=pl.FP32, target_memory=pl.Mem.Vec)"),
+                "        t: pl.Tuple[pl.Tile[[64, 1], pl.FP32, pl.Mem.Vec]] = pl.tile.row_max(a, tmp)\n".into(),
+                format!("        m: {} = t[0]\n", m_tile(m, size)),
+                store("m"),
+            ]
+            .concat(),
+        )
+    };
+    let before = src("mem_vec_2", 256, true);
+    assert_eq!(reuse(&before), before);
+    // An op the table does not know is in-place safe by default: m may
+    // then take a's buffer.
+    let add = before.replace("pl.tile.row_max(a, tmp)", "pl.tile.unknown_reduce(a, tmp)");
+    let out = reuse(&add);
+    assert!(
+        out.contains(&format!(
+            "        m: {} = t[0]\n",
+            m_tile("mem_vec_0", 16384)
+        )),
+        "{out}"
+    );
+}
