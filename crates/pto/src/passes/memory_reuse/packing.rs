@@ -33,7 +33,7 @@ use tilemem_target::{MemSpace, MemoryAllocatorPolicy, Soc};
 
 use super::constraints::AllocationConstraints;
 use super::lifetime::{AllocationLifetimes, Lifetime, RootId};
-use crate::ir::{Expr, Function, MemBase, Type};
+use crate::ir::{Expr, Function, Type};
 use crate::ops;
 
 /// Where a root's bytes end up: inside `arena` (a representative root) at
@@ -523,12 +523,6 @@ fn pack_space(
     }
 }
 
-/// Whether the root's bytes are claimed by an author declaration (kept for
-/// readers of [`Placement`]s: such roots always map to themselves).
-pub fn is_declared(lt: &AllocationLifetimes, r: RootId) -> bool {
-    lt.roots[r].pinned
-}
-
 /// Whether the defining op of `v` is a view (its MemRef is a window of its
 /// source, rebased rather than replaced when its root moves).
 pub fn defined_by_view(f: &Function, v: crate::ir::VarId) -> bool {
@@ -550,9 +544,4 @@ pub fn defined_by_view(f: &Function, v: crate::ir::VarId) -> bool {
         }
     }
     false
-}
-
-/// The MemBase of a root (for building MemRefs).
-pub fn root_base(lt: &AllocationLifetimes, r: RootId) -> MemBase {
-    lt.roots[r].base.clone()
 }

@@ -5,7 +5,7 @@
 
 use std::collections::HashSet;
 
-use super::lifetime::{carried_from, is_assigned, target_space};
+use super::lifetime::{carried_from, target_space};
 use crate::ir::{Block, Expr, Function, MemBase, MemRef, StmtId, StmtKind, Type, VarId};
 use crate::ops;
 use tilemem_target::MemSpace;
@@ -184,5 +184,4 @@ pub fn retarget(f: &mut Function, v: VarId, target: &MemRef, scope: &[StmtId]) {
             set_memref(f, t, new);
         }
     }
-    let _ = is_assigned;
 }
