@@ -5,7 +5,7 @@
 //!   the known ops);
 //! - [`parse`]: the reader of MLIR's textual format (generic form and the
 //!   custom forms of the ops HIVM programs use);
-//! - [`print`]: the printer, in `mlir-opt`'s canonical style;
+//! - [`mod@print`]: the printer, in `mlir-opt`'s canonical style;
 //! - [`pass`]: the pass interface and registry;
 //! - [`passes`]: the HIVM passes;
 //! - [`verify`]: `-verify-diagnostics` expectations.

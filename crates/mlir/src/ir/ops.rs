@@ -11,19 +11,19 @@
 //! | `func.return`, `scf.yield`, `scope.return` | values | — |
 //! | `arith.constant` | — | `value` |
 //! | `arith.cmpi` / `arith.cmpf` | lhs, rhs | `predicate` (i64, MLIR numbering) |
-//! | `memref.alloc` / `alloca` | [dynamic sizes], [symbols] | `alignment`? |
-//! | `memref.subview` / `reinterpret_cast` | [source], [offsets], [sizes], [strides] (dynamic ones) | `static_offsets`, `static_sizes`, `static_strides` (`array<i64>`, [`DYNAMIC`] for dynamic) |
+//! | `memref.alloc` / `alloca` | \[dynamic sizes\], \[symbols\] | `alignment`? |
+//! | `memref.subview` / `reinterpret_cast` | \[source\], \[offsets\], \[sizes\], \[strides\] (dynamic ones) | `static_offsets`, `static_sizes`, `static_strides` (`array<i64>`, [`DYNAMIC`] for dynamic) |
 //! | `memref.collapse_shape` | source | `reassociation` (array of arrays of i64) |
-//! | `memref.expand_shape` | [source], [dynamic output sizes] | `reassociation`, `static_output_shape`? |
-//! | `memref.view` | [source], [byte shift], [sizes] | — |
+//! | `memref.expand_shape` | \[source\], \[dynamic output sizes\] | `reassociation`, `static_output_shape`? |
+//! | `memref.view` | \[source\], \[byte shift\], \[sizes\] | — |
 //! | `memref.reshape` | source, shape | — |
-//! | `memref.load` | [memref], [indices] | — |
-//! | `memref.store` | [value], [memref], [indices] | — |
+//! | `memref.load` | \[memref\], \[indices\] | — |
+//! | `memref.store` | \[value\], \[memref\], \[indices\] | — |
 //! | `scf.for` | lb, ub, step, inits… (1 region: iv, iter args) | — |
 //! | `scf.if` | cond (2 regions, else may be empty) | — |
-//! | `vector.transfer_read` | [base], [indices], [padding], [mask] | `in_bounds`?, `permutation_map`? |
-//! | `vector.transfer_write` | [vector], [base], [indices], [mask] | same |
-//! | `hivm.hir.*` structured | one segment per group/clause, see [`OpData::group`] | all named attributes |
+//! | `vector.transfer_read` | \[base\], \[indices\], \[padding\], \[mask\] | `in_bounds`?, `permutation_map`? |
+//! | `vector.transfer_write` | \[vector\], \[base\], \[indices\], \[mask\] | same |
+//! | `hivm.hir.*` structured | one segment per group/clause, see [`crate::ir::OpData::group`] | all named attributes |
 //!
 //! Operand and result types are never stored separately from the values:
 //! printing takes them from the values, so retyping a value retypes every

@@ -1,5 +1,5 @@
 //! The printer, in `mlir-opt`'s canonical style: custom forms of the known
-//! ops, SSA names as `mlir-opt` assigns them ([`names`]), attribute
+//! ops, SSA names as `mlir-opt` assigns them ([`Names`]), attribute
 //! dictionaries sorted by name, and `#map` aliases for affine maps.
 
 mod names;
