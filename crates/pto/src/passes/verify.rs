@@ -26,7 +26,7 @@
 use std::collections::HashMap;
 
 use tilemem_plan::{validate, Buffer, BufferId, Problem, Solution};
-use tilemem_target::Soc;
+use tilemem_target::{MemoryAllocatorPolicy, Soc};
 
 use crate::ir::{
     Block, EntityRef, Expr, Function, MemSpace, SecondaryMap, StmtId, StmtKind, Type, VarDef, VarId,
@@ -228,30 +228,45 @@ fn yield_vars(f: &Function, b: Block) -> Vec<Option<VarId>> {
 
 /// Checks the placement of one laid-out function; an internal error on any
 /// violation.
-pub fn check_function(f: &Function, soc: &Soc, layout: &Layout) -> Result<(), PassError> {
-    let problems = lower(f, soc, layout);
-    for (space, problem, solution) in &problems {
-        if let Err(violations) = validate(problem, solution) {
-            let first = violations
-                .first()
-                .map(|v| v.to_string())
-                .unwrap_or_default();
-            return Err(PassError::internal(format!(
-                "placement check failed in function '{}', space {}: {first} ({} violation(s)); \
-                 this is a bug in the memory passes",
-                f.name,
-                space.name(),
-                violations.len()
-            )));
+pub fn check_function(
+    f: &Function,
+    soc: &Soc,
+    policy: &dyn MemoryAllocatorPolicy,
+    layout: &Layout,
+) -> Result<(), PassError> {
+    for (space, problem, solution) in &lower(f, soc, layout, false) {
+        if validate(problem, solution).is_ok() {
+            continue;
         }
+        // Failure path only: lower again with buffer names for the message.
+        let named = lower(f, soc, layout, true);
+        let violations = named
+            .iter()
+            .find(|(s, _, _)| s == space)
+            .and_then(|(_, p, sol)| validate(p, sol).err())
+            .unwrap_or_default();
+        let first = violations
+            .first()
+            .map(|v| v.to_string())
+            .unwrap_or_default();
+        return Err(PassError::internal(format!(
+            "placement check failed in function '{}', space {}: {first} ({} violation(s)); \
+             this is a bug in the memory passes",
+            f.name,
+            space.name(),
+            violations.len()
+        )));
     }
     for slot in layout.slots() {
-        if slot.base % 32 != 0 && slot.base % 16 != 0 {
-            // The default policy aligns to 32; custom policies may not, so
-            // only clearly broken bases are rejected here.
+        let Some(ts) = target_space(&slot.space) else {
+            continue;
+        };
+        if policy.align_address(slot.base, ts) != slot.base {
             return Err(PassError::internal(format!(
-                "slot of '{}' at address {} is not aligned",
-                f.vars[slot.root].name, slot.base
+                "slot of '{}' at address {} in {} breaks the address policy's alignment",
+                f.vars[slot.root].name,
+                slot.base,
+                slot.space.name()
             )));
         }
     }
@@ -346,7 +361,12 @@ fn family_buffers_with(
     out
 }
 
-fn lower(f: &Function, soc: &Soc, layout: &Layout) -> Vec<(MemSpace, Problem, Solution)> {
+fn lower(
+    f: &Function,
+    soc: &Soc,
+    layout: &Layout,
+    named: bool,
+) -> Vec<(MemSpace, Problem, Solution)> {
     let mut fam = families(f);
     let per_space = family_buffers_with(f, layout, &mut fam);
     // No-alias rules as pairs of different families, collected once.
@@ -384,10 +404,11 @@ fn lower(f: &Function, soc: &Soc, layout: &Layout) -> Vec<(MemSpace, Problem, So
             let (d, l) = b.live;
             let lower = 2 * d + 1;
             let upper = (2 * d + 2).max(2 * l + 1);
-            let id = problem.push(
-                Buffer::new(b.end - b.start, lower, upper)
-                    .with_name(f.vars[b.rep].name.to_string()),
-            );
+            let mut buffer = Buffer::new(b.end - b.start, lower, upper);
+            if named {
+                buffer = buffer.with_name(f.vars[b.rep].name.to_string());
+            }
+            let id = problem.push(buffer);
             solution.offsets.push(b.start);
             id_of.entry(b.rep).or_default().push(id);
         }
