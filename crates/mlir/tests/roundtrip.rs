@@ -114,6 +114,9 @@ fn vector_and_scope_ops_print_back_unchanged() {
       %true = arith.constant true
       scope.return
     } {hivm.tcore_type = #hivm.tcore_type<VECTOR>}
+    %8 = scope.scope : () -> f16 {
+      scope.return %cst : f16
+    }
     return
   }
 }

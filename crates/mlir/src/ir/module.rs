@@ -123,6 +123,8 @@ pub enum Piece {
         /// `(T, U)`.
         parens: bool,
     },
+    /// `: (T, U) -> V`: the operand types (all operands) and result types.
+    Signature,
     /// `to T, U`: the result types after bare operand types.
     ToResults,
     /// Region `index` of the op.

@@ -1216,6 +1216,9 @@ impl Parser<'_> {
                     });
                 }
                 Some(b'-') if self.c.looking_at("->") => {
+                    if results_seen {
+                        return self.c.err_at(p, "result types given twice");
+                    }
                     self.c.expect("->")?;
                     let parens = self.c.peek() == Some(b'(');
                     b.spec.result_types = if parens {
@@ -1247,16 +1250,25 @@ impl Parser<'_> {
                             return self.c.err_at(p, "result types given twice");
                         }
                         let parens = self.c.peek() == Some(b'(');
-                        b.spec.result_types = if parens {
+                        let list = if parens {
                             self.parse_paren_type_list()?
                         } else {
                             self.parse_type_list()?
                         };
+                        if parens && self.c.looking_at("->") {
+                            // `: (operand types) -> result types`.
+                            self.c.expect("->")?;
+                            self.check_types(&operands, &list)?;
+                            b.spec.result_types = self.parse_result_types()?;
+                            pieces.push(Piece::Signature);
+                        } else {
+                            b.spec.result_types = list;
+                            pieces.push(Piece::Results {
+                                arrow: false,
+                                parens,
+                            });
+                        }
                         results_seen = true;
-                        pieces.push(Piece::Results {
-                            arrow: false,
-                            parens,
-                        });
                     }
                 }
                 Some(c) if c.is_ascii_alphabetic() || c == b'_' => {

@@ -1003,6 +1003,11 @@ impl<'a> OpPrinter<'a> {
                         self.types_of(d.segment(s));
                     }
                 }
+                Piece::Signature => {
+                    self.out.push_str(" : ");
+                    glue = false;
+                    self.sig(op);
+                }
                 Piece::ToResults => {
                     self.out.push_str(" to ");
                     glue = false;
