@@ -271,6 +271,9 @@ fn plan_function(
         })?;
         let mut chosen = greedy_sol.clone();
         let mut chosen_name = placement.run.to_string();
+        // The problem the kept placement solves (the exact answer may solve
+        // the bytes-first variant); exported so `validate` accepts it.
+        let mut solved = problem.clone();
         let mut penalty = stats.penalty;
         let mut bytes = stats.height.max(m.reserved_end);
         let mut proven = false;
@@ -299,6 +302,7 @@ fn plan_function(
                         if better {
                             chosen = sol;
                             chosen_name = "exact".to_string();
+                            solved = opt_problem.clone();
                             penalty = s.penalty;
                             bytes = h;
                         }
@@ -330,29 +334,38 @@ fn plan_function(
                     )
                 })
                 .collect();
-            if !shared.is_empty() {
+            let cap = m
+                .capacity
+                .map_or("unlimited".to_string(), |c| c.to_string());
+            if !shared.is_empty() && depths.is_empty() {
+                ctx.perf_hint(
+                    "PH-DSA-001",
+                    format!(
+                        "the optimal planner let pipeline stage copies of '{}' share storage in {} \
+                         (capacity {cap}) to use fewer bytes: {} now run serially; pass \
+                         --penalty-first to keep the stages apart",
+                        m.function,
+                        m.space.name(),
+                        shared.join(", ")
+                    ),
+                );
+            } else if !shared.is_empty() {
                 ctx.perf_hint(
                     "PH-DSA-001",
                     format!(
                         "DSA-RP could not keep the requested pipeline stages of '{}' apart in {} \
-                         (capacity {}; {}): {} now share storage, so those stages run serially; \
+                         (capacity {cap}; {}): {} now share storage, so those stages run serially; \
                          shrink the per-stage tiles or lower stage= so every stage fits",
                         m.function,
                         m.space.name(),
-                        m.capacity
-                            .map_or("unlimited".to_string(), |c| c.to_string()),
-                        if depths.is_empty() {
-                            "bytes first".to_string()
-                        } else {
-                            depths.join(", ")
-                        },
+                        depths.join(", "),
                         shared.join(", ")
                     ),
                 );
             }
         }
         if let Some(dir) = &opts.export_dir {
-            export(dir, m, &problem, Some(&chosen), Some(&placement))?;
+            export(dir, m, &solved, Some(&chosen), Some(&placement))?;
         }
         for (i, b) in m.buffers.iter().enumerate() {
             addr.insert(b.root.index(), chosen.offsets[i]);
