@@ -35,27 +35,28 @@ pub fn lower_bound(problem: &Problem) -> u64 {
         .collect();
     // Deaths (false) sort before births (true) at the same instant.
     events.sort_unstable();
-    let mut sum = 0u64;
+    // u128: a thousand buffers of 2^60 bytes must not overflow.
+    let mut sum = 0u128;
     let mut pads: BTreeMap<u64, u32> = BTreeMap::new();
     let mut best = 0u64;
     for (_, birth, size) in events {
         let pad = round(size) - size;
         if !padded {
             if birth {
-                sum += size;
-                best = best.max(sum);
+                sum += size as u128;
+                best = best.max(sum.min(u64::MAX as u128) as u64);
             } else {
-                sum -= size;
+                sum -= size as u128;
             }
             continue;
         }
         if birth {
-            sum += round(size);
+            sum += round(size) as u128;
             *pads.entry(pad).or_default() += 1;
             let max_pad = pads.keys().next_back().copied().unwrap_or(0);
-            best = best.max(sum - max_pad);
+            best = best.max((sum - max_pad as u128).min(u64::MAX as u128) as u64);
         } else {
-            sum -= round(size);
+            sum -= round(size) as u128;
             if let Some(c) = pads.get_mut(&pad) {
                 *c -= 1;
                 if *c == 0 {

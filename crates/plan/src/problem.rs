@@ -118,6 +118,8 @@ pub enum ProblemError {
     BackwardReserved(u64, u64),
     /// A pair names a buffer that does not exist.
     UnknownBuffer(BufferId),
+    /// Sizes and alignments add up to more than 2^62 bytes.
+    TooLarge,
 }
 
 impl fmt::Display for ProblemError {
@@ -138,6 +140,7 @@ impl fmt::Display for ProblemError {
                 write!(f, "reserved range [{s}, {e}) ends before it starts")
             }
             ProblemError::UnknownBuffer(b) => write!(f, "pair names unknown buffer {b}"),
+            ProblemError::TooLarge => write!(f, "sizes add up to more than 2^62 bytes"),
         }
     }
 }
@@ -203,6 +206,16 @@ impl Problem {
                     return Err(ProblemError::MisalignedFixed(id));
                 }
             }
+        }
+        // Keeps every offset a solver can produce (a stack of all buffers,
+        // above pinned ones and reserved ranges) far below 2^64.
+        let total: u128 = self
+            .buffers
+            .iter()
+            .map(|b| b.size as u128 + b.align as u128)
+            .sum();
+        if total > MAX_BYTES as u128 * 4 {
+            return Err(ProblemError::TooLarge);
         }
         for &(s, e) in &self.reserved {
             if s > e {

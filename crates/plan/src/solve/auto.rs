@@ -3,7 +3,8 @@
 //! Runs first-fit and best-fit and keeps the lower. That placement is final
 //! when it reaches the lower bound (proven optimal) or, with
 //! [`Goal::Fit`](super::Goal::Fit), when it fits the capacity. Otherwise the
-//! exact search starts from it with the rest of the time budget. Problems
+//! exact search starts from it with the rest of the time budget (except
+//! above 10,000 buffers, where a fitting greedy placement is kept). Problems
 //! with conflict or penalty pairs go to the penalty-aware canonical greedy.
 
 use std::time::Instant;
@@ -12,6 +13,9 @@ use super::exact::{best_greedy, exact_from, height_of};
 use super::{outcome_from, Budget, Goal, Outcome, Solver};
 use crate::bound::lower_bound;
 use crate::problem::Problem;
+
+/// Above this many buffers `auto` keeps a fitting greedy placement.
+const HUGE: usize = 10_000;
 
 /// Greedy, then exact when needed.
 #[derive(Clone, Copy, Debug, Default)]

@@ -144,6 +144,11 @@ pub(crate) fn searchable_base(problem: &Problem) -> Option<u64> {
     {
         return None;
     }
+    // Section sums must stay far from overflow.
+    let total: u128 = problem.buffers.iter().map(|b| b.size as u128).sum();
+    if total > (1u128 << 62) {
+        return None;
+    }
     let mut base = 0u64;
     for (s, e) in sorted_reserved(problem) {
         if s <= base {
