@@ -40,7 +40,12 @@ impl Solver for Auto {
         };
         let h = height_of(problem, &greedy);
         let fits = problem.capacity.is_none_or(|c| h <= c);
-        if h <= lower_bound(problem)
+        // The search's work per node grows with the number of buffers and
+        // instants; past this size it rarely beats greedy within a budget
+        // of seconds, so a fitting greedy placement is kept.
+        let huge = problem.len() > HUGE && fits;
+        if huge
+            || h <= lower_bound(problem)
             || (fits && budget.goal == Goal::Fit && problem.capacity.is_some())
         {
             return outcome_from(problem, Some(greedy), "auto/greedy", start);
