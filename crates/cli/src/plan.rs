@@ -41,6 +41,10 @@ pub struct Args {
     /// capacity, lower bound, each buffer's address range and lifetime).
     #[arg(long)]
     pub report: Option<PathBuf>,
+    /// Draw a memory map (address over time) of every kernel function and
+    /// memory space into this folder, as FUNC.SPACE.svg.
+    #[arg(long, value_name = "DIR")]
+    pub map: Option<PathBuf>,
     /// dsa-rp/optimal: write each (function, space) placement problem into
     /// this folder as FUNC.SPACE.csv (replayable with `tilemem solve` /
     /// `tilemem validate`) plus a FUNC.SPACE.dsa.txt side file.
@@ -132,13 +136,22 @@ pub fn run(args: Args) -> ExitCode {
     }
     let text = tilemem_pto::print::print(&program);
     let addressed = passes.contains(&PassId::AllocateMemoryAddr) && planner != PlannerMode::Ptoas;
-    let report = args
+    let report = (args.report.is_some() || args.map.is_some())
+        .then(|| tilemem_pto::report::build(&program, &ctx.soc, addressed));
+    let json = args
         .report
         .as_ref()
-        .map(|_| tilemem_pto::report::build(&program, &ctx.soc, addressed).to_json());
+        .and(report.as_ref())
+        .map(|r| r.to_json());
     // Write everything only after every step succeeded; each file goes
     // through a temporary sibling and a rename, so no partial file remains.
-    if let (Some(path), Some(json)) = (&args.report, &report) {
+    if let (Some(dir), Some(report)) = (&args.map, &report) {
+        if let Err(e) = write_maps(dir, report) {
+            eprintln!("error: {}: cannot write memory maps: {e}", dir.display());
+            return ExitCode::from(2);
+        }
+    }
+    if let (Some(path), Some(json)) = (&args.report, &json) {
         if let Err(e) = write_atomic(path, json) {
             eprintln!("error: {}: cannot write report: {e}", path.display());
             return ExitCode::from(2);
@@ -191,6 +204,20 @@ fn select_passes(args: &Args, planner: PlannerMode) -> Result<Vec<PassId>, Strin
         return Ok(out);
     }
     Ok(pipeline)
+}
+
+/// Writes one SVG memory map per (function, space) of the report.
+fn write_maps(dir: &Path, report: &tilemem_pto::report::Report) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    for f in &report.functions {
+        for s in &f.spaces {
+            let (problem, solution) = s.placement();
+            let title = format!("{} / {} ({})", f.name, s.space, report.target);
+            let svg = tilemem_plan::map::render_svg(&problem, &solution, &title);
+            write_atomic(&dir.join(format!("{}.{}.svg", f.name, s.space)), &svg)?;
+        }
+    }
+    Ok(())
 }
 
 fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {

@@ -152,3 +152,34 @@ fn bad_input_exits_2_with_location() {
     let o = tilemem(&["plan", d.join("missing.py").to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn map_draws_one_svg_per_function_and_space() {
+    let d = scratch("map");
+    let input = d.join("k.py");
+    std::fs::write(&input, KERNEL).unwrap();
+    let maps = d.join("maps");
+    let o = tilemem(&[
+        "plan",
+        input.to_str().unwrap(),
+        "--target",
+        "910b",
+        "--map",
+        maps.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let names: Vec<String> = std::fs::read_dir(&maps)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["main.Vec.svg"]);
+    let svg = std::fs::read_to_string(maps.join("main.Vec.svg")).unwrap();
+    assert!(svg.contains("main / Vec (910b)"), "{svg}");
+    // `a` and its in-place successor `b` hold the same 256 bytes.
+    assert!(svg.contains("<title>a@mem_vec_2: 256 at [0, 256)"), "{svg}");
+}

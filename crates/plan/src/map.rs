@@ -49,7 +49,9 @@ impl TimeAxis {
     }
 }
 
-/// The top of the address axis: height, capacity and reserved ends, at least 1.
+/// The top of the address axis: the height and reserved ends, and the
+/// capacity when it is near enough (at most twice the rest) that drawing it
+/// does not squash the buffers into a sliver; at least 1.
 fn address_top(problem: &Problem, solution: &Solution) -> u64 {
     let height = problem
         .buffers
@@ -59,10 +61,11 @@ fn address_top(problem: &Problem, solution: &Solution) -> u64 {
         .max()
         .unwrap_or(0);
     let reserved = problem.reserved.iter().map(|r| r.1).max().unwrap_or(0);
-    height
-        .max(problem.capacity.unwrap_or(0))
-        .max(reserved)
-        .max(1)
+    let used = height.max(reserved).max(1);
+    match problem.capacity {
+        Some(c) if c <= used.saturating_mul(2) => used.max(c),
+        _ => used,
+    }
 }
 
 /// Human form of a byte count: `512`, `16 KiB`, `1.5 MiB`.
@@ -215,7 +218,7 @@ pub fn render_svg(problem: &Problem, solution: &Solution, title: &str) -> String
             bytes(addr)
         );
     };
-    if let Some(c) = problem.capacity {
+    if let Some(c) = problem.capacity.filter(|&c| c <= top as u64) {
         hline(c, "#c00", "capacity");
     }
     hline(lb, "#666", "lower bound");
@@ -354,5 +357,16 @@ mod tests {
         assert!(svg.contains("<title>b: 64 at [64, 128), live [1, 3)</title>"));
         assert!(svg.contains("capacity 128"));
         assert_eq!(svg, render_svg(&p, &s, "demo <Vec>"), "deterministic");
+    }
+
+    #[test]
+    fn far_capacity_is_named_but_does_not_squash_the_axis() {
+        let (mut p, s) = two_buffers();
+        p.capacity = Some(1 << 20);
+        let svg = render_svg(&p, &s, "t");
+        assert!(svg.contains("capacity 1 MiB</text>"), "{svg}");
+        assert!(!svg.contains(">capacity 1 MiB"), "no capacity line: {svg}");
+        let text = render_text(&p, &s, 2, 4);
+        assert!(text.starts_with("     128 |"), "{text}");
     }
 }

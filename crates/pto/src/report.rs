@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 use std::fmt::Write;
 
-use tilemem_plan::{lower_bound, Buffer, Problem};
+use tilemem_plan::{lower_bound, Buffer, Problem, Solution};
 use tilemem_target::Soc;
 
 use crate::ir::{MemRef, Program, Type};
@@ -48,6 +48,31 @@ pub struct SpaceReport {
     pub lower_bound: u64,
     /// Buffers in address order.
     pub buffers: Vec<BufferReport>,
+}
+
+impl SpaceReport {
+    /// The space as an IR-free placement problem and the placement the
+    /// program uses: one buffer per reported buffer (named `tile@root`),
+    /// live on the half-open `[2 def + 1, max(2 def + 2, 2 last + 1))`, at
+    /// its reported start. Used to draw memory maps and to replay a space
+    /// through `tilemem validate`.
+    pub fn placement(&self) -> (Problem, Solution) {
+        let mut problem = Problem::new();
+        let mut offsets = Vec::with_capacity(self.buffers.len());
+        for b in &self.buffers {
+            problem.push(
+                Buffer::new(
+                    b.end - b.start,
+                    2 * b.def + 1,
+                    (2 * b.def + 2).max(2 * b.last + 1),
+                )
+                .with_name(format!("{}@{}", b.name, b.root)),
+            );
+            offsets.push(b.start);
+        }
+        problem.capacity = self.capacity;
+        (problem, Solution { offsets })
+    }
 }
 
 /// One function.
