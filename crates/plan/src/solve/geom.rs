@@ -183,15 +183,17 @@ impl TimeIndex {
             return;
         }
         let (a, z) = self.range(lower, upper);
-        for (j, bucket) in self.buckets[a..=z].iter().enumerate() {
-            let j = a + j;
+        for (k, bucket) in self.buckets[a..=z].iter().enumerate() {
+            // Report in the first bucket both share: the query's first
+            // bucket, or the one where the entry starts.
+            let from = if k == 0 {
+                0
+            } else {
+                self.t0 + (a + k) as u64 * self.width
+            };
             for e in bucket {
-                if e.lower < upper && lower < e.upper {
-                    // Report in the first bucket both share.
-                    let first = ((e.lower.max(lower) - self.t0) / self.width) as usize;
-                    if first == j {
-                        f(e.start, e.end);
-                    }
+                if e.lower < upper && lower < e.upper && e.lower >= from {
+                    f(e.start, e.end);
                 }
             }
         }

@@ -121,7 +121,7 @@ pub(crate) fn place_in_order(problem: &Problem, order: &[u32], fit: Fit) -> Opti
                     obstacles.push((offsets[x], offsets[x] + problem.buffers[x].size));
                 }
             }
-            obstacles.sort_unstable();
+            obstacles.sort_unstable_by_key(|o| o.0);
             let o = match (buf.fixed_offset, fit) {
                 (Some(o), _) => {
                     if first_fit(&obstacles, o, buf.size, 1) != o {
