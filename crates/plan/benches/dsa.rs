@@ -38,6 +38,22 @@ fn main() {
         print!("{}", table(&[row]));
         return;
     }
+    if let Some(n) = dir.to_str().and_then(|d| d.strip_prefix("family:")) {
+        // Generated perfect packings of the challenging family: a placement
+        // at the lower bound (= capacity) always exists.
+        let n: u64 = n.parse().expect("instance count");
+        let budget = Budget::default()
+            .with_time_limit(Some(Duration::from_secs_f64(secs)))
+            .with_goal(Goal::Fit);
+        let rows: Vec<_> = (0..n)
+            .map(|seed| {
+                let p = tilemem_plan::gen::perfect_packing(1000 + seed, 48, 1024, 1024, 320);
+                bench_problem(&format!("family-{seed}"), &p, kind, &budget)
+            })
+            .collect();
+        print!("{}", table(&rows));
+        return;
+    }
     let Ok(files) = problem_files(&dir) else {
         eprintln!("note: {} not found; nothing to bench", dir.display());
         return;

@@ -24,7 +24,7 @@ impl Rng {
 
 /// A perfect packing: buffers that tile the rectangle `[0, time) x [0,
 /// height)` exactly, cut the way a skyline fills up (lowest, leftmost gap
-/// first, random widths and heights), so the lower bound equals `height` and
+/// first, random widths, positions and heights), so the lower bound equals `height` and
 /// a placement at exactly `height` exists. Sizes and heights are multiples of
 /// `unit`. The capacity is set to `height`. Greedy placement typically misses
 /// it by tens of percent: the family of the challenging MiniMalloc instances.
@@ -55,14 +55,15 @@ pub fn perfect_packing(
         while hi < time && floor[hi] == level {
             hi += 1;
         }
-        // A random sub-interval starting at the valley's left end (so the
-        // gap never fragments into unfillable slivers).
+        // A random sub-interval of the valley, anywhere inside it (slivers
+        // left beside it are filled by later, narrower buffers).
         let width = 1 + rng.below((hi - lo) as u64) as usize;
+        let at = lo + rng.below((hi - lo - width + 1) as u64) as usize;
         let h = (1 + rng.below(max_units)).min(height_units - level);
-        for f in &mut floor[lo..lo + width] {
+        for f in &mut floor[at..at + width] {
             *f = level + h;
         }
-        p.push(Buffer::new(h * unit, lo as u64, (lo + width) as u64));
+        p.push(Buffer::new(h * unit, at as u64, (at + width) as u64));
     }
     p.capacity = Some(height_units * unit);
     // Shuffle so the file order carries no hint.
