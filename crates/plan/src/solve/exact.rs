@@ -433,7 +433,10 @@ impl Part {
         let mut failed = FailedStates::default();
         // Free dives: the search without a target never backtracks; it is a
         // skyline heuristic (lowest valley first) that often beats greedy.
-        for k in 0..2usize {
+        // Large partitions always take the leftmost valley, so the second
+        // dive would repeat the first.
+        let dives = if self.sections > LITE_SECTIONS { 1 } else { 2 };
+        for k in 0..dives {
             if best_h <= stop || deadline.is_some_and(|d| Instant::now() >= d) {
                 break;
             }
@@ -566,6 +569,10 @@ enum Run {
 /// A valley examined by a node: `(lo, hi, lower neighbour floor, smallest
 /// buffer inside, most constrained critical section and its coverage)`.
 type ValleyInfo = (usize, usize, Option<u64>, u64, Option<(usize, u32)>);
+
+/// Partitions with more sections search in lite mode (no failed-state
+/// cache, first valley only): per-node work stays linear.
+const LITE_SECTIONS: usize = 400;
 
 /// What a frame has applied to reach its current child.
 #[derive(Clone, Copy)]
@@ -707,7 +714,7 @@ impl<'a> Dfs<'a> {
             hang: std::env::var_os("X_HANG").is_some(),
             nodes: 0,
             dive: false,
-            lite: part.sections > 400,
+            lite: part.sections > LITE_SECTIONS,
             stack: Vec::new(),
             recheck: false,
         }
