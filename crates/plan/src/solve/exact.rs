@@ -426,10 +426,8 @@ impl Part {
     ) -> PartResult {
         let mut best = incumbent;
         let mut best_h = inc_h;
-        let mut limit: u64 = std::env::var("X_LIMIT")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(2_000);
+        // Node limit of the first round; each round gets 1.5 times more.
+        let mut limit: u64 = 2_000;
         let mut failed = FailedStates::default();
         // Free dives: the search without a target never backtracks; it is a
         // skyline heuristic (lowest valley first) that often beats greedy.
@@ -445,9 +443,6 @@ impl Part {
             dfs.leftmost = k % 2 == 1;
             dfs.dive = true;
             dfs.run(u64::MAX, deadline, stop, &mut best, &mut best_h);
-            if std::env::var_os("TILEMEM_DEBUG").is_some() {
-                eprintln!("dive {k} best {best_h} nodes {}", dfs.nodes);
-            }
         }
         if best_h <= stop {
             return PartResult {
@@ -488,14 +483,6 @@ impl Part {
                 stop_refuted = true;
                 continue;
             }
-            if std::env::var_os("TILEMEM_DEBUG").is_some() {
-                eprintln!(
-                    "round {round} limit {limit} deepest {} of {} nodes {}",
-                    dfs.deepest,
-                    self.size.len(),
-                    dfs.nodes
-                );
-            }
             match r {
                 Run::Exhausted => {
                     return PartResult {
@@ -514,11 +501,7 @@ impl Part {
                 Run::OutOfTime => break,
                 Run::OutOfNodes => {}
             }
-            limit = if let Some(v) = std::env::var_os("X_GROW") {
-                limit * v.to_str().unwrap().parse::<u64>().unwrap()
-            } else {
-                limit + limit / 2
-            };
+            limit = limit.saturating_add(limit / 2);
         }
         PartResult {
             offsets: best,
@@ -665,8 +648,6 @@ struct Dfs<'a> {
     comp_keys: Vec<u64>,
     /// Valley choice: leftmost (true) or most constrained (false).
     leftmost: bool,
-    /// Run the unallocated-floor inference.
-    hang: bool,
     /// Stop at the first complete placement.
     dive: bool,
     /// Large partition: no failed-state cache, first valley only.
@@ -711,7 +692,6 @@ impl<'a> Dfs<'a> {
             comps: Vec::new(),
             comp_keys: Vec::new(),
             leftmost: false,
-            hang: std::env::var_os("X_HANG").is_some(),
             nodes: 0,
             dive: false,
             lite: part.sections > LITE_SECTIONS,
@@ -806,9 +786,6 @@ impl<'a> Dfs<'a> {
         self.comp_keys = keys;
         self.taint_outside(clo, chi);
         let (clo_u, chi_u) = (clo as usize, chi as usize);
-        if !self.hang_check(clo_u, chi_u) {
-            return false;
-        }
         let mut level = u64::MAX;
         for s in clo_u..chi_u {
             level = level.min(self.floor[s]);
@@ -911,34 +888,6 @@ impl<'a> Dfs<'a> {
             floor_mark: self.floor_log.len() as u32,
         });
         true
-    }
-
-    /// Unallocated-floor inference: an unplaced buffer starts no lower than
-    /// the highest floor under it (and its forbidden offsets), so in each
-    /// section the buffers above the lowest such start must fit below the
-    /// target.
-    fn hang_check(&mut self, lo: usize, hi: usize) -> bool {
-        if !self.hang {
-            return true;
-        }
-        let p = self.part;
-        self.fill.clear();
-        self.fill.resize(hi - lo, u64::MAX);
-        for s in lo..hi {
-            for &b in &p.start_items[p.start_first[s] as usize..p.start_first[s + 1] as usize] {
-                let bi = b as usize;
-                if self.placed[bi] {
-                    continue;
-                }
-                let (a, z) = (p.sl[bi] as usize, p.su[bi] as usize);
-                let mf = self.floor[a..z].iter().copied().max().unwrap_or(0);
-                let mf = align_up(mf.max(self.min_allowed[bi]), p.align[bi]);
-                for e in &mut self.fill[a - lo..z - lo] {
-                    *e = (*e).min(mf);
-                }
-            }
-        }
-        (lo..hi).all(|s| self.fill[s - lo].saturating_add(self.rem[s]) <= self.target)
     }
 
     /// Pushes the candidates of valley `[lo, hi)` at `level` onto `cands`
