@@ -12,8 +12,28 @@
 //! (MemoryReuse later inserts a `tile.move`), when the producer is a view,
 //! lives in another memory space, is not in-place safe and reads the target
 //! buffer, or when the target buffer is read or written after the producer
-//! and before the yield. Allocations are not removed here (MemoryReuse
-//! drops unused ones). Running it twice changes nothing.
+//! and before the yield. Running it twice changes nothing.
+//!
+//! **Planner-specific flow** (seed 000: `semantic_aliases.cpp` runs the
+//! must-alias redirection and each planner's flow). In the PYPTO planner
+//! the control-flow boundaries are settled later by MemoryReuse, after
+//! packing; allocations are not removed here. In the DSA_RP, optimal and
+//! PTOAS planners MemoryReuse does not run, so this pass finishes the job
+//! itself with MemoryReuse's own stages, in MemoryReuse's order and
+//! without packing: loop results realigned to their init
+//! ([`yield_fixup::align_loop_carries`]), peeled accumulator if-phis
+//! coalesced ([`yield_fixup::coalesce_acc_if_phis`]), identity copies
+//! normalised ([`normalize`]) before and after the yield fix-up
+//! ([`yield_fixup::fix_yields`]: retarget or `tile.move` before the yield,
+//! ordered copies, swaps through scratch, Acc-to-Acc rejected), then
+//! allocations nobody names any more removed ([`cleanup`]). Every
+//! allocation keeps its own identity: nothing is shared by lifetime.
+//!
+//! [`yield_fixup::align_loop_carries`]: super::memory_reuse::yield_fixup::align_loop_carries
+//! [`yield_fixup::coalesce_acc_if_phis`]: super::memory_reuse::yield_fixup::coalesce_acc_if_phis
+//! [`yield_fixup::fix_yields`]: super::memory_reuse::yield_fixup::fix_yields
+//! [`normalize`]: super::memory_reuse::normalize
+//! [`cleanup`]: super::memory_reuse::cleanup
 
 use std::collections::HashMap;
 
@@ -23,13 +43,29 @@ use crate::ir::{
 };
 use crate::ops;
 
-use super::{PassContext, PassError};
+use super::memory_reuse::{normalize, yield_fixup};
+use super::{PassContext, PassError, PlannerMode};
 
 /// Runs the pass on every function of `program`.
-pub fn run(program: &mut Program, _ctx: &mut PassContext) -> Result<(), PassError> {
+pub fn run(program: &mut Program, ctx: &mut PassContext) -> Result<(), PassError> {
     for f in &mut program.functions {
         run_function(f);
+        if ctx.planner != PlannerMode::Pypto {
+            settle_boundaries(f, ctx)?;
+        }
     }
+    Ok(())
+}
+
+/// The control-flow boundary stages MemoryReuse runs after packing, for the
+/// planners that skip MemoryReuse (see the module docs).
+fn settle_boundaries(f: &mut Function, ctx: &PassContext) -> Result<(), PassError> {
+    let snap = normalize::snapshot(f);
+    yield_fixup::align_loop_carries(f);
+    yield_fixup::coalesce_acc_if_phis(f);
+    normalize::normalize(f, &snap);
+    yield_fixup::fix_yields_with(f, ctx.soc.family(), false)?;
+    normalize::normalize(f, &snap);
     Ok(())
 }
 

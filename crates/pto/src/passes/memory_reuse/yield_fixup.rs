@@ -266,6 +266,17 @@ pub struct FixupChanges {
 
 /// Fixes every loop and if of `f`.
 pub fn fix_yields(f: &mut Function, family: Family) -> Result<FixupChanges, PassError> {
+    fix_yields_with(f, family, true)
+}
+
+/// Fixes every loop and if of `f`; with `allow_retarget` false a mismatching
+/// yielded value always gets a `tile.move` (the planners without
+/// MemoryReuse keep every producer on its own allocation).
+pub fn fix_yields_with(
+    f: &mut Function,
+    family: Family,
+    allow_retarget: bool,
+) -> Result<FixupChanges, PassError> {
     // Built on the first copy only: most programs need none.
     let mut names: Option<Names> = None;
     let mut changes = FixupChanges::default();
@@ -304,7 +315,7 @@ pub fn fix_yields(f: &mut Function, family: Family) -> Result<FixupChanges, Pass
                     if same_window(&sm, &t) {
                         continue;
                     }
-                    if can_retarget(f, family, &scope, y, &t) {
+                    if allow_retarget && can_retarget(f, family, &scope, y, &t) {
                         retarget(f, y, &t, &scope);
                         changes.retargets += 1;
                         continue;
@@ -371,7 +382,7 @@ pub fn fix_yields(f: &mut Function, family: Family) -> Result<FixupChanges, Pass
                         continue;
                     }
                     let scope = subtree(f, eb);
-                    if can_retarget(f, family, &scope, e, &canon) {
+                    if allow_retarget && can_retarget(f, family, &scope, e, &canon) {
                         retarget(f, e, &canon, &scope);
                         changes.retargets += 1;
                         continue;
