@@ -265,3 +265,18 @@ fn validator_names_buffers() {
         "buffer y: ends at 9, above the capacity 6"
     );
 }
+
+#[test]
+fn alignment_gaps_can_be_filled_first() {
+    // b (align 4) sits at 12 only after a fills 9..10 below it; placing b
+    // first would lift the floor over the gap. Height 30 is optimal and
+    // must fit a capacity of 30.
+    let mut p = Problem::new();
+    p.push(Buffer::new(1, 5, 10));
+    p.push(Buffer::new(18, 4, 9).with_align(4));
+    p.push(Buffer::new(9, 5, 6).with_align(8));
+    p.push(Buffer::new(30, 10, 11));
+    p.capacity = Some(30);
+    let out = solve(&p, SolverKind::Exact, &budget()).unwrap();
+    assert_eq!(out.solution.unwrap().offsets, vec![9, 12, 0, 0]);
+}

@@ -834,6 +834,13 @@ impl<'a> Dfs<'a> {
         self.cover.truncate(cover_start);
         self.collect(level, lo, hi);
         let p = self.part;
+        // A candidate lifted by its alignment leaves a gap another buffer
+        // may fill first: then any candidate may come next, not only the
+        // coverers of a critical section.
+        let padded = self.cands[cand_start..]
+            .iter()
+            .any(|&b| align_up(level, p.align[b as usize]) > level);
+        let critical = if padded { None } else { critical };
         let (can_raise, cands_end) = match critical {
             // Some coverer of the critical section must start here: the
             // other candidates wait for a later node, no raise.
@@ -1137,14 +1144,20 @@ impl<'a> Dfs<'a> {
                 Applied::Placed(b) => {
                     self.undo_floors(floor_mark);
                     self.unplace(b);
-                    let o = align_up(level, self.part.align[b as usize]);
-                    if !self.forbid(b, o + 1) {
-                        dead = true;
-                    }
+                    // Dominance holds only for a buffer that started right
+                    // at the floor: one lifted by its alignment left a gap
+                    // below it that another buffer may fill first, after
+                    // which the same offset is canonical again.
                     let bi = b as usize;
-                    let again = align_up(o + 1, self.part.align[bi]);
-                    if again + self.part.size[bi] > self.target {
-                        dead = true;
+                    let o = align_up(level, self.part.align[bi]);
+                    if o == level {
+                        if !self.forbid(b, o + 1) {
+                            dead = true;
+                        }
+                        let again = align_up(o + 1, self.part.align[bi]);
+                        if again + self.part.size[bi] > self.target {
+                            dead = true;
+                        }
                     }
                 }
                 Applied::Raised => {
