@@ -5,10 +5,20 @@
 //! allocate_memory_addr runs on `before_dsa.py` (else `before.py`); for every
 //! real kernel, on its `dsa_rp/33_after_MaterializeSemanticAliases.py`. The
 //! result is compared with PyPTO's dump (trailing whitespace aside) or, for
-//! expected errors, with the start of PyPTO's message. The test asserts that
-//! every entry of `dsa_rp_known_good.txt` still passes and prints the totals
-//! and the entries that differ. `TILEMEM_UPDATE_KNOWN_GOOD=1` rewrites the
-//! list from the current run.
+//! expected errors, with the start of PyPTO's message.
+//!
+//! The whole DSA_RP pipeline (init_memref, materialize_semantic_aliases,
+//! allocate_memory_addr) is checked as well: every case's `src.py` against
+//! the same `after_alloc_dsa.py` (or error), and every real kernel's
+//! `dsa_rp/31_after_MaterializeTensorStrides.py` against its
+//! `34_after_AllocateMemoryAddr.py` (entries `src case ...`,
+//! `src kernel ...`). This covers the passes before the address pass in
+//! DSA mode (the yield fix-up that materialize_semantic_aliases runs when
+//! MemoryReuse is skipped).
+//!
+//! The test asserts that every entry of `dsa_rp_known_good.txt` still
+//! passes and prints the totals and the entries that differ.
+//! `TILEMEM_UPDATE_KNOWN_GOOD=1` rewrites the list from the current run.
 
 use std::fs;
 use std::path::Path;
@@ -19,6 +29,9 @@ use tilemem_target::Soc;
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/pto");
 const KNOWN_GOOD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/dsa_rp_known_good.txt");
+
+/// The address pass alone, on PyPTO's dump before it.
+const ADDR_ONLY: &[PassId] = &[PassId::AllocateMemoryAddr];
 
 fn norm(t: &str) -> String {
     t.trim()
@@ -40,16 +53,16 @@ fn target_of(meta: &Path) -> String {
         .to_string()
 }
 
-/// Runs DSA_RP allocate_memory_addr on `input`; compares with `want` or the
-/// error message in `err`.
-fn check(input: &Path, target: &str, want: &Path, err: &Path) -> Option<bool> {
+/// Runs `passes` in the DSA_RP planner mode on `input`; compares with `want`
+/// or the error message in `err`.
+fn check(input: &Path, target: &str, passes: &[PassId], want: &Path, err: &Path) -> Option<bool> {
     let src = fs::read_to_string(input).ok()?;
     let soc = Soc::from_name(target)?;
     let mut cx = PassContext::new(soc, PlannerMode::DsaRp);
     let result = parse(&src)
         .map_err(|e| e.message.clone())
         .and_then(|mut p| {
-            run_pipeline(&mut p, &mut cx, &[PassId::AllocateMemoryAddr])
+            run_pipeline(&mut p, &mut cx, passes)
                 .map(|_| print(&p))
                 .map_err(|e| e.to_string())
         });
@@ -77,6 +90,7 @@ fn dsa_rp_matches_pypto_reference_outputs() {
         eprintln!("note: {DATA} not found; DSA_RP conformance skipped");
         return;
     }
+    let full = PassId::default_pipeline(PlannerMode::DsaRp);
     let mut results: Vec<(String, bool)> = Vec::new();
     let mut cases: Vec<_> = fs::read_dir(root.join("cases"))
         .map(|d| d.flatten().map(|e| e.path()).collect())
@@ -90,13 +104,13 @@ fn dsa_rp_matches_pypto_reference_outputs() {
             d.join("before.py")
         };
         let target = target_of(&d.join("meta.json"));
-        if let Some(ok) = check(
-            &input,
-            &target,
-            &d.join("after_alloc_dsa.py"),
-            &d.join("after_alloc_dsa.error.txt"),
-        ) {
+        let want = d.join("after_alloc_dsa.py");
+        let err = d.join("after_alloc_dsa.error.txt");
+        if let Some(ok) = check(&input, &target, ADDR_ONLY, &want, &err) {
             results.push((format!("case {name}"), ok));
+        }
+        if let Some(ok) = check(&d.join("src.py"), &target, &full, &want, &err) {
+            results.push((format!("src case {name}"), ok));
         }
     }
     let mut kernels: Vec<_> = fs::read_dir(root.join("kernels"))
@@ -107,13 +121,25 @@ fn dsa_rp_matches_pypto_reference_outputs() {
         let d = k.join("dsa_rp");
         let name = k.file_name().unwrap().to_string_lossy().to_string();
         let target = target_of(&d.join("meta.json"));
+        let want = d.join("34_after_AllocateMemoryAddr.py");
+        let err = d.join("none.error.txt");
         if let Some(ok) = check(
             &d.join("33_after_MaterializeSemanticAliases.py"),
             &target,
-            &d.join("34_after_AllocateMemoryAddr.py"),
-            &d.join("none.error.txt"),
+            ADDR_ONLY,
+            &want,
+            &err,
         ) {
             results.push((format!("kernel {name}"), ok));
+        }
+        if let Some(ok) = check(
+            &d.join("31_after_MaterializeTensorStrides.py"),
+            &target,
+            &full,
+            &want,
+            &err,
+        ) {
+            results.push((format!("src kernel {name}"), ok));
         }
     }
     let passed: Vec<&str> = results
