@@ -3,7 +3,12 @@
 //!
 //! Pipeline, per InCore/AIC/AIV function:
 //! `init_memref -> materialize_semantic_aliases -> memory_reuse ->
-//! allocate_memory_addr`. Every pass is a function
+//! allocate_memory_addr`. The DSA_RP and optimal planners skip
+//! memory_reuse and the PTOAS planner also the address pass; in those modes
+//! materialize_semantic_aliases runs the planner-specific flow itself (the
+//! loop-carry / if-phi yield fix-up with `tile.move` copies, accumulator
+//! if-phi coalescing, identity-copy normalisation), reusing memory_reuse's
+//! stages without its packing. Every pass is a function
 //! `fn(&mut Program, &mut PassContext) -> Result<(), PassError>`, documents
 //! what it assumes and guarantees, and is idempotent: a pass that finds its
 //! work already done changes nothing.
@@ -233,7 +238,8 @@ impl PassContext {
 pub enum PassId {
     /// Allocation roots and MemRefs for every tile.
     InitMemref,
-    /// Loop-carry must-aliases.
+    /// Loop-carry must-aliases (and, without MemoryReuse, the yield
+    /// fix-up).
     MaterializeSemanticAliases,
     /// Buffer sharing (PYPTO planner only).
     MemoryReuse,
