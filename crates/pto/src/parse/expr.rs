@@ -366,11 +366,14 @@ impl<'s> Parser<'s> {
                 // Dotted roots that are not variables (`pl`, `self`, module
                 // names) and called plain names are paths, not variables.
                 let unbound_root = self.is_op(next, ".") && !self.scope.contains_key(s);
-                if s == "pl"
-                    || (s == "self" && self.f.has_self)
-                    || unbound_root
-                    || self.is_op(next, "(")
-                {
+                let fixed_path =
+                    s == "pl" || (s == "self" && self.f.has_self) || self.is_op(next, "(");
+                if fixed_path || unbound_root {
+                    if !fixed_path {
+                        if let Some(rec) = &mut self.recording {
+                            rec.scope_dependent = true;
+                        }
+                    }
                     // Take `a.b.c` written without spaces as one slice.
                     let mut end = t.end;
                     loop {
@@ -477,15 +480,21 @@ impl<'s> Parser<'s> {
     /// variable when there is none).
     pub(super) fn lookup(&mut self, t: Token) -> VarId {
         let name = self.text(t);
-        if let Some(&v) = self.scope.get(name) {
-            return v;
+        let v = match self.scope.get(name) {
+            Some(&v) => v,
+            None => {
+                let v = self.f.vars.push(VarData {
+                    name: name.into(),
+                    ty: None,
+                    def: VarDef::Free,
+                });
+                self.scope.insert(name, v);
+                v
+            }
+        };
+        if let Some(rec) = &mut self.recording {
+            rec.uses.push((name, v));
         }
-        let v = self.f.vars.push(VarData {
-            name: name.into(),
-            ty: None,
-            def: VarDef::Free,
-        });
-        self.scope.insert(name, v);
         v
     }
 

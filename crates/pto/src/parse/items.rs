@@ -94,6 +94,7 @@ impl<'s> Parser<'s> {
         self.bump()?; // `@`
         self.f = Function::new("");
         self.scope.clear();
+        self.ty_cache.clear();
         self.constructs.clear();
         self.f.leading = leading;
         self.expect_path(&["pl", "function"], "`@pl.function`")?;
@@ -125,7 +126,7 @@ impl<'s> Parser<'s> {
         let t = self.peek()?;
         if self.is_op(t, "->") {
             self.bump()?;
-            self.f.ret = Some(self.ty()?);
+            self.f.ret = Some(self.ty_cached()?);
         }
         self.expect_op(":", "`:` after the signature")?;
         self.end_of_line()?;
@@ -172,7 +173,7 @@ impl<'s> Parser<'s> {
                 if self.is_op(colon, ":") {
                     self.bump()?;
                     dir = self.param_dir()?;
-                    ty = Some(self.ty()?);
+                    ty = Some(self.ty_cached()?);
                     if dir != ParamDir::In {
                         self.expect_op("]", "`]` to close the direction wrapper")?;
                     }

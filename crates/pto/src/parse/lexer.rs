@@ -109,6 +109,24 @@ impl<'s> Lexer<'s> {
         }
     }
 
+    /// Moves to byte `pos` of the current line, past text the caller has
+    /// already read, when nothing is pending (no queued tokens or carried
+    /// comment, not at a line start). The skipped text must lie on the
+    /// current line and have balanced brackets. Returns whether it moved.
+    pub(crate) fn skip_to(&mut self, pos: usize) -> bool {
+        if !self.queue.is_empty()
+            || self.carried_comment.is_some()
+            || self.at_line_start
+            || self.done
+            || pos < self.pos
+            || pos > self.bytes.len()
+        {
+            return false;
+        }
+        self.pos = pos;
+        true
+    }
+
     /// The source text.
     pub fn src(&self) -> &'s str {
         self.src

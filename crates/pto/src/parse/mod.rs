@@ -13,6 +13,7 @@ mod expr;
 mod items;
 pub mod lexer;
 mod stmt;
+mod type_cache;
 mod types;
 
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -49,6 +50,9 @@ pub fn parse(src: &str) -> Result<Program, ParseError> {
         names: HashSet::default(),
         scratch: Vec::new(),
         scratch_kw: Vec::new(),
+        ty_cache: HashMap::default(),
+        recording: None,
+        last_end: 0,
     };
     p.program(preamble).map_err(|e| *e)
 }
@@ -145,6 +149,12 @@ struct Parser<'s> {
     scratch: Vec<Expr>,
     /// Stack of keyword arguments being read.
     scratch_kw: Vec<Kwarg>,
+    /// Types already read in this function, by annotation text.
+    ty_cache: type_cache::TypeCache<'s>,
+    /// Scope queries of the annotation being read for the cache.
+    recording: Option<type_cache::Recording<'s>>,
+    /// End offset of the last consumed token.
+    last_end: u32,
 }
 
 type R<T> = Result<T, Box<ParseError>>;
@@ -213,10 +223,12 @@ impl<'s> Parser<'s> {
     }
 
     fn bump(&mut self) -> R<Token> {
-        match self.look.pop_front() {
-            Some(t) => Ok(t),
-            None => self.lex.next_token(),
-        }
+        let t = match self.look.pop_front() {
+            Some(t) => t,
+            None => self.lex.next_token()?,
+        };
+        self.last_end = t.end;
+        Ok(t)
     }
 
     /// The shared copy of `text`.

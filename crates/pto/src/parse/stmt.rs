@@ -131,7 +131,7 @@ impl<'s> Parser<'s> {
             if self.is_op(n1, ":") {
                 self.bump()?;
                 self.bump()?;
-                let ty = self.ty()?;
+                let ty = self.ty_cached()?;
                 self.expect_op("=", "`=` after the type annotation")?;
                 let value = self.expr()?;
                 let comment = self.end_of_line()?;
