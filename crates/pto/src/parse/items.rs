@@ -140,14 +140,28 @@ impl<'s> Parser<'s> {
     pub(super) fn reserve_for_body(&mut self, def: Token) {
         let rest = self.src.get(def.start as usize..).unwrap_or("");
         // Up to the next function (each scan stops there: linear overall).
-        let end = rest
-            .find("\n    @")
-            .or_else(|| rest.get(1..)?.find("@pl.function").map(|k| k + 1))
-            .unwrap_or(rest.len());
+        // `@` is rare: jump between them with the byte search `find(char)`
+        // uses, and stop at a class-level decorator or an `@pl.function`.
+        let mut end = rest.len();
+        let mut from = 1.min(rest.len());
+        while let Some(k) = rest.get(from..).and_then(|r| r.find('@')) {
+            let at = from + k;
+            if rest[..at].ends_with("\n    ") {
+                end = at - 5;
+                break;
+            }
+            if rest[at..].starts_with("@pl.function") {
+                end = at;
+                break;
+            }
+            from = at + 1;
+        }
+        // Byte-wide sums over 255-byte chunks cannot overflow and compile
+        // to vector compares (a plain filter-count does not).
         let lines = rest.as_bytes()[..end]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count()
+            .chunks(255)
+            .map(|c| usize::from(c.iter().map(|&b| u8::from(b == b'\n')).sum::<u8>()))
+            .sum::<usize>()
             + 1;
         self.f.stmts.reserve(lines);
         self.f.vars.reserve(lines + 8);

@@ -405,12 +405,8 @@ impl<'s> Lexer<'s> {
         let c = self.bytes[start];
         if c.is_ascii_alphabetic() || c == b'_' || c >= 0x80 {
             let mut i = start + 1;
-            while let Some(&d) = self.bytes.get(i) {
-                if d.is_ascii_alphanumeric() || d == b'_' || d >= 0x80 {
-                    i += 1;
-                } else {
-                    break;
-                }
+            while self.bytes.get(i).is_some_and(|&d| IDENT[usize::from(d)]) {
+                i += 1;
             }
             // Identifiers may contain non-ASCII letters; stop on a char boundary.
             while !self.src.is_char_boundary(i) {
@@ -562,6 +558,19 @@ impl<'s> Lexer<'s> {
         Ok(self.tok(Tok::Str, start, i + 1))
     }
 }
+
+/// Bytes that continue an identifier: ASCII letters, digits, `_` and any
+/// byte of a non-ASCII character.
+static IDENT: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80;
+        b += 1;
+    }
+    t
+};
 
 fn closing(open: u8) -> u8 {
     match open {

@@ -49,6 +49,19 @@ pub(super) struct Recording<'s> {
     pub(super) scope_dependent: bool,
 }
 
+/// Bytes [`span_end`] must look at: brackets, quotes, line ends,
+/// comments and continuations.
+static SPECIAL: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut k = 0;
+    let special = b"[({])}\"'\n\r#\\";
+    while k < special.len() {
+        t[special[k] as usize] = true;
+        k += 1;
+    }
+    t
+};
+
 /// End (exclusive byte offset) of a `pl.Tile[...]` / `pl.Tensor[...]`
 /// annotation starting at `start` when it lies on one line without
 /// comments or continuations; `None` otherwise.
@@ -64,6 +77,10 @@ fn span_end(b: &[u8], start: usize) -> Option<usize> {
     let mut depth = 1u32;
     let mut i = head;
     while let Some(&c) = rest.get(i) {
+        if !SPECIAL[usize::from(c)] {
+            i += 1;
+            continue;
+        }
         match c {
             b'[' | b'(' | b'{' => depth += 1,
             b']' | b')' | b'}' => {
