@@ -183,3 +183,62 @@ fn map_draws_one_svg_per_function_and_space() {
     // `a` and its in-place successor `b` hold the same 256 bytes.
     assert!(svg.contains("<title>a@mem_vec_2: 256 at [0, 256)"), "{svg}");
 }
+
+#[test]
+fn exported_dsa_rp_problem_replays_to_the_same_placement() {
+    let d = scratch("replay");
+    let input = d.join("k.py");
+    std::fs::write(&input, KERNEL).unwrap();
+    let exp = d.join("exp");
+    let o = tilemem(&[
+        "plan",
+        input.to_str().unwrap(),
+        "--target",
+        "950",
+        "--planner",
+        "dsa-rp",
+        "--export-problems",
+        exp.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let problem = exp.join("main.Vec.csv");
+    let side = std::fs::read_to_string(exp.join("main.Vec.dsa.txt")).unwrap();
+    assert!(
+        side.contains("# replay: tilemem solve main.Vec.csv --solver dsa-rp"),
+        "{side}"
+    );
+    let replay = d.join("replay.csv");
+    let o = tilemem(&[
+        "solve",
+        problem.to_str().unwrap(),
+        "--solver",
+        "dsa-rp",
+        "-o",
+        replay.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let offsets = |p: &std::path::Path| -> Vec<String> {
+        std::fs::read_to_string(p)
+            .unwrap()
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(|l| {
+                let f: Vec<&str> = l.split(',').collect();
+                format!("{}={}", f[0], f[f.len() - 1])
+            })
+            .collect()
+    };
+    let want = offsets(&problem);
+    assert_eq!(want.len(), 3, "header + two roots: {want:?}");
+    assert_eq!(offsets(&replay), want);
+}

@@ -23,9 +23,12 @@
 //!    separations that lifetimes do not already imply go in `conflicts`
 //!    (pinned/declared allocations, pipeline stages, hazards, no-alias
 //!    rules); soft unit-weight reuse penalties go in `penalties`.
-//! 2. DSA_RP: `solve(&p, SolverKind::Canonical,
-//!    &Budget::default().with_objective(Objective::PenaltyThenPeak))`: the
-//!    best `(penalty, height)` over the orders, within the capacity.
+//! 2. DSA_RP: `solve(&p, SolverKind::DsaRp, &Budget::default())` is PyPTO's
+//!    DSA_RP greedy with handoff penalties (what `tilemem plan --planner
+//!    dsa-rp` runs; [`solve::handoff`]). `SolverKind::Canonical` with
+//!    `Objective::PenaltyThenPeak` is the generic variant in which every
+//!    penalty pair sharing a byte costs its weight: the best
+//!    `(penalty, height)` over several orders, within the capacity.
 //!    An optimal mode: the same with `SolverKind::Exact` and either
 //!    objective; `proven_optimal` says whether the time limit cut it short
 //!    (the canonical placement is its starting point, so it is never worse).
@@ -33,8 +36,8 @@
 //! 4. Export with [`csv::write_problem`]: hard pairs and penalties become
 //!    the `conflicts` / `penalties` columns, capacity and reserved ranges
 //!    `# capacity=` / `# reserved=` lines (see [`csv`]). `tilemem solve
-//!    FILE.csv --solver canonical --penalty-first` then reproduces the
-//!    DSA_RP placement exactly (solvers are deterministic and independent of
+//!    FILE.csv --solver dsa-rp` then reproduces the planner's DSA_RP
+//!    placement exactly (solvers are deterministic and independent of
 //!    the order in which pairs are listed).
 //!
 //! ```

@@ -6,7 +6,8 @@
 //! optimal mode never using more bytes than the greedy.
 
 use tilemem_plan::csv;
-use tilemem_pto::passes::dsa_rp::{self, greedy, DsaOptions};
+use tilemem_plan::solve::handoff;
+use tilemem_pto::passes::dsa_rp::{self, DsaOptions};
 use tilemem_pto::passes::{run_pipeline, ErrorKind, PassContext, PassError, PassId, PlannerMode};
 use tilemem_pto::{parse, print};
 use tilemem_target::Soc;
@@ -330,7 +331,7 @@ fn exported_problems_replay_to_the_same_placement() {
     let file = csv::read(&dir.join("main.Vec.csv")).unwrap();
     let want: Vec<u64> = file.offsets.iter().map(|o| o.unwrap()).collect();
     assert_eq!(want, [0, 16384, 32768, 32768]);
-    let replay = greedy::canonical(&file.problem).unwrap();
+    let replay = handoff::canonical(&file.problem).unwrap();
     assert_eq!(replay.offsets, want);
     let side = std::fs::read_to_string(dir.join("main.Vec.dsa.txt")).unwrap();
     assert!(
@@ -466,15 +467,15 @@ fn only_the_handoff_neighbours_cost_a_penalty() {
     let c = p.push(Buffer::new(32, 4, 6).with_align(32));
     p.penalties.push((a, c, 1));
     p.capacity = Some(64);
-    let out = greedy::canonical(&p).unwrap();
+    let out = handoff::canonical(&p).unwrap();
     assert_eq!(out.offsets, [0, 0, 0]);
     assert_eq!(out.penalty, 0);
     // A hard pair instead forces C to the top of A.
     p.penalties.clear();
     p.conflicts.push((a, BufferId(2)));
-    let out = greedy::canonical(&p).unwrap();
+    let out = handoff::canonical(&p).unwrap();
     assert_eq!(out.offsets, [0, 0, 32]);
     // And with no room left there is no placement.
     p.capacity = Some(32);
-    assert!(greedy::canonical(&p).is_none());
+    assert!(handoff::canonical(&p).is_none());
 }

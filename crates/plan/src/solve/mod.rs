@@ -22,6 +22,7 @@ mod canonical;
 mod exact;
 mod geom;
 mod greedy;
+pub mod handoff;
 mod pairs;
 mod sequential;
 
@@ -29,6 +30,7 @@ pub use auto::Auto;
 pub use canonical::Canonical;
 pub use exact::Exact;
 pub use greedy::{BestFit, FirstFit};
+pub use handoff::DsaRp;
 pub use sequential::Sequential;
 
 /// Which solver to run.
@@ -43,6 +45,9 @@ pub enum SolverKind {
     /// Penalty-aware canonical greedy over several orders (the DSA_RP
     /// placement heuristic).
     Canonical,
+    /// PyPTO's DSA_RP greedy with handoff penalties: replays problems
+    /// exported by `tilemem plan --planner dsa-rp`.
+    DsaRp,
     /// Complete branch-and-bound search; anytime.
     Exact,
     /// Greedy first, the exact search only when greedy misses the capacity
@@ -52,10 +57,11 @@ pub enum SolverKind {
 
 impl SolverKind {
     /// Every kind, in the order they are listed to users.
-    pub const ALL: [SolverKind; 6] = [
+    pub const ALL: [SolverKind; 7] = [
         SolverKind::Auto,
         SolverKind::Exact,
         SolverKind::Canonical,
+        SolverKind::DsaRp,
         SolverKind::FirstFit,
         SolverKind::BestFit,
         SolverKind::Sequential,
@@ -68,6 +74,7 @@ impl SolverKind {
             SolverKind::FirstFit => "first-fit",
             SolverKind::BestFit => "best-fit",
             SolverKind::Canonical => "canonical",
+            SolverKind::DsaRp => "dsa-rp",
             SolverKind::Exact => "exact",
             SolverKind::Auto => "auto",
         }
@@ -217,6 +224,7 @@ pub fn solver(kind: SolverKind) -> Box<dyn Solver> {
         SolverKind::FirstFit => Box::new(FirstFit),
         SolverKind::BestFit => Box::new(BestFit),
         SolverKind::Canonical => Box::new(Canonical),
+        SolverKind::DsaRp => Box::new(DsaRp),
         SolverKind::Exact => Box::new(Exact),
         SolverKind::Auto => Box::new(Auto),
     }

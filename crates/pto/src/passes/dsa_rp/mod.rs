@@ -5,7 +5,7 @@
 //! MemoryReuse is skipped in this mode, so every allocation root keeps its
 //! identity. Per kernel function (InCore/AIC/AIV) and memory space the pass
 //! lowers the roots to a placement model (`model`), places them with the
-//! canonical greedy ([`greedy`]), checks the result with the independent
+//! canonical greedy ([`tilemem_plan::solve::handoff`]), checks the result with the independent
 //! validator of `tilemem-plan`, and writes the addresses back (`write`).
 //!
 //! Assumes: InitMemRef (and MaterializeSemanticAliases) ran: tiles carry
@@ -67,7 +67,6 @@
 //! chosen objective (lowest peak first by default).
 
 mod facts;
-pub mod greedy;
 mod model;
 mod pipes;
 mod reserve;
@@ -76,6 +75,7 @@ mod write;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
+use tilemem_plan::solve::handoff;
 
 use tilemem_plan::{Objective, Solution, SolverKind};
 
@@ -231,10 +231,10 @@ fn plan_function(
         let strict = m.affordable_depths();
         let relaxed_depth: BTreeMap<u32, usize> = m.groups.keys().map(|&g| (g, 1)).collect();
         let mut depth = strict.clone();
-        let mut placement = greedy::canonical(&m.to_problem(Some(&depth)));
+        let mut placement = handoff::canonical(&m.to_problem(Some(&depth)));
         if placement.is_none() && relaxed_depth != strict {
             depth = relaxed_depth;
-            placement = greedy::canonical(&m.to_problem(Some(&depth)));
+            placement = handoff::canonical(&m.to_problem(Some(&depth)));
         }
         let Some(placement) = placement else {
             if let Some(dir) = &opts.export_dir {
@@ -397,7 +397,7 @@ fn export(
     m: &model::DsaModel,
     problem: &tilemem_plan::Problem,
     chosen: Option<&Solution>,
-    placement: Option<&greedy::Placement>,
+    placement: Option<&handoff::Placement>,
 ) -> Result<(), PassError> {
     let stem = format!("{}.{}", m.function, m.space.name());
     let csv = tilemem_plan::csv::write_problem(problem, chosen);
@@ -420,6 +420,9 @@ fn export(
         )),
         None => side.push_str("# no capacity-fitting placement was found\n"),
     }
+    side.push_str(&format!(
+        "# replay: tilemem solve {stem}.csv --solver dsa-rp (optimal mode: --solver exact)\n"
+    ));
     side.push_str("id,start,end,head,head_in_cf,tail,tail_in_cf,partial,pinned,stages\n");
     let pipe = |p: &Option<pipes::HwPipe>| p.map_or("?", |x| x.name());
     for b in &m.buffers {

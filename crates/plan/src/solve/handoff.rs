@@ -1,10 +1,18 @@
-//! The canonical greedy of DSA_RP (see the module docs of `dsa_rp` for how
-//! it was derived from PyPTO's outputs). It reads only an IR-free
-//! [`tilemem_plan::Problem`] (lifetimes, conflicts, penalties, capacity,
-//! reserved prefix), so a problem exported by the planner replays to the
-//! same placement.
+//! `dsa-rp`: the canonical greedy of PyPTO's DSA_RP planner, with *handoff*
+//! penalties (derived from PyPTO's reference outputs; see the `dsa_rp` pass
+//! of `tilemem-pto`). The PyPTO front end places every (function, space)
+//! with it, and because it reads only the IR-free [`Problem`] (lifetimes,
+//! conflicts, penalties, capacity, reserved prefix), a problem the planner
+//! exports replays to the same placement with `tilemem solve --solver
+//! dsa-rp`.
 //!
-//! Buffers are placed one at a time in a fixed order. For each buffer the
+//! It differs from [`super::Canonical`] in what a penalty pair costs: here
+//! only the buffer a placement takes bytes over from, and the one that takes
+//! over from it, count (the hand-offs the hardware must synchronise), not
+//! every penalty partner sharing a byte.
+//!
+//! Pinned buffers keep their offsets; the others are placed one at a time
+//! in a fixed order. For each buffer the
 //! candidate offsets are the reserved end and the 32-byte aligned tops of
 //! the already placed *neighbours* (buffers it has a hard pair or a soft
 //! pair with); a candidate is feasible when it stays within the capacity
@@ -22,10 +30,35 @@
 //! `(penalty, peak)`.
 
 use std::collections::BTreeMap;
+use std::time::Instant;
 
-use tilemem_plan::Problem;
+use super::{outcome_from, Budget, Outcome, Solver};
+use crate::problem::Problem;
 
-use super::model::align_up;
+/// PyPTO's address alignment: candidate tops are rounded up to it first
+/// (as PyPTO does), then to the buffer's own alignment.
+const ALIGN: u64 = 32;
+
+fn align_up(x: u64, align: u64) -> u64 {
+    let x = x.div_ceil(ALIGN).saturating_mul(ALIGN);
+    let a = align.max(1);
+    x.div_ceil(a).saturating_mul(a)
+}
+
+/// The DSA_RP handoff greedy as a [`Solver`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DsaRp;
+
+impl Solver for DsaRp {
+    fn name(&self) -> &'static str {
+        "dsa-rp"
+    }
+    fn solve(&self, problem: &Problem, _budget: &Budget) -> Outcome {
+        let start = Instant::now();
+        let placement = canonical(problem);
+        outcome_from(problem, placement.map(|p| p.offsets), self.name(), start)
+    }
+}
 
 /// A placement found by the greedy.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,6 +76,8 @@ pub struct Placement {
 /// The facts of a problem the greedy reads, in adjacency form.
 struct View {
     size: Vec<u64>,
+    align: Vec<u64>,
+    fixed: Vec<Option<u64>>,
     life: Vec<(u64, u64)>,
     hard: Vec<Vec<usize>>,
     soft: Vec<BTreeMap<usize, u64>>,
@@ -81,6 +116,8 @@ impl View {
         }
         View {
             size: p.buffers.iter().map(|b| b.size).collect(),
+            align: p.buffers.iter().map(|b| b.align).collect(),
+            fixed: p.buffers.iter().map(|b| b.fixed_offset).collect(),
             life: p.buffers.iter().map(|b| (b.lower, b.upper)).collect(),
             hard,
             soft,
@@ -101,15 +138,20 @@ fn size_order(v: &View) -> Vec<usize> {
 fn run(v: &View, order: &[usize], blind: bool, name: &'static str) -> Option<Placement> {
     let n = v.size.len();
     let life = &v.life;
-    let mut off: Vec<Option<u64>> = vec![None; n];
+    // Pinned buffers sit where they were put; the greedy places the rest
+    // around them (PyPTO's problems have none).
+    let mut off: Vec<Option<u64>> = v.fixed.clone();
     let mut penalty = 0u64;
     for &i in order {
+        if v.fixed[i].is_some() {
+            continue;
+        }
         let size = v.size[i];
-        let mut cands = vec![v.reserved_end];
+        let mut cands = vec![align_up(v.reserved_end, v.align[i])];
         for (j, o) in off.iter().enumerate() {
             let Some(o) = *o else { continue };
             if v.hard[i].contains(&j) || v.soft[i].contains_key(&j) {
-                cands.push(align_up(o.saturating_add(v.size[j])));
+                cands.push(align_up(o.saturating_add(v.size[j]), v.align[i]));
             }
         }
         cands.sort_unstable();
