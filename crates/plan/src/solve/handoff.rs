@@ -136,7 +136,6 @@ fn size_order(v: &View) -> Vec<usize> {
 
 /// One greedy run in `order`; `None` when some buffer fits nowhere.
 fn run(v: &View, order: &[usize], blind: bool, name: &'static str) -> Option<Placement> {
-    let n = v.size.len();
     let life = &v.life;
     // Pinned buffers sit where they were put; the greedy places the rest
     // around them (PyPTO's problems have none).
