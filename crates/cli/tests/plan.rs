@@ -25,6 +25,24 @@ fn scratch(name: &str) -> PathBuf {
     d
 }
 
+/// A scratch directory holding `text` as `k.py`; returns both paths.
+fn program(name: &str, text: &str) -> (PathBuf, PathBuf) {
+    let d = scratch(name);
+    let input = d.join("k.py");
+    std::fs::write(&input, text).unwrap();
+    (d, input)
+}
+
+/// Asserts exit code 0, showing stderr otherwise.
+fn assert_success(o: &Output) {
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
 fn tilemem(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_tilemem"))
         .args(args)
@@ -34,9 +52,7 @@ fn tilemem(args: &[&str]) -> Output {
 
 #[test]
 fn plans_a_kernel_and_writes_output_and_report() {
-    let d = scratch("ok");
-    let input = d.join("k.py");
-    std::fs::write(&input, KERNEL).unwrap();
+    let (d, input) = program("ok", KERNEL);
     let (out, rep) = (d.join("out.py"), d.join("r.json"));
     let o = tilemem(&[
         "plan",
@@ -48,12 +64,7 @@ fn plans_a_kernel_and_writes_output_and_report() {
         "--report",
         rep.to_str().unwrap(),
     ]);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    assert_success(&o);
     let text = std::fs::read_to_string(&out).unwrap();
     assert!(
         text.contains("        mem_vec_2: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 256)\n"),
@@ -70,9 +81,7 @@ fn plans_a_kernel_and_writes_output_and_report() {
 
 #[test]
 fn stop_after_runs_a_prefix() {
-    let d = scratch("stop");
-    let input = d.join("k.py");
-    std::fs::write(&input, KERNEL).unwrap();
+    let (_, input) = program("stop", KERNEL);
     let o = tilemem(&[
         "plan",
         input.to_str().unwrap(),
@@ -94,9 +103,7 @@ fn stop_after_runs_a_prefix() {
 
 #[test]
 fn over_capacity_exits_1_and_writes_nothing() {
-    let d = scratch("cap");
-    let input = d.join("k.py");
-    std::fs::write(&input, KERNEL.replace("[8, 8]", "[64, 752]")).unwrap();
+    let (d, input) = program("cap", &KERNEL.replace("[8, 8]", "[64, 752]"));
     let (out, rep) = (d.join("out.py"), d.join("r.json"));
     let o = tilemem(&[
         "plan",
@@ -128,9 +135,7 @@ fn over_capacity_exits_1_and_writes_nothing() {
 
 #[test]
 fn bad_input_exits_2_with_location() {
-    let d = scratch("bad");
-    let input = d.join("k.py");
-    std::fs::write(&input, KERNEL.replace("pl.tile.exp(a)", "pl.tile.exp(a")).unwrap();
+    let (d, input) = program("bad", &KERNEL.replace("pl.tile.exp(a)", "pl.tile.exp(a"));
     let o = tilemem(&["plan", input.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
@@ -155,9 +160,7 @@ fn bad_input_exits_2_with_location() {
 
 #[test]
 fn map_draws_one_svg_per_function_and_space() {
-    let d = scratch("map");
-    let input = d.join("k.py");
-    std::fs::write(&input, KERNEL).unwrap();
+    let (d, input) = program("map", KERNEL);
     let maps = d.join("maps");
     let o = tilemem(&[
         "plan",
@@ -167,12 +170,7 @@ fn map_draws_one_svg_per_function_and_space() {
         "--map",
         maps.to_str().unwrap(),
     ]);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    assert_success(&o);
     let names: Vec<String> = std::fs::read_dir(&maps)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -186,9 +184,7 @@ fn map_draws_one_svg_per_function_and_space() {
 
 #[test]
 fn exported_dsa_rp_problem_replays_to_the_same_placement() {
-    let d = scratch("replay");
-    let input = d.join("k.py");
-    std::fs::write(&input, KERNEL).unwrap();
+    let (d, input) = program("replay", KERNEL);
     let exp = d.join("exp");
     let o = tilemem(&[
         "plan",
@@ -200,12 +196,7 @@ fn exported_dsa_rp_problem_replays_to_the_same_placement() {
         "--export-problems",
         exp.to_str().unwrap(),
     ]);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    assert_success(&o);
     let problem = exp.join("main.Vec.csv");
     let side = std::fs::read_to_string(exp.join("main.Vec.dsa.txt")).unwrap();
     assert!(
@@ -221,12 +212,7 @@ fn exported_dsa_rp_problem_replays_to_the_same_placement() {
         "-o",
         replay.to_str().unwrap(),
     ]);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    assert_success(&o);
     let offsets = |p: &std::path::Path| -> Vec<String> {
         std::fs::read_to_string(p)
             .unwrap()
