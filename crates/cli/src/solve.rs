@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use tilemem_plan::{csv, solve, validate, Budget, Goal, Objective, SolverKind};
+use tilemem_plan::{csv, map, solve, validate, Budget, Goal, Objective, SolverKind};
 
 /// Flags of `tilemem solve`.
 #[derive(clap::Args)]
@@ -14,7 +14,8 @@ pub struct Args {
     /// Capacity in bytes (overrides a `# capacity=` line of the file).
     #[arg(long)]
     pub capacity: Option<u64>,
-    /// Solver: auto, exact, canonical, first-fit, best-fit or sequential.
+    /// Solver: auto, exact, canonical, dsa-rp, first-fit, best-fit or
+    /// sequential.
     #[arg(long, default_value = "auto")]
     pub solver: String,
     /// Time budget of the search, in seconds.
@@ -33,6 +34,10 @@ pub struct Args {
     /// Write the solution here (the input columns plus `offset`).
     #[arg(short = 'o', long)]
     pub output: Option<PathBuf>,
+    /// Draw the placement: an SVG memory map into this file, or a text map
+    /// on stdout with `-`.
+    #[arg(long, value_name = "FILE.svg|-")]
+    pub map: Option<PathBuf>,
 }
 
 /// Runs the subcommand.
@@ -118,15 +123,37 @@ pub fn run(args: Args) -> ExitCode {
             "not proven"
         }
     );
+    let map = args.map.as_ref().map(|path| {
+        if path.as_os_str() == "-" {
+            print!("{}", map::render_text(problem, sol, 16, 72));
+            None
+        } else {
+            let title = args.file.display().to_string();
+            Some((path, map::render_svg(problem, sol, &title)))
+        }
+    });
     if let Some(path) = &args.output {
-        let text = file.write_with(sol);
-        // Write to a temporary file first: no partial output on failure.
-        let tmp = path.with_extension("csv.tmp");
-        if let Err(e) = std::fs::write(&tmp, text).and_then(|_| std::fs::rename(&tmp, path)) {
-            let _ = std::fs::remove_file(&tmp);
-            eprintln!("error: cannot write {}: {e}", path.display());
-            return ExitCode::from(2);
+        if let Err(code) = write_atomic(path, &file.write_with(sol)) {
+            return code;
+        }
+    }
+    if let Some(Some((path, svg))) = map {
+        if let Err(code) = write_atomic(path, &svg) {
+            return code;
         }
     }
     ExitCode::SUCCESS
+}
+
+/// Writes through a temporary sibling and a rename: no partial output on
+/// failure.
+fn write_atomic(path: &std::path::Path, text: &str) -> Result<(), ExitCode> {
+    let tmp = path.with_extension("tilemem-tmp");
+    std::fs::write(&tmp, text)
+        .and_then(|_| std::fs::rename(&tmp, path))
+        .map_err(|e| {
+            let _ = std::fs::remove_file(&tmp);
+            eprintln!("error: cannot write {}: {e}", path.display());
+            ExitCode::from(2)
+        })
 }

@@ -1,0 +1,74 @@
+//! `tilemem solve` end to end: the placement file, the memory map, exit codes.
+
+use std::process::Command;
+
+const PROBLEM: &str = "id,lower,upper,size
+a,0,2,64
+b,1,3,64
+c,2,4,64
+";
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("tilemem-solve-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn writes_a_validated_placement_and_its_maps() {
+    let d = scratch("map");
+    let input = d.join("p.csv");
+    std::fs::write(&input, PROBLEM).unwrap();
+    let (out, svg) = (d.join("out.csv"), d.join("map.svg"));
+    let o = Command::new(env!("CARGO_BIN_EXE_tilemem"))
+        .args(["solve", input.to_str().unwrap(), "--capacity", "128"])
+        .args(["-o", out.to_str().unwrap(), "--map", svg.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(stdout.contains("height:      128\n"), "{stdout}");
+    assert!(stdout.contains("optimal:     proven\n"), "{stdout}");
+    // a and c do not meet, so they share [0, 64); b sits above.
+    assert_eq!(
+        std::fs::read_to_string(&out).unwrap(),
+        "id,lower,upper,size,offset\na,0,2,64,0\nb,1,3,64,64\nc,2,4,64,0\n"
+    );
+    let picture = std::fs::read_to_string(&svg).unwrap();
+    assert!(
+        picture.contains("<title>b: 64 at [64, 128), live [1, 3)</title>"),
+        "{picture}"
+    );
+
+    let text = Command::new(env!("CARGO_BIN_EXE_tilemem"))
+        .args(["solve", input.to_str().unwrap(), "--map", "-"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        stdout.contains("  B b: 64 at [64, 128), live [1, 3)\n"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn over_capacity_exits_1_and_writes_nothing() {
+    let d = scratch("cap");
+    let input = d.join("p.csv");
+    std::fs::write(&input, PROBLEM).unwrap();
+    let out = d.join("out.csv");
+    let o = Command::new(env!("CARGO_BIN_EXE_tilemem"))
+        .args(["solve", input.to_str().unwrap(), "--capacity", "100"])
+        .args(["-o", out.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("no placement exists (proven)"));
+    assert!(!out.exists());
+}
