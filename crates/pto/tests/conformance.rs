@@ -12,11 +12,15 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use tilemem_pto::passes::{run_pipeline, PassContext, PassId, PlannerMode};
-use tilemem_pto::{parse, print};
-use tilemem_target::Soc;
+use tilemem_pto::passes::{PassId, PlannerMode};
 
-const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/pto");
+mod support;
+use support::{target_of, DATA};
+
+/// Runs `passes` in the PYPTO planner (see [`support::check`]).
+fn check(input: &Path, target: &str, passes: &[PassId], want: &Path, err: &Path) -> Option<bool> {
+    support::check(input, target, PlannerMode::Pypto, passes, want, err)
+}
 const KNOWN_GOOD: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/tests/conformance_known_good.txt"
@@ -27,50 +31,6 @@ use PassId::{
     MemoryReuse as Reuse,
 };
 
-fn norm(t: &str) -> String {
-    t.trim()
-        .lines()
-        .map(str::trim_end)
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-/// `"key": "value"` from a small JSON file.
-fn json_field(text: &str, key: &str) -> Option<String> {
-    let at = text.find(&format!("\"{key}\": \""))? + key.len() + 5;
-    Some(text[at..].split('"').next()?.to_string())
-}
-
-/// Runs `passes` on `input`; compares with `want` (a program) or `err` (an
-/// expected error message).
-fn check(input: &Path, target: &str, passes: &[PassId], want: &Path, err: &Path) -> Option<bool> {
-    let src = fs::read_to_string(input).ok()?;
-    let soc = Soc::from_name(target)?;
-    let mut cx = PassContext::new(soc, PlannerMode::Pypto);
-    let result = parse(&src)
-        .map_err(|e| e.message.clone())
-        .and_then(|mut p| {
-            run_pipeline(&mut p, &mut cx, passes)
-                .map(|_| print(&p))
-                .map_err(|e| e.to_string())
-        });
-    if let Ok(msg) = fs::read_to_string(err) {
-        let msg = msg.trim();
-        let key = msg.split_once(": ").map_or(msg, |(_, k)| k);
-        let key: String = key
-            .split('(')
-            .next()
-            .unwrap_or("")
-            .trim()
-            .chars()
-            .take(40)
-            .collect();
-        return Some(matches!(&result, Err(e) if e.contains(&key)));
-    }
-    let want = fs::read_to_string(want).ok()?;
-    Some(matches!(&result, Ok(out) if norm(out) == norm(&want)))
-}
-
 fn run_all(root: &Path) -> BTreeMap<String, bool> {
     let mut out = BTreeMap::new();
     let mut cases: Vec<PathBuf> = fs::read_dir(root.join("cases"))
@@ -80,7 +40,7 @@ fn run_all(root: &Path) -> BTreeMap<String, bool> {
     for d in cases {
         let name = d.file_name().unwrap().to_string_lossy().to_string();
         let meta = fs::read_to_string(d.join("meta.json")).unwrap_or_default();
-        let target = json_field(&meta, "target").unwrap_or_else(|| "none".into());
+        let target = target_of(&meta);
         let msa = meta.contains("\"MaterializeSemanticAliases\"");
         let (a, r, e) = (
             d.join("after_alloc.py"),
@@ -130,7 +90,7 @@ fn run_all(root: &Path) -> BTreeMap<String, bool> {
             .to_string_lossy()
             .to_string();
         let meta = fs::read_to_string(d.join("meta.json")).unwrap_or_default();
-        let target = json_field(&meta, "target").unwrap_or_else(|| "910b".into());
+        let target = target_of(&meta);
         let f = |s: &str| d.join(s);
         let none = d.join("-");
         let runs: [(&str, &str, &[PassId], &str); 5] = [

@@ -23,65 +23,24 @@
 use std::fs;
 use std::path::Path;
 
-use tilemem_pto::passes::{run_pipeline, PassContext, PassId, PlannerMode};
-use tilemem_pto::{parse, print};
-use tilemem_target::Soc;
+use tilemem_pto::passes::{PassId, PlannerMode};
 
-const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/pto");
+mod support;
+use support::DATA;
 const KNOWN_GOOD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/dsa_rp_known_good.txt");
+
+/// Runs `passes` in the DSA_RP planner (see [`support::check`]).
+fn check(input: &Path, target: &str, passes: &[PassId], want: &Path, err: &Path) -> Option<bool> {
+    support::check(input, target, PlannerMode::DsaRp, passes, want, err)
+}
+
+/// The target named by a `meta.json` file.
+fn target_of(meta: &Path) -> String {
+    support::target_of(&fs::read_to_string(meta).unwrap_or_default())
+}
 
 /// The address pass alone, on PyPTO's dump before it.
 const ADDR_ONLY: &[PassId] = &[PassId::AllocateMemoryAddr];
-
-fn norm(t: &str) -> String {
-    t.trim()
-        .lines()
-        .map(str::trim_end)
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-fn target_of(meta: &Path) -> String {
-    let text = fs::read_to_string(meta).unwrap_or_default();
-    let Some(at) = text.find("\"target\": \"") else {
-        return "none".into();
-    };
-    text[at + 11..]
-        .split('"')
-        .next()
-        .unwrap_or("none")
-        .to_string()
-}
-
-/// Runs `passes` in the DSA_RP planner mode on `input`; compares with `want`
-/// or the error message in `err`.
-fn check(input: &Path, target: &str, passes: &[PassId], want: &Path, err: &Path) -> Option<bool> {
-    let src = fs::read_to_string(input).ok()?;
-    let soc = Soc::from_name(target)?;
-    let mut cx = PassContext::new(soc, PlannerMode::DsaRp);
-    let result = parse(&src)
-        .map_err(|e| e.message.clone())
-        .and_then(|mut p| {
-            run_pipeline(&mut p, &mut cx, passes)
-                .map(|_| print(&p))
-                .map_err(|e| e.to_string())
-        });
-    if let Ok(msg) = fs::read_to_string(err) {
-        let msg = msg.trim();
-        let key = msg.split_once(": ").map_or(msg, |(_, k)| k);
-        let key: String = key
-            .split('(')
-            .next()
-            .unwrap_or("")
-            .trim()
-            .chars()
-            .take(40)
-            .collect();
-        return Some(matches!(result, Err(e) if e.contains(&key)));
-    }
-    let want = fs::read_to_string(want).ok()?;
-    Some(matches!(result, Ok(out) if norm(&out) == norm(&want)))
-}
 
 #[test]
 fn dsa_rp_matches_pypto_reference_outputs() {

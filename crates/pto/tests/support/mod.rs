@@ -1,0 +1,74 @@
+//! Shared by the conformance tests over PyPTO's reference data: where the
+//! data lives, how outputs are compared, and how expected errors match.
+
+use std::fs;
+use std::path::Path;
+
+use tilemem_pto::passes::{run_pipeline, PassContext, PassId, PlannerMode};
+use tilemem_pto::{parse, print};
+use tilemem_target::Soc;
+
+/// PyPTO's reference dumps beside the repository (absent on some machines).
+pub const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/pto");
+
+/// Text compared without trailing whitespace or surrounding blank lines
+/// (as `check_pto_cases.py` does).
+pub fn norm(t: &str) -> String {
+    t.trim()
+        .lines()
+        .map(str::trim_end)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The `target` of a case's `meta.json` text (`none` when absent).
+pub fn target_of(meta: &str) -> String {
+    meta.find("\"target\": \"")
+        .and_then(|at| meta[at + 11..].split('"').next())
+        .unwrap_or("none")
+        .to_string()
+}
+
+/// The part of PyPTO's error message that must appear in ours: what follows
+/// the first `": "`, up to any `(`, at most 40 characters (the rule of
+/// `check_pto_cases.py`).
+pub fn error_key(msg: &str) -> String {
+    let msg = msg.trim();
+    let key = msg.split_once(": ").map_or(msg, |(_, k)| k);
+    key.split('(')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .chars()
+        .take(40)
+        .collect()
+}
+
+/// Runs `passes` under `planner` on `input`; compares with the program in
+/// `want`, or, when `err` exists, with the error message it holds. `None`
+/// when the inputs are missing.
+pub fn check(
+    input: &Path,
+    target: &str,
+    planner: PlannerMode,
+    passes: &[PassId],
+    want: &Path,
+    err: &Path,
+) -> Option<bool> {
+    let src = fs::read_to_string(input).ok()?;
+    let soc = Soc::from_name(target)?;
+    let mut cx = PassContext::new(soc, planner);
+    let result = parse(&src)
+        .map_err(|e| e.message.clone())
+        .and_then(|mut p| {
+            run_pipeline(&mut p, &mut cx, passes)
+                .map(|_| print(&p))
+                .map_err(|e| e.to_string())
+        });
+    if let Ok(msg) = fs::read_to_string(err) {
+        let key = error_key(&msg);
+        return Some(matches!(&result, Err(e) if e.contains(&key)));
+    }
+    let want = fs::read_to_string(want).ok()?;
+    Some(matches!(&result, Ok(out) if norm(out) == norm(&want)))
+}
