@@ -977,24 +977,7 @@ impl Parser<'_> {
         let mut inits = Vec::new();
         let mut types = Vec::new();
         if self.c.eat_keyword("iter_args") {
-            self.c.expect("(")?;
-            if !self.c.eat(")") {
-                loop {
-                    self.c.skip_ws();
-                    let pos = self.c.pos();
-                    self.c.expect("%")?;
-                    let Some(n) = self.c.suffix_id() else {
-                        return self.c.err("expected iteration argument name");
-                    };
-                    iter_names.push((n.to_string(), pos));
-                    self.c.expect("=")?;
-                    inits.push(self.parse_operand()?);
-                    if self.c.eat(")") {
-                        break;
-                    }
-                    self.c.expect(",")?;
-                }
-            }
+            (iter_names, inits) = self.parse_bound_args("iteration argument")?;
             self.c.expect("->")?;
             types = self.parse_result_types()?;
             if types.len() != inits.len() {
@@ -1049,27 +1032,36 @@ impl Parser<'_> {
         Ok(())
     }
 
-    fn parse_while(&mut self, b: &mut Built) -> PResult<()> {
+    /// `(%name = %value, ...)`, as in `iter_args(...)` and `scf.while (...)`:
+    /// the bound names with their positions, and the values. `what` names
+    /// the argument kind in the error for a missing name.
+    #[allow(clippy::type_complexity)]
+    fn parse_bound_args(&mut self, what: &str) -> PResult<(Vec<(String, usize)>, Vec<Operand>)> {
         self.c.expect("(")?;
         let mut names = Vec::new();
-        let mut inits = Vec::new();
-        if !self.c.eat(")") {
-            loop {
-                self.c.skip_ws();
-                let pos = self.c.pos();
-                self.c.expect("%")?;
-                let Some(n) = self.c.suffix_id() else {
-                    return self.c.err("expected argument name");
-                };
-                names.push((n.to_string(), pos));
-                self.c.expect("=")?;
-                inits.push(self.parse_operand()?);
-                if self.c.eat(")") {
-                    break;
-                }
-                self.c.expect(",")?;
-            }
+        let mut values = Vec::new();
+        if self.c.eat(")") {
+            return Ok((names, values));
         }
+        loop {
+            self.c.skip_ws();
+            let pos = self.c.pos();
+            self.c.expect("%")?;
+            let Some(n) = self.c.suffix_id() else {
+                return self.c.err(format!("expected {what} name"));
+            };
+            names.push((n.to_string(), pos));
+            self.c.expect("=")?;
+            values.push(self.parse_operand()?);
+            if self.c.eat(")") {
+                return Ok((names, values));
+            }
+            self.c.expect(",")?;
+        }
+    }
+
+    fn parse_while(&mut self, b: &mut Built) -> PResult<()> {
+        let (names, inits) = self.parse_bound_args("argument")?;
         self.c.expect(":")?;
         let fty = self.parse_function_type()?;
         self.check_types(&inits, &fty.inputs)?;

@@ -162,17 +162,7 @@ impl<'a> OpPrinter<'a> {
             crate::print::types::write_dict(&mut self.out, &attrs);
         }
         self.out.push_str(" : ");
-        let inputs: Vec<Type> = d
-            .operands()
-            .iter()
-            .map(|&v| self.m.value_type(v).clone())
-            .collect();
-        let results: Vec<Type> = d
-            .results()
-            .iter()
-            .map(|&v| self.m.value_type(v).clone())
-            .collect();
-        write_function_type(&mut self.out, &crate::ir::FunctionType { inputs, results });
+        self.sig(op);
     }
 
     /// Prints a region `{ ... }`.
@@ -754,6 +744,7 @@ impl<'a> OpPrinter<'a> {
         true
     }
 
+    /// Prints the op's `(operand types) -> (result types)`.
     fn sig(&mut self, op: OpId) {
         let d = self.m.op(op);
         let inputs: Vec<Type> = d
