@@ -3,19 +3,27 @@
 //! Runs first-fit and best-fit and keeps the lower. That placement is final
 //! when it reaches the lower bound (proven optimal) or, with
 //! [`Goal::Fit`](super::Goal::Fit), when it fits the capacity. Otherwise the
-//! exact search starts from it with the rest of the time budget (except
-//! above 10,000 buffers, where a fitting greedy placement is kept). Problems
-//! with conflict or penalty pairs go to the penalty-aware canonical greedy.
+//! peak-window repair ([`trace`](super::trace)) lowers it, and, up to
+//! 10,000 buffers, the exact search continues from the result with the rest
+//! of the time budget. Above 10,000 buffers the repair gets at most
+//! [`HUGE_REPAIR`] and its result is kept. Problems with conflict or penalty
+//! pairs go to the penalty-aware canonical greedy.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::exact::{best_greedy, exact_from, height_of};
+use super::trace::repair;
 use super::{outcome_from, Budget, Goal, Outcome, Solver};
 use crate::bound::lower_bound;
 use crate::problem::Problem;
 
-/// Above this many buffers `auto` keeps a fitting greedy placement.
+/// Above this many buffers `auto` keeps a fitting repaired greedy placement.
 const HUGE: usize = 10_000;
+
+/// Time the repair may take on problems above [`HUGE`] buffers, counted from
+/// the start of the solve: the exact search does not run there, and such
+/// traces are expected to be placed within a couple of seconds.
+const HUGE_REPAIR: Duration = Duration::from_millis(1200);
 
 /// Greedy, then exact when needed.
 #[derive(Clone, Copy, Debug, Default)]
@@ -39,17 +47,30 @@ impl Solver for Auto {
             return out;
         };
         let h = height_of(problem, &greedy);
+        let lb = lower_bound(problem);
         let fits = problem.capacity.is_none_or(|c| h <= c);
-        // The search's work per node grows with the number of buffers and
-        // instants; past this size it rarely beats greedy within a budget
-        // of seconds, so a fitting greedy placement is kept.
-        let huge = problem.len() > HUGE && fits;
-        if huge
-            || h <= lower_bound(problem)
-            || (fits && budget.goal == Goal::Fit && problem.capacity.is_some())
-        {
+        if h <= lb || (fits && budget.goal == Goal::Fit && problem.capacity.is_some()) {
             return outcome_from(problem, Some(greedy), "auto/greedy", start);
         }
-        exact_from(problem, greedy, budget, start, "auto/exact")
+        // The search's work per node grows with the number of buffers and
+        // instants; past this size it rarely beats greedy within a budget
+        // of seconds, so only the repair runs.
+        let huge = problem.len() > HUGE;
+        let limit = match (budget.time_limit, huge) {
+            (Some(l), true) => Some(l.min(HUGE_REPAIR)),
+            (None, true) => Some(HUGE_REPAIR),
+            (l, false) => l,
+        };
+        let deadline = limit.map_or(start + Duration::from_secs(3600), |l| start + l);
+        let repaired = repair(problem, greedy, deadline);
+        let h = height_of(problem, &repaired);
+        let fits = problem.capacity.is_none_or(|c| h <= c);
+        if h <= lb
+            || (huge && fits)
+            || (fits && budget.goal == Goal::Fit && problem.capacity.is_some())
+        {
+            return outcome_from(problem, Some(repaired), "auto/repair", start);
+        }
+        exact_from(problem, repaired, budget, start, "auto/exact")
     }
 }

@@ -25,6 +25,7 @@ mod greedy;
 pub mod handoff;
 mod pairs;
 mod sequential;
+mod trace;
 
 pub use auto::Auto;
 pub use canonical::Canonical;
