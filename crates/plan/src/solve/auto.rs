@@ -3,10 +3,11 @@
 //! Runs first-fit and best-fit and keeps the lower. That placement is final
 //! when it reaches the lower bound (proven optimal) or, with
 //! [`Goal::Fit`](super::Goal::Fit), when it fits the capacity. Otherwise the
-//! peak-window repair ([`trace`](super::trace)) lowers it, and, up to
-//! 10,000 buffers, the exact search continues from the result with the rest
-//! of the time budget. Above 10,000 buffers the repair gets at most
-//! [`HUGE_REPAIR`] and its result is kept. Problems with conflict or penalty
+//! peak-window repair ([`trace`](super::trace)) lowers it (within
+//! [`MID_REPAIR`] or a quarter of the budget), and, up to 10,000 buffers,
+//! the exact search continues from the result with the rest of the time
+//! budget. Above 10,000 buffers the repair gets at most [`HUGE_REPAIR`] and
+//! its result is kept. Problems with conflict or penalty
 //! pairs go to the penalty-aware canonical greedy.
 
 use std::time::{Duration, Instant};
@@ -24,6 +25,10 @@ const HUGE: usize = 10_000;
 /// the start of the solve: the exact search does not run there, and such
 /// traces are expected to be placed within a couple of seconds.
 const HUGE_REPAIR: Duration = Duration::from_millis(1200);
+
+/// Time the repair may take below [`HUGE`] buffers (at most a quarter of the
+/// budget), counted from the start of the solve.
+const MID_REPAIR: Duration = Duration::from_millis(500);
 
 /// Greedy, then exact when needed.
 #[derive(Clone, Copy, Debug, Default)]
@@ -56,12 +61,14 @@ impl Solver for Auto {
         // instants; past this size it rarely beats greedy within a budget
         // of seconds, so only the repair runs.
         let huge = problem.len() > HUGE;
-        let limit = match (budget.time_limit, huge) {
-            (Some(l), true) => Some(l.min(HUGE_REPAIR)),
-            (None, true) => Some(HUGE_REPAIR),
-            (l, false) => l,
+        let repair_limit = match (budget.time_limit, huge) {
+            (Some(l), true) => l.min(HUGE_REPAIR),
+            (None, true) => HUGE_REPAIR,
+            // Below HUGE the exact search follows and needs most of the time.
+            (Some(l), false) => (l / 4).min(MID_REPAIR),
+            (None, false) => MID_REPAIR,
         };
-        let deadline = limit.map_or(start + Duration::from_secs(3600), |l| start + l);
+        let deadline = start + repair_limit;
         let repaired = repair(problem, greedy, deadline);
         let h = height_of(problem, &repaired);
         let fits = problem.capacity.is_none_or(|c| h <= c);

@@ -19,13 +19,17 @@
 //!    lifetime clipped to the window. Clipping only drops constraints, so its
 //!    optimum is at most the optimum of the whole problem, and its lower
 //!    bound equals the whole problem's (it contains `t*`).
-//! 3. Solve it with the exact search (short time limit).
+//! 3. Solve it with the exact search (short time limit). A window the search
+//!    cannot prove optimal in time is skipped: its placement would depend on
+//!    the speed of the machine.
 //! 4. Pin those buffers where the window solution puts them (over their
 //!    whole lifetimes) and place every other buffer around them, first-fit
 //!    in size order.
 //! 5. Keep the result when it is lower than the best so far; stop at the
 //!    lower bound, otherwise retry with a window holding twice as many
-//!    extra buffers, until the time limit or the window covers everything.
+//!    extra buffers (at most six windows), until the time limit or until the
+//!    window would hold every buffer (the whole problem is the exact
+//!    search's job).
 //!
 //! # Assumes
 //! A plain problem (no conflict or penalty pairs, no pinned buffers, no
@@ -39,7 +43,8 @@
 //! window buffers live together anywhere are live together inside the
 //! window, which [`place_around`] checks again). It is never
 //! higher than the incumbent. The result depends only on the problem and the
-//! incumbent, except where the time limit cuts a window search short.
+//! incumbent, except that a window search the time limit cuts short is
+//! dropped (on a slower machine fewer windows may count).
 
 use std::time::{Duration, Instant};
 
@@ -76,22 +81,26 @@ pub(crate) fn repair(problem: &Problem, incumbent: Vec<u64>, deadline: Instant) 
     let live_at_peak = ends.count(peak, peak + 1);
     let total = ends.lowers.len();
     let mut extra = FIRST_EXTRA.max(live_at_peak / 8);
-    for _ in 0..MAX_WINDOWS {
+    for w in 0..MAX_WINDOWS {
         let now = Instant::now();
-        if now >= deadline {
-            break;
-        }
         let (a, z) = ends.window(peak, live_at_peak + extra);
-        let Some(offsets) = window_placement(problem, a, z, deadline - now) else {
+        // A window holding every buffer is the whole problem: that is the
+        // exact search's job, not the repair's.
+        if now >= deadline || ends.count(a, z) >= total {
             break;
-        };
-        let h = height(problem, &offsets);
-        if h < best_h {
-            best_h = h;
-            best = offsets;
         }
-        if best_h <= lb || ends.count(a, z) >= total {
-            break;
+        // Each window may use half of what is left (the last one all of it).
+        let left = deadline - now;
+        let limit = if w + 1 == MAX_WINDOWS { left } else { left / 2 };
+        if let Some(offsets) = window_placement(problem, a, z, limit) {
+            let h = height(problem, &offsets);
+            if h < best_h {
+                best_h = h;
+                best = offsets;
+            }
+            if best_h <= lb {
+                break;
+            }
         }
         extra *= 2;
     }
@@ -193,7 +202,10 @@ impl Ends {
 }
 
 /// Solves the window `[a, z)` exactly and places every other buffer around
-/// it. `None` when the window search finds no placement.
+/// it. `None` when the window search finds no placement or does not prove
+/// it optimal within `limit`: a placement cut short by the clock would make
+/// the result depend on the machine's speed, and an optimal window is what
+/// the repair relies on anyway.
 fn window_placement(problem: &Problem, a: u64, z: u64, limit: Duration) -> Option<Vec<u64>> {
     let mut sub = Problem::new();
     let mut ids = Vec::new();
@@ -205,7 +217,11 @@ fn window_placement(problem: &Problem, a: u64, z: u64, limit: Duration) -> Optio
         }
     }
     let budget = Budget::default().with_time_limit(Some(limit));
-    let sol = super::Exact.solve(&sub, &budget).solution?;
+    let out = super::Exact.solve(&sub, &budget);
+    if !out.proven_optimal {
+        return None;
+    }
+    let sol = out.solution?;
     let mut offsets = vec![0u64; problem.len()];
     let mut pinned = vec![false; problem.len()];
     for (k, &i) in ids.iter().enumerate() {
@@ -263,6 +279,7 @@ fn place_around(problem: &Problem, offsets: &mut [u64], pinned: &[bool]) -> bool
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solve::exact::best_greedy;
 
     #[test]
     fn peak_is_first_instant_of_largest_live_size() {
@@ -289,5 +306,84 @@ mod tests {
         assert_eq!(ends.window(5, 2), (5, 6));
         assert_eq!(ends.window(5, 3), (4, 7));
         assert_eq!(ends.window(5, 5), (1, 10));
+    }
+
+    /// The gadget of `tests/trace.rs`: greedy height 8, optimum 7.
+    fn gadget(p: &mut Problem, scale: u64, at: u64) {
+        for (size, lower, upper) in [(3, 2, 3), (2, 3, 7), (4, 1, 4), (2, 5, 9), (3, 5, 6)] {
+            p.push(Buffer::new(size * scale, at + lower, at + upper));
+        }
+    }
+
+    fn later() -> Instant {
+        Instant::now() + Duration::from_secs(5)
+    }
+
+    fn checked(p: &Problem, offsets: &[u64]) -> u64 {
+        let sol = crate::problem::Solution {
+            offsets: offsets.to_vec(),
+        };
+        crate::validate::validate(p, &sol).expect("valid").height
+    }
+
+    #[test]
+    fn repair_lowers_the_gadget_to_its_optimum() {
+        let mut p = Problem::new();
+        gadget(&mut p, 1, 0);
+        for k in 0..40 {
+            p.push(Buffer::new(1, 100 + k, 101 + k));
+        }
+        let greedy = best_greedy(&p).expect("plain");
+        assert_eq!(height(&p, &greedy), 8);
+        let repaired = repair(&p, greedy, later());
+        assert_eq!(checked(&p, &repaired), 7);
+    }
+
+    #[test]
+    fn whole_problem_windows_are_left_to_the_exact_search() {
+        // Five buffers: every window holds all of them, so the repair keeps
+        // the greedy placement.
+        let mut p = Problem::new();
+        gadget(&mut p, 1, 0);
+        let greedy = best_greedy(&p).expect("plain");
+        assert_eq!(repair(&p, greedy.clone(), later()), greedy);
+    }
+
+    #[test]
+    fn generated_traces_valid_never_higher_deterministic() {
+        for seed in 0..4 {
+            let mut p = crate::gen::large_trace(seed, 3_000);
+            if seed % 2 == 1 {
+                gadget(&mut p, 1 << 20, 1_500);
+            }
+            let greedy = best_greedy(&p).expect("plain");
+            let g = checked(&p, &greedy);
+            let a = repair(&p, greedy.clone(), later());
+            let b = repair(&p, greedy, later());
+            assert_eq!(a, b, "seed {seed}");
+            let h = checked(&p, &a);
+            assert!(h <= g && h >= lower_bound(&p), "seed {seed}");
+            if seed % 2 == 1 {
+                // The planted gadget makes greedy miss by a scaled unit.
+                assert!(g > lower_bound(&p) + (1 << 19), "seed {seed}");
+                assert_eq!(h, lower_bound(&p), "seed {seed}");
+            }
+        }
+    }
+
+    #[test]
+    fn problems_with_pairs_or_pins_are_returned_unchanged() {
+        let mut p = Problem::new();
+        gadget(&mut p, 1, 0);
+        for k in 0..40 {
+            p.push(Buffer::new(1, 100 + k, 101 + k));
+        }
+        let greedy = best_greedy(&p).expect("plain");
+        let mut pinned = p.clone();
+        pinned.buffers[10].fixed_offset = Some(greedy[10]);
+        assert_eq!(repair(&pinned, greedy.clone(), later()), greedy);
+        let mut reserved = p.clone();
+        reserved.reserved.push((100, 200));
+        assert_eq!(repair(&reserved, greedy.clone(), later()), greedy);
     }
 }
