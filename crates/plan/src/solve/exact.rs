@@ -10,14 +10,21 @@
 //!
 //! # Search
 //! The state is a skyline: one floor per section, below which nothing more
-//! will be placed. Each node takes the lowest floor `f` (leftmost on ties)
-//! and its *valley* (the maximal run of sections still in use at that floor).
-//! Either some buffer lying entirely inside the valley starts there (one
-//! branch per candidate, in a static priority order), or nothing ever starts
-//! at `f` in the valley, and the valley is raised to its lower neighbour
-//! (any later buffer reaching into the valley rests on something outside
-//! it, hence on a neighbour's floor or higher). This is complete and it never
-//! builds the same placement twice along different branch orders because:
+//! will be placed. Each node picks a *valley*: a maximal run of sections
+//! still in use at one floor `f`, with higher floors (or walls) on both
+//! sides. Either some buffer lying entirely inside the valley starts there
+//! (one branch per candidate, in a static priority order), or nothing ever
+//! starts at `f` in the valley, and the valley is raised to its lower
+//! neighbour (any later buffer reaching into the valley rests on something
+//! outside it, hence on a neighbour's floor or higher). The argument holds
+//! for every valley, not only the lowest, so the search may decide the
+//! most constrained one first: the valley holding a *critical* section
+//! (one that cannot afford to stay empty at `f`) with the fewest
+//! candidates covering it, else the lowest. Deciding the tight part of the
+//! skyline first keeps a wrong choice there from being found only after
+//! every combination of choices in the slack parts below it. This is
+//! complete and it never builds the same placement twice along different
+//! branch orders because:
 //! - after a candidate's branch fails, the buffer (and its identical twins)
 //!   is forbidden from that offset in the sibling branches (dominance: every
 //!   completion with it there was already explored);
@@ -30,12 +37,18 @@
 //!
 //! # Anytime
 //! The depth-first search is iterative (an explicit stack; no recursion
-//! limit). Each solution found lowers `H` to one byte below it. Restarts
-//! cycle through several static priority orders (size, lifetime length,
-//! area, seeded shuffles) with growing node limits, keeping the best height;
-//! a search that runs out of branches proves the best placement optimal (or
-//! the capacity infeasible). Independent partitions (groups of buffers
-//! separated by an instant where nothing crosses) are solved one by one.
+//! limit). Each solution found lowers `H` to one byte below it. Two free
+//! dives (lowest valley first, no target) give a skyline heuristic
+//! placement; then come restarts with node limits on the Luby sequence
+//! (1, 1, 2, 1, 1, 2, 4, ...) times a unit, cycling through static orders
+//! (see `Part::order`: the *total* orders, which place first the buffers
+//! crossing the most crowded section, lead), forward and with time
+//! reversed, jittered after the first pass. Search times on hard instances
+//! are heavy-tailed in the order, and many short randomized runs are what
+//! places them. A run that runs out of branches proves the best placement
+//! optimal (or the capacity infeasible). Independent partitions (groups of
+//! buffers separated by an instant where nothing crosses) are solved one
+//! by one.
 //!
 //! # Scope
 //! Complete for problems without conflict pairs, penalties, pinned buffers
@@ -377,36 +390,54 @@ impl Part {
     }
 
     /// Static priority orders for restarts: rank per buffer (lower = first).
-    fn order(&self, k: usize, seed: u64) -> Vec<u32> {
+    /// Order kinds (`k % 7`), each descending with the buffer id breaking
+    /// ties: size; lifetime length; area (size x length); total (the
+    /// bytes of the most crowded section the buffer crosses), then area,
+    /// then width in sections; total, width, area; width, area, total;
+    /// total, size. With a `noise` seed every key is scaled by a random
+    /// factor in `[1, 1.25)`: a nearby order for randomized restarts.
+    fn order(&self, k: usize, noise: Option<u64>) -> Vec<u32> {
         let n = self.size.len();
-        let mut ids: Vec<u32> = (0..n as u32).collect();
-        let (s, l) = (&self.size, &self.length);
-        match k % 4 {
-            0 => ids.sort_by_key(|&b| {
-                let b = b as usize;
-                (std::cmp::Reverse(s[b]), std::cmp::Reverse(l[b]), b)
-            }),
-            1 => ids.sort_by_key(|&b| {
-                let b = b as usize;
-                (std::cmp::Reverse(l[b]), std::cmp::Reverse(s[b]), b)
-            }),
-            2 => ids.sort_by_key(|&b| {
-                let b = b as usize;
-                (std::cmp::Reverse(s[b] as u128 * l[b] as u128), b)
-            }),
-            _ => {
-                // Size order with seeded noise: keeps big-first but breaks
-                // the ties and near-ties differently on every round.
-                let mut rng = SplitMix(seed ^ (k as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-                let key: Vec<u64> = (0..n)
-                    .map(|b| {
-                        let noise = rng.next() % 64;
-                        (s[b] as f64 * (1.0 + noise as f64 / 64.0)) as u64
-                    })
-                    .collect();
-                ids.sort_by_key(|&b| (std::cmp::Reverse(key[b as usize]), b));
+        let mut sec_total = vec![0u64; self.sections];
+        for b in 0..n {
+            for t in self.sl[b]..self.su[b] {
+                sec_total[t as usize] += self.size[b];
             }
         }
+        let mut rng = noise.map(SplitMix);
+        let mut jitter = |x: f64| match &mut rng {
+            Some(r) => x * (1.0 + 0.25 * (r.next() >> 11) as f64 / (1u64 << 53) as f64),
+            None => x,
+        };
+        let keys: Vec<[f64; 3]> = (0..n)
+            .map(|b| {
+                let s = self.size[b] as f64;
+                let l = self.length[b] as f64;
+                let a = s * l;
+                let w = (self.su[b] - self.sl[b]) as f64;
+                let t = (self.sl[b]..self.su[b])
+                    .map(|x| sec_total[x as usize])
+                    .max()
+                    .unwrap_or(0) as f64;
+                let key = match k % 7 {
+                    0 => [s, l, 0.0],
+                    1 => [l, s, 0.0],
+                    2 => [a, 0.0, 0.0],
+                    3 => [t, a, w],
+                    4 => [t, w, a],
+                    5 => [w, a, t],
+                    _ => [t, s, 0.0],
+                };
+                key.map(&mut jitter)
+            })
+            .collect();
+        let mut ids: Vec<u32> = (0..n as u32).collect();
+        ids.sort_by(|&x, &y| {
+            keys[y as usize]
+                .partial_cmp(&keys[x as usize])
+                .unwrap_or(std::cmp::Ordering::Equal)
+                .then(x.cmp(&y))
+        });
         let mut rank = vec![0u32; n];
         for (r, &b) in ids.iter().enumerate() {
             rank[b as usize] = r as u32;
@@ -426,8 +457,9 @@ impl Part {
     ) -> PartResult {
         let mut best = incumbent;
         let mut best_h = inc_h;
-        // Node limit of the first round; each round gets 1.5 times more.
-        let mut limit: u64 = 2_000;
+        // Node limit unit of the restarts: enough to reach the bottom of a
+        // partition a few times over.
+        let unit: u64 = (3 * self.size.len() as u64).max(1_000);
         let mut failed = FailedStates::default();
         // Free dives: the search without a target never backtracks; it is a
         // skyline heuristic (lowest valley first) that often beats greedy.
@@ -439,7 +471,7 @@ impl Part {
                 break;
             }
             let mut scratch = FailedStates::default();
-            let mut dfs = Dfs::new(self, self.order(0, seed), u64::MAX / 4, &mut scratch);
+            let mut dfs = Dfs::new(self, self.order(0, None), u64::MAX / 4, &mut scratch);
             dfs.leftmost = k % 2 == 1;
             dfs.dive = true;
             dfs.run(u64::MAX, deadline, stop, &mut best, &mut best_h);
@@ -451,47 +483,50 @@ impl Part {
                 proven: true,
             };
         }
-        // Rounds alternate between aiming straight at `stop` (usually the
-        // lower bound: the strongest pruning) and improving on the best
-        // placement one byte at a time. Each kind keeps its own cache of
-        // failed states, valid for its target or lower.
+        // Restarts. Search times vary wildly with the branching order (a
+        // placement one order finds in 300 nodes another misses in
+        // millions), so the runs are many and short: run `i` gets
+        // `unit * luby(i)` nodes, which wastes at most a logarithmic factor
+        // against the best fixed limit for whatever order would succeed.
+        // Runs go through the static orders, each forward then with time
+        // reversed; after the first pass every order is jittered with a
+        // fresh seed. Runs alternate between aiming straight at `stop`
+        // (usually the lower bound: the strongest pruning) and improving on
+        // the best placement one byte at a time. Each direction and kind
+        // keeps its own cache of failed states, valid for its target or
+        // lower, shared by all its runs.
         let mut failed_stop = FailedStates::default();
         let mut stop_refuted = false;
         let back = self.reversed();
         let mut back_failed = FailedStates::default();
         let mut back_failed_stop = FailedStates::default();
-        for round in 0.. {
-            // Rounds come in pairs: forward time, then reversed time.
-            let (part, failed, failed_stop) = if round % 2 == 0 {
-                (self, &mut failed, &mut failed_stop)
-            } else {
+        for i in 1u64.. {
+            let len = ORDERS.len() as u64;
+            let j = i - 1;
+            let k = ORDERS[((j / 2) % len) as usize];
+            let pass = j / (2 * len);
+            let backward = j % 2 == 1;
+            let noise = (pass > 0).then(|| mix(seed, i));
+            let (part, failed, failed_stop) = if backward {
                 (&back, &mut back_failed, &mut back_failed_stop)
+            } else {
+                (self, &mut failed, &mut failed_stop)
             };
-            let round = round / 2;
             let improve = match cap {
                 Some(c) if best_h > c => c,
                 _ => best_h - 1,
             };
-            let aim = !stop_refuted && round % 2 == 0 && stop < improve;
+            let aim = !stop_refuted && stop < improve && (j / 2) % 2 == 0;
             let target = if aim { stop } else { improve };
-            let order = part.order(round / 2, seed);
+            let order = part.order(k, noise);
             let cache = if aim { failed_stop } else { failed };
             let mut dfs = Dfs::new(part, order, target, cache);
-            dfs.leftmost = (round / 2) % 2 == 1;
-            let r = dfs.run(limit, deadline, stop, &mut best, &mut best_h);
-            if aim && matches!(r, Run::Exhausted) {
-                stop_refuted = true;
-                continue;
-            }
+            dfs.all_valleys = true;
+            let run_limit = unit.saturating_mul(luby(i));
+            let r = dfs.run(run_limit, deadline, stop, &mut best, &mut best_h);
             match r {
-                Run::Exhausted => {
-                    return PartResult {
-                        offsets: best,
-                        height: best_h,
-                        proven: true,
-                    }
-                }
-                Run::Stopped => {
+                Run::Exhausted if aim => stop_refuted = true,
+                Run::Exhausted | Run::Stopped => {
                     return PartResult {
                         offsets: best,
                         height: best_h,
@@ -501,7 +536,6 @@ impl Part {
                 Run::OutOfTime => break,
                 Run::OutOfNodes => {}
             }
-            limit = limit.saturating_add(limit / 2);
         }
         PartResult {
             offsets: best,
@@ -552,6 +586,21 @@ enum Run {
 /// A valley examined by a node: `(lo, hi, lower neighbour floor, smallest
 /// buffer inside, most constrained critical section and its coverage)`.
 type ValleyInfo = (usize, usize, Option<u64>, u64, Option<(usize, u32)>);
+
+/// Static orders of the restart cycle (see [`Part::order`]).
+const ORDERS: [usize; 7] = [3, 2, 0, 4, 6, 1, 5];
+
+/// The Luby restart sequence (1, 1, 2, 1, 1, 2, 4, ...), 1-based.
+fn luby(i: u64) -> u64 {
+    let mut i = i;
+    loop {
+        let k = 64 - i.leading_zeros() as u64; // bits
+        if i == (1u64 << k) - 1 {
+            return 1u64 << (k - 1);
+        }
+        i -= (1u64 << (k - 1)) - 1;
+    }
+}
 
 /// Partitions with more sections search in lite mode (no failed-state
 /// cache, first valley only): per-node work stays linear.
@@ -648,6 +697,8 @@ struct Dfs<'a> {
     comp_keys: Vec<u64>,
     /// Valley choice: leftmost (true) or most constrained (false).
     leftmost: bool,
+    /// Valleys above the lowest level compete too.
+    all_valleys: bool,
     /// Stop at the first complete placement.
     dive: bool,
     /// Large partition: no failed-state cache, first valley only.
@@ -692,6 +743,7 @@ impl<'a> Dfs<'a> {
             comps: Vec::new(),
             comp_keys: Vec::new(),
             leftmost: false,
+            all_valleys: false,
             nodes: 0,
             dive: false,
             lite: part.sections > LITE_SECTIONS,
@@ -717,115 +769,27 @@ impl<'a> Dfs<'a> {
                 return false;
             }
         }
-        // Live components: runs of sections still in use. No unplaced buffer
-        // crosses a dead section, so components are independent subproblems.
-        let sections = self.part.sections;
-        self.comps.clear();
-        let mut s = 0;
-        while s < sections {
-            if self.rem[s] == 0 {
-                s += 1;
-                continue;
-            }
-            let lo = s;
-            while s < sections && self.rem[s] > 0 {
-                s += 1;
-            }
-            self.comps.push((lo as u32, s as u32));
-        }
-        if self.comps.is_empty() {
-            return false;
-        }
-        // Stay inside the component of the parent node while it has work
-        // left (so a frame's subtree only decides inside its component);
-        // among the allowed ones, take the one with the least slack.
-        let within = self.stack.last().map(|f| (f.clo, f.chi));
-        let inside = |c: (u32, u32)| within.is_none_or(|(a, b)| a <= c.0 && c.1 <= b);
-        let any_inside = self.comps.iter().any(|&c| inside(c));
-        // A component that failed before fails again: the node is dead.
-        // Components outside the parent's were checked at an ancestor.
-        let mut keys = std::mem::take(&mut self.comp_keys);
-        keys.clear();
-        for k in 0..self.comps.len() {
-            let (lo, hi) = self.comps[k];
-            if any_inside && !inside((lo, hi)) {
-                keys.push(0);
-                continue;
-            }
-            let key = if self.lite {
-                0
-            } else {
-                self.comp_key(lo as usize, hi as usize)
-            };
-            if !self.lite && self.failed.keys.contains(&key) {
-                self.taint_outside(lo, hi);
-                self.comp_keys = keys;
-                return false;
-            }
-            keys.push(key);
-        }
-        let mut pick: Option<(usize, u64)> = None;
-        for (k, &(lo, hi)) in self.comps.iter().enumerate() {
-            if any_inside && !inside((lo, hi)) {
-                continue;
-            }
-            let slack = (lo..hi)
-                .map(|s| {
-                    let s = s as usize;
-                    self.target.saturating_sub(self.floor[s] + self.rem[s])
-                })
-                .min()
-                .unwrap_or(0);
-            if pick.is_none_or(|(_, b)| slack < b) {
-                pick = Some((k, slack));
-            }
-        }
-        let (ck, _) = pick.expect("a live component");
-        let (clo, chi) = self.comps[ck];
-        let key = keys[ck];
-        self.comp_keys = keys;
-        self.taint_outside(clo, chi);
-        let (clo_u, chi_u) = (clo as usize, chi as usize);
-        let mut level = u64::MAX;
-        for s in clo_u..chi_u {
-            level = level.min(self.floor[s]);
-        }
-        // Every valley at the lowest level is examined; the node branches on
-        // the one holding the most constrained critical section (a section
-        // that cannot stay empty at this level), else on the leftmost.
         let cand_start = self.cands.len();
         let cover_start = self.cover.len();
-        // (lo, hi, raise_to, min_cand, critical section, its coverage)
-        let mut chosen: Option<ValleyInfo> = None;
-        let mut s = clo_u;
-        while s < chi_u {
-            if self.floor[s] != level {
-                s += 1;
-                continue;
+        let (clo, chi, key, level, chosen) = if self.lite {
+            match self.lite_valley() {
+                Some(v) => v,
+                None => {
+                    self.cands.truncate(cand_start);
+                    self.cover.truncate(cover_start);
+                    return false;
+                }
             }
-            let lo = s;
-            let mut hi = s + 1;
-            while hi < chi_u && self.floor[hi] == level {
-                hi += 1;
+        } else {
+            match self.pick_valley() {
+                Some(v) => v,
+                None => {
+                    self.cands.truncate(cand_start);
+                    self.cover.truncate(cover_start);
+                    return false;
+                }
             }
-            s = hi;
-            let Some(v) = self.valley(level, lo, hi) else {
-                self.cands.truncate(cand_start);
-                self.cover.truncate(cover_start);
-                return false;
-            };
-            let better = match (&chosen, v.4) {
-                (None, _) => true,
-                _ if self.lite => break,
-                _ if self.leftmost => false,
-                (Some((.., None)), Some(_)) => true,
-                (Some((.., Some((_, c0)))), Some((_, c1))) => c1 < *c0,
-                _ => false,
-            };
-            if better {
-                chosen = Some(v);
-            }
-        }
+        };
         let Some((lo, hi, raise_to, min_cand, critical)) = chosen else {
             return false;
         };
@@ -895,6 +859,152 @@ impl<'a> Dfs<'a> {
             floor_mark: self.floor_log.len() as u32,
         });
         true
+    }
+
+    /// Chooses the component and valley a node branches on (full mode):
+    /// `(component lo, component hi, component key, level, valley)`;
+    /// `None` when the node is dead.
+    fn pick_valley(&mut self) -> Option<(u32, u32, u64, u64, Option<ValleyInfo>)> {
+        let sections = self.part.sections;
+        self.comps.clear();
+        let mut s = 0;
+        while s < sections {
+            if self.rem[s] == 0 {
+                s += 1;
+                continue;
+            }
+            let lo = s;
+            while s < sections && self.rem[s] > 0 {
+                s += 1;
+            }
+            self.comps.push((lo as u32, s as u32));
+        }
+        if self.comps.is_empty() {
+            return None;
+        }
+        // Stay inside the component of the parent node while it has work
+        // left (so a frame's subtree only decides inside its component);
+        // among the allowed ones, take the one with the least slack.
+        let within = self.stack.last().map(|f| (f.clo, f.chi));
+        let inside = |c: (u32, u32)| within.is_none_or(|(a, b)| a <= c.0 && c.1 <= b);
+        let any_inside = self.comps.iter().any(|&c| inside(c));
+        // A component that failed before fails again: the node is dead.
+        // Components outside the parent's were checked at an ancestor.
+        let mut keys = std::mem::take(&mut self.comp_keys);
+        keys.clear();
+        for k in 0..self.comps.len() {
+            let (lo, hi) = self.comps[k];
+            if any_inside && !inside((lo, hi)) {
+                keys.push(0);
+                continue;
+            }
+            let key = if self.lite {
+                0
+            } else {
+                self.comp_key(lo as usize, hi as usize)
+            };
+            if !self.lite && self.failed.keys.contains(&key) {
+                self.taint_outside(lo, hi);
+                self.comp_keys = keys;
+                return None;
+            }
+            keys.push(key);
+        }
+        let mut pick: Option<(usize, u64)> = None;
+        for (k, &(lo, hi)) in self.comps.iter().enumerate() {
+            if any_inside && !inside((lo, hi)) {
+                continue;
+            }
+            let slack = (lo..hi)
+                .map(|s| {
+                    let s = s as usize;
+                    self.target.saturating_sub(self.floor[s] + self.rem[s])
+                })
+                .min()
+                .unwrap_or(0);
+            if pick.is_none_or(|(_, b)| slack < b) {
+                pick = Some((k, slack));
+            }
+        }
+        let (ck, _) = pick.expect("a live component");
+        let (clo, chi) = self.comps[ck];
+        let key = keys[ck];
+        self.comp_keys = keys;
+        self.taint_outside(clo, chi);
+        let (clo_u, chi_u) = (clo as usize, chi as usize);
+        let mut level = u64::MAX;
+        for s in clo_u..chi_u {
+            level = level.min(self.floor[s]);
+        }
+        // Every valley at the lowest level is examined; the node branches on
+        // the one holding the most constrained critical section (a section
+        // that cannot stay empty at this level), else on the leftmost.
+        let cand_start = self.cands.len();
+        let cover_start = self.cover.len();
+        // (lo, hi, raise_to, min_cand, critical section, its coverage)
+        let mut chosen: Option<ValleyInfo> = None;
+        let mut chosen_level = level;
+        let mut chosen_score = (u8::MAX, u32::MAX, u64::MAX);
+        let all = self.all_valleys && !self.lite;
+        let mut s = clo_u;
+        while s < chi_u {
+            let f = self.floor[s];
+            let lo = s;
+            let mut hi = s + 1;
+            while hi < chi_u && self.floor[hi] == f {
+                hi += 1;
+            }
+            s = hi;
+            let local_min =
+                (lo == clo_u || self.floor[lo - 1] > f) && (hi == chi_u || self.floor[hi] > f);
+            if f != level && !(all && local_min) {
+                continue;
+            }
+            let Some(v) = self.valley(f, lo, hi) else {
+                self.cands.truncate(cand_start);
+                self.cover.truncate(cover_start);
+                return None;
+            };
+            let score = match v.4 {
+                Some((_, c)) => (0, c, f),
+                None => (1, 0, f),
+            };
+            let better = match &chosen {
+                None => true,
+                _ if self.lite => break,
+                _ if self.leftmost && !all => false,
+                _ => score < chosen_score,
+            };
+            if better {
+                chosen = Some(v);
+                chosen_level = f;
+                chosen_score = score;
+            }
+        }
+        Some((clo, chi, key, chosen_level, chosen))
+    }
+
+    /// Lite mode: the leftmost valley at the lowest floor, in one pass over
+    /// the sections (no components, no cache keys).
+    fn lite_valley(&mut self) -> Option<(u32, u32, u64, u64, Option<ValleyInfo>)> {
+        let sections = self.part.sections;
+        let mut level = u64::MAX;
+        let mut lo = 0;
+        for s in 0..sections {
+            if self.rem[s] > 0 && self.floor[s] < level {
+                level = self.floor[s];
+                lo = s;
+            }
+        }
+        if level == u64::MAX {
+            return Some((0, 0, 0, 0, None));
+        }
+        let mut hi = lo + 1;
+        while hi < sections && self.rem[hi] > 0 && self.floor[hi] == level {
+            hi += 1;
+        }
+        let v = self.valley(level, lo, hi)?;
+        Some((0, sections as u32, 0, level, Some(v)))
     }
 
     /// Pushes the candidates of valley `[lo, hi)` at `level` onto `cands`
