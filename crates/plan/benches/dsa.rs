@@ -1,6 +1,9 @@
 //! Bench binary: `cargo bench -p tilemem-plan --bench dsa -- [DIR] [SOLVER]
 //! [SECS] [fit]` prints the table of `tilemem bench` for a folder of problems
-//! (default: the shared DSA problems next to the repository).
+//! (default: the shared DSA problems next to the repository). `DIR` may
+//! also be `gen:N` (greedy on an `N`-buffer trace), `family:N` (`N`
+//! generated perfect packings) or `cut:N` (`N` generated cut packings with
+//! slack, the shape of challenging E and F).
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -49,6 +52,22 @@ fn main() {
             .map(|seed| {
                 let p = tilemem_plan::gen::perfect_packing(1000 + seed, 48, 1024, 1024, 320);
                 bench_problem(&format!("family-{seed}"), &p, kind, &budget)
+            })
+            .collect();
+        print!("{}", table(&rows));
+        return;
+    }
+    if let Some(n) = dir.to_str().and_then(|d| d.strip_prefix("cut:")) {
+        // Generated cut packings with slack (the shape of challenging E and
+        // F): a placement at the capacity always exists.
+        let n: u64 = n.parse().expect("instance count");
+        let budget = Budget::default()
+            .with_time_limit(Some(Duration::from_secs_f64(secs)))
+            .with_goal(Goal::Fit);
+        let rows: Vec<_> = (0..n)
+            .map(|seed| {
+                let p = tilemem_plan::gen::cut_packing(2000 + seed, 300, 30, 1024, 1024, 1024);
+                bench_problem(&format!("cut-{seed}"), &p, kind, &budget)
             })
             .collect();
         print!("{}", table(&rows));

@@ -77,6 +77,58 @@ pub fn perfect_packing(
     p
 }
 
+/// A cut packing with slack: the rectangle `[0, time) x [0, height)` cut
+/// into `n` pieces by random guillotine cuts (either axis, anywhere), then
+/// about `drop_percent` % of the pieces removed, except those alive at one
+/// random instant. That instant stays full, so the lower bound equals the
+/// capacity (`height`) and the original positions fit exactly, while the
+/// rest of the timeline has slack in which greedy placement and naive search
+/// get lost: the shape of the challenging MiniMalloc instances E and F.
+/// Lifetimes and sizes are multiples of `unit`.
+pub fn cut_packing(
+    seed: u64,
+    n: usize,
+    drop_percent: u64,
+    time: u64,
+    height: u64,
+    unit: u64,
+) -> Problem {
+    let mut rng = Rng(seed);
+    // (lower, upper, offset, top) in units.
+    let mut rects = vec![(0u64, time.max(1), 0u64, height.max(1))];
+    let mut tries = 0;
+    while rects.len() < n && tries < 64 * n {
+        tries += 1;
+        let i = rng.below(rects.len() as u64) as usize;
+        let (l, u, o, t) = rects[i];
+        if rng.below(2) == 0 && u - l > 1 {
+            let c = l + 1 + rng.below(u - l - 1);
+            rects[i] = (l, c, o, t);
+            rects.push((c, u, o, t));
+        } else if t - o > 1 {
+            let c = o + 1 + rng.below(t - o - 1);
+            rects[i] = (l, u, o, c);
+            rects.push((l, u, c, t));
+        }
+    }
+    let full = rng.below(time.max(1));
+    let mut p = Problem::new();
+    for (l, u, o, t) in rects {
+        if (l <= full && full < u) || rng.below(100) >= drop_percent {
+            p.push(Buffer::new((t - o) * unit, l * unit, u * unit));
+        }
+    }
+    p.capacity = Some(height.max(1) * unit);
+    for i in (1..p.buffers.len()).rev() {
+        let j = rng.below(i as u64 + 1) as usize;
+        p.buffers.swap(i, j);
+    }
+    for (i, b) in p.buffers.iter_mut().enumerate() {
+        b.name = Some(i.to_string());
+    }
+    p
+}
+
 /// A large trace-like problem for greedy throughput: `n` buffers, one new
 /// buffer per instant (jittered), lifetimes mostly short (70% under 8
 /// instants, 25% under 64, 5% under 512: about 25 buffers live at a time, as

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use tilemem_plan::gen::perfect_packing;
+use tilemem_plan::gen::{cut_packing, perfect_packing};
 use tilemem_plan::{solve, validate, Budget, Goal, SolverKind};
 
 #[test]
@@ -29,4 +29,24 @@ fn exact_never_refutes_a_perfect_packing() {
         }
     }
     println!("solved {solved} of {cases}");
+}
+
+/// Cut packings with slack (the shape of the hard challenging instances):
+/// the search must place each at its capacity, which is also the lower
+/// bound. The budget is generous; these take milliseconds.
+#[test]
+fn exact_places_cut_packings_with_slack_at_capacity() {
+    let budget = Budget::default()
+        .with_time_limit(Some(Duration::from_secs(60)))
+        .with_goal(Goal::Fit);
+    for seed in 0..12 {
+        let p = cut_packing(seed, 120, 30, 256, 256, 64);
+        let out = solve(&p, SolverKind::Exact, &budget).unwrap();
+        let s = out
+            .solution
+            .unwrap_or_else(|| panic!("seed {seed}: no placement within the capacity"));
+        assert!(validate(&p, &s).is_ok());
+        assert_eq!(out.height, p.capacity.unwrap(), "seed {seed}");
+        assert_eq!(out.lower_bound, p.capacity.unwrap(), "seed {seed}");
+    }
 }
