@@ -37,15 +37,15 @@ fn run(p: &Problem, kind: SolverKind) -> Outcome {
     out
 }
 
-/// The gadget plus 40 unit buffers, one per instant from 100 on: the first
-/// repair window (the 2 buffers live at the peak plus 32) holds the gadget
-/// and 29 of them, so the repair, not the whole-problem search, finds the
-/// optimum.
+/// The gadget plus 200 unit buffers, one per instant from 100 on: the
+/// first repair window (the 2 buffers live at the peak plus 32) holds the
+/// gadget and 29 of them, so the repair, not the whole-problem search,
+/// finds the optimum.
 #[test]
 fn repair_finds_the_optimum_greedy_misses() {
     let mut p = Problem::new();
     push_gadget(&mut p, 1, 0);
-    for k in 0..40 {
+    for k in 0..200 {
         p.push(Buffer::new(1, 100 + k, 101 + k));
     }
     assert_eq!(lower_bound(&p), 7);

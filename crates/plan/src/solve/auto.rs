@@ -1,15 +1,21 @@
-//! `auto`: greedy first, the exact search only where greedy falls short.
+//! `auto`: greedy first, then repair and search only where greedy falls
+//! short.
 //!
-//! Runs first-fit and best-fit and keeps the lower (above 10,000 buffers,
-//! best-fit only when first-fit falls short). That placement is final
-//! when it reaches the lower bound (proven optimal) or, with
-//! [`Goal::Fit`](super::Goal::Fit), when it fits the capacity. Otherwise the
-//! peak-window repair ([`trace`](super::trace)) lowers it (within
-//! [`MID_REPAIR`] or a quarter of the budget), and, up to 10,000 buffers,
-//! the exact search continues from the result with the rest of the time
-//! budget. Above 10,000 buffers the repair gets at most [`HUGE_REPAIR`] and
-//! its result is kept. Problems with conflict or penalty
-//! pairs go to the penalty-aware canonical greedy.
+//! Up to 10,000 buffers: first-fit and best-fit (`best_greedy`), the lower
+//! kept. That placement is final when it reaches the lower bound (proven
+//! optimal) or, with [`Goal::Fit`](super::Goal::Fit), when it fits the
+//! capacity. Otherwise the peak-window repair ([`trace`](super::trace))
+//! lowers it (within [`MID_REPAIR`], at most a quarter of the budget; not
+//! for the fit question, which goes straight to the search), and the exact
+//! search continues from the result with the rest of the time budget.
+//!
+//! Above 10,000 buffers: first-fit, then the repair (within
+//! [`HUGE_REPAIR`]), then best-fit, each only while the bound is not met;
+//! the lowest is kept, and the exact search runs only when it is above the
+//! capacity (see `solve_huge`).
+//!
+//! Problems with conflict or penalty pairs go to the penalty-aware
+//! canonical greedy.
 
 use std::time::{Duration, Instant};
 
@@ -20,7 +26,8 @@ use super::{outcome_from, Budget, Goal, Outcome, Solver};
 use crate::bound::lower_bound;
 use crate::problem::{Problem, Solution};
 
-/// Above this many buffers `auto` keeps a fitting repaired greedy placement.
+/// Above this many buffers `auto` runs no exact search on a placement that
+/// fits.
 const HUGE: usize = 10_000;
 
 /// Time the repair may take on problems above [`HUGE`] buffers, counted from
@@ -48,54 +55,51 @@ impl Solver for Auto {
             out.elapsed = start.elapsed();
             return out;
         }
-        let (first, lb) = if problem.len() > HUGE {
-            huge_greedy(problem, budget)
-        } else {
-            (best_greedy(problem), lower_bound(problem))
-        };
-        let Some(greedy) = first else {
+        if problem.len() > HUGE {
+            return solve_huge(problem, budget, start);
+        }
+        let Some(greedy) = best_greedy(problem) else {
             let mut out = outcome_from(problem, None, "auto/greedy", start);
             out.proven_infeasible = true;
             return out;
         };
-        let h = height_of(problem, &greedy);
-        let fits = problem.capacity.is_none_or(|c| h <= c);
-        if h <= lb || (fits && budget.goal == Goal::Fit && problem.capacity.is_some()) {
+        let lb = lower_bound(problem);
+        let fit_question = budget.goal == Goal::Fit && problem.capacity.is_some();
+        let done = |h: u64| h <= lb || (fit_question && problem.capacity.is_some_and(|c| h <= c));
+        if done(height_of(problem, &greedy)) {
             return finish(problem, greedy, lb, "auto/greedy", start);
         }
-        // The search's work per node grows with the number of buffers and
-        // instants; past this size it rarely beats greedy within a budget
-        // of seconds, so only the repair runs.
-        let huge = problem.len() > HUGE;
-        let repair_limit = match (budget.time_limit, huge) {
-            (Some(l), true) => l.min(HUGE_REPAIR),
-            (None, true) => HUGE_REPAIR,
-            // Below HUGE the exact search follows and needs most of the time.
-            (Some(l), false) => (l / 4).min(MID_REPAIR),
-            (None, false) => MID_REPAIR,
+        // The question "does it fit?" goes straight to the search: the
+        // repair aims at the lower bound of a marked peak, while such
+        // problems (the challenging family: perfect packings) are tight
+        // everywhere. Otherwise the repair gets a small part of the budget
+        // and the search the rest.
+        let repaired = if fit_question {
+            greedy
+        } else {
+            let limit = budget
+                .time_limit
+                .map_or(MID_REPAIR, |l| (l / 4).min(MID_REPAIR));
+            repair(problem, greedy, lb, start + limit)
         };
-        let deadline = start + repair_limit;
-        let repaired = repair(problem, greedy, deadline);
-        let h = height_of(problem, &repaired);
-        let fits = problem.capacity.is_none_or(|c| h <= c);
-        if h <= lb
-            || (huge && fits)
-            || (fits && budget.goal == Goal::Fit && problem.capacity.is_some())
-        {
+        if done(height_of(problem, &repaired)) {
             return finish(problem, repaired, lb, "auto/repair", start);
         }
         exact_from(problem, repaired, budget, start, "auto/exact")
     }
 }
 
-/// The greedy placement of a problem above [`HUGE`] buffers, with the lower
-/// bound: first-fit in size order, and best-fit only when first-fit misses
-/// the bound (or, with [`Goal::Fit`], the capacity); the lower of the two,
-/// first-fit on ties. The same placement as `best_greedy` at that size,
-/// without the second pass where the first one is already final (a million
-/// buffers take over a second per pass). The bound is computed on a second
-/// thread meanwhile (a fifth of a pass at that size).
-fn huge_greedy(problem: &Problem, budget: &Budget) -> (Option<Vec<u64>>, u64) {
+/// `auto` above [`HUGE`] buffers, where the exact search's work per node
+/// (which grows with buffers and instants) rarely pays within seconds:
+/// first-fit in size order (the lower bound computed beside it, on a second
+/// thread); when that misses the bound, the repair from it (at most
+/// [`HUGE_REPAIR`]); when that misses too, best-fit in size order as a
+/// second opinion. The lowest is kept (earlier on ties), so the result is
+/// never above `best_greedy`'s (first-fit and best-fit in size order at
+/// this size), and best-fit is skipped whenever an earlier step is final
+/// (a million buffers take over a second per pass). A placement above the
+/// capacity still goes to the exact search.
+fn solve_huge(problem: &Problem, budget: &Budget, start: Instant) -> Outcome {
     let (first, lb) = std::thread::scope(|s| {
         let lb = s.spawn(|| lower_bound(problem));
         let first = size_order(problem)
@@ -104,17 +108,39 @@ fn huge_greedy(problem: &Problem, budget: &Budget) -> (Option<Vec<u64>>, u64) {
         let lb = lb.join().unwrap_or_else(|_| lower_bound(problem));
         (first, lb)
     });
-    let Some((first, order)) = first else {
-        return (None, lb);
+    let Some((greedy, order)) = first else {
+        let mut out = outcome_from(problem, None, "auto/greedy", start);
+        out.proven_infeasible = true;
+        return out;
     };
-    let h = height_of(problem, &first);
-    let fits = problem.capacity.is_some_and(|c| h <= c);
-    if h <= lb || (fits && budget.goal == Goal::Fit) {
-        return (Some(first), lb);
+    let fit_question = budget.goal == Goal::Fit && problem.capacity.is_some();
+    let done = |h: u64| h <= lb || (fit_question && problem.capacity.is_some_and(|c| h <= c));
+    let h = height_of(problem, &greedy);
+    if done(h) {
+        return finish(problem, greedy, lb, "auto/greedy", start);
     }
-    let best = place_in_order(problem, &order, Fit::Best);
-    let best = best.filter(|b| height_of(problem, b) < h).unwrap_or(first);
-    (Some(best), lb)
+    let limit = budget
+        .time_limit
+        .map_or(HUGE_REPAIR, |l| l.min(HUGE_REPAIR));
+    let repaired = repair(problem, greedy.clone(), lb, start + limit);
+    let hr = height_of(problem, &repaired);
+    let (mut best, mut best_h, mut name) = if hr < h {
+        (repaired, hr, "auto/repair")
+    } else {
+        (greedy, h, "auto/greedy")
+    };
+    if !done(best_h) {
+        if let Some(bf) = place_in_order(problem, &order, Fit::Best) {
+            let hb = height_of(problem, &bf);
+            if hb < best_h {
+                (best, best_h, name) = (bf, hb, "auto/greedy");
+            }
+        }
+    }
+    if problem.capacity.is_some_and(|c| best_h > c) {
+        return exact_from(problem, best, budget, start, "auto/exact");
+    }
+    finish(problem, best, lb, name, start)
 }
 
 /// The outcome of a placement that respects every hard rule except
