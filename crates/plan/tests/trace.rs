@@ -61,6 +61,25 @@ fn repair_finds_the_optimum_greedy_misses() {
     assert!(offsets[5..].iter().all(|&o| o == 0));
 }
 
+/// A window proven optimal above the lower bound proves the placement
+/// optimal: no whole-problem search runs.
+#[test]
+fn a_proven_window_proves_the_placement_optimal() {
+    // Two 1-byte buffers aligned to 4 live together: every placement is at
+    // least 5 high; the bound is 2 (the unaligned fillers make the smallest
+    // alignment 1).
+    let mut p = Problem::new();
+    p.push(Buffer::new(1, 0, 2).with_align(4));
+    p.push(Buffer::new(1, 0, 2).with_align(4));
+    for k in 0..200 {
+        p.push(Buffer::new(1, 100 + k, 101 + k));
+    }
+    let out = run(&p, SolverKind::Auto);
+    assert_eq!((out.lower_bound, out.height), (2, 5));
+    assert!(out.proven_optimal);
+    assert_eq!(out.solver, "auto/greedy");
+}
+
 /// A generated trace above 10,000 buffers (the size where `auto` runs no
 /// exact search) with a scaled gadget in the middle that makes its peak.
 fn trace_with_gadget(seed: u64, n: usize) -> Problem {

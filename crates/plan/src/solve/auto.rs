@@ -67,25 +67,27 @@ impl Solver for Auto {
         let fit_question = budget.goal == Goal::Fit && problem.capacity.is_some();
         let done = |h: u64| h <= lb || (fit_question && problem.capacity.is_some_and(|c| h <= c));
         if done(height_of(problem, &greedy)) {
-            return finish(problem, greedy, lb, "auto/greedy", start);
+            return finish(problem, greedy, lb, lb, "auto/greedy", start);
         }
         // The question "does it fit?" goes straight to the search: the
         // repair aims at the lower bound of a marked peak, while such
         // problems (the challenging family: perfect packings) are tight
         // everywhere. Otherwise the repair gets a small part of the budget
         // and the search the rest.
-        let repaired = if fit_question {
-            greedy
-        } else {
-            let limit = budget
-                .time_limit
-                .map_or(MID_REPAIR, |l| (l / 4).min(MID_REPAIR));
-            repair(problem, greedy, lb, start + limit)
-        };
-        if done(height_of(problem, &repaired)) {
-            return finish(problem, repaired, lb, "auto/repair", start);
+        if fit_question {
+            return exact_from(problem, greedy, budget, start, "auto/exact");
         }
-        exact_from(problem, repaired, budget, start, "auto/exact")
+        let limit = budget
+            .time_limit
+            .map_or(MID_REPAIR, |l| (l / 4).min(MID_REPAIR));
+        let h = height_of(problem, &greedy);
+        let repaired = repair(problem, greedy, lb, start + limit);
+        let hr = height_of(problem, &repaired.offsets);
+        if hr <= repaired.floor {
+            let name = if hr < h { "auto/repair" } else { "auto/greedy" };
+            return finish(problem, repaired.offsets, lb, repaired.floor, name, start);
+        }
+        exact_from(problem, repaired.offsets, budget, start, "auto/exact")
     }
 }
 
@@ -117,19 +119,20 @@ fn solve_huge(problem: &Problem, budget: &Budget, start: Instant) -> Outcome {
     let done = |h: u64| h <= lb || (fit_question && problem.capacity.is_some_and(|c| h <= c));
     let h = height_of(problem, &greedy);
     if done(h) {
-        return finish(problem, greedy, lb, "auto/greedy", start);
+        return finish(problem, greedy, lb, lb, "auto/greedy", start);
     }
     let limit = budget
         .time_limit
         .map_or(HUGE_REPAIR, |l| l.min(HUGE_REPAIR));
     let repaired = repair(problem, greedy.clone(), lb, start + limit);
-    let hr = height_of(problem, &repaired);
+    let floor = repaired.floor;
+    let hr = height_of(problem, &repaired.offsets);
     let (mut best, mut best_h, mut name) = if hr < h {
-        (repaired, hr, "auto/repair")
+        (repaired.offsets, hr, "auto/repair")
     } else {
         (greedy, h, "auto/greedy")
     };
-    if !done(best_h) {
+    if !done(best_h) && best_h > floor {
         if let Some(bf) = place_in_order(problem, &order, Fit::Best) {
             let hb = height_of(problem, &bf);
             if hb < best_h {
@@ -137,20 +140,25 @@ fn solve_huge(problem: &Problem, budget: &Budget, start: Instant) -> Outcome {
             }
         }
     }
-    if problem.capacity.is_some_and(|c| best_h > c) {
+    if problem.capacity.is_some_and(|c| best_h > c && floor <= c) {
         return exact_from(problem, best, budget, start, "auto/exact");
     }
-    finish(problem, best, lb, name, start)
+    finish(problem, best, lb, floor, name, start)
 }
 
 /// The outcome of a placement that respects every hard rule except
-/// possibly the capacity, for a problem without penalty pairs whose lower
-/// bound `lb` is known: what `outcome_from` computes, without computing the
-/// bound a second time (a fifth of a greedy pass at a million buffers).
+/// possibly the capacity, for a problem without penalty pairs: what
+/// `outcome_from` computes, with the known [`lower_bound`] `lb` rather than
+/// a second computation (a fifth of a greedy pass at a million buffers).
+/// `floor` is a proven
+/// lower bound on every placement's height, at least the problem's
+/// [`lower_bound`] (the repair may raise it): a placement at it is optimal,
+/// a capacity below it infeasible. The outcome reports the problem's bound.
 fn finish(
     problem: &Problem,
     offsets: Vec<u64>,
     lb: u64,
+    floor: u64,
     solver: &'static str,
     start: Instant,
 ) -> Outcome {
@@ -158,10 +166,10 @@ fn finish(
     let solution = Solution { offsets };
     let height = solution.height(problem);
     let fits = problem.capacity.is_none_or(|c| height <= c);
-    let infeasible = problem.capacity.is_some_and(|c| lb > c);
+    let infeasible = problem.capacity.is_some_and(|c| floor > c);
     let solution = (fits && !infeasible).then_some(solution);
     Outcome {
-        proven_optimal: solution.is_some() && height == lb,
+        proven_optimal: solution.is_some() && height <= floor,
         solution,
         height,
         lower_bound: lb,

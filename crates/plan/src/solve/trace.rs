@@ -65,25 +65,36 @@ const FIRST_EXTRA: usize = 32;
 /// about 0.05 s); one that is not settled by then rarely is soon after.
 const WINDOW_LIMIT: Duration = Duration::from_millis(250);
 
+/// What the repair returns.
+pub(crate) struct Repaired {
+    /// The best placement found, never higher than the incumbent.
+    pub(crate) offsets: Vec<u64>,
+    /// A lower bound on the height of every placement, at least the
+    /// problem's: the highest optimum of a window proven by the search (a
+    /// window drops constraints, so no placement of the whole problem is
+    /// lower). `offsets` at this height is optimal.
+    pub(crate) floor: u64,
+}
+
 /// Lowers `incumbent` (a valid placement of `problem`, whose
-/// [`lower_bound`](crate::bound::lower_bound) is `lb`) by peak-window repair; returns the best
-/// placement found, never higher than `incumbent`. Work stops at `deadline`.
+/// [`lower_bound`](crate::bound::lower_bound) is `lb`) by peak-window
+/// repair. Work stops at `deadline`.
 pub(crate) fn repair(
     problem: &Problem,
     incumbent: Vec<u64>,
     lb: u64,
     deadline: Instant,
-) -> Vec<u64> {
-    if !is_plain(problem) {
-        return incumbent;
-    }
+) -> Repaired {
     let mut best_h = height(problem, &incumbent);
-    let mut best = incumbent;
-    if best_h <= lb {
-        return best;
+    let mut out = Repaired {
+        offsets: incumbent,
+        floor: lb,
+    };
+    if !is_plain(problem) || best_h <= lb {
+        return out;
     }
     let Some(peak) = peak_instant(problem) else {
-        return best;
+        return out;
     };
     let ends = Ends::new(problem);
     let live_at_peak = ends.count(peak, peak + 1);
@@ -101,19 +112,22 @@ pub(crate) fn repair(
         let left = deadline - now;
         let limit = if w + 1 == MAX_WINDOWS { left } else { left / 2 };
         let limit = limit.min(WINDOW_LIMIT);
-        if let Some(offsets) = window_placement(problem, a, z, limit) {
-            let h = height(problem, &offsets);
-            if h < best_h {
-                best_h = h;
-                best = offsets;
+        if let Some((optimum, placed)) = window_placement(problem, a, z, limit) {
+            out.floor = out.floor.max(optimum);
+            if let Some(offsets) = placed {
+                let h = height(problem, &offsets);
+                if h < best_h {
+                    best_h = h;
+                    out.offsets = offsets;
+                }
             }
-            if best_h <= lb {
+            if best_h <= out.floor {
                 break;
             }
         }
         extra *= 2;
     }
-    best
+    out
 }
 
 /// True when the problem has nothing but buffers (the window search and the
@@ -211,11 +225,18 @@ impl Ends {
 }
 
 /// Solves the window `[a, z)` exactly and places every other buffer around
-/// it. `None` when the window search finds no placement or does not prove
-/// it optimal within `limit`: a placement cut short by the clock would make
-/// the result depend on the machine's speed, and an optimal window is what
-/// the repair relies on anyway.
-fn window_placement(problem: &Problem, a: u64, z: u64, limit: Duration) -> Option<Vec<u64>> {
+/// it: the window's optimum height and the placement (`None` when the
+/// window buffers overlap outside the window, which cannot happen). `None`
+/// when the window search does not prove its placement optimal within
+/// `limit`: a placement cut short by the clock would make the result depend
+/// on the machine's speed, and an optimal window is what the repair relies
+/// on anyway.
+fn window_placement(
+    problem: &Problem,
+    a: u64,
+    z: u64,
+    limit: Duration,
+) -> Option<(u64, Option<Vec<u64>>)> {
     let mut sub = Problem::new();
     let mut ids = Vec::new();
     for (i, b) in problem.buffers.iter().enumerate() {
@@ -231,13 +252,17 @@ fn window_placement(problem: &Problem, a: u64, z: u64, limit: Duration) -> Optio
         return None;
     }
     let sol = out.solution?;
+    let optimum = out.height;
     let mut offsets = vec![0u64; problem.len()];
     let mut pinned = vec![false; problem.len()];
     for (k, &i) in ids.iter().enumerate() {
         offsets[i] = sol.offsets[k];
         pinned[i] = true;
     }
-    place_around(problem, &mut offsets, &pinned).then_some(offsets)
+    Some((
+        optimum,
+        place_around(problem, &mut offsets, &pinned).then_some(offsets),
+    ))
 }
 
 /// Places the buffers not `pinned` first-fit in size order around the
@@ -346,7 +371,8 @@ mod tests {
         let greedy = best_greedy(&p).expect("plain");
         assert_eq!(height(&p, &greedy), 8);
         let repaired = repair(&p, greedy, lower_bound(&p), later());
-        assert_eq!(checked(&p, &repaired), 7);
+        assert_eq!(checked(&p, &repaired.offsets), 7);
+        assert_eq!(repaired.floor, 7);
     }
 
     #[test]
@@ -356,7 +382,10 @@ mod tests {
         let mut p = Problem::new();
         gadget(&mut p, 1, 0);
         let greedy = best_greedy(&p).expect("plain");
-        assert_eq!(repair(&p, greedy.clone(), lower_bound(&p), later()), greedy);
+        assert_eq!(
+            repair(&p, greedy.clone(), lower_bound(&p), later()).offsets,
+            greedy
+        );
     }
 
     #[test]
@@ -368,8 +397,8 @@ mod tests {
             }
             let greedy = best_greedy(&p).expect("plain");
             let g = checked(&p, &greedy);
-            let a = repair(&p, greedy.clone(), lower_bound(&p), later());
-            let b = repair(&p, greedy, lower_bound(&p), later());
+            let a = repair(&p, greedy.clone(), lower_bound(&p), later()).offsets;
+            let b = repair(&p, greedy, lower_bound(&p), later()).offsets;
             assert_eq!(a, b, "seed {seed}");
             let h = checked(&p, &a);
             assert!(h <= g && h >= lower_bound(&p), "seed {seed}");
@@ -389,18 +418,41 @@ mod tests {
             p.push(Buffer::new(1, 100 + k, 101 + k));
         }
         let greedy = best_greedy(&p).expect("plain");
-        assert_ne!(repair(&p, greedy.clone(), lower_bound(&p), later()), greedy);
+        assert_ne!(
+            repair(&p, greedy.clone(), lower_bound(&p), later()).offsets,
+            greedy
+        );
         let mut pinned = p.clone();
         pinned.buffers[10].fixed_offset = Some(greedy[10]);
         assert_eq!(
-            repair(&pinned, greedy.clone(), lower_bound(&p), later()),
+            repair(&pinned, greedy.clone(), lower_bound(&p), later()).offsets,
             greedy
         );
         let mut reserved = p.clone();
         reserved.reserved.push((100, 200));
         assert_eq!(
-            repair(&reserved, greedy.clone(), lower_bound(&p), later()),
+            repair(&reserved, greedy.clone(), lower_bound(&p), later()).offsets,
             greedy
         );
+    }
+
+    #[test]
+    fn a_proven_window_raises_the_floor_above_the_bound() {
+        // Two 1-byte buffers aligned to 4 live together: one of them starts
+        // at 4 or above, so every placement is at least 5 high, while the
+        // bound (the unaligned fillers make the smallest alignment 1) is 2.
+        let mut p = Problem::new();
+        p.push(Buffer::new(1, 0, 2).with_align(4));
+        p.push(Buffer::new(1, 0, 2).with_align(4));
+        for k in 0..200 {
+            p.push(Buffer::new(1, 100 + k, 101 + k));
+        }
+        let lb = lower_bound(&p);
+        assert_eq!(lb, 2);
+        let greedy = best_greedy(&p).expect("plain");
+        assert_eq!(height(&p, &greedy), 5);
+        let repaired = repair(&p, greedy.clone(), lb, later());
+        assert_eq!(repaired.floor, 5);
+        assert_eq!(repaired.offsets, greedy);
     }
 }
