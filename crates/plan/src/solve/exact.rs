@@ -45,7 +45,10 @@
 //! crossing the most crowded section, lead), forward and with time
 //! reversed, jittered after the first pass. Search times on hard instances
 //! are heavy-tailed in the order, and many short randomized runs are what
-//! places them. A run that runs out of branches proves the best placement
+//! places them. Runs aim in turn at the goal (usually the lower bound),
+//! halfway between the highest refuted height and the best placement (a
+//! bisection that finds low placements sooner than byte-by-byte descent),
+//! and one byte below the best. A run that runs out of branches proves the best placement
 //! optimal (or the capacity infeasible). Independent partitions (groups of
 //! buffers separated by an instant where nothing crosses) are solved one
 //! by one.
@@ -460,7 +463,6 @@ impl Part {
         // Node limit unit of the restarts: enough to reach the bottom of a
         // partition a few times over.
         let unit: u64 = (3 * self.size.len() as u64).max(1_000);
-        let mut failed = FailedStates::default();
         // Free dives: the search without a target never backtracks; it is a
         // skyline heuristic (lowest valley first) that often beats greedy.
         // Large partitions always take the leftmost valley, so the second
@@ -490,42 +492,72 @@ impl Part {
         // against the best fixed limit for whatever order would succeed.
         // Runs go through the static orders, each forward then with time
         // reversed; after the first pass every order is jittered with a
-        // fresh seed. Runs alternate between aiming straight at `stop`
-        // (usually the lower bound: the strongest pruning) and improving on
-        // the best placement one byte at a time. Each direction and kind
-        // keeps its own cache of failed states, valid for its target or
-        // lower, shared by all its runs.
-        let mut failed_stop = FailedStates::default();
-        let mut stop_refuted = false;
+        // fresh seed. Runs take turns aiming straight at `stop` (usually
+        // the lower bound: the strongest pruning), halfway down from the
+        // best placement, and just below it. Each direction and kind keeps its own cache
+        // of failed states, valid for its target or lower, shared by all
+        // its runs.
         let back = self.reversed();
-        let mut back_failed = FailedStates::default();
-        let mut back_failed_stop = FailedStates::default();
+        // Caches per kind of run: [aim, middle, improve] x [forward, back].
+        let mut caches: [[FailedStates; 2]; 3] = Default::default();
+        let mut stop_refuted = false;
+        // Every height up to this one is proven out of reach (0: none yet).
+        let mut refuted_up_to = 0u64;
+        let mut last_mid = u64::MAX;
+        let len = ORDERS.len() as u64;
         for i in 1u64.. {
-            let len = ORDERS.len() as u64;
             let j = i - 1;
             let k = ORDERS[((j / 2) % len) as usize];
             let pass = j / (2 * len);
             let backward = j % 2 == 1;
             let noise = (pass > 0).then(|| mix(seed, i));
-            let (part, failed, failed_stop) = if backward {
-                (&back, &mut back_failed, &mut back_failed_stop)
-            } else {
-                (self, &mut failed, &mut failed_stop)
-            };
+            let part = if backward { &back } else { self };
             let improve = match cap {
                 Some(c) if best_h > c => c,
                 _ => best_h - 1,
             };
-            let aim = !stop_refuted && stop < improve && (j / 2) % 2 == 0;
-            let target = if aim { stop } else { improve };
+            if refuted_up_to >= improve {
+                // Nothing lower than the best exists.
+                return PartResult {
+                    offsets: best,
+                    height: best_h,
+                    proven: true,
+                };
+            }
+            // Three kinds of runs take turns: straight at `stop` (usually
+            // the lower bound), halfway between what is refuted and the
+            // best, and one byte below the best.
+            let low = if stop_refuted {
+                refuted_up_to + 1
+            } else {
+                stop
+            };
+            let mid = low + (improve - low.min(improve)) / 2;
+            let kind = match (j / 2) % 3 {
+                0 if !stop_refuted && stop < improve => 0,
+                1 if low < mid && mid < improve => 1,
+                _ => 2,
+            };
+            let target = [stop, mid, improve][kind];
+            if kind == 1 {
+                // A cache holds states failed below its target: a higher
+                // target makes it stale.
+                if mid > last_mid {
+                    caches[1] = Default::default();
+                }
+                last_mid = mid;
+            }
             let order = part.order(k, noise);
-            let cache = if aim { failed_stop } else { failed };
+            let cache = &mut caches[kind][backward as usize];
             let mut dfs = Dfs::new(part, order, target, cache);
             dfs.all_valleys = true;
             let run_limit = unit.saturating_mul(luby(i));
             let r = dfs.run(run_limit, deadline, stop, &mut best, &mut best_h);
             match r {
-                Run::Exhausted if aim => stop_refuted = true,
+                Run::Exhausted if kind < 2 => {
+                    stop_refuted = true;
+                    refuted_up_to = refuted_up_to.max(target.min(best_h - 1));
+                }
                 Run::Exhausted | Run::Stopped => {
                     return PartResult {
                         offsets: best,
