@@ -1391,3 +1391,37 @@ impl<'a> Dfs<'a> {
         Run::Exhausted
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn luby_sequence() {
+        let got: Vec<u64> = (1..=15).map(luby).collect();
+        assert_eq!(got, [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
+    }
+
+    /// The orders put the buffers crossing the most crowded section first
+    /// (total), and jitter keeps them a permutation.
+    #[test]
+    fn total_orders_lead_with_the_crowded_section() {
+        let mut p = Problem::new();
+        p.push(crate::problem::Buffer::new(8, 0, 1)); // alone at t=0
+        p.push(crate::problem::Buffer::new(2, 1, 3)); // crowded t=2
+        p.push(crate::problem::Buffer::new(3, 2, 4));
+        p.push(crate::problem::Buffer::new(4, 2, 3));
+        let part = Part::new(&p, &[0, 1, 2, 3], 0);
+        // Ranks per buffer. Section totals are [8, 2, 9, 3]: buffers 1, 2
+        // and 3 cross the 9; then area (2 x 3 = 6 before 4) and width
+        // (buffer 1 spans two sections, buffer 3 one).
+        assert_eq!(part.order(3, None), [3, 1, 0, 2]);
+        // Size order: 8, 4, 3, 2.
+        assert_eq!(part.order(0, None), [0, 3, 2, 1]);
+        for seed in 0..20 {
+            let mut rank = part.order(3, Some(seed));
+            rank.sort_unstable();
+            assert_eq!(rank, [0, 1, 2, 3]);
+        }
+    }
+}
