@@ -14,22 +14,26 @@
 //!
 //! # How
 //! 1. Take the peak instant `t*` and a time window `[a, z)` around it,
-//!    widened until it meets a target number of buffers.
-//! 2. Build the window problem: every buffer live in the window, its
-//!    lifetime clipped to the window. Clipping only drops constraints, so its
-//!    optimum is at most the optimum of the whole problem, and its lower
-//!    bound equals the whole problem's (it contains `t*`).
-//! 3. Solve it with the exact search (short time limit). A window the search
-//!    cannot prove optimal in time is skipped: its placement would depend on
-//!    the speed of the machine.
-//! 4. Pin those buffers where the window solution puts them (over their
-//!    whole lifetimes) and place every other buffer around them, first-fit
-//!    in size order.
+//!    widened until it holds the buffers live at `t*` and 32 more (or an
+//!    eighth more).
+//! 2. Build the window problem ([`WindowProblem`]): every buffer live in a
+//!    window, its lifetime clipped to the hull of the windows. That only
+//!    drops constraints, so its optimum is a lower bound for the whole
+//!    problem (the *floor*, at least the classic bound: it contains `t*`).
+//! 3. Solve it with the exact search (at most 0.25 s). A window problem the
+//!    search cannot prove optimal in time ends the repair: its placement
+//!    would depend on the speed of the machine.
+//! 4. Pin its buffers where its solution puts them (over their whole
+//!    lifetimes) and place every other buffer around them, first-fit in
+//!    size order.
 //! 5. Keep the result when it is lower than the best so far; stop at the
-//!    lower bound, otherwise retry with a window holding twice as many
-//!    extra buffers (at most six windows, 0.25 s each), until the time limit
-//!    or until the window would hold more than half of the buffers (nearly
-//!    the whole problem: the exact search's job).
+//!    floor (the placement is then optimal). Otherwise find where the new
+//!    placement stands highest: the busiest instant of its top buffer's
+//!    lifetime. Inside a window, that window wants twice as many extra
+//!    buffers; elsewhere (a second peak), a new window opens there. Repeat
+//!    (at most six rounds) until the time limit or until the window problem
+//!    would hold more than half of the buffers (nearly the whole problem:
+//!    the exact search's job).
 //!
 //! # Assumes
 //! A plain problem (no conflict or penalty pairs, no pinned buffers, no
@@ -40,11 +44,12 @@
 //! The returned placement respects every hard rule (the window buffers keep
 //! their exact-search offsets, which avoid each other over the window, and
 //! every other buffer is placed against all buffers it is live with; two
-//! window buffers live together anywhere are live together inside the
-//! window, which [`place_around`] checks again). It is never
+//! window buffers live together anywhere are live together inside the hull
+//! of the windows, which [`place_around`] checks again). It is never
 //! higher than the incumbent. The result depends only on the problem and the
-//! incumbent, except that a window search the time limit cuts short is
-//! dropped (on a slower machine fewer windows may count).
+//! incumbent, except that a window search the time limit cuts short ends
+//! the repair (on a slower machine fewer rounds may count). The floor it
+//! reports is a lower bound on every placement of the problem.
 
 use std::time::{Duration, Instant};
 
@@ -53,8 +58,7 @@ use super::greedy::size_order;
 use super::{Budget, Solver};
 use crate::problem::{Buffer, Problem};
 
-/// Number of windows tried at most (each holds twice the extra buffers of
-/// the one before).
+/// Rounds of the repair at most (each solves one window problem).
 const MAX_WINDOWS: u32 = 6;
 
 /// Buffers beyond those live at the peak in the first window.
@@ -93,39 +97,60 @@ pub(crate) fn repair(
     if !is_plain(problem) || best_h <= lb {
         return out;
     }
-    let Some(peak) = peak_instant(problem) else {
+    let profile = Profile::new(problem);
+    let Some(peak) = profile.peak_in(0, u64::MAX) else {
         return out;
     };
     let ends = Ends::new(problem);
-    let live_at_peak = ends.count(peak, peak + 1);
     let total = ends.lowers.len();
-    let mut extra = FIRST_EXTRA.max(live_at_peak / 8);
+    let first_extra = |t: u64| FIRST_EXTRA.max(ends.count(t, t + 1) / 8);
+    // Window centres with the buffers wanted beyond those live there.
+    let mut centres: Vec<(u64, usize)> = vec![(peak, first_extra(peak))];
     for w in 0..MAX_WINDOWS {
         let now = Instant::now();
-        let (a, z) = ends.window(peak, live_at_peak + extra);
-        // A window holding most of the buffers is nearly the whole problem:
-        // that is the exact search's job, not the repair's.
-        if now >= deadline || ends.count(a, z) > total / 2 {
+        if now >= deadline {
             break;
         }
+        let windows: Vec<(u64, u64)> = centres
+            .iter()
+            .map(|&(t, extra)| ends.window(t, ends.count(t, t + 1) + extra))
+            .collect();
+        // A window problem holding most of the buffers is nearly the whole
+        // problem: that is the exact search's job, not the repair's.
+        let Some(sub) = WindowProblem::new(problem, &windows, total / 2) else {
+            break;
+        };
         // Each window may use half of what is left (the last one all of it).
         let left = deadline - now;
         let limit = if w + 1 == MAX_WINDOWS { left } else { left / 2 };
         let limit = limit.min(WINDOW_LIMIT);
-        if let Some((optimum, placed)) = window_placement(problem, a, z, limit) {
-            out.floor = out.floor.max(optimum);
-            if let Some(offsets) = placed {
-                let h = height(problem, &offsets);
-                if h < best_h {
-                    best_h = h;
-                    out.offsets = offsets;
-                }
-            }
-            if best_h <= out.floor {
-                break;
-            }
+        let Some((optimum, placed)) = sub.solve(problem, limit) else {
+            // Not settled in time: a wider window will not be either.
+            break;
+        };
+        out.floor = out.floor.max(optimum);
+        let Some(offsets) = placed else {
+            break;
+        };
+        let h = height(problem, &offsets);
+        if h < best_h {
+            best_h = h;
+            out.offsets = offsets.clone();
         }
-        extra *= 2;
+        if best_h <= out.floor {
+            break;
+        }
+        // Where does this placement stand highest? At the busiest instant
+        // of its top buffer's lifetime: widen the window there, or add one.
+        let top = (0..problem.len())
+            .max_by_key(|&i| (offsets[i] + problem.buffers[i].size, std::cmp::Reverse(i)))
+            .expect("a buffer is live");
+        let b = &problem.buffers[top];
+        let t = profile.peak_in(b.lower, b.upper).unwrap_or(peak);
+        match windows.iter().position(|&(a, z)| a <= t && t < z) {
+            Some(k) => centres[k].1 *= 2,
+            None => centres.push((t, first_extra(t))),
+        }
     }
     out
 }
@@ -148,31 +173,51 @@ fn height(problem: &Problem, offsets: &[u64]) -> u64 {
         .unwrap_or(0)
 }
 
-/// First instant where the summed size of live buffers is largest; `None`
-/// when no buffer with bytes is ever live.
-fn peak_instant(problem: &Problem) -> Option<u64> {
-    let mut ev: Vec<(u64, bool, u64)> = problem
-        .buffers
-        .iter()
-        .filter(|b| b.size > 0 && b.lower < b.upper)
-        .flat_map(|b| [(b.lower, true, b.size), (b.upper, false, b.size)])
-        .collect();
-    // Deaths (false) before births at the same instant: lifetimes are
-    // half-open.
-    ev.sort_unstable();
-    let (mut sum, mut best, mut at) = (0u128, 0u128, None);
-    for (t, birth, s) in ev {
-        if birth {
-            sum += s as u128;
-            if sum > best {
-                best = sum;
-                at = Some(t);
+/// Live size over time: `load[k]` is the summed size of the buffers live on
+/// `[times[k], times[k + 1])` (the last entry until the end of time).
+struct Profile {
+    times: Vec<u64>,
+    load: Vec<u128>,
+}
+
+impl Profile {
+    fn new(problem: &Problem) -> Profile {
+        let mut ev: Vec<(u64, bool, u64)> = problem
+            .buffers
+            .iter()
+            .filter(|b| b.size > 0 && b.lower < b.upper)
+            .flat_map(|b| [(b.lower, true, b.size), (b.upper, false, b.size)])
+            .collect();
+        ev.sort_unstable();
+        let (mut times, mut load) = (Vec::new(), Vec::new());
+        let mut sum = 0u128;
+        for (k, &(t, birth, s)) in ev.iter().enumerate() {
+            if birth {
+                sum += s as u128;
+            } else {
+                sum -= s as u128;
             }
-        } else {
-            sum -= s as u128;
+            if ev.get(k + 1).is_none_or(|e| e.0 != t) {
+                times.push(t);
+                load.push(sum);
+            }
         }
+        Profile { times, load }
     }
-    at
+
+    /// First instant of `[l, u)` where the live size is largest; `None`
+    /// when nothing is ever live there.
+    fn peak_in(&self, l: u64, u: u64) -> Option<u64> {
+        let k0 = self.times.partition_point(|&t| t <= l).saturating_sub(1);
+        let k1 = self.times.partition_point(|&t| t < u);
+        let mut best: Option<(u128, u64)> = None;
+        for k in k0..k1 {
+            if self.load[k] > 0 && best.is_none_or(|(m, _)| self.load[k] > m) {
+                best = Some((self.load[k], self.times[k].max(l)));
+            }
+        }
+        best.map(|(_, t)| t)
+    }
 }
 
 /// Sorted lifetime ends of the buffers with bytes and lifetime: counts the
@@ -224,45 +269,61 @@ impl Ends {
     }
 }
 
-/// Solves the window `[a, z)` exactly and places every other buffer around
-/// it: the window's optimum height and the placement (`None` when the
-/// window buffers overlap outside the window, which cannot happen). `None`
-/// when the window search does not prove its placement optimal within
-/// `limit`: a placement cut short by the clock would make the result depend
-/// on the machine's speed, and an optimal window is what the repair relies
-/// on anyway.
-fn window_placement(
-    problem: &Problem,
-    a: u64,
-    z: u64,
-    limit: Duration,
-) -> Option<(u64, Option<Vec<u64>>)> {
-    let mut sub = Problem::new();
-    let mut ids = Vec::new();
-    for (i, b) in problem.buffers.iter().enumerate() {
-        let (l, u) = (b.lower.max(a), b.upper.min(z));
-        if l < u && b.size > 0 {
-            sub.push(Buffer::new(b.size, l, u).with_align(b.align));
-            ids.push(i);
+/// The window problem of a set of time windows: every buffer live in some
+/// window, its lifetime clipped to the hull of the windows (buffers live
+/// only between windows are left out).
+///
+/// Dropping buffers and clipping lifetimes only drops constraints, so its
+/// optimum is at most the whole problem's. Two kept buffers live together
+/// anywhere are live together inside the hull (outside it they are both
+/// live at its edge), so its placement pins them without clashes.
+struct WindowProblem {
+    sub: Problem,
+    ids: Vec<usize>,
+}
+
+impl WindowProblem {
+    /// `None` when it would hold more than `most` buffers.
+    fn new(problem: &Problem, windows: &[(u64, u64)], most: usize) -> Option<WindowProblem> {
+        let a = windows.iter().map(|w| w.0).min()?;
+        let z = windows.iter().map(|w| w.1).max()?;
+        let mut sub = Problem::new();
+        let mut ids = Vec::new();
+        for (i, b) in problem.buffers.iter().enumerate() {
+            let in_window = windows.iter().any(|&(wa, wz)| b.lower < wz && wa < b.upper);
+            if b.size > 0 && b.lower < b.upper && in_window {
+                if ids.len() == most {
+                    return None;
+                }
+                sub.push(Buffer::new(b.size, b.lower.max(a), b.upper.min(z)).with_align(b.align));
+                ids.push(i);
+            }
         }
+        Some(WindowProblem { sub, ids })
     }
-    let budget = Budget::default().with_time_limit(Some(limit));
-    let out = super::Exact.solve(&sub, &budget);
-    if !out.proven_optimal {
-        return None;
+
+    /// Solves the window problem exactly and places every other buffer
+    /// around it: the window optimum and the placement (`None` when the
+    /// pinned buffers clash, which the construction rules out). `None` when
+    /// the search does not prove its placement optimal within `limit`: a
+    /// placement cut short by the clock would make the result depend on the
+    /// machine's speed, and an optimal window is what the repair relies on.
+    fn solve(&self, problem: &Problem, limit: Duration) -> Option<(u64, Option<Vec<u64>>)> {
+        let budget = Budget::default().with_time_limit(Some(limit));
+        let out = super::Exact.solve(&self.sub, &budget);
+        if !out.proven_optimal {
+            return None;
+        }
+        let sol = out.solution?;
+        let mut offsets = vec![0u64; problem.len()];
+        let mut pinned = vec![false; problem.len()];
+        for (k, &i) in self.ids.iter().enumerate() {
+            offsets[i] = sol.offsets[k];
+            pinned[i] = true;
+        }
+        let placed = place_around(problem, &mut offsets, &pinned).then_some(offsets);
+        Some((out.height, placed))
     }
-    let sol = out.solution?;
-    let optimum = out.height;
-    let mut offsets = vec![0u64; problem.len()];
-    let mut pinned = vec![false; problem.len()];
-    for (k, &i) in ids.iter().enumerate() {
-        offsets[i] = sol.offsets[k];
-        pinned[i] = true;
-    }
-    Some((
-        optimum,
-        place_around(problem, &mut offsets, &pinned).then_some(offsets),
-    ))
 }
 
 /// Places the buffers not `pinned` first-fit in size order around the
@@ -324,8 +385,12 @@ mod tests {
         p.push(Buffer::new(4, 5, 8));
         p.push(Buffer::new(0, 0, 9));
         // Live sizes: 4, 4, 9, 5, 5, 9, 4, 4: first 9 at instant 2.
-        assert_eq!(peak_instant(&p), Some(2));
-        assert_eq!(peak_instant(&Problem::new()), None);
+        let profile = Profile::new(&p);
+        assert_eq!(profile.peak_in(0, u64::MAX), Some(2));
+        assert_eq!(profile.peak_in(3, 8), Some(5));
+        assert_eq!(profile.peak_in(3, 5), Some(3));
+        assert_eq!(profile.peak_in(8, 20), None);
+        assert_eq!(Profile::new(&Problem::new()).peak_in(0, u64::MAX), None);
     }
 
     #[test]
@@ -373,6 +438,21 @@ mod tests {
         let repaired = repair(&p, greedy, lower_bound(&p), later());
         assert_eq!(checked(&p, &repaired.offsets), 7);
         assert_eq!(repaired.floor, 7);
+    }
+
+    #[test]
+    fn a_second_peak_gets_its_own_window() {
+        // Two gadgets far apart in a generated trace: after the window at
+        // the first peak, the top of the placement stands over the other
+        // gadget, which gets a window of its own.
+        let mut p = crate::gen::large_trace(5, 3_000);
+        gadget(&mut p, 1 << 20, 1_000);
+        gadget(&mut p, 1 << 20, 2_000);
+        let lb = lower_bound(&p);
+        let greedy = best_greedy(&p).expect("plain");
+        assert!(checked(&p, &greedy) > lb + (1 << 19));
+        let repaired = repair(&p, greedy, lb, later());
+        assert_eq!(checked(&p, &repaired.offsets), lb);
     }
 
     #[test]
