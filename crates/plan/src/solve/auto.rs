@@ -3,7 +3,7 @@
 //!
 //! Up to 10,000 buffers: first-fit and best-fit (`best_greedy`), the lower
 //! kept. That placement is final when it reaches the lower bound (proven
-//! optimal) or, with [`Goal::Fit`](super::Goal::Fit), when it fits the
+//! optimal) or, with [`Goal::Fit`], when it fits the
 //! capacity. Otherwise the peak-window repair ([`trace`](super::trace))
 //! lowers it (within [`MID_REPAIR`], at most a quarter of the budget; not
 //! for the fit question, which goes straight to the search), and the exact
