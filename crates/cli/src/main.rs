@@ -43,6 +43,16 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // A reader that stops early (`tilemem solve p.csv | head`) closes the
+    // pipe: end quietly, as other Unix tools do, instead of panicking in the
+    // next write. Files are written before stdout and atomically, so nothing
+    // is left half-written.
+    #[cfg(unix)]
+    // SAFETY: restoring the default disposition of one signal at start-up,
+    // before any thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let args: Vec<String> = std::env::args().collect();
     // `opt` follows mlir-opt's single-dash flag conventions, which clap does
     // not model; it parses its own arguments.

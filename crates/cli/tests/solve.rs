@@ -72,3 +72,24 @@ fn over_capacity_exits_1_and_writes_nothing() {
     assert!(String::from_utf8_lossy(&o.stdout).contains("no placement exists (proven)"));
     assert!(!out.exists());
 }
+
+/// A reader that closed its end of the pipe early ends the command quietly
+/// (SIGPIPE), never with a panic message.
+#[cfg(unix)]
+#[test]
+fn a_closed_stdout_pipe_is_not_a_panic() {
+    use std::os::unix::process::ExitStatusExt;
+    let d = scratch("pipe");
+    let input = d.join("p.csv");
+    std::fs::write(&input, PROBLEM).unwrap();
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let o = Command::new(env!("CARGO_BIN_EXE_tilemem"))
+        .args(["solve", input.to_str().unwrap()])
+        .stdout(writer)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(o.status.signal(), Some(libc::SIGPIPE), "{stderr}");
+}
