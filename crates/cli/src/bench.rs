@@ -19,6 +19,11 @@ pub struct Args {
     /// Time budget per problem, in seconds.
     #[arg(long, default_value_t = 10.0)]
     pub time_limit: f64,
+    /// Work budget of the search, in search nodes. Unlike the time limit it
+    /// stops a search at the same point on every machine, so the result is
+    /// reproducible.
+    #[arg(long, value_name = "NODES")]
+    pub node_limit: Option<u64>,
     /// Stop at the first placement within the capacity.
     #[arg(long)]
     pub fit: bool,
@@ -49,6 +54,7 @@ pub fn run(args: Args) -> ExitCode {
     };
     let budget = Budget::default()
         .with_time_limit(Some(Duration::from_secs_f64(args.time_limit)))
+        .with_node_limit(args.node_limit)
         .with_goal(if args.fit { Goal::Fit } else { Goal::Lowest });
     let mut rows = Vec::new();
     for f in &files {

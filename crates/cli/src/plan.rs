@@ -54,6 +54,11 @@ pub struct Args {
     /// seconds.
     #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
     pub time_limit: f64,
+    /// optimal: work budget of the exact solver per (function, space), in
+    /// search nodes (0: none). Unlike the time limit it stops a search at
+    /// the same point on every machine, so the output is reproducible.
+    #[arg(long, value_name = "NODES", default_value_t = tilemem_pto::passes::dsa_rp::DEFAULT_NODE_LIMIT)]
+    pub node_limit: u64,
     /// optimal: minimize reuse penalties first, then bytes (default: bytes
     /// first).
     #[arg(long)]
@@ -99,6 +104,7 @@ pub fn run(args: Args) -> ExitCode {
     ctx.dsa.export_dir = args.export_problems.clone();
     ctx.dsa.time_limit = (args.time_limit.is_finite() && args.time_limit >= 0.0)
         .then(|| std::time::Duration::from_secs_f64(args.time_limit));
+    ctx.dsa.node_limit = (args.node_limit > 0).then_some(args.node_limit);
     if args.penalty_first {
         ctx.dsa.objective = tilemem_plan::Objective::PenaltyThenPeak;
     }

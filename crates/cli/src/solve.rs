@@ -21,6 +21,11 @@ pub struct Args {
     /// Time budget of the search, in seconds.
     #[arg(long, default_value_t = 10.0)]
     pub time_limit: f64,
+    /// Work budget of the search, in search nodes. Unlike the time limit it
+    /// stops a search at the same point on every machine, so the result is
+    /// reproducible.
+    #[arg(long, value_name = "NODES")]
+    pub node_limit: Option<u64>,
     /// Stop at the first placement within the capacity instead of
     /// searching for the lowest one.
     #[arg(long)]
@@ -66,6 +71,7 @@ pub fn run(args: Args) -> ExitCode {
     let problem = &file.problem;
     let budget = Budget::default()
         .with_time_limit(Some(Duration::from_secs_f64(args.time_limit)))
+        .with_node_limit(args.node_limit)
         .with_goal(if args.fit { Goal::Fit } else { Goal::Lowest })
         .with_objective(if args.penalty_first {
             Objective::PenaltyThenPeak

@@ -185,7 +185,10 @@ fn search_problem(
     start: Instant,
     name: &'static str,
 ) -> Outcome {
-    let deadline = budget.time_limit.map(|d| start + d);
+    let mut limits = Limits {
+        deadline: budget.time_limit.map(|d| start + d),
+        nodes_left: budget.node_limit,
+    };
     let lb = lower_bound(problem);
     let mut offsets = greedy;
     let cap = problem.capacity;
@@ -213,7 +216,7 @@ fn search_problem(
             reached = reached.max(inc_h);
             continue;
         }
-        let r = part.search(incumbent, inc_h, cap, stop, budget.seed, deadline);
+        let r = part.search(incumbent, inc_h, cap, stop, budget.seed, &mut limits);
         for (k, &g) in ids.iter().enumerate() {
             offsets[g as usize] = r.offsets[k];
         }
@@ -271,6 +274,32 @@ fn part_bound(problem: &Problem, ids: &[u32], base: u64) -> u64 {
         ..Problem::default()
     };
     base + lower_bound(&sub)
+}
+
+/// What a whole solve may still spend: the wall-clock deadline and the
+/// search nodes left (see [`Budget::node_limit`](super::Budget)).
+struct Limits {
+    deadline: Option<Instant>,
+    nodes_left: Option<u64>,
+}
+
+impl Limits {
+    /// The node limit of a run that wants `want` nodes.
+    fn grant(&self, want: u64) -> u64 {
+        self.nodes_left.map_or(want, |left| want.min(left))
+    }
+
+    /// Books the nodes a run used; true when the work budget is spent and
+    /// the run stopped for it (the search must end, unproven).
+    fn spend(&mut self, nodes: u64, run: &Run) -> bool {
+        match &mut self.nodes_left {
+            Some(left) => {
+                *left = left.saturating_sub(nodes);
+                *left == 0 && matches!(run, Run::OutOfNodes)
+            }
+            None => false,
+        }
+    }
 }
 
 /// Result of searching one partition.
@@ -456,8 +485,9 @@ impl Part {
         cap: Option<u64>,
         stop: u64,
         seed: u64,
-        deadline: Option<Instant>,
+        limits: &mut Limits,
     ) -> PartResult {
+        let deadline = limits.deadline;
         let mut best = incumbent;
         let mut best_h = inc_h;
         // Node limit unit of the restarts: enough to reach the bottom of a
@@ -476,7 +506,16 @@ impl Part {
             let mut dfs = Dfs::new(self, self.order(0, None), u64::MAX / 4, &mut scratch);
             dfs.leftmost = k % 2 == 1;
             dfs.dive = true;
-            dfs.run(u64::MAX, deadline, stop, &mut best, &mut best_h);
+            let r = dfs.run(
+                limits.grant(u64::MAX),
+                deadline,
+                stop,
+                &mut best,
+                &mut best_h,
+            );
+            if limits.spend(dfs.nodes, &r) {
+                break;
+            }
         }
         if best_h <= stop {
             return PartResult {
@@ -552,7 +591,16 @@ impl Part {
             let mut dfs = Dfs::new(part, order, target, cache);
             dfs.all_valleys = true;
             let run_limit = unit.saturating_mul(luby(i));
-            let r = dfs.run(run_limit, deadline, stop, &mut best, &mut best_h);
+            let r = dfs.run(
+                limits.grant(run_limit),
+                deadline,
+                stop,
+                &mut best,
+                &mut best_h,
+            );
+            if limits.spend(dfs.nodes, &r) {
+                break;
+            }
             match r {
                 Run::Exhausted if kind < 2 => {
                     stop_refuted = true;

@@ -136,6 +136,11 @@ pub struct Budget {
     pub goal: Goal,
     /// Seed for shuffled orders. Default: 0.
     pub seed: u64,
+    /// Work limit of the searches, in search nodes over the whole solve.
+    /// Unlike the time limit it cuts a search at the same point on every
+    /// machine, so the placement is reproducible. `None`: no limit.
+    /// Default: none.
+    pub node_limit: Option<u64>,
 }
 
 impl Default for Budget {
@@ -145,6 +150,7 @@ impl Default for Budget {
             objective: Objective::default(),
             goal: Goal::default(),
             seed: 0,
+            node_limit: None,
         }
     }
 }
@@ -168,6 +174,11 @@ impl Budget {
     /// Sets the seed.
     pub fn with_seed(mut self, seed: u64) -> Budget {
         self.seed = seed;
+        self
+    }
+    /// Sets the work limit in search nodes (`None`: unlimited).
+    pub fn with_node_limit(mut self, limit: Option<u64>) -> Budget {
+        self.node_limit = limit;
         self
     }
 }

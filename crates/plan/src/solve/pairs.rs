@@ -74,6 +74,7 @@ struct Search<'a> {
     p: &'a Problem,
     objective: Objective,
     deadline: Option<Instant>,
+    node_limit: u64,
     cap: u64,
     lb: u64,
     reserved: Vec<(u64, u64)>,
@@ -86,7 +87,7 @@ struct Search<'a> {
     best: Option<Vec<u64>>,
     best_key: Option<(u64, u64)>,
     nodes: u64,
-    out_of_time: bool,
+    cut_short: bool,
 }
 
 impl<'a> Search<'a> {
@@ -133,6 +134,7 @@ impl<'a> Search<'a> {
             p,
             objective: budget.objective,
             deadline: budget.time_limit.map(|d| start + d),
+            node_limit: budget.node_limit.unwrap_or(u64::MAX),
             cap: p.capacity.unwrap_or(u64::MAX),
             lb: lower_bound(p),
             reserved: sorted_reserved(p),
@@ -143,7 +145,7 @@ impl<'a> Search<'a> {
             best: None,
             best_key: None,
             nodes: 0,
-            out_of_time: false,
+            cut_short: false,
         }
     }
 
@@ -186,15 +188,17 @@ impl<'a> Search<'a> {
             .map(|&(_, _, w)| w)
             .fold(0u64, u64::saturating_add);
         self.dfs(0, 0, placed_height, pen);
-        !self.out_of_time
+        !self.cut_short
     }
 
     fn dfs(&mut self, level: u64, level_id: u32, height: u64, penalty: u64) {
         self.nodes += 1;
-        if self.nodes & 1023 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
-            self.out_of_time = true;
+        if self.nodes > self.node_limit
+            || (self.nodes & 1023 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d))
+        {
+            self.cut_short = true;
         }
-        if self.out_of_time {
+        if self.cut_short {
             return;
         }
         let bufs = &self.p.buffers;
@@ -275,7 +279,7 @@ impl<'a> Search<'a> {
                     penalty.saturating_add(added),
                 );
                 self.placed[x] = false;
-                if self.out_of_time {
+                if self.cut_short {
                     return;
                 }
             }

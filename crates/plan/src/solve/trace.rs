@@ -58,6 +58,8 @@ use super::greedy::size_order;
 use super::{Budget, Solver};
 use crate::problem::{Buffer, Problem};
 
+/// Work limit of one window search, in search nodes.
+const WINDOW_NODES: u64 = 400_000;
 /// Rounds of the repair at most (each solves one window problem).
 const MAX_WINDOWS: u32 = 6;
 
@@ -310,8 +312,12 @@ impl WindowProblem {
     /// the search does not prove its placement optimal within `limit`: a
     /// placement cut short by the clock would make the result depend on the
     /// machine's speed, and an optimal window is what the repair relies on.
+    /// The work limit ends hopeless windows at the same point on every
+    /// machine; the clock only guards slow ones.
     fn solve(&self, problem: &Problem, limit: Duration) -> Option<(u64, Option<Vec<u64>>)> {
-        let budget = Budget::default().with_time_limit(Some(limit));
+        let budget = Budget::default()
+            .with_time_limit(Some(limit))
+            .with_node_limit(Some(WINDOW_NODES));
         let out = super::Exact.solve(&self.sub, &budget);
         if !out.proven_optimal {
             return None;

@@ -82,6 +82,10 @@ use tilemem_plan::{Objective, Solution, SolverKind};
 use crate::ir::{EntityRef, Function, MemSpace, Program, StmtKind, Type};
 use crate::passes::{PassContext, PassError};
 
+/// Default work budget of the optimal mode per (function, space): a few
+/// seconds of search.
+pub const DEFAULT_NODE_LIMIT: u64 = 4_000_000;
+
 /// How the pass chooses addresses.
 #[derive(Clone, Debug)]
 pub struct DsaOptions {
@@ -92,6 +96,11 @@ pub struct DsaOptions {
     pub objective: Objective,
     /// Time budget per (function, space) of the optimal mode.
     pub time_limit: Option<Duration>,
+    /// Work budget per (function, space) of the optimal mode, in search
+    /// nodes: it cuts an unfinished search at the same point on every
+    /// machine, so the planned program is reproducible (the time limit only
+    /// guards slow machines).
+    pub node_limit: Option<u64>,
     /// Write every (function, space) problem here (`FUNC.SPACE.csv` plus a
     /// `FUNC.SPACE.dsa.txt` side file).
     pub export_dir: Option<PathBuf>,
@@ -103,6 +112,7 @@ impl Default for DsaOptions {
             optimal: false,
             objective: Objective::PeakThenPenalty,
             time_limit: Some(Duration::from_secs(10)),
+            node_limit: Some(DEFAULT_NODE_LIMIT),
             export_dir: None,
         }
     }
@@ -280,6 +290,7 @@ fn plan_function(
         if opts.optimal {
             let budget = tilemem_plan::Budget::default()
                 .with_time_limit(opts.time_limit)
+                .with_node_limit(opts.node_limit)
                 .with_objective(opts.objective);
             // Bytes first: pipeline separations are performance intent, so
             // they are penalties there; penalties first keeps them hard when
