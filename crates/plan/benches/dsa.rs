@@ -41,34 +41,31 @@ fn main() {
         print!("{}", table(&[row]));
         return;
     }
-    if let Some(n) = dir.to_str().and_then(|d| d.strip_prefix("family:")) {
-        // Generated perfect packings of the challenging family: a placement
-        // at the lower bound (= capacity) always exists.
+    // Generated instance families, each with a placement at the lower bound
+    // (= capacity): perfect packings filled skyline-first, and cut packings
+    // with slack (the shape of challenging E and F).
+    type Family = fn(u64) -> tilemem_plan::Problem;
+    let families: [(&str, Family); 2] = [
+        ("family", |seed| {
+            tilemem_plan::gen::perfect_packing(1000 + seed, 48, 1024, 1024, 320)
+        }),
+        ("cut", |seed| {
+            tilemem_plan::gen::cut_packing(2000 + seed, 300, 30, 1024, 1024, 1024)
+        }),
+    ];
+    for (name, make) in families {
+        let Some(n) = dir
+            .to_str()
+            .and_then(|d| d.strip_prefix(name)?.strip_prefix(':'))
+        else {
+            continue;
+        };
         let n: u64 = n.parse().expect("instance count");
         let budget = Budget::default()
             .with_time_limit(Some(Duration::from_secs_f64(secs)))
             .with_goal(Goal::Fit);
         let rows: Vec<_> = (0..n)
-            .map(|seed| {
-                let p = tilemem_plan::gen::perfect_packing(1000 + seed, 48, 1024, 1024, 320);
-                bench_problem(&format!("family-{seed}"), &p, kind, &budget)
-            })
-            .collect();
-        print!("{}", table(&rows));
-        return;
-    }
-    if let Some(n) = dir.to_str().and_then(|d| d.strip_prefix("cut:")) {
-        // Generated cut packings with slack (the shape of challenging E and
-        // F): a placement at the capacity always exists.
-        let n: u64 = n.parse().expect("instance count");
-        let budget = Budget::default()
-            .with_time_limit(Some(Duration::from_secs_f64(secs)))
-            .with_goal(Goal::Fit);
-        let rows: Vec<_> = (0..n)
-            .map(|seed| {
-                let p = tilemem_plan::gen::cut_packing(2000 + seed, 300, 30, 1024, 1024, 1024);
-                bench_problem(&format!("cut-{seed}"), &p, kind, &budget)
-            })
+            .map(|seed| bench_problem(&format!("{name}-{seed}"), &make(seed), kind, &budget))
             .collect();
         print!("{}", table(&rows));
         return;

@@ -289,8 +289,24 @@ impl Limits {
         self.nodes_left.map_or(want, |left| want.min(left))
     }
 
+    /// Runs `dfs` for at most `want` nodes within the limits: how the run
+    /// ended, and whether the work budget is spent (the search must end,
+    /// unproven).
+    fn run(
+        &mut self,
+        dfs: &mut Dfs<'_>,
+        want: u64,
+        stop: u64,
+        best: &mut Vec<u64>,
+        best_h: &mut u64,
+    ) -> (Run, bool) {
+        let r = dfs.run(self.grant(want), self.deadline, stop, best, best_h);
+        let spent = self.spend(dfs.nodes, &r);
+        (r, spent)
+    }
+
     /// Books the nodes a run used; true when the work budget is spent and
-    /// the run stopped for it (the search must end, unproven).
+    /// the run stopped for it.
     fn spend(&mut self, nodes: u64, run: &Run) -> bool {
         match &mut self.nodes_left {
             Some(left) => {
@@ -506,14 +522,10 @@ impl Part {
             let mut dfs = Dfs::new(self, self.order(0, None), u64::MAX / 4, &mut scratch);
             dfs.leftmost = k % 2 == 1;
             dfs.dive = true;
-            let r = dfs.run(
-                limits.grant(u64::MAX),
-                deadline,
-                stop,
-                &mut best,
-                &mut best_h,
-            );
-            if limits.spend(dfs.nodes, &r) {
+            if limits
+                .run(&mut dfs, u64::MAX, stop, &mut best, &mut best_h)
+                .1
+            {
                 break;
             }
         }
@@ -591,14 +603,8 @@ impl Part {
             let mut dfs = Dfs::new(part, order, target, cache);
             dfs.all_valleys = true;
             let run_limit = unit.saturating_mul(luby(i));
-            let r = dfs.run(
-                limits.grant(run_limit),
-                deadline,
-                stop,
-                &mut best,
-                &mut best_h,
-            );
-            if limits.spend(dfs.nodes, &r) {
+            let (r, spent) = limits.run(&mut dfs, run_limit, stop, &mut best, &mut best_h);
+            if spent {
                 break;
             }
             match r {

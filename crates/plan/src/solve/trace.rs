@@ -53,6 +53,7 @@
 
 use std::time::{Duration, Instant};
 
+use super::exact::height_of;
 use super::geom::{first_fit, TimeIndex};
 use super::greedy::size_order;
 use super::{Budget, Solver};
@@ -91,7 +92,7 @@ pub(crate) fn repair(
     lb: u64,
     deadline: Instant,
 ) -> Repaired {
-    let mut best_h = height(problem, &incumbent);
+    let mut best_h = height_of(problem, &incumbent);
     let mut out = Repaired {
         offsets: incumbent,
         floor: lb,
@@ -134,7 +135,7 @@ pub(crate) fn repair(
         let Some(offsets) = placed else {
             break;
         };
-        let h = height(problem, &offsets);
+        let h = height_of(problem, &offsets);
         if h < best_h {
             best_h = h;
             out.offsets = offsets.clone();
@@ -166,15 +167,6 @@ fn is_plain(problem: &Problem) -> bool {
         && problem.penalties.is_empty()
         && problem.reserved.is_empty()
         && problem.buffers.iter().all(|b| b.fixed_offset.is_none())
-}
-
-fn height(problem: &Problem, offsets: &[u64]) -> u64 {
-    offsets
-        .iter()
-        .zip(&problem.buffers)
-        .map(|(&o, b)| o + b.size)
-        .max()
-        .unwrap_or(0)
 }
 
 /// Live size over time: `load[k]` is the summed size of the buffers live on
@@ -442,7 +434,7 @@ mod tests {
             p.push(Buffer::new(1, 100 + k, 101 + k));
         }
         let greedy = best_greedy(&p).expect("plain");
-        assert_eq!(height(&p, &greedy), 8);
+        assert_eq!(height_of(&p, &greedy), 8);
         let repaired = repair(&p, greedy, lower_bound(&p), later());
         assert_eq!(checked(&p, &repaired.offsets), 7);
         assert_eq!(repaired.floor, 7);
@@ -538,7 +530,7 @@ mod tests {
         let lb = lower_bound(&p);
         assert_eq!(lb, 2);
         let greedy = best_greedy(&p).expect("plain");
-        assert_eq!(height(&p, &greedy), 5);
+        assert_eq!(height_of(&p, &greedy), 5);
         let repaired = repair(&p, greedy.clone(), lb, later());
         assert_eq!(repaired.floor, 5);
         assert_eq!(repaired.offsets, greedy);
