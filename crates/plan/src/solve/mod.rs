@@ -260,7 +260,17 @@ pub(crate) fn outcome_from(
     solver: &'static str,
     start: Instant,
 ) -> Outcome {
-    let lb = lower_bound(problem);
+    outcome_with_bound(problem, offsets, solver, start, lower_bound(problem))
+}
+
+/// [`outcome_from`] with the problem's [`lower_bound`] `lb` already known.
+pub(crate) fn outcome_with_bound(
+    problem: &Problem,
+    offsets: Option<Vec<u64>>,
+    solver: &'static str,
+    start: Instant,
+    lb: u64,
+) -> Outcome {
     let mut out = Outcome {
         solution: None,
         height: 0,
