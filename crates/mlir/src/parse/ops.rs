@@ -307,11 +307,7 @@ impl Parser<'_> {
                 self.c.expect("(")?;
                 let dims = self.parse_operand_list()?;
                 self.c.expect(")")?;
-                let mut syms = Vec::new();
-                if self.c.eat("[") {
-                    syms = self.parse_operand_list()?;
-                    self.c.expect("]")?;
-                }
+                let syms = self.parse_opt_bracket_operands()?;
                 self.parse_opt_attr_dict(&mut b)?;
                 self.check_all(&dims, &Type::Index)?;
                 self.check_all(&syms, &Type::Index)?;
@@ -324,11 +320,7 @@ impl Parser<'_> {
                 self.c.expect("(")?;
                 let dyns = self.parse_operand_list()?;
                 self.c.expect(")")?;
-                let mut syms = Vec::new();
-                if self.c.eat("[") {
-                    syms = self.parse_operand_list()?;
-                    self.c.expect("]")?;
-                }
+                let syms = self.parse_opt_bracket_operands()?;
                 self.parse_opt_attr_dict(&mut b)?;
                 self.c.expect(":")?;
                 self.c.skip_ws();
@@ -357,11 +349,7 @@ impl Parser<'_> {
                 let sizes = self.parse_mixed_list()?;
                 let strides = self.parse_mixed_list()?;
                 self.parse_opt_attr_dict(&mut b)?;
-                self.c.expect(":")?;
-                let sty = self.parse_type()?;
-                self.check_types(std::slice::from_ref(&src), &[sty])?;
-                self.c.expect("to")?;
-                let rty = self.parse_type()?;
+                let rty = self.parse_view_types(&src, "to")?;
                 self.set_slice(&mut b, src, [offsets, sizes, strides])?;
                 b.spec.result_types = vec![rty];
             }
@@ -380,11 +368,7 @@ impl Parser<'_> {
                 self.c.expect(":")?;
                 let strides = self.parse_mixed_list()?;
                 self.parse_opt_attr_dict(&mut b)?;
-                self.c.expect(":")?;
-                let sty = self.parse_type()?;
-                self.check_types(std::slice::from_ref(&src), &[sty])?;
-                self.c.expect("to")?;
-                let rty = self.parse_type()?;
+                let rty = self.parse_view_types(&src, "to")?;
                 self.set_slice(&mut b, src, [offsets, sizes, strides])?;
                 b.spec.result_types = vec![rty];
             }
@@ -420,11 +404,7 @@ impl Parser<'_> {
                         .set("static_output_shape", Attribute::dense_i64(statics));
                 }
                 self.parse_opt_attr_dict(&mut b)?;
-                self.c.expect(":")?;
-                let sty = self.parse_type()?;
-                self.check_types(std::slice::from_ref(&src), &[sty])?;
-                self.c.expect("into")?;
-                let rty = self.parse_type()?;
+                let rty = self.parse_view_types(&src, "into")?;
                 self.check_all(&dyns, &Type::Index)?;
                 b.operands(std::slice::from_ref(&src));
                 b.operands(&dyns);
@@ -454,15 +434,9 @@ impl Parser<'_> {
                 self.c.expect("[")?;
                 let shift = self.parse_operand()?;
                 self.c.expect("]")?;
-                self.c.expect("[")?;
-                let sizes = self.parse_operand_list()?;
-                self.c.expect("]")?;
+                let sizes = self.parse_bracket_operands()?;
                 self.parse_opt_attr_dict(&mut b)?;
-                self.c.expect(":")?;
-                let sty = self.parse_type()?;
-                self.check_types(std::slice::from_ref(&src), &[sty])?;
-                self.c.expect("to")?;
-                let rty = self.parse_type()?;
+                let rty = self.parse_view_types(&src, "to")?;
                 self.check_all(std::slice::from_ref(&shift), &Type::Index)?;
                 self.check_all(&sizes, &Type::Index)?;
                 b.spec.segments = vec![1, 1, sizes.len() as u32];
@@ -487,9 +461,7 @@ impl Parser<'_> {
                     self.c.expect(",")?;
                 }
                 let mem = self.parse_operand()?;
-                self.c.expect("[")?;
-                let idx = self.parse_operand_list()?;
-                self.c.expect("]")?;
+                let idx = self.parse_bracket_operands()?;
                 self.parse_opt_attr_dict(&mut b)?;
                 self.c.expect(":")?;
                 self.c.skip_ws();
@@ -577,16 +549,10 @@ impl Parser<'_> {
             }
             Form::TransferRead => {
                 let src = self.parse_operand()?;
-                self.c.expect("[")?;
-                let idx = self.parse_operand_list()?;
-                self.c.expect("]")?;
+                let idx = self.parse_bracket_operands()?;
                 self.c.expect(",")?;
                 let pad = self.parse_operand()?;
-                let mask = if self.c.eat(",") {
-                    vec![self.parse_operand()?]
-                } else {
-                    vec![]
-                };
+                let mask = self.parse_opt_mask()?;
                 self.parse_opt_attr_dict(&mut b)?;
                 self.c.expect(":")?;
                 let sty = self.parse_type()?;
@@ -605,14 +571,8 @@ impl Parser<'_> {
                 let vec = self.parse_operand()?;
                 self.c.expect(",")?;
                 let dst = self.parse_operand()?;
-                self.c.expect("[")?;
-                let idx = self.parse_operand_list()?;
-                self.c.expect("]")?;
-                let mask = if self.c.eat(",") {
-                    vec![self.parse_operand()?]
-                } else {
-                    vec![]
-                };
+                let idx = self.parse_bracket_operands()?;
+                let mask = self.parse_opt_mask()?;
                 self.parse_opt_attr_dict(&mut b)?;
                 self.c.expect(":")?;
                 let vty = self.parse_type()?;
@@ -629,12 +589,7 @@ impl Parser<'_> {
                 }
             }
             Form::ConstantMask => {
-                self.c.skip_ws();
-                let p = self.c.pos();
-                let sizes = self.parse_attribute()?;
-                let Some(sizes) = sizes.as_int_array() else {
-                    return self.c.err_at(p, "expected mask sizes like [4]");
-                };
+                let sizes = self.parse_int_array("expected mask sizes like [4]")?;
                 b.spec
                     .attrs
                     .set("mask_dim_sizes", Attribute::dense_i64(sizes));
@@ -653,20 +608,12 @@ impl Parser<'_> {
             Form::VectorTranspose => {
                 let v = self.parse_operand()?;
                 self.c.expect(",")?;
-                self.c.skip_ws();
-                let p = self.c.pos();
-                let perm = self.parse_attribute()?;
-                let Some(perm) = perm.as_int_array() else {
-                    return self.c.err_at(p, "expected a permutation like [1, 0]");
-                };
+                let perm = self.parse_int_array("expected a permutation like [1, 0]")?;
                 b.spec.attrs.set("permutation", Attribute::dense_i64(perm));
                 self.parse_opt_attr_dict(&mut b)?;
-                self.c.expect(":")?;
-                let t = self.parse_type()?;
-                self.check_types(std::slice::from_ref(&v), &[t])?;
-                self.c.expect("to")?;
+                let rty = self.parse_view_types(&v, "to")?;
                 b.operands(&[v]);
-                b.spec.result_types = vec![self.parse_type()?];
+                b.spec.result_types = vec![rty];
             }
             Form::MultiReduction => {
                 self.c.skip_ws();
@@ -679,12 +626,7 @@ impl Parser<'_> {
                 let src = self.parse_operand()?;
                 self.c.expect(",")?;
                 let acc = self.parse_operand()?;
-                self.c.skip_ws();
-                let p = self.c.pos();
-                let dims = self.parse_attribute()?;
-                let Some(dims) = dims.as_int_array() else {
-                    return self.c.err_at(p, "expected reduction dims like [1]");
-                };
+                let dims = self.parse_int_array("expected reduction dims like [1]")?;
                 b.spec
                     .attrs
                     .set("reduction_dims", Attribute::dense_i64(dims));
@@ -1158,9 +1100,7 @@ impl Parser<'_> {
                     if text.starts_with('[') && text.contains('%') {
                         // `[%a, %b]`: an operand list in brackets.
                         self.c.reset(p);
-                        self.c.expect("[")?;
-                        let ops = self.parse_operand_list()?;
-                        self.c.expect("]")?;
+                        let ops = self.parse_bracket_operands()?;
                         glue(&mut pieces);
                         pieces.push(Piece::Brackets {
                             segment: segments.len(),
@@ -1282,17 +1222,7 @@ impl Parser<'_> {
                     if self.c.peek() == Some(b'=') && !self.c.looking_at("==") {
                         self.c.expect("=")?;
                         if self.c.peek() == Some(b'%') {
-                            let o = self.parse_operand()?;
-                            let mut typed = false;
-                            let before_colon = self.c.pos();
-                            if self.c.eat(":") {
-                                let t = self.parse_type()?;
-                                self.check_types(std::slice::from_ref(&o), &[t])?;
-                                typed = true;
-                            } else {
-                                // Keep the whitespace for the next piece.
-                                self.c.reset(before_colon);
-                            }
+                            let (o, typed) = self.parse_opt_typed_operand()?;
                             pieces.push(Piece::OperandClause {
                                 name: word.to_string(),
                                 segment: segments.len(),
@@ -1318,17 +1248,7 @@ impl Parser<'_> {
                     }
                     if self.c.peek() == Some(b'%') && !self.next_is_result_binding() {
                         // `pad_value %v : T`: a keyword taking one operand.
-                        let o = self.parse_operand()?;
-                        let mut typed = false;
-                        let before_colon = self.c.pos();
-                        if self.c.eat(":") {
-                            let t = self.parse_type()?;
-                            self.check_types(std::slice::from_ref(&o), &[t])?;
-                            typed = true;
-                        } else {
-                            // Keep the whitespace for the next piece.
-                            self.c.reset(before_colon);
-                        }
+                        let (o, typed) = self.parse_opt_typed_operand()?;
                         pieces.push(Piece::KeywordOperand {
                             name: word.to_string(),
                             segment: segments.len(),
@@ -1374,6 +1294,70 @@ impl Parser<'_> {
         };
         self.c.reset(save);
         r
+    }
+
+    /// `%v` or `%v : T` (the operand of a keyword or `name =` clause);
+    /// returns the operand and whether its type was written. Without a type
+    /// the whitespace after `%v` is left for the next piece.
+    fn parse_opt_typed_operand(&mut self) -> PResult<(Operand, bool)> {
+        let o = self.parse_operand()?;
+        let before_colon = self.c.pos();
+        if self.c.eat(":") {
+            let t = self.parse_type()?;
+            self.check_types(std::slice::from_ref(&o), &[t])?;
+            return Ok((o, true));
+        }
+        self.c.reset(before_colon);
+        Ok((o, false))
+    }
+
+    /// `[%a, %b]` (possibly empty brackets).
+    fn parse_bracket_operands(&mut self) -> PResult<Vec<Operand>> {
+        self.c.expect("[")?;
+        let ops = self.parse_operand_list()?;
+        self.c.expect("]")?;
+        Ok(ops)
+    }
+
+    /// An optional `[%a, %b]` (the symbol operands of `affine.apply` and
+    /// `memref.alloc`); empty when absent.
+    fn parse_opt_bracket_operands(&mut self) -> PResult<Vec<Operand>> {
+        if !self.c.eat("[") {
+            return Ok(Vec::new());
+        }
+        let ops = self.parse_operand_list()?;
+        self.c.expect("]")?;
+        Ok(ops)
+    }
+
+    /// The optional `, %mask` of a vector transfer: zero or one operand.
+    fn parse_opt_mask(&mut self) -> PResult<Vec<Operand>> {
+        if !self.c.eat(",") {
+            return Ok(Vec::new());
+        }
+        Ok(vec![self.parse_operand()?])
+    }
+
+    /// An integer array attribute (`[1, 0]` or `array<i64: 1, 0>`); `msg`
+    /// is the error reported at its start when it is anything else.
+    fn parse_int_array(&mut self, msg: &str) -> PResult<Vec<i64>> {
+        self.c.skip_ws();
+        let p = self.c.pos();
+        let attr = self.parse_attribute()?;
+        match attr.as_int_array() {
+            Some(v) => Ok(v),
+            None => self.c.err_at(p, msg),
+        }
+    }
+
+    /// The `: T <word> R` trailer of a view-like op whose source is `src`:
+    /// checks `src` has type `T`, returns the result type `R`.
+    fn parse_view_types(&mut self, src: &Operand, word: &str) -> PResult<Type> {
+        self.c.expect(":")?;
+        let sty = self.parse_type()?;
+        self.check_types(std::slice::from_ref(src), &[sty])?;
+        self.c.expect(word)?;
+        self.parse_type()
     }
 
     /// `(%a, %b : T, U)`; returns the new segment and whether types were written.

@@ -84,20 +84,11 @@ impl<'a> Parser<'a> {
             "memref" => self.parse_memref(),
             "vector" => self.parse_vector(),
             "tensor" => self.parse_tensor(),
-            "tuple" => {
-                self.c.expect("<")?;
-                let mut items = Vec::new();
-                if !self.c.eat(">") {
-                    loop {
-                        items.push(self.parse_type()?);
-                        if self.c.eat(">") {
-                            break;
-                        }
-                        self.c.expect(",")?;
-                    }
-                }
-                Ok(Type::Tuple(items))
-            }
+            "tuple" => Ok(Type::Tuple(self.parse_delimited(
+                "<",
+                ">",
+                Self::parse_type,
+            )?)),
             "complex" => {
                 self.c.balanced()?;
                 let end = self.c.pos();
@@ -117,14 +108,25 @@ impl<'a> Parser<'a> {
 
     /// Reads `(T, U)` (possibly empty).
     pub(crate) fn parse_paren_type_list(&mut self) -> PResult<Vec<Type>> {
-        self.c.expect("(")?;
+        self.parse_delimited("(", ")", Self::parse_type)
+    }
+
+    /// Reads `open item, item close` (possibly empty), each item with
+    /// `item`: the comma-separated lists of types, attributes and strides.
+    fn parse_delimited<T>(
+        &mut self,
+        open: &str,
+        close: &str,
+        mut item: impl FnMut(&mut Self) -> PResult<T>,
+    ) -> PResult<Vec<T>> {
+        self.c.expect(open)?;
         let mut out = Vec::new();
-        if self.c.eat(")") {
+        if self.c.eat(close) {
             return Ok(out);
         }
         loop {
-            out.push(self.parse_type()?);
-            if self.c.eat(")") {
+            out.push(item(self)?);
+            if self.c.eat(close) {
                 return Ok(out);
             }
             self.c.expect(",")?;
@@ -261,17 +263,7 @@ impl<'a> Parser<'a> {
     fn parse_strided(&mut self) -> PResult<Layout> {
         self.c.expect("strided")?;
         self.c.expect("<")?;
-        self.c.expect("[")?;
-        let mut strides = Vec::new();
-        if !self.c.eat("]") {
-            loop {
-                strides.push(self.parse_static_or_dynamic()?);
-                if self.c.eat("]") {
-                    break;
-                }
-                self.c.expect(",")?;
-            }
-        }
+        let strides = self.parse_delimited("[", "]", Self::parse_static_or_dynamic)?;
         let mut offset = 0;
         if self.c.eat(",") {
             self.c.expect("offset")?;
@@ -344,20 +336,11 @@ impl<'a> Parser<'a> {
         let start = self.c.pos();
         match self.c.peek() {
             None => self.c.err("expected attribute, found end of input"),
-            Some(b'[') => {
-                self.c.expect("[")?;
-                let mut items = Vec::new();
-                if !self.c.eat("]") {
-                    loop {
-                        items.push(self.parse_attribute()?);
-                        if self.c.eat("]") {
-                            break;
-                        }
-                        self.c.expect(",")?;
-                    }
-                }
-                Ok(Attribute::Array(items))
-            }
+            Some(b'[') => Ok(Attribute::Array(self.parse_delimited(
+                "[",
+                "]",
+                Self::parse_attribute,
+            )?)),
             Some(b'{') => Ok(Attribute::Dict(self.parse_dict()?)),
             Some(b'"') => Ok(Attribute::String(self.c.string()?)),
             Some(b'@') => self.parse_symbol_ref(),
