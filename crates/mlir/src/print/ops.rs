@@ -262,16 +262,7 @@ impl<'a> OpPrinter<'a> {
                 if !d.regions().is_empty() || !d.results().is_empty() {
                     return false;
                 }
-                self.out.push_str(&name);
-                if !operands.is_empty() {
-                    self.out.push(' ');
-                    self.values(&operands);
-                }
-                self.attr_dict(op, &[]);
-                if !operands.is_empty() {
-                    self.out.push_str(" : ");
-                    self.types_of(&operands);
-                }
+                self.operand_list_form(op, &name, &operands);
             }
             Form::Constant => {
                 let Some(v) = d.attr("value") else {
@@ -297,16 +288,7 @@ impl<'a> OpPrinter<'a> {
                 self.ty(t);
             }
             Form::Cast => {
-                self.out.push_str(&name);
-                if !operands.is_empty() {
-                    self.out.push(' ');
-                    self.values(&operands);
-                }
-                self.attr_dict(op, &[]);
-                if !operands.is_empty() {
-                    self.out.push_str(" : ");
-                    self.types_of(&operands);
-                }
+                self.operand_list_form(op, &name, &operands);
                 self.out.push_str(" to ");
                 self.types_of(d.results());
             }
@@ -745,6 +727,32 @@ impl<'a> OpPrinter<'a> {
     }
 
     /// Prints the op's `(operand types) -> (result types)`.
+    /// `name %a, %b {attrs} : T, U`: the operand list, the attribute
+    /// dictionary and the operand types (operands and types only when there
+    /// are operands).
+    fn operand_list_form(&mut self, op: OpId, name: &str, operands: &[ValueId]) {
+        self.out.push_str(name);
+        if !operands.is_empty() {
+            self.out.push(' ');
+            self.values(operands);
+        }
+        self.attr_dict(op, &[]);
+        if !operands.is_empty() {
+            self.out.push_str(" : ");
+            self.types_of(operands);
+        }
+    }
+
+    /// `%v` or, when `typed`, `%v : T` (the reader's `parse_opt_typed_operand`).
+    fn opt_typed_value(&mut self, v: ValueId, typed: bool) {
+        self.value(v);
+        if typed {
+            self.out.push_str(" : ");
+            let m = self.m;
+            self.ty(m.value_type(v));
+        }
+    }
+
     fn sig(&mut self, op: OpId) {
         let d = self.m.op(op);
         let inputs: Vec<Type> = d
@@ -1029,12 +1037,7 @@ impl<'a> OpPrinter<'a> {
                     };
                     sep(self, &mut glue);
                     let _ = write!(self.out, "{name} ");
-                    self.value(v);
-                    if *typed {
-                        self.out.push_str(" : ");
-                        let t = m.value_type(v);
-                        self.ty(t);
-                    }
+                    self.opt_typed_value(v, *typed);
                 }
                 Piece::Brackets { segment } => {
                     sep(self, &mut glue);
@@ -1057,12 +1060,7 @@ impl<'a> OpPrinter<'a> {
                     let Some(&v) = vs.first() else { continue };
                     sep(self, &mut glue);
                     let _ = write!(self.out, "{name} = ");
-                    self.value(v);
-                    if *typed {
-                        self.out.push_str(" : ");
-                        let t = m.value_type(v);
-                        self.ty(t);
-                    }
+                    self.opt_typed_value(v, *typed);
                 }
                 Piece::Results { arrow, parens } => {
                     self.out.push_str(if *arrow { " -> " } else { " : " });
