@@ -124,16 +124,20 @@ fn last_non_unit(shape: &[i64], group: &[usize]) -> Option<usize> {
         .or(group.last().copied())
 }
 
+/// The memref types of a view's source (operand 0) and result (result 0);
+/// `None` when either is missing or not a memref (nothing to map).
+fn memref_ends(m: &Module, op: OpId) -> Option<(&MemRefType, &MemRefType)> {
+    let d = m.op(op);
+    let src = m.value_type(d.operand(0)?).as_memref()?;
+    let res = m.value_type(d.result(0)?).as_memref()?;
+    Some((src, res))
+}
+
 /// Maps an info on a view's result to its source. `Err` carries the
 /// reason the view cannot carry the requirement.
 pub fn up(m: &Module, op: OpId, kind: ViewKind, info: &AlignInfo) -> Result<AlignInfo, String> {
     let d = m.op(op);
-    let (Some(src), Some(res)) = (d.operand(0), d.result(0)) else {
-        return Ok(Vec::new());
-    };
-    let (Some(src_ty), Some(res_ty)) =
-        (m.value_type(src).as_memref(), m.value_type(res).as_memref())
-    else {
+    let Some((src_ty, res_ty)) = memref_ends(m, op) else {
         return Ok(Vec::new());
     };
     let mut out = Vec::new();
@@ -217,13 +221,7 @@ pub fn up(m: &Module, op: OpId, kind: ViewKind, info: &AlignInfo) -> Result<Alig
 
 /// Maps an info on a view's source to its result.
 pub fn down(m: &Module, op: OpId, kind: ViewKind, info: &AlignInfo) -> AlignInfo {
-    let d = m.op(op);
-    let (Some(src), Some(res)) = (d.operand(0), d.result(0)) else {
-        return Vec::new();
-    };
-    let (Some(src_ty), Some(res_ty)) =
-        (m.value_type(src).as_memref(), m.value_type(res).as_memref())
-    else {
+    let Some((src_ty, res_ty)) = memref_ends(m, op) else {
         return Vec::new();
     };
     let mut out = Vec::new();
