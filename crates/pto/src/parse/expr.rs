@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use crate::ir::{BinOp, Call, DType, Expr, Kwarg, Quote, UnaryOp, VarData, VarDef, VarId};
+use crate::ir::{BinOp, Call, DType, Expr, Kwarg, Quote, UnaryOp, VarDef, VarId};
 
 use super::lexer::{op_code, Tok, Token};
 use super::{is_keyword, Parser, R};
@@ -482,15 +482,7 @@ impl<'s> Parser<'s> {
         let name = self.text(t);
         let v = match self.scope.get(name) {
             Some(&v) => v,
-            None => {
-                let v = self.f.vars.push(VarData {
-                    name: name.into(),
-                    ty: None,
-                    def: VarDef::Free,
-                });
-                self.scope.insert(name, v);
-                v
-            }
+            None => self.bind(t, None, VarDef::Free),
         };
         if let Some(rec) = &mut self.recording {
             rec.uses.push((name, v));

@@ -1,6 +1,6 @@
 //! The program class and its `@pl.function`s: decorators, signatures.
 
-use crate::ir::{Function, Param, ParamDir, Program, Trivia, VarData, VarDef};
+use crate::ir::{Function, Param, ParamDir, Program, Trivia, VarDef};
 
 use super::lexer::{Tok, Token};
 use super::{Parser, R};
@@ -20,27 +20,19 @@ impl<'s> Parser<'s> {
         self.end_of_line()?;
         let mut leading = Vec::new();
         self.trivia_into(&mut leading)?;
-        let t = self.peek()?;
-        if t.kind != Tok::Indent {
-            return Err(self.expected(t, "an indented class body with `@pl.function` methods"));
-        }
+        self.expect_indent("an indented class body with `@pl.function` methods")?;
         self.bump()?;
         let mut functions = Vec::new();
         loop {
             self.trivia_into(&mut leading)?;
-            let t = self.peek()?;
-            match t.kind {
-                Tok::Dedent => {
-                    self.bump()?;
-                    break;
-                }
-                Tok::Eof => break,
-                _ if self.is_op(t, "@") => {
-                    let f = self.function(std::mem::take(&mut leading))?;
-                    functions.push(f);
-                }
-                _ => return Err(self.expected(t, "`@pl.function`")),
+            let Some(t) = self.next_in_block()? else {
+                break;
+            };
+            if !self.is_op(t, "@") {
+                return Err(self.expected(t, "`@pl.function`"));
             }
+            let f = self.function(std::mem::take(&mut leading))?;
+            functions.push(f);
         }
         let mut trailing = leading;
         self.trivia_into(&mut trailing)?;
@@ -192,12 +184,7 @@ impl<'s> Parser<'s> {
                         self.expect_op("]", "`]` to close the direction wrapper")?;
                     }
                 }
-                let v = self.f.vars.push(VarData {
-                    name: text.into(),
-                    ty,
-                    def: VarDef::Param(index),
-                });
-                self.scope.insert(text, v);
+                let v = self.bind(name, ty, VarDef::Param(index));
                 self.f.params.push(Param { var: v, dir });
                 index += 1;
             }

@@ -14,28 +14,39 @@ impl<'s> Parser<'s> {
     pub(super) fn suite(&mut self) -> R<Vec<StmtId>> {
         let mut stmts = Vec::new();
         self.trivia_stmts(&mut stmts)?;
-        let t = self.peek()?;
-        if t.kind != Tok::Indent {
-            return Err(self.expected(t, "an indented block"));
-        }
+        let t = self.expect_indent("an indented block")?;
         self.enter(t)?;
         self.bump()?;
-        loop {
-            let t = self.peek()?;
-            match t.kind {
-                Tok::Dedent => {
-                    self.bump()?;
-                    break;
-                }
-                Tok::Eof => break,
-                _ => {
-                    let s = self.stmt()?;
-                    stmts.push(s);
-                }
-            }
+        while self.next_in_block()?.is_some() {
+            let s = self.stmt()?;
+            stmts.push(s);
         }
         self.leave();
         Ok(stmts)
+    }
+
+    /// The indent token that opens a block, left unread; an error naming
+    /// the block (`what`) when the next token is anything else.
+    pub(super) fn expect_indent(&mut self, what: &str) -> R<Token> {
+        let t = self.peek()?;
+        if t.kind != Tok::Indent {
+            return Err(self.expected(t, what));
+        }
+        Ok(t)
+    }
+
+    /// The next token of the current block, left unread; `None` at the
+    /// block's end (its dedent is read, an end of file is not).
+    pub(super) fn next_in_block(&mut self) -> R<Option<Token>> {
+        let t = self.peek()?;
+        match t.kind {
+            Tok::Dedent => {
+                self.bump()?;
+                Ok(None)
+            }
+            Tok::Eof => Ok(None),
+            _ => Ok(Some(t)),
+        }
     }
 
     pub(super) fn trivia_stmts(&mut self, out: &mut Vec<StmtId>) -> R<()> {
@@ -207,14 +218,7 @@ impl<'s> Parser<'s> {
         let mut vars = Vec::with_capacity(targets.len());
         for (tok, ty) in targets {
             // Bound after the right-hand side was read: `x = f(x)` reads the old `x`.
-            let name = self.text(tok);
-            let v = self.f.vars.push(VarData {
-                name: name.into(),
-                ty,
-                def: VarDef::Stmt(id),
-            });
-            self.scope.insert(name, v);
-            vars.push(v);
+            vars.push(self.bind(tok, ty, VarDef::Stmt(id)));
         }
         self.f.stmts[id].kind = StmtKind::Assign {
             targets: vars,
@@ -232,14 +236,8 @@ impl<'s> Parser<'s> {
         comment: Option<Box<str>>,
         pos: Pos,
     ) -> StmtId {
-        let name = self.text(tok);
         let id = self.f.stmts.len();
-        let v = self.f.vars.push(VarData {
-            name: name.into(),
-            ty: Some(ty),
-            def: VarDef::Stmt(StmtId::new(id)),
-        });
-        self.scope.insert(name, v);
+        let v = self.bind(tok, Some(ty), VarDef::Stmt(StmtId::new(id)));
         self.push_stmt(
             StmtKind::Assign {
                 targets: vec![v],
@@ -344,22 +342,14 @@ impl<'s> Parser<'s> {
         self.expect_op(":", "`:` after the loop header")?;
         let comment = self.end_of_line()?;
         let id = self.push_stmt(StmtKind::Blank, comment, pos);
-        let loop_var = loop_var.map(|t| self.bind(t, VarDef::LoopVar(id)));
+        let loop_var = loop_var.map(|t| self.bind(t, None, VarDef::LoopVar(id)));
         let iter_args: Vec<VarId> = iter_names
             .into_iter()
-            .map(|t| self.bind(t, VarDef::IterArg(id)))
+            .map(|t| self.bind(t, None, VarDef::IterArg(id)))
             .collect();
-        self.constructs.push(Construct {
-            stmt: id,
-            results: None,
-        });
+        self.open_construct(id);
         let body = self.suite()?;
-        let results = self
-            .constructs
-            .pop()
-            .and_then(|c| c.results)
-            .unwrap_or_default();
-        let results = self.bind_results(results);
+        let results = self.close_construct();
         self.f.stmts[id].kind = StmtKind::For(ForStmt {
             iter,
             loop_var,
@@ -397,20 +387,37 @@ impl<'s> Parser<'s> {
         Ok(names)
     }
 
-    /// Creates a variable named by token `t` and makes it visible.
-    pub(super) fn bind(&mut self, t: Token, def: VarDef) -> VarId {
+    /// Creates a variable named by token `t` and makes it visible: later
+    /// uses of the name read it.
+    pub(super) fn bind(&mut self, t: Token, ty: Option<Type>, def: VarDef) -> VarId {
         let name = self.text(t);
         let v = self.f.vars.push(VarData {
             name: name.into(),
-            ty: None,
+            ty,
             def,
         });
         self.scope.insert(name, v);
         v
     }
 
-    /// Makes a construct's results visible after it; returns their ids.
-    pub(super) fn bind_results(&mut self, results: Vec<(VarId, &'s str)>) -> Vec<VarId> {
+    /// Starts the body of loop or `if` statement `id`: a `pl.yield_` inside
+    /// now names its results.
+    fn open_construct(&mut self, id: StmtId) {
+        self.constructs.push(Construct {
+            stmt: id,
+            results: None,
+        });
+    }
+
+    /// Ends the innermost construct's body: makes the results its
+    /// `pl.yield_` named visible after it and returns their ids (none when
+    /// nothing was yielded).
+    fn close_construct(&mut self) -> Vec<VarId> {
+        let results = self
+            .constructs
+            .pop()
+            .and_then(|c| c.results)
+            .unwrap_or_default();
         results
             .into_iter()
             .map(|(v, name)| {
@@ -426,10 +433,7 @@ impl<'s> Parser<'s> {
         self.expect_op(":", "`:` after the condition")?;
         let comment = self.end_of_line()?;
         let id = self.push_stmt(StmtKind::Blank, comment, pos);
-        self.constructs.push(Construct {
-            stmt: id,
-            results: None,
-        });
+        self.open_construct(id);
         let then_body = self.suite()?;
         // Trivia between the branches belongs to the else branch.
         let mut k = 0;
@@ -458,12 +462,7 @@ impl<'s> Parser<'s> {
         } else {
             None
         };
-        let results = self
-            .constructs
-            .pop()
-            .and_then(|c| c.results)
-            .unwrap_or_default();
-        let results = self.bind_results(results);
+        let results = self.close_construct();
         self.f.stmts[id].kind = StmtKind::If(IfStmt {
             cond,
             then_body,
