@@ -289,38 +289,16 @@ impl Printer<'_> {
     fn ty(&mut self, t: &Type) {
         match t {
             Type::Tensor(t) => {
-                self.out.push_str("pl.Tensor[[");
-                self.list(&t.shape);
-                self.out.push_str("], pl.");
-                self.out.push_str(t.dtype.name());
-                if let Some(m) = &t.memref {
-                    self.out.push_str(", ");
-                    self.memref(m);
-                }
-                for e in &t.extras {
-                    self.out.push_str(", ");
-                    self.expr(e, 0);
-                }
-                self.out.push(']');
+                self.shaped_head("Tensor", &t.shape, t.dtype.name(), t.memref.as_ref());
+                self.shaped_tail(&t.extras);
             }
             Type::Tile(t) => {
-                self.out.push_str("pl.Tile[[");
-                self.list(&t.shape);
-                self.out.push_str("], pl.");
-                self.out.push_str(t.dtype.name());
-                if let Some(m) = &t.memref {
-                    self.out.push_str(", ");
-                    self.memref(m);
-                }
+                self.shaped_head("Tile", &t.shape, t.dtype.name(), t.memref.as_ref());
                 if let Some(s) = &t.space {
                     self.out.push_str(", pl.Mem.");
                     self.out.push_str(s.name());
                 }
-                for e in &t.extras {
-                    self.out.push_str(", ");
-                    self.expr(e, 0);
-                }
-                self.out.push(']');
+                self.shaped_tail(&t.extras);
             }
             Type::Scalar(d) => {
                 self.out.push_str("pl.Scalar[pl.");
@@ -340,6 +318,30 @@ impl Printer<'_> {
             }
             Type::Other(e) => self.expr(e, 0),
         }
+    }
+
+    /// `pl.KIND[[dims], pl.DTYPE` and `, pl.MemRef(...)` when there is one:
+    /// the start tensor and tile types share.
+    fn shaped_head(&mut self, kind: &str, shape: &[Expr], dtype: &str, memref: Option<&MemRef>) {
+        self.out.push_str("pl.");
+        self.out.push_str(kind);
+        self.out.push_str("[[");
+        self.list(shape);
+        self.out.push_str("], pl.");
+        self.out.push_str(dtype);
+        if let Some(m) = memref {
+            self.out.push_str(", ");
+            self.memref(m);
+        }
+    }
+
+    /// `, EXTRA...]`: the end tensor and tile types share.
+    fn shaped_tail(&mut self, extras: &[Expr]) {
+        for e in extras {
+            self.out.push_str(", ");
+            self.expr(e, 0);
+        }
+        self.out.push(']');
     }
 
     fn memref(&mut self, m: &MemRef) {
