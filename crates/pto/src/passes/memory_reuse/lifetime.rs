@@ -46,8 +46,8 @@
 use std::collections::HashMap;
 
 use crate::ir::{
-    Block, EntityRef, Expr, Function, MemBase, MemRef, PrimaryMap, SecondaryMap, StmtId, StmtKind,
-    Type, VarDef, VarId,
+    Block, EntityRef, Expr, ForStmt, Function, MemBase, MemRef, PrimaryMap, SecondaryMap, StmtId,
+    StmtKind, Type, VarDef, VarId,
 };
 use tilemem_target::MemSpace;
 
@@ -264,29 +264,11 @@ pub fn tile_storage(f: &Function, v: VarId) -> Option<(&MemRef, MemSpace)> {
 pub fn carried_from(f: &Function, v: VarId) -> Vec<VarId> {
     match f.vars[v].def {
         VarDef::IterArg(s) => match &f.stmts[s].kind {
-            StmtKind::For(l) => {
-                let Some(k) = l.iter_args.iter().position(|&a| a == v) else {
-                    return Vec::new();
-                };
-                l.init_values()
-                    .get(k)
-                    .and_then(Expr::as_var)
-                    .into_iter()
-                    .collect()
-            }
+            StmtKind::For(l) => init_var_of(l, &l.iter_args, v),
             _ => Vec::new(),
         },
         VarDef::Stmt(s) => match &f.stmts[s].kind {
-            StmtKind::For(l) => {
-                let Some(k) = l.results.iter().position(|&a| a == v) else {
-                    return Vec::new();
-                };
-                l.init_values()
-                    .get(k)
-                    .and_then(Expr::as_var)
-                    .into_iter()
-                    .collect()
-            }
+            StmtKind::For(l) => init_var_of(l, &l.results, v),
             StmtKind::If(i) => {
                 let Some(k) = i.results.iter().position(|&a| a == v) else {
                     return Vec::new();
@@ -303,6 +285,20 @@ pub fn carried_from(f: &Function, v: VarId) -> Vec<VarId> {
         },
         _ => Vec::new(),
     }
+}
+
+/// The init value of loop `l` at the position `v` has in `carries` (its
+/// iter args or its results, which line up with the init values); empty
+/// when `v` is not there or the init value is not a variable.
+fn init_var_of(l: &ForStmt, carries: &[VarId], v: VarId) -> Vec<VarId> {
+    let Some(k) = carries.iter().position(|&a| a == v) else {
+        return Vec::new();
+    };
+    l.init_values()
+        .get(k)
+        .and_then(Expr::as_var)
+        .into_iter()
+        .collect()
 }
 
 /// The values yielded by the final `pl.yield_` of block `b`.
