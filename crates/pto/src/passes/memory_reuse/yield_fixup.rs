@@ -280,6 +280,7 @@ pub fn fix_yields_with(
     // Built on the first copy only: most programs need none.
     let mut names: Option<Names> = None;
     let mut changes = FixupChanges::default();
+    let retarget_family = allow_retarget.then_some(family);
     for s in control_post_order(f) {
         match &f.stmts[s].kind {
             StmtKind::For(l) => {
@@ -309,23 +310,15 @@ pub fn fix_yields_with(
                     let Some(y) = yielded_var(f, b, k) else {
                         continue;
                     };
-                    let Some(sm) = current_memref(f, y) else {
-                        continue;
-                    };
-                    if same_window(&sm, &t) {
-                        continue;
-                    }
-                    if allow_retarget && can_retarget(f, family, &scope, y, &t) {
-                        retarget(f, y, &t, &scope);
-                        changes.retargets += 1;
-                        continue;
-                    }
-                    copies.push(Copy {
+                    copies.extend(retarget_or_copy(
+                        f,
+                        retarget_family,
+                        &scope,
                         k,
-                        orig: y,
-                        src: y,
-                        dst: t,
-                    });
+                        y,
+                        t,
+                        &mut changes,
+                    ));
                 }
                 if copies.is_empty() {
                     continue;
@@ -358,6 +351,8 @@ pub fn fix_yields_with(
                 let blocks = f.child_blocks(s);
                 let mut copies = Vec::new();
                 let Some(&tb) = blocks.first() else { continue };
+                // The statements a retarget in the else branch may touch.
+                let else_scope = blocks.get(1).map(|&eb| subtree(f, eb));
                 for (k, &r) in results.iter().enumerate() {
                     let Some(t) = yielded_var(f, tb, k) else {
                         continue;
@@ -371,28 +366,21 @@ pub fn fix_yields_with(
                     if current_space(f, t).is_none_or(|sp| !sp.is_on_chip()) {
                         continue;
                     }
-                    let Some(&eb) = blocks.get(1) else { continue };
+                    let (Some(&eb), Some(scope)) = (blocks.get(1), &else_scope) else {
+                        continue;
+                    };
                     let Some(e) = yielded_var(f, eb, k) else {
                         continue;
                     };
-                    let Some(sm) = current_memref(f, e) else {
-                        continue;
-                    };
-                    if same_window(&sm, &canon) {
-                        continue;
-                    }
-                    let scope = subtree(f, eb);
-                    if allow_retarget && can_retarget(f, family, &scope, e, &canon) {
-                        retarget(f, e, &canon, &scope);
-                        changes.retargets += 1;
-                        continue;
-                    }
-                    copies.push(Copy {
+                    copies.extend(retarget_or_copy(
+                        f,
+                        retarget_family,
+                        scope,
                         k,
-                        orig: e,
-                        src: e,
-                        dst: canon,
-                    });
+                        e,
+                        canon,
+                        &mut changes,
+                    ));
                 }
                 if !copies.is_empty() {
                     let Some(&eb) = blocks.get(1) else { continue };
@@ -404,6 +392,38 @@ pub fn fix_yields_with(
         }
     }
     Ok(changes)
+}
+
+/// Puts `y`, yielded for carry `k`, into the carry's window `t`: nothing
+/// to do when it is already there (or has no storage); its producer moved
+/// onto `t` when `retarget_family` allows it and that is safe within
+/// `scope` (counted in `changes`); otherwise the copy it needs.
+fn retarget_or_copy(
+    f: &mut Function,
+    retarget_family: Option<Family>,
+    scope: &[StmtId],
+    k: usize,
+    y: VarId,
+    t: MemRef,
+    changes: &mut FixupChanges,
+) -> Option<Copy> {
+    let sm = current_memref(f, y)?;
+    if same_window(&sm, &t) {
+        return None;
+    }
+    if let Some(family) = retarget_family {
+        if can_retarget(f, family, scope, y, &t) {
+            retarget(f, y, &t, scope);
+            changes.retargets += 1;
+            return None;
+        }
+    }
+    Some(Copy {
+        k,
+        orig: y,
+        src: y,
+        dst: t,
+    })
 }
 
 /// Names already used in the function, for fresh move and scratch names.
