@@ -2,31 +2,24 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
 
 use tilemem_plan::bench::{bench_problem, load, problem_files, table};
-use tilemem_plan::{Budget, Goal, SolverKind};
 
-/// Flags of `tilemem bench`.
+use crate::search::SearchFlags;
+
+/// Flags of `tilemem bench`. The shared search flags keep help texts
+/// worded for one run per problem.
 #[derive(clap::Args)]
+#[command(mut_arg("solver", |a| a.help("Solver to measure (first-fit is always run too, as the baseline)")))]
+#[command(mut_arg("time_limit", |a| a.help("Time budget per problem, in seconds")))]
+#[command(mut_arg("fit", |a| a.help("Stop at the first placement within the capacity")))]
 pub struct Args {
     /// Folder of problem files (`*.csv`, searched recursively). A capacity in
     /// the file name (`NAME.CAPACITY.csv`) applies.
     pub dir: PathBuf,
-    /// Solver to measure (first-fit is always run too, as the baseline).
-    #[arg(long, default_value = "auto")]
-    pub solver: String,
-    /// Time budget per problem, in seconds.
-    #[arg(long, default_value_t = 10.0)]
-    pub time_limit: f64,
-    /// Work budget of the search, in search nodes. Unlike the time limit it
-    /// stops a search at the same point on every machine, so the result is
-    /// reproducible.
-    #[arg(long, value_name = "NODES")]
-    pub node_limit: Option<u64>,
-    /// Stop at the first placement within the capacity.
-    #[arg(long)]
-    pub fit: bool,
+    /// Solver and search budget.
+    #[command(flatten)]
+    pub search: SearchFlags,
     /// Capacity for every problem (overrides file names).
     #[arg(long)]
     pub capacity: Option<u64>,
@@ -34,17 +27,10 @@ pub struct Args {
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> ExitCode {
-    let kind: SolverKind = match args.solver.parse() {
-        Ok(k) => k,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
+    let (kind, budget) = match args.search.solver_and_budget() {
+        Ok(kb) => kb,
+        Err(code) => return code,
     };
-    if !(args.time_limit.is_finite() && args.time_limit >= 0.0) {
-        eprintln!("error: --time-limit must be a non-negative number of seconds");
-        return ExitCode::from(2);
-    }
     let files = match problem_files(&args.dir) {
         Ok(f) => f,
         Err(e) => {
@@ -52,10 +38,6 @@ pub fn run(args: Args) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let budget = Budget::default()
-        .with_time_limit(Some(Duration::from_secs_f64(args.time_limit)))
-        .with_node_limit(args.node_limit)
-        .with_goal(if args.fit { Goal::Fit } else { Goal::Lowest });
     let mut rows = Vec::new();
     for f in &files {
         let problem = match load(f, args.capacity) {

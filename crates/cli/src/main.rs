@@ -15,6 +15,8 @@ mod bench;
 mod fmt;
 mod opt;
 mod plan;
+mod problem_file;
+mod search;
 mod solve;
 mod validate;
 

@@ -2,9 +2,11 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
 
-use tilemem_plan::{csv, map, solve, validate, Budget, Goal, Objective, SolverKind};
+use tilemem_plan::{map, solve, validate, Objective};
+
+use crate::problem_file;
+use crate::search::SearchFlags;
 
 /// Flags of `tilemem solve`.
 #[derive(clap::Args)]
@@ -14,22 +16,9 @@ pub struct Args {
     /// Capacity in bytes (overrides a `# capacity=` line of the file).
     #[arg(long)]
     pub capacity: Option<u64>,
-    /// Solver: auto, exact, canonical, dsa-rp, first-fit, best-fit or
-    /// sequential.
-    #[arg(long, default_value = "auto")]
-    pub solver: String,
-    /// Time budget of the search, in seconds.
-    #[arg(long, default_value_t = 10.0)]
-    pub time_limit: f64,
-    /// Work budget of the search, in search nodes. Unlike the time limit it
-    /// stops a search at the same point on every machine, so the result is
-    /// reproducible.
-    #[arg(long, value_name = "NODES")]
-    pub node_limit: Option<u64>,
-    /// Stop at the first placement within the capacity instead of
-    /// searching for the lowest one.
-    #[arg(long)]
-    pub fit: bool,
+    /// Solver and search budget.
+    #[command(flatten)]
+    pub search: SearchFlags,
     /// With penalty pairs: least penalty first, then lowest height.
     #[arg(long)]
     pub penalty_first: bool,
@@ -47,32 +36,16 @@ pub struct Args {
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> ExitCode {
-    let kind: SolverKind = match args.solver.parse() {
-        Ok(k) => k,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
+    let (kind, budget) = match args.search.solver_and_budget() {
+        Ok(kb) => kb,
+        Err(code) => return code,
     };
-    if !(args.time_limit.is_finite() && args.time_limit >= 0.0) {
-        eprintln!("error: --time-limit must be a non-negative number of seconds");
-        return ExitCode::from(2);
-    }
-    let mut file = match csv::read(&args.file) {
+    let file = match problem_file::read(&args.file, args.capacity) {
         Ok(f) => f,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
-    if args.capacity.is_some() {
-        file.problem.capacity = args.capacity;
-    }
     let problem = &file.problem;
-    let budget = Budget::default()
-        .with_time_limit(Some(Duration::from_secs_f64(args.time_limit)))
-        .with_node_limit(args.node_limit)
-        .with_goal(if args.fit { Goal::Fit } else { Goal::Lowest })
+    let budget = budget
         .with_objective(if args.penalty_first {
             Objective::PenaltyThenPeak
         } else {

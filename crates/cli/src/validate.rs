@@ -3,7 +3,9 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use tilemem_plan::{csv, lower_bound, validate};
+use tilemem_plan::{lower_bound, validate};
+
+use crate::problem_file;
 
 /// Flags of `tilemem validate`.
 #[derive(clap::Args)]
@@ -18,16 +20,10 @@ pub struct Args {
 /// Runs the subcommand: exit 0 when valid, 1 with every violation named, 2
 /// for a bad file.
 pub fn run(args: Args) -> ExitCode {
-    let mut file = match csv::read(&args.file) {
+    let file = match problem_file::read(&args.file, args.capacity) {
         Ok(f) => f,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
-    if args.capacity.is_some() {
-        file.problem.capacity = args.capacity;
-    }
     let solution = match file.solution() {
         Ok(s) => s,
         Err(line) => {

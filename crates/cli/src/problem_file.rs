@@ -1,0 +1,24 @@
+//! Reading the problem file named on the command line of `tilemem solve`
+//! and `tilemem validate`.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use tilemem_plan::csv::{self, CsvProblem};
+
+/// Reads the problem file at `path`; `capacity` (the `--capacity` flag),
+/// when given, overrides the file's `# capacity=` line. An unreadable or
+/// malformed file is reported on stderr and gives exit code 2.
+pub fn read(path: &Path, capacity: Option<u64>) -> Result<CsvProblem, ExitCode> {
+    let mut file = match csv::read(path) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Err(ExitCode::from(2));
+        }
+    };
+    if capacity.is_some() {
+        file.problem.capacity = capacity;
+    }
+    Ok(file)
+}
