@@ -195,13 +195,22 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// The `*x` of an unranked `memref<*xT>` / `tensor<*xT>`, after the
+    /// `<`: whether it was there.
+    fn eat_unranked(&mut self) -> PResult<bool> {
+        if !self.c.eat("*") {
+            return Ok(false);
+        }
+        if self.c.peek_raw(0) != Some(b'x') {
+            return self.c.err("expected 'x' after '*'");
+        }
+        self.c.reset(self.c.pos() + 1);
+        Ok(true)
+    }
+
     fn parse_memref(&mut self) -> PResult<Type> {
         self.c.expect("<")?;
-        if self.c.eat("*") {
-            if self.c.peek_raw(0) != Some(b'x') {
-                return self.c.err("expected 'x' after '*'");
-            }
-            self.c.reset(self.c.pos() + 1);
+        if self.eat_unranked()? {
             let elem = self.parse_type()?;
             let memory_space = if self.c.eat(",") {
                 Some(std::sync::Arc::new(self.parse_attribute()?))
@@ -299,11 +308,7 @@ impl<'a> Parser<'a> {
 
     fn parse_tensor(&mut self) -> PResult<Type> {
         self.c.expect("<")?;
-        if self.c.eat("*") {
-            if self.c.peek_raw(0) != Some(b'x') {
-                return self.c.err("expected 'x' after '*'");
-            }
-            self.c.reset(self.c.pos() + 1);
+        if self.eat_unranked()? {
             let elem = self.parse_type()?;
             self.c.expect(">")?;
             return Ok(Type::UnrankedTensor(Box::new(elem)));
