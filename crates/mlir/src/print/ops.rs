@@ -4,7 +4,9 @@
 use std::fmt::Write;
 
 use crate::ir::ops::{custom_form, Form, CMPF_PREDICATES, CMPI_PREDICATES};
-use crate::ir::{Attribute, BlockId, Module, OpId, Piece, RegionId, Type, ValueId, DYNAMIC};
+use crate::ir::{
+    Attribute, BlockId, Module, NamedAttrs, OpId, Piece, RegionId, Type, ValueId, DYNAMIC,
+};
 use crate::print::names::Names;
 use crate::print::types::{
     write_attr, write_attr_name, write_function_type, write_result_types, write_string,
@@ -390,11 +392,7 @@ impl<'a> OpPrinter<'a> {
                     self.mixed(&parts.strides);
                 }
                 self.attr_dict(op, &["static_offsets", "static_sizes", "static_strides"]);
-                self.out.push_str(" : ");
-                let st = m.value_type(parts.source);
-                self.ty(st);
-                self.out.push_str(" to ");
-                self.ty(t);
+                self.view_types(m.value_type(parts.source), "to", t);
             }
             Form::Reassociate => {
                 let Some(re) = d.attr("reassociation") else {
@@ -418,11 +416,7 @@ impl<'a> OpPrinter<'a> {
                     self.mixed(&mixed);
                 }
                 self.attr_dict(op, &["reassociation", "static_output_shape"]);
-                self.out.push_str(" : ");
-                let st = m.value_type(src);
-                self.ty(st);
-                self.out.push_str(" into ");
-                self.ty(t);
+                self.view_types(m.value_type(src), "into", t);
             }
             Form::Reshape => {
                 if operands.len() != 2 || d.results().len() != 1 {
@@ -450,11 +444,7 @@ impl<'a> OpPrinter<'a> {
                 self.values(d.segment(2));
                 self.out.push(']');
                 self.attr_dict(op, &[]);
-                self.out.push_str(" : ");
-                let st = m.value_type(operands[0]);
-                self.ty(st);
-                self.out.push_str(" to ");
-                self.ty(t);
+                self.view_types(m.value_type(operands[0]), "to", t);
             }
             Form::Copy => {
                 if operands.len() != 2 {
@@ -463,11 +453,7 @@ impl<'a> OpPrinter<'a> {
                 let _ = write!(self.out, "{name} ");
                 self.values(&operands);
                 self.attr_dict(op, &[]);
-                self.out.push_str(" : ");
-                let (a, b) = (m.value_type(operands[0]), m.value_type(operands[1]));
-                self.ty(a);
-                self.out.push_str(" to ");
-                self.ty(b);
+                self.view_types(m.value_type(operands[0]), "to", m.value_type(operands[1]));
             }
             Form::Load | Form::Store => {
                 let store = form == Form::Store;
@@ -689,11 +675,7 @@ impl<'a> OpPrinter<'a> {
                     true,
                 );
                 self.attr_dict(op, &["permutation"]);
-                self.out.push_str(" : ");
-                let st = m.value_type(src);
-                self.ty(st);
-                self.out.push_str(" to ");
-                self.ty(t);
+                self.view_types(m.value_type(src), "to", t);
             }
             Form::MultiReduction => {
                 let (Some(Attribute::Opaque(kind)), Some(dims)) = (
@@ -715,11 +697,7 @@ impl<'a> OpPrinter<'a> {
                     true,
                 );
                 self.attr_dict(op, &["kind", "reduction_dims"]);
-                self.out.push_str(" : ");
-                let st = m.value_type(operands[0]);
-                self.ty(st);
-                self.out.push_str(" to ");
-                self.ty(t);
+                self.view_types(m.value_type(operands[0]), "to", t);
             }
             Form::Structured => return self.print_structured(op),
         }
@@ -750,6 +728,27 @@ impl<'a> OpPrinter<'a> {
             self.out.push_str(" : ");
             let m = self.m;
             self.ty(m.value_type(v));
+        }
+    }
+
+    /// ` : SRC WORD RES` (`to` or `into`): the type trailer of view-like ops
+    /// and copies (the reader's `parse_view_types`).
+    fn view_types(&mut self, src: &Type, word: &str, res: &Type) {
+        self.out.push_str(" : ");
+        self.ty(src);
+        self.out.push(' ');
+        self.out.push_str(word);
+        self.out.push(' ');
+        self.ty(res);
+    }
+
+    /// A function argument or result type and, when it has any, its
+    /// attribute dictionary: `T {name = value}`.
+    fn ty_with_attrs(&mut self, t: &Type, attrs: Option<&NamedAttrs>) {
+        self.ty(t);
+        if let Some(a) = attrs {
+            self.out.push(' ');
+            crate::print::types::write_dict(&mut self.out, a);
         }
     }
 
@@ -817,11 +816,7 @@ impl<'a> OpPrinter<'a> {
                 self.value(args[i]);
                 self.out.push_str(": ");
             }
-            self.ty(t);
-            if let Some(a) = dict_at("arg_attrs", i) {
-                self.out.push(' ');
-                crate::print::types::write_dict(&mut self.out, a);
-            }
+            self.ty_with_attrs(t, dict_at("arg_attrs", i));
         }
         self.out.push(')');
         if !fty.results.is_empty() {
@@ -833,11 +828,7 @@ impl<'a> OpPrinter<'a> {
                     if i > 0 {
                         self.out.push_str(", ");
                     }
-                    self.ty(t);
-                    if let Some(a) = dict_at("res_attrs", i) {
-                        self.out.push(' ');
-                        crate::print::types::write_dict(&mut self.out, a);
-                    }
+                    self.ty_with_attrs(t, dict_at("res_attrs", i));
                 }
                 self.out.push(')');
             } else {
