@@ -1322,12 +1322,10 @@ impl Parser<'_> {
     /// An optional `[%a, %b]` (the symbol operands of `affine.apply` and
     /// `memref.alloc`); empty when absent.
     fn parse_opt_bracket_operands(&mut self) -> PResult<Vec<Operand>> {
-        if !self.c.eat("[") {
+        if self.c.peek() != Some(b'[') {
             return Ok(Vec::new());
         }
-        let ops = self.parse_operand_list()?;
-        self.c.expect("]")?;
-        Ok(ops)
+        self.parse_bracket_operands()
     }
 
     /// The optional `, %mask` of a vector transfer: zero or one operand.
