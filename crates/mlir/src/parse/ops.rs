@@ -343,33 +343,33 @@ impl Parser<'_> {
                 b.operands(&syms);
                 b.spec.result_types = vec![ty];
             }
-            Form::Subview => {
+            Form::Subview | Form::ReinterpretCast => {
                 let src = self.parse_operand()?;
-                let offsets = self.parse_mixed_list()?;
-                let sizes = self.parse_mixed_list()?;
-                let strides = self.parse_mixed_list()?;
+                let lists = if form == Some(Form::Subview) {
+                    // `%src[offsets] [sizes] [strides]`
+                    [
+                        self.parse_mixed_list()?,
+                        self.parse_mixed_list()?,
+                        self.parse_mixed_list()?,
+                    ]
+                } else {
+                    // `%src to offset: [..], sizes: [..], strides: [..]`
+                    self.c.expect("to")?;
+                    self.c.expect("offset")?;
+                    self.c.expect(":")?;
+                    let offsets = self.parse_mixed_list()?;
+                    self.c.expect(",")?;
+                    self.c.expect("sizes")?;
+                    self.c.expect(":")?;
+                    let sizes = self.parse_mixed_list()?;
+                    self.c.expect(",")?;
+                    self.c.expect("strides")?;
+                    self.c.expect(":")?;
+                    [offsets, sizes, self.parse_mixed_list()?]
+                };
                 self.parse_opt_attr_dict(&mut b)?;
                 let rty = self.parse_view_types(&src, "to")?;
-                self.set_slice(&mut b, src, [offsets, sizes, strides])?;
-                b.spec.result_types = vec![rty];
-            }
-            Form::ReinterpretCast => {
-                let src = self.parse_operand()?;
-                self.c.expect("to")?;
-                self.c.expect("offset")?;
-                self.c.expect(":")?;
-                let offsets = self.parse_mixed_list()?;
-                self.c.expect(",")?;
-                self.c.expect("sizes")?;
-                self.c.expect(":")?;
-                let sizes = self.parse_mixed_list()?;
-                self.c.expect(",")?;
-                self.c.expect("strides")?;
-                self.c.expect(":")?;
-                let strides = self.parse_mixed_list()?;
-                self.parse_opt_attr_dict(&mut b)?;
-                let rty = self.parse_view_types(&src, "to")?;
-                self.set_slice(&mut b, src, [offsets, sizes, strides])?;
+                self.set_slice(&mut b, src, lists)?;
                 b.spec.result_types = vec![rty];
             }
             Form::Reassociate => {
