@@ -21,7 +21,12 @@ fn a_node_limit_makes_an_unfinished_search_reproducible() {
     assert!(a.height <= greedy.height);
     // 3,000 nodes do not settle this problem; a larger budget does no worse.
     assert!(!a.proven_optimal);
-    let more = solve(&p, SolverKind::Exact, &budget.with_node_limit(Some(300_000))).unwrap();
+    let more = solve(
+        &p,
+        SolverKind::Exact,
+        &budget.with_node_limit(Some(300_000)),
+    )
+    .unwrap();
     assert!(more.height <= a.height);
 }
 
