@@ -48,10 +48,10 @@
 //! places them. Runs aim in turn at the goal (usually the lower bound),
 //! halfway between the highest refuted height and the best placement (a
 //! bisection that finds low placements sooner than byte-by-byte descent),
-//! and one byte below the best. A run that runs out of branches proves the best placement
-//! optimal (or the capacity infeasible). Independent partitions (groups of
-//! buffers separated by an instant where nothing crosses) are solved one
-//! by one.
+//! and one byte below the best. A run that runs out of branches proves the
+//! best placement optimal (or the capacity infeasible). Independent
+//! partitions (groups of buffers separated by an instant where nothing
+//! crosses) are solved one by one.
 //!
 //! # Scope
 //! Complete for problems without conflict pairs, penalties, pinned buffers
@@ -545,9 +545,9 @@ impl Part {
         // reversed; after the first pass every order is jittered with a
         // fresh seed. Runs take turns aiming straight at `stop` (usually
         // the lower bound: the strongest pruning), halfway down from the
-        // best placement, and just below it. Each direction and kind keeps its own cache
-        // of failed states, valid for its target or lower, shared by all
-        // its runs.
+        // best placement, and just below it. Each direction and kind keeps
+        // its own cache of failed states, valid for its target or lower,
+        // shared by all its runs.
         let back = self.reversed();
         // Caches per kind of run: [aim, middle, improve] x [forward, back].
         let mut caches: [[FailedStates; 2]; 3] = Default::default();
