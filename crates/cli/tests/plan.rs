@@ -228,3 +228,38 @@ fn exported_dsa_rp_problem_replays_to_the_same_placement() {
     assert_eq!(want.len(), 3, "header + two roots: {want:?}");
     assert_eq!(offsets(&replay), want);
 }
+
+/// The optimal planner takes a work budget; the same budget gives the same
+/// bytes, and without one the output is the same for this small kernel
+/// (its search ends, proven, long before any limit).
+#[test]
+fn optimal_planner_takes_a_node_limit() {
+    let (_d, input) = program("nodes", KERNEL);
+    let run = |limit: &str| {
+        let o = tilemem(&[
+            "plan",
+            input.to_str().unwrap(),
+            "--target",
+            "950",
+            "--planner",
+            "optimal",
+            "--node-limit",
+            limit,
+        ]);
+        assert_success(&o);
+        o.stdout
+    };
+    let tight = run("1");
+    assert_eq!(run("1"), tight);
+    assert_eq!(run("0"), run("4000000"));
+    let o = tilemem(&[
+        "plan",
+        input.to_str().unwrap(),
+        "--planner",
+        "optimal",
+        "--node-limit",
+        "lots",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--node-limit"));
+}
