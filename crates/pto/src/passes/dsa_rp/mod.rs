@@ -80,6 +80,7 @@ use tilemem_plan::solve::handoff;
 use tilemem_plan::{Objective, Solution, SolverKind};
 
 use crate::ir::{EntityRef, Function, MemSpace, Program, StmtKind, Type};
+use crate::passes::memory_reuse::cleanup;
 use crate::passes::{PassContext, PassError};
 
 /// Default work budget of the optimal mode per (function, space): a few
@@ -395,8 +396,9 @@ fn plan_function(
     }
     reserve::write_back(f, &windows);
     write::apply(f, &addr);
-    write::remove_unused_allocs(f);
-    write::strip_pipeline_membership(f);
+    // The same clean-up as after MemoryReuse.
+    cleanup::remove_dead_allocs(f);
+    cleanup::strip_pipeline_membership(f);
     Ok(reports)
 }
 

@@ -20,6 +20,7 @@ use crate::ir::{
     EntityRef, Expr, Function, FunctionKind, MemBase, MemSpace, StmtKind, Type, VarId,
 };
 use crate::ops::CastWidths;
+use crate::passes::memory_reuse::constraints::pipeline_membership;
 
 /// PyPTO's address alignment in every space.
 pub(crate) const ALIGN: u64 = 32;
@@ -178,29 +179,6 @@ impl DsaModel {
     }
 }
 
-/// The `pipeline_membership` groups of a call (`attrs={"pipeline_membership": "g:s;g:s"}`).
-pub(crate) fn pipeline_groups(call: &crate::ir::Call) -> Vec<(u32, i64)> {
-    let Some(Expr::Dict(items)) = call.kwarg("attrs") else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    for (k, v) in items {
-        if k.as_str() != Some("pipeline_membership") {
-            continue;
-        }
-        let Some(text) = v.as_str() else { continue };
-        for part in text.split(';') {
-            let mut it = part.trim().splitn(2, ':');
-            if let (Some(g), Some(s)) = (it.next(), it.next()) {
-                if let (Ok(g), Ok(s)) = (g.trim().parse::<u32>(), s.trim().parse::<i64>()) {
-                    out.push((g, s));
-                }
-            }
-        }
-    }
-    out
-}
-
 /// Whether `f` is a split-AIV function (`pl.func_attr({"split": X})`, X not None).
 pub(crate) fn is_split_aiv(f: &Function) -> bool {
     if f.kind() != FunctionKind::Aiv {
@@ -328,7 +306,7 @@ pub(crate) fn build(
                 // The defining statement, when an assignment with a real op.
                 if let crate::ir::VarDef::Stmt(s) = f.vars[v].def {
                     if let Some(call) = f.stmts[s].call() {
-                        for gs in pipeline_groups(call) {
+                        for gs in pipeline_membership(call) {
                             stages.insert(gs);
                         }
                         if !is_view_op(call.op_name()) {

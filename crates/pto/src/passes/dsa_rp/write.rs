@@ -11,7 +11,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::ir::{BinOp, Block, EntityRef, Expr, Function, MemBase, StmtKind, Type, VarId};
+use crate::ir::{BinOp, EntityRef, Expr, Function, MemBase, Type, VarId};
 
 /// Rewrites the MemRefs of `f` for `addr` (alloc var index -> address).
 ///
@@ -57,40 +57,5 @@ pub(crate) fn apply(f: &mut Function, addr: &BTreeMap<usize, u64>) {
             },
         };
         m.offset = Some(new);
-    }
-}
-
-/// Removes top-level allocs that no variable's MemRef references.
-pub(crate) fn remove_unused_allocs(f: &mut Function) {
-    let mut used = vec![false; f.vars.len()];
-    for (_, d) in f.vars.iter() {
-        if let Some(MemBase::Var(r)) = d.ty.as_ref().and_then(Type::memref).map(|m| &m.base) {
-            used[r.index()] = true;
-        }
-    }
-    for a in f.allocs() {
-        if !used[a.var.index()] {
-            f.remove(Block::Body, a.stmt);
-        }
-    }
-}
-
-/// Strips `pipeline_membership` from every call's `attrs`.
-pub(crate) fn strip_pipeline_membership(f: &mut Function) {
-    let stmts: Vec<_> = f.walk().into_iter().map(|(_, s)| s).collect();
-    for s in stmts {
-        let call = match &mut f.stmts[s].kind {
-            StmtKind::Assign { value, .. } | StmtKind::Expr(value) => value.as_call_mut(),
-            _ => None,
-        };
-        let Some(call) = call else { continue };
-        let Some(Expr::Dict(items)) = call.kwarg_mut("attrs") else {
-            continue;
-        };
-        let before = items.len();
-        items.retain(|(k, _)| k.as_str() != Some("pipeline_membership"));
-        if items.is_empty() && before > 0 {
-            call.remove_kwarg("attrs");
-        }
     }
 }
