@@ -21,6 +21,15 @@ fn plan(src: &str, target: &str, passes: &[PassId]) -> Result<String, PassError>
     plan_with(src, ctx(target), passes)
 }
 
+/// Runs `passes` on `src` for `target`, checks the exact text against
+/// `want`, and checks that running them again changes nothing.
+fn assert_plans(src: &str, target: &str, passes: &[PassId], want: &str) {
+    let got = plan(src, target, passes).unwrap();
+    assert_eq!(got, want);
+    let again = plan(&got, target, passes).unwrap();
+    assert_eq!(again, got, "not idempotent");
+}
+
 const HEAD: &str = "# pypto.program: P\nimport pypto.language as pl\n\n@pl.program\nclass P:\n";
 
 /// A program of one function with the given decorator type, signature and body.
@@ -355,9 +364,10 @@ class P:
 
 #[test]
 fn init_views_tpop_store() {
-    let got = plan(INIT_VIEWS_TPOP_STORE_IN, "910b", &[PassId::InitMemref]).unwrap();
-    assert_eq!(
-        got,
+    assert_plans(
+        INIT_VIEWS_TPOP_STORE_IN,
+        "910b",
+        &[PassId::InitMemref],
         r#"# pypto.program: P
 import pypto.language as pl
 
@@ -375,11 +385,8 @@ class P:
         c: pl.Tile[[16, 8], pl.FP32, pl.MemRef(mem_vec_3, pl.const(0, pl.INT64), 512), pl.Mem.Vec] = pl.tile.reshape(b, [16, 8])
         y_1: pl.Tensor[[16, 8], pl.FP32, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 512)] = pl.tile.store(c, [0, 0], y)
         return y_1
-"#
+"#,
     );
-    // Idempotent: running the same passes again changes nothing.
-    let again = plan(&got, "910b", &[PassId::InitMemref]).unwrap();
-    assert_eq!(again, got);
 }
 
 /// Input of `init_acc_padding_and_inplace`.
@@ -402,14 +409,10 @@ class P:
 
 #[test]
 fn init_acc_padding_and_inplace() {
-    let got = plan(
+    assert_plans(
         INIT_ACC_PADDING_AND_INPLACE_IN,
         "910b",
         &[PassId::InitMemref],
-    )
-    .unwrap();
-    assert_eq!(
-        got,
         r#"# pypto.program: P
 import pypto.language as pl
 
@@ -430,11 +433,8 @@ class P:
         c1: pl.Tile[[8, 64], pl.INT32, pl.MemRef(mem_acc_7, pl.const(0, pl.INT64), 8192), pl.Mem.Acc] = pl.tile.matmul_acc(c0, al, br)
         r: pl.Tensor[[8, 64], pl.INT32, pl.MemRef("mem_ddr_2", pl.const(0, pl.INT64), 2048)] = pl.tile.store(c1, [0, 0], o)
         return r
-"#
+"#,
     );
-    // Idempotent: running the same passes again changes nothing.
-    let again = plan(&got, "910b", &[PassId::InitMemref]).unwrap();
-    assert_eq!(again, got);
 }
 
 /// Input of `init_and_msa_loop_if_carries`.
@@ -461,14 +461,10 @@ class P:
 
 #[test]
 fn init_and_msa_loop_if_carries() {
-    let got = plan(
+    assert_plans(
         INIT_AND_MSA_LOOP_IF_CARRIES_IN,
         "910b",
         &[PassId::InitMemref, PassId::MaterializeSemanticAliases],
-    )
-    .unwrap();
-    assert_eq!(
-        got,
         r#"# pypto.program: P
 import pypto.language as pl
 
@@ -492,16 +488,8 @@ class P:
         z: pl.Tile[[16, 16], pl.FP32, pl.MemRef(mem_vec_7, pl.const(0, pl.INT64), 1024), pl.Mem.Vec] = pl.tile.exp(out)
         r: pl.Tensor[[16, 16], pl.FP32, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 1024)] = pl.tile.store(z, [0, 0], y)
         return r
-"#
+"#,
     );
-    // Idempotent: running the same passes again changes nothing.
-    let again = plan(
-        &got,
-        "910b",
-        &[PassId::InitMemref, PassId::MaterializeSemanticAliases],
-    )
-    .unwrap();
-    assert_eq!(again, got);
 }
 
 /// Input of `msa_declines_unsafe_and_live_target`.
@@ -524,14 +512,10 @@ class P:
 
 #[test]
 fn msa_declines_unsafe_and_live_target() {
-    let got = plan(
+    assert_plans(
         MSA_DECLINES_UNSAFE_AND_LIVE_TARGET_IN,
         "910b",
         &[PassId::InitMemref, PassId::MaterializeSemanticAliases],
-    )
-    .unwrap();
-    assert_eq!(
-        got,
         r#"# pypto.program: P
 import pypto.language as pl
 
@@ -551,16 +535,8 @@ class P:
             o1, o2 = pl.yield_(t, u)
         r: pl.Tensor[[16, 16], pl.FP32, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 1024)] = pl.tile.store(o1, [0, 0], y)
         return r
-"#
+"#,
     );
-    // Idempotent: running the same passes again changes nothing.
-    let again = plan(
-        &got,
-        "910b",
-        &[PassId::InitMemref, PassId::MaterializeSemanticAliases],
-    )
-    .unwrap();
-    assert_eq!(again, got);
 }
 
 /// Input of `alloc_seed_example_sequential`.
@@ -580,14 +556,10 @@ class P:
 
 #[test]
 fn alloc_seed_example_sequential() {
-    let got = plan(
+    assert_plans(
         ALLOC_SEED_EXAMPLE_SEQUENTIAL_IN,
         "910b",
         &[PassId::AllocateMemoryAddr],
-    )
-    .unwrap();
-    assert_eq!(
-        got,
         r#"# pypto.program: P
 import pypto.language as pl
 
@@ -600,11 +572,8 @@ class P:
         tile_a: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_vec_0, pl.const(0, pl.INT64), 16384), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [64, 64], [64, 64], target_memory=pl.Mem.Vec)
         tile_b: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_vec_1, pl.const(16384, pl.INT64), 16384), pl.Mem.Vec] = pl.tile.add(tile_a, tile_a)
         return x
-"#
+"#,
     );
-    // Idempotent: running the same passes again changes nothing.
-    let again = plan(&got, "910b", &[PassId::AllocateMemoryAddr]).unwrap();
-    assert_eq!(again, got);
 }
 
 /// Input of `alloc_seed_example_spaces_start_at_zero`.
@@ -628,14 +597,10 @@ class P:
 
 #[test]
 fn alloc_seed_example_spaces_start_at_zero() {
-    let got = plan(
+    assert_plans(
         ALLOC_SEED_EXAMPLE_SPACES_START_AT_ZERO_IN,
         "910b",
         &[PassId::AllocateMemoryAddr],
-    )
-    .unwrap();
-    assert_eq!(
-        got,
         r#"# pypto.program: P
 import pypto.language as pl
 
@@ -652,11 +617,8 @@ class P:
         r: pl.Tile[[32, 16], pl.FP32, pl.MemRef(mem_right_2, pl.const(0, pl.INT64), 2048), pl.Mem.Right] = pl.tile.load(x, [0, 0], [32, 16], [32, 16], target_memory=pl.Mem.Right)
         a: pl.Tile[[16, 32], pl.FP32, pl.MemRef(mem_acc_3, pl.const(0, pl.INT64), 2048), pl.Mem.Acc] = pl.tile.matmul(l, r)
         return x
-"#
+"#,
     );
-    // Idempotent: running the same passes again changes nothing.
-    let again = plan(&got, "910b", &[PassId::AllocateMemoryAddr]).unwrap();
-    assert_eq!(again, got);
 }
 
 /// Input of `alloc_name_order_reserve_and_views`.
@@ -679,14 +641,10 @@ class P:
 
 #[test]
 fn alloc_name_order_reserve_and_views() {
-    let got = plan(
+    assert_plans(
         ALLOC_NAME_ORDER_RESERVE_AND_VIEWS_IN,
         "910b",
         &[PassId::AllocateMemoryAddr],
-    )
-    .unwrap();
-    assert_eq!(
-        got,
         r#"# pypto.program: P
 import pypto.language as pl
 
@@ -702,11 +660,8 @@ class P:
         s: pl.Tile[[1, 8], pl.FP32, pl.MemRef(mem_vec_2, pl.const(4384, pl.INT64), 32), pl.Mem.Vec] = pl.tile.slice(a, [1, 8], [3, 0])
         b: pl.Tile[[5, 5], pl.FP32, pl.MemRef(mem_vec_10, pl.const(4160, pl.INT64), 100), pl.Mem.Vec] = pl.tile.create([5, 5], dtype=pl.FP32, target_memory=pl.Mem.Vec)
         return x
-"#
+"#,
     );
-    // Idempotent: running the same passes again changes nothing.
-    let again = plan(&got, "910b", &[PassId::AllocateMemoryAddr]).unwrap();
-    assert_eq!(again, got);
 }
 
 #[test]
