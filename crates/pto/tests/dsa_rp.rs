@@ -5,27 +5,15 @@
 //! windows), exact error messages, problem export and replay, and the
 //! optimal mode never using more bytes than the greedy.
 
+mod common;
+
+use common::program;
 use tilemem_plan::csv;
 use tilemem_plan::solve::handoff;
 use tilemem_pto::passes::dsa_rp::{self, DsaOptions};
 use tilemem_pto::passes::{run_pipeline, ErrorKind, PassContext, PassError, PassId, PlannerMode};
 use tilemem_pto::{parse, print};
 use tilemem_target::Soc;
-
-const HEAD: &str = "# pypto.program: P\nimport pypto.language as pl\n\n@pl.program\nclass P:\n";
-
-fn program(kind: &str, sig: &str, body: &[&str]) -> String {
-    let mut s = String::from(HEAD);
-    s.push_str(&format!(
-        "    @pl.function(type=pl.FunctionType.{kind})\n    def main({sig}:\n"
-    ));
-    for l in body {
-        s.push_str("        ");
-        s.push_str(l);
-        s.push('\n');
-    }
-    s
-}
 
 fn plan_mode(
     src: &str,

@@ -1,12 +1,13 @@
 //! MemoryReuse on small programs, one rule each (seed 000 and its
 //! examples), with the exact program text before and after.
 
+mod common;
+
+use common::HEAD;
 use tilemem_pto::passes::memory_reuse::constraints::HazardRules;
 use tilemem_pto::passes::memory_reuse::{self, ReuseOptions};
 use tilemem_pto::passes::{DiagKind, PassContext, PlannerMode};
 use tilemem_target::Soc;
-
-const HEAD: &str = "# pypto.program: P\nimport pypto.language as pl\n\n@pl.program\nclass P:\n";
 
 /// A program with one function `k` of the given decorator, parameters and
 /// body (body lines already indented by 8 spaces).

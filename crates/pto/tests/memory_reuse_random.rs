@@ -4,23 +4,11 @@
 //! so any sharing of co-live bytes by MemoryReuse fails the pipeline; the
 //! test also checks that MemoryReuse never panics and is idempotent.
 
+mod common;
+
+use common::Rng;
 use tilemem_pto::passes::{run_pipeline, PassContext, PassId, PlannerMode};
 use tilemem_target::Soc;
-
-/// xorshift64*: a small deterministic generator (no dependency needed).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 const OPS: &[&str] = &["add", "mul", "sub", "max"];
 const UNARY: &[&str] = &["exp", "recip", "rsqrt", "neg", "abs"];

@@ -3,6 +3,9 @@
 //! (seed 001's examples among them), with exact expected text, exact
 //! addresses and exact error messages.
 
+mod common;
+
+use common::program;
 use tilemem_pto::passes::{run_pipeline, ErrorKind, PassContext, PassError, PassId, PlannerMode};
 use tilemem_pto::{parse, print};
 use tilemem_target::{AllocEntry, MemSpace, MemoryAllocatorPolicy, Soc};
@@ -28,22 +31,6 @@ fn assert_plans(src: &str, target: &str, passes: &[PassId], want: &str) {
     assert_eq!(got, want);
     let again = plan(&got, target, passes).unwrap();
     assert_eq!(again, got, "not idempotent");
-}
-
-const HEAD: &str = "# pypto.program: P\nimport pypto.language as pl\n\n@pl.program\nclass P:\n";
-
-/// A program of one function with the given decorator type, signature and body.
-fn program(kind: &str, sig: &str, body: &[&str]) -> String {
-    let mut s = String::from(HEAD);
-    s.push_str(&format!(
-        "    @pl.function(type=pl.FunctionType.{kind})\n    def main({sig}:\n"
-    ));
-    for l in body {
-        s.push_str("        ");
-        s.push_str(l);
-        s.push('\n');
-    }
-    s
 }
 
 #[test]

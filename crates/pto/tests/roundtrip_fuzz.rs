@@ -3,6 +3,9 @@
 //! (`print(parse(print(p))) == print(p)`). Deterministic (fixed seeds), so
 //! a failure reproduces.
 
+mod common;
+
+use common::Rng;
 use tilemem_pto::{parse, print};
 
 const SEEDS: [&str; 6] = [
@@ -57,25 +60,6 @@ const PIECES: [&str; 40] = [
     "\r\n",
     "\0",
 ];
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        // xorshift64*
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        if n == 0 {
-            0
-        } else {
-            (self.next() % n as u64) as usize
-        }
-    }
-}
 
 fn mutate(src: &str, rng: &mut Rng) -> String {
     let mut b = src.as_bytes().to_vec();
