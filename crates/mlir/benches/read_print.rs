@@ -4,35 +4,14 @@
 //! Run with `cargo bench -p tilemem-mlir --bench read_print`. Prints the
 //! best and median wall time of reading and of printing, and the text size.
 
+mod common;
+
 use std::time::{Duration, Instant};
 
 use tilemem_mlir::parse::{parse_module, ParseOptions};
 use tilemem_mlir::print::print_module;
 
-/// A function of about `ops` ops whose buffers live in UB.
-fn generate(ops: usize) -> String {
-    let ub = "#hivm.address_space<ub>";
-    let gm_ty = "memref<4x15xf16, strided<[16, 1]>, #hivm.address_space<gm>>";
-    let a_ty = format!("memref<4x15xf16, {ub}>");
-    let s_ty = format!("memref<2x15xf16, strided<[15, 1]>, {ub}>");
-    let b_ty = format!("memref<2x15xf16, {ub}>");
-    let mut out = format!("func.func @generated(%gm: {gm_ty}) {{\n");
-    for g in 0..ops / 5 {
-        out.push_str(&format!("  %a{g} = memref.alloc() : {a_ty}\n"));
-        out.push_str(&format!("  %b{g} = memref.alloc() : {b_ty}\n"));
-        out.push_str(&format!(
-            "  %s{g} = memref.subview %a{g}[0, 0] [2, 15] [1, 1] : {a_ty} to {s_ty}\n"
-        ));
-        out.push_str(&format!(
-            "  hivm.hir.load ins(%gm : {gm_ty}) outs(%a{g} : {a_ty})\n"
-        ));
-        out.push_str(&format!(
-            "  hivm.hir.vadd ins(%s{g}, %b{g} : {s_ty}, {b_ty}) outs(%b{g} : {b_ty})\n"
-        ));
-    }
-    out.push_str("  return\n}\n");
-    out
-}
+use common::generate;
 
 fn report(label: &str, mut times: Vec<Duration>) {
     times.sort();
@@ -44,7 +23,7 @@ fn report(label: &str, mut times: Vec<Duration>) {
 }
 
 fn main() {
-    let text = generate(10_000);
+    let text = generate(10_000, None);
     let opts = ParseOptions::default();
     let mut read = Vec::new();
     let mut print = Vec::new();
