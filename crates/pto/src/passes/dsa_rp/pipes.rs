@@ -9,6 +9,7 @@
 //! such accesses never create a penalty.
 
 use crate::ir::{Expr, Function, MemSpace, StmtId, Type};
+use crate::ops::Pipe;
 
 /// A hardware pipe, as far as the penalty model distinguishes them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -72,13 +73,24 @@ pub(crate) fn stmt_pipe(f: &Function, s: StmtId) -> Option<HwPipe> {
             .and_then(|v| tile_space(f, v))
     };
     let out_space = st.def().and_then(|v| tile_space(f, v));
-    match op {
-        "tile.load" => Some(HwPipe::Mte2),
-        "tile.store" => match arg_space(0) {
+    // The op table knows each op's pipe; only stores and moves depend on
+    // the spaces involved, and cross-core pushes and pops are uncertain.
+    if op.starts_with("tile.tpop") || op.starts_with("tile.tpush") {
+        return None;
+    }
+    // Tile ops missing from the table take its conservative default row
+    // (vector); anything else is not a tile access.
+    let info = match crate::ops::lookup(op) {
+        Some(info) => info,
+        None if op.starts_with("tile.") => &crate::ops::DEFAULT_OP,
+        None => return None,
+    };
+    match (info.pipe, op.strip_prefix("pl.").unwrap_or(op)) {
+        (_, "tile.store") => match arg_space(0) {
             Some(MemSpace::Acc) => Some(HwPipe::Fixpipe),
             _ => Some(HwPipe::Mte3),
         },
-        "tile.move" => match (arg_space(0), out_space) {
+        (_, "tile.move") => match (arg_space(0), out_space) {
             (Some(MemSpace::Mat), Some(MemSpace::Left | MemSpace::Right | MemSpace::Bias)) => {
                 Some(HwPipe::Mte1)
             }
@@ -87,11 +99,64 @@ pub(crate) fn stmt_pipe(f: &Function, s: StmtId) -> Option<HwPipe> {
             (Some(MemSpace::Vec), Some(MemSpace::Mat)) => Some(HwPipe::Mte3),
             _ => None,
         },
-        "tile.matmul" | "tile.matmul_acc" | "tile.matmul_bias" | "tile.gemv" | "tile.gemv_acc"
-        | "tile.gemv_bias" => Some(HwPipe::Cube),
-        _ if op.starts_with("tile.tpop") || op.starts_with("tile.tpush") => None,
-        "tile.alloc" => None,
-        _ if op.starts_with("tile.") => Some(HwPipe::Vector),
-        _ => None,
+        (Pipe::Mte2, _) => Some(HwPipe::Mte2),
+        (Pipe::Mte3, _) => Some(HwPipe::Mte3),
+        (Pipe::Mte1, _) => Some(HwPipe::Mte1),
+        (Pipe::Vector, _) => Some(HwPipe::Vector),
+        (Pipe::Cube, _) => Some(HwPipe::Cube),
+        (Pipe::Fixpipe, _) => Some(HwPipe::Fixpipe),
+        (Pipe::Scalar, _) => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each statement's pipe: the table's for most ops, refined by the
+    /// spaces for stores and moves; views, allocations and cross-core
+    /// pops are uncertain.
+    #[test]
+    fn pipes_follow_the_op_table_and_the_spaces() {
+        let src = "# pypto.program: P
+import pypto.language as pl
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.AIC)
+    def main(x: pl.Tensor[[16, 16], pl.FP16], y: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        m: pl.Tile[[16, 16], pl.FP16, pl.Mem.Mat] = pl.tile.load(x, [0, 0], [16, 16], [16, 16], target_memory=pl.Mem.Mat)
+        l: pl.Tile[[16, 16], pl.FP16, pl.Mem.Left] = pl.tile.move(m, target_memory=pl.Mem.Left)
+        r: pl.Tile[[16, 16], pl.FP16, pl.Mem.Right] = pl.tile.move(m, target_memory=pl.Mem.Right)
+        a: pl.Tile[[16, 16], pl.FP32, pl.Mem.Acc] = pl.tile.matmul(l, r)
+        v: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.move(a, target_memory=pl.Mem.Vec)
+        w: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.add(v, v)
+        s: pl.Tensor[[16, 16], pl.FP32] = pl.tile.store(a, [0, 0], y)
+        t: pl.Tensor[[16, 16], pl.FP32] = pl.tile.store(w, [0, 0], y)
+        q: pl.Tile[[8, 16], pl.FP32, pl.Mem.Vec] = pl.tile.reshape(w, [8, 32])
+        return t
+";
+        let p = crate::parse(src).expect("parses");
+        let f = &p.functions[0];
+        let got: Vec<Option<&str>> = f
+            .walk()
+            .into_iter()
+            .filter(|&(_, s)| f.stmts[s].call().is_some())
+            .map(|(_, s)| stmt_pipe(f, s).map(HwPipe::name))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                Some("MTE2"),
+                Some("MTE1"),
+                Some("MTE1"),
+                Some("M"),
+                Some("FIX"),
+                Some("V"),
+                Some("FIX"),
+                Some("MTE3"),
+                None,
+            ]
+        );
     }
 }
