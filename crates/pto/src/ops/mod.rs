@@ -21,7 +21,7 @@ use tilemem_target::{Family, MemSpace};
 pub use table::TABLE;
 
 /// Hardware pipe that executes an op (needed for cross-pipe reuse penalties).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Pipe {
     /// GM -> L1/UB transfers.
     Mte2,
@@ -37,6 +37,21 @@ pub enum Pipe {
     Fixpipe,
     /// Scalar unit / no data movement (views, allocations, control).
     Scalar,
+}
+
+impl Pipe {
+    /// Short name used in exported side files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Pipe::Mte2 => "MTE2",
+            Pipe::Mte3 => "MTE3",
+            Pipe::Mte1 => "MTE1",
+            Pipe::Vector => "V",
+            Pipe::Cube => "M",
+            Pipe::Fixpipe => "FIX",
+            Pipe::Scalar => "S",
+        }
+    }
 }
 
 /// Where an op's tile result lives.

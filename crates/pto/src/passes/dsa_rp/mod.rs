@@ -437,7 +437,7 @@ fn export(
         "# replay: tilemem solve {stem}.csv --solver dsa-rp (optimal mode: --solver exact)\n"
     ));
     side.push_str("id,start,end,head,head_in_cf,tail,tail_in_cf,partial,pinned,stages\n");
-    let pipe = |p: &Option<pipes::HwPipe>| p.map_or("?", |x| x.name());
+    let pipe = |p: &Option<crate::ops::Pipe>| p.map_or("?", |x| x.name());
     for b in &m.buffers {
         side.push_str(&format!(
             "{},{},{},{},{},{},{},{},{},{}\n",

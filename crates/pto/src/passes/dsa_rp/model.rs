@@ -15,11 +15,11 @@ use tilemem_plan::{Buffer, BufferId, Problem};
 use tilemem_target::{Family, Soc};
 
 use super::facts::Facts;
-use super::pipes::{is_view_op, stmt_pipe, HwPipe};
+use super::pipes::{is_view_op, stmt_pipe};
 use crate::ir::{
     EntityRef, Expr, Function, FunctionKind, MemBase, MemSpace, StmtKind, Type, VarId,
 };
-use crate::ops::CastWidths;
+use crate::ops::{CastWidths, Pipe};
 use crate::passes::memory_reuse::constraints::pipeline_membership;
 
 /// PyPTO's address alignment in every space.
@@ -45,11 +45,11 @@ pub(crate) struct DsaBuffer {
     /// Author-declared allocation (`pinned=True`).
     pub pinned: bool,
     /// Pipe of the first write (`None`: uncertain).
-    pub head: Option<HwPipe>,
+    pub head: Option<Pipe>,
     /// The first write happens inside control flow.
     pub head_in_cf: bool,
     /// Pipes of every write and read of the root (`None` entries: uncertain).
-    pub tail: BTreeSet<Option<HwPipe>>,
+    pub tail: BTreeSet<Option<Pipe>>,
     /// Some member is defined or read inside control flow.
     pub tail_in_cf: bool,
     /// Some member is a partial view (window, valid shape, offset).
@@ -275,7 +275,7 @@ pub(crate) fn build(
             let mem = &members[&a.var.index()];
             let mut start = u32::MAX;
             let mut end = 0u32;
-            let mut head: Option<(u32, Option<HwPipe>, bool)> = None;
+            let mut head: Option<(u32, Option<Pipe>, bool)> = None;
             let mut tail = BTreeSet::new();
             let mut tail_in_cf = false;
             let mut partial = false;

@@ -11,37 +11,6 @@
 use crate::ir::{Expr, Function, MemSpace, StmtId, Type};
 use crate::ops::Pipe;
 
-/// A hardware pipe, as far as the penalty model distinguishes them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub(crate) enum HwPipe {
-    /// GM -> UB/L1.
-    Mte2,
-    /// UB/L1 -> GM.
-    Mte3,
-    /// L1 -> L0A/L0B.
-    Mte1,
-    /// Vector unit.
-    Vector,
-    /// Cube unit.
-    Cube,
-    /// L0C -> anywhere.
-    Fixpipe,
-}
-
-impl HwPipe {
-    /// Short name used in exported side files.
-    pub fn name(self) -> &'static str {
-        match self {
-            HwPipe::Mte2 => "MTE2",
-            HwPipe::Mte3 => "MTE3",
-            HwPipe::Mte1 => "MTE1",
-            HwPipe::Vector => "V",
-            HwPipe::Cube => "M",
-            HwPipe::Fixpipe => "FIX",
-        }
-    }
-}
-
 /// Ops that only re-describe existing bytes: they neither read nor write
 /// storage for the penalty model.
 pub(crate) fn is_view_op(op: &str) -> bool {
@@ -59,7 +28,7 @@ pub(crate) fn tile_space(f: &Function, v: crate::ir::VarId) -> Option<MemSpace> 
 
 /// The pipe of statement `s` (an assignment or expression statement with a
 /// call), or `None` when uncertain or not an access.
-pub(crate) fn stmt_pipe(f: &Function, s: StmtId) -> Option<HwPipe> {
+pub(crate) fn stmt_pipe(f: &Function, s: StmtId) -> Option<Pipe> {
     let st = &f.stmts[s];
     let call = st.call()?;
     let op = call.op_name();
@@ -87,25 +56,20 @@ pub(crate) fn stmt_pipe(f: &Function, s: StmtId) -> Option<HwPipe> {
     };
     match (info.pipe, op.strip_prefix("pl.").unwrap_or(op)) {
         (_, "tile.store") => match arg_space(0) {
-            Some(MemSpace::Acc) => Some(HwPipe::Fixpipe),
-            _ => Some(HwPipe::Mte3),
+            Some(MemSpace::Acc) => Some(Pipe::Fixpipe),
+            _ => Some(Pipe::Mte3),
         },
         (_, "tile.move") => match (arg_space(0), out_space) {
             (Some(MemSpace::Mat), Some(MemSpace::Left | MemSpace::Right | MemSpace::Bias)) => {
-                Some(HwPipe::Mte1)
+                Some(Pipe::Mte1)
             }
-            (Some(MemSpace::Acc), _) => Some(HwPipe::Fixpipe),
-            (Some(MemSpace::Vec), Some(MemSpace::Vec)) => Some(HwPipe::Vector),
-            (Some(MemSpace::Vec), Some(MemSpace::Mat)) => Some(HwPipe::Mte3),
+            (Some(MemSpace::Acc), _) => Some(Pipe::Fixpipe),
+            (Some(MemSpace::Vec), Some(MemSpace::Vec)) => Some(Pipe::Vector),
+            (Some(MemSpace::Vec), Some(MemSpace::Mat)) => Some(Pipe::Mte3),
             _ => None,
         },
-        (Pipe::Mte2, _) => Some(HwPipe::Mte2),
-        (Pipe::Mte3, _) => Some(HwPipe::Mte3),
-        (Pipe::Mte1, _) => Some(HwPipe::Mte1),
-        (Pipe::Vector, _) => Some(HwPipe::Vector),
-        (Pipe::Cube, _) => Some(HwPipe::Cube),
-        (Pipe::Fixpipe, _) => Some(HwPipe::Fixpipe),
         (Pipe::Scalar, _) => None,
+        (pipe, _) => Some(pipe),
     }
 }
 
@@ -142,7 +106,7 @@ class P:
             .walk()
             .into_iter()
             .filter(|&(_, s)| f.stmts[s].call().is_some())
-            .map(|(_, s)| stmt_pipe(f, s).map(HwPipe::name))
+            .map(|(_, s)| stmt_pipe(f, s).map(Pipe::name))
             .collect();
         assert_eq!(
             got,
