@@ -147,7 +147,9 @@ pub fn members_by_root(f: &Function) -> HashMap<VarId, Vec<VarId>> {
     out
 }
 
-fn reserve_space(f: &Function) -> MemSpace {
+/// The space `reserve_buffer` windows live in: Mat for AIC functions, Vec
+/// otherwise.
+pub(crate) fn reserve_space(f: &Function) -> MemSpace {
     if f.kind() == FunctionKind::Aic {
         MemSpace::Mat
     } else {

@@ -8,7 +8,8 @@
 use std::collections::BTreeMap;
 
 use super::model::align_up;
-use crate::ir::{Expr, Function, FunctionKind, MemSpace, StmtId};
+use crate::ir::{Expr, Function, MemSpace, StmtId};
+use crate::passes::allocate_memory_addr::reserve_space;
 use crate::passes::PassError;
 
 /// One reserved window after resolution.
@@ -19,15 +20,6 @@ pub(crate) struct Window {
     pub size: u64,
     /// Whether the base was AUTO and must be written back.
     pub auto: bool,
-}
-
-/// The space reserve_buffer windows live in for this function kind.
-pub(crate) fn reserve_space(f: &Function) -> MemSpace {
-    if f.kind() == FunctionKind::Aic {
-        MemSpace::Mat
-    } else {
-        MemSpace::Vec
-    }
 }
 
 fn int_kwarg(call: &crate::ir::Call, name: &str) -> Option<i64> {
