@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use tilemem_pto::passes::{run_pipeline, ErrorKind, PassContext, PassId, PlannerMode};
-use tilemem_target::Soc;
+use tilemem_soc::Soc;
 
 /// Flags of `tilemem plan`.
 #[derive(clap::Args)]

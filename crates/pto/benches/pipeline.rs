@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use tilemem_pto::passes::{run_pipeline, PassContext, PassId, PlannerMode};
 use tilemem_pto::{parse, print};
-use tilemem_target::Soc;
+use tilemem_soc::Soc;
 
 /// A kernel of about `n` statements.
 fn generate(n: usize) -> String {

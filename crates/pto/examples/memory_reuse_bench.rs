@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use tilemem_pto::passes::memory_reuse;
 use tilemem_pto::passes::{PassContext, PlannerMode};
-use tilemem_target::Soc;
+use tilemem_soc::Soc;
 
 /// A kernel of about `n` statements, already through InitMemRef.
 fn generate(n: usize) -> String {

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::fmt::Write;
 
 use tilemem_plan::{lower_bound, Buffer, Problem, Solution};
-use tilemem_target::Soc;
+use tilemem_soc::Soc;
 
 use crate::ir::{MemRef, Program, Type};
 use crate::passes::allocate_memory_addr::{

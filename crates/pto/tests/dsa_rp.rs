@@ -13,7 +13,7 @@ use tilemem_plan::solve::handoff;
 use tilemem_pto::passes::dsa_rp::{self, DsaOptions};
 use tilemem_pto::passes::{run_pipeline, ErrorKind, PassContext, PassError, PassId, PlannerMode};
 use tilemem_pto::{parse, print};
-use tilemem_target::Soc;
+use tilemem_soc::Soc;
 
 fn plan_mode(
     src: &str,

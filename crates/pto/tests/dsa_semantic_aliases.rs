@@ -7,7 +7,7 @@
 
 use tilemem_pto::passes::{run_pipeline, PassContext, PassId, PlannerMode};
 use tilemem_pto::{parse, print};
-use tilemem_target::Soc;
+use tilemem_soc::Soc;
 
 fn run(src: &str, mode: PlannerMode, passes: &[PassId]) -> String {
     let mut p = parse(src).expect("test program parses");

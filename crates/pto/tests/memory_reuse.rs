@@ -7,7 +7,7 @@ use common::HEAD;
 use tilemem_pto::passes::memory_reuse::constraints::HazardRules;
 use tilemem_pto::passes::memory_reuse::{self, ReuseOptions};
 use tilemem_pto::passes::{DiagKind, PassContext, PlannerMode};
-use tilemem_target::Soc;
+use tilemem_soc::Soc;
 
 /// A program with one function `k` of the given decorator, parameters and
 /// body (body lines already indented by 8 spaces).

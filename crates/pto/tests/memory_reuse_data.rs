@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use tilemem_pto::passes::memory_reuse::constraints::HazardRules;
 use tilemem_pto::passes::memory_reuse::{self, ReuseOptions};
 use tilemem_pto::passes::{PassContext, PlannerMode};
-use tilemem_target::Soc;
+use tilemem_soc::Soc;
 
 /// Programs that match PyPTO byte for byte (with the default options).
 const KNOWN_GOOD: &[&str] = &[

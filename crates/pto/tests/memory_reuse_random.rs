@@ -8,7 +8,7 @@ mod common;
 
 use common::Rng;
 use tilemem_pto::passes::{run_pipeline, PassContext, PassId, PlannerMode};
-use tilemem_target::Soc;
+use tilemem_soc::Soc;
 
 const OPS: &[&str] = &["add", "mul", "sub", "max"];
 const UNARY: &[&str] = &["exp", "recip", "rsqrt", "neg", "abs"];

@@ -8,7 +8,7 @@ mod common;
 use common::program;
 use tilemem_pto::passes::{run_pipeline, ErrorKind, PassContext, PassError, PassId, PlannerMode};
 use tilemem_pto::{parse, print};
-use tilemem_target::{AllocEntry, MemSpace, MemoryAllocatorPolicy, Soc};
+use tilemem_soc::{AllocEntry, MemSpace, MemoryAllocatorPolicy, Soc};
 
 fn ctx(target: &str) -> PassContext {
     PassContext::new(Soc::from_name(target).unwrap(), PlannerMode::Pypto)

@@ -16,7 +16,7 @@ mod table;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use tilemem_target::{Family, MemSpace};
+use tilemem_soc::{Family, MemSpace};
 
 pub use table::TABLE;
 

@@ -1,7 +1,7 @@
 //! The op rows. Keep sorted by name within each group; `lookup` builds an
 //! index on first use.
 
-use tilemem_target::MemSpace;
+use tilemem_soc::MemSpace;
 
 use super::{AliasRule, OpClass, OpInfo, OutSpace, Pipe, ViewRule};
 

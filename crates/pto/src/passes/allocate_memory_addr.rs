@@ -28,7 +28,7 @@
 
 use std::collections::HashMap;
 
-use tilemem_target::{AllocEntry, MemSpace as TSpace, MemoryAllocatorPolicy, Soc};
+use tilemem_soc::{AllocEntry, MemSpace as TSpace, MemoryAllocatorPolicy, Soc};
 
 use crate::ir::{
     BinOp, Expr, Function, FunctionKind, MemBase, MemRef, MemSpace, Program, StmtId, Type, VarId,

@@ -36,7 +36,7 @@
 
 use std::collections::HashMap;
 
-use tilemem_target::Soc;
+use tilemem_soc::Soc;
 
 use crate::ir::{
     BinOp, Block, Call, DType, EntityRef, Expr, ForStmt, Function, IfStmt, MemBase, MemRef,

@@ -15,7 +15,7 @@
 
 use std::fmt;
 
-use tilemem_target::{DefaultPolicy, MemoryAllocatorPolicy, Soc};
+use tilemem_soc::{DefaultPolicy, MemoryAllocatorPolicy, Soc};
 
 use crate::ir::{Pos, Program};
 

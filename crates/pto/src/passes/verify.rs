@@ -26,7 +26,7 @@
 use std::collections::HashMap;
 
 use tilemem_plan::{validate, Buffer, BufferId, Problem, Solution};
-use tilemem_target::{MemoryAllocatorPolicy, Soc};
+use tilemem_soc::{MemoryAllocatorPolicy, Soc};
 
 use crate::ir::{
     Block, EntityRef, Expr, Function, MemSpace, SecondaryMap, StmtId, StmtKind, Type, VarDef, VarId,

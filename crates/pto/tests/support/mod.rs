@@ -6,7 +6,7 @@ use std::path::Path;
 
 use tilemem_pto::passes::{run_pipeline, PassContext, PassId, PlannerMode};
 use tilemem_pto::{parse, print};
-use tilemem_target::Soc;
+use tilemem_soc::Soc;
 
 /// PyPTO's reference dumps beside the repository (absent on some machines).
 pub const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/pto");

@@ -12,7 +12,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use tilemem_plan::{Buffer, BufferId, Problem};
-use tilemem_target::{Family, Soc};
+use tilemem_soc::{Family, Soc};
 
 use super::facts::Facts;
 use super::pipes::{is_view_op, stmt_pipe};
@@ -480,7 +480,7 @@ pub(crate) fn build(
             .iter()
             .map(|(&g, st)| (g, (st.len(), group_slot.get(&g).copied().unwrap_or(0))))
             .collect();
-        let tspace = tilemem_target::MemSpace::from_name(space.name());
+        let tspace = tilemem_soc::MemSpace::from_name(space.name());
         out.push(DsaModel {
             function: f.name.to_string(),
             capacity: tspace.and_then(|s| soc.capacity(s)),

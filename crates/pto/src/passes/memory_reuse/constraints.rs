@@ -29,7 +29,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
-use tilemem_target::{Family, Soc};
+use tilemem_soc::{Family, Soc};
 
 use super::lifetime::{is_assigned, AllocationLifetimes, RootId};
 use crate::ir::{Expr, Function, FunctionKind, StmtKind, Type, VarId};

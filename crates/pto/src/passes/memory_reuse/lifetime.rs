@@ -49,7 +49,7 @@ use crate::ir::{
     Block, EntityRef, Expr, ForStmt, Function, MemBase, MemRef, PrimaryMap, SecondaryMap, StmtId,
     StmtKind, Type, VarDef, VarId,
 };
-use tilemem_target::MemSpace;
+use tilemem_soc::MemSpace;
 
 crate::ir::entity::entity!(
     /// An allocation root of one function (index into [`AllocationLifetimes::roots`]).

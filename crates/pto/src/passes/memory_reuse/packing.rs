@@ -29,7 +29,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use tilemem_target::{MemSpace, MemoryAllocatorPolicy, Soc};
+use tilemem_soc::{MemSpace, MemoryAllocatorPolicy, Soc};
 
 use super::constraints::AllocationConstraints;
 use super::lifetime::{AllocationLifetimes, Lifetime, RootId};

@@ -8,7 +8,7 @@ use std::collections::HashSet;
 use super::lifetime::{carried_from, target_space};
 use crate::ir::{Block, Expr, Function, MemBase, MemRef, StmtId, StmtKind, Type, VarId};
 use crate::ops;
-use tilemem_target::MemSpace;
+use tilemem_soc::MemSpace;
 
 /// The MemRef holding `v`'s bytes now: its own, else the one of the value
 /// its carry chain starts from.

@@ -37,7 +37,7 @@ use crate::ir::{
 };
 use crate::ops;
 use crate::passes::PassError;
-use tilemem_target::{Family, MemSpace};
+use tilemem_soc::{Family, MemSpace};
 
 /// The message PyPTO raises for an Acc-to-Acc reconciliation.
 pub const ACC_MOVE_ERROR: &str = "Internal error: MemoryReuse cannot reconcile divergent L0C accumulator buffers with tile.move; accumulator control-flow values must be coalesced before YieldFixup.";
