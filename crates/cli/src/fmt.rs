@@ -103,22 +103,9 @@ fn first_difference(a: &str, b: &str) -> Option<usize> {
     }
 }
 
-/// Writes through a temporary file in the same directory and renames it
-/// over `path`, so a failure never leaves a partial output file.
+/// Writes through the shared all-or-nothing output set.
 fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map_or("out".into(), |n| n.to_string_lossy().into_owned());
-    let tmp = dir.join(format!(".{name}.tilemem-fmt.{}", std::process::id()));
-    let result = std::fs::File::create(&tmp)
-        .and_then(|mut f| f.write_all(bytes).and_then(|()| f.sync_all()))
-        .and_then(|()| std::fs::rename(&tmp, path));
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
+    let mut o = crate::output::Outputs::new();
+    o.add(path, bytes);
+    o.commit().map_err(|e| e.error)
 }

@@ -12,17 +12,22 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod bench;
+mod explain;
 mod fmt;
+mod html_map;
+mod map_model;
 mod opt;
+mod output;
 mod plan;
 mod problem_file;
 mod search;
 mod solve;
+mod summary;
 mod validate;
 
 /// On-chip memory planner for tile-based NPU compilers.
 #[derive(Parser)]
-#[command(name = "tilemem", version, about, long_about = None)]
+#[command(name = "tilemem", version, about, long_about = None, propagate_version = true)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -40,6 +45,8 @@ enum Command {
     Fmt(fmt::Args),
     /// Run the PyPTO memory passes on a program.
     Plan(plan::Args),
+    /// Explain where a program's memory goes and what would make it fit.
+    Explain(explain::Args),
     /// Run HIVM MLIR passes, mlir-opt style (`tilemem opt --help`).
     Opt,
 }
@@ -55,6 +62,9 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
+    // An interrupt before the outputs are committed ends the command with
+    // nothing written; during the commit it waits for the renames.
+    output::interrupt::install();
     let args: Vec<String> = std::env::args().collect();
     // `opt` follows mlir-opt's single-dash flag conventions, which clap does
     // not model; it parses its own arguments.
@@ -78,6 +88,7 @@ fn main() -> ExitCode {
         Command::Bench(a) => bench::run(a),
         Command::Fmt(a) => fmt::run(a),
         Command::Plan(a) => plan::run(a),
+        Command::Explain(a) => explain::run(a),
         Command::Opt => opt::run(&[]),
     }
 }

@@ -20,6 +20,70 @@ use tilemem_mlir::pass::{registry, run_pipeline, Pass};
 use tilemem_mlir::print::print_module;
 use tilemem_mlir::verify::{expectations, verify};
 
+use crate::output::Outputs;
+
+/// One `memref.alloc`: source position, type text and bytes.
+struct AllocInfo {
+    line: u32,
+    col: u32,
+    ty: String,
+    bytes: Option<u64>,
+}
+
+/// The `memref.alloc` results of a module.
+fn allocs(m: &tilemem_mlir::ir::Module) -> Vec<AllocInfo> {
+    let mut out = Vec::new();
+    for op in m.all_ops() {
+        let d = m.op(op);
+        if !d.is("memref.alloc") {
+            continue;
+        }
+        let Some(v) = d.result(0) else { continue };
+        let ty = m.value_type(v);
+        let bytes = ty.shape().and_then(|shape| {
+            let bits = u64::from(ty.element_type()?.bit_width()?);
+            let elems = shape
+                .iter()
+                .try_fold(1u64, |a, &n| a.checked_mul(u64::try_from(n).ok()?))?;
+            Some((elems * bits).div_ceil(8))
+        });
+        out.push(AllocInfo {
+            line: d.loc.line,
+            col: d.loc.col,
+            ty: ty.to_string(),
+            bytes,
+        });
+    }
+    out
+}
+
+/// One line per allocation whose size the passes changed, matched by
+/// source position.
+fn padding(before: &[AllocInfo], after: &[AllocInfo]) -> Vec<String> {
+    let mut out = Vec::new();
+    for a in after {
+        let Some(b) = before
+            .iter()
+            .find(|b| (b.line, b.col) == (a.line, a.col) && b.line > 0)
+        else {
+            continue;
+        };
+        if b.bytes == a.bytes {
+            continue;
+        }
+        let n = |x: Option<u64>| x.map_or("?".to_string(), |x| x.to_string());
+        out.push(format!(
+            "line {}: {} -> {}: {} -> {} bytes",
+            a.line,
+            b.ty,
+            a.ty,
+            n(b.bytes),
+            n(a.bytes)
+        ));
+    }
+    out
+}
+
 /// Parsed command line.
 struct Options {
     passes: Vec<Box<dyn Pass>>,
@@ -28,11 +92,14 @@ struct Options {
     verify: bool,
     output: Option<String>,
     input: Option<String>,
+    quiet: bool,
 }
 
 enum Parsed {
     Run(Options),
     Help,
+    Version,
+    ListPasses,
 }
 
 fn usage() -> String {
@@ -45,7 +112,20 @@ fn usage() -> String {
          -pass-pipeline=<pipeline>    Passes as an MLIR pipeline string, e.g. 'builtin.module(hivm-mark-stride-align)'\n  \
          -verify-diagnostics          Check diagnostics against '// expected-error {{...}}' comments\n  \
          -o <file>                    Output file (default: stdout)\n  \
+         -q, -quiet                   Do not print the summary of padded allocations on stderr\n  \
+         -list-passes                 List the passes and exit\n  \
+         -version                     Show the version and exit\n  \
          -h, --help                   Show this help\n\n\
+         TARGET:\n  \
+         The chip is read from the module attribute hacc.target, e.g.\n  \
+           module attributes {hacc.target = #hacc.target<\"Ascend950PR_9589\">} {...}\n  \
+         Ascend950* selects Ascend950 (register-based vector units), Ascend910_95* and\n  \
+         Ascend310B* other register-based chips; any other value, or a module without\n  \
+         hacc.target, selects the default: Ascend910B (A2/A3, memory-based vector units).\n  \
+         There is no command-line flag for the target: it travels with the IR.\n\n\
+         SUMMARY:\n  \
+         Unless -quiet, each allocation the passes padded is listed on stderr as\n  \
+         'line L: TYPE BEFORE -> TYPE AFTER: B -> A bytes', then one total line.\n\n\
          PASSES (run in the order given):\n",
     );
     for p in registry() {
@@ -112,6 +192,7 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
         verify: false,
         output: None,
         input: None,
+        quiet: false,
     };
     let mut i = 0;
     while i < args.len() {
@@ -133,6 +214,9 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
         };
         match flag {
             "h" | "help" => return Ok(Parsed::Help),
+            "version" | "V" => return Ok(Parsed::Version),
+            "list-passes" => return Ok(Parsed::ListPasses),
+            "q" | "quiet" => o.quiet = true,
             "split-input-file" => o.split = true,
             "allow-unregistered-dialect" => o.allow_unregistered = true,
             "verify-diagnostics" => o.verify = true,
@@ -225,6 +309,16 @@ pub fn run(args: &[String]) -> ExitCode {
             print!("{}", usage());
             return ExitCode::SUCCESS;
         }
+        Ok(Parsed::Version) => {
+            println!("tilemem-opt {}", env!("CARGO_PKG_VERSION"));
+            return ExitCode::SUCCESS;
+        }
+        Ok(Parsed::ListPasses) => {
+            for p in registry() {
+                println!("{:<32} {}", p.name(), p.description());
+            }
+            return ExitCode::SUCCESS;
+        }
         Ok(Parsed::Run(o)) => o,
         Err(msg) => {
             eprintln!("tilemem opt: {msg}");
@@ -263,6 +357,7 @@ pub fn run(args: &[String]) -> ExitCode {
     let mut bad_input = false;
     let mut failed = false;
     let mut stderr = String::new();
+    let mut padded: Vec<String> = Vec::new();
     for chunk in chunks {
         let popts = ParseOptions {
             allow_unregistered_dialect: opts.allow_unregistered,
@@ -272,7 +367,9 @@ pub fn run(args: &[String]) -> ExitCode {
         let (diags, output, chunk_bad, chunk_failed) = match parse_module(chunk.text, &popts) {
             Err(d) => (vec![d], None, true, false),
             Ok(mut module) => {
+                let before = allocs(&module);
                 let (diags, ok) = run_pipeline(&opts.passes, &mut module);
+                padded.extend(padding(&before, &allocs(&module)));
                 let ok = ok && !diags.iter().any(|d| d.severity == Severity::Error);
                 let output = ok.then(|| print_module(&module));
                 (diags, output, false, !ok)
@@ -298,6 +395,15 @@ pub fn run(args: &[String]) -> ExitCode {
             outputs.push(out);
         }
     }
+    if !opts.quiet && !opts.verify && !padded.is_empty() {
+        for line in &padded {
+            stderr.push_str(&format!("[summary] {line}\n"));
+        }
+        stderr.push_str(&format!(
+            "[summary] {} allocation(s) padded\n",
+            padded.len()
+        ));
+    }
     eprint!("{stderr}");
     let joined = outputs.join("// -----\n");
     let code = if bad_input {
@@ -320,12 +426,10 @@ pub fn run(args: &[String]) -> ExitCode {
             if bad_input || failed {
                 return code;
             }
-            let tmp = format!("{path}.tmp{}", std::process::id());
-            let res =
-                std::fs::write(&tmp, joined.as_bytes()).and_then(|_| std::fs::rename(&tmp, path));
-            if let Err(e) = res {
-                let _ = std::fs::remove_file(&tmp);
-                eprintln!("tilemem opt: cannot write '{path}': {e}");
+            let mut o = Outputs::new();
+            o.add(path, joined);
+            if let Err(e) = o.commit() {
+                eprintln!("tilemem opt: {e}");
                 return ExitCode::from(2);
             }
         }

@@ -2,13 +2,17 @@
 //!
 //! Reads the program, runs the selected passes, checks the placement
 //! independently, then prints the program (stdout or `-o`) and optionally a
-//! JSON report. Diagnostics go to stderr in PyPTO's format. Nothing is
-//! written unless every step succeeded: exit 1 on a planning error, 2 on bad
-//! input.
+//! JSON report and a memory map, then a summary line per (function, space)
+//! on stderr. Diagnostics go to stderr in PyPTO's format; an over-capacity
+//! error is followed by a short explanation (`tilemem explain`). Nothing is
+//! written unless every step succeeded (one [`Outputs`] commit): exit 1 on
+//! a planning error, 2 on bad input.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use crate::output::{self, Outputs};
+use tilemem_pto::ir::Program;
 use tilemem_pto::passes::{run_pipeline, ErrorKind, PassContext, PassId, PlannerMode};
 use tilemem_soc::Soc;
 
@@ -24,6 +28,8 @@ pub struct Args {
     /// Who decides sharing and addresses: pypto (reuse, then sequential
     /// addresses), dsa-rp (joint placement, no reuse pass), ptoas (addresses
     /// left to the assembler), optimal (dsa-rp's problem, exact solver).
+    /// `all` runs pypto, dsa-rp and optimal: the program and report are
+    /// pypto's, the summary and the HTML map show all three.
     #[arg(long, default_value = "pypto")]
     pub planner: String,
     /// Run exactly these passes (comma-separated, in pipeline order):
@@ -41,15 +47,21 @@ pub struct Args {
     /// capacity, lower bound, each buffer's address range and lifetime).
     #[arg(long)]
     pub report: Option<PathBuf>,
-    /// Draw a memory map (address over time) of every kernel function and
-    /// memory space into this folder, as FUNC.SPACE.svg.
-    #[arg(long, value_name = "DIR")]
+    /// Draw a memory map of every kernel function and memory space into
+    /// this file: FILE.html is an interactive page (hover, zoom, search;
+    /// with --planner all, a switch between planners), FILE.svg a static
+    /// picture with one lane per (function, space).
+    #[arg(long, value_name = "FILE.html|FILE.svg")]
     pub map: Option<PathBuf>,
     /// dsa-rp/optimal: write each (function, space) placement problem into
     /// this folder as FUNC.SPACE.csv (replayable with `tilemem solve` /
     /// `tilemem validate`) plus a FUNC.SPACE.dsa.txt side file.
     #[arg(long, value_name = "DIR")]
     pub export_problems: Option<PathBuf>,
+    /// Do not print the summary (one line per function and space) on
+    /// stderr.
+    #[arg(short, long)]
+    pub quiet: bool,
     /// optimal: time budget of the exact solver per (function, space), in
     /// seconds.
     #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
@@ -70,6 +82,66 @@ fn bad_input(msg: impl std::fmt::Display) -> ExitCode {
     ExitCode::from(2)
 }
 
+/// The planners `--planner` names (`all`: the three that place).
+pub fn planners(name: &str) -> Option<Vec<PlannerMode>> {
+    if name.eq_ignore_ascii_case("all") {
+        return Some(vec![
+            PlannerMode::Pypto,
+            PlannerMode::DsaRp,
+            PlannerMode::Optimal,
+        ]);
+    }
+    PlannerMode::from_name(name).map(|p| vec![p])
+}
+
+/// The command-line spelling of a planner.
+pub fn planner_name(p: PlannerMode) -> &'static str {
+    match p {
+        PlannerMode::Pypto => "pypto",
+        PlannerMode::DsaRp => "dsa-rp",
+        PlannerMode::Ptoas => "ptoas",
+        PlannerMode::Optimal => "optimal",
+    }
+}
+
+/// The format of a `--map` file, from its extension.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum MapFormat {
+    /// Interactive HTML page.
+    Html,
+    /// Static SVG picture.
+    Svg,
+}
+
+impl MapFormat {
+    /// `.html`/`.htm` or `.svg`; anything else is bad input.
+    pub fn of(path: &Path) -> Result<MapFormat, String> {
+        match path
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase)
+            .as_deref()
+        {
+            Some("html" | "htm") => Ok(MapFormat::Html),
+            Some("svg") => Ok(MapFormat::Svg),
+            _ => Err(format!(
+                "--map {}: name a file ending in .html (interactive) or .svg (static)",
+                path.display()
+            )),
+        }
+    }
+}
+
+/// One planner's successful result.
+pub struct Planned {
+    /// The planner.
+    pub planner: PlannerMode,
+    /// The planned program.
+    pub program: Program,
+    /// Its report.
+    pub report: tilemem_pto::report::Report,
+}
+
 /// Runs the subcommand.
 pub fn run(args: Args) -> ExitCode {
     let Some(soc) = Soc::from_name(&args.target) else {
@@ -78,101 +150,160 @@ pub fn run(args: Args) -> ExitCode {
             args.target
         ));
     };
-    let Some(planner) = PlannerMode::from_name(&args.planner) else {
+    let Some(modes) = planners(&args.planner) else {
         return bad_input(format_args!(
-            "unknown --planner '{}'; use pypto, dsa-rp, ptoas or optimal",
+            "unknown --planner '{}'; use pypto, dsa-rp, ptoas, optimal or all",
             args.planner
         ));
     };
-    let passes = match select_passes(&args, planner) {
-        Ok(p) => p,
+    let map_format = match args.map.as_deref().map(MapFormat::of).transpose() {
+        Ok(f) => f,
         Err(msg) => return bad_input(msg),
     };
+    let mut pass_lists = Vec::new();
+    for &m in &modes {
+        match select_passes(&args, m) {
+            Ok(p) => pass_lists.push(p),
+            Err(msg) => return bad_input(msg),
+        }
+    }
     let file = args.file.display().to_string();
     let src = match std::fs::read_to_string(&args.file) {
         Ok(s) => s,
         Err(e) => return bad_input(format_args!("{file}: cannot read: {e}")),
     };
-    let mut program = match tilemem_pto::parse::parse(&src) {
+    let parsed = match tilemem_pto::parse::parse(&src) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("{file}:{}:{}: error: {}", e.line, e.col, e.message);
             return ExitCode::from(2);
         }
     };
-    let mut ctx = PassContext::new(soc, planner);
-    ctx.dsa.export_dir = args.export_problems.clone();
-    ctx.dsa.time_limit = (args.time_limit.is_finite() && args.time_limit >= 0.0)
-        .then(|| std::time::Duration::from_secs_f64(args.time_limit));
-    ctx.dsa.node_limit = (args.node_limit > 0).then_some(args.node_limit);
-    if args.penalty_first {
-        ctx.dsa.objective = tilemem_plan::Objective::PenaltyThenPeak;
-    }
-    let result = run_pipeline(&mut program, &mut ctx, &passes);
-    for d in &ctx.diagnostics {
-        eprintln!("{d}");
-    }
-    if planner == PlannerMode::Optimal {
-        for r in &ctx.dsa_reports {
-            eprintln!(
-                "[note] optimal {}/{}: {} bytes (dsa-rp greedy {}), penalty {}, {} ({})",
-                r.function,
-                r.space,
-                r.bytes,
-                r.greedy_bytes,
-                r.penalty,
-                if r.proven_optimal {
-                    "proven optimal"
-                } else {
-                    "not proven optimal"
-                },
-                r.chosen
-            );
-        }
-    }
-    if let Err(e) = result {
-        match e.loc {
-            Some(l) => eprintln!("{file}:{}:{}: {e}", l.line, l.col),
-            None => eprintln!("{file}: {e}"),
-        }
-        return match e.kind {
-            ErrorKind::Input => ExitCode::from(2),
-            ErrorKind::Planning | ErrorKind::Internal => ExitCode::from(1),
-        };
-    }
-    let text = tilemem_pto::print::print(&program);
-    let addressed = passes.contains(&PassId::AllocateMemoryAddr) && planner != PlannerMode::Ptoas;
-    let report = (args.report.is_some() || args.map.is_some())
-        .then(|| tilemem_pto::report::build(&program, &ctx.soc, addressed));
-    let json = args
-        .report
+    // Exported problems go to a private folder first and join the other
+    // outputs only when everything succeeded.
+    let staging = args
+        .export_problems
         .as_ref()
-        .and(report.as_ref())
-        .map(|r| r.to_json());
-    // Write everything only after every step succeeded; each file goes
-    // through a temporary sibling and a rename, so no partial file remains.
-    if let (Some(dir), Some(report)) = (&args.map, &report) {
-        if let Err(e) = write_maps(dir, report) {
-            eprintln!("error: {}: cannot write memory maps: {e}", dir.display());
-            return ExitCode::from(2);
+        .map(|_| std::env::temp_dir().join(format!("tilemem-export-{}", std::process::id())));
+    let _cleanup = staging.as_ref().map(|d| RemoveOnDrop(d.clone()));
+    let mut done: Vec<Planned> = Vec::new();
+    for (i, (&mode, passes)) in modes.iter().zip(&pass_lists).enumerate() {
+        let mut program = parsed.clone();
+        let mut ctx = PassContext::new(soc.clone(), mode);
+        if i == 0 {
+            ctx.dsa.export_dir = staging.clone();
         }
-    }
-    if let (Some(path), Some(json)) = (&args.report, &json) {
-        if let Err(e) = write_atomic(path, json) {
-            eprintln!("error: {}: cannot write report: {e}", path.display());
-            return ExitCode::from(2);
+        ctx.dsa.time_limit = (args.time_limit.is_finite() && args.time_limit >= 0.0)
+            .then(|| std::time::Duration::from_secs_f64(args.time_limit));
+        ctx.dsa.node_limit = (args.node_limit > 0).then_some(args.node_limit);
+        if args.penalty_first {
+            ctx.dsa.objective = tilemem_plan::Objective::PenaltyThenPeak;
         }
+        let result = run_pipeline(&mut program, &mut ctx, passes);
+        if i == 0 {
+            for d in &ctx.diagnostics {
+                eprintln!("{d}");
+            }
+        }
+        if mode == PlannerMode::Optimal {
+            for r in &ctx.dsa_reports {
+                eprintln!(
+                    "[note] optimal {}/{}: {} bytes (dsa-rp greedy {}), penalty {}, {} ({})",
+                    r.function,
+                    r.space,
+                    r.bytes,
+                    r.greedy_bytes,
+                    r.penalty,
+                    if r.proven_optimal {
+                        "proven optimal"
+                    } else {
+                        "not proven optimal"
+                    },
+                    r.chosen
+                );
+            }
+        }
+        if let Err(e) = result {
+            if i > 0 {
+                eprintln!("[note] planner {}: {e}", planner_name(mode));
+                continue;
+            }
+            match e.loc {
+                Some(l) => eprintln!("{file}:{}:{}: {e}", l.line, l.col),
+                None => eprintln!("{file}: {e}"),
+            }
+            if e.kind == ErrorKind::Planning && !args.quiet {
+                crate::explain::print_short(&parsed, &soc, mode);
+            }
+            return match e.kind {
+                ErrorKind::Input => ExitCode::from(2),
+                ErrorKind::Planning | ErrorKind::Internal => ExitCode::from(1),
+            };
+        }
+        let addressed = passes.contains(&PassId::AllocateMemoryAddr) && mode != PlannerMode::Ptoas;
+        let report = tilemem_pto::report::build(&program, &ctx.soc, addressed);
+        done.push(Planned {
+            planner: mode,
+            program,
+            report,
+        });
     }
-    match &args.output {
-        Some(path) => {
-            if let Err(e) = write_atomic(path, &text) {
-                eprintln!("error: {}: cannot write: {e}", path.display());
+    let primary = &done[0];
+    let text = tilemem_pto::print::print(&primary.program);
+    // Everything is computed; write it all or nothing.
+    let mut outputs = Outputs::new();
+    if let Some(path) = &args.report {
+        outputs.add(path, primary.report.to_json());
+    }
+    if let (Some(path), Some(format)) = (&args.map, map_format) {
+        let title = format!("{} ({})", file, primary.report.target);
+        let body = match format {
+            MapFormat::Html => crate::html_map::render(&crate::map_model::plan_doc(&title, &done)),
+            MapFormat::Svg => crate::map_model::plan_svg(&primary.report),
+        };
+        outputs.add(path, body);
+    }
+    if let (Some(dest), Some(staging)) = (&args.export_problems, &staging) {
+        if staging.is_dir() {
+            if let Err(e) = outputs.add_dir_contents(staging, dest) {
+                eprintln!(
+                    "error: {}: cannot stage exported problems: {e}",
+                    dest.display()
+                );
                 return ExitCode::from(2);
             }
         }
-        None => print!("{text}"),
+    }
+    if let Some(path) = &args.output {
+        outputs.add(path, text.clone());
+    }
+    if let Err(e) = outputs.commit() {
+        eprintln!("error: {e}");
+        return ExitCode::from(2);
+    }
+    if !args.quiet {
+        for p in &done {
+            for line in crate::summary::plan_lines(&p.report, &p.program, planner_name(p.planner)) {
+                eprintln!("{line}");
+            }
+        }
+    }
+    if args.output.is_none() {
+        if let Err(e) = output::stdout(text.as_bytes()) {
+            eprintln!("error: cannot write standard output: {e}");
+            return ExitCode::from(2);
+        }
     }
     ExitCode::SUCCESS
+}
+
+/// Removes a private staging folder when the command ends.
+struct RemoveOnDrop(PathBuf);
+
+impl Drop for RemoveOnDrop {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 /// The passes to run: `--passes` verbatim (checked against pipeline order),
@@ -210,30 +341,4 @@ fn select_passes(args: &Args, planner: PlannerMode) -> Result<Vec<PassId>, Strin
         return Ok(out);
     }
     Ok(pipeline)
-}
-
-/// Writes one SVG memory map per (function, space) of the report.
-fn write_maps(dir: &Path, report: &tilemem_pto::report::Report) -> std::io::Result<()> {
-    std::fs::create_dir_all(dir)?;
-    for f in &report.functions {
-        for s in &f.spaces {
-            let (problem, solution) = s.placement();
-            let title = format!("{} / {} ({})", f.name, s.space, report.target);
-            let svg = tilemem_plan::map::render_svg(&problem, &solution, &title);
-            write_atomic(&dir.join(format!("{}.{}.svg", f.name, s.space)), &svg)?;
-        }
-    }
-    Ok(())
-}
-
-fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "out".into());
-    let tmp = path.with_file_name(format!(".{name}.tilemem-tmp"));
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
 }

@@ -5,6 +5,8 @@ use std::process::ExitCode;
 
 use tilemem_plan::{map, solve, validate, Objective};
 
+use crate::output::Outputs;
+use crate::plan::MapFormat;
 use crate::problem_file;
 use crate::search::SearchFlags;
 
@@ -28,14 +30,24 @@ pub struct Args {
     /// Write the solution here (the input columns plus `offset`).
     #[arg(short = 'o', long)]
     pub output: Option<PathBuf>,
-    /// Draw the placement: an SVG memory map into this file, or a text map
-    /// on stdout with `-`.
-    #[arg(long, value_name = "FILE.svg|-")]
+    /// Draw the placement into this file: FILE.html (interactive: hover,
+    /// zoom, search) or FILE.svg (static), or a text map on stdout with `-`.
+    #[arg(long, value_name = "FILE.html|FILE.svg|-")]
     pub map: Option<PathBuf>,
 }
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> ExitCode {
+    let map_format = match args.map.as_deref().filter(|p| p.as_os_str() != "-") {
+        Some(p) => match MapFormat::of(p) {
+            Ok(f) => Some(f),
+            Err(msg) => {
+                eprintln!("error: {msg}");
+                return ExitCode::from(2);
+            }
+        },
+        None => None,
+    };
     let (kind, budget) = match args.search.solver_and_budget() {
         Ok(kb) => kb,
         Err(code) => return code,
@@ -102,37 +114,30 @@ pub fn run(args: Args) -> ExitCode {
             "not proven"
         }
     );
-    let map = args.map.as_ref().map(|path| {
-        if path.as_os_str() == "-" {
-            print!("{}", map::render_text(problem, sol, 16, 72));
-            None
-        } else {
-            let title = args.file.display().to_string();
-            Some((path, map::render_svg(problem, sol, &title)))
-        }
-    });
+    // Write every output or none.
+    let mut outputs = Outputs::new();
     if let Some(path) = &args.output {
-        if let Err(code) = write_atomic(path, &file.write_with(sol)) {
-            return code;
-        }
+        outputs.add(path, file.write_with(sol));
     }
-    if let Some(Some((path, svg))) = map {
-        if let Err(code) = write_atomic(path, &svg) {
-            return code;
-        }
+    if let (Some(path), Some(format)) = (&args.map, map_format) {
+        let title = args.file.display().to_string();
+        let body = match format {
+            MapFormat::Svg => map::render_svg(problem, sol, &title),
+            MapFormat::Html => crate::html_map::render(&crate::map_model::solve_doc(
+                &title,
+                problem,
+                sol,
+                &out.solver.to_string(),
+            )),
+        };
+        outputs.add(path, body);
+    }
+    if let Err(e) = outputs.commit() {
+        eprintln!("error: {e}");
+        return ExitCode::from(2);
+    }
+    if args.map.as_ref().is_some_and(|p| p.as_os_str() == "-") {
+        print!("{}", map::render_text(problem, sol, 16, 72));
     }
     ExitCode::SUCCESS
-}
-
-/// Writes through a temporary sibling and a rename: no partial output on
-/// failure.
-fn write_atomic(path: &std::path::Path, text: &str) -> Result<(), ExitCode> {
-    let tmp = path.with_extension("tilemem-tmp");
-    std::fs::write(&tmp, text)
-        .and_then(|_| std::fs::rename(&tmp, path))
-        .map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
-            eprintln!("error: cannot write {}: {e}", path.display());
-            ExitCode::from(2)
-        })
 }

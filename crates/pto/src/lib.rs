@@ -15,6 +15,7 @@ pub use diag::ParseError;
 pub use parse::parse;
 pub use print::print;
 
+pub mod explain;
 pub mod ops;
 pub mod passes;
 pub mod report;

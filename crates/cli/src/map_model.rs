@@ -1,0 +1,223 @@
+//! What the memory maps show, built from planned programs and solved
+//! problems: the lanes of the HTML map ([`crate::html_map`]) and the
+//! stacked SVG picture.
+
+use std::collections::HashMap;
+
+use tilemem_plan::{map, Problem, Solution};
+use tilemem_pto::explain::{live_tile, peak, statement_at};
+use tilemem_pto::passes::allocate_memory_addr::resolve_reserves;
+use tilemem_pto::report::Report;
+
+use crate::html_map::{Lane, MapDoc, Peak, Rect, View, Window};
+use crate::plan::{planner_name, Planned};
+
+/// At most this many names in one "not shared with" list.
+const MAX_NAMES: usize = 12;
+
+/// The HTML map of one or more planners' results of one program.
+pub fn plan_doc(title: &str, results: &[Planned]) -> MapDoc {
+    let views = results
+        .iter()
+        .map(|p| View {
+            planner: planner_name(p.planner).to_string(),
+            lanes: plan_lanes(p),
+        })
+        .collect();
+    MapDoc {
+        title: title.to_string(),
+        views,
+    }
+}
+
+fn plan_lanes(p: &Planned) -> Vec<Lane> {
+    let mut lanes = Vec::new();
+    for fr in &p.report.functions {
+        let Some(f) = p.program.function(&fr.name) else {
+            continue;
+        };
+        let walk = f.walk();
+        let reserves = resolve_reserves(f).unwrap_or_default();
+        for sr in &fr.spaces {
+            let (problem, _) = sr.placement();
+            let pk = peak(sr);
+            let (line, label) = statement_at(f, &walk, pk.statement);
+            let reserved: Vec<Window> = reserves
+                .iter()
+                .filter(|r| r.space.name() == sr.space)
+                .map(|r| Window {
+                    name: r.name.clone(),
+                    start: r.base,
+                    end: r.base + r.size,
+                })
+                .collect();
+            let res_bytes: u64 = reserved.iter().map(|w| w.end - w.start).sum();
+            let mut rects = Vec::new();
+            for (i, b) in sr.buffers.iter().enumerate() {
+                let t = live_tile(f, b);
+                let pb = &problem.buffers[i];
+                let mut co_live = Vec::new();
+                let mut same_root = Vec::new();
+                for (j, o) in sr.buffers.iter().enumerate() {
+                    if j == i || o.name == b.name {
+                        continue;
+                    }
+                    let q = &problem.buffers[j];
+                    if o.root == b.root || (o.start == b.start && p.report.addressed) {
+                        same_root.push(o.name.as_str());
+                    } else if pb.lower < q.upper && q.lower < pb.upper {
+                        co_live.push(o.name.as_str());
+                    }
+                }
+                let list = |v: &[&str]| {
+                    if v.is_empty() {
+                        "none".to_string()
+                    } else if v.len() > MAX_NAMES {
+                        format!("{}, ... ({} in all)", v[..MAX_NAMES].join(", "), v.len())
+                    } else {
+                        v.join(", ")
+                    }
+                };
+                let mut details = vec![
+                    ("tile".to_string(), b.name.clone()),
+                    ("shape".to_string(), format!("{} {}", t.shape, t.dtype)),
+                    ("bytes".to_string(), t.bytes.to_string()),
+                    ("source line".to_string(), t.line.to_string()),
+                    (
+                        "lifetime".to_string(),
+                        format!("statements {} .. {}", b.def, b.last.max(b.def)),
+                    ),
+                    (
+                        "buffer".to_string(),
+                        format!("{} at [{}, {})", b.root, b.start, b.end),
+                    ),
+                    ("shares it with".to_string(), list(&same_root)),
+                ];
+                details.push((
+                    "not shared with (lifetimes overlap)".to_string(),
+                    list(&co_live),
+                ));
+                details.push(("planner".to_string(), planner_name(p.planner).to_string()));
+                rects.push(Rect {
+                    name: b.name.clone(),
+                    group: b.root.clone(),
+                    start: b.start,
+                    end: b.end,
+                    t0: pb.lower,
+                    t1: pb.upper,
+                    details,
+                });
+            }
+            lanes.push(Lane {
+                title: format!("{} / {}", fr.name, sr.space),
+                capacity: sr.capacity,
+                used: sr.bytes_used,
+                lower_bound: sr.lower_bound + res_bytes,
+                reserved,
+                peak: (pk.total > 0).then(|| Peak {
+                    at: pk.instant,
+                    label: format!("{label} (line {line}), {} bytes live", pk.total),
+                }),
+                positions: Vec::new(),
+                rects,
+            });
+        }
+    }
+    lanes
+}
+
+/// The HTML map of a solved problem file.
+pub fn solve_doc(title: &str, problem: &Problem, solution: &Solution, solver: &str) -> MapDoc {
+    let lb = tilemem_plan::lower_bound(problem);
+    let used = problem
+        .buffers
+        .iter()
+        .zip(&solution.offsets)
+        .map(|(b, &o)| o + b.size)
+        .max()
+        .unwrap_or(0);
+    let mut names: HashMap<usize, String> = HashMap::new();
+    for (i, b) in problem.buffers.iter().enumerate() {
+        names.insert(i, b.name.clone().unwrap_or_else(|| i.to_string()));
+    }
+    let rects = problem
+        .buffers
+        .iter()
+        .zip(&solution.offsets)
+        .enumerate()
+        .map(|(i, (b, &o))| Rect {
+            name: names[&i].clone(),
+            group: names[&i].clone(),
+            start: o,
+            end: o + b.size,
+            t0: b.lower,
+            t1: b.upper,
+            details: vec![
+                ("buffer".to_string(), names[&i].clone()),
+                ("bytes".to_string(), b.size.to_string()),
+                ("alignment".to_string(), b.align.to_string()),
+                (
+                    "lifetime".to_string(),
+                    format!("[{}, {})", b.lower, b.upper),
+                ),
+                ("address".to_string(), format!("[{o}, {})", o + b.size)),
+            ],
+        })
+        .collect();
+    MapDoc {
+        title: title.to_string(),
+        views: vec![View {
+            planner: solver.to_string(),
+            lanes: vec![Lane {
+                title: title.to_string(),
+                capacity: problem.capacity,
+                used,
+                lower_bound: lb,
+                reserved: problem
+                    .reserved
+                    .iter()
+                    .map(|&(s, e)| Window {
+                        name: "reserved".into(),
+                        start: s,
+                        end: e,
+                    })
+                    .collect(),
+                peak: None,
+                positions: Vec::new(),
+                rects,
+            }],
+        }],
+    }
+}
+
+/// One SVG picture with a lane per (function, space), stacked.
+pub fn plan_svg(report: &Report) -> String {
+    let mut inner = String::new();
+    let (mut width, mut y) = (0f64, 0f64);
+    for f in &report.functions {
+        for s in &f.spaces {
+            let (problem, solution) = s.placement();
+            let title = format!("{} / {} ({})", f.name, s.space, report.target);
+            let svg = map::render_svg(&problem, &solution, &title);
+            let w = attr(&svg, "width").unwrap_or(960.0);
+            let h = attr(&svg, "height").unwrap_or(540.0);
+            inner.push_str(&svg.replacen(
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" ",
+                &format!("<svg y=\"{y}\" "),
+                1,
+            ));
+            width = width.max(w);
+            y += h;
+        }
+    }
+    format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{y}\" viewBox=\"0 0 {width} {y}\">\n{inner}</svg>\n"
+    )
+}
+
+/// A numeric attribute of the root element of an SVG document.
+fn attr(svg: &str, name: &str) -> Option<f64> {
+    let head = &svg[..svg.find('>')?];
+    let at = head.find(&format!(" {name}=\""))? + name.len() + 3;
+    head[at..].split('"').next()?.parse().ok()
+}

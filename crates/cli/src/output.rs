@@ -1,0 +1,369 @@
+//! All-or-nothing output files, shared by every subcommand.
+//!
+//! A command stages every file it means to write (the program, the report,
+//! the maps, exported problems) in an [`Outputs`] set and calls
+//! [`Outputs::commit`] once everything has been computed. The commit writes
+//! each file to a temporary sibling in its destination folder; only when
+//! every temporary file is complete does it rename them into place. A
+//! failure at any point (read-only folder, full disk, missing folder)
+//! removes the temporary files and leaves every destination as it was, so a
+//! failed command never leaves some of its outputs behind.
+//!
+//! An interrupt (`SIGINT`) before the commit ends the process with nothing
+//! written; one that arrives during the commit is held until the renames
+//! are done, so the files are either all old or all new, never torn.
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+/// A set of files to write together.
+#[derive(Default)]
+pub struct Outputs {
+    files: Vec<(PathBuf, Vec<u8>)>,
+    dirs: Vec<PathBuf>,
+}
+
+/// Why a commit failed: the destination that could not be written and the
+/// error. Nothing was written.
+#[derive(Debug)]
+pub struct CommitError {
+    /// The destination path.
+    pub path: PathBuf,
+    /// The I/O error.
+    pub error: io::Error,
+}
+
+impl std::fmt::Display for CommitError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "cannot write {}: {}; nothing was written",
+            self.path.display(),
+            self.error
+        )
+    }
+}
+
+/// Opens a temporary file for writing; replaced in tests to inject faults.
+pub type Opener<'a> = &'a dyn Fn(&Path) -> io::Result<Box<dyn Write>>;
+
+fn open_file(path: &Path) -> io::Result<Box<dyn Write>> {
+    Ok(Box::new(std::fs::File::create(path)?))
+}
+
+impl Outputs {
+    /// An empty set.
+    pub fn new() -> Outputs {
+        Outputs::default()
+    }
+
+    /// Stages `bytes` to be written at `path`. A later file with the same
+    /// path replaces the earlier one.
+    pub fn add(&mut self, path: impl Into<PathBuf>, bytes: impl Into<Vec<u8>>) {
+        let path = path.into();
+        self.files.retain(|(p, _)| *p != path);
+        self.files.push((path, bytes.into()));
+    }
+
+    /// Stages every regular file of `staging` to be written under the
+    /// output folder `dest` with the same name (used for folders a library
+    /// fills, such as exported problems). `dest` is created by the commit.
+    pub fn add_dir_contents(&mut self, staging: &Path, dest: &Path) -> io::Result<()> {
+        self.dirs.push(dest.to_path_buf());
+        let mut entries: Vec<_> = std::fs::read_dir(staging)?.collect::<Result<_, _>>()?;
+        entries.sort_by_key(|e| e.file_name());
+        for e in entries {
+            if e.file_type()?.is_file() {
+                self.add(dest.join(e.file_name()), std::fs::read(e.path())?);
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes every staged file, or none.
+    pub fn commit(self) -> Result<(), CommitError> {
+        self.commit_with(&open_file)
+    }
+
+    /// [`Outputs::commit`] with a custom way of opening the temporary files.
+    pub fn commit_with(self, open: Opener<'_>) -> Result<(), CommitError> {
+        let _guard = interrupt::hold();
+        // Output folders first; the ones this commit creates are removed
+        // again when it fails.
+        let mut created: Vec<PathBuf> = Vec::new();
+        let remove_created = |created: &[PathBuf]| {
+            for d in created.iter().rev() {
+                let _ = std::fs::remove_dir(d);
+            }
+        };
+        for d in &self.dirs {
+            let mut missing: Vec<PathBuf> = d
+                .ancestors()
+                .filter(|a| !a.as_os_str().is_empty() && !a.exists())
+                .map(Path::to_path_buf)
+                .collect();
+            missing.reverse();
+            if let Err(error) = std::fs::create_dir_all(d) {
+                remove_created(&created);
+                return Err(CommitError {
+                    path: d.clone(),
+                    error,
+                });
+            }
+            created.extend(missing);
+        }
+        let mut temps: Vec<(PathBuf, &Path)> = Vec::with_capacity(self.files.len());
+        let cleanup = |temps: &[(PathBuf, &Path)]| {
+            for (t, _) in temps {
+                let _ = std::fs::remove_file(t);
+            }
+        };
+        for (path, bytes) in &self.files {
+            let tmp = temp_path(path);
+            let written = open(&tmp).and_then(|mut w| {
+                w.write_all(bytes)?;
+                w.flush()
+            });
+            // Record the temporary file before checking, so a partial one is
+            // removed too.
+            temps.push((tmp, path));
+            if let Err(error) = written {
+                cleanup(&temps);
+                remove_created(&created);
+                return Err(CommitError {
+                    path: path.clone(),
+                    error,
+                });
+            }
+        }
+        // Every file is complete: move them into place. A rename within one
+        // folder does not fail for lack of space; should one fail anyway,
+        // the files already moved are removed when they did not exist.
+        let mut moved: Vec<(&Path, bool)> = Vec::new();
+        for (i, (tmp, path)) in temps.iter().enumerate() {
+            let existed = path.exists();
+            if let Err(error) = std::fs::rename(tmp, path) {
+                cleanup(&temps[i..]);
+                for (p, existed) in moved {
+                    if !existed {
+                        let _ = std::fs::remove_file(p);
+                    }
+                }
+                remove_created(&created);
+                return Err(CommitError {
+                    path: path.to_path_buf(),
+                    error,
+                });
+            }
+            moved.push((path, existed));
+        }
+        Ok(())
+    }
+}
+
+/// A hidden sibling of `path` unique to this process.
+fn temp_path(path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map_or("out".into(), |n| n.to_string_lossy().into_owned());
+    path.with_file_name(format!(".{name}.tilemem-{}.tmp", std::process::id()))
+}
+
+/// Writes `bytes` to standard output; a closed pipe or a full device is an
+/// error, not a panic.
+pub fn stdout(bytes: &[u8]) -> io::Result<()> {
+    let mut out = io::stdout().lock();
+    out.write_all(bytes)?;
+    out.flush()
+}
+
+/// `SIGINT` handling around commits.
+pub mod interrupt {
+    #[cfg(unix)]
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    #[cfg(unix)]
+    static COMMITTING: AtomicBool = AtomicBool::new(false);
+    #[cfg(unix)]
+    static PENDING: AtomicBool = AtomicBool::new(false);
+
+    /// Exit status of an interrupted command (128 + SIGINT).
+    pub const EXIT: i32 = 130;
+
+    #[cfg(unix)]
+    extern "C" fn on_sigint(_: libc::c_int) {
+        if COMMITTING.load(Ordering::SeqCst) {
+            PENDING.store(true, Ordering::SeqCst);
+        } else {
+            // SAFETY: _exit is async-signal-safe; nothing has been written.
+            unsafe { libc::_exit(EXIT) };
+        }
+    }
+
+    /// Installs the handler: an interrupt outside a commit exits at once
+    /// (nothing written), one during a commit exits after it.
+    pub fn install() {
+        #[cfg(unix)]
+        // SAFETY: installs a handler that only touches atomics and calls
+        // _exit, both async-signal-safe.
+        unsafe {
+            libc::signal(
+                libc::SIGINT,
+                on_sigint as extern "C" fn(libc::c_int) as libc::sighandler_t,
+            );
+        }
+    }
+
+    /// Holds interrupts while alive.
+    pub struct Hold(());
+
+    /// Starts holding interrupts until the returned guard is dropped.
+    pub fn hold() -> Hold {
+        #[cfg(unix)]
+        COMMITTING.store(true, Ordering::SeqCst);
+        Hold(())
+    }
+
+    impl Drop for Hold {
+        fn drop(&mut self) {
+            #[cfg(unix)]
+            {
+                COMMITTING.store(false, Ordering::SeqCst);
+                if PENDING.load(Ordering::SeqCst) {
+                    std::process::exit(EXIT);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::Cell;
+    use std::rc::Rc;
+
+    fn scratch(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("tilemem-out-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    fn names(d: &Path) -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+
+    /// A file that accepts `left` more bytes, then fails as a full disk
+    /// does.
+    struct Full {
+        file: std::fs::File,
+        left: Rc<Cell<usize>>,
+    }
+
+    impl Write for Full {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            if self.left.get() == 0 {
+                return Err(io::Error::from_raw_os_error(28)); // ENOSPC
+            }
+            let n = buf.len().min(self.left.get());
+            self.left.set(self.left.get() - n);
+            self.file.write(&buf[..n])
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            self.file.flush()
+        }
+    }
+
+    #[test]
+    fn writes_all_files() {
+        let d = scratch("all");
+        let mut o = Outputs::new();
+        o.add(d.join("a.txt"), "A");
+        o.add(d.join("b.txt"), "B");
+        o.commit().unwrap();
+        assert_eq!(names(&d), ["a.txt", "b.txt"]);
+        assert_eq!(std::fs::read_to_string(d.join("b.txt")).unwrap(), "B");
+    }
+
+    #[test]
+    fn a_missing_folder_for_the_last_file_writes_nothing() {
+        let d = scratch("missing");
+        std::fs::write(d.join("a.txt"), "old").unwrap();
+        let mut o = Outputs::new();
+        o.add(d.join("a.txt"), "new");
+        o.add(d.join("nodir/b.txt"), "B");
+        let e = o.commit().unwrap_err();
+        assert_eq!(e.path, d.join("nodir/b.txt"));
+        assert_eq!(names(&d), ["a.txt"]);
+        assert_eq!(std::fs::read_to_string(d.join("a.txt")).unwrap(), "old");
+    }
+
+    /// A full disk at every possible byte: nothing is written and no
+    /// temporary file remains, whichever file the disk fills up on.
+    #[test]
+    fn a_full_disk_after_n_bytes_writes_nothing() {
+        let d = scratch("full");
+        let total = "first file".len() + "second".len();
+        for budget in 0..total {
+            // The budget is shared by all files, like a disk.
+            let left = Rc::new(Cell::new(budget));
+            let open = |p: &Path| -> io::Result<Box<dyn Write>> {
+                let file = std::fs::File::create(p)?;
+                Ok(Box::new(Full {
+                    file,
+                    left: left.clone(),
+                }))
+            };
+            let mut o = Outputs::new();
+            o.add(d.join("a.txt"), "first file");
+            o.add(d.join("b.txt"), "second");
+            let e = o.commit_with(&open).unwrap_err();
+            assert_eq!(e.error.raw_os_error(), Some(28), "budget {budget}");
+            assert!(names(&d).is_empty(), "budget {budget}: {:?}", names(&d));
+        }
+        // With room for everything, both land.
+        let mut o = Outputs::new();
+        o.add(d.join("a.txt"), "first file");
+        o.add(d.join("b.txt"), "second");
+        let left = Rc::new(Cell::new(total));
+        let open = |p: &Path| -> io::Result<Box<dyn Write>> {
+            Ok(Box::new(Full {
+                file: std::fs::File::create(p)?,
+                left: left.clone(),
+            }))
+        };
+        o.commit_with(&open).unwrap();
+        assert_eq!(names(&d), ["a.txt", "b.txt"]);
+    }
+
+    #[test]
+    fn a_failed_commit_removes_the_output_folder_it_created() {
+        let d = scratch("dirs");
+        let staging = d.join("staging");
+        std::fs::create_dir_all(&staging).unwrap();
+        std::fs::write(staging.join("f.Vec.csv"), "id").unwrap();
+        let mut o = Outputs::new();
+        o.add_dir_contents(&staging, &d.join("out/problems"))
+            .unwrap();
+        o.add(d.join("nodir/x.py"), "x");
+        o.commit().unwrap_err();
+        assert_eq!(names(&d), ["staging"]);
+    }
+
+    #[test]
+    fn a_later_file_replaces_an_earlier_one() {
+        let d = scratch("dup");
+        let mut o = Outputs::new();
+        o.add(d.join("a.txt"), "1");
+        o.add(d.join("a.txt"), "2");
+        assert_eq!(o.files.len(), 1);
+        o.commit().unwrap();
+        assert_eq!(std::fs::read_to_string(d.join("a.txt")).unwrap(), "2");
+    }
+}

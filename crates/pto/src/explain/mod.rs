@@ -1,0 +1,533 @@
+//! Why a program needs the memory it needs, and what would make it fit.
+//!
+//! For each (kernel function, memory space) [`explain`] reports:
+//! - the **peak instant**: the statement where the tiles live together take
+//!   the most bytes, with its source line;
+//! - the **live set** there: every tile (alias family) with its bytes,
+//!   largest first, and the total;
+//! - the **lower bound**: the largest co-live total of the tiles' own
+//!   lifetimes plus the reserved windows of the space. When it exceeds the
+//!   capacity no placement of these lifetimes can fit, whatever the planner
+//!   does; when it does not, a placement could fit and the planner's rules
+//!   (sharing restrictions, sequential addresses) are what refused it;
+//! - **remedies**, each computed by re-planning a modified copy of the
+//!   program with the same pipeline (never by a formula): another planner,
+//!   a smaller reserved window (the cross-core pipe ring: fewer slots), a
+//!   lower `stage=` on a pipelined loop, a smaller first dimension of one
+//!   of the largest live tiles. A remedy is listed only when the re-planned
+//!   program fits.
+//!
+//! Assumes: the program reads and passes `init_memref` and
+//! `materialize_semantic_aliases` (the live set is taken after them, before
+//! any sharing, so it is the same for every planner). Guarantees: the facts
+//! are deterministic; re-planning works on clones, the input is unchanged.
+
+use crate::ir::{Expr, Function, Program, StmtId, StmtKind, Type, VarId};
+use crate::passes::allocate_memory_addr::{resolve_reserves, target_space};
+use crate::passes::{run_pipeline, PassContext, PassError, PassId, PlannerMode};
+use crate::report;
+use tilemem_soc::Soc;
+
+/// One tile live at the peak.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LiveTile {
+    /// Tile name (the family's first definition).
+    pub name: String,
+    /// Bytes.
+    pub bytes: u64,
+    /// Shape as written (`[64, 64]`), or empty when unknown.
+    pub shape: String,
+    /// Element type (`FP32`), or empty.
+    pub dtype: String,
+    /// Source line of the defining statement (0 when unknown).
+    pub line: u32,
+    /// Program position of the definition.
+    pub def: u64,
+    /// Program position of the last read.
+    pub last: u64,
+}
+
+/// A change that makes the program fit, found by re-planning it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Remedy {
+    /// What to change, in the user's terms.
+    pub change: String,
+    /// Bytes the space uses after the change.
+    pub bytes_after: u64,
+    /// Bytes saved against the lower bound before the change (0 for a
+    /// different planner, which saves against what the planner used).
+    pub saved: u64,
+}
+
+/// The facts of one (function, space).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpaceExplain {
+    /// Function name.
+    pub function: String,
+    /// Space name.
+    pub space: String,
+    /// Capacity, when limited.
+    pub capacity: Option<u64>,
+    /// Reserved bytes (windows of `system.reserve_buffer`) in the space.
+    pub reserved: u64,
+    /// Largest co-live total of the tiles (without reserved windows).
+    pub co_live: u64,
+    /// Program position of the peak instant (1-based statement index).
+    pub peak_at: u64,
+    /// Source line of the peak statement (0 when unknown).
+    pub peak_line: u32,
+    /// The peak statement's op (`tile.exp`) or kind.
+    pub peak_stmt: String,
+    /// Tiles live at the peak, largest first.
+    pub live: Vec<LiveTile>,
+    /// Bytes the space uses when planned (for a failed plan: the usage
+    /// its error reports, when it names this space).
+    pub planned_bytes: Option<u64>,
+    /// Whether the planner placed the space within its capacity.
+    pub fits: bool,
+    /// Remedies (only computed for spaces that do not fit).
+    pub remedies: Vec<Remedy>,
+}
+
+impl SpaceExplain {
+    /// Lower bound on the bytes any placement needs: co-live tiles plus
+    /// reserved windows.
+    pub fn lower_bound(&self) -> u64 {
+        self.co_live + self.reserved
+    }
+
+    /// Total bytes of the live set.
+    pub fn live_total(&self) -> u64 {
+        self.live.iter().map(|t| t.bytes).sum()
+    }
+
+    /// True when the lower bound alone exceeds the capacity.
+    pub fn proven_over(&self) -> bool {
+        self.capacity.is_some_and(|c| self.lower_bound() > c)
+    }
+
+    /// True when the space does not fit its capacity.
+    pub fn over(&self) -> bool {
+        !self.fits
+    }
+}
+
+/// What [`explain`] found.
+#[derive(Clone, Debug)]
+pub struct Explanation {
+    /// Every (function, space), in program and space order.
+    pub spaces: Vec<SpaceExplain>,
+    /// The planning error of the requested planner, if any.
+    pub error: Option<PassError>,
+}
+
+/// Plans `program` with `planner` and returns the report (addressed) or
+/// the planning error. Works on a clone.
+pub fn replan(
+    program: &Program,
+    soc: &Soc,
+    planner: PlannerMode,
+) -> Result<report::Report, PassError> {
+    let mut p = program.clone();
+    let mut ctx = PassContext::new(soc.clone(), planner);
+    let passes = PassId::default_pipeline(planner);
+    run_pipeline(&mut p, &mut ctx, &passes)?;
+    let addressed = planner != PlannerMode::Ptoas;
+    Ok(report::build(&p, soc, addressed))
+}
+
+/// Bytes the report's (function, space) uses, if present.
+fn used(r: &report::Report, function: &str, space: &str) -> Option<u64> {
+    r.functions
+        .iter()
+        .find(|f| f.name == function)?
+        .spaces
+        .iter()
+        .find(|s| s.space == space)
+        .map(|s| s.bytes_used)
+}
+
+/// Explains every (function, space) of `program` planned with `planner`.
+/// Remedies are computed for spaces that do not fit; with `all`, the facts
+/// of every space are returned (else only those that do not fit).
+pub fn explain(
+    program: &Program,
+    soc: &Soc,
+    planner: PlannerMode,
+    all: bool,
+) -> Result<Explanation, PassError> {
+    // The live sets before any sharing.
+    let mut early = program.clone();
+    let mut ctx = PassContext::new(soc.clone(), planner);
+    run_pipeline(
+        &mut early,
+        &mut ctx,
+        &[PassId::InitMemref, PassId::MaterializeSemanticAliases],
+    )?;
+    let base = report::build(&early, soc, false);
+    let planned = replan(program, soc, planner);
+    let mut spaces = Vec::new();
+    for fr in &base.functions {
+        let Some(f) = early.function(&fr.name) else {
+            continue;
+        };
+        let walk = f.walk();
+        let reserves = resolve_reserves(f).unwrap_or_default();
+        for sr in &fr.spaces {
+            let reserved: u64 = reserves
+                .iter()
+                .filter(|r| r.space.name() == sr.space)
+                .map(|r| r.size)
+                .sum();
+            let pk = peak(sr);
+            let (peak_at, co_live) = (pk.statement, pk.total);
+            let mut live: Vec<LiveTile> = pk
+                .live
+                .iter()
+                .map(|&i| live_tile(f, &sr.buffers[i]))
+                .collect();
+            live.sort_by(|a, b| b.bytes.cmp(&a.bytes).then(a.name.cmp(&b.name)));
+            let (peak_line, peak_stmt) = statement_at(f, &walk, peak_at);
+            let capacity = target_space_capacity(soc, &sr.space).or(sr.capacity);
+            let (planned_bytes, fits) = match &planned {
+                Ok(r) => {
+                    let b = used(r, &fr.name, &sr.space);
+                    (b, b.is_none_or(|b| capacity.is_none_or(|c| b <= c)))
+                }
+                Err(e) => match failed_usage(e, &fr.name, &sr.space) {
+                    Some(b) => (Some(b), false),
+                    None => (None, !capacity.is_some_and(|c| co_live + reserved > c)),
+                },
+            };
+            spaces.push(SpaceExplain {
+                function: fr.name.clone(),
+                space: sr.space.clone(),
+                capacity,
+                reserved,
+                co_live,
+                peak_at,
+                peak_line,
+                peak_stmt,
+                live,
+                planned_bytes,
+                fits,
+                remedies: Vec::new(),
+            });
+        }
+    }
+    let error = planned.as_ref().err().cloned();
+    for i in 0..spaces.len() {
+        if spaces[i].over() {
+            let r = remedies(program, soc, planner, &spaces[i]);
+            spaces[i].remedies = r;
+        }
+    }
+    if !all {
+        spaces.retain(SpaceExplain::over);
+    }
+    Ok(Explanation { spaces, error })
+}
+
+/// The usage an over-capacity error reports for this (function, space):
+/// `SPACE buffer usage (N bytes) exceeds ... in function 'F'`.
+fn failed_usage(e: &PassError, function: &str, space: &str) -> Option<u64> {
+    let m = &e.message;
+    if !m.contains(&format!("in function '{function}'")) {
+        return None;
+    }
+    let rest = m.strip_prefix(&format!("{space} buffer usage ("))?;
+    rest.split_once(' ')?.0.parse().ok()
+}
+
+fn target_space_capacity(soc: &Soc, space: &str) -> Option<u64> {
+    let s = crate::ir::MemSpace::from_name(space);
+    target_space(&s).and_then(|t| soc.capacity(t))
+}
+
+/// The instant where the buffers of a space take the most bytes together.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PeakInstant {
+    /// The instant on the report's doubled time scale
+    /// ([`report::SpaceReport::placement`]).
+    pub instant: u64,
+    /// The statement (1-based program position) of that instant.
+    pub statement: u64,
+    /// Bytes live there.
+    pub total: u64,
+    /// Indices (into the space's buffers) of the buffers live there.
+    pub live: Vec<usize>,
+}
+
+/// The first instant of the largest co-live total. Lifetimes are those of
+/// the report (`[2 def + 1, max(2 def + 2, 2 last + 1))`), so a tile read
+/// for the last time by a statement and the tile that statement defines are
+/// not co-live.
+pub fn peak(sr: &report::SpaceReport) -> PeakInstant {
+    let (problem, _) = sr.placement();
+    // Sweep the start and end events in time order.
+    let mut events: Vec<(u64, bool, usize)> = Vec::with_capacity(2 * problem.len());
+    for (i, b) in problem.buffers.iter().enumerate() {
+        events.push((b.lower, true, i));
+        events.push((b.upper, false, i));
+    }
+    // Ends before starts at the same instant (half-open lifetimes).
+    events.sort_unstable_by_key(|&(t, start, i)| (t, start, i));
+    let (mut total, mut best) = (0u64, PeakInstant::default());
+    let mut k = 0;
+    while k < events.len() {
+        let t = events[k].0;
+        while k < events.len() && events[k].0 == t {
+            let (_, start, i) = events[k];
+            let size = problem.buffers[i].size;
+            total = if start { total + size } else { total - size };
+            k += 1;
+        }
+        if total > best.total {
+            best = PeakInstant {
+                instant: t,
+                statement: t / 2,
+                total,
+                live: Vec::new(),
+            };
+        }
+    }
+    best.live = (0..problem.len())
+        .filter(|&i| {
+            let b = &problem.buffers[i];
+            b.lower <= best.instant && best.instant < b.upper
+        })
+        .collect();
+    best
+}
+
+/// The facts of one buffer of a report: name, bytes, shape, dtype, line.
+pub fn live_tile(f: &Function, b: &report::BufferReport) -> LiveTile {
+    let var = f.var_by_name(&b.name);
+    let tile = var.and_then(|v| f.ty(v)).and_then(Type::as_tile);
+    let shape = tile.map_or(String::new(), |t| shape_text(&t.shape));
+    let dtype = tile.map_or(String::new(), |t| t.dtype.name().to_string());
+    let line = var.and_then(|v| def_line(f, v)).unwrap_or(0);
+    LiveTile {
+        name: b.name.clone(),
+        bytes: b.end - b.start,
+        shape,
+        dtype,
+        line,
+        def: b.def,
+        last: b.last,
+    }
+}
+
+/// Source line of the statement defining `v`.
+pub fn def_line(f: &Function, v: VarId) -> Option<u32> {
+    match f.vars[v].def {
+        crate::ir::VarDef::Stmt(s)
+        | crate::ir::VarDef::IterArg(s)
+        | crate::ir::VarDef::LoopVar(s) => Some(f.stmts[s].pos.line).filter(|&l| l > 0),
+        _ => None,
+    }
+}
+
+fn shape_text(shape: &[Expr]) -> String {
+    let dims: Vec<String> = shape
+        .iter()
+        .map(|d| d.as_int().map_or("?".to_string(), |n| n.to_string()))
+        .collect();
+    format!("[{}]", dims.join(", "))
+}
+
+/// Source line and label (`x = tile.exp`) of the statement at 1-based
+/// program position `at`; `walk` is [`Function::walk`].
+pub fn statement_at(f: &Function, walk: &[(crate::ir::Block, StmtId)], at: u64) -> (u32, String) {
+    walk.get(at.saturating_sub(1) as usize)
+        .map(|&(_, s)| (f.stmts[s].pos.line, stmt_label(f, s)))
+        .unwrap_or((0, String::new()))
+}
+
+fn stmt_label(f: &Function, s: StmtId) -> String {
+    let st = &f.stmts[s];
+    if let Some(c) = st.call() {
+        let def = st
+            .def()
+            .map(|v| format!("{} = ", f.vars[v].name))
+            .unwrap_or_default();
+        return format!("{def}{}", c.op_name());
+    }
+    match &st.kind {
+        StmtKind::For(_) => "for".into(),
+        StmtKind::If(_) => "if".into(),
+        _ => "statement".into(),
+    }
+}
+
+/// Whether the modified program fits when planned with `planner`; the
+/// bytes the space then uses.
+fn fits(p: &Program, soc: &Soc, planner: PlannerMode, s: &SpaceExplain) -> Option<u64> {
+    let r = replan(p, soc, planner).ok()?;
+    let b = used(&r, &s.function, &s.space)?;
+    (s.capacity.is_none_or(|c| b <= c)).then_some(b)
+}
+
+/// Remedies for one space that does not fit, each checked by re-planning.
+fn remedies(program: &Program, soc: &Soc, planner: PlannerMode, s: &SpaceExplain) -> Vec<Remedy> {
+    let mut out = Vec::new();
+    let before = s.planned_bytes.unwrap_or(s.lower_bound());
+    // Another planner on the unchanged program.
+    for other in [PlannerMode::DsaRp, PlannerMode::Optimal] {
+        if other == planner {
+            continue;
+        }
+        if let Some(b) = fits(program, soc, other, s) {
+            let name = if other == PlannerMode::DsaRp {
+                "dsa-rp"
+            } else {
+                "optimal"
+            };
+            out.push(Remedy {
+                change: format!("plan with --planner {name}"),
+                bytes_after: b,
+                saved: before.saturating_sub(b),
+            });
+        }
+    }
+    let Some(fidx) = program
+        .functions
+        .iter()
+        .position(|f| *f.name == *s.function)
+    else {
+        return out;
+    };
+    // A smaller reserved window (fewer pipe slots).
+    let reserves = resolve_reserves(&program.functions[fidx]).unwrap_or_default();
+    for r in reserves
+        .iter()
+        .filter(|r| r.space.name() == s.space && r.size > 0)
+    {
+        let with_size = |size: u64| {
+            let mut p = program.clone();
+            if let Some(c) = p.functions[fidx].stmts[r.stmt].call_mut() {
+                c.set_kwarg("size", Expr::Int(size as i64));
+            }
+            p
+        };
+        // Largest size (in 32-byte steps) that still fits.
+        if let Some((size, b)) =
+            largest_fitting(r.size / 32, |k| fits(&with_size(k * 32), soc, planner, s))
+        {
+            let size = size * 32;
+            out.push(Remedy {
+                change: format!(
+                    "shrink reserve_buffer '{}' (line {}) from {} to {size} bytes (fewer pipe slots: slot_num x slot size <= {size})",
+                    r.name,
+                    program.functions[fidx].stmts[r.stmt].pos.line,
+                    r.size
+                ),
+                bytes_after: b,
+                saved: r.size - size,
+            });
+        }
+    }
+    // A lower stage= on a pipelined loop.
+    let f = &program.functions[fidx];
+    for (_, st) in f.walk() {
+        let StmtKind::For(l) = &f.stmts[st].kind else {
+            continue;
+        };
+        let Some(stage) = l.iter.kwarg("stage").and_then(Expr::as_int) else {
+            continue;
+        };
+        for lower in (1..stage).rev() {
+            let mut p = program.clone();
+            if let StmtKind::For(l) = &mut p.functions[fidx].stmts[st].kind {
+                l.iter.set_kwarg("stage", Expr::Int(lower));
+            }
+            if let Some(b) = fits(&p, soc, planner, s) {
+                out.push(Remedy {
+                    change: format!(
+                        "lower stage= of the loop at line {} from {stage} to {lower}",
+                        f.stmts[st].pos.line
+                    ),
+                    bytes_after: b,
+                    saved: before.saturating_sub(b),
+                });
+                break;
+            }
+        }
+    }
+    // A smaller first dimension of one of the three largest live tiles.
+    for t in s.live.iter().take(3) {
+        let Some(v) = f.var_by_name(&t.name) else {
+            continue;
+        };
+        let Some(rows) = f
+            .ty(v)
+            .and_then(Type::as_tile)
+            .and_then(|tt| tt.shape.first())
+            .and_then(Expr::as_int)
+            .filter(|&r| r > 1)
+        else {
+            continue;
+        };
+        let with_rows = |r: u64| {
+            let mut p = program.clone();
+            if let Some(tt) = p.functions[fidx].vars[v]
+                .ty
+                .as_mut()
+                .and_then(Type::as_tile_mut)
+            {
+                tt.shape[0] = Expr::Int(r as i64);
+            }
+            p
+        };
+        if let Some((r, b)) = largest_fitting(rows as u64 - 1, |r| {
+            if r == 0 {
+                return None;
+            }
+            fits(&with_rows(r), soc, planner, s)
+        }) {
+            let p = with_rows(r);
+            let new_shape = p.functions[fidx]
+                .ty(v)
+                .and_then(Type::as_tile)
+                .map_or(String::new(), |tt| shape_text(&tt.shape));
+            let new_bytes = p.functions[fidx]
+                .ty(v)
+                .and_then(Type::as_tile)
+                .and_then(|tt| tt.static_bytes())
+                .unwrap_or(0);
+            out.push(Remedy {
+                change: format!(
+                    "shrink tile '{}' (line {}) from {} to {new_shape}",
+                    t.name, t.line, t.shape
+                ),
+                bytes_after: b,
+                saved: t.bytes.saturating_sub(new_bytes),
+            });
+        }
+    }
+    out
+}
+
+/// The largest `k` in `0..=max` for which `f(k)` is `Some`, assuming that
+/// fitting is monotone (smaller is never worse), by binary search; `None`
+/// when even `f(0)` fails.
+fn largest_fitting(max: u64, f: impl Fn(u64) -> Option<u64>) -> Option<(u64, u64)> {
+    let mut best = None;
+    let (mut lo, mut hi) = (0u64, max);
+    while lo <= hi {
+        let mid = lo + (hi - lo) / 2;
+        match f(mid) {
+            Some(b) => {
+                best = Some((mid, b));
+                lo = mid + 1;
+            }
+            None => {
+                if mid == 0 {
+                    break;
+                }
+                hi = mid - 1;
+            }
+        }
+    }
+    best
+}
