@@ -138,6 +138,7 @@ h1 { font-size: 15px; margin: 0 0 4px 0; }
 .cap { stroke: #c00; stroke-dasharray: 6 3; }
 .peak { stroke: #f80; stroke-width: 1.5; }
 .axis { font-size: 10px; fill: #555; }
+#selftest { grid-column: 1 / 3; margin: 0 10px; }
 "#;
 
 const SCRIPT: &str = r#"'use strict';
@@ -162,10 +163,12 @@ const SCRIPT: &str = r#"'use strict';
     if (parent) parent.appendChild(e);
     return e;
   }
+  // One hue per root, in order of first appearance, spread by the golden
+  // angle so neighbouring roots differ.
+  const hues = new Map();
   function colour(group) {
-    let h = 0;
-    for (const c of group) h = (h * 31 + c.charCodeAt(0)) >>> 0;
-    return 'hsl(' + (h % 360) + ',60%,70%)';
+    if (!hues.has(group)) hues.set(group, (hues.size * 137.508) % 360);
+    return 'hsl(' + hues.get(group).toFixed(1) + ',65%,68%)';
   }
   function bytes(n) { return n >= 1024 && n % 1024 === 0 ? (n / 1024) + ' KiB' : n + ' B'; }
   function show(r) {

@@ -159,27 +159,70 @@ fn bad_input_exits_2_with_location() {
 }
 
 #[test]
-fn map_draws_one_svg_per_function_and_space() {
+fn map_takes_a_file_whose_extension_names_the_format() {
     let (d, input) = program("map", KERNEL);
-    let maps = d.join("maps");
+    let svg_path = d.join("m.svg");
     let o = tilemem(&[
         "plan",
         input.to_str().unwrap(),
-        "--target",
-        "910b",
         "--map",
-        maps.to_str().unwrap(),
+        svg_path.to_str().unwrap(),
     ]);
     assert_success(&o);
-    let names: Vec<String> = std::fs::read_dir(&maps)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    assert_eq!(names, ["main.Vec.svg"]);
-    let svg = std::fs::read_to_string(maps.join("main.Vec.svg")).unwrap();
+    let svg = std::fs::read_to_string(&svg_path).unwrap();
     assert!(svg.contains("main / Vec (910b)"), "{svg}");
     // `a` and its in-place successor `b` hold the same 256 bytes.
     assert!(svg.contains("<title>a@mem_vec_2: 256 at [0, 256)"), "{svg}");
+    // One lane per (function, space), nested in one picture.
+    assert!(
+        svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"960\" height=\"540\""),
+        "{svg}"
+    );
+    assert_eq!(svg.matches("<svg y=\"0\" ").count(), 1, "{svg}");
+    let html_path = d.join("m.html");
+    let o = tilemem(&[
+        "plan",
+        input.to_str().unwrap(),
+        "--map",
+        html_path.to_str().unwrap(),
+    ]);
+    assert_success(&o);
+    let html = std::fs::read_to_string(&html_path).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>"), "{html}");
+    assert!(html.contains(r#""title":"main / Vec""#), "{html}");
+    // A folder (the old convention) or another extension is bad input.
+    let o = tilemem(&[
+        "plan",
+        input.to_str().unwrap(),
+        "--map",
+        d.join("maps").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr)
+            .contains("name a file ending in .html (interactive) or .svg (static)"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(o.stdout.is_empty());
+}
+
+#[test]
+fn summary_goes_to_stderr_unless_quiet() {
+    let (_d, input) = program("summary", KERNEL);
+    let o = tilemem(&["plan", input.to_str().unwrap()]);
+    assert_success(&o);
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        "main/Vec: 256 / 188416 bytes (0.1 %), lower bound 256, tiles 2 -> 1 buffers, reserved 0, planner pypto\n"
+    );
+    let o = tilemem(&["plan", input.to_str().unwrap(), "--quiet"]);
+    assert_success(&o);
+    assert!(
+        o.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
 }
 
 #[test]
