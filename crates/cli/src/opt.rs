@@ -59,7 +59,7 @@ fn allocs(m: &tilemem_mlir::ir::Module) -> Vec<AllocInfo> {
 
 /// One line per allocation whose size the passes changed, matched by
 /// source position.
-fn padding(before: &[AllocInfo], after: &[AllocInfo]) -> Vec<String> {
+fn padding(before: &[AllocInfo], after: &[AllocInfo]) -> Vec<(String, u64, u64)> {
     let mut out = Vec::new();
     for a in after {
         let Some(b) = before
@@ -72,13 +72,17 @@ fn padding(before: &[AllocInfo], after: &[AllocInfo]) -> Vec<String> {
             continue;
         }
         let n = |x: Option<u64>| x.map_or("?".to_string(), |x| x.to_string());
-        out.push(format!(
-            "line {}: {} -> {}: {} -> {} bytes",
-            a.line,
-            b.ty,
-            a.ty,
-            n(b.bytes),
-            n(a.bytes)
+        out.push((
+            format!(
+                "line {}: {} -> {}: {} -> {} bytes",
+                a.line,
+                b.ty,
+                a.ty,
+                n(b.bytes),
+                n(a.bytes)
+            ),
+            b.bytes.unwrap_or(0),
+            a.bytes.unwrap_or(0),
         ));
     }
     out
@@ -125,7 +129,7 @@ fn usage() -> String {
          There is no command-line flag for the target: it travels with the IR.\n\n\
          SUMMARY:\n  \
          Unless -quiet, each allocation the passes padded is listed on stderr as\n  \
-         'line L: TYPE BEFORE -> TYPE AFTER: B -> A bytes', then one total line.\n\n\
+         'line L: TYPE BEFORE -> TYPE AFTER: B -> A bytes', then the total.\n\n\
          PASSES (run in the order given):\n",
     );
     for p in registry() {
@@ -357,7 +361,7 @@ pub fn run(args: &[String]) -> ExitCode {
     let mut bad_input = false;
     let mut failed = false;
     let mut stderr = String::new();
-    let mut padded: Vec<String> = Vec::new();
+    let mut padded: Vec<(String, u64, u64)> = Vec::new();
     for chunk in chunks {
         let popts = ParseOptions {
             allow_unregistered_dialect: opts.allow_unregistered,
@@ -396,11 +400,13 @@ pub fn run(args: &[String]) -> ExitCode {
         }
     }
     if !opts.quiet && !opts.verify && !padded.is_empty() {
-        for line in &padded {
+        for (line, _, _) in &padded {
             stderr.push_str(&format!("[summary] {line}\n"));
         }
+        let before: u64 = padded.iter().map(|p| p.1).sum();
+        let after: u64 = padded.iter().map(|p| p.2).sum();
         stderr.push_str(&format!(
-            "[summary] {} allocation(s) padded\n",
+            "[summary] {} allocation(s) padded: {before} -> {after} bytes\n",
             padded.len()
         ));
     }

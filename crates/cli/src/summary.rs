@@ -2,7 +2,7 @@
 //! after `opt`): how full each (function, space) is and why.
 //!
 //! One line per (function, space) of a planned program:
-//! `FUNC/SPACE: USED / CAPACITY bytes (P %), lower bound LB, tiles N -> M
+//! `[summary] FUNC/SPACE: USED / CAPACITY bytes (P %), lower bound LB, tiles N -> M
 //! buffers, reserved R, planner NAME`. `USED` is the top of the highest
 //! buffer or reserved window, `LB` the co-live lower bound of the buffers
 //! plus the reserved bytes (no placement uses less), `N` the tiles (alias
@@ -51,7 +51,7 @@ pub fn plan_lines(report: &Report, program: &Program, planner: &str) -> Vec<Stri
                 s.buffers.iter().map(|b| (b.root.as_str(), 0)).collect()
             };
             out.push(format!(
-                "{}/{}: {} / {cap}, lower bound {}, tiles {} -> {} buffers, reserved {res}, planner {planner}",
+                "[summary] {}/{}: {} / {cap}, lower bound {}, tiles {} -> {} buffers, reserved {res}, planner {planner}",
                 f.name,
                 s.space,
                 s.bytes_used,

@@ -214,7 +214,7 @@ fn summary_goes_to_stderr_unless_quiet() {
     assert_success(&o);
     assert_eq!(
         String::from_utf8_lossy(&o.stderr),
-        "main/Vec: 256 / 188416 bytes (0.1 %), lower bound 256, tiles 2 -> 1 buffers, reserved 0, planner pypto\n"
+        "[summary] main/Vec: 256 / 188416 bytes (0.1 %), lower bound 256, tiles 2 -> 1 buffers, reserved 0, planner pypto\n"
     );
     let o = tilemem(&["plan", input.to_str().unwrap(), "--quiet"]);
     assert_success(&o);
