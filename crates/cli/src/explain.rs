@@ -170,6 +170,16 @@ pub fn render(ex: &Explanation, planner: PlannerMode, short: bool) -> String {
             "  lower bound: {} co-live + {} reserved = {lb} bytes {verdict}",
             s.co_live, s.reserved
         );
+        if !s.refused.is_empty() && !s.proven_over() {
+            let _ = writeln!(o, "  sharings the lifetimes allow but a rule refuses:");
+            let shown = if short { 3 } else { usize::MAX };
+            for r in s.refused.iter().take(shown) {
+                let _ = writeln!(o, "    {} and {} ({} bytes): {}", r.a, r.b, r.bytes, r.rule);
+            }
+            if s.refused.len() > shown {
+                let _ = writeln!(o, "    ... {} more", s.refused.len() - shown);
+            }
+        }
         if !s.fits {
             if s.remedies.is_empty() {
                 o.push_str("  remedies: none found by re-planning (split the kernel)\n");
@@ -209,6 +219,9 @@ fn space_json(s: &SpaceExplain) -> serde_json::Value {
             "line": t.line, "def": t.def, "last": t.last,
         })).collect::<Vec<_>>(),
         "live_total": s.live_total(),
+        "refused_sharings": s.refused.iter().map(|r| json!({
+            "a": r.a, "b": r.b, "rule": r.rule, "line": r.line, "bytes": r.bytes,
+        })).collect::<Vec<_>>(),
         "remedies": s.remedies.iter().map(|r| json!({
             "change": r.change, "bytes_after": r.bytes_after, "saved": r.saved,
         })).collect::<Vec<_>>(),

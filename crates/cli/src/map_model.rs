@@ -5,8 +5,7 @@
 use std::collections::HashMap;
 
 use tilemem_plan::{map, Problem, Solution};
-use tilemem_pto::explain::{live_tile, peak, statement_at};
-use tilemem_pto::passes::allocate_memory_addr::resolve_reserves;
+use tilemem_pto::explain::{live_tile, peak, reserves, statement_at};
 use tilemem_pto::report::Report;
 
 use crate::html_map::{Lane, MapDoc, Peak, Rect, View, Window};
@@ -37,7 +36,7 @@ fn plan_lanes(p: &Planned) -> Vec<Lane> {
             continue;
         };
         let walk = f.walk();
-        let reserves = resolve_reserves(f).unwrap_or_default();
+        let reserves = reserves(f);
         for sr in &fr.spaces {
             let (problem, _) = sr.placement();
             let pk = peak(sr);

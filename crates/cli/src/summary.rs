@@ -11,14 +11,13 @@
 use std::collections::BTreeSet;
 
 use tilemem_pto::ir::Program;
-use tilemem_pto::passes::allocate_memory_addr::resolve_reserves;
 use tilemem_pto::report::Report;
 
 /// Reserved bytes per space of function `name`.
 pub fn reserved(program: &Program, function: &str, space: &str) -> u64 {
     program
         .function(function)
-        .and_then(|f| resolve_reserves(f).ok())
+        .map(tilemem_pto::explain::reserves)
         .unwrap_or_default()
         .iter()
         .filter(|r| r.space.name() == space)

@@ -24,6 +24,22 @@ class Ring:
 
 "#;
 
+/// A 80 KiB FP16 tile widened to a 160 KiB FP32 tile: the lifetimes touch
+/// only at the cast, so 160 KiB would do, but a widening cast may not write
+/// over its input, so 240 KiB are needed on a 184 KiB space.
+const CAST: &str = r#"# pypto.program: Widen
+import pypto.language as pl
+
+@pl.program
+class Widen:
+    @pl.function(type=pl.FunctionType.AIV, level=pl.Level.AIV, role=pl.Role.SubWorker)
+    def kern(a: pl.Tensor[[256, 160], pl.FP16], output: pl.Out[pl.Tensor[[256, 160], pl.FP32]]) -> pl.Tensor[[256, 160], pl.FP32]:
+        x: pl.Tile[[256, 160], pl.FP16, pl.Mem.Vec] = pl.tile.load(a, [0, 0], [256, 160], [256, 160], target_memory=pl.Mem.Vec)
+        y: pl.Tile[[256, 160], pl.FP32, pl.Mem.Vec] = pl.tile.cast(x, target_type=pl.FP32, mode='round')
+        stored: pl.Tensor[[256, 160], pl.FP32] = pl.tile.store(y, [0, 0], output)
+        return stored
+"#;
+
 fn scratch(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("tilemem-explain-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
@@ -163,4 +179,48 @@ fn a_fitting_program_is_explained_on_request() {
   lower bound: 131072 co-live + 1024 reserved = 132096 bytes <= capacity 188416
 "
     );
+}
+
+#[test]
+fn a_rule_that_refuses_a_sharing_is_named() {
+    let d = scratch("cast");
+    let input = write(&d, "cast.py", CAST);
+    let o = tilemem(&["explain", &input]);
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "kern/Vec: does not fit: planner pypto needs 245760 bytes, capacity 188416
+  peak: line 9 (y = tile.cast)
+  live at the peak: 1 tiles, 163840 bytes
+    y    163840 bytes  [256, 160] FP32  line 9
+  lower bound: 163840 co-live + 0 reserved = 163840 bytes <= capacity 188416: a placement could fit; planner pypto's rules (which tiles may share, address order) refused it
+  sharings the lifetimes allow but a rule refuses:
+    x and y (81920 bytes): no-alias rule of tile.cast at line 9 (its output may not share its input's bytes)
+  remedies (each re-planned and checked):
+    - shrink tile 'y' (line 9) from [256, 160] to [166, 160]: then 188160 bytes, saves 57600
+    - shrink tile 'x' (line 8) from [256, 160] to [76, 160]: then 188160 bytes, saves 57600
+"
+    );
+    // The remedies fit when applied to the text, one row more does not.
+    let plans = |name: &str, text: String| {
+        let p = write(&d, name, &text);
+        tilemem(&["plan", &p, "--quiet"]).status.code()
+    };
+    let y = |rows: &str| {
+        CAST.replacen(
+            "y: pl.Tile[[256, 160]",
+            &format!("y: pl.Tile[[{rows}, 160]"),
+            1,
+        )
+    };
+    let x = |rows: &str| {
+        CAST.replacen(
+            "x: pl.Tile[[256, 160]",
+            &format!("x: pl.Tile[[{rows}, 160]"),
+            1,
+        )
+    };
+    assert_eq!(plans("y1.py", y("166")), Some(0));
+    assert_eq!(plans("y2.py", y("167")), Some(1));
+    assert_eq!(plans("x1.py", x("76")), Some(0));
+    assert_eq!(plans("x2.py", x("77")), Some(1));
 }

@@ -23,7 +23,7 @@
 //! are deterministic; re-planning works on clones, the input is unchanged.
 
 use crate::ir::{Expr, Function, Program, StmtId, StmtKind, Type, VarId};
-use crate::passes::allocate_memory_addr::{resolve_reserves, target_space};
+use crate::passes::allocate_memory_addr::{resolve_reserves, Reserve};
 use crate::passes::{run_pipeline, PassContext, PassError, PassId, PlannerMode};
 use crate::report;
 use tilemem_soc::Soc;
@@ -45,6 +45,22 @@ pub struct LiveTile {
     pub def: u64,
     /// Program position of the last read.
     pub last: u64,
+}
+
+/// A sharing the lifetimes allow but a rule of the planners refuses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RefusedSharing {
+    /// One tile (the first tile of its buffer).
+    pub a: String,
+    /// The other tile.
+    pub b: String,
+    /// The rule, in words.
+    pub rule: String,
+    /// Source line of the statement the rule is about (the later tile's
+    /// definition; 0 when unknown).
+    pub line: u32,
+    /// Bytes sharing would have saved (the smaller tile).
+    pub bytes: u64,
 }
 
 /// A change that makes the program fit, found by re-planning it.
@@ -85,6 +101,9 @@ pub struct SpaceExplain {
     pub planned_bytes: Option<u64>,
     /// Whether the planner placed the space within its capacity.
     pub fits: bool,
+    /// Sharings the lifetimes allow but a rule refuses (only computed for
+    /// spaces that do not fit).
+    pub refused: Vec<RefusedSharing>,
     /// Remedies (only computed for spaces that do not fit).
     pub remedies: Vec<Remedy>,
 }
@@ -172,7 +191,7 @@ pub fn explain(
             continue;
         };
         let walk = f.walk();
-        let reserves = resolve_reserves(f).unwrap_or_default();
+        let reserves = reserves(f);
         for sr in &fr.spaces {
             let reserved: u64 = reserves
                 .iter()
@@ -211,6 +230,7 @@ pub fn explain(
                 live,
                 planned_bytes,
                 fits,
+                refused: Vec::new(),
                 remedies: Vec::new(),
             });
         }
@@ -218,6 +238,9 @@ pub fn explain(
     let error = planned.as_ref().err().cloned();
     for i in 0..spaces.len() {
         if spaces[i].over() {
+            if let Some(f) = early.function(&spaces[i].function) {
+                spaces[i].refused = refused_sharings(f, soc, &spaces[i].space);
+            }
             let r = remedies(program, soc, planner, &spaces[i]);
             spaces[i].remedies = r;
         }
@@ -240,8 +263,14 @@ fn failed_usage(e: &PassError, function: &str, space: &str) -> Option<u64> {
 }
 
 fn target_space_capacity(soc: &Soc, space: &str) -> Option<u64> {
-    let s = crate::ir::MemSpace::from_name(space);
-    target_space(&s).and_then(|t| soc.capacity(t))
+    tilemem_soc::MemSpace::from_name(space).and_then(|t| soc.capacity(t))
+}
+
+/// The reserved windows (`system.reserve_buffer`) of `f`, resolved as the
+/// address pass resolves them; empty when they cannot be resolved (the
+/// pipeline reports that error itself).
+pub fn reserves(f: &Function) -> Vec<Reserve> {
+    resolve_reserves(f).unwrap_or_default()
 }
 
 /// The instant where the buffers of a space take the most bytes together.
@@ -360,6 +389,65 @@ fn stmt_label(f: &Function, s: StmtId) -> String {
     }
 }
 
+/// The pairs of buffers of `space` whose lifetimes do not overlap but which
+/// a hard rule keeps apart (the rules both planners obey: no-alias outputs,
+/// the split-AIV load + tpop hazard, written workspaces, declared
+/// allocations). `f` is the function before any sharing.
+pub fn refused_sharings(f: &Function, soc: &Soc, space: &str) -> Vec<RefusedSharing> {
+    use crate::passes::memory_reuse::constraints::{collect, HazardRules, SeparationReason};
+    use crate::passes::memory_reuse::lifetime::analyze;
+    let lt = analyze(f);
+    let c = collect(f, &lt, soc, HazardRules::default());
+    let mut out = Vec::new();
+    for sep in c.all_separations(&lt) {
+        let (ra, rb) = (&lt.roots[sep.a], &lt.roots[sep.b]);
+        if ra.space.name() != space {
+            continue;
+        }
+        let (Some(la), Some(lb)) = (ra.lifetime, rb.lifetime) else {
+            continue;
+        };
+        if la.overlaps(&lb) {
+            continue;
+        }
+        let (Some(&ma), Some(&mb)) = (ra.members.first(), rb.members.first()) else {
+            continue;
+        };
+        // The rule is about the statement that writes the later buffer.
+        let later = if la.def >= lb.def { ma } else { mb };
+        let line = def_line(f, later).unwrap_or(0);
+        let writer = match f.vars[later].def {
+            crate::ir::VarDef::Stmt(s) => f.stmts[s].call().map(|c| c.op_name().to_string()),
+            _ => None,
+        }
+        .unwrap_or_else(|| "its writer".into());
+        let rule = match sep.reason {
+            SeparationReason::NoAlias => {
+                format!("no-alias rule of {writer} at line {line} (its output may not share its input's bytes)")
+            }
+            SeparationReason::OperandOverlap => {
+                format!("operands of {writer} at line {line} may not overlap")
+            }
+            SeparationReason::LoadTpopHazard => {
+                format!("split-AIV load+tpop hazard at line {line} (a writer fed by tile.tpop_from_aic may not take over a loaded tile's buffer)")
+            }
+            SeparationReason::WrittenWorkspace => {
+                format!("written-workspace rule at line {line}")
+            }
+            SeparationReason::Declared => "a declared (pinned) allocation never shares".to_string(),
+        };
+        out.push(RefusedSharing {
+            a: f.vars[ma].name.to_string(),
+            b: f.vars[mb].name.to_string(),
+            rule,
+            line,
+            bytes: ra.size.min(rb.size),
+        });
+    }
+    out.sort_by(|x, y| y.bytes.cmp(&x.bytes).then(x.line.cmp(&y.line)));
+    out
+}
+
 /// Whether the modified program fits when planned with `planner`; the
 /// bytes the space then uses.
 fn fits(p: &Program, soc: &Soc, planner: PlannerMode, s: &SpaceExplain) -> Option<u64> {
@@ -398,7 +486,7 @@ fn remedies(program: &Program, soc: &Soc, planner: PlannerMode, s: &SpaceExplain
         return out;
     };
     // A smaller reserved window (fewer pipe slots).
-    let reserves = resolve_reserves(&program.functions[fidx]).unwrap_or_default();
+    let reserves = reserves(&program.functions[fidx]);
     for r in reserves
         .iter()
         .filter(|r| r.space.name() == s.space && r.size > 0)
@@ -454,10 +542,31 @@ fn remedies(program: &Program, soc: &Soc, planner: PlannerMode, s: &SpaceExplain
             }
         }
     }
-    // A smaller first dimension of one of the three largest live tiles.
-    for t in s.live.iter().take(3) {
-        let Some(v) = f.var_by_name(&t.name) else {
+    // A smaller first dimension of one of the three largest live tiles,
+    // or of a tile a rule keeps apart.
+    let mut candidates: Vec<String> = s.live.iter().take(3).map(|t| t.name.clone()).collect();
+    for r in s.refused.iter().take(3) {
+        for n in [&r.a, &r.b] {
+            if !candidates.contains(n) {
+                candidates.push(n.clone());
+            }
+        }
+    }
+    for name in &candidates {
+        let Some(v) = f.var_by_name(name) else {
             continue;
+        };
+        let Some(tt) = f.ty(v).and_then(Type::as_tile) else {
+            continue;
+        };
+        let t = LiveTile {
+            name: name.clone(),
+            bytes: tt.static_bytes().unwrap_or(0),
+            shape: shape_text(&tt.shape),
+            dtype: tt.dtype.name().to_string(),
+            line: def_line(f, v).unwrap_or(0),
+            def: 0,
+            last: 0,
         };
         let Some(rows) = f
             .ty(v)
