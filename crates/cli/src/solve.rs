@@ -124,10 +124,7 @@ pub fn run(args: Args) -> ExitCode {
         let body = match format {
             MapFormat::Svg => map::render_svg(problem, sol, &title),
             MapFormat::Html => crate::html_map::render(&crate::map_model::solve_doc(
-                &title,
-                problem,
-                sol,
-                &out.solver.to_string(),
+                &title, problem, sol, out.solver,
             )),
         };
         outputs.add(path, body);

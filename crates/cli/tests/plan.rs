@@ -306,3 +306,39 @@ fn optimal_planner_takes_a_node_limit() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--node-limit"));
 }
+
+#[test]
+fn planner_all_puts_every_planner_in_the_map_and_the_summary() {
+    let (d, input) = program("all", KERNEL);
+    let (out, map) = (d.join("out.py"), d.join("m.html"));
+    let o = tilemem(&[
+        "plan",
+        input.to_str().unwrap(),
+        "--planner",
+        "all",
+        "-o",
+        out.to_str().unwrap(),
+        "--map",
+        map.to_str().unwrap(),
+    ]);
+    assert_success(&o);
+    let err = String::from_utf8_lossy(&o.stderr);
+    let planners: Vec<&str> = err
+        .lines()
+        .filter(|l| l.starts_with("[summary]"))
+        .map(|l| l.rsplit(' ').next().unwrap())
+        .collect();
+    assert_eq!(planners, ["pypto", "dsa-rp", "optimal"], "{err}");
+    let html = std::fs::read_to_string(&map).unwrap();
+    for p in ["pypto", "dsa-rp", "optimal"] {
+        assert!(
+            html.contains(&format!(
+                r#"{{"planner":"{p}","lanes":[{{"title":"main / Vec""#
+            )),
+            "{p}"
+        );
+    }
+    // The program written is pypto's, as with the default planner.
+    let single = tilemem(&["plan", input.to_str().unwrap(), "--quiet"]);
+    assert_eq!(std::fs::read(&out).unwrap(), single.stdout);
+}

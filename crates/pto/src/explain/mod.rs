@@ -215,7 +215,7 @@ pub fn explain(
                 }
                 Err(e) => match failed_usage(e, &fr.name, &sr.space) {
                     Some(b) => (Some(b), false),
-                    None => (None, !capacity.is_some_and(|c| co_live + reserved > c)),
+                    None => (None, capacity.is_none_or(|c| co_live + reserved <= c)),
                 },
             };
             spaces.push(SpaceExplain {
@@ -236,14 +236,11 @@ pub fn explain(
         }
     }
     let error = planned.as_ref().err().cloned();
-    for i in 0..spaces.len() {
-        if spaces[i].over() {
-            if let Some(f) = early.function(&spaces[i].function) {
-                spaces[i].refused = refused_sharings(f, soc, &spaces[i].space);
-            }
-            let r = remedies(program, soc, planner, &spaces[i]);
-            spaces[i].remedies = r;
+    for s in spaces.iter_mut().filter(|s| s.over()) {
+        if let Some(f) = early.function(&s.function) {
+            s.refused = refused_sharings(f, soc, &s.space);
         }
+        s.remedies = remedies(program, soc, planner, s);
     }
     if !all {
         spaces.retain(SpaceExplain::over);
@@ -640,3 +637,6 @@ fn largest_fitting(max: u64, f: impl Fn(u64) -> Option<u64>) -> Option<(u64, u64
     }
     best
 }
+
+#[cfg(test)]
+mod tests;
