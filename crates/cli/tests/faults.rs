@@ -7,18 +7,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-const KERNEL: &str = "# pypto.program: P
-import pypto.language as pl
-
-@pl.program
-class P:
-    @pl.function(type=pl.FunctionType.InCore)
-    def main(x: pl.Tensor[[8, 8], pl.FP32], y: pl.Out[pl.Tensor[[8, 8], pl.FP32]]) -> pl.Tensor[[8, 8], pl.FP32]:
-        a: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [8, 8], [8, 8], target_memory=pl.Mem.Vec)
-        b: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.tile.exp(a)
-        r: pl.Tensor[[8, 8], pl.FP32] = pl.tile.store(b, [0, 0], y)
-        return r
-";
+mod common;
+use common::KERNEL;
 
 const PROBLEM: &str = "id,lower,upper,size\na,0,2,64\nb,1,3,64\nc,2,4,64\n";
 
@@ -71,20 +61,24 @@ fn plan_writes_nothing_when_a_later_output_fails() {
     let d = scratch("plan-nodir");
     let input = d.join("k.py");
     std::fs::write(&input, KERNEL).unwrap();
-    let o = tilemem(&[
-        "plan",
-        s(&input),
-        "--planner",
-        "dsa-rp",
-        "--report",
-        s(&d.join("r.json")),
-        "--map",
-        s(&d.join("m.html")),
-        "--export-problems",
-        s(&d.join("problems")),
-        "-o",
-        s(&d.join("nodir/out.py")),
-    ]);
+    // Four outputs; only the program's folder varies.
+    let plan_to = |out: &str| {
+        tilemem(&[
+            "plan",
+            s(&input),
+            "--planner",
+            "dsa-rp",
+            "--report",
+            s(&d.join("r.json")),
+            "--map",
+            s(&d.join("m.html")),
+            "--export-problems",
+            s(&d.join("problems")),
+            "-o",
+            s(&d.join(out)),
+        ])
+    };
+    let o = plan_to("nodir/out.py");
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
@@ -93,20 +87,7 @@ fn plan_writes_nothing_when_a_later_output_fails() {
     );
     assert_eq!(files(&d), ["k.py"]);
     // The same command with a writable output writes all four.
-    let o = tilemem(&[
-        "plan",
-        s(&input),
-        "--planner",
-        "dsa-rp",
-        "--report",
-        s(&d.join("r.json")),
-        "--map",
-        s(&d.join("m.html")),
-        "--export-problems",
-        s(&d.join("problems")),
-        "-o",
-        s(&d.join("out.py")),
-    ]);
+    let o = plan_to("out.py");
     assert_eq!(
         o.status.code(),
         Some(0),
@@ -146,27 +127,21 @@ fn solve_writes_nothing_when_the_map_cannot_be_written() {
     let d = scratch("solve-nodir");
     let input = d.join("p.csv");
     std::fs::write(&input, PROBLEM).unwrap();
-    let o = tilemem(&[
-        "solve",
-        s(&input),
-        "-o",
-        s(&d.join("ok.csv")),
-        "--map",
-        s(&d.join("nodir/m.svg")),
-    ]);
-    assert_eq!(o.status.code(), Some(2));
+    let solve_with_map = |map: &Path| {
+        let o = tilemem(&[
+            "solve",
+            s(&input),
+            "-o",
+            s(&d.join("ok.csv")),
+            "--map",
+            s(map),
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{}", map.display());
+        assert!(!d.join("ok.csv").exists(), "{}", map.display());
+    };
+    solve_with_map(&d.join("nodir/m.svg"));
     assert_eq!(files(&d), ["p.csv"]);
-    let ro = read_only_dir(&d);
-    let o = tilemem(&[
-        "solve",
-        s(&input),
-        "-o",
-        s(&d.join("ok.csv")),
-        "--map",
-        s(&ro.join("m.html")),
-    ]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(!d.join("ok.csv").exists());
+    solve_with_map(&read_only_dir(&d).join("m.html"));
 }
 
 /// A full disk: the file-size limit makes every write past N bytes fail
