@@ -5,8 +5,13 @@
 use std::collections::HashMap;
 
 use tilemem_plan::{map, Problem, Solution};
-use tilemem_pto::explain::{live_tile, peak, reserves, statement_at};
+use tilemem_pto::explain::{
+    before_sharing, live_tile, peak, refused_sharings, reserves, statement_at,
+};
+use tilemem_pto::ir::Program;
+use tilemem_pto::passes::PlannerMode;
 use tilemem_pto::report::Report;
+use tilemem_soc::Soc;
 
 use crate::html_map::{Lane, MapDoc, Peak, Rect, View, Window};
 use crate::plan::{planner_name, Planned};
@@ -14,13 +19,30 @@ use crate::plan::{planner_name, Planned};
 /// At most this many names in one "not shared with" list.
 const MAX_NAMES: usize = 12;
 
-/// The HTML map of one or more planners' results of one program.
-pub fn plan_doc(title: &str, results: &[Planned]) -> MapDoc {
+/// The HTML map of one or more planners' results of one program; `input`
+/// is the program as read (for the sharings its rules refuse).
+pub fn plan_doc(title: &str, results: &[Planned], input: &Program, soc: &Soc) -> MapDoc {
+    // Tile -> the tiles a rule keeps it apart from, and why.
+    let mut refused: HashMap<(String, String, String), Vec<String>> = HashMap::new();
+    if let Ok(early) = before_sharing(input, soc, PlannerMode::Pypto) {
+        for f in early.functions.iter().filter(|f| f.kind().is_kernel()) {
+            for space in spaces_of(results, &f.name) {
+                for r in refused_sharings(f, soc, &space) {
+                    for (x, y) in [(&r.a, &r.b), (&r.b, &r.a)] {
+                        refused
+                            .entry((f.name.to_string(), space.clone(), x.clone()))
+                            .or_default()
+                            .push(format!("{y}: {}", r.rule));
+                    }
+                }
+            }
+        }
+    }
     let views = results
         .iter()
         .map(|p| View {
             planner: planner_name(p.planner).to_string(),
-            lanes: plan_lanes(p),
+            lanes: plan_lanes(p, &refused),
         })
         .collect();
     MapDoc {
@@ -29,7 +51,22 @@ pub fn plan_doc(title: &str, results: &[Planned]) -> MapDoc {
     }
 }
 
-fn plan_lanes(p: &Planned) -> Vec<Lane> {
+/// The spaces of function `name` in any of the results.
+fn spaces_of(results: &[Planned], name: &str) -> Vec<String> {
+    let mut out: Vec<String> = results
+        .iter()
+        .flat_map(|p| p.report.functions.iter())
+        .filter(|f| f.name == name)
+        .flat_map(|f| f.spaces.iter().map(|s| s.space.clone()))
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+type Refused = HashMap<(String, String, String), Vec<String>>;
+
+fn plan_lanes(p: &Planned, refused: &Refused) -> Vec<Lane> {
     let mut lanes = Vec::new();
     for fr in &p.report.functions {
         let Some(f) = p.program.function(&fr.name) else {
@@ -96,6 +133,10 @@ fn plan_lanes(p: &Planned) -> Vec<Lane> {
                     "not shared with (lifetimes overlap)".to_string(),
                     list(&co_live),
                 ));
+                let key = (fr.name.clone(), sr.space.clone(), b.name.clone());
+                if let Some(rules) = refused.get(&key) {
+                    details.push(("kept apart by a rule".to_string(), rules.join("; ")));
+                }
                 details.push(("planner".to_string(), planner_name(p.planner).to_string()));
                 rects.push(Rect {
                     name: b.name.clone(),

@@ -258,7 +258,9 @@ pub fn run(args: Args) -> ExitCode {
     if let (Some(path), Some(format)) = (&args.map, map_format) {
         let title = format!("{} ({})", file, primary.report.target);
         let body = match format {
-            MapFormat::Html => crate::html_map::render(&crate::map_model::plan_doc(&title, &done)),
+            MapFormat::Html => {
+                crate::html_map::render(&crate::map_model::plan_doc(&title, &done, &parsed, &soc))
+            }
             MapFormat::Svg => crate::map_model::plan_svg(&primary.report),
         };
         outputs.add(path, body);

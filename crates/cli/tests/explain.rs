@@ -224,3 +224,15 @@ fn a_rule_that_refuses_a_sharing_is_named() {
     assert_eq!(plans("x1.py", x("76")), Some(0));
     assert_eq!(plans("x2.py", x("77")), Some(1));
 }
+
+/// The HTML map's details say which rule kept two tiles apart.
+#[test]
+fn the_map_names_the_rule_that_kept_tiles_apart() {
+    let d = scratch("map-rule");
+    let input = write(&d, "small.py", &CAST.replace("256, 160", "128, 160"));
+    let map = d.join("m.html");
+    let o = tilemem(&["plan", &input, "--quiet", "--map", map.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0));
+    let html = std::fs::read_to_string(&map).unwrap();
+    assert!(html.contains(r#"["kept apart by a rule","y: no-alias rule of tile.cast at line 9 (its output may not share its input's bytes)"]"#), "{html}");
+}

@@ -155,6 +155,23 @@ pub fn replan(
     Ok(report::build(&p, soc, addressed))
 }
 
+/// `program` with storage but no sharing yet (after `init_memref` and
+/// `materialize_semantic_aliases`): what the sharing decisions start from.
+pub fn before_sharing(
+    program: &Program,
+    soc: &Soc,
+    planner: PlannerMode,
+) -> Result<Program, PassError> {
+    let mut early = program.clone();
+    let mut ctx = PassContext::new(soc.clone(), planner);
+    run_pipeline(
+        &mut early,
+        &mut ctx,
+        &[PassId::InitMemref, PassId::MaterializeSemanticAliases],
+    )?;
+    Ok(early)
+}
+
 /// Bytes the report's (function, space) uses, if present.
 fn used(r: &report::Report, function: &str, space: &str) -> Option<u64> {
     r.functions
@@ -176,13 +193,7 @@ pub fn explain(
     all: bool,
 ) -> Result<Explanation, PassError> {
     // The live sets before any sharing.
-    let mut early = program.clone();
-    let mut ctx = PassContext::new(soc.clone(), planner);
-    run_pipeline(
-        &mut early,
-        &mut ctx,
-        &[PassId::InitMemref, PassId::MaterializeSemanticAliases],
-    )?;
+    let early = before_sharing(program, soc, planner)?;
     let base = report::build(&early, soc, false);
     let planned = replan(program, soc, planner);
     let mut spaces = Vec::new();
