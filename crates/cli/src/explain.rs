@@ -70,7 +70,7 @@ pub fn run(args: Args) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let ex = match explain(&program, &soc, planner, args.all) {
+    let ex = match explain(&program, &soc, planner, args.all, Some(FULL_REPLANS)) {
         Ok(ex) => ex,
         Err(e) => {
             match e.loc {
@@ -98,9 +98,14 @@ pub fn run(args: Args) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// Re-plans the short explanation after a failed `plan` may run.
+const SHORT_REPLANS: usize = 10;
+/// Re-plans `tilemem explain` may run.
+const FULL_REPLANS: usize = 400;
+
 /// Prints the short explanation of a failed plan on stderr.
 pub fn print_short(program: &Program, soc: &Soc, planner: PlannerMode) {
-    if let Ok(ex) = explain(program, soc, planner, false) {
+    if let Ok(ex) = explain(program, soc, planner, false, Some(SHORT_REPLANS)) {
         if !ex.spaces.is_empty() {
             eprint!("{}", render(&ex, planner, true));
         }
@@ -197,6 +202,17 @@ pub fn render(ex: &Explanation, planner: PlannerMode, short: bool) -> String {
                     let _ = writeln!(o, "    ... run `tilemem explain` for all");
                 }
             }
+            if ex.budget_exhausted {
+                let _ = writeln!(
+                    o,
+                    "  (the re-planning budget ran out: {})",
+                    if short {
+                        "`tilemem explain` tries more remedies"
+                    } else {
+                        "more remedies may exist"
+                    }
+                );
+            }
         }
     }
     o
@@ -233,6 +249,7 @@ pub fn to_json(ex: &Explanation, planner: PlannerMode) -> serde_json::Value {
     json!({
         "planner": planner_name(planner),
         "error": ex.error.as_ref().map(|e| e.to_string()),
+        "replan_budget_exhausted": ex.budget_exhausted,
         "spaces": ex.spaces.iter().map(space_json).collect::<Vec<_>>(),
     })
 }

@@ -138,6 +138,9 @@ pub struct Explanation {
     pub spaces: Vec<SpaceExplain>,
     /// The planning error of the requested planner, if any.
     pub error: Option<PassError>,
+    /// True when the re-planning budget stopped the search for remedies
+    /// early (more may exist).
+    pub budget_exhausted: bool,
 }
 
 /// Plans `program` with `planner` and returns the report (addressed) or
@@ -184,14 +187,20 @@ fn used(r: &report::Report, function: &str, space: &str) -> Option<u64> {
 }
 
 /// Explains every (function, space) of `program` planned with `planner`.
-/// Remedies are computed for spaces that do not fit; with `all`, the facts
+/// Remedies are computed for spaces that do not fit, with at most
+/// `max_replans` re-plans in all (`None`: no limit); with `all`, the facts
 /// of every space are returned (else only those that do not fit).
 pub fn explain(
     program: &Program,
     soc: &Soc,
     planner: PlannerMode,
     all: bool,
+    max_replans: Option<usize>,
 ) -> Result<Explanation, PassError> {
+    BUDGET.with(|b| {
+        b.left.set(max_replans.unwrap_or(usize::MAX));
+        b.exhausted.set(false);
+    });
     // The live sets before any sharing.
     let early = before_sharing(program, soc, planner)?;
     let base = report::build(&early, soc, false);
@@ -256,7 +265,12 @@ pub fn explain(
     if !all {
         spaces.retain(SpaceExplain::over);
     }
-    Ok(Explanation { spaces, error })
+    let budget_exhausted = BUDGET.with(|b| b.exhausted.get());
+    Ok(Explanation {
+        spaces,
+        error,
+        budget_exhausted,
+    })
 }
 
 /// The usage an over-capacity error reports for this (function, space):
@@ -456,9 +470,42 @@ pub fn refused_sharings(f: &Function, soc: &Soc, space: &str) -> Vec<RefusedShar
     out
 }
 
+/// How many re-plans the remedies of one [`explain`] call may run. Each
+/// re-plan is a whole pipeline run, so a large program would otherwise
+/// take long to explain; a remedy that the budget cut short is simply not
+/// listed, and [`Explanation::budget_exhausted`] says so.
+struct Budget {
+    left: std::cell::Cell<usize>,
+    exhausted: std::cell::Cell<bool>,
+}
+
+impl Budget {
+    fn take(&self) -> bool {
+        let n = self.left.get();
+        if n == 0 {
+            self.exhausted.set(true);
+            return false;
+        }
+        self.left.set(n - 1);
+        true
+    }
+}
+
+thread_local! {
+    static BUDGET: Budget = const {
+        Budget {
+            left: std::cell::Cell::new(usize::MAX),
+            exhausted: std::cell::Cell::new(false),
+        }
+    };
+}
+
 /// Whether the modified program fits when planned with `planner`; the
 /// bytes the space then uses.
 fn fits(p: &Program, soc: &Soc, planner: PlannerMode, s: &SpaceExplain) -> Option<u64> {
+    if !BUDGET.with(|b| b.take()) {
+        return None;
+    }
     let r = replan(p, soc, planner).ok()?;
     let b = used(&r, &s.function, &s.space)?;
     (s.capacity.is_none_or(|c| b <= c)).then_some(b)

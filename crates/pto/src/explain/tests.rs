@@ -59,7 +59,7 @@ class Ring:
 fn explains_a_reserve_window_that_leaves_too_little_room() {
     let program = crate::parse(RING).unwrap();
     let soc = Soc::from_name("910b").unwrap();
-    let ex = explain(&program, &soc, PlannerMode::Pypto, false).unwrap();
+    let ex = explain(&program, &soc, PlannerMode::Pypto, false, None).unwrap();
     assert!(ex.error.is_some());
     let [s] = ex.spaces.as_slice() else {
         panic!("{:?}", ex.spaces)
@@ -100,4 +100,16 @@ fn explains_a_reserve_window_that_leaves_too_little_room() {
         .unwrap()
         .set_kwarg("size", Expr::Int(122880));
     assert!(replan(&fixed, &soc, PlannerMode::Pypto).is_ok());
+}
+
+#[test]
+fn the_replanning_budget_cuts_the_remedies_and_says_so() {
+    let program = crate::parse(RING).unwrap();
+    let soc = Soc::from_name("910b").unwrap();
+    let ex = explain(&program, &soc, PlannerMode::Pypto, false, Some(2)).unwrap();
+    assert!(ex.budget_exhausted);
+    // Two re-plans: dsa-rp and optimal, neither fits; nothing else tried.
+    assert!(ex.spaces[0].remedies.is_empty());
+    let ex = explain(&program, &soc, PlannerMode::Pypto, false, Some(1000)).unwrap();
+    assert!(!ex.budget_exhausted);
 }
