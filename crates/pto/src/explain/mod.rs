@@ -515,6 +515,8 @@ fn fits(p: &Program, soc: &Soc, planner: PlannerMode, s: &SpaceExplain) -> Optio
 fn remedies(program: &Program, soc: &Soc, planner: PlannerMode, s: &SpaceExplain) -> Vec<Remedy> {
     let mut out = Vec::new();
     let before = s.planned_bytes.unwrap_or(s.lower_bound());
+    // Bytes over the capacity: what a shrinking remedy must give back.
+    let missing = before.saturating_sub(s.capacity.unwrap_or(u64::MAX));
     // Another planner on the unchanged program.
     for other in [PlannerMode::DsaRp, PlannerMode::Optimal] {
         if other == planner {
@@ -553,10 +555,12 @@ fn remedies(program: &Program, soc: &Soc, planner: PlannerMode, s: &SpaceExplain
             }
             p
         };
-        // Largest size (in 32-byte steps) that still fits.
-        if let Some((size, b)) =
-            largest_fitting(r.size / 32, |k| fits(&with_size(k * 32), soc, planner, s))
-        {
+        // Largest size (in 32-byte steps) that still fits, probably the
+        // one that gives back exactly the missing bytes.
+        let guess = r.size.saturating_sub(missing) / 32;
+        if let Some((size, b)) = largest_fitting(r.size / 32, guess, |k| {
+            fits(&with_size(k * 32), soc, planner, s)
+        }) {
             let size = size * 32;
             out.push(Remedy {
                 change: format!(
@@ -643,7 +647,9 @@ fn remedies(program: &Program, soc: &Soc, planner: PlannerMode, s: &SpaceExplain
             }
             p
         };
-        if let Some((r, b)) = largest_fitting(rows as u64 - 1, |r| {
+        let row_bytes = (t.bytes / rows as u64).max(1);
+        let guess = (rows as u64).saturating_sub(missing.div_ceil(row_bytes));
+        if let Some((r, b)) = largest_fitting(rows as u64 - 1, guess, |r| {
             if r == 0 {
                 return None;
             }
@@ -673,11 +679,26 @@ fn remedies(program: &Program, soc: &Soc, planner: PlannerMode, s: &SpaceExplain
 }
 
 /// The largest `k` in `0..=max` for which `f(k)` is `Some`, assuming that
-/// fitting is monotone (smaller is never worse), by binary search; `None`
-/// when even `f(0)` fails.
-fn largest_fitting(max: u64, f: impl Fn(u64) -> Option<u64>) -> Option<(u64, u64)> {
-    let mut best = None;
-    let (mut lo, mut hi) = (0u64, max);
+/// fitting is monotone (smaller is never worse); `None` when even `f(0)`
+/// fails. `guess` is where the answer probably is (the size that removes
+/// exactly the missing bytes): when `f(guess)` fits and `f(guess + 1)`
+/// does not, two calls settle it; otherwise a binary search on the side
+/// the guess points to.
+fn largest_fitting(max: u64, guess: u64, f: impl Fn(u64) -> Option<u64>) -> Option<(u64, u64)> {
+    let guess = guess.min(max);
+    let (mut lo, mut hi, mut best) = match f(guess) {
+        Some(b) => {
+            if guess == max {
+                return Some((guess, b));
+            }
+            match f(guess + 1) {
+                None => return Some((guess, b)),
+                Some(b1) => (guess + 2, max, Some((guess + 1, b1))),
+            }
+        }
+        None if guess == 0 => return None,
+        None => (0, guess - 1, None),
+    };
     while lo <= hi {
         let mid = lo + (hi - lo) / 2;
         match f(mid) {
