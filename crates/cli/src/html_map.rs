@@ -145,6 +145,9 @@ const SCRIPT: &str = r#"'use strict';
 (function () {
   const errors = [];
   window.addEventListener('error', e => errors.push(String(e.message)));
+  window.addEventListener('unhandledrejection', e => errors.push(String(e.reason)));
+  const consoleError = console.error;
+  console.error = function (...args) { errors.push(args.join(' ')); consoleError.apply(console, args); };
   const doc = JSON.parse(document.getElementById('data').textContent);
   const sel = document.getElementById('planner');
   const lanesEl = document.getElementById('lanes');
@@ -255,7 +258,25 @@ const SCRIPT: &str = r#"'use strict';
     if (first) first.dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
     const lanes = lanesEl.querySelectorAll('section.lane').length;
     const bufs = lanesEl.querySelectorAll('rect.buf').length;
-    out.textContent = 'lanes=' + lanes + '\nbuffers=' + bufs + '\nhover=' + details.textContent.replace(/\n/g, ' | ') + '\nerrors=' + errors.length + (errors.length ? ': ' + errors.join('; ') : '');
+    const hover = details.textContent.replace(/\n/g, ' | ');
+    // Search for the first buffer's name, then clear the search.
+    let found = 0;
+    if (first) {
+      search.value = first.dataset.name;
+      search.dispatchEvent(new Event('input'));
+      found = lanesEl.querySelectorAll('rect.buf.hit').length;
+      search.value = '';
+      search.dispatchEvent(new Event('input'));
+    }
+    // Zoom in once and back.
+    const width = () => Number(lanesEl.querySelector('svg').getAttribute('width'));
+    const w0 = width();
+    document.getElementById('zin').click();
+    const w1 = width();
+    document.getElementById('zreset').click();
+    out.textContent = 'lanes=' + lanes + '\nbuffers=' + bufs + '\nhover=' + hover +
+      '\nsearch=' + found + '\nzoom=' + w0 + ' ' + w1 +
+      '\nerrors=' + errors.length + (errors.length ? ': ' + errors.join('; ') : '');
     out.hidden = false;
   }
 })();
