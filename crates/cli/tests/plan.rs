@@ -332,3 +332,26 @@ fn planner_all_puts_every_planner_in_the_map_and_the_summary() {
     let single = tilemem(&["plan", input.to_str().unwrap(), "--quiet"]);
     assert_eq!(std::fs::read(&out).unwrap(), single.stdout);
 }
+
+/// The summary of the bundled example, as the README shows it.
+#[test]
+fn summary_of_the_bundled_example() {
+    let example = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/pto/vector_chain.py"
+    );
+    let o = tilemem(&["plan", example]);
+    assert_success(&o);
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        "[summary] softmax_rows/Vec: 33024 / 188416 bytes (17.5 %), lower bound 32768, \
+         tiles 8 -> 3 buffers, reserved 0, planner pypto\n"
+    );
+    let o = tilemem(&["plan", example, "--planner", "dsa-rp"]);
+    assert_success(&o);
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        "[summary] softmax_rows/Vec: 49408 / 188416 bytes (26.2 %), lower bound 32768, \
+         tiles 8 -> 4 buffers, reserved 0, planner dsa-rp\n"
+    );
+}
