@@ -235,6 +235,9 @@ pub fn explain(
                 }
                 Err(e) => match failed_usage(e, &fr.name, &sr.space) {
                     Some(b) => (Some(b), false),
+                    // Another planner's error naming this function and
+                    // space (DSA-RP: "... for 'F' ... (Vec space: ...)").
+                    None if names_space(e, &fr.name, &sr.space) => (None, false),
                     None => (None, capacity.is_none_or(|c| co_live + reserved <= c)),
                 },
             };
@@ -282,6 +285,13 @@ fn failed_usage(e: &PassError, function: &str, space: &str) -> Option<u64> {
     }
     let rest = m.strip_prefix(&format!("{space} buffer usage ("))?;
     rest.split_once(' ')?.0.parse().ok()
+}
+
+/// Whether a planning error is about this (function, space).
+fn names_space(e: &PassError, function: &str, space: &str) -> bool {
+    e.kind == crate::passes::ErrorKind::Planning
+        && e.message.contains(&format!("'{function}'"))
+        && e.message.contains(&format!("{space} space"))
 }
 
 fn target_space_capacity(soc: &Soc, space: &str) -> Option<u64> {
@@ -503,37 +513,65 @@ thread_local! {
 /// Whether the modified program fits when planned with `planner`; the
 /// bytes the space then uses.
 fn fits(p: &Program, soc: &Soc, planner: PlannerMode, s: &SpaceExplain) -> Option<u64> {
+    probe(p, soc, planner, s).ok()
+}
+
+/// Re-plans `p`: `Ok(bytes)` when the space fits, `Err(Some(bytes))` when
+/// it does not and the planner said how much it needed, `Err(None)`
+/// otherwise (or when the budget is spent).
+fn probe(
+    p: &Program,
+    soc: &Soc,
+    planner: PlannerMode,
+    s: &SpaceExplain,
+) -> Result<u64, Option<u64>> {
     if !BUDGET.with(|b| b.take()) {
-        return None;
+        return Err(None);
     }
-    let r = replan(p, soc, planner).ok()?;
-    let b = used(&r, &s.function, &s.space)?;
-    (s.capacity.is_none_or(|c| b <= c)).then_some(b)
+    match replan(p, soc, planner) {
+        Ok(r) => {
+            let b = used(&r, &s.function, &s.space).ok_or(None)?;
+            if s.capacity.is_none_or(|c| b <= c) {
+                Ok(b)
+            } else {
+                Err(Some(b))
+            }
+        }
+        Err(e) => Err(failed_usage(&e, &s.function, &s.space)),
+    }
 }
 
 /// Remedies for one space that does not fit, each checked by re-planning.
 fn remedies(program: &Program, soc: &Soc, planner: PlannerMode, s: &SpaceExplain) -> Vec<Remedy> {
     let mut out = Vec::new();
-    let before = s.planned_bytes.unwrap_or(s.lower_bound());
-    // Bytes over the capacity: what a shrinking remedy must give back.
-    let missing = before.saturating_sub(s.capacity.unwrap_or(u64::MAX));
-    // Another planner on the unchanged program.
-    for other in [PlannerMode::DsaRp, PlannerMode::Optimal] {
+    // Another planner on the unchanged program; the default planner also
+    // says how many bytes it needs when the requested one did not.
+    let mut needed = s.planned_bytes;
+    let mut fitting = Vec::new();
+    for other in [PlannerMode::Pypto, PlannerMode::DsaRp, PlannerMode::Optimal] {
         if other == planner {
             continue;
         }
-        if let Some(b) = fits(program, soc, other, s) {
-            let name = if other == PlannerMode::DsaRp {
-                "dsa-rp"
-            } else {
-                "optimal"
-            };
-            out.push(Remedy {
-                change: format!("plan with --planner {name}"),
-                bytes_after: b,
-                saved: before.saturating_sub(b),
-            });
+        match probe(program, soc, other, s) {
+            Ok(b) => fitting.push((other, b)),
+            Err(Some(b)) if other == PlannerMode::Pypto => needed = needed.or(Some(b)),
+            Err(_) => {}
         }
+    }
+    let before = needed.unwrap_or(s.lower_bound());
+    // Bytes over the capacity: what a shrinking remedy must give back.
+    let missing = before.saturating_sub(s.capacity.unwrap_or(u64::MAX));
+    for (other, b) in fitting {
+        let name = match other {
+            PlannerMode::Pypto => "pypto",
+            PlannerMode::DsaRp => "dsa-rp",
+            _ => "optimal",
+        };
+        out.push(Remedy {
+            change: format!("plan with --planner {name}"),
+            bytes_after: b,
+            saved: before.saturating_sub(b),
+        });
     }
     let Some(fidx) = program
         .functions
