@@ -236,3 +236,26 @@ fn the_map_names_the_rule_that_kept_tiles_apart() {
     let html = std::fs::read_to_string(&map).unwrap();
     assert!(html.contains(r#"["kept apart by a rule","y: no-alias rule of tile.cast at line 9 (its output may not share its input's bytes)"]"#), "{html}");
 }
+
+/// DSA-RP's error gives no byte count: the space still counts as not
+/// fitting, and the default planner's usage sizes the shrink searches.
+#[test]
+fn explains_a_dsa_rp_failure() {
+    let d = scratch("dsa");
+    let input = write(&d, "cast.py", CAST);
+    let o = tilemem(&["explain", &input, "--planner", "dsa-rp"]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.starts_with("kern/Vec: does not fit with planner dsa-rp, capacity 188416\n"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with(
+            "  remedies (each re-planned and checked):
+    - shrink tile 'y' (line 9) from [256, 160] to [166, 160]: then 188160 bytes, saves 57600
+    - shrink tile 'x' (line 8) from [256, 160] to [76, 160]: then 188160 bytes, saves 57600
+"
+        ),
+        "{text}"
+    );
+}
