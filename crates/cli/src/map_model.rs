@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use tilemem_plan::{map, Problem, Solution};
 use tilemem_pto::explain::{
-    before_sharing, live_tile, peak, refused_sharings, reserves, statement_at,
+    before_sharing, live_tile, peak, peak_of, refused_sharings, reserves, statement_at,
 };
 use tilemem_pto::ir::Program;
 use tilemem_pto::passes::PlannerMode;
@@ -222,7 +222,12 @@ pub fn solve_doc(title: &str, problem: &Problem, solution: &Solution, solver: &s
                         end: e,
                     })
                     .collect(),
-                peak: None,
+                peak: Some(peak_of(problem))
+                    .filter(|p| p.total > 0)
+                    .map(|p| Peak {
+                        at: p.instant,
+                        label: format!("time {}, {} bytes live", p.instant, p.total),
+                    }),
                 positions: Vec::new(),
                 rects,
             }],

@@ -324,7 +324,13 @@ pub struct PeakInstant {
 /// for the last time by a statement and the tile that statement defines are
 /// not co-live.
 pub fn peak(sr: &report::SpaceReport) -> PeakInstant {
-    let (problem, _) = sr.placement();
+    peak_of(&sr.placement().0)
+}
+
+/// The first instant of the largest co-live total of a placement problem
+/// (lifetimes half-open; `statement` is the instant halved, which is the
+/// program position for problems built from a report).
+pub fn peak_of(problem: &tilemem_plan::Problem) -> PeakInstant {
     // Sweep the start and end events in time order.
     let mut events: Vec<(u64, bool, usize)> = Vec::with_capacity(2 * problem.len());
     for (i, b) in problem.buffers.iter().enumerate() {
