@@ -199,7 +199,7 @@ const SCRIPT: &str = r#"'use strict';
       el('line', { x1: 0, y1: 0, x2: 0, y2: 6, stroke: '#888', 'stroke-width': 2 }, pat);
       el('line', { x1: L, y1: y(0), x2: W - 10, y2: y(0), stroke: '#000' }, svg);
       el('text', { x: 2, y: y(0), class: 'axis' }, svg).textContent = '0';
-      el('text', { x: 2, y: y(amax) + 8, class: 'axis' }, svg).textContent = bytes(amax);
+      if (amax !== lane.capacity) el('text', { x: 2, y: y(amax) + 8, class: 'axis' }, svg).textContent = bytes(amax);
       for (const w of lane.reserved) {
         const r = el('rect', { x: L, width: W - 10 - L, y: y(w.end), height: Math.max(1, y(w.start) - y(w.end)), fill: 'url(#hatch)', class: 'reserved' }, svg);
         el('title', {}, r).textContent = 'reserved ' + w.name + ' [' + w.start + ', ' + w.end + ')';
