@@ -67,7 +67,7 @@ const EXPLANATION: &str = "kern/Vec: does not fit: planner pypto needs 196608 by
     tb     65536 bytes  [128, 128] FP32  line 10
   lower bound: 131072 co-live + 65536 reserved = 196608 bytes > capacity 188416: no placement of these lifetimes fits (8192 bytes short)
   remedies (each re-planned and checked):
-    - shrink reserve_buffer 'ring' (line 8) from 65536 to 57344 bytes (fewer pipe slots: slot_num x slot size <= 57344): then 188416 bytes, saves 8192
+    - shrink reserve_buffer 'ring' (line 8) from 65536 to 57344 bytes: then 188416 bytes, saves 8192
     - shrink tile 'ta' (line 9) from [128, 128] to [112, 128]: then 188416 bytes, saves 8192
     - shrink tile 'tb' (line 10) from [128, 128] to [112, 128]: then 188416 bytes, saves 8192
 ";
@@ -258,4 +258,46 @@ fn explains_a_dsa_rp_failure() {
         ),
         "{text}"
     );
+}
+
+/// The reserved window of a cross-core pipe: the remedy is a lower
+/// slot_num, which shrinks the window by whole slots.
+#[test]
+fn a_pipe_ring_is_shrunk_by_whole_slots() {
+    let d = scratch("pipe");
+    let pipe = r#"# pypto.program: Ring
+import pypto.language as pl
+
+@pl.program
+class Ring:
+    @pl.function(type=pl.FunctionType.AIV, level=pl.Level.AIV, role=pl.Role.SubWorker)
+    def kern(a: pl.Tensor[[128, 128], pl.FP32], b: pl.Tensor[[128, 128], pl.FP32], output: pl.Out[pl.Tensor[[128, 128], pl.FP32]]) -> pl.Tensor[[128, 128], pl.FP32]:
+        ring: pl.Scalar[pl.INT32] = pl.system.reserve_buffer(name='ring', size=65536, base=-1)
+        pl.system.aiv_initialize_pipe(ring, pl.const(0, pl.INT32), dir_mask=1, slot_size=16384, slot_num=4)
+        ta: pl.Tile[[128, 128], pl.FP32, pl.Mem.Vec] = pl.tile.load(a, [0, 0], [128, 128], [128, 128], target_memory=pl.Mem.Vec)
+        tb: pl.Tile[[128, 128], pl.FP32, pl.Mem.Vec] = pl.tile.load(b, [0, 0], [128, 128], [128, 128], target_memory=pl.Mem.Vec)
+        c: pl.Tile[[128, 128], pl.FP32, pl.Mem.Vec] = pl.tile.add(ta, tb)
+        stored: pl.Tensor[[128, 128], pl.FP32] = pl.tile.store(c, [0, 0], output)
+        return stored
+
+"#;
+    let input = write(&d, "pipe.py", pipe);
+    let o = tilemem(&["explain", &input]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains(
+            "    - lower the cross-core pipe depth to slot_num=3 (optimizations=[pl.cross_core_slot(slot_num=3)]): \
+             reserve_buffer 'ring' (line 8) shrinks from 65536 to 49152 bytes: then 180224 bytes, saves 16384\n"
+        ),
+        "{text}"
+    );
+    let plans = |name: &str, text: &str| {
+        let p = write(&d, name, text);
+        tilemem(&["plan", &p, "--quiet"]).status.code()
+    };
+    assert_eq!(plans("p0.py", pipe), Some(1));
+    let three = pipe
+        .replace("size=65536", "size=49152")
+        .replace("slot_num=4", "slot_num=3");
+    assert_eq!(plans("p3.py", &three), Some(0));
 }

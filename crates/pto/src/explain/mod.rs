@@ -12,7 +12,8 @@
 //!   (sharing restrictions, sequential addresses) are what refused it;
 //! - **remedies**, each computed by re-planning a modified copy of the
 //!   program with the same pipeline (never by a formula): another planner,
-//!   a smaller reserved window (the cross-core pipe ring: fewer slots), a
+//!   a lower cross-core pipe depth (`slot_num`, which resizes the ring's
+//!   reserved window) or a smaller reserved window, a
 //!   lower `stage=` on a pipelined loop, a smaller first dimension of one
 //!   of the largest live tiles. A remedy is listed only when the re-planned
 //!   program fits.
@@ -586,12 +587,47 @@ fn remedies(program: &Program, soc: &Soc, planner: PlannerMode, s: &SpaceExplain
     else {
         return out;
     };
-    // A smaller reserved window (fewer pipe slots).
+    // A smaller reserved window: fewer pipe slots, or fewer bytes.
     let reserves = reserves(&program.functions[fidx]);
     for r in reserves
         .iter()
         .filter(|r| r.space.name() == s.space && r.size > 0)
     {
+        let line = program.functions[fidx].stmts[r.stmt].pos.line;
+        // The cross-core pipe ring: a window of slot_num slots of slot_size
+        // bytes, named by the pipe's `*_initialize_pipe` call. Fewer slots
+        // give a smaller window; try each depth from the top.
+        if let Some((init, slot_size, slot_num)) = pipe_of(&program.functions[fidx], r) {
+            let with_slots = |n: u64| {
+                let mut p = program.clone();
+                let f = &mut p.functions[fidx];
+                if let Some(c) = f.stmts[r.stmt].call_mut() {
+                    c.set_kwarg("size", Expr::Int((slot_size * n) as i64));
+                }
+                if let Some(c) = f.stmts[init].call_mut() {
+                    c.set_kwarg("slot_num", Expr::Int(n as i64));
+                }
+                p
+            };
+            if let Some((n, b)) = (1..slot_num)
+                .rev()
+                .find_map(|n| fits(&with_slots(n), soc, planner, s).map(|b| (n, b)))
+            {
+                out.push(Remedy {
+                    change: format!(
+                        "lower the cross-core pipe depth to slot_num={n} \
+                         (optimizations=[pl.cross_core_slot(slot_num={n})]): reserve_buffer '{}' \
+                         (line {line}) shrinks from {} to {} bytes",
+                        r.name,
+                        r.size,
+                        slot_size * n
+                    ),
+                    bytes_after: b,
+                    saved: r.size - slot_size * n,
+                });
+            }
+            continue;
+        }
         let with_size = |size: u64| {
             let mut p = program.clone();
             if let Some(c) = p.functions[fidx].stmts[r.stmt].call_mut() {
@@ -608,10 +644,8 @@ fn remedies(program: &Program, soc: &Soc, planner: PlannerMode, s: &SpaceExplain
             let size = size * 32;
             out.push(Remedy {
                 change: format!(
-                    "shrink reserve_buffer '{}' (line {}) from {} to {size} bytes (fewer pipe slots: slot_num x slot size <= {size})",
-                    r.name,
-                    program.functions[fidx].stmts[r.stmt].pos.line,
-                    r.size
+                    "shrink reserve_buffer '{}' (line {line}) from {} to {size} bytes",
+                    r.name, r.size
                 ),
                 bytes_after: b,
                 saved: r.size - size,
@@ -720,6 +754,22 @@ fn remedies(program: &Program, soc: &Soc, planner: PlannerMode, s: &SpaceExplain
         }
     }
     out
+}
+
+/// The pipe a reserved window is the ring of: the `*_initialize_pipe`
+/// statement that names the window's variable, its `slot_size` and
+/// `slot_num`, when the window is exactly `slot_size x slot_num` bytes.
+fn pipe_of(f: &Function, r: &Reserve) -> Option<(StmtId, u64, u64)> {
+    let var = f.stmts[r.stmt].def()?;
+    f.walk().into_iter().find_map(|(_, st)| {
+        let c = f.stmts[st].call()?;
+        if !c.op_name().ends_with("initialize_pipe") || c.args.first()?.as_var() != Some(var) {
+            return None;
+        }
+        let size = u64::try_from(c.kwarg("slot_size")?.as_int()?).ok()?;
+        let num = u64::try_from(c.kwarg("slot_num")?.as_int()?).ok()?;
+        (size.checked_mul(num) == Some(r.size)).then_some((st, size, num))
+    })
 }
 
 /// The largest `k` in `0..=max` for which `f(k)` is `Some`, assuming that

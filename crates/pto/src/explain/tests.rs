@@ -85,10 +85,13 @@ fn explains_a_reserve_window_that_leaves_too_little_room() {
         changes,
         [
             (
-                "shrink reserve_buffer 'ring' (line 8) from 131072 to 122880 bytes (fewer pipe slots: slot_num x slot size <= 122880)",
+                "shrink reserve_buffer 'ring' (line 8) from 131072 to 122880 bytes",
                 8192
             ),
-            ("shrink tile 'ta' (line 9) from [128, 128] to [112, 128]", 8192),
+            (
+                "shrink tile 'ta' (line 9) from [128, 128] to [112, 128]",
+                8192
+            ),
         ]
     );
     // Re-planning the program as the first remedy says fits.
