@@ -13,10 +13,11 @@
 //! - **remedies**, each computed by re-planning a modified copy of the
 //!   program with the same pipeline (never by a formula): another planner,
 //!   a lower cross-core pipe depth (`slot_num`, which resizes the ring's
-//!   reserved window) or a smaller reserved window, a
-//!   lower `stage=` on a pipelined loop, a smaller first dimension of one
-//!   of the largest live tiles. A remedy is listed only when the re-planned
-//!   program fits.
+//!   reserved window) or a smaller reserved window, a smaller first
+//!   dimension of one of the largest live tiles or of a tile a rule keeps
+//!   apart. A remedy is listed only when the re-planned program fits. (A
+//!   lower `stage=` is not tried: the planners already lower a pipeline's
+//!   depth, down to 1, when its stage copies do not fit.)
 //!
 //! Assumes: the program reads and passes `init_memref` and
 //! `materialize_semantic_aliases` (the live set is taken after them, before
@@ -652,33 +653,11 @@ fn remedies(program: &Program, soc: &Soc, planner: PlannerMode, s: &SpaceExplain
             });
         }
     }
-    // A lower stage= on a pipelined loop.
+    // No `stage=` remedy: both planners already lower a pipeline group's
+    // depth themselves when its stage copies do not fit (a perf hint says
+    // so), down to depth 1, so a lower `stage=` never turns a failure into
+    // a fit.
     let f = &program.functions[fidx];
-    for (_, st) in f.walk() {
-        let StmtKind::For(l) = &f.stmts[st].kind else {
-            continue;
-        };
-        let Some(stage) = l.iter.kwarg("stage").and_then(Expr::as_int) else {
-            continue;
-        };
-        for lower in (1..stage).rev() {
-            let mut p = program.clone();
-            if let StmtKind::For(l) = &mut p.functions[fidx].stmts[st].kind {
-                l.iter.set_kwarg("stage", Expr::Int(lower));
-            }
-            if let Some(b) = fits(&p, soc, planner, s) {
-                out.push(Remedy {
-                    change: format!(
-                        "lower stage= of the loop at line {} from {stage} to {lower}",
-                        f.stmts[st].pos.line
-                    ),
-                    bytes_after: b,
-                    saved: before.saturating_sub(b),
-                });
-                break;
-            }
-        }
-    }
     // A smaller first dimension of one of the three largest live tiles,
     // or of a tile a rule keeps apart.
     let mut candidates: Vec<String> = s.live.iter().take(3).map(|t| t.name.clone()).collect();
