@@ -48,8 +48,6 @@ pub struct Lane {
     pub reserved: Vec<Window>,
     /// The instant of the largest co-live total, and what is there.
     pub peak: Option<Peak>,
-    /// Labels of the program positions (index -> statement), may be empty.
-    pub positions: Vec<String>,
     /// Buffers.
     pub rects: Vec<Rect>,
 }
@@ -298,7 +296,6 @@ mod tests {
                     lower_bound: 512,
                     reserved: vec![],
                     peak: None,
-                    positions: vec![],
                     rects: vec![Rect {
                         name: "a</script>".into(),
                         group: "mem_vec_0".into(),

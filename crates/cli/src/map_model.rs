@@ -158,7 +158,6 @@ fn plan_lanes(p: &Planned, refused: &Refused) -> Vec<Lane> {
                     at: pk.instant,
                     label: format!("{label} (line {line}), {} bytes live", pk.total),
                 }),
-                positions: Vec::new(),
                 rects,
             });
         }
@@ -228,7 +227,6 @@ pub fn solve_doc(title: &str, problem: &Problem, solution: &Solution, solver: &s
                         at: p.instant,
                         label: format!("time {}, {} bytes live", p.instant, p.total),
                     }),
-                positions: Vec::new(),
                 rects,
             }],
         }],
