@@ -1,0 +1,65 @@
+//! The sharings a planner rule refuses although the lifetimes allow them.
+
+use tilemem_soc::Soc;
+
+use super::{def_line, RefusedSharing};
+use crate::ir::Function;
+
+/// The pairs of buffers of `space` whose lifetimes do not overlap but which
+/// a hard rule keeps apart (the rules both planners obey: no-alias outputs,
+/// the split-AIV load + tpop hazard, written workspaces, declared
+/// allocations). `f` is the function before any sharing.
+pub fn refused_sharings(f: &Function, soc: &Soc, space: &str) -> Vec<RefusedSharing> {
+    use crate::passes::memory_reuse::constraints::{collect, HazardRules, SeparationReason};
+    use crate::passes::memory_reuse::lifetime::analyze;
+    let lt = analyze(f);
+    let c = collect(f, &lt, soc, HazardRules::default());
+    let mut out = Vec::new();
+    for sep in c.all_separations(&lt) {
+        let (ra, rb) = (&lt.roots[sep.a], &lt.roots[sep.b]);
+        if ra.space.name() != space {
+            continue;
+        }
+        let (Some(la), Some(lb)) = (ra.lifetime, rb.lifetime) else {
+            continue;
+        };
+        if la.overlaps(&lb) {
+            continue;
+        }
+        let (Some(&ma), Some(&mb)) = (ra.members.first(), rb.members.first()) else {
+            continue;
+        };
+        // The rule is about the statement that writes the later buffer.
+        let later = if la.def >= lb.def { ma } else { mb };
+        let line = def_line(f, later).unwrap_or(0);
+        let writer = match f.vars[later].def {
+            crate::ir::VarDef::Stmt(s) => f.stmts[s].call().map(|c| c.op_name().to_string()),
+            _ => None,
+        }
+        .unwrap_or_else(|| "its writer".into());
+        let rule = match sep.reason {
+            SeparationReason::NoAlias => {
+                format!("no-alias rule of {writer} at line {line} (its output may not share its input's bytes)")
+            }
+            SeparationReason::OperandOverlap => {
+                format!("operands of {writer} at line {line} may not overlap")
+            }
+            SeparationReason::LoadTpopHazard => {
+                format!("split-AIV load+tpop hazard at line {line} (a writer fed by tile.tpop_from_aic may not take over a loaded tile's buffer)")
+            }
+            SeparationReason::WrittenWorkspace => {
+                format!("written-workspace rule at line {line}")
+            }
+            SeparationReason::Declared => "a declared (pinned) allocation never shares".to_string(),
+        };
+        out.push(RefusedSharing {
+            a: f.vars[ma].name.to_string(),
+            b: f.vars[mb].name.to_string(),
+            rule,
+            line,
+            bytes: ra.size.min(rb.size),
+        });
+    }
+    out.sort_by(|x, y| y.bytes.cmp(&x.bytes).then(x.line.cmp(&y.line)));
+    out
+}

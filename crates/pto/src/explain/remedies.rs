@@ -1,0 +1,330 @@
+//! Remedies: changes that make a space fit, each found by re-planning a
+//! modified copy of the program, within a re-planning budget.
+
+use tilemem_soc::Soc;
+
+use super::{def_line, failed_usage, replan, reserves, shape_text, used};
+use super::{LiveTile, Remedy, SpaceExplain};
+use crate::ir::{Expr, Function, Program, StmtId, Type};
+use crate::passes::allocate_memory_addr::Reserve;
+use crate::passes::PlannerMode;
+
+/// How many re-plans the remedies of one [`explain`] call may run. Each
+/// re-plan is a whole pipeline run, so a large program would otherwise
+/// take long to explain; a remedy that the budget cut short is simply not
+/// listed, and [`Explanation::budget_exhausted`] says so.
+struct Budget {
+    left: std::cell::Cell<usize>,
+    exhausted: std::cell::Cell<bool>,
+}
+
+impl Budget {
+    fn take(&self) -> bool {
+        let n = self.left.get();
+        if n == 0 {
+            self.exhausted.set(true);
+            return false;
+        }
+        self.left.set(n - 1);
+        true
+    }
+}
+
+thread_local! {
+    static BUDGET: Budget = const {
+        Budget {
+            left: std::cell::Cell::new(usize::MAX),
+            exhausted: std::cell::Cell::new(false),
+        }
+    };
+}
+
+/// Starts a new budget of `max` re-plans (`None`: unlimited).
+pub(super) fn reset_budget(max: Option<usize>) {
+    BUDGET.with(|b| {
+        b.left.set(max.unwrap_or(usize::MAX));
+        b.exhausted.set(false);
+    });
+}
+
+/// Whether the budget stopped a search since the last reset.
+pub(super) fn budget_exhausted() -> bool {
+    BUDGET.with(|b| b.exhausted.get())
+}
+
+/// Whether the modified program fits when planned with `planner`; the
+/// bytes the space then uses.
+fn fits(p: &Program, soc: &Soc, planner: PlannerMode, s: &SpaceExplain) -> Option<u64> {
+    probe(p, soc, planner, s).ok()
+}
+
+/// Re-plans `p`: `Ok(bytes)` when the space fits, `Err(Some(bytes))` when
+/// it does not and the planner said how much it needed, `Err(None)`
+/// otherwise (or when the budget is spent).
+fn probe(
+    p: &Program,
+    soc: &Soc,
+    planner: PlannerMode,
+    s: &SpaceExplain,
+) -> Result<u64, Option<u64>> {
+    if !BUDGET.with(|b| b.take()) {
+        return Err(None);
+    }
+    match replan(p, soc, planner) {
+        Ok(r) => {
+            let b = used(&r, &s.function, &s.space).ok_or(None)?;
+            if s.capacity.is_none_or(|c| b <= c) {
+                Ok(b)
+            } else {
+                Err(Some(b))
+            }
+        }
+        Err(e) => Err(failed_usage(&e, &s.function, &s.space)),
+    }
+}
+
+/// Remedies for one space that does not fit, each checked by re-planning.
+pub(super) fn remedies(
+    program: &Program,
+    soc: &Soc,
+    planner: PlannerMode,
+    s: &SpaceExplain,
+) -> Vec<Remedy> {
+    let mut out = Vec::new();
+    // Another planner on the unchanged program; the default planner also
+    // says how many bytes it needs when the requested one did not.
+    let mut needed = s.planned_bytes;
+    let mut fitting = Vec::new();
+    for other in [PlannerMode::Pypto, PlannerMode::DsaRp, PlannerMode::Optimal] {
+        if other == planner {
+            continue;
+        }
+        match probe(program, soc, other, s) {
+            Ok(b) => fitting.push((other, b)),
+            Err(Some(b)) if other == PlannerMode::Pypto => needed = needed.or(Some(b)),
+            Err(_) => {}
+        }
+    }
+    let before = needed.unwrap_or(s.lower_bound());
+    // Bytes over the capacity: what a shrinking remedy must give back.
+    let missing = before.saturating_sub(s.capacity.unwrap_or(u64::MAX));
+    for (other, b) in fitting {
+        let name = match other {
+            PlannerMode::Pypto => "pypto",
+            PlannerMode::DsaRp => "dsa-rp",
+            _ => "optimal",
+        };
+        out.push(Remedy {
+            change: format!("plan with --planner {name}"),
+            bytes_after: b,
+            saved: before.saturating_sub(b),
+        });
+    }
+    let Some(fidx) = program
+        .functions
+        .iter()
+        .position(|f| *f.name == *s.function)
+    else {
+        return out;
+    };
+    // A smaller reserved window: fewer pipe slots, or fewer bytes.
+    let reserves = reserves(&program.functions[fidx]);
+    for r in reserves
+        .iter()
+        .filter(|r| r.space.name() == s.space && r.size > 0)
+    {
+        let line = program.functions[fidx].stmts[r.stmt].pos.line;
+        // The cross-core pipe ring: a window of slot_num slots of slot_size
+        // bytes, named by the pipe's `*_initialize_pipe` call. Fewer slots
+        // give a smaller window; try each depth from the top.
+        if let Some((init, slot_size, slot_num)) = pipe_of(&program.functions[fidx], r) {
+            let with_slots = |n: u64| {
+                let mut p = program.clone();
+                let f = &mut p.functions[fidx];
+                if let Some(c) = f.stmts[r.stmt].call_mut() {
+                    c.set_kwarg("size", Expr::Int((slot_size * n) as i64));
+                }
+                if let Some(c) = f.stmts[init].call_mut() {
+                    c.set_kwarg("slot_num", Expr::Int(n as i64));
+                }
+                p
+            };
+            if let Some((n, b)) = (1..slot_num)
+                .rev()
+                .find_map(|n| fits(&with_slots(n), soc, planner, s).map(|b| (n, b)))
+            {
+                out.push(Remedy {
+                    change: format!(
+                        "lower the cross-core pipe depth to slot_num={n} \
+                         (optimizations=[pl.cross_core_slot(slot_num={n})]): reserve_buffer '{}' \
+                         (line {line}) shrinks from {} to {} bytes",
+                        r.name,
+                        r.size,
+                        slot_size * n
+                    ),
+                    bytes_after: b,
+                    saved: r.size - slot_size * n,
+                });
+            }
+            continue;
+        }
+        let with_size = |size: u64| {
+            let mut p = program.clone();
+            if let Some(c) = p.functions[fidx].stmts[r.stmt].call_mut() {
+                c.set_kwarg("size", Expr::Int(size as i64));
+            }
+            p
+        };
+        // Largest size (in 32-byte steps) that still fits, probably the
+        // one that gives back exactly the missing bytes.
+        let guess = r.size.saturating_sub(missing) / 32;
+        if let Some((size, b)) = largest_fitting(r.size / 32, guess, |k| {
+            fits(&with_size(k * 32), soc, planner, s)
+        }) {
+            let size = size * 32;
+            out.push(Remedy {
+                change: format!(
+                    "shrink reserve_buffer '{}' (line {line}) from {} to {size} bytes",
+                    r.name, r.size
+                ),
+                bytes_after: b,
+                saved: r.size - size,
+            });
+        }
+    }
+    // No `stage=` remedy: both planners already lower a pipeline group's
+    // depth themselves when its stage copies do not fit (a perf hint says
+    // so), down to depth 1, so a lower `stage=` never turns a failure into
+    // a fit.
+    let f = &program.functions[fidx];
+    // A smaller first dimension of one of the three largest live tiles,
+    // or of a tile a rule keeps apart.
+    let mut candidates: Vec<String> = s.live.iter().take(3).map(|t| t.name.clone()).collect();
+    for r in s.refused.iter().take(3) {
+        for n in [&r.a, &r.b] {
+            if !candidates.contains(n) {
+                candidates.push(n.clone());
+            }
+        }
+    }
+    for name in &candidates {
+        let Some(v) = f.var_by_name(name) else {
+            continue;
+        };
+        let Some(tt) = f.ty(v).and_then(Type::as_tile) else {
+            continue;
+        };
+        let t = LiveTile {
+            name: name.clone(),
+            bytes: tt.static_bytes().unwrap_or(0),
+            shape: shape_text(&tt.shape),
+            dtype: tt.dtype.name().to_string(),
+            line: def_line(f, v).unwrap_or(0),
+            def: 0,
+            last: 0,
+        };
+        let Some(rows) = f
+            .ty(v)
+            .and_then(Type::as_tile)
+            .and_then(|tt| tt.shape.first())
+            .and_then(Expr::as_int)
+            .filter(|&r| r > 1)
+        else {
+            continue;
+        };
+        let with_rows = |r: u64| {
+            let mut p = program.clone();
+            if let Some(tt) = p.functions[fidx].vars[v]
+                .ty
+                .as_mut()
+                .and_then(Type::as_tile_mut)
+            {
+                tt.shape[0] = Expr::Int(r as i64);
+            }
+            p
+        };
+        let row_bytes = (t.bytes / rows as u64).max(1);
+        let guess = (rows as u64).saturating_sub(missing.div_ceil(row_bytes));
+        if let Some((r, b)) = largest_fitting(rows as u64 - 1, guess, |r| {
+            if r == 0 {
+                return None;
+            }
+            fits(&with_rows(r), soc, planner, s)
+        }) {
+            let p = with_rows(r);
+            let new_shape = p.functions[fidx]
+                .ty(v)
+                .and_then(Type::as_tile)
+                .map_or(String::new(), |tt| shape_text(&tt.shape));
+            let new_bytes = p.functions[fidx]
+                .ty(v)
+                .and_then(Type::as_tile)
+                .and_then(|tt| tt.static_bytes())
+                .unwrap_or(0);
+            out.push(Remedy {
+                change: format!(
+                    "shrink tile '{}' (line {}) from {} to {new_shape}",
+                    t.name, t.line, t.shape
+                ),
+                bytes_after: b,
+                saved: t.bytes.saturating_sub(new_bytes),
+            });
+        }
+    }
+    out
+}
+
+/// The pipe a reserved window is the ring of: the `*_initialize_pipe`
+/// statement that names the window's variable, its `slot_size` and
+/// `slot_num`, when the window is exactly `slot_size x slot_num` bytes.
+fn pipe_of(f: &Function, r: &Reserve) -> Option<(StmtId, u64, u64)> {
+    let var = f.stmts[r.stmt].def()?;
+    f.walk().into_iter().find_map(|(_, st)| {
+        let c = f.stmts[st].call()?;
+        if !c.op_name().ends_with("initialize_pipe") || c.args.first()?.as_var() != Some(var) {
+            return None;
+        }
+        let size = u64::try_from(c.kwarg("slot_size")?.as_int()?).ok()?;
+        let num = u64::try_from(c.kwarg("slot_num")?.as_int()?).ok()?;
+        (size.checked_mul(num) == Some(r.size)).then_some((st, size, num))
+    })
+}
+
+/// The largest `k` in `0..=max` for which `f(k)` is `Some`, assuming that
+/// fitting is monotone (smaller is never worse); `None` when even `f(0)`
+/// fails. `guess` is where the answer probably is (the size that removes
+/// exactly the missing bytes): when `f(guess)` fits and `f(guess + 1)`
+/// does not, two calls settle it; otherwise a binary search on the side
+/// the guess points to.
+fn largest_fitting(max: u64, guess: u64, f: impl Fn(u64) -> Option<u64>) -> Option<(u64, u64)> {
+    let guess = guess.min(max);
+    let (mut lo, mut hi, mut best) = match f(guess) {
+        Some(b) => {
+            if guess == max {
+                return Some((guess, b));
+            }
+            match f(guess + 1) {
+                None => return Some((guess, b)),
+                Some(b1) => (guess + 2, max, Some((guess + 1, b1))),
+            }
+        }
+        None if guess == 0 => return None,
+        None => (0, guess - 1, None),
+    };
+    while lo <= hi {
+        let mid = lo + (hi - lo) / 2;
+        match f(mid) {
+            Some(b) => {
+                best = Some((mid, b));
+                lo = mid + 1;
+            }
+            None => {
+                if mid == 0 {
+                    break;
+                }
+                hi = mid - 1;
+            }
+        }
+    }
+    best
+}
