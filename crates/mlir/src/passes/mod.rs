@@ -5,6 +5,7 @@
 //! and `hivm-enable-stride-align`. The target family comes from the
 //! module's `hacc.target` ([`common::Target`]).
 //!
+//! - [`adjust`]: the op's flattening and the per-op dim adjustments;
 //! - [`layout`]: pure stride/shape arithmetic of the rules;
 //! - [`op_table`]: everything the passes know about individual ops;
 //! - [`fixpipe`]: the Fixpipe alignment tables;
@@ -29,6 +30,7 @@
 
 use crate::pass::Pass;
 
+pub mod adjust;
 pub mod align_alloc_size;
 pub mod common;
 pub mod enable;
