@@ -45,7 +45,7 @@ use super::layout::{
 };
 use super::op_table::{
     arith, attrs, flow_kind, hivm_op, hivm_syntax, is_root_alloc, view_kind, FlowKind, HivmKind,
-    FIXPIPE_OP, MARK_OP,
+    ViewKind, FIXPIPE_OP, MARK_OP,
 };
 use super::retype::{replace_alloc, scale_buffer_size, Branches};
 
@@ -119,6 +119,10 @@ pub struct Propagation {
     visited: HashSet<ValueId>,
     roots_changed: bool,
     last_changed: Option<Location>,
+    /// Location of the mark currently carried up: the original mark's, or
+    /// the op that re-created it one step higher (`createAlignMarkOp` takes
+    /// the propagating op's location).
+    from_loc: Location,
     /// Whether hops drop requirements the layout already meets (stride
     /// alignment) or keep them all (size alignment).
     pub adjust: bool,
@@ -135,6 +139,7 @@ impl Propagation {
             visited: HashSet::new(),
             roots_changed: false,
             last_changed: None,
+            from_loc: Location::default(),
             adjust: true,
         }
     }
@@ -175,7 +180,7 @@ impl Propagation {
                             m.op(op).result(0)
                         };
                         if let Some(v) = v {
-                            seeds.push((v, info));
+                            seeds.push((v, info, m.op(op).loc));
                         }
                     }
                 }
@@ -184,13 +189,14 @@ impl Propagation {
         if bad {
             return Err(());
         }
-        for (v, info) in seeds {
+        for (v, info, loc) in seeds {
             let info = self.adjusted(m, v, &info);
             if info.is_empty() {
                 continue;
             }
             let merged = union_info(self.info.get(&v).unwrap_or(&Vec::new()), &info);
             self.info.insert(v, merged.clone());
+            self.from_loc = loc;
             self.up(m, v, &merged, diags, 0);
         }
         Ok(())
@@ -269,6 +275,7 @@ impl Propagation {
             let changed_values = self.among_operands(m, &groups);
             for v in changed_values {
                 if let Some(info) = self.info.get(&v).cloned() {
+                    self.from_loc = value_loc(m, v);
                     self.up(m, v, &info, diags, 0);
                 }
             }
@@ -316,9 +323,14 @@ impl Propagation {
                     return;
                 }
                 if let Some(kind) = view_kind(name) {
+                    if kind == ViewKind::ByteView {
+                        self.byte_view(m, v, &info, diags);
+                        return;
+                    }
                     match super::view_maps::up(m, op, kind, &info) {
                         Ok(src_info) => {
                             if let Some(src) = m.op(op).operand(0) {
+                                self.from_loc = m.op(op).loc;
                                 self.up(m, src, &src_info, diags, depth + 1);
                             }
                         }
@@ -329,6 +341,7 @@ impl Propagation {
                 match flow_kind(name) {
                     Some(FlowKind::For) => {
                         let Some(parts) = m.for_parts(op) else { return };
+                        self.from_loc = m.op(op).loc;
                         let j = index as usize;
                         if let Some(&init) = parts.inits.get(j) {
                             self.up(m, init, &info, diags, depth + 1);
@@ -338,6 +351,7 @@ impl Propagation {
                         }
                     }
                     Some(FlowKind::If) => {
+                        self.from_loc = m.op(op).loc;
                         for &r in m.op(op).regions() {
                             let Some(b) = m.region_blocks(r).first().copied() else {
                                 continue;
@@ -353,7 +367,7 @@ impl Propagation {
                         if self.warned.insert(op) {
                             diags.push(Diagnostic::warning(
                                 m.op(op).loc,
-                                format!("Align mark on unsupported op {name}"),
+                                "Align mark on unsupported op",
                             ));
                         }
                     }
@@ -369,15 +383,38 @@ impl Propagation {
                 }
                 if self.warned.insert(parent) {
                     diags.push(Diagnostic::error(
-                        m.op(parent).loc,
-                        format!(
-                            "Cannot align argument #{index} of {} across blocks.",
-                            m.op(parent).name()
-                        ),
+                        self.from_loc,
+                        format!("Cannot align {} across blocks.", value_text(m, v)),
                     ));
                 }
             }
         }
+    }
+
+    /// `propagateAlignUp(markOp, memref::ViewOp)`: a mark does not go past
+    /// a `memref.view`; it is satisfied when, for each entry, the static
+    /// element count right of the dim is a multiple of the entry's bytes
+    /// (the remark `Alignemnt already satisfied for ..`, spelled as MLIR
+    /// spells it), otherwise the error `Alignment cannot be satisfied for ..`.
+    fn byte_view(&mut self, m: &Module, v: ValueId, info: &AlignInfo, diags: &mut Vec<Diagnostic>) {
+        let Some(ty) = memref_of(m, v) else { return };
+        for &(d, bytes) in info {
+            let inner: i64 = ty.shape[(d + 1).min(ty.rank())..]
+                .iter()
+                .filter(|&&s| !crate::ir::is_dynamic(s))
+                .product();
+            if bytes != 0 && inner % bytes != 0 {
+                diags.push(Diagnostic::error(
+                    self.from_loc,
+                    format!("Alignment cannot be satisfied for {}", value_text(m, v)),
+                ));
+                return;
+            }
+        }
+        diags.push(Diagnostic::remark(
+            self.from_loc,
+            format!("Alignemnt already satisfied for {}", value_text(m, v)),
+        ));
     }
 
     /// Membase: a root yielded by an `scf.for` body also marks the loop's
@@ -398,6 +435,13 @@ impl Propagation {
                 continue;
             };
             if flow_kind(m.op(parent).name()) != Some(FlowKind::For) {
+                // processYieldOp: only loops carry a root across a yield.
+                if self.warned.insert(u.op) {
+                    diags.push(Diagnostic::warning(
+                        m.op(u.op).loc,
+                        "Parent operation is not a scf::ForOp",
+                    ));
+                }
                 continue;
             }
             if let Some(&init) = m.op(parent).operands().get(3 + u.index as usize) {
@@ -502,6 +546,35 @@ impl Propagation {
             }
         }
         changed
+    }
+}
+
+/// Where a value is defined (its op's location; a block argument takes its
+/// block's parent op's).
+fn value_loc(m: &Module, v: ValueId) -> Location {
+    match m.value_def(v) {
+        ValueDef::OpResult { op, .. } => m.op(op).loc,
+        ValueDef::BlockArg { block, .. } => m.op(m.block_parent_op(block)).loc,
+    }
+}
+
+/// A value as MLIR's diagnostics print it: `<block argument> of type 'T'
+/// at index: N` for block arguments, the SSA name otherwise (MLIR prints
+/// the whole defining op there).
+fn value_text(m: &Module, v: ValueId) -> String {
+    let mut ty = String::new();
+    crate::print::write_type(&mut ty, m.value_type(v));
+    match m.value_def(v) {
+        ValueDef::BlockArg { index, .. } => {
+            format!("<block argument> of type '{ty}' at index: {index}")
+        }
+        ValueDef::OpResult { op, .. } => {
+            let mut root = op;
+            while let Some(p) = m.parent_op(root) {
+                root = p;
+            }
+            crate::print::Names::new(m, root).get(m, v)
+        }
     }
 }
 
