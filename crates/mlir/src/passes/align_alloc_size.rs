@@ -55,7 +55,7 @@ impl Pass for AlignAllocSize {
         {
             return Err(PassFailed);
         }
-        let mut branches = Branches::default();
+        let mut branches = Branches::new(Target::of(m).is_regbase());
         for (alloc, info) in std::mem::take(&mut prop.alloc_info) {
             pad_allocation(m, alloc, &info, &mut branches);
         }

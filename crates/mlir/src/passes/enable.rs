@@ -91,7 +91,7 @@ impl Pass for EnableStrideAlign {
             return Err(PassFailed);
         }
         strip_marks(m);
-        let mut branches = Branches::default();
+        let mut branches = Branches::new(target.is_regbase());
         for (alloc, info) in std::mem::take(&mut engine.alloc_info) {
             if let Err(d) = align_allocation(m, alloc, &info, target, &mut branches) {
                 diags.push(d);

@@ -324,7 +324,6 @@ fn mirror_for_users_that_cannot_take_the_layout() {
     %alloc_0 = memref.alloc() : memref<2x15xf16, UB>
     hivm.hir.copy ins(%subview : memref<2x15xf16, strided<[16, 1]>, UB>) outs(%alloc_0 : memref<2x15xf16, UB>)
     %0 = \"some_use\"(%alloc_0) : (memref<2x15xf16, UB>) -> memref<30xf16, UB>
-    hivm.hir.copy ins(%alloc_0 : memref<2x15xf16, UB>) outs(%subview : memref<2x15xf16, strided<[16, 1]>, UB>)
     return
   }
 }
