@@ -17,14 +17,17 @@
 //! shape, with users retyped. Allocations already of that size are left
 //! alone, so the pass is idempotent on its own output.
 
-use crate::ir::{Attribute, Diagnostic, Module, Ofr, OpId, ValueId};
+use crate::ir::{Attribute, Diagnostic, InsertPoint, Module, Ofr, OpId, ValueId};
 use crate::pass::{Pass, PassFailed};
 
-use super::common::{device_funcs, is_ub, memref_of, Target};
+use super::common::{device_funcs, info_attrs, is_ub, memref_of, Target};
 use super::enable::Propagation;
 use super::layout::{align_up, normalize_info, AlignInfo, HW_ALIGN_BYTES};
-use super::op_table::{attrs, hivm_op, hivm_syntax};
+use super::op_table::{arith, attrs, hivm_op, hivm_syntax};
 use super::retype::{replace_alloc, Branches};
+
+/// The attribute that turns size alignment off for one `vtranspose`.
+pub const DISABLE_ALIGN: &str = "disable_align";
 
 /// The `hivm-align-alloc-size` pass.
 pub struct AlignAllocSize;
@@ -83,7 +86,11 @@ fn requirements(m: &Module, op: OpId, disable_cast: bool) -> Vec<(ValueId, Align
             .attr(op, hivm_syntax::PERMUTATION)
             .and_then(Attribute::as_int_array)
             .is_some_and(|p| p.last().is_some_and(|&l| l != p.len() as i64 - 1));
-        if !moves_last {
+        // `disable_align = true` opts a transpose out (getDisableAlign).
+        let disabled = m
+            .attr(op, DISABLE_ALIGN)
+            .is_some_and(|a| matches!(a, Attribute::Unit) || a.as_bool() == Some(true));
+        if !moves_last || disabled {
             return out;
         }
         for v in operands {
@@ -134,7 +141,14 @@ fn requirements(m: &Module, op: OpId, disable_cast: bool) -> Vec<(ValueId, Align
     out
 }
 
-/// Replaces `alloc` by one whose marked static dims are rounded up.
+/// `AlignAllocSizePattern`: replaces a `memref.alloc` by one whose marked
+/// dims are rounded up to `bytes / element bytes` elements (no unit dim is
+/// appended; dynamic sizes are rounded at run time with
+/// `arith.addi`/`remsi`/`subi` before the new allocation, `AlignUpOFR`)
+/// and a subview back to the logical shape. Only `memref.alloc` is
+/// rewritten: a `memref.alloca` keeps the requirement as its
+/// `hivm.alloc_align_dims`/`hivm.alloc_align_value_in_byte` attributes, as
+/// `propagateAlignUp` leaves them on any alloc-like root.
 fn pad_allocation(m: &mut Module, alloc: OpId, info: &AlignInfo, branches: &mut Branches) {
     let Some(v) = m.op(alloc).result(0) else {
         return;
@@ -142,28 +156,63 @@ fn pad_allocation(m: &mut Module, alloc: OpId, info: &AlignInfo, branches: &mut 
     let Some(ty) = memref_of(m, v).cloned() else {
         return;
     };
-    let elem_bytes = i64::from(ty.element_bit_width().unwrap_or(8) / 8).max(1);
-    let mut shape = ty.shape.clone();
-    for &(d, bytes) in info {
-        if d < shape.len() && !crate::ir::is_dynamic(shape[d]) {
-            shape[d] = align_up(shape[d], (bytes / elem_bytes).max(1));
+    if m.op(alloc).name() != "memref.alloc" {
+        for (name, a) in info_attrs(info)
+            .into_iter()
+            .zip([attrs::ALLOC_DIMS, attrs::ALLOC_BYTES])
+            .map(|((_, a), n)| (n, a))
+        {
+            m.set_attr(alloc, name, a);
         }
-    }
-    if shape == ty.shape {
         return;
     }
-    let dyn_sizes: Vec<ValueId> = m.op(alloc).segment(0).to_vec();
-    let mut it = dyn_sizes.iter().copied();
-    let sizes: Vec<Ofr> = ty
+    let elem_bytes = i64::from(ty.element_bit_width().unwrap_or(8) / 8).max(1);
+    let mut units = vec![1i64; ty.rank()];
+    for &(d, bytes) in info {
+        if d < units.len() {
+            units[d] = (bytes / elem_bytes).max(1);
+        }
+    }
+    let mut shape = ty.shape.clone();
+    for (d, s) in shape.iter_mut().enumerate() {
+        if !crate::ir::is_dynamic(*s) {
+            *s = align_up(*s, units[d]);
+        }
+    }
+    let dyn_padded = ty
         .shape
         .iter()
-        .map(|&s| {
-            if crate::ir::is_dynamic(s) {
-                it.next().map(Ofr::Dynamic).unwrap_or(Ofr::Static(s))
-            } else {
-                Ofr::Static(s)
-            }
-        })
-        .collect();
+        .zip(&units)
+        .any(|(&s, &u)| crate::ir::is_dynamic(s) && u > 1);
+    if shape == ty.shape && !dyn_padded {
+        return;
+    }
+    let loc = m.op(alloc).loc;
+    let old_dyn: Vec<ValueId> = m.op(alloc).segment(0).to_vec();
+    let mut it = old_dyn.iter().copied();
+    let mut sizes = Vec::with_capacity(ty.rank());
+    let mut dyn_sizes = Vec::new();
+    let at = InsertPoint::Before(alloc);
+    for (d, &s) in ty.shape.iter().enumerate() {
+        if !crate::ir::is_dynamic(s) {
+            sizes.push(Ofr::Static(s));
+            continue;
+        }
+        let Some(n) = it.next() else { return };
+        sizes.push(Ofr::Dynamic(n));
+        let u = units[d];
+        if u <= 1 {
+            dyn_sizes.push(n);
+            continue;
+        }
+        // As in `hivm-enable-stride-align`: the two constants, then add,
+        // rem and sub, all before the allocation they size.
+        let c_minus = m.build_index_constant(u - 1, at, loc);
+        let c_unit = m.build_index_constant(u, at, loc);
+        let add = m.build_binary(arith::ADD, n, c_minus, at, loc);
+        let rem = m.build_binary(arith::REM, add, c_unit, at, loc);
+        let up = m.build_binary(arith::SUB, add, rem, at, loc);
+        dyn_sizes.push(up);
+    }
     replace_alloc(m, alloc, shape, dyn_sizes, sizes, branches);
 }
