@@ -56,7 +56,7 @@ module attributes {hacc.target = #hacc.target<"Ascend950PR_9589">} {
 // CHECK-LABEL: func.func @forward_only
 // CHECK: %[[A:.*]] = memref.alloc() : memref<8x16xf16, #hivm.address_space<ub>>
 // CHECK-NEXT: %[[B:.*]] = memref.alloc() : memref<8x16xf16, #hivm.address_space<ub>>
-// CHECK-NEXT: annotation.mark %[[B]] {hivm.skip_stride_align_for_vload
+// CHECK-NEXT: annotation.mark %[[B]] {hivm.skip_stride_align_for_vload = #hivm.skip_stride_align_for_vload} : memref<8x16xf16, #hivm.address_space<ub>>
 // CHECK-NOT: hivm.skip_stride_align_for_vload
 // CHECK: return
 module attributes {hacc.target = #hacc.target<"Ascend950PR_9589">} {
@@ -137,7 +137,7 @@ module attributes {hacc.target = #hacc.target<"Ascend950PR_9589">} {
 // a second load into an already marked root adds no second mark.
 // CHECK-LABEL: func.func @roots
 // CHECK: %[[A:.*]] = memref.alloc()
-// CHECK-NEXT: annotation.mark %[[A]] {hivm.skip_stride_align_for_vload
+// CHECK-NEXT: annotation.mark %[[A]] {hivm.skip_stride_align_for_vload = #hivm.skip_stride_align_for_vload} : memref<8x16xf16, #hivm.address_space<ub>>
 // CHECK-NOT: hivm.skip_stride_align_for_vload
 // CHECK: return
 module attributes {hacc.target = #hacc.target<"Ascend950PR_9589">} {

@@ -190,6 +190,14 @@ impl Propagation {
             return Err(());
         }
         for (v, info, loc) in seeds {
+            let on_byte_view = m
+                .defining_op(v)
+                .is_some_and(|op| view_kind(m.op(op).name()) == Some(ViewKind::ByteView));
+            if on_byte_view {
+                self.from_loc = loc;
+                self.up(m, v, &info, diags, 0);
+                continue;
+            }
             let info = self.adjusted(m, v, &info);
             if info.is_empty() {
                 continue;
@@ -308,6 +316,14 @@ impl Propagation {
         if depth > 512 {
             return;
         }
+        // A mark on a byte view is judged as it stands, with no adjustment
+        // first (propagateAlignUp(markOp, memref::ViewOp)).
+        if let Some(op) = m.defining_op(v) {
+            if view_kind(m.op(op).name()) == Some(ViewKind::ByteView) {
+                self.byte_view(m, v, info, diags);
+                return;
+            }
+        }
         let info = self.adjusted(m, v, info);
         if info.is_empty() {
             return;
@@ -323,10 +339,6 @@ impl Propagation {
                     return;
                 }
                 if let Some(kind) = view_kind(name) {
-                    if kind == ViewKind::ByteView {
-                        self.byte_view(m, v, &info, diags);
-                        return;
-                    }
                     match super::view_maps::up(m, op, kind, &info) {
                         Ok(src_info) => {
                             if let Some(src) = m.op(op).operand(0) {

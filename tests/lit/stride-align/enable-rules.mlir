@@ -1,0 +1,137 @@
+// RUN: tilemem opt -allow-unregistered-dialect -hivm-enable-stride-align -split-input-file %s 2>/dev/null | FileCheck %s
+// RUN: tilemem opt -allow-unregistered-dialect -hivm-enable-stride-align -split-input-file %s 2>&1 >/dev/null | FileCheck %s --check-prefix=DIAG
+// Rules of EnableStrideAlign.cpp and PropagateAlignUtil.cpp, one chunk each.
+
+// propagateAlignUp(memref::ViewOp): a mark stops at a byte view. When the
+// element count right of each dim is a multiple of its bytes (32 x 16
+// elements here), MLIR remarks (with its own spelling) and nothing is
+// padded.
+// CHECK-LABEL: func.func @view_satisfied
+// CHECK: memref.view %{{.*}} : memref<2048xi8, #hivm.address_space<ub>> to memref<2x32x16xf16, #hivm.address_space<ub>>
+func.func @view_satisfied() {
+  %c0 = arith.constant 0 : index
+  %buf = memref.alloc() : memref<2048xi8, #hivm.address_space<ub>>
+  %v = memref.view %buf[%c0][] : memref<2048xi8, #hivm.address_space<ub>> to memref<2x32x16xf16, #hivm.address_space<ub>>
+  // DIAG: enable-rules.mlir:[[@LINE+1]]:3: remark: Alignemnt already satisfied for %view
+  annotation.mark %v {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<2x32x16xf16, #hivm.address_space<ub>>
+  return
+}
+
+// -----
+
+// processYieldOp (membase): a root yielded by an scf.if branch warns; the
+// root itself is still padded, and the other branch disagrees, so the
+// padded value is cast back for the yield.
+// CHECK-LABEL: func.func @root_yielded_by_if
+// CHECK: memref.alloc() : memref<2x16x1xf16, #hivm.address_space<ub>>
+// CHECK: %[[C:.*]] = builtin.unrealized_conversion_cast
+// CHECK-NEXT: scf.yield %[[C]]
+func.func @root_yielded_by_if(%cond: i1) {
+  %b = memref.alloc() : memref<2x15xf16, #hivm.address_space<ub>>
+  %r = scf.if %cond -> (memref<2x15xf16, #hivm.address_space<ub>>) {
+    %a = memref.alloc() : memref<2x15xf16, #hivm.address_space<ub>>
+    annotation.mark %a {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<2x15xf16, #hivm.address_space<ub>>
+    // DIAG: enable-rules.mlir:[[@LINE+1]]:5: warning: Parent operation is not a scf::ForOp
+    scf.yield %a : memref<2x15xf16, #hivm.address_space<ub>>
+  } else {
+    scf.yield %b : memref<2x15xf16, #hivm.address_space<ub>>
+  }
+  return
+}
+
+// -----
+
+// Regbase: branches that disagree keep the scf.if result type, and the
+// padded branch value is materialised as a dense copy right where it is
+// defined (materializeRemainingStaticUBLayoutCasts), not as a cast.
+// CHECK-LABEL: func.func @if_disagree_regbase
+// CHECK: %[[A:.*]] = memref.alloc() : memref<2x16x1xf16, #hivm.address_space<ub>>
+// CHECK-NEXT: %[[V:.*]] = memref.subview %[[A]][0, 0, 0] [2, 15, 1] [1, 1, 1] : memref<2x16x1xf16, #hivm.address_space<ub>> to memref<2x15xf16, strided<[16, 1]>, #hivm.address_space<ub>>
+// CHECK-NEXT: %[[D:.*]] = memref.alloc() : memref<2x15xf16, #hivm.address_space<ub>>
+// CHECK-NEXT: hivm.hir.copy ins(%[[V]] : memref<2x15xf16, strided<[16, 1]>, #hivm.address_space<ub>>) outs(%[[D]] : memref<2x15xf16, #hivm.address_space<ub>>)
+// CHECK: scf.if %arg0 -> (memref<2x15xf16, #hivm.address_space<ub>>)
+// CHECK-NEXT: scf.yield %[[D]] : memref<2x15xf16, #hivm.address_space<ub>>
+// CHECK-NOT: unrealized_conversion_cast
+module attributes {hacc.target = #hacc.target<"Ascend950PR_9589">} {
+  func.func @if_disagree_regbase(%cond: i1) {
+    %a = memref.alloc() : memref<2x15xf16, #hivm.address_space<ub>>
+    annotation.mark %a {hivm.stride_align_dims = array<i32: 1>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<2x15xf16, #hivm.address_space<ub>>
+    %b = memref.alloc() : memref<2x15xf16, #hivm.address_space<ub>>
+    %r = scf.if %cond -> (memref<2x15xf16, #hivm.address_space<ub>>) {
+      scf.yield %a : memref<2x15xf16, #hivm.address_space<ub>>
+    } else {
+      scf.yield %b : memref<2x15xf16, #hivm.address_space<ub>>
+    }
+    return
+  }
+}
+
+// -----
+
+// Both branches padded alike: the scf.if result takes the padded type
+// (propagateScfIfOp) and its users follow.
+// CHECK-LABEL: func.func @if_agree
+// CHECK: scf.if %arg0 -> (memref<2x15xf16, strided<[16, 1]>, #hivm.address_space<ub>>)
+// CHECK: hivm.hir.vexp ins(%{{.*}} : memref<2x15xf16, strided<[16, 1]>, #hivm.address_space<ub>>)
+func.func @if_agree(%cond: i1) {
+  %a = memref.alloc() : memref<2x15xf16, #hivm.address_space<ub>>
+  annotation.mark %a {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<2x15xf16, #hivm.address_space<ub>>
+  %b = memref.alloc() : memref<2x15xf16, #hivm.address_space<ub>>
+  annotation.mark %b {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<2x15xf16, #hivm.address_space<ub>>
+  %r = scf.if %cond -> (memref<2x15xf16, #hivm.address_space<ub>>) {
+    scf.yield %a : memref<2x15xf16, #hivm.address_space<ub>>
+  } else {
+    scf.yield %b : memref<2x15xf16, #hivm.address_space<ub>>
+  }
+  hivm.hir.vexp ins(%r : memref<2x15xf16, #hivm.address_space<ub>>) outs(%r : memref<2x15xf16, #hivm.address_space<ub>>)
+  return
+}
+
+// -----
+
+// handlePropagateFailure: the dense copy is made right before the failed
+// user (an unknown op producing a memref); a later write to the aligned
+// buffer refreshes it right after that write.
+// CHECK-LABEL: func.func @refresh_after_src_write
+// CHECK: %[[V:.*]] = memref.subview
+// CHECK-NEXT: %[[M:.*]] = memref.alloc() : memref<2x15xf16, #hivm.address_space<ub>>
+// CHECK-NEXT: hivm.hir.copy ins(%[[V]] : {{.*}}) outs(%[[M]] : {{.*}})
+// CHECK-NEXT: "some_use"(%[[M]])
+// CHECK-NEXT: hivm.hir.vexp ins(%[[V]] : {{.*}}) outs(%[[V]] : {{.*}})
+// CHECK-NEXT: hivm.hir.copy ins(%[[V]] : {{.*}}) outs(%[[M]] : {{.*}})
+// CHECK-NEXT: return
+func.func @refresh_after_src_write() {
+  %a = memref.alloc() : memref<2x15xf16, #hivm.address_space<ub>>
+  annotation.mark %a {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<2x15xf16, #hivm.address_space<ub>>
+  %f = "some_use"(%a) : (memref<2x15xf16, #hivm.address_space<ub>>) -> memref<30xf16, #hivm.address_space<ub>>
+  hivm.hir.vexp ins(%a : memref<2x15xf16, #hivm.address_space<ub>>) outs(%a : memref<2x15xf16, #hivm.address_space<ub>>)
+  return
+}
+
+// -----
+
+// A write to the dense copy through a view of the failed user (memref.reshape
+// is view-like) is copied back right after that write, inside the loop
+// where it happens; a write before the copy is made is not.
+// CHECK-LABEL: func.func @copy_back_after_write
+// CHECK: %[[V:.*]] = memref.subview
+// CHECK: %[[M:.*]] = memref.alloc() : memref<6x15xf16, #hivm.address_space<ub>>
+// CHECK-NEXT: hivm.hir.copy ins(%[[V]] : {{.*}}) outs(%[[M]] : {{.*}})
+// CHECK-NEXT: %[[R:.*]] = memref.reshape %[[M]]
+// CHECK-NEXT: scf.for
+// CHECK-NEXT: hivm.hir.vexp ins(%[[R]] : {{.*}}) outs(%[[R]] : {{.*}})
+// CHECK-NEXT: hivm.hir.copy ins(%[[M]] : {{.*}}) outs(%[[V]] : {{.*}})
+// CHECK-NEXT: }
+// CHECK-NEXT: return
+func.func @copy_back_after_write(%shape: memref<3xindex, #hivm.address_space<ub>>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %a = memref.alloc() : memref<6x15xf16, #hivm.address_space<ub>>
+  annotation.mark %a {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<6x15xf16, #hivm.address_space<ub>>
+  %r = memref.reshape %a(%shape) : (memref<6x15xf16, #hivm.address_space<ub>>, memref<3xindex, #hivm.address_space<ub>>) -> memref<2x3x15xf16, #hivm.address_space<ub>>
+  scf.for %i = %c0 to %c4 step %c1 {
+    hivm.hir.vexp ins(%r : memref<2x3x15xf16, #hivm.address_space<ub>>) outs(%r : memref<2x3x15xf16, #hivm.address_space<ub>>)
+  }
+  return
+}
