@@ -135,3 +135,21 @@ func.func @copy_back_after_write(%shape: memref<3xindex, #hivm.address_space<ub>
   }
   return
 }
+
+// -----
+
+// PropagateAlignAmongOperationOperands applies the op's own dim rules
+// (adjustAlignInfo): the destination's dim-1 requirement reaches the
+// broadcast source as dim 0 (adjustBrcAlignDim), so the source pads its
+// dim 1 (3 -> 32 f16 rows of 64 bytes), not its unit dim 2.
+// CHECK-LABEL: func.func @among_brc
+// CHECK: memref.alloc() : memref<4x32x1x1xf16, #hivm.address_space<ub>>
+// CHECK: memref.alloc() : memref<4x4x32x1xf16, #hivm.address_space<ub>>
+func.func @among_brc() {
+  %src = memref.alloc() : memref<4x3x1xf16, #hivm.address_space<ub>>
+  %a = memref.alloc() : memref<4x4x16xf16, #hivm.address_space<ub>>
+  %dst = memref.subview %a[0, 0, 0] [4, 3, 15] [1, 1, 1] : memref<4x4x16xf16, #hivm.address_space<ub>> to memref<4x3x15xf16, strided<[64, 16, 1]>, #hivm.address_space<ub>>
+  annotation.mark %dst {hivm.stride_align_dims = array<i32: 1>, hivm.stride_align_value_in_byte = array<i32: 64>} : memref<4x3x15xf16, strided<[64, 16, 1]>, #hivm.address_space<ub>>
+  hivm.hir.vbrc ins(%src : memref<4x3x1xf16, #hivm.address_space<ub>>) outs(%dst : memref<4x3x15xf16, strided<[64, 16, 1]>, #hivm.address_space<ub>>) broadcast_dims = [2]
+  return
+}

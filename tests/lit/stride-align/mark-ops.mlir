@@ -83,13 +83,23 @@ module attributes {hacc.target = #hacc.target<"Ascend950PR_9589">} {
 
 // -----
 
-// Copies: a destination dim that collapses with the next one is not marked.
-// CHECK-LABEL: func.func @copy_collapsible_dst
+// Copies (adjustCopyAlignDim): without collapse_reassociation both
+// operands keep the dim; with it, a destination dim that a group collapses
+// into the next one is not marked. The destination is marked last, so its
+// mark comes first.
+// CHECK-LABEL: func.func @copy_plain
+// CHECK: annotation.mark %arg1 {hivm.stride_align_dims = array<i32: 0>
+// CHECK-NEXT: annotation.mark %arg0 {hivm.stride_align_dims = array<i32: 0>
+// CHECK-LABEL: func.func @copy_collapsed_dst
 // CHECK: annotation.mark %arg0 {hivm.stride_align_dims = array<i32: 0>
 // CHECK-NOT: annotation.mark
 // CHECK: hivm.hir.copy
-func.func @copy_collapsible_dst(%a: memref<4x15xf16, strided<[20, 1]>, #hivm.address_space<ub>>, %b: memref<4x15xf16, #hivm.address_space<ub>>) {
+func.func @copy_plain(%a: memref<4x15xf16, strided<[20, 1]>, #hivm.address_space<ub>>, %b: memref<4x15xf16, #hivm.address_space<ub>>) {
   hivm.hir.copy ins(%a : memref<4x15xf16, strided<[20, 1]>, #hivm.address_space<ub>>) outs(%b : memref<4x15xf16, #hivm.address_space<ub>>)
+  return
+}
+func.func @copy_collapsed_dst(%a: memref<4x15xf16, strided<[20, 1]>, #hivm.address_space<ub>>, %b: memref<4x15xf16, #hivm.address_space<ub>>) {
+  hivm.hir.copy ins(%a : memref<4x15xf16, strided<[20, 1]>, #hivm.address_space<ub>>) outs(%b : memref<4x15xf16, #hivm.address_space<ub>>) collapse_reassociation = [[0, 1]]
   return
 }
 

@@ -28,6 +28,9 @@ use super::op_table::{hivm_syntax, HivmKind, HivmOp};
 /// Attribute of `hivm.hir.load`/`store` that lets the DMA transpose the
 /// last axis (`getMayImplicitTransposeWithLastAxis`).
 pub const MAY_IMPLICIT_TRANSPOSE: &str = "may_implicit_transpose_with_last_axis";
+/// The collapse groups of a non-contiguous `hivm.hir.copy`
+/// (`getReassociationIndices(isCollapse)`).
+pub const COLLAPSE_REASSOCIATION: &str = "collapse_reassociation";
 /// Channel count of `hivm.hir.vdeinterleave` (default 2).
 pub const CHANNEL_NUM: &str = "channel_num";
 
@@ -123,7 +126,30 @@ pub struct OpView<'a> {
     pub groups: Vec<Vec<usize>>,
 }
 
-impl OpView<'_> {
+impl<'a> OpView<'a> {
+    /// The view of `op` (whose op-table row is `row`): its memref operands
+    /// outside the `temp_buffer` group, their types and the op's
+    /// flattening.
+    pub fn new(m: &Module, op: OpId, row: &'a HivmOp) -> OpView<'a> {
+        let d = m.op(op);
+        let temps: &[ValueId] = d.group(hivm_syntax::TEMP_BUFFER).unwrap_or(&[]);
+        let operands: Vec<ValueId> = d
+            .operands()
+            .iter()
+            .copied()
+            .filter(|v| !temps.contains(v) && m.value_type(*v).is_memref_like())
+            .collect();
+        let types: Vec<Strided> = operands.iter().filter_map(|&v| strided_of(m, v)).collect();
+        let groups = flatten_groups(m, op, &types);
+        OpView {
+            op,
+            row,
+            operands,
+            types,
+            groups,
+        }
+    }
+
     fn all_last_unit_stride(&self) -> bool {
         self.types
             .iter()
@@ -306,15 +332,47 @@ fn adjust_deinterleave(
     (!no_need_align(t, adj, bits)).then_some(adj?)
 }
 
-/// `adjustCopyAlignDim`: the destination is not marked on a dim that its
-/// collapse groups merge with the next one (`getReassociationIndices`,
-/// every index of a group but the last); the source keeps its dim.
+/// `adjustCopyAlignDim`: with a `collapse_reassociation` attribute, the
+/// destination is not marked on a dim that a group collapses into the next
+/// one (every index of a group but its last); without it, or for the
+/// source, the dim is kept.
 fn adjust_copy(m: &Module, view: &OpView, v: ValueId, d: usize) -> Option<usize> {
     if OpView::first(m, view.op, hivm_syntax::OUTS) != Some(v) {
         return Some(d);
     }
-    match strided_of(m, v) {
-        Some(dst) if dst.collapsible(d) => None,
-        _ => Some(d),
+    let Some(Attribute::Array(groups)) = m.attr(view.op, COLLAPSE_REASSOCIATION) else {
+        return Some(d);
+    };
+    let merged = groups.iter().any(|g| {
+        g.as_int_array().is_some_and(|g| {
+            g.split_last()
+                .is_some_and(|(_, rest)| rest.contains(&(d as i64)))
+        })
+    });
+    (!merged).then_some(d)
+}
+
+/// `adjustAlignInfo`: [`adjust_align_dim`] of every entry for operand `v`
+/// of the op, entries landing on the same dim merged by the lcm of their
+/// bytes, sorted by dim. `isNoNeedAlign` judges against the hardware
+/// alignment (`hw_bits`), not the entry's bytes.
+pub fn adjust_align_info(
+    m: &Module,
+    view: &OpView,
+    v: ValueId,
+    info: &[(usize, i64)],
+    hw_bits: i64,
+) -> Vec<(usize, i64)> {
+    let mut out: Vec<(usize, i64)> = Vec::new();
+    for &(d, b) in info {
+        let Some(a) = adjust_align_dim(m, view, v, Some(d), hw_bits) else {
+            continue;
+        };
+        match out.iter_mut().find(|e| e.0 == a) {
+            Some(e) => e.1 = super::layout::lcm(e.1, b),
+            None => out.push((a, b)),
+        }
     }
+    out.sort_by_key(|e| e.0);
+    out
 }

@@ -38,6 +38,7 @@ use crate::ir::{
 };
 use crate::pass::{Pass, PassFailed};
 
+use super::adjust::{adjust_align_info as adjust_op_info, OpView};
 use super::common::{device_funcs, is_ub, memref_of, read_info, strided_of, Target};
 use super::layout::{
     adds_info, adjust_align_info, align_targets, align_units, aligned_shape, static_volume,
@@ -541,8 +542,20 @@ impl Propagation {
                 if union.is_empty() {
                     continue;
                 }
+                let Some(row) = hivm_op(m.op(g.op).name()) else {
+                    continue;
+                };
+                let view = OpView::new(m, g.op, row);
                 for &v in &g.receivers {
-                    let adj = self.adjusted(m, v, &union);
+                    // adjustAlignInfo(op, operand, ..): the op's own dim
+                    // rules, judged against the hardware alignment.
+                    let adj = match memref_of(m, v) {
+                        Some(t) if self.adjust => {
+                            let bits = self.target.hw_align_bytes(t) * 8;
+                            adjust_op_info(m, &view, v, &union, bits)
+                        }
+                        _ => self.adjusted(m, v, &union),
+                    };
                     let have = self.info.get(&v).cloned().unwrap_or_default();
                     if adds_info(&have, &adj) {
                         self.info.insert(v, union_info(&have, &adj));
@@ -592,6 +605,8 @@ fn value_text(m: &Module, v: ValueId) -> String {
 
 /// The UB operands of one op taking part in among-operand propagation.
 struct AmongGroup {
+    /// The op.
+    op: OpId,
     /// Non-scalar, rank > 0 UB operands (not temp buffers).
     operands: Vec<ValueId>,
     /// Those that may receive (all but a copy's source).
@@ -626,6 +641,7 @@ fn among_groups(m: &Module) -> Vec<AmongGroup> {
             }
             if operands.len() > 1 {
                 out.push(AmongGroup {
+                    op,
                     operands,
                     receivers,
                 });

@@ -265,13 +265,7 @@ fn mark_op(
         }
         last_discontinuous_dim_membase(&all, &groups)
     };
-    let view = OpView {
-        op,
-        row: info,
-        operands,
-        types: all,
-        groups,
-    };
+    let view = OpView::new(m, op, info);
     let mut single: Option<(ValueId, Option<usize>)> = None;
     if info.kind == HivmKind::Store && ub_operands.len() == 1 {
         single = store_subview_decision(m, ub_operands[0], dim);
