@@ -1,21 +1,25 @@
 //! `hivm-align-alloc-size`: pads the allocations of ops whose hardware
-//! implementation works on whole blocks.
+//! implementation works on whole blocks (`HIVMAlignAllocSize.cpp`).
 //!
-//! **Assumes** bufferized IR.
+//! **Assumes** bufferized IR. Host functions are skipped.
 //!
-//! **Guarantees** for every UB operand of
-//! - a `vtranspose` that moves the last dim: the last two dims rounded up
-//!   to 32 bytes each;
+//! **Guarantees** (`markAllocAlign`) for every UB operand of
+//! - a `vtranspose` that moves the last dim, unless it has
+//!   `disable_align = true`: the last two dims rounded up to 32 bytes each;
 //! - a `vcast` from `i32`/`i16` to `i8` (unless the function has
 //!   `hivm.disable_size_align_for_cast`): the second-to-last dim rounded up
 //!   to 32 elements, and the last dim of the `i8` side to 32 bytes;
 //! - a `vsort`: the last dim rounded up to 32 elements;
 //!
 //! the requirement is carried to the root allocation (through views, loop
-//! and branch results), which is replaced by an allocation of the padded
-//! shape (no unit dim appended) and a `memref.subview` back to the logical
-//! shape, with users retyped. Allocations already of that size are left
-//! alone, so the pass is idempotent on its own output.
+//! and branch results, `PropagateAlignUpToRootAllocationPattern`). A
+//! `memref.alloc` root is replaced (`AlignAllocSizePattern`) by an
+//! allocation of the padded shape (no unit dim appended; dynamic sizes
+//! rounded at run time) and a `memref.subview` back to the logical shape,
+//! with users retyped; a `memref.alloca` root only carries the requirement
+//! as `hivm.alloc_align_dims`/`hivm.alloc_align_value_in_byte`.
+//! Allocations already of that size are left alone, so the pass is
+//! idempotent on its own output.
 
 use crate::ir::{Attribute, Diagnostic, InsertPoint, Module, Ofr, OpId, ValueId};
 use crate::pass::{Pass, PassFailed};

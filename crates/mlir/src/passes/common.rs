@@ -334,6 +334,36 @@ mod tests {
     use super::*;
 
     #[test]
+    fn hardware_alignment_comes_from_the_soc() {
+        use crate::ir::MemRefType;
+        let ty = |space: &str| {
+            let t = format!("memref<4x16xf16, #hivm.address_space<{space}>>");
+            let m = crate::parse::parse_module(
+                &format!("func.func @f(%a: {t}) {{\n  return\n}}\n"),
+                &Default::default(),
+            )
+            .unwrap();
+            let f = m.funcs()[0];
+            let arg = m.block_args(m.func_body(f).unwrap())[0];
+            m.value_type(arg).as_memref().cloned().unwrap()
+        };
+        let ub: MemRefType = ty("ub");
+        for target in [
+            Target::Membase,
+            Target::Regbase { ascend950: true },
+            Target::Regbase { ascend950: false },
+        ] {
+            assert_eq!(
+                target.hw_align_bytes(&ub),
+                super::super::layout::HW_ALIGN_BYTES
+            );
+            assert_eq!(target.hw_align_bytes(&ty("cbuf")), 32);
+            assert_eq!(target.hw_align_bytes(&ty("cc")), 512);
+            assert_eq!(target.hw_align_bytes(&ty("ca")), 512);
+        }
+    }
+
+    #[test]
     fn targets_from_chip_names() {
         assert_eq!(Target::from_chip("Ascend910B1"), Target::Membase);
         assert_eq!(

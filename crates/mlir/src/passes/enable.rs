@@ -21,11 +21,12 @@
 //! 3. all stride marks are removed (marks left without attributes are
 //!    erased);
 //! 4. each marked allocation whose padded shape differs is replaced by an
-//!    allocation of the padded shape (a unit dim appended; membase pads
-//!    dim `d + 1` for a mark on `d`, regbase pads `d`; dynamic sizes are
-//!    rounded with `arith.addi/remsi/subi`) and a `memref.subview` back to
-//!    the logical shape; users are retyped, `buffer_size_in_byte` marks
-//!    scaled; users that cannot take the layout get a dense mirror copy;
+//!    allocation of the padded shape carrying nothing of the old one (a
+//!    unit dim appended; membase pads dim `d + 1` for a mark on `d`,
+//!    regbase pads `d`; dynamic sizes are rounded with
+//!    `arith.addi/remsi/subi`) and a `memref.subview` back to the logical
+//!    shape; users are retyped, `buffer_size_in_byte` marks scaled; users
+//!    that cannot take the layout get a dense copy ([`super::retype`]);
 //! 5. membase functions get `hivm.storage_aligned`.
 //!
 //! Running the pass again changes nothing: padded buffers already meet

@@ -9,7 +9,7 @@
 //! - `runOnOperation`, per HIVM structured op, in this order: ops whose
 //!   memref operands (temp buffers too) are all in GM are skipped
 //!   (`noNeedAlign`); `hivm.hir.custom`/`custom_macro` go to
-//!   [`mark_custom`]; a tensor operand is the error `Not bufferized.`; a
+//!   `mark_custom`; a tensor operand is the error `Not bufferized.`; a
 //!   `vtranspose` moving the last dim is skipped (its size is aligned by
 //!   `hivm-align-alloc-size`); on regbase `vreduce <max_with_index>` /
 //!   `<min_with_index>` is skipped; operands that are all rank 0 or none
@@ -18,13 +18,13 @@
 //!   operands are searched, as already flattened
 //!   (`getLastDiscontinuousDimRegBased`, with the UB DMA exemption of
 //!   `isSubLowDimStrideAlign`/`isNotTailJumpOrStrideAlign`); Fixpipe has
-//!   its own rule ([`mark_fixpipe`]);
+//!   its own rule (`mark_fixpipe`);
 //! - membase: all-unit shapes are skipped; the operands are flattened as
 //!   the op allows ([`flatten_groups`]) and searched with
 //!   `getLastDiscontinuousDim`; an op without a flatten rule gets the error
 //!   `unsupport flatten op`, is skipped, and the pass still succeeds;
 //! - a store with one UB operand that is a rank-reducing subview dropping
-//!   trailing unit dims marks per [`store_subview_decision`];
+//!   trailing unit dims marks per `store_subview_decision`;
 //! - each UB operand then gets `adjustAlignDim` ([`adjust_align_dim`]) and,
 //!   when a dim remains, one mark (`markAlignedDim`, see
 //!   [`create_align_mark`]): `annotation.mark %v {hivm.stride_align_dims =
@@ -37,8 +37,8 @@
 //!   large.`, `UnrankedMemRef not supported.` and `Non-strided-memref not
 //!   supported.` are errors; the first error stops the walk of that
 //!   function and fails the pass;
-//! - regbase then walks the `func.call`s ([`mark_call_args`]) and their
-//!   `vsstb` stores ([`mark_for_vsstb`]).
+//! - regbase then walks the `func.call`s (`mark_call_args`) and their
+//!   `vsstb` stores (`mark_for_vsstb`).
 //!
 //! Like the C++, the pass is not idempotent: running it twice writes the
 //! marks twice (`hivm-enable-stride-align` unions duplicates).
