@@ -21,14 +21,14 @@
 //! Allocations already of that size are left alone, so the pass is
 //! idempotent on its own output.
 
-use crate::ir::{Attribute, Diagnostic, InsertPoint, Module, Ofr, OpId, ValueId};
+use crate::ir::{Attribute, Diagnostic, Module, OpId, ValueId};
 use crate::pass::{Pass, PassFailed};
 
 use super::common::{device_funcs, info_attrs, is_ub, memref_of, Target};
 use super::enable::Propagation;
 use super::layout::{align_up, normalize_info, AlignInfo, HW_ALIGN_BYTES};
-use super::op_table::{arith, attrs, hivm_op, hivm_syntax};
-use super::retype::{replace_alloc, Branches};
+use super::op_table::{attrs, hivm_op, hivm_syntax};
+use super::retype::{align_up_sizes, replace_alloc, Branches};
 
 /// The attribute that turns size alignment off for one `vtranspose`.
 pub const DISABLE_ALIGN: &str = "disable_align";
@@ -191,32 +191,8 @@ fn pad_allocation(m: &mut Module, alloc: OpId, info: &AlignInfo, branches: &mut 
     if shape == ty.shape && !dyn_padded {
         return;
     }
-    let loc = m.op(alloc).loc;
-    let old_dyn: Vec<ValueId> = m.op(alloc).segment(0).to_vec();
-    let mut it = old_dyn.iter().copied();
-    let mut sizes = Vec::with_capacity(ty.rank());
-    let mut dyn_sizes = Vec::new();
-    let at = InsertPoint::Before(alloc);
-    for (d, &s) in ty.shape.iter().enumerate() {
-        if !crate::ir::is_dynamic(s) {
-            sizes.push(Ofr::Static(s));
-            continue;
-        }
-        let Some(n) = it.next() else { return };
-        sizes.push(Ofr::Dynamic(n));
-        let u = units[d];
-        if u <= 1 {
-            dyn_sizes.push(n);
-            continue;
-        }
-        // As in `hivm-enable-stride-align`: the two constants, then add,
-        // rem and sub, all before the allocation they size.
-        let c_minus = m.build_index_constant(u - 1, at, loc);
-        let c_unit = m.build_index_constant(u, at, loc);
-        let add = m.build_binary(arith::ADD, n, c_minus, at, loc);
-        let rem = m.build_binary(arith::REM, add, c_unit, at, loc);
-        let up = m.build_binary(arith::SUB, add, rem, at, loc);
-        dyn_sizes.push(up);
-    }
+    let Some((dyn_sizes, sizes)) = align_up_sizes(m, alloc, &ty.shape, &units) else {
+        return;
+    };
     replace_alloc(m, alloc, shape, dyn_sizes, sizes, branches);
 }

@@ -34,9 +34,7 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use crate::ir::{
-    Attribute, Diagnostic, InsertPoint, Location, Module, Ofr, OpId, ValueDef, ValueId,
-};
+use crate::ir::{Attribute, Diagnostic, Location, Module, OpId, ValueDef, ValueId};
 use crate::pass::{Pass, PassFailed};
 
 use super::adjust::{adjust_align_info as adjust_op_info, OpView};
@@ -46,10 +44,10 @@ use super::layout::{
     sub_shape, union_info, AlignInfo,
 };
 use super::op_table::{
-    arith, attrs, flow_kind, hivm_op, hivm_syntax, is_root_alloc, view_kind, FlowKind, HivmKind,
-    ViewKind, FIXPIPE_OP, MARK_OP,
+    attrs, flow_kind, hivm_op, hivm_syntax, is_root_alloc, view_kind, FlowKind, HivmKind, ViewKind,
+    FIXPIPE_OP, MARK_OP,
 };
-use super::retype::{replace_alloc, scale_buffer_size, Branches};
+use super::retype::{align_up_sizes, replace_alloc, scale_buffer_size, Branches};
 
 /// Maximum number of down/among/up rounds.
 pub const MAX_ITERATIONS: usize = 10;
@@ -712,34 +710,9 @@ fn align_allocation(
     if aligned == sub && !dyn_padded {
         return Ok(());
     }
-    // Dynamic sizes: the old alloc's operands in order, rounded up where
-    // their unit is > 1.
-    let old_dyn: Vec<ValueId> = m.op(alloc).segment(0).to_vec();
-    let mut dyn_iter = old_dyn.iter().copied();
-    let mut dyn_sizes = Vec::new();
-    let mut sizes = Vec::with_capacity(sub.len());
-    for (i, &s) in sub.iter().enumerate() {
-        if crate::ir::is_dynamic(s) {
-            let Some(n) = dyn_iter.next() else {
-                return Ok(());
-            };
-            sizes.push(Ofr::Dynamic(n));
-            let u = units[i];
-            if u > 1 {
-                let at = InsertPoint::Before(alloc);
-                let c_minus = m.build_index_constant(u - 1, at, loc);
-                let c_unit = m.build_index_constant(u, at, loc);
-                let add = m.build_binary(arith::ADD, n, c_minus, at, loc);
-                let rem = m.build_binary(arith::REM, add, c_unit, at, loc);
-                let up = m.build_binary(arith::SUB, add, rem, at, loc);
-                dyn_sizes.push(up);
-            } else {
-                dyn_sizes.push(n);
-            }
-        } else {
-            sizes.push(Ofr::Static(s));
-        }
-    }
+    let Some((dyn_sizes, sizes)) = align_up_sizes(m, alloc, &sub, &units) else {
+        return Ok(());
+    };
     for a in [attrs::DIMS, attrs::BYTES] {
         m.remove_attr(alloc, a);
     }

@@ -89,6 +89,46 @@ pub fn replace_alloc(
     Some(view)
 }
 
+/// `AlignUpOFR` over a shape: the sizes of `alloc`'s logical `shape`
+/// (dynamic ones are the alloc's operands, in order) and the dynamic sizes
+/// of the padded allocation, where a dynamic size whose unit is above 1 is
+/// rounded at run time (`(n + u - 1) - (n + u - 1) rem u`, built before
+/// `alloc`). `None` when the alloc has fewer dynamic operands than the
+/// shape needs.
+pub fn align_up_sizes(
+    m: &mut Module,
+    alloc: OpId,
+    shape: &[i64],
+    units: &[i64],
+) -> Option<(Vec<ValueId>, Vec<Ofr>)> {
+    let loc = m.op(alloc).loc;
+    let old_dyn: Vec<ValueId> = m.op(alloc).segment(0).to_vec();
+    let mut it = old_dyn.iter().copied();
+    let mut sizes = Vec::with_capacity(shape.len());
+    let mut dyn_sizes = Vec::new();
+    let at = InsertPoint::Before(alloc);
+    for (d, &s) in shape.iter().enumerate() {
+        if !crate::ir::is_dynamic(s) {
+            sizes.push(Ofr::Static(s));
+            continue;
+        }
+        let n = it.next()?;
+        sizes.push(Ofr::Dynamic(n));
+        let u = units.get(d).copied().unwrap_or(1);
+        if u <= 1 {
+            dyn_sizes.push(n);
+            continue;
+        }
+        let c_minus = m.build_index_constant(u - 1, at, loc);
+        let c_unit = m.build_index_constant(u, at, loc);
+        let add = m.build_binary(super::op_table::arith::ADD, n, c_minus, at, loc);
+        let rem = m.build_binary(super::op_table::arith::REM, add, c_unit, at, loc);
+        let up = m.build_binary(super::op_table::arith::SUB, add, rem, at, loc);
+        dyn_sizes.push(up);
+    }
+    Some((dyn_sizes, sizes))
+}
+
 /// `scf.if` results whose branches were retyped one at a time: they are
 /// settled once every allocation has been replaced.
 #[derive(Default)]
