@@ -153,3 +153,29 @@ func.func @among_brc() {
   hivm.hir.vbrc ins(%src : memref<4x3x1xf16, #hivm.address_space<ub>>) outs(%dst : memref<4x3x15xf16, strided<[64, 16, 1]>, #hivm.address_space<ub>>) broadcast_dims = [2]
   return
 }
+
+// -----
+
+// propagateScfForYieldOp (regbase, where the loop init is not marked): a
+// padded buffer yielded by an scf.for body whose loop keeps the dense type
+// is copied into a dense buffer right before the yield.
+// CHECK-LABEL: func.func @yield_in_loop
+// CHECK: scf.for {{.*}} -> (memref<2x15xf16, #hivm.address_space<ub>>) {
+// CHECK-NEXT: %[[A:.*]] = memref.alloc() : memref<2x16x1xf16, #hivm.address_space<ub>>
+// CHECK-NEXT: %[[V:.*]] = memref.subview %[[A]]
+// CHECK-NEXT: %[[D:.*]] = memref.alloc() : memref<2x15xf16, #hivm.address_space<ub>>
+// CHECK-NEXT: hivm.hir.copy ins(%[[V]] : memref<2x15xf16, strided<[16, 1]>, #hivm.address_space<ub>>) outs(%[[D]] : memref<2x15xf16, #hivm.address_space<ub>>)
+// CHECK-NEXT: scf.yield %[[D]] : memref<2x15xf16, #hivm.address_space<ub>>
+module attributes {hacc.target = #hacc.target<"Ascend950PR_9589">} {
+  func.func @yield_in_loop() {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %a = memref.alloc() : memref<2x15xf16, #hivm.address_space<ub>>
+    %r = scf.for %i = %c0 to %c1 step %c1 iter_args(%x = %a) -> (memref<2x15xf16, #hivm.address_space<ub>>) {
+      %b = memref.alloc() : memref<2x15xf16, #hivm.address_space<ub>>
+      annotation.mark %b {hivm.stride_align_dims = array<i32: 1>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<2x15xf16, #hivm.address_space<ub>>
+      scf.yield %b : memref<2x15xf16, #hivm.address_space<ub>>
+    }
+    return
+  }
+}

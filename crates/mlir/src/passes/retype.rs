@@ -325,6 +325,7 @@ fn propagate(m: &mut Module, v: ValueId, old: &MemRefType, ctx: &mut Ctx, depth:
                             retype_value(m, r, &ty, ctx, depth);
                         }
                     }
+                    Some(FlowKind::For) => for_yield(m, op, parent, index, &ty, old, ctx, depth),
                     _ => {}
                 }
             }
@@ -375,6 +376,52 @@ fn propagate(m: &mut Module, v: ValueId, old: &MemRefType, ctx: &mut Ctx, depth:
             }
         }
     }
+}
+
+/// `propagateScfForYieldOp`: a padded value yielded by an `scf.for` body.
+/// Nothing to do when the loop already carries the new type. When the
+/// loop still carries the old type: with an unused iter arg and an init of
+/// the new type the loop is retyped; otherwise the yield is a propagation
+/// failure and yields a dense copy made right before it.
+#[allow(clippy::too_many_arguments)]
+fn for_yield(
+    m: &mut Module,
+    yield_op: OpId,
+    for_op: OpId,
+    index: usize,
+    ty: &MemRefType,
+    old: &MemRefType,
+    ctx: &mut Ctx,
+    depth: u32,
+) {
+    let Some(parts) = m.for_parts(for_op) else {
+        return;
+    };
+    let (Some(&res), Some(&arg), Some(&init)) = (
+        parts.results.get(index),
+        parts.iter_args.get(index),
+        parts.inits.get(index),
+    ) else {
+        return;
+    };
+    let new_ty = Type::MemRef(ty.clone());
+    if m.value_type(res) == &new_ty {
+        return;
+    }
+    let old_ty = Type::MemRef(old.clone());
+    if m.value_type(res) != &old_ty || m.value_type(arg) != &old_ty {
+        return;
+    }
+    if m.uses(arg).is_empty() && m.value_type(init) == &new_ty {
+        retype_value(m, arg, ty, ctx, depth);
+        retype_value(m, res, ty, ctx, depth);
+        return;
+    }
+    ctx.failures.push(Failure {
+        user: yield_op,
+        index,
+        dense: dense_of(old),
+    });
 }
 
 /// Gives `w` the type `ty` and propagates further when it changed.
