@@ -179,3 +179,31 @@ module attributes {hacc.target = #hacc.target<"Ascend950PR_9589">} {
     return
   }
 }
+
+// -----
+
+// propagateCastOp: a memref.cast keeps its result type. To a layout the
+// padded type casts to (dynamic strides) it reads the padded buffer
+// directly; to the dense layout it cannot, so it is a propagation failure
+// and reads a dense copy; a cast used by nothing but marks reads the padded
+// value cast back (membase: an unrealized_conversion_cast).
+// CHECK-LABEL: func.func @casts
+// CHECK: %[[V:.*]] = memref.subview
+// CHECK-NEXT: %[[U:.*]] = builtin.unrealized_conversion_cast %[[V]]
+// CHECK-NEXT: memref.cast %[[V]] : memref<2x15xf16, strided<[16, 1]>, #hivm.address_space<ub>> to memref<2x15xf16, strided<[?, 1], offset: ?>, #hivm.address_space<ub>>
+// CHECK: %[[D:.*]] = memref.alloc() : memref<2x15xf16, #hivm.address_space<ub>>
+// CHECK-NEXT: hivm.hir.copy ins(%[[V]] : {{.*}}) outs(%[[D]] : {{.*}})
+// CHECK-NEXT: memref.cast %[[D]] : memref<2x15xf16, #hivm.address_space<ub>> to memref<?x15xf16, #hivm.address_space<ub>>
+// CHECK-NEXT: hivm.hir.vexp
+// CHECK-NEXT: hivm.hir.copy ins(%[[D]] : {{.*}}) outs(%[[V]] : {{.*}})
+// CHECK: memref.cast %[[U]] : memref<2x15xf16, #hivm.address_space<ub>> to memref<?x?xf16, #hivm.address_space<ub>>
+func.func @casts() {
+  %a = memref.alloc() : memref<2x15xf16, #hivm.address_space<ub>>
+  annotation.mark %a {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<2x15xf16, #hivm.address_space<ub>>
+  %c1 = memref.cast %a : memref<2x15xf16, #hivm.address_space<ub>> to memref<2x15xf16, strided<[?, 1], offset: ?>, #hivm.address_space<ub>>
+  hivm.hir.vexp ins(%c1 : memref<2x15xf16, strided<[?, 1], offset: ?>, #hivm.address_space<ub>>) outs(%c1 : memref<2x15xf16, strided<[?, 1], offset: ?>, #hivm.address_space<ub>>)
+  %c2 = memref.cast %a : memref<2x15xf16, #hivm.address_space<ub>> to memref<?x15xf16, #hivm.address_space<ub>>
+  hivm.hir.vexp ins(%c2 : memref<?x15xf16, #hivm.address_space<ub>>) outs(%c2 : memref<?x15xf16, #hivm.address_space<ub>>)
+  %c3 = memref.cast %a : memref<2x15xf16, #hivm.address_space<ub>> to memref<?x?xf16, #hivm.address_space<ub>>
+  return
+}

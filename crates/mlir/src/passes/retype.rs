@@ -5,9 +5,12 @@
 //! Views get re-inferred result types, `scf.for` iter args and results,
 //! `scf.if` results (when both branches yield the same new type,
 //! `propagateScfIfOp`), `scope.scope` results and callee signatures follow.
-//! A user that cannot take the new layout (a view that cannot express it,
-//! an op producing memrefs from it, an `scf.while`) is a propagation
-//! failure. Failures are handled once every allocation has been replaced
+//! A `memref.cast` keeps its result type (`propagateCastOp`); a padded
+//! value yielded by an `scf.for` that keeps the dense type is copied
+//! before the yield (`propagateScfForYieldOp`). A user that cannot take the
+//! new layout (a view that cannot express it, a cast to an incompatible
+//! layout, an op producing memrefs from it, an `scf.while`) is a
+//! propagation failure. Failures are handled once every allocation has been replaced
 //! (`handlePropagateFailure`): right before the user, a `memref.alloc` of
 //! the old dense type is filled by `hivm.hir.copy` from the aligned buffer
 //! and the user reads that; after every later op writing the dense copy
@@ -86,6 +89,7 @@ pub fn replace_alloc(
     branches
         .failures
         .extend(ctx.failures.into_iter().map(|f| (f, loc)));
+    branches.casts_back.extend(ctx.casts_back);
     Some(view)
 }
 
@@ -135,6 +139,7 @@ pub fn align_up_sizes(
 pub struct Branches {
     pending: Vec<(OpId, usize)>,
     failures: Vec<(Failure, Location)>,
+    casts_back: Vec<(OpId, ValueId, MemRefType)>,
     /// Whether the target is regbase (decides how a branch value is
     /// converted back).
     regbase: bool,
@@ -196,6 +201,14 @@ impl Branches {
             }
             failures.extend(ctx.failures.into_iter().map(|f| (f, loc)));
         }
+        for (cast, v, old) in self.casts_back {
+            if m.op(cast).is_erased() || m.op(cast).operand(0) != Some(v) {
+                continue;
+            }
+            let loc = m.op(cast).loc;
+            let back = convert_back(m, v, &old, regbase, loc);
+            m.set_operand(cast, 0, back);
+        }
         for (f, loc) in failures {
             mirror(m, f, loc);
         }
@@ -245,6 +258,8 @@ fn convert_back(
 #[derive(Default)]
 struct Ctx {
     failures: Vec<Failure>,
+    /// `memref.cast` ops that read the padded value converted back.
+    casts_back: Vec<(OpId, ValueId, MemRefType)>,
     pending_ifs: Vec<(OpId, usize)>,
 }
 
@@ -260,6 +275,10 @@ fn propagate(m: &mut Module, v: ValueId, old: &MemRefType, ctx: &mut Ctx, depth:
         let op = u.op;
         let index = u.index as usize;
         let name = m.op(op).name().to_string();
+        if name == MEMREF_CAST && index == 0 {
+            memref_cast(m, op, v, &ty, old, ctx);
+            continue;
+        }
         if let Some(kind) = view_kind(&name) {
             if index != 0 {
                 continue;
@@ -376,6 +395,56 @@ fn propagate(m: &mut Module, v: ValueId, old: &MemRefType, ctx: &mut Ctx, depth:
             }
         }
     }
+}
+
+/// `memref.cast`.
+const MEMREF_CAST: &str = "memref.cast";
+
+/// `propagateCastOp`: a `memref.cast` keeps its result type. If only marks
+/// use its result (or nothing does), it reads the padded value converted
+/// back (see [`convert_back`]); if the padded type casts to its result type
+/// (`areCastCompatible`), it reads the padded value directly; otherwise it
+/// is a propagation failure.
+fn memref_cast(
+    m: &mut Module,
+    op: OpId,
+    v: ValueId,
+    ty: &MemRefType,
+    old: &MemRefType,
+    ctx: &mut Ctx,
+) {
+    let Some(res) = m.op(op).result(0) else {
+        return;
+    };
+    let Some(res_ty) = m.value_type(res).as_memref().cloned() else {
+        return;
+    };
+    let only_marks = m.users(res).into_iter().all(|u| m.op(u).is(MARK_OP));
+    if only_marks {
+        ctx.casts_back.push((op, v, old.clone()));
+    } else if !cast_compatible(ty, &res_ty) {
+        ctx.failures.push(Failure {
+            user: op,
+            index: 0,
+            dense: dense_of(old),
+        });
+    }
+}
+
+/// `memref::CastOp::areCastCompatible` for ranked memrefs: same element,
+/// space and rank; sizes, strides and offsets equal wherever both are
+/// static.
+fn cast_compatible(a: &MemRefType, b: &MemRefType) -> bool {
+    let agree = |x: i64, y: i64| x == y || crate::ir::is_dynamic(x) || crate::ir::is_dynamic(y);
+    let (Some((sa, oa)), Some((sb, ob))) = (a.strides_and_offset(), b.strides_and_offset()) else {
+        return false;
+    };
+    a.elem == b.elem
+        && a.memory_space == b.memory_space
+        && a.rank() == b.rank()
+        && a.shape.iter().zip(&b.shape).all(|(&x, &y)| agree(x, y))
+        && sa.iter().zip(&sb).all(|(&x, &y)| agree(x, y))
+        && agree(oa, ob)
 }
 
 /// `propagateScfForYieldOp`: a padded value yielded by an `scf.for` body.
