@@ -101,7 +101,8 @@ module attributes {hacc.target = #hacc.target<"Ascend950PR_9589">} {
   }
 
   // CHECK-LABEL: func.func @m_b16_nz2dn(
-  // CHECK: annotation.mark %arg1 {hivm.stride_align_dims = array<i32: 0, 1>, hivm.stride_align_value_in_byte = array<i32: 32, 32>} : memref<16x30xf16, #hivm.address_space<ub>>
+  // CHECK: annotation.mark %arg1 {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<16x30xf16, #hivm.address_space<ub>>
+  // CHECK-NEXT: annotation.mark %arg1 {hivm.stride_align_dims = array<i32: 1>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<16x30xf16, #hivm.address_space<ub>>
   // CHECK: hivm.hir.fixpipe
   func.func @m_b16_nz2dn(%l0c: memref<16x30xf32, #hivm.address_space<cc>>, %ub: memref<16x30xf16, #hivm.address_space<ub>>) {
     hivm.hir.fixpipe {dma_mode = #hivm.dma_mode<nz2dn>} ins(%l0c : memref<16x30xf32, #hivm.address_space<cc>>) outs(%ub : memref<16x30xf16, #hivm.address_space<ub>>)
@@ -109,7 +110,8 @@ module attributes {hacc.target = #hacc.target<"Ascend950PR_9589">} {
   }
 
   // CHECK-LABEL: func.func @m_b8_nz2dn(
-  // CHECK: annotation.mark %arg1 {hivm.stride_align_dims = array<i32: 0, 1>, hivm.stride_align_value_in_byte = array<i32: 32, 16>} : memref<16x30xi8, #hivm.address_space<ub>>
+  // CHECK: annotation.mark %arg1 {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<16x30xi8, #hivm.address_space<ub>>
+  // CHECK-NEXT: annotation.mark %arg1 {hivm.stride_align_dims = array<i32: 1>, hivm.stride_align_value_in_byte = array<i32: 16>} : memref<16x30xi8, #hivm.address_space<ub>>
   // CHECK: hivm.hir.fixpipe
   func.func @m_b8_nz2dn(%l0c: memref<16x30xf32, #hivm.address_space<cc>>, %ub: memref<16x30xi8, #hivm.address_space<ub>>) {
     hivm.hir.fixpipe {dma_mode = #hivm.dma_mode<nz2dn>} ins(%l0c : memref<16x30xf32, #hivm.address_space<cc>>) outs(%ub : memref<16x30xi8, #hivm.address_space<ub>>)
@@ -117,7 +119,8 @@ module attributes {hacc.target = #hacc.target<"Ascend950PR_9589">} {
   }
 
   // CHECK-LABEL: func.func @m_b4_nz2dn(
-  // CHECK: annotation.mark %arg1 {hivm.stride_align_dims = array<i32: 0, 1>, hivm.stride_align_value_in_byte = array<i32: 32, 8>} : memref<16x30xi4, #hivm.address_space<ub>>
+  // CHECK: annotation.mark %arg1 {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<16x30xi4, #hivm.address_space<ub>>
+  // CHECK-NEXT: annotation.mark %arg1 {hivm.stride_align_dims = array<i32: 1>, hivm.stride_align_value_in_byte = array<i32: 8>} : memref<16x30xi4, #hivm.address_space<ub>>
   // CHECK: hivm.hir.fixpipe
   func.func @m_b4_nz2dn(%l0c: memref<16x30xf32, #hivm.address_space<cc>>, %ub: memref<16x30xi4, #hivm.address_space<ub>>) {
     hivm.hir.fixpipe {dma_mode = #hivm.dma_mode<nz2dn>} ins(%l0c : memref<16x30xf32, #hivm.address_space<cc>>) outs(%ub : memref<16x30xi4, #hivm.address_space<ub>>)
@@ -125,7 +128,8 @@ module attributes {hacc.target = #hacc.target<"Ascend950PR_9589">} {
   }
 
   // CHECK-LABEL: func.func @m_b32_split_m(
-  // CHECK: annotation.mark %arg1 {hivm.stride_align_dims = array<i32: 0, 1>, hivm.stride_align_value_in_byte = array<i32: 8, 32>} : memref<16x30xf32, #hivm.address_space<ub>>
+  // CHECK: annotation.mark %arg1 {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 8>} : memref<16x30xf32, #hivm.address_space<ub>>
+  // CHECK-NEXT: annotation.mark %arg1 {hivm.stride_align_dims = array<i32: 1>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<16x30xf32, #hivm.address_space<ub>>
   // CHECK: hivm.hir.fixpipe
   func.func @m_b32_split_m(%l0c: memref<16x30xf32, #hivm.address_space<cc>>, %ub: memref<16x30xf32, #hivm.address_space<ub>>) {
     hivm.hir.fixpipe {dma_mode = #hivm.dma_mode<nz2nd>, dual_dst_mode = #hivm.fixpipe_dual_dst_mode<ROW_SPLIT>} ins(%l0c : memref<16x30xf32, #hivm.address_space<cc>>) outs(%ub : memref<16x30xf32, #hivm.address_space<ub>>)
@@ -133,7 +137,8 @@ module attributes {hacc.target = #hacc.target<"Ascend950PR_9589">} {
   }
 
   // CHECK-LABEL: func.func @m_b32_nz2dn(
-  // CHECK: annotation.mark %arg1 {hivm.stride_align_dims = array<i32: 0, 1>, hivm.stride_align_value_in_byte = array<i32: 32, 64>} : memref<16x30xf32, #hivm.address_space<ub>>
+  // CHECK: annotation.mark %arg1 {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<16x30xf32, #hivm.address_space<ub>>
+  // CHECK-NEXT: annotation.mark %arg1 {hivm.stride_align_dims = array<i32: 1>, hivm.stride_align_value_in_byte = array<i32: 64>} : memref<16x30xf32, #hivm.address_space<ub>>
   // CHECK: hivm.hir.fixpipe
   func.func @m_b32_nz2dn(%l0c: memref<16x30xf32, #hivm.address_space<cc>>, %ub: memref<16x30xf32, #hivm.address_space<ub>>) {
     hivm.hir.fixpipe {dma_mode = #hivm.dma_mode<nz2dn>} ins(%l0c : memref<16x30xf32, #hivm.address_space<cc>>) outs(%ub : memref<16x30xf32, #hivm.address_space<ub>>)
@@ -143,8 +148,11 @@ module attributes {hacc.target = #hacc.target<"Ascend950PR_9589">} {
   // The dual-destination mode can come from the destination's tightly
   // coupled buffer: tiling dim 0 (= rank - 2) splits M.
   // CHECK-LABEL: func.func @tiling_dim_split_m(
-  // CHECK: annotation.mark %[[A:.*]] {hivm.tightly_coupled_buffer = #hivm.tightly_coupled_buffer<1>, hivm.tiling_dim = 0 : i32}
-  // CHECK-NEXT: annotation.mark %[[A]] {hivm.stride_align_dims = array<i32: 0, 1>, hivm.stride_align_value_in_byte = array<i32: 8, 32>}
+  // New marks go right after the allocation, the M one (written last) first.
+  // CHECK: %[[A:.*]] = memref.alloc()
+  // CHECK-NEXT: annotation.mark %[[A]] {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 8>}
+  // CHECK-NEXT: annotation.mark %[[A]] {hivm.stride_align_dims = array<i32: 1>, hivm.stride_align_value_in_byte = array<i32: 32>}
+  // CHECK-NEXT: annotation.mark %[[A]] {hivm.tightly_coupled_buffer = #hivm.tightly_coupled_buffer<1>, hivm.tiling_dim = 0 : i32}
   func.func @tiling_dim_split_m(%l0c: memref<16x30xf32, #hivm.address_space<cc>>) {
     %a = memref.alloc() : memref<16x30xf32, #hivm.address_space<ub>>
     annotation.mark %a {hivm.tightly_coupled_buffer = #hivm.tightly_coupled_buffer<1>, hivm.tiling_dim = 0 : i32} : memref<16x30xf32, #hivm.address_space<ub>>

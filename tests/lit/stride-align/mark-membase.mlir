@@ -128,10 +128,12 @@ func.func @host(%gm: memref<2x15xf16, strided<[16, 1]>, #hivm.address_space<gm>>
 
 // -----
 
-// Marks land on the operand value itself (a subview here), right after it;
-// running the pass twice adds nothing.
+// Marks land on the operand value itself (a subview here), right after it.
+// Each op writes its own mark (createAlignMarkOp never merges): two
+// stores, two marks.
 // CHECK-LABEL: func.func @on_subview
 // CHECK: %[[S:.*]] = memref.subview
+// CHECK-NEXT: annotation.mark %[[S]] {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<2x15xf16, strided<[15, 1]>, #hivm.address_space<ub>>
 // CHECK-NEXT: annotation.mark %[[S]] {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<2x15xf16, strided<[15, 1]>, #hivm.address_space<ub>>
 // CHECK-NOT: annotation.mark
 // CHECK: hivm.hir.store

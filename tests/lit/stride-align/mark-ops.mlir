@@ -1,9 +1,13 @@
 // RUN: tilemem opt -hivm-mark-stride-align -split-input-file %s | FileCheck %s
 // Op-specific marking rules.
 
-// Custom ops name the dim to align per operand.
+// Custom ops name the dim to align per operand; the dim is marked as
+// given, with no adjustment (markAlignedDim directly), so the already
+// aligned %arg1 is marked too. Operand 1 is marked last, so its mark comes
+// first.
 // CHECK-LABEL: func.func @custom
-// CHECK: annotation.mark %arg0 {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<4x15xf16, #hivm.address_space<ub>>
+// CHECK: annotation.mark %arg1 {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<4x16xf16, #hivm.address_space<ub>>
+// CHECK-NEXT: annotation.mark %arg0 {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<4x15xf16, #hivm.address_space<ub>>
 // CHECK-NOT: annotation.mark
 // CHECK: hivm.hir.custom
 func.func @custom(%a: memref<4x15xf16, #hivm.address_space<ub>>, %b: memref<4x16xf16, #hivm.address_space<ub>>) {
@@ -44,12 +48,13 @@ func.func @store_dropped_dim(%gm: memref<4x1xi32, strided<[8, 1]>, #hivm.address
 
 // -----
 
-// A broadcast along the last dim aligns the previous discontinuous dim
-// (regbase, where the last dim would be chosen otherwise); the dense 4x1
-// source has none.
+// Regbase takes the last non-unit dim (1). adjustBrcAlignDim only moves a
+// dim on the second-to-last flattened group; the broadcast keeps dims 0
+// and 1 apart, and dim 1 is the last group: both operands keep dim 1.
 // CHECK-LABEL: func.func @vbrc_last_dim
+// CHECK: annotation.mark %arg0 {hivm.stride_align_dims = array<i32: 1>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<4x1xf32, #hivm.address_space<ub>>
 // CHECK: %[[S:.*]] = memref.subview
-// CHECK-NEXT: annotation.mark %[[S]] {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<4x15xf32, strided<[20, 1]>, #hivm.address_space<ub>>
+// CHECK-NEXT: annotation.mark %[[S]] {hivm.stride_align_dims = array<i32: 1>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<4x15xf32, strided<[20, 1]>, #hivm.address_space<ub>>
 // CHECK-NOT: annotation.mark
 // CHECK: hivm.hir.vbrc
 module attributes {hacc.target = #hacc.target<"Ascend950PR_9589">} {
@@ -78,24 +83,34 @@ module attributes {hacc.target = #hacc.target<"Ascend950PR_9589">} {
 
 // -----
 
-// Copies: a destination dim that collapses with the next one is not marked.
-// CHECK-LABEL: func.func @copy_collapsible_dst
+// Copies (adjustCopyAlignDim): without collapse_reassociation both
+// operands keep the dim; with it, a destination dim that a group collapses
+// into the next one is not marked. The destination is marked last, so its
+// mark comes first.
+// CHECK-LABEL: func.func @copy_plain
+// CHECK: annotation.mark %arg1 {hivm.stride_align_dims = array<i32: 0>
+// CHECK-NEXT: annotation.mark %arg0 {hivm.stride_align_dims = array<i32: 0>
+// CHECK-LABEL: func.func @copy_collapsed_dst
 // CHECK: annotation.mark %arg0 {hivm.stride_align_dims = array<i32: 0>
 // CHECK-NOT: annotation.mark
 // CHECK: hivm.hir.copy
-func.func @copy_collapsible_dst(%a: memref<4x15xf16, strided<[20, 1]>, #hivm.address_space<ub>>, %b: memref<4x15xf16, #hivm.address_space<ub>>) {
+func.func @copy_plain(%a: memref<4x15xf16, strided<[20, 1]>, #hivm.address_space<ub>>, %b: memref<4x15xf16, #hivm.address_space<ub>>) {
   hivm.hir.copy ins(%a : memref<4x15xf16, strided<[20, 1]>, #hivm.address_space<ub>>) outs(%b : memref<4x15xf16, #hivm.address_space<ub>>)
+  return
+}
+func.func @copy_collapsed_dst(%a: memref<4x15xf16, strided<[20, 1]>, #hivm.address_space<ub>>, %b: memref<4x15xf16, #hivm.address_space<ub>>) {
+  hivm.hir.copy ins(%a : memref<4x15xf16, strided<[20, 1]>, #hivm.address_space<ub>>) outs(%b : memref<4x15xf16, #hivm.address_space<ub>>) collapse_reassociation = [[0, 1]]
   return
 }
 
 // -----
 
-// A last-axis reduction's init is aligned on the previous discontinuous dim
-// (its last dim is a single element); the input keeps its last dim.
+// Regbase: the align dim (1) is the last flattened group, so
+// adjustReduceAlignDim keeps it for the input and the init alike.
 // CHECK-LABEL: func.func @vreduce_last_axis
 // CHECK: annotation.mark %arg0 {hivm.stride_align_dims = array<i32: 1>, hivm.stride_align_value_in_byte = array<i32: 32>}
 // CHECK: %[[I:.*]] = memref.subview
-// CHECK-NEXT: annotation.mark %[[I]] {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<4x1xf32, strided<[5, 1]>, #hivm.address_space<ub>>
+// CHECK-NEXT: annotation.mark %[[I]] {hivm.stride_align_dims = array<i32: 1>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<4x1xf32, strided<[5, 1]>, #hivm.address_space<ub>>
 module attributes {hacc.target = #hacc.target<"Ascend950PR_9589">} {
   func.func @vreduce_last_axis(%src: memref<4x15xf32, strided<[20, 1]>, #hivm.address_space<ub>>) {
     %a = memref.alloc() : memref<4x5xf32, #hivm.address_space<ub>>
@@ -107,10 +122,12 @@ module attributes {hacc.target = #hacc.target<"Ascend950PR_9589">} {
 
 // -----
 
-// A float sum over a last axis of 8 x f32 = 32 bytes (a power of two) stays
-// in one block: its init is not marked.
+// The small float-sum exemption is only looked at when the align dim is
+// the second-to-last flattened group; on regbase it is the last, so the
+// init is marked like any other operand.
 // CHECK-LABEL: func.func @vreduce_small_sum
 // CHECK: %[[I:.*]] = memref.subview
+// CHECK-NEXT: annotation.mark %[[I]] {hivm.stride_align_dims = array<i32: 1>, hivm.stride_align_value_in_byte = array<i32: 32>}
 // CHECK-NEXT: hivm.hir.vreduce
 module attributes {hacc.target = #hacc.target<"Ascend950PR_9589">} {
   func.func @vreduce_small_sum(%src: memref<4x8xf32, strided<[20, 1]>, #hivm.address_space<ub>>) {
@@ -123,10 +140,10 @@ module attributes {hacc.target = #hacc.target<"Ascend950PR_9589">} {
 
 // -----
 
-// The same with a max reduction: the init is marked.
+// The same with a max reduction.
 // CHECK-LABEL: func.func @vreduce_small_max
 // CHECK: %[[I:.*]] = memref.subview
-// CHECK-NEXT: annotation.mark %[[I]] {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>}
+// CHECK-NEXT: annotation.mark %[[I]] {hivm.stride_align_dims = array<i32: 1>, hivm.stride_align_value_in_byte = array<i32: 32>}
 module attributes {hacc.target = #hacc.target<"Ascend950PR_9589">} {
   func.func @vreduce_small_max(%src: memref<4x8xf32, strided<[20, 1]>, #hivm.address_space<ub>>) {
     %a = memref.alloc() : memref<4x5xf32, #hivm.address_space<ub>>
@@ -138,10 +155,11 @@ module attributes {hacc.target = #hacc.target<"Ascend950PR_9589">} {
 
 // -----
 
-// Deinterleave outputs are aligned on the previous discontinuous dim too.
+// adjustDeInterleaveAlignDim moves the dim only when the source's last
+// stride equals channel_num; a dense source (last stride 1) keeps dim 1.
 // CHECK-LABEL: func.func @vdeinterleave
 // CHECK: %[[O:.*]] = memref.subview
-// CHECK-NEXT: annotation.mark %[[O]] {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<4x8xf32, strided<[12, 1]>, #hivm.address_space<ub>>
+// CHECK-NEXT: annotation.mark %[[O]] {hivm.stride_align_dims = array<i32: 1>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<4x8xf32, strided<[12, 1]>, #hivm.address_space<ub>>
 module attributes {hacc.target = #hacc.target<"Ascend950PR_9589">} {
   func.func @vdeinterleave(%src: memref<4x16xf32, #hivm.address_space<ub>>) {
     %a = memref.alloc() : memref<4x12xf32, #hivm.address_space<ub>>

@@ -1,30 +1,37 @@
 //! `hivm-align-alloc-size`: pads the allocations of ops whose hardware
-//! implementation works on whole blocks.
+//! implementation works on whole blocks (`HIVMAlignAllocSize.cpp`).
 //!
-//! **Assumes** bufferized IR.
+//! **Assumes** bufferized IR. Host functions are skipped.
 //!
-//! **Guarantees** for every UB operand of
-//! - a `vtranspose` that moves the last dim: the last two dims rounded up
-//!   to 32 bytes each;
+//! **Guarantees** (`markAllocAlign`) for every UB operand of
+//! - a `vtranspose` that moves the last dim, unless it has
+//!   `disable_align = true`: the last two dims rounded up to 32 bytes each;
 //! - a `vcast` from `i32`/`i16` to `i8` (unless the function has
 //!   `hivm.disable_size_align_for_cast`): the second-to-last dim rounded up
 //!   to 32 elements, and the last dim of the `i8` side to 32 bytes;
 //! - a `vsort`: the last dim rounded up to 32 elements;
 //!
 //! the requirement is carried to the root allocation (through views, loop
-//! and branch results), which is replaced by an allocation of the padded
-//! shape (no unit dim appended) and a `memref.subview` back to the logical
-//! shape, with users retyped. Allocations already of that size are left
-//! alone, so the pass is idempotent on its own output.
+//! and branch results, `PropagateAlignUpToRootAllocationPattern`). A
+//! `memref.alloc` root is replaced (`AlignAllocSizePattern`) by an
+//! allocation of the padded shape (no unit dim appended; dynamic sizes
+//! rounded at run time) and a `memref.subview` back to the logical shape,
+//! with users retyped; a `memref.alloca` root only carries the requirement
+//! as `hivm.alloc_align_dims`/`hivm.alloc_align_value_in_byte`.
+//! Allocations already of that size are left alone, so the pass is
+//! idempotent on its own output.
 
-use crate::ir::{Attribute, Diagnostic, Module, Ofr, OpId, ValueId};
+use crate::ir::{Attribute, Diagnostic, Module, OpId, ValueId};
 use crate::pass::{Pass, PassFailed};
 
-use super::common::{device_funcs, is_ub, memref_of, Target};
+use super::common::{device_funcs, info_attrs, is_ub, memref_of, Target};
 use super::enable::Propagation;
 use super::layout::{align_up, normalize_info, AlignInfo, HW_ALIGN_BYTES};
 use super::op_table::{attrs, hivm_op, hivm_syntax};
-use super::retype::{replace_alloc, Branches};
+use super::retype::{align_up_sizes, replace_alloc, Branches};
+
+/// The attribute that turns size alignment off for one `vtranspose`.
+pub const DISABLE_ALIGN: &str = "disable_align";
 
 /// The `hivm-align-alloc-size` pass.
 pub struct AlignAllocSize;
@@ -55,7 +62,7 @@ impl Pass for AlignAllocSize {
         {
             return Err(PassFailed);
         }
-        let mut branches = Branches::default();
+        let mut branches = Branches::new(Target::of(m).is_regbase());
         for (alloc, info) in std::mem::take(&mut prop.alloc_info) {
             pad_allocation(m, alloc, &info, &mut branches);
         }
@@ -83,7 +90,11 @@ fn requirements(m: &Module, op: OpId, disable_cast: bool) -> Vec<(ValueId, Align
             .attr(op, hivm_syntax::PERMUTATION)
             .and_then(Attribute::as_int_array)
             .is_some_and(|p| p.last().is_some_and(|&l| l != p.len() as i64 - 1));
-        if !moves_last {
+        // `disable_align = true` opts a transpose out (getDisableAlign).
+        let disabled = m
+            .attr(op, DISABLE_ALIGN)
+            .is_some_and(|a| matches!(a, Attribute::Unit) || a.as_bool() == Some(true));
+        if !moves_last || disabled {
             return out;
         }
         for v in operands {
@@ -134,7 +145,14 @@ fn requirements(m: &Module, op: OpId, disable_cast: bool) -> Vec<(ValueId, Align
     out
 }
 
-/// Replaces `alloc` by one whose marked static dims are rounded up.
+/// `AlignAllocSizePattern`: replaces a `memref.alloc` by one whose marked
+/// dims are rounded up to `bytes / element bytes` elements (no unit dim is
+/// appended; dynamic sizes are rounded at run time with
+/// `arith.addi`/`remsi`/`subi` before the new allocation, `AlignUpOFR`)
+/// and a subview back to the logical shape. Only `memref.alloc` is
+/// rewritten: a `memref.alloca` keeps the requirement as its
+/// `hivm.alloc_align_dims`/`hivm.alloc_align_value_in_byte` attributes, as
+/// `propagateAlignUp` leaves them on any alloc-like root.
 fn pad_allocation(m: &mut Module, alloc: OpId, info: &AlignInfo, branches: &mut Branches) {
     let Some(v) = m.op(alloc).result(0) else {
         return;
@@ -142,28 +160,39 @@ fn pad_allocation(m: &mut Module, alloc: OpId, info: &AlignInfo, branches: &mut 
     let Some(ty) = memref_of(m, v).cloned() else {
         return;
     };
-    let elem_bytes = i64::from(ty.element_bit_width().unwrap_or(8) / 8).max(1);
-    let mut shape = ty.shape.clone();
-    for &(d, bytes) in info {
-        if d < shape.len() && !crate::ir::is_dynamic(shape[d]) {
-            shape[d] = align_up(shape[d], (bytes / elem_bytes).max(1));
+    if m.op(alloc).name() != "memref.alloc" {
+        for (name, a) in info_attrs(info)
+            .into_iter()
+            .zip([attrs::ALLOC_DIMS, attrs::ALLOC_BYTES])
+            .map(|((_, a), n)| (n, a))
+        {
+            m.set_attr(alloc, name, a);
         }
-    }
-    if shape == ty.shape {
         return;
     }
-    let dyn_sizes: Vec<ValueId> = m.op(alloc).segment(0).to_vec();
-    let mut it = dyn_sizes.iter().copied();
-    let sizes: Vec<Ofr> = ty
+    let elem_bytes = i64::from(ty.element_bit_width().unwrap_or(8) / 8).max(1);
+    let mut units = vec![1i64; ty.rank()];
+    for &(d, bytes) in info {
+        if d < units.len() {
+            units[d] = (bytes / elem_bytes).max(1);
+        }
+    }
+    let mut shape = ty.shape.clone();
+    for (d, s) in shape.iter_mut().enumerate() {
+        if !crate::ir::is_dynamic(*s) {
+            *s = align_up(*s, units[d]);
+        }
+    }
+    let dyn_padded = ty
         .shape
         .iter()
-        .map(|&s| {
-            if crate::ir::is_dynamic(s) {
-                it.next().map(Ofr::Dynamic).unwrap_or(Ofr::Static(s))
-            } else {
-                Ofr::Static(s)
-            }
-        })
-        .collect();
+        .zip(&units)
+        .any(|(&s, &u)| crate::ir::is_dynamic(s) && u > 1);
+    if shape == ty.shape && !dyn_padded {
+        return;
+    }
+    let Some((dyn_sizes, sizes)) = align_up_sizes(m, alloc, &ty.shape, &units) else {
+        return;
+    };
     replace_alloc(m, alloc, shape, dyn_sizes, sizes, branches);
 }

@@ -2,6 +2,8 @@
 //! functions a pass visits, stride marks (reading and writing
 //! `annotation.mark`), and tracing a buffer back to its root allocation.
 
+use tilemem_soc::{MemSpace, Soc};
+
 use crate::ir::{Attribute, InsertPoint, Location, MemRefType, Module, OpId, Type, ValueId};
 
 use super::layout::{normalize_info, AlignInfo, Strided};
@@ -43,6 +45,33 @@ impl Target {
         } else {
             Target::Membase
         }
+    }
+
+    /// The chip description the passes take hardware facts from (the
+    /// per-space alignment of `util::getHWAlignBytes`). Regbase chips other
+    /// than Ascend950 are described by the 310B SoC; the facts the passes
+    /// read are the same for every chip.
+    pub fn soc(self) -> Soc {
+        match self {
+            Target::Membase => Soc::ascend910b(),
+            Target::Regbase { ascend950: true } => Soc::ascend950(),
+            Target::Regbase { ascend950: false } => Soc::ascend310b(),
+        }
+    }
+
+    /// `util::getHWAlignBytes`: the hardware alignment in bytes of the
+    /// memory space of `ty` (UB and L1: 32, L0A/L0B/L0C: 512), from the
+    /// chip's SoC description. A memref without a HIVM space is taken as UB.
+    pub fn hw_align_bytes(self, ty: &MemRefType) -> i64 {
+        let space = match ty.address_space() {
+            Some(spaces::GM) => MemSpace::Ddr,
+            Some(spaces::L1) => MemSpace::Mat,
+            Some(spaces::L0A) => MemSpace::Left,
+            Some(spaces::L0B) => MemSpace::Right,
+            Some(spaces::L0C) => MemSpace::Acc,
+            _ => MemSpace::Vec,
+        };
+        self.soc().hardware_alignment(space) as i64
     }
 
     /// The target of a module (`hacc.target = #hacc.target<"...">`, or a
@@ -195,6 +224,35 @@ fn is_mark_on(m: &Module, op: OpId, v: ValueId) -> bool {
     m.op(op).is(MARK_OP) && m.op(op).operand(0) == Some(v)
 }
 
+/// `builder.setInsertionPointAfterValue(v)`: right after the defining op,
+/// or first in the block for a block argument.
+pub fn after_value(m: &Module, v: ValueId) -> Option<InsertPoint> {
+    match m.defining_op(v) {
+        Some(op) => {
+            m.op(op).parent_block()?;
+            Some(InsertPoint::After(op))
+        }
+        None => m
+            .block_arg_owner(v)
+            .map(|(b, _)| InsertPoint::BlockStart(b)),
+    }
+}
+
+/// `createAlignMarkOp`: writes `annotation.mark %v {hivm.stride_align_dims
+/// = array<i32: ..>, hivm.stride_align_value_in_byte = array<i32: ..>}`
+/// right after the definition of `v` (so a later mark on the same value
+/// comes before an earlier one), in the order `info` lists; nothing when
+/// `info` is empty. Marks are never merged or de-duplicated: each call
+/// writes one.
+pub fn create_align_mark(m: &mut Module, v: ValueId, info: &AlignInfo, loc: Location) {
+    if info.is_empty() {
+        return;
+    }
+    if let Some(at) = after_value(m, v) {
+        m.build_mark(v, info_attrs(info), at, loc);
+    }
+}
+
 /// Adds `annotation.mark %v {stride attrs}` unless an identical stride mark
 /// is already there (keeps the passes idempotent). Returns whether a mark
 /// was added.
@@ -274,6 +332,36 @@ pub fn is_tensor(ty: &Type) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hardware_alignment_comes_from_the_soc() {
+        use crate::ir::MemRefType;
+        let ty = |space: &str| {
+            let t = format!("memref<4x16xf16, #hivm.address_space<{space}>>");
+            let m = crate::parse::parse_module(
+                &format!("func.func @f(%a: {t}) {{\n  return\n}}\n"),
+                &Default::default(),
+            )
+            .unwrap();
+            let f = m.funcs()[0];
+            let arg = m.block_args(m.func_body(f).unwrap())[0];
+            m.value_type(arg).as_memref().cloned().unwrap()
+        };
+        let ub: MemRefType = ty("ub");
+        for target in [
+            Target::Membase,
+            Target::Regbase { ascend950: true },
+            Target::Regbase { ascend950: false },
+        ] {
+            assert_eq!(
+                target.hw_align_bytes(&ub),
+                super::super::layout::HW_ALIGN_BYTES
+            );
+            assert_eq!(target.hw_align_bytes(&ty("cbuf")), 32);
+            assert_eq!(target.hw_align_bytes(&ty("cc")), 512);
+            assert_eq!(target.hw_align_bytes(&ty("ca")), 512);
+        }
+    }
 
     #[test]
     fn targets_from_chip_names() {

@@ -21,11 +21,12 @@
 //! 3. all stride marks are removed (marks left without attributes are
 //!    erased);
 //! 4. each marked allocation whose padded shape differs is replaced by an
-//!    allocation of the padded shape (a unit dim appended; membase pads
-//!    dim `d + 1` for a mark on `d`, regbase pads `d`; dynamic sizes are
-//!    rounded with `arith.addi/remsi/subi`) and a `memref.subview` back to
-//!    the logical shape; users are retyped, `buffer_size_in_byte` marks
-//!    scaled; users that cannot take the layout get a dense mirror copy;
+//!    allocation of the padded shape carrying nothing of the old one (a
+//!    unit dim appended; membase pads dim `d + 1` for a mark on `d`,
+//!    regbase pads `d`; dynamic sizes are rounded with
+//!    `arith.addi/remsi/subi`) and a `memref.subview` back to the logical
+//!    shape; users are retyped, `buffer_size_in_byte` marks scaled; users
+//!    that cannot take the layout get a dense copy ([`super::retype`]);
 //! 5. membase functions get `hivm.storage_aligned`.
 //!
 //! Running the pass again changes nothing: padded buffers already meet
@@ -33,21 +34,20 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use crate::ir::{
-    Attribute, Diagnostic, InsertPoint, Location, Module, Ofr, OpId, ValueDef, ValueId,
-};
+use crate::ir::{Attribute, Diagnostic, Location, Module, OpId, ValueDef, ValueId};
 use crate::pass::{Pass, PassFailed};
 
+use super::adjust::{adjust_align_info as adjust_op_info, OpView};
 use super::common::{device_funcs, is_ub, memref_of, read_info, strided_of, Target};
 use super::layout::{
     adds_info, adjust_align_info, align_targets, align_units, aligned_shape, static_volume,
     sub_shape, union_info, AlignInfo,
 };
 use super::op_table::{
-    arith, attrs, flow_kind, hivm_op, hivm_syntax, is_root_alloc, view_kind, FlowKind, HivmKind,
+    attrs, flow_kind, hivm_op, hivm_syntax, is_root_alloc, view_kind, FlowKind, HivmKind, ViewKind,
     FIXPIPE_OP, MARK_OP,
 };
-use super::retype::{replace_alloc, scale_buffer_size, Branches};
+use super::retype::{align_up_sizes, replace_alloc, scale_buffer_size, Branches};
 
 /// Maximum number of down/among/up rounds.
 pub const MAX_ITERATIONS: usize = 10;
@@ -91,7 +91,7 @@ impl Pass for EnableStrideAlign {
             return Err(PassFailed);
         }
         strip_marks(m);
-        let mut branches = Branches::default();
+        let mut branches = Branches::new(target.is_regbase());
         for (alloc, info) in std::mem::take(&mut engine.alloc_info) {
             if let Err(d) = align_allocation(m, alloc, &info, target, &mut branches) {
                 diags.push(d);
@@ -119,6 +119,10 @@ pub struct Propagation {
     visited: HashSet<ValueId>,
     roots_changed: bool,
     last_changed: Option<Location>,
+    /// Location of the mark currently carried up: the original mark's, or
+    /// the op that re-created it one step higher (`createAlignMarkOp` takes
+    /// the propagating op's location).
+    from_loc: Location,
     /// Whether hops drop requirements the layout already meets (stride
     /// alignment) or keep them all (size alignment).
     pub adjust: bool,
@@ -135,6 +139,7 @@ impl Propagation {
             visited: HashSet::new(),
             roots_changed: false,
             last_changed: None,
+            from_loc: Location::default(),
             adjust: true,
         }
     }
@@ -175,7 +180,7 @@ impl Propagation {
                             m.op(op).result(0)
                         };
                         if let Some(v) = v {
-                            seeds.push((v, info));
+                            seeds.push((v, info, m.op(op).loc));
                         }
                     }
                 }
@@ -184,13 +189,22 @@ impl Propagation {
         if bad {
             return Err(());
         }
-        for (v, info) in seeds {
+        for (v, info, loc) in seeds {
+            let on_byte_view = m
+                .defining_op(v)
+                .is_some_and(|op| view_kind(m.op(op).name()) == Some(ViewKind::ByteView));
+            if on_byte_view {
+                self.from_loc = loc;
+                self.up(m, v, &info, diags, 0);
+                continue;
+            }
             let info = self.adjusted(m, v, &info);
             if info.is_empty() {
                 continue;
             }
             let merged = union_info(self.info.get(&v).unwrap_or(&Vec::new()), &info);
             self.info.insert(v, merged.clone());
+            self.from_loc = loc;
             self.up(m, v, &merged, diags, 0);
         }
         Ok(())
@@ -269,6 +283,7 @@ impl Propagation {
             let changed_values = self.among_operands(m, &groups);
             for v in changed_values {
                 if let Some(info) = self.info.get(&v).cloned() {
+                    self.from_loc = value_loc(m, v);
                     self.up(m, v, &info, diags, 0);
                 }
             }
@@ -301,6 +316,14 @@ impl Propagation {
         if depth > 512 {
             return;
         }
+        // A mark on a byte view is judged as it stands, with no adjustment
+        // first (propagateAlignUp(markOp, memref::ViewOp)).
+        if let Some(op) = m.defining_op(v) {
+            if view_kind(m.op(op).name()) == Some(ViewKind::ByteView) {
+                self.byte_view(m, v, info, diags);
+                return;
+            }
+        }
         let info = self.adjusted(m, v, info);
         if info.is_empty() {
             return;
@@ -319,6 +342,7 @@ impl Propagation {
                     match super::view_maps::up(m, op, kind, &info) {
                         Ok(src_info) => {
                             if let Some(src) = m.op(op).operand(0) {
+                                self.from_loc = m.op(op).loc;
                                 self.up(m, src, &src_info, diags, depth + 1);
                             }
                         }
@@ -329,6 +353,7 @@ impl Propagation {
                 match flow_kind(name) {
                     Some(FlowKind::For) => {
                         let Some(parts) = m.for_parts(op) else { return };
+                        self.from_loc = m.op(op).loc;
                         let j = index as usize;
                         if let Some(&init) = parts.inits.get(j) {
                             self.up(m, init, &info, diags, depth + 1);
@@ -338,6 +363,7 @@ impl Propagation {
                         }
                     }
                     Some(FlowKind::If) => {
+                        self.from_loc = m.op(op).loc;
                         for &r in m.op(op).regions() {
                             let Some(b) = m.region_blocks(r).first().copied() else {
                                 continue;
@@ -353,7 +379,7 @@ impl Propagation {
                         if self.warned.insert(op) {
                             diags.push(Diagnostic::warning(
                                 m.op(op).loc,
-                                format!("Align mark on unsupported op {name}"),
+                                "Align mark on unsupported op",
                             ));
                         }
                     }
@@ -369,15 +395,38 @@ impl Propagation {
                 }
                 if self.warned.insert(parent) {
                     diags.push(Diagnostic::error(
-                        m.op(parent).loc,
-                        format!(
-                            "Cannot align argument #{index} of {} across blocks.",
-                            m.op(parent).name()
-                        ),
+                        self.from_loc,
+                        format!("Cannot align {} across blocks.", value_text(m, v)),
                     ));
                 }
             }
         }
+    }
+
+    /// `propagateAlignUp(markOp, memref::ViewOp)`: a mark does not go past
+    /// a `memref.view`; it is satisfied when, for each entry, the static
+    /// element count right of the dim is a multiple of the entry's bytes
+    /// (the remark `Alignemnt already satisfied for ..`, spelled as MLIR
+    /// spells it), otherwise the error `Alignment cannot be satisfied for ..`.
+    fn byte_view(&mut self, m: &Module, v: ValueId, info: &AlignInfo, diags: &mut Vec<Diagnostic>) {
+        let Some(ty) = memref_of(m, v) else { return };
+        for &(d, bytes) in info {
+            let inner: i64 = ty.shape[(d + 1).min(ty.rank())..]
+                .iter()
+                .filter(|&&s| !crate::ir::is_dynamic(s))
+                .product();
+            if bytes != 0 && inner % bytes != 0 {
+                diags.push(Diagnostic::error(
+                    self.from_loc,
+                    format!("Alignment cannot be satisfied for {}", value_text(m, v)),
+                ));
+                return;
+            }
+        }
+        diags.push(Diagnostic::remark(
+            self.from_loc,
+            format!("Alignemnt already satisfied for {}", value_text(m, v)),
+        ));
     }
 
     /// Membase: a root yielded by an `scf.for` body also marks the loop's
@@ -398,6 +447,13 @@ impl Propagation {
                 continue;
             };
             if flow_kind(m.op(parent).name()) != Some(FlowKind::For) {
+                // processYieldOp: only loops carry a root across a yield.
+                if self.warned.insert(u.op) {
+                    diags.push(Diagnostic::warning(
+                        m.op(u.op).loc,
+                        "Parent operation is not a scf::ForOp",
+                    ));
+                }
                 continue;
             }
             if let Some(&init) = m.op(parent).operands().get(3 + u.index as usize) {
@@ -485,8 +541,20 @@ impl Propagation {
                 if union.is_empty() {
                     continue;
                 }
+                let Some(row) = hivm_op(m.op(g.op).name()) else {
+                    continue;
+                };
+                let view = OpView::new(m, g.op, row);
                 for &v in &g.receivers {
-                    let adj = self.adjusted(m, v, &union);
+                    // adjustAlignInfo(op, operand, ..): the op's own dim
+                    // rules, judged against the hardware alignment.
+                    let adj = match memref_of(m, v) {
+                        Some(t) if self.adjust => {
+                            let bits = self.target.hw_align_bytes(t) * 8;
+                            adjust_op_info(m, &view, v, &union, bits)
+                        }
+                        _ => self.adjusted(m, v, &union),
+                    };
                     let have = self.info.get(&v).cloned().unwrap_or_default();
                     if adds_info(&have, &adj) {
                         self.info.insert(v, union_info(&have, &adj));
@@ -505,8 +573,39 @@ impl Propagation {
     }
 }
 
+/// Where a value is defined (its op's location; a block argument takes its
+/// block's parent op's).
+fn value_loc(m: &Module, v: ValueId) -> Location {
+    match m.value_def(v) {
+        ValueDef::OpResult { op, .. } => m.op(op).loc,
+        ValueDef::BlockArg { block, .. } => m.op(m.block_parent_op(block)).loc,
+    }
+}
+
+/// A value as MLIR's diagnostics print it: `<block argument> of type 'T'
+/// at index: N` for block arguments, the SSA name otherwise (MLIR prints
+/// the whole defining op there).
+fn value_text(m: &Module, v: ValueId) -> String {
+    let mut ty = String::new();
+    crate::print::write_type(&mut ty, m.value_type(v));
+    match m.value_def(v) {
+        ValueDef::BlockArg { index, .. } => {
+            format!("<block argument> of type '{ty}' at index: {index}")
+        }
+        ValueDef::OpResult { op, .. } => {
+            let mut root = op;
+            while let Some(p) = m.parent_op(root) {
+                root = p;
+            }
+            crate::print::Names::new(m, root).get(m, v)
+        }
+    }
+}
+
 /// The UB operands of one op taking part in among-operand propagation.
 struct AmongGroup {
+    /// The op.
+    op: OpId,
     /// Non-scalar, rank > 0 UB operands (not temp buffers).
     operands: Vec<ValueId>,
     /// Those that may receive (all but a copy's source).
@@ -541,6 +640,7 @@ fn among_groups(m: &Module) -> Vec<AmongGroup> {
             }
             if operands.len() > 1 {
                 out.push(AmongGroup {
+                    op,
                     operands,
                     receivers,
                 });
@@ -610,34 +710,9 @@ fn align_allocation(
     if aligned == sub && !dyn_padded {
         return Ok(());
     }
-    // Dynamic sizes: the old alloc's operands in order, rounded up where
-    // their unit is > 1.
-    let old_dyn: Vec<ValueId> = m.op(alloc).segment(0).to_vec();
-    let mut dyn_iter = old_dyn.iter().copied();
-    let mut dyn_sizes = Vec::new();
-    let mut sizes = Vec::with_capacity(sub.len());
-    for (i, &s) in sub.iter().enumerate() {
-        if crate::ir::is_dynamic(s) {
-            let Some(n) = dyn_iter.next() else {
-                return Ok(());
-            };
-            sizes.push(Ofr::Dynamic(n));
-            let u = units[i];
-            if u > 1 {
-                let at = InsertPoint::Before(alloc);
-                let c_minus = m.build_index_constant(u - 1, at, loc);
-                let c_unit = m.build_index_constant(u, at, loc);
-                let add = m.build_binary(arith::ADD, n, c_minus, at, loc);
-                let rem = m.build_binary(arith::REM, add, c_unit, at, loc);
-                let up = m.build_binary(arith::SUB, add, rem, at, loc);
-                dyn_sizes.push(up);
-            } else {
-                dyn_sizes.push(n);
-            }
-        } else {
-            sizes.push(Ofr::Static(s));
-        }
-    }
+    let Some((dyn_sizes, sizes)) = align_up_sizes(m, alloc, &sub, &units) else {
+        return Ok(());
+    };
     for a in [attrs::DIMS, attrs::BYTES] {
         m.remove_attr(alloc, a);
     }

@@ -155,39 +155,35 @@ fn last_non_unit_any(types: &[Strided]) -> Option<usize> {
     types.iter().filter_map(Strided::last_non_unit).max()
 }
 
-/// A2/A3 (membase) search on the flattened view of the operands.
-///
-/// Dims `i, i+1` are merged when they collapse in every operand (or are
-/// outer unit dims everywhere). If some operand's last stride is not 1, the
-/// last dim itself is discontinuous: the last non-unit dim is returned. A
-/// single group means everything is contiguous: no dim. Otherwise the answer
-/// is the last non-unit dim before the last group (its row stride is what
-/// the hardware walks).
-pub fn last_discontinuous_dim_membase(types: &[Strided]) -> Option<usize> {
+/// A2/A3 (membase) `getLastDiscontinuousDim` on the op's flattening
+/// `groups` (see `adjust::flatten_groups`): if some operand's last stride
+/// is not 1 (and its last dim is not unit), the last non-unit dim of any
+/// group; a single group: no dim; otherwise the last non-unit dim of the
+/// groups before the last one (its row stride is what the hardware walks).
+/// Operands of different ranks give no dim.
+pub fn last_discontinuous_dim_membase(types: &[Strided], groups: &[Vec<usize>]) -> Option<usize> {
     let rank = types.iter().map(Strided::rank).max()?;
-    if rank == 0 || types.iter().any(|t| t.rank() != rank) {
+    if rank == 0 || types.iter().any(|t| t.rank() != rank) || groups.is_empty() {
         return None;
     }
+    let last_non_unit_before = |end: usize| {
+        groups[..end]
+            .iter()
+            .flatten()
+            .rev()
+            .copied()
+            .find(|&d| types.iter().any(|t| !t.is_unit(d)))
+    };
     if types
         .iter()
         .any(|t| t.strides[rank - 1] != 1 && !t.is_unit(rank - 1))
     {
-        return last_non_unit_any(types).or(Some(rank - 1));
+        return last_non_unit_before(groups.len());
     }
-    let groups = groups_where(rank, |i| {
-        types.iter().all(|t| t.collapsible(i) || t.is_unit(i))
-    });
     if groups.len() <= 1 {
         return None;
     }
-    let before_last = &groups[..groups.len() - 1];
-    before_last
-        .iter()
-        .flatten()
-        .rev()
-        .copied()
-        .find(|&d| types.iter().any(|t| !t.is_unit(d)))
-        .or_else(|| before_last.last().and_then(|g| g.last().copied()))
+    last_non_unit_before(groups.len() - 1)
 }
 
 /// Ascend950-style (regbase) search over the UB operand types; the memrefs
@@ -366,6 +362,15 @@ pub fn aligned_shape(sub: &[i64], units: &[i64]) -> Vec<i64> {
 mod tests {
     use super::*;
 
+    /// The membase search with the groups of an op that merges freely.
+    fn membase(types: &[Strided]) -> Option<usize> {
+        let rank = types.iter().map(Strided::rank).max().unwrap_or(0);
+        let groups = groups_where(rank, |i| {
+            types.iter().all(|t| t.collapsible(i) || t.is_unit(i))
+        });
+        last_discontinuous_dim_membase(types, &groups)
+    }
+
     fn t(shape: &[i64], strides: &[i64], bits: i64) -> Strided {
         Strided {
             shape: shape.to_vec(),
@@ -383,17 +388,17 @@ mod tests {
         // GM 2x15 with row stride 16, UB contiguous: two groups, dim 0.
         let gm = t(&[2, 15], &[16, 1], 16);
         let ub = contiguous(&[2, 15], 16);
-        assert_eq!(last_discontinuous_dim_membase(&[gm, ub.clone()]), Some(0));
+        assert_eq!(membase(&[gm, ub.clone()]), Some(0));
         // Everything contiguous: one group, nothing to align.
-        assert_eq!(last_discontinuous_dim_membase(&[ub.clone(), ub]), None);
+        assert_eq!(membase(&[ub.clone(), ub]), None);
         // 37x5x3 with GM strides [150, 30, 1]: groups [[0,1],[2]] -> dim 1.
         let gm = t(&[37, 5, 3], &[150, 30, 1], 32);
         let ub = contiguous(&[37, 5, 3], 32);
-        assert_eq!(last_discontinuous_dim_membase(&[gm, ub]), Some(1));
+        assert_eq!(membase(&[gm, ub]), Some(1));
         // Non-unit last stride: the last non-unit dim.
         let a = t(&[4, 8, 1], &[64, 2, 1], 16);
         let b = t(&[4, 8, 1], &[16, 2, 2], 16);
-        assert_eq!(last_discontinuous_dim_membase(&[a, b]), Some(1));
+        assert_eq!(membase(&[a, b]), Some(1));
     }
 
     #[test]

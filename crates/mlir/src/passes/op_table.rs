@@ -248,6 +248,10 @@ pub fn flow_kind(name: &str) -> Option<FlowKind> {
 pub const MARK_OP: &str = "annotation.mark";
 /// Vector loads (`vlds`) that need contiguous buffers.
 pub const VECTOR_LOAD_OPS: &[&str] = &["vector.transfer_read", "vector.load"];
+/// The vector load `hivm-pre-mark-stride-align` looks for in callees.
+pub const TRANSFER_READ: &str = "vector.transfer_read";
+/// The vector store `vsstb` marking looks for in callees.
+pub const TRANSFER_WRITE: &str = "vector.transfer_write";
 /// Vector stores, candidates for `vsstb`.
 pub const VECTOR_STORE_OPS: &[&str] = &["vector.transfer_write", "vector.store"];
 
@@ -304,6 +308,12 @@ pub mod spaces {
     pub const GM: &str = "gm";
     /// L0C (cube accumulator).
     pub const L0C: &str = "cc";
+    /// L1 (cube buffer).
+    pub const L1: &str = "cbuf";
+    /// L0A (left matmul operand).
+    pub const L0A: &str = "ca";
+    /// L0B (right matmul operand).
+    pub const L0B: &str = "cb";
 }
 
 /// Arithmetic ops used to round dynamic sizes up.

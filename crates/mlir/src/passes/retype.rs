@@ -1,20 +1,35 @@
 //! Replacing an allocation by a padded one plus a subview, and carrying the
-//! new memref type to every user (`replaceAndPropagateMemRefType`).
+//! new memref type to every user (`replaceAndPropagateMemRefType` of
+//! `PropagateAlignUtil.cpp`).
 //!
 //! Views get re-inferred result types, `scf.for` iter args and results,
-//! `scf.if` results (when both branches agree), `scope.scope` results and
-//! callee signatures follow. A user that cannot take the new layout (a view
-//! that cannot express it, an op producing memrefs from it, branches that
-//! disagree) is given a dense mirror buffer instead: `memref.alloc` of the
-//! old type, `hivm.hir.copy` into it before the user and back at the end
-//! of the user's block.
+//! `scf.if` results (when both branches yield the same new type,
+//! `propagateScfIfOp`), `scope.scope` results and callee signatures follow.
+//! A `memref.cast` keeps its result type (`propagateCastOp`); a padded
+//! value yielded by an `scf.for` that keeps the dense type is copied
+//! before the yield (`propagateScfForYieldOp`). A user that cannot take the
+//! new layout (a view that cannot express it, a cast to an incompatible
+//! layout, an op producing memrefs from it, an `scf.while`) is a
+//! propagation failure. Failures are handled once every allocation has been replaced
+//! (`handlePropagateFailure`): right before the user, a `memref.alloc` of
+//! the old dense type is filled by `hivm.hir.copy` from the aligned buffer
+//! and the user reads that; after every later op writing the dense copy
+//! (through views or calls) it is copied back, and after every later op
+//! writing the aligned buffer the dense copy is refreshed.
+//!
+//! An `scf.if` result whose branches end up with different types keeps its
+//! type; the branch value is converted back where it is defined: on
+//! regbase, for static UB memrefs of the same shape, by a `memref.alloc` of
+//! the old type and a copy into it (`materializeRemainingStaticUBLayoutCasts`);
+//! otherwise by a `builtin.unrealized_conversion_cast`, which stays in the
+//! output as it does in MLIR.
 
 use crate::ir::{
-    Attribute, FunctionType, InsertPoint, Layout, Location, MemRefType, Module, Ofr, OpId, Type,
-    ValueId,
+    Attribute, FunctionType, InsertPoint, Layout, Location, MemRefType, Module, Ofr, OpId, OpSpec,
+    Type, ValueId,
 };
 
-use super::op_table::{flow_kind, view_kind, FlowKind, COPY_OP, MARK_OP};
+use super::op_table::{flow_kind, hivm_syntax, view_kind, FlowKind, COPY_OP, MARK_OP};
 
 /// A use that could not take the new type.
 #[derive(Clone, Debug)]
@@ -48,11 +63,11 @@ pub fn replace_alloc(
         layout: Layout::Identity,
         memory_space: old_ty.memory_space.clone(),
     };
+    // The replacement carries only its type and dynamic sizes, as
+    // `rewriter.create<AllocLikeOp>(loc, alignedTy, dynSizes)` builds it:
+    // attributes of the old allocation are not copied.
     let mut spec = m.alloc_spec(new_ty, &dyn_sizes, loc);
     spec.name = m.op(alloc).name().to_string();
-    for (n, a) in m.op(alloc).attrs.iter() {
-        spec.attrs.set(n, a.clone());
-    }
     let new_alloc = m.build(spec, InsertPoint::Before(alloc));
     let new_v = m.op(new_alloc).results()[0];
     let strides = crate::ir::identity_strides(&shape);
@@ -71,10 +86,51 @@ pub fn replace_alloc(
     let mut ctx = Ctx::default();
     propagate(m, view, &old_ty, &mut ctx, 0);
     branches.pending.extend(ctx.pending_ifs);
-    for f in ctx.failures {
-        mirror(m, f, loc);
-    }
+    branches
+        .failures
+        .extend(ctx.failures.into_iter().map(|f| (f, loc)));
+    branches.casts_back.extend(ctx.casts_back);
     Some(view)
+}
+
+/// `AlignUpOFR` over a shape: the sizes of `alloc`'s logical `shape`
+/// (dynamic ones are the alloc's operands, in order) and the dynamic sizes
+/// of the padded allocation, where a dynamic size whose unit is above 1 is
+/// rounded at run time (`(n + u - 1) - (n + u - 1) rem u`, built before
+/// `alloc`). `None` when the alloc has fewer dynamic operands than the
+/// shape needs.
+pub fn align_up_sizes(
+    m: &mut Module,
+    alloc: OpId,
+    shape: &[i64],
+    units: &[i64],
+) -> Option<(Vec<ValueId>, Vec<Ofr>)> {
+    let loc = m.op(alloc).loc;
+    let old_dyn: Vec<ValueId> = m.op(alloc).segment(0).to_vec();
+    let mut it = old_dyn.iter().copied();
+    let mut sizes = Vec::with_capacity(shape.len());
+    let mut dyn_sizes = Vec::new();
+    let at = InsertPoint::Before(alloc);
+    for (d, &s) in shape.iter().enumerate() {
+        if !crate::ir::is_dynamic(s) {
+            sizes.push(Ofr::Static(s));
+            continue;
+        }
+        let n = it.next()?;
+        sizes.push(Ofr::Dynamic(n));
+        let u = units.get(d).copied().unwrap_or(1);
+        if u <= 1 {
+            dyn_sizes.push(n);
+            continue;
+        }
+        let c_minus = m.build_index_constant(u - 1, at, loc);
+        let c_unit = m.build_index_constant(u, at, loc);
+        let add = m.build_binary(super::op_table::arith::ADD, n, c_minus, at, loc);
+        let rem = m.build_binary(super::op_table::arith::REM, add, c_unit, at, loc);
+        let up = m.build_binary(super::op_table::arith::SUB, add, rem, at, loc);
+        dyn_sizes.push(up);
+    }
+    Some((dyn_sizes, sizes))
 }
 
 /// `scf.if` results whose branches were retyped one at a time: they are
@@ -82,13 +138,28 @@ pub fn replace_alloc(
 #[derive(Default)]
 pub struct Branches {
     pending: Vec<(OpId, usize)>,
+    failures: Vec<(Failure, Location)>,
+    casts_back: Vec<(OpId, ValueId, MemRefType)>,
+    /// Whether the target is regbase (decides how a branch value is
+    /// converted back).
+    regbase: bool,
 }
 
 impl Branches {
+    /// Nothing pending yet, for a regbase or membase target.
+    pub fn new(regbase: bool) -> Branches {
+        Branches {
+            regbase,
+            ..Branches::default()
+        }
+    }
+
     /// Retypes each pending `scf.if` result when both branches now yield
-    /// the same type; otherwise the branches whose type differs from the
-    /// result yield a dense mirror of their buffer.
+    /// the same type; otherwise converts the differing branch values back
+    /// (see the module docs). Then handles the propagation failures.
     pub fn settle(self, m: &mut Module) {
+        let regbase = self.regbase;
+        let mut failures = self.failures;
         let mut seen = std::collections::HashSet::new();
         for (if_op, index) in self.pending {
             if !seen.insert((if_op, index)) || m.op(if_op).is_erased() {
@@ -118,30 +189,77 @@ impl Branches {
                 }
                 _ => {
                     for y in &yields {
-                        let differs = y
-                            .operand(m, index)
-                            .is_some_and(|v| m.value_type(v) != &Type::MemRef(rt.clone()));
-                        if differs {
-                            ctx.failures.push(Failure {
-                                user: y.0,
-                                index,
-                                dense: dense_of(&rt),
-                            });
+                        let Some(v) = y.operand(m, index) else {
+                            continue;
+                        };
+                        if m.value_type(v) != &Type::MemRef(rt.clone()) {
+                            let back = convert_back(m, v, &rt, regbase, loc);
+                            m.set_operand(y.0, index, back);
                         }
                     }
                 }
             }
-            for f in ctx.failures {
-                mirror(m, f, loc);
+            failures.extend(ctx.failures.into_iter().map(|f| (f, loc)));
+        }
+        for (cast, v, old) in self.casts_back {
+            if m.op(cast).is_erased() || m.op(cast).operand(0) != Some(v) {
+                continue;
             }
+            let loc = m.op(cast).loc;
+            let back = convert_back(m, v, &old, regbase, loc);
+            m.set_operand(cast, 0, back);
+        }
+        for (f, loc) in failures {
+            mirror(m, f, loc);
         }
     }
+}
+
+/// A value of type `old` standing for the aligned `v`, defined right after
+/// `v`: on regbase a copy into a new `memref.alloc` when both are static
+/// UB memrefs of the same shape and element
+/// (`materializeRemainingStaticUBLayoutCasts`), otherwise a
+/// `builtin.unrealized_conversion_cast`.
+fn convert_back(
+    m: &mut Module,
+    v: ValueId,
+    old: &MemRefType,
+    regbase: bool,
+    loc: Location,
+) -> ValueId {
+    let Some(at) = super::common::after_value(m, v) else {
+        return v;
+    };
+    let new_ty = m.value_type(v).as_memref().cloned();
+    let materialize = regbase
+        && new_ty.as_ref().is_some_and(|t| {
+            super::common::is_ub(t)
+                && super::common::is_ub(old)
+                && t.shape == old.shape
+                && t.elem == old.elem
+                && t.has_static_shape()
+        });
+    if materialize {
+        let spec = m.alloc_spec(old.clone(), &[], loc);
+        let alloc = m.build(spec, at);
+        let dst = m.op(alloc).results()[0];
+        let copy = m.structured_spec(COPY_OP, &[v], &[dst], loc);
+        m.build(copy, InsertPoint::After(alloc));
+        return dst;
+    }
+    let mut spec = OpSpec::new("builtin.unrealized_conversion_cast", loc);
+    spec.operands = vec![v];
+    spec.result_types = vec![Type::MemRef(old.clone())];
+    let cast = m.build(spec, at);
+    m.op(cast).results()[0]
 }
 
 /// What a propagation collects: uses that failed, and branches to settle.
 #[derive(Default)]
 struct Ctx {
     failures: Vec<Failure>,
+    /// `memref.cast` ops that read the padded value converted back.
+    casts_back: Vec<(OpId, ValueId, MemRefType)>,
     pending_ifs: Vec<(OpId, usize)>,
 }
 
@@ -157,6 +275,10 @@ fn propagate(m: &mut Module, v: ValueId, old: &MemRefType, ctx: &mut Ctx, depth:
         let op = u.op;
         let index = u.index as usize;
         let name = m.op(op).name().to_string();
+        if name == MEMREF_CAST && index == 0 {
+            memref_cast(m, op, v, &ty, old, ctx);
+            continue;
+        }
         if let Some(kind) = view_kind(&name) {
             if index != 0 {
                 continue;
@@ -222,6 +344,7 @@ fn propagate(m: &mut Module, v: ValueId, old: &MemRefType, ctx: &mut Ctx, depth:
                             retype_value(m, r, &ty, ctx, depth);
                         }
                     }
+                    Some(FlowKind::For) => for_yield(m, op, parent, index, &ty, old, ctx, depth),
                     _ => {}
                 }
             }
@@ -274,6 +397,102 @@ fn propagate(m: &mut Module, v: ValueId, old: &MemRefType, ctx: &mut Ctx, depth:
     }
 }
 
+/// `memref.cast`.
+const MEMREF_CAST: &str = "memref.cast";
+
+/// `propagateCastOp`: a `memref.cast` keeps its result type. If only marks
+/// use its result (or nothing does), it reads the padded value converted
+/// back (see [`convert_back`]); if the padded type casts to its result type
+/// (`areCastCompatible`), it reads the padded value directly; otherwise it
+/// is a propagation failure.
+fn memref_cast(
+    m: &mut Module,
+    op: OpId,
+    v: ValueId,
+    ty: &MemRefType,
+    old: &MemRefType,
+    ctx: &mut Ctx,
+) {
+    let Some(res) = m.op(op).result(0) else {
+        return;
+    };
+    let Some(res_ty) = m.value_type(res).as_memref().cloned() else {
+        return;
+    };
+    let only_marks = m.users(res).into_iter().all(|u| m.op(u).is(MARK_OP));
+    if only_marks {
+        ctx.casts_back.push((op, v, old.clone()));
+    } else if !cast_compatible(ty, &res_ty) {
+        ctx.failures.push(Failure {
+            user: op,
+            index: 0,
+            dense: dense_of(old),
+        });
+    }
+}
+
+/// `memref::CastOp::areCastCompatible` for ranked memrefs: same element,
+/// space and rank; sizes, strides and offsets equal wherever both are
+/// static.
+fn cast_compatible(a: &MemRefType, b: &MemRefType) -> bool {
+    let agree = |x: i64, y: i64| x == y || crate::ir::is_dynamic(x) || crate::ir::is_dynamic(y);
+    let (Some((sa, oa)), Some((sb, ob))) = (a.strides_and_offset(), b.strides_and_offset()) else {
+        return false;
+    };
+    a.elem == b.elem
+        && a.memory_space == b.memory_space
+        && a.rank() == b.rank()
+        && a.shape.iter().zip(&b.shape).all(|(&x, &y)| agree(x, y))
+        && sa.iter().zip(&sb).all(|(&x, &y)| agree(x, y))
+        && agree(oa, ob)
+}
+
+/// `propagateScfForYieldOp`: a padded value yielded by an `scf.for` body.
+/// Nothing to do when the loop already carries the new type. When the
+/// loop still carries the old type: with an unused iter arg and an init of
+/// the new type the loop is retyped; otherwise the yield is a propagation
+/// failure and yields a dense copy made right before it.
+#[allow(clippy::too_many_arguments)]
+fn for_yield(
+    m: &mut Module,
+    yield_op: OpId,
+    for_op: OpId,
+    index: usize,
+    ty: &MemRefType,
+    old: &MemRefType,
+    ctx: &mut Ctx,
+    depth: u32,
+) {
+    let Some(parts) = m.for_parts(for_op) else {
+        return;
+    };
+    let (Some(&res), Some(&arg), Some(&init)) = (
+        parts.results.get(index),
+        parts.iter_args.get(index),
+        parts.inits.get(index),
+    ) else {
+        return;
+    };
+    let new_ty = Type::MemRef(ty.clone());
+    if m.value_type(res) == &new_ty {
+        return;
+    }
+    let old_ty = Type::MemRef(old.clone());
+    if m.value_type(res) != &old_ty || m.value_type(arg) != &old_ty {
+        return;
+    }
+    if m.uses(arg).is_empty() && m.value_type(init) == &new_ty {
+        retype_value(m, arg, ty, ctx, depth);
+        retype_value(m, res, ty, ctx, depth);
+        return;
+    }
+    ctx.failures.push(Failure {
+        user: yield_op,
+        index,
+        dense: dense_of(old),
+    });
+}
+
 /// Gives `w` the type `ty` and propagates further when it changed.
 fn retype_value(m: &mut Module, w: ValueId, ty: &MemRefType, ctx: &mut Ctx, depth: u32) {
     let Some(old) = m.value_type(w).as_memref().cloned() else {
@@ -310,7 +529,9 @@ fn dense_of(t: &MemRefType) -> MemRefType {
     t.with_layout(Layout::Identity)
 }
 
-/// Gives a failed user a dense mirror of the aligned buffer.
+/// `handlePropagateFailure` for one failed use: a dense copy of the aligned
+/// buffer made right before the user, copied back after each later write
+/// to it and refreshed after each later write to the aligned buffer.
 fn mirror(m: &mut Module, f: Failure, loc: Location) {
     if !f.dense.has_static_shape() || m.op(f.user).is_erased() {
         return;
@@ -318,24 +539,153 @@ fn mirror(m: &mut Module, f: Failure, loc: Location) {
     let Some(src) = m.op(f.user).operand(f.index) else {
         return;
     };
+    // MLIR's failed user reads the cast back to the old type, not the
+    // aligned value: writes through it are not writes to the aligned value.
+    let write_src: Vec<OpId> = write_ops_except(m, src, Some((f.user, f.index)));
     let at = InsertPoint::Before(f.user);
     let spec = m.alloc_spec(f.dense.clone(), &[], loc);
     let mirror_alloc = m.build(spec, at);
     let mirror_v = m.op(mirror_alloc).results()[0];
     let copy_in = m.structured_spec(COPY_OP, &[src], &[mirror_v], loc);
-    m.build(copy_in, at);
+    let new_copy = m.build(copy_in, at);
     m.set_operand(f.user, f.index, mirror_v);
-    // A failed user passes the buffer on as another memref (a view, an
-    // unknown op's result, a loop), so writes happen later through that
-    // value: copy back once the block is done with it.
-    // A terminator (a branch yield) hands the mirror itself on: nothing to
-    // copy back.
-    let back_at = match m.op(f.user).parent_block().and_then(|b| m.last_op(b)) {
-        Some(term) if term != f.user => InsertPoint::Before(term),
-        _ => return,
+    for w in write_ops(m, mirror_v) {
+        if w != new_copy && dominates(m, new_copy, w) {
+            let back = m.structured_spec(COPY_OP, &[mirror_v], &[src], loc);
+            m.build(back, InsertPoint::After(w));
+        }
+    }
+    for w in write_src {
+        if dominates(m, new_copy, w) {
+            let refresh = m.structured_spec(COPY_OP, &[src], &[mirror_v], loc);
+            m.build(refresh, InsertPoint::After(w));
+        }
+    }
+}
+
+/// Whether `op` writes its operand `index`: the `outs` of an HIVM
+/// structured op, the destination of `memref.store`/`memref.copy` and of
+/// vector stores.
+fn writes_operand(m: &Module, op: OpId, index: usize) -> bool {
+    let d = m.op(op);
+    if d.name().starts_with(hivm_syntax::PREFIX) {
+        let Some(v) = d.operand(index) else {
+            return false;
+        };
+        return d.group(hivm_syntax::OUTS).is_some_and(|o| o.contains(&v));
+    }
+    matches!(
+        d.name(),
+        "memref.store" | "memref.copy" | "vector.transfer_write" | "vector.store"
+    ) && index == 1
+}
+
+/// `findWriteOp`: the ops writing `mem`, through view-like ops and calls
+/// (a call counts when the callee may write the argument, or is unknown).
+fn write_ops(m: &Module, mem: ValueId) -> Vec<OpId> {
+    write_ops_except(m, mem, None)
+}
+
+/// [`write_ops`], not following the use `skip` (op, operand number).
+fn write_ops_except(m: &Module, mem: ValueId, skip: Option<(OpId, usize)>) -> Vec<OpId> {
+    let mut out: Vec<OpId> = Vec::new();
+    let mut work = vec![mem];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(v) = work.pop() {
+        if !seen.insert(v) {
+            continue;
+        }
+        for u in m.uses(v).to_vec() {
+            if v == mem && skip == Some((u.op, u.index as usize)) {
+                continue;
+            }
+            let name = m.op(u.op).name();
+            let writes = if view_kind(name).is_some() {
+                work.extend(m.op(u.op).results().iter().copied());
+                false
+            } else if flow_kind(name) == Some(FlowKind::Call) {
+                call_may_write(m, u.op, u.index as usize, &mut Default::default())
+            } else {
+                name != MARK_OP && writes_operand(m, u.op, u.index as usize)
+            };
+            if writes && !out.contains(&u.op) {
+                out.push(u.op);
+            }
+        }
+    }
+    out
+}
+
+/// `callOperandMayBeWritten` / `mayWriteThroughFuncArg`.
+fn call_may_write(
+    m: &Module,
+    call: OpId,
+    index: usize,
+    seen: &mut std::collections::HashSet<ValueId>,
+) -> bool {
+    let Some(arg) = super::common::callee_of(m, call)
+        .and_then(|f| m.func_body(f))
+        .and_then(|b| m.block_args(b).get(index).copied())
+    else {
+        return true;
     };
-    let copy_back = m.structured_spec(COPY_OP, &[mirror_v], &[src], loc);
-    m.build(copy_back, back_at);
+    may_write_through(m, arg, seen)
+}
+
+fn may_write_through(
+    m: &Module,
+    v: ValueId,
+    seen: &mut std::collections::HashSet<ValueId>,
+) -> bool {
+    if !seen.insert(v) {
+        return false;
+    }
+    for u in m.uses(v).to_vec() {
+        let name = m.op(u.op).name();
+        if view_kind(name).is_some() {
+            if m.op(u.op)
+                .results()
+                .to_vec()
+                .into_iter()
+                .any(|r| may_write_through(m, r, seen))
+            {
+                return true;
+            }
+        } else if flow_kind(name) == Some(FlowKind::Call) {
+            if call_may_write(m, u.op, u.index as usize, seen) {
+                return true;
+            }
+        } else if name != MARK_OP && writes_operand(m, u.op, u.index as usize) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether `a` dominates `b` in structured control flow: `b` is `a`, or
+/// `b` (or an op holding it) comes after `a` in `a`'s block.
+fn dominates(m: &Module, a: OpId, b: OpId) -> bool {
+    let block = m.op(a).parent_block();
+    let mut cur = b;
+    loop {
+        if m.op(cur).parent_block() == block {
+            if cur == a {
+                return true;
+            }
+            let mut x = m.next_op(a);
+            while let Some(o) = x {
+                if o == cur {
+                    return true;
+                }
+                x = m.next_op(o);
+            }
+            return false;
+        }
+        match m.parent_op(cur) {
+            Some(p) => cur = p,
+            None => return false,
+        }
+    }
 }
 
 /// Scales the `buffer_size_in_byte` marks on `v` by `new / old` volume.

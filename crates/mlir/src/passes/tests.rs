@@ -102,8 +102,9 @@ fn membase_mark_and_enable_pad_rows() {
 }
 ")
     );
-    // Each pass is idempotent, and so is the pair on its own output.
-    assert_eq!(ok(&marked, &[MARK]), marked);
+    // Enabling is idempotent; marking again writes the mark again (as the
+    // C++ does), and enabling the result changes nothing.
+    assert_eq!(ok(&marked, &[MARK]).matches("stride_align_dims").count(), 2);
     assert_eq!(ok(&enabled, &[ENABLE]), enabled);
     assert_eq!(ok(&enabled, &[MARK, ENABLE]), enabled);
 }
@@ -174,8 +175,9 @@ fn fixpipe_marks_follow_the_tables() {
     return
   }}")));
         let out = ok(&src, &[MARK]);
+        // One mark per table entry: the M one (written last) comes first.
         out.lines()
-            .find(|l| l.contains("hivm.stride_align_dims"))
+            .filter(|l| l.contains("hivm.stride_align_dims"))
             .map(|l| {
                 let dims = l.split("stride_align_dims = array<i32: ").nth(1).unwrap();
                 let dims = &dims[..dims.find('>').unwrap()];
@@ -183,7 +185,8 @@ fn fixpipe_marks_follow_the_tables() {
                 let bytes = &bytes[..bytes.find('>').unwrap()];
                 format!("{dims} / {bytes}")
             })
-            .unwrap_or_default()
+            .collect::<Vec<_>>()
+            .join("; ")
     };
     assert_eq!(case("f16", ""), "1 / 32");
     assert_eq!(case("i8", "dma_mode = #hivm.dma_mode<nz2nd>"), "1 / 32");
@@ -200,14 +203,14 @@ fn fixpipe_marks_follow_the_tables() {
     );
     assert_eq!(
         case("f16", "dma_mode = #hivm.dma_mode<nz2dn>"),
-        "0, 1 / 32, 32"
+        "0 / 32; 1 / 32"
     );
     assert_eq!(
         case(
             "f32",
             "dma_mode = #hivm.dma_mode<nz2nd>, dual_dst_mode = #hivm.fixpipe_dual_dst_mode<ROW_SPLIT>"
         ),
-        "0, 1 / 8, 32"
+        "0 / 8; 1 / 32"
     );
     assert_eq!(case("f16", "channel_split = true"), "");
 }
@@ -321,7 +324,6 @@ fn mirror_for_users_that_cannot_take_the_layout() {
     %alloc_0 = memref.alloc() : memref<2x15xf16, UB>
     hivm.hir.copy ins(%subview : memref<2x15xf16, strided<[16, 1]>, UB>) outs(%alloc_0 : memref<2x15xf16, UB>)
     %0 = \"some_use\"(%alloc_0) : (memref<2x15xf16, UB>) -> memref<30xf16, UB>
-    hivm.hir.copy ins(%alloc_0 : memref<2x15xf16, UB>) outs(%subview : memref<2x15xf16, strided<[16, 1]>, UB>)
     return
   }
 }
@@ -669,7 +671,10 @@ fn passes_never_panic_and_stay_idempotent_on_mutated_inputs() {
                     if let Err(e) = check_types(&reread) {
                         panic!("{passes:?}: {e} in\n{once}\nfrom\n{text}");
                     }
-                    if passes.len() == 1 {
+                    // `hivm-mark-stride-align` writes its marks again on a
+                    // second run, as the C++ does (createAlignMarkOp never
+                    // merges); every other pass is idempotent.
+                    if passes.len() == 1 && passes[0] != MARK {
                         match run(&once, passes) {
                             Ok(twice) => {
                                 assert_eq!(twice, once, "{passes:?} not idempotent on:\n{text}")
