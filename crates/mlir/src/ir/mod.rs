@@ -6,9 +6,12 @@
 //! [`ops`] documents how the known ops are stored and gives typed access.
 
 mod attr;
+pub mod format;
 mod ids;
 mod location;
 mod module;
+#[rustfmt::skip]
+mod ods_table;
 pub mod ops;
 mod types;
 
