@@ -219,6 +219,18 @@ impl Parser<'_> {
             self.check_dialect(&name, name_pos, false)?;
         }
         let mut b = Built::new(&name, loc);
+        if form.is_none() {
+            if let Some((op, elems)) = crate::ir::format::op_format(&name) {
+                let (parts, attrs) = self.parse_ods(op, elems)?;
+                for (n, a) in attrs {
+                    b.spec.attrs.set(n, a);
+                }
+                b.operands(&parts.operands);
+                b.spec.segments = parts.segments;
+                b.spec.result_types = parts.result_types;
+                return Ok(b);
+            }
+        }
         match form.unwrap_or(Form::Structured) {
             Form::Module => self.parse_module_op(&mut b)?,
             Form::Func => self.parse_func(&mut b)?,
@@ -1338,7 +1350,7 @@ impl Parser<'_> {
 
     /// An integer array attribute (`[1, 0]` or `array<i64: 1, 0>`); `msg`
     /// is the error reported at its start when it is anything else.
-    fn parse_int_array(&mut self, msg: &str) -> PResult<Vec<i64>> {
+    pub(crate) fn parse_int_array(&mut self, msg: &str) -> PResult<Vec<i64>> {
         self.c.skip_ws();
         let p = self.c.pos();
         let attr = self.parse_attribute()?;

@@ -276,7 +276,8 @@ fn is_small_float_sum(m: &Module, op: OpId, init: &Strided) -> bool {
         s.pieces
             .iter()
             .any(|p| matches!(p, Piece::Text(t) if t.trim() == hivm_syntax::SUM))
-    });
+    }) || enum_param(m, op, "arith")
+        .is_some_and(|p| format!("<{p}>") == hivm_syntax::SUM);
     let Some(src) = d
         .group(hivm_syntax::INS)
         .and_then(<[_]>::first)
@@ -311,9 +312,13 @@ fn is_reduce_with_index(m: &Module, op: OpId) -> bool {
             .any(|p| matches!(p, Piece::Text(t) if t.contains(hivm_syntax::WITH_INDEX)))
     });
     in_syntax
-        || d.attrs
-            .iter()
-            .any(|(_, a)| matches!(a, Attribute::Opaque(t) if t.contains(hivm_syntax::WITH_INDEX)))
+        || d.attrs.iter().any(|(_, a)| match a {
+            Attribute::Opaque(t) => t.contains(hivm_syntax::WITH_INDEX),
+            Attribute::Dialect {
+                params: Some(p), ..
+            } => p.contains(hivm_syntax::WITH_INDEX),
+            _ => false,
+        })
 }
 
 /// `hivm.hir.custom`: operand `i` is marked on the `align_dim` its

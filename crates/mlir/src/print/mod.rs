@@ -3,6 +3,7 @@
 //! dictionaries sorted by name, and `#map` aliases for affine maps.
 
 mod names;
+mod ods;
 mod ops;
 mod types;
 

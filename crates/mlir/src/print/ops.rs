@@ -41,6 +41,31 @@ impl<'a> OpPrinter<'a> {
         self.out
     }
 
+    /// The module being printed.
+    pub(crate) fn module(&self) -> &'a Module {
+        self.m
+    }
+
+    /// Appends text.
+    pub(crate) fn push(&mut self, s: &str) {
+        self.out.push_str(s);
+    }
+
+    /// Length of the text so far.
+    pub(crate) fn len(&self) -> usize {
+        self.out.len()
+    }
+
+    /// Prints values separated by `, `.
+    pub(crate) fn print_values(&mut self, vs: &[ValueId]) {
+        self.values(vs);
+    }
+
+    /// Prints ` {attrs}` without the `elided` names (nothing when empty).
+    pub(crate) fn print_attr_dict(&mut self, op: OpId, elided: &[&str]) {
+        self.attr_dict(op, elided);
+    }
+
     fn newline(&mut self) {
         self.out.push('\n');
         for _ in 0..self.indent {
@@ -128,7 +153,13 @@ impl<'a> OpPrinter<'a> {
         let ok = match custom_form(d.name()) {
             Some(f) => self.print_custom(op, f),
             None if d.syntax.is_some() => self.print_structured(op),
-            None => false,
+            None => match crate::print::ods::conforms(self.m, op) {
+                Some((ods, elems)) => {
+                    self.out.push_str(d.name());
+                    self.print_ods(op, ods, elems)
+                }
+                None => false,
+            },
         };
         if !ok {
             self.out.truncate(mark);
