@@ -130,16 +130,19 @@ pub enum Elem {
     },
 }
 
+/// Every row: the generated `hivm`/`ave` table, then the upstream ops
+/// ([`crate::ir::upstream`]).
+fn all_ops() -> impl Iterator<Item = &'static OdsOp> {
+    crate::ir::ods_table::OPS
+        .iter()
+        .chain(crate::ir::upstream::OPS.iter())
+}
+
 /// The table row of `name`.
 pub fn lookup(name: &str) -> Option<&'static OdsOp> {
     static INDEX: OnceLock<HashMap<&'static str, &'static OdsOp>> = OnceLock::new();
     INDEX
-        .get_or_init(|| {
-            crate::ir::ods_table::OPS
-                .iter()
-                .map(|o| (o.name, o))
-                .collect()
-        })
+        .get_or_init(|| all_ops().map(|o| (o.name, o)).collect())
         .get(name)
         .copied()
 }
@@ -150,8 +153,7 @@ pub fn elements(op: &'static OdsOp) -> Option<&'static [Elem]> {
     static CACHE: OnceLock<HashMap<&'static str, Option<Vec<Elem>>>> = OnceLock::new();
     CACHE
         .get_or_init(|| {
-            crate::ir::ods_table::OPS
-                .iter()
+            all_ops()
                 .map(|o| (o.name, o.format.and_then(|f| parse_format(o, f))))
                 .collect()
         })
@@ -340,8 +342,7 @@ mod tests {
 
     #[test]
     fn every_declarative_format_parses() {
-        let bad: Vec<&str> = crate::ir::ods_table::OPS
-            .iter()
+        let bad: Vec<&str> = all_ops()
             .filter(|o| o.format.is_some() && elements(o).is_none())
             .map(|o| o.name)
             .collect();

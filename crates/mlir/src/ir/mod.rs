@@ -14,6 +14,7 @@ mod module;
 mod ods_table;
 pub mod ops;
 mod types;
+pub mod upstream;
 
 pub use attr::{Attribute, NamedAttrs};
 pub use ids::{BlockId, OpId, RegionId, ValueId};

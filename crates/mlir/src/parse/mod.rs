@@ -33,6 +33,7 @@ pub const KNOWN_DIALECTS: &[&str] = &[
     "arith",
     "math",
     "memref",
+    "memref_ext",
     "scf",
     "cf",
     "affine",

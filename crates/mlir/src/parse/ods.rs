@@ -420,7 +420,15 @@ impl Parser<'_> {
     /// The type of result `i` from an `AllTypesMatch` group.
     fn ods_infer(&self, st: &OdsRead, i: usize) -> Option<Vec<Type>> {
         let name = st.op.results[i].0;
-        let group = st.op.same_types.iter().find(|g| g.contains(&name))?;
+        let group = st.op.same_types.iter().find(|g| g.contains(&name));
+        let Some(group) = group else {
+            let types: Vec<&Type> = st
+                .operands
+                .iter()
+                .flat_map(|seg| seg.iter().map(|o| self.m.value_type(o.v)))
+                .collect();
+            return crate::ir::upstream::infer(st.op.name, i, &types).map(|t| vec![t]);
+        };
         for member in group.iter() {
             if let Some(j) = st.op.operand_index(member) {
                 if let Some(v) = st.operands[j].first() {

@@ -1,0 +1,239 @@
+//! Declarative formats of the upstream ops HIVM programs use that the
+//! reader has no fixed form for (tensor, bufferization, memref_ext), in
+//! the same format language as the generated `hivm`/`ave` table: each row
+//! is the op's `assemblyFormat` as MLIR (LLVM 19) declares it, so reading
+//! and printing go through the same interpreter. Result types a format
+//! omits come from [`infer`], the ops' `inferReturnTypes`.
+
+use crate::ir::format::{Arity, OdsAttr, OdsOp, Presence};
+use crate::ir::{MemRefType, Type};
+
+const fn unit(name: &'static str) -> OdsAttr {
+    OdsAttr {
+        name,
+        kind: "unit",
+        presence: Presence::Optional,
+        default: None,
+    }
+}
+
+const fn array(name: &'static str) -> OdsAttr {
+    OdsAttr {
+        name,
+        kind: "array:i64",
+        presence: Presence::Required,
+        default: None,
+    }
+}
+
+const fn any(name: &'static str) -> OdsAttr {
+    OdsAttr {
+        name,
+        kind: "any",
+        presence: Presence::Required,
+        default: None,
+    }
+}
+
+use Arity::{Optional, Single, Variadic};
+
+/// The upstream rows.
+pub static OPS: &[OdsOp] = &[
+    OdsOp {
+        name: "bufferization.to_tensor",
+        operands: &[("memref", Single)],
+        attrs: &[unit("restrict"), unit("writable")],
+        results: &[("result", Single)],
+        regions: 0,
+        same_types: &[],
+        format: Some(
+            "$memref (`restrict` $restrict^)? (`writable` $writable^)? attr-dict `:` type($memref)",
+        ),
+    },
+    OdsOp {
+        name: "bufferization.to_memref",
+        operands: &[("tensor", Single)],
+        attrs: &[unit("read_only")],
+        results: &[("memref", Single)],
+        regions: 0,
+        same_types: &[],
+        format: Some("$tensor (`read_only` $read_only^)? attr-dict `:` type($memref)"),
+    },
+    OdsOp {
+        name: "bufferization.materialize_in_destination",
+        operands: &[("source", Single), ("dest", Single)],
+        attrs: &[unit("restrict"), unit("writable")],
+        results: &[("result", Optional)],
+        regions: 0,
+        same_types: &[],
+        format: Some(
+            "$source `in` (`restrict` $restrict^)? (`writable` $writable^)? $dest attr-dict `:` functional-type(operands, results)",
+        ),
+    },
+    OdsOp {
+        name: "bufferization.alloc_tensor",
+        operands: &[("dynamic_sizes", Variadic), ("copy", Optional), ("size_hint", Optional)],
+        attrs: &[],
+        results: &[("result", Single)],
+        regions: 0,
+        same_types: &[],
+        format: Some(
+            "`(` $dynamic_sizes `)` (`copy` `(` $copy^ `)`)? (`size_hint` `=` $size_hint^)? attr-dict `:` type($result)",
+        ),
+    },
+    OdsOp {
+        name: "tensor.empty",
+        operands: &[("dynamicSizes", Variadic)],
+        attrs: &[],
+        results: &[("result", Single)],
+        regions: 0,
+        same_types: &[],
+        format: Some("`(`$dynamicSizes`)` attr-dict `:` type($result)"),
+    },
+    OdsOp {
+        name: "tensor.extract",
+        operands: &[("tensor", Single), ("indices", Variadic)],
+        attrs: &[],
+        results: &[("result", Single)],
+        regions: 0,
+        same_types: &[],
+        format: Some("$tensor `[` $indices `]` attr-dict `:` type($tensor)"),
+    },
+    OdsOp {
+        name: "tensor.insert",
+        operands: &[("scalar", Single), ("dest", Single), ("indices", Variadic)],
+        attrs: &[],
+        results: &[("result", Single)],
+        regions: 0,
+        same_types: &[&["dest", "result"]],
+        format: Some("$scalar `into` $dest `[` $indices `]` attr-dict `:` type($dest)"),
+    },
+    OdsOp {
+        name: "tensor.dim",
+        operands: &[("source", Single), ("index", Single)],
+        attrs: &[],
+        results: &[("result", Single)],
+        regions: 0,
+        same_types: &[],
+        format: Some("attr-dict $source `,` $index `:` type($source)"),
+    },
+    OdsOp {
+        name: "tensor.splat",
+        operands: &[("input", Single)],
+        attrs: &[],
+        results: &[("aggregate", Single)],
+        regions: 0,
+        same_types: &[],
+        format: Some("$input attr-dict `:` type($aggregate)"),
+    },
+    OdsOp {
+        name: "tensor.cast",
+        operands: &[("source", Single)],
+        attrs: &[],
+        results: &[("dest", Single)],
+        regions: 0,
+        same_types: &[],
+        format: Some("$source attr-dict `:` type($source) `to` type($dest)"),
+    },
+    OdsOp {
+        name: "tensor.bitcast",
+        operands: &[("source", Single)],
+        attrs: &[],
+        results: &[("dest", Single)],
+        regions: 0,
+        same_types: &[],
+        format: Some("$source attr-dict `:` type($source) `to` type($dest)"),
+    },
+    OdsOp {
+        name: "tensor.from_elements",
+        operands: &[("elements", Variadic)],
+        attrs: &[],
+        results: &[("result", Single)],
+        regions: 0,
+        same_types: &[],
+        format: Some("$elements attr-dict `:` type($result)"),
+    },
+    OdsOp {
+        name: "tensor.collapse_shape",
+        operands: &[("src", Single)],
+        attrs: &[any("reassociation")],
+        results: &[("result", Single)],
+        regions: 0,
+        same_types: &[],
+        format: Some("$src $reassociation attr-dict `:` type($src) `into` type($result)"),
+    },
+    OdsOp {
+        name: "tensor.expand_shape",
+        operands: &[("src", Single), ("output_shape", Variadic)],
+        attrs: &[any("reassociation"), array("static_output_shape")],
+        results: &[("result", Single)],
+        regions: 0,
+        same_types: &[],
+        format: Some(
+            "$src $reassociation `output_shape` custom<DynamicIndexList>($output_shape, $static_output_shape) attr-dict `:` type($src) `into` type($result)",
+        ),
+    },
+    OdsOp {
+        name: "tensor.extract_slice",
+        operands: &[("source", Single), ("offsets", Variadic), ("sizes", Variadic), ("strides", Variadic)],
+        attrs: &[array("static_offsets"), array("static_sizes"), array("static_strides")],
+        results: &[("result", Single)],
+        regions: 0,
+        same_types: &[],
+        format: Some(EXTRACT_SLICE_TEXT),
+    },
+    OdsOp {
+        name: "tensor.insert_slice",
+        operands: &[
+            ("source", Single),
+            ("dest", Single),
+            ("offsets", Variadic),
+            ("sizes", Variadic),
+            ("strides", Variadic),
+        ],
+        attrs: &[array("static_offsets"), array("static_sizes"), array("static_strides")],
+        results: &[("result", Single)],
+        regions: 0,
+        same_types: &[&["dest", "result"]],
+        format: Some(INSERT_SLICE_TEXT),
+    },
+    OdsOp {
+        name: "memref_ext.alloc_workspace",
+        operands: &[("dynamicSize", Variadic), ("workspaceArg", Optional), ("offset", Variadic)],
+        attrs: &[],
+        results: &[("memref", Single)],
+        regions: 0,
+        same_types: &[],
+        format: Some(
+            "`(`$dynamicSize`)` (`from` $workspaceArg^)? (`offset` `=` `[` $offset^ `]`)? attr-dict `:` (`from` type($workspaceArg)^ `to`)? type($memref)",
+        ),
+    },
+];
+
+/// `tensor.extract_slice`.
+const EXTRACT_SLICE_TEXT: &str = "$source `` custom<DynamicIndexList>($offsets, $static_offsets) custom<DynamicIndexList>($sizes, $static_sizes) custom<DynamicIndexList>($strides, $static_strides) attr-dict `:` type($source) `to` type($result)";
+/// `tensor.insert_slice`.
+const INSERT_SLICE_TEXT: &str = "$source `into` $dest `` custom<DynamicIndexList>($offsets, $static_offsets) custom<DynamicIndexList>($sizes, $static_sizes) custom<DynamicIndexList>($strides, $static_strides) attr-dict `:` type($source) `into` type($dest)";
+
+/// The type of result `i` of upstream op `name` when its format omits it
+/// (the op's `inferReturnTypes`), from its operand types.
+pub fn infer(name: &str, i: usize, operands: &[&Type]) -> Option<Type> {
+    if i != 0 {
+        return None;
+    }
+    match name {
+        // `memref::getTensorTypeFromMemRefType`: same shape and element.
+        "bufferization.to_tensor" => match operands.first()? {
+            Type::MemRef(MemRefType { shape, elem, .. }) => Some(Type::Tensor {
+                shape: shape.clone(),
+                elem: elem.clone(),
+                encoding: None,
+            }),
+            Type::UnrankedMemRef { elem, .. } => Some(Type::UnrankedTensor(elem.clone())),
+            _ => None,
+        },
+        "tensor.extract" => operands.first()?.element_type().cloned(),
+        "tensor.dim" => Some(Type::Index),
+        _ => None,
+    }
+}
