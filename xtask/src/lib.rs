@@ -48,6 +48,7 @@ struct OpRow {
     results: Vec<(String, &'static str)>,
     regions: usize,
     same_types: Vec<Vec<String>>,
+    successors: Vec<String>,
     format: Option<String>,
 }
 
@@ -252,6 +253,7 @@ pub fn generate(ods_dir: &Path) -> std::io::Result<String> {
             results: Vec::new(),
             regions: 0,
             same_types: Vec::new(),
+            successors: Vec::new(),
             format: None,
         };
         let from_class = |class: &str| {
@@ -294,6 +296,9 @@ pub fn generate(ods_dir: &Path) -> std::io::Result<String> {
         row.same_types = same_types(op_args.get(2), &row);
         if let Some(Val::Dag(_, args)) = records.field(&inst, "regions") {
             row.regions = args.len();
+        }
+        if let Some(Val::Dag(_, args)) = records.field(&inst, "successors") {
+            row.successors = args.into_iter().filter_map(|(_, n)| n).collect();
         }
         let custom = matches!(records.field(&inst, "hasCustomAssemblyFormat"), Some(Val::Id(ref s)) if s == "1");
         if !custom {
@@ -367,6 +372,8 @@ fn render(rows: &[OpRow]) -> String {
             })
             .collect();
         let _ = writeln!(s, "        same_types: &[{}],", groups.join(", "));
+        let succ: Vec<String> = r.successors.iter().map(|n| format!("{n:?}")).collect();
+        let _ = writeln!(s, "        successors: &[{}],", succ.join(", "));
         match &r.format {
             Some(f) => {
                 let _ = writeln!(s, "        format: Some({f:?}),");

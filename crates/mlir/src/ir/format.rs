@@ -67,6 +67,8 @@ pub struct OdsOp {
     /// `SameOperandsAndResultType`): a result type the format omits is
     /// the type of another member of its group.
     pub same_types: &'static [&'static [&'static str]],
+    /// Successors in ODS order (each one block).
+    pub successors: &'static [&'static str],
     /// The declarative format (`None`: custom parser and printer).
     pub format: Option<&'static str>,
 }
@@ -99,6 +101,8 @@ pub enum Var {
     Attr(&'static OdsAttr),
     /// Region `i`.
     Region(usize),
+    /// Successor `i`.
+    Successor(usize),
     /// All operands (`operands`).
     AllOperands,
     /// All results (`results`).
@@ -136,6 +140,7 @@ fn all_ops() -> impl Iterator<Item = &'static OdsOp> {
     crate::ir::ods_table::OPS
         .iter()
         .chain(crate::ir::upstream::OPS.iter())
+        .chain(crate::ir::upstream::MORE.iter())
 }
 
 /// The table row of `name`.
@@ -222,6 +227,9 @@ impl FmtParser<'_> {
             }
             if let Some(a) = self.op.attr(name) {
                 return Some(Var::Attr(a));
+            }
+            if let Some(i) = self.op.successors.iter().position(|s| *s == name) {
+                return Some(Var::Successor(i));
             }
             return None;
         }

@@ -140,6 +140,8 @@ pub struct OpData {
     /// Attributes (inherent and discardable), sorted by name.
     pub attrs: NamedAttrs,
     regions: Vec<RegionId>,
+    /// Successor blocks (`cf.br ^bb1`), in order.
+    successors: Vec<BlockId>,
     /// Lengths of the operand segments (empty: one segment of all operands).
     pub segments: Vec<u32>,
     /// Textual layout of structured ops; `None` for other ops.
@@ -191,6 +193,11 @@ impl OpData {
     /// Owned regions in order.
     pub fn regions(&self) -> &[RegionId] {
         &self.regions
+    }
+
+    /// Successor blocks in order (branch targets).
+    pub fn successors(&self) -> &[BlockId] {
+        &self.successors
     }
 
     /// The attribute `name`.
@@ -350,6 +357,8 @@ pub struct OpSpec {
     pub num_regions: usize,
     /// Operand segment lengths (empty: one segment).
     pub segments: Vec<u32>,
+    /// Successor blocks.
+    pub successors: Vec<BlockId>,
     /// Structured syntax, if any.
     pub syntax: Option<Box<Syntax>>,
     /// Location.
@@ -744,6 +753,7 @@ impl Module {
             attrs: spec.attrs,
             regions,
             segments: spec.segments,
+            successors: spec.successors,
             syntax: spec.syntax,
             loc: spec.loc,
             parent: None,
@@ -770,6 +780,18 @@ impl Module {
         for &r in regions {
             self.regions[r.index()].parent = op;
             self.ops[op.index()].regions.push(r);
+        }
+    }
+
+    /// Moves block `b` to the end of its region's block list (the reader
+    /// creates blocks at their first reference, `^bb2` before `^bb1`'s
+    /// definition, and puts them in place when they are defined).
+    pub(crate) fn move_block_to_end(&mut self, b: BlockId) {
+        let r = self.blocks[b.index()].parent;
+        let list = &mut self.regions[r.index()].blocks;
+        if let Some(i) = list.iter().position(|&x| x == b) {
+            list.remove(i);
+            list.push(b);
         }
     }
 

@@ -16,6 +16,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("res", Arity::Single)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("$src `,` $mask attr-dict `:` type($src) `,` type($mask) `->` type($res)"),
     },
     OdsOp {
@@ -27,6 +28,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("$pattern $base `[` $indices `]` `,` $mask `,` $val attr-dict `:`type($base) `,` type($mask) `,` type($val)"),
     },
     OdsOp {
@@ -36,6 +38,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[],
         regions: 0,
         same_types: &[&["src"]],
+        successors: &[],
         format: Some("$src attr-dict"),
     },
     OdsOp {
@@ -47,6 +50,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("res1", Arity::Single), ("res2", Arity::Single)],
         regions: 0,
         same_types: &[&["src1", "src2", "res1", "res2"]],
+        successors: &[],
         format: Some("$src1 `,` $src2 `,` $mask attr-dict `:` type($src1) `,` type($mask)"),
     },
     OdsOp {
@@ -58,6 +62,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("res", Arity::Single)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("$pattern attr-dict `:` type($res)"),
     },
     OdsOp {
@@ -67,6 +72,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("res", Arity::Single), ("new_true_shape", Arity::Single)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("$true_shape attr-dict `:` type($res) `,` type($new_true_shape)"),
     },
     OdsOp {
@@ -76,6 +82,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("res", Arity::Single)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("$offset `,` $ub attr-dict `:` type($res)"),
     },
     OdsOp {
@@ -87,6 +94,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("res", Arity::Single)],
         regions: 0,
         same_types: &[&["lhs", "rhs", "mask", "res"]],
+        successors: &[],
         format: Some("$masked_type $lhs `,` $rhs `,` $mask attr-dict `:` type($lhs)"),
     },
     OdsOp {
@@ -98,6 +106,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("res", Arity::Single)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("$src $preg_cast_mode attr-dict `:` type($src) `->` type($res)"),
     },
     OdsOp {
@@ -109,6 +118,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("res", Arity::Single)],
         regions: 0,
         same_types: &[&["src", "mask", "res"]],
+        successors: &[],
         format: Some("$masked_type $src `,` $mask attr-dict `:` type($src)"),
     },
     OdsOp {
@@ -120,6 +130,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("res", Arity::Single)],
         regions: 0,
         same_types: &[&["lhs", "rhs", "mask", "res"]],
+        successors: &[],
         format: Some("$masked_type $lhs `,` $rhs `,` $mask attr-dict `:` type($lhs)"),
     },
     OdsOp {
@@ -131,6 +142,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("res", Arity::Single)],
         regions: 0,
         same_types: &[&["lhs", "rhs", "mask", "res"]],
+        successors: &[],
         format: Some("$masked_type $lhs `,` $rhs `,` $mask attr-dict `:` type($lhs)"),
     },
     OdsOp {
@@ -142,6 +154,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Single)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("$kind `,` $vector `,` $mask attr-dict `:` type($vector) `,` type($mask) `->` type($result)"),
     },
     OdsOp {
@@ -151,6 +164,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("res", Arity::Single)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("$src attr-dict `:` type($src) `->` type($res)"),
     },
     OdsOp {
@@ -160,6 +174,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("$base `[` $indices `]` `,` $stride `,` $mask `,` $val attr-dict `:`type($base) `,` type($mask) `,` type($val)"),
     },
     OdsOp {
@@ -169,6 +184,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("$base `[` $indices `]` `,` $mask `,` $val attr-dict `:`type($base) `,` type($mask) `,` type($val)"),
     },
     OdsOp {
@@ -178,6 +194,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("res", Arity::Single)],
         regions: 0,
         same_types: &[&["src", "res"]],
+        successors: &[],
         format: Some("$src `,` $mask attr-dict `:` type($src) `,` type($mask)"),
     },
     OdsOp {
@@ -187,6 +204,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("out", Arity::Single)],
         regions: 0,
         same_types: &[&["lhs", "rhs", "out"]],
+        successors: &[],
         format: Some("$lhs `,` $rhs `,` $mask attr-dict `:` type($lhs) `,` type($mask)"),
     },
     OdsOp {
@@ -196,6 +214,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("out", Arity::Single)],
         regions: 0,
         same_types: &[&["lhs", "rhs", "out"]],
+        successors: &[],
         format: Some("$lhs `,` $rhs `,` $mask attr-dict `:` type($lhs) `,` type($mask)"),
     },
     OdsOp {
@@ -205,6 +224,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("out", Arity::Single)],
         regions: 0,
         same_types: &[&["vec", "out"]],
+        successors: &[],
         format: Some("$vec `,` $scalar `,` $mask attr-dict `:` type($vec) `,` type($scalar) `,` type($mask)"),
     },
     OdsOp {
@@ -214,6 +234,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("out", Arity::Single)],
         regions: 0,
         same_types: &[&["lhs", "rhs", "out"]],
+        successors: &[],
         format: Some("$lhs `,` $rhs `,` $mask attr-dict `:` type($lhs) `,` type($mask)"),
     },
     OdsOp {
@@ -225,6 +246,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("res", Arity::Single)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("$index `,` $increase_p attr-dict `:` type($index) `,` type($res)"),
     },
     OdsOp {
@@ -236,6 +258,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("res", Arity::Single)],
         regions: 0,
         same_types: &[&["lhs", "rhs"]],
+        successors: &[],
         format: Some("$cmp $lhs `,` $rhs `,` $mask attr-dict `:`type($lhs) `,` type($mask) `->` type($res)"),
     },
     OdsOp {
@@ -247,6 +270,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("res", Arity::Single)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("$cmp $vec `,` $scalar `,` $mask attr-dict `:`type($vec) `,` type($scalar) `,` type($mask) `->` type($res)"),
     },
     OdsOp {
@@ -258,6 +282,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("res1", Arity::Single), ("res2", Arity::Single)],
         regions: 0,
         same_types: &[&["src1", "src2"], &["res1", "res2"]],
+        successors: &[],
         format: Some("$src1 `,` $src2 attr-dict `:` type($src1) `,` type($res1)"),
     },
     OdsOp {
@@ -269,6 +294,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("out", Arity::Single)],
         regions: 0,
         same_types: &[&["lhs", "rhs", "out"]],
+        successors: &[],
         format: Some("$lhs `,` $rhs `,` $mask attr-dict `:` type($lhs) `,` type($mask)"),
     },
     OdsOp {
@@ -278,6 +304,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("out", Arity::Single)],
         regions: 0,
         same_types: &[&["lhs", "rhs", "out"]],
+        successors: &[],
         format: Some("$lhs `,` $rhs `,` $mask attr-dict `:` type($lhs) `,` type($mask)"),
     },
     OdsOp {
@@ -287,6 +314,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("out", Arity::Single)],
         regions: 0,
         same_types: &[&["lhs", "rhs", "out"]],
+        successors: &[],
         format: Some("$lhs `,` $rhs `,` $mask attr-dict `:` type($lhs) `,` type($mask)"),
     },
     OdsOp {
@@ -296,6 +324,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("res", Arity::Single)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("$src attr-dict `:` type($src) `->` type($res)"),
     },
     OdsOp {
@@ -307,6 +336,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("res", Arity::Single)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("$src `,` $mask `,` $low attr-dict `:` type($src) `,` type($mask) `->` type($res)"),
     },
     OdsOp {
@@ -316,6 +346,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("res", Arity::Single)],
         regions: 0,
         same_types: &[&["src", "res"]],
+        successors: &[],
         format: Some("$src `,` $mask attr-dict `:` type($src) `,` type($mask)"),
     },
     OdsOp {
@@ -325,6 +356,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("out", Arity::Single)],
         regions: 0,
         same_types: &[&["lhs", "rhs", "out"]],
+        successors: &[],
         format: Some("$lhs `,` $rhs `,` $mask attr-dict `:` type($lhs) `,` type($mask)"),
     },
     OdsOp {
@@ -336,6 +368,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("res", Arity::Single)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("$src `,` $part `,` $mask attr-dict `:`type($src) `,` type($res) `,` type($mask)"),
     },
     OdsOp {
@@ -348,6 +381,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("res", Arity::Single)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("$src `,` $mask attr-dict `:`type($src) `,` type($res) `,` type($mask)"),
     },
     OdsOp {
@@ -360,6 +394,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("res", Arity::Single)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("$src `,` $mask attr-dict `:`type($src) `,` type($res) `,` type($mask)"),
     },
     OdsOp {
@@ -373,6 +408,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("res", Arity::Single)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("$src `,` $rnd `,` $mask attr-dict `:`type($src) `,` type($mask) `,` type($res)"),
     },
     OdsOp {
@@ -386,6 +422,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("res", Arity::Single)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("$src `,` $rnd `,` $sat `,` $part `,` $mask attr-dict `:`type($src) `,` type($mask) `,` type($res)"),
     },
     OdsOp {
@@ -395,6 +432,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("res", Arity::Single)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("$base `[` $indices `]` `[` $index_vec `]` `,` $mask attr-dict `:`type($base) `,` type($index_vec) `,` type($mask) `into` type($res)"),
     },
     OdsOp {
@@ -406,6 +444,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("res1", Arity::Single), ("res2", Arity::Single)],
         regions: 0,
         same_types: &[&["src1", "src2"], &["res1", "res2"]],
+        successors: &[],
         format: Some("$src1 `,` $src2 attr-dict `:` type($src1) `,` type($res1)"),
     },
     OdsOp {
@@ -415,6 +454,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("res", Arity::Single)],
         regions: 0,
         same_types: &[&["src", "res"]],
+        successors: &[],
         format: Some("$src `,` $mask attr-dict `:` type($src) `,` type($mask)"),
     },
     OdsOp {
@@ -426,6 +466,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("res", Arity::Single), ("res1", Arity::Optional)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("$pattern $base `[` $indices `]` attr-dict `:`type($base) `into` type($res) ( `,` type($res1)^)?"),
     },
     OdsOp {
@@ -435,6 +476,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("out", Arity::Single)],
         regions: 0,
         same_types: &[&["vec", "out"]],
+        successors: &[],
         format: Some("$vec `,` $scalar `,` $mask attr-dict `:` type($vec) `,` type($scalar) `,` type($mask)"),
     },
     OdsOp {
@@ -444,6 +486,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("out", Arity::Single)],
         regions: 0,
         same_types: &[&["lhs", "rhs", "out"]],
+        successors: &[],
         format: Some("$lhs `,` $rhs `,` $mask attr-dict `:` type($lhs) `,` type($mask)"),
     },
     OdsOp {
@@ -453,6 +496,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("out", Arity::Single)],
         regions: 0,
         same_types: &[&["vec", "out"]],
+        successors: &[],
         format: Some("$vec `,` $scalar `,` $mask attr-dict `:` type($vec) `,` type($scalar) `,` type($mask)"),
     },
     OdsOp {
@@ -462,6 +506,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("out", Arity::Single)],
         regions: 0,
         same_types: &[&["lhs", "rhs", "out"]],
+        successors: &[],
         format: Some("$lhs `,` $rhs `,` $mask attr-dict `:` type($lhs) `,` type($mask)"),
     },
     OdsOp {
@@ -471,6 +516,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("out", Arity::Single)],
         regions: 0,
         same_types: &[&["vec", "out"]],
+        successors: &[],
         format: Some("$vec `,` $scalar `,` $mask attr-dict `:` type($vec) `,` type($scalar) `,` type($mask)"),
     },
     OdsOp {
@@ -480,6 +526,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("out", Arity::Single)],
         regions: 0,
         same_types: &[&["lhs", "rhs", "out"]],
+        successors: &[],
         format: Some("$lhs `,` $rhs `,` $mask attr-dict `:` type($lhs) `,` type($mask)"),
     },
     OdsOp {
@@ -489,6 +536,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("out", Arity::Single)],
         regions: 0,
         same_types: &[&["lhs", "rhs", "out"]],
+        successors: &[],
         format: Some("$lhs `,` $rhs `,` $mask attr-dict `:` type($lhs) `,` type($mask)"),
     },
     OdsOp {
@@ -498,6 +546,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("out", Arity::Single)],
         regions: 0,
         same_types: &[&["lhs", "rhs", "out"]],
+        successors: &[],
         format: Some("$lhs `,` $rhs `,` $mask attr-dict `:` type($lhs) `,` type($mask)"),
     },
     OdsOp {
@@ -507,6 +556,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("out", Arity::Single)],
         regions: 0,
         same_types: &[&["src1", "src2", "src3", "out"]],
+        successors: &[],
         format: Some("$src1 `,` $src2 `,` $src3 `,` $mask attr-dict `:` type($src1) `,` type($mask)"),
     },
     OdsOp {
@@ -516,6 +566,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("out", Arity::Single)],
         regions: 0,
         same_types: &[&["vec", "out"]],
+        successors: &[],
         format: Some("$vec `,` $scalar `,` $mask attr-dict `:` type($vec) `,` type($scalar) `,` type($mask)"),
     },
     OdsOp {
@@ -525,6 +576,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("res", Arity::Single)],
         regions: 0,
         same_types: &[&["src", "res"]],
+        successors: &[],
         format: Some("$src `,` $mask attr-dict `:` type($src) `,` type($mask)"),
     },
     OdsOp {
@@ -534,6 +586,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("res", Arity::Single)],
         regions: 0,
         same_types: &[&["src", "res"]],
+        successors: &[],
         format: Some("$src `,` $mask attr-dict `:` type($src) `,` type($mask)"),
     },
     OdsOp {
@@ -543,6 +596,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("out", Arity::Single)],
         regions: 0,
         same_types: &[&["lhs", "rhs", "out"]],
+        successors: &[],
         format: Some("$lhs `,` $rhs `,` $mask attr-dict `:` type($lhs) `,` type($mask)"),
     },
     OdsOp {
@@ -554,6 +608,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("res", Arity::Single)],
         regions: 0,
         same_types: &[&["src", "res"]],
+        successors: &[],
         format: Some("$src `,` $part attr-dict `:` type($src) `->` type($res)"),
     },
     OdsOp {
@@ -563,6 +618,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("out", Arity::Single)],
         regions: 0,
         same_types: &[&["lhs", "rhs", "out"]],
+        successors: &[],
         format: Some("$lhs `,` $rhs `,` $mask attr-dict `:` type($lhs) `,` type($mask)"),
     },
     OdsOp {
@@ -572,6 +628,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("res", Arity::Single)],
         regions: 0,
         same_types: &[&["src", "res"]],
+        successors: &[],
         format: Some("$src `,` $mask attr-dict `:` type($src) `,` type($mask)"),
     },
     OdsOp {
@@ -581,6 +638,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("out", Arity::Single)],
         regions: 0,
         same_types: &[&["lhs", "rhs", "out"]],
+        successors: &[],
         format: Some("$lhs `,` $rhs `,` $mask attr-dict `:` type($lhs) `,` type($mask)"),
     },
     OdsOp {
@@ -590,6 +648,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("res", Arity::Single)],
         regions: 0,
         same_types: &[&["src", "res"]],
+        successors: &[],
         format: Some("$src `,` $mask attr-dict `:` type($src) `,` type($mask)"),
     },
     OdsOp {
@@ -599,6 +658,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("out", Arity::Single)],
         regions: 0,
         same_types: &[&["lhs", "rhs", "out"]],
+        successors: &[],
         format: Some("$lhs `,` $rhs `,` $mask attr-dict `:` type($lhs) `,` type($mask)"),
     },
     OdsOp {
@@ -608,6 +668,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("$base `[` $indices `]` `[` $index_vec `]` `,` $mask `,` $val attr-dict `:`type($base) `,` type($index_vec) `,` type($mask) `,` type($val)"),
     },
     OdsOp {
@@ -617,6 +678,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("res", Arity::Single)],
         regions: 0,
         same_types: &[&["true_value", "false_value", "res"]],
+        successors: &[],
         format: Some("$mask `,` $true_value `,` $false_value attr-dict `:`type($mask) `,` type($res)"),
     },
     OdsOp {
@@ -626,6 +688,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("out", Arity::Single)],
         regions: 0,
         same_types: &[&["lhs", "rhs", "out"]],
+        successors: &[],
         format: Some("$lhs `,` $rhs `,` $mask `,` $sign attr-dict `:` type($lhs) `,` type($mask)"),
     },
     OdsOp {
@@ -635,6 +698,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("out", Arity::Single)],
         regions: 0,
         same_types: &[&["vec", "out"]],
+        successors: &[],
         format: Some("$vec `,` $scalar `,` $mask `,` $sign attr-dict`:` type($vec) `,` type($scalar) `,` type($mask)"),
     },
     OdsOp {
@@ -644,6 +708,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("out", Arity::Single)],
         regions: 0,
         same_types: &[&["lhs", "rhs", "out"]],
+        successors: &[],
         format: Some("$lhs `,` $rhs `,` $mask `,` $sign attr-dict `:` type($lhs) `,` type($mask)"),
     },
     OdsOp {
@@ -653,6 +718,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("out", Arity::Single)],
         regions: 0,
         same_types: &[&["vec", "out"]],
+        successors: &[],
         format: Some("$vec `,` $scalar `,` $mask `,` $sign attr-dict`:` type($vec) `,` type($scalar) `,` type($mask)"),
     },
     OdsOp {
@@ -665,6 +731,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("res", Arity::Single)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("$src `,` $mask attr-dict `:`type($src) `,` type($mask) `,` type($res)"),
     },
     OdsOp {
@@ -674,6 +741,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Single)],
         regions: 0,
         same_types: &[&["src1", "src2", "result"]],
+        successors: &[],
         format: Some("$src1 `,` $src2 `,` $slide_amount attr-dict `:` type($src1) `,` type($slide_amount) `->` type($result)"),
     },
     OdsOp {
@@ -683,6 +751,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("out", Arity::Single)],
         regions: 0,
         same_types: &[&["lhs", "rhs", "out"]],
+        successors: &[],
         format: Some("$lhs `,` $rhs `,` $mask attr-dict `:` type($lhs) `,` type($mask)"),
     },
     OdsOp {
@@ -692,6 +761,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("out", Arity::Single)],
         regions: 0,
         same_types: &[&["vec", "out"]],
+        successors: &[],
         format: Some("$vec `,` $scalar `,` $mask attr-dict `:` type($vec) `,` type($scalar) `,` type($mask)"),
     },
     OdsOp {
@@ -701,6 +771,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("out", Arity::Single)],
         regions: 0,
         same_types: &[&["lhs", "rhs", "out"]],
+        successors: &[],
         format: Some("$lhs `,` $rhs `,` $mask attr-dict `:` type($lhs) `,` type($mask)"),
     },
     OdsOp {
@@ -710,6 +781,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("out", Arity::Single)],
         regions: 0,
         same_types: &[&["vec", "out"]],
+        successors: &[],
         format: Some("$vec `,` $scalar `,` $mask attr-dict `:` type($vec) `,` type($scalar) `,` type($mask)"),
     },
     OdsOp {
@@ -719,6 +791,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("res", Arity::Single)],
         regions: 0,
         same_types: &[&["src", "res"]],
+        successors: &[],
         format: Some("$src `,` $mask attr-dict `:` type($src) `,` type($mask)"),
     },
     OdsOp {
@@ -728,6 +801,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("out", Arity::Single)],
         regions: 0,
         same_types: &[&["lhs", "rhs", "out"]],
+        successors: &[],
         format: Some("$lhs `,` $rhs `,` $mask attr-dict `:` type($lhs) `,` type($mask)"),
     },
     OdsOp {
@@ -737,6 +811,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("out", Arity::Single)],
         regions: 0,
         same_types: &[&["lhs", "rhs", "out"]],
+        successors: &[],
         format: Some("$lhs `,` $rhs `,` $mask attr-dict `:` type($lhs) `,` type($mask)"),
     },
     OdsOp {
@@ -748,6 +823,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("res", Arity::Single)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("$src `,` $rnd `,` $mask attr-dict `:`type($src) `,` type($mask) `,` type($res)"),
     },
     OdsOp {
@@ -761,6 +837,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("res", Arity::Single)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("$src `,` $rnd `,` $sat `,` $part `,` $mask attr-dict `:`type($src) `,` type($res) `,` type($mask)"),
     },
     OdsOp {
@@ -775,6 +852,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("res", Arity::Single)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("$src `,` $sat `,` $mask attr-dict `:`type($src) `,` type($res) `,` type($mask)"),
     },
     OdsOp {
@@ -787,6 +865,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("res", Arity::Single)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("$src `,` $part `,` $mask attr-dict `:`type($src) `,` type($mask) `,` type($res)"),
     },
     OdsOp {
@@ -796,6 +875,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("out", Arity::Single)],
         regions: 0,
         same_types: &[&["lhs", "rhs", "out"]],
+        successors: &[],
         format: Some("$lhs `,` $rhs `,` $mask attr-dict `:` type($lhs) `,` type($mask)"),
     },
     OdsOp {
@@ -805,6 +885,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("out", Arity::Single)],
         regions: 0,
         same_types: &[&["vec", "out"]],
+        successors: &[],
         format: Some("$vec `,` $scalar `,` $mask attr-dict `:` type($vec) `,` type($scalar) `,` type($mask)"),
     },
     OdsOp {
@@ -814,6 +895,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("out", Arity::Single)],
         regions: 0,
         same_types: &[&["lhs", "rhs", "out"]],
+        successors: &[],
         format: Some("$lhs `,` $rhs `,` $mask attr-dict `:` type($lhs) `,` type($mask)"),
     },
     OdsOp {
@@ -823,6 +905,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("out", Arity::Single)],
         regions: 0,
         same_types: &[&["vec", "out"]],
+        successors: &[],
         format: Some("$vec `,` $scalar `,` $mask attr-dict `:` type($vec) `,` type($scalar) `,` type($mask)"),
     },
     OdsOp {
@@ -834,6 +917,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("res", Arity::Single)],
         regions: 0,
         same_types: &[&["src", "res"]],
+        successors: &[],
         format: Some("$src `,` $part attr-dict `:` type($src) `->` type($res)"),
     },
     OdsOp {
@@ -843,6 +927,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("out", Arity::Single)],
         regions: 0,
         same_types: &[&["lhs", "rhs", "out"]],
+        successors: &[],
         format: Some("$lhs `,` $rhs `,` $mask attr-dict `:` type($lhs) `,` type($mask)"),
     },
     OdsOp {
@@ -855,6 +940,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result_tensors", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `ins` `(` $input `,` $weight `,` $init_condition (`,` $bias^)? `:` type($input) `,` type($weight) `,` type($init_condition) (`,` type($bias)^)? `)` `outs` `(` $init `:` type($init) `)` (`sync_related_args` `(` $sync_related_args^ `:` type($sync_related_args) `)` )? (`->` type($result_tensors)^)?"),
     },
     OdsOp {
@@ -867,6 +953,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result_tensors", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `ins` `(` $input `,` $weight `,` $init_condition (`,` $bias^)? `:` type($input) `,` type($weight) `,` type($init_condition) (`,` type($bias)^)? `)` `outs` `(` $init `:` type($init) `)` (`sync_related_args` `(` $sync_related_args^ `:` type($sync_related_args) `)` )? (`->` type($result_tensors)^)?"),
     },
     OdsOp {
@@ -879,6 +966,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result_tensors", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `ins` `(` $input `,` $weight `,` $init_condition (`,` $bias^)? `:` type($input) `,` type($weight) `,` type($init_condition) (`,` type($bias)^)? `)` `outs` `(` $init `:` type($init) `)` (`sync_related_args` `(` $sync_related_args^ `:` type($sync_related_args) `)` )? (`->` type($result_tensors)^)?"),
     },
     OdsOp {
@@ -891,6 +979,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict"),
     },
     OdsOp {
@@ -900,6 +989,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result_tensor", Arity::Optional)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `ins` `(` $src `:` type($src) `)` `outs` `(` $dst `:` type($dst) `)` (`->` type($result_tensor)^)?"),
     },
     OdsOp {
@@ -911,6 +1001,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result_tensor", Arity::Optional)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `ins` `(` $src `:` type($src) `)` `outs` `(` $dst `:` type($dst) `)` `atomic_kind` `=` $atomic_kind (`->` type($result_tensor)^)?"),
     },
     OdsOp {
@@ -920,6 +1011,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result_tensor", Arity::Optional)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `ins` `(` $src `:` type($src) `)` `outs` `(` $dst `:` type($dst) `)` (`mask` `(` $mask^ `:` type($mask) `)`)? (`->` type($result_tensor)^)?"),
     },
     OdsOp {
@@ -936,6 +1028,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result_tensors", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `ins` `(` $a `,` $b `,` $init_condition `,` $real_m `,` $real_k `,` $real_n (`,` $per_channel_bias^)? `:` type($a) `,` type($b) `,` type($init_condition) `,` type($real_m) `,` type($real_k) `,` type($real_n) (`,` type($per_channel_bias)^)? `)` `outs` `(` $c `:` type($c) `)` (`sync_related_args` `(` $sync_related_args^ `:` type($sync_related_args) `)`)? (`unit_flag_mode` `(` $unit_flag_mode^ `)` )? (`unit_flag_cond` `(` $unit_flag_cond^ `)` )? (`->` type($result_tensors)^)?"),
     },
     OdsOp {
@@ -945,6 +1038,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Single)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("$src `:` type($src) `->` type($result) attr-dict"),
     },
     OdsOp {
@@ -958,6 +1052,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Single)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("$source `output_shape` custom<DynamicIndexList>($output_shape, $static_output_shape) attr-dict `:` `(`type($source)`)` `->` type($result)"),
     },
     OdsOp {
@@ -970,6 +1065,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result_tensor", Arity::Optional)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("`ins` `(` $src `:` type($src) `)` `outs` `(` $dst `:` type($dst) `)` attr-dict (`pad_mode` `=` $pad_mode^)? (`pad_value` `=` $pad_value^ `:` type($pad_value))? (`collapse_reassociation` `=` $collapse_reassociation^)? (`->` type($result_tensor)^)?"),
     },
     OdsOp {
@@ -979,6 +1075,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("memref", Arity::Single)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("(`from` $lockArg^)? attr-dict `:` (`from` type($lockArg)^ `to`)? type($memref)"),
     },
     OdsOp {
@@ -991,6 +1088,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("results", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: None,
     },
     OdsOp {
@@ -1003,6 +1101,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("results", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: None,
     },
     OdsOp {
@@ -1015,6 +1114,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `(` $mode `,` $dataCacheKind (`,` $ptr^ `:` type($ptr))? `)`"),
     },
     OdsOp {
@@ -1030,6 +1130,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict $arg `:` type($arg)"),
     },
     OdsOp {
@@ -1039,6 +1140,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("`ins` `(` $src `:` type($src) `,` $index `:` type($index) `,` $bound `:` type($bound) `,` `[` $offsets `:` type($offsets) `]` `,` `[` $numels `:` type($numels) `]` `)` `outs` `(` $dst `:` type($dst) `)` attr-dict (`->` type($result)^)?"),
     },
     OdsOp {
@@ -1048,6 +1150,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict"),
     },
     OdsOp {
@@ -1067,6 +1170,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result_tensor", Arity::Optional)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: None,
     },
     OdsOp {
@@ -1076,6 +1180,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `lock_var` `(` $lock_var `:` type($lock_var) `)`"),
     },
     OdsOp {
@@ -1085,6 +1190,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Optional)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("`ins` `(` $src `:` type($src) `,` $index `:` type($index) `,` $bound `:` type($bound) `,` $dim `:` type($dim) `,` `[` $src_stride `:` type($src_stride) `]` `,` `[` $index_shape `:` type($index_shape) `]` `,` `[` $offsets `:` type($offsets) `]` `)` `outs` `(` $dst `:` type($dst) `)` attr-dict (`->` type($result)^)?"),
     },
     OdsOp {
@@ -1098,6 +1204,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Optional)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("`ins` `(` $base `:` type($base) `,` $indices `:` type($indices) `,` $burst_len `:` type($burst_len) (`,` $mask `:` type($mask)^)? (`,` $other `:` type($other)^)? `)` `outs` `(` $dst `:` type($dst) `)` attr-dict (`->` type($result)^)?"),
     },
     OdsOp {
@@ -1107,6 +1214,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Single)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `->` type($result)"),
     },
     OdsOp {
@@ -1116,6 +1224,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Single)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `->` type($result)"),
     },
     OdsOp {
@@ -1125,6 +1234,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Single)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `->` type($result)"),
     },
     OdsOp {
@@ -1134,6 +1244,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Single)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `->` type($result)"),
     },
     OdsOp {
@@ -1143,6 +1254,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Single)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `->` type($result)"),
     },
     OdsOp {
@@ -1152,6 +1264,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("`ins` `(` $dst `:` type($dst) `,` $index `:` type($index) `,` $value `:` type($value) `,` $scatter_dim `:` type($scatter_dim) `,` $bound `:` type($bound) `,` `[` $end_offset `:` type($end_offset) `]` `,` `[` $start_offset `:` type($start_offset) `]` `,` `[` $dst_stride `:` type($dst_stride) `]` `)` attr-dict"),
     },
     OdsOp {
@@ -1163,6 +1276,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Optional)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("`ins` `(` $src `:` type($src) `,` $offsets `:` type($offsets) (`,` $mask^ `:` type($mask))? (`,` $other^ `:` type($other))? `)` `outs` `(` $dst `:` type($dst) `)` attr-dict (`->` type($result)^)?"),
     },
     OdsOp {
@@ -1172,6 +1286,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("`ins` `(` $src `:` type($src) `,` $offsets `:` type($offsets) (`,` $mask^ `:` type($mask))? `)` `outs` `(` $dst `:` type($dst) `)` attr-dict"),
     },
     OdsOp {
@@ -1181,6 +1296,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict"),
     },
     OdsOp {
@@ -1190,6 +1306,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result_tensor", Arity::Optional)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `ins` `(` $src `:` type($src) `)` `outs` `(` $dst `:` type($dst) `)` (`->` type($result_tensor)^)?"),
     },
     OdsOp {
@@ -1205,6 +1322,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result_tensor", Arity::Optional)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("`ins` `(` $src `:` type($src) `)` `outs` `(` $dst `:` type($dst) `)` attr-dict (`pad_mode` `=` $pad_mode^)? (`pad_value` `=` $pad_value^ `:` type($pad_value))? (`left_padding_num` `=` $left_padding_num^ `:` type($left_padding_num))? (`init_out_buffer` `=` $init_out_buffer^ )? (`right_padding_num` `=` $right_padding_num^ `:` type($right_padding_num))? (`init_condition` `=` $init_condition^ `:` type($init_condition))? (`may_implicit_transpose_with_last_axis` `=` $may_implicit_transpose_with_last_axis^ )? (`eviction_policy` `=` $eviction_policy^)? (`core_type` `=` $tcoretype^ )? (`->` type($result_tensor)^)?"),
     },
     OdsOp {
@@ -1214,6 +1332,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Single)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict $addr `:` type($addr) `->` type($result)"),
     },
     OdsOp {
@@ -1225,6 +1344,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result_tensor", Arity::Optional)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `ins` `(` $src `:` type($src) `)` `outs` `(` $dst `:` type($dst) `)` (`is_transposed` `=` $is_transposed^)? (`->` type($result_tensor)^)?"),
     },
     OdsOp {
@@ -1234,6 +1354,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Single)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("`ins` `(` $addr `:` type($addr) `)` attr-dict `->` type($result)"),
     },
     OdsOp {
@@ -1243,6 +1364,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("`ins` `(` $addr `:` type($addr) `,` $data `:` type($data) `)` attr-dict"),
     },
     OdsOp {
@@ -1256,6 +1378,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `ins` `(` $a `,` $b `:` type($a) `,` type($b) `)` `outs` `(` $c `:` type($c) `)` (`tiling_params` `=` $tilingParams^ `:` type($tilingParams) ) ? (`bias` `=` $bias^ `:` type($bias) )? (`descale` `=` $descale^ `:` type($descale))? (`a_transpose` $aTranspose^)? (`b_transpose` $bTranspose^)? (`descale_mode` `=` $descaleMode^)? (`block_sizes` `(` $blockSizes^ `:` type($blockSizes) `)`)? (`process_sizes` `(` $processSizes^ `:` type($processSizes) `)`)? (`swizzle_offset` `=` $swizzleOffset^ `:` type($swizzleOffset) )? (`swizzle_direction` `=` $swizzleDirection^ `:` type($swizzleDirection))? (`epilogue_p_tiles` `=` $epiloguePTiles^ `:` type($epiloguePTiles))? (`->` type($result)^)?"),
     },
     OdsOp {
@@ -1269,6 +1392,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `ins` `(` $a `,` $b `,` $tokens_per_expert `:` type($a) `,` type($b) `,` type($tokens_per_expert) `)` (`post_vector_func_ins` `(` $postVecFuncIns^ `:` type($postVecFuncIns) `)`) ? (`post_vector_func_outs` `(` $postVecFuncOuts^ `:` type($postVecFuncOuts) `)`) ? (`workspace_ins` `(` $workspaceIns^ `:` type($workspaceIns) `)`) ? `outs` `(` $c `:` type($c) `)` (`tiling_params` `=` $tilingParams^ `:` type($tilingParams) ) ? (`comm_params` `=` $commParams^ `:` type($commParams) ) ? (`bias` `=` $bias^ `:` type($bias) )? (`descale` `=` $descale^ `:` type($descale))? (`a_transpose` $aTranspose^)? (`b_transpose` $bTranspose^)? (`descale_mode` `=` $descaleMode^)? (`block_sizes` `(` $blockSizes^ `:` type($blockSizes) `)`)? (`process_sizes` `(` $processSizes^ `:` type($processSizes) `)`)? (`swizzle_offset` `=` $swizzleOffset^ `:` type($swizzleOffset) )? (`swizzle_direction` `=` $swizzleDirection^ `:` type($swizzleDirection))? (`epilogue_p_tiles` `=` $epiloguePTiles^ `:` type($epiloguePTiles))? (`->` type($result)^)?"),
     },
     OdsOp {
@@ -1282,6 +1406,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `ins` `(` $a `,` $b `:` type($a) `,` type($b) `)` (`post_vector_func_ins` `(` $postVecFuncIns^ `:` type($postVecFuncIns) `)`) ? (`workspace_ins` `(` $workspaceIns^ `:` type($workspaceIns) `)`) ? `outs` `(` $c `:` type($c) `)` (`tiling_params` `=` $tilingParams^ `:` type($tilingParams) ) ? (`comm_params` `=` $commParams^ `:` type($commParams) ) ? (`bias` `=` $bias^ `:` type($bias) )? (`descale` `=` $descale^ `:` type($descale))? (`a_transpose` $aTranspose^)? (`b_transpose` $bTranspose^)? (`descale_mode` `=` $descaleMode^)? (`block_sizes` `(` $blockSizes^ `:` type($blockSizes) `)`)? (`process_sizes` `(` $processSizes^ `:` type($processSizes) `)`)? (`swizzle_offset` `=` $swizzleOffset^ `:` type($swizzleOffset) )? (`swizzle_direction` `=` $swizzleDirection^ `:` type($swizzleDirection))? (`epilogue_p_tiles` `=` $epiloguePTiles^ `:` type($epiloguePTiles))? (`->` type($result)^)?"),
     },
     OdsOp {
@@ -1298,6 +1423,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result_tensors", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `ins` `(` $a `,` $b `,` $init_condition `,` $real_m `,` $real_k `,` $real_n (`,` $per_channel_bias^)? `:` type($a) `,` type($b) `,` type($init_condition) `,` type($real_m) `,` type($real_k) `,` type($real_n) (`,` type($per_channel_bias)^)? `)` `outs` `(` $c `:` type($c) `)` (`sync_related_args` `(` $sync_related_args^ `:` type($sync_related_args) `)`)? (`unit_flag_mode` `(` $unit_flag_mode^ `)` )? (`unit_flag_cond` `(` $unit_flag_cond^ `)` )? (`->` type($result_tensors)^)?"),
     },
     OdsOp {
@@ -1312,6 +1438,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result_tensors", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict (`a_transpose` $a_transpose^)? (`b_transpose` $b_transpose^)? `ins` `(` $a `,` $b `,` $scaleA `,` $scaleB `,` $init_condition `,` $real_m `,` $real_k `,` $real_n (`,` $per_channel_bias^)? `:` type($a) `,` type($b) `,` type($scaleA) `,` type($scaleB) `,` type($init_condition) `,` type($real_m) `,` type($real_k) `,` type($real_n) (`,` type($per_channel_bias)^)? `)` `outs` `(` $c `:` type($c) `)` (`sync_related_args` `(` $sync_related_args^ `:` type($sync_related_args) `)`)? (`->` type($result_tensors)^)?"),
     },
     OdsOp {
@@ -1321,6 +1448,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("counter", Arity::Single)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `->` type($counter)"),
     },
     OdsOp {
@@ -1333,6 +1461,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result_tensor", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `ins` `(` $src `:` type($src) `)` `outs` `(` $dst `:` type($dst) `)` (`init_out_buffer` `=` $init_out_buffer^ )? (`pad_value` `=` $pad_value^ `:` type($pad_value))? (`init_condition` `=` $init_condition^ `:` type($init_condition))? (`->` type($result_tensor)^)?"),
     },
     OdsOp {
@@ -1342,6 +1471,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result_tensor", Arity::Optional)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `ins` `(` $src `:` type($src) `)` `outs` `(` $dst `:` type($dst) `)` (`->` type($result_tensor)^)?"),
     },
     OdsOp {
@@ -1353,6 +1483,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("`[` $pipe `]` attr-dict"),
     },
     OdsOp {
@@ -1362,6 +1493,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Single)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("`(`$addrs `)` (`[` $dynamicSizes^`]`)? attr-dict `:` type($result)"),
     },
     OdsOp {
@@ -1371,6 +1503,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("`ins` `(` $dst `:` type($dst) `,` $value `:` type($value)`,` $index_tile `:` type($index_tile)`,` $index_boundary `:` type($index_boundary)`,` $dim `:` type($dim)`,` `[` $dst_stride `:` type($dst_stride) `]` `,` `[` $index_shape `:` type($index_shape) `]` `,` `[` $offsets `:` type($offsets) `]` `)` attr-dict"),
     },
     OdsOp {
@@ -1383,6 +1516,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Optional)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("`ins` `(` $indices `:` type($indices) `,` $data `:` type($data) `,` $burst_len `:` type($burst_len) (`,` $mask `:` type($mask)^)? `)` `outs` `(` $base `:` type($base) `)` attr-dict (`->` type($result)^)?"),
     },
     OdsOp {
@@ -1395,6 +1529,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("`kind` `=` $kind `[` `type` `=` $type `]` attr-dict"),
     },
     OdsOp {
@@ -1407,6 +1542,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("$enable `at` `ctrl``[` $idx `]` attr-dict"),
     },
     OdsOp {
@@ -1416,6 +1552,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict $ffts_base_addr"),
     },
     OdsOp {
@@ -1429,6 +1566,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("`[` $set_pipe `,` $wait_pipe `,` custom<EventID>($static_event_id, $dynamic_event_id) `]` attr-dict"),
     },
     OdsOp {
@@ -1438,6 +1576,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict"),
     },
     OdsOp {
@@ -1450,6 +1589,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result_tensor", Arity::Optional)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("`ins` `(` $src `:` type($src) `)` `outs` `(` $dst `:` type($dst) `)` attr-dict (`atomic` `=` $atomic_kind^)? (`->` type($result_tensor)^)?"),
     },
     OdsOp {
@@ -1459,6 +1599,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Optional)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("`ins` `(` $src `:` type($src) `)` `outs` `(` $dst `:` type($dst) `)` `offset` `(` $offset `:` type($offset) `)` `other` `(` $other `:` type($other) `)` `strides` `(` `[` $stride `:` type($stride) `]` `)` `numels` `(` `[` $numel `:` type($numel) `]` `)` attr-dict (`->` type($result)^)?"),
     },
     OdsOp {
@@ -1468,6 +1609,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("`ins` `(` $src `:` type($src) `)` `outs` `(` $dst `:` type($dst) `)` `offset` `(` $offset `:` type($offset) `)` `strides` `(` `[` $stride `:` type($stride) `]` `)` `numels` `(` `[` $numel `:` type($numel) `]` `)` attr-dict"),
     },
     OdsOp {
@@ -1484,6 +1626,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `[` $sync_block_mode (`,` $flag_id^)?`]` (`ffts_base_addr` `=` $ffts_base_addr^)? (`tcube_pipe` `=` $tcube_pipe^)? (`cube_pipe` `=` $cube_pipe^)? (`tvector_pipe` `=` $tvector_pipe^)? (`vector_pipe` `=` $vector_pipe^)?"),
     },
     OdsOp {
@@ -1493,6 +1636,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `lock_var` `(` $lock_var `:` type($lock_var) `)`"),
     },
     OdsOp {
@@ -1508,6 +1652,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `[` $tcore_type `,` $tpipe `,` $pipe`]` `flag` `=` custom<FlagID>($static_flag_id, $dynamic_flag_id) (`ffts_base_addr` `=` $ffts_base_addr^)? (`sync_instr_mode` `=` $tsync_instr_mode^)?"),
     },
     OdsOp {
@@ -1517,6 +1662,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `lock_var` `(` $lock_var `:` type($lock_var) `)`"),
     },
     OdsOp {
@@ -1532,6 +1678,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `[` $tcore_type `,` $tpipe `,` $pipe`]` `flag` `=` custom<FlagID>($static_flag_id, $dynamic_flag_id) (`sync_instr_mode` `=` $tsync_instr_mode^)?"),
     },
     OdsOp {
@@ -1544,6 +1691,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `ins` `(` $src `:` type($src) `)` `outs` `(` $dst `:` type($dst) `)` (`temp_buffer` `(` $temp_buffer^ `:` type($temp_buffer) `)`)? (`broadcast` `=` $broadcast^)? (`transpose` `=` $transpose^)? (`->` type($result)^)?"),
     },
     OdsOp {
@@ -1556,6 +1704,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `ins` `(` $src `:` type($src) `)` `outs` `(` $dst `:` type($dst) `)` (`temp_buffer` `(` $temp_buffer^ `:` type($temp_buffer) `)`)? (`broadcast` `=` $broadcast^)? (`transpose` `=` $transpose^)? (`->` type($result)^)?"),
     },
     OdsOp {
@@ -1568,6 +1717,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `ins` `(` $src `:` type($src) `)` `outs` `(` $dst `:` type($dst) `)` (`temp_buffer` `(` $temp_buffer^ `:` type($temp_buffer) `)`)? (`broadcast` `=` $broadcast^)? (`transpose` `=` $transpose^)? (`->` type($result)^)?"),
     },
     OdsOp {
@@ -1577,6 +1727,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Optional)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict (`offset` `[` $offset^ `]`)? `strides` `[` $strides `]` `outs` `(` $dst `:` type($dst) `)` (`->` type($result)^)?"),
     },
     OdsOp {
@@ -1589,6 +1740,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict (`ins` `(` $src^ `:` type($src) `)`)? (`outs` `(` $dst^ `:` type($dst) `)`)? (`broadcast` `=` $broadcast^)? (`transpose` `=` $transpose^)? (`->` type($result)^)?"),
     },
     OdsOp {
@@ -1600,6 +1752,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `ins` `(` $src `:` type($src) `)` `outs` `(` $dst `:` type($dst) `)` (`temp_buffer` `(` $temp_buffer^ `:` type($temp_buffer) `)`)? (`broadcast_dims` `=` $broadcast_dims^)? (`->` type($result)^)?"),
     },
     OdsOp {
@@ -1614,6 +1767,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict (`ins` `(` $src^ `:` type($src) `)`)? (`outs` `(` $dst^ `:` type($dst) `)`)? (`temp_buffer` `(` $temp_buffer^ `:` type($temp_buffer) `)`)? (`round_mode` `=` $round_mode^)? (`cast` `=` $cast^)? (`broadcast` `=` $broadcast^)? (`transpose` `=` $transpose^)? (`->` type($result)^)?"),
     },
     OdsOp {
@@ -1628,6 +1782,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict (`ins` `(` $src^ `:` type($src) `)`)? (`outs` `(` $dst^ `:` type($dst) `)`)? (`temp_buffer` `(` $temp_buffer^ `:` type($temp_buffer) `)`)? (`compare_mode` `=` $compare_mode^ )? (`is_signed` `:` $is_signed^ )? (`broadcast` `=` $broadcast^)? (`transpose` `=` $transpose^)? (`->` type($result)^)?"),
     },
     OdsOp {
@@ -1639,6 +1794,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("`dim` `(` $dim `)` attr-dict `ins` `(` $src `:` type($src) `)` `outs` `(` $dst `:` type($dst) `)` (`->` type($result)^)?"),
     },
     OdsOp {
@@ -1651,6 +1807,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict (`ins` `(` $src^ `:` type($src) `)`)? (`outs` `(` $dst^ `:` type($dst) `)`)? (`broadcast` `=` $broadcast^)? (`transpose` `=` $transpose^)? (`->` type($result)^)?"),
     },
     OdsOp {
@@ -1664,6 +1821,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `ins` `(` $src `:` type($src) `)` `outs` `(` $dst `:` type($dst) `)` (`temp_buffer` `(` $temp_buffer^ `:` type($temp_buffer) `)`)? `cum_dims` `=` $cum_dims `reverse` `=` $reverse (`->` type($result)^)?"),
     },
     OdsOp {
@@ -1677,6 +1835,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `ins` `(` $src `:` type($src) `)` `outs` `(` $dst `:` type($dst) `)` (`temp_buffer` `(` $temp_buffer^ `:` type($temp_buffer) `)`)? `cum_dims` `=` $cum_dims `reverse` `=` $reverse (`->` type($result)^)?"),
     },
     OdsOp {
@@ -1689,6 +1848,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `ins` `(` $src `:` type($src) `)` `outs` `(` $dst `:` type($dst) `)` (`temp_buffer` `(` $temp_buffer^ `:` type($temp_buffer) `)`)? `cum_dims` `=` $cum_dims `reverse` `=` $reverse (`->` type($result)^)?"),
     },
     OdsOp {
@@ -1701,6 +1861,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `ins` `(` $src `:` type($src) `)` `outs` `(` $dst `:` type($dst) `)` (`temp_buffer` `(` $temp_buffer^ `:` type($temp_buffer) `)`)? `cum_dims` `=` $cum_dims `reverse` `=` $reverse (`->` type($result)^)?"),
     },
     OdsOp {
@@ -1713,6 +1874,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `ins` `(` $src `:` type($src) `)` `outs` `(` $dst `:` type($dst) `)` (`channel_num` `=` $channel_num^)? (`index_mode` `=` $index_mode^)? (`->` type($result)^)?"),
     },
     OdsOp {
@@ -1727,6 +1889,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict (`ins` `(` $src^ `:` type($src) `)`)? (`outs` `(` $dst^ `:` type($dst) `)`)? (`temp_buffer` `(` $temp_buffer^ `:` type($temp_buffer) `)`)? (`isSigned` `=` $isSigned^)? (`isHP` `=` $isHP^)? (`broadcast` `=` $broadcast^)? (`transpose` `=` $transpose^)? (`->` type($result)^)?"),
     },
     OdsOp {
@@ -1739,6 +1902,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict (`ins` `(` $src^ `:` type($src) `)`)? (`outs` `(` $dst^ `:` type($dst) `)`)? (`broadcast` `=` $broadcast^)? (`transpose` `=` $transpose^)? (`->` type($result)^)?"),
     },
     OdsOp {
@@ -1751,6 +1915,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `ins` `(` $src `:` type($src) `)` `outs` `(` $dst `:` type($dst) `)` (`temp_buffer` `(` $temp_buffer^ `:` type($temp_buffer) `)`)? (`broadcast` `=` $broadcast^)? (`transpose` `=` $transpose^)? (`->` type($result)^)?"),
     },
     OdsOp {
@@ -1763,6 +1928,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict (`ins` `(` $src^ `:` type($src) `)`)? (`outs` `(` $dst^ `:` type($dst) `)`)? (`broadcast` `=` $broadcast^)? (`transpose` `=` $transpose^)? (`->` type($result)^)?"),
     },
     OdsOp {
@@ -1775,6 +1941,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict (`ins` `(` $src^ `:` type($src) `)`)? (`outs` `(` $dst^ `:` type($dst) `)`)? (`broadcast` `=` $broadcast^)? (`transpose` `=` $transpose^)? (`->` type($result)^)?"),
     },
     OdsOp {
@@ -1786,6 +1953,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `ins` `(` $src `:` type($src) `)` `outs` `(` $dst `:` type($dst) `)` `flip_axis` `=` $flip_axis (`->` type($result)^)?"),
     },
     OdsOp {
@@ -1797,6 +1965,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `ins` `(` $src `:` type($src) `)` `indices` `(` $indices `:` type($indices) `)` `outs` `(` $dst `:` type($dst) `)` (`temp_buffer` `(` $temp_buffer^ `:` type($temp_buffer) `)`)? (`gather_axis` `=` $gather_axis^)? (`->` type($result)^)?"),
     },
     OdsOp {
@@ -1806,6 +1975,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `ins` `(` $src `:` type($src) `)` `mask` `(` $mask `:` type($mask) `)` `outs` `(` $dst `:` type($dst) `)` (`->` type($result)^)?"),
     },
     OdsOp {
@@ -1818,6 +1988,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict (`ins` `(` $src^ `:` type($src) `)`)? (`outs` `(` $dst^ `:` type($dst) `)`)? (`broadcast` `=` $broadcast^)? (`transpose` `=` $transpose^)? (`->` type($result)^)?"),
     },
     OdsOp {
@@ -1829,6 +2000,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `ins` `(` $src `:` type($src) `)` `outs` `(` $dst `:` type($dst) `)` `interleave_channel_nums` `=` $interleave_channel_nums (`temp_buffer` `(` $temp_buffer^ `:` type($temp_buffer) `)`)? (`->` type($result)^)?"),
     },
     OdsOp {
@@ -1841,6 +2013,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `ins` `(` $src `:` type($src) `)` `outs` `(` $dst `:` type($dst) `)` (`->` type($result)^)?"),
     },
     OdsOp {
@@ -1853,6 +2026,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `ins` `(` $src `:` type($src) `)` `outs` `(` $dst `:` type($dst) `)` (`->` type($result)^)?"),
     },
     OdsOp {
@@ -1865,6 +2039,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict (`ins` `(` $src^ `:` type($src) `)`)? (`outs` `(` $dst^ `:` type($dst) `)`)? (`broadcast` `=` $broadcast^)? (`transpose` `=` $transpose^)? (`->` type($result)^)?"),
     },
     OdsOp {
@@ -1877,6 +2052,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `ins` `(` $src `:` type($src) `)` `outs` `(` $dst `:` type($dst) `)` (`temp_buffer` `(` $temp_buffer^ `:` type($temp_buffer) `)`)? (`broadcast` `=` $broadcast^)? (`transpose` `=` $transpose^)? (`->` type($result)^)?"),
     },
     OdsOp {
@@ -1889,6 +2065,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict (`ins` `(` $src^ `:` type($src) `)`)? (`outs` `(` $dst^ `:` type($dst) `)`)? (`broadcast` `=` $broadcast^)? (`transpose` `=` $transpose^)? (`->` type($result)^)?"),
     },
     OdsOp {
@@ -1901,6 +2078,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict (`ins` `(` $src^ `:` type($src) `)`)? (`outs` `(` $dst^ `:` type($dst) `)`)? (`broadcast` `=` $broadcast^)? (`transpose` `=` $transpose^)? (`->` type($result)^)?"),
     },
     OdsOp {
@@ -1913,6 +2091,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict (`ins` `(` $src^ `:` type($src) `)`)? (`outs` `(` $dst^ `:` type($dst) `)`)? (`broadcast` `=` $broadcast^)? (`transpose` `=` $transpose^)? (`->` type($result)^)?"),
     },
     OdsOp {
@@ -1926,6 +2105,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `ins` `(` $src `:` type($src) `)` `outs` `(` $dst `:` type($dst) `)` (`temp_buffer` `(` $temp_buffer^ `:` type($temp_buffer) `)`)? (`is_signed` `=` $is_signed^)? (`broadcast` `=` $broadcast^)? (`transpose` `=` $transpose^)? (`->` type($result)^)?"),
     },
     OdsOp {
@@ -1939,6 +2119,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `ins` `(` $src `:` type($src) `)` `outs` `(` $dst `:` type($dst) `)` (`temp_buffer` `(` $temp_buffer^ `:` type($temp_buffer) `)`)? (`is_signed` `=` $is_signed^)? (`broadcast` `=` $broadcast^)? (`transpose` `=` $transpose^)? (`->` type($result)^)?"),
     },
     OdsOp {
@@ -1951,6 +2132,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict (`ins` `(` $src^ `:` type($src) `)`)? (`outs` `(` $dst^ `:` type($dst) `)`)? (`broadcast` `=` $broadcast^)? (`transpose` `=` $transpose^)? (`->` type($result)^)?"),
     },
     OdsOp {
@@ -1963,6 +2145,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict (`ins` `(` $src^ `:` type($src) `)`)? (`outs` `(` $dst^ `:` type($dst) `)`)? (`broadcast` `=` $broadcast^)? (`transpose` `=` $transpose^)? (`->` type($result)^)?"),
     },
     OdsOp {
@@ -1975,6 +2158,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `ins` `(` $src `:` type($src) `)` `outs` `(` $dst `:` type($dst) `)` (`temp_buffer` `(` $temp_buffer^ `:` type($temp_buffer) `)`)? (`broadcast` `=` $broadcast^)? (`transpose` `=` $transpose^)? (`->` type($result)^)?"),
     },
     OdsOp {
@@ -1987,6 +2171,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict (`ins` `(` $src^ `:` type($src) `)`)? (`outs` `(` $dst^ `:` type($dst) `)`)? (`broadcast` `=` $broadcast^)? (`transpose` `=` $transpose^)? (`->` type($result)^)?"),
     },
     OdsOp {
@@ -1996,6 +2181,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `ins` `(` $src `:` type($src) `)` `outs` `(` $dst `:` type($dst) `)` (`temp_buffer` `(` $temp_buffer^ `:` type($temp_buffer) `)`)? (`->` type($result)^)?"),
     },
     OdsOp {
@@ -2008,6 +2194,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict (`ins` `(` $src^ `:` type($src) `)`)? (`outs` `(` $dst^ `:` type($dst) `)`)? (`broadcast` `=` $broadcast^)? (`transpose` `=` $transpose^)? (`->` type($result)^)?"),
     },
     OdsOp {
@@ -2020,6 +2207,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `ins` `(` $src `:` type($src) `)` `outs` `(` $dst `:` type($dst) `)` (`temp_buffer` `(` $temp_buffer^ `:` type($temp_buffer) `)`)? (`broadcast` `=` $broadcast^)? (`transpose` `=` $transpose^)? (`->` type($result)^)?"),
     },
     OdsOp {
@@ -2032,6 +2220,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `ins` `(` $src `:` type($src) `)` `outs` `(` $dst `:` type($dst) `)` (`temp_buffer` `(` $temp_buffer^ `:` type($temp_buffer) `)`)? (`broadcast` `=` $broadcast^)? (`transpose` `=` $transpose^)? (`->` type($result)^)?"),
     },
     OdsOp {
@@ -2044,6 +2233,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `ins` `(` $src `:` type($src) `)` `outs` `(` $dst `:` type($dst) `)` `low` `` custom<DynamicIndexList>($low, $static_low) `high` `` custom<DynamicIndexList>($high, $static_high) `pad_value` $pad_value `:` type($pad_value) (`->` type($result)^)?"),
     },
     OdsOp {
@@ -2056,6 +2246,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict (`ins` `(` $src^ `:` type($src) `)`)? (`outs` `(` $dst^ `:` type($dst) `)`)? (`temp_buffer` `(` $temp_buffer^ `:` type($temp_buffer) `)`)? (`broadcast` `=` $broadcast^)? (`transpose` `=` $transpose^)? (`->` type($result)^)?"),
     },
     OdsOp {
@@ -2068,6 +2259,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `ins` `(` $src `:` type($src) `)` `outs` `(` $dst `:` type($dst) `)` (`temp_buffer` `(` $temp_buffer^ `:` type($temp_buffer) `)`)? (`broadcast` `=` $broadcast^)? (`transpose` `=` $transpose^)? (`->` type($result)^)?"),
     },
     OdsOp {
@@ -2082,6 +2274,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict $arith `ins` `(` $src `:` type($src) `)` (`indices` `(` $indices^ `:` type($indices) `)`)? `outs` `(` $dst `:` type($dst) `)` (`temp_buffer` `(` $temp_buffer^ `:` type($temp_buffer) `)`)? (`unsigned_src` `=` $unsigned_src^ )? (`tie_break_left` `=` $tie_break_left^ )? `reduce_dims` `=` $reduce_dims (`->` type($result)^)?"),
     },
     OdsOp {
@@ -2094,6 +2287,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `ins` `(` $src `:` type($src) `)` `outs` `(` $dst `:` type($dst) `)` (`temp_buffer` `(` $temp_buffer^ `:` type($temp_buffer) `)`)? (`broadcast` `=` $broadcast^)? (`transpose` `=` $transpose^)? (`->` type($result)^)?"),
     },
     OdsOp {
@@ -2106,6 +2300,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `ins` `(` $src `:` type($src) `)` `outs` `(` $dst `:` type($dst) `)` (`temp_buffer` `(` $temp_buffer^ `:` type($temp_buffer) `)`)? (`broadcast` `=` $broadcast^)? (`transpose` `=` $transpose^)? (`->` type($result)^)?"),
     },
     OdsOp {
@@ -2118,6 +2313,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict (`ins` `(` $src^ `:` type($src) `)`)? (`outs` `(` $dst^ `:` type($dst) `)`)? (`temp_buffer` `(` $temp_buffer^ `:` type($temp_buffer) `)`)? (`broadcast` `=` $broadcast^)? (`transpose` `=` $transpose^)? (`->` type($result)^)?"),
     },
     OdsOp {
@@ -2130,6 +2326,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `ins` `(` $src `:` type($src) `)` `outs` `(` $dst `:` type($dst) `)` (`temp_buffer` `(` $temp_buffer^ `:` type($temp_buffer) `)`)? (`broadcast` `=` $broadcast^)? (`transpose` `=` $transpose^)? (`->` type($result)^)?"),
     },
     OdsOp {
@@ -2144,6 +2341,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict (`ins` `(` $src^ `:` type($src) `)`)? (`outs` `(` $dst^ `:` type($dst) `)`)? (`temp_buffer` `(` $temp_buffer^ `:` type($temp_buffer) `)`)? (`round` `:` $round^ )? (`is_signed` `:` $is_signed^ )? (`broadcast` `=` $broadcast^)? (`transpose` `=` $transpose^)? (`->` type($result)^)?"),
     },
     OdsOp {
@@ -2156,6 +2354,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict (`ins` `(` $src^ `:` type($src) `)`)? (`outs` `(` $dst^ `:` type($dst) `)`)? (`broadcast` `=` $broadcast^)? (`transpose` `=` $transpose^)? (`->` type($result)^)?"),
     },
     OdsOp {
@@ -2168,6 +2367,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `ins` `(` $src `:` type($src) `)` `outs` `(` $dst `:` type($dst) `)` `descending` `=` $descending `sort_axis` `=` $sort_axis (`temp_buffer` `(` $temp_buffer^ `:` type($temp_buffer) `)`)? (`->` type($result)^)?"),
     },
     OdsOp {
@@ -2180,6 +2380,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `ins` `(` $src `:` type($src) `)` `outs` `(` $dst `:` type($dst) `)` (`temp_buffer` `(` $temp_buffer^ `:` type($temp_buffer) `)`)? (`broadcast` `=` $broadcast^)? (`transpose` `=` $transpose^)? (`->` type($result)^)?"),
     },
     OdsOp {
@@ -2192,6 +2393,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict (`ins` `(` $src^ `:` type($src) `)`)? (`outs` `(` $dst^ `:` type($dst) `)`)? (`temp_buffer` `(` $temp_buffer^ `:` type($temp_buffer) `)`)? (`broadcast` `=` $broadcast^)? (`transpose` `=` $transpose^)? (`->` type($result)^)?"),
     },
     OdsOp {
@@ -2204,6 +2406,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict (`ins` `(` $src^ `:` type($src) `)`)? (`outs` `(` $dst^ `:` type($dst) `)`)? (`broadcast` `=` $broadcast^)? (`transpose` `=` $transpose^)? (`->` type($result)^)?"),
     },
     OdsOp {
@@ -2216,6 +2419,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict (`ins` `(` $src^ `:` type($src) `)`)? (`outs` `(` $dst^ `:` type($dst) `)`)? (`broadcast` `=` $broadcast^)? (`transpose` `=` $transpose^)? (`->` type($result)^)?"),
     },
     OdsOp {
@@ -2228,6 +2432,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict `ins` `(` $src `:` type($src) `)` `outs` `(` $dst `:` type($dst) `)` (`temp_buffer` `(` $temp_buffer^ `:` type($temp_buffer) `)`)? (`permutation` `=` $permutation^)? (`disable_align` `=` $disable_align^)? (`->` type($result)^)?"),
     },
     OdsOp {
@@ -2240,6 +2445,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Arity::Variadic)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict (`ins` `(` $src^ `:` type($src) `)`)? (`outs` `(` $dst^ `:` type($dst) `)`)? (`temp_buffer` `(` $temp_buffer^ `:` type($temp_buffer) `)`)? (`broadcast` `=` $broadcast^)? (`transpose` `=` $transpose^)? (`->` type($result)^)?"),
     },
     OdsOp {
@@ -2253,6 +2459,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("`[` $set_pipe `,` $wait_pipe `,` custom<EventID>($static_event_id, $dynamic_event_id) `]` attr-dict"),
     },
 ];

@@ -399,8 +399,9 @@ pub fn custom_form(name: &str) -> Option<Form> {
         "builtin.module" => Module,
         "func.func" => Func,
         "func.call" => Call,
-        "func.return" | "scf.yield" | "scope.return" | "memref.dealloc" | "annotation.mark"
-        | "vector.yield" => OperandList,
+        "func.return" | "scf.yield" | "scope.return" | "memref.dealloc" | "vector.yield" => {
+            OperandList
+        }
         "arith.constant" => Constant,
         "arith.addi" | "arith.subi" | "arith.muli" | "arith.divsi" | "arith.divui"
         | "arith.remsi" | "arith.remui" | "arith.andi" | "arith.ori" | "arith.xori"

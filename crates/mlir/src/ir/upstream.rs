@@ -46,6 +46,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Single)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some(
             "$memref (`restrict` $restrict^)? (`writable` $writable^)? attr-dict `:` type($memref)",
         ),
@@ -57,6 +58,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("memref", Single)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("$tensor (`read_only` $read_only^)? attr-dict `:` type($memref)"),
     },
     OdsOp {
@@ -66,6 +68,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Optional)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some(
             "$source `in` (`restrict` $restrict^)? (`writable` $writable^)? $dest attr-dict `:` functional-type(operands, results)",
         ),
@@ -77,6 +80,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Single)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some(
             "`(` $dynamic_sizes `)` (`copy` `(` $copy^ `)`)? (`size_hint` `=` $size_hint^)? attr-dict `:` type($result)",
         ),
@@ -88,6 +92,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Single)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("`(`$dynamicSizes`)` attr-dict `:` type($result)"),
     },
     OdsOp {
@@ -97,6 +102,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Single)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("$tensor `[` $indices `]` attr-dict `:` type($tensor)"),
     },
     OdsOp {
@@ -106,6 +112,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Single)],
         regions: 0,
         same_types: &[&["dest", "result"]],
+        successors: &[],
         format: Some("$scalar `into` $dest `[` $indices `]` attr-dict `:` type($dest)"),
     },
     OdsOp {
@@ -115,6 +122,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Single)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("attr-dict $source `,` $index `:` type($source)"),
     },
     OdsOp {
@@ -124,6 +132,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("aggregate", Single)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("$input attr-dict `:` type($aggregate)"),
     },
     OdsOp {
@@ -133,6 +142,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("dest", Single)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("$source attr-dict `:` type($source) `to` type($dest)"),
     },
     OdsOp {
@@ -142,6 +152,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("dest", Single)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("$source attr-dict `:` type($source) `to` type($dest)"),
     },
     OdsOp {
@@ -151,6 +162,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Single)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("$elements attr-dict `:` type($result)"),
     },
     OdsOp {
@@ -160,6 +172,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Single)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some("$src $reassociation attr-dict `:` type($src) `into` type($result)"),
     },
     OdsOp {
@@ -169,6 +182,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Single)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some(
             "$src $reassociation `output_shape` custom<DynamicIndexList>($output_shape, $static_output_shape) attr-dict `:` type($src) `into` type($result)",
         ),
@@ -180,6 +194,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Single)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some(EXTRACT_SLICE_TEXT),
     },
     OdsOp {
@@ -195,6 +210,7 @@ pub static OPS: &[OdsOp] = &[
         results: &[("result", Single)],
         regions: 0,
         same_types: &[&["dest", "result"]],
+        successors: &[],
         format: Some(INSERT_SLICE_TEXT),
     },
     OdsOp {
@@ -204,8 +220,95 @@ pub static OPS: &[OdsOp] = &[
         results: &[("memref", Single)],
         regions: 0,
         same_types: &[],
+        successors: &[],
         format: Some(
             "`(`$dynamicSize`)` (`from` $workspaceArg^)? (`offset` `=` `[` $offset^ `]`)? attr-dict `:` (`from` type($workspaceArg)^ `to`)? type($memref)",
+        ),
+    },
+];
+
+/// Control flow, linalg and annotation rows.
+pub static MORE: &[OdsOp] = &[
+    OdsOp {
+        name: "cf.br",
+        operands: &[("destOperands", Variadic)],
+        attrs: &[],
+        results: &[],
+        regions: 0,
+        same_types: &[],
+        successors: &["dest"],
+        format: Some("$dest (`(` $destOperands^ `:` type($destOperands) `)`)? attr-dict"),
+    },
+    OdsOp {
+        name: "cf.cond_br",
+        operands: &[
+            ("condition", Single),
+            ("trueDestOperands", Variadic),
+            ("falseDestOperands", Variadic),
+        ],
+        attrs: &[],
+        results: &[],
+        regions: 0,
+        same_types: &[],
+        successors: &["trueDest", "falseDest"],
+        format: Some(
+            "$condition `,` $trueDest (`(` $trueDestOperands^ `:` type($trueDestOperands) `)`)? `,` $falseDest (`(` $falseDestOperands^ `:` type($falseDestOperands) `)`)? attr-dict",
+        ),
+    },
+    OdsOp {
+        name: "cf.assert",
+        operands: &[("arg", Single)],
+        attrs: &[OdsAttr {
+            name: "msg",
+            kind: "str",
+            presence: Presence::Required,
+            default: None,
+        }],
+        results: &[],
+        regions: 0,
+        same_types: &[],
+        successors: &[],
+        format: Some("$arg `,` $msg attr-dict"),
+    },
+    OdsOp {
+        name: "annotation.mark",
+        operands: &[("src", Single), ("values", Variadic)],
+        attrs: &[OdsAttr {
+            name: "keys",
+            kind: "any",
+            presence: Presence::Optional,
+            default: None,
+        }],
+        results: &[],
+        regions: 0,
+        same_types: &[],
+        successors: &[],
+        format: Some(
+            "$src (`keys` `=` $keys^ `values` `=` `[` $values `:` type($values) `]`)? attr-dict `:` type($src)",
+        ),
+    },
+    OdsOp {
+        name: "linalg.transpose",
+        operands: &[("input", Single), ("init", Single)],
+        attrs: &[array("permutation")],
+        results: &[("result", Variadic)],
+        regions: 0,
+        same_types: &[],
+        successors: &[],
+        format: Some(
+            "`ins` `(` $input `:` type($input) `)` `outs` `(` $init `:` type($init) `)` `permutation` `=` $permutation attr-dict",
+        ),
+    },
+    OdsOp {
+        name: "linalg.broadcast",
+        operands: &[("input", Single), ("init", Single)],
+        attrs: &[array("dimensions")],
+        results: &[("result", Variadic)],
+        regions: 0,
+        same_types: &[],
+        successors: &[],
+        format: Some(
+            "`ins` `(` $input `:` type($input) `)` `outs` `(` $init `:` type($init) `)` `dimensions` `=` $dimensions attr-dict",
         ),
     },
 ];
@@ -234,6 +337,11 @@ pub fn infer(name: &str, i: usize, operands: &[&Type]) -> Option<Type> {
         },
         "tensor.extract" => operands.first()?.element_type().cloned(),
         "tensor.dim" => Some(Type::Index),
+        // Destination-style ops return their init when it is a tensor.
+        "linalg.transpose" | "linalg.broadcast" => match operands.get(1)? {
+            t @ Type::Tensor { .. } => Some((*t).clone()),
+            _ => None,
+        },
         _ => None,
     }
 }

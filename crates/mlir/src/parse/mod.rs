@@ -64,6 +64,7 @@ pub fn parse_module(text: &str, options: &ParseOptions) -> Result<Module, Diagno
         opts: options.clone(),
         default_dialect: Vec::new(),
         type_memo: HashMap::new(),
+        labels: Vec::new(),
     };
     p.parse_top()?;
     Ok(p.m)
@@ -127,6 +128,10 @@ pub(crate) struct Parser<'a> {
     /// Shaped types already read, by their exact text: programs repeat the
     /// same few memref types thousands of times.
     pub(crate) type_memo: HashMap<&'a str, Type>,
+    /// Block labels of the regions being read (innermost last): each
+    /// label's block and whether its definition has been read (a branch
+    /// may name a block defined further down).
+    labels: Vec<(RegionId, HashMap<String, (BlockId, bool, usize)>)>,
 }
 
 impl Parser<'_> {
@@ -315,7 +320,23 @@ impl Parser<'_> {
             return self.c.err("nesting too deep");
         }
         self.scopes.push(HashMap::new());
-        let r = self.parse_region_body(region, entry_args);
+        self.labels.push((region, HashMap::new()));
+        let mut r = self.parse_region_body(region, entry_args);
+        if let Some((_, labels)) = self.labels.pop() {
+            if r.is_ok() {
+                let mut undefined: Vec<(usize, &String)> = labels
+                    .iter()
+                    .filter(|(_, (_, defined, _))| !defined)
+                    .map(|(n, (_, _, pos))| (*pos, n))
+                    .collect();
+                undefined.sort();
+                if let Some((pos, name)) = undefined.first() {
+                    r = self
+                        .c
+                        .err_at(*pos, format!("reference to an undefined block '^{name}'"));
+                }
+            }
+        }
         self.scopes.pop();
         self.depth -= 1;
         r
@@ -355,11 +376,38 @@ impl Parser<'_> {
         Ok(())
     }
 
-    fn parse_labeled_block(&mut self, region: RegionId) -> PResult<()> {
+    /// Reads `^name` naming a block of the innermost region; a block not
+    /// yet defined is created and placed when its label is read.
+    pub(crate) fn parse_successor(&mut self) -> PResult<BlockId> {
+        self.c.skip_ws();
+        let pos = self.c.pos();
         self.c.expect("^")?;
-        if self.c.suffix_id().is_none() {
+        let Some(name) = self.c.suffix_id() else {
             return self.c.err("expected block name after '^'");
+        };
+        let name = name.to_string();
+        let Some((region, labels)) = self.labels.last_mut() else {
+            return self.c.err_at(pos, "block reference outside a region");
+        };
+        if let Some(&(b, _, _)) = labels.get(&name) {
+            return Ok(b);
         }
+        let region = *region;
+        let b = self.m.add_block(region, &[]);
+        if let Some((_, labels)) = self.labels.last_mut() {
+            labels.insert(name, (b, false, pos));
+        }
+        Ok(b)
+    }
+
+    fn parse_labeled_block(&mut self, region: RegionId) -> PResult<()> {
+        self.c.skip_ws();
+        let label_pos = self.c.pos();
+        self.c.expect("^")?;
+        let Some(label) = self.c.suffix_id() else {
+            return self.c.err("expected block name after '^'");
+        };
+        let label = label.to_string();
         let mut args = Vec::new();
         if self.c.eat("(") && !self.c.eat(")") {
             loop {
@@ -382,7 +430,26 @@ impl Parser<'_> {
         }
         self.c.expect(":")?;
         let types: Vec<Type> = args.iter().map(|a| a.1.clone()).collect();
-        let b = self.m.add_block(region, &types);
+        let known = self.labels.last().and_then(|(_, l)| l.get(&label).copied());
+        let b = match known {
+            Some((_, true, _)) => {
+                return self
+                    .c
+                    .err_at(label_pos, format!("redefinition of block '^{label}'"))
+            }
+            Some((b, false, _)) => {
+                // Referenced before: put it here, in textual order.
+                self.m.move_block_to_end(b);
+                for t in types {
+                    self.m.add_block_arg(b, t);
+                }
+                b
+            }
+            None => self.m.add_block(region, &types),
+        };
+        if let Some((_, l)) = self.labels.last_mut() {
+            l.insert(label, (b, true, label_pos));
+        }
         self.bind_block_args(b, &args)?;
         self.parse_block_ops(b)
     }

@@ -8,7 +8,7 @@
 //! format omits them, from the op's type-equality traits.
 
 use crate::ir::format::{Arity, Elem, OdsAttr, OdsOp, Var};
-use crate::ir::{Attribute, Type, DYNAMIC};
+use crate::ir::{Attribute, BlockId, Type, DYNAMIC};
 use crate::parse::cursor::PResult;
 use crate::parse::{Operand, Parser};
 
@@ -21,6 +21,7 @@ pub(crate) struct OdsRead {
     all_operands: Option<Vec<Operand>>,
     all_operand_types: Option<Vec<Type>>,
     all_result_types: Option<Vec<Type>>,
+    successors: Vec<Option<BlockId>>,
     /// Attributes in the order read.
     pub(crate) attrs: Vec<(String, Attribute)>,
 }
@@ -30,6 +31,7 @@ pub(crate) struct OdsParts {
     pub operands: Vec<Operand>,
     pub segments: Vec<u32>,
     pub result_types: Vec<Type>,
+    pub successors: Vec<BlockId>,
 }
 
 impl Parser<'_> {
@@ -47,6 +49,7 @@ impl Parser<'_> {
             all_operands: None,
             all_operand_types: None,
             all_result_types: None,
+            successors: vec![None; op.successors.len()],
             attrs: Vec::new(),
         };
         self.ods_elems(&mut st, elems)?;
@@ -86,6 +89,11 @@ impl Parser<'_> {
             Elem::Var(Var::Attr(a)) => {
                 let v = self.ods_attr(a)?;
                 st.attrs.push((a.name.to_string(), v));
+                Ok(())
+            }
+            Elem::Var(Var::Successor(i)) => {
+                let b = self.parse_successor()?;
+                st.successors[*i] = Some(b);
                 Ok(())
             }
             Elem::Var(Var::Result(_) | Var::AllResults | Var::Region(_)) => self
@@ -152,6 +160,7 @@ impl Parser<'_> {
                 }
             }
             Elem::Var(Var::Operand(_) | Var::AllOperands) => self.c.peek() == Some(b'%'),
+            Elem::Var(Var::Successor(_)) => self.c.peek() == Some(b'^'),
             Elem::Var(Var::Attr(a)) => self.attr_can_start(a),
             Elem::Type(_) | Elem::FunctionalType(..) => {
                 matches!(self.c.peek(), Some(b) if b.is_ascii_alphabetic() || b == b'!' || b == b'(')
@@ -410,10 +419,23 @@ impl Parser<'_> {
             segments.push(seg.len() as u32);
             operands.extend(seg.iter().cloned());
         }
+        let mut successors = Vec::new();
+        for (i, b) in st.successors.iter().enumerate() {
+            match b {
+                Some(b) => successors.push(*b),
+                None => {
+                    return self.c.err(format!(
+                        "'{}' needs successor '{}'",
+                        op.name, op.successors[i]
+                    ))
+                }
+            }
+        }
         Ok(OdsParts {
             operands,
             segments,
             result_types,
+            successors,
         })
     }
 

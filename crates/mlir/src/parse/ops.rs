@@ -138,8 +138,15 @@ impl Parser<'_> {
         self.c.expect("(")?;
         let operands = self.parse_operand_list()?;
         self.c.expect(")")?;
-        if self.c.peek() == Some(b'[') {
-            return self.c.err("block successors are not supported");
+        if self.c.eat("[") {
+            loop {
+                let s = self.parse_successor()?;
+                b.spec.successors.push(s);
+                if !self.c.eat(",") {
+                    break;
+                }
+            }
+            self.c.expect("]")?;
         }
         if self.c.eat("<") {
             let d = self.parse_dict()?;
@@ -228,6 +235,7 @@ impl Parser<'_> {
                 b.operands(&parts.operands);
                 b.spec.segments = parts.segments;
                 b.spec.result_types = parts.result_types;
+                b.spec.successors = parts.successors;
                 return Ok(b);
             }
         }

@@ -13,32 +13,63 @@ use crate::ir::{Attribute, OpId, ValueId, DYNAMIC};
 use crate::print::ops::OpPrinter;
 use crate::print::types::{write_attr, write_type};
 
-/// Whether `op` can print by its ODS format: its operands are split in one
-/// segment per ODS operand (ops read by the format, or built to match it).
+/// Whether `op` can print by its ODS format: its operands split in one
+/// segment per ODS operand (ops read by the format, or built to match
+/// it), or unsegmented operands that are exactly the single ODS operands
+/// (ops built without segments, e.g. `annotation.mark %v`).
 pub(crate) fn conforms(
     m: &crate::ir::Module,
     op: OpId,
 ) -> Option<(&'static OdsOp, &'static [Elem])> {
     let d = m.op(op);
-    if d.syntax.is_some() {
+    if d.syntax.is_some() || !d.regions().is_empty() {
         return None;
     }
     let (ods, elems) = crate::ir::format::op_format(d.name())?;
-    let n = ods.operands.len();
-    let ok = d.segments.len() == n
-        || (d.segments.is_empty()
-            && (n == 1 && d.operands().len() == 1 || n == 0 && d.operands().is_empty()));
-    if !ok || !d.regions().is_empty() {
+    segments(m, op, ods)?;
+    let singles = ods
+        .results
+        .iter()
+        .filter(|(_, a)| *a == Arity::Single)
+        .count();
+    (d.results().len() >= singles).then_some((ods, elems))
+}
+
+/// The operand ranges of the ODS operands of `op`.
+fn segments(m: &crate::ir::Module, op: OpId, ods: &OdsOp) -> Option<Vec<(usize, usize)>> {
+    let d = m.op(op);
+    let lens: Vec<usize> = if d.segments.len() == ods.operands.len() {
+        d.segments.iter().map(|&n| n as usize).collect()
+    } else if d.segments.is_empty() {
+        ods.operands
+            .iter()
+            .map(|(_, a)| usize::from(*a == Arity::Single))
+            .collect()
+    } else {
+        return None;
+    };
+    if lens.iter().sum::<usize>() != d.operands().len() {
         return None;
     }
-    let results_ok = ods.results.iter().all(|(_, a)| *a != Arity::Single)
-        || d.results().len()
-            >= ods
-                .results
-                .iter()
-                .filter(|(_, a)| *a == Arity::Single)
-                .count();
-    results_ok.then_some((ods, elems))
+    let mut start = 0;
+    Some(
+        lens.into_iter()
+            .map(|n| {
+                let r = (start, n);
+                start += n;
+                r
+            })
+            .collect(),
+    )
+}
+
+/// The values of ODS operand `i`.
+fn operand_segment(m: &crate::ir::Module, op: OpId, ods: &OdsOp, i: usize) -> Vec<ValueId> {
+    let Some(segs) = segments(m, op, ods) else {
+        return Vec::new();
+    };
+    let (start, n) = segs.get(i).copied().unwrap_or((0, 0));
+    m.op(op).operands()[start..start + n].to_vec()
 }
 
 /// Spacing state between elements.
@@ -127,7 +158,7 @@ impl OpPrinter<'_> {
                 true
             }
             Elem::Var(Var::Operand(i)) => {
-                let vs = d.segment(*i).to_vec();
+                let vs = operand_segment(m, op, ods, *i);
                 if vs.is_empty() {
                     return true;
                 }
@@ -161,11 +192,19 @@ impl OpPrinter<'_> {
                 self.push(&s);
                 true
             }
+            Elem::Var(Var::Successor(i)) => {
+                let Some(&b) = d.successors().get(*i) else {
+                    return false;
+                };
+                self.space(sp);
+                let name = self.block_name(b);
+                self.push(&name);
+                true
+            }
             Elem::Var(_) => false,
             Elem::Type(v) => {
                 let types: Vec<crate::ir::Type> = match v {
-                    Var::Operand(i) => d
-                        .segment(*i)
+                    Var::Operand(i) => operand_segment(m, op, ods, *i)
                         .iter()
                         .map(|&v| m.value_type(v).clone())
                         .collect(),
@@ -201,7 +240,7 @@ impl OpPrinter<'_> {
             }
             Elem::FunctionalType(a, r) => {
                 let ins: Vec<ValueId> = match a {
-                    Var::Operand(i) => d.segment(*i).to_vec(),
+                    Var::Operand(i) => operand_segment(m, op, ods, *i),
                     _ => d.operands().to_vec(),
                 };
                 let outs: Vec<ValueId> = match r {
@@ -233,7 +272,7 @@ impl OpPrinter<'_> {
                 }
                 true
             }
-            Elem::Custom(name, vars) => self.ods_custom(op, name, vars, sp),
+            Elem::Custom(name, vars) => self.ods_custom(op, ods, name, vars, sp),
             Elem::Optional { elems, anchor } => {
                 if self.anchor_present(op, ods, *anchor) {
                     self.ods_elems(op, ods, elems, in_format, sp)
@@ -248,7 +287,7 @@ impl OpPrinter<'_> {
         let m = self.module();
         let d = m.op(op);
         match anchor {
-            Var::Operand(i) => !d.segment(i).is_empty(),
+            Var::Operand(i) => !operand_segment(m, op, ods, i).is_empty(),
             Var::Result(i) => !result_segment(m, op, ods, i).is_empty(),
             Var::Attr(a) => match d.attr(a.name) {
                 None => false,
@@ -257,10 +296,18 @@ impl OpPrinter<'_> {
             Var::AllOperands => !d.operands().is_empty(),
             Var::AllResults => !d.results().is_empty(),
             Var::Region(_) => false,
+            Var::Successor(_) => true,
         }
     }
 
-    fn ods_custom(&mut self, op: OpId, name: &str, vars: &[Var], sp: &mut Space) -> bool {
+    fn ods_custom(
+        &mut self,
+        op: OpId,
+        ods: &'static OdsOp,
+        name: &str,
+        vars: &[Var],
+        sp: &mut Space,
+    ) -> bool {
         let m = self.module();
         let d = m.op(op);
         match (name, vars) {
@@ -269,7 +316,7 @@ impl OpPrinter<'_> {
                     .attr(s.name)
                     .and_then(Attribute::as_int_array)
                     .unwrap_or_default();
-                let dyns = d.segment(*dy).to_vec();
+                let dyns = operand_segment(m, op, ods, *dy);
                 self.space(sp);
                 self.push("[");
                 let mut k = 0;
@@ -296,7 +343,7 @@ impl OpPrinter<'_> {
                     let mut out = String::new();
                     write_format_attr(&mut out, s, &a);
                     self.push(&out);
-                } else if let Some(&v) = d.segment(*dy).first() {
+                } else if let Some(&v) = operand_segment(m, op, ods, *dy).first() {
                     self.print_values(&[v]);
                 } else {
                     return false;

@@ -66,6 +66,19 @@ impl<'a> OpPrinter<'a> {
         self.attr_dict(op, elided);
     }
 
+    /// `^bbN`: the block's position in its region (MLIR numbers blocks per
+    /// region).
+    pub(crate) fn block_name(&self, b: BlockId) -> String {
+        let r = self.m.block_region(b);
+        let i = self
+            .m
+            .region_blocks(r)
+            .iter()
+            .position(|&x| x == b)
+            .unwrap_or(0);
+        format!("^bb{i}")
+    }
+
     fn newline(&mut self) {
         self.out.push('\n');
         for _ in 0..self.indent {
@@ -173,6 +186,17 @@ impl<'a> OpPrinter<'a> {
         self.out.push('(');
         self.values(d.operands());
         self.out.push(')');
+        if !d.successors().is_empty() {
+            self.out.push('[');
+            for (i, &b) in d.successors().iter().enumerate() {
+                if i > 0 {
+                    self.out.push_str(", ");
+                }
+                let n = self.block_name(b);
+                self.out.push_str(&n);
+            }
+            self.out.push(']');
+        }
         if !d.regions().is_empty() {
             self.out.push_str(" (");
             for (i, &r) in d.regions().iter().enumerate() {
@@ -223,6 +247,9 @@ impl<'a> OpPrinter<'a> {
                     self.out.push(')');
                 }
                 self.out.push(':');
+                if i > 0 {
+                    self.pred_comment(r, b);
+                }
                 self.indent += 1;
             }
             self.block_ops(b, print_terminators);
@@ -230,6 +257,36 @@ impl<'a> OpPrinter<'a> {
         self.indent -= 1;
         self.newline();
         self.out.push('}');
+    }
+
+    /// MLIR's `  // pred: ^bb0` / `  // 2 preds: ^bb0, ^bb2` /
+    /// `  // no predecessors` after a non-entry block label.
+    fn pred_comment(&mut self, r: RegionId, b: BlockId) {
+        let blocks = self.m.region_blocks(r).to_vec();
+        let mut preds: Vec<usize> = Vec::new();
+        for (i, &p) in blocks.iter().enumerate() {
+            if let Some(t) = self.m.last_op(p) {
+                let n = self
+                    .m
+                    .op(t)
+                    .successors()
+                    .iter()
+                    .filter(|&&s| s == b)
+                    .count();
+                preds.extend(std::iter::repeat_n(i, n));
+            }
+        }
+        preds.dedup();
+        match preds.as_slice() {
+            [] => self.out.push_str("  // no predecessors"),
+            [p] => {
+                let _ = write!(self.out, "  // pred: ^bb{p}");
+            }
+            _ => {
+                let names: Vec<String> = preds.iter().map(|p| format!("^bb{p}")).collect();
+                let _ = write!(self.out, "  // {} preds: {}", preds.len(), names.join(", "));
+            }
+        }
     }
 
     fn block_ops(&mut self, b: BlockId, print_terminators: bool) {
