@@ -284,7 +284,7 @@ pub static MORE: &[OdsOp] = &[
         same_types: &[],
         successors: &[],
         format: Some(
-            "$src (`keys` `=` $keys^ `values` `=` `[` $values `:` type($values) `]`)? attr-dict `:` type($src)",
+            "$src attr-dict (`keys` `=` $keys^ `values` `=` `[` $values `:` type($values) `]`)? `:` type($src)",
         ),
     },
     OdsOp {

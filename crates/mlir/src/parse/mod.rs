@@ -65,8 +65,10 @@ pub fn parse_module(text: &str, options: &ParseOptions) -> Result<Module, Diagno
         default_dialect: Vec::new(),
         type_memo: HashMap::new(),
         labels: Vec::new(),
+        forward: HashMap::new(),
     };
     p.parse_top()?;
+    p.check_forward()?;
     Ok(p.m)
 }
 
@@ -132,6 +134,19 @@ pub(crate) struct Parser<'a> {
     /// label's block and whether its definition has been read (a branch
     /// may name a block defined further down).
     labels: Vec<(RegionId, HashMap<String, (BlockId, bool, usize)>)>,
+    /// Values used before their definition (`%name`, result number): a
+    /// placeholder and where it was first used. The definition replaces
+    /// it; one left at the end is an undeclared name.
+    forward: HashMap<(String, usize), Forward>,
+}
+
+/// A forward reference's placeholder value.
+pub(crate) struct Forward {
+    value: ValueId,
+    op: crate::ir::OpId,
+    pos: usize,
+    end: usize,
+    typed: bool,
 }
 
 impl Parser<'_> {
@@ -235,8 +250,73 @@ impl Parser<'_> {
                 });
             }
         }
-        self.c
-            .err_at(pos, format!("use of undeclared SSA value name '%{name}'"))
+        // A use before the definition (MLIR resolves names when the
+        // definition is read): a placeholder the definition replaces.
+        let key = (name.to_string(), index as usize);
+        if let Some(f) = self.forward.get(&key) {
+            return Ok(Operand {
+                v: f.value,
+                pos,
+                end: self.c.pos(),
+            });
+        }
+        let op = self.m.create_op(
+            crate::ir::OpSpec::new("builtin.unresolved", self.c.loc_at(pos)).results([Type::None]),
+        );
+        let v = self.m.op(op).results()[0];
+        self.forward.insert(
+            key,
+            Forward {
+                value: v,
+                op,
+                pos,
+                end: self.c.pos(),
+                typed: false,
+            },
+        );
+        Ok(Operand {
+            v,
+            pos,
+            end: self.c.pos(),
+        })
+    }
+
+    /// Fails on the first forward reference never defined.
+    fn check_forward(&mut self) -> PResult<()> {
+        let first = self
+            .forward
+            .iter()
+            .min_by_key(|(_, f)| f.pos)
+            .map(|((name, _), f)| (name.clone(), f.pos));
+        match first {
+            Some((name, pos)) => self
+                .c
+                .err_at(pos, format!("use of undeclared SSA value name '%{name}'")),
+            None => Ok(()),
+        }
+    }
+
+    /// Replaces the placeholder of a forward reference to `%name#index`
+    /// by its definition `v`.
+    fn resolve_forward(&mut self, name: &str, index: usize, v: ValueId) -> PResult<()> {
+        let Some(f) = self.forward.remove(&(name.to_string(), index)) else {
+            return Ok(());
+        };
+        let placeholder_ty = self.m.value_type(f.value).clone();
+        if f.typed && placeholder_ty != *self.m.value_type(v) {
+            return self.c.err_at(
+                f.pos,
+                format!(
+                    "use of value '{}' expects different type than prior uses: '{}' vs '{}'",
+                    self.c.slice(f.pos, f.end),
+                    placeholder_ty,
+                    self.m.value_type(v)
+                ),
+            );
+        }
+        self.m.replace_all_uses(f.value, v);
+        self.m.erase_op(f.op);
+        Ok(())
     }
 
     /// Reads `%a, %b, ...` (possibly empty when the next token is not `%`).
@@ -263,22 +343,24 @@ impl Parser<'_> {
     ) -> PResult<()> {
         let scope = self.scopes.last_mut().expect("scope stack never empty");
         match scope.get_mut(name) {
-            Some(_) if index == 0 => self
-                .c
-                .err_at(pos, format!("redefinition of SSA value '%{name}'")),
-            Some(vs) => {
-                vs.push(v);
-                Ok(())
+            Some(_) if index == 0 => {
+                return self
+                    .c
+                    .err_at(pos, format!("redefinition of SSA value '%{name}'"))
             }
+            Some(vs) => vs.push(v),
             None => {
                 scope.insert(name.to_string(), vec![v]);
-                Ok(())
             }
         }
+        if !self.forward.is_empty() {
+            self.resolve_forward(name, index, v)?;
+        }
+        Ok(())
     }
 
     /// Checks that operands have the written types (MLIR's message).
-    pub(crate) fn check_types(&self, operands: &[Operand], types: &[Type]) -> PResult<()> {
+    pub(crate) fn check_types(&mut self, operands: &[Operand], types: &[Type]) -> PResult<()> {
         if operands.len() != types.len() {
             let pos = operands.first().map(|o| o.pos).unwrap_or(self.c.pos());
             return self.c.err_at(
@@ -291,6 +373,13 @@ impl Parser<'_> {
             );
         }
         for (o, t) in operands.iter().zip(types) {
+            if let Some(f) = self.forward.values_mut().find(|f| f.value == o.v) {
+                if !f.typed {
+                    f.typed = true;
+                    self.m.set_type(o.v, t.clone());
+                    continue;
+                }
+            }
             let actual = self.m.value_type(o.v);
             if actual != t {
                 return self.c.err_at(

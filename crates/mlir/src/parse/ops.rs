@@ -664,7 +664,7 @@ impl Parser<'_> {
         Ok(b)
     }
 
-    fn check_all(&self, ops: &[Operand], ty: &Type) -> PResult<()> {
+    fn check_all(&mut self, ops: &[Operand], ty: &Type) -> PResult<()> {
         self.check_types(ops, &vec![ty.clone(); ops.len()])
     }
 
