@@ -141,6 +141,7 @@ fn all_ops() -> impl Iterator<Item = &'static OdsOp> {
         .iter()
         .chain(crate::ir::upstream::OPS.iter())
         .chain(crate::ir::upstream::MORE.iter())
+        .chain(std::iter::once(&crate::ir::upstream::PARALLEL_INSERT_SLICE))
 }
 
 /// The table row of `name`.

@@ -372,6 +372,12 @@ pub enum Form {
     If,
     /// `scf.while (%a = %init) : (T) -> R { ... } do { ... }`.
     While,
+    /// `scf.forall (%i) in (4) shared_outs(..) -> (..) { }`.
+    Forall,
+    /// `scf.forall.in_parallel { }`.
+    InParallel,
+    /// `scf.parallel (%i) = (%a) to (%b) step (%c) { }`.
+    Parallel,
     /// `scf.condition(%c) %a : T`.
     Condition,
     /// `vector.transfer_read`.
@@ -399,9 +405,8 @@ pub fn custom_form(name: &str) -> Option<Form> {
         "builtin.module" => Module,
         "func.func" => Func,
         "func.call" => Call,
-        "func.return" | "scf.yield" | "scope.return" | "memref.dealloc" | "vector.yield" => {
-            OperandList
-        }
+        "func.return" | "scf.yield" | "scope.return" | "memref.dealloc" | "vector.yield"
+        | "scf.reduce" => OperandList,
         "arith.constant" => Constant,
         "arith.addi" | "arith.subi" | "arith.muli" | "arith.divsi" | "arith.divui"
         | "arith.remsi" | "arith.remui" | "arith.andi" | "arith.ori" | "arith.xori"
@@ -448,6 +453,9 @@ pub fn custom_form(name: &str) -> Option<Form> {
         "scf.for" => For,
         "scf.if" => If,
         "scf.while" => While,
+        "scf.forall" => Forall,
+        "scf.forall.in_parallel" => InParallel,
+        "scf.parallel" => Parallel,
         "scf.condition" => Condition,
         "vector.transfer_read" => TransferRead,
         "vector.transfer_write" => TransferWrite,

@@ -313,6 +313,28 @@ pub static MORE: &[OdsOp] = &[
     },
 ];
 
+/// `tensor.parallel_insert_slice` (inside `scf.forall.in_parallel`).
+pub static PARALLEL_INSERT_SLICE: OdsOp = OdsOp {
+    name: "tensor.parallel_insert_slice",
+    operands: &[
+        ("source", Single),
+        ("dest", Single),
+        ("offsets", Variadic),
+        ("sizes", Variadic),
+        ("strides", Variadic),
+    ],
+    attrs: &[
+        array("static_offsets"),
+        array("static_sizes"),
+        array("static_strides"),
+    ],
+    results: &[],
+    regions: 0,
+    same_types: &[],
+    successors: &[],
+    format: Some(INSERT_SLICE_TEXT),
+};
+
 /// `tensor.extract_slice`.
 const EXTRACT_SLICE_TEXT: &str = "$source `` custom<DynamicIndexList>($offsets, $static_offsets) custom<DynamicIndexList>($sizes, $static_sizes) custom<DynamicIndexList>($strides, $static_strides) attr-dict `:` type($source) `to` type($result)";
 /// `tensor.insert_slice`.

@@ -8,6 +8,7 @@
 mod cursor;
 mod ods;
 mod ops;
+mod scf;
 mod types;
 
 use std::collections::HashMap;

@@ -9,9 +9,9 @@ use crate::parse::cursor::PResult;
 use crate::parse::{Operand, Parser, KNOWN_DIALECTS};
 
 /// An op read but not yet created: its spec and its filled regions.
-struct Built {
-    spec: OpSpec,
-    regions: Vec<RegionId>,
+pub(crate) struct Built {
+    pub(crate) spec: OpSpec,
+    pub(crate) regions: Vec<RegionId>,
 }
 
 impl Built {
@@ -22,7 +22,7 @@ impl Built {
         }
     }
 
-    fn operands(&mut self, ops: &[Operand]) {
+    pub(crate) fn operands(&mut self, ops: &[Operand]) {
         self.spec.operands.extend(ops.iter().map(|o| o.v));
     }
 }
@@ -119,7 +119,7 @@ impl Parser<'_> {
         }
     }
 
-    fn parse_opt_attr_dict(&mut self, b: &mut Built) -> PResult<()> {
+    pub(crate) fn parse_opt_attr_dict(&mut self, b: &mut Built) -> PResult<()> {
         if self.c.peek() == Some(b'{') {
             let d = self.parse_dict()?;
             for (n, a) in d.iter() {
@@ -552,6 +552,9 @@ impl Parser<'_> {
             Form::For => self.parse_for(&mut b)?,
             Form::If => self.parse_if(&mut b)?,
             Form::While => self.parse_while(&mut b)?,
+            Form::Forall => self.parse_forall(&mut b)?,
+            Form::InParallel => self.parse_in_parallel(&mut b)?,
+            Form::Parallel => self.parse_parallel(&mut b)?,
             Form::Condition => {
                 self.c.expect("(")?;
                 let cond = self.parse_operand()?;
@@ -998,7 +1001,10 @@ impl Parser<'_> {
     /// the bound names with their positions, and the values. `what` names
     /// the argument kind in the error for a missing name.
     #[allow(clippy::type_complexity)]
-    fn parse_bound_args(&mut self, what: &str) -> PResult<(Vec<(String, usize)>, Vec<Operand>)> {
+    pub(crate) fn parse_bound_args(
+        &mut self,
+        what: &str,
+    ) -> PResult<(Vec<(String, usize)>, Vec<Operand>)> {
         self.c.expect("(")?;
         let mut names = Vec::new();
         let mut values = Vec::new();
@@ -1050,7 +1056,7 @@ impl Parser<'_> {
 
     /// Adds the implicit terminator `name` to a single-block region whose
     /// last op is not one (MLIR does the same for `scf` bodies).
-    fn ensure_terminator(&mut self, r: RegionId, name: &str) {
+    pub(crate) fn ensure_terminator(&mut self, r: RegionId, name: &str) {
         let block = match self.m.region_blocks(r).first() {
             Some(&b) => b,
             None => self.m.add_block(r, &[]),

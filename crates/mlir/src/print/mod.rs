@@ -5,6 +5,7 @@
 mod names;
 mod ods;
 mod ops;
+mod scf;
 mod types;
 
 pub use names::Names;

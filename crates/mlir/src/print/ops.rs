@@ -66,6 +66,16 @@ impl<'a> OpPrinter<'a> {
         self.attr_dict(op, elided);
     }
 
+    /// Prints the types of values separated by `, `.
+    pub(crate) fn print_types_of(&mut self, vs: &[ValueId]) {
+        self.types_of(vs);
+    }
+
+    /// Prints a region (see `region`).
+    pub(crate) fn print_region(&mut self, r: RegionId, entry_args: bool, terminators: bool) {
+        self.region(r, entry_args, terminators);
+    }
+
     /// `^bbN`: the block's position in its region (MLIR numbers blocks per
     /// region).
     pub(crate) fn block_name(&self, b: BlockId) -> String {
@@ -303,7 +313,14 @@ impl<'a> OpPrinter<'a> {
 
     fn is_elidable_terminator(&self, op: OpId) -> bool {
         let d = self.m.op(op);
-        matches!(d.name(), "scf.yield" | "scope.return")
+        let empty_in_parallel = d.is("scf.forall.in_parallel")
+            && d.regions().iter().all(|&r| {
+                self.m
+                    .region_blocks(r)
+                    .iter()
+                    .all(|&b| self.m.first_op(b).is_none())
+            });
+        (matches!(d.name(), "scf.yield" | "scope.return") || empty_in_parallel)
             && d.operands().is_empty()
             && d.attrs.is_empty()
     }
@@ -314,7 +331,13 @@ impl<'a> OpPrinter<'a> {
         let name = self.op_name(d.name());
         let operands = d.operands().to_vec();
         let result_ty = |i: usize| d.result(i).map(|v| m.value_type(v));
+        if form == Form::OperandList && !d.regions().is_empty() {
+            return false;
+        }
         match form {
+            Form::Forall => return self.print_forall(op),
+            Form::InParallel => return self.print_in_parallel(op),
+            Form::Parallel => return self.print_parallel(op),
             Form::Module => {
                 self.out.push_str("module");
                 if let Some(n) = d.attr("sym_name").and_then(Attribute::as_str) {
