@@ -167,6 +167,58 @@ impl Module {
         self.op(op).results()[0]
     }
 
+    /// `arith.constant value : ty` (index or integer) for use at or inside
+    /// `near`, materialised once at the top of the enclosing function as
+    /// MLIR's `OperationFolder::getOrCreateConstant` does: an
+    /// `arith.constant` of the same value and type already in the
+    /// function's entry block is reused; otherwise a new one is inserted at
+    /// the start of the entry block (so constants a pass creates one after
+    /// another end up in reverse creation order, as with the folder). Ops
+    /// outside any function get the constant right before them.
+    pub fn constant_at_function_top(
+        &mut self,
+        near: OpId,
+        value: i64,
+        ty: Type,
+        loc: Location,
+    ) -> ValueId {
+        let func = if self.op(near).is("func.func") {
+            Some(near)
+        } else {
+            self.ancestor_named(near, "func.func")
+        };
+        let Some(entry) = func.and_then(|f| self.func_body(f)) else {
+            return self.build_index_constant_typed(value, ty, InsertPoint::Before(near), loc);
+        };
+        let wanted = Attribute::Integer {
+            value: value.into(),
+            ty: ty.clone(),
+        };
+        let existing = self.block_ops(entry).find(|&o| {
+            let d = self.op(o);
+            d.is("arith.constant")
+                && d.attr("value") == Some(&wanted)
+                && d.results().len() == 1
+                && *self.value_type(d.results()[0]) == ty
+        });
+        match existing {
+            Some(o) => self.op(o).results()[0],
+            None => self.build_index_constant_typed(value, ty, InsertPoint::BlockStart(entry), loc),
+        }
+    }
+
+    fn build_index_constant_typed(
+        &mut self,
+        value: i64,
+        ty: Type,
+        at: InsertPoint,
+        loc: Location,
+    ) -> ValueId {
+        let spec = self.int_constant_spec(value, ty, loc);
+        let op = self.build(spec, at);
+        self.op(op).results()[0]
+    }
+
     /// Builds a binary arith op (`arith.addi`, `arith.remsi`, ...) whose
     /// result has the type of `lhs`; returns the result.
     pub fn build_binary(
