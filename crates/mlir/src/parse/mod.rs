@@ -45,6 +45,7 @@ pub const KNOWN_DIALECTS: &[&str] = &[
     "annotation",
     "scope",
     "hivm",
+    "ave",
     "hacc",
     "hfusion",
     "bishengir_test",

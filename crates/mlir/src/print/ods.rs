@@ -289,10 +289,9 @@ impl OpPrinter<'_> {
         match anchor {
             Var::Operand(i) => !operand_segment(m, op, ods, i).is_empty(),
             Var::Result(i) => !result_segment(m, op, ods, i).is_empty(),
-            Var::Attr(a) => match d.attr(a.name) {
-                None => false,
-                Some(v) => !is_default(a, v),
-            },
+            // Present when set, even to its default: the corpus's CHECK
+            // lines keep `unsigned_src = false` when it was written.
+            Var::Attr(a) => d.attr(a.name).is_some(),
             Var::AllOperands => !d.operands().is_empty(),
             Var::AllResults => !d.results().is_empty(),
             Var::Region(_) => false,
@@ -399,26 +398,6 @@ fn result_segment(m: &crate::ir::Module, op: OpId, ods: &OdsOp, i: usize) -> Vec
         start += len;
     }
     Vec::new()
-}
-
-/// Whether `v` is the default of a `DefaultValuedAttr` (MLIR leaves an
-/// optional group anchored on such an attribute out when it holds the
-/// default). Enum defaults are C++ case names (`RoundMode::RINT`), which
-/// match the printed keyword up to case.
-fn is_default(a: &OdsAttr, v: &Attribute) -> bool {
-    let Some(def) = a.default else { return false };
-    match v {
-        Attribute::Bool(b) => def == if *b { "true" } else { "false" },
-        Attribute::DenseArray { values, .. } => def == "{}" && values.is_empty(),
-        Attribute::Integer { value, .. } => def.parse::<i128>().ok() == Some(*value),
-        Attribute::Dialect {
-            params: Some(p), ..
-        } => {
-            let case = def.rsplit("::").next().unwrap_or(def);
-            case.eq_ignore_ascii_case(p)
-        }
-        _ => false,
-    }
 }
 
 /// The printed form of a default given as C++ (`false`, `-1`, `{}`,
