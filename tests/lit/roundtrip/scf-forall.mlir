@@ -15,7 +15,7 @@
 // CHECK-NEXT: "some_use"(%arg2) : (index) -> ()
 // CHECK-NEXT: }
 // CHECK-NEXT: %0 = scf.forall (%arg2) = (0) to (4) step (2) shared_outs(%arg3 = %arg0) -> (tensor<4xf32>) {
-// CHECK-NEXT: %cst = arith.constant dense<1.0> : tensor<1xf32>
+// CHECK-NEXT: %cst = arith.constant dense<1.000000e+00> : tensor<1xf32>
 // CHECK-NEXT: scf.forall.in_parallel {
 // CHECK-NEXT: tensor.parallel_insert_slice %cst into %arg3[%arg2] [1] [1] : tensor<1xf32> into tensor<4xf32>
 // CHECK-NEXT: }

@@ -6,6 +6,7 @@
 //! reader never panics, whatever the input.
 
 mod cursor;
+mod dense;
 mod ods;
 mod ops;
 mod scf;

@@ -529,12 +529,23 @@ impl Parser<'_> {
                 b.spec.attrs.set("sym_name", Attribute::String(sym));
                 self.c.expect(":")?;
                 let ty = self.parse_type()?;
-                b.spec.attrs.set("type", Attribute::Type(ty));
+                b.spec.attrs.set("type", Attribute::Type(ty.clone()));
                 if self.c.eat("=") {
                     if self.c.eat_keyword("uninitialized") {
                         b.spec.attrs.set("initial_value", Attribute::Unit);
                     } else {
-                        let init = self.parse_attribute()?;
+                        let mut init = self.parse_attribute()?;
+                        // The initial value's elements have the memref's
+                        // element type: print them as MLIR does.
+                        if let (Attribute::Opaque(t), Some(elem)) = (&init, ty.element_type()) {
+                            if let Some(inner) =
+                                t.strip_prefix("dense<").and_then(|r| r.strip_suffix('>'))
+                            {
+                                if let Some(c) = crate::parse::dense::canonical_dense(inner, elem) {
+                                    init = Attribute::Opaque(format!("dense<{c}>"));
+                                }
+                            }
+                        }
                         b.spec.attrs.set("initial_value", init);
                     }
                 }
@@ -901,12 +912,18 @@ impl Parser<'_> {
             .any(|k| self.c.looking_at(k));
         if is_elements {
             // Elements constants: `dense<...> : T`, the type gives the result.
-            self.c.ident();
+            let word = self.c.ident().unwrap_or_default();
             let text = self.c.balanced()?.to_string();
-            let kw = self.c.slice(p, self.c.pos()).trim().to_string();
-            let _ = text;
+            let mut kw = self.c.slice(p, self.c.pos()).trim().to_string();
             self.c.expect(":")?;
             let ty = self.parse_type()?;
+            if let (Some(elem), "dense") = (ty.element_type(), word) {
+                if let Some(c) =
+                    crate::parse::dense::canonical_dense(&text[1..text.len() - 1], elem)
+                {
+                    kw = format!("dense<{c}>");
+                }
+            }
             b.spec
                 .attrs
                 .set("value", Attribute::Opaque(format!("{kw} : {ty}")));

@@ -373,15 +373,25 @@ impl<'a> Parser<'a> {
                         if self.c.peek_raw(0) != Some(b'<') {
                             return self.c.err(format!("expected '<' after '{word}'"));
                         }
-                        self.c.balanced()?;
+                        let body = self.c.balanced()?;
                         // Elements attributes carry their type: keep it in the text.
                         let save = self.c.pos();
+                        let mut ty = None;
                         if self.c.eat(":") {
-                            self.parse_type()?;
+                            ty = Some(self.parse_type()?);
                         } else {
                             self.c.reset(save);
                         }
                         let end = self.c.pos();
+                        let elem = ty.as_ref().and_then(Type::element_type);
+                        if let (Some(elem), "dense") = (elem, word) {
+                            let inner = &body[1..body.len() - 1];
+                            if let Some(c) = crate::parse::dense::canonical_dense(inner, elem) {
+                                let ty_text =
+                                    ty.as_ref().map(|t| t.to_string()).unwrap_or_default();
+                                return Ok(Attribute::Opaque(format!("dense<{c}> : {ty_text}")));
+                            }
+                        }
                         return Ok(Attribute::Opaque(
                             self.expand_aliases(self.c.slice(start, end)),
                         ));
