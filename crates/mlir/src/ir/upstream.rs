@@ -311,6 +311,75 @@ pub static MORE: &[OdsOp] = &[
             "`ins` `(` $input `:` type($input) `)` `outs` `(` $init `:` type($init) `)` `dimensions` `=` $dimensions attr-dict",
         ),
     },
+    OdsOp {
+        name: "arith.mulsi_extended",
+        operands: &[("lhs", Single), ("rhs", Single)],
+        attrs: &[],
+        results: &[("low", Single), ("high", Single)],
+        regions: 0,
+        same_types: &[&["lhs", "rhs", "low", "high"]],
+        successors: &[],
+        format: Some("$lhs `,` $rhs attr-dict `:` type($lhs)"),
+    },
+    OdsOp {
+        name: "arith.mului_extended",
+        operands: &[("lhs", Single), ("rhs", Single)],
+        attrs: &[],
+        results: &[("low", Single), ("high", Single)],
+        regions: 0,
+        same_types: &[&["lhs", "rhs", "low", "high"]],
+        successors: &[],
+        format: Some("$lhs `,` $rhs attr-dict `:` type($lhs)"),
+    },
+    OdsOp {
+        name: "vector.reduction",
+        operands: &[("vector", Single), ("acc", Optional)],
+        attrs: &[
+            OdsAttr {
+                name: "kind",
+                kind: "enum:vector.kind",
+                presence: Presence::Required,
+                default: None,
+            },
+            OdsAttr {
+                name: "fastmath",
+                kind: "enum:arith.fastmath",
+                presence: Presence::Default,
+                default: None,
+            },
+        ],
+        results: &[("dest", Single)],
+        regions: 0,
+        same_types: &[],
+        successors: &[],
+        format: Some(
+            "$kind `,` $vector (`,` $acc^)? (`fastmath` `` $fastmath^)? attr-dict `:` type($vector) `into` type($dest)",
+        ),
+    },
+    OdsOp {
+        name: "vector.maskedload",
+        operands: &[("base", Single), ("indices", Variadic), ("mask", Single), ("pass_thru", Single)],
+        attrs: &[],
+        results: &[("result", Single)],
+        regions: 0,
+        same_types: &[],
+        successors: &[],
+        format: Some(
+            "$base `[` $indices `]` `,` $mask `,` $pass_thru attr-dict `:` type($base) `,` type($mask) `,` type($pass_thru) `into` type($result)",
+        ),
+    },
+    OdsOp {
+        name: "vector.maskedstore",
+        operands: &[("base", Single), ("indices", Variadic), ("mask", Single), ("valueToStore", Single)],
+        attrs: &[],
+        results: &[],
+        regions: 0,
+        same_types: &[],
+        successors: &[],
+        format: Some(
+            "$base `[` $indices `]` `,` $mask `,` $valueToStore attr-dict `:` type($base) `,` type($mask) `,` type($valueToStore)",
+        ),
+    },
 ];
 
 /// `tensor.parallel_insert_slice` (inside `scf.forall.in_parallel`).

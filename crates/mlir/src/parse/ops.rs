@@ -1253,6 +1253,19 @@ impl Parser<'_> {
                         break;
                     }
                     if self.c.peek_raw(0) == Some(b'(') {
+                        // `unit_flag_mode([#hivm.unit_flag<..>])`: an
+                        // attribute list in a keyword's parentheses (the
+                        // custom parsers of fixpipe and mmadL1).
+                        let open = self.c.pos();
+                        self.c.reset(open + 1);
+                        let attr_group = !matches!(self.c.peek(), Some(b'%') | Some(b')'));
+                        self.c.reset(open);
+                        if attr_group {
+                            let text = self.c.balanced()?;
+                            let text = format!("{word}{}", self.expand_aliases(text));
+                            pieces.push(Piece::Text(text));
+                            continue;
+                        }
                         let (seg, typed) = self.parse_group(&mut segments, &mut operands)?;
                         pieces.push(Piece::Group {
                             keyword: word.to_string(),

@@ -295,9 +295,19 @@ impl<'a> Parser<'a> {
     }
 
     fn parse_vector(&mut self) -> PResult<Type> {
+        self.c.skip_ws();
+        let open = self.c.pos();
         self.c.expect("<")?;
         let (shape, scalable) = self.parse_dims(true)?;
         let elem = self.parse_type()?;
+        if self.c.eat(",") {
+            // The AVE dialect's vectors carry a layout attribute
+            // (`vector<64xi1, #ave.vector_layout<..>>`): kept as written.
+            self.parse_attribute()?;
+            self.c.expect(">")?;
+            let text = self.c.slice(open, self.c.pos());
+            return Ok(Type::Opaque(format!("vector{}", self.expand_aliases(text))));
+        }
         self.c.expect(">")?;
         Ok(Type::Vector(VectorType {
             shape,

@@ -107,6 +107,12 @@ impl Namer<'_> {
                 if results.is_empty() {
                     continue;
                 }
+                if let Some(names) = preferred_names(m, op) {
+                    for (&r, name) in results.iter().zip(names) {
+                        self.set_name(r, name, &mut st);
+                    }
+                    continue;
+                }
                 match preferred_name(m, op) {
                     Some(name) if results.len() == 1 => self.set_name(results[0], &name, &mut st),
                     _ => {
@@ -166,6 +172,17 @@ fn sanitize(name: &str) -> String {
         s.insert(0, '_');
     }
     s
+}
+
+/// The names `getAsmResultNames` gives each result of a multi-result op.
+fn preferred_names(m: &Module, op: OpId) -> Option<&'static [&'static str]> {
+    let d = m.op(op);
+    match d.name() {
+        "arith.mulsi_extended" | "arith.mului_extended" if d.results().len() == 2 => {
+            Some(&["low", "high"])
+        }
+        _ => None,
+    }
 }
 
 /// The name MLIR's `getAsmResultNames` gives the result of `op`.
