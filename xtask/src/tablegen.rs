@@ -355,8 +355,7 @@ impl P<'_> {
         if !self.eat(':') {
             return out;
         }
-        loop {
-            let Some(name) = self.id() else { break };
+        while let Some(name) = self.id() {
             let args = if self.eat('<') {
                 self.args('>')
             } else {

@@ -136,12 +136,16 @@ pub(crate) struct Parser<'a> {
     /// Block labels of the regions being read (innermost last): each
     /// label's block and whether its definition has been read (a branch
     /// may name a block defined further down).
-    labels: Vec<(RegionId, HashMap<String, (BlockId, bool, usize)>)>,
+    labels: Vec<(RegionId, HashMap<String, Label>)>,
     /// Values used before their definition (`%name`, result number): a
     /// placeholder and where it was first used. The definition replaces
     /// it; one left at the end is an undeclared name.
     forward: HashMap<(String, usize), Forward>,
 }
+
+/// A block label: its block, whether its definition was read, and where
+/// it was first named.
+type Label = (BlockId, bool, usize);
 
 /// A forward reference's placeholder value.
 pub(crate) struct Forward {

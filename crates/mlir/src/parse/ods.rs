@@ -121,7 +121,7 @@ impl Parser<'_> {
             }
             Elem::Custom(name, vars) => self.ods_custom(st, name, vars),
             Elem::Optional { elems, .. } => {
-                if self.ods_can_start(st, &elems[0]) {
+                if self.ods_can_start(&elems[0]) {
                     self.ods_elems(st, elems)?;
                 }
                 Ok(())
@@ -147,7 +147,7 @@ impl Parser<'_> {
     }
 
     /// Whether the optional group starting with `e` is present.
-    fn ods_can_start(&mut self, st: &OdsRead, e: &Elem) -> bool {
+    fn ods_can_start(&mut self, e: &Elem) -> bool {
         match e {
             Elem::Literal(l) if l.is_empty() || *l == " " => true,
             Elem::Literal(l) => {
@@ -166,7 +166,7 @@ impl Parser<'_> {
                 matches!(self.c.peek(), Some(b) if b.is_ascii_alphabetic() || b == b'!' || b == b'(')
             }
             Elem::Custom(..) => self.c.peek() == Some(b'['),
-            Elem::Optional { elems, .. } => self.ods_can_start(st, &elems[0]),
+            Elem::Optional { elems, .. } => self.ods_can_start(&elems[0]),
             Elem::AttrDict(_) | Elem::Var(_) => false,
         }
     }
