@@ -485,8 +485,7 @@ pub fn custom_form(name: &str) -> Option<Form> {
         | "memref.memory_space_cast"
         | "vector.shape_cast"
         | "vector.broadcast"
-        | "vector.bitcast"
-        | "builtin.unrealized_conversion_cast" => Cast,
+        | "vector.bitcast" => Cast,
         "arith.cmpi" | "arith.cmpf" => Cmp,
         "arith.select" => Select,
         "affine.apply" | "affine.min" | "affine.max" => AffineMap,

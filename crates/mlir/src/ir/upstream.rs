@@ -312,6 +312,16 @@ pub static MORE: &[OdsOp] = &[
         ),
     },
     OdsOp {
+        name: "builtin.unrealized_conversion_cast",
+        operands: &[("inputs", Variadic)],
+        attrs: &[],
+        results: &[("outputs", Variadic)],
+        regions: 0,
+        same_types: &[],
+        successors: &[],
+        format: Some("($inputs^ `:` type($inputs))? `to` type($outputs) attr-dict"),
+    },
+    OdsOp {
         name: "arith.mulsi_extended",
         operands: &[("lhs", Single), ("rhs", Single)],
         attrs: &[],

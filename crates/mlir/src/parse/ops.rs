@@ -212,7 +212,7 @@ impl Parser<'_> {
         };
         let name = self.resolve_name(word);
         let form = custom_form(&name);
-        if !word.contains('.') && form.is_none() {
+        if !word.contains('.') && form.is_none() && crate::ir::format::lookup(&name).is_none() {
             let tried = if name != word {
                 format!(" (tried '{name}' as well)")
             } else {
