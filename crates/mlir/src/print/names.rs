@@ -18,6 +18,9 @@ use crate::ir::{Attribute, Module, OpId, RegionId, Type, ValueDef, ValueId};
 /// The printed name of every value (`%` included).
 pub struct Names {
     names: Vec<Option<String>>,
+    /// First results of multi-result ops named as a group (`%0:2`): their
+    /// uses print `%0#0`.
+    grouped: Vec<bool>,
 }
 
 impl Names {
@@ -26,24 +29,31 @@ impl Names {
         let mut n = Namer {
             m,
             names: vec![None; m.num_values()],
+            grouped: vec![false; m.num_values()],
             used: vec![HashSet::new()],
         };
         let state = Counters::default();
         for &r in m.op(root).regions() {
             n.region(r, state);
         }
-        Names { names: n.names }
+        Names {
+            names: n.names,
+            grouped: n.grouped,
+        }
     }
 
     /// The stored name of `v`, if it has one of its own (not `%0#1`).
     pub fn name(&self, v: ValueId) -> Option<&str> {
+        if self.grouped.get(v.index()).copied().unwrap_or(false) {
+            return None;
+        }
         self.names.get(v.index())?.as_deref()
     }
 
     /// The name of `v` (`%0`, `%alloc`, `%0#1`, ...).
     pub fn get(&self, m: &Module, v: ValueId) -> String {
-        if let Some(Some(n)) = self.names.get(v.index()) {
-            return n.clone();
+        if let Some(n) = self.name(v) {
+            return n.to_string();
         }
         // Multi-result ops: `%base#i`.
         if let ValueDef::OpResult { op, index } = m.value_def(v) {
@@ -84,6 +94,7 @@ struct Counters {
 struct Namer<'a> {
     m: &'a Module,
     names: Vec<Option<String>>,
+    grouped: Vec<bool>,
     used: Vec<HashSet<String>>,
 }
 
@@ -117,6 +128,7 @@ impl Namer<'_> {
                     Some(name) if results.len() == 1 => self.set_name(results[0], &name, &mut st),
                     _ => {
                         self.names[results[0].index()] = Some(format!("%{}", st.value));
+                        self.grouped[results[0].index()] = results.len() > 1;
                         st.value += 1;
                     }
                 }
