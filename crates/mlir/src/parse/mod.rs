@@ -1,6 +1,9 @@
-//! The reader of MLIR's textual format: the generic form of any op, the
-//! custom forms of the ops HIVM programs use ([`crate::ir::ops::Form`]),
-//! attribute/type aliases, and `// -----` split markers.
+//! The reader of MLIR's textual format: the generic form of any op (with
+//! successors and regions), ops with a declarative format
+//! ([`crate::ir::format`], read by `ods.rs`), the fixed custom forms of
+//! [`crate::ir::ops::Form`], `^bb` blocks referenced before their label,
+//! values used before their definition (resolved when it is read),
+//! `#alias`/`!alias` definitions, `loc(..)`, and `// -----` split markers.
 //!
 //! Errors stop reading and carry the location of the offending token; the
 //! reader never panics, whatever the input.

@@ -1,6 +1,9 @@
-//! The printer, in `mlir-opt`'s canonical style: custom forms of the known
-//! ops, SSA names as `mlir-opt` assigns them ([`Names`]), attribute
-//! dictionaries sorted by name, and `#map` aliases for affine maps.
+//! The printer, in `mlir-opt`'s canonical style: declarative formats of
+//! [`crate::ir::format`] with the spacing of MLIR's generated printers,
+//! custom forms of the known ops, the generic form (with successors)
+//! otherwise, SSA names as `mlir-opt` assigns them ([`Names`]), block
+//! labels with their `// pred:` comments, attribute dictionaries sorted by
+//! name, and `#map` aliases for affine maps.
 
 mod names;
 mod ods;
