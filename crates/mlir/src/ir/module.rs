@@ -415,6 +415,10 @@ pub struct Module {
     blocks: Vec<BlockData>,
     regions: Vec<RegionData>,
     top: OpId,
+    /// The `{-# dialect_resources: ... #-}` sections of the file, as
+    /// written (`dense_resource<..>` attributes name their blobs); printed
+    /// back after the module.
+    pub resources: Vec<String>,
 }
 
 impl Default for Module {
@@ -432,6 +436,7 @@ impl Module {
             blocks: Vec::new(),
             regions: Vec::new(),
             top: OpId(0),
+            resources: Vec::new(),
         };
         let top = m.create_op(OpSpec::new("builtin.module", Location::unknown()).regions(1));
         m.top = top;

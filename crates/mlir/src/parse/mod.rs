@@ -167,10 +167,12 @@ impl Parser<'_> {
                 break;
             }
             if self.c.looking_at("{-#") {
-                // Dialect resources: skipped.
+                // Dialect resources: kept as written, printed back.
                 match self.c.rest().find("#-}") {
                     Some(i) => {
-                        let p = self.c.pos() + i + 3;
+                        let start = self.c.pos();
+                        let p = start + i + 3;
+                        self.m.resources.push(self.c.slice(start, p).to_string());
                         self.c.reset(p);
                         continue;
                     }

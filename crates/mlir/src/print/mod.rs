@@ -22,7 +22,13 @@ use crate::ir::Module;
 /// Prints a module (ending with a newline).
 pub fn print_module(module: &Module) -> String {
     let body = ops::OpPrinter::new(module).print_module();
-    alias_affine_maps(body)
+    let mut out = alias_affine_maps(body);
+    for r in &module.resources {
+        out.push('\n');
+        out.push_str(r);
+        out.push('\n');
+    }
+    out
 }
 
 /// Replaces inline `affine_map<...>` texts by `#map`, `#map1`, ... aliases
