@@ -322,35 +322,45 @@ impl Parser<'_> {
         Ok(())
     }
 
+    /// `open %a, 4, -1 close`: a list of SSA values and integers, as the
+    /// static values ([`DYNAMIC`] for a value) and the values.
+    pub(crate) fn parse_mixed_list_in(
+        &mut self,
+        open: &str,
+        close: &str,
+    ) -> PResult<(Vec<i64>, Vec<Operand>)> {
+        self.c.expect(open)?;
+        let (mut statics, mut dynamics) = (Vec::new(), Vec::new());
+        if self.c.eat(close) {
+            return Ok((statics, dynamics));
+        }
+        loop {
+            if self.c.peek() == Some(b'%') {
+                dynamics.push(self.parse_operand()?);
+                statics.push(DYNAMIC);
+            } else {
+                let neg = self.c.eat("-");
+                let Some(v) = self.c.integer() else {
+                    let found = self.c.describe_next();
+                    return self
+                        .c
+                        .err(format!("expected SSA value or integer, found {found}"));
+                };
+                statics.push(if neg { -v as i64 } else { v as i64 });
+            }
+            if self.c.eat(close) {
+                return Ok((statics, dynamics));
+            }
+            self.c.expect(",")?;
+        }
+    }
+
     /// `DynamicIndexList` (`[%a, 4]`), `EventID` and `FlagID` (a static
     /// attribute or an SSA value).
     fn ods_custom(&mut self, st: &mut OdsRead, name: &str, vars: &[Var]) -> PResult<()> {
         match (name, vars) {
             ("DynamicIndexList", [Var::Operand(d), Var::Attr(s)]) => {
-                self.c.expect("[")?;
-                let mut statics = Vec::new();
-                let mut dynamics = Vec::new();
-                if !self.c.eat("]") {
-                    loop {
-                        if self.c.peek() == Some(b'%') {
-                            dynamics.push(self.parse_operand()?);
-                            statics.push(DYNAMIC);
-                        } else {
-                            let neg = self.c.eat("-");
-                            let Some(v) = self.c.integer() else {
-                                let found = self.c.describe_next();
-                                return self
-                                    .c
-                                    .err(format!("expected SSA value or integer, found {found}"));
-                            };
-                            statics.push(if neg { -v as i64 } else { v as i64 });
-                        }
-                        if self.c.eat("]") {
-                            break;
-                        }
-                        self.c.expect(",")?;
-                    }
-                }
+                let (statics, dynamics) = self.parse_mixed_list_in("[", "]")?;
                 st.operands[*d] = dynamics;
                 st.attrs
                     .push((s.name.to_string(), Attribute::dense_i64(statics)));

@@ -7,7 +7,7 @@
 //! ([`DYNAMIC`] where the bound is a value); the normalized form
 //! `in (ubs)` stands for lower bounds 0 and steps 1.
 
-use crate::ir::{Attribute, Type, DYNAMIC};
+use crate::ir::{Attribute, Type};
 use crate::parse::cursor::PResult;
 use crate::parse::ops::Built;
 use crate::parse::{Operand, Parser};
@@ -37,30 +37,7 @@ impl Parser<'_> {
 
     /// `(%a, 4)`: a parenthesised list of values and integers.
     fn parse_paren_mixed(&mut self) -> PResult<(Vec<i64>, Vec<Operand>)> {
-        self.c.expect("(")?;
-        let (mut statics, mut dynamics) = (Vec::new(), Vec::new());
-        if self.c.eat(")") {
-            return Ok((statics, dynamics));
-        }
-        loop {
-            if self.c.peek() == Some(b'%') {
-                dynamics.push(self.parse_operand()?);
-                statics.push(DYNAMIC);
-            } else {
-                let neg = self.c.eat("-");
-                let Some(v) = self.c.integer() else {
-                    let found = self.c.describe_next();
-                    return self
-                        .c
-                        .err(format!("expected SSA value or integer, found {found}"));
-                };
-                statics.push(if neg { -(v as i64) } else { v as i64 });
-            }
-            if self.c.eat(")") {
-                return Ok((statics, dynamics));
-            }
-            self.c.expect(",")?;
-        }
+        self.parse_mixed_list_in("(", ")")
     }
 
     pub(crate) fn parse_forall(&mut self, b: &mut Built) -> PResult<()> {
