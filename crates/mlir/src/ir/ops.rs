@@ -455,7 +455,8 @@ pub fn custom_form(name: &str) -> Option<Form> {
     use Form::*;
     Some(match name {
         "builtin.module" => Module,
-        "func.func" => Func,
+        // Function-like ops (function_interface_impl syntax).
+        "func.func" | "transform.named_sequence" => Func,
         "func.call" => Call,
         "func.return" | "scf.yield" | "scope.return" | "memref.dealloc" | "vector.yield"
         | "scf.reduce" => OperandList,

@@ -906,7 +906,8 @@ impl<'a> OpPrinter<'a> {
         if body.is_some() && args.len() != fty.inputs.len() {
             return false;
         }
-        self.out.push_str("func.func ");
+        self.out.push_str(d.name());
+        self.out.push(' ');
         if let Some(v) = d.attr("sym_visibility").and_then(Attribute::as_str) {
             let _ = write!(self.out, "{v} ");
         }
