@@ -50,6 +50,7 @@ pub const KNOWN_DIALECTS: &[&str] = &[
     "scope",
     "hivm",
     "ave",
+    "transform",
     "hacc",
     "hfusion",
     "bishengir_test",
