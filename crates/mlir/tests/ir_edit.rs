@@ -197,3 +197,31 @@ fn constants_are_materialised_once_at_function_top() {
         "module {\n  func.func @f(%arg0: index) {\n    %c4_i32 = arith.constant 4 : i32\n    %c15 = arith.constant 15 : index\n    %c4 = arith.constant 4 : index\n    %0 = arith.muli %c15, %c4 : index\n    %1 = arith.addi %arg0, %arg0 : index\n    return\n  }\n}\n"
     );
 }
+
+/// A copy built by a pass is laid out as its ODS format reads one: it
+/// prints with the attribute dictionary where the format puts it (after
+/// `outs`) and answers `group("ins")`/`group("outs")`.
+#[test]
+fn structured_spec_follows_the_ods_format() {
+    use tilemem_mlir::ir::InsertPoint;
+    use tilemem_mlir::{Attribute, Location};
+    let mut m = tilemem_mlir::parse::parse_module(
+        "func.func @f(%a: memref<4xf16>, %b: memref<4xf16>) {\n  return\n}\n",
+        &tilemem_mlir::parse::ParseOptions::default(),
+    )
+    .unwrap();
+    let f = m.funcs()[0];
+    let body = m.func_body(f).unwrap();
+    let args = m.block_args(body).to_vec();
+    let ret = m.first_op(body).unwrap();
+    let mut spec = m.structured_spec("hivm.hir.copy", &args[..1], &args[1..], Location::unknown());
+    spec.attrs.set("mirror", Attribute::Unit);
+    let copy = m.build(spec, InsertPoint::Before(ret));
+    assert_eq!(m.op(copy).group("ins"), Some(&args[..1]));
+    assert_eq!(m.op(copy).group("outs"), Some(&args[1..]));
+    assert_eq!(m.op(copy).segments, vec![1, 1, 0]);
+    assert_eq!(
+        tilemem_mlir::print::print_module(&m),
+        "module {\n  func.func @f(%arg0: memref<4xf16>, %arg1: memref<4xf16>) {\n    hivm.hir.copy ins(%arg0 : memref<4xf16>) outs(%arg1 : memref<4xf16>) {mirror}\n    return\n  }\n}\n"
+    );
+}

@@ -173,6 +173,40 @@ pub fn op_format(name: &str) -> Option<(&'static OdsOp, &'static [Elem])> {
     Some((op, elements(op)?))
 }
 
+/// The ODS operands written inside `keyword( .. )` of a format (`ins`,
+/// `outs`, `temp_buffer`), in order; `None` when the format has no such
+/// group.
+pub fn group_operands(elems: &[Elem], keyword: &str) -> Option<Vec<usize>> {
+    for (i, e) in elems.iter().enumerate() {
+        if let Elem::Optional { elems, .. } = e {
+            if let Some(r) = group_operands(elems, keyword) {
+                return Some(r);
+            }
+        }
+        if matches!(e, Elem::Literal(l) if *l == keyword)
+            && elems.get(i + 1) == Some(&Elem::Literal("("))
+        {
+            let mut vars = Vec::new();
+            for e in &elems[i + 2..] {
+                match e {
+                    Elem::Literal(")") => break,
+                    Elem::Var(Var::Operand(k)) => vars.push(*k),
+                    Elem::Optional { elems, .. } => {
+                        for e in elems {
+                            if let Elem::Var(Var::Operand(k)) = e {
+                                vars.push(*k);
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            return Some(vars);
+        }
+    }
+    None
+}
+
 struct FmtParser<'a> {
     op: &'static OdsOp,
     s: &'static str,

@@ -270,43 +270,12 @@ impl OpData {
     /// written between `keyword(` and `)` (consecutive ODS operands),
     /// when the op has that group and it is written.
     fn ods_group(&self, keyword: &str) -> Option<&[ValueId]> {
-        use crate::ir::format::{Elem, Var};
         let (ods, elems) = crate::ir::format::op_format(&self.name)?;
         let n = ods.operands.len();
         if self.segments.len() != n {
             return None;
         }
-        fn find(elems: &[Elem], keyword: &str) -> Option<Vec<usize>> {
-            for (i, e) in elems.iter().enumerate() {
-                if let Elem::Optional { elems, .. } = e {
-                    if let Some(r) = find(elems, keyword) {
-                        return Some(r);
-                    }
-                }
-                if matches!(e, Elem::Literal(l) if *l == keyword)
-                    && elems.get(i + 1) == Some(&Elem::Literal("("))
-                {
-                    let mut vars = Vec::new();
-                    for e in &elems[i + 2..] {
-                        match e {
-                            Elem::Literal(")") => break,
-                            Elem::Var(Var::Operand(k)) => vars.push(*k),
-                            Elem::Optional { elems, .. } => {
-                                for e in elems {
-                                    if let Elem::Var(Var::Operand(k)) = e {
-                                        vars.push(*k);
-                                    }
-                                }
-                            }
-                            _ => {}
-                        }
-                    }
-                    return Some(vars);
-                }
-            }
-            None
-        }
-        let vars = find(elems, keyword)?;
+        let vars = crate::ir::format::group_operands(elems, keyword)?;
         let (&first, &last) = (vars.first()?, vars.last()?);
         if vars.windows(2).any(|w| w[1] != w[0] + 1) {
             return None;

@@ -261,6 +261,9 @@ impl Module {
         outs: &[ValueId],
         loc: Location,
     ) -> OpSpec {
+        if let Some(spec) = ods_structured_spec(name, ins, outs, loc) {
+            return spec;
+        }
         let mut spec = OpSpec::new(name, loc)
             .operands(ins.iter().chain(outs).copied())
             .segments(vec![ins.len() as u32, outs.len() as u32]);
@@ -345,6 +348,53 @@ impl Module {
             yield_op: self.last_op(body),
         })
     }
+}
+
+/// `name ins(..) outs(..)` laid out as the op's ODS format reads it: one
+/// operand segment per ODS operand, `ins` and `outs` values in the
+/// operands their groups name (so it prints by the format, attr-dict
+/// where the format puts it). `None` when the format has no single-operand
+/// `ins`/`outs` groups that take these values.
+fn ods_structured_spec(
+    name: &str,
+    ins: &[ValueId],
+    outs: &[ValueId],
+    loc: Location,
+) -> Option<OpSpec> {
+    use crate::ir::format::{group_operands, op_format, Arity};
+    let (ods, elems) = op_format(name)?;
+    let (gi, go) = (
+        group_operands(elems, "ins")?,
+        group_operands(elems, "outs")?,
+    );
+    let ([i], [o]) = (gi.as_slice(), go.as_slice()) else {
+        return None;
+    };
+    let fits = |k: usize, n: usize| match ods.operands[k].1 {
+        Arity::Single => n == 1,
+        Arity::Optional => n <= 1,
+        Arity::Variadic => true,
+    };
+    if !fits(*i, ins.len()) || !fits(*o, outs.len()) || i == o {
+        return None;
+    }
+    let mut operands = Vec::new();
+    let mut segments = Vec::new();
+    for k in 0..ods.operands.len() {
+        let vals: &[ValueId] = if k == *i {
+            ins
+        } else if k == *o {
+            outs
+        } else {
+            if ods.operands[k].1 == Arity::Single {
+                return None;
+            }
+            &[]
+        };
+        operands.extend_from_slice(vals);
+        segments.push(vals.len() as u32);
+    }
+    Some(OpSpec::new(name, loc).operands(operands).segments(segments))
 }
 
 /// The parts of an `scf.for`.
