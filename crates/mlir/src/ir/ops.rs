@@ -476,6 +476,8 @@ pub enum Form {
     While,
     /// `scf.forall (%i) in (4) shared_outs(..) -> (..) { }`.
     Forall,
+    /// `linalg.reduce ins(..) outs(..) dimensions = [..] (%in: T, %init: T) { }`.
+    LinalgReduce,
     /// `scf.forall.in_parallel { }`.
     InParallel,
     /// `scf.parallel (%i) = (%a) to (%b) step (%c) { }`.
@@ -509,7 +511,7 @@ pub fn custom_form(name: &str) -> Option<Form> {
         "func.func" | "transform.named_sequence" => Func,
         "func.call" => Call,
         "func.return" | "scf.yield" | "scope.return" | "memref.dealloc" | "vector.yield"
-        | "scf.reduce" => OperandList,
+        | "scf.reduce" | "transform.yield" | "linalg.yield" => OperandList,
         "arith.constant" => Constant,
         "arith.addi" | "arith.subi" | "arith.muli" | "arith.divsi" | "arith.divui"
         | "arith.remsi" | "arith.remui" | "arith.andi" | "arith.ori" | "arith.xori"
@@ -556,6 +558,7 @@ pub fn custom_form(name: &str) -> Option<Form> {
         "scf.if" => If,
         "scf.while" => While,
         "scf.forall" => Forall,
+        "linalg.reduce" => LinalgReduce,
         "scf.forall.in_parallel" => InParallel,
         "scf.parallel" => Parallel,
         "scf.condition" => Condition,

@@ -10,6 +10,7 @@
 
 mod cursor;
 mod dense;
+mod linalg;
 mod ods;
 mod ops;
 mod scf;

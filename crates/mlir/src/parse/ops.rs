@@ -564,6 +564,7 @@ impl Parser<'_> {
             Form::If => self.parse_if(&mut b)?,
             Form::While => self.parse_while(&mut b)?,
             Form::Forall => self.parse_forall(&mut b)?,
+            Form::LinalgReduce => self.parse_linalg_reduce(&mut b)?,
             Form::InParallel => self.parse_in_parallel(&mut b)?,
             Form::Parallel => self.parse_parallel(&mut b)?,
             Form::Condition => {

@@ -5,6 +5,7 @@
 //! labels with their `// pred:` comments, attribute dictionaries sorted by
 //! name, and `#map` aliases for affine maps.
 
+mod linalg;
 mod names;
 mod ods;
 mod ops;

@@ -102,9 +102,16 @@ impl Namer<'_> {
     fn region(&mut self, r: RegionId, mut st: Counters) {
         self.used.push(HashSet::new());
         let m = self.m;
+        let parent = m.region_parent_op(r);
+        // linalg.reduce names its combiner's arguments (getAsmBlockArgumentNames).
+        let linalg_names = m.op(parent).is("linalg.reduce") && m.op(parent).segments.len() == 2;
         for (bi, &b) in m.region_blocks(r).iter().enumerate() {
-            for &a in m.block_args(b) {
-                if bi == 0 {
+            for (ai, &a) in m.block_args(b).iter().enumerate() {
+                if bi == 0 && linalg_names {
+                    let n_in = m.op(parent).segments[0] as usize;
+                    let name = if ai < n_in { "in" } else { "init" };
+                    self.set_name(a, name, &mut st);
+                } else if bi == 0 {
                     let name = format!("arg{}", st.arg);
                     st.arg += 1;
                     self.set_name(a, &name, &mut st);
@@ -212,6 +219,9 @@ fn preferred_name(m: &Module, op: OpId) -> Option<String> {
         "memref.view" => "view",
         "memref.dim" => "dim",
         "tensor.dim" => "dim",
+        "linalg.reduce" => "reduced",
+        "linalg.transpose" => "transposed",
+        "linalg.broadcast" => "broadcasted",
         "tensor.extract" => "extracted",
         "tensor.insert" => "inserted",
         "tensor.extract_slice" => "extracted_slice",

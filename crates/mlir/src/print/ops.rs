@@ -66,6 +66,21 @@ impl<'a> OpPrinter<'a> {
         self.attr_dict(op, elided);
     }
 
+    /// One more level of indentation for the next lines.
+    pub(crate) fn indent_in(&mut self) {
+        self.indent += 1;
+    }
+
+    /// One level of indentation less.
+    pub(crate) fn indent_out(&mut self) {
+        self.indent -= 1;
+    }
+
+    /// A newline and the current indentation.
+    pub(crate) fn print_newline(&mut self) {
+        self.newline();
+    }
+
     /// Prints the types of values separated by `, `.
     pub(crate) fn print_types_of(&mut self, vs: &[ValueId]) {
         self.types_of(vs);
@@ -336,6 +351,7 @@ impl<'a> OpPrinter<'a> {
         }
         match form {
             Form::Forall => return self.print_forall(op),
+            Form::LinalgReduce => return self.print_linalg_reduce(op),
             Form::InParallel => return self.print_in_parallel(op),
             Form::Parallel => return self.print_parallel(op),
             Form::Module => {
