@@ -876,9 +876,9 @@ impl Parser<'_> {
             let res = self.parse_region(r, &args);
             self.default_dialect.pop();
             res?;
-        } else if named == Some(true) {
-            return self.c.err("expected '{' to begin the function body");
         }
+        // Without a body the argument names, if any, are dropped: MLIR's
+        // function parser accepts named arguments on declarations.
         b.regions.push(r);
         Ok(())
     }
