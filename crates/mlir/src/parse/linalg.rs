@@ -70,26 +70,7 @@ impl Parser<'_> {
                 );
             }
             None => {
-                self.c.expect("(")?;
-                let mut args = Vec::new();
-                if !self.c.eat(")") {
-                    loop {
-                        self.c.skip_ws();
-                        let pos = self.c.pos();
-                        self.c.expect("%")?;
-                        let Some(n) = self.c.suffix_id() else {
-                            return self.c.err("expected block argument name");
-                        };
-                        let n = n.to_string();
-                        self.c.expect(":")?;
-                        let t = self.parse_type()?;
-                        args.push((n, t, pos));
-                        if self.c.eat(")") {
-                            break;
-                        }
-                        self.c.expect(",")?;
-                    }
-                }
+                let args = self.parse_block_arg_list()?;
                 self.parse_region(r, &args)?;
             }
         }

@@ -503,6 +503,32 @@ impl Parser<'_> {
         Ok(b)
     }
 
+    /// `(%a: T, %b: U loc(..))`: block argument names, types and positions.
+    pub(crate) fn parse_block_arg_list(&mut self) -> PResult<Vec<(String, Type, usize)>> {
+        self.c.expect("(")?;
+        let mut args = Vec::new();
+        if self.c.eat(")") {
+            return Ok(args);
+        }
+        loop {
+            self.c.skip_ws();
+            let pos = self.c.pos();
+            self.c.expect("%")?;
+            let Some(name) = self.c.suffix_id() else {
+                return self.c.err("expected block argument name");
+            };
+            let name = name.to_string();
+            self.c.expect(":")?;
+            let ty = self.parse_type()?;
+            self.skip_loc()?;
+            args.push((name, ty, pos));
+            if self.c.eat(")") {
+                return Ok(args);
+            }
+            self.c.expect(",")?;
+        }
+    }
+
     fn parse_labeled_block(&mut self, region: RegionId) -> PResult<()> {
         self.c.skip_ws();
         let label_pos = self.c.pos();
@@ -512,24 +538,8 @@ impl Parser<'_> {
         };
         let label = label.to_string();
         let mut args = Vec::new();
-        if self.c.eat("(") && !self.c.eat(")") {
-            loop {
-                self.c.skip_ws();
-                let pos = self.c.pos();
-                self.c.expect("%")?;
-                let Some(name) = self.c.suffix_id() else {
-                    return self.c.err("expected block argument name");
-                };
-                let name = name.to_string();
-                self.c.expect(":")?;
-                let ty = self.parse_type()?;
-                self.skip_loc()?;
-                args.push((name, ty, pos));
-                if self.c.eat(")") {
-                    break;
-                }
-                self.c.expect(",")?;
-            }
+        if self.c.peek() == Some(b'(') {
+            args = self.parse_block_arg_list()?;
         }
         self.c.expect(":")?;
         let types: Vec<Type> = args.iter().map(|a| a.1.clone()).collect();
