@@ -19,15 +19,9 @@ impl Parser<'_> {
             let found = self.c.describe_next();
             return self.c.err(format!("expected '{keyword}', found {found}"));
         }
-        self.c.expect("(")?;
-        let ops = self.parse_operand_list()?;
-        let mut types = Vec::new();
-        if !ops.is_empty() {
-            self.c.expect(":")?;
-            types = self.parse_type_list()?;
-            self.check_types(&ops, &types)?;
-        }
-        self.c.expect(")")?;
+        let (mut segments, mut ops) = (Vec::new(), Vec::new());
+        self.parse_group(&mut segments, &mut ops)?;
+        let types = ops.iter().map(|o| self.m.value_type(o.v).clone()).collect();
         Ok((ops, types))
     }
 

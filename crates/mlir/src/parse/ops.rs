@@ -1416,7 +1416,7 @@ impl Parser<'_> {
     }
 
     /// `(%a, %b : T, U)`; returns the new segment and whether types were written.
-    fn parse_group(
+    pub(crate) fn parse_group(
         &mut self,
         segments: &mut Vec<u32>,
         operands: &mut Vec<Operand>,
