@@ -1,5 +1,9 @@
 //! Reading an op by its declarative format ([`crate::ir::format`]): every
-//! `hivm`/`ave` op but the three with custom parsers.
+//! `hivm`/`ave` op but the three with custom parsers (`fixpipe`, `custom`,
+//! `custom_macro`, still read by the token reader of `ops.rs`), and the
+//! upstream ops of [`crate::ir::upstream`]. An optional group is taken
+//! when the next token can start its first element, as MLIR's generated
+//! parsers decide.
 //!
 //! The result mirrors MLIR's: one operand segment per ODS operand (in ODS
 //! order, whatever the textual order), attributes under their ODS names

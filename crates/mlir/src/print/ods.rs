@@ -4,7 +4,12 @@
 //! (after punctuation: one of `>)}],`), nothing follows `(`, `[`, `<`, `{`
 //! without a space, `` `` `` suppresses the next space; dialect
 //! attributes print without their `#dialect.mnemonic` prefix, dense
-//! arrays as `[1, 2]`, integers without their type.
+//! arrays as `[1, 2]`, integers without their type. An optional group
+//! prints when its anchor is present: an operand given, or an attribute
+//! set, even to its default (the corpus's CHECK lines keep
+//! `unsigned_src = false` when it was written); a default-valued
+//! attribute outside any group prints its default when absent, as the
+//! generated getter returns it.
 
 use std::fmt::Write;
 
