@@ -165,3 +165,14 @@ fn undefined_and_redefined_blocks() {
         "t.mlir:5:1: error: redefinition of block '^bb1'"
     );
 }
+
+/// Functions are isolated from above: a name used in one function is not
+/// resolved by a definition in a later one.
+#[test]
+fn forward_reference_does_not_cross_functions() {
+    let text = "func.func @a() {\n  \"t.use\"(%x) : (i32) -> ()\n  return\n}\nfunc.func @b() {\n  %x = \"t.def\"() : () -> i32\n  return\n}\n";
+    assert_eq!(
+        error(text, true),
+        "t.mlir:2:11: error: use of undeclared SSA value name '%x'"
+    );
+}

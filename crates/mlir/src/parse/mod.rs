@@ -295,11 +295,21 @@ impl Parser<'_> {
         })
     }
 
-    /// Fails on the first forward reference never defined.
-    fn check_forward(&mut self) -> PResult<()> {
+    /// The forward references pending now.
+    pub(crate) fn forward_keys(&self) -> std::collections::HashSet<(String, usize)> {
+        self.forward.keys().cloned().collect()
+    }
+
+    /// Fails on the first forward reference made since `before` and not
+    /// defined yet.
+    pub(crate) fn check_forward_since(
+        &mut self,
+        before: &std::collections::HashSet<(String, usize)>,
+    ) -> PResult<()> {
         let first = self
             .forward
             .iter()
+            .filter(|(k, _)| !before.contains(*k))
             .min_by_key(|(_, f)| f.pos)
             .map(|((name, _), f)| (name.clone(), f.pos));
         match first {
@@ -308,6 +318,11 @@ impl Parser<'_> {
                 .err_at(pos, format!("use of undeclared SSA value name '%{name}'")),
             None => Ok(()),
         }
+    }
+
+    /// Fails on the first forward reference never defined.
+    fn check_forward(&mut self) -> PResult<()> {
+        self.check_forward_since(&std::collections::HashSet::new())
     }
 
     /// Replaces the placeholder of a forward reference to `%name#index`

@@ -873,9 +873,13 @@ impl Parser<'_> {
                     .err("expected named arguments for a function with a body");
             }
             self.default_dialect.push("func");
+            let pending = self.forward_keys();
             let res = self.parse_region(r, &args);
             self.default_dialect.pop();
             res?;
+            // A function is isolated from above: a name it uses must be
+            // defined inside it, not in a later function.
+            self.check_forward_since(&pending)?;
         }
         // Without a body the argument names, if any, are dropped: MLIR's
         // function parser accepts named arguments on declarations.
