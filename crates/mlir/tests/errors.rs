@@ -108,3 +108,71 @@ fn deep_nesting_is_an_error_not_a_crash() {
     );
     assert!(error(&text, false).contains("error: nesting too deep"));
 }
+
+/// An op read by its ODS format names the token the format wanted.
+#[test]
+fn format_names_the_missing_clause() {
+    let text = "func.func @f(%a: memref<4xf32>) {\n  hivm.hir.vsort ins(%a : memref<4xf32>) outs(%a : memref<4xf32>)\n  return\n}\n";
+    assert_eq!(
+        error(text, false),
+        "t.mlir:3:3: error: expected 'descending', found 'return'"
+    );
+}
+
+/// A format's enum attribute must be `<value>` or the full `#dialect.x<..>`.
+#[test]
+fn format_enum_attribute_needs_angle_brackets() {
+    let text = "func.func @f(%a: memref<4xf16>, %m: memref<4xi1>) {\n  hivm.hir.vcmp ins(%a, %a : memref<4xf16>, memref<4xf16>) outs(%m : memref<4xi1>) compare_mode = ne\n  return\n}\n";
+    assert_eq!(
+        error(text, false),
+        "t.mlir:2:99: error: expected '<' to start the hivm.compare_mode attribute 'compare_mode', found 'ne'"
+    );
+}
+
+/// A value never defined is reported at its first use, after the whole
+/// input was read (it could have been defined further down).
+#[test]
+fn forward_reference_never_defined() {
+    let text = "func.func @f() {\n  \"t.use\"(%later) : (i32) -> ()\n  return\n}\n";
+    assert_eq!(
+        error(text, true),
+        "t.mlir:2:11: error: use of undeclared SSA value name '%later'"
+    );
+}
+
+/// A forward reference used with one type and defined with another.
+#[test]
+fn forward_reference_with_another_type() {
+    let text = "func.func @f() {\n  \"t.use\"(%v) : (i32) -> ()\n  %v = \"t.def\"() : () -> i64\n  return\n}\n";
+    assert_eq!(
+        error(text, true),
+        "t.mlir:2:11: error: use of value '%v' expects different type than prior uses: 'i32' vs 'i64'"
+    );
+}
+
+/// Branches name blocks of their region; every named block must be defined
+/// once.
+#[test]
+fn undefined_and_redefined_blocks() {
+    let undefined = "func.func @f() {\n  cf.br ^bb9\n}\n";
+    assert_eq!(
+        error(undefined, false),
+        "t.mlir:2:9: error: reference to an undefined block '^bb9'"
+    );
+    let twice = "func.func @f() {\n  cf.br ^bb1\n^bb1:\n  return\n^bb1:\n  return\n}\n";
+    assert_eq!(
+        error(twice, false),
+        "t.mlir:5:1: error: redefinition of block '^bb1'"
+    );
+}
+
+/// Functions are isolated from above: a name used in one function is not
+/// resolved by a definition in a later one.
+#[test]
+fn forward_reference_does_not_cross_functions() {
+    let text = "func.func @a() {\n  \"t.use\"(%x) : (i32) -> ()\n  return\n}\nfunc.func @b() {\n  %x = \"t.def\"() : () -> i32\n  return\n}\n";
+    assert_eq!(
+        error(text, true),
+        "t.mlir:2:11: error: use of undeclared SSA value name '%x'"
+    );
+}

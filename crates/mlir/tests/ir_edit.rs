@@ -165,3 +165,63 @@ fn walk_is_program_order_and_erase_drops_nested_uses() {
     assert_eq!(m.all_ops().len(), 3);
     let _ = OpSpec::new("x.y", Default::default());
 }
+
+/// Constants made for passes are materialised once at the top of the
+/// function (reused when equal, newest first), never next to each use.
+#[test]
+fn constants_are_materialised_once_at_function_top() {
+    use tilemem_mlir::ir::Type;
+    use tilemem_mlir::Location;
+    let mut m = tilemem_mlir::parse::parse_module(
+        "func.func @f(%a: index) {\n  %c4 = arith.constant 4 : index\n  %0 = arith.addi %a, %a : index\n  return\n}\n",
+        &tilemem_mlir::parse::ParseOptions::default(),
+    )
+    .unwrap();
+    let f = m.funcs()[0];
+    let body = m.func_body(f).unwrap();
+    let add = m.block_ops(body).nth(1).unwrap();
+    let c15 = m.constant_at_function_top(add, 15, Type::Index, Location::unknown());
+    let again = m.constant_at_function_top(add, 15, Type::Index, Location::unknown());
+    let c4 = m.constant_at_function_top(add, 4, Type::Index, Location::unknown());
+    let c4_i32 = m.constant_at_function_top(add, 4, Type::i32(), Location::unknown());
+    assert_eq!(c15, again);
+    assert_ne!(c4, c4_i32);
+    m.build(
+        tilemem_mlir::ir::OpSpec::new("arith.muli", Location::unknown())
+            .operands([c15, c4])
+            .results([Type::Index]),
+        tilemem_mlir::ir::InsertPoint::Before(add),
+    );
+    assert_eq!(
+        tilemem_mlir::print::print_module(&m),
+        "module {\n  func.func @f(%arg0: index) {\n    %c4_i32 = arith.constant 4 : i32\n    %c15 = arith.constant 15 : index\n    %c4 = arith.constant 4 : index\n    %0 = arith.muli %c15, %c4 : index\n    %1 = arith.addi %arg0, %arg0 : index\n    return\n  }\n}\n"
+    );
+}
+
+/// A copy built by a pass is laid out as its ODS format reads one: it
+/// prints with the attribute dictionary where the format puts it (after
+/// `outs`) and answers `group("ins")`/`group("outs")`.
+#[test]
+fn structured_spec_follows_the_ods_format() {
+    use tilemem_mlir::ir::InsertPoint;
+    use tilemem_mlir::{Attribute, Location};
+    let mut m = tilemem_mlir::parse::parse_module(
+        "func.func @f(%a: memref<4xf16>, %b: memref<4xf16>) {\n  return\n}\n",
+        &tilemem_mlir::parse::ParseOptions::default(),
+    )
+    .unwrap();
+    let f = m.funcs()[0];
+    let body = m.func_body(f).unwrap();
+    let args = m.block_args(body).to_vec();
+    let ret = m.first_op(body).unwrap();
+    let mut spec = m.structured_spec("hivm.hir.copy", &args[..1], &args[1..], Location::unknown());
+    spec.attrs.set("mirror", Attribute::Unit);
+    let copy = m.build(spec, InsertPoint::Before(ret));
+    assert_eq!(m.op(copy).group("ins"), Some(&args[..1]));
+    assert_eq!(m.op(copy).group("outs"), Some(&args[1..]));
+    assert_eq!(m.op(copy).segments, vec![1, 1, 0]);
+    assert_eq!(
+        tilemem_mlir::print::print_module(&m),
+        "module {\n  func.func @f(%arg0: memref<4xf16>, %arg1: memref<4xf16>) {\n    hivm.hir.copy ins(%arg0 : memref<4xf16>) outs(%arg1 : memref<4xf16>) {mirror}\n    return\n  }\n}\n"
+    );
+}

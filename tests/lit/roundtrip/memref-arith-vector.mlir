@@ -7,7 +7,7 @@
 // CHECK: #map = affine_map<(d0)[s0] -> (d0 * 16 + s0)>
 // CHECK-NEXT: #map1 = affine_map<(d0) -> (d0, 64)>
 // CHECK-NEXT: module {
-// CHECK-NEXT: memref.global "private" constant @table : memref<4xf32> = dense<[1.0, 2.0, 3.0, 4.0]> {alignment = 64 : i64}
+// CHECK-NEXT: memref.global "private" constant @table : memref<4xf32> = dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]> {alignment = 64 : i64}
 // CHECK-NEXT: func.func @forms(%arg0: memref<?x4xf32, strided<[4, 1]>, #hivm.address_space<ub>>, %arg1: index, %arg2: memref<2048xi8, #hivm.address_space<ub>>, %arg3: memref<2xindex>, %arg4: vector<16xf16>) -> i1 {
 // CHECK-NEXT: %c0 = arith.constant 0 : index
 // CHECK-NEXT: %cst = arith.constant 0.000000e+00 : f16

@@ -77,7 +77,7 @@ func.func @sort() {
   %a = memref.alloc() : memref<4x30xf32, #hivm.address_space<ub>>
   %s = memref.subview %a[0, 0] [2, 30] [1, 1] : memref<4x30xf32, #hivm.address_space<ub>> to memref<2x30xf32, strided<[30, 1]>, #hivm.address_space<ub>>
   %b = memref.alloc() : memref<2x32xf32, #hivm.address_space<ub>>
-  hivm.hir.vsort ins(%s : memref<2x30xf32, strided<[30, 1]>, #hivm.address_space<ub>>) outs(%b : memref<2x32xf32, #hivm.address_space<ub>>)
+  hivm.hir.vsort ins(%s : memref<2x30xf32, strided<[30, 1]>, #hivm.address_space<ub>>) outs(%b : memref<2x32xf32, #hivm.address_space<ub>>) descending = false sort_axis = -1
   return
 }
 

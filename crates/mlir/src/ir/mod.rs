@@ -6,11 +6,15 @@
 //! [`ops`] documents how the known ops are stored and gives typed access.
 
 mod attr;
+pub mod format;
 mod ids;
 mod location;
 mod module;
+#[rustfmt::skip]
+mod ods_table;
 pub mod ops;
 mod types;
+pub mod upstream;
 
 pub use attr::{Attribute, NamedAttrs};
 pub use ids::{BlockId, OpId, RegionId, ValueId};

@@ -140,6 +140,8 @@ pub struct OpData {
     /// Attributes (inherent and discardable), sorted by name.
     pub attrs: NamedAttrs,
     regions: Vec<RegionId>,
+    /// Successor blocks (`cf.br ^bb1`), in order.
+    successors: Vec<BlockId>,
     /// Lengths of the operand segments (empty: one segment of all operands).
     pub segments: Vec<u32>,
     /// Textual layout of structured ops; `None` for other ops.
@@ -193,6 +195,11 @@ impl OpData {
         &self.regions
     }
 
+    /// Successor blocks in order (branch targets).
+    pub fn successors(&self) -> &[BlockId] {
+        &self.successors
+    }
+
     /// The attribute `name`.
     pub fn attr(&self, name: &str) -> Option<&Attribute> {
         self.attrs.get(name)
@@ -241,7 +248,9 @@ impl OpData {
     /// For structured ops, the operands of the group `keyword`
     /// (`ins`, `outs`, `temp_buffer`, ...) or of the clause `keyword`.
     pub fn group(&self, keyword: &str) -> Option<&[ValueId]> {
-        let syntax = self.syntax.as_ref()?;
+        let Some(syntax) = self.syntax.as_ref() else {
+            return self.ods_group(keyword);
+        };
         syntax.pieces.iter().find_map(|p| match p {
             Piece::Group {
                 keyword: k,
@@ -253,6 +262,28 @@ impl OpData {
             } if k == keyword => Some(self.segment(*segment)),
             _ => None,
         })
+    }
+}
+
+impl OpData {
+    /// [`OpData::group`] of an op read by its ODS format: the operands
+    /// written between `keyword(` and `)` (consecutive ODS operands),
+    /// when the op has that group and it is written.
+    fn ods_group(&self, keyword: &str) -> Option<&[ValueId]> {
+        let (ods, elems) = crate::ir::format::op_format(&self.name)?;
+        let n = ods.operands.len();
+        if self.segments.len() != n {
+            return None;
+        }
+        let vars = crate::ir::format::group_operands(elems, keyword)?;
+        let (&first, &last) = (vars.first()?, vars.last()?);
+        if vars.windows(2).any(|w| w[1] != w[0] + 1) {
+            return None;
+        }
+        let start: usize = self.segments[..first].iter().map(|&k| k as usize).sum();
+        let end: usize = self.segments[..=last].iter().map(|&k| k as usize).sum();
+        // An optional group that was not written is no group.
+        self.operands.get(start..end).filter(|s| !s.is_empty())
     }
 }
 
@@ -295,6 +326,8 @@ pub struct OpSpec {
     pub num_regions: usize,
     /// Operand segment lengths (empty: one segment).
     pub segments: Vec<u32>,
+    /// Successor blocks.
+    pub successors: Vec<BlockId>,
     /// Structured syntax, if any.
     pub syntax: Option<Box<Syntax>>,
     /// Location.
@@ -351,6 +384,10 @@ pub struct Module {
     blocks: Vec<BlockData>,
     regions: Vec<RegionData>,
     top: OpId,
+    /// The `{-# dialect_resources: ... #-}` sections of the file, as
+    /// written (`dense_resource<..>` attributes name their blobs); printed
+    /// back after the module.
+    pub resources: Vec<String>,
 }
 
 impl Default for Module {
@@ -368,6 +405,7 @@ impl Module {
             blocks: Vec::new(),
             regions: Vec::new(),
             top: OpId(0),
+            resources: Vec::new(),
         };
         let top = m.create_op(OpSpec::new("builtin.module", Location::unknown()).regions(1));
         m.top = top;
@@ -689,6 +727,7 @@ impl Module {
             attrs: spec.attrs,
             regions,
             segments: spec.segments,
+            successors: spec.successors,
             syntax: spec.syntax,
             loc: spec.loc,
             parent: None,
@@ -715,6 +754,18 @@ impl Module {
         for &r in regions {
             self.regions[r.index()].parent = op;
             self.ops[op.index()].regions.push(r);
+        }
+    }
+
+    /// Moves block `b` to the end of its region's block list (the reader
+    /// creates blocks at their first reference, `^bb2` before `^bb1`'s
+    /// definition, and puts them in place when they are defined).
+    pub(crate) fn move_block_to_end(&mut self, b: BlockId) {
+        let r = self.blocks[b.index()].parent;
+        let list = &mut self.regions[r.index()].blocks;
+        if let Some(i) = list.iter().position(|&x| x == b) {
+            list.remove(i);
+            list.push(b);
         }
     }
 

@@ -167,6 +167,58 @@ impl Module {
         self.op(op).results()[0]
     }
 
+    /// `arith.constant value : ty` (index or integer) for use at or inside
+    /// `near`, materialised once at the top of the enclosing function as
+    /// MLIR's `OperationFolder::getOrCreateConstant` does: an
+    /// `arith.constant` of the same value and type already in the
+    /// function's entry block is reused; otherwise a new one is inserted at
+    /// the start of the entry block (so constants a pass creates one after
+    /// another end up in reverse creation order, as with the folder). Ops
+    /// outside any function get the constant right before them.
+    pub fn constant_at_function_top(
+        &mut self,
+        near: OpId,
+        value: i64,
+        ty: Type,
+        loc: Location,
+    ) -> ValueId {
+        let func = if self.op(near).is("func.func") {
+            Some(near)
+        } else {
+            self.ancestor_named(near, "func.func")
+        };
+        let Some(entry) = func.and_then(|f| self.func_body(f)) else {
+            return self.build_index_constant_typed(value, ty, InsertPoint::Before(near), loc);
+        };
+        let wanted = Attribute::Integer {
+            value: value.into(),
+            ty: ty.clone(),
+        };
+        let existing = self.block_ops(entry).find(|&o| {
+            let d = self.op(o);
+            d.is("arith.constant")
+                && d.attr("value") == Some(&wanted)
+                && d.results().len() == 1
+                && *self.value_type(d.results()[0]) == ty
+        });
+        match existing {
+            Some(o) => self.op(o).results()[0],
+            None => self.build_index_constant_typed(value, ty, InsertPoint::BlockStart(entry), loc),
+        }
+    }
+
+    fn build_index_constant_typed(
+        &mut self,
+        value: i64,
+        ty: Type,
+        at: InsertPoint,
+        loc: Location,
+    ) -> ValueId {
+        let spec = self.int_constant_spec(value, ty, loc);
+        let op = self.build(spec, at);
+        self.op(op).results()[0]
+    }
+
     /// Builds a binary arith op (`arith.addi`, `arith.remsi`, ...) whose
     /// result has the type of `lhs`; returns the result.
     pub fn build_binary(
@@ -209,6 +261,9 @@ impl Module {
         outs: &[ValueId],
         loc: Location,
     ) -> OpSpec {
+        if let Some(spec) = ods_structured_spec(name, ins, outs, loc) {
+            return spec;
+        }
         let mut spec = OpSpec::new(name, loc)
             .operands(ins.iter().chain(outs).copied())
             .segments(vec![ins.len() as u32, outs.len() as u32]);
@@ -295,6 +350,53 @@ impl Module {
     }
 }
 
+/// `name ins(..) outs(..)` laid out as the op's ODS format reads it: one
+/// operand segment per ODS operand, `ins` and `outs` values in the
+/// operands their groups name (so it prints by the format, attr-dict
+/// where the format puts it). `None` when the format has no single-operand
+/// `ins`/`outs` groups that take these values.
+fn ods_structured_spec(
+    name: &str,
+    ins: &[ValueId],
+    outs: &[ValueId],
+    loc: Location,
+) -> Option<OpSpec> {
+    use crate::ir::format::{group_operands, op_format, Arity};
+    let (ods, elems) = op_format(name)?;
+    let (gi, go) = (
+        group_operands(elems, "ins")?,
+        group_operands(elems, "outs")?,
+    );
+    let ([i], [o]) = (gi.as_slice(), go.as_slice()) else {
+        return None;
+    };
+    let fits = |k: usize, n: usize| match ods.operands[k].1 {
+        Arity::Single => n == 1,
+        Arity::Optional => n <= 1,
+        Arity::Variadic => true,
+    };
+    if !fits(*i, ins.len()) || !fits(*o, outs.len()) || i == o {
+        return None;
+    }
+    let mut operands = Vec::new();
+    let mut segments = Vec::new();
+    for k in 0..ods.operands.len() {
+        let vals: &[ValueId] = if k == *i {
+            ins
+        } else if k == *o {
+            outs
+        } else {
+            if ods.operands[k].1 == Arity::Single {
+                return None;
+            }
+            &[]
+        };
+        operands.extend_from_slice(vals);
+        segments.push(vals.len() as u32);
+    }
+    Some(OpSpec::new(name, loc).operands(operands).segments(segments))
+}
+
 /// The parts of an `scf.for`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ForParts {
@@ -372,6 +474,14 @@ pub enum Form {
     If,
     /// `scf.while (%a = %init) : (T) -> R { ... } do { ... }`.
     While,
+    /// `scf.forall (%i) in (4) shared_outs(..) -> (..) { }`.
+    Forall,
+    /// `linalg.reduce ins(..) outs(..) dimensions = [..] (%in: T, %init: T) { }`.
+    LinalgReduce,
+    /// `scf.forall.in_parallel { }`.
+    InParallel,
+    /// `scf.parallel (%i) = (%a) to (%b) step (%c) { }`.
+    Parallel,
     /// `scf.condition(%c) %a : T`.
     Condition,
     /// `vector.transfer_read`.
@@ -397,10 +507,11 @@ pub fn custom_form(name: &str) -> Option<Form> {
     use Form::*;
     Some(match name {
         "builtin.module" => Module,
-        "func.func" => Func,
+        // Function-like ops (function_interface_impl syntax).
+        "func.func" | "transform.named_sequence" => Func,
         "func.call" => Call,
-        "func.return" | "scf.yield" | "scope.return" | "memref.dealloc" | "annotation.mark"
-        | "vector.yield" => OperandList,
+        "func.return" | "scf.yield" | "scope.return" | "memref.dealloc" | "vector.yield"
+        | "scf.reduce" | "transform.yield" | "linalg.yield" => OperandList,
         "arith.constant" => Constant,
         "arith.addi" | "arith.subi" | "arith.muli" | "arith.divsi" | "arith.divui"
         | "arith.remsi" | "arith.remui" | "arith.andi" | "arith.ori" | "arith.xori"
@@ -427,8 +538,7 @@ pub fn custom_form(name: &str) -> Option<Form> {
         | "memref.memory_space_cast"
         | "vector.shape_cast"
         | "vector.broadcast"
-        | "vector.bitcast"
-        | "builtin.unrealized_conversion_cast" => Cast,
+        | "vector.bitcast" => Cast,
         "arith.cmpi" | "arith.cmpf" => Cmp,
         "arith.select" => Select,
         "affine.apply" | "affine.min" | "affine.max" => AffineMap,
@@ -447,6 +557,10 @@ pub fn custom_form(name: &str) -> Option<Form> {
         "scf.for" => For,
         "scf.if" => If,
         "scf.while" => While,
+        "scf.forall" => Forall,
+        "linalg.reduce" => LinalgReduce,
+        "scf.forall.in_parallel" => InParallel,
+        "scf.parallel" => Parallel,
         "scf.condition" => Condition,
         "vector.transfer_read" => TransferRead,
         "vector.transfer_write" => TransferWrite,

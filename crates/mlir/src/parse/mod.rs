@@ -1,12 +1,19 @@
-//! The reader of MLIR's textual format: the generic form of any op, the
-//! custom forms of the ops HIVM programs use ([`crate::ir::ops::Form`]),
-//! attribute/type aliases, and `// -----` split markers.
+//! The reader of MLIR's textual format: the generic form of any op (with
+//! successors and regions), ops with a declarative format
+//! ([`crate::ir::format`], read by `ods.rs`), the fixed custom forms of
+//! [`crate::ir::ops::Form`], `^bb` blocks referenced before their label,
+//! values used before their definition (resolved when it is read),
+//! `#alias`/`!alias` definitions, `loc(..)`, and `// -----` split markers.
 //!
 //! Errors stop reading and carry the location of the offending token; the
 //! reader never panics, whatever the input.
 
 mod cursor;
+mod dense;
+mod linalg;
+mod ods;
 mod ops;
+mod scf;
 mod types;
 
 use std::collections::HashMap;
@@ -32,6 +39,7 @@ pub const KNOWN_DIALECTS: &[&str] = &[
     "arith",
     "math",
     "memref",
+    "memref_ext",
     "scf",
     "cf",
     "affine",
@@ -42,6 +50,8 @@ pub const KNOWN_DIALECTS: &[&str] = &[
     "annotation",
     "scope",
     "hivm",
+    "ave",
+    "transform",
     "hacc",
     "hfusion",
     "bishengir_test",
@@ -62,8 +72,11 @@ pub fn parse_module(text: &str, options: &ParseOptions) -> Result<Module, Diagno
         opts: options.clone(),
         default_dialect: Vec::new(),
         type_memo: HashMap::new(),
+        labels: Vec::new(),
+        forward: HashMap::new(),
     };
     p.parse_top()?;
+    p.check_forward()?;
     Ok(p.m)
 }
 
@@ -125,6 +138,27 @@ pub(crate) struct Parser<'a> {
     /// Shaped types already read, by their exact text: programs repeat the
     /// same few memref types thousands of times.
     pub(crate) type_memo: HashMap<&'a str, Type>,
+    /// Block labels of the regions being read (innermost last): each
+    /// label's block and whether its definition has been read (a branch
+    /// may name a block defined further down).
+    labels: Vec<(RegionId, HashMap<String, Label>)>,
+    /// Values used before their definition (`%name`, result number): a
+    /// placeholder and where it was first used. The definition replaces
+    /// it; one left at the end is an undeclared name.
+    forward: HashMap<(String, usize), Forward>,
+}
+
+/// A block label: its block, whether its definition was read, and where
+/// it was first named.
+type Label = (BlockId, bool, usize);
+
+/// A forward reference's placeholder value.
+pub(crate) struct Forward {
+    value: ValueId,
+    op: crate::ir::OpId,
+    pos: usize,
+    end: usize,
+    typed: bool,
 }
 
 impl Parser<'_> {
@@ -135,10 +169,12 @@ impl Parser<'_> {
                 break;
             }
             if self.c.looking_at("{-#") {
-                // Dialect resources: skipped.
+                // Dialect resources: kept as written, printed back.
                 match self.c.rest().find("#-}") {
                     Some(i) => {
-                        let p = self.c.pos() + i + 3;
+                        let start = self.c.pos();
+                        let p = start + i + 3;
+                        self.m.resources.push(self.c.slice(start, p).to_string());
                         self.c.reset(p);
                         continue;
                     }
@@ -228,8 +264,88 @@ impl Parser<'_> {
                 });
             }
         }
-        self.c
-            .err_at(pos, format!("use of undeclared SSA value name '%{name}'"))
+        // A use before the definition (MLIR resolves names when the
+        // definition is read): a placeholder the definition replaces.
+        let key = (name.to_string(), index as usize);
+        if let Some(f) = self.forward.get(&key) {
+            return Ok(Operand {
+                v: f.value,
+                pos,
+                end: self.c.pos(),
+            });
+        }
+        let op = self.m.create_op(
+            crate::ir::OpSpec::new("builtin.unresolved", self.c.loc_at(pos)).results([Type::None]),
+        );
+        let v = self.m.op(op).results()[0];
+        self.forward.insert(
+            key,
+            Forward {
+                value: v,
+                op,
+                pos,
+                end: self.c.pos(),
+                typed: false,
+            },
+        );
+        Ok(Operand {
+            v,
+            pos,
+            end: self.c.pos(),
+        })
+    }
+
+    /// The forward references pending now.
+    pub(crate) fn forward_keys(&self) -> std::collections::HashSet<(String, usize)> {
+        self.forward.keys().cloned().collect()
+    }
+
+    /// Fails on the first forward reference made since `before` and not
+    /// defined yet.
+    pub(crate) fn check_forward_since(
+        &mut self,
+        before: &std::collections::HashSet<(String, usize)>,
+    ) -> PResult<()> {
+        let first = self
+            .forward
+            .iter()
+            .filter(|(k, _)| !before.contains(*k))
+            .min_by_key(|(_, f)| f.pos)
+            .map(|((name, _), f)| (name.clone(), f.pos));
+        match first {
+            Some((name, pos)) => self
+                .c
+                .err_at(pos, format!("use of undeclared SSA value name '%{name}'")),
+            None => Ok(()),
+        }
+    }
+
+    /// Fails on the first forward reference never defined.
+    fn check_forward(&mut self) -> PResult<()> {
+        self.check_forward_since(&std::collections::HashSet::new())
+    }
+
+    /// Replaces the placeholder of a forward reference to `%name#index`
+    /// by its definition `v`.
+    fn resolve_forward(&mut self, name: &str, index: usize, v: ValueId) -> PResult<()> {
+        let Some(f) = self.forward.remove(&(name.to_string(), index)) else {
+            return Ok(());
+        };
+        let placeholder_ty = self.m.value_type(f.value).clone();
+        if f.typed && placeholder_ty != *self.m.value_type(v) {
+            return self.c.err_at(
+                f.pos,
+                format!(
+                    "use of value '{}' expects different type than prior uses: '{}' vs '{}'",
+                    self.c.slice(f.pos, f.end),
+                    placeholder_ty,
+                    self.m.value_type(v)
+                ),
+            );
+        }
+        self.m.replace_all_uses(f.value, v);
+        self.m.erase_op(f.op);
+        Ok(())
     }
 
     /// Reads `%a, %b, ...` (possibly empty when the next token is not `%`).
@@ -256,22 +372,24 @@ impl Parser<'_> {
     ) -> PResult<()> {
         let scope = self.scopes.last_mut().expect("scope stack never empty");
         match scope.get_mut(name) {
-            Some(_) if index == 0 => self
-                .c
-                .err_at(pos, format!("redefinition of SSA value '%{name}'")),
-            Some(vs) => {
-                vs.push(v);
-                Ok(())
+            Some(_) if index == 0 => {
+                return self
+                    .c
+                    .err_at(pos, format!("redefinition of SSA value '%{name}'"))
             }
+            Some(vs) => vs.push(v),
             None => {
                 scope.insert(name.to_string(), vec![v]);
-                Ok(())
             }
         }
+        if !self.forward.is_empty() {
+            self.resolve_forward(name, index, v)?;
+        }
+        Ok(())
     }
 
     /// Checks that operands have the written types (MLIR's message).
-    pub(crate) fn check_types(&self, operands: &[Operand], types: &[Type]) -> PResult<()> {
+    pub(crate) fn check_types(&mut self, operands: &[Operand], types: &[Type]) -> PResult<()> {
         if operands.len() != types.len() {
             let pos = operands.first().map(|o| o.pos).unwrap_or(self.c.pos());
             return self.c.err_at(
@@ -284,6 +402,13 @@ impl Parser<'_> {
             );
         }
         for (o, t) in operands.iter().zip(types) {
+            if let Some(f) = self.forward.values_mut().find(|f| f.value == o.v) {
+                if !f.typed {
+                    f.typed = true;
+                    self.m.set_type(o.v, t.clone());
+                    continue;
+                }
+            }
             let actual = self.m.value_type(o.v);
             if actual != t {
                 return self.c.err_at(
@@ -313,7 +438,23 @@ impl Parser<'_> {
             return self.c.err("nesting too deep");
         }
         self.scopes.push(HashMap::new());
-        let r = self.parse_region_body(region, entry_args);
+        self.labels.push((region, HashMap::new()));
+        let mut r = self.parse_region_body(region, entry_args);
+        if let Some((_, labels)) = self.labels.pop() {
+            if r.is_ok() {
+                let mut undefined: Vec<(usize, &String)> = labels
+                    .iter()
+                    .filter(|(_, (_, defined, _))| !defined)
+                    .map(|(n, (_, _, pos))| (*pos, n))
+                    .collect();
+                undefined.sort();
+                if let Some((pos, name)) = undefined.first() {
+                    r = self
+                        .c
+                        .err_at(*pos, format!("reference to an undefined block '^{name}'"));
+                }
+            }
+        }
         self.scopes.pop();
         self.depth -= 1;
         r
@@ -353,34 +494,90 @@ impl Parser<'_> {
         Ok(())
     }
 
-    fn parse_labeled_block(&mut self, region: RegionId) -> PResult<()> {
+    /// Reads `^name` naming a block of the innermost region; a block not
+    /// yet defined is created and placed when its label is read.
+    pub(crate) fn parse_successor(&mut self) -> PResult<BlockId> {
+        self.c.skip_ws();
+        let pos = self.c.pos();
         self.c.expect("^")?;
-        if self.c.suffix_id().is_none() {
+        let Some(name) = self.c.suffix_id() else {
             return self.c.err("expected block name after '^'");
+        };
+        let name = name.to_string();
+        let Some((region, labels)) = self.labels.last_mut() else {
+            return self.c.err_at(pos, "block reference outside a region");
+        };
+        if let Some(&(b, _, _)) = labels.get(&name) {
+            return Ok(b);
         }
+        let region = *region;
+        let b = self.m.add_block(region, &[]);
+        if let Some((_, labels)) = self.labels.last_mut() {
+            labels.insert(name, (b, false, pos));
+        }
+        Ok(b)
+    }
+
+    /// `(%a: T, %b: U loc(..))`: block argument names, types and positions.
+    pub(crate) fn parse_block_arg_list(&mut self) -> PResult<Vec<(String, Type, usize)>> {
+        self.c.expect("(")?;
         let mut args = Vec::new();
-        if self.c.eat("(") && !self.c.eat(")") {
-            loop {
-                self.c.skip_ws();
-                let pos = self.c.pos();
-                self.c.expect("%")?;
-                let Some(name) = self.c.suffix_id() else {
-                    return self.c.err("expected block argument name");
-                };
-                let name = name.to_string();
-                self.c.expect(":")?;
-                let ty = self.parse_type()?;
-                self.skip_loc()?;
-                args.push((name, ty, pos));
-                if self.c.eat(")") {
-                    break;
-                }
-                self.c.expect(",")?;
+        if self.c.eat(")") {
+            return Ok(args);
+        }
+        loop {
+            self.c.skip_ws();
+            let pos = self.c.pos();
+            self.c.expect("%")?;
+            let Some(name) = self.c.suffix_id() else {
+                return self.c.err("expected block argument name");
+            };
+            let name = name.to_string();
+            self.c.expect(":")?;
+            let ty = self.parse_type()?;
+            self.skip_loc()?;
+            args.push((name, ty, pos));
+            if self.c.eat(")") {
+                return Ok(args);
             }
+            self.c.expect(",")?;
+        }
+    }
+
+    fn parse_labeled_block(&mut self, region: RegionId) -> PResult<()> {
+        self.c.skip_ws();
+        let label_pos = self.c.pos();
+        self.c.expect("^")?;
+        let Some(label) = self.c.suffix_id() else {
+            return self.c.err("expected block name after '^'");
+        };
+        let label = label.to_string();
+        let mut args = Vec::new();
+        if self.c.peek() == Some(b'(') {
+            args = self.parse_block_arg_list()?;
         }
         self.c.expect(":")?;
         let types: Vec<Type> = args.iter().map(|a| a.1.clone()).collect();
-        let b = self.m.add_block(region, &types);
+        let known = self.labels.last().and_then(|(_, l)| l.get(&label).copied());
+        let b = match known {
+            Some((_, true, _)) => {
+                return self
+                    .c
+                    .err_at(label_pos, format!("redefinition of block '^{label}'"))
+            }
+            Some((b, false, _)) => {
+                // Referenced before: put it here, in textual order.
+                self.m.move_block_to_end(b);
+                for t in types {
+                    self.m.add_block_arg(b, t);
+                }
+                b
+            }
+            None => self.m.add_block(region, &types),
+        };
+        if let Some((_, l)) = self.labels.last_mut() {
+            l.insert(label, (b, true, label_pos));
+        }
         self.bind_block_args(b, &args)?;
         self.parse_block_ops(b)
     }

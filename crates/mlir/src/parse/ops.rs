@@ -9,9 +9,9 @@ use crate::parse::cursor::PResult;
 use crate::parse::{Operand, Parser, KNOWN_DIALECTS};
 
 /// An op read but not yet created: its spec and its filled regions.
-struct Built {
-    spec: OpSpec,
-    regions: Vec<RegionId>,
+pub(crate) struct Built {
+    pub(crate) spec: OpSpec,
+    pub(crate) regions: Vec<RegionId>,
 }
 
 impl Built {
@@ -22,7 +22,7 @@ impl Built {
         }
     }
 
-    fn operands(&mut self, ops: &[Operand]) {
+    pub(crate) fn operands(&mut self, ops: &[Operand]) {
         self.spec.operands.extend(ops.iter().map(|o| o.v));
     }
 }
@@ -119,7 +119,7 @@ impl Parser<'_> {
         }
     }
 
-    fn parse_opt_attr_dict(&mut self, b: &mut Built) -> PResult<()> {
+    pub(crate) fn parse_opt_attr_dict(&mut self, b: &mut Built) -> PResult<()> {
         if self.c.peek() == Some(b'{') {
             let d = self.parse_dict()?;
             for (n, a) in d.iter() {
@@ -138,8 +138,15 @@ impl Parser<'_> {
         self.c.expect("(")?;
         let operands = self.parse_operand_list()?;
         self.c.expect(")")?;
-        if self.c.peek() == Some(b'[') {
-            return self.c.err("block successors are not supported");
+        if self.c.eat("[") {
+            loop {
+                let s = self.parse_successor()?;
+                b.spec.successors.push(s);
+                if !self.c.eat(",") {
+                    break;
+                }
+            }
+            self.c.expect("]")?;
         }
         if self.c.eat("<") {
             let d = self.parse_dict()?;
@@ -205,7 +212,7 @@ impl Parser<'_> {
         };
         let name = self.resolve_name(word);
         let form = custom_form(&name);
-        if !word.contains('.') && form.is_none() {
+        if !word.contains('.') && form.is_none() && crate::ir::format::lookup(&name).is_none() {
             let tried = if name != word {
                 format!(" (tried '{name}' as well)")
             } else {
@@ -219,6 +226,19 @@ impl Parser<'_> {
             self.check_dialect(&name, name_pos, false)?;
         }
         let mut b = Built::new(&name, loc);
+        if form.is_none() {
+            if let Some((op, elems)) = crate::ir::format::op_format(&name) {
+                let (parts, attrs) = self.parse_ods(op, elems)?;
+                for (n, a) in attrs {
+                    b.spec.attrs.set(n, a);
+                }
+                b.operands(&parts.operands);
+                b.spec.segments = parts.segments;
+                b.spec.result_types = parts.result_types;
+                b.spec.successors = parts.successors;
+                return Ok(b);
+            }
+        }
         match form.unwrap_or(Form::Structured) {
             Form::Module => self.parse_module_op(&mut b)?,
             Form::Func => self.parse_func(&mut b)?,
@@ -509,12 +529,23 @@ impl Parser<'_> {
                 b.spec.attrs.set("sym_name", Attribute::String(sym));
                 self.c.expect(":")?;
                 let ty = self.parse_type()?;
-                b.spec.attrs.set("type", Attribute::Type(ty));
+                b.spec.attrs.set("type", Attribute::Type(ty.clone()));
                 if self.c.eat("=") {
                     if self.c.eat_keyword("uninitialized") {
                         b.spec.attrs.set("initial_value", Attribute::Unit);
                     } else {
-                        let init = self.parse_attribute()?;
+                        let mut init = self.parse_attribute()?;
+                        // The initial value's elements have the memref's
+                        // element type: print them as MLIR does.
+                        if let (Attribute::Opaque(t), Some(elem)) = (&init, ty.element_type()) {
+                            if let Some(inner) =
+                                t.strip_prefix("dense<").and_then(|r| r.strip_suffix('>'))
+                            {
+                                if let Some(c) = crate::parse::dense::canonical_dense(inner, elem) {
+                                    init = Attribute::Opaque(format!("dense<{c}>"));
+                                }
+                            }
+                        }
                         b.spec.attrs.set("initial_value", init);
                     }
                 }
@@ -532,6 +563,10 @@ impl Parser<'_> {
             Form::For => self.parse_for(&mut b)?,
             Form::If => self.parse_if(&mut b)?,
             Form::While => self.parse_while(&mut b)?,
+            Form::Forall => self.parse_forall(&mut b)?,
+            Form::LinalgReduce => self.parse_linalg_reduce(&mut b)?,
+            Form::InParallel => self.parse_in_parallel(&mut b)?,
+            Form::Parallel => self.parse_parallel(&mut b)?,
             Form::Condition => {
                 self.c.expect("(")?;
                 let cond = self.parse_operand()?;
@@ -644,7 +679,7 @@ impl Parser<'_> {
         Ok(b)
     }
 
-    fn check_all(&self, ops: &[Operand], ty: &Type) -> PResult<()> {
+    fn check_all(&mut self, ops: &[Operand], ty: &Type) -> PResult<()> {
         self.check_types(ops, &vec![ty.clone(); ops.len()])
     }
 
@@ -838,12 +873,16 @@ impl Parser<'_> {
                     .err("expected named arguments for a function with a body");
             }
             self.default_dialect.push("func");
+            let pending = self.forward_keys();
             let res = self.parse_region(r, &args);
             self.default_dialect.pop();
             res?;
-        } else if named == Some(true) {
-            return self.c.err("expected '{' to begin the function body");
+            // A function is isolated from above: a name it uses must be
+            // defined inside it, not in a later function.
+            self.check_forward_since(&pending)?;
         }
+        // Without a body the argument names, if any, are dropped: MLIR's
+        // function parser accepts named arguments on declarations.
         b.regions.push(r);
         Ok(())
     }
@@ -878,12 +917,18 @@ impl Parser<'_> {
             .any(|k| self.c.looking_at(k));
         if is_elements {
             // Elements constants: `dense<...> : T`, the type gives the result.
-            self.c.ident();
+            let word = self.c.ident().unwrap_or_default();
             let text = self.c.balanced()?.to_string();
-            let kw = self.c.slice(p, self.c.pos()).trim().to_string();
-            let _ = text;
+            let mut kw = self.c.slice(p, self.c.pos()).trim().to_string();
             self.c.expect(":")?;
             let ty = self.parse_type()?;
+            if let (Some(elem), "dense") = (ty.element_type(), word) {
+                if let Some(c) =
+                    crate::parse::dense::canonical_dense(&text[1..text.len() - 1], elem)
+                {
+                    kw = format!("dense<{c}>");
+                }
+            }
             b.spec
                 .attrs
                 .set("value", Attribute::Opaque(format!("{kw} : {ty}")));
@@ -978,7 +1023,10 @@ impl Parser<'_> {
     /// the bound names with their positions, and the values. `what` names
     /// the argument kind in the error for a missing name.
     #[allow(clippy::type_complexity)]
-    fn parse_bound_args(&mut self, what: &str) -> PResult<(Vec<(String, usize)>, Vec<Operand>)> {
+    pub(crate) fn parse_bound_args(
+        &mut self,
+        what: &str,
+    ) -> PResult<(Vec<(String, usize)>, Vec<Operand>)> {
         self.c.expect("(")?;
         let mut names = Vec::new();
         let mut values = Vec::new();
@@ -1030,7 +1078,7 @@ impl Parser<'_> {
 
     /// Adds the implicit terminator `name` to a single-block region whose
     /// last op is not one (MLIR does the same for `scf` bodies).
-    fn ensure_terminator(&mut self, r: RegionId, name: &str) {
+    pub(crate) fn ensure_terminator(&mut self, r: RegionId, name: &str) {
         let block = match self.m.region_blocks(r).first() {
             Some(&b) => b,
             None => self.m.add_block(r, &[]),
@@ -1210,6 +1258,19 @@ impl Parser<'_> {
                         break;
                     }
                     if self.c.peek_raw(0) == Some(b'(') {
+                        // `unit_flag_mode([#hivm.unit_flag<..>])`: an
+                        // attribute list in a keyword's parentheses (the
+                        // custom parsers of fixpipe and mmadL1).
+                        let open = self.c.pos();
+                        self.c.reset(open + 1);
+                        let attr_group = !matches!(self.c.peek(), Some(b'%') | Some(b')'));
+                        self.c.reset(open);
+                        if attr_group {
+                            let text = self.c.balanced()?;
+                            let text = format!("{word}{}", self.expand_aliases(text));
+                            pieces.push(Piece::Text(text));
+                            continue;
+                        }
                         let (seg, typed) = self.parse_group(&mut segments, &mut operands)?;
                         pieces.push(Piece::Group {
                             keyword: word.to_string(),
@@ -1338,7 +1399,7 @@ impl Parser<'_> {
 
     /// An integer array attribute (`[1, 0]` or `array<i64: 1, 0>`); `msg`
     /// is the error reported at its start when it is anything else.
-    fn parse_int_array(&mut self, msg: &str) -> PResult<Vec<i64>> {
+    pub(crate) fn parse_int_array(&mut self, msg: &str) -> PResult<Vec<i64>> {
         self.c.skip_ws();
         let p = self.c.pos();
         let attr = self.parse_attribute()?;
@@ -1359,7 +1420,7 @@ impl Parser<'_> {
     }
 
     /// `(%a, %b : T, U)`; returns the new segment and whether types were written.
-    fn parse_group(
+    pub(crate) fn parse_group(
         &mut self,
         segments: &mut Vec<u32>,
         operands: &mut Vec<Operand>,

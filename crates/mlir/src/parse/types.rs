@@ -295,9 +295,19 @@ impl<'a> Parser<'a> {
     }
 
     fn parse_vector(&mut self) -> PResult<Type> {
+        self.c.skip_ws();
+        let open = self.c.pos();
         self.c.expect("<")?;
         let (shape, scalable) = self.parse_dims(true)?;
         let elem = self.parse_type()?;
+        if self.c.eat(",") {
+            // The AVE dialect's vectors carry a layout attribute
+            // (`vector<64xi1, #ave.vector_layout<..>>`): kept as written.
+            self.parse_attribute()?;
+            self.c.expect(">")?;
+            let text = self.c.slice(open, self.c.pos());
+            return Ok(Type::Opaque(format!("vector{}", self.expand_aliases(text))));
+        }
         self.c.expect(">")?;
         Ok(Type::Vector(VectorType {
             shape,
@@ -373,15 +383,25 @@ impl<'a> Parser<'a> {
                         if self.c.peek_raw(0) != Some(b'<') {
                             return self.c.err(format!("expected '<' after '{word}'"));
                         }
-                        self.c.balanced()?;
+                        let body = self.c.balanced()?;
                         // Elements attributes carry their type: keep it in the text.
                         let save = self.c.pos();
+                        let mut ty = None;
                         if self.c.eat(":") {
-                            self.parse_type()?;
+                            ty = Some(self.parse_type()?);
                         } else {
                             self.c.reset(save);
                         }
                         let end = self.c.pos();
+                        let elem = ty.as_ref().and_then(Type::element_type);
+                        if let (Some(elem), "dense") = (elem, word) {
+                            let inner = &body[1..body.len() - 1];
+                            if let Some(c) = crate::parse::dense::canonical_dense(inner, elem) {
+                                let ty_text =
+                                    ty.as_ref().map(|t| t.to_string()).unwrap_or_default();
+                                return Ok(Attribute::Opaque(format!("dense<{c}> : {ty_text}")));
+                            }
+                        }
                         return Ok(Attribute::Opaque(
                             self.expand_aliases(self.c.slice(start, end)),
                         ));

@@ -271,7 +271,8 @@ fn is_small_float_sum(m: &Module, view: &OpView) -> bool {
         s.pieces
             .iter()
             .any(|p| matches!(p, crate::ir::Piece::Text(t) if t.trim() == hivm_syntax::SUM))
-    });
+    }) || super::mark::enum_param(m, view.op, "arith")
+        .is_some_and(|p| format!("<{p}>") == hivm_syntax::SUM);
     let (Some(src), Some(dst)) = (
         OpView::first(m, view.op, hivm_syntax::INS).and_then(|v| strided_of(m, v)),
         OpView::first(m, view.op, hivm_syntax::OUTS).and_then(|v| strided_of(m, v)),

@@ -303,9 +303,13 @@ fn is_reduce_with_index(m: &Module, op: OpId) -> bool {
             .any(|p| matches!(p, Piece::Text(t) if t.contains(hivm_syntax::WITH_INDEX)))
     });
     in_syntax
-        || d.attrs
-            .iter()
-            .any(|(_, a)| matches!(a, Attribute::Opaque(t) if t.contains(hivm_syntax::WITH_INDEX)))
+        || d.attrs.iter().any(|(_, a)| match a {
+            Attribute::Opaque(t) => t.contains(hivm_syntax::WITH_INDEX),
+            Attribute::Dialect {
+                params: Some(p), ..
+            } => p.contains(hivm_syntax::WITH_INDEX),
+            _ => false,
+        })
 }
 
 /// `hivm.hir.custom`/`custom_macro`: operand `i` is marked on the
@@ -376,7 +380,7 @@ fn store_subview_decision(
 }
 
 /// The attribute `name` of `op` as the text inside `#dialect.mnemonic<..>`.
-fn enum_param(m: &Module, op: OpId, name: &str) -> Option<String> {
+pub(super) fn enum_param(m: &Module, op: OpId, name: &str) -> Option<String> {
     match m.attr(op, name)? {
         Attribute::Dialect { params, .. } => params.clone(),
         Attribute::Opaque(s) | Attribute::String(s) => Some(s.clone()),

@@ -1,9 +1,15 @@
-//! The printer, in `mlir-opt`'s canonical style: custom forms of the known
-//! ops, SSA names as `mlir-opt` assigns them ([`Names`]), attribute
-//! dictionaries sorted by name, and `#map` aliases for affine maps.
+//! The printer, in `mlir-opt`'s canonical style: declarative formats of
+//! [`crate::ir::format`] with the spacing of MLIR's generated printers,
+//! custom forms of the known ops, the generic form (with successors)
+//! otherwise, SSA names as `mlir-opt` assigns them ([`Names`]), block
+//! labels with their `// pred:` comments, attribute dictionaries sorted by
+//! name, and `#map` aliases for affine maps.
 
+mod linalg;
 mod names;
+mod ods;
 mod ops;
+mod scf;
 mod types;
 
 pub use names::Names;
@@ -17,7 +23,13 @@ use crate::ir::Module;
 /// Prints a module (ending with a newline).
 pub fn print_module(module: &Module) -> String {
     let body = ops::OpPrinter::new(module).print_module();
-    alias_affine_maps(body)
+    let mut out = alias_affine_maps(body);
+    for r in &module.resources {
+        out.push('\n');
+        out.push_str(r);
+        out.push('\n');
+    }
+    out
 }
 
 /// Replaces inline `affine_map<...>` texts by `#map`, `#map1`, ... aliases

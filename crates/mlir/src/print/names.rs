@@ -18,6 +18,9 @@ use crate::ir::{Attribute, Module, OpId, RegionId, Type, ValueDef, ValueId};
 /// The printed name of every value (`%` included).
 pub struct Names {
     names: Vec<Option<String>>,
+    /// First results of multi-result ops named as a group (`%0:2`): their
+    /// uses print `%0#0`.
+    grouped: Vec<bool>,
 }
 
 impl Names {
@@ -26,24 +29,31 @@ impl Names {
         let mut n = Namer {
             m,
             names: vec![None; m.num_values()],
+            grouped: vec![false; m.num_values()],
             used: vec![HashSet::new()],
         };
         let state = Counters::default();
         for &r in m.op(root).regions() {
             n.region(r, state);
         }
-        Names { names: n.names }
+        Names {
+            names: n.names,
+            grouped: n.grouped,
+        }
     }
 
     /// The stored name of `v`, if it has one of its own (not `%0#1`).
     pub fn name(&self, v: ValueId) -> Option<&str> {
+        if self.grouped.get(v.index()).copied().unwrap_or(false) {
+            return None;
+        }
         self.names.get(v.index())?.as_deref()
     }
 
     /// The name of `v` (`%0`, `%alloc`, `%0#1`, ...).
     pub fn get(&self, m: &Module, v: ValueId) -> String {
-        if let Some(Some(n)) = self.names.get(v.index()) {
-            return n.clone();
+        if let Some(n) = self.name(v) {
+            return n.to_string();
         }
         // Multi-result ops: `%base#i`.
         if let ValueDef::OpResult { op, index } = m.value_def(v) {
@@ -84,6 +94,7 @@ struct Counters {
 struct Namer<'a> {
     m: &'a Module,
     names: Vec<Option<String>>,
+    grouped: Vec<bool>,
     used: Vec<HashSet<String>>,
 }
 
@@ -91,9 +102,16 @@ impl Namer<'_> {
     fn region(&mut self, r: RegionId, mut st: Counters) {
         self.used.push(HashSet::new());
         let m = self.m;
+        let parent = m.region_parent_op(r);
+        // linalg.reduce names its combiner's arguments (getAsmBlockArgumentNames).
+        let linalg_names = m.op(parent).is("linalg.reduce") && m.op(parent).segments.len() == 2;
         for (bi, &b) in m.region_blocks(r).iter().enumerate() {
-            for &a in m.block_args(b) {
-                if bi == 0 {
+            for (ai, &a) in m.block_args(b).iter().enumerate() {
+                if bi == 0 && linalg_names {
+                    let n_in = m.op(parent).segments[0] as usize;
+                    let name = if ai < n_in { "in" } else { "init" };
+                    self.set_name(a, name, &mut st);
+                } else if bi == 0 {
                     let name = format!("arg{}", st.arg);
                     st.arg += 1;
                     self.set_name(a, &name, &mut st);
@@ -107,10 +125,17 @@ impl Namer<'_> {
                 if results.is_empty() {
                     continue;
                 }
+                if let Some(names) = preferred_names(m, op) {
+                    for (&r, name) in results.iter().zip(names) {
+                        self.set_name(r, name, &mut st);
+                    }
+                    continue;
+                }
                 match preferred_name(m, op) {
                     Some(name) if results.len() == 1 => self.set_name(results[0], &name, &mut st),
                     _ => {
                         self.names[results[0].index()] = Some(format!("%{}", st.value));
+                        self.grouped[results[0].index()] = results.len() > 1;
                         st.value += 1;
                     }
                 }
@@ -168,6 +193,17 @@ fn sanitize(name: &str) -> String {
     s
 }
 
+/// The names `getAsmResultNames` gives each result of a multi-result op.
+fn preferred_names(m: &Module, op: OpId) -> Option<&'static [&'static str]> {
+    let d = m.op(op);
+    match d.name() {
+        "arith.mulsi_extended" | "arith.mului_extended" if d.results().len() == 2 => {
+            Some(&["low", "high"])
+        }
+        _ => None,
+    }
+}
+
 /// The name MLIR's `getAsmResultNames` gives the result of `op`.
 fn preferred_name(m: &Module, op: OpId) -> Option<String> {
     let d = m.op(op);
@@ -182,6 +218,20 @@ fn preferred_name(m: &Module, op: OpId) -> Option<String> {
         "memref.reshape" => "reshape",
         "memref.view" => "view",
         "memref.dim" => "dim",
+        "tensor.dim" => "dim",
+        "linalg.reduce" => "reduced",
+        "linalg.transpose" => "transposed",
+        "linalg.broadcast" => "broadcasted",
+        "tensor.extract" => "extracted",
+        "tensor.insert" => "inserted",
+        "tensor.extract_slice" => "extracted_slice",
+        "tensor.insert_slice" => "inserted_slice",
+        "tensor.collapse_shape" => "collapsed",
+        "tensor.expand_shape" => "expanded",
+        "tensor.splat" => "splat",
+        "tensor.cast" => "cast",
+        "tensor.bitcast" => "bitcast",
+        "tensor.from_elements" => "from_elements",
         "memref.memory_space_cast" => "memspacecast",
         "memref.transpose" => "transpose",
         "memref.extract_aligned_pointer_as_index" => "intptr",

@@ -41,6 +41,69 @@ impl<'a> OpPrinter<'a> {
         self.out
     }
 
+    /// The module being printed.
+    pub(crate) fn module(&self) -> &'a Module {
+        self.m
+    }
+
+    /// Appends text.
+    pub(crate) fn push(&mut self, s: &str) {
+        self.out.push_str(s);
+    }
+
+    /// Length of the text so far.
+    pub(crate) fn len(&self) -> usize {
+        self.out.len()
+    }
+
+    /// Prints values separated by `, `.
+    pub(crate) fn print_values(&mut self, vs: &[ValueId]) {
+        self.values(vs);
+    }
+
+    /// Prints ` {attrs}` without the `elided` names (nothing when empty).
+    pub(crate) fn print_attr_dict(&mut self, op: OpId, elided: &[&str]) {
+        self.attr_dict(op, elided);
+    }
+
+    /// One more level of indentation for the next lines.
+    pub(crate) fn indent_in(&mut self) {
+        self.indent += 1;
+    }
+
+    /// One level of indentation less.
+    pub(crate) fn indent_out(&mut self) {
+        self.indent -= 1;
+    }
+
+    /// A newline and the current indentation.
+    pub(crate) fn print_newline(&mut self) {
+        self.newline();
+    }
+
+    /// Prints the types of values separated by `, `.
+    pub(crate) fn print_types_of(&mut self, vs: &[ValueId]) {
+        self.types_of(vs);
+    }
+
+    /// Prints a region (see `region`).
+    pub(crate) fn print_region(&mut self, r: RegionId, entry_args: bool, terminators: bool) {
+        self.region(r, entry_args, terminators);
+    }
+
+    /// `^bbN`: the block's position in its region (MLIR numbers blocks per
+    /// region).
+    pub(crate) fn block_name(&self, b: BlockId) -> String {
+        let r = self.m.block_region(b);
+        let i = self
+            .m
+            .region_blocks(r)
+            .iter()
+            .position(|&x| x == b)
+            .unwrap_or(0);
+        format!("^bb{i}")
+    }
+
     fn newline(&mut self) {
         self.out.push('\n');
         for _ in 0..self.indent {
@@ -128,7 +191,13 @@ impl<'a> OpPrinter<'a> {
         let ok = match custom_form(d.name()) {
             Some(f) => self.print_custom(op, f),
             None if d.syntax.is_some() => self.print_structured(op),
-            None => false,
+            None => match crate::print::ods::conforms(self.m, op) {
+                Some((ods, elems)) => {
+                    self.out.push_str(d.name());
+                    self.print_ods(op, ods, elems)
+                }
+                None => false,
+            },
         };
         if !ok {
             self.out.truncate(mark);
@@ -142,6 +211,17 @@ impl<'a> OpPrinter<'a> {
         self.out.push('(');
         self.values(d.operands());
         self.out.push(')');
+        if !d.successors().is_empty() {
+            self.out.push('[');
+            for (i, &b) in d.successors().iter().enumerate() {
+                if i > 0 {
+                    self.out.push_str(", ");
+                }
+                let n = self.block_name(b);
+                self.out.push_str(&n);
+            }
+            self.out.push(']');
+        }
         if !d.regions().is_empty() {
             self.out.push_str(" (");
             for (i, &r) in d.regions().iter().enumerate() {
@@ -192,6 +272,9 @@ impl<'a> OpPrinter<'a> {
                     self.out.push(')');
                 }
                 self.out.push(':');
+                if i > 0 {
+                    self.pred_comment(r, b);
+                }
                 self.indent += 1;
             }
             self.block_ops(b, print_terminators);
@@ -199,6 +282,36 @@ impl<'a> OpPrinter<'a> {
         self.indent -= 1;
         self.newline();
         self.out.push('}');
+    }
+
+    /// MLIR's `  // pred: ^bb0` / `  // 2 preds: ^bb0, ^bb2` /
+    /// `  // no predecessors` after a non-entry block label.
+    fn pred_comment(&mut self, r: RegionId, b: BlockId) {
+        let blocks = self.m.region_blocks(r).to_vec();
+        let mut preds: Vec<usize> = Vec::new();
+        for (i, &p) in blocks.iter().enumerate() {
+            if let Some(t) = self.m.last_op(p) {
+                let n = self
+                    .m
+                    .op(t)
+                    .successors()
+                    .iter()
+                    .filter(|&&s| s == b)
+                    .count();
+                preds.extend(std::iter::repeat_n(i, n));
+            }
+        }
+        preds.dedup();
+        match preds.as_slice() {
+            [] => self.out.push_str("  // no predecessors"),
+            [p] => {
+                let _ = write!(self.out, "  // pred: ^bb{p}");
+            }
+            _ => {
+                let names: Vec<String> = preds.iter().map(|p| format!("^bb{p}")).collect();
+                let _ = write!(self.out, "  // {} preds: {}", preds.len(), names.join(", "));
+            }
+        }
     }
 
     fn block_ops(&mut self, b: BlockId, print_terminators: bool) {
@@ -215,7 +328,14 @@ impl<'a> OpPrinter<'a> {
 
     fn is_elidable_terminator(&self, op: OpId) -> bool {
         let d = self.m.op(op);
-        matches!(d.name(), "scf.yield" | "scope.return")
+        let empty_in_parallel = d.is("scf.forall.in_parallel")
+            && d.regions().iter().all(|&r| {
+                self.m
+                    .region_blocks(r)
+                    .iter()
+                    .all(|&b| self.m.first_op(b).is_none())
+            });
+        (matches!(d.name(), "scf.yield" | "scope.return") || empty_in_parallel)
             && d.operands().is_empty()
             && d.attrs.is_empty()
     }
@@ -226,7 +346,14 @@ impl<'a> OpPrinter<'a> {
         let name = self.op_name(d.name());
         let operands = d.operands().to_vec();
         let result_ty = |i: usize| d.result(i).map(|v| m.value_type(v));
+        if form == Form::OperandList && !d.regions().is_empty() {
+            return false;
+        }
         match form {
+            Form::Forall => return self.print_forall(op),
+            Form::LinalgReduce => return self.print_linalg_reduce(op),
+            Form::InParallel => return self.print_in_parallel(op),
+            Form::Parallel => return self.print_parallel(op),
             Form::Module => {
                 self.out.push_str("module");
                 if let Some(n) = d.attr("sym_name").and_then(Attribute::as_str) {
@@ -795,7 +922,8 @@ impl<'a> OpPrinter<'a> {
         if body.is_some() && args.len() != fty.inputs.len() {
             return false;
         }
-        self.out.push_str("func.func ");
+        self.out.push_str(d.name());
+        self.out.push(' ');
         if let Some(v) = d.attr("sym_visibility").and_then(Attribute::as_str) {
             let _ = write!(self.out, "{v} ");
         }
