@@ -32,8 +32,9 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use tilemem_soc::{Family, Soc};
 
 use super::lifetime::{is_assigned, AllocationLifetimes, RootId};
-use crate::ir::{Expr, Function, FunctionKind, StmtKind, Type, VarId};
-use crate::ops::{self, CastWidths, OpClass};
+use crate::ir::{Expr, Function, StmtKind, Type, VarId};
+use crate::ops::{self, OpClass};
+use crate::passes::analysis::hazards::forbidden_operands;
 use crate::passes::PassError;
 
 /// Why two roots must stay apart.
@@ -223,64 +224,7 @@ impl AllocationConstraints {
     }
 }
 
-/// The `pipeline_membership` tags (`"g:s;g:s"`) of a call's `attrs=`.
-pub fn pipeline_membership(call: &crate::ir::Call) -> Vec<(u32, i64)> {
-    let Some(Expr::Dict(items)) = call.kwarg("attrs") else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    for (k, v) in items {
-        if k.as_str() != Some("pipeline_membership") {
-            continue;
-        }
-        let Some(text) = v.as_str() else { continue };
-        for part in text.split(';') {
-            let mut it = part.trim().splitn(2, ':');
-            let (Some(g), Some(s)) = (it.next(), it.next()) else {
-                continue;
-            };
-            if let (Ok(g), Ok(s)) = (g.trim().parse::<u32>(), s.trim().parse::<i64>()) {
-                out.push((g, s));
-            }
-        }
-    }
-    out
-}
-
-fn elem_bits(f: &Function, v: VarId) -> Option<u32> {
-    match f.vars[v].ty.as_ref()? {
-        Type::Tile(t) => t.dtype.bits(),
-        Type::Tensor(t) => t.dtype.bits(),
-        _ => None,
-    }
-}
-
-/// Whether `f` is a split-AIV function (`pl.func_attr({"split": X})` with X
-/// other than `None`).
-pub fn is_split_aiv(f: &Function) -> bool {
-    if f.kind() != FunctionKind::Aiv {
-        return false;
-    }
-    f.body.iter().any(|&s| {
-        let Some(call) = f.stmts[s].call() else {
-            return false;
-        };
-        if call.op_name() != "func_attr" {
-            return false;
-        }
-        call.args.iter().any(|a| match a {
-            Expr::Dict(items) => items.iter().any(|(k, v)| {
-                k.as_str() == Some("split")
-                    && match v {
-                        Expr::Path(p) => !p.ends_with(".None") && &**p != "None",
-                        Expr::None => false,
-                        _ => true,
-                    }
-            }),
-            _ => false,
-        })
-    })
-}
+pub use crate::passes::analysis::hazards::{is_split_aiv, pipeline_membership};
 
 /// Collects the constraints of `f` for target `soc`.
 pub fn collect(
@@ -328,23 +272,11 @@ fn no_alias(f: &Function, lt: &AllocationLifetimes, family: Family, c: &mut Allo
         let Some(call) = value.as_call() else {
             continue;
         };
-        let info = ops::lookup_or_default(call.op_name());
-        let cast = if call.op_name() == "tile.cast" {
-            match (call.args.first().and_then(Expr::as_var), targets.first()) {
-                (Some(src), Some(&dst)) => match (elem_bits(f, src), elem_bits(f, dst)) {
-                    (Some(s), Some(d)) => Some(CastWidths {
-                        src_bits: s,
-                        dst_bits: d,
-                    }),
-                    _ => None,
-                },
-                _ => None,
-            }
-        } else {
-            None
+        let Some(&first) = targets.first() else {
+            continue;
         };
-        let forbidden: Vec<RootId> = info
-            .forbidden_alias_args(family, call.args.len(), cast)
+        let info = ops::lookup_or_default(call.op_name());
+        let forbidden: Vec<RootId> = forbidden_operands(f, call, first, family)
             .into_iter()
             .filter_map(|i| call.args[i].as_var())
             .filter_map(|v| lt.storage_root(f, v))

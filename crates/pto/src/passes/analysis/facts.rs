@@ -17,7 +17,7 @@ use crate::ir::{Block, Function, StmtId, StmtKind, VarId};
 
 /// Facts about one variable.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct VarFacts {
+pub struct VarFacts {
     /// Program-order index of the definition (smallest when defined twice,
     /// e.g. an `if` result yielded by both branches).
     pub def: Option<u32>,
@@ -43,7 +43,7 @@ impl VarFacts {
 }
 
 /// Facts about every variable of a function, indexed by `VarId::index()`.
-pub(crate) struct Facts {
+pub struct Facts {
     pub vars: Vec<VarFacts>,
 }
 
@@ -67,7 +67,7 @@ struct Walker<'f> {
 }
 
 /// Computes the facts of `f`.
-pub(crate) fn analyze(f: &Function) -> Facts {
+pub fn analyze(f: &Function) -> Facts {
     let mut w = Walker {
         f,
         next: 0,
