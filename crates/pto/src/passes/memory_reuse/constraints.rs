@@ -449,6 +449,10 @@ fn stages(f: &Function, lt: &AllocationLifetimes, c: &mut AllocationConstraints)
             }
         }
     }
+    if raw.is_empty() {
+        planned_pipeline_stages(f, lt, c);
+        return;
+    }
     for (g, set) in &ids {
         c.group_depth
             .insert(*g, u32::try_from(set.len()).unwrap_or(u32::MAX));
@@ -462,6 +466,53 @@ fn stages(f: &Function, lt: &AllocationLifetimes, c: &mut AllocationConstraints)
             })
             .collect();
         c.stages.insert(id, dense);
+    }
+}
+
+/// The stage separation of a pipelined loop whose `pipeline_membership`
+/// tags were consumed by an earlier run (seed 000: the tags are consumed).
+///
+/// That run kept the copies of different stages in different buffers, and
+/// its output shows the decision only through those buffers. So when no
+/// tile of `f` carries a tag, every distinct root written inside a
+/// `pl.pipeline` loop counts as its own stage of one group per (loop,
+/// space): the
+/// roots stay apart, under the same affordable-depth rule as tagged
+/// stages, and a second run reaches the first run's decision instead of
+/// merging the stage copies.
+fn planned_pipeline_stages(f: &Function, lt: &AllocationLifetimes, c: &mut AllocationConstraints) {
+    let mut group = u32::MAX;
+    for (_, s) in f.walk() {
+        let StmtKind::For(l) = &f.stmts[s].kind else {
+            continue;
+        };
+        if l.kind() != crate::ir::LoopKind::Pipeline {
+            continue;
+        }
+        // Per space, the distinct roots in order of first write.
+        let mut by_space: BTreeMap<tilemem_soc::MemSpace, Vec<RootId>> = BTreeMap::new();
+        for (_, inner) in f.walk_in(crate::ir::Block::Loop(s)) {
+            let StmtKind::Assign { targets, .. } = &f.stmts[inner].kind else {
+                continue;
+            };
+            for &t in targets {
+                if let Some(r) = lt.storage_root(f, t) {
+                    let roots = by_space.entry(lt.roots[r].space).or_default();
+                    if !lt.roots[r].pinned && !roots.contains(&r) {
+                        roots.push(r);
+                    }
+                }
+            }
+        }
+        for roots in by_space.into_values().filter(|r| r.len() > 1) {
+            for (k, &r) in roots.iter().enumerate() {
+                let tags = c.stages.entry(r).or_default();
+                tags.push((group, u32::try_from(k).unwrap_or(u32::MAX)));
+            }
+            c.group_depth
+                .insert(group, u32::try_from(roots.len()).unwrap_or(u32::MAX));
+            group = group.saturating_sub(1);
+        }
     }
 }
 
