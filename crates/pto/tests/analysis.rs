@@ -1,6 +1,6 @@
 //! The shared analysis layer seen through every planner: one reserve
 //! resolver (the same bases, the same error text under `pypto`, `dsa-rp`
-//! and `optimal`).
+//! and `optimal`) and branch exclusivity in the optimal planner.
 
 mod common;
 
@@ -85,4 +85,46 @@ fn a_reserve_without_a_constant_size_is_rejected_in_every_planner() {
             "{mode:?}"
         );
     }
+}
+
+/// Two exclusive branches: the then-branch value and the phi live in one
+/// root, the else-branch load in another that is live only while the
+/// first holds nothing on that path. DSA_RP keeps the hulls apart; the
+/// optimal planner's problem lets them share.
+#[test]
+fn exclusive_if_branches_share_under_the_optimal_planner_only() {
+    let t = |name: &str, root: &str, rhs: &str| {
+        format!("{name}: pl.Tile[[64, 64], pl.FP32, pl.MemRef({root}, pl.const(0, pl.INT64), 16384), pl.Mem.Vec] = {rhs}")
+    };
+    let load = "pl.tile.load(x, [0, 0], [64, 64], [64, 64], target_memory=pl.Mem.Vec)";
+    let lines = [
+        "mem_vec_2: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 16384)".to_string(),
+        "mem_vec_3: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 16384)".to_string(),
+        "if c < 2:".to_string(),
+        format!("    {}", t("b", "mem_vec_2", load)),
+        format!("    {}", t("r", "mem_vec_2", "pl.yield_(b)")),
+        "else:".to_string(),
+        format!("    {}", t("d", "mem_vec_3", load)),
+        format!("    {}", t("e", "mem_vec_2", "pl.tile.exp(d)")),
+        format!("    {}", t("r", "mem_vec_2", "pl.yield_(e)")),
+        "s: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(r, [0, 0], y)".to_string(),
+        "return s".to_string(),
+    ];
+    let body: Vec<&str> = lines.iter().map(String::as_str).collect();
+    let src = program(
+        "InCore",
+        "x: pl.Tensor[[64, 64], pl.FP32], c: pl.Scalar[pl.INDEX], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]]) -> pl.Tensor[[64, 64], pl.FP32]",
+        &body,
+    );
+    let d_at = |out: &str| {
+        out.lines()
+            .find(|l| l.trim_start().starts_with("d: "))
+            .and_then(|l| {
+                l.split_once("pl.const(")
+                    .map(|(_, r)| r.split(',').next().unwrap().to_string())
+            })
+            .unwrap()
+    };
+    assert_eq!(d_at(&plan(&src, PlannerMode::DsaRp).unwrap()), "16384");
+    assert_eq!(d_at(&plan(&src, PlannerMode::Optimal).unwrap()), "0");
 }

@@ -30,6 +30,10 @@ pub struct VarFacts {
     pub touched_in_control_flow: bool,
     /// Assignment or expression statements that read the variable.
     pub readers: Vec<StmtId>,
+    /// For an `if` result (a phi): the last index of its `if`, where the
+    /// branches join. Before it the value sits in the bytes of the value
+    /// the taken branch yields, and only on that branch's path.
+    pub join: Option<u32>,
 }
 
 impl VarFacts {
@@ -218,6 +222,11 @@ impl Walker<'_> {
                     self.block(Block::Else(s));
                 }
                 self.depth -= 1;
+                // Without an else branch there is no second path to exclude.
+                let join = self.next.saturating_sub(1).max(at);
+                for &r in i.results.iter().filter(|_| i.else_body.is_some()) {
+                    self.vars[crate::ir::EntityRef::index(r)].join = Some(join);
+                }
             }
         }
     }

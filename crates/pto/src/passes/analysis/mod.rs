@@ -4,6 +4,8 @@
 //! - [`order`]: program order, loop-aware lifetime extension, phi families;
 //! - [`facts`]: per-variable definition, last use and control-flow facts
 //!   on that order (the DSA_RP model's view of lifetimes);
+//! - [`exclusive`]: branch exclusivity, roots that may share although
+//!   their lifetime hulls overlap;
 //! - [`roots`]: allocation roots, their members (views included) and
 //!   lifetimes;
 //! - [`hazards`]: target hazards and no-alias facts, from the op table;
@@ -15,6 +17,7 @@
 //! (an independent check must not share the code it checks). Nothing here
 //! imports a pass.
 
+pub mod exclusive;
 pub mod facts;
 pub mod hazards;
 pub mod layout;

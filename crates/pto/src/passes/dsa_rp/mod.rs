@@ -295,9 +295,11 @@ fn plan_function(
             // Bytes first: pipeline separations are performance intent, so
             // they are penalties there; penalties first keeps them hard when
             // the greedy could.
+            // Exclusive branches may share here: the greedy's problem (and
+            // so DSA_RP's own decisions) keeps them apart.
             let opt_problem = match opts.objective {
-                Objective::PeakThenPenalty => m.to_problem(None),
-                Objective::PenaltyThenPeak => problem.clone(),
+                Objective::PeakThenPenalty => m.to_problem_sharing(None),
+                Objective::PenaltyThenPeak => m.to_problem_sharing(Some(&depth)),
             };
             if let Ok(s) = tilemem_plan::validate(&opt_problem, &greedy_sol) {
                 penalty = s.penalty;

@@ -17,6 +17,7 @@ use tilemem_soc::{Family, MemoryAllocatorPolicy, Soc};
 use super::pipes::{is_view_op, stmt_pipe};
 use crate::ir::{EntityRef, Expr, Function, MemBase, MemSpace, StmtKind, Type, VarId};
 use crate::ops::Pipe;
+use crate::passes::analysis::exclusive::Occupancy;
 use crate::passes::analysis::facts::Facts;
 use crate::passes::analysis::hazards::{forbidden_operands, is_split_aiv, pipeline_membership};
 use crate::passes::analysis::order::Lifetime;
@@ -94,6 +95,12 @@ pub(crate) struct DsaModel {
     pub groups: BTreeMap<u32, (usize, u64)>,
     /// Soft pairs `(earlier, later)` of unit weight: a cross-pipe handoff.
     pub soft: BTreeSet<(usize, usize)>,
+    /// Pairs `(i, j)`, `i < j`, whose hulls overlap (a `Lifetime` hard
+    /// pair) although they are never live together: exclusive branches of
+    /// an `if` ([`crate::passes::analysis::exclusive`]), with no other hard
+    /// reason, no declaration and no shared pipeline group. Only the
+    /// optimal mode's problem lets them share.
+    pub exclusive: BTreeSet<(usize, usize)>,
     /// Usable bytes, when known.
     pub capacity: Option<u64>,
     /// Tiles start at or above this (end of the reserved windows).
@@ -134,6 +141,23 @@ impl DsaModel {
     /// as conflicts; soft pairs as unit penalties. With `depth == None`
     /// every pipeline pair is a unit penalty instead (the optimal mode's
     /// bytes-first model).
+    /// [`to_problem`](Self::to_problem) with the [`exclusive`](Self::exclusive)
+    /// pairs as compatible pairs: they may share bytes although their
+    /// lifetimes intersect.
+    pub fn to_problem_sharing(&self, depth: Option<&BTreeMap<u32, usize>>) -> Problem {
+        let mut p = self.to_problem(depth);
+        if self.exclusive.is_empty() {
+            return p;
+        }
+        let id = |i: usize| BufferId(i as u32);
+        p.conflicts
+            .retain(|&(a, b)| !self.exclusive.contains(&(a.index(), b.index())));
+        for &(i, j) in &self.exclusive {
+            p.allow_sharing(id(i), id(j));
+        }
+        p
+    }
+
     pub fn to_problem(&self, depth: Option<&BTreeMap<u32, usize>>) -> Problem {
         let mut p = Problem::new();
         for b in &self.buffers {
@@ -233,6 +257,7 @@ pub(crate) fn build(
     for (space, ks) in by_space {
         let tspace = tilemem_soc::MemSpace::from_name(space.name());
         let mut buffers = Vec::new();
+        let mut occupancy: Vec<Occupancy> = Vec::new();
         let mut index_of: BTreeMap<usize, usize> = BTreeMap::new();
         for &k in &ks {
             let a = &allocs[k];
@@ -295,6 +320,7 @@ pub(crate) fn build(
                 start = 0;
             }
             index_of.insert(a.var.index(), buffers.len());
+            occupancy.push(Occupancy::of(facts, mem));
             buffers.push(DsaBuffer {
                 root: a.var,
                 name: f.vars[a.var].name.to_string(),
@@ -312,6 +338,7 @@ pub(crate) fn build(
         }
         let n = buffers.len();
         let mut hard = BTreeMap::new();
+        let mut exclusive = BTreeSet::new();
         // Pipeline groups: dense stage ordinals and slot sizes.
         let mut group_stages: BTreeMap<u32, BTreeSet<i64>> = BTreeMap::new();
         let mut group_slot: BTreeMap<u32, u64> = BTreeMap::new();
@@ -332,6 +359,13 @@ pub(crate) fn build(
                 let (blo, bhi) = b.lifetime();
                 if alo < bhi && blo < ahi {
                     hard.insert((i, j), HardReason::Lifetime);
+                    let grouped = a.stages.iter().any(|x| b.stages.iter().any(|y| x.0 == y.0));
+                    if !(a.pinned || b.pinned || grouped)
+                        && (occupancy[i].has_gap() || occupancy[j].has_gap())
+                        && occupancy[i].disjoint(&occupancy[j])
+                    {
+                        exclusive.insert((i, j));
+                    }
                     continue;
                 }
                 if a.pinned || b.pinned {
@@ -376,6 +410,7 @@ pub(crate) fn build(
             if x != y {
                 let key = (x.min(y), x.max(y));
                 hard.entry(key).or_insert(why);
+                exclusive.remove(&key);
             }
         };
         for (_, s) in f.walk() {
@@ -454,6 +489,7 @@ pub(crate) fn build(
             pipeline,
             groups,
             soft,
+            exclusive,
         });
     }
     out
