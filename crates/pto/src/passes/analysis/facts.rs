@@ -129,6 +129,15 @@ impl Walker<'_> {
         self.reads.push((v, at, self.loops.clone()));
     }
 
+    /// Records every variable statement `s` reads, at index `at`.
+    fn read_uses(&mut self, s: StmtId, at: u32, reader: Option<StmtId>) {
+        let mut used = Vec::new();
+        self.f.stmts[s].for_each_use(&mut |v| used.push(v));
+        for v in used {
+            self.read(v, at, reader);
+        }
+    }
+
     fn block(&mut self, b: Block) {
         let stmts: Vec<StmtId> = self.f.block(b).to_vec();
         for s in stmts {
@@ -142,11 +151,7 @@ impl Walker<'_> {
         match &f.stmts[s].kind {
             StmtKind::Comment(_) | StmtKind::Blank => {}
             StmtKind::Assign { targets, .. } => {
-                let mut used = Vec::new();
-                f.stmts[s].for_each_use(&mut |v| used.push(v));
-                for v in used {
-                    self.read(v, at, Some(s));
-                }
+                self.read_uses(s, at, Some(s));
                 let in_cf = self.depth > 0;
                 for &t in targets {
                     self.define(t, at, in_cf);
@@ -154,27 +159,15 @@ impl Walker<'_> {
                 self.next += 1;
             }
             StmtKind::Expr(_) => {
-                let mut used = Vec::new();
-                f.stmts[s].for_each_use(&mut |v| used.push(v));
-                for v in used {
-                    self.read(v, at, Some(s));
-                }
+                self.read_uses(s, at, Some(s));
                 self.next += 1;
             }
             StmtKind::Return(_) => {
-                let mut used = Vec::new();
-                f.stmts[s].for_each_use(&mut |v| used.push(v));
-                for v in used {
-                    self.read(v, at, None);
-                }
+                self.read_uses(s, at, None);
                 self.next += 1;
             }
             StmtKind::Yield(_) => {
-                let mut used = Vec::new();
-                f.stmts[s].for_each_use(&mut |v| used.push(v));
-                for v in used {
-                    self.read(v, at, None);
-                }
+                self.read_uses(s, at, None);
                 if let Some(owner) = b.owner() {
                     let results = match &f.stmts[owner].kind {
                         StmtKind::For(l) => l.results.clone(),
@@ -188,11 +181,7 @@ impl Walker<'_> {
                 self.next += 1;
             }
             StmtKind::For(l) => {
-                let mut used = Vec::new();
-                f.stmts[s].for_each_use(&mut |v| used.push(v));
-                for v in used {
-                    self.read(v, at, None);
-                }
+                self.read_uses(s, at, None);
                 for &a in &l.iter_args {
                     self.define(a, at, true);
                 }
@@ -210,11 +199,7 @@ impl Walker<'_> {
                 self.spans[span].1 = self.next.saturating_sub(1).max(at);
             }
             StmtKind::If(i) => {
-                let mut used = Vec::new();
-                f.stmts[s].for_each_use(&mut |v| used.push(v));
-                for v in used {
-                    self.read(v, at, None);
-                }
+                self.read_uses(s, at, None);
                 self.next += 1;
                 self.depth += 1;
                 self.block(Block::Then(s));
