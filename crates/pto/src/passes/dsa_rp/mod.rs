@@ -62,9 +62,12 @@
 //!
 //! # Optimal mode
 //! The same model as a `tilemem-plan` problem (soft pairs as pairwise
-//! penalties), solved by the exact solver within the time limit; the DSA_RP
-//! placement is kept whenever the exact answer is not better under the
-//! chosen objective (lowest peak first by default).
+//! penalties), solved by the exact solver within the time and work budget;
+//! the DSA_RP placement is kept whenever the exact answer is not better
+//! under the chosen objective (lowest peak first by default). Roots of
+//! exclusive `if` branches whose hulls overlap (see
+//! [`crate::passes::analysis::exclusive`]) are compatible pairs there: they
+//! may share bytes, which DSA_RP's own problem does not allow.
 
 mod model;
 mod pipes;
@@ -495,6 +498,14 @@ fn export(
     for &(i, j) in &m.soft {
         side.push_str(&format!(
             "soft,{},{}\n",
+            m.buffers[i].name, m.buffers[j].name
+        ));
+    }
+    // Hull-overlapping pairs of exclusive branches (shareable in the
+    // optimal mode's problem only).
+    for &(i, j) in &m.exclusive {
+        side.push_str(&format!(
+            "exclusive,{},{}\n",
             m.buffers[i].name, m.buffers[j].name
         ));
     }
