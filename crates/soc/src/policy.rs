@@ -15,14 +15,20 @@ pub struct AllocEntry {
 }
 
 /// Placement decisions of the sequential address allocator, replaceable by
-/// a backend (PyPTO's `MemoryAllocatorPolicy`).
-pub trait MemoryAllocatorPolicy {
+/// a backend (PyPTO's `MemoryAllocatorPolicy`). Shared by the threads that
+/// plan the functions of one program, hence `Send + Sync`.
+pub trait MemoryAllocatorPolicy: Send + Sync {
     /// Whether buffers of `space` get addresses at all.
     fn should_allocate(&self, space: MemSpace) -> bool;
     /// Rounds a raw address up to the alignment required in `space`.
     fn align_address(&self, addr: u64, space: MemSpace) -> u64;
     /// Orders the allocations of one space before sequential placement.
     fn order_memrefs(&self, refs: &mut [AllocEntry]);
+    /// The alignment of addresses in `space`, in bytes: the smallest
+    /// positive address [`align_address`](Self::align_address) keeps.
+    fn alignment(&self, space: MemSpace) -> u64 {
+        self.align_address(1, space).max(1)
+    }
 }
 
 /// PyPTO's default policy: skip DDR, 32-byte alignment everywhere, order by
@@ -114,6 +120,8 @@ mod tests {
         assert_eq!(refs[0].name, "mem_acc_2");
         assert_eq!(p.align_address(33, MemSpace::Acc), 512);
         assert_eq!(p.align_address(33, MemSpace::Vec), 64);
+        assert_eq!(p.alignment(MemSpace::Acc), 512);
+        assert_eq!(p.alignment(MemSpace::Vec), 32);
         assert!(!p.should_allocate(MemSpace::Bias));
     }
 }

@@ -62,14 +62,15 @@
 //!
 //! # Optimal mode
 //! The same model as a `tilemem-plan` problem (soft pairs as pairwise
-//! penalties), solved by the exact solver within the time limit; the DSA_RP
-//! placement is kept whenever the exact answer is not better under the
-//! chosen objective (lowest peak first by default).
+//! penalties), solved by the exact solver within the time and work budget;
+//! the DSA_RP placement is kept whenever the exact answer is not better
+//! under the chosen objective (lowest peak first by default). Roots of
+//! exclusive `if` branches whose hulls overlap (see
+//! [`crate::passes::analysis::exclusive`]) are compatible pairs there: they
+//! may share bytes, which DSA_RP's own problem does not allow.
 
-mod facts;
 mod model;
 mod pipes;
-mod reserve;
 mod write;
 
 use std::collections::BTreeMap;
@@ -80,6 +81,7 @@ use tilemem_plan::solve::handoff;
 use tilemem_plan::{Objective, Solution, SolverKind};
 
 use crate::ir::{EntityRef, Function, MemSpace, Program, StmtKind, Type};
+use crate::passes::analysis::{facts, reserve};
 use crate::passes::memory_reuse::cleanup;
 use crate::passes::{PassContext, PassError};
 
@@ -169,7 +171,7 @@ pub fn run_with(
 /// PyPTO's yield fix-up runs in this mode too: an `if` whose Acc result
 /// lives in another buffer than a branch's yielded value cannot be repaired
 /// (there is no Acc -> Acc move).
-fn check_acc_phis(f: &Function) -> Result<(), PassError> {
+pub(crate) fn check_acc_phis(f: &Function) -> Result<(), PassError> {
     for (_, s) in f.walk() {
         let (results, branches) = match &f.stmts[s].kind {
             StmtKind::If(i) => {
@@ -215,9 +217,9 @@ fn plan_function(
     ctx: &mut PassContext,
     opts: &DsaOptions,
 ) -> Result<Vec<SpaceReport>, PassError> {
-    let (windows, reserved) = reserve::resolve(f)?;
+    let reserves = reserve::resolve(f, ctx.policy.as_ref())?;
     let facts = facts::analyze(f);
-    let models = model::build(f, &facts, &ctx.soc, &reserved);
+    let models = model::build(f, &facts, &ctx.soc, ctx.policy.as_ref(), &reserves);
     let mut addr: BTreeMap<usize, u64> = BTreeMap::new();
     let mut reports = Vec::new();
     for m in &models {
@@ -242,14 +244,16 @@ fn plan_function(
         let strict = m.affordable_depths();
         let relaxed_depth: BTreeMap<u32, usize> = m.groups.keys().map(|&g| (g, 1)).collect();
         let mut depth = strict.clone();
-        let mut placement = handoff::canonical(&m.to_problem(Some(&depth)));
+        let mut problem = m.to_problem(Some(&depth));
+        let mut placement = handoff::canonical(&problem);
         if placement.is_none() && relaxed_depth != strict {
             depth = relaxed_depth;
-            placement = handoff::canonical(&m.to_problem(Some(&depth)));
+            problem = m.to_problem(Some(&depth));
+            placement = handoff::canonical(&problem);
         }
         let Some(placement) = placement else {
             if let Some(dir) = &opts.export_dir {
-                export(dir, m, &m.to_problem(Some(&depth)), None, None)?;
+                export(dir, m, &problem, None, None)?;
             }
             return Err(PassError::planning(format!(
                 "DSA-RP could not find a placement for '{}' within the on-chip memory \
@@ -267,7 +271,6 @@ fn plan_function(
             .groups
             .iter()
             .any(|(g, (stages, _))| depth.get(g).copied().unwrap_or(1) < *stages);
-        let problem = m.to_problem(Some(&depth));
         let greedy_sol = Solution {
             offsets: placement.offsets.clone(),
         };
@@ -296,9 +299,11 @@ fn plan_function(
             // Bytes first: pipeline separations are performance intent, so
             // they are penalties there; penalties first keeps them hard when
             // the greedy could.
+            // Exclusive branches may share here: the greedy's problem (and
+            // so DSA_RP's own decisions) keeps them apart.
             let opt_problem = match opts.objective {
-                Objective::PeakThenPenalty => m.to_problem(None),
-                Objective::PenaltyThenPeak => problem.clone(),
+                Objective::PeakThenPenalty => m.to_problem_sharing(None),
+                Objective::PenaltyThenPeak => m.to_problem_sharing(Some(&depth)),
             };
             if let Ok(s) = tilemem_plan::validate(&opt_problem, &greedy_sol) {
                 penalty = s.penalty;
@@ -335,6 +340,7 @@ fn plan_function(
                 })
                 .map(|&(i, j)| format!("{}/{}", m.buffers[i].name, m.buffers[j].name))
                 .collect();
+            let shared = capped_list(&shared);
             let depths: Vec<String> = m
                 .groups
                 .iter()
@@ -358,7 +364,7 @@ fn plan_function(
                          --penalty-first to keep the stages apart",
                         m.function,
                         m.space.name(),
-                        shared.join(", ")
+                        shared
                     ),
                 );
             } else if !shared.is_empty() {
@@ -371,7 +377,7 @@ fn plan_function(
                         m.function,
                         m.space.name(),
                         depths.join(", "),
-                        shared.join(", ")
+                        shared
                     ),
                 );
             }
@@ -394,12 +400,29 @@ fn plan_function(
             proven_optimal: proven,
         });
     }
-    reserve::write_back(f, &windows);
+    reserve::write_back(f, &reserves);
     write::apply(f, &addr);
     // The same clean-up as after MemoryReuse.
     cleanup::remove_dead_allocs(f);
     cleanup::strip_pipeline_membership(f);
     Ok(reports)
+}
+
+/// The first pairs of a list for a diagnostic, joined, with the count of
+/// the rest: a long pipeline has hundreds of thousands of stage pairs, and
+/// a message of megabytes helps nobody.
+fn capped_list(items: &[String]) -> String {
+    const SHOWN: usize = 16;
+    let mut text = items
+        .iter()
+        .take(SHOWN)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if items.len() > SHOWN {
+        text.push_str(&format!(" and {} more pairs", items.len() - SHOWN));
+    }
+    text
 }
 
 /// Writes `DIR/FUNC.SPACE.csv` (the problem with the kept placement in the
@@ -475,6 +498,14 @@ fn export(
     for &(i, j) in &m.soft {
         side.push_str(&format!(
             "soft,{},{}\n",
+            m.buffers[i].name, m.buffers[j].name
+        ));
+    }
+    // Hull-overlapping pairs of exclusive branches (shareable in the
+    // optimal mode's problem only).
+    for &(i, j) in &m.exclusive {
+        side.push_str(&format!(
+            "exclusive,{},{}\n",
             m.buffers[i].name, m.buffers[j].name
         ));
     }
