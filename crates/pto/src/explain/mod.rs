@@ -25,7 +25,7 @@
 //! are deterministic; re-planning works on clones, the input is unchanged.
 
 use crate::ir::{Expr, Function, Program, StmtId, StmtKind, Type, VarId};
-use crate::passes::allocate_memory_addr::{resolve_reserves, Reserve};
+use crate::passes::analysis::reserve::{self, Reserve};
 use crate::passes::{run_pipeline, PassContext, PassError, PassId, PlannerMode};
 use crate::report;
 use tilemem_soc::Soc;
@@ -307,7 +307,7 @@ fn target_space_capacity(soc: &Soc, space: &str) -> Option<u64> {
 /// address pass resolves them; empty when they cannot be resolved (the
 /// pipeline reports that error itself).
 pub fn reserves(f: &Function) -> Vec<Reserve> {
-    resolve_reserves(f).unwrap_or_default()
+    reserve::resolve(f, &tilemem_soc::DefaultPolicy).unwrap_or_default()
 }
 
 /// The instant where the buffers of a space take the most bytes together.

@@ -6,7 +6,7 @@ use tilemem_soc::Soc;
 use super::{def_line, failed_usage, replan, reserves, shape_text, used};
 use super::{LiveTile, Remedy, SpaceExplain};
 use crate::ir::{Expr, Function, Program, StmtId, Type};
-use crate::passes::allocate_memory_addr::Reserve;
+use crate::passes::analysis::reserve::Reserve;
 use crate::passes::PlannerMode;
 
 /// How many re-plans the remedies of one [`explain`] call may run. Each
