@@ -89,11 +89,18 @@ pub fn run(args: Args) -> ExitCode {
         Err(msg) => return bad_input(msg),
     };
     let file = args.file.display().to_string();
-    let src = match std::fs::read_to_string(&args.file) {
-        Ok(s) => s,
+    let bytes = match std::fs::read(&args.file) {
+        Ok(b) => b,
         Err(e) => return bad_input(format_args!("{file}: cannot read: {e}")),
     };
-    let mut program = match tilemem_pto::parse::parse(&src) {
+    let src = match tilemem_pto::decode(&bytes) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("{file}:{}:{}: error: {}", e.line, e.col, e.message);
+            return ExitCode::from(2);
+        }
+    };
+    let mut program = match tilemem_pto::parse::parse(src) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("{file}:{}:{}: error: {}", e.line, e.col, e.message);

@@ -336,6 +336,10 @@ fn visit_block(f: &mut Function, stmts: &[StmtId], st: &mut State<'_>) -> Result
                 let i = i.clone();
                 visit_if(f, s, &i, st)?;
             }
+            StmtKind::With(w) => {
+                let body = w.body.clone();
+                visit_block(f, &body, st)?;
+            }
             _ => {}
         }
     }

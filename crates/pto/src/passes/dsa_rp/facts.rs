@@ -219,6 +219,16 @@ impl Walker<'_> {
                 }
                 self.depth -= 1;
             }
+            StmtKind::With(_) => {
+                // Runs once, in place: its statements count as if inline.
+                let mut used = Vec::new();
+                f.stmts[s].for_each_use(&mut |v| used.push(v));
+                for v in used {
+                    self.read(v, at, None);
+                }
+                self.next += 1;
+                self.block(Block::With(s));
+            }
         }
     }
 }
