@@ -43,7 +43,7 @@ pub fn run(args: Args) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let program = match tilemem_pto::parse(&src) {
+    let program = match tilemem_pto::parse(src) {
         Ok(p) => p,
         Err(e) => {
             eprint!("{}", e.render(&shown, src));

@@ -18,11 +18,14 @@ impl<'s> Parser<'s> {
         self.enter(t)?;
         self.bump()?;
         while let Some(t) = self.next_in_block()? {
-            // `pass` marks an empty block; the printer writes it back for
-            // any block without statements.
+            // `pass` (PyPTO's empty branch) is kept as an expression
+            // statement that reads nothing, so it prints back as written.
             if self.is_name(t, "pass") {
+                let pos = self.pos(t);
                 self.bump()?;
-                self.end_of_line()?;
+                let comment = self.end_of_line()?;
+                let path = self.intern("pass");
+                stmts.push(self.push_stmt(StmtKind::Expr(Expr::Path(path)), comment, pos));
                 continue;
             }
             let s = self.stmt()?;

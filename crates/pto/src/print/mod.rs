@@ -160,11 +160,6 @@ struct Printer<'a> {
 
 impl Printer<'_> {
     fn block(&mut self, stmts: &[StmtId], level: usize, results: &[VarId]) {
-        if stmts.is_empty() {
-            // PyPTO writes an empty block as `pass`.
-            indent(level, self.out);
-            self.out.push_str("pass\n");
-        }
         for &s in stmts {
             self.stmt(s, level, results);
         }
@@ -296,8 +291,11 @@ impl Printer<'_> {
             self.out.push(':');
             self.eol(comment);
             self.block(&i.then_body, level + 1, &i.results);
-            // An else branch read as `else: pass` prints so again.
-            let Some(e) = &i.else_body else { return };
+            // An empty else branch (a pass may leave one) is not printed:
+            // `else:` without a body would not read back.
+            let Some(e) = i.else_body.as_ref().filter(|e| !e.is_empty()) else {
+                return;
+            };
             indent(level, self.out);
             if let [s] = e[..] {
                 if let StmtKind::If(inner) = &f.stmts[s].kind {

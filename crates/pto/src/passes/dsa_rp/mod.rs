@@ -70,6 +70,7 @@ mod facts;
 mod model;
 mod pipes;
 mod reserve;
+pub mod rng;
 mod write;
 
 use std::collections::BTreeMap;

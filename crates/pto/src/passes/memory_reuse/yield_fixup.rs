@@ -30,7 +30,7 @@ use std::collections::HashSet;
 use super::lifetime::{is_assigned, yielded};
 use super::storage::{
     base_name, current_memref, current_space, current_tile_type, derived, retarget, same_window,
-    set_memref, subtree, windows_overlap,
+    set_memref, starts_within, subtree, windows_overlap,
 };
 use crate::ir::{
     Block, Call, Expr, Function, Kwarg, MemBase, MemRef, StmtId, StmtKind, Type, VarDef, VarId,
@@ -196,7 +196,7 @@ pub fn coalesce_acc_if_phis(f: &mut Function) {
             let (Some(mt), Some(me)) = (current_memref(f, t), current_memref(f, e)) else {
                 continue;
             };
-            if same_window(&mt, &me) {
+            if same_window(&mt, &me) || starts_within(&mt, &me) || starts_within(&me, &mt) {
                 continue;
             }
             let accumulates = |v: VarId, b: Block| -> bool {
@@ -408,7 +408,10 @@ fn retarget_or_copy(
     changes: &mut FixupChanges,
 ) -> Option<Copy> {
     let sm = current_memref(f, y)?;
-    if same_window(&sm, &t) {
+    // A value that starts where the carry starts, inside its window, is
+    // already in place: a member of a moved group keeps its own (smaller)
+    // size while the carry took the target's whole MemRef.
+    if same_window(&sm, &t) || starts_within(&sm, &t) || starts_within(&t, &sm) {
         return None;
     }
     if let Some(family) = retarget_family {
