@@ -63,6 +63,13 @@ pub struct Args {
     /// first).
     #[arg(long)]
     pub penalty_first: bool,
+    /// Rules to follow: `seed` (default: every rule of the seed documents)
+    /// or `pypto-e2d0f78` (the PyPTO build that printed the reference data:
+    /// without the split-AIV load+tpop hazard, the tile.sels/tile.gather
+    /// workspace, the A2/A3 narrowing-cast rule, the AsVarLike if-branch
+    /// match and the sub-range fallback).
+    #[arg(long, value_name = "RULES", default_value = "seed")]
+    pub compat: String,
 }
 
 fn bad_input(msg: impl std::fmt::Display) -> ExitCode {
@@ -82,6 +89,12 @@ pub fn run(args: Args) -> ExitCode {
         return bad_input(format_args!(
             "unknown --planner '{}'; use pypto, dsa-rp, ptoas or optimal",
             args.planner
+        ));
+    };
+    let Some(seed_rules) = tilemem_pto::passes::SeedRules::from_compat(&args.compat) else {
+        return bad_input(format_args!(
+            "unknown --compat '{}'; use seed or pypto-e2d0f78",
+            args.compat
         ));
     };
     let passes = match select_passes(&args, planner) {
@@ -108,6 +121,7 @@ pub fn run(args: Args) -> ExitCode {
         }
     };
     let mut ctx = PassContext::new(soc, planner);
+    ctx.seed_rules = seed_rules;
     ctx.dsa.export_dir = args.export_problems.clone();
     ctx.dsa.time_limit = (args.time_limit.is_finite() && args.time_limit >= 0.0)
         .then(|| std::time::Duration::from_secs_f64(args.time_limit));

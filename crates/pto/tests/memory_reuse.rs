@@ -840,6 +840,7 @@ fn written_workspace_does_not_take_a_buffer_that_died_before_it() {
         hazards: HazardRules {
             split_load_tpop: true,
             written_workspace: false,
+            narrowing_casts: true,
         },
         ..ReuseOptions::default()
     };

@@ -70,6 +70,8 @@ pub struct HazardRules {
     pub split_load_tpop: bool,
     /// The written-workspace hazard.
     pub written_workspace: bool,
+    /// A2/A3 narrowing casts keep their source apart.
+    pub narrowing_casts: bool,
 }
 
 impl Default for HazardRules {
@@ -77,6 +79,7 @@ impl Default for HazardRules {
         HazardRules {
             split_load_tpop: true,
             written_workspace: true,
+            narrowing_casts: true,
         }
     }
 }
@@ -296,7 +299,7 @@ pub fn collect(
             c.isolated.insert(id);
         }
     }
-    no_alias(f, lt, family, &mut c);
+    no_alias(f, lt, family, rules, &mut c);
     if rules.split_load_tpop && soc.requires_split_load_tpop_workaround() && is_split_aiv(f) {
         load_tpop(f, lt, &mut c);
     }
@@ -308,7 +311,13 @@ pub fn collect(
     c
 }
 
-fn no_alias(f: &Function, lt: &AllocationLifetimes, family: Family, c: &mut AllocationConstraints) {
+fn no_alias(
+    f: &Function,
+    lt: &AllocationLifetimes,
+    family: Family,
+    rules: HazardRules,
+    c: &mut AllocationConstraints,
+) {
     // Forbidden operand roots of tuple-valued calls, for `t[k]` reads.
     let mut tuple_forbid: HashMap<VarId, Vec<RootId>> = HashMap::new();
     for (_, s) in f.walk() {
@@ -344,7 +353,7 @@ fn no_alias(f: &Function, lt: &AllocationLifetimes, family: Family, c: &mut Allo
             None
         };
         let forbidden: Vec<RootId> = info
-            .forbidden_alias_args(family, call.args.len(), cast)
+            .forbidden_alias_args_with(family, call.args.len(), cast, rules.narrowing_casts)
             .into_iter()
             .filter_map(|i| call.args[i].as_var())
             .filter_map(|v| lt.storage_root(f, v))
