@@ -13,9 +13,9 @@ use tilemem_plan::{lower_bound, Buffer, Problem, Solution};
 use tilemem_soc::Soc;
 
 use crate::ir::{MemRef, Program, Type};
-use crate::passes::allocate_memory_addr::{
-    members_by_root, resolve_reserves, target_space, Layout, Slot,
-};
+use crate::passes::analysis::layout::{Layout, Slot};
+use crate::passes::analysis::reserve;
+use crate::passes::analysis::roots::{members_by_root, target_space};
 use crate::passes::verify::family_buffers;
 
 /// One buffer of the report.
@@ -106,7 +106,10 @@ pub fn build(program: &Program, soc: &Soc, addressed: bool) -> Report {
             continue;
         }
         let members = members_by_root(f);
-        let mut layout = Layout::new(resolve_reserves(f).unwrap_or_default());
+        // After planning every window has an explicit base, so the policy
+        // (which only aligns AUTO bases) does not matter here.
+        let reserves = reserve::resolve(f, &tilemem_soc::DefaultPolicy).unwrap_or_default();
+        let mut layout = Layout::new(reserves);
         for a in f.allocs() {
             let Some(ms) = members.get(&a.var) else {
                 continue;

@@ -23,6 +23,11 @@ pub trait MemoryAllocatorPolicy {
     fn align_address(&self, addr: u64, space: MemSpace) -> u64;
     /// Orders the allocations of one space before sequential placement.
     fn order_memrefs(&self, refs: &mut [AllocEntry]);
+    /// The alignment of addresses in `space`, in bytes: the smallest
+    /// positive address [`align_address`](Self::align_address) keeps.
+    fn alignment(&self, space: MemSpace) -> u64 {
+        self.align_address(1, space).max(1)
+    }
 }
 
 /// PyPTO's default policy: skip DDR, 32-byte alignment everywhere, order by
@@ -114,6 +119,8 @@ mod tests {
         assert_eq!(refs[0].name, "mem_acc_2");
         assert_eq!(p.align_address(33, MemSpace::Acc), 512);
         assert_eq!(p.align_address(33, MemSpace::Vec), 64);
+        assert_eq!(p.alignment(MemSpace::Acc), 512);
+        assert_eq!(p.alignment(MemSpace::Vec), 32);
         assert!(!p.should_allocate(MemSpace::Bias));
     }
 }

@@ -249,6 +249,14 @@ impl Function {
         out
     }
 
+    /// Every statement of block `b` and the blocks nested in it, in
+    /// program order, with its block.
+    pub fn walk_in(&self, b: Block) -> Vec<(Block, StmtId)> {
+        let mut out = Vec::new();
+        self.walk_block(b, &mut out);
+        out
+    }
+
     fn walk_block(&self, b: Block, out: &mut Vec<(Block, StmtId)>) {
         for &s in self.block(b) {
             out.push((b, s));

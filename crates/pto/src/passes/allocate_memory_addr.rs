@@ -28,13 +28,16 @@
 
 use std::collections::HashMap;
 
-use tilemem_soc::{AllocEntry, MemSpace as TSpace, MemoryAllocatorPolicy, Soc};
+use tilemem_soc::{AllocEntry, MemoryAllocatorPolicy, Soc};
 
-use crate::ir::{
-    BinOp, Expr, Function, FunctionKind, MemBase, MemRef, MemSpace, Program, StmtId, Type, VarId,
-};
+use crate::ir::{BinOp, Expr, Function, MemRef, MemSpace, Program, Type, VarId};
 
+use super::analysis::reserve::{self, Reserve};
+use super::analysis::roots::target_space;
 use super::{verify, PassContext, PassError, PlannerMode};
+
+pub use super::analysis::layout::{Layout, Slot};
+pub use super::analysis::roots::members_by_root;
 
 /// Runs the pass on every kernel function of `program`.
 pub fn run(program: &mut Program, ctx: &mut PassContext) -> Result<(), PassError> {
@@ -57,171 +60,6 @@ pub fn run(program: &mut Program, ctx: &mut PassContext) -> Result<(), PassError
     Ok(())
 }
 
-/// Converts the model's memory space to the target crate's.
-pub fn target_space(s: &MemSpace) -> Option<TSpace> {
-    TSpace::from_name(s.name())
-}
-
-/// A resolved `system.reserve_buffer`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Reserve {
-    /// The statement.
-    pub stmt: StmtId,
-    /// `name=`.
-    pub name: String,
-    /// Space the window lives in.
-    pub space: MemSpace,
-    /// Resolved base.
-    pub base: u64,
-    /// Bytes.
-    pub size: u64,
-}
-
-/// One root's place in its space.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Slot {
-    /// The root allocation variable.
-    pub root: VarId,
-    /// Space.
-    pub space: MemSpace,
-    /// Address of the slot.
-    pub base: u64,
-    /// Bytes of the slot.
-    pub size: u64,
-}
-
-/// What the pass decided for one function (used by verification and the
-/// report).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Layout {
-    /// Slots, in placement order per space.
-    slots: Vec<Slot>,
-    /// Index of each root's slot in `slots`.
-    index: HashMap<VarId, usize>,
-    /// Reserved windows.
-    pub reserves: Vec<Reserve>,
-}
-
-impl Layout {
-    /// An empty layout with the given reserved windows.
-    pub fn new(reserves: Vec<Reserve>) -> Layout {
-        Layout {
-            slots: Vec::new(),
-            index: HashMap::new(),
-            reserves,
-        }
-    }
-
-    /// Adds the slot of a root (replacing an earlier one of the same root).
-    pub fn push(&mut self, slot: Slot) {
-        match self.index.get(&slot.root) {
-            Some(&i) => self.slots[i] = slot,
-            None => {
-                self.index.insert(slot.root, self.slots.len());
-                self.slots.push(slot);
-            }
-        }
-    }
-
-    /// Every slot, in placement order per space.
-    pub fn slots(&self) -> &[Slot] {
-        &self.slots
-    }
-
-    /// The slot of root `v`.
-    pub fn slot(&self, v: VarId) -> Option<&Slot> {
-        self.index.get(&v).map(|&i| &self.slots[i])
-    }
-}
-
-/// Tile variables grouped by the root allocation they live in.
-pub fn members_by_root(f: &Function) -> HashMap<VarId, Vec<VarId>> {
-    let mut out: HashMap<VarId, Vec<VarId>> = HashMap::new();
-    for (v, d) in f.vars.iter() {
-        if let Some(Type::Tile(t)) = &d.ty {
-            if let Some(MemBase::Var(r)) = t.memref.as_ref().map(|m| &m.base) {
-                out.entry(*r).or_default().push(v);
-            }
-        }
-    }
-    out
-}
-
-/// The space `reserve_buffer` windows live in: Mat for AIC functions, Vec
-/// otherwise.
-pub(crate) fn reserve_space(f: &Function) -> MemSpace {
-    if f.kind() == FunctionKind::Aic {
-        MemSpace::Mat
-    } else {
-        MemSpace::Vec
-    }
-}
-
-/// Finds and resolves the `system.reserve_buffer` calls of `f` (without
-/// writing them back).
-pub fn resolve_reserves(f: &Function) -> Result<Vec<Reserve>, PassError> {
-    let space = reserve_space(f);
-    let mut out: Vec<Reserve> = Vec::new();
-    let mut cursor = 0u64;
-    for (_, s) in f.walk() {
-        let Some(call) = f.stmts[s].call() else {
-            continue;
-        };
-        if call.op_name() != "system.reserve_buffer" {
-            continue;
-        }
-        let pos = f.stmts[s].pos;
-        let name = call
-            .kwarg("name")
-            .and_then(Expr::as_str)
-            .unwrap_or("")
-            .to_string();
-        let size = call
-            .kwarg("size")
-            .and_then(Expr::as_int)
-            .and_then(|n| u64::try_from(n).ok())
-            .ok_or_else(|| {
-                PassError::input(format!(
-                    "reserve_buffer '{name}' needs a constant non-negative size= in bytes"
-                ))
-                .at_pos(pos)
-            })?;
-        let base = match call.kwarg("base").and_then(Expr::as_int) {
-            // AUTO: the next free 32-byte-aligned base after earlier windows.
-            None | Some(-1) => cursor.div_ceil(32) * 32,
-            Some(b) if b >= 0 => b as u64,
-            Some(b) => {
-                return Err(PassError::input(format!(
-                    "reserve_buffer '{name}' has base={b}; use -1 (AUTO) or a byte address"
-                ))
-                .at_pos(pos))
-            }
-        };
-        for r in &out {
-            if base < r.base + r.size && r.base < base + size {
-                return Err(PassError::internal(format!(
-                    "overlapping reserve_buffer ranges in function '{}': [{}, {}) overlaps with [{}, {})",
-                    f.name,
-                    base,
-                    base + size,
-                    r.base,
-                    r.base + r.size
-                ))
-                .at_pos(pos));
-            }
-        }
-        cursor = cursor.max(base + size);
-        out.push(Reserve {
-            stmt: s,
-            name,
-            space: space.clone(),
-            base,
-            size,
-        });
-    }
-    Ok(out)
-}
-
 fn trailing_number(name: &str) -> u64 {
     let digits: String = name
         .chars()
@@ -240,17 +78,13 @@ pub fn allocate_function(
     soc: &Soc,
     policy: &dyn MemoryAllocatorPolicy,
 ) -> Result<Layout, PassError> {
-    let reserves = resolve_reserves(f)?;
+    let reserves = reserve::resolve(f, policy)?;
     let allocs = f.allocs();
     let members = members_by_root(f);
     let layout = plan_layout(f, Some(soc), policy, &allocs, &members, reserves.clone())?;
     let addressed = already_addressed(f, &layout, &members);
     rewrite(f, &layout, &members, addressed, &allocs);
-    for r in &reserves {
-        if let Some(call) = f.stmts[r.stmt].call_mut() {
-            call.set_kwarg("base", Expr::Int(r.base as i64));
-        }
-    }
+    reserve::write_back(f, &reserves);
     Ok(layout)
 }
 
@@ -259,7 +93,7 @@ pub fn allocate_function(
 /// allocate_memory_addr see the form they assume. Returns whether the
 /// function was laid out (recognised as in [`allocate_function`]).
 pub fn make_relative(f: &mut Function, policy: &dyn MemoryAllocatorPolicy) -> bool {
-    let Ok(reserves) = resolve_reserves(f) else {
+    let Ok(reserves) = reserve::resolve(f, policy) else {
         return false;
     };
     let allocs = f.allocs();
@@ -324,13 +158,8 @@ fn plan_layout(
             by_name.insert(name, (a.var, size));
         }
         policy.order_memrefs(&mut entries);
-        let reserved_end = reserves
-            .iter()
-            .filter(|r| r.space == space)
-            .map(|r| r.base + r.size)
-            .max()
-            .unwrap_or(0);
-        let mut cur = policy.align_address(reserved_end, tspace);
+        let reserved_end = reserve::reserved_end(&reserves, &space);
+        let mut cur = reserve::tiles_start(&reserves, &space, policy);
         let mut used = reserved_end;
         for e in &entries {
             let (root, size) = by_name[&e.name];

@@ -25,7 +25,9 @@
 //! coalesced ([`yield_fixup::coalesce_acc_if_phis`]), identity copies
 //! normalised ([`normalize`]) before and after the yield fix-up
 //! ([`yield_fixup::fix_yields`]: retarget or `tile.move` before the yield,
-//! ordered copies, swaps through scratch, Acc-to-Acc rejected), then
+//! ordered copies, swaps through scratch, Acc-to-Acc rejected; DSA_RP and
+//! PTOAS always copy, the optimal planner retargets where MemoryReuse
+//! would), then
 //! allocations nobody names any more removed ([`cleanup`]). Every
 //! allocation keeps its own identity: nothing is shared by lifetime.
 //!
@@ -64,7 +66,12 @@ fn settle_boundaries(f: &mut Function, ctx: &PassContext) -> Result<(), PassErro
     yield_fixup::align_loop_carries(f);
     yield_fixup::coalesce_acc_if_phis(f);
     normalize::normalize(f, &snap);
-    yield_fixup::fix_yields_with(f, ctx.soc.family(), false)?;
+    // The optimal planner lets a yielded value's producer write into the
+    // carry's window when MemoryReuse would (no copy, one buffer fewer):
+    // with branch exclusivity in its problem it then never needs more
+    // bytes than the PYPTO planner's reuse. DSA_RP keeps PyPTO's copies.
+    let retarget = ctx.planner == PlannerMode::Optimal;
+    yield_fixup::fix_yields_with(f, ctx.soc.family(), retarget)?;
     normalize::normalize(f, &snap);
     Ok(())
 }

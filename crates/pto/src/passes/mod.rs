@@ -20,6 +20,7 @@ use tilemem_soc::{DefaultPolicy, MemoryAllocatorPolicy, Soc};
 use crate::ir::{Pos, Program};
 
 pub mod allocate_memory_addr;
+pub mod analysis;
 pub mod dsa_rp;
 pub mod init_memref;
 pub mod materialize_semantic_aliases;

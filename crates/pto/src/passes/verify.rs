@@ -33,7 +33,8 @@ use crate::ir::{
 };
 use crate::ops::{self, CastWidths};
 
-use super::allocate_memory_addr::{target_space, Layout};
+use super::analysis::layout::Layout;
+use super::analysis::roots::target_space;
 use super::PassError;
 
 /// Program-order live ranges of a function's variables.

@@ -66,10 +66,8 @@
 //! placement is kept whenever the exact answer is not better under the
 //! chosen objective (lowest peak first by default).
 
-mod facts;
 mod model;
 mod pipes;
-mod reserve;
 pub mod rng;
 mod write;
 
@@ -81,6 +79,7 @@ use tilemem_plan::solve::handoff;
 use tilemem_plan::{Objective, Solution, SolverKind};
 
 use crate::ir::{EntityRef, Function, MemSpace, Program, StmtKind, Type};
+use crate::passes::analysis::{facts, reserve};
 use crate::passes::memory_reuse::cleanup;
 use crate::passes::{PassContext, PassError};
 
@@ -216,9 +215,9 @@ fn plan_function(
     ctx: &mut PassContext,
     opts: &DsaOptions,
 ) -> Result<Vec<SpaceReport>, PassError> {
-    let (windows, reserved) = reserve::resolve(f)?;
+    let reserves = reserve::resolve(f, ctx.policy.as_ref())?;
     let facts = facts::analyze(f);
-    let models = model::build(f, &facts, &ctx.soc, &reserved);
+    let models = model::build(f, &facts, &ctx.soc, ctx.policy.as_ref(), &reserves);
     let mut addr: BTreeMap<usize, u64> = BTreeMap::new();
     let mut reports = Vec::new();
     for m in &models {
@@ -297,9 +296,11 @@ fn plan_function(
             // Bytes first: pipeline separations are performance intent, so
             // they are penalties there; penalties first keeps them hard when
             // the greedy could.
+            // Exclusive branches may share here: the greedy's problem (and
+            // so DSA_RP's own decisions) keeps them apart.
             let opt_problem = match opts.objective {
-                Objective::PeakThenPenalty => m.to_problem(None),
-                Objective::PenaltyThenPeak => problem.clone(),
+                Objective::PeakThenPenalty => m.to_problem_sharing(None),
+                Objective::PenaltyThenPeak => m.to_problem_sharing(Some(&depth)),
             };
             if let Ok(s) = tilemem_plan::validate(&opt_problem, &greedy_sol) {
                 penalty = s.penalty;
@@ -395,7 +396,7 @@ fn plan_function(
             proven_optimal: proven,
         });
     }
-    reserve::write_back(f, &windows);
+    reserve::write_back(f, &reserves);
     write::apply(f, &addr);
     // The same clean-up as after MemoryReuse.
     cleanup::remove_dead_allocs(f);

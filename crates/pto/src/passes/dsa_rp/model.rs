@@ -9,26 +9,19 @@
 //! penalties). [`DsaModel::to_problem`] gives the IR-free problem used by the
 //! validator, the exact solver and the export files.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use tilemem_plan::{Buffer, BufferId, Problem};
-use tilemem_soc::{Family, Soc};
+use tilemem_soc::{Family, MemoryAllocatorPolicy, Soc};
 
-use super::facts::Facts;
 use super::pipes::{is_view_op, stmt_pipe};
-use crate::ir::{
-    EntityRef, Expr, Function, FunctionKind, MemBase, MemSpace, StmtKind, Type, VarId,
-};
-use crate::ops::{CastWidths, Pipe};
-use crate::passes::memory_reuse::constraints::pipeline_membership;
-
-/// PyPTO's address alignment in every space.
-pub(crate) const ALIGN: u64 = 32;
-
-/// Rounds up to [`ALIGN`].
-pub(crate) fn align_up(x: u64) -> u64 {
-    x.div_ceil(ALIGN).saturating_mul(ALIGN)
-}
+use crate::ir::{EntityRef, Expr, Function, MemBase, MemSpace, StmtKind, Type, VarId};
+use crate::ops::Pipe;
+use crate::passes::analysis::exclusive::Occupancy;
+use crate::passes::analysis::facts::Facts;
+use crate::passes::analysis::hazards::{forbidden_operands, is_split_aiv, pipeline_membership};
+use crate::passes::analysis::order::Lifetime;
+use crate::passes::analysis::reserve::{tiles_start, Reserve};
 
 /// One allocation root to place.
 #[derive(Clone, Debug)]
@@ -61,9 +54,11 @@ pub(crate) struct DsaBuffer {
 impl DsaBuffer {
     /// Half-open DSA lifetime `[2s+1, max(2s+2, 2e+1))`.
     pub fn lifetime(&self) -> (u64, u64) {
-        let s = u64::from(self.start);
-        let e = u64::from(self.end);
-        (2 * s + 1, (2 * s + 2).max(2 * e + 1))
+        Lifetime {
+            def: self.start,
+            last: self.end,
+        }
+        .half_open()
     }
 }
 
@@ -100,10 +95,18 @@ pub(crate) struct DsaModel {
     pub groups: BTreeMap<u32, (usize, u64)>,
     /// Soft pairs `(earlier, later)` of unit weight: a cross-pipe handoff.
     pub soft: BTreeSet<(usize, usize)>,
+    /// Pairs `(i, j)`, `i < j`, whose hulls overlap (a `Lifetime` hard
+    /// pair) although they are never live together: exclusive branches of
+    /// an `if` ([`crate::passes::analysis::exclusive`]), with no other hard
+    /// reason, no declaration and no shared pipeline group. Only the
+    /// optimal mode's problem lets them share.
+    pub exclusive: BTreeSet<(usize, usize)>,
     /// Usable bytes, when known.
     pub capacity: Option<u64>,
     /// Tiles start at or above this (end of the reserved windows).
     pub reserved_end: u64,
+    /// Address alignment in this space (the allocator policy's).
+    pub align: u64,
 }
 
 impl DsaModel {
@@ -138,13 +141,30 @@ impl DsaModel {
     /// as conflicts; soft pairs as unit penalties. With `depth == None`
     /// every pipeline pair is a unit penalty instead (the optimal mode's
     /// bytes-first model).
+    /// [`to_problem`](Self::to_problem) with the [`exclusive`](Self::exclusive)
+    /// pairs as compatible pairs: they may share bytes although their
+    /// lifetimes intersect.
+    pub fn to_problem_sharing(&self, depth: Option<&BTreeMap<u32, usize>>) -> Problem {
+        let mut p = self.to_problem(depth);
+        if self.exclusive.is_empty() {
+            return p;
+        }
+        let id = |i: usize| BufferId(i as u32);
+        p.conflicts
+            .retain(|&(a, b)| !self.exclusive.contains(&(a.index(), b.index())));
+        for &(i, j) in &self.exclusive {
+            p.allow_sharing(id(i), id(j));
+        }
+        p
+    }
+
     pub fn to_problem(&self, depth: Option<&BTreeMap<u32, usize>>) -> Problem {
         let mut p = Problem::new();
         for b in &self.buffers {
             let (lo, hi) = b.lifetime();
             p.push(
                 Buffer::new(b.size, lo, hi)
-                    .with_align(ALIGN)
+                    .with_align(self.align)
                     .with_name(b.name.clone()),
             );
         }
@@ -179,30 +199,6 @@ impl DsaModel {
     }
 }
 
-/// Whether `f` is a split-AIV function (`pl.func_attr({"split": X})`, X not None).
-pub(crate) fn is_split_aiv(f: &Function) -> bool {
-    if f.kind() != FunctionKind::Aiv {
-        return false;
-    }
-    f.body.iter().any(|&s| {
-        let Some(call) = f.stmts[s].call() else {
-            return false;
-        };
-        call.op_name() == "func_attr"
-            && call.args.iter().any(|a| match a {
-                Expr::Dict(items) => items.iter().any(|(k, v)| {
-                    k.as_str() == Some("split")
-                        && match v {
-                            Expr::Path(p) => !p.ends_with(".None"),
-                            Expr::None => false,
-                            _ => true,
-                        }
-                }),
-                _ => false,
-            })
-    })
-}
-
 /// The alloc variable a tile variable's MemRef points into.
 pub(crate) fn root_of(f: &Function, v: VarId) -> Option<VarId> {
     let ty = f.ty(v)?;
@@ -227,32 +223,23 @@ fn has_partial_view(ty: &Type, root_size: u64, root_low: i64) -> bool {
     off_nonzero || size_differs || valid_shape
 }
 
-fn cast_widths(f: &Function, input: VarId, output: VarId) -> Option<CastWidths> {
-    let bits = |v: VarId| match f.ty(v)? {
-        Type::Tile(t) => t.dtype.bits(),
-        Type::Tensor(t) => t.dtype.bits(),
-        _ => None,
-    };
-    Some(CastWidths {
-        src_bits: bits(input)?,
-        dst_bits: bits(output)?,
-    })
-}
-
 /// Builds the models of every space of `f` that has roots in use, in space
-/// order. `reserved` maps a space to the end of its reserved windows.
+/// order. Tiles of a space start above its `reserves`; alignment and
+/// the reserved end come from `policy`.
 pub(crate) fn build(
     f: &Function,
     facts: &Facts,
     soc: &Soc,
-    reserved: &BTreeMap<MemSpace, u64>,
+    policy: &dyn MemoryAllocatorPolicy,
+    reserves: &[Reserve],
 ) -> Vec<DsaModel> {
     let allocs = f.allocs();
+    let alloc_vars: HashSet<VarId> = allocs.iter().map(|a| a.var).collect();
     // Members of each root, by alloc variable.
     let mut members: BTreeMap<usize, Vec<VarId>> = BTreeMap::new();
     for v in f.vars.keys() {
         if let Some(r) = root_of(f, v) {
-            if allocs.iter().any(|a| a.var == r) {
+            if alloc_vars.contains(&r) {
                 members.entry(r.index()).or_default().push(v);
             }
         }
@@ -268,7 +255,9 @@ pub(crate) fn build(
     }
     let mut out = Vec::new();
     for (space, ks) in by_space {
+        let tspace = tilemem_soc::MemSpace::from_name(space.name());
         let mut buffers = Vec::new();
+        let mut occupancy: Vec<Occupancy> = Vec::new();
         let mut index_of: BTreeMap<usize, usize> = BTreeMap::new();
         for &k in &ks {
             let a = &allocs[k];
@@ -331,6 +320,7 @@ pub(crate) fn build(
                 start = 0;
             }
             index_of.insert(a.var.index(), buffers.len());
+            occupancy.push(Occupancy::of(facts, mem));
             buffers.push(DsaBuffer {
                 root: a.var,
                 name: f.vars[a.var].name.to_string(),
@@ -348,6 +338,7 @@ pub(crate) fn build(
         }
         let n = buffers.len();
         let mut hard = BTreeMap::new();
+        let mut exclusive = BTreeSet::new();
         // Pipeline groups: dense stage ordinals and slot sizes.
         let mut group_stages: BTreeMap<u32, BTreeSet<i64>> = BTreeMap::new();
         let mut group_slot: BTreeMap<u32, u64> = BTreeMap::new();
@@ -355,7 +346,7 @@ pub(crate) fn build(
             for &(g, st) in &b.stages {
                 group_stages.entry(g).or_default().insert(st);
                 let e = group_slot.entry(g).or_default();
-                *e = (*e).max(align_up(b.size));
+                *e = (*e).max(tspace.map_or(b.size, |t| policy.align_address(b.size, t)));
             }
         }
         let ordinal = |g: u32, st: i64| group_stages[&g].iter().position(|&x| x == st).unwrap_or(0);
@@ -368,6 +359,13 @@ pub(crate) fn build(
                 let (blo, bhi) = b.lifetime();
                 if alo < bhi && blo < ahi {
                     hard.insert((i, j), HardReason::Lifetime);
+                    let grouped = a.stages.iter().any(|x| b.stages.iter().any(|y| x.0 == y.0));
+                    if !(a.pinned || b.pinned || grouped)
+                        && (occupancy[i].has_gap() || occupancy[j].has_gap())
+                        && occupancy[i].disjoint(&occupancy[j])
+                    {
+                        exclusive.insert((i, j));
+                    }
                     continue;
                 }
                 if a.pinned || b.pinned {
@@ -412,6 +410,7 @@ pub(crate) fn build(
             if x != y {
                 let key = (x.min(y), x.max(y));
                 hard.entry(key).or_insert(why);
+                exclusive.remove(&key);
             }
         };
         for (_, s) in f.walk() {
@@ -429,8 +428,7 @@ pub(crate) fn build(
                     continue;
                 };
                 let arg_var = |i: usize| call.args.get(i).and_then(Expr::as_var);
-                let widths = arg_var(0).and_then(|x| cast_widths(f, x, out_var));
-                for k in info.forbidden_alias_args(family, call.args.len(), widths) {
+                for k in forbidden_operands(f, call, out_var, family) {
                     if let Some(ri) = arg_var(k)
                         .and_then(|x| root_of(f, x))
                         .and_then(|r| index_of.get(&r.index()))
@@ -480,17 +478,18 @@ pub(crate) fn build(
             .iter()
             .map(|(&g, st)| (g, (st.len(), group_slot.get(&g).copied().unwrap_or(0))))
             .collect();
-        let tspace = tilemem_soc::MemSpace::from_name(space.name());
         out.push(DsaModel {
             function: f.name.to_string(),
             capacity: tspace.and_then(|s| soc.capacity(s)),
-            reserved_end: reserved.get(&space).copied().unwrap_or(0),
+            reserved_end: tiles_start(reserves, &space, policy),
+            align: tspace.map_or(1, |t| policy.alignment(t)),
             space,
             buffers,
             hard,
             pipeline,
             groups,
             soft,
+            exclusive,
         });
     }
     out

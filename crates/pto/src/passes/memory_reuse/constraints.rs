@@ -32,8 +32,9 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use tilemem_soc::{Family, Soc};
 
 use super::lifetime::{is_assigned, AllocationLifetimes, RootId};
-use crate::ir::{Expr, Function, FunctionKind, StmtKind, Type, VarId};
-use crate::ops::{self, CastWidths, OpClass};
+use crate::ir::{Expr, Function, StmtKind, Type, VarId};
+use crate::ops::{self, OpClass};
+use crate::passes::analysis::hazards::forbidden_operands_with;
 use crate::passes::PassError;
 
 /// Why two roots must stay apart.
@@ -226,64 +227,7 @@ impl AllocationConstraints {
     }
 }
 
-/// The `pipeline_membership` tags (`"g:s;g:s"`) of a call's `attrs=`.
-pub fn pipeline_membership(call: &crate::ir::Call) -> Vec<(u32, i64)> {
-    let Some(Expr::Dict(items)) = call.kwarg("attrs") else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    for (k, v) in items {
-        if k.as_str() != Some("pipeline_membership") {
-            continue;
-        }
-        let Some(text) = v.as_str() else { continue };
-        for part in text.split(';') {
-            let mut it = part.trim().splitn(2, ':');
-            let (Some(g), Some(s)) = (it.next(), it.next()) else {
-                continue;
-            };
-            if let (Ok(g), Ok(s)) = (g.trim().parse::<u32>(), s.trim().parse::<i64>()) {
-                out.push((g, s));
-            }
-        }
-    }
-    out
-}
-
-fn elem_bits(f: &Function, v: VarId) -> Option<u32> {
-    match f.vars[v].ty.as_ref()? {
-        Type::Tile(t) => t.dtype.bits(),
-        Type::Tensor(t) => t.dtype.bits(),
-        _ => None,
-    }
-}
-
-/// Whether `f` is a split-AIV function (`pl.func_attr({"split": X})` with X
-/// other than `None`).
-pub fn is_split_aiv(f: &Function) -> bool {
-    if f.kind() != FunctionKind::Aiv {
-        return false;
-    }
-    f.body.iter().any(|&s| {
-        let Some(call) = f.stmts[s].call() else {
-            return false;
-        };
-        if call.op_name() != "func_attr" {
-            return false;
-        }
-        call.args.iter().any(|a| match a {
-            Expr::Dict(items) => items.iter().any(|(k, v)| {
-                k.as_str() == Some("split")
-                    && match v {
-                        Expr::Path(p) => !p.ends_with(".None") && &**p != "None",
-                        Expr::None => false,
-                        _ => true,
-                    }
-            }),
-            _ => false,
-        })
-    })
-}
+pub use crate::passes::analysis::hazards::{is_split_aiv, pipeline_membership};
 
 /// Collects the constraints of `f` for target `soc`.
 pub fn collect(
@@ -337,27 +281,16 @@ fn no_alias(
         let Some(call) = value.as_call() else {
             continue;
         };
-        let info = ops::lookup_or_default(call.op_name());
-        let cast = if call.op_name() == "tile.cast" {
-            match (call.args.first().and_then(Expr::as_var), targets.first()) {
-                (Some(src), Some(&dst)) => match (elem_bits(f, src), elem_bits(f, dst)) {
-                    (Some(s), Some(d)) => Some(CastWidths {
-                        src_bits: s,
-                        dst_bits: d,
-                    }),
-                    _ => None,
-                },
-                _ => None,
-            }
-        } else {
-            None
+        let Some(&first) = targets.first() else {
+            continue;
         };
-        let forbidden: Vec<RootId> = info
-            .forbidden_alias_args_with(family, call.args.len(), cast, rules.narrowing_casts)
-            .into_iter()
-            .filter_map(|i| call.args[i].as_var())
-            .filter_map(|v| lt.storage_root(f, v))
-            .collect();
+        let info = ops::lookup_or_default(call.op_name());
+        let forbidden: Vec<RootId> =
+            forbidden_operands_with(f, call, first, family, rules.narrowing_casts)
+                .into_iter()
+                .filter_map(|i| call.args[i].as_var())
+                .filter_map(|v| lt.storage_root(f, v))
+                .collect();
         for &t in targets {
             if !forbidden.is_empty() && matches!(f.vars[t].ty, Some(Type::Tuple(_)) | None) {
                 tuple_forbid.entry(t).or_default().extend(&forbidden);
@@ -526,6 +459,10 @@ fn stages(f: &Function, lt: &AllocationLifetimes, c: &mut AllocationConstraints)
             }
         }
     }
+    if raw.is_empty() {
+        planned_pipeline_stages(f, lt, c);
+        return;
+    }
     for (g, set) in &ids {
         c.group_depth
             .insert(*g, u32::try_from(set.len()).unwrap_or(u32::MAX));
@@ -539,6 +476,53 @@ fn stages(f: &Function, lt: &AllocationLifetimes, c: &mut AllocationConstraints)
             })
             .collect();
         c.stages.insert(id, dense);
+    }
+}
+
+/// The stage separation of a pipelined loop whose `pipeline_membership`
+/// tags were consumed by an earlier run (seed 000: the tags are consumed).
+///
+/// That run kept the copies of different stages in different buffers, and
+/// its output shows the decision only through those buffers. So when no
+/// tile of `f` carries a tag, every distinct root written inside a
+/// `pl.pipeline` loop counts as its own stage of one group per (loop,
+/// space): the
+/// roots stay apart, under the same affordable-depth rule as tagged
+/// stages, and a second run reaches the first run's decision instead of
+/// merging the stage copies.
+fn planned_pipeline_stages(f: &Function, lt: &AllocationLifetimes, c: &mut AllocationConstraints) {
+    let mut group = u32::MAX;
+    for (_, s) in f.walk() {
+        let StmtKind::For(l) = &f.stmts[s].kind else {
+            continue;
+        };
+        if l.kind() != crate::ir::LoopKind::Pipeline {
+            continue;
+        }
+        // Per space, the distinct roots in order of first write.
+        let mut by_space: BTreeMap<tilemem_soc::MemSpace, Vec<RootId>> = BTreeMap::new();
+        for (_, inner) in f.walk_in(crate::ir::Block::Loop(s)) {
+            let StmtKind::Assign { targets, .. } = &f.stmts[inner].kind else {
+                continue;
+            };
+            for &t in targets {
+                if let Some(r) = lt.storage_root(f, t) {
+                    let roots = by_space.entry(lt.roots[r].space).or_default();
+                    if !lt.roots[r].pinned && !roots.contains(&r) {
+                        roots.push(r);
+                    }
+                }
+            }
+        }
+        for roots in by_space.into_values().filter(|r| r.len() > 1) {
+            for (k, &r) in roots.iter().enumerate() {
+                let tags = c.stages.entry(r).or_default();
+                tags.push((group, u32::try_from(k).unwrap_or(u32::MAX)));
+            }
+            c.group_depth
+                .insert(group, u32::try_from(roots.len()).unwrap_or(u32::MAX));
+            group = group.saturating_sub(1);
+        }
     }
 }
 

@@ -34,7 +34,6 @@ use tilemem_soc::{MemSpace, MemoryAllocatorPolicy, Soc};
 use super::constraints::AllocationConstraints;
 use super::lifetime::{AllocationLifetimes, Lifetime, RootId};
 use crate::ir::{Expr, Function, Type};
-use crate::ops;
 
 /// Where a root's bytes end up: inside `arena` (a representative root) at
 /// byte `offset`.
@@ -523,25 +522,4 @@ fn pack_space(
     }
 }
 
-/// Whether the defining op of `v` is a view (its MemRef is a window of its
-/// source, rebased rather than replaced when its root moves).
-pub fn defined_by_view(f: &Function, v: crate::ir::VarId) -> bool {
-    let mut cur = v;
-    for _ in 0..64 {
-        let Some(s) = super::lifetime::is_assigned(f, cur) else {
-            return false;
-        };
-        match &f.stmts[s].kind {
-            crate::ir::StmtKind::Assign {
-                value: Expr::Var(src),
-                ..
-            } => cur = *src,
-            crate::ir::StmtKind::Assign {
-                value: Expr::Call(call),
-                ..
-            } => return ops::lookup_or_default(call.op_name()).is_view(),
-            _ => return false,
-        }
-    }
-    false
-}
+pub use crate::passes::analysis::roots::defined_by_view;

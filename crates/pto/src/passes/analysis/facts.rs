@@ -17,7 +17,7 @@ use crate::ir::{Block, Function, StmtId, StmtKind, VarId};
 
 /// Facts about one variable.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct VarFacts {
+pub struct VarFacts {
     /// Program-order index of the definition (smallest when defined twice,
     /// e.g. an `if` result yielded by both branches).
     pub def: Option<u32>,
@@ -30,6 +30,10 @@ pub(crate) struct VarFacts {
     pub touched_in_control_flow: bool,
     /// Assignment or expression statements that read the variable.
     pub readers: Vec<StmtId>,
+    /// For an `if` result (a phi): the last index of its `if`, where the
+    /// branches join. Before it the value sits in the bytes of the value
+    /// the taken branch yields, and only on that branch's path.
+    pub join: Option<u32>,
 }
 
 impl VarFacts {
@@ -43,7 +47,7 @@ impl VarFacts {
 }
 
 /// Facts about every variable of a function, indexed by `VarId::index()`.
-pub(crate) struct Facts {
+pub struct Facts {
     pub vars: Vec<VarFacts>,
 }
 
@@ -67,7 +71,7 @@ struct Walker<'f> {
 }
 
 /// Computes the facts of `f`.
-pub(crate) fn analyze(f: &Function) -> Facts {
+pub fn analyze(f: &Function) -> Facts {
     let mut w = Walker {
         f,
         next: 0,
@@ -218,6 +222,11 @@ impl Walker<'_> {
                     self.block(Block::Else(s));
                 }
                 self.depth -= 1;
+                // Without an else branch there is no second path to exclude.
+                let join = self.next.saturating_sub(1).max(at);
+                for &r in i.results.iter().filter(|_| i.else_body.is_some()) {
+                    self.vars[crate::ir::EntityRef::index(r)].join = Some(join);
+                }
             }
             StmtKind::With(_) => {
                 // Runs once, in place: its statements count as if inline.

@@ -1,0 +1,26 @@
+//! The analysis layer every planner shares: what the program says about
+//! storage, computed once and in one place.
+//!
+//! - [`order`]: program order, loop-aware lifetime extension, phi families;
+//! - [`facts`]: per-variable definition, last use and control-flow facts
+//!   on that order (the DSA_RP model's view of lifetimes);
+//! - [`exclusive`]: branch exclusivity, roots that may share although
+//!   their lifetime hulls overlap;
+//! - [`roots`]: allocation roots, their members (views included) and
+//!   lifetimes;
+//! - [`hazards`]: target hazards and no-alias facts, from the op table;
+//! - [`reserve`]: `reserve_buffer` windows, one resolver and one error;
+//! - [`layout`]: the addresses a planner decided.
+//!
+//! `memory_reuse`, `dsa_rp` (and the optimal planner on its model) and
+//! `allocate_memory_addr` use this layer; `verify` deliberately does not
+//! (an independent check must not share the code it checks). Nothing here
+//! imports a pass.
+
+pub mod exclusive;
+pub mod facts;
+pub mod hazards;
+pub mod layout;
+pub mod order;
+pub mod reserve;
+pub mod roots;

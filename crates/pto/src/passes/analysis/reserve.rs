@@ -1,0 +1,170 @@
+//! `pl.system.reserve_buffer` windows: the one resolver every planner uses
+//! (seed 001, step 3: "resolve reserve_buffer: give AUTO buffers an explicit
+//! base and compute each space's reserved end").
+//!
+//! Rules:
+//! - AIC functions reserve in Mat, AIV/InCore functions in Vec;
+//! - an explicit `base=B` (B >= 0) is kept;
+//! - `base=-1` (AUTO, also when `base=` is absent) gets the next free base:
+//!   the end of the windows before it in statement order (explicit ones
+//!   included), aligned by the policy in use. So an explicit `[0, 64)`
+//!   followed by an AUTO window gives the AUTO window `base=64`;
+//! - `size=` must be a constant non-negative byte count, `base=` -1 or a
+//!   byte address;
+//! - two windows that share a byte are an error, worded as PyPTO words it
+//!   (`overlapping reserve_buffer ranges in function 'F': [new) overlaps
+//!   with [earlier)`), at the later window's statement;
+//! - tiles of the reserve space start at the policy-aligned end of the
+//!   windows ([`Reserves::end`]).
+//!
+//! Read-only except [`write_back`], which records the resolved bases.
+
+use tilemem_soc::MemoryAllocatorPolicy;
+
+use super::roots::target_space;
+use crate::ir::{Expr, Function, FunctionKind, MemSpace, StmtId};
+use crate::passes::PassError;
+
+/// The op that reserves a window.
+pub const RESERVE_OP: &str = "system.reserve_buffer";
+
+/// A resolved `system.reserve_buffer`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reserve {
+    /// The statement.
+    pub stmt: StmtId,
+    /// `name=`.
+    pub name: String,
+    /// Space the window lives in.
+    pub space: MemSpace,
+    /// Resolved base.
+    pub base: u64,
+    /// Bytes.
+    pub size: u64,
+    /// The base was AUTO (resolved by this module).
+    pub auto: bool,
+}
+
+impl Reserve {
+    /// One past the last reserved byte.
+    pub fn end(&self) -> u64 {
+        self.base.saturating_add(self.size)
+    }
+}
+
+/// The space `reserve_buffer` windows live in: Mat for AIC functions, Vec
+/// otherwise.
+pub fn reserve_space(f: &Function) -> MemSpace {
+    if f.kind() == FunctionKind::Aic {
+        MemSpace::Mat
+    } else {
+        MemSpace::Vec
+    }
+}
+
+/// Aligns `x` in `space` as the policy says (unchanged for spaces the SoC
+/// crate does not know).
+fn align_in(policy: &dyn MemoryAllocatorPolicy, space: &MemSpace, x: u64) -> u64 {
+    match target_space(space) {
+        Some(t) => policy.align_address(x, t),
+        None => x,
+    }
+}
+
+/// Finds and resolves the `system.reserve_buffer` calls of `f` (without
+/// writing them back).
+pub fn resolve(
+    f: &Function,
+    policy: &dyn MemoryAllocatorPolicy,
+) -> Result<Vec<Reserve>, PassError> {
+    let space = reserve_space(f);
+    let mut out: Vec<Reserve> = Vec::new();
+    let mut cursor = 0u64;
+    for (_, s) in f.walk() {
+        let Some(call) = f.stmts[s].call() else {
+            continue;
+        };
+        if call.op_name() != RESERVE_OP {
+            continue;
+        }
+        let pos = f.stmts[s].pos;
+        let name = call
+            .kwarg("name")
+            .and_then(Expr::as_str)
+            .unwrap_or("")
+            .to_string();
+        let size = call
+            .kwarg("size")
+            .and_then(Expr::as_int)
+            .and_then(|n| u64::try_from(n).ok())
+            .ok_or_else(|| {
+                PassError::input(format!(
+                    "reserve_buffer '{name}' needs a constant non-negative size= in bytes"
+                ))
+                .at_pos(pos)
+            })?;
+        let (base, auto) = match call.kwarg("base").and_then(Expr::as_int) {
+            None | Some(-1) => (align_in(policy, &space, cursor), true),
+            Some(b) if b >= 0 => (b as u64, false),
+            Some(b) => {
+                return Err(PassError::input(format!(
+                    "reserve_buffer '{name}' has base={b}; use -1 (AUTO) or a byte address"
+                ))
+                .at_pos(pos))
+            }
+        };
+        let end = base.saturating_add(size);
+        // A window of no bytes shares no byte with another.
+        if let Some(r) = out
+            .iter()
+            .find(|r| size > 0 && r.size > 0 && base < r.end() && r.base < end)
+        {
+            return Err(PassError::internal(format!(
+                "overlapping reserve_buffer ranges in function '{}': [{base}, {end}) overlaps with [{}, {})",
+                f.name,
+                r.base,
+                r.end()
+            ))
+            .at_pos(pos));
+        }
+        cursor = cursor.max(end);
+        out.push(Reserve {
+            stmt: s,
+            name,
+            space: space.clone(),
+            base,
+            size,
+            auto,
+        });
+    }
+    Ok(out)
+}
+
+/// Where tiles of `space` may start: the policy-aligned end of the windows
+/// in that space (0 when there are none).
+pub fn tiles_start(
+    reserves: &[Reserve],
+    space: &MemSpace,
+    policy: &dyn MemoryAllocatorPolicy,
+) -> u64 {
+    align_in(policy, space, reserved_end(reserves, space))
+}
+
+/// One past the last reserved byte of `space` (0 when nothing is reserved).
+pub fn reserved_end(reserves: &[Reserve], space: &MemSpace) -> u64 {
+    reserves
+        .iter()
+        .filter(|r| &r.space == space)
+        .map(Reserve::end)
+        .max()
+        .unwrap_or(0)
+}
+
+/// Writes every resolved base back (`base=-1` becomes `base=N`).
+pub fn write_back(f: &mut Function, reserves: &[Reserve]) {
+    for r in reserves {
+        if let Some(call) = f.stmts[r.stmt].call_mut() {
+            call.set_kwarg("base", Expr::Int(r.base as i64));
+        }
+    }
+}
