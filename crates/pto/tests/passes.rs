@@ -161,6 +161,18 @@ fn alloc_capacity_error_names_space_usage_and_limit() {
         ),
         "{e}"
     );
+    // The one allocation that alone does not fit is named, at the line of
+    // its tile (InitMemRef's allocation has no line of its own).
+    assert!(
+        e.message
+            .ends_with("; the allocation 'mem_vec_1' alone needs 192512 bytes"),
+        "{e}"
+    );
+    let p = tilemem_pto::parse(&src).unwrap();
+    assert_eq!(
+        e.loc.map(|l| (l.line, l.col)),
+        Some((p.functions[0].pos.line + 1, 9))
+    );
     // The same program fits the 950's 240 KiB UB, and any size fits "none".
     assert!(plan(&src, "950", &passes).is_ok());
     assert!(plan(&src, "none", &passes).is_ok());

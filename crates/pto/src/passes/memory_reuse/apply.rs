@@ -140,6 +140,18 @@ pub fn apply(f: &mut Function, lt: &AllocationLifetimes, placement: &BTreeMap<Ro
                     slot_index: old.slot_index.clone(),
                 };
             }
+            // A view at offset 0 of its root with the target's size takes
+            // the target's MemRef object too (`pl.const(0, pl.INT64)`).
+            if p.offset == 0
+                && !p.sub_range
+                && defined_by_view(f, m)
+                && old.const_offset() == Some(0)
+                && old.size == target.size
+                && old.slots.is_none()
+                && old.slot_index.is_none()
+            {
+                new = target.clone();
+            }
             if let Some(slot) = f.vars[m].ty.as_mut().and_then(Type::memref_mut) {
                 *slot = Some(new);
             }
