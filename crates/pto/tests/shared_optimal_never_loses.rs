@@ -3,6 +3,7 @@
 //! data (the cases' sources and the kernels' first dumps). Skips, visibly,
 //! where the data is absent.
 
+#[allow(dead_code)] // the conformance helpers this test does not need
 mod support;
 
 use std::collections::BTreeMap;

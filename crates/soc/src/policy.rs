@@ -15,8 +15,9 @@ pub struct AllocEntry {
 }
 
 /// Placement decisions of the sequential address allocator, replaceable by
-/// a backend (PyPTO's `MemoryAllocatorPolicy`).
-pub trait MemoryAllocatorPolicy {
+/// a backend (PyPTO's `MemoryAllocatorPolicy`). Shared by the threads that
+/// plan the functions of one program, hence `Send + Sync`.
+pub trait MemoryAllocatorPolicy: Send + Sync {
     /// Whether buffers of `space` get addresses at all.
     fn should_allocate(&self, space: MemSpace) -> bool;
     /// Rounds a raw address up to the alignment required in `space`.

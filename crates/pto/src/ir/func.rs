@@ -230,15 +230,17 @@ impl Function {
         }
     }
 
-    /// Blocks nested directly in statement `s`.
-    pub fn child_blocks(&self, s: StmtId) -> Vec<Block> {
-        match &self.stmts[s].kind {
-            StmtKind::For(_) => vec![Block::Loop(s)],
-            StmtKind::If(i) if i.else_body.is_some() => vec![Block::Then(s), Block::Else(s)],
-            StmtKind::If(_) => vec![Block::Then(s)],
-            StmtKind::With(_) => vec![Block::With(s)],
-            _ => Vec::new(),
-        }
+    /// Blocks nested directly in statement `s` (no allocation: this runs
+    /// for every statement of every walk).
+    pub fn child_blocks(&self, s: StmtId) -> ChildBlocks {
+        let (blocks, len) = match &self.stmts[s].kind {
+            StmtKind::For(_) => ([Block::Loop(s), Block::Body], 1),
+            StmtKind::If(i) if i.else_body.is_some() => ([Block::Then(s), Block::Else(s)], 2),
+            StmtKind::If(_) => ([Block::Then(s), Block::Body], 1),
+            StmtKind::With(_) => ([Block::With(s), Block::Body], 1),
+            _ => ([Block::Body, Block::Body], 0),
+        };
+        ChildBlocks { blocks, len }
     }
 
     /// Every statement in program order (pre-order: a `for`/`if` comes
@@ -258,10 +260,20 @@ impl Function {
     }
 
     fn walk_block(&self, b: Block, out: &mut Vec<(Block, StmtId)>) {
+        // The blocks of `child_blocks`, without a vector per statement (a
+        // walk runs over every statement many times per pass).
         for &s in self.block(b) {
             out.push((b, s));
-            for child in self.child_blocks(s) {
-                self.walk_block(child, out);
+            match &self.stmts[s].kind {
+                StmtKind::For(_) => self.walk_block(Block::Loop(s), out),
+                StmtKind::With(_) => self.walk_block(Block::With(s), out),
+                StmtKind::If(i) => {
+                    self.walk_block(Block::Then(s), out);
+                    if i.else_body.is_some() {
+                        self.walk_block(Block::Else(s), out);
+                    }
+                }
+                _ => {}
             }
         }
     }
@@ -408,5 +420,28 @@ impl Program {
     /// The function named `name`, mutable.
     pub fn function_mut(&mut self, name: &str) -> Option<&mut Function> {
         self.functions.iter_mut().find(|f| &*f.name == name)
+    }
+}
+
+/// The blocks nested directly in one statement (at most two: then and
+/// else), as a slice or an iterator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChildBlocks {
+    blocks: [Block; 2],
+    len: usize,
+}
+
+impl std::ops::Deref for ChildBlocks {
+    type Target = [Block];
+    fn deref(&self) -> &[Block] {
+        &self.blocks[..self.len]
+    }
+}
+
+impl IntoIterator for ChildBlocks {
+    type Item = Block;
+    type IntoIter = std::iter::Take<std::array::IntoIter<Block, 2>>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.blocks.into_iter().take(self.len)
     }
 }

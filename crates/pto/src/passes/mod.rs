@@ -14,6 +14,7 @@
 //! work already done changes nothing.
 
 use std::fmt;
+use std::sync::Arc;
 
 use tilemem_soc::{DefaultPolicy, MemoryAllocatorPolicy, Soc};
 
@@ -25,6 +26,7 @@ pub mod dsa_rp;
 pub mod init_memref;
 pub mod materialize_semantic_aliases;
 pub mod memory_reuse;
+mod parallel;
 pub mod verify;
 
 /// Who decides buffer sharing and addresses.
@@ -243,8 +245,9 @@ pub struct PassContext {
     pub soc: Soc,
     /// Who decides sharing and addresses.
     pub planner: PlannerMode,
-    /// The address policy used by allocate_memory_addr.
-    pub policy: Box<dyn MemoryAllocatorPolicy>,
+    /// The address policy used by allocate_memory_addr (shared by the
+    /// threads that plan the functions of one program).
+    pub policy: Arc<dyn MemoryAllocatorPolicy>,
     /// Diagnostics emitted so far, in order.
     pub diagnostics: Vec<Diagnostic>,
     /// Options of the DSA_RP / optimal planner (exact-solver budget,
@@ -262,7 +265,7 @@ impl PassContext {
         PassContext {
             soc,
             planner,
-            policy: Box::new(DefaultPolicy),
+            policy: Arc::new(DefaultPolicy),
             diagnostics: Vec::new(),
             dsa: dsa_rp::DsaOptions::default(),
             dsa_reports: Vec::new(),
@@ -272,7 +275,7 @@ impl PassContext {
 
     /// Replaces the address policy (a backend's own).
     pub fn with_policy(mut self, policy: Box<dyn MemoryAllocatorPolicy>) -> PassContext {
-        self.policy = policy;
+        self.policy = Arc::from(policy);
         self
     }
 
@@ -364,10 +367,13 @@ pub fn run_pipeline(
 ) -> Result<(), PassError> {
     // A program printed after allocate_memory_addr carries absolute
     // addresses; the passes before it work on root-relative offsets.
-    if passes
+    let relative = passes
         .iter()
-        .any(|&p| p == PassId::MemoryReuse || p == PassId::AllocateMemoryAddr)
-    {
+        .any(|&p| p == PassId::MemoryReuse || p == PassId::AllocateMemoryAddr);
+    if program.functions.len() > 1 {
+        return parallel::run(program, ctx, passes, relative);
+    }
+    if relative {
         for f in &mut program.functions {
             if f.kind().is_kernel() {
                 allocate_memory_addr::make_relative(f, ctx.policy.as_ref());

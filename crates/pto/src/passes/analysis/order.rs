@@ -6,7 +6,8 @@
 //!
 //! Every statement of the function, nested blocks included, gets the next
 //! index in pre-order (a `for`/`if` before the statements of its blocks;
-//! allocations, yields and returns count like any statement). Loop inits,
+//! allocations, yields and returns count like any statement; comments and
+//! blank lines take none). Loop inits,
 //! loop bounds and `if` conditions are read at the index of their `for`/`if`.
 //! A loop spans `[index of the for, index of the last statement of its body]`.
 //!
@@ -85,6 +86,9 @@ pub struct ProgramOrder {
     pub loop_parent: Vec<Option<u32>>,
     /// Number of indices handed out.
     pub len: u32,
+    /// Last index of each statement's subtree (its own index for a
+    /// statement without blocks): where an `if`'s branches join.
+    pub end: SecondaryMap<StmtId, u32>,
 }
 
 impl ProgramOrder {
@@ -101,9 +105,14 @@ impl ProgramOrder {
     fn number_block(&mut self, f: &Function, b: Block, lp: Option<u32>) {
         for &s in f.block(b) {
             let i = self.len;
-            self.len += 1;
             self.index[s] = i;
+            self.end[s] = i;
             self.enclosing_loop[s] = lp;
+            // Comments and blank lines take no index of their own.
+            if matches!(f.stmts[s].kind, StmtKind::Comment(_) | StmtKind::Blank) {
+                continue;
+            }
+            self.len += 1;
             match &f.stmts[s].kind {
                 StmtKind::For(_) => {
                     let id = u32::try_from(self.loops.len()).unwrap_or(u32::MAX);
@@ -123,6 +132,7 @@ impl ProgramOrder {
                 }
                 _ => {}
             }
+            self.end[s] = self.len - 1;
         }
     }
 
@@ -130,11 +140,17 @@ impl ProgramOrder {
     /// `def` ends: the end of the outermost loop that encloses `s` but
     /// started after `def`, else the index of `s` itself.
     pub fn extended_read(&self, s: StmtId, def: u32) -> u32 {
+        self.extended_read_from(s, Some(def))
+    }
+
+    /// [`extended_read`](Self::extended_read) for a value whose definition
+    /// may be unknown (`None`: defined before every loop).
+    pub fn extended_read_from(&self, s: StmtId, def: Option<u32>) -> u32 {
         let mut at = self.index[s];
         let mut lp = self.enclosing_loop[s];
         while let Some(l) = lp {
             let span = self.loops[l as usize];
-            if span.start > def {
+            if def.is_none_or(|d| span.start > d) {
                 at = at.max(span.end);
             }
             lp = self.loop_parent[l as usize];

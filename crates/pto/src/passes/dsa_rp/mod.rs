@@ -169,7 +169,7 @@ pub fn run_with(
 /// PyPTO's yield fix-up runs in this mode too: an `if` whose Acc result
 /// lives in another buffer than a branch's yielded value cannot be repaired
 /// (there is no Acc -> Acc move).
-fn check_acc_phis(f: &Function) -> Result<(), PassError> {
+pub(crate) fn check_acc_phis(f: &Function) -> Result<(), PassError> {
     for (_, s) in f.walk() {
         let (results, branches) = match &f.stmts[s].kind {
             StmtKind::If(i) => {
@@ -242,14 +242,16 @@ fn plan_function(
         let strict = m.affordable_depths();
         let relaxed_depth: BTreeMap<u32, usize> = m.groups.keys().map(|&g| (g, 1)).collect();
         let mut depth = strict.clone();
-        let mut placement = handoff::canonical(&m.to_problem(Some(&depth)));
+        let mut problem = m.to_problem(Some(&depth));
+        let mut placement = handoff::canonical(&problem);
         if placement.is_none() && relaxed_depth != strict {
             depth = relaxed_depth;
-            placement = handoff::canonical(&m.to_problem(Some(&depth)));
+            problem = m.to_problem(Some(&depth));
+            placement = handoff::canonical(&problem);
         }
         let Some(placement) = placement else {
             if let Some(dir) = &opts.export_dir {
-                export(dir, m, &m.to_problem(Some(&depth)), None, None)?;
+                export(dir, m, &problem, None, None)?;
             }
             return Err(PassError::planning(format!(
                 "DSA-RP could not find a placement for '{}' within the on-chip memory \
@@ -267,7 +269,6 @@ fn plan_function(
             .groups
             .iter()
             .any(|(g, (stages, _))| depth.get(g).copied().unwrap_or(1) < *stages);
-        let problem = m.to_problem(Some(&depth));
         let greedy_sol = Solution {
             offsets: placement.offsets.clone(),
         };
@@ -337,6 +338,7 @@ fn plan_function(
                 })
                 .map(|&(i, j)| format!("{}/{}", m.buffers[i].name, m.buffers[j].name))
                 .collect();
+            let shared = capped_list(&shared);
             let depths: Vec<String> = m
                 .groups
                 .iter()
@@ -360,7 +362,7 @@ fn plan_function(
                          --penalty-first to keep the stages apart",
                         m.function,
                         m.space.name(),
-                        shared.join(", ")
+                        shared
                     ),
                 );
             } else if !shared.is_empty() {
@@ -373,7 +375,7 @@ fn plan_function(
                         m.function,
                         m.space.name(),
                         depths.join(", "),
-                        shared.join(", ")
+                        shared
                     ),
                 );
             }
@@ -402,6 +404,23 @@ fn plan_function(
     cleanup::remove_dead_allocs(f);
     cleanup::strip_pipeline_membership(f);
     Ok(reports)
+}
+
+/// The first pairs of a list for a diagnostic, joined, with the count of
+/// the rest: a long pipeline has hundreds of thousands of stage pairs, and
+/// a message of megabytes helps nobody.
+fn capped_list(items: &[String]) -> String {
+    const SHOWN: usize = 16;
+    let mut text = items
+        .iter()
+        .take(SHOWN)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if items.len() > SHOWN {
+        text.push_str(&format!(" and {} more pairs", items.len() - SHOWN));
+    }
+    text
 }
 
 /// Writes `DIR/FUNC.SPACE.csv` (the problem with the kept placement in the

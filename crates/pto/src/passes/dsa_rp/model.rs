@@ -349,7 +349,13 @@ pub(crate) fn build(
                 *e = (*e).max(tspace.map_or(b.size, |t| policy.align_address(b.size, t)));
             }
         }
-        let ordinal = |g: u32, st: i64| group_stages[&g].iter().position(|&x| x == st).unwrap_or(0);
+        // Dense stage ordinals, looked up per pair (a scan per pair made
+        // the pair loop cubic on long pipelines).
+        let ordinals: BTreeMap<(u32, i64), usize> = group_stages
+            .iter()
+            .flat_map(|(&g, set)| set.iter().enumerate().map(move |(k, &st)| ((g, st), k)))
+            .collect();
+        let ordinal = |g: u32, st: i64| ordinals.get(&(g, st)).copied().unwrap_or(0);
         let mut pipeline = BTreeMap::new();
         let mut soft = BTreeSet::new();
         for i in 0..n {

@@ -15,17 +15,45 @@
 //! untouched (so its printed form does not change).
 
 use super::storage::{current_memref, rebase, same_window, set_memref, starts_within};
-use crate::ir::{Expr, Function, MemRef, SecondaryMap, StmtKind, Type, VarId};
+use std::collections::HashMap;
+
+use crate::ir::{Expr, Function, MemRef, StmtKind, Type, VarId};
 use crate::ops;
 
-/// MemRefs of every variable when the pass started.
-pub struct Snapshot(SecondaryMap<VarId, Option<MemRef>>);
+/// MemRefs of views and their sources when the pass started (only views
+/// look back; a copy of every variable's MemRef cost a sixth of the peak
+/// memory of planning a long kernel).
+pub struct Snapshot(HashMap<VarId, MemRef>);
 
-/// Records the MemRefs of `f`.
+impl Snapshot {
+    fn get(&self, v: VarId) -> Option<&MemRef> {
+        self.0.get(&v)
+    }
+}
+
+/// Records the MemRefs of `f`'s views and their sources.
 pub fn snapshot(f: &Function) -> Snapshot {
-    let mut m = SecondaryMap::new();
-    for (v, d) in f.vars.iter() {
-        m[v] = d.ty.as_ref().and_then(Type::memref).cloned();
+    let mut m = HashMap::new();
+    let mut keep = |v: VarId| {
+        if let Some(mr) = f.vars[v].ty.as_ref().and_then(Type::memref) {
+            m.entry(v).or_insert_with(|| mr.clone());
+        }
+    };
+    for (_, s) in f.walk() {
+        let StmtKind::Assign {
+            targets,
+            value: Expr::Call(call),
+        } = &f.stmts[s].kind
+        else {
+            continue;
+        };
+        let [x] = targets.as_slice() else { continue };
+        if ops::lookup_or_default(call.op_name()).is_view() {
+            keep(*x);
+            if let Some(src) = call.args.first().and_then(Expr::as_var) {
+                keep(src);
+            }
+        }
     }
     Snapshot(m)
 }
@@ -60,15 +88,13 @@ pub fn normalize(f: &mut Function, snap: &Snapshot) {
                         .filter(|w| !starts_within(&cur, w) && !starts_within(w, &cur))
                 } else if info.is_view() {
                     let src = call.args.first().and_then(Expr::as_var);
-                    match (src, snap.0[x].as_ref()) {
-                        (Some(src), Some(old_x)) => {
-                            match (snap.0[src].as_ref(), current_memref(f, src)) {
-                                (Some(old_src), Some(now)) if !same_window(old_src, &now) => {
-                                    Some(rebase(old_x, old_src, &now))
-                                }
-                                _ => None,
+                    match (src, snap.get(x)) {
+                        (Some(src), Some(old_x)) => match (snap.get(src), current_memref(f, src)) {
+                            (Some(old_src), Some(now)) if !same_window(old_src, &now) => {
+                                Some(rebase(old_x, old_src, &now))
                             }
-                        }
+                            _ => None,
+                        },
                         _ => None,
                     }
                 } else {

@@ -396,7 +396,7 @@ pub fn pack(
             roots,
             lt,
             c,
-            align: policy.align_address(1, space).max(1),
+            align: policy.alignment(space),
             partners,
         };
         let bufs = pack_space(
