@@ -1,6 +1,5 @@
 //! Shared by the conformance tests over PyPTO's reference data: where the
 //! data lives, how outputs are compared, and how expected errors match.
-#![allow(dead_code)]
 
 use std::fs;
 use std::path::Path;
