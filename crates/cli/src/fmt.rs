@@ -29,23 +29,30 @@ pub fn run(args: Args) -> ExitCode {
     } else {
         args.file.display().to_string()
     };
-    let src = match read_input(&args.file, stdin) {
+    let bytes = match read_input(&args.file, stdin) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("tilemem fmt: cannot read {shown}: {e}");
             return ExitCode::from(2);
         }
     };
-    let program = match tilemem_pto::parse(&src) {
+    let src = match tilemem_pto::decode(&bytes) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("{shown}:{}:{}: error: {}", e.line, e.col, e.message);
+            return ExitCode::from(2);
+        }
+    };
+    let program = match tilemem_pto::parse(src) {
         Ok(p) => p,
         Err(e) => {
-            eprint!("{}", e.render(&shown, &src));
+            eprint!("{}", e.render(&shown, src));
             return ExitCode::from(2);
         }
     };
     let out = tilemem_pto::print(&program);
     if args.check {
-        return match first_difference(&src, &out) {
+        return match first_difference(src, &out) {
             None => ExitCode::SUCCESS,
             Some(line) => {
                 eprintln!(
@@ -77,13 +84,13 @@ pub fn run(args: Args) -> ExitCode {
     }
 }
 
-fn read_input(path: &Path, stdin: bool) -> std::io::Result<String> {
+fn read_input(path: &Path, stdin: bool) -> std::io::Result<Vec<u8>> {
     if stdin {
-        let mut s = String::new();
-        std::io::stdin().read_to_string(&mut s)?;
+        let mut s = Vec::new();
+        std::io::stdin().read_to_end(&mut s)?;
         Ok(s)
     } else {
-        std::fs::read_to_string(path)
+        std::fs::read(path)
     }
 }
 

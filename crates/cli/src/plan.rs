@@ -75,6 +75,13 @@ pub struct Args {
     /// first).
     #[arg(long)]
     pub penalty_first: bool,
+    /// Rules to follow: `seed` (default: every rule of the seed documents)
+    /// or `pypto-e2d0f78` (the PyPTO build that printed the reference data:
+    /// without the split-AIV load+tpop hazard, the tile.sels/tile.gather
+    /// workspace, the A2/A3 narrowing-cast rule, the AsVarLike if-branch
+    /// match and the sub-range fallback).
+    #[arg(long, value_name = "RULES", default_value = "seed")]
+    pub compat: String,
 }
 
 fn bad_input(msg: impl std::fmt::Display) -> ExitCode {
@@ -156,6 +163,12 @@ pub fn run(args: Args) -> ExitCode {
             args.planner
         ));
     };
+    let Some(seed_rules) = tilemem_pto::passes::SeedRules::from_compat(&args.compat) else {
+        return bad_input(format_args!(
+            "unknown --compat '{}'; use seed or pypto-e2d0f78",
+            args.compat
+        ));
+    };
     let map_format = match args.map.as_deref().map(MapFormat::of).transpose() {
         Ok(f) => f,
         Err(msg) => return bad_input(msg),
@@ -168,11 +181,18 @@ pub fn run(args: Args) -> ExitCode {
         }
     }
     let file = args.file.display().to_string();
-    let src = match std::fs::read_to_string(&args.file) {
-        Ok(s) => s,
+    let bytes = match std::fs::read(&args.file) {
+        Ok(b) => b,
         Err(e) => return bad_input(format_args!("{file}: cannot read: {e}")),
     };
-    let parsed = match tilemem_pto::parse::parse(&src) {
+    let src = match tilemem_pto::decode(&bytes) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("{file}:{}:{}: error: {}", e.line, e.col, e.message);
+            return ExitCode::from(2);
+        }
+    };
+    let parsed = match tilemem_pto::parse::parse(src) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("{file}:{}:{}: error: {}", e.line, e.col, e.message);
@@ -190,6 +210,7 @@ pub fn run(args: Args) -> ExitCode {
     for (i, (&mode, passes)) in modes.iter().zip(&pass_lists).enumerate() {
         let mut program = parsed.clone();
         let mut ctx = PassContext::new(soc.clone(), mode);
+        ctx.seed_rules = seed_rules;
         if i == 0 {
             ctx.dsa.export_dir = staging.clone();
         }

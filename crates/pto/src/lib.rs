@@ -12,7 +12,7 @@ pub mod parse;
 pub mod print;
 
 pub use diag::ParseError;
-pub use parse::parse;
+pub use parse::{decode, parse};
 pub use print::print;
 
 pub mod explain;

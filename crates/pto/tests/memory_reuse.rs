@@ -840,6 +840,7 @@ fn written_workspace_does_not_take_a_buffer_that_died_before_it() {
         hazards: HazardRules {
             split_load_tpop: true,
             written_workspace: false,
+            narrowing_casts: true,
         },
         ..ReuseOptions::default()
     };
@@ -1186,7 +1187,10 @@ class P:
 }
 
 #[test]
-fn tensor_loop_carries_follow_their_initializer_without_copies() {
+fn tensor_loop_carries_keep_their_own_memref_without_copies() {
+    // behaviour.md (yield fix-up): only tile results are patched; PyPTO
+    // leaves a tensor (DDR) result's MemRef as it was (every reference
+    // kernel with a tensor carry shows it unchanged).
     let ten = |n: &str| {
         format!("pl.Tensor[[64, 64], pl.FP32, pl.MemRef(\"{n}\", pl.const(0, pl.INT64), 16384)]")
     };
@@ -1210,7 +1214,7 @@ fn tensor_loop_carries_follow_their_initializer_without_copies() {
             .concat(),
         )
     };
-    assert_eq!(reuse(&src("mem_ddr_5")), src("mem_ddr_0"));
+    assert_eq!(reuse(&src("mem_ddr_5")), src("mem_ddr_5"));
 }
 
 #[test]
@@ -1320,4 +1324,64 @@ fn tuple_results_inherit_the_ops_no_alias_rule() {
         )),
         "{out}"
     );
+}
+
+/// An Acc tile of `rows x 64` FP32 on `base` (offset written `off`).
+fn acc_tile(rows: u64, base: &str, off: &str, size: u64) -> String {
+    format!("pl.Tile[[{rows}, 64], pl.FP32, pl.MemRef({base}, {off}, {size}), pl.Mem.Acc]")
+}
+
+#[test]
+fn split_k_accumulators_move_as_one_group_without_a_copy() {
+    // behaviour.md: a moved sharing group's first-defined member takes the
+    // target's MemRef whole; every other member (the `if` results included)
+    // keeps its own size at a bare relative offset, and the yields need no
+    // Acc-to-Acc move (PyPTO's mat_split_k / ddr_split_k).
+    let c = "pl.const(0, pl.INT64)";
+    let (big, small) = (
+        acc_tile(128, "mem_acc_1", c, 32768),
+        acc_tile(64, "mem_acc_2", c, 16384),
+    );
+    let l = "pl.Tile[[64, 64], pl.BF16, pl.MemRef(mem_left_3, pl.const(0, pl.INT64), 8192), pl.Mem.Left]";
+    let r = "pl.Tile[[64, 64], pl.BF16, pl.MemRef(mem_right_4, pl.const(0, pl.INT64), 8192), pl.Mem.Right]";
+    let lines = [
+        format!("a: {l} = pl.tile.load(x, [0, 0], [64, 64], target_memory=pl.Mem.Left)"),
+        format!("b: {r} = pl.tile.load(x, [0, 0], [64, 64], target_memory=pl.Mem.Right)"),
+        format!("w: {big} = pl.tile.create([128, 64], dtype=pl.FP32, target_memory=pl.Mem.Acc)"),
+        "y1: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(w, [0, 0], y)".into(),
+        format!(
+            "init: {small} = pl.tile.create([64, 64], dtype=pl.FP32, target_memory=pl.Mem.Acc)"
+        ),
+        "for ko, (cc,) in pl.range(0, 128, 64, init_values=(init,)):".into(),
+        "    if ko == 0:".into(),
+        format!("        first: {small} = pl.tile.matmul(a, b)"),
+        format!("        phi: {small} = pl.yield_(first)"),
+        "    else:".into(),
+        format!("        accd: {small} = pl.tile.matmul_acc(cc, a, b)"),
+        format!("        phi: {small} = pl.yield_(accd)"),
+        format!("    res: {small} = pl.yield_(phi)"),
+        "y2: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(res, [0, 0], y1)".into(),
+        "return y2".into(),
+    ];
+    let mut body = alloc("mem_acc_1", "Acc", 32768)
+        + &alloc("mem_acc_2", "Acc", 16384)
+        + &alloc("mem_left_3", "Left", 8192)
+        + &alloc("mem_right_4", "Right", 8192);
+    for line in lines {
+        body.push_str(&format!("        {line}\n"));
+    }
+    let out = reuse(&incore(X, &body));
+    let whole = acc_tile(64, "mem_acc_1", c, 32768);
+    let own = acc_tile(64, "mem_acc_1", "0", 16384);
+    for line in [
+        format!("        init: {whole} = pl.tile.create("),
+        format!("                first: {own} = pl.tile.matmul(a, b)"),
+        format!("                phi: {own} = pl.yield_(first)"),
+        format!("                accd: {own} = pl.tile.matmul_acc(cc, a, b)"),
+        format!("            res: {whole} = pl.yield_(phi)"),
+    ] {
+        assert!(out.contains(&line), "missing `{line}` in\n{out}");
+    }
+    assert!(!out.contains("mem_acc_2"), "{out}");
+    assert!(!out.contains("pl.tile.move"), "{out}");
 }

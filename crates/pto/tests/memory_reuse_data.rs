@@ -240,6 +240,7 @@ fn reference_cases_and_kernels() {
                 hazards: HazardRules {
                     split_load_tpop: false,
                     written_workspace: false,
+                    narrowing_casts: true,
                 },
                 ..ReuseOptions::default()
             };

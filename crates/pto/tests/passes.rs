@@ -161,6 +161,18 @@ fn alloc_capacity_error_names_space_usage_and_limit() {
         ),
         "{e}"
     );
+    // The one allocation that alone does not fit is named, at the line of
+    // its tile (InitMemRef's allocation has no line of its own).
+    assert!(
+        e.message
+            .ends_with("; the allocation 'mem_vec_1' alone needs 192512 bytes"),
+        "{e}"
+    );
+    let p = tilemem_pto::parse(&src).unwrap();
+    assert_eq!(
+        e.loc.map(|l| (l.line, l.col)),
+        Some((p.functions[0].pos.line + 1, 9))
+    );
     // The same program fits the 950's 240 KiB UB, and any size fits "none".
     assert!(plan(&src, "950", &passes).is_ok());
     assert!(plan(&src, "none", &passes).is_ok());
@@ -826,4 +838,40 @@ class P:
 "#
     );
     assert_eq!(plan(&got, "910b", &passes).unwrap(), got);
+}
+
+#[test]
+fn init_gives_ddr_views_their_source_and_tensor_results_their_own_memref() {
+    // PyPTO's InitMemRef (hello_rank, window_program, qwen3 kernels): a
+    // tensor.slice is a window of its source at `offset * stride * bytes`,
+    // a typed tensor loop result gets a fresh DDR MemRef after the body, a
+    // comment before an assignment is dropped and one before a loop kept.
+    let src = program(
+        "Orchestration",
+        "self, x: pl.Tensor[[2, 8, 8], pl.FP32], y: pl.Out[pl.Tensor[[2, 8, 8], pl.FP32]]) -> pl.Tensor[[2, 8, 8], pl.FP32]",
+        &[
+            "# dropped: it leads an assignment",
+            "n: pl.Scalar[pl.INDEX] = 2",
+            "# kept: it leads a loop",
+            "for r, (acc,) in pl.range(n, init_values=(y,)):",
+            "    t: pl.Tensor[[8, 8], pl.FP32] = pl.tensor.slice(x, [1, 8, 8], [r, 0, 0], [], [0])",
+            "    acc2: pl.Tensor[[2, 8, 8], pl.FP32] = self.k(t, acc)",
+            "    out: pl.Tensor[[2, 8, 8], pl.FP32] = pl.yield_(acc2)",
+            "return out",
+        ],
+    );
+    let got = plan(&src, "910b", &[PassId::InitMemref]).unwrap();
+    let lines: Vec<&str> = got.lines().skip(7).collect();
+    assert_eq!(
+        lines,
+        [
+            "        n: pl.Scalar[pl.INDEX] = 2",
+            "        # kept: it leads a loop",
+            "        for r, (acc,) in pl.range(n, init_values=(y,)):",
+            "            t: pl.Tensor[[8, 8], pl.FP32, pl.MemRef(\"mem_ddr_0\", r * 64 * 4, 256)] = pl.tensor.slice(x, [1, 8, 8], [r, 0, 0], [], [0])",
+            "            acc2: pl.Tensor[[2, 8, 8], pl.FP32, pl.MemRef(\"mem_ddr_2\", pl.const(0, pl.INT64), 512)] = self.k(t, acc)",
+            "            out: pl.Tensor[[2, 8, 8], pl.FP32, pl.MemRef(\"mem_ddr_3\", pl.const(0, pl.INT64), 512)] = pl.yield_(acc2)",
+            "        return out",
+        ]
+    );
 }

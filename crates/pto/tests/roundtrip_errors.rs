@@ -130,7 +130,13 @@ fn structure_errors() {
     assert_eq!((e.line, e.col), (1, 1));
     assert_eq!(
         e.message,
-        "expected `@pl.program` (only comments and imports may precede it)"
+        "expected `@pl.program` (only comments, imports and `NAME = ...` assignments may precede it)"
+    );
+    let e = parse("N = pl.dynamic(\"N\"\n@pl.program\n").unwrap_err();
+    assert_eq!(
+        (e.line, e.col),
+        (1, 1),
+        "an unbalanced assignment is not a declaration"
     );
     let e = parse("# only a comment\n").unwrap_err();
     assert_eq!(e.message, "expected `@pl.program`, found end of file");
@@ -178,4 +184,56 @@ fn deep_nesting_is_an_error_not_a_crash() {
     );
     let neg = format!("        a = {}1", "-".repeat(5000));
     assert!(err(&neg).message.starts_with("nesting deeper than"));
+}
+
+/// An `if`/`elif` ladder of `n` branches, each assigning `a`.
+fn elif_ladder(n: usize) -> String {
+    let mut body = String::from("        if x == 0:\n            a = 0\n");
+    for k in 1..n {
+        body.push_str(&format!("        elif x == {k}:\n            a = {k}\n"));
+    }
+    body.push_str("        return x");
+    body
+}
+
+#[test]
+fn a_flat_elif_chain_is_one_nesting_level() {
+    // 65 branches used to be rejected as 65 levels of nesting.
+    let src = format!("{HEAD}{}\n", elif_ladder(65));
+    let p = parse(&src).expect("a 65-branch ladder reads");
+    assert_eq!(tilemem_pto::print(&p), src, "the ladder prints back flat");
+    let src = format!("{HEAD}{}\n", elif_ladder(1024));
+    assert!(parse(&src).is_ok(), "1024 branches are within the limit");
+    let e = err(&elif_ladder(1025));
+    assert_eq!(
+        (e.line, e.col, e.message.as_str()),
+        (
+            8 + 2 * 1024,
+            9,
+            "an `if`/`elif` chain longer than 1024 branches"
+        )
+    );
+}
+
+#[test]
+fn with_blocks_pass_and_module_declarations_round_trip() {
+    let src = "# pypto.program: P\nimport pypto.language as pl\n\nN = pl.dynamic(\"N\")\n\n@pl.program\nclass P:\n    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)\n    def main(self, x: pl.Tensor[[N, 32], pl.FP32]) -> pl.Tensor[[N, 32], pl.FP32]:\n        with pl.scope(mode=pl.ScopeMode.MANUAL):\n            y: pl.Tensor[[N, 32], pl.FP32] = self.k(x)\n        if N > 0:\n            pass\n        else:\n            pass\n        return y\n";
+    let p = parse(src).expect("reads");
+    assert_eq!(tilemem_pto::print(&p), src);
+    let e = err("        with pl.scope() as s:\n            pass");
+    assert_eq!(
+        (e.line, e.col, e.message.as_str()),
+        (8, 25, "`with ... as NAME` is not part of PyPTO's language")
+    );
+}
+
+#[test]
+fn invalid_utf8_is_reported_at_the_first_bad_byte() {
+    let src = b"# x\nimport pypto.language as pl\n\n@pl.program\nclass P:\n    @pl.function\n    def f(self):\n        a = \"h\xc3\xa9\xffllo\"\n";
+    let e = tilemem_pto::decode(src).unwrap_err();
+    assert_eq!(
+        (e.line, e.col, e.message.as_str()),
+        (8, 16, "invalid UTF-8 (byte 0xFF): a program is UTF-8 text")
+    );
+    assert_eq!(tilemem_pto::decode(b"ok\n").unwrap(), "ok\n");
 }

@@ -8,7 +8,8 @@
 //! byte shared with a placed buffer it interferes with, no reserved byte,
 //! below the capacity) it takes the one that adds the least penalty, then
 //! the lowest. Orders: size descending, start ascending, summed penalty
-//! weight descending, and four seeded shuffles; a penalty-blind first-fit
+//! weight descending, and four successive `mt19937_64` shuffles of the
+//! last one (PyPTO's, see [`super::mt`]); a penalty-blind first-fit
 //! placement is the incumbent. The best placement under the objective of the
 //! [`Budget`] wins: `(penalty, height)` for
 //! [`Objective::PenaltyThenPeak`] (what the DSA_RP planner asks for),
@@ -21,9 +22,9 @@
 
 use std::time::Instant;
 
-use super::exact::SplitMix;
 use super::geom::{align_up, conflict_lists, penalty_of, sorted_reserved, TimeIndex};
 use super::greedy::{place_in_order, size_order, Fit};
+use super::mt::{shuffle, Mt19937_64};
 use super::{fallback, outcome_from, Budget, Meter, Objective, Outcome, Solver};
 use crate::problem::Problem;
 
@@ -138,14 +139,16 @@ pub(crate) fn canonical_best(
         )
     });
     orders.push(o);
-    let mut rng = SplitMix(budget.seed ^ 0xD5A_0001);
+    // PyPTO's DSA_RP: four successive std::shuffles of the last order with
+    // one std::mt19937_64 (seeded 0 there: the default budget seed), drawn
+    // exactly as libstdc++ draws them; an order already tried is skipped.
+    let mut rng = Mt19937_64::new(budget.seed);
+    let mut o = orders.last().cloned().unwrap_or_default();
     for _ in 0..4 {
-        let mut o = base.clone();
-        for i in (1..o.len()).rev() {
-            let j = (rng.next() % (i as u64 + 1)) as usize;
-            o.swap(i, j);
+        shuffle(&mut o, &mut rng);
+        if !orders.contains(&o) {
+            orders.push(o.clone());
         }
-        orders.push(o);
     }
     for mut order in orders {
         // Pinned buffers first, keeping the order of the rest.

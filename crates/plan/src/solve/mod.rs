@@ -24,6 +24,7 @@ mod geom;
 mod greedy;
 pub mod handoff;
 mod meter;
+pub mod mt;
 mod pairs;
 mod sequential;
 mod trace;

@@ -107,6 +107,8 @@ pub enum Block {
     Then(StmtId),
     /// The else branch of this `if`.
     Else(StmtId),
+    /// The body of this `with`.
+    With(StmtId),
 }
 
 /// A `pl.tile.alloc(space, size[, pinned=True])` statement.
@@ -208,6 +210,7 @@ impl Function {
             (Block::Loop(_), Some(StmtKind::For(l))) => &l.body,
             (Block::Then(_), Some(StmtKind::If(i))) => &i.then_body,
             (Block::Else(_), Some(StmtKind::If(i))) => i.else_body.as_deref().unwrap_or(&[]),
+            (Block::With(_), Some(StmtKind::With(w))) => &w.body,
             _ => &[],
         }
     }
@@ -222,6 +225,7 @@ impl Function {
             (Block::Loop(_), StmtKind::For(l)) => Some(&mut l.body),
             (Block::Then(_), StmtKind::If(i)) => Some(&mut i.then_body),
             (Block::Else(_), StmtKind::If(i)) => Some(i.else_body.get_or_insert_with(Vec::new)),
+            (Block::With(_), StmtKind::With(w)) => Some(&mut w.body),
             _ => None,
         }
     }
@@ -233,6 +237,7 @@ impl Function {
             StmtKind::For(_) => ([Block::Loop(s), Block::Body], 1),
             StmtKind::If(i) if i.else_body.is_some() => ([Block::Then(s), Block::Else(s)], 2),
             StmtKind::If(_) => ([Block::Then(s), Block::Body], 1),
+            StmtKind::With(_) => ([Block::With(s), Block::Body], 1),
             _ => ([Block::Body, Block::Body], 0),
         };
         ChildBlocks { blocks, len }
@@ -261,6 +266,7 @@ impl Function {
             out.push((b, s));
             match &self.stmts[s].kind {
                 StmtKind::For(_) => self.walk_block(Block::Loop(s), out),
+                StmtKind::With(_) => self.walk_block(Block::With(s), out),
                 StmtKind::If(i) => {
                     self.walk_block(Block::Then(s), out);
                     if i.else_body.is_some() {
@@ -384,7 +390,7 @@ impl Block {
     pub fn owner(self) -> Option<StmtId> {
         match self {
             Block::Body => None,
-            Block::Loop(s) | Block::Then(s) | Block::Else(s) => Some(s),
+            Block::Loop(s) | Block::Then(s) | Block::Else(s) | Block::With(s) => Some(s),
         }
     }
 }

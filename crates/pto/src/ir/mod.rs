@@ -93,5 +93,5 @@ pub use expr::{BinOp, Call, Expr, Kwarg, Quote, UnaryOp};
 pub use func::{
     Alloc, Block, Function, FunctionKind, Param, ParamDir, Program, Trivia, VarData, VarDef, VarId,
 };
-pub use stmt::{ForStmt, IfStmt, LoopKind, Pos, Stmt, StmtId, StmtKind};
+pub use stmt::{ForStmt, IfStmt, LoopKind, Pos, Stmt, StmtId, StmtKind, WithStmt};
 pub use types::{DType, MemBase, MemRef, MemSpace, TensorType, TileType, Type};

@@ -78,6 +78,10 @@ impl Stmt {
                 l.iter.kwargs.iter().for_each(|k| k.value.for_each_var(f));
             }
             StmtKind::If(i) => i.cond.for_each_var(f),
+            StmtKind::With(w) => {
+                w.ctx.args.iter().for_each(|a| a.for_each_var(f));
+                w.ctx.kwargs.iter().for_each(|k| k.value.for_each_var(f));
+            }
             StmtKind::Yield(v) | StmtKind::Return(v) => v.iter().for_each(|e| e.for_each_var(f)),
             StmtKind::Comment(_) | StmtKind::Blank => {}
         }
@@ -104,6 +108,10 @@ pub enum StmtKind {
     For(ForStmt),
     /// `if cond:` ... `else:` ...
     If(IfStmt),
+    /// `with CTX:` BODY (PyPTO's `with pl.scope(mode=...):` blocks of
+    /// orchestration code): the body runs once, in place; names it defines
+    /// stay visible after the block, as in Python.
+    With(WithStmt),
     /// `pl.yield_(values)`. Its left-hand side is not stored here: it is
     /// the `results` of the innermost enclosing loop or `if`.
     Yield(Vec<Expr>),
@@ -192,4 +200,13 @@ pub struct IfStmt {
     pub else_body: Option<Vec<StmtId>>,
     /// Values after the `if`.
     pub results: Vec<VarId>,
+}
+
+/// `with CTX:` BODY.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WithStmt {
+    /// The context call as written (`pl.scope(mode=pl.ScopeMode.MANUAL)`).
+    pub ctx: Call,
+    /// Statements.
+    pub body: Vec<StmtId>,
 }

@@ -236,7 +236,8 @@ pub struct TensorType {
     pub dtype: DType,
     /// Storage, once InitMemRef ran.
     pub memref: Option<MemRef>,
-    /// Any further arguments (layouts, views), printed after the MemRef.
+    /// Any further arguments (layouts, views), printed before the MemRef
+    /// (PyPTO's order for tensors).
     pub extras: Vec<Expr>,
 }
 

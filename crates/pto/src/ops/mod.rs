@@ -176,6 +176,19 @@ impl OpInfo {
         n_args: usize,
         cast: Option<CastWidths>,
     ) -> Vec<usize> {
+        self.forbidden_alias_args_with(family, n_args, cast, true)
+    }
+
+    /// [`forbidden_alias_args`](Self::forbidden_alias_args), choosing
+    /// whether an A2/A3 narrowing cast forbids its source (the seed's rule;
+    /// PyPTO e2d0f78 let it reuse, like A5).
+    pub fn forbidden_alias_args_with(
+        &self,
+        family: Family,
+        n_args: usize,
+        cast: Option<CastWidths>,
+        narrowing_casts: bool,
+    ) -> Vec<usize> {
         let a2a3 = family == Family::A2A3;
         let keep = |v: &[usize]| v.iter().copied().filter(|&i| i < n_args).collect();
         match self.alias {
@@ -193,7 +206,7 @@ impl OpInfo {
             AliasRule::Cast => {
                 let forbid = match cast {
                     Some(w) if w.dst_bits > w.src_bits => true,
-                    Some(w) if w.dst_bits < w.src_bits => a2a3,
+                    Some(w) if w.dst_bits < w.src_bits => a2a3 && narrowing_casts,
                     Some(_) => false,
                     None => true,
                 };

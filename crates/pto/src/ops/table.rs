@@ -131,6 +131,28 @@ pub static TABLE: &[OpInfo] = &[
         class: OpClass::Compute,
         pipe: Pipe::Vector,
     },
+    // tensor.slice / tensor.view: DDR views (registry: output memory
+    // inherits the input; InitMemRef gives them the source's MemRef).
+    OpInfo {
+        name: "tensor.slice",
+        out_space: OutSpace::Ddr,
+        view: ViewRule::Window { offsets_arg: 2 },
+        alias: AliasRule::InplaceSafe,
+        output_reuses_input: None,
+        workspace_args: &[],
+        class: OpClass::Compute,
+        pipe: Pipe::Scalar,
+    },
+    OpInfo {
+        name: "tensor.view",
+        out_space: OutSpace::Ddr,
+        view: ViewRule::WholeSource,
+        alias: AliasRule::InplaceSafe,
+        output_reuses_input: None,
+        workspace_args: &[],
+        class: OpClass::Compute,
+        pipe: Pipe::Scalar,
+    },
     OpInfo {
         name: "tensor.create",
         out_space: OutSpace::Ddr,

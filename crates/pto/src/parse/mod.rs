@@ -27,6 +27,36 @@ use lexer::{Lexer, Tok, Token, MAX_INPUT};
 /// Deepest nesting of expressions or blocks the reader accepts.
 const MAX_DEPTH: u32 = 64;
 
+/// Longest `if`/`elif` chain the reader accepts. A chain is one nesting
+/// level for its author but an `if` nested in each `else` for the passes
+/// that walk it recursively; this bound keeps their stack use safe.
+const MAX_ELIF: usize = 1024;
+
+/// Decodes program bytes as UTF-8; an invalid byte is an error at its
+/// line and column (columns count the characters before it, from 1).
+pub fn decode(bytes: &[u8]) -> Result<&str, ParseError> {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => Ok(s),
+        Err(e) => {
+            let good = &bytes[..e.valid_up_to()];
+            let line_start = good.iter().rposition(|&b| b == b'\n').map_or(0, |k| k + 1);
+            let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
+            // The prefix is valid UTF-8 by construction.
+            let col = std::str::from_utf8(&good[line_start..]).map_or(0, |s| s.chars().count()) + 1;
+            Err(ParseError {
+                line: u32::try_from(line).unwrap_or(u32::MAX),
+                col: u32::try_from(col).unwrap_or(u32::MAX),
+                len: 1,
+                message: format!(
+                    "invalid UTF-8 (byte 0x{:02X}): a program is UTF-8 text",
+                    bytes[e.valid_up_to()]
+                ),
+                label: "re-encode the file as UTF-8".into(),
+            })
+        }
+    }
+}
+
 /// Reads a whole program.
 pub fn parse(src: &str) -> Result<Program, ParseError> {
     if src.len() > MAX_INPUT {
@@ -57,8 +87,10 @@ pub fn parse(src: &str) -> Result<Program, ParseError> {
     p.program(preamble).map_err(|e| *e)
 }
 
-/// Splits off the lines before `@pl.program`: comments, blank lines and
-/// imports. Returns them, the byte offset and the line number where the
+/// Splits off the lines before `@pl.program`: comments, blank lines,
+/// imports and module-level assignments (`N = pl.dynamic("N")`, the
+/// dynamic dimensions PyPTO declares before the class; later uses of the
+/// name inside functions read as free variables). Returns them, the byte offset and the line number where the
 /// decorator line starts.
 fn preamble(src: &str) -> Result<(Vec<Box<str>>, usize, u32), ParseError> {
     let mut lines = Vec::new();
@@ -74,15 +106,18 @@ fn preamble(src: &str) -> Result<(Vec<Box<str>>, usize, u32), ParseError> {
         if !(t.is_empty()
             || t.starts_with('#')
             || t.starts_with("import ")
-            || t.starts_with("from "))
+            || t.starts_with("from ")
+            || (text.len() == t.len() && is_module_assignment(t)))
         {
             let col = (text.len() - t.len()) as u32 + 1;
             return Err(ParseError {
                 line,
                 col,
                 len: t.chars().count().clamp(1, 40) as u32,
-                message: "expected `@pl.program` (only comments and imports may precede it)".into(),
-                label: "not a comment, import or `@pl.program`".into(),
+                message: "expected `@pl.program` (only comments, imports and `NAME = ...` \
+                          assignments may precede it)"
+                    .into(),
+                label: "not a comment, import, assignment or `@pl.program`".into(),
             });
         }
         lines.push(text.into());
@@ -96,6 +131,35 @@ fn preamble(src: &str) -> Result<(Vec<Box<str>>, usize, u32), ParseError> {
         message: "expected `@pl.program`, found end of file".into(),
         label: "a program is an `@pl.program` class".into(),
     })
+}
+
+/// A one-line module-level assignment `NAME = EXPR` at column 1 whose
+/// brackets balance (PyPTO prints its `pl.dynamic` declarations so).
+fn is_module_assignment(t: &str) -> bool {
+    let Some((lhs, rhs)) = t.split_once('=') else {
+        return false;
+    };
+    let lhs = lhs.trim_end();
+    let ident = !lhs.is_empty()
+        && !lhs.starts_with(|c: char| c.is_ascii_digit())
+        && lhs.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !is_keyword(lhs);
+    let rhs = rhs.trim();
+    if !ident || rhs.is_empty() || rhs.starts_with('=') {
+        return false;
+    }
+    let mut depth = 0i64;
+    for c in rhs.chars() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            _ => {}
+        }
+        if depth < 0 {
+            return false;
+        }
+    }
+    depth == 0
 }
 
 /// rustc's FxHash: fast on the short identifiers the reader hashes.

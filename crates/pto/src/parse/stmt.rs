@@ -2,12 +2,12 @@
 
 use crate::ir::{
     Call, EntityRef, Expr, ForStmt, IfStmt, Pos, Stmt, StmtId, StmtKind, Type, VarData, VarDef,
-    VarId,
+    VarId, WithStmt,
 };
 
 use super::lexer::{Tok, Token};
 use super::Construct;
-use super::{is_keyword, Parser, R};
+use super::{is_keyword, Parser, MAX_ELIF, R};
 
 impl<'s> Parser<'s> {
     /// An indented block after a header line (whose end was consumed).
@@ -17,7 +17,17 @@ impl<'s> Parser<'s> {
         let t = self.expect_indent("an indented block")?;
         self.enter(t)?;
         self.bump()?;
-        while self.next_in_block()?.is_some() {
+        while let Some(t) = self.next_in_block()? {
+            // `pass` (PyPTO's empty branch) is kept as an expression
+            // statement that reads nothing, so it prints back as written.
+            if self.is_name(t, "pass") {
+                let pos = self.pos(t);
+                self.bump()?;
+                let comment = self.end_of_line()?;
+                let path = self.intern("pass");
+                stmts.push(self.push_stmt(StmtKind::Expr(Expr::Path(path)), comment, pos));
+                continue;
+            }
             let s = self.stmt()?;
             stmts.push(s);
         }
@@ -94,6 +104,7 @@ impl<'s> Parser<'s> {
             }
             Tok::Name => match self.text(t) {
                 "for" => return self.for_stmt(),
+                "with" => return self.with_stmt(),
                 "if" => {
                     self.bump()?;
                     return self.if_stmt(pos);
@@ -360,6 +371,37 @@ impl<'s> Parser<'s> {
         Ok(id)
     }
 
+    /// `with CTX:` BODY (`with pl.scope(mode=pl.ScopeMode.MANUAL):`).
+    pub(super) fn with_stmt(&mut self) -> R<StmtId> {
+        let kw = self.bump()?;
+        let pos = self.pos(kw);
+        let at = self.peek()?;
+        let ctx = match self.expr()? {
+            Expr::Call(c) => *c,
+            _ => {
+                return Err(self.err(
+                    at,
+                    "a `with` block opens a call such as `pl.scope(...)`".into(),
+                    "expected `pl.scope(mode=...)`",
+                ))
+            }
+        };
+        let t = self.peek()?;
+        if self.is_name(t, "as") {
+            return Err(self.err(
+                t,
+                "`with ... as NAME` is not part of PyPTO's language".into(),
+                "remove `as NAME`",
+            ));
+        }
+        self.expect_op(":", "`:` after the `with` header")?;
+        let comment = self.end_of_line()?;
+        let id = self.push_stmt(StmtKind::Blank, comment, pos);
+        let body = self.suite()?;
+        self.f.stmts[id].kind = StmtKind::With(WithStmt { ctx, body });
+        Ok(id)
+    }
+
     /// `(a, b)` / `(a,)` after its `(`.
     pub(super) fn name_tuple(&mut self, open: Token) -> R<Vec<Token>> {
         let mut names = Vec::new();
@@ -427,21 +469,34 @@ impl<'s> Parser<'s> {
             .collect()
     }
 
-    /// After `if`/`elif` (consumed).
+    /// After `if` (consumed): the `if` and its whole `elif` chain. The
+    /// chain is read iteratively and counts as one nesting level (a flat
+    /// `if`/`elif` ladder is not nesting for its author); its length is
+    /// bounded by [`MAX_ELIF`] because each `elif` is an `if` nested in the
+    /// previous `else` for the passes that walk it.
     pub(super) fn if_stmt(&mut self, pos: Pos) -> R<StmtId> {
-        let cond = self.expr()?;
-        self.expect_op(":", "`:` after the condition")?;
-        let comment = self.end_of_line()?;
-        let id = self.push_stmt(StmtKind::Blank, comment, pos);
-        self.open_construct(id);
-        let then_body = self.suite()?;
-        // Trivia between the branches belongs to the else branch.
-        let mut k = 0;
-        while matches!(self.peek_n(k)?.kind, Tok::Comment | Tok::Blank) {
-            k += 1;
-        }
-        let next = self.peek_n(k)?;
-        let else_body = if self.is_name(next, "else") || self.is_name(next, "elif") {
+        // (statement, condition, then branch) of each `if` of the chain.
+        let mut chain: Vec<(StmtId, Expr, Vec<StmtId>)> = Vec::new();
+        // Trivia read before each `elif`.
+        let mut pending: Vec<Vec<StmtId>> = Vec::new();
+        let mut pos = pos;
+        let else_body = loop {
+            let cond = self.expr()?;
+            self.expect_op(":", "`:` after the condition")?;
+            let comment = self.end_of_line()?;
+            let id = self.push_stmt(StmtKind::Blank, comment, pos);
+            self.open_construct(id);
+            let then_body = self.suite()?;
+            chain.push((id, cond, then_body));
+            // Trivia between the branches belongs to the else branch.
+            let mut k = 0;
+            while matches!(self.peek_n(k)?.kind, Tok::Comment | Tok::Blank) {
+                k += 1;
+            }
+            let next = self.peek_n(k)?;
+            if !(self.is_name(next, "else") || self.is_name(next, "elif")) {
+                break None;
+            }
             let mut body = Vec::new();
             for _ in 0..k {
                 self.trivia_stmts_one(&mut body)?;
@@ -451,24 +506,38 @@ impl<'s> Parser<'s> {
                 self.expect_op(":", "`:` after `else`")?;
                 self.end_of_line()?;
                 body.extend(self.suite()?);
-            } else {
-                let p = self.pos(kw);
-                self.enter(kw)?;
-                let nested = self.if_stmt(p)?;
-                self.leave();
-                body.push(nested);
+                break Some(body);
             }
-            Some(body)
-        } else {
-            None
+            if chain.len() >= MAX_ELIF {
+                return Err(self.err(
+                    kw,
+                    format!("an `if`/`elif` chain longer than {MAX_ELIF} branches"),
+                    "split the chain (nest an `if` in the `else`)",
+                ));
+            }
+            // The trivia precedes the nested `if` in the previous else branch.
+            pending.push(body);
+            pos = self.pos(kw);
         };
-        let results = self.close_construct();
-        self.f.stmts[id].kind = StmtKind::If(IfStmt {
-            cond,
-            then_body,
-            else_body,
-            results,
-        });
-        Ok(id)
+        // Build from the innermost `if` outwards.
+        let mut else_body = else_body;
+        let mut inner = None;
+        while let Some((id, cond, then_body)) = chain.pop() {
+            let mut else_b = else_body.take();
+            if let Some(nested) = inner {
+                let mut body = pending.pop().unwrap_or_default();
+                body.push(nested);
+                else_b = Some(body);
+            }
+            let results = self.close_construct();
+            self.f.stmts[id].kind = StmtKind::If(IfStmt {
+                cond,
+                then_body,
+                else_body: else_b,
+                results,
+            });
+            inner = Some(id);
+        }
+        Ok(inner.unwrap_or(StmtId::new(0)))
     }
 }

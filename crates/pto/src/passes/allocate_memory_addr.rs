@@ -180,13 +180,52 @@ fn plan_layout(
                 } else {
                     String::new()
                 };
+                // One allocation that alone does not fit is named, at its
+                // own line: that is the one to shrink.
+                let alone = allocs
+                    .iter()
+                    .filter(|a| a.space == space)
+                    .filter_map(|a| {
+                        let (_, size) = by_name.get(&*f.vars[a.var].name)?;
+                        (*size > cap).then_some((a, *size))
+                    })
+                    .max_by_key(|&(_, size)| size);
+                // An allocation InitMemRef inserted has no line of its
+                // own: its first tile's definition stands for it.
+                let line_of = |a: &crate::ir::Alloc| {
+                    let own = f.stmts[a.stmt].pos;
+                    if own.line > 0 {
+                        return own;
+                    }
+                    members
+                        .get(&a.var)
+                        .into_iter()
+                        .flatten()
+                        .find_map(|&m| match f.vars[m].def {
+                            crate::ir::VarDef::Stmt(s) if f.stmts[s].pos.line > 0 => {
+                                Some(f.stmts[s].pos)
+                            }
+                            _ => None,
+                        })
+                        .unwrap_or(f.pos)
+                };
+                let (pos, why) = match alone {
+                    Some((a, size)) => (
+                        line_of(a),
+                        format!(
+                            "; the allocation '{}' alone needs {size} bytes",
+                            f.vars[a.var].name
+                        ),
+                    ),
+                    None => (f.pos, String::new()),
+                };
                 return Err(PassError::planning(format!(
                     "{} buffer usage ({used} bytes) exceeds platform limit ({cap} bytes){note} \
-                     in function '{}'; shrink tiles, enable buffer reuse, or split the kernel",
+                     in function '{}'; shrink tiles, enable buffer reuse, or split the kernel{why}",
                     space.name(),
                     f.name
                 ))
-                .at_pos(f.pos));
+                .at_pos(pos));
             }
         }
     }

@@ -22,8 +22,9 @@
 //!
 //! Like PyPTO, which reads the program text into SSA form before its passes
 //! run, the pass also renames a variable that reuses an earlier name
-//! (`out = pl.tile.store(t, [0, 0], out)` defines `out_1`) and drops source
-//! comments and blank lines of the functions it initialises.
+//! (`out = pl.tile.store(t, [0, 0], out)` defines `out_1`) and drops blank
+//! lines and the comments that lead an assignment (PyPTO rebuilds those
+//! statements without their comments).
 //!
 //! N counts per function over every MemRef created (parameters first, then
 //! program order; loop and `if` results take a number after their bodies),
@@ -259,18 +260,34 @@ fn ssa_rename(f: &mut Function) {
     }
 }
 
-/// Drops comment and blank-line statements and trailing comments.
+/// Drops blank lines, trailing comments, and the comment lines that lead
+/// an assignment. PyPTO keeps a comment as a leading comment of the
+/// statement after it, and InitMemRef rebuilds every assignment (its target
+/// gets a new type) without it; the comments before a loop, an `if`, a
+/// `return` or a call statement survive (every reference kernel shows so).
 fn strip_comments(f: &mut Function) {
     let blocks: Vec<Block> = std::iter::once(Block::Body)
         .chain(f.walk().into_iter().flat_map(|(_, s)| f.child_blocks(s)))
         .collect();
     for b in blocks {
-        let keep: Vec<StmtId> = f
-            .block(b)
-            .iter()
-            .copied()
-            .filter(|&s| !matches!(f.stmts[s].kind, StmtKind::Comment(_) | StmtKind::Blank))
-            .collect();
+        let stmts = f.block(b);
+        let mut keep: Vec<StmtId> = Vec::with_capacity(stmts.len());
+        for (i, &s) in stmts.iter().enumerate() {
+            let dropped = match f.stmts[s].kind {
+                StmtKind::Blank => true,
+                StmtKind::Comment(_) => {
+                    // The statement this comment leads.
+                    let led = stmts[i + 1..].iter().find(|&&n| {
+                        !matches!(f.stmts[n].kind, StmtKind::Comment(_) | StmtKind::Blank)
+                    });
+                    led.is_none_or(|&n| matches!(f.stmts[n].kind, StmtKind::Assign { .. }))
+                }
+                _ => false,
+            };
+            if !dropped {
+                keep.push(s);
+            }
+        }
         if let Some(block) = f.block_mut(b) {
             *block = keep;
         }
@@ -335,6 +352,10 @@ fn visit_block(f: &mut Function, stmts: &[StmtId], st: &mut State<'_>) -> Result
             StmtKind::If(i) => {
                 let i = i.clone();
                 visit_if(f, s, &i, st)?;
+            }
+            StmtKind::With(w) => {
+                let body = w.body.clone();
+                visit_block(f, &body, st)?;
             }
             _ => {}
         }
@@ -416,6 +437,15 @@ fn yield_values(f: &Function, b: Block) -> Vec<Expr> {
 fn bind_results(f: &mut Function, results: &[VarId], yielded: &[Expr], st: &mut State<'_>) {
     for (k, &r) in results.iter().enumerate() {
         let is_tile = matches!(f.ty(r), Some(Type::Tile(t)) if t.memref.is_none());
+        // A typed tensor result gets its own DDR MemRef, numbered after
+        // the body (PyPTO's loop and `if` return vars of tensor type).
+        if let Some(Type::Tensor(t)) = f.ty(r) {
+            if t.memref.is_none() {
+                let m = st.ddr_memref(tensor_bytes(&t.shape, &t.dtype));
+                set_memref(f, r, m);
+                continue;
+            }
+        }
         if !is_tile {
             if let Some(m) = yielded.get(k).and_then(|e| memref_of(f, st, e)) {
                 if f.ty(r).is_none() {
@@ -467,18 +497,47 @@ fn assign(
             }
         },
         Some(Type::Tensor(t)) if t.memref.is_none() => {
-            let m = match value {
-                Expr::Var(_) => memref_of(f, st, value),
-                Expr::Call(c) => {
-                    let info = ops::lookup_or_default(c.op_name());
-                    match info.output_reuses_input {
-                        Some(i) => c.args.get(i).and_then(|a| memref_of(f, st, a)),
-                        None => None,
+            let m =
+                match value {
+                    Expr::Var(_) => memref_of(f, st, value),
+                    Expr::Call(c) => {
+                        let info = ops::lookup_or_default(c.op_name());
+                        let bytes = tensor_bytes(&t.shape, &t.dtype);
+                        let src = c.args.first().and_then(|a| memref_of(f, st, a));
+                        let src_shape = c.args.first().and_then(Expr::as_var).and_then(|v| match f
+                            .ty(v)
+                        {
+                            Some(Type::Tensor(s)) => Some(s.shape.clone()),
+                            _ => None,
+                        });
+                        let view = match (info.view, src, src_shape) {
+                            (ViewRule::WholeSource, Some(m), _) => Some(MemRef {
+                                size: Some(bytes),
+                                ..m
+                            }),
+                            (ViewRule::Window { offsets_arg }, Some(m), Some(shape))
+                                if m.const_offset() == Some(0) =>
+                            {
+                                c.args
+                                    .get(offsets_arg)
+                                    .and_then(Expr::as_elems)
+                                    .and_then(|offs| ddr_window_offset(offs, &shape, &t.dtype))
+                                    .map(|off| MemRef {
+                                        offset: Some(off),
+                                        size: Some(bytes),
+                                        ..m
+                                    })
+                            }
+                            _ => None,
+                        };
+                        view.or_else(|| match info.output_reuses_input {
+                            Some(i) => c.args.get(i).and_then(|a| memref_of(f, st, a)),
+                            None => None,
+                        })
+                        .or_else(|| Some(st.ddr_memref(bytes)))
                     }
-                    .or_else(|| Some(st.ddr_memref(tensor_bytes(&t.shape, &t.dtype))))
-                }
-                _ => None,
-            };
+                    _ => None,
+                };
             if let Some(m) = m {
                 set_memref(f, x, m);
             }
@@ -563,6 +622,41 @@ fn tile_result(
 /// Bytes of `count` elements of `dtype` (4-bit types packed two per byte).
 fn elems_bytes(count: u64, dtype: &DType) -> Option<u64> {
     Some(count.checked_mul(u64::from(dtype.bits()?))?.div_ceil(8))
+}
+
+/// The byte offset of a DDR window at `offsets` in a source of `shape`, as
+/// PyPTO prints it: `sum(offset_i * stride_i) * elem_bytes`, where a stride
+/// is the product of the later dimensions (folded when constant), terms
+/// with a constant zero offset and constant stride are dropped, and nothing
+/// symbolic is folded (`r * 64 * 4`, `0 * n * 4`). `None` when every term
+/// folds away or the element width is unknown.
+fn ddr_window_offset(offsets: &[Expr], shape: &[Expr], dtype: &DType) -> Option<Expr> {
+    let mul = |a: Expr, b: Expr| Expr::Binary(BinOp::Mul, Box::new(a), Box::new(b));
+    let mut sum: Option<Expr> = None;
+    for (i, off) in offsets.iter().enumerate() {
+        let later = shape.get(i + 1..).unwrap_or(&[]);
+        let stride = if later.iter().all(|d| d.as_int().is_some()) {
+            Expr::Int(later.iter().filter_map(Expr::as_int).product())
+        } else {
+            later
+                .iter()
+                .filter(|d| d.as_int() != Some(1))
+                .cloned()
+                .reduce(mul)?
+        };
+        let term = match (off.as_int(), stride.as_int()) {
+            (Some(0), Some(_)) => continue,
+            (Some(a), Some(b)) => Expr::Int(a.checked_mul(b)?),
+            (_, Some(1)) => off.clone(),
+            _ => mul(off.clone(), stride),
+        };
+        sum = Some(match sum {
+            None => term,
+            Some(s) => Expr::Binary(BinOp::Add, Box::new(s), Box::new(term)),
+        });
+    }
+    let bytes = i64::from(dtype.bits()? / 8).max(1);
+    Some(mul(sum?, Expr::Int(bytes)))
 }
 
 /// Byte size of a tensor, 0 when its shape is dynamic.

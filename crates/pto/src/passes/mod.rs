@@ -182,6 +182,62 @@ impl fmt::Display for PassError {
 
 impl std::error::Error for PassError {}
 
+/// The seed rules that are newer than the PyPTO build that printed the
+/// reference data (behaviour.md, "seed-only rules"). All are on by default;
+/// [`SeedRules::pypto_e2d0f78`] turns them off to reproduce PyPTO e2d0f78
+/// exactly (`tilemem plan --compat pypto-e2d0f78`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeedRules {
+    /// Split-AIV load + tpop hazard on Ascend910 (seed 000).
+    pub split_load_tpop: bool,
+    /// The written workspace of `tile.sels` / `tile.gather` (seed 000).
+    pub written_workspace: bool,
+    /// A2/A3 narrowing `tile.cast` may not reuse its source (seed 000).
+    pub narrowing_casts: bool,
+    /// The if-phi branch match through `AsVarLike`: a branch yielding a
+    /// loop iter arg gets its copy too (seed 000, #2481).
+    pub as_var_like: bool,
+    /// The aligned sub-range fallback after a measured overflow (seed 000).
+    pub sub_range: bool,
+}
+
+impl SeedRules {
+    /// Every seed rule (the default).
+    pub const ALL: SeedRules = SeedRules {
+        split_load_tpop: true,
+        written_workspace: true,
+        narrowing_casts: true,
+        as_var_like: true,
+        sub_range: true,
+    };
+
+    /// PyPTO at commit e2d0f78: none of the newer seed rules.
+    pub fn pypto_e2d0f78() -> SeedRules {
+        SeedRules {
+            split_load_tpop: false,
+            written_workspace: false,
+            narrowing_casts: false,
+            as_var_like: false,
+            sub_range: false,
+        }
+    }
+
+    /// Parses a `--compat` name: `seed` (the default) or `pypto-e2d0f78`.
+    pub fn from_compat(name: &str) -> Option<SeedRules> {
+        match name {
+            "seed" => Some(SeedRules::ALL),
+            "pypto-e2d0f78" => Some(SeedRules::pypto_e2d0f78()),
+            _ => None,
+        }
+    }
+}
+
+impl Default for SeedRules {
+    fn default() -> SeedRules {
+        SeedRules::ALL
+    }
+}
+
 /// Everything a pass needs besides the program: the target, the planner
 /// mode, the address policy and the diagnostics sink.
 pub struct PassContext {
@@ -199,6 +255,8 @@ pub struct PassContext {
     pub dsa: dsa_rp::DsaOptions,
     /// What the DSA_RP / optimal planner decided per (function, space).
     pub dsa_reports: Vec<dsa_rp::SpaceReport>,
+    /// Which seed rules newer than the reference PyPTO apply.
+    pub seed_rules: SeedRules,
 }
 
 impl PassContext {
@@ -211,6 +269,7 @@ impl PassContext {
             diagnostics: Vec::new(),
             dsa: dsa_rp::DsaOptions::default(),
             dsa_reports: Vec::new(),
+            seed_rules: SeedRules::ALL,
         }
     }
 

@@ -39,6 +39,7 @@ fn run_one(f: Function, ctx: &PassContext, passes: &[PassId], relative: bool) ->
         diagnostics: Vec::new(),
         dsa: ctx.dsa.clone(),
         dsa_reports: Vec::new(),
+        seed_rules: ctx.seed_rules,
     };
     let mut program = Program {
         preamble: Vec::new(),

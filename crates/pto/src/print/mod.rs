@@ -206,6 +206,14 @@ impl Printer<'_> {
                 self.if_stmt(i, st.comment.as_deref(), level);
                 return;
             }
+            StmtKind::With(w) => {
+                self.out.push_str("with ");
+                self.call(&w.ctx.func, &w.ctx.args, &w.ctx.kwargs);
+                self.out.push(':');
+                self.eol(st.comment.as_deref());
+                self.block(&w.body, level + 1, &[]);
+                return;
+            }
         }
         self.eol(st.comment.as_deref());
     }
@@ -271,26 +279,51 @@ impl Printer<'_> {
         self.out.push(':');
     }
 
+    /// An `if` and, iteratively, its `elif` chain: an else branch holding
+    /// only another `if` prints as `elif` (PyPTO never prints that shape;
+    /// users write it), so a ladder reads back as the flat chain it was.
     fn if_stmt(&mut self, i: &IfStmt, comment: Option<&str>, level: usize) {
+        let f = self.f;
+        let (mut i, mut comment) = (i, comment);
         self.out.push_str("if ");
-        self.expr(&i.cond, 0);
-        self.out.push(':');
-        self.eol(comment);
-        self.block(&i.then_body, level + 1, &i.results);
-        // An empty else branch (a pass may leave one) is not printed:
-        // `else:` without a body would not read back.
-        if let Some(e) = i.else_body.as_ref().filter(|e| !e.is_empty()) {
+        loop {
+            self.expr(&i.cond, 0);
+            self.out.push(':');
+            self.eol(comment);
+            self.block(&i.then_body, level + 1, &i.results);
+            // An empty else branch (a pass may leave one) is not printed:
+            // `else:` without a body would not read back.
+            let Some(e) = i.else_body.as_ref().filter(|e| !e.is_empty()) else {
+                return;
+            };
             indent(level, self.out);
+            if let [s] = e[..] {
+                if let StmtKind::If(inner) = &f.stmts[s].kind {
+                    self.out.push_str("elif ");
+                    (i, comment) = (inner, f.stmts[s].comment.as_deref());
+                    continue;
+                }
+            }
             self.out.push_str("else:\n");
             self.block(e, level + 1, &i.results);
+            return;
         }
     }
 
     fn ty(&mut self, t: &Type) {
         match t {
             Type::Tensor(t) => {
-                self.shaped_head("Tensor", &t.shape, t.dtype.name(), t.memref.as_ref());
-                self.shaped_tail(&t.extras);
+                // PyPTO prints a tensor's view before its MemRef.
+                self.shaped_head("Tensor", &t.shape, t.dtype.name(), None);
+                for e in &t.extras {
+                    self.out.push_str(", ");
+                    self.expr(e, 0);
+                }
+                if let Some(m) = &t.memref {
+                    self.out.push_str(", ");
+                    self.memref(m);
+                }
+                self.out.push(']');
             }
             Type::Tile(t) => {
                 self.shaped_head("Tile", &t.shape, t.dtype.name(), t.memref.as_ref());

@@ -4,7 +4,7 @@
 use std::fs;
 use std::path::Path;
 
-use tilemem_pto::passes::{run_pipeline, PassContext, PassId, PlannerMode};
+use tilemem_pto::passes::{run_pipeline, PassContext, PassId, PlannerMode, SeedRules};
 use tilemem_pto::{parse, print};
 use tilemem_soc::Soc;
 
@@ -55,9 +55,57 @@ pub fn check(
     want: &Path,
     err: &Path,
 ) -> Option<bool> {
+    check_with(input, target, planner, passes, want, err, SeedRules::ALL)
+}
+
+/// How a run compares with PyPTO's output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Identical with every seed rule on.
+    Same,
+    /// Identical only with the seed rules newer than the reference off
+    /// (`--compat pypto-e2d0f78`): a deliberate difference.
+    SameWithCompat,
+    /// Different either way.
+    Differs,
+}
+
+/// [`check`], and when it differs, again with the newer seed rules off.
+pub fn outcome(
+    input: &Path,
+    target: &str,
+    planner: PlannerMode,
+    passes: &[PassId],
+    want: &Path,
+    err: &Path,
+) -> Option<Outcome> {
+    if check(input, target, planner, passes, want, err)? {
+        return Some(Outcome::Same);
+    }
+    let old = SeedRules::pypto_e2d0f78();
+    Some(
+        if check_with(input, target, planner, passes, want, err, old)? {
+            Outcome::SameWithCompat
+        } else {
+            Outcome::Differs
+        },
+    )
+}
+
+/// [`check`] under the given seed rules.
+pub fn check_with(
+    input: &Path,
+    target: &str,
+    planner: PlannerMode,
+    passes: &[PassId],
+    want: &Path,
+    err: &Path,
+    rules: SeedRules,
+) -> Option<bool> {
     let src = fs::read_to_string(input).ok()?;
     let soc = Soc::from_name(target)?;
     let mut cx = PassContext::new(soc, planner);
+    cx.seed_rules = rules;
     let result = parse(&src)
         .map_err(|e| e.message.clone())
         .and_then(|mut p| {

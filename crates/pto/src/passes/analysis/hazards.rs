@@ -30,12 +30,29 @@ pub fn cast_widths(f: &Function, input: VarId, output: VarId) -> Option<CastWidt
 /// be shared with `out`'s, on a target of `family`: the op table's alias
 /// rule, with a conversion's widths taken from its first argument and `out`.
 pub fn forbidden_operands(f: &Function, call: &Call, out: VarId, family: Family) -> Vec<usize> {
+    forbidden_operands_with(f, call, out, family, true)
+}
+
+/// [`forbidden_operands`], choosing whether the seed's A2/A3 narrowing-cast
+/// rule applies (off reproduces PyPTO e2d0f78).
+pub fn forbidden_operands_with(
+    f: &Function,
+    call: &Call,
+    out: VarId,
+    family: Family,
+    narrowing_casts: bool,
+) -> Vec<usize> {
     let widths = call
         .args
         .first()
         .and_then(Expr::as_var)
         .and_then(|x| cast_widths(f, x, out));
-    ops::lookup_or_default(call.op_name()).forbidden_alias_args(family, call.args.len(), widths)
+    ops::lookup_or_default(call.op_name()).forbidden_alias_args_with(
+        family,
+        call.args.len(),
+        widths,
+        narrowing_casts,
+    )
 }
 
 /// Whether `f` is a split-AIV function (`pl.func_attr({"split": X})` with X

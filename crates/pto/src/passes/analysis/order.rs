@@ -125,7 +125,7 @@ impl ProgramOrder {
                     self.number_block(f, Block::Loop(s), Some(id));
                     self.loops[id as usize].end = self.len - 1;
                 }
-                StmtKind::If(_) => {
+                StmtKind::If(_) | StmtKind::With(_) => {
                     for child in f.child_blocks(s) {
                         self.number_block(f, child, lp);
                     }

@@ -71,6 +71,7 @@
 
 mod model;
 mod pipes;
+pub mod rng;
 mod write;
 
 use std::collections::BTreeMap;

@@ -12,7 +12,7 @@
 
 use super::lifetime::{AllocationLifetimes, RootId};
 use super::packing::{defined_by_view, Placement};
-use crate::ir::{BinOp, Expr, Function, MemRef, Type, VarId};
+use crate::ir::{BinOp, Expr, Function, MemRef, StmtKind, Type, VarDef, VarId};
 use std::collections::BTreeMap;
 
 /// The MemRef a member of a moved root gets.
@@ -77,17 +77,81 @@ fn covers_root(m: &MemRef, size: u64) -> bool {
     m.const_offset() == Some(0) && m.size == Some(size) && m.slot_index.is_none()
 }
 
-/// Rewrites the MemRefs of every assignment-defined member of a moved root.
+/// Rewrites the MemRefs of every assignment-defined member of a moved root,
+/// and of every `if` result that names the root: in PyPTO a phi shares its
+/// MemRef object with the root's members, so moving the root moves the phi
+/// too (split-K accumulators: an `if` whose branches both write the moved
+/// Acc buffer keeps naming it, and no copy is needed).
 pub fn apply(f: &mut Function, lt: &AllocationLifetimes, placement: &BTreeMap<RootId, Placement>) {
+    let phis: Vec<VarId> = f
+        .vars
+        .iter()
+        .filter(
+            |(_, d)| matches!(d.def, VarDef::Stmt(s) if matches!(f.stmts[s].kind, StmtKind::If(_))),
+        )
+        .map(|(v, _)| v)
+        .collect();
     for (&r, &p) in placement {
         if p.arena == r && p.offset == 0 {
             continue;
         }
-        for &m in &lt.roots[r].members {
+        let base = &lt.roots[r].base;
+        let moved_phis = phis.iter().copied().filter(|&v| {
+            f.vars[v]
+                .ty
+                .as_ref()
+                .and_then(Type::memref)
+                .is_some_and(|m| &m.base == base)
+        });
+        let members: Vec<VarId> = lt.roots[r]
+            .members
+            .iter()
+            .copied()
+            .chain(moved_phis)
+            .collect();
+        // The group's first-defined member takes the target's MemRef whole.
+        let first = lt.roots[r]
+            .members
+            .iter()
+            .copied()
+            .min_by_key(|&m| lt.vars[m].map_or(u32::MAX, |l| l.def));
+        let target = &lt.roots[p.arena].canonical;
+        for m in members {
             let Some(old) = f.vars[m].ty.as_ref().and_then(Type::memref).cloned() else {
                 continue;
             };
-            let new = moved_memref(f, lt, m, &old, r, p);
+            let mut new = moved_memref(f, lt, m, &old, r, p);
+            // Every other member keeps its own size when it differs from the
+            // target's: offset = target offset + its relative offset, an
+            // INDEX constant that prints as a bare integer.
+            if Some(m) != first
+                && new == *target
+                && !defined_by_view(f, m)
+                && old.size.is_some()
+                && old.size != target.size
+            {
+                let rel = old.const_offset().unwrap_or(0);
+                let base_off = target.const_offset().unwrap_or(0);
+                new = MemRef {
+                    base: target.base.clone(),
+                    offset: Some(Expr::Int(base_off.saturating_add(rel))),
+                    size: old.size,
+                    slots: old.slots,
+                    slot_index: old.slot_index.clone(),
+                };
+            }
+            // A view at offset 0 of its root with the target's size takes
+            // the target's MemRef object too (`pl.const(0, pl.INT64)`).
+            if p.offset == 0
+                && !p.sub_range
+                && defined_by_view(f, m)
+                && old.const_offset() == Some(0)
+                && old.size == target.size
+                && old.slots.is_none()
+                && old.slot_index.is_none()
+            {
+                new = target.clone();
+            }
             if let Some(slot) = f.vars[m].ty.as_mut().and_then(Type::memref_mut) {
                 *slot = Some(new);
             }

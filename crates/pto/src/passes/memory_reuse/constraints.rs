@@ -34,7 +34,7 @@ use tilemem_soc::{Family, Soc};
 use super::lifetime::{is_assigned, AllocationLifetimes, RootId};
 use crate::ir::{Expr, Function, StmtKind, Type, VarId};
 use crate::ops::{self, OpClass};
-use crate::passes::analysis::hazards::forbidden_operands;
+use crate::passes::analysis::hazards::forbidden_operands_with;
 use crate::passes::PassError;
 
 /// Why two roots must stay apart.
@@ -71,6 +71,8 @@ pub struct HazardRules {
     pub split_load_tpop: bool,
     /// The written-workspace hazard.
     pub written_workspace: bool,
+    /// A2/A3 narrowing casts keep their source apart.
+    pub narrowing_casts: bool,
 }
 
 impl Default for HazardRules {
@@ -78,6 +80,7 @@ impl Default for HazardRules {
         HazardRules {
             split_load_tpop: true,
             written_workspace: true,
+            narrowing_casts: true,
         }
     }
 }
@@ -240,7 +243,7 @@ pub fn collect(
             c.isolated.insert(id);
         }
     }
-    no_alias(f, lt, family, &mut c);
+    no_alias(f, lt, family, rules, &mut c);
     if rules.split_load_tpop && soc.requires_split_load_tpop_workaround() && is_split_aiv(f) {
         load_tpop(f, lt, &mut c);
     }
@@ -252,7 +255,13 @@ pub fn collect(
     c
 }
 
-fn no_alias(f: &Function, lt: &AllocationLifetimes, family: Family, c: &mut AllocationConstraints) {
+fn no_alias(
+    f: &Function,
+    lt: &AllocationLifetimes,
+    family: Family,
+    rules: HazardRules,
+    c: &mut AllocationConstraints,
+) {
     // Forbidden operand roots of tuple-valued calls, for `t[k]` reads.
     let mut tuple_forbid: HashMap<VarId, Vec<RootId>> = HashMap::new();
     for (_, s) in f.walk() {
@@ -276,11 +285,12 @@ fn no_alias(f: &Function, lt: &AllocationLifetimes, family: Family, c: &mut Allo
             continue;
         };
         let info = ops::lookup_or_default(call.op_name());
-        let forbidden: Vec<RootId> = forbidden_operands(f, call, first, family)
-            .into_iter()
-            .filter_map(|i| call.args[i].as_var())
-            .filter_map(|v| lt.storage_root(f, v))
-            .collect();
+        let forbidden: Vec<RootId> =
+            forbidden_operands_with(f, call, first, family, rules.narrowing_casts)
+                .into_iter()
+                .filter_map(|i| call.args[i].as_var())
+                .filter_map(|v| lt.storage_root(f, v))
+                .collect();
         for &t in targets {
             if !forbidden.is_empty() && matches!(f.vars[t].ty, Some(Type::Tuple(_)) | None) {
                 tuple_forbid.entry(t).or_default().extend(&forbidden);

@@ -135,9 +135,19 @@ impl Default for ReuseOptions {
     }
 }
 
-/// Runs the pass with default options on every function of `program`.
+/// Runs the pass on every function of `program`, with the seed rules the
+/// context selects.
 pub fn run(program: &mut Program, ctx: &mut PassContext) -> Result<(), PassError> {
-    run_with(program, ctx, ReuseOptions::default())
+    let rules = ctx.seed_rules;
+    let opts = ReuseOptions {
+        hazards: HazardRules {
+            split_load_tpop: rules.split_load_tpop,
+            written_workspace: rules.written_workspace,
+            narrowing_casts: rules.narrowing_casts,
+        },
+        sub_range: rules.sub_range,
+    };
+    run_with(program, ctx, opts)
 }
 
 /// Runs the pass with explicit options.
@@ -189,7 +199,8 @@ pub fn run_function(
         yield_fixup::align_loop_carries(f);
         yield_fixup::coalesce_acc_if_phis(f);
         normalize::normalize(f, &snap);
-        let changes = yield_fixup::fix_yields(f, ctx.soc.family())?;
+        let changes =
+            yield_fixup::fix_yields_opts(f, ctx.soc.family(), true, ctx.seed_rules.as_var_like)?;
         normalize::normalize(f, &snap);
         cleanup::remove_dead_allocs(f);
         if changes == yield_fixup::FixupChanges::default() {

@@ -14,7 +14,7 @@
 //! Only tiles are rewritten; a result already on the right window is left
 //! untouched (so its printed form does not change).
 
-use super::storage::{current_memref, rebase, same_window, set_memref};
+use super::storage::{current_memref, rebase, same_window, set_memref, starts_within};
 use std::collections::HashMap;
 
 use crate::ir::{Expr, Function, MemRef, StmtKind, Type, VarId};
@@ -82,6 +82,10 @@ pub fn normalize(f: &mut Function, snap: &Snapshot) {
                         .and_then(Expr::as_var)
                         .filter(|y| matches!(f.vars[*y].ty, Some(Type::Tile(_)) | None))
                         .and_then(|y| current_memref(f, y))
+                        // An in-place result already at its input's start
+                        // keeps its own size (PyPTO rewrites group members
+                        // so: see `apply`).
+                        .filter(|w| !starts_within(&cur, w) && !starts_within(w, &cur))
                 } else if info.is_view() {
                     let src = call.args.first().and_then(Expr::as_var);
                     match (src, snap.get(x)) {

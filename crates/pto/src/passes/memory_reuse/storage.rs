@@ -53,6 +53,17 @@ pub fn same_window(a: &MemRef, b: &MemRef) -> bool {
         && a.slot_index == b.slot_index
 }
 
+/// Whether `a` starts at `b`'s start and ends inside it (same base, same
+/// slots, constant offsets).
+pub fn starts_within(a: &MemRef, b: &MemRef) -> bool {
+    a.base == b.base
+        && a.slots == b.slots
+        && a.slot_index == b.slot_index
+        && a.const_offset().is_some()
+        && a.const_offset() == b.const_offset()
+        && matches!((a.size, b.size), (Some(x), Some(y)) if x <= y)
+}
+
 fn offsets_equal(a: &MemRef, b: &MemRef) -> bool {
     match (a.const_offset(), b.const_offset()) {
         (Some(x), Some(y)) => x == y,

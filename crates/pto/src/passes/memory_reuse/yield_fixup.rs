@@ -30,7 +30,7 @@ use std::collections::HashSet;
 use super::lifetime::{is_assigned, yielded};
 use super::storage::{
     base_name, current_memref, current_space, current_tile_type, derived, retarget, same_window,
-    set_memref, subtree, windows_overlap,
+    set_memref, starts_within, subtree, windows_overlap,
 };
 use crate::ir::{
     Block, Call, Expr, Function, Kwarg, MemBase, MemRef, StmtId, StmtKind, Type, VarDef, VarId,
@@ -60,7 +60,10 @@ pub fn align_loop_carries(f: &mut Function) {
                 continue;
             };
             for v in [iter_args.get(k), results.get(k)].into_iter().flatten() {
-                if f.vars[*v].ty.as_ref().and_then(Type::memref).is_some() {
+                // A tensor (DDR) carry keeps its own MemRef (behaviour.md).
+                if matches!(f.vars[*v].ty, Some(Type::Tile(_)))
+                    && f.vars[*v].ty.as_ref().and_then(Type::memref).is_some()
+                {
                     set_memref(f, *v, m.clone());
                 }
             }
@@ -196,7 +199,7 @@ pub fn coalesce_acc_if_phis(f: &mut Function) {
             let (Some(mt), Some(me)) = (current_memref(f, t), current_memref(f, e)) else {
                 continue;
             };
-            if same_window(&mt, &me) {
+            if same_window(&mt, &me) || starts_within(&mt, &me) || starts_within(&me, &mt) {
                 continue;
             }
             let accumulates = |v: VarId, b: Block| -> bool {
@@ -277,6 +280,18 @@ pub fn fix_yields_with(
     family: Family,
     allow_retarget: bool,
 ) -> Result<FixupChanges, PassError> {
+    fix_yields_opts(f, family, allow_retarget, true)
+}
+
+/// [`fix_yields_with`], choosing whether an `if` branch that yields a loop
+/// iter arg is matched (`as_var_like`, the seed's `AsVarLike`; PyPTO
+/// e2d0f78 matched plain variables only and left such a branch alone).
+pub fn fix_yields_opts(
+    f: &mut Function,
+    family: Family,
+    allow_retarget: bool,
+    as_var_like: bool,
+) -> Result<FixupChanges, PassError> {
     // Built on the first copy only: most programs need none.
     let mut names: Option<Names> = None;
     let mut changes = FixupChanges::default();
@@ -297,7 +312,7 @@ pub fn fix_yields_with(
                         continue;
                     };
                     if let Some(&r) = results.get(k) {
-                        if f.vars[r].ty.as_ref().and_then(Type::memref).is_some() {
+                        if matches!(f.vars[r].ty, Some(Type::Tile(_))) {
                             set_memref(f, r, t.clone());
                         }
                     }
@@ -360,7 +375,9 @@ pub fn fix_yields_with(
                     let Some(canon) = current_memref(f, t) else {
                         continue;
                     };
-                    if f.vars[r].ty.as_ref().and_then(Type::memref).is_some() {
+                    // Only tile results are patched; a tensor (DDR) result
+                    // keeps its own MemRef (behaviour.md, yield fix-up).
+                    if matches!(f.vars[r].ty, Some(Type::Tile(_))) {
                         set_memref(f, r, canon.clone());
                     }
                     if current_space(f, t).is_none_or(|sp| !sp.is_on_chip()) {
@@ -369,7 +386,9 @@ pub fn fix_yields_with(
                     let (Some(&eb), Some(scope)) = (blocks.get(1), &else_scope) else {
                         continue;
                     };
-                    let Some(e) = yielded_var(f, eb, k) else {
+                    let Some(e) = yielded_var(f, eb, k)
+                        .filter(|&e| as_var_like || !matches!(f.vars[e].def, VarDef::IterArg(_)))
+                    else {
                         continue;
                     };
                     copies.extend(retarget_or_copy(
@@ -408,7 +427,10 @@ fn retarget_or_copy(
     changes: &mut FixupChanges,
 ) -> Option<Copy> {
     let sm = current_memref(f, y)?;
-    if same_window(&sm, &t) {
+    // A value that starts where the carry starts, inside its window, is
+    // already in place: a member of a moved group keeps its own (smaller)
+    // size while the carry took the target's whole MemRef.
+    if same_window(&sm, &t) || starts_within(&sm, &t) || starts_within(&t, &sm) {
         return None;
     }
     if let Some(family) = retarget_family {
