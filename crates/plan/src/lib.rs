@@ -4,8 +4,8 @@
 //! A compiler pass lowers each (function, memory space) into a [`Problem`]:
 //! buffers with size, alignment and half-open lifetime, plus an optional
 //! capacity, reserved address ranges, hard conflict pairs and soft penalty
-//! pairs. [`solve`] places it with one of the [`SolverKind`]s and returns an
-//! [`Outcome`]; [`validate`] checks any placement without sharing code with
+//! pairs. [`solve()`] places it with one of the [`SolverKind`]s and returns an
+//! [`Outcome`]; [`validate()`] checks any placement without sharing code with
 //! the solvers; [`lower_bound`] gives the floor every result is compared to.
 //!
 //! # Solvers
@@ -32,7 +32,7 @@
 //!    An optimal mode: the same with `SolverKind::Exact` and either
 //!    objective; `proven_optimal` says whether the time limit cut it short
 //!    (the canonical placement is its starting point, so it is never worse).
-//! 3. Check the result with [`validate`] before writing addresses.
+//! 3. Check the result with [`validate()`] before writing addresses.
 //! 4. Export with [`csv::write_problem`]: hard pairs and penalties become
 //!    the `conflicts` / `penalties` columns, capacity and reserved ranges
 //!    `# capacity=` / `# reserved=` lines (see [`csv`]). `tilemem solve
