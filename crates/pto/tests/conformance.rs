@@ -9,7 +9,10 @@
 //! test. `TILEMEM_UPDATE_KNOWN_GOOD=1` rewrites the list from the current run.
 
 use std::collections::BTreeMap;
+// A skip is written to stderr directly (`writeln!`), not with `eprintln!`,
+// which the test harness captures: `cargo test` shows it in every run.
 use std::fs;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use tilemem_pto::passes::{PassId, PlannerMode};
@@ -138,7 +141,10 @@ fn run_all(root: &Path) -> BTreeMap<String, bool> {
 fn reference_cases_and_kernels() {
     let root = Path::new(DATA);
     if !root.join("cases").is_dir() {
-        eprintln!("note: {DATA} not found; conformance skipped");
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED (no ../shared): reference_cases_and_kernels: {DATA} not found"
+        );
         return;
     }
     let results = run_all(root);
