@@ -33,6 +33,9 @@ def test_stop_after_runs_a_prefix():
     assert "mem_vec_3: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 256)" in text
     assert "pl.MemRef(mem_vec_3, pl.const(0, pl.INT64), 256)" in text
     assert tilemem.plan(KERNEL, passes=["init_memref"]).program == text
+    full = tilemem.plan(KERNEL).program
+    every = "init_memref,materialize_semantic_aliases,memory_reuse,allocate_memory_addr"
+    assert tilemem.plan(KERNEL, passes=every).program == full
 
 
 def test_over_capacity_is_a_capacity_error_with_place():

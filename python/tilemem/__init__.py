@@ -78,7 +78,7 @@ def plan(
     text: str,
     target: str = "910b",
     planner: str = "pypto",
-    passes: Optional[Sequence[str]] = None,
+    passes: Union[None, str, Sequence[str]] = None,
     *,
     stop_after: Optional[str] = None,
     file: str = "<string>",
@@ -97,8 +97,8 @@ def plan(
             assembler) or ``"optimal"`` (exact solver).
         passes: run exactly these passes, in pipeline order
             (``init_memref``, ``materialize_semantic_aliases``,
-            ``memory_reuse``, ``allocate_memory_addr``); default: the
-            planner's pipeline.
+            ``memory_reuse``, ``allocate_memory_addr``), as a list or a
+            comma-separated string; default: the planner's pipeline.
         stop_after: run the planner's pipeline up to this pass.
         file: the name used in error messages.
         time_limit: optimal planner: seconds per (function, space); default 10.
@@ -112,6 +112,8 @@ def plan(
         PlanError: any other planning failure.
         ValueError: an unknown target, planner or pass name.
     """
+    if isinstance(passes, str):
+        passes = passes.split(",")  # "init_memref,memory_reuse", as on the command line
     program, report, diagnostics = _tilemem.plan(
         text,
         target=target,
