@@ -1,4 +1,5 @@
 //! Inputs the fuzz target `mlir_reader` (fuzz/) found, reduced by hand.
+//! All are round-trip failures: print, read back, print again differs.
 //!
 //! With `-allow-unregistered-dialect`, an unregistered op in custom form is
 //! read leniently, and printing such a module does not always give text
@@ -43,4 +44,18 @@ fn unregistered_custom_op_gains_a_result_and_swallows_the_next_line() {
 #[ignore = "unregistered custom-form ops do not round-trip (fuzz finding, mlir reader)"]
 fn unregistered_custom_op_region_print_is_not_a_fixed_point() {
     assert_round_trip("a.b {a.b {} } e\n");
+}
+
+/// Registered dialects too: an `affine_map<...>` body is kept as text
+/// without being checked (`affine_map<a>` reads), the printer names such
+/// maps `#map`, `#map1`, ..., and a body that itself contains `#map` gets
+/// that alias expanded when the print is read back, so the second print
+/// differs. Real MLIR rejects both bodies.
+#[test]
+#[ignore = "affine_map bodies are not checked and aliases expand inside them (fuzz finding, mlir reader)"]
+fn affine_map_body_mentioning_an_alias_changes_on_reprint() {
+    assert_round_trip(
+        "func.func private @f() attributes {x = affine_map<(d0) -> (d0)>, \
+         y = affine_map<(d0) -> (d0 #map)>}\n",
+    );
 }
