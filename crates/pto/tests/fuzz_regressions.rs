@@ -1,0 +1,53 @@
+//! Inputs the fuzz target `plan` (fuzz/) found, reduced by hand. Each
+//! plans a program the reader accepts and reads the planned output back.
+//! Ignored ones are open findings; `cargo test -- --ignored` runs them.
+
+mod common;
+
+use common::program;
+use tilemem_pto::passes::{run_pipeline, PassContext, PassId, PlannerMode};
+use tilemem_soc::Soc;
+
+/// Plans `src` with the PYPTO planner on 910B and reads the output back.
+fn plan_and_reread(src: &str) {
+    let mut p = tilemem_pto::parse::parse(src).expect("the input reads");
+    let mut ctx = PassContext::new(Soc::from_name("910b").unwrap(), PlannerMode::Pypto);
+    run_pipeline(&mut p, &mut ctx, &PassId::ALL).expect("plans");
+    let out = tilemem_pto::print::print(&p);
+    if let Err(e) = tilemem_pto::parse::parse(&out) {
+        panic!("planned output does not read back: {e}\n{out}");
+    }
+}
+
+/// The reader accepts a dotted memory space (`pl.Mem.A.B`); init_memref
+/// names its allocation after the space, `mem_a.b_2`, which is not an
+/// identifier, so the planned program does not read back ("expected end of
+/// line, found `:`"). Either the reader rejects spaces PyPTO does not have,
+/// or the allocation name keeps to identifier characters.
+#[test]
+#[ignore = "dotted memory space gives an allocation name that is not an identifier (fuzz finding)"]
+fn dotted_memory_space_gives_an_unreadable_allocation_name() {
+    plan_and_reread(&program(
+        "InCore",
+        "x: pl.Tensor[[8, 8], pl.FP32], y: pl.Out[pl.Tensor[[8, 8], pl.FP32]]) -> pl.Tensor[[8, 8], pl.FP32]",
+        &[
+            "a: pl.Tile[[8, 8], pl.FP32, pl.Mem.A.B] = pl.tile.load(x, [0, 0], [8, 8], [8, 8], target_memory=pl.Mem.Vec)",
+            "r: pl.Tensor[[8, 8], pl.FP32] = pl.tile.store(a, [0, 0], y)",
+            "return r",
+        ],
+    ));
+}
+
+/// The same program with a space PyPTO has plans and reads back.
+#[test]
+fn known_memory_space_plans_and_reads_back() {
+    plan_and_reread(&program(
+        "InCore",
+        "x: pl.Tensor[[8, 8], pl.FP32], y: pl.Out[pl.Tensor[[8, 8], pl.FP32]]) -> pl.Tensor[[8, 8], pl.FP32]",
+        &[
+            "a: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [8, 8], [8, 8], target_memory=pl.Mem.Vec)",
+            "r: pl.Tensor[[8, 8], pl.FP32] = pl.tile.store(a, [0, 0], y)",
+            "return r",
+        ],
+    ));
+}
