@@ -76,3 +76,39 @@ fn store_result_typed_as_a_tile_is_not_an_internal_error() {
         assert_ne!(e.kind, ErrorKind::Internal, "{e}");
     }
 }
+
+/// A memory space PyPTO does not have (`pl.Mem.Vac`) reads; the address
+/// pass gives its roots no addresses (the policy does not allocate it), yet
+/// the report lists the space as addressed with three live tiles at bytes
+/// [0, 256), `bytes_used` 256 under a lower bound of 512. The report's
+/// placements must pass the validator (or the reader reject the space).
+#[test]
+#[ignore = "an unknown memory space is reported as placed with overlapping tiles (fuzz finding)"]
+fn unknown_memory_space_report_placement_validates() {
+    let src = program(
+        "InCore",
+        "x: pl.Tensor[[8, 8], pl.FP32], y: pl.Out[pl.Tensor[[8, 8], pl.FP32]]) -> pl.Tensor[[8, 8], pl.FP32]",
+        &[
+            "a: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vac] = pl.tile.load(x, [0, 0], [8, 8], [8, 8], target_memory=pl.Mem.Vec)",
+            "b: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vac] = pl.tile.exp(a)",
+            "c: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vac] = pl.tile.add(a, b)",
+            "r: pl.Tensor[[8, 8], pl.FP32] = pl.tile.store(c, [0, 0], y)",
+            "return r",
+        ],
+    );
+    let Ok(mut p) = tilemem_pto::parse::parse(&src) else {
+        return; // rejecting the space is a fine answer
+    };
+    let mut ctx = PassContext::new(Soc::from_name("910b").unwrap(), PlannerMode::Pypto);
+    if run_pipeline(&mut p, &mut ctx, &PassId::ALL).is_err() {
+        return;
+    }
+    let report = tilemem_pto::report::build(&p, &ctx.soc, true);
+    for f in &report.functions {
+        for s in &f.spaces {
+            let (problem, solution) = s.placement();
+            let checked = tilemem_plan::validate(&problem, &solution);
+            assert!(checked.is_ok(), "{}/{}: {checked:?}", f.name, s.space);
+        }
+    }
+}
