@@ -329,39 +329,9 @@ impl Drop for RemoveOnDrop {
     }
 }
 
-/// The passes to run: `--passes` verbatim (checked against pipeline order),
-/// `--stop-after` as a prefix of the planner's pipeline, else the planner's
-/// pipeline.
+/// The passes to run: `--passes` (comma-separated), `--stop-after`, or the
+/// planner's pipeline (see [`tilemem_pto::passes::select_passes`]).
 fn select_passes(args: &Args, planner: PlannerMode) -> Result<Vec<PassId>, String> {
-    let names = PassId::ALL.map(PassId::name).join(", ");
-    if let Some(list) = &args.passes {
-        let mut out: Vec<PassId> = Vec::new();
-        for name in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-            let p = PassId::from_name(name)
-                .ok_or_else(|| format!("unknown pass '{name}' in --passes; passes: {names}"))?;
-            if let Some(&prev) = out.last() {
-                if p <= prev {
-                    return Err(format!(
-                        "--passes must list passes in pipeline order without repeats \
-                         ({names}); '{}' cannot follow '{}'",
-                        p.name(),
-                        prev.name()
-                    ));
-                }
-            }
-            out.push(p);
-        }
-        return Ok(out);
-    }
-    let pipeline = PassId::default_pipeline(planner);
-    if let Some(name) = &args.stop_after {
-        let p = PassId::from_name(name)
-            .ok_or_else(|| format!("unknown pass '{name}' in --stop-after; passes: {names}"))?;
-        let mut out: Vec<PassId> = pipeline.iter().copied().filter(|&q| q <= p).collect();
-        if !pipeline.contains(&p) {
-            out.retain(|&q| q < p);
-        }
-        return Ok(out);
-    }
-    Ok(pipeline)
+    let list: Option<Vec<&str>> = args.passes.as_deref().map(|l| l.split(',').collect());
+    tilemem_pto::passes::select_passes(planner, list.as_deref(), args.stop_after.as_deref())
 }

@@ -13,7 +13,7 @@ use crate::search::SearchFlags;
 /// Flags of `tilemem solve`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Problem file (MiniMalloc CSV: id,lower,upper,size[,alignment]...).
+    /// Problem file (MiniMalloc CSV: `id,lower,upper,size[,alignment]...`).
     pub file: PathBuf,
     /// Capacity in bytes (overrides a `# capacity=` line of the file).
     #[arg(long)]

@@ -5,8 +5,8 @@
 //! buffers with size, alignment and half-open lifetime, plus an optional
 //! capacity, reserved address ranges, hard conflict pairs, compatible pairs
 //! (co-live buffers that may share bytes, such as the tiles of two exclusive
-//! branches) and soft penalty pairs. [`solve`] places it with one of the [`SolverKind`]s and returns an
-//! [`Outcome`]; [`validate`] checks any placement without sharing code with
+//! branches) and soft penalty pairs. [`solve()`] places it with one of the [`SolverKind`]s and returns an
+//! [`Outcome`]; [`validate()`] checks any placement without sharing code with
 //! the solvers; [`lower_bound`] gives the floor every result is compared to.
 //!
 //! # Solvers
@@ -35,7 +35,7 @@
 //!    An optimal mode: the same with `SolverKind::Exact` and either
 //!    objective; `proven_optimal` says whether the time limit cut it short
 //!    (the canonical placement is its starting point, so it is never worse).
-//! 3. Check the result with [`validate`] before writing addresses.
+//! 3. Check the result with [`validate()`] before writing addresses.
 //! 4. Export with [`csv::write_problem`]: hard, compatible and penalty pairs
 //!    become the `conflicts` / `compatible` / `penalties` columns, capacity and reserved ranges
 //!    `# capacity=` / `# reserved=` lines (see [`csv`]). `tilemem solve

@@ -1,6 +1,9 @@
 //! The shared DSA problems, when present next to the repository: every
 //! placement validates, and the known-good cases keep reaching their figures.
 
+// A skip is written to stderr directly (`writeln!`), not with `eprintln!`,
+// which the test harness captures: `cargo test` shows it in every run.
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -24,7 +27,11 @@ fn shared_problems() {
         "/../../../shared/data/dsa"
     ));
     let Ok(files) = problem_files(&dir) else {
-        println!("note: {} not found; skipped", dir.display());
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED (no ../shared): shared_problems: {} not found",
+            dir.display()
+        );
         return;
     };
     let budget = Budget::default()

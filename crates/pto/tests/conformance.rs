@@ -13,7 +13,10 @@
 //! from the current run.
 
 use std::collections::BTreeMap;
+// A skip is written to stderr directly (`writeln!`), not with `eprintln!`,
+// which the test harness captures: `cargo test` shows it in every run.
 use std::fs;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use tilemem_pto::passes::{PassId, PlannerMode};
@@ -165,7 +168,10 @@ fn run_all(root: &Path) -> BTreeMap<String, Outcome> {
 fn shared_reference_cases_and_kernels() {
     let root = Path::new(DATA);
     if !root.join("cases").is_dir() {
-        eprintln!("SKIPPED: shared_reference_cases_and_kernels: {DATA} not found");
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED (no ../shared): shared_reference_cases_and_kernels: {DATA} not found"
+        );
         return;
     }
     let outcomes = run_all(root);

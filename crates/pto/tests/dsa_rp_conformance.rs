@@ -20,7 +20,10 @@
 //! passes and prints the totals and the entries that differ.
 //! `TILEMEM_UPDATE_KNOWN_GOOD=1` rewrites the list from the current run.
 
+// A skip is written to stderr directly (`writeln!`), not with `eprintln!`,
+// which the test harness captures: `cargo test` shows it in every run.
 use std::fs;
+use std::io::Write as _;
 use std::path::Path;
 
 use tilemem_pto::passes::{PassId, PlannerMode};
@@ -49,7 +52,10 @@ const ADDR_ONLY: &[PassId] = &[PassId::AllocateMemoryAddr];
 fn shared_dsa_rp_matches_pypto_reference_outputs() {
     let root = Path::new(DATA);
     if !root.is_dir() {
-        eprintln!("SKIPPED: shared_dsa_rp_matches_pypto_reference_outputs: {DATA} not found");
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED (no ../shared): shared_dsa_rp_matches_pypto_reference_outputs: {DATA} not found"
+        );
         return;
     }
     let full = PassId::default_pipeline(PlannerMode::DsaRp);

@@ -5,7 +5,10 @@
 //! list of known-good programs keeps matching and prints the totals; set
 //! `TILEMEM_REUSE_VERBOSE=1` to see each mismatch.
 
+// A skip is written to stderr directly (`writeln!`), not with `eprintln!`,
+// which the test harness captures: `cargo test` shows it in every run.
 use std::fs;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use tilemem_pto::passes::memory_reuse::constraints::HazardRules;
@@ -208,7 +211,11 @@ fn check(
 fn reference_cases_and_kernels() {
     let root = data_root();
     if !root.exists() {
-        println!("note: {} absent, skipping", root.display());
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED (no ../shared): reference_cases_and_kernels: {} not found",
+            root.display()
+        );
         return;
     }
     let verbose = std::env::var("TILEMEM_REUSE_VERBOSE").is_ok();

@@ -27,7 +27,10 @@ pub mod init_memref;
 pub mod materialize_semantic_aliases;
 pub mod memory_reuse;
 mod parallel;
+pub mod select;
 pub mod verify;
+
+pub use select::select_passes;
 
 /// Who decides buffer sharing and addresses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -1,0 +1,414 @@
+//! `tilemem._tilemem`: the native half of the Python module.
+//!
+//! As thin as the `tilemem` binary: each function makes the library calls
+//! the matching CLI command makes (`crates/cli/src/*.rs`) and hands plain
+//! values to the Python half (`python/tilemem/__init__.py`), which wraps
+//! them in classes. Work runs with the GIL released. Failures become the
+//! exceptions of `tilemem.errors`, carrying file, line and column.
+
+use std::path::Path;
+use std::time::Duration;
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use tilemem_mlir::ir::Severity;
+use tilemem_mlir::parse::{parse_module, split_input, Chunk, ParseOptions};
+use tilemem_plan::csv::{self, CsvError, CsvProblem};
+use tilemem_plan::{lower_bound, validate as check, Budget, Goal, Objective, SolverKind};
+use tilemem_pto::passes::{
+    run_pipeline, select_passes, ErrorKind, PassContext, PassId, PlannerMode,
+};
+use tilemem_soc::Soc;
+
+/// A failure on the Rust side, raised as a `tilemem.errors` class once the
+/// GIL is held again.
+enum Fail {
+    /// A bad argument value (unknown target, negative budget): `ValueError`.
+    Value(String),
+    /// Bad input text: `tilemem.ParseError`.
+    Parse(Where, String),
+    /// Understood but cannot be met: `tilemem.PlanError`.
+    Plan(Where, String),
+    /// Does not fit the memory: `tilemem.CapacityError`.
+    Capacity(Where, String),
+}
+
+/// `file`, `line`, `col` of a failure (line/col 0: unknown).
+struct Where {
+    file: String,
+    line: u32,
+    col: u32,
+}
+
+impl Where {
+    fn at(file: &str, line: u32, col: u32) -> Where {
+        Where {
+            file: file.to_string(),
+            line,
+            col,
+        }
+    }
+}
+
+impl Fail {
+    fn into_pyerr(self, py: Python<'_>) -> PyErr {
+        let (class, at, message) = match self {
+            Fail::Value(m) => return PyValueError::new_err(m),
+            Fail::Parse(w, m) => ("ParseError", w, m),
+            Fail::Plan(w, m) => ("PlanError", w, m),
+            Fail::Capacity(w, m) => ("CapacityError", w, m),
+        };
+        let raise = || -> PyResult<PyErr> {
+            let class = py.import("tilemem.errors")?.getattr(class)?;
+            let kwargs = PyDict::new(py);
+            kwargs.set_item("file", at.file)?;
+            kwargs.set_item("line", (at.line > 0).then_some(at.line))?;
+            kwargs.set_item("col", (at.col > 0).then_some(at.col))?;
+            let err = class.call((message,), Some(&kwargs))?;
+            Ok(PyErr::from_value(err))
+        };
+        raise().unwrap_or_else(|e| e)
+    }
+}
+
+fn csv_fail(e: CsvError) -> Fail {
+    let line = u32::try_from(e.line).unwrap_or(u32::MAX);
+    Fail::Parse(Where::at(&e.file, line, 0), e.message)
+}
+
+/// Runs `work` without the GIL and raises its failure with it.
+fn detached<T: Send>(py: Python<'_>, work: impl FnOnce() -> Result<T, Fail> + Send) -> PyResult<T> {
+    py.allow_threads(work).map_err(|f| f.into_pyerr(py))
+}
+
+/// The program text after planning, the JSON report and the diagnostics.
+type Planned = (String, String, Vec<String>);
+
+/// Plans a PyPTO program (see `tilemem.plan`): what `tilemem plan` does.
+#[pyfunction]
+#[pyo3(signature = (text, target="910b", planner="pypto", passes=None, stop_after=None,
+                    file="<string>", time_limit=None, node_limit=None, penalty_first=false))]
+#[allow(clippy::too_many_arguments)]
+fn plan(
+    py: Python<'_>,
+    text: String,
+    target: &str,
+    planner: &str,
+    passes: Option<Vec<String>>,
+    stop_after: Option<String>,
+    file: &str,
+    time_limit: Option<f64>,
+    node_limit: Option<u64>,
+    penalty_first: bool,
+) -> PyResult<Planned> {
+    let soc = Soc::from_name(target).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "unknown target '{target}'; use 910b, 950, 310b or none"
+        ))
+    })?;
+    let mode = PlannerMode::from_name(planner).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "unknown planner '{planner}'; use pypto, dsa-rp, ptoas or optimal"
+        ))
+    })?;
+    let names: Option<Vec<&str>> = passes
+        .as_ref()
+        .map(|v| v.iter().map(String::as_str).collect());
+    let selected = select_passes(mode, names.as_deref(), stop_after.as_deref())
+        .map_err(PyValueError::new_err)?;
+    let time_limit = match time_limit {
+        None => Some(Duration::from_secs(10)),
+        Some(t) if t.is_finite() && t >= 0.0 => Some(Duration::from_secs_f64(t)),
+        Some(_) => {
+            return Err(PyValueError::new_err(
+                "time_limit must be a non-negative number of seconds",
+            ))
+        }
+    };
+    let node_limit = node_limit.unwrap_or(tilemem_pto::passes::dsa_rp::DEFAULT_NODE_LIMIT);
+    detached(py, move || {
+        let mut program = tilemem_pto::parse::parse(&text)
+            .map_err(|e| Fail::Parse(Where::at(file, e.line, e.col), e.message))?;
+        let mut ctx = PassContext::new(soc, mode);
+        ctx.dsa.time_limit = time_limit;
+        ctx.dsa.node_limit = (node_limit > 0).then_some(node_limit);
+        if penalty_first {
+            ctx.dsa.objective = Objective::PenaltyThenPeak;
+        }
+        let result = run_pipeline(&mut program, &mut ctx, &selected);
+        let diagnostics: Vec<String> = ctx.diagnostics.iter().map(|d| d.to_string()).collect();
+        if let Err(e) = result {
+            let at = match e.loc {
+                Some(l) => Where::at(file, l.line, l.col),
+                None => Where::at(file, 0, 0),
+            };
+            let message = e.to_string();
+            return Err(if e.is_capacity() {
+                Fail::Capacity(at, message)
+            } else if e.kind == ErrorKind::Input {
+                Fail::Parse(at, message)
+            } else {
+                Fail::Plan(at, message)
+            });
+        }
+        let addressed =
+            selected.contains(&PassId::AllocateMemoryAddr) && mode != PlannerMode::Ptoas;
+        let report = tilemem_pto::report::build(&program, &ctx.soc, addressed).to_json();
+        Ok((tilemem_pto::print::print(&program), report, diagnostics))
+    })
+}
+
+/// Runs HIVM passes over MLIR text (see `tilemem.opt`): what `tilemem opt`
+/// does. Returns the output text and the warnings/remarks, rendered.
+#[pyfunction]
+#[pyo3(signature = (text, passes, file="<string>", split_input_file=false,
+                    allow_unregistered_dialect=false))]
+fn opt(
+    py: Python<'_>,
+    text: String,
+    passes: Vec<String>,
+    file: &str,
+    split_input_file: bool,
+    allow_unregistered_dialect: bool,
+) -> PyResult<(String, Vec<String>)> {
+    let names: Vec<String> = passes
+        .iter()
+        .map(|p| p.trim_start_matches('-').to_string())
+        .collect();
+    for n in &names {
+        if tilemem_mlir::pass::lookup(n).is_none() {
+            let known: Vec<&str> = tilemem_mlir::pass::registry()
+                .iter()
+                .map(|p| p.name())
+                .collect();
+            return Err(PyValueError::new_err(format!(
+                "unknown pass '{n}'; known passes: {}",
+                known.join(", ")
+            )));
+        }
+    }
+    detached(py, move || {
+        let pipeline: Vec<_> = names
+            .iter()
+            .filter_map(|n| tilemem_mlir::pass::lookup(n))
+            .collect();
+        let chunks = if split_input_file {
+            split_input(&text)
+        } else {
+            vec![Chunk {
+                text: &text,
+                line_offset: 0,
+            }]
+        };
+        let mut outputs = Vec::new();
+        let mut notes = Vec::new();
+        for chunk in chunks {
+            let options = ParseOptions {
+                allow_unregistered_dialect,
+                line_offset: chunk.line_offset,
+            };
+            let mut module = parse_module(chunk.text, &options)
+                .map_err(|d| Fail::Parse(Where::at(file, d.loc.line, d.loc.col), d.render(file)))?;
+            let (diags, ok) = tilemem_mlir::pass::run_pipeline(&pipeline, &mut module);
+            let first_error = diags.iter().find(|d| d.severity == Severity::Error);
+            if !ok || first_error.is_some() {
+                let rendered: Vec<String> = diags.iter().map(|d| d.render(file)).collect();
+                let (line, col) = first_error.map_or((0, 0), |d| (d.loc.line, d.loc.col));
+                return Err(Fail::Plan(Where::at(file, line, col), rendered.join("\n")));
+            }
+            notes.extend(diags.iter().map(|d| d.render(file)));
+            outputs.push(tilemem_mlir::print::print_module(&module));
+        }
+        Ok((outputs.join("// -----\n"), notes))
+    })
+}
+
+/// Reads a problem file (`path`) or problem text (`text`, named `file`),
+/// as `tilemem solve`/`validate` do; `capacity` overrides the file's.
+fn read_problem(
+    path: Option<&str>,
+    text: Option<&str>,
+    file: &str,
+    capacity: Option<u64>,
+) -> Result<CsvProblem, Fail> {
+    let mut read = match (path, text) {
+        (Some(p), _) => csv::read(Path::new(p)),
+        (None, Some(t)) => csv::parse(t, file),
+        (None, None) => return Err(Fail::Value("give a problem file or problem text".into())),
+    }
+    .map_err(csv_fail)?;
+    if capacity.is_some() {
+        read.problem.capacity = capacity;
+    }
+    Ok(read)
+}
+
+/// What `solve` hands to Python: names, offsets, sizes, height, lower bound,
+/// penalty, proven optimal, solver, capacity, and the solution as CSV.
+type Placed = (
+    Vec<String>,
+    Vec<u64>,
+    Vec<u64>,
+    u64,
+    u64,
+    u64,
+    bool,
+    String,
+    Option<u64>,
+    String,
+);
+
+/// Places a buffer problem (see `tilemem.solve`): what `tilemem solve`
+/// does, including the independent check of the placement.
+#[pyfunction]
+#[pyo3(signature = (path=None, text=None, file="<problem>", capacity=None, solver="auto",
+                    time_limit=10.0, node_limit=None, fit=false, penalty_first=false, seed=0))]
+#[allow(clippy::too_many_arguments)]
+fn solve(
+    py: Python<'_>,
+    path: Option<String>,
+    text: Option<String>,
+    file: &str,
+    capacity: Option<u64>,
+    solver: &str,
+    time_limit: f64,
+    node_limit: Option<u64>,
+    fit: bool,
+    penalty_first: bool,
+    seed: u64,
+) -> PyResult<Placed> {
+    let kind: SolverKind = solver.parse().map_err(PyValueError::new_err)?;
+    if !(time_limit.is_finite() && time_limit >= 0.0) {
+        return Err(PyValueError::new_err(
+            "time_limit must be a non-negative number of seconds",
+        ));
+    }
+    let budget = Budget::default()
+        .with_time_limit(Some(Duration::from_secs_f64(time_limit)))
+        .with_node_limit(node_limit)
+        .with_goal(if fit { Goal::Fit } else { Goal::Lowest })
+        .with_objective(if penalty_first {
+            Objective::PenaltyThenPeak
+        } else {
+            Objective::PeakThenPenalty
+        })
+        .with_seed(seed);
+    detached(py, move || {
+        let read = read_problem(path.as_deref(), text.as_deref(), file, capacity)?;
+        let name = path.as_deref().unwrap_or(file);
+        let problem = &read.problem;
+        let out = tilemem_plan::solve(problem, kind, &budget)
+            .map_err(|e| Fail::Parse(Where::at(name, 0, 0), e.to_string()))?;
+        let Some(sol) = out.solution else {
+            let why = if out.proven_infeasible {
+                "no placement exists (proven)".to_string()
+            } else {
+                "no placement found within the time limit (not a proof)".to_string()
+            };
+            let cap = problem
+                .capacity
+                .map_or("no capacity".to_string(), |c| format!("capacity {c}"));
+            return Err(Fail::Capacity(
+                Where::at(name, 0, 0),
+                format!(
+                    "{why}: {} buffers, {cap}, lower bound {}",
+                    problem.len(),
+                    out.lower_bound
+                ),
+            ));
+        };
+        // Never hand out a placement the independent validator rejects.
+        if let Err(v) = check(problem, &sol) {
+            let first: Vec<String> = v.iter().take(5).map(|v| v.to_string()).collect();
+            return Err(Fail::Plan(
+                Where::at(name, 0, 0),
+                format!(
+                    "internal error: the solver produced an invalid placement: {}",
+                    first.join("; ")
+                ),
+            ));
+        }
+        let names = (0..problem.len())
+            .map(|i| {
+                problem.buffers[i]
+                    .name
+                    .clone()
+                    .unwrap_or_else(|| format!("b{i}"))
+            })
+            .collect();
+        let sizes = problem.buffers.iter().map(|b| b.size).collect();
+        let written = read.write_with(&sol);
+        Ok((
+            names,
+            sol.offsets,
+            sizes,
+            out.height,
+            out.lower_bound,
+            out.penalty,
+            out.proven_optimal,
+            out.solver.to_string(),
+            problem.capacity,
+            written,
+        ))
+    })
+}
+
+/// What `validate` hands to Python: violations (empty when valid), height,
+/// penalty, lower bound, buffer count.
+type Checked = (Vec<String>, u64, u64, u64, usize);
+
+/// Checks a placement independently of the solvers (see
+/// `tilemem.validate`): what `tilemem validate` does. `offsets`, when
+/// given, replace the file's `offset` column.
+#[pyfunction]
+#[pyo3(signature = (path=None, text=None, file="<problem>", capacity=None, offsets=None))]
+fn validate(
+    py: Python<'_>,
+    path: Option<String>,
+    text: Option<String>,
+    file: &str,
+    capacity: Option<u64>,
+    offsets: Option<Vec<u64>>,
+) -> PyResult<Checked> {
+    detached(py, move || {
+        let read = read_problem(path.as_deref(), text.as_deref(), file, capacity)?;
+        let name = path.as_deref().unwrap_or(file);
+        let solution = match offsets {
+            Some(offsets) => tilemem_plan::Solution { offsets },
+            None => read.solution().map_err(|line| {
+                Fail::Parse(
+                    Where::at(name, u32::try_from(line).unwrap_or(u32::MAX), 0),
+                    "no offset; every row needs an `offset` to validate".to_string(),
+                )
+            })?,
+        };
+        let lb = lower_bound(&read.problem);
+        let n = read.problem.len();
+        Ok(match check(&read.problem, &solution) {
+            Ok(stats) => (Vec::new(), stats.height, stats.penalty, lb, n),
+            Err(v) => (v.iter().map(|v| v.to_string()).collect(), 0, 0, lb, n),
+        })
+    })
+}
+
+/// The HIVM MLIR passes `opt` accepts, as (name, description).
+#[pyfunction]
+fn mlir_passes() -> Vec<(String, String)> {
+    tilemem_mlir::pass::registry()
+        .iter()
+        .map(|p| (p.name().to_string(), p.description().to_string()))
+        .collect()
+}
+
+/// The native module.
+#[pymodule]
+fn _tilemem(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(plan, m)?)?;
+    m.add_function(wrap_pyfunction!(opt, m)?)?;
+    m.add_function(wrap_pyfunction!(solve, m)?)?;
+    m.add_function(wrap_pyfunction!(validate, m)?)?;
+    m.add_function(wrap_pyfunction!(mlir_passes, m)?)?;
+    Ok(())
+}
