@@ -12,7 +12,80 @@ use crate::problem::Problem;
 /// buffer but the topmost occupies at least its size rounded up to `m`. The
 /// bound at an instant is therefore `sum(round_up(size, m)) - max(padding)`.
 /// With other alignments `m` is 1 (plain sizes).
+///
+/// With compatible pairs (buffers that may share bytes although co-live)
+/// the bound at an instant is the total size of a set of live buffers that
+/// must all stay apart pairwise: every live buffer without a compatible
+/// partner, plus a greedy (largest first) selection among those with one.
+/// Such a set has to be stacked, so the bound stays valid.
 pub fn lower_bound(problem: &Problem) -> u64 {
+    let mut best = if problem.compatible.is_empty() {
+        co_live_bound(problem)
+    } else {
+        separated_bound(problem)
+    };
+    for b in &problem.buffers {
+        if let Some(o) = b.fixed_offset {
+            best = best.max(o + b.size);
+        }
+        // A buffer never live still needs its own bytes somewhere.
+        best = best.max(b.size);
+    }
+    best
+}
+
+/// The bound over stacks of pairwise separated live buffers (see
+/// [`lower_bound`]), evaluated at every birth.
+fn separated_bound(problem: &Problem) -> u64 {
+    let compatible = problem.compatible_lists();
+    let mut events: Vec<(u64, bool, usize)> = problem
+        .buffers
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| b.size > 0 && b.lower < b.upper)
+        .flat_map(|(i, b)| [(b.lower, true, i), (b.upper, false, i)])
+        .collect();
+    events.sort_unstable();
+    let mut plain = 0u128;
+    // Live buffers with a compatible partner, by (size desc, id).
+    let mut shared: std::collections::BTreeSet<(std::cmp::Reverse<u64>, usize)> =
+        Default::default();
+    let mut best = 0u64;
+    let mut chosen: Vec<usize> = Vec::new();
+    for (_, birth, i) in events {
+        let size = problem.buffers[i].size;
+        let has = !compatible[i].is_empty();
+        match (birth, has) {
+            (true, false) => plain += size as u128,
+            (false, false) => plain -= size as u128,
+            (true, true) => {
+                shared.insert((std::cmp::Reverse(size), i));
+            }
+            (false, true) => {
+                shared.remove(&(std::cmp::Reverse(size), i));
+            }
+        }
+        if !birth {
+            continue;
+        }
+        chosen.clear();
+        let mut sum = plain;
+        for &(std::cmp::Reverse(s), j) in &shared {
+            if chosen
+                .iter()
+                .all(|&c| compatible[j].binary_search(&(c as u32)).is_err())
+            {
+                chosen.push(j);
+                sum += s as u128;
+            }
+        }
+        best = best.max(sum.min(u64::MAX as u128) as u64);
+    }
+    best
+}
+
+/// The classic co-live bound with the alignment refinement.
+fn co_live_bound(problem: &Problem) -> u64 {
     let sized = problem.buffers.iter().filter(|b| b.size > 0);
     let pow2 = sized.clone().all(|b| b.align.is_power_of_two());
     let m = if pow2 {
@@ -64,13 +137,6 @@ pub fn lower_bound(problem: &Problem) -> u64 {
                 }
             }
         }
-    }
-    for b in &problem.buffers {
-        if let Some(o) = b.fixed_offset {
-            best = best.max(o + b.size);
-        }
-        // A buffer never live still needs its own bytes somewhere.
-        best = best.max(b.size);
     }
     best
 }

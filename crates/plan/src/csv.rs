@@ -15,6 +15,7 @@
 //! | `offset` | | a placement (read by `validate`, written by `solve`) |
 //! | `fixed` | | pinned offset: the buffer must sit exactly there |
 //! | `conflicts` | | space-separated ids this buffer must never overlap, even when their lifetimes do not intersect (hard pairs) |
+//! | `compatible` | | space-separated ids this buffer may share bytes with although their lifetimes intersect (mutually exclusive uses; a conflict pair wins) |
 //! | `penalties` | | space-separated `id:weight` (or `id` for weight 1): soft pairs that cost `weight` when the two buffers share a byte |
 //!
 //! A pair may be listed on either row or on both (it counts once; on both
@@ -100,6 +101,7 @@ enum Col {
     Fixed,
     Conflicts,
     Penalties,
+    Compatible,
 }
 
 fn column(name: &str) -> Option<Col> {
@@ -114,6 +116,7 @@ fn column(name: &str) -> Option<Col> {
         "fixed" => Col::Fixed,
         "conflicts" => Col::Conflicts,
         "penalties" => Col::Penalties,
+        "compatible" => Col::Compatible,
         _ => return None,
     })
 }
@@ -196,6 +199,7 @@ pub fn parse(text: &str, file: &str) -> Result<CsvProblem, CsvError> {
     let get = |c: Col| at.get(&(c as u8)).copied();
     let (c_align, c_offset, c_fixed) = (get(Col::Align), get(Col::Offset), get(Col::Fixed));
     let (c_conf, c_pen) = (get(Col::Conflicts), get(Col::Penalties));
+    let c_compat = get(Col::Compatible);
 
     let mut rows = Vec::new();
     let mut line_of = Vec::new();
@@ -281,6 +285,7 @@ pub fn parse(text: &str, file: &str) -> Result<CsvProblem, CsvError> {
     // Pairs, once every id is known.
     let mut penalty: HashMap<(u32, u32), u64> = HashMap::new();
     let mut conflict: Vec<(u32, u32)> = Vec::new();
+    let mut compatible: Vec<(u32, u32)> = Vec::new();
     for (r, cells) in rows.iter().enumerate() {
         let n = line_of[r];
         let me = r as u32;
@@ -299,6 +304,18 @@ pub fn parse(text: &str, file: &str) -> Result<CsvProblem, CsvError> {
                     ));
                 }
                 conflict.push((me.min(other), me.max(other)));
+            }
+        }
+        if let Some(c) = c_compat {
+            for name in cells[c].split_whitespace() {
+                let other = lookup(name)?;
+                if other == me {
+                    return Err(err(
+                        n,
+                        format!("buffer `{name}` lists itself as compatible"),
+                    ));
+                }
+                compatible.push((me.min(other), me.max(other)));
             }
         }
         if let Some(c) = c_pen {
@@ -327,6 +344,12 @@ pub fn parse(text: &str, file: &str) -> Result<CsvProblem, CsvError> {
     conflict.sort_unstable();
     conflict.dedup();
     problem.conflicts = conflict
+        .into_iter()
+        .map(|(a, b)| (BufferId(a), BufferId(b)))
+        .collect();
+    compatible.sort_unstable();
+    compatible.dedup();
+    problem.compatible = compatible
         .into_iter()
         .map(|(a, b)| (BufferId(a), BufferId(b)))
         .collect();
@@ -451,6 +474,18 @@ pub fn write_problem(problem: &Problem, solution: Option<&Solution>) -> String {
     for (a, b) in pairs {
         conf[a].push(name(b));
     }
+    let mut pairs: Vec<(usize, usize)> = problem
+        .compatible
+        .iter()
+        .map(|&(a, b)| (a.index().min(b.index()), a.index().max(b.index())))
+        .filter(|&(a, b)| a != b)
+        .collect();
+    pairs.sort_unstable();
+    pairs.dedup();
+    let mut compat = vec![Vec::new(); n];
+    for (a, b) in pairs {
+        compat[a].push(name(b));
+    }
     // Repeated pairs add up (as they do for the solvers); each pair is
     // written once, on the row of its lower index.
     let mut summed: std::collections::BTreeMap<(usize, usize), u64> = Default::default();
@@ -475,6 +510,9 @@ pub fn write_problem(problem: &Problem, solution: Option<&Solution>) -> String {
     }
     if !problem.penalties.is_empty() {
         header.push_str(",penalties");
+    }
+    if !problem.compatible.is_empty() {
+        header.push_str(",compatible");
     }
     if solution.is_some() {
         header.push_str(",offset");
@@ -503,6 +541,10 @@ pub fn write_problem(problem: &Problem, solution: Option<&Solution>) -> String {
         if !problem.penalties.is_empty() {
             out.push(',');
             out.push_str(&pen[i].join(" "));
+        }
+        if !problem.compatible.is_empty() {
+            out.push(',');
+            out.push_str(&compat[i].join(" "));
         }
         if let Some(s) = solution {
             out.push_str(&format!(",{}", s.offsets[i]));

@@ -3,8 +3,9 @@
 //!
 //! A compiler pass lowers each (function, memory space) into a [`Problem`]:
 //! buffers with size, alignment and half-open lifetime, plus an optional
-//! capacity, reserved address ranges, hard conflict pairs and soft penalty
-//! pairs. [`solve`] places it with one of the [`SolverKind`]s and returns an
+//! capacity, reserved address ranges, hard conflict pairs, compatible pairs
+//! (co-live buffers that may share bytes, such as the tiles of two exclusive
+//! branches) and soft penalty pairs. [`solve`] places it with one of the [`SolverKind`]s and returns an
 //! [`Outcome`]; [`validate`] checks any placement without sharing code with
 //! the solvers; [`lower_bound`] gives the floor every result is compared to.
 //!
@@ -22,7 +23,9 @@
 //!    alignment and lifetime; `capacity`; `reserved` ranges; hard
 //!    separations that lifetimes do not already imply go in `conflicts`
 //!    (pinned/declared allocations, pipeline stages, hazards, no-alias
-//!    rules); soft unit-weight reuse penalties go in `penalties`.
+//!    rules); soft unit-weight reuse penalties go in `penalties`; pairs of
+//!    co-live buffers that are never used together (the two branches of an
+//!    `if`) go in `compatible` ([`Problem::allow_sharing`]).
 //! 2. DSA_RP: `solve(&p, SolverKind::DsaRp, &Budget::default())` is PyPTO's
 //!    DSA_RP greedy with handoff penalties (what `tilemem plan --planner
 //!    dsa-rp` runs; [`solve::handoff`]). `SolverKind::Canonical` with
@@ -33,8 +36,8 @@
 //!    objective; `proven_optimal` says whether the time limit cut it short
 //!    (the canonical placement is its starting point, so it is never worse).
 //! 3. Check the result with [`validate`] before writing addresses.
-//! 4. Export with [`csv::write_problem`]: hard pairs and penalties become
-//!    the `conflicts` / `penalties` columns, capacity and reserved ranges
+//! 4. Export with [`csv::write_problem`]: hard, compatible and penalty pairs
+//!    become the `conflicts` / `compatible` / `penalties` columns, capacity and reserved ranges
 //!    `# capacity=` / `# reserved=` lines (see [`csv`]). `tilemem solve
 //!    FILE.csv --solver dsa-rp` then reproduces the planner's DSA_RP
 //!    placement exactly (solvers are deterministic and independent of

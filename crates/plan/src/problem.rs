@@ -4,8 +4,12 @@
 //! half-open lifetime `[lower, upper)`. A [`Solution`] gives every buffer a
 //! byte offset. Two buffers *interfere* when their lifetimes intersect or when
 //! they form a hard conflict pair; interfering buffers of non-zero size must
-//! not share a byte. Soft penalty pairs cost their weight when the two
-//! buffers share at least one byte (whatever their lifetimes).
+//! not share a byte. A *compatible* pair lifts the lifetime rule for two
+//! buffers that are never used at the same time although their lifetimes
+//! intersect (tiles of two exclusive branches of one `if`): they may share
+//! bytes. A hard conflict pair wins over a compatible pair. Soft penalty
+//! pairs cost their weight when the two buffers share at least one byte
+//! (whatever their lifetimes).
 
 use std::fmt;
 
@@ -101,6 +105,11 @@ pub struct Problem {
     /// Soft pairs `(a, b, weight)`: the placement costs `weight` when `a` and
     /// `b` share at least one byte.
     pub penalties: Vec<(BufferId, BufferId, u64)>,
+    /// Compatible pairs: may share bytes even when their lifetimes
+    /// intersect (mutually exclusive uses, such as the two branches of an
+    /// `if`). Order within a pair and repeats do not matter; a pair that is
+    /// also in `conflicts` stays apart.
+    pub compatible: Vec<(BufferId, BufferId)>,
 }
 
 /// Why a [`Problem`] is malformed (see [`Problem::check`]).
@@ -238,13 +247,55 @@ impl Problem {
             known(a)?;
             known(b)?;
         }
+        for &(a, b) in &self.compatible {
+            known(a)?;
+            known(b)?;
+        }
         Ok(())
     }
 
-    /// True when the problem has no conflict pair, penalty, reserved range or
-    /// pinned buffer: the plain dynamic-storage-allocation problem.
+    /// Declares that `a` and `b` may share bytes although their lifetimes
+    /// intersect (see [`Problem::compatible`]).
+    pub fn allow_sharing(&mut self, a: BufferId, b: BufferId) {
+        self.compatible.push((a, b));
+    }
+
+    /// Compatible partners of every buffer, sorted and deduplicated,
+    /// without self pairs and without pairs that are also hard conflicts
+    /// (those stay apart). Empty lists when the problem has no compatible
+    /// pair.
+    pub fn compatible_lists(&self) -> Vec<Vec<u32>> {
+        let n = self.buffers.len();
+        let mut adj: Vec<Vec<u32>> = vec![Vec::new(); n];
+        if self.compatible.is_empty() {
+            return adj;
+        }
+        let mut hard: Vec<(u32, u32)> = self
+            .conflicts
+            .iter()
+            .map(|&(a, b)| (a.0.min(b.0), a.0.max(b.0)))
+            .collect();
+        hard.sort_unstable();
+        for &(a, b) in &self.compatible {
+            let key = (a.0.min(b.0), a.0.max(b.0));
+            if a != b && hard.binary_search(&key).is_err() {
+                adj[a.index()].push(b.0);
+                adj[b.index()].push(a.0);
+            }
+        }
+        for l in &mut adj {
+            l.sort_unstable();
+            l.dedup();
+        }
+        adj
+    }
+
+    /// True when the problem has no conflict pair, compatible pair, penalty,
+    /// reserved range or pinned buffer: the plain
+    /// dynamic-storage-allocation problem.
     pub fn is_plain(&self) -> bool {
-        self.conflicts.is_empty()
+        self.compatible.is_empty()
+            && self.conflicts.is_empty()
             && self.penalties.is_empty()
             && self.reserved.iter().all(|&(s, e)| s == e)
             && self.buffers.iter().all(|b| b.fixed_offset.is_none())

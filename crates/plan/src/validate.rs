@@ -37,7 +37,7 @@ impl fmt::Display for Named {
 /// Why two buffers must not overlap.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Separation {
-    /// Their lifetimes intersect.
+    /// Their lifetimes intersect (and they are not a compatible pair).
     Lifetime,
     /// They form a hard conflict pair.
     Conflict,
@@ -245,11 +245,52 @@ pub fn validate(problem: &Problem, solution: &Solution) -> Result<Stats, Vec<Vio
         }
     }
     events.sort_unstable();
+    // Compatible pairs (minus hard conflicts, which win), normalised.
+    let mut compatible: Vec<(usize, usize)> = problem
+        .compatible
+        .iter()
+        .map(|&(a, b)| (a.index().min(b.index()), a.index().max(b.index())))
+        .collect();
+    compatible.sort_unstable();
+    compatible.dedup();
+    if !compatible.is_empty() {
+        let mut hard: Vec<(usize, usize)> = problem
+            .conflicts
+            .iter()
+            .map(|&(a, b)| (a.index().min(b.index()), a.index().max(b.index())))
+            .collect();
+        hard.sort_unstable();
+        compatible.retain(|p| hard.binary_search(p).is_err());
+    }
+    let is_compatible =
+        |i: usize, j: usize| compatible.binary_search(&(i.min(j), i.max(j))).is_ok();
     let mut live: BTreeMap<(u64, usize), u64> = BTreeMap::new();
     for &(_, birth, i) in &events {
         let (o, e) = range(i);
         if !birth {
             live.remove(&(o, i));
+            continue;
+        }
+        if !compatible.is_empty() {
+            // Compatible buffers may overlap inside the live set, so the
+            // neighbours in offset order do not tell the whole story:
+            // compare with every live buffer starting below the new end.
+            for (&(lo, j), &le) in live.range(..(e, 0)) {
+                if le > o && !is_compatible(i, j) {
+                    out.push(overlap(
+                        &named,
+                        i,
+                        (o, e),
+                        j,
+                        (lo, le),
+                        Separation::Lifetime,
+                    ));
+                    if out.len() >= MAX_REPORTED {
+                        return Err(out);
+                    }
+                }
+            }
+            live.insert((o, i), e);
             continue;
         }
         // Buffers starting at or above o but below e overlap.
@@ -290,8 +331,10 @@ pub fn validate(problem: &Problem, solution: &Solution) -> Result<Stats, Vec<Vio
             continue;
         }
         let (ra, rb) = (range(ai), range(bi));
+        // Co-live pairs were reported by the sweep, unless compatible.
         let co_live = problem.buffers[ai].lifetime_overlaps(&problem.buffers[bi]);
-        if ra.0 < rb.1 && rb.0 < ra.1 && !co_live {
+        let swept = co_live && !is_compatible(ai, bi);
+        if ra.0 < rb.1 && rb.0 < ra.1 && !swept {
             out.push(overlap(&named, ai, ra, bi, rb, Separation::Conflict));
         }
     }

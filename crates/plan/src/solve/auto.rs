@@ -14,8 +14,8 @@
 //! the lowest is kept, and the exact search runs only when it is above the
 //! capacity (see `solve_huge`).
 //!
-//! Problems with conflict or penalty pairs go to the penalty-aware
-//! canonical greedy.
+//! Problems with conflict, compatible or penalty pairs go to the
+//! penalty-aware canonical greedy.
 
 use std::time::{Duration, Instant};
 
@@ -49,7 +49,10 @@ impl Solver for Auto {
     }
     fn solve(&self, problem: &Problem, budget: &Budget) -> Outcome {
         let start = Instant::now();
-        if !problem.penalties.is_empty() || !problem.conflicts.is_empty() {
+        if !problem.penalties.is_empty()
+            || !problem.conflicts.is_empty()
+            || !problem.compatible.is_empty()
+        {
             let mut out = super::Canonical.solve(problem, budget);
             out.solver = "auto/canonical";
             out.elapsed = start.elapsed();

@@ -136,6 +136,8 @@ pub(crate) fn canonical_best(problem: &Problem, budget: &Budget) -> Option<Vec<u
 struct Context {
     reserved: Vec<(u64, u64)>,
     conflicts: Vec<Vec<u32>>,
+    /// Compatible partners (may share bytes although co-live).
+    compatible: Vec<Vec<u32>>,
     /// Penalty partners with weights, sorted.
     partners: Vec<Vec<(u32, u64)>>,
 }
@@ -156,6 +158,7 @@ impl Context {
         Context {
             reserved: sorted_reserved(problem),
             conflicts: conflict_lists(problem),
+            compatible: problem.compatible_lists(),
             partners,
         }
     }
@@ -178,7 +181,10 @@ impl Context {
             for &y in &placed {
                 let yi = y as usize;
                 let by = &bufs[yi];
-                if by.size > 0 && bx.lifetime_overlaps(by) {
+                if by.size > 0
+                    && bx.lifetime_overlaps(by)
+                    && self.compatible[xi].binary_search(&y).is_err()
+                {
                     obstacles.push((offsets[yi], offsets[yi] + by.size));
                 }
             }

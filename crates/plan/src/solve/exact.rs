@@ -155,6 +155,7 @@ pub(crate) fn height_of(problem: &Problem, offsets: &[u64]) -> u64 {
 /// The reserved prefix `R` when the search model covers the problem.
 pub(crate) fn searchable_base(problem: &Problem) -> Option<u64> {
     if !problem.conflicts.is_empty()
+        || !problem.compatible.is_empty()
         || !problem.penalties.is_empty()
         || problem.buffers.iter().any(|b| b.fixed_offset.is_some())
     {

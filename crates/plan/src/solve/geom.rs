@@ -114,6 +114,7 @@ pub(crate) struct TimeIndex {
 
 #[derive(Clone, Copy)]
 struct Entry {
+    id: u32,
     lower: u64,
     upper: u64,
     start: u64,
@@ -161,10 +162,17 @@ impl TimeIndex {
 
     /// Records a placed buffer with byte range `[start, end)`.
     pub(crate) fn place(&mut self, b: &crate::problem::Buffer, start: u64) {
+        self.place_id(u32::MAX, b, start);
+    }
+
+    /// [`TimeIndex::place`] with the buffer's id, reported by
+    /// [`TimeIndex::for_each_overlap_id`].
+    pub(crate) fn place_id(&mut self, id: u32, b: &crate::problem::Buffer, start: u64) {
         if b.lower >= b.upper || b.size == 0 {
             return;
         }
         let e = Entry {
+            id,
             lower: b.lower,
             upper: b.upper,
             start,
@@ -179,6 +187,17 @@ impl TimeIndex {
     /// Calls `f(start, end)` once for every placed buffer live together with
     /// a buffer live on `[lower, upper)`.
     pub(crate) fn for_each_overlap(&self, lower: u64, upper: u64, mut f: impl FnMut(u64, u64)) {
+        self.for_each_overlap_id(lower, upper, |_, s, e| f(s, e));
+    }
+
+    /// [`TimeIndex::for_each_overlap`] that also passes the id given to
+    /// [`TimeIndex::place_id`] (`u32::MAX` for [`TimeIndex::place`]).
+    pub(crate) fn for_each_overlap_id(
+        &self,
+        lower: u64,
+        upper: u64,
+        mut f: impl FnMut(u32, u64, u64),
+    ) {
         if lower >= upper || self.buckets.is_empty() {
             return;
         }
@@ -193,7 +212,7 @@ impl TimeIndex {
             };
             for e in bucket {
                 if e.lower < upper && lower < e.upper && e.lower >= from {
-                    f(e.start, e.end);
+                    f(e.id, e.start, e.end);
                 }
             }
         }

@@ -103,11 +103,9 @@ pub(crate) fn pinned_are_consistent(problem: &Problem) -> bool {
         .filter(|&i| problem.buffers[i as usize].fixed_offset.is_some())
         .collect();
     let pinned = Problem {
-        buffers: problem.buffers.clone(),
         capacity: None,
-        reserved: problem.reserved.clone(),
-        conflicts: problem.conflicts.clone(),
         penalties: Vec::new(),
+        ..problem.clone()
     };
     place_in_order(&pinned, &order, Fit::First).is_some()
 }
@@ -120,6 +118,7 @@ pub(crate) fn place_in_order(problem: &Problem, order: &[u32], fit: Fit) -> Opti
     let mut index = TimeIndex::new(problem);
     let reserved = sorted_reserved(problem);
     let conflicts = conflict_lists(problem);
+    let compatible = problem.compatible_lists();
     let mut offsets = vec![0u64; n];
     let mut placed = vec![false; n];
     let mut obstacles: Vec<(u64, u64)> = Vec::new();
@@ -131,7 +130,16 @@ pub(crate) fn place_in_order(problem: &Problem, order: &[u32], fit: Fit) -> Opti
         } else {
             obstacles.clear();
             obstacles.extend_from_slice(&reserved);
-            index.for_each_overlap(buf.lower, buf.upper, |s, e| obstacles.push((s, e)));
+            if compatible[b].is_empty() {
+                index.for_each_overlap(buf.lower, buf.upper, |s, e| obstacles.push((s, e)));
+            } else {
+                let mine = &compatible[b];
+                index.for_each_overlap_id(buf.lower, buf.upper, |id, s, e| {
+                    if mine.binary_search(&id).is_err() {
+                        obstacles.push((s, e));
+                    }
+                });
+            }
             for &x in &conflicts[b] {
                 let x = x as usize;
                 if placed[x] {
@@ -152,7 +160,7 @@ pub(crate) fn place_in_order(problem: &Problem, order: &[u32], fit: Fit) -> Opti
             offsets[b] = o;
         }
         placed[b] = true;
-        index.place(buf, offsets[b]);
+        index.place_id(b as u32, buf, offsets[b]);
     }
     Some(offsets)
 }

@@ -90,9 +90,12 @@ impl View {
         let n = p.buffers.len();
         let mut hard = vec![Vec::new(); n];
         let mut soft = vec![BTreeMap::new(); n];
+        let compatible = p.compatible_lists();
         for i in 0..n {
             for j in i + 1..n {
-                if p.buffers[i].lifetime_overlaps(&p.buffers[j]) {
+                if p.buffers[i].lifetime_overlaps(&p.buffers[j])
+                    && compatible[i].binary_search(&(j as u32)).is_err()
+                {
                     hard[i].push(j);
                     hard[j].push(i);
                 }

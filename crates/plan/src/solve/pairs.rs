@@ -93,6 +93,7 @@ struct Search<'a> {
 impl<'a> Search<'a> {
     fn new(p: &'a Problem, budget: &Budget, start: Instant) -> Search<'a> {
         let n = p.buffers.len();
+        let compatible = p.compatible_lists();
         let mut hard: Vec<Vec<u32>> = p
             .buffers
             .iter()
@@ -101,7 +102,11 @@ impl<'a> Search<'a> {
                 (0..n)
                     .filter(|&y| {
                         let by = &p.buffers[y];
-                        x != y && bx.size > 0 && by.size > 0 && bx.lifetime_overlaps(by)
+                        x != y
+                            && bx.size > 0
+                            && by.size > 0
+                            && bx.lifetime_overlaps(by)
+                            && compatible[x].binary_search(&(y as u32)).is_err()
                     })
                     .map(|y| y as u32)
                     .collect()

@@ -164,6 +164,7 @@ pub(crate) fn repair(
 /// placement around it handle no pairs, pins or reserved ranges).
 fn is_plain(problem: &Problem) -> bool {
     problem.conflicts.is_empty()
+        && problem.compatible.is_empty()
         && problem.penalties.is_empty()
         && problem.reserved.is_empty()
         && problem.buffers.iter().all(|b| b.fixed_offset.is_none())
