@@ -67,6 +67,9 @@ pub fn run(args: Args) -> ExitCode {
     println!("lower bound: {}", out.lower_bound);
     println!("solver:      {}", out.solver);
     println!("time:        {:.3} s", out.elapsed.as_secs_f64());
+    if out.cut_short {
+        println!("budget:      spent; the result is the best found by then");
+    }
     let Some(sol) = &out.solution else {
         if out.height > 0 {
             println!(

@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 use super::exact::{best_greedy, exact_from, height_of};
 use super::greedy::{place_in_order, size_order, Fit};
 use super::trace::repair;
-use super::{outcome_from, Budget, Goal, Outcome, Solver};
+use super::{fallback, outcome_from, Budget, Goal, Meter, Outcome, Solver};
 use crate::bound::lower_bound;
 use crate::problem::{Problem, Solution};
 
@@ -48,20 +48,32 @@ impl Solver for Auto {
         "auto"
     }
     fn solve(&self, problem: &Problem, budget: &Budget) -> Outcome {
+        let meter = Meter::new(budget);
+        let mut out = auto_run(problem, budget, &meter);
+        out.cut_short = meter.spent();
+        out
+    }
+}
+
+/// `auto` within `meter`.
+pub(crate) fn auto_run(problem: &Problem, budget: &Budget, meter: &Meter) -> Outcome {
+    {
         let start = Instant::now();
         if !problem.penalties.is_empty()
             || !problem.conflicts.is_empty()
             || !problem.compatible.is_empty()
         {
-            let mut out = super::Canonical.solve(problem, budget);
-            out.solver = "auto/canonical";
+            let mut out = super::canonical::canonical_run(problem, budget, meter, "auto/canonical");
             out.elapsed = start.elapsed();
             return out;
         }
         if problem.len() > HUGE {
-            return solve_huge(problem, budget, start);
+            return solve_huge(problem, budget, start, meter);
         }
-        let Some(greedy) = best_greedy(problem) else {
+        let Some(greedy) = best_greedy(problem, meter) else {
+            if meter.spent() {
+                return outcome_from(problem, fallback(problem), "auto/greedy", start);
+            }
             let mut out = outcome_from(problem, None, "auto/greedy", start);
             out.proven_infeasible = true;
             return out;
@@ -78,19 +90,28 @@ impl Solver for Auto {
         // everywhere. Otherwise the repair gets a small part of the budget
         // and the search the rest.
         if fit_question {
-            return exact_from(problem, greedy, budget, start, "auto/exact");
+            return exact_from(problem, greedy, budget, start, "auto/exact", meter);
         }
         let limit = budget
             .time_limit
             .map_or(MID_REPAIR, |l| (l / 4).min(MID_REPAIR));
         let h = height_of(problem, &greedy);
-        let repaired = repair(problem, greedy, lb, start + limit);
+        let window = meter.sub(Some(limit.saturating_sub(start.elapsed())), None);
+        let repaired = repair(problem, greedy, lb, &window);
+        meter.charge(window.used());
         let hr = height_of(problem, &repaired.offsets);
         if hr <= repaired.floor {
             let name = if hr < h { "auto/repair" } else { "auto/greedy" };
             return finish(problem, repaired.offsets, lb, repaired.floor, name, start);
         }
-        exact_from(problem, repaired.offsets, budget, start, "auto/exact")
+        exact_from(
+            problem,
+            repaired.offsets,
+            budget,
+            start,
+            "auto/exact",
+            meter,
+        )
     }
 }
 
@@ -104,16 +125,19 @@ impl Solver for Auto {
 /// this size), and best-fit is skipped whenever an earlier step is final
 /// (a million buffers take over a second per pass). A placement above the
 /// capacity still goes to the exact search.
-fn solve_huge(problem: &Problem, budget: &Budget, start: Instant) -> Outcome {
+fn solve_huge(problem: &Problem, budget: &Budget, start: Instant, meter: &Meter) -> Outcome {
     let (first, lb) = std::thread::scope(|s| {
         let lb = s.spawn(|| lower_bound(problem));
         let first = size_order(problem)
-            .and_then(|order| Some((place_in_order(problem, &order, Fit::First)?, order)));
+            .and_then(|order| Some((place_in_order(problem, &order, Fit::First, meter)?, order)));
         // A panic in the bound is a bug; recompute rather than propagate.
         let lb = lb.join().unwrap_or_else(|_| lower_bound(problem));
         (first, lb)
     });
     let Some((greedy, order)) = first else {
+        if meter.spent() {
+            return finish_or_none(problem, fallback(problem), lb, "auto/fallback", start);
+        }
         let mut out = outcome_from(problem, None, "auto/greedy", start);
         out.proven_infeasible = true;
         return out;
@@ -127,7 +151,9 @@ fn solve_huge(problem: &Problem, budget: &Budget, start: Instant) -> Outcome {
     let limit = budget
         .time_limit
         .map_or(HUGE_REPAIR, |l| l.min(HUGE_REPAIR));
-    let repaired = repair(problem, greedy.clone(), lb, start + limit);
+    let window = meter.sub(Some(limit.saturating_sub(start.elapsed())), None);
+    let repaired = repair(problem, greedy.clone(), lb, &window);
+    meter.charge(window.used());
     let floor = repaired.floor;
     let hr = height_of(problem, &repaired.offsets);
     let (mut best, mut best_h, mut name) = if hr < h {
@@ -136,7 +162,7 @@ fn solve_huge(problem: &Problem, budget: &Budget, start: Instant) -> Outcome {
         (greedy, h, "auto/greedy")
     };
     if !done(best_h) && best_h > floor {
-        if let Some(bf) = place_in_order(problem, &order, Fit::Best) {
+        if let Some(bf) = place_in_order(problem, &order, Fit::Best, meter) {
             let hb = height_of(problem, &bf);
             if hb < best_h {
                 (best, best_h, name) = (bf, hb, "auto/greedy");
@@ -144,9 +170,23 @@ fn solve_huge(problem: &Problem, budget: &Budget, start: Instant) -> Outcome {
         }
     }
     if problem.capacity.is_some_and(|c| best_h > c && floor <= c) {
-        return exact_from(problem, best, budget, start, "auto/exact");
+        return exact_from(problem, best, budget, start, "auto/exact", meter);
     }
     finish(problem, best, lb, floor, name, start)
+}
+
+/// [`finish`] of a placement that may be missing (pinned buffers clash).
+fn finish_or_none(
+    problem: &Problem,
+    offsets: Option<Vec<u64>>,
+    lb: u64,
+    solver: &'static str,
+    start: Instant,
+) -> Outcome {
+    match offsets {
+        Some(o) => finish(problem, o, lb, lb, solver, start),
+        None => outcome_from(problem, None, solver, start),
+    }
 }
 
 /// The outcome of a placement that respects every hard rule except
@@ -179,6 +219,7 @@ fn finish(
         penalty: 0,
         proven_infeasible: infeasible,
         solver,
+        cut_short: false,
         elapsed: start.elapsed(),
     }
 }

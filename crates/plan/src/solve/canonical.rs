@@ -22,9 +22,9 @@
 use std::time::Instant;
 
 use super::exact::SplitMix;
-use super::geom::{align_up, conflict_lists, penalty_of, sorted_reserved};
+use super::geom::{align_up, conflict_lists, penalty_of, sorted_reserved, TimeIndex};
 use super::greedy::{place_in_order, size_order, Fit};
-use super::{outcome_from, Budget, Objective, Outcome, Solver};
+use super::{fallback, outcome_from, Budget, Meter, Objective, Outcome, Solver};
 use crate::problem::Problem;
 
 /// Penalty-aware canonical greedy over several orders.
@@ -36,18 +36,40 @@ impl Solver for Canonical {
         "canonical"
     }
     fn solve(&self, problem: &Problem, budget: &Budget) -> Outcome {
-        let start = Instant::now();
-        let best = canonical_best(problem, budget);
-        let mut out = outcome_from(problem, best, self.name(), start);
-        if out.solution.is_none() && !super::greedy::pinned_are_consistent(problem) {
-            out.proven_infeasible = true;
-        }
+        let meter = Meter::new(budget);
+        let mut out = canonical_run(problem, budget, &meter, self.name());
+        out.cut_short = meter.spent();
         out
     }
 }
 
-/// Best placement over all orders (within capacity), if any.
-pub(crate) fn canonical_best(problem: &Problem, budget: &Budget) -> Option<Vec<u64>> {
+/// The canonical greedy within `meter`; a budget spent before any order
+/// completed falls back to bump allocation.
+pub(crate) fn canonical_run(
+    problem: &Problem,
+    budget: &Budget,
+    meter: &Meter,
+    name: &'static str,
+) -> Outcome {
+    let start = Instant::now();
+    let mut best = canonical_best(problem, budget, meter);
+    if best.is_none() && meter.spent() {
+        best = fallback(problem);
+    }
+    let mut out = outcome_from(problem, best, name, start);
+    if out.solution.is_none() && !meter.spent() && !super::greedy::pinned_are_consistent(problem) {
+        out.proven_infeasible = true;
+    }
+    out
+}
+
+/// Best placement over all orders (within capacity), if any; when the
+/// budget runs out, the best over the orders completed.
+pub(crate) fn canonical_best(
+    problem: &Problem,
+    budget: &Budget,
+    meter: &Meter,
+) -> Option<Vec<u64>> {
     let n = problem.buffers.len();
     let cap = problem.capacity.unwrap_or(u64::MAX);
     let key = |offs: &Vec<u64>| {
@@ -70,9 +92,12 @@ pub(crate) fn canonical_best(problem: &Problem, budget: &Budget) -> Option<Vec<u
     };
     // The penalty-blind incumbent.
     if let Some(order) = size_order(problem) {
-        if let Some(offs) = place_in_order(problem, &order, Fit::First) {
+        if let Some(offs) = place_in_order(problem, &order, Fit::First, meter) {
             consider(offs);
         }
+    }
+    if meter.spent() {
+        return best.map(|(o, _)| o);
     }
     let ctx = Context::new(problem);
     let weight: Vec<u64> = {
@@ -125,8 +150,11 @@ pub(crate) fn canonical_best(problem: &Problem, budget: &Budget) -> Option<Vec<u
     for mut order in orders {
         // Pinned buffers first, keeping the order of the rest.
         order.sort_by_key(|&i| b[i as usize].fixed_offset.is_none());
-        if let Some(offs) = ctx.place(problem, &order, cap) {
+        if let Some(offs) = ctx.place(problem, &order, cap, meter) {
             consider(offs);
+        }
+        if meter.spent() {
+            break;
         }
     }
     best.map(|(o, _)| o)
@@ -163,41 +191,61 @@ impl Context {
         }
     }
 
-    /// Places buffers in `order`; `None` when one cannot fit below `cap`.
-    fn place(&self, problem: &Problem, order: &[u32], cap: u64) -> Option<Vec<u64>> {
+    /// Places buffers in `order`; `None` when one cannot fit below `cap`
+    /// or when `meter` runs out.
+    ///
+    /// The buffers a candidate must avoid are merged into disjoint byte
+    /// ranges first, so each candidate is checked by one binary search;
+    /// only the ends of the merged ranges (and penalty partners' tops) can
+    /// be fitting candidates, since any other end lies inside a range.
+    fn place(&self, problem: &Problem, order: &[u32], cap: u64, meter: &Meter) -> Option<Vec<u64>> {
         let bufs = &problem.buffers;
         let n = bufs.len();
         let mut offsets = vec![0u64; n];
         let mut placed_flag = vec![false; n];
-        let mut placed: Vec<u32> = Vec::with_capacity(n);
+        let mut index = TimeIndex::new(problem);
         let mut obstacles: Vec<(u64, u64)> = Vec::new();
+        let mut merged: Vec<(u64, u64)> = Vec::new();
         let mut candidates: Vec<u64> = Vec::new();
         for &x in order {
             let xi = x as usize;
             let bx = &bufs[xi];
-            // Hard obstacles: reserved ranges, placed co-live or conflicting.
+            // Hard obstacles: reserved ranges, placed co-live (unless
+            // compatible) or conflicting.
             obstacles.clear();
             obstacles.extend_from_slice(&self.reserved);
-            for &y in &placed {
-                let yi = y as usize;
-                let by = &bufs[yi];
-                if by.size > 0
-                    && bx.lifetime_overlaps(by)
-                    && self.compatible[xi].binary_search(&y).is_err()
-                {
-                    obstacles.push((offsets[yi], offsets[yi] + by.size));
+            let compatible = &self.compatible[xi];
+            index.for_each_overlap_id(bx.lower, bx.upper, |y, s, e| {
+                if compatible.is_empty() || compatible.binary_search(&y).is_err() {
+                    obstacles.push((s, e));
                 }
-            }
+            });
             for &y in &self.conflicts[xi] {
                 let yi = y as usize;
                 if placed_flag[yi] && bufs[yi].size > 0 && !bx.lifetime_overlaps(&bufs[yi]) {
                     obstacles.push((offsets[yi], offsets[yi] + bufs[yi].size));
                 }
             }
+            if !meter.charge_obstacles(obstacles.len() + self.partners[xi].len()) {
+                return None;
+            }
+            obstacles.sort_unstable();
+            merged.clear();
+            for &(s, e) in &obstacles {
+                match merged.last_mut() {
+                    Some(last) if s <= last.1 => last.1 = last.1.max(e),
+                    _ => merged.push((s, e)),
+                }
+            }
             let fits = |o: u64| {
-                bx.size == 0
-                    || (o.checked_add(bx.size).is_some_and(|e| e <= cap)
-                        && obstacles.iter().all(|&(s, e)| e <= o || o + bx.size <= s))
+                if bx.size == 0 {
+                    return true;
+                }
+                let Some(e) = o.checked_add(bx.size).filter(|&e| e <= cap) else {
+                    return false;
+                };
+                let k = merged.partition_point(|m| m.1 <= o);
+                k == merged.len() || merged[k].0 >= e
             };
             let chosen = if let Some(f) = bx.fixed_offset {
                 if !fits(f) {
@@ -207,8 +255,7 @@ impl Context {
             } else {
                 candidates.clear();
                 candidates.push(0);
-                candidates.extend(self.reserved.iter().map(|&(_, e)| e));
-                candidates.extend(obstacles.iter().map(|&(_, e)| e));
+                candidates.extend(merged.iter().map(|&(_, e)| e));
                 for &(y, _) in &self.partners[xi] {
                     if placed_flag[y as usize] {
                         candidates.push(offsets[y as usize] + bufs[y as usize].size);
@@ -223,6 +270,11 @@ impl Context {
                 for &c in &candidates {
                     if !fits(c) {
                         continue;
+                    }
+                    if !self.partners[xi].is_empty()
+                        && !meter.charge_obstacles(self.partners[xi].len())
+                    {
+                        return None;
                     }
                     let added: u64 = self.partners[xi]
                         .iter()
@@ -248,7 +300,7 @@ impl Context {
             };
             offsets[xi] = chosen;
             placed_flag[xi] = true;
-            placed.push(x);
+            index.place_id(x, bx, chosen);
         }
         Some(offsets)
     }

@@ -63,7 +63,7 @@ use std::time::Instant;
 
 use super::geom::{align_up, sorted_reserved};
 use super::greedy::{place_in_order, size_order, Fit};
-use super::{outcome_from, Budget, Goal, Outcome, Solver};
+use super::{fallback, outcome_from, Budget, Goal, Meter, Outcome, Solver};
 use crate::bound::lower_bound;
 use crate::problem::Problem;
 
@@ -76,17 +76,31 @@ impl Solver for Exact {
         "exact"
     }
     fn solve(&self, problem: &Problem, budget: &Budget) -> Outcome {
-        let start = Instant::now();
-        if searchable_base(problem).is_none() {
-            return super::pairs::solve_pairs(problem, budget, start, self.name());
-        }
-        match best_greedy(problem) {
-            Some(greedy) => exact_from(problem, greedy, budget, start, self.name()),
-            None => {
-                let mut out = outcome_from(problem, None, self.name(), start);
-                out.proven_infeasible = true;
-                out
-            }
+        let meter = Meter::new(budget);
+        let mut out = exact_run(problem, budget, &meter, self.name());
+        out.cut_short = meter.spent();
+        out
+    }
+}
+
+/// The exact search within `meter` (see [`Exact`]).
+pub(crate) fn exact_run(
+    problem: &Problem,
+    budget: &Budget,
+    meter: &Meter,
+    name: &'static str,
+) -> Outcome {
+    let start = Instant::now();
+    if searchable_base(problem).is_none() {
+        return super::pairs::solve_pairs(problem, budget, start, name, meter);
+    }
+    match best_greedy(problem, meter) {
+        Some(greedy) => exact_from(problem, greedy, budget, start, name, meter),
+        None if meter.spent() => outcome_from(problem, fallback(problem), name, start),
+        None => {
+            let mut out = outcome_from(problem, None, name, start);
+            out.proven_infeasible = true;
+            out
         }
     }
 }
@@ -99,17 +113,19 @@ pub(crate) fn exact_from(
     budget: &Budget,
     start: Instant,
     name: &'static str,
+    meter: &Meter,
 ) -> Outcome {
     match searchable_base(problem) {
-        Some(base) => search_problem(problem, base, incumbent, budget, start, name),
+        Some(base) => search_problem(problem, base, incumbent, budget, start, name, meter),
         None => outcome_from(problem, Some(incumbent), name, start),
     }
 }
 
 /// The lowest of first-fit and best-fit over the size order and, for
 /// problems up to 5,000 buffers, the area (size x lifetime) order; earlier
-/// wins ties.
-pub(crate) fn best_greedy(problem: &Problem) -> Option<Vec<u64>> {
+/// wins ties. When the budget runs out, the lowest pass completed (`None`
+/// before the first one; `meter.spent()` tells that from a pinned clash).
+pub(crate) fn best_greedy(problem: &Problem, meter: &Meter) -> Option<Vec<u64>> {
     let size = size_order(problem)?;
     let mut orders = vec![size.clone()];
     if problem.len() <= 5_000 {
@@ -133,7 +149,12 @@ pub(crate) fn best_greedy(problem: &Problem) -> Option<Vec<u64>> {
     let mut best: Option<(u64, Vec<u64>)> = None;
     for order in &orders {
         for fit in [Fit::First, Fit::Best] {
-            let offs = place_in_order(problem, order, fit)?;
+            let Some(offs) = place_in_order(problem, order, fit, meter) else {
+                if meter.spent() {
+                    return best.map(|(_, o)| o);
+                }
+                return None;
+            };
             let h = height_of(problem, &offs);
             if best.as_ref().is_none_or(|(bh, _)| h < *bh) {
                 best = Some((h, offs));
@@ -185,11 +206,9 @@ fn search_problem(
     budget: &Budget,
     start: Instant,
     name: &'static str,
+    meter: &Meter,
 ) -> Outcome {
-    let mut limits = Limits {
-        deadline: budget.time_limit.map(|d| start + d),
-        nodes_left: budget.node_limit,
-    };
+    let mut limits = Limits { meter };
     let lb = lower_bound(problem);
     let mut offsets = greedy;
     let cap = problem.capacity;
@@ -277,17 +296,21 @@ fn part_bound(problem: &Problem, ids: &[u32], base: u64) -> u64 {
     base + lower_bound(&sub)
 }
 
-/// What a whole solve may still spend: the wall-clock deadline and the
-/// search nodes left (see [`Budget::node_limit`](super::Budget)).
-struct Limits {
-    deadline: Option<Instant>,
-    nodes_left: Option<u64>,
+/// What a whole solve may still spend: the solve's [`Meter`] (time, and
+/// the units of work left; see [`Budget::node_limit`](super::Budget)).
+struct Limits<'m, 'a> {
+    meter: &'m Meter<'a>,
 }
 
-impl Limits {
+impl Limits<'_, '_> {
     /// The node limit of a run that wants `want` nodes.
     fn grant(&self, want: u64) -> u64 {
-        self.nodes_left.map_or(want, |left| want.min(left))
+        want.min(self.meter.left())
+    }
+
+    /// True when time is up (or the portfolio stopped).
+    fn time_is_up(&self) -> bool {
+        !self.meter.alive()
     }
 
     /// Runs `dfs` for at most `want` nodes within the limits: how the run
@@ -301,21 +324,20 @@ impl Limits {
         best: &mut Vec<u64>,
         best_h: &mut u64,
     ) -> (Run, bool) {
-        let r = dfs.run(self.grant(want), self.deadline, stop, best, best_h);
+        let r = dfs.run(self.grant(want), self.meter, stop, best, best_h);
         let spent = self.spend(dfs.nodes, &r);
         (r, spent)
     }
 
-    /// Books the nodes a run used; true when the work budget is spent and
-    /// the run stopped for it.
+    /// Books the nodes a run used; true when the budget is spent and the
+    /// run stopped for it.
     fn spend(&mut self, nodes: u64, run: &Run) -> bool {
-        match &mut self.nodes_left {
-            Some(left) => {
-                *left = left.saturating_sub(nodes);
-                *left == 0 && matches!(run, Run::OutOfNodes)
-            }
-            None => false,
+        self.meter.charge(nodes);
+        let cut = matches!(run, Run::OutOfNodes | Run::OutOfTime);
+        if self.meter.left() == 0 && cut {
+            self.meter.mark_spent();
         }
+        self.meter.spent() && cut
     }
 }
 
@@ -504,7 +526,6 @@ impl Part {
         seed: u64,
         limits: &mut Limits,
     ) -> PartResult {
-        let deadline = limits.deadline;
         let mut best = incumbent;
         let mut best_h = inc_h;
         // Node limit unit of the restarts: enough to reach the bottom of a
@@ -516,7 +537,7 @@ impl Part {
         // dive would repeat the first.
         let dives = if self.sections > LITE_SECTIONS { 1 } else { 2 };
         for k in 0..dives {
-            if best_h <= stop || deadline.is_some_and(|d| Instant::now() >= d) {
+            if best_h <= stop || limits.time_is_up() {
                 break;
             }
             let mut scratch = FailedStates::default();
@@ -1311,7 +1332,7 @@ impl<'a> Dfs<'a> {
     fn run(
         &mut self,
         node_limit: u64,
-        deadline: Option<Instant>,
+        meter: &Meter,
         stop: u64,
         best: &mut Vec<u64>,
         best_h: &mut u64,
@@ -1329,7 +1350,7 @@ impl<'a> Dfs<'a> {
             if nodes >= node_limit {
                 return Run::OutOfNodes;
             }
-            if nodes & 1023 == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+            if nodes & 1023 == 0 && meter.time_is_up() {
                 return Run::OutOfTime;
             }
             // Take back the child tried last.

@@ -201,6 +201,13 @@ impl TimeIndex {
         if lower >= upper || self.buckets.is_empty() {
             return;
         }
+        // Queries may reach outside the indexed span (a buffer without
+        // bytes, which the index does not cover): clip them to it.
+        let end = self.t0 + self.width * self.buckets.len() as u64;
+        let (lower, upper) = (lower.max(self.t0), upper.min(end));
+        if lower >= upper {
+            return;
+        }
         let (a, z) = self.range(lower, upper);
         for (k, bucket) in self.buckets[a..=z].iter().enumerate() {
             // Report in the first bucket both share: the query's first

@@ -12,7 +12,7 @@
 use std::time::Instant;
 
 use super::geom::{best_fit, conflict_lists, first_fit, sorted_reserved, TimeIndex};
-use super::{outcome_with_bound, Budget, Outcome, Solver};
+use super::{fallback, outcome_with_bound, Budget, Meter, Outcome, Solver};
 use crate::bound::lower_bound;
 use crate::problem::Problem;
 
@@ -35,8 +35,8 @@ impl Solver for FirstFit {
     fn name(&self) -> &'static str {
         "first-fit"
     }
-    fn solve(&self, problem: &Problem, _budget: &Budget) -> Outcome {
-        run(problem, Fit::First, self.name())
+    fn solve(&self, problem: &Problem, budget: &Budget) -> Outcome {
+        run(problem, Fit::First, self.name(), &Meter::new(budget))
     }
 }
 
@@ -44,8 +44,8 @@ impl Solver for BestFit {
     fn name(&self) -> &'static str {
         "best-fit"
     }
-    fn solve(&self, problem: &Problem, _budget: &Budget) -> Outcome {
-        run(problem, Fit::Best, self.name())
+    fn solve(&self, problem: &Problem, budget: &Budget) -> Outcome {
+        run(problem, Fit::Best, self.name(), &Meter::new(budget))
     }
 }
 
@@ -53,9 +53,19 @@ impl Solver for BestFit {
 /// beside the placement (it costs a fifth of a pass at a million buffers).
 const BOUND_BESIDE: usize = 100_000;
 
-fn run(problem: &Problem, fit: Fit, name: &'static str) -> Outcome {
+/// A greedy pass within the budget; a pass the budget cuts short falls
+/// back to bump allocation.
+fn run(problem: &Problem, fit: Fit, name: &'static str, meter: &Meter) -> Outcome {
     let start = Instant::now();
-    let place = || size_order(problem).and_then(|order| place_in_order(problem, &order, fit));
+    let place = || {
+        let offsets =
+            size_order(problem).and_then(|order| place_in_order(problem, &order, fit, meter));
+        if offsets.is_none() && meter.spent() {
+            fallback(problem)
+        } else {
+            offsets
+        }
+    };
     let (offsets, lb) = if problem.len() > BOUND_BESIDE {
         std::thread::scope(|s| {
             let lb = s.spawn(|| lower_bound(problem));
@@ -72,6 +82,7 @@ fn run(problem: &Problem, fit: Fit, name: &'static str) -> Outcome {
     if offsets.is_none() {
         out.proven_infeasible = true;
     }
+    out.cut_short = meter.spent();
     out
 }
 
@@ -107,13 +118,19 @@ pub(crate) fn pinned_are_consistent(problem: &Problem) -> bool {
         penalties: Vec::new(),
         ..problem.clone()
     };
-    place_in_order(&pinned, &order, Fit::First).is_some()
+    place_in_order(&pinned, &order, Fit::First, &Meter::unlimited()).is_some()
 }
 
 /// Places buffers in `order` (pinned buffers must come first); buffers not in
 /// `order` are treated as absent and get offset 0. `None` when a pinned
-/// buffer clashes with another or with a reserved range.
-pub(crate) fn place_in_order(problem: &Problem, order: &[u32], fit: Fit) -> Option<Vec<u64>> {
+/// buffer clashes with another or with a reserved range, or when the
+/// budget of `meter` runs out (then `meter.spent()`).
+pub(crate) fn place_in_order(
+    problem: &Problem,
+    order: &[u32],
+    fit: Fit,
+    meter: &Meter,
+) -> Option<Vec<u64>> {
     let n = problem.buffers.len();
     let mut index = TimeIndex::new(problem);
     let reserved = sorted_reserved(problem);
@@ -145,6 +162,9 @@ pub(crate) fn place_in_order(problem: &Problem, order: &[u32], fit: Fit) -> Opti
                 if placed[x] {
                     obstacles.push((offsets[x], offsets[x] + problem.buffers[x].size));
                 }
+            }
+            if !meter.charge_obstacles(obstacles.len()) {
+                return None;
             }
             obstacles.sort_unstable_by_key(|o| o.0);
             let o = match (buf.fixed_offset, fit) {

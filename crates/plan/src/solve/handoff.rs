@@ -32,7 +32,7 @@
 use std::collections::BTreeMap;
 use std::time::Instant;
 
-use super::{outcome_from, Budget, Outcome, Solver};
+use super::{fallback, outcome_from, Budget, Meter, Outcome, Solver};
 use crate::problem::Problem;
 
 /// PyPTO's address alignment: candidate tops are rounded up to it first
@@ -53,10 +53,16 @@ impl Solver for DsaRp {
     fn name(&self) -> &'static str {
         "dsa-rp"
     }
-    fn solve(&self, problem: &Problem, _budget: &Budget) -> Outcome {
+    fn solve(&self, problem: &Problem, budget: &Budget) -> Outcome {
         let start = Instant::now();
-        let placement = canonical(problem);
-        outcome_from(problem, placement.map(|p| p.offsets), self.name(), start)
+        let meter = Meter::new(budget);
+        let mut offsets = canonical_within(problem, &meter).map(|p| p.offsets);
+        if offsets.is_none() && meter.spent() {
+            offsets = fallback(problem);
+        }
+        let mut out = outcome_from(problem, offsets, self.name(), start);
+        out.cut_short = meter.spent();
+        out
     }
 }
 
@@ -86,12 +92,16 @@ struct View {
 }
 
 impl View {
-    fn of(p: &Problem) -> View {
+    /// `None` when `meter` runs out (the pair scan is quadratic).
+    fn of(p: &Problem, meter: &Meter) -> Option<View> {
         let n = p.buffers.len();
         let mut hard = vec![Vec::new(); n];
         let mut soft = vec![BTreeMap::new(); n];
         let compatible = p.compatible_lists();
         for i in 0..n {
+            if !meter.charge_obstacles(n - i) {
+                return None;
+            }
             for j in i + 1..n {
                 if p.buffers[i].lifetime_overlaps(&p.buffers[j])
                     && compatible[i].binary_search(&(j as u32)).is_err()
@@ -117,7 +127,10 @@ impl View {
                 *e = (*e).max(w);
             }
         }
-        View {
+        for l in &mut hard {
+            l.sort_unstable();
+        }
+        Some(View {
             size: p.buffers.iter().map(|b| b.size).collect(),
             align: p.buffers.iter().map(|b| b.align).collect(),
             fixed: p.buffers.iter().map(|b| b.fixed_offset).collect(),
@@ -126,7 +139,7 @@ impl View {
             soft,
             capacity: p.capacity,
             reserved_end: p.reserved.iter().map(|&(_, e)| e).max().unwrap_or(0),
-        }
+        })
     }
 }
 
@@ -138,7 +151,14 @@ fn size_order(v: &View) -> Vec<usize> {
 }
 
 /// One greedy run in `order`; `None` when some buffer fits nowhere.
-fn run(v: &View, order: &[usize], blind: bool, name: &'static str) -> Option<Placement> {
+/// Also `None` when `meter` runs out.
+fn run(
+    v: &View,
+    order: &[usize],
+    blind: bool,
+    name: &'static str,
+    meter: &Meter,
+) -> Option<Placement> {
     let life = &v.life;
     // Pinned buffers sit where they were put; the greedy places the rest
     // around them (PyPTO's problems have none).
@@ -150,9 +170,12 @@ fn run(v: &View, order: &[usize], blind: bool, name: &'static str) -> Option<Pla
         }
         let size = v.size[i];
         let mut cands = vec![align_up(v.reserved_end, v.align[i])];
+        if !meter.charge_obstacles(off.len()) {
+            return None;
+        }
         for (j, o) in off.iter().enumerate() {
             let Some(o) = *o else { continue };
-            if v.hard[i].contains(&j) || v.soft[i].contains_key(&j) {
+            if v.hard[i].binary_search(&j).is_ok() || v.soft[i].contains_key(&j) {
                 cands.push(align_up(o.saturating_add(v.size[j]), v.align[i]));
             }
         }
@@ -166,6 +189,9 @@ fn run(v: &View, order: &[usize], blind: bool, name: &'static str) -> Option<Pla
             if v.capacity.is_some_and(|cap| c.saturating_add(size) > cap) {
                 continue;
             }
+            if !meter.charge_obstacles(off.len()) {
+                return None;
+            }
             let mut ok = true;
             let mut before: Option<(u64, u64)> = None; // (death, weight)
             let mut after: Option<(u64, u64)> = None; // (birth, weight)
@@ -176,7 +202,7 @@ fn run(v: &View, order: &[usize], blind: bool, name: &'static str) -> Option<Pla
                 {
                     continue;
                 }
-                if v.hard[i].contains(&j) {
+                if v.hard[i].binary_search(&j).is_ok() {
                     ok = false;
                     break;
                 }
@@ -204,6 +230,10 @@ fn run(v: &View, order: &[usize], blind: bool, name: &'static str) -> Option<Pla
             let key = if blind { 0 } else { p };
             if best.is_none_or(|(bk, bc, _)| (key, c) < (bk, bc)) {
                 best = Some((key, c, p));
+                if key == 0 {
+                    // Candidates ascend: no later one has a lower key.
+                    break;
+                }
             }
         }
         let (_, c, p) = best?;
@@ -230,10 +260,16 @@ fn run(v: &View, order: &[usize], blind: bool, name: &'static str) -> Option<Pla
 /// ties. Reserved ranges are taken as one prefix `[0, max end)`. `None` when
 /// no run fits the capacity.
 pub fn canonical(p: &Problem) -> Option<Placement> {
-    let v = View::of(p);
+    canonical_within(p, &Meter::unlimited())
+}
+
+/// [`canonical`] within the budget of `meter`: when it runs out, the
+/// first-fit run if that one completed, else `None` (then `meter.spent()`).
+pub(crate) fn canonical_within(p: &Problem, meter: &Meter) -> Option<Placement> {
+    let v = View::of(p, meter)?;
     let order = size_order(&v);
-    let mut best = run(&v, &order, true, "first-fit");
-    if let Some(p) = run(&v, &order, false, "penalty-aware") {
+    let mut best = run(&v, &order, true, "first-fit", meter);
+    if let Some(p) = run(&v, &order, false, "penalty-aware", meter) {
         if best
             .as_ref()
             .is_none_or(|b| (p.penalty, p.peak) < (b.penalty, b.peak))

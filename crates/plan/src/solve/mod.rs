@@ -15,7 +15,7 @@ use std::str::FromStr;
 use std::time::{Duration, Instant};
 
 use crate::bound::lower_bound;
-use crate::problem::{Problem, ProblemError, Solution};
+use crate::problem::{Problem, ProblemError, Solution, MAX_BYTES};
 
 mod auto;
 mod canonical;
@@ -23,6 +23,7 @@ mod exact;
 mod geom;
 mod greedy;
 pub mod handoff;
+mod meter;
 mod pairs;
 mod sequential;
 mod trace;
@@ -32,6 +33,8 @@ pub use canonical::Canonical;
 pub use exact::Exact;
 pub use greedy::{BestFit, FirstFit};
 pub use handoff::DsaRp;
+pub use meter::Clock;
+pub(crate) use meter::Meter;
 pub use sequential::Sequential;
 
 /// Which solver to run.
@@ -124,11 +127,16 @@ pub enum Goal {
 
 /// Limits and preferences for a solve. Build with [`Budget::default`] and the
 /// `with_*` methods (fields may be added).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+///
+/// The limits hold for every solver and every step of it (greedy passes,
+/// searches, window repair, the DSA-RP replay): a solve returns within the
+/// time limit plus a small fraction, with the best placement completed so
+/// far, and [`Outcome::cut_short`] says when the budget ended it.
+#[derive(Clone, Copy, Debug)]
 #[non_exhaustive]
 pub struct Budget {
-    /// Wall-clock limit for searches (greedy solvers ignore it). `None`: no
-    /// limit. Default: 10 seconds.
+    /// Wall-clock limit of the whole solve. `None`: no limit. Default: 10
+    /// seconds.
     pub time_limit: Option<Duration>,
     /// Ordering of height and penalty. Default: height first.
     pub objective: Objective,
@@ -136,12 +144,42 @@ pub struct Budget {
     pub goal: Goal,
     /// Seed for shuffled orders. Default: 0.
     pub seed: u64,
-    /// Work limit of the searches, in search nodes over the whole solve.
-    /// Unlike the time limit it cuts a search at the same point on every
-    /// machine, so the placement is reproducible. `None`: no limit.
-    /// Default: none.
+    /// Work limit of the whole solve, in units of work: a search node, a
+    /// buffer placed by a greedy pass, or 64 obstacles examined. Unlike
+    /// the time limit it cuts every solver at the same point on every
+    /// machine and with any number of threads, so the placement is
+    /// reproducible. `None`: no limit. Default: none.
     pub node_limit: Option<u64>,
+    /// Threads a portfolio may use (`None`: all cores). With a node limit
+    /// the result does not depend on it. Default: none.
+    pub threads: Option<usize>,
+    /// The clock the time limit is measured with (`None`: the real one).
+    /// Tests inject a clock to spend time without waiting.
+    pub clock: Option<Clock>,
 }
+
+impl PartialEq for Budget {
+    fn eq(&self, other: &Budget) -> bool {
+        // The clock is a means of measuring, not part of the request.
+        (
+            self.time_limit,
+            self.objective,
+            self.goal,
+            self.seed,
+            self.node_limit,
+            self.threads,
+        ) == (
+            other.time_limit,
+            other.objective,
+            other.goal,
+            other.seed,
+            other.node_limit,
+            other.threads,
+        )
+    }
+}
+
+impl Eq for Budget {}
 
 impl Default for Budget {
     fn default() -> Budget {
@@ -151,6 +189,8 @@ impl Default for Budget {
             goal: Goal::default(),
             seed: 0,
             node_limit: None,
+            threads: None,
+            clock: None,
         }
     }
 }
@@ -176,9 +216,19 @@ impl Budget {
         self.seed = seed;
         self
     }
-    /// Sets the work limit in search nodes (`None`: unlimited).
+    /// Sets the work limit in units of work (`None`: unlimited).
     pub fn with_node_limit(mut self, limit: Option<u64>) -> Budget {
         self.node_limit = limit;
+        self
+    }
+    /// Sets the number of threads a portfolio may use (`None`: all cores).
+    pub fn with_threads(mut self, threads: Option<usize>) -> Budget {
+        self.threads = threads;
+        self
+    }
+    /// Measures the time limit with `clock` instead of the real clock.
+    pub fn with_clock(mut self, clock: Clock) -> Budget {
+        self.clock = Some(clock);
         self
     }
 }
@@ -200,8 +250,12 @@ pub struct Outcome {
     pub proven_optimal: bool,
     /// No placement within the capacity exists.
     pub proven_infeasible: bool,
-    /// The solver that produced the placement (for `auto`: `auto/<inner>`).
+    /// The solver that produced the placement (for `auto`: `auto/<inner>`;
+    /// for `portfolio`: `portfolio/<winning member>`).
     pub solver: &'static str,
+    /// The time or work budget ran out before the solver finished: the
+    /// placement is the best one completed by then.
+    pub cut_short: bool,
     /// Wall-clock time spent.
     pub elapsed: Duration,
 }
@@ -243,13 +297,60 @@ pub fn solver(kind: SolverKind) -> Box<dyn Solver> {
 }
 
 /// Checks the problem, then runs the solver of `kind` on it.
+///
+/// Every byte of a returned placement lies below [`MAX_BYTES`] (2^60), the
+/// largest number the problem files hold, so a placement can always be
+/// written and read back: a problem whose buffers could be stacked past
+/// it is solved with that as its capacity.
 pub fn solve(
     problem: &Problem,
     kind: SolverKind,
     budget: &Budget,
 ) -> Result<Outcome, ProblemError> {
     problem.check()?;
+    if may_pass_max_bytes(problem) {
+        let mut capped = problem.clone();
+        capped.capacity = Some(problem.capacity.map_or(MAX_BYTES, |c| c.min(MAX_BYTES)));
+        let mut out = solver(kind).solve(&capped, budget);
+        out.lower_bound = lower_bound(problem);
+        return Ok(out);
+    }
     Ok(solver(kind).solve(problem, budget))
+}
+
+/// True when some placement a solver may build could end above
+/// [`MAX_BYTES`]: the capacity (if any) is above it and a stack of every
+/// buffer with its worst alignment padding, above every pinned buffer and
+/// reserved range, could reach it.
+fn may_pass_max_bytes(problem: &Problem) -> bool {
+    if problem.capacity.is_some_and(|c| c <= MAX_BYTES) {
+        return false;
+    }
+    let floor = problem
+        .reserved
+        .iter()
+        .map(|&(_, e)| e as u128)
+        .chain(
+            problem
+                .buffers
+                .iter()
+                .filter_map(|b| b.fixed_offset.map(|o| o as u128 + b.size as u128)),
+        )
+        .max()
+        .unwrap_or(0);
+    let stack: u128 = problem
+        .buffers
+        .iter()
+        .map(|b| b.size as u128 + b.align as u128)
+        .sum();
+    floor + stack > MAX_BYTES as u128
+}
+
+/// A placement of last resort, for a budget spent before any pass
+/// completed: bump allocation in buffer order (linear work, every buffer
+/// apart from every other). `None` when pinned buffers clash.
+pub(crate) fn fallback(problem: &Problem) -> Option<Vec<u64>> {
+    sequential::bump(problem)
 }
 
 /// Builds an outcome from a placement that respects every hard rule except
@@ -279,6 +380,7 @@ pub(crate) fn outcome_with_bound(
         proven_optimal: false,
         proven_infeasible: false,
         solver,
+        cut_short: false,
         elapsed: Duration::ZERO,
     };
     if let Some(offsets) = offsets {

@@ -26,7 +26,7 @@ use std::time::Instant;
 use super::canonical::canonical_best;
 use super::exact::height_of;
 use super::geom::{align_up, penalty_of, sorted_reserved};
-use super::{outcome_from, Budget, Objective, Outcome};
+use super::{fallback, outcome_from, Budget, Meter, Objective, Outcome};
 use crate::bound::lower_bound;
 use crate::problem::Problem;
 
@@ -38,8 +38,13 @@ pub(crate) fn solve_pairs(
     budget: &Budget,
     start: Instant,
     name: &'static str,
+    meter: &Meter,
 ) -> Outcome {
-    let incumbent = canonical_best(problem, budget);
+    let mut incumbent = canonical_best(problem, budget, meter);
+    if incumbent.is_none() && meter.spent() {
+        incumbent = fallback(problem);
+        return outcome_from(problem, incumbent, name, start);
+    }
     let free = problem
         .buffers
         .iter()
@@ -52,7 +57,7 @@ pub(crate) fn solve_pairs(
         }
         return out;
     }
-    let mut s = Search::new(problem, budget, start);
+    let mut s = Search::new(problem, budget, meter);
     if let Some(inc) = &incumbent {
         s.best_key = Some(s.key(inc));
         s.best = Some(inc.clone());
@@ -70,11 +75,10 @@ pub(crate) fn solve_pairs(
     out
 }
 
-struct Search<'a> {
+struct Search<'a, 'm> {
     p: &'a Problem,
     objective: Objective,
-    deadline: Option<Instant>,
-    node_limit: u64,
+    meter: &'m Meter<'m>,
     cap: u64,
     lb: u64,
     reserved: Vec<(u64, u64)>,
@@ -90,8 +94,8 @@ struct Search<'a> {
     cut_short: bool,
 }
 
-impl<'a> Search<'a> {
-    fn new(p: &'a Problem, budget: &Budget, start: Instant) -> Search<'a> {
+impl<'a, 'm> Search<'a, 'm> {
+    fn new(p: &'a Problem, budget: &Budget, meter: &'m Meter<'m>) -> Search<'a, 'm> {
         let n = p.buffers.len();
         let compatible = p.compatible_lists();
         let mut hard: Vec<Vec<u32>> = p
@@ -138,8 +142,7 @@ impl<'a> Search<'a> {
         Search {
             p,
             objective: budget.objective,
-            deadline: budget.time_limit.map(|d| start + d),
-            node_limit: budget.node_limit.unwrap_or(u64::MAX),
+            meter,
             cap: p.capacity.unwrap_or(u64::MAX),
             lb: lower_bound(p),
             reserved: sorted_reserved(p),
@@ -198,9 +201,7 @@ impl<'a> Search<'a> {
 
     fn dfs(&mut self, level: u64, level_id: u32, height: u64, penalty: u64) {
         self.nodes += 1;
-        if self.nodes > self.node_limit
-            || (self.nodes & 1023 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d))
-        {
+        if !self.meter.charge(1) {
             self.cut_short = true;
         }
         if self.cut_short {

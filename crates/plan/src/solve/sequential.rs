@@ -23,6 +23,19 @@ impl Solver for Sequential {
 
     fn solve(&self, problem: &Problem, _budget: &Budget) -> Outcome {
         let start = Instant::now();
+        let offsets = bump(problem);
+        let mut out = outcome_from(problem, offsets.clone(), self.name(), start);
+        if offsets.is_none() {
+            out.proven_infeasible = true;
+        }
+        out
+    }
+}
+
+/// Bump allocation in buffer order (see the module doc); `None` when
+/// pinned buffers clash with each other or with reserved ranges.
+pub(crate) fn bump(problem: &Problem) -> Option<Vec<u64>> {
+    {
         let mut taken = sorted_reserved(problem);
         for b in &problem.buffers {
             if let (Some(o), true) = (b.fixed_offset, b.size > 0) {
@@ -47,11 +60,6 @@ impl Solver for Sequential {
                 cursor = o + b.size;
             }
         }
-        let pinned_ok = super::greedy::pinned_are_consistent(problem);
-        let mut out = outcome_from(problem, pinned_ok.then_some(offsets), self.name(), start);
-        if !pinned_ok {
-            out.proven_infeasible = true;
-        }
-        out
+        super::greedy::pinned_are_consistent(problem).then_some(offsets)
     }
 }

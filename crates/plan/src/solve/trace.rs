@@ -51,12 +51,13 @@
 //! the repair (on a slower machine fewer rounds may count). The floor it
 //! reports is a lower bound on every placement of the problem.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use super::exact::exact_run;
 use super::exact::height_of;
 use super::geom::{first_fit, TimeIndex};
 use super::greedy::size_order;
-use super::{Budget, Solver};
+use super::{Budget, Meter};
 use crate::problem::{Buffer, Problem};
 
 /// Work limit of one window search, in search nodes.
@@ -85,13 +86,9 @@ pub(crate) struct Repaired {
 
 /// Lowers `incumbent` (a valid placement of `problem`, whose
 /// [`lower_bound`](crate::bound::lower_bound) is `lb`) by peak-window
-/// repair. Work stops at `deadline`.
-pub(crate) fn repair(
-    problem: &Problem,
-    incumbent: Vec<u64>,
-    lb: u64,
-    deadline: Instant,
-) -> Repaired {
+/// repair. Work stops when `meter` (usually a part of the solve's
+/// budget, see `Meter::sub`) is spent.
+pub(crate) fn repair(problem: &Problem, incumbent: Vec<u64>, lb: u64, meter: &Meter) -> Repaired {
     let mut best_h = height_of(problem, &incumbent);
     let mut out = Repaired {
         offsets: incumbent,
@@ -110,8 +107,7 @@ pub(crate) fn repair(
     // Window centres with the buffers wanted beyond those live there.
     let mut centres: Vec<(u64, usize)> = vec![(peak, first_extra(peak))];
     for w in 0..MAX_WINDOWS {
-        let now = Instant::now();
-        if now >= deadline {
+        if !meter.alive() {
             break;
         }
         let windows: Vec<(u64, u64)> = centres
@@ -124,10 +120,10 @@ pub(crate) fn repair(
             break;
         };
         // Each window may use half of what is left (the last one all of it).
-        let left = deadline - now;
+        let left = meter.time_left().unwrap_or(WINDOW_LIMIT * 2);
         let limit = if w + 1 == MAX_WINDOWS { left } else { left / 2 };
         let limit = limit.min(WINDOW_LIMIT);
-        let Some((optimum, placed)) = sub.solve(problem, limit) else {
+        let Some((optimum, placed)) = sub.solve(problem, limit, meter) else {
             // Not settled in time: a wider window will not be either.
             break;
         };
@@ -307,11 +303,15 @@ impl WindowProblem {
     /// machine's speed, and an optimal window is what the repair relies on.
     /// The work limit ends hopeless windows at the same point on every
     /// machine; the clock only guards slow ones.
-    fn solve(&self, problem: &Problem, limit: Duration) -> Option<(u64, Option<Vec<u64>>)> {
-        let budget = Budget::default()
-            .with_time_limit(Some(limit))
-            .with_node_limit(Some(WINDOW_NODES));
-        let out = super::Exact.solve(&self.sub, &budget);
+    fn solve(
+        &self,
+        problem: &Problem,
+        limit: Duration,
+        meter: &Meter,
+    ) -> Option<(u64, Option<Vec<u64>>)> {
+        let window = meter.sub(Some(limit), Some(WINDOW_NODES));
+        let out = exact_run(&self.sub, &Budget::default(), &window, "exact");
+        meter.charge(window.used());
         if !out.proven_optimal {
             return None;
         }
@@ -322,7 +322,7 @@ impl WindowProblem {
             offsets[i] = sol.offsets[k];
             pinned[i] = true;
         }
-        let placed = place_around(problem, &mut offsets, &pinned).then_some(offsets);
+        let placed = place_around(problem, &mut offsets, &pinned, meter).then_some(offsets);
         Some((out.height, placed))
     }
 }
@@ -330,8 +330,8 @@ impl WindowProblem {
 /// Places the buffers not `pinned` first-fit in size order around the
 /// pinned ones (which keep `offsets`). Returns false when two pinned buffers
 /// overlap somewhere outside the window they were placed in (then the
-/// placement is unusable).
-fn place_around(problem: &Problem, offsets: &mut [u64], pinned: &[bool]) -> bool {
+/// placement is unusable), or when `meter` runs out.
+fn place_around(problem: &Problem, offsets: &mut [u64], pinned: &[bool], meter: &Meter) -> bool {
     let b = &problem.buffers;
     let mut index = TimeIndex::new(problem);
     let mut obstacles: Vec<(u64, u64)> = Vec::new();
@@ -365,6 +365,9 @@ fn place_around(problem: &Problem, offsets: &mut [u64], pinned: &[bool]) -> bool
         }
         obstacles.clear();
         index.for_each_overlap(b[i].lower, b[i].upper, |s, e| obstacles.push((s, e)));
+        if !meter.charge_obstacles(obstacles.len()) {
+            return false;
+        }
         obstacles.sort_unstable_by_key(|o| o.0);
         offsets[i] = first_fit(&obstacles, 0, b[i].size, b[i].align);
         index.place(&b[i], offsets[i]);
@@ -416,8 +419,8 @@ mod tests {
         }
     }
 
-    fn later() -> Instant {
-        Instant::now() + Duration::from_secs(5)
+    fn later() -> Meter<'static> {
+        Meter::new(&Budget::default().with_time_limit(Some(Duration::from_secs(5))))
     }
 
     fn checked(p: &Problem, offsets: &[u64]) -> u64 {
@@ -434,9 +437,9 @@ mod tests {
         for k in 0..200 {
             p.push(Buffer::new(1, 100 + k, 101 + k));
         }
-        let greedy = best_greedy(&p).expect("plain");
+        let greedy = best_greedy(&p, &Meter::unlimited()).expect("plain");
         assert_eq!(height_of(&p, &greedy), 8);
-        let repaired = repair(&p, greedy, lower_bound(&p), later());
+        let repaired = repair(&p, greedy, lower_bound(&p), &later());
         assert_eq!(checked(&p, &repaired.offsets), 7);
         assert_eq!(repaired.floor, 7);
     }
@@ -450,9 +453,9 @@ mod tests {
         gadget(&mut p, 1 << 20, 1_000);
         gadget(&mut p, 1 << 20, 2_000);
         let lb = lower_bound(&p);
-        let greedy = best_greedy(&p).expect("plain");
+        let greedy = best_greedy(&p, &Meter::unlimited()).expect("plain");
         assert!(checked(&p, &greedy) > lb + (1 << 19));
-        let repaired = repair(&p, greedy, lb, later());
+        let repaired = repair(&p, greedy, lb, &later());
         assert_eq!(checked(&p, &repaired.offsets), lb);
     }
 
@@ -462,9 +465,9 @@ mod tests {
         // the greedy placement.
         let mut p = Problem::new();
         gadget(&mut p, 1, 0);
-        let greedy = best_greedy(&p).expect("plain");
+        let greedy = best_greedy(&p, &Meter::unlimited()).expect("plain");
         assert_eq!(
-            repair(&p, greedy.clone(), lower_bound(&p), later()).offsets,
+            repair(&p, greedy.clone(), lower_bound(&p), &later()).offsets,
             greedy
         );
     }
@@ -476,10 +479,10 @@ mod tests {
             if seed % 2 == 1 {
                 gadget(&mut p, 1 << 20, 1_500);
             }
-            let greedy = best_greedy(&p).expect("plain");
+            let greedy = best_greedy(&p, &Meter::unlimited()).expect("plain");
             let g = checked(&p, &greedy);
-            let a = repair(&p, greedy.clone(), lower_bound(&p), later()).offsets;
-            let b = repair(&p, greedy, lower_bound(&p), later()).offsets;
+            let a = repair(&p, greedy.clone(), lower_bound(&p), &later()).offsets;
+            let b = repair(&p, greedy, lower_bound(&p), &later()).offsets;
             assert_eq!(a, b, "seed {seed}");
             let h = checked(&p, &a);
             assert!(h <= g && h >= lower_bound(&p), "seed {seed}");
@@ -498,21 +501,21 @@ mod tests {
         for k in 0..200 {
             p.push(Buffer::new(1, 100 + k, 101 + k));
         }
-        let greedy = best_greedy(&p).expect("plain");
+        let greedy = best_greedy(&p, &Meter::unlimited()).expect("plain");
         assert_ne!(
-            repair(&p, greedy.clone(), lower_bound(&p), later()).offsets,
+            repair(&p, greedy.clone(), lower_bound(&p), &later()).offsets,
             greedy
         );
         let mut pinned = p.clone();
         pinned.buffers[10].fixed_offset = Some(greedy[10]);
         assert_eq!(
-            repair(&pinned, greedy.clone(), lower_bound(&p), later()).offsets,
+            repair(&pinned, greedy.clone(), lower_bound(&p), &later()).offsets,
             greedy
         );
         let mut reserved = p.clone();
         reserved.reserved.push((100, 200));
         assert_eq!(
-            repair(&reserved, greedy.clone(), lower_bound(&p), later()).offsets,
+            repair(&reserved, greedy.clone(), lower_bound(&p), &later()).offsets,
             greedy
         );
     }
@@ -530,9 +533,9 @@ mod tests {
         }
         let lb = lower_bound(&p);
         assert_eq!(lb, 2);
-        let greedy = best_greedy(&p).expect("plain");
+        let greedy = best_greedy(&p, &Meter::unlimited()).expect("plain");
         assert_eq!(height_of(&p, &greedy), 5);
-        let repaired = repair(&p, greedy.clone(), lb, later());
+        let repaired = repair(&p, greedy.clone(), lb, &later());
         assert_eq!(repaired.floor, 5);
         assert_eq!(repaired.offsets, greedy);
     }

@@ -1,0 +1,179 @@
+//! The one work and time account of a solve: every loop whose work grows
+//! with the problem (greedy passes, the searches, window repair, the DSA-RP
+//! replay) books its work here and stops when the [`Budget`] is spent.
+//!
+//! Work is counted in *units*: one search node, one buffer placed by a
+//! greedy pass, or 64 obstacles (placed buffers, candidate offsets)
+//! examined. [`Budget::node_limit`] caps the units of the whole solve, so a
+//! node limit cuts every solver at the same point on every machine (and
+//! with any number of threads). The time limit is read from the clock every
+//! [`CHECK_EVERY`] units, which keeps the overshoot to microseconds of
+//! work; the clock can be replaced ([`Budget::with_clock`]) so tests can
+//! spend time without waiting for it.
+//!
+//! The deadline is 95 % of the time limit: the last 5 % is left for what
+//! follows the search (the outcome's bound and penalty, the caller's
+//! validation), so the whole solve ends within the limit plus a little.
+//!
+//! Once spent, a meter stays spent: every later charge fails, and solvers
+//! return the best placement they completed (or a bump allocation, see
+//! `super::fallback`), reported as cut short.
+
+use std::cell::Cell;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use super::Budget;
+
+/// Units of work between two reads of the clock.
+pub(crate) const CHECK_EVERY: u64 = 256;
+
+/// Obstacles examined per unit of work.
+pub(crate) const OBSTACLES_PER_UNIT: u64 = 64;
+
+/// A clock for budgets: time elapsed since an origin the clock chooses.
+/// The default reads [`Instant`]; tests inject a clock that advances with
+/// each read.
+pub type Clock = fn() -> Duration;
+
+fn real_clock() -> Duration {
+    thread_local! {
+        static ORIGIN: Instant = Instant::now();
+    }
+    ORIGIN.with(|o| o.elapsed())
+}
+
+/// Work and time spent by one solve (or one member of a portfolio) against
+/// its budget. Not shared between threads; a portfolio gives every member
+/// its own meter and a shared stop flag.
+pub(crate) struct Meter<'a> {
+    clock: Clock,
+    /// Clock reading at which time is up (`None`: no time limit).
+    deadline: Option<Duration>,
+    limit: u64,
+    used: Cell<u64>,
+    next_check: Cell<u64>,
+    spent: Cell<bool>,
+    stop: Option<&'a AtomicBool>,
+}
+
+impl<'a> Meter<'a> {
+    /// A meter for `budget`, its time counted from now.
+    pub(crate) fn new(budget: &Budget) -> Meter<'static> {
+        let clock = budget.clock.unwrap_or(real_clock);
+        let now = clock();
+        Meter {
+            clock,
+            deadline: budget.time_limit.map(|d| now + d.mul_f64(0.95)),
+            limit: budget.node_limit.unwrap_or(u64::MAX),
+            used: Cell::new(0),
+            next_check: Cell::new(CHECK_EVERY),
+            spent: Cell::new(false),
+            stop: None,
+        }
+    }
+
+    /// A meter that never runs out.
+    pub(crate) fn unlimited() -> Meter<'static> {
+        Meter {
+            clock: real_clock,
+            deadline: None,
+            limit: u64::MAX,
+            used: Cell::new(0),
+            next_check: Cell::new(u64::MAX),
+            spent: Cell::new(false),
+            stop: None,
+        }
+    }
+
+    /// A meter with this one's deadline cut to `within` from now and its
+    /// work to `units` (for a sub-search such as a repair window). Work it
+    /// books must be charged to this meter too (see [`Meter::used`]).
+    pub(crate) fn sub(&self, within: Option<Duration>, units: Option<u64>) -> Meter<'a> {
+        let now = (self.clock)();
+        let deadline = match (self.deadline, within) {
+            (Some(d), Some(w)) => Some(d.min(now + w)),
+            (d, None) => d,
+            (None, Some(w)) => Some(now + w),
+        };
+        Meter {
+            clock: self.clock,
+            deadline,
+            limit: units.unwrap_or(u64::MAX).min(self.left()),
+            used: Cell::new(0),
+            next_check: Cell::new(CHECK_EVERY),
+            spent: Cell::new(self.spent.get()),
+            stop: self.stop,
+        }
+    }
+
+    /// Books `units` of work; false once the budget is spent (and ever
+    /// after).
+    pub(crate) fn charge(&self, units: u64) -> bool {
+        if self.spent.get() {
+            return false;
+        }
+        let used = self.used.get().saturating_add(units);
+        self.used.set(used);
+        if used > self.limit {
+            self.spent.set(true);
+            return false;
+        }
+        if used >= self.next_check.get() {
+            self.next_check.set(used.saturating_add(CHECK_EVERY));
+            if self.time_is_up() {
+                self.spent.set(true);
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Books the examination of `n` obstacles (rounded up to whole units
+    /// only when it crosses a unit boundary, so a cheap step stays cheap).
+    pub(crate) fn charge_obstacles(&self, n: usize) -> bool {
+        self.charge(1 + n as u64 / OBSTACLES_PER_UNIT)
+    }
+
+    /// Reads the clock now (and the stop flag): true when time is up.
+    pub(crate) fn time_is_up(&self) -> bool {
+        if self.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            return true;
+        }
+        self.deadline.is_some_and(|d| (self.clock)() >= d)
+    }
+
+    /// Checks the clock without booking work; false when spent.
+    pub(crate) fn alive(&self) -> bool {
+        if !self.spent.get() && self.time_is_up() {
+            self.spent.set(true);
+        }
+        !self.spent.get()
+    }
+
+    /// True once the budget is spent.
+    pub(crate) fn spent(&self) -> bool {
+        self.spent.get()
+    }
+
+    /// Units booked so far.
+    pub(crate) fn used(&self) -> u64 {
+        self.used.get()
+    }
+
+    /// Units left (`u64::MAX` without a node limit).
+    pub(crate) fn left(&self) -> u64 {
+        self.limit.saturating_sub(self.used.get())
+    }
+
+    /// Time left before the deadline (`None`: no time limit).
+    pub(crate) fn time_left(&self) -> Option<Duration> {
+        self.deadline.map(|d| d.saturating_sub((self.clock)()))
+    }
+
+    /// Marks the budget spent (a member that lost the race, a sub-search
+    /// whose work ran out).
+    pub(crate) fn mark_spent(&self) {
+        self.spent.set(true);
+    }
+}
