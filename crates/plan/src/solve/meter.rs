@@ -97,21 +97,13 @@ impl<'a> Meter<'a> {
         units: u64,
         within: Option<Duration>,
         race: &'b AtomicU64,
-    ) -> Meter<'b> {
-        let now = (self.clock)();
-        let deadline = match (self.deadline, within) {
-            (Some(d), Some(w)) => Some(d.min(now + w)),
-            (d, None) => d,
-            (None, Some(w)) => Some(now + w),
-        };
+    ) -> Meter<'b>
+    where
+        'a: 'b,
+    {
         Meter {
-            clock: self.clock,
-            deadline,
-            limit: units.min(self.left()),
-            used: Cell::new(0),
-            next_check: Cell::new(CHECK_EVERY),
-            spent: Cell::new(self.spent.get()),
             race: Some(race),
+            ..self.sub(within, Some(units))
         }
     }
 

@@ -205,13 +205,7 @@ impl Model {
             })
             .collect();
         let bufs: Vec<_> = ids.iter().map(|&i| &problem.buffers[i as usize]).collect();
-        let mut times: Vec<u64> = bufs.iter().flat_map(|b| [b.lower, b.upper]).collect();
-        times.sort_unstable();
-        times.dedup();
-        let pos = |t: u64| times.partition_point(|&x| x < t) as u32;
-        let sl: Vec<u32> = bufs.iter().map(|b| pos(b.lower)).collect();
-        let su: Vec<u32> = bufs.iter().map(|b| pos(b.upper)).collect();
-        let sections = times.len().saturating_sub(1);
+        let (sl, su, sections) = super::geom::sections(&bufs);
         let n = ids.len();
         let mut covering: Vec<Vec<u32>> = vec![Vec::new(); sections];
         for b in 0..n {
