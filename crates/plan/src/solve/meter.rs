@@ -36,11 +36,12 @@ pub(crate) const OBSTACLES_PER_UNIT: u64 = 64;
 /// each read.
 pub type Clock = fn() -> Duration;
 
+/// The real clock: time since a process-wide origin (one origin for all
+/// threads, since a portfolio's members compare their readings with a
+/// deadline set on the thread that started them).
 fn real_clock() -> Duration {
-    thread_local! {
-        static ORIGIN: Instant = Instant::now();
-    }
-    ORIGIN.with(|o| o.elapsed())
+    static ORIGIN: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    ORIGIN.get_or_init(Instant::now).elapsed()
 }
 
 /// Work and time spent by one solve (or one member of a portfolio) against
