@@ -206,3 +206,36 @@ impl<'a> Meter<'a> {
         self.spent.set(true);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reading on a new thread is never behind one taken earlier on
+    /// another: members of a portfolio compare their readings with a
+    /// deadline set by the thread that started them.
+    #[test]
+    fn every_thread_reads_the_same_clock() {
+        let before = real_clock();
+        while real_clock() <= before + Duration::from_millis(1) {
+            std::hint::spin_loop();
+        }
+        let earlier = real_clock();
+        let later = std::thread::spawn(real_clock).join().unwrap();
+        assert!(later >= earlier, "{later:?} < {earlier:?}");
+    }
+
+    /// Work past the race bound spends a member's meter.
+    #[test]
+    fn a_member_stops_once_it_cannot_win() {
+        let race = AtomicU64::new(u64::MAX);
+        let parent = Meter::new(&Budget::default().with_time_limit(None));
+        let m = parent.share(1_000, None, &race);
+        assert!(m.charge(10));
+        race.store(15, Ordering::Relaxed);
+        assert_eq!(m.left(), 5);
+        assert!(m.charge(5));
+        assert!(!m.charge(1));
+        assert!(m.spent());
+    }
+}
