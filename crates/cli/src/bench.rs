@@ -1,9 +1,14 @@
-//! `tilemem bench`: solve every problem file of a folder and print one table.
+//! `tilemem bench`: solve every problem file of a folder, or the generated
+//! instances of a family, and print one table; beside MiniMalloc's time per
+//! instance when the environment variable `MINIMALLOC` names its binary.
 
-use std::path::PathBuf;
-use std::process::ExitCode;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode, Stdio};
+use std::time::{Duration, Instant};
 
-use tilemem_plan::bench::{bench_problem, load, problem_files, table};
+use tilemem_plan::bench::{bench_problem, family_table, load, problem_files, table, Row};
+use tilemem_plan::gen::{family, FAMILIES};
+use tilemem_plan::{csv, Problem};
 
 use crate::search::SearchFlags;
 
@@ -16,7 +21,23 @@ use crate::search::SearchFlags;
 pub struct Args {
     /// Folder of problem files (`*.csv`, searched recursively). A capacity in
     /// the file name (`NAME.CAPACITY.csv`) applies.
-    pub dir: PathBuf,
+    #[arg(required_unless_present = "family")]
+    pub dir: Option<PathBuf>,
+    /// Generated family instead of a folder: challenging, guillotine,
+    /// staircase or all (repeatable). Prints the distribution per family;
+    /// the instances are always solved with --fit at their capacity.
+    #[arg(long, value_name = "NAME")]
+    pub family: Vec<String>,
+    /// Instances per family.
+    #[arg(long, default_value_t = 100)]
+    pub count: u64,
+    /// With --family: also print one row per instance.
+    #[arg(long)]
+    pub rows: bool,
+    /// With --family: write every generated instance to this folder as
+    /// `FAMILY-SEED.CAPACITY.csv` (replayable with `tilemem bench DIR`).
+    #[arg(long, value_name = "DIR")]
+    pub write: Option<PathBuf>,
     /// Solver and search budget.
     #[command(flatten)]
     pub search: SearchFlags,
@@ -31,10 +52,64 @@ pub fn run(args: Args) -> ExitCode {
         Ok(kb) => kb,
         Err(code) => return code,
     };
-    let files = match problem_files(&args.dir) {
+    let minimalloc = std::env::var_os("MINIMALLOC").map(PathBuf::from);
+    let limit = Duration::from_secs_f64(args.search.time_limit);
+    let measure = |name: &str, p: &Problem, budget: &tilemem_plan::Budget| {
+        let mut row = bench_problem(name, p, kind, budget);
+        if let (Some(bin), Some(cap)) = (&minimalloc, p.capacity) {
+            row.minimalloc = Some(run_minimalloc(bin, p, cap, limit));
+        }
+        row
+    };
+    if !args.family.is_empty() {
+        let mut names: Vec<String> = Vec::new();
+        for f in &args.family {
+            if f == "all" {
+                names.extend(FAMILIES.iter().map(|s| s.to_string()));
+            } else if FAMILIES.contains(&f.as_str()) {
+                names.push(f.clone());
+            } else {
+                eprintln!(
+                    "error: unknown family `{f}`; expected one of {} or all",
+                    FAMILIES.join(", ")
+                );
+                return ExitCode::from(2);
+            }
+        }
+        let budget = budget.with_goal(tilemem_plan::Goal::Fit);
+        let mut all = Vec::new();
+        for name in names {
+            let rows: Vec<Row> = (0..args.count)
+                .map(|seed| {
+                    let p = family(&name, seed).expect("known family");
+                    if let Some(dir) = &args.write {
+                        let cap = p.capacity.unwrap_or(0);
+                        let path = dir.join(format!("{name}-{seed}.{cap}.csv"));
+                        if let Err(e) = std::fs::write(&path, csv::write_problem(&p, None)) {
+                            eprintln!("warning: cannot write {}: {e}", path.display());
+                        }
+                    }
+                    measure(&format!("{name}-{seed}"), &p, &budget)
+                })
+                .collect();
+            if args.rows {
+                print!("{}", table(&rows));
+                println!();
+            }
+            all.push((name, rows));
+        }
+        print!("{}", family_table(&all));
+        if all.iter().flat_map(|(_, r)| r).any(|r| !r.valid) {
+            eprintln!("error: a solver produced an invalid placement");
+            return ExitCode::from(1);
+        }
+        return ExitCode::SUCCESS;
+    }
+    let dir = args.dir.expect("clap requires a folder without --family");
+    let files = match problem_files(&dir) {
         Ok(f) => f,
         Err(e) => {
-            eprintln!("error: {}: {e}", args.dir.display());
+            eprintln!("error: {}: {e}", dir.display());
             return ExitCode::from(2);
         }
     };
@@ -51,7 +126,7 @@ pub fn run(args: Args) -> ExitCode {
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
-        rows.push(bench_problem(&name, &problem, kind, &budget));
+        rows.push(measure(&name, &problem, &budget));
     }
     print!("{}", table(&rows));
     if rows.iter().any(|r| !r.valid) {
@@ -59,4 +134,55 @@ pub fn run(args: Args) -> ExitCode {
         return ExitCode::from(1);
     }
     ExitCode::SUCCESS
+}
+
+/// Runs MiniMalloc on `p` at `capacity` (killed after `limit`): its wall
+/// time when it writes a solution, else why not.
+fn run_minimalloc(bin: &Path, p: &Problem, capacity: u64, limit: Duration) -> Result<f64, String> {
+    if p.buffers.iter().any(|b| b.align > 1) || !p.is_plain() {
+        return Err("n/a".into());
+    }
+    let dir = std::env::temp_dir().join(format!("tilemem-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let input = dir.join("problem.csv");
+    let output = dir.join("solution.csv");
+    let _ = std::fs::remove_file(&output);
+    // MiniMalloc's columns: id, lower, upper, size.
+    let mut text = String::from("id,lower,upper,size\n");
+    for (i, b) in p.buffers.iter().enumerate() {
+        text.push_str(&format!("{i},{},{},{}\n", b.lower, b.upper, b.size));
+    }
+    std::fs::write(&input, text).map_err(|e| e.to_string())?;
+    let start = Instant::now();
+    let mut child = Command::new(bin)
+        .arg(format!("--capacity={capacity}"))
+        .arg(format!("--input={}", input.display()))
+        .arg(format!("--output={}", output.display()))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("cannot run {}: {e}", bin.display()))?;
+    let status = loop {
+        if let Some(s) = child.try_wait().map_err(|e| e.to_string())? {
+            break s;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err("timeout".into());
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    };
+    let time = start.elapsed().as_secs_f64();
+    let placed = status.success()
+        && std::fs::read_to_string(&output)
+            .ok()
+            .and_then(|t| csv::parse(&t, "minimalloc output").ok())
+            .is_some_and(|s| s.solution().is_ok());
+    let _ = std::fs::remove_dir_all(&dir);
+    if placed {
+        Ok(time)
+    } else {
+        Err("failed".into())
+    }
 }

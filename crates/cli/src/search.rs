@@ -10,8 +10,8 @@ use tilemem_plan::{Budget, Goal, SolverKind};
 /// some help texts for its per-problem runs (see its `Args`).
 #[derive(clap::Args)]
 pub struct SearchFlags {
-    /// Solver: auto, exact, canonical, dsa-rp, first-fit, best-fit or
-    /// sequential.
+    /// Solver: auto, portfolio, exact, minimalloc, canonical, dsa-rp,
+    /// first-fit, best-fit or sequential.
     #[arg(long, default_value = "auto")]
     pub solver: String,
     /// Time budget of the search, in seconds.
@@ -26,6 +26,10 @@ pub struct SearchFlags {
     /// searching for the lowest one.
     #[arg(long)]
     pub fit: bool,
+    /// Threads the portfolio may use (default: all cores). With
+    /// --node-limit the result is the same for any number.
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
 }
 
 impl SearchFlags {
@@ -46,6 +50,7 @@ impl SearchFlags {
         let budget = Budget::default()
             .with_time_limit(Some(Duration::from_secs_f64(self.time_limit)))
             .with_node_limit(self.node_limit)
+            .with_threads(self.threads.map(|t| t.max(1)))
             .with_goal(if self.fit { Goal::Fit } else { Goal::Lowest });
         Ok((kind, budget))
     }

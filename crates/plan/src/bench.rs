@@ -30,6 +30,12 @@ pub struct Row {
     pub first_fit: u64,
     /// The independent validator accepted the placement.
     pub valid: bool,
+    /// The solver (or portfolio member) that produced the placement.
+    pub solver: &'static str,
+    /// The time of MiniMalloc on the same problem and capacity, when
+    /// measured: `Some(Ok(seconds))` when it placed it, `Some(Err(why))`
+    /// when it failed or timed out.
+    pub minimalloc: Option<Result<f64, String>>,
 }
 
 /// Capacity given by a file name such as `A.1048576.csv`.
@@ -65,6 +71,7 @@ pub fn bench_problem(instance: &str, problem: &Problem, kind: SolverKind, budget
     let ff = solve(problem, SolverKind::FirstFit, budget)
         .map(|o| o.height)
         .unwrap_or(0);
+    let solver = out.as_ref().map_or("-", |o| o.solver);
     let (height, proven, valid) = match &out {
         Ok(o) => match &o.solution {
             Some(s) => (
@@ -86,6 +93,8 @@ pub fn bench_problem(instance: &str, problem: &Problem, kind: SolverKind, budget
         time,
         first_fit: ff,
         valid,
+        solver,
+        minimalloc: None,
     }
 }
 
@@ -102,7 +111,7 @@ pub fn load(path: &Path, capacity: Option<u64>) -> Result<Problem, csv::CsvError
 /// Renders the rows as one Markdown table.
 pub fn table(rows: &[Row]) -> String {
     let mut s = String::from(
-        "| instance | buffers | capacity | lower bound | height | gap % | proven | time (s) | first-fit | first-fit / height | valid |\n|---|---|---|---|---|---|---|---|---|---|---|\n",
+        "| instance | buffers | capacity | lower bound | height | gap % | proven | time (s) | solver | MiniMalloc (s) | first-fit | first-fit / height | valid |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     for r in rows {
         let cap = r.capacity.map_or("-".to_string(), |c| c.to_string());
@@ -126,7 +135,7 @@ pub fn table(rows: &[Row]) -> String {
             None => ("none".into(), "-".into(), "-".into()),
         };
         s.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {:.3} | {} | {} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} | {:.3} | {} | {} | {} | {} | {} |\n",
             r.instance,
             r.buffers,
             cap,
@@ -135,9 +144,97 @@ pub fn table(rows: &[Row]) -> String {
             gap,
             if r.proven { "yes" } else { "no" },
             r.time.as_secs_f64(),
+            r.solver,
+            minimalloc_cell(&r.minimalloc),
             r.first_fit,
             ratio,
             if r.valid { "ok" } else { "INVALID" }
+        ));
+    }
+    s
+}
+
+fn minimalloc_cell(m: &Option<Result<f64, String>>) -> String {
+    match m {
+        None => "-".into(),
+        Some(Ok(t)) => format!("{t:.3}"),
+        Some(Err(why)) => why.clone(),
+    }
+}
+
+/// One line per family: the distribution of the solve times over its
+/// instances (median and worst), failures (no placement within the
+/// capacity, or invalid), the members that won, and MiniMalloc's figures
+/// on the same instances when measured.
+pub fn family_table(families: &[(String, Vec<Row>)]) -> String {
+    let mut s = String::from(
+        "| family | instances | buffers (median) | median (s) | worst (s) | worst instance | failures | won by | MiniMalloc median (s) | MiniMalloc worst (s) | MiniMalloc failures | slower than MiniMalloc |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+    );
+    for (name, rows) in families {
+        if rows.is_empty() {
+            continue;
+        }
+        let mut times: Vec<f64> = rows.iter().map(|r| r.time.as_secs_f64()).collect();
+        times.sort_by(f64::total_cmp);
+        let mut sizes: Vec<usize> = rows.iter().map(|r| r.buffers).collect();
+        sizes.sort_unstable();
+        let worst = rows
+            .iter()
+            .max_by(|a, b| a.time.cmp(&b.time))
+            .map_or("-".to_string(), |r| r.instance.clone());
+        let fails = rows
+            .iter()
+            .filter(|r| r.height.is_none() || !r.valid)
+            .count();
+        let mut won: Vec<(&str, usize)> = Vec::new();
+        for r in rows {
+            match won.iter_mut().find(|(n, _)| *n == r.solver) {
+                Some(w) => w.1 += 1,
+                None => won.push((r.solver, 1)),
+            }
+        }
+        won.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+        let won: Vec<String> = won.iter().map(|(n, c)| format!("{n} {c}")).collect();
+        let mm: Vec<&Result<f64, String>> =
+            rows.iter().filter_map(|r| r.minimalloc.as_ref()).collect();
+        let (mm_med, mm_worst, mm_fail, slower) = if mm.is_empty() {
+            ("-".into(), "-".into(), "-".into(), "-".into())
+        } else {
+            let mut t: Vec<f64> = mm.iter().filter_map(|m| m.as_ref().ok().copied()).collect();
+            t.sort_by(f64::total_cmp);
+            let fail = mm.len() - t.len();
+            let slower = rows
+                .iter()
+                .filter(|r| match &r.minimalloc {
+                    Some(Ok(m)) => r.height.is_none() || r.time.as_secs_f64() > *m,
+                    _ => false,
+                })
+                .count();
+            (
+                t.get(t.len() / 2).map_or("-".into(), |x| format!("{x:.3}")),
+                if fail > 0 {
+                    "timeout".into()
+                } else {
+                    t.last().map_or("-".into(), |x| format!("{x:.3}"))
+                },
+                fail.to_string(),
+                slower.to_string(),
+            )
+        };
+        s.push_str(&format!(
+            "| {} | {} | {} | {:.3} | {:.3} | {} | {} | {} | {} | {} | {} | {} |\n",
+            name,
+            rows.len(),
+            sizes[sizes.len() / 2],
+            times[times.len() / 2],
+            times[times.len() - 1],
+            worst,
+            fails,
+            won.join(", "),
+            mm_med,
+            mm_worst,
+            mm_fail,
+            slower
         ));
     }
     s

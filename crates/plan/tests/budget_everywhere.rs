@@ -136,3 +136,27 @@ fn placements_never_pass_the_largest_number_files_hold() {
         assert_eq!(sol.height(&p), big + 1, "{kind}");
     }
 }
+
+#[test]
+fn the_portfolio_gives_the_same_bytes_with_any_number_of_threads() {
+    use tilemem_plan::gen::cut_packing;
+    use tilemem_plan::Goal;
+    for seed in [2004, 7, 11] {
+        let p = cut_packing(seed, 200, 30, 512, 512, 1024);
+        for goal in [Goal::Fit, Goal::Lowest] {
+            let budget = Budget::default()
+                .with_time_limit(None)
+                .with_node_limit(Some(200_000))
+                .with_goal(goal);
+            let one = solve(&p, SolverKind::Portfolio, &budget.with_threads(Some(1))).unwrap();
+            let two = solve(&p, SolverKind::Portfolio, &budget.with_threads(Some(2))).unwrap();
+            let three = solve(&p, SolverKind::Portfolio, &budget.with_threads(Some(3))).unwrap();
+            assert_eq!(one.solution, two.solution, "seed {seed} {goal:?}");
+            assert_eq!(one.solution, three.solution, "seed {seed} {goal:?}");
+            assert_eq!(one.solver, two.solver, "seed {seed} {goal:?}");
+            if let Some(s) = &one.solution {
+                validate(&p, s).unwrap();
+            }
+        }
+    }
+}

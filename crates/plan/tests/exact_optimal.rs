@@ -76,6 +76,23 @@ fn exact_matches_brute_force() {
         let n = 2 + (case % (nmax - 1));
         let p = random_problem(&mut rng, n, 2 + n as u64, 6);
         let want = brute_force(&p);
+        // Every complete search agrees with the brute force (the
+        // MiniMalloc search and the portfolio alone as well).
+        for kind in [SolverKind::MiniMalloc, SolverKind::Portfolio] {
+            let out = solve(&p, kind, &budget).unwrap();
+            validate(&p, out.solution.as_ref().expect("placed")).unwrap();
+            assert_eq!(out.height, want, "{kind} case {case}: {p:?}");
+            assert!(out.proven_optimal, "{kind} case {case}");
+            let mut q = p.clone();
+            if want > 0 {
+                q.capacity = Some(want - 1);
+                let no = solve(&q, kind, &budget.with_goal(tilemem_plan::Goal::Fit)).unwrap();
+                assert!(
+                    no.solution.is_none() && no.proven_infeasible,
+                    "{kind} case {case}"
+                );
+            }
+        }
         let out = solve(&p, SolverKind::Exact, &budget).unwrap();
         let sol = out.solution.clone().expect("placed");
         let stats = validate(&p, &sol).unwrap();

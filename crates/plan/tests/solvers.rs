@@ -61,7 +61,7 @@ fn paired() -> impl Strategy<Value = Problem> {
         })
 }
 
-const KINDS: [SolverKind; 7] = SolverKind::ALL;
+const KINDS: [SolverKind; 9] = SolverKind::ALL;
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]

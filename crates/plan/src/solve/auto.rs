@@ -21,6 +21,7 @@ use std::time::{Duration, Instant};
 
 use super::exact::{best_greedy, exact_from, height_of};
 use super::greedy::{place_in_order, size_order, Fit};
+use super::portfolio::{portfolio_from, AUTO_MEMBERS};
 use super::trace::repair;
 use super::{fallback, outcome_from, Budget, Goal, Meter, Outcome, Solver};
 use crate::bound::lower_bound;
@@ -90,13 +91,13 @@ pub(crate) fn auto_run(problem: &Problem, budget: &Budget, meter: &Meter) -> Out
         // everywhere. Otherwise the repair gets a small part of the budget
         // and the search the rest.
         if fit_question {
-            return exact_from(problem, greedy, budget, start, "auto/exact", meter);
+            return portfolio_from(problem, greedy, budget, start, meter, AUTO_MEMBERS);
         }
         let limit = budget
             .time_limit
             .map_or(MID_REPAIR, |l| (l / 4).min(MID_REPAIR));
         let h = height_of(problem, &greedy);
-        let window = meter.sub(Some(limit.saturating_sub(start.elapsed())), None);
+        let window = meter.sub(repair_time(meter, limit, start), None);
         let repaired = repair(problem, greedy, lb, &window);
         meter.charge(window.used());
         let hr = height_of(problem, &repaired.offsets);
@@ -151,7 +152,7 @@ fn solve_huge(problem: &Problem, budget: &Budget, start: Instant, meter: &Meter)
     let limit = budget
         .time_limit
         .map_or(HUGE_REPAIR, |l| l.min(HUGE_REPAIR));
-    let window = meter.sub(Some(limit.saturating_sub(start.elapsed())), None);
+    let window = meter.sub(repair_time(meter, limit, start), None);
     let repaired = repair(problem, greedy.clone(), lb, &window);
     meter.charge(window.used());
     let floor = repaired.floor;
@@ -187,6 +188,13 @@ fn finish_or_none(
         Some(o) => finish(problem, o, lb, lb, solver, start),
         None => outcome_from(problem, None, solver, start),
     }
+}
+
+/// The time the repair may take (counted from `start`): `limit`, unless
+/// the budget has a node limit, which then bounds the repair instead (its
+/// windows have work limits of their own), so the result is reproducible.
+fn repair_time(meter: &Meter, limit: Duration, start: Instant) -> Option<Duration> {
+    (!meter.has_node_limit()).then(|| limit.saturating_sub(start.elapsed()))
 }
 
 /// The outcome of a placement that respects every hard rule except

@@ -372,13 +372,7 @@ struct Part {
 impl Part {
     fn new(problem: &Problem, ids: &[u32], base: u64) -> Part {
         let bufs: Vec<_> = ids.iter().map(|&i| &problem.buffers[i as usize]).collect();
-        let mut times: Vec<u64> = bufs.iter().flat_map(|b| [b.lower, b.upper]).collect();
-        times.sort_unstable();
-        times.dedup();
-        let pos = |t: u64| times.partition_point(|&x| x < t) as u32;
-        let sl: Vec<u32> = bufs.iter().map(|b| pos(b.lower)).collect();
-        let su: Vec<u32> = bufs.iter().map(|b| pos(b.upper)).collect();
-        let sections = times.len().saturating_sub(1);
+        let (sl, su, sections) = super::geom::sections(&bufs);
         Part::build(
             base,
             bufs.iter().map(|b| b.size).collect(),
@@ -1350,7 +1344,9 @@ impl<'a> Dfs<'a> {
             if nodes >= node_limit {
                 return Run::OutOfNodes;
             }
-            if nodes & 1023 == 0 && meter.time_is_up() {
+            // Nodes of large partitions take long: read the clock often
+            // enough that the budget holds within a few milliseconds.
+            if nodes & 15 == 0 && meter.time_is_up() {
                 return Run::OutOfTime;
             }
             // Take back the child tried last.

@@ -12,6 +12,19 @@ pub(crate) fn align_up(x: u64, align: u64) -> u64 {
     }
 }
 
+/// Sections of a set of buffers: time cut at every lifetime end point.
+/// Returns each buffer's section range `[sl, su)` and the number of
+/// sections.
+pub(crate) fn sections(bufs: &[&crate::problem::Buffer]) -> (Vec<u32>, Vec<u32>, usize) {
+    let mut times: Vec<u64> = bufs.iter().flat_map(|b| [b.lower, b.upper]).collect();
+    times.sort_unstable();
+    times.dedup();
+    let pos = |t: u64| times.partition_point(|&x| x < t) as u32;
+    let sl = bufs.iter().map(|b| pos(b.lower)).collect();
+    let su = bufs.iter().map(|b| pos(b.upper)).collect();
+    (sl, su, times.len().saturating_sub(1))
+}
+
 /// Summed weight of penalty pairs whose byte ranges intersect.
 pub(crate) fn penalty_of(problem: &Problem, offsets: &[u64]) -> u64 {
     problem

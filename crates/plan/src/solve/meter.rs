@@ -20,7 +20,7 @@
 //! `super::fallback`), reported as cut short.
 
 use std::cell::Cell;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use super::Budget;
@@ -36,16 +36,17 @@ pub(crate) const OBSTACLES_PER_UNIT: u64 = 64;
 /// each read.
 pub type Clock = fn() -> Duration;
 
+/// The real clock: time since a process-wide origin (one origin for all
+/// threads, since a portfolio's members compare their readings with a
+/// deadline set on the thread that started them).
 fn real_clock() -> Duration {
-    thread_local! {
-        static ORIGIN: Instant = Instant::now();
-    }
-    ORIGIN.with(|o| o.elapsed())
+    static ORIGIN: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    ORIGIN.get_or_init(Instant::now).elapsed()
 }
 
 /// Work and time spent by one solve (or one member of a portfolio) against
 /// its budget. Not shared between threads; a portfolio gives every member
-/// its own meter and a shared stop flag.
+/// its own meter and a shared race bound.
 pub(crate) struct Meter<'a> {
     clock: Clock,
     /// Clock reading at which time is up (`None`: no time limit).
@@ -54,7 +55,9 @@ pub(crate) struct Meter<'a> {
     used: Cell<u64>,
     next_check: Cell<u64>,
     spent: Cell<bool>,
-    stop: Option<&'a AtomicBool>,
+    /// A portfolio's race: the least work with which a member proved the
+    /// goal. A member past it cannot win any more and stops.
+    race: Option<&'a AtomicU64>,
 }
 
 impl<'a> Meter<'a> {
@@ -69,7 +72,7 @@ impl<'a> Meter<'a> {
             used: Cell::new(0),
             next_check: Cell::new(CHECK_EVERY),
             spent: Cell::new(false),
-            stop: None,
+            race: None,
         }
     }
 
@@ -82,7 +85,26 @@ impl<'a> Meter<'a> {
             used: Cell::new(0),
             next_check: Cell::new(u64::MAX),
             spent: Cell::new(false),
-            stop: None,
+            race: None,
+        }
+    }
+
+    /// A meter with the same deadline (cut to `within` from now, when
+    /// given) and `units` of work (at most what this one has left), that
+    /// also stops once its work passes the value of `race`: one member's
+    /// share of a portfolio.
+    pub(crate) fn share<'b>(
+        &self,
+        units: u64,
+        within: Option<Duration>,
+        race: &'b AtomicU64,
+    ) -> Meter<'b>
+    where
+        'a: 'b,
+    {
+        Meter {
+            race: Some(race),
+            ..self.sub(within, Some(units))
         }
     }
 
@@ -103,7 +125,7 @@ impl<'a> Meter<'a> {
             used: Cell::new(0),
             next_check: Cell::new(CHECK_EVERY),
             spent: Cell::new(self.spent.get()),
-            stop: self.stop,
+            race: self.race,
         }
     }
 
@@ -115,7 +137,7 @@ impl<'a> Meter<'a> {
         }
         let used = self.used.get().saturating_add(units);
         self.used.set(used);
-        if used > self.limit {
+        if used > self.limit || self.race.is_some_and(|r| used > r.load(Ordering::Relaxed)) {
             self.spent.set(true);
             return false;
         }
@@ -135,11 +157,8 @@ impl<'a> Meter<'a> {
         self.charge(1 + n as u64 / OBSTACLES_PER_UNIT)
     }
 
-    /// Reads the clock now (and the stop flag): true when time is up.
+    /// Reads the clock now: true when time is up.
     pub(crate) fn time_is_up(&self) -> bool {
-        if self.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
-            return true;
-        }
         self.deadline.is_some_and(|d| (self.clock)() >= d)
     }
 
@@ -163,7 +182,17 @@ impl<'a> Meter<'a> {
 
     /// Units left (`u64::MAX` without a node limit).
     pub(crate) fn left(&self) -> u64 {
-        self.limit.saturating_sub(self.used.get())
+        let limit = match self.race {
+            Some(r) => self.limit.min(r.load(Ordering::Relaxed)),
+            None => self.limit,
+        };
+        limit.saturating_sub(self.used.get())
+    }
+
+    /// True when the budget has a node limit: work, not time, should bound
+    /// the steps (so the result is reproducible).
+    pub(crate) fn has_node_limit(&self) -> bool {
+        self.limit != u64::MAX
     }
 
     /// Time left before the deadline (`None`: no time limit).
@@ -175,5 +204,38 @@ impl<'a> Meter<'a> {
     /// whose work ran out).
     pub(crate) fn mark_spent(&self) {
         self.spent.set(true);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reading on a new thread is never behind one taken earlier on
+    /// another: members of a portfolio compare their readings with a
+    /// deadline set by the thread that started them.
+    #[test]
+    fn every_thread_reads_the_same_clock() {
+        let before = real_clock();
+        while real_clock() <= before + Duration::from_millis(1) {
+            std::hint::spin_loop();
+        }
+        let earlier = real_clock();
+        let later = std::thread::spawn(real_clock).join().unwrap();
+        assert!(later >= earlier, "{later:?} < {earlier:?}");
+    }
+
+    /// Work past the race bound spends a member's meter.
+    #[test]
+    fn a_member_stops_once_it_cannot_win() {
+        let race = AtomicU64::new(u64::MAX);
+        let parent = Meter::new(&Budget::default().with_time_limit(None));
+        let m = parent.share(1_000, None, &race);
+        assert!(m.charge(10));
+        race.store(15, Ordering::Relaxed);
+        assert_eq!(m.left(), 5);
+        assert!(m.charge(5));
+        assert!(!m.charge(1));
+        assert!(m.spent());
     }
 }

@@ -24,8 +24,10 @@ mod geom;
 mod greedy;
 pub mod handoff;
 mod meter;
+mod mm;
 pub mod mt;
 mod pairs;
+mod portfolio;
 mod sequential;
 mod trace;
 
@@ -36,6 +38,7 @@ pub use greedy::{BestFit, FirstFit};
 pub use handoff::DsaRp;
 pub use meter::Clock;
 pub(crate) use meter::Meter;
+pub use portfolio::{MiniMalloc, Portfolio};
 pub use sequential::Sequential;
 
 /// Which solver to run.
@@ -55,16 +58,24 @@ pub enum SolverKind {
     DsaRp,
     /// Complete branch-and-bound search; anytime.
     Exact,
-    /// Greedy first, the exact search only when greedy misses the capacity
-    /// or the lower bound.
+    /// A search faithful to MiniMalloc's algorithm (same branching order,
+    /// inference and pruning), from the greedy incumbent.
+    MiniMalloc,
+    /// Greedy, the exact search and the MiniMalloc search side by side on
+    /// all cores; the first to prove the goal wins.
+    Portfolio,
+    /// Greedy first, the portfolio only when greedy misses the capacity or
+    /// the lower bound.
     Auto,
 }
 
 impl SolverKind {
     /// Every kind, in the order they are listed to users.
-    pub const ALL: [SolverKind; 7] = [
+    pub const ALL: [SolverKind; 9] = [
         SolverKind::Auto,
+        SolverKind::Portfolio,
         SolverKind::Exact,
+        SolverKind::MiniMalloc,
         SolverKind::Canonical,
         SolverKind::DsaRp,
         SolverKind::FirstFit,
@@ -81,6 +92,8 @@ impl SolverKind {
             SolverKind::Canonical => "canonical",
             SolverKind::DsaRp => "dsa-rp",
             SolverKind::Exact => "exact",
+            SolverKind::MiniMalloc => "minimalloc",
+            SolverKind::Portfolio => "portfolio",
             SolverKind::Auto => "auto",
         }
     }
@@ -293,6 +306,8 @@ pub fn solver(kind: SolverKind) -> Box<dyn Solver> {
         SolverKind::Canonical => Box::new(Canonical),
         SolverKind::DsaRp => Box::new(DsaRp),
         SolverKind::Exact => Box::new(Exact),
+        SolverKind::MiniMalloc => Box::new(MiniMalloc),
+        SolverKind::Portfolio => Box::new(Portfolio),
         SolverKind::Auto => Box::new(Auto),
     }
 }

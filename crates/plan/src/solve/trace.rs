@@ -120,9 +120,10 @@ pub(crate) fn repair(problem: &Problem, incumbent: Vec<u64>, lb: u64, meter: &Me
             break;
         };
         // Each window may use half of what is left (the last one all of it).
+        // Under a node limit, work bounds the windows (reproducible).
         let left = meter.time_left().unwrap_or(WINDOW_LIMIT * 2);
         let limit = if w + 1 == MAX_WINDOWS { left } else { left / 2 };
-        let limit = limit.min(WINDOW_LIMIT);
+        let limit = (!meter.has_node_limit()).then(|| limit.min(WINDOW_LIMIT));
         let Some((optimum, placed)) = sub.solve(problem, limit, meter) else {
             // Not settled in time: a wider window will not be either.
             break;
@@ -306,10 +307,10 @@ impl WindowProblem {
     fn solve(
         &self,
         problem: &Problem,
-        limit: Duration,
+        limit: Option<Duration>,
         meter: &Meter,
     ) -> Option<(u64, Option<Vec<u64>>)> {
-        let window = meter.sub(Some(limit), Some(WINDOW_NODES));
+        let window = meter.sub(limit, Some(WINDOW_NODES));
         let out = exact_run(&self.sub, &Budget::default(), &window, "exact");
         meter.charge(window.used());
         if !out.proven_optimal {

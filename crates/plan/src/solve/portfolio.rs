@@ -1,0 +1,257 @@
+//! `portfolio`: complementary searches run side by side, so that no
+//! instance is worse than the best member.
+//!
+//! # Members
+//! 0. `greedy`: the lowest of first-fit and best-fit (the incumbent every
+//!    other member starts from);
+//! 1. `exact`: the skyline branch-and-bound with its restarts
+//!    ([`exact`](super::exact));
+//! 2. `minimalloc`: the search faithful to MiniMalloc ([`mm`](super::mm)).
+//!
+//! # Race
+//! A member *proves the goal* when its placement is proven optimal (with
+//! [`Goal::Fit`]: proven to fit) or the capacity proven infeasible. The
+//! winner is the member that proves the goal with the least work (units of
+//! the [`Meter`]), ties to the lower member number; without a proof, the
+//! lowest placement wins, ties likewise. Work is counted per member, so
+//! the winner does not depend on how the members were scheduled: on
+//! several cores each member runs on its own thread and stops as soon as
+//! its work passes the least proving work known (it can no longer win);
+//! on one thread they run in turns, each with the proving work of the
+//! earlier ones as its limit. With a node limit every member gets a fixed
+//! share of it, so the same input and budget give the same bytes with any
+//! number of threads. With a time limit only, the members share the
+//! deadline (in turns: the first gets half of the time left).
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+use super::exact::{best_greedy, exact_from, searchable_base};
+use super::mm::minimalloc;
+use super::{fallback, outcome_from, Budget, Goal, Meter, Outcome, Solver};
+use crate::bound::lower_bound;
+use crate::problem::Problem;
+
+/// The portfolio as a solver.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Portfolio;
+
+impl Solver for Portfolio {
+    fn name(&self) -> &'static str {
+        "portfolio"
+    }
+    fn solve(&self, problem: &Problem, budget: &Budget) -> Outcome {
+        let start = Instant::now();
+        let meter = Meter::new(budget);
+        if searchable_base(problem).is_none() {
+            let mut out = super::exact::exact_run(problem, budget, &meter, "portfolio/exact");
+            out.cut_short = meter.spent();
+            return out;
+        }
+        let mut out = match best_greedy(problem, &meter) {
+            Some(greedy) => portfolio_from(problem, greedy, budget, start, &meter, MEMBERS),
+            None if meter.spent() => outcome_from(problem, fallback(problem), MEMBERS[0], start),
+            None => {
+                let mut out = outcome_from(problem, None, MEMBERS[0], start);
+                out.proven_infeasible = true;
+                out
+            }
+        };
+        out.cut_short = meter.spent();
+        out
+    }
+}
+
+/// Names of the members as reported, for `portfolio` and for `auto`.
+pub(crate) const MEMBERS: [&str; 3] = [
+    "portfolio/greedy",
+    "portfolio/exact",
+    "portfolio/minimalloc",
+];
+
+/// Names of the members when `auto` runs the portfolio.
+pub(crate) const AUTO_MEMBERS: [&str; 3] = ["auto/greedy", "auto/exact", "auto/minimalloc"];
+
+/// Stack of a thread running the MiniMalloc search (recursive, one frame
+/// per placed buffer).
+const STACK: usize = 256 << 20;
+
+/// What one member reached.
+struct Entry {
+    out: Outcome,
+    work: u64,
+    proved: bool,
+}
+
+/// Runs the members from `greedy` (a placement respecting every hard rule
+/// but possibly the capacity) and returns the winner's outcome, named by
+/// `names[member]`.
+pub(crate) fn portfolio_from(
+    problem: &Problem,
+    greedy: Vec<u64>,
+    budget: &Budget,
+    start: Instant,
+    meter: &Meter,
+    names: [&'static str; 3],
+) -> Outcome {
+    let lb = lower_bound(problem);
+    let fit = budget.goal == Goal::Fit && problem.capacity.is_some();
+    let proves =
+        |o: &Outcome| o.proven_infeasible || (o.solution.is_some() && (o.proven_optimal || fit));
+    let first = outcome_from(problem, Some(greedy.clone()), names[0], start);
+    if proves(&first) {
+        return first;
+    }
+    // Shares: with a node limit each search member gets half of what is
+    // left, whatever the threads.
+    let left = meter.left();
+    let share = if meter.left() == u64::MAX {
+        u64::MAX
+    } else {
+        left / 2
+    };
+    let race = AtomicU64::new(u64::MAX);
+    let threads = budget
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let run_exact = |m: &Meter| {
+        let out = exact_from(problem, greedy.clone(), budget, start, names[1], m);
+        finish(out, m, &race, &proves)
+    };
+    let run_mm = |m: &Meter| {
+        let r = minimalloc(problem, greedy.clone(), lb, budget, m);
+        let mut out = outcome_from(problem, Some(r.offsets), names[2], start);
+        if r.infeasible {
+            out.proven_infeasible = true;
+            out.solution = None;
+        } else if r.proven && out.solution.is_some() && budget.goal == Goal::Lowest {
+            out.proven_optimal = true;
+        }
+        finish(out, m, &race, &proves)
+    };
+    // Deep recursion in the MiniMalloc member: run members on threads with
+    // room for it.
+    let (exact, mm) = std::thread::scope(|s| {
+        // Meters are made here and moved to the members' threads.
+        if threads >= 2 {
+            let (me, mm) = (
+                meter.share(share, None, &race),
+                meter.share(share, None, &race),
+            );
+            let e = spawn(s, move || run_exact(&me));
+            let m = spawn(s, move || run_mm(&mm));
+            (join(e), join(m))
+        } else {
+            let half = meter.time_left().map(|t| t / 2);
+            let me = meter.share(share, half, &race);
+            let e = join(spawn(s, move || run_exact(&me)));
+            let mm = meter.share(share, None, &race);
+            let m = join(spawn(s, move || run_mm(&mm)));
+            (e, m)
+        }
+    });
+    meter.charge(exact.work.saturating_add(mm.work));
+    let entries = [
+        Entry {
+            work: 0,
+            proved: false,
+            out: first,
+        },
+        exact,
+        mm,
+    ];
+    let winner = entries
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| e.proved)
+        .min_by_key(|&(k, e)| (e.work, k))
+        .or_else(|| {
+            entries
+                .iter()
+                .enumerate()
+                .filter(|(_, e)| e.out.solution.is_some())
+                .min_by_key(|&(k, e)| (e.out.height, e.out.penalty, k))
+        })
+        .map_or(0, |(k, _)| k);
+    let mut out = entries.into_iter().nth(winner).expect("three members").out;
+    out.elapsed = start.elapsed();
+    out
+}
+
+/// A member's entry; a proof lowers the race bound.
+fn finish(out: Outcome, m: &Meter, race: &AtomicU64, proves: &dyn Fn(&Outcome) -> bool) -> Entry {
+    let work = m.used();
+    let proved = proves(&out);
+    if proved {
+        race.fetch_min(work, Ordering::Relaxed);
+    }
+    Entry { out, work, proved }
+}
+
+/// Starts a member on its own thread with room for deep recursion.
+fn spawn<'s, 'e, F>(
+    s: &'s std::thread::Scope<'s, 'e>,
+    f: F,
+) -> std::thread::ScopedJoinHandle<'s, Entry>
+where
+    F: FnOnce() -> Entry + Send + 's,
+{
+    std::thread::Builder::new()
+        .stack_size(STACK)
+        .spawn_scoped(s, f)
+        .expect("spawn a portfolio member")
+}
+
+fn join(h: std::thread::ScopedJoinHandle<'_, Entry>) -> Entry {
+    h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
+}
+
+/// The MiniMalloc-faithful search alone (from the greedy incumbent), for
+/// comparison; see [`mm`](super::mm).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MiniMalloc;
+
+impl Solver for MiniMalloc {
+    fn name(&self) -> &'static str {
+        "minimalloc"
+    }
+    fn solve(&self, problem: &Problem, budget: &Budget) -> Outcome {
+        let start = Instant::now();
+        let meter = Meter::new(budget);
+        let greedy = match best_greedy(problem, &meter) {
+            Some(g) => g,
+            None if meter.spent() => {
+                let mut out = outcome_from(problem, fallback(problem), self.name(), start);
+                out.cut_short = true;
+                return out;
+            }
+            None => {
+                let mut out = outcome_from(problem, None, self.name(), start);
+                out.proven_infeasible = true;
+                return out;
+            }
+        };
+        let lb = lower_bound(problem);
+        // Deep recursion: run on a thread with room for it (the meter goes
+        // along and comes back).
+        let (r, meter) = std::thread::scope(|s| {
+            std::thread::Builder::new()
+                .stack_size(STACK)
+                .spawn_scoped(s, move || {
+                    (minimalloc(problem, greedy, lb, budget, &meter), meter)
+                })
+                .expect("spawn the search")
+                .join()
+                .unwrap_or_else(|e| std::panic::resume_unwind(e))
+        });
+        let mut out = outcome_from(problem, Some(r.offsets), self.name(), start);
+        if r.infeasible {
+            out.proven_infeasible = true;
+            out.solution = None;
+        } else if r.proven && out.solution.is_some() && budget.goal == Goal::Lowest {
+            out.proven_optimal = true;
+        }
+        out.cut_short = meter.spent();
+        out
+    }
+}
