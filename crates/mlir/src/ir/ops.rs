@@ -29,6 +29,15 @@
 //! printing takes them from the values, so retyping a value retypes every
 //! textual occurrence.
 
+/// `hivm.hir.custom`: a call of a user function; its `ins(...)` types may
+/// carry per-operand attribute dictionaries.
+pub const CUSTOM_OP: &str = "hivm.hir.custom";
+/// `hivm.hir.custom_macro`: like [`CUSTOM_OP`], over two pipes.
+pub const CUSTOM_MACRO_OP: &str = "hivm.hir.custom_macro";
+/// The attribute of a custom op holding one dictionary per `ins` operand
+/// (`CustomOp::kArgAttrsName`), written after each type inside `ins(...)`.
+pub const ARG_ATTRS: &str = "arg_attrs";
+
 use crate::ir::{
     Attribute, BlockId, FunctionType, InsertPoint, Location, MemRefType, Module, OpId, OpSpec,
     Piece, Syntax, Type, ValueId, DYNAMIC,

@@ -1,9 +1,10 @@
 //! Reading operations: the generic form and the custom forms.
 
 use crate::ir::ops::{custom_form, Form, CMPF_PREDICATES, CMPI_PREDICATES};
+use crate::ir::ops::{ARG_ATTRS, CUSTOM_MACRO_OP, CUSTOM_OP};
 use crate::ir::{
-    Attribute, BlockId, FunctionType, InsertPoint, Location, OpSpec, Piece, RegionId, Syntax, Type,
-    ValueId, DYNAMIC,
+    Attribute, BlockId, FunctionType, InsertPoint, Location, NamedAttrs, OpSpec, Piece, RegionId,
+    Syntax, Type, ValueId, DYNAMIC,
 };
 use crate::parse::cursor::PResult;
 use crate::parse::{Operand, Parser, KNOWN_DIALECTS};
@@ -1271,7 +1272,23 @@ impl Parser<'_> {
                             pieces.push(Piece::Text(text));
                             continue;
                         }
-                        let (seg, typed) = self.parse_group(&mut segments, &mut operands)?;
+                        let group_pos = self.c.pos();
+                        let (seg, typed, attrs) =
+                            self.parse_group_with_attrs(&mut segments, &mut operands)?;
+                        if attrs.iter().any(|a| !a.is_empty()) {
+                            // The custom parser of `hivm.hir.custom` keeps
+                            // these as `arg_attrs`, one dictionary per input.
+                            let custom =
+                                matches!(b.spec.name.as_str(), CUSTOM_OP | CUSTOM_MACRO_OP);
+                            if word != "ins" || !custom {
+                                return self.c.err_at(
+                                    group_pos,
+                                    "per-operand attributes are only allowed in ins(...) of hivm.hir.custom/custom_macro",
+                                );
+                            }
+                            let dicts = attrs.into_iter().map(Attribute::Dict).collect();
+                            b.spec.attrs.set(ARG_ATTRS, Attribute::Array(dicts));
+                        }
                         pieces.push(Piece::Group {
                             keyword: word.to_string(),
                             segment: seg,
@@ -1425,18 +1442,50 @@ impl Parser<'_> {
         segments: &mut Vec<u32>,
         operands: &mut Vec<Operand>,
     ) -> PResult<(usize, bool)> {
+        let p = self.c.pos();
+        let (seg, typed, attrs) = self.parse_group_with_attrs(segments, operands)?;
+        if attrs.iter().any(|a| !a.is_empty()) {
+            return self
+                .c
+                .err_at(p, "per-operand attributes are only allowed in ins(...) of hivm.hir.custom/custom_macro");
+        }
+        Ok((seg, typed))
+    }
+
+    /// `( operands [: type [{attr-dict}], ...] )`: an operand group whose
+    /// types may each carry an attribute dictionary (the `ins` of
+    /// `hivm.hir.custom`, e.g. `ins(%a : T {inplace_outs = 0 : i32})`).
+    /// Returns the segment, whether types were written, and one dictionary
+    /// per operand (empty when none was written).
+    pub(crate) fn parse_group_with_attrs(
+        &mut self,
+        segments: &mut Vec<u32>,
+        operands: &mut Vec<Operand>,
+    ) -> PResult<(usize, bool, Vec<NamedAttrs>)> {
         self.c.expect("(")?;
         let ops = self.parse_operand_list()?;
         let mut typed = false;
+        let mut attrs = Vec::new();
         if self.c.eat(":") {
-            let types = self.parse_type_list()?;
+            let mut types = Vec::new();
+            loop {
+                types.push(self.parse_type()?);
+                attrs.push(if self.c.peek() == Some(b'{') {
+                    self.parse_dict()?
+                } else {
+                    NamedAttrs::new()
+                });
+                if !self.c.eat(",") {
+                    break;
+                }
+            }
             self.check_types(&ops, &types)?;
             typed = true;
         }
         self.c.expect(")")?;
         segments.push(ops.len() as u32);
         operands.extend(ops);
-        Ok((segments.len() - 1, typed))
+        Ok((segments.len() - 1, typed, attrs))
     }
 
     /// After `{`: a region holds ops, an attribute dictionary holds

@@ -3,7 +3,9 @@
 
 use std::fmt::Write;
 
-use crate::ir::ops::{custom_form, Form, CMPF_PREDICATES, CMPI_PREDICATES};
+use crate::ir::ops::{
+    custom_form, Form, ARG_ATTRS, CMPF_PREDICATES, CMPI_PREDICATES, CUSTOM_MACRO_OP, CUSTOM_OP,
+};
 use crate::ir::{
     Attribute, BlockId, Module, NamedAttrs, OpId, Piece, RegionId, Type, ValueId, DYNAMIC,
 };
@@ -141,6 +143,22 @@ impl<'a> OpPrinter<'a> {
                 self.out.push_str(", ");
             }
             write_type(&mut self.out, m.value_type(v));
+        }
+    }
+
+    /// `T1 {attrs}, T2` for `vs`: each type followed by its non-empty
+    /// dictionary from `dicts` (one per value).
+    fn types_with_attrs(&mut self, vs: &[ValueId], dicts: &[Attribute]) {
+        let m = self.m;
+        for (i, (&v, a)) in vs.iter().zip(dicts).enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            write_type(&mut self.out, m.value_type(v));
+            if a.as_dict().is_some_and(|d| !d.is_empty()) {
+                self.out.push(' ');
+                write_attr(&mut self.out, a, false);
+            }
         }
     }
 
@@ -1074,6 +1092,15 @@ impl<'a> OpPrinter<'a> {
                 clause_names.push(name);
             }
         }
+        // A custom op's per-input dictionaries print inside `ins(...)`.
+        let arg_attrs = if matches!(d.name(), CUSTOM_OP | CUSTOM_MACRO_OP) {
+            d.attr(ARG_ATTRS).and_then(Attribute::as_array)
+        } else {
+            None
+        };
+        if arg_attrs.is_some() {
+            clause_names.push(ARG_ATTRS);
+        }
         let has_dict_piece = syntax.pieces.contains(&Piece::AttrDict);
         if !has_dict_piece {
             // Attributes added after reading go where HIVM ops print them: first.
@@ -1142,7 +1169,10 @@ impl<'a> OpPrinter<'a> {
                     self.values(&vs);
                     if *typed && !vs.is_empty() {
                         self.out.push_str(" : ");
-                        self.types_of(&vs);
+                        match arg_attrs.filter(|a| keyword == "ins" && a.len() == vs.len()) {
+                            Some(dicts) => self.types_with_attrs(&vs, dicts),
+                            None => self.types_of(&vs),
+                        }
                     }
                     self.out.push(')');
                 }
