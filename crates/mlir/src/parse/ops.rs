@@ -651,6 +651,15 @@ impl Parser<'_> {
                 b.operands(&[v]);
                 b.spec.result_types = vec![rty];
             }
+            Form::AffineLoad => self.parse_affine_access(&mut b, false)?,
+            Form::AffineStore => self.parse_affine_access(&mut b, true)?,
+            Form::MemrefTranspose => self.parse_memref_transpose(&mut b)?,
+            Form::SymbolicInt => self.parse_symbolic_int(&mut b)?,
+            Form::LlvmConstant => self.parse_llvm_constant(&mut b)?,
+            Form::LlvmAlloca => self.parse_llvm_alloca(&mut b)?,
+            Form::LlvmLoad => self.parse_llvm_access(&mut b, false)?,
+            Form::LlvmStore => self.parse_llvm_access(&mut b, true)?,
+            Form::BindSymbolicShape => self.parse_bind_symbolic_shape(&mut b)?,
             Form::MultiReduction => {
                 self.c.skip_ws();
                 if self.c.peek() != Some(b'<') {

@@ -58,6 +58,21 @@ impl<'a> OpPrinter<'a> {
         self.out.len()
     }
 
+    /// Drops the text after `len` (a form that turned out not to apply).
+    pub(crate) fn truncate(&mut self, len: usize) {
+        self.out.truncate(len);
+    }
+
+    /// Prints a type (with aliases, as everywhere).
+    pub(crate) fn print_type(&mut self, t: &Type) {
+        self.ty(t);
+    }
+
+    /// Prints an attribute value.
+    pub(crate) fn print_attr(&mut self, a: &Attribute) {
+        write_attr(&mut self.out, a, false);
+    }
+
     /// Prints values separated by `, `.
     pub(crate) fn print_values(&mut self, vs: &[ValueId]) {
         self.values(vs);
@@ -822,6 +837,15 @@ impl<'a> OpPrinter<'a> {
                 self.attr_dict(op, &["permutation"]);
                 self.view_types(m.value_type(src), "to", t);
             }
+            Form::AffineLoad => return self.print_affine_access(op, &name, false),
+            Form::AffineStore => return self.print_affine_access(op, &name, true),
+            Form::MemrefTranspose => return self.print_memref_transpose(op, &name),
+            Form::SymbolicInt => return self.print_symbolic_int(op, &name),
+            Form::LlvmConstant => return self.print_llvm_constant(op, &name),
+            Form::LlvmAlloca => return self.print_llvm_alloca(op, &name),
+            Form::LlvmLoad => return self.print_llvm_access(op, &name, false),
+            Form::LlvmStore => return self.print_llvm_access(op, &name, true),
+            Form::BindSymbolicShape => return self.print_bind_symbolic_shape(op, &name),
             Form::MultiReduction => {
                 let (Some(Attribute::Opaque(kind)), Some(dims)) = (
                     d.attr("kind"),
