@@ -5,8 +5,10 @@
 //! prints the result in MLIR's canonical form. With `-split-input-file` each
 //! `// -----` chunk is processed on its own and the outputs are joined by
 //! `// -----`. Diagnostics go to stderr as `file:line:col: error: message`
-//! followed by the source line. Exit codes: 0 success, 1 a pass failed,
-//! 2 bad input (unreadable file, syntax error, unknown flag). With
+//! followed by the source line. Exit codes: 0 success, 1 a pass failed
+//! (signalled failure; an error a pass only emits, such as `unsupport
+//! flatten op`, is printed and the module still is, with exit 0, as
+//! mlir-opt does), 2 bad input (unreadable file, syntax error, unknown flag). With
 //! `-verify-diagnostics` the diagnostics are checked against
 //! `// expected-error {{...}}` comments instead of printed, and only a
 //! mismatch fails the run.

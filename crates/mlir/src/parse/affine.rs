@@ -51,13 +51,14 @@ impl Parser<'_> {
                     body.push_str(&slot(&mut syms, o, 's'));
                     continue;
                 }
-                b'd' | b's' if !prev_is_word(&body) => {
-                    // A bare dim/symbol id has no meaning in subscripts.
-                    if self.c.rest()[1..].starts_with(|c: char| c.is_ascii_digit()) {
-                        return self
-                            .c
-                            .err("expected an SSA value or constant in affine subscript");
-                    }
+                // A bare dim/symbol id has no meaning in subscripts.
+                b'd' | b's'
+                    if !prev_is_word(&body)
+                        && self.c.rest()[1..].starts_with(|c: char| c.is_ascii_digit()) =>
+                {
+                    return self
+                        .c
+                        .err("expected an SSA value or constant in affine subscript");
                 }
                 _ => {}
             }
@@ -90,26 +91,7 @@ impl Parser<'_> {
         let mem = self.parse_operand()?;
         let (map, idx) = self.parse_affine_subscripts()?;
         b.spec.attrs.set("map", Attribute::Opaque(map));
-        self.parse_opt_attr_dict(b)?;
-        self.c.expect(":")?;
-        self.c.skip_ws();
-        let tp = self.c.pos();
-        let ty = self.parse_type()?;
-        let Some(elem) = ty.element_type().cloned() else {
-            return self.c.err_at(tp, "expected a memref type");
-        };
-        self.check_types(std::slice::from_ref(&mem), std::slice::from_ref(&ty))?;
-        if let Some(v) = lead.first() {
-            self.check_types(std::slice::from_ref(v), std::slice::from_ref(&elem))?;
-            b.spec.segments = vec![1, 1, idx.len() as u32];
-        } else {
-            b.spec.segments = vec![1, idx.len() as u32];
-            b.spec.result_types = vec![elem];
-        }
-        b.operands(&lead);
-        b.operands(&[mem]);
-        b.operands(&idx);
-        Ok(())
+        self.finish_memory_access(b, lead, mem, idx)
     }
 
     /// `memref.transpose %v (d0, d1) -> (d1, d0) {attrs} : T to U`.
@@ -141,12 +123,7 @@ impl Parser<'_> {
         }
         let name = self.parse_attribute()?;
         b.spec.attrs.set("symbol_name", name);
-        self.c.expect("[")?;
-        let mut syms = Vec::new();
-        if !self.c.eat("]") {
-            syms = self.parse_operand_list()?;
-            self.c.expect("]")?;
-        }
+        let syms = self.parse_symbol_operands()?;
         self.c.expect(",")?;
         let map = self.parse_attribute()?;
         b.spec.attrs.set("int_expressions", map);
@@ -164,12 +141,7 @@ impl Parser<'_> {
     pub(crate) fn parse_bind_symbolic_shape(&mut self, b: &mut Built) -> PResult<()> {
         let v = self.parse_operand()?;
         self.c.expect(",")?;
-        self.c.expect("[")?;
-        let mut syms = Vec::new();
-        if !self.c.eat("]") {
-            syms = self.parse_operand_list()?;
-            self.c.expect("]")?;
-        }
+        let syms = self.parse_symbol_operands()?;
         self.c.expect(",")?;
         let map = self.parse_attribute()?;
         b.spec.attrs.set("shape_expressions", map);
@@ -181,6 +153,19 @@ impl Parser<'_> {
         b.operands(&[v]);
         b.operands(&syms);
         Ok(())
+    }
+}
+
+impl Parser<'_> {
+    /// `[%s0, ...]`, possibly empty: the symbol operands of a shape map.
+    fn parse_symbol_operands(&mut self) -> PResult<Vec<Operand>> {
+        self.c.expect("[")?;
+        if self.c.eat("]") {
+            return Ok(Vec::new());
+        }
+        let syms = self.parse_operand_list()?;
+        self.c.expect("]")?;
+        Ok(syms)
     }
 }
 

@@ -483,26 +483,8 @@ impl Parser<'_> {
                 }
                 let mem = self.parse_operand()?;
                 let idx = self.parse_bracket_operands()?;
-                self.parse_opt_attr_dict(&mut b)?;
-                self.c.expect(":")?;
-                self.c.skip_ws();
-                let tp = self.c.pos();
-                let ty = self.parse_type()?;
-                let Some(elem) = ty.element_type().cloned() else {
-                    return self.c.err_at(tp, "expected a memref type");
-                };
-                self.check_types(std::slice::from_ref(&mem), std::slice::from_ref(&ty))?;
                 self.check_all(&idx, &Type::Index)?;
-                if let Some(v) = lead.first() {
-                    self.check_types(std::slice::from_ref(v), std::slice::from_ref(&elem))?;
-                    b.spec.segments = vec![1, 1, idx.len() as u32];
-                } else {
-                    b.spec.segments = vec![1, idx.len() as u32];
-                    b.spec.result_types = vec![elem];
-                }
-                b.operands(&lead);
-                b.operands(&[mem]);
-                b.operands(&idx);
+                self.finish_memory_access(&mut b, lead, mem, idx)?;
             }
             Form::GetGlobal => {
                 self.c.skip_ws();
@@ -687,6 +669,38 @@ impl Parser<'_> {
             Form::Structured => self.parse_structured(&mut b)?,
         }
         Ok(b)
+    }
+
+    /// The tail shared by `memref.load/store` and `affine.load/store`:
+    /// `{attrs} : memref<...>`, the checks, and the operand segments
+    /// (`[value,] memref, indices`).
+    pub(crate) fn finish_memory_access(
+        &mut self,
+        b: &mut Built,
+        lead: Vec<Operand>,
+        mem: Operand,
+        idx: Vec<Operand>,
+    ) -> PResult<()> {
+        self.parse_opt_attr_dict(b)?;
+        self.c.expect(":")?;
+        self.c.skip_ws();
+        let tp = self.c.pos();
+        let ty = self.parse_type()?;
+        let Some(elem) = ty.element_type().cloned() else {
+            return self.c.err_at(tp, "expected a memref type");
+        };
+        self.check_types(std::slice::from_ref(&mem), std::slice::from_ref(&ty))?;
+        if let Some(v) = lead.first() {
+            self.check_types(std::slice::from_ref(v), std::slice::from_ref(&elem))?;
+            b.spec.segments = vec![1, 1, idx.len() as u32];
+        } else {
+            b.spec.segments = vec![1, idx.len() as u32];
+            b.spec.result_types = vec![elem];
+        }
+        b.operands(&lead);
+        b.operands(&[mem]);
+        b.operands(&idx);
+        Ok(())
     }
 
     fn check_all(&mut self, ops: &[Operand], ty: &Type) -> PResult<()> {
