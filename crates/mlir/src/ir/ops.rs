@@ -37,6 +37,9 @@ pub const CUSTOM_MACRO_OP: &str = "hivm.hir.custom_macro";
 /// The attribute of a custom op holding one dictionary per `ins` operand
 /// (`CustomOp::kArgAttrsName`), written after each type inside `ins(...)`.
 pub const ARG_ATTRS: &str = "arg_attrs";
+/// The attribute of a custom op holding the callee, written as a bare
+/// string after the attribute dictionary (`StrAttr:$name`).
+pub const CUSTOM_NAME: &str = "name";
 
 use crate::ir::{
     Attribute, BlockId, FunctionType, InsertPoint, Location, MemRefType, Module, OpId, OpSpec,

@@ -1,7 +1,7 @@
 //! Reading operations: the generic form and the custom forms.
 
 use crate::ir::ops::{custom_form, Form, CMPF_PREDICATES, CMPI_PREDICATES};
-use crate::ir::ops::{ARG_ATTRS, CUSTOM_MACRO_OP, CUSTOM_OP};
+use crate::ir::ops::{ARG_ATTRS, CUSTOM_MACRO_OP, CUSTOM_NAME, CUSTOM_OP};
 use crate::ir::{
     Attribute, BlockId, FunctionType, InsertPoint, Location, NamedAttrs, OpSpec, Piece, RegionId,
     Syntax, Type, ValueId, DYNAMIC,
@@ -1162,10 +1162,17 @@ impl Parser<'_> {
                         self.c.reset(p);
                         break;
                     }
-                    let _ = s;
-                    let text = self.c.slice(p, self.c.pos()).to_string();
                     glue(&mut pieces);
-                    pieces.push(Piece::Text(text));
+                    let custom = matches!(b.spec.name.as_str(), CUSTOM_OP | CUSTOM_MACRO_OP);
+                    if custom && !b.spec.attrs.contains(CUSTOM_NAME) {
+                        b.spec.attrs.set(CUSTOM_NAME, Attribute::String(s));
+                        pieces.push(Piece::AttrValue {
+                            name: CUSTOM_NAME.to_string(),
+                        });
+                    } else {
+                        let text = self.c.slice(p, self.c.pos()).to_string();
+                        pieces.push(Piece::Text(text));
+                    }
                 }
                 Some(b'<') | Some(b'[') => {
                     let text = self.c.balanced()?;

@@ -1112,7 +1112,7 @@ impl<'a> OpPrinter<'a> {
         self.out.push_str(&name);
         let mut clause_names: Vec<&str> = Vec::new();
         for p in &syntax.pieces {
-            if let Piece::AttrClause { name } = p {
+            if let Piece::AttrClause { name } | Piece::AttrValue { name } = p {
                 clause_names.push(name);
             }
         }
@@ -1217,6 +1217,11 @@ impl<'a> OpPrinter<'a> {
                     self.out.push('[');
                     self.values(d.segment(*segment));
                     self.out.push(']');
+                }
+                Piece::AttrValue { name } => {
+                    let Some(a) = d.attr(name) else { continue };
+                    sep(self, &mut glue);
+                    write_attr(&mut self.out, a, true);
                 }
                 Piece::AttrClause { name } => {
                     let Some(a) = d.attr(name) else { continue };
