@@ -313,3 +313,28 @@ fn split_chunks_keep_file_line_numbers() {
         "f.mlir:6:8: error: unterminated string literal"
     );
 }
+
+#[test]
+fn custom_op_keeps_callee_and_per_input_attributes() {
+    let text = r#"func.func @s(%a: memref<4xf32>, %b: memref<4xf32>) {
+  hivm.hir.custom {symbol = "k"} "user.op" ins(%a, %b : memref<4xf32>, memref<4xf32> {inplace_outs = 0 : i32}) outs(%b : memref<4xf32>)
+  return
+}
+"#;
+    let m = read(text);
+    let f = m.funcs()[0];
+    let body = m.func_body(f).unwrap();
+    let d = m.op(m.first_op(body).unwrap());
+    assert_eq!(
+        d.attr("name").map(ToString::to_string),
+        Some("\"user.op\"".to_string())
+    );
+    let dicts = d.attr("arg_attrs").and_then(|a| a.as_array()).unwrap();
+    let rendered: Vec<String> = dicts.iter().map(ToString::to_string).collect();
+    assert_eq!(rendered, ["{}", "{inplace_outs = 0 : i32}"]);
+    let printed = roundtrip(text);
+    assert!(
+        printed.contains(r#"hivm.hir.custom {symbol = "k"} "user.op" ins(%arg0, %arg1 : memref<4xf32>, memref<4xf32> {inplace_outs = 0 : i32}) outs(%arg1 : memref<4xf32>)"#),
+        "{printed}"
+    );
+}

@@ -106,6 +106,12 @@ pub enum Piece {
         /// Attribute name.
         name: String,
     },
+    /// `<attr>` alone: the op attribute `name` written bare (the callee
+    /// string of `hivm.hir.custom`, its ODS `StrAttr:$name`).
+    AttrValue {
+        /// Attribute name.
+        name: String,
+    },
     /// `name = %v : T`: operand segment `segment` (one value).
     OperandClause {
         /// Clause keyword.

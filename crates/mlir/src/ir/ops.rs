@@ -29,6 +29,18 @@
 //! printing takes them from the values, so retyping a value retypes every
 //! textual occurrence.
 
+/// `hivm.hir.custom`: a call of a user function; its `ins(...)` types may
+/// carry per-operand attribute dictionaries.
+pub const CUSTOM_OP: &str = "hivm.hir.custom";
+/// `hivm.hir.custom_macro`: like [`CUSTOM_OP`], over two pipes.
+pub const CUSTOM_MACRO_OP: &str = "hivm.hir.custom_macro";
+/// The attribute of a custom op holding one dictionary per `ins` operand
+/// (`CustomOp::kArgAttrsName`), written after each type inside `ins(...)`.
+pub const ARG_ATTRS: &str = "arg_attrs";
+/// The attribute of a custom op holding the callee, written as a bare
+/// string after the attribute dictionary (`StrAttr:$name`).
+pub const CUSTOM_NAME: &str = "name";
+
 use crate::ir::{
     Attribute, BlockId, FunctionType, InsertPoint, Location, MemRefType, Module, OpId, OpSpec,
     Piece, Syntax, Type, ValueId, DYNAMIC,
@@ -496,6 +508,24 @@ pub enum Form {
     VectorTranspose,
     /// `vector.multi_reduction <add>, %v, %acc [1] : T to U`.
     MultiReduction,
+    /// `affine.load %m[%i + 1, 0] : memref<..>` (subscripts are a map).
+    AffineLoad,
+    /// `affine.store %v, %m[%i, symbol(%s)] : memref<..>`.
+    AffineStore,
+    /// `memref.transpose %v (d0, d1) -> (d1, d0) : T to U`.
+    MemrefTranspose,
+    /// `symbol.symbolic_int @s0 [%a], affine_map<..> {attrs} : index`.
+    SymbolicInt,
+    /// `llvm.mlir.constant(1 : i64) : i64`.
+    LlvmConstant,
+    /// `llvm.alloca %n x T : (i64) -> !llvm.ptr`.
+    LlvmAlloca,
+    /// `llvm.load volatile %p : !llvm.ptr -> i32`.
+    LlvmLoad,
+    /// `llvm.store volatile %v, %p : i32, !llvm.ptr`.
+    LlvmStore,
+    /// `symbol.bind_symbolic_shape %v, [%s0], affine_map<..> : T`.
+    BindSymbolicShape,
     /// Everything else written in custom form: a sequence of pieces
     /// ([`crate::ir::Syntax`]), e.g. `hivm.hir.vadd ins(..) outs(..)` and
     /// `scope.scope { ... }`.
@@ -568,6 +598,15 @@ pub fn custom_form(name: &str) -> Option<Form> {
         "vector.create_mask" => CreateMask,
         "vector.transpose" => VectorTranspose,
         "vector.multi_reduction" => MultiReduction,
+        "affine.load" => AffineLoad,
+        "affine.store" => AffineStore,
+        "memref.transpose" => MemrefTranspose,
+        "symbol.symbolic_int" => SymbolicInt,
+        "llvm.mlir.constant" => LlvmConstant,
+        "llvm.alloca" => LlvmAlloca,
+        "llvm.load" => LlvmLoad,
+        "llvm.store" => LlvmStore,
+        "symbol.bind_symbolic_shape" => BindSymbolicShape,
         _ => return None,
     })
 }

@@ -8,9 +8,11 @@
 //! Errors stop reading and carry the location of the offending token; the
 //! reader never panics, whatever the input.
 
+mod affine;
 mod cursor;
 mod dense;
 mod linalg;
+mod llvm;
 mod ods;
 mod ops;
 mod scf;
@@ -58,6 +60,7 @@ pub const KNOWN_DIALECTS: &[&str] = &[
     "index",
     "llvm",
     "gpu",
+    "symbol",
 ];
 
 /// Reads a module. Errors carry the location of the offending token.

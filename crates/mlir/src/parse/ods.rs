@@ -1,6 +1,8 @@
 //! Reading an op by its declarative format ([`crate::ir::format`]): every
 //! `hivm`/`ave` op but the three with custom parsers (`fixpipe`, `custom`,
-//! `custom_macro`, still read by the token reader of `ops.rs`), and the
+//! `custom_macro`, still read by the structured reader of `ops.rs`, which
+//! keeps their pieces in written order; the per-input dictionaries of the
+//! custom ops' `ins(...)` are real `arg_attrs`), and the
 //! upstream ops of [`crate::ir::upstream`]. An optional group is taken
 //! when the next token can start its first element, as MLIR's generated
 //! parsers decide.

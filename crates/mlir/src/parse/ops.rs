@@ -1,9 +1,10 @@
 //! Reading operations: the generic form and the custom forms.
 
 use crate::ir::ops::{custom_form, Form, CMPF_PREDICATES, CMPI_PREDICATES};
+use crate::ir::ops::{ARG_ATTRS, CUSTOM_MACRO_OP, CUSTOM_NAME, CUSTOM_OP};
 use crate::ir::{
-    Attribute, BlockId, FunctionType, InsertPoint, Location, OpSpec, Piece, RegionId, Syntax, Type,
-    ValueId, DYNAMIC,
+    Attribute, BlockId, FunctionType, InsertPoint, Location, NamedAttrs, OpSpec, Piece, RegionId,
+    Syntax, Type, ValueId, DYNAMIC,
 };
 use crate::parse::cursor::PResult;
 use crate::parse::{Operand, Parser, KNOWN_DIALECTS};
@@ -482,26 +483,8 @@ impl Parser<'_> {
                 }
                 let mem = self.parse_operand()?;
                 let idx = self.parse_bracket_operands()?;
-                self.parse_opt_attr_dict(&mut b)?;
-                self.c.expect(":")?;
-                self.c.skip_ws();
-                let tp = self.c.pos();
-                let ty = self.parse_type()?;
-                let Some(elem) = ty.element_type().cloned() else {
-                    return self.c.err_at(tp, "expected a memref type");
-                };
-                self.check_types(std::slice::from_ref(&mem), std::slice::from_ref(&ty))?;
                 self.check_all(&idx, &Type::Index)?;
-                if let Some(v) = lead.first() {
-                    self.check_types(std::slice::from_ref(v), std::slice::from_ref(&elem))?;
-                    b.spec.segments = vec![1, 1, idx.len() as u32];
-                } else {
-                    b.spec.segments = vec![1, idx.len() as u32];
-                    b.spec.result_types = vec![elem];
-                }
-                b.operands(&lead);
-                b.operands(&[mem]);
-                b.operands(&idx);
+                self.finish_memory_access(&mut b, lead, mem, idx)?;
             }
             Form::GetGlobal => {
                 self.c.skip_ws();
@@ -650,6 +633,15 @@ impl Parser<'_> {
                 b.operands(&[v]);
                 b.spec.result_types = vec![rty];
             }
+            Form::AffineLoad => self.parse_affine_access(&mut b, false)?,
+            Form::AffineStore => self.parse_affine_access(&mut b, true)?,
+            Form::MemrefTranspose => self.parse_memref_transpose(&mut b)?,
+            Form::SymbolicInt => self.parse_symbolic_int(&mut b)?,
+            Form::LlvmConstant => self.parse_llvm_constant(&mut b)?,
+            Form::LlvmAlloca => self.parse_llvm_alloca(&mut b)?,
+            Form::LlvmLoad => self.parse_llvm_access(&mut b, false)?,
+            Form::LlvmStore => self.parse_llvm_access(&mut b, true)?,
+            Form::BindSymbolicShape => self.parse_bind_symbolic_shape(&mut b)?,
             Form::MultiReduction => {
                 self.c.skip_ws();
                 if self.c.peek() != Some(b'<') {
@@ -677,6 +669,38 @@ impl Parser<'_> {
             Form::Structured => self.parse_structured(&mut b)?,
         }
         Ok(b)
+    }
+
+    /// The tail shared by `memref.load/store` and `affine.load/store`:
+    /// `{attrs} : memref<...>`, the checks, and the operand segments
+    /// (`[value,] memref, indices`).
+    pub(crate) fn finish_memory_access(
+        &mut self,
+        b: &mut Built,
+        lead: Vec<Operand>,
+        mem: Operand,
+        idx: Vec<Operand>,
+    ) -> PResult<()> {
+        self.parse_opt_attr_dict(b)?;
+        self.c.expect(":")?;
+        self.c.skip_ws();
+        let tp = self.c.pos();
+        let ty = self.parse_type()?;
+        let Some(elem) = ty.element_type().cloned() else {
+            return self.c.err_at(tp, "expected a memref type");
+        };
+        self.check_types(std::slice::from_ref(&mem), std::slice::from_ref(&ty))?;
+        if let Some(v) = lead.first() {
+            self.check_types(std::slice::from_ref(v), std::slice::from_ref(&elem))?;
+            b.spec.segments = vec![1, 1, idx.len() as u32];
+        } else {
+            b.spec.segments = vec![1, idx.len() as u32];
+            b.spec.result_types = vec![elem];
+        }
+        b.operands(&lead);
+        b.operands(&[mem]);
+        b.operands(&idx);
+        Ok(())
     }
 
     fn check_all(&mut self, ops: &[Operand], ty: &Type) -> PResult<()> {
@@ -1138,10 +1162,17 @@ impl Parser<'_> {
                         self.c.reset(p);
                         break;
                     }
-                    let _ = s;
-                    let text = self.c.slice(p, self.c.pos()).to_string();
                     glue(&mut pieces);
-                    pieces.push(Piece::Text(text));
+                    let custom = matches!(b.spec.name.as_str(), CUSTOM_OP | CUSTOM_MACRO_OP);
+                    if custom && !b.spec.attrs.contains(CUSTOM_NAME) {
+                        b.spec.attrs.set(CUSTOM_NAME, Attribute::String(s));
+                        pieces.push(Piece::AttrValue {
+                            name: CUSTOM_NAME.to_string(),
+                        });
+                    } else {
+                        let text = self.c.slice(p, self.c.pos()).to_string();
+                        pieces.push(Piece::Text(text));
+                    }
                 }
                 Some(b'<') | Some(b'[') => {
                     let text = self.c.balanced()?;
@@ -1271,7 +1302,23 @@ impl Parser<'_> {
                             pieces.push(Piece::Text(text));
                             continue;
                         }
-                        let (seg, typed) = self.parse_group(&mut segments, &mut operands)?;
+                        let group_pos = self.c.pos();
+                        let (seg, typed, attrs) =
+                            self.parse_group_with_attrs(&mut segments, &mut operands)?;
+                        if attrs.iter().any(|a| !a.is_empty()) {
+                            // The custom parser of `hivm.hir.custom` keeps
+                            // these as `arg_attrs`, one dictionary per input.
+                            let custom =
+                                matches!(b.spec.name.as_str(), CUSTOM_OP | CUSTOM_MACRO_OP);
+                            if word != "ins" || !custom {
+                                return self.c.err_at(
+                                    group_pos,
+                                    "per-operand attributes are only allowed in ins(...) of hivm.hir.custom/custom_macro",
+                                );
+                            }
+                            let dicts = attrs.into_iter().map(Attribute::Dict).collect();
+                            b.spec.attrs.set(ARG_ATTRS, Attribute::Array(dicts));
+                        }
                         pieces.push(Piece::Group {
                             keyword: word.to_string(),
                             segment: seg,
@@ -1425,18 +1472,50 @@ impl Parser<'_> {
         segments: &mut Vec<u32>,
         operands: &mut Vec<Operand>,
     ) -> PResult<(usize, bool)> {
+        let p = self.c.pos();
+        let (seg, typed, attrs) = self.parse_group_with_attrs(segments, operands)?;
+        if attrs.iter().any(|a| !a.is_empty()) {
+            return self
+                .c
+                .err_at(p, "per-operand attributes are only allowed in ins(...) of hivm.hir.custom/custom_macro");
+        }
+        Ok((seg, typed))
+    }
+
+    /// `( operands [: type [{attr-dict}], ...] )`: an operand group whose
+    /// types may each carry an attribute dictionary (the `ins` of
+    /// `hivm.hir.custom`, e.g. `ins(%a : T {inplace_outs = 0 : i32})`).
+    /// Returns the segment, whether types were written, and one dictionary
+    /// per operand (empty when none was written).
+    pub(crate) fn parse_group_with_attrs(
+        &mut self,
+        segments: &mut Vec<u32>,
+        operands: &mut Vec<Operand>,
+    ) -> PResult<(usize, bool, Vec<NamedAttrs>)> {
         self.c.expect("(")?;
         let ops = self.parse_operand_list()?;
         let mut typed = false;
+        let mut attrs = Vec::new();
         if self.c.eat(":") {
-            let types = self.parse_type_list()?;
+            let mut types = Vec::new();
+            loop {
+                types.push(self.parse_type()?);
+                attrs.push(if self.c.peek() == Some(b'{') {
+                    self.parse_dict()?
+                } else {
+                    NamedAttrs::new()
+                });
+                if !self.c.eat(",") {
+                    break;
+                }
+            }
             self.check_types(&ops, &types)?;
             typed = true;
         }
         self.c.expect(")")?;
         segments.push(ops.len() as u32);
         operands.extend(ops);
-        Ok((segments.len() - 1, typed))
+        Ok((segments.len() - 1, typed, attrs))
     }
 
     /// After `{`: a region holds ops, an attribute dictionary holds

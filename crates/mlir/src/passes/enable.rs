@@ -67,19 +67,15 @@ impl Pass for EnableStrideAlign {
     fn run(&self, m: &mut Module, diags: &mut Vec<Diagnostic>) -> Result<(), PassFailed> {
         let target = Target::of(m);
         let mut engine = Propagation::new(target);
-        if engine.collect(m, diags).is_err() {
-            return Err(PassFailed);
-        }
+        engine.collect(m, diags);
         if target.is_ascend950() {
             engine.aic_to_aiv(m);
         }
+        // Errors the propagation patterns emit (a mark across blocks, a
+        // view that cannot carry the requirement, ...) do not fail the
+        // pass: `applyPatternsGreedily` fails only when it does not
+        // converge, so the C++ goes on and prints the module.
         let converged = engine.run_to_fixed_point(m, diags);
-        if diags
-            .iter()
-            .any(|d| d.severity == crate::ir::Severity::Error)
-        {
-            return Err(PassFailed);
-        }
         if !converged {
             let loc = engine.last_changed.unwrap_or_default();
             diags.push(Diagnostic::error(
@@ -156,8 +152,7 @@ impl Propagation {
 
     /// Reads the marks (normalizing them) and alloc attributes, then
     /// propagates every mark up once.
-    fn collect(&mut self, m: &mut Module, diags: &mut Vec<Diagnostic>) -> Result<(), ()> {
-        let mut bad = false;
+    fn collect(&mut self, m: &mut Module, diags: &mut Vec<Diagnostic>) {
         let funcs = device_funcs(m);
         let mut seeds = Vec::new();
         for &f in &funcs {
@@ -168,9 +163,17 @@ impl Propagation {
                     continue;
                 }
                 match read_info(m, op) {
+                    // `NormalizeAlignInfoPattern` emits the error and fails
+                    // to match, which does not fail the pass; the
+                    // propagation pattern then skips a mark missing either
+                    // attribute and reports one whose lengths differ.
                     Err(msg) => {
-                        diags.push(Diagnostic::error(m.op(op).loc, msg));
-                        bad = true;
+                        let loc = m.op(op).loc;
+                        let mismatched = msg.starts_with("size of");
+                        diags.push(Diagnostic::error(loc, msg));
+                        if mismatched {
+                            diags.push(Diagnostic::error(loc, "Mismatched storage align marks"));
+                        }
                     }
                     Ok(None) => {}
                     Ok(Some(info)) => {
@@ -185,9 +188,6 @@ impl Propagation {
                     }
                 }
             }
-        }
-        if bad {
-            return Err(());
         }
         for (v, info, loc) in seeds {
             let on_byte_view = m
@@ -207,7 +207,6 @@ impl Propagation {
             self.from_loc = loc;
             self.up(m, v, &merged, diags, 0);
         }
-        Ok(())
     }
 
     /// Ascend950: a tightly coupled buffer is one physical buffer seen by

@@ -22,7 +22,9 @@
 //! - membase: all-unit shapes are skipped; the operands are flattened as
 //!   the op allows ([`flatten_groups`]) and searched with
 //!   `getLastDiscontinuousDim`; an op without a flatten rule gets the error
-//!   `unsupport flatten op`, is skipped, and the pass still succeeds;
+//!   `unsupport flatten op`, is skipped, and the pass still succeeds
+//!   (the error does not fail the pass or change the exit code, see
+//!   [`crate::pass`]);
 //! - a store with one UB operand that is a rank-reducing subview dropping
 //!   trailing unit dims marks per `store_subview_decision`;
 //! - each UB operand then gets `adjustAlignDim` ([`adjust_align_dim`]) and,
@@ -259,7 +261,7 @@ fn mark_op(
             // No flatten rule: MLIR reports the error and skips the op
             // without failing the pass.
             if unknown {
-                diags.push(Diagnostic::warning(loc, "unsupport flatten op"));
+                diags.push(Diagnostic::error(loc, "unsupport flatten op"));
             }
             return Ok(());
         }

@@ -96,8 +96,9 @@ pub fn replace_alloc(
 /// `AlignUpOFR` over a shape: the sizes of `alloc`'s logical `shape`
 /// (dynamic ones are the alloc's operands, in order) and the dynamic sizes
 /// of the padded allocation, where a dynamic size whose unit is above 1 is
-/// rounded at run time (`(n + u - 1) - (n + u - 1) rem u`, built before
-/// `alloc`). `None` when the alloc has fewer dynamic operands than the
+/// rounded at run time (`(n + u - 1) - (n + u - 1) rem u`, the arithmetic
+/// built before `alloc`, the index constants `u - 1` and `u` materialised
+/// once at the top of the function). `None` when the alloc has fewer dynamic operands than the
 /// shape needs.
 pub fn align_up_sizes(
     m: &mut Module,
@@ -123,8 +124,11 @@ pub fn align_up_sizes(
             dyn_sizes.push(n);
             continue;
         }
-        let c_minus = m.build_index_constant(u - 1, at, loc);
-        let c_unit = m.build_index_constant(u, at, loc);
+        // The C++ creates both constants before `alloc`, but it runs under
+        // the greedy rewrite driver, whose folder moves each constant to
+        // the top of the function and reuses an equal one already there.
+        let c_minus = m.constant_at_function_top(alloc, u - 1, Type::Index, loc);
+        let c_unit = m.constant_at_function_top(alloc, u, Type::Index, loc);
         let add = m.build_binary(super::op_table::arith::ADD, n, c_minus, at, loc);
         let rem = m.build_binary(super::op_table::arith::REM, add, c_unit, at, loc);
         let up = m.build_binary(super::op_table::arith::SUB, add, rem, at, loc);

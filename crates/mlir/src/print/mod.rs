@@ -5,7 +5,9 @@
 //! labels with their `// pred:` comments, attribute dictionaries sorted by
 //! name, and `#map` aliases for affine maps.
 
+mod affine;
 mod linalg;
+mod llvm;
 mod names;
 mod ods;
 mod ops;

@@ -3,7 +3,9 @@
 
 use std::fmt::Write;
 
-use crate::ir::ops::{custom_form, Form, CMPF_PREDICATES, CMPI_PREDICATES};
+use crate::ir::ops::{
+    custom_form, Form, ARG_ATTRS, CMPF_PREDICATES, CMPI_PREDICATES, CUSTOM_MACRO_OP, CUSTOM_OP,
+};
 use crate::ir::{
     Attribute, BlockId, Module, NamedAttrs, OpId, Piece, RegionId, Type, ValueId, DYNAMIC,
 };
@@ -54,6 +56,21 @@ impl<'a> OpPrinter<'a> {
     /// Length of the text so far.
     pub(crate) fn len(&self) -> usize {
         self.out.len()
+    }
+
+    /// Drops the text after `len` (a form that turned out not to apply).
+    pub(crate) fn truncate(&mut self, len: usize) {
+        self.out.truncate(len);
+    }
+
+    /// Prints a type (with aliases, as everywhere).
+    pub(crate) fn print_type(&mut self, t: &Type) {
+        self.ty(t);
+    }
+
+    /// Prints an attribute value.
+    pub(crate) fn print_attr(&mut self, a: &Attribute) {
+        write_attr(&mut self.out, a, false);
     }
 
     /// Prints values separated by `, `.
@@ -141,6 +158,22 @@ impl<'a> OpPrinter<'a> {
                 self.out.push_str(", ");
             }
             write_type(&mut self.out, m.value_type(v));
+        }
+    }
+
+    /// `T1 {attrs}, T2` for `vs`: each type followed by its non-empty
+    /// dictionary from `dicts` (one per value).
+    fn types_with_attrs(&mut self, vs: &[ValueId], dicts: &[Attribute]) {
+        let m = self.m;
+        for (i, (&v, a)) in vs.iter().zip(dicts).enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            write_type(&mut self.out, m.value_type(v));
+            if a.as_dict().is_some_and(|d| !d.is_empty()) {
+                self.out.push(' ');
+                write_attr(&mut self.out, a, false);
+            }
         }
     }
 
@@ -804,6 +837,15 @@ impl<'a> OpPrinter<'a> {
                 self.attr_dict(op, &["permutation"]);
                 self.view_types(m.value_type(src), "to", t);
             }
+            Form::AffineLoad => return self.print_affine_access(op, &name, false),
+            Form::AffineStore => return self.print_affine_access(op, &name, true),
+            Form::MemrefTranspose => return self.print_memref_transpose(op, &name),
+            Form::SymbolicInt => return self.print_symbolic_int(op, &name),
+            Form::LlvmConstant => return self.print_llvm_constant(op, &name),
+            Form::LlvmAlloca => return self.print_llvm_alloca(op, &name),
+            Form::LlvmLoad => return self.print_llvm_access(op, &name, false),
+            Form::LlvmStore => return self.print_llvm_access(op, &name, true),
+            Form::BindSymbolicShape => return self.print_bind_symbolic_shape(op, &name),
             Form::MultiReduction => {
                 let (Some(Attribute::Opaque(kind)), Some(dims)) = (
                     d.attr("kind"),
@@ -1070,9 +1112,18 @@ impl<'a> OpPrinter<'a> {
         self.out.push_str(&name);
         let mut clause_names: Vec<&str> = Vec::new();
         for p in &syntax.pieces {
-            if let Piece::AttrClause { name } = p {
+            if let Piece::AttrClause { name } | Piece::AttrValue { name } = p {
                 clause_names.push(name);
             }
+        }
+        // A custom op's per-input dictionaries print inside `ins(...)`.
+        let arg_attrs = if matches!(d.name(), CUSTOM_OP | CUSTOM_MACRO_OP) {
+            d.attr(ARG_ATTRS).and_then(Attribute::as_array)
+        } else {
+            None
+        };
+        if arg_attrs.is_some() {
+            clause_names.push(ARG_ATTRS);
         }
         let has_dict_piece = syntax.pieces.contains(&Piece::AttrDict);
         if !has_dict_piece {
@@ -1142,7 +1193,10 @@ impl<'a> OpPrinter<'a> {
                     self.values(&vs);
                     if *typed && !vs.is_empty() {
                         self.out.push_str(" : ");
-                        self.types_of(&vs);
+                        match arg_attrs.filter(|a| keyword == "ins" && a.len() == vs.len()) {
+                            Some(dicts) => self.types_with_attrs(&vs, dicts),
+                            None => self.types_of(&vs),
+                        }
                     }
                     self.out.push(')');
                 }
@@ -1163,6 +1217,11 @@ impl<'a> OpPrinter<'a> {
                     self.out.push('[');
                     self.values(d.segment(*segment));
                     self.out.push(']');
+                }
+                Piece::AttrValue { name } => {
+                    let Some(a) = d.attr(name) else { continue };
+                    sep(self, &mut glue);
+                    write_attr(&mut self.out, a, true);
                 }
                 Piece::AttrClause { name } => {
                     let Some(a) = d.attr(name) else { continue };

@@ -1,0 +1,52 @@
+// RUN: tilemem opt -hivm-align-alloc-size %s | FileCheck %s
+
+// Index constants a pass creates are materialised once, at the top of the
+// function, as the greedy driver's folder does (OperationFolder::
+// getOrCreateConstant): the two allocations inside the loop both round
+// their dynamic size up to 32 elements and share one `arith.constant 31`
+// and one `arith.constant 32`, created above the existing constants (the
+// folder inserts at the front of the entry block) and never suffixed.
+// CHECK-LABEL: func.func @two_uses
+// CHECK-NEXT: %[[C32:c32]] = arith.constant 32 : index
+// CHECK-NEXT: %[[C31:c31]] = arith.constant 31 : index
+// CHECK-NEXT: %c0 = arith.constant 0 : index
+// CHECK-NEXT: %c1 = arith.constant 1 : index
+// CHECK-NEXT: %c4 = arith.constant 4 : index
+// CHECK-NEXT: scf.for
+// CHECK-NEXT: %[[ADD0:.*]] = arith.addi %arg0, %[[C31]] : index
+// CHECK-NEXT: %[[REM0:.*]] = arith.remsi %[[ADD0]], %[[C32]] : index
+// CHECK-NEXT: %[[SUB0:.*]] = arith.subi %[[ADD0]], %[[REM0]] : index
+// CHECK-NEXT: memref.alloc(%[[SUB0]])
+// CHECK-NEXT: memref.subview
+// CHECK-NEXT: hivm.hir.vsort
+// CHECK-NEXT: %[[ADD1:.*]] = arith.addi %arg1, %[[C31]] : index
+// CHECK-NEXT: %[[REM1:.*]] = arith.remsi %[[ADD1]], %[[C32]] : index
+// CHECK-NEXT: %[[SUB1:.*]] = arith.subi %[[ADD1]], %[[REM1]] : index
+// CHECK-NEXT: memref.alloc(%[[SUB1]])
+// CHECK-NOT: arith.constant
+// CHECK: return
+func.func @two_uses(%n: index, %m: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.for %i = %c0 to %c4 step %c1 {
+    %a = memref.alloc(%n) : memref<2x?xf16, #hivm.address_space<ub>>
+    hivm.hir.vsort ins(%a : memref<2x?xf16, #hivm.address_space<ub>>) outs(%a : memref<2x?xf16, #hivm.address_space<ub>>) descending = false sort_axis = 1
+    %b = memref.alloc(%m) : memref<2x?xf16, #hivm.address_space<ub>>
+    hivm.hir.vsort ins(%b : memref<2x?xf16, #hivm.address_space<ub>>) outs(%b : memref<2x?xf16, #hivm.address_space<ub>>) descending = false sort_axis = 1
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @reuses_existing
+// CHECK-NEXT: %c31 = arith.constant 31 : index
+// CHECK-NEXT: %c32 = arith.constant 32 : index
+// CHECK-NEXT: %[[ADD:.*]] = arith.addi %arg0, %c31 : index
+// CHECK-NOT: arith.constant
+// CHECK: return
+func.func @reuses_existing(%n: index) {
+  %c32 = arith.constant 32 : index
+  %a = memref.alloc(%n) : memref<2x?xf16, #hivm.address_space<ub>>
+  hivm.hir.vsort ins(%a : memref<2x?xf16, #hivm.address_space<ub>>) outs(%a : memref<2x?xf16, #hivm.address_space<ub>>) descending = false sort_axis = 1
+  return
+}
