@@ -23,7 +23,7 @@
 //! bare aliases included); its lifetime is the union of its members'
 //! lifetimes. DDR roots are not planned and are left out.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use super::order::{carried_from, is_assigned, Lifetime, ProgramOrder};
 use crate::ir::{
@@ -156,8 +156,8 @@ pub fn analyze(f: &Function) -> AllocationLifetimes {
     // Roots: allocation statements first (in body order), then string-named
     // roots in order of first use.
     let mut roots: PrimaryMap<RootId, Root> = PrimaryMap::new();
-    let mut by_var: HashMap<VarId, RootId> = HashMap::new();
-    let mut by_name: HashMap<Box<str>, RootId> = HashMap::new();
+    let mut by_var: HashMap<VarId, RootId> = HashMap::default();
+    let mut by_name: HashMap<Box<str>, RootId> = HashMap::default();
     for &(_, s) in &walk {
         if let Some(a) = f.alloc_at(s) {
             let Some(space) = target_space(&a.space) else {
@@ -282,7 +282,7 @@ pub fn defined_by_view(f: &Function, v: VarId) -> bool {
 
 /// Tile variables grouped by the root allocation they live in.
 pub fn members_by_root(f: &Function) -> HashMap<VarId, Vec<VarId>> {
-    let mut out: HashMap<VarId, Vec<VarId>> = HashMap::new();
+    let mut out: HashMap<VarId, Vec<VarId>> = HashMap::default();
     for (v, d) in f.vars.iter() {
         if let Some(Type::Tile(t)) = &d.ty {
             if let Some(MemBase::Var(r)) = t.memref.as_ref().map(|m| &m.base) {

@@ -14,7 +14,8 @@ use super::lifetime::{AllocationLifetimes, RootId};
 use super::packing::{defined_by_view, Placement};
 use crate::ir::MemBase;
 use crate::ir::{BinOp, Expr, Function, MemRef, StmtKind, Type, VarDef, VarId};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// A hashable stand-in for a [`MemBase`], to index phis by the base they name.
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -103,7 +104,7 @@ pub fn apply(f: &mut Function, lt: &AllocationLifetimes, placement: &BTreeMap<Ro
     // `if` results grouped by the base their MemRef names now, in variable
     // order; kept current as MemRefs move, so each root finds its phis
     // without scanning every phi of the function.
-    let mut phis: HashMap<BaseKey, BTreeSet<VarId>> = HashMap::new();
+    let mut phis: HashMap<BaseKey, BTreeSet<VarId>> = HashMap::default();
     let phi_ids: Vec<VarId> = f
         .vars
         .iter()
