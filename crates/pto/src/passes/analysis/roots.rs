@@ -134,10 +134,11 @@ pub fn analyze(f: &Function) -> AllocationLifetimes {
 
     // Uses, charged to the values that carry the storage.
     let mut stack = Vec::new();
+    let mut used = Vec::new();
     for &(_, s) in &walk {
-        let mut used = Vec::new();
+        used.clear();
         f.stmts[s].for_each_use(&mut |v| used.push(v));
-        for v in used {
+        for &v in &used {
             stack.clear();
             stack.push((v, 0u32));
             while let Some((w, depth)) = stack.pop() {
@@ -182,10 +183,16 @@ pub fn analyze(f: &Function) -> AllocationLifetimes {
     }
 
     let mut root_of: SecondaryMap<VarId, Option<RootId>> = SecondaryMap::new();
-    let mut ordered_vars: Vec<VarId> = f.vars.keys().collect();
     // Program order of definition for member lists (unassigned vars last).
-    ordered_vars.sort_by_key(|&v| (vars[v].map(|l| l.def).unwrap_or(u32::MAX), v.index()));
-    for v in ordered_vars {
+    // The keys are distinct (the index breaks ties), so an unstable sort of
+    // precomputed keys gives the same order as a stable keyed sort.
+    let mut ordered_vars: Vec<(u32, usize, VarId)> = f
+        .vars
+        .keys()
+        .map(|v| (vars[v].map_or(u32::MAX, |l| l.def), v.index(), v))
+        .collect();
+    ordered_vars.sort_unstable_by_key(|&(def, index, _)| (def, index));
+    for (_, _, v) in ordered_vars {
         let Some((m, space)) = tile_storage(f, v) else {
             continue;
         };
