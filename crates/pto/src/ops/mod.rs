@@ -13,7 +13,7 @@
 
 mod table;
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::OnceLock;
 
 use tilemem_soc::{Family, MemSpace};

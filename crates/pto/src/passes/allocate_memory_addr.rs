@@ -26,7 +26,7 @@
 //! pass would give them is recognised (every root's lowest member offset
 //! equals its slot base) and re-laid out to the same bytes.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use tilemem_soc::{AllocEntry, MemoryAllocatorPolicy, Soc};
 
@@ -140,7 +140,7 @@ fn plan_layout(
             continue;
         }
         let mut entries: Vec<AllocEntry> = Vec::new();
-        let mut by_name: HashMap<String, (VarId, u64)> = HashMap::new();
+        let mut by_name: HashMap<String, (VarId, u64)> = HashMap::default();
         for a in allocs.iter().filter(|a| a.space == space) {
             let Some(ms) = members.get(&a.var) else {
                 continue;
@@ -262,7 +262,7 @@ fn rewrite(
     addressed: bool,
     allocs: &[crate::ir::Alloc],
 ) {
-    let pinned_roots: std::collections::HashSet<VarId> =
+    let pinned_roots: rustc_hash::FxHashSet<VarId> =
         allocs.iter().filter(|a| a.pinned).map(|a| a.var).collect();
     for slot in layout.slots() {
         let pinned = pinned_roots.contains(&slot.root);

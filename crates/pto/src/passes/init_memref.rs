@@ -35,7 +35,7 @@
 //! binding that mixes spaces, binds a view or in-place result, has
 //! `slots=0`, a dynamic shape, or a constant slot index out of range.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use tilemem_soc::Soc;
 
@@ -125,7 +125,7 @@ fn run_function(f: &mut Function, soc: &Soc, planner: PlannerMode) -> Result<(),
         soc,
         counter: 0,
         allocs: Vec::new(),
-        carried: HashMap::new(),
+        carried: HashMap::default(),
         declared: Vec::new(),
     };
     for i in 0..f.params.len() {
@@ -175,9 +175,9 @@ fn run_function(f: &mut Function, soc: &Soc, planner: PlannerMode) -> Result<(),
     f.body.splice(first..first, new_stmts);
     // Old allocations whose names the new roots took get `_1`, `_2`, ...
     if !old_allocs.is_empty() {
-        let mut taken: std::collections::HashSet<Box<str>> =
+        let mut taken: rustc_hash::FxHashSet<Box<str>> =
             f.vars.values().map(|d| d.name.clone()).collect();
-        let new_names: std::collections::HashSet<Box<str>> = st
+        let new_names: rustc_hash::FxHashSet<Box<str>> = st
             .allocs
             .iter()
             .map(|a| f.vars[a.var].name.clone())
@@ -226,11 +226,12 @@ fn ssa_rename(f: &mut Function) {
     // Names are borrowed while deciding; renames are applied afterwards.
     let mut renames: Vec<(VarId, String)> = Vec::new();
     {
-        let mut seen: HashMap<&str, u32> = HashMap::with_capacity(order.len());
+        let mut seen: HashMap<&str, u32> =
+            HashMap::with_capacity_and_hasher(order.len(), Default::default());
         let mut done = vec![false; f.vars.len()];
         // Every name in use, built only when a rename is needed.
-        let mut taken: Option<std::collections::HashSet<&str>> = None;
-        let mut fresh: std::collections::HashSet<String> = std::collections::HashSet::new();
+        let mut taken: Option<rustc_hash::FxHashSet<&str>> = None;
+        let mut fresh: rustc_hash::FxHashSet<String> = rustc_hash::FxHashSet::default();
         for v in order {
             if std::mem::replace(&mut done[v.index()], true) {
                 continue;

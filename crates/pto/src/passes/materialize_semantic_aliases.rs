@@ -37,7 +37,7 @@
 //! [`normalize`]: super::memory_reuse::normalize
 //! [`cleanup`]: super::memory_reuse::cleanup
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::ir::{
     Block, Expr, ForStmt, Function, MemBase, MemRef, MemSpace, Program, SecondaryMap, StmtId,
@@ -101,9 +101,9 @@ fn run_function(f: &mut Function) {
     }
     let mut cx = Ctx {
         spaces: allocs.iter().map(|a| (a.var, a.space.clone())).collect(),
-        carried: HashMap::new(),
+        carried: HashMap::default(),
         parent: SecondaryMap::new(),
-        members: HashMap::new(),
+        members: HashMap::default(),
     };
     for (v, d) in f.vars.iter() {
         if let Some(r) =

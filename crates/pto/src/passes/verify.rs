@@ -23,7 +23,7 @@
 //!   `system.reserve_buffer`, and every slot base must satisfy the address
 //!   policy's alignment.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use tilemem_plan::{validate, Buffer, BufferId, Problem, Solution};
 use tilemem_soc::{MemoryAllocatorPolicy, Soc};
@@ -300,7 +300,7 @@ fn family_buffers_with(
     fam: &mut Families,
 ) -> Vec<(MemSpace, Vec<FamilyBuffer>)> {
     let lt = lifetimes(f);
-    let mut by_key: HashMap<(VarId, VarId), FamilyBuffer> = HashMap::new();
+    let mut by_key: HashMap<(VarId, VarId), FamilyBuffer> = HashMap::default();
     let mut order: Vec<(VarId, VarId)> = Vec::new();
     // Members of each family (typed or not) for lifetimes.
     let mut fam_live: Vec<Option<(u64, u64)>> = vec![None; f.vars.len()];
@@ -400,7 +400,7 @@ fn lower(
             problem.reserved.push((r.base, r.base + r.size));
         }
         let mut solution = Solution::default();
-        let mut id_of: HashMap<VarId, Vec<BufferId>> = HashMap::new();
+        let mut id_of: HashMap<VarId, Vec<BufferId>> = HashMap::default();
         for b in &bufs {
             let (d, l) = b.live;
             let lower = 2 * d + 1;

@@ -3,7 +3,7 @@
 //! own address space; tiles start after the reserved windows"). Written by
 //! every planner, read by verification and the report.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use super::reserve::Reserve;
 use crate::ir::{MemSpace, VarId};
@@ -38,7 +38,7 @@ impl Layout {
     pub fn new(reserves: Vec<Reserve>) -> Layout {
         Layout {
             slots: Vec::new(),
-            index: HashMap::new(),
+            index: HashMap::default(),
             reserves,
         }
     }

@@ -23,7 +23,7 @@
 //! bare aliases included); its lifetime is the union of its members'
 //! lifetimes. DDR roots are not planned and are left out.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use super::order::{carried_from, is_assigned, Lifetime, ProgramOrder};
 use crate::ir::{
@@ -134,10 +134,11 @@ pub fn analyze(f: &Function) -> AllocationLifetimes {
 
     // Uses, charged to the values that carry the storage.
     let mut stack = Vec::new();
+    let mut used = Vec::new();
     for &(_, s) in &walk {
-        let mut used = Vec::new();
+        used.clear();
         f.stmts[s].for_each_use(&mut |v| used.push(v));
-        for v in used {
+        for &v in &used {
             stack.clear();
             stack.push((v, 0u32));
             while let Some((w, depth)) = stack.pop() {
@@ -156,8 +157,8 @@ pub fn analyze(f: &Function) -> AllocationLifetimes {
     // Roots: allocation statements first (in body order), then string-named
     // roots in order of first use.
     let mut roots: PrimaryMap<RootId, Root> = PrimaryMap::new();
-    let mut by_var: HashMap<VarId, RootId> = HashMap::new();
-    let mut by_name: HashMap<Box<str>, RootId> = HashMap::new();
+    let mut by_var: HashMap<VarId, RootId> = HashMap::default();
+    let mut by_name: HashMap<Box<str>, RootId> = HashMap::default();
     for &(_, s) in &walk {
         if let Some(a) = f.alloc_at(s) {
             let Some(space) = target_space(&a.space) else {
@@ -182,10 +183,16 @@ pub fn analyze(f: &Function) -> AllocationLifetimes {
     }
 
     let mut root_of: SecondaryMap<VarId, Option<RootId>> = SecondaryMap::new();
-    let mut ordered_vars: Vec<VarId> = f.vars.keys().collect();
     // Program order of definition for member lists (unassigned vars last).
-    ordered_vars.sort_by_key(|&v| (vars[v].map(|l| l.def).unwrap_or(u32::MAX), v.index()));
-    for v in ordered_vars {
+    // The keys are distinct (the index breaks ties), so an unstable sort of
+    // precomputed keys gives the same order as a stable keyed sort.
+    let mut ordered_vars: Vec<(u32, usize, VarId)> = f
+        .vars
+        .keys()
+        .map(|v| (vars[v].map_or(u32::MAX, |l| l.def), v.index(), v))
+        .collect();
+    ordered_vars.sort_unstable_by_key(|&(def, index, _)| (def, index));
+    for (_, _, v) in ordered_vars {
         let Some((m, space)) = tile_storage(f, v) else {
             continue;
         };
@@ -282,7 +289,7 @@ pub fn defined_by_view(f: &Function, v: VarId) -> bool {
 
 /// Tile variables grouped by the root allocation they live in.
 pub fn members_by_root(f: &Function) -> HashMap<VarId, Vec<VarId>> {
-    let mut out: HashMap<VarId, Vec<VarId>> = HashMap::new();
+    let mut out: HashMap<VarId, Vec<VarId>> = HashMap::default();
     for (v, d) in f.vars.iter() {
         if let Some(Type::Tile(t)) = &d.ty {
             if let Some(MemBase::Var(r)) = t.memref.as_ref().map(|m| &m.base) {

@@ -12,8 +12,26 @@
 
 use super::lifetime::{AllocationLifetimes, RootId};
 use super::packing::{defined_by_view, Placement};
+use crate::ir::MemBase;
 use crate::ir::{BinOp, Expr, Function, MemRef, StmtKind, Type, VarDef, VarId};
-use std::collections::BTreeMap;
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// A hashable stand-in for a [`MemBase`], to index phis by the base they name.
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum BaseKey {
+    Var(VarId),
+    Named(Box<str>),
+}
+
+impl BaseKey {
+    fn of(b: &MemBase) -> Self {
+        match b {
+            MemBase::Var(v) => BaseKey::Var(*v),
+            MemBase::Named(n) => BaseKey::Named(n.clone()),
+        }
+    }
+}
 
 /// The MemRef a member of a moved root gets.
 pub fn moved_memref(
@@ -83,7 +101,11 @@ fn covers_root(m: &MemRef, size: u64) -> bool {
 /// too (split-K accumulators: an `if` whose branches both write the moved
 /// Acc buffer keeps naming it, and no copy is needed).
 pub fn apply(f: &mut Function, lt: &AllocationLifetimes, placement: &BTreeMap<RootId, Placement>) {
-    let phis: Vec<VarId> = f
+    // `if` results grouped by the base their MemRef names now, in variable
+    // order; kept current as MemRefs move, so each root finds its phis
+    // without scanning every phi of the function.
+    let mut phis: HashMap<BaseKey, BTreeSet<VarId>> = HashMap::default();
+    let phi_ids: Vec<VarId> = f
         .vars
         .iter()
         .filter(
@@ -91,18 +113,21 @@ pub fn apply(f: &mut Function, lt: &AllocationLifetimes, placement: &BTreeMap<Ro
         )
         .map(|(v, _)| v)
         .collect();
+    let is_phi: BTreeSet<VarId> = phi_ids.iter().copied().collect();
+    for &v in &phi_ids {
+        if let Some(m) = f.vars[v].ty.as_ref().and_then(Type::memref) {
+            phis.entry(BaseKey::of(&m.base)).or_default().insert(v);
+        }
+    }
     for (&r, &p) in placement {
         if p.arena == r && p.offset == 0 {
             continue;
         }
         let base = &lt.roots[r].base;
-        let moved_phis = phis.iter().copied().filter(|&v| {
-            f.vars[v]
-                .ty
-                .as_ref()
-                .and_then(Type::memref)
-                .is_some_and(|m| &m.base == base)
-        });
+        let moved_phis: Vec<VarId> = phis
+            .get(&BaseKey::of(base))
+            .map(|s| s.iter().copied().collect())
+            .unwrap_or_default();
         let members: Vec<VarId> = lt.roots[r]
             .members
             .iter()
@@ -151,6 +176,12 @@ pub fn apply(f: &mut Function, lt: &AllocationLifetimes, placement: &BTreeMap<Ro
                 && old.slot_index.is_none()
             {
                 new = target.clone();
+            }
+            if is_phi.contains(&m) && new.base != old.base {
+                if let Some(set) = phis.get_mut(&BaseKey::of(&old.base)) {
+                    set.remove(&m);
+                }
+                phis.entry(BaseKey::of(&new.base)).or_default().insert(m);
             }
             if let Some(slot) = f.vars[m].ty.as_mut().and_then(Type::memref_mut) {
                 *slot = Some(new);

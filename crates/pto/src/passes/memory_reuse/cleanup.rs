@@ -2,7 +2,7 @@
 //! attributes and remove `pl.tile.alloc` statements no variable refers to
 //! any more (PyPTO's `UsedMemRefCollector` + `RemoveUnusedAllocStatements`).
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 
 use crate::ir::{Block, Expr, Function, Type};
 
@@ -28,7 +28,7 @@ pub fn strip_pipeline_membership(f: &mut Function) {
 /// Removes the top-level allocations whose root no variable's MemRef names.
 /// Returns how many were removed.
 pub fn remove_dead_allocs(f: &mut Function) -> usize {
-    let mut used = HashSet::new();
+    let mut used = HashSet::default();
     for d in f.vars.values() {
         let m = match d.ty.as_ref() {
             Some(Type::Tile(t)) => t.memref.as_ref(),

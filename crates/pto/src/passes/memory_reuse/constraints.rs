@@ -27,7 +27,9 @@
 //! bound to one constant slot of a declaration must not be live at the same
 //! time ([`check_declared_slots`]).
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::FxHashSet as HashSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use tilemem_soc::{Family, Soc};
 
@@ -173,7 +175,7 @@ impl AllocationConstraints {
             }
         }
         // One reason per pair (the first in reason order).
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         out.into_iter()
             .filter(|s| seen.insert((s.a, s.b)))
             .collect()
@@ -263,7 +265,7 @@ fn no_alias(
     c: &mut AllocationConstraints,
 ) {
     // Forbidden operand roots of tuple-valued calls, for `t[k]` reads.
-    let mut tuple_forbid: HashMap<VarId, Vec<RootId>> = HashMap::new();
+    let mut tuple_forbid: HashMap<VarId, Vec<RootId>> = HashMap::default();
     for (_, s) in f.walk() {
         let StmtKind::Assign { targets, value } = &f.stmts[s].kind else {
             continue;
@@ -442,7 +444,7 @@ fn written_workspace(f: &Function, lt: &AllocationLifetimes, c: &mut AllocationC
 }
 
 fn stages(f: &Function, lt: &AllocationLifetimes, c: &mut AllocationConstraints) {
-    let mut raw: HashMap<RootId, Vec<(u32, i64)>> = HashMap::new();
+    let mut raw: HashMap<RootId, Vec<(u32, i64)>> = HashMap::default();
     let mut ids: BTreeMap<u32, BTreeSet<i64>> = BTreeMap::new();
     for (id, r) in lt.roots.iter() {
         for &m in &r.members {

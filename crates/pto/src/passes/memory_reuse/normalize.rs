@@ -15,7 +15,7 @@
 //! untouched (so its printed form does not change).
 
 use super::storage::{current_memref, rebase, same_window, set_memref, starts_within};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::ir::{Expr, Function, MemRef, StmtKind, Type, VarId};
 use crate::ops;
@@ -33,7 +33,7 @@ impl Snapshot {
 
 /// Records the MemRefs of `f`'s views and their sources.
 pub fn snapshot(f: &Function) -> Snapshot {
-    let mut m = HashMap::new();
+    let mut m = HashMap::default();
     let mut keep = |v: VarId| {
         if let Some(mr) = f.vars[v].ty.as_ref().and_then(Type::memref) {
             m.entry(v).or_insert_with(|| mr.clone());

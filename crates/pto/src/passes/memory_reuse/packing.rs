@@ -27,7 +27,8 @@
 //! dynamic member offset other than a direct `tile.slice` keeps whole-buffer
 //! packing.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use tilemem_soc::{MemSpace, MemoryAllocatorPolicy, Soc};
 
@@ -186,7 +187,7 @@ impl SpaceInput<'_> {
 
     fn pack(&self, depth: &BTreeMap<u32, u32>, sub_range: bool) -> Vec<Buffer> {
         let mut bufs: Vec<Buffer> = Vec::new();
-        let mut bucket_of: HashMap<RootId, usize> = HashMap::new();
+        let mut bucket_of: HashMap<RootId, usize> = HashMap::default();
         for &r in &self.roots {
             let size = self.lt.roots[r].size;
             let tags = self.tags(r, depth);
@@ -385,7 +386,7 @@ pub fn pack(
                 r,
             )
         });
-        let mut partners: HashMap<RootId, Vec<RootId>> = HashMap::new();
+        let mut partners: HashMap<RootId, Vec<RootId>> = HashMap::default();
         for sep in &c.separations {
             if lt.roots[sep.a].space == space {
                 partners.entry(sep.a).or_default().push(sep.b);

@@ -3,7 +3,7 @@
 //! its own), physical-window comparison and overlap, and the variables
 //! derived from a value by views and bare aliases.
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 
 use super::lifetime::{carried_from, target_space};
 use crate::ir::{Block, Expr, Function, MemBase, MemRef, StmtId, StmtKind, Type, VarId};
@@ -113,7 +113,7 @@ pub fn subtree(f: &Function, b: Block) -> Vec<StmtId> {
 /// The variables derived from `v` by views and bare aliases among
 /// `stmts` (which must be in program order), `v` included.
 pub fn derived(f: &Function, v: VarId, stmts: &[StmtId]) -> HashSet<VarId> {
-    let mut set = HashSet::new();
+    let mut set = HashSet::default();
     set.insert(v);
     for &s in stmts {
         let StmtKind::Assign { targets, value } = &f.stmts[s].kind else {

@@ -25,7 +25,7 @@
 //!   Acc copies do not exist: such a mismatch is an internal error, as are
 //!   two carries whose buffers overlap.
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 
 use super::lifetime::{is_assigned, yielded};
 use super::storage::{
