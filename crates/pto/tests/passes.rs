@@ -195,12 +195,41 @@ fn alloc_capacity_error_counts_reserved_bytes() {
         &[PassId::InitMemref, PassId::AllocateMemoryAddr],
     )
     .unwrap_err();
-    assert!(
-        e.message.starts_with(
-            "Vec buffer usage (196608 bytes) exceeds platform limit (188416 bytes) including 65536 reserved bytes"
-        ),
-        "{}",
-        e.message
+    assert_eq!(
+        e.message,
+        "Vec buffer usage (196608 bytes) exceeds platform limit (188416 bytes). The first 65536 \
+         bytes of that space are reserved by system.reserve_buffer, so tiles are allocated above \
+         them; in function 'main': shrink tiles, enable buffer reuse, or split the kernel"
+    );
+}
+
+/// When the reserve is the kernel's cross-core pipe ring, PyPTO's message
+/// adds the hint about lowering the pipe depth (behaviour.md, "Capacity
+/// error wording"); an ordinary reserve does not get it (test above).
+#[test]
+fn alloc_capacity_error_names_the_pipe_ring_depth() {
+    let src = program(
+        "AIV",
+        "x: pl.Tensor[[32, 1024], pl.FP32]) -> pl.Tensor[[32, 1024], pl.FP32]",
+        &[
+            "_r: pl.Scalar[pl.INT32] = pl.system.reserve_buffer(name='k_c2v_slot_buffer', size=65536, base=-1)",
+            "a: pl.Tile[[32, 1024], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [32, 1024], [32, 1024], target_memory=pl.Mem.Vec)",
+            "return x",
+        ],
+    );
+    let e = plan(
+        &src,
+        "910b",
+        &[PassId::InitMemref, PassId::AllocateMemoryAddr],
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.message,
+        "Vec buffer usage (196608 bytes) exceeds platform limit (188416 bytes). The first 65536 \
+         bytes of that space are reserved by system.reserve_buffer, so tiles are allocated above \
+         them. The reserve is the cross-core pipe ring: a lower pipe depth \
+         (optimizations=[pl.cross_core_slot(slot_num=N)]) shrinks it; in function 'main': \
+         shrink tiles, enable buffer reuse, or split the kernel"
     );
 }
 

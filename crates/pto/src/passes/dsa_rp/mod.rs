@@ -70,6 +70,7 @@
 //! may share bytes, which DSA_RP's own problem does not allow.
 
 mod model;
+mod penalty;
 mod pipes;
 pub mod rng;
 mod write;
@@ -82,6 +83,7 @@ use tilemem_plan::solve::handoff;
 use tilemem_plan::{Objective, Solution, SolverKind};
 
 use crate::ir::{EntityRef, Function, MemSpace, Program, StmtKind, Type};
+use crate::passes::analysis::order::ProgramOrder;
 use crate::passes::analysis::{facts, reserve};
 use crate::passes::memory_reuse::cleanup;
 use crate::passes::{PassContext, PassError};
@@ -219,8 +221,17 @@ fn plan_function(
     opts: &DsaOptions,
 ) -> Result<Vec<SpaceReport>, PassError> {
     let reserves = reserve::resolve(f, ctx.policy.as_ref())?;
-    let facts = facts::analyze(f);
-    let models = model::build(f, &facts, &ctx.soc, ctx.policy.as_ref(), &reserves);
+    let order = ProgramOrder::build(f);
+    let facts = facts::analyze_with(f, &order);
+    let models = model::build(
+        f,
+        &facts,
+        &order,
+        &ctx.soc,
+        ctx.policy.as_ref(),
+        &reserves,
+        ctx.seed_rules,
+    );
     let mut addr: BTreeMap<usize, u64> = BTreeMap::new();
     let mut reports = Vec::new();
     for m in &models {
@@ -448,7 +459,7 @@ fn export(
         "# statement lifetimes [start, end]; DSA lifetime = [2*start+1, max(2*start+2, 2*end+1))\n",
     );
     side.push_str(
-        "# head = pipe of the first write; tail = pipes of every access; '?' = uncertain\n",
+        "# head = pipe of the first write; terminal = pipes of the last accesses; '?' = uncertain\n",
     );
     match placement {
         Some(p) => side.push_str(&format!(
@@ -460,19 +471,21 @@ fn export(
     side.push_str(&format!(
         "# replay: tilemem solve {stem}.csv --solver dsa-rp (optimal mode: --solver exact)\n"
     ));
-    side.push_str("id,start,end,head,head_in_cf,tail,tail_in_cf,partial,pinned,stages\n");
+    side.push_str("id,start,end,qualifies,poisoned,head,first,last,terminal,pinned,stages\n");
     let pipe = |p: &Option<crate::ops::Pipe>| p.map_or("?", |x| x.name());
     for b in &m.buffers {
+        let r = &b.recog;
         side.push_str(&format!(
-            "{},{},{},{},{},{},{},{},{},{}\n",
+            "{},{},{},{},{},{},{},{},{},{},{}\n",
             b.name,
             b.start,
             b.end,
-            pipe(&b.head),
-            b.head_in_cf,
-            b.tail.iter().map(pipe).collect::<Vec<_>>().join(" "),
-            b.tail_in_cf,
-            b.partial,
+            r.qualifies,
+            r.poisoned,
+            pipe(&r.head),
+            r.first,
+            r.last,
+            r.terminal.iter().map(pipe).collect::<Vec<_>>().join(" "),
             b.pinned,
             b.stages
                 .iter()
