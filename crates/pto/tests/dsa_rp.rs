@@ -323,7 +323,7 @@ fn exported_problems_replay_to_the_same_placement() {
     assert_eq!(replay.offsets, want);
     let side = std::fs::read_to_string(dir.join("main.Vec.dsa.txt")).unwrap();
     assert!(
-        side.contains("mem_vec_0,4,6,MTE2,false,MTE2 V,false,false,false,"),
+        side.contains("mem_vec_0,4,6,true,false,MTE2,4,6,MTE2 V,false,"),
         "{side}"
     );
     assert!(side.contains("soft,mem_vec_0,mem_vec_2"), "{side}");
@@ -466,4 +466,131 @@ fn only_the_handoff_neighbours_cost_a_penalty() {
     // And with no room left there is no placement.
     p.capacity = Some(32);
     assert!(handoff::canonical(&p).is_none());
+}
+
+/// Two Vec roots written by `first` and `second` (each `a`/`b` on
+/// `mem_vec_0`/`mem_vec_1`), with `rest` after them; every statement
+/// comes with its own indentation relative to the body.
+fn two_roots(lines: &[String]) -> String {
+    let mut body = vec![alloc("mem_vec_0", 16384), alloc("mem_vec_1", 16384)];
+    body.extend(lines.iter().cloned());
+    body.push("return y".into());
+    let refs: Vec<&str> = body.iter().map(String::as_str).collect();
+    program("InCore", SIG, &refs)
+}
+
+const LOAD: &str = "pl.tile.load(x, [0, 0], [64, 64], [64, 64], target_memory=pl.Mem.Vec)";
+const FULL: &str = "pl.tile.full([64, 64], dtype=pl.FP32, value=0.0)";
+
+/// An op without functional memory-access evidence (`tile.fillpad`)
+/// poisons every root it touches: `b` may take `a`'s bytes although `a`
+/// was written by MTE2 and `b` is written by the vector pipe. The same
+/// program with a functional op (`tile.neg`) keeps them apart.
+#[test]
+fn recognizer_unknown_evidence_poisons_the_roots_it_touches() {
+    let with = |op: &str| {
+        two_roots(&[
+            tile("a", "mem_vec_0", 16384, LOAD),
+            tile("b", "mem_vec_1", 16384, &format!("pl.tile.{op}")),
+            "r: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(b, [0, 0], y)".into(),
+        ])
+    };
+    let (out, _) = plan(&with("fillpad(a, pad_value=pl.PadValue.max)"), "950").unwrap();
+    assert_eq!(offsets(&out), ["a=0", "b=0"]);
+    let (out, _) = plan(&with("neg(a)"), "950").unwrap();
+    assert_eq!(offsets(&out), ["a=0", "b=16384"]);
+}
+
+/// A `tile.store` of the whole root is the exception to poisoning: `a`
+/// keeps its MTE2 and MTE3 accesses, so `b` (an MTE2 write) stays off its
+/// bytes. Storing through a window of `a` poisons it, and `b` reuses.
+#[test]
+fn recognizer_whole_store_does_not_poison() {
+    let with = |stored: &str, view: Option<&str>| {
+        let mut lines = vec![tile("a", "mem_vec_0", 16384, LOAD)];
+        if let Some(v) = view {
+            lines.push(v.to_string());
+        }
+        lines.extend([
+            format!("r: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store({stored}, [0, 0], y)"),
+            tile("b", "mem_vec_1", 16384, LOAD),
+            "s: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(b, [0, 0], y)".into(),
+        ]);
+        two_roots(&lines)
+    };
+    let (out, _) = plan(&with("a", None), "950").unwrap();
+    assert_eq!(offsets(&out), ["a=0", "b=16384"]);
+    let half = "h: pl.Tile[[32, 64], pl.FP32, pl.MemRef(mem_vec_0, pl.const(0, pl.INT64), 8192), pl.Mem.Vec] = pl.tile.slice(a, [32, 64], [0, 0])";
+    let (out, _) = plan(&with("h", Some(half)), "950").unwrap();
+    assert_eq!(offsets(&out), ["a=0", "h=0", "b=0"]);
+}
+
+/// A root whose accesses lie on two structured paths (defined at the top,
+/// read inside a loop body) does not qualify; nor are roots of different
+/// paths paired: `b`, loaded inside the loop after `a` died at the top,
+/// reuses `a`'s bytes although both hand over across MTE2/V.
+#[test]
+fn recognizer_pairs_need_one_structured_path() {
+    let top = two_roots(&[
+        tile("a", "mem_vec_0", 16384, LOAD),
+        tile("c", "mem_vec_0", 16384, "pl.tile.neg(a)"),
+        "for i in pl.range(2):".into(),
+        format!("    {}", tile("b", "mem_vec_1", 16384, LOAD)),
+        "    r: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(b, [0, 0], y)".into(),
+    ]);
+    let (out, _) = plan(&top, "950").unwrap();
+    assert_eq!(offsets(&out), ["a=0", "c=0", "b=0"]);
+    // The same two roots on one path: the MTE2 load of `b` after the
+    // vector access of `a` is a penalized handoff.
+    let flat = two_roots(&[
+        tile("a", "mem_vec_0", 16384, LOAD),
+        tile("c", "mem_vec_0", 16384, "pl.tile.neg(a)"),
+        tile("b", "mem_vec_1", 16384, LOAD),
+        "r: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(b, [0, 0], y)".into(),
+    ]);
+    let (out, _) = plan(&flat, "950").unwrap();
+    assert_eq!(offsets(&out), ["a=0", "c=0", "b=16384"]);
+}
+
+/// The loop back edge: inside a loop, `b`'s last access of an iteration
+/// (the MTE3 store) precedes `a`'s first write (vector) of the next, so
+/// sharing bytes costs a penalty although the forward handoff `a` -> `b`
+/// stays on the vector pipe. Outside a loop they share.
+#[test]
+fn recognizer_loop_back_edge_pairs_the_last_access_with_the_next_write() {
+    let lines = |pre: &str| {
+        vec![
+            format!("{pre}{}", tile("a", "mem_vec_0", 16384, FULL)),
+            format!("{pre}{}", tile("b", "mem_vec_1", 16384, "pl.tile.neg(a)")),
+            format!("{pre}r: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(b, [0, 0], y)"),
+        ]
+    };
+    let (out, _) = plan(&two_roots(&lines("")), "950").unwrap();
+    assert_eq!(offsets(&out), ["a=0", "b=0"]);
+    let mut looped = vec!["for i in pl.range(2):".to_string()];
+    looped.extend(lines("    "));
+    let (out, _) = plan(&two_roots(&looped), "950").unwrap();
+    assert_eq!(offsets(&out), ["a=0", "b=16384"]);
+}
+
+/// Only a write on one pipe can open a qualifying root, and
+/// `tile.create` is no access: `a`'s first access is the store's read, so
+/// `a` takes part in no pair and the MTE2 load of `b` reuses its bytes
+/// (were the create a vector write, `a`'s MTE3/vector accesses would keep
+/// `b` apart).
+#[test]
+fn recognizer_root_must_start_with_a_write() {
+    let src = two_roots(&[
+        tile(
+            "a",
+            "mem_vec_0",
+            16384,
+            "pl.tile.create([64, 64], dtype=pl.FP32, target_memory=pl.Mem.Vec)",
+        ),
+        "r: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(a, [0, 0], y)".into(),
+        tile("b", "mem_vec_1", 16384, LOAD),
+        "s: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(b, [0, 0], y)".into(),
+    ]);
+    let (out, _) = plan(&src, "950").unwrap();
+    assert_eq!(offsets(&out), ["a=0", "b=0"]);
 }

@@ -33,13 +33,15 @@
 //!   nothing fits, every group drops to depth 1 and the pass runs again.
 //!   `PH-DSA-001` reports stage copies that end up sharing bytes. Handoffs
 //!   between copies of one group are the pipeline's own: never a penalty.
-//! - **Soft pairs** (unit weight, only with a backend): for time-disjoint
-//!   roots `a` (earlier) and `b` (later), reuse costs 1 when some pipe that
-//!   accessed `a` differs from the pipe of `b`'s first write (a cross-pipe
-//!   write-after-read or write-after-write handoff). No penalty when either
-//!   root is a partial view (window, non-zero offset, `valid_shape`), when
-//!   `a` is touched inside a loop or branch, when `b`'s first write is
-//!   inside one, or when a pipe is uncertain (`pipes`).
+//! - **Soft pairs** (unit weight, only with a backend): PyPTO's penalty
+//!   recognizer ([`penalty`]): accesses are the operands and results of
+//!   ops with memory-access evidence; an op without functional evidence
+//!   poisons the roots it touches (a whole-root `tile.store`/`tile.assemble`
+//!   excepted); a root qualifies when every access covers it whole, all
+//!   lie on one structured path and the first is a write on one pipe; two
+//!   qualifying roots of one path cost 1 when the earlier one has a
+//!   terminal access on a pipe other than the later one's first write, and
+//!   inside a loop also across the back edge.
 //! - **Greedy**: order by size (descending), then lifetime start, then alloc
 //!   order; candidates are the reserved end and the aligned tops of placed
 //!   hard or soft partners; least *handoff* penalty (the root taken over
@@ -47,18 +49,9 @@
 //!   offset. A penalty-blind first-fit run is the incumbent and is replaced
 //!   only by a strictly better `(penalty, peak)`.
 //!
-//! - **Not reproduced**: PyPTO's notes also mention soft-weight and seeded
-//!   shuffled orders; the two runs above were enough for the references
-//!   (shuffles depend on PyPTO's random generator and are not imitated).
-//!
-//! On the reference folder this reproduces 103 of the 107 DSA_RP outputs
-//! (97/99 cases, 6/8 real kernels); `tests/dsa_rp_conformance.rs` lists the
-//! differences. In all of them PyPTO accepted a cross-pipe handoff although
-//! a penalty-free offset was a candidate under the rules above: `softmax`
-//! (both targets), the A5 `prelu` case and the subview-group case. No single
-//! rule tried (candidate sets, objective order, pipe classes, in-place
-//! handoffs, extra orders) explained them without breaking other
-//! references.
+//! On the reference folder this reproduces every DSA_RP case output
+//! (99/99) and, for the real kernels, every output except those listed by
+//! `tests/dsa_rp_conformance.rs` (see `dsa_rp_known_good.txt`).
 //!
 //! # Optimal mode
 //! The same model as a `tilemem-plan` problem (soft pairs as pairwise
@@ -459,7 +452,7 @@ fn export(
         "# statement lifetimes [start, end]; DSA lifetime = [2*start+1, max(2*start+2, 2*end+1))\n",
     );
     side.push_str(
-        "# head = pipe of the first write; terminal = pipes of the last accesses; '?' = uncertain\n",
+        "# head = pipe of the first write; terminal = pipes with a last access; '?' = uncertain\n",
     );
     match placement {
         Some(p) => side.push_str(&format!(
