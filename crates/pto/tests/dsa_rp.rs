@@ -319,8 +319,13 @@ fn exported_problems_replay_to_the_same_placement() {
     let file = csv::read(&dir.join("main.Vec.csv")).unwrap();
     let want: Vec<u64> = file.offsets.iter().map(|o| o.unwrap()).collect();
     assert_eq!(want, [0, 16384, 32768, 32768]);
-    let replay = handoff::canonical(&file.problem).unwrap();
-    assert_eq!(replay.offsets, want);
+    let replay = tilemem_plan::solve(
+        &file.problem,
+        tilemem_plan::SolverKind::Canonical,
+        &dsa_rp::greedy_budget(),
+    )
+    .unwrap();
+    assert_eq!(replay.solution.unwrap().offsets, want);
     let side = std::fs::read_to_string(dir.join("main.Vec.dsa.txt")).unwrap();
     assert!(
         side.contains("mem_vec_0,4,6,true,false,MTE2,4,6,MTE2 V,false,"),

@@ -5,7 +5,7 @@
 //! MemoryReuse is skipped in this mode, so every allocation root keeps its
 //! identity. Per kernel function (InCore/AIC/AIV) and memory space the pass
 //! lowers the roots to a placement model (`model`), places them with the
-//! canonical greedy ([`tilemem_plan::solve::handoff`]), checks the result with the independent
+//! canonical greedy ([`tilemem_plan::solve::Canonical`]), checks the result with the independent
 //! validator of `tilemem-plan`, and writes the addresses back (`write`).
 //!
 //! Assumes: InitMemRef (and MaterializeSemanticAliases) ran: tiles carry
@@ -42,12 +42,15 @@
 //!   qualifying roots of one path cost 1 when the earlier one has a
 //!   terminal access on a pipe other than the later one's first write, and
 //!   inside a loop also across the back edge.
-//! - **Greedy**: order by size (descending), then lifetime start, then alloc
-//!   order; candidates are the reserved end and the aligned tops of placed
-//!   hard or soft partners; least *handoff* penalty (the root taken over
-//!   from and the root taking over, not every overlapped root), then lowest
-//!   offset. A penalty-blind first-fit run is the incumbent and is replaced
-//!   only by a strictly better `(penalty, peak)`.
+//! - **Greedy** (behaviour.md; [`tilemem_plan::solve::Canonical`] with
+//!   [`greedy_budget`]): a penalty-blind first fit is the incumbent; then
+//!   size-descending, begin-ascending and penalty-weight-descending orders
+//!   and four successive `mt19937_64` (seed 0) shuffles of the last one,
+//!   duplicates skipped. Candidates are 0, the reserved end and the aligned
+//!   tops of placed hard and soft neighbours; a candidate scores the summed
+//!   weight of every soft neighbour it overlaps (lowest, then lowest
+//!   offset). An order's placement replaces the incumbent only when
+//!   strictly better on `(penalty, peak)`.
 //!
 //! On the reference folder this reproduces every DSA_RP case output
 //! (99/99) and, for the real kernels, every output except those listed by
@@ -208,6 +211,34 @@ pub(crate) fn check_acc_phis(f: &Function) -> Result<(), PassError> {
     Ok(())
 }
 
+/// The budget of DSA_RP's greedy: penalties first, PyPTO's seed 0 for the
+/// shuffled orders, no time limit (the greedy is polynomial, and a clock
+/// would make the result depend on the machine).
+pub fn greedy_budget() -> tilemem_plan::Budget {
+    tilemem_plan::Budget::default()
+        .with_objective(Objective::PenaltyThenPeak)
+        .with_time_limit(None)
+}
+
+/// PyPTO's DSA_RP greedy (behaviour.md, "the greedy solver"): the
+/// penalty-blind first fit, then size-descending, begin-ascending and
+/// weight-descending orders and four `mt19937_64` shuffles; candidates 0,
+/// reserved ends and the tops of placed neighbours; a candidate scores the
+/// weights of every soft neighbour it overlaps; an order replaces the
+/// incumbent only when strictly better on (penalty, peak).
+fn greedy(problem: &tilemem_plan::Problem) -> Option<handoff::Placement> {
+    let budget = greedy_budget();
+    let out = tilemem_plan::solve(problem, SolverKind::Canonical, &budget).ok()?;
+    let sol = out.solution?;
+    let stats = tilemem_plan::validate(problem, &sol).ok()?;
+    Some(handoff::Placement {
+        offsets: sol.offsets,
+        penalty: stats.penalty,
+        peak: stats.height,
+        run: "canonical",
+    })
+}
+
 fn plan_function(
     f: &mut Function,
     ctx: &mut PassContext,
@@ -250,11 +281,11 @@ fn plan_function(
         let relaxed_depth: BTreeMap<u32, usize> = m.groups.keys().map(|&g| (g, 1)).collect();
         let mut depth = strict.clone();
         let mut problem = m.to_problem(Some(&depth));
-        let mut placement = handoff::canonical(&problem);
+        let mut placement = greedy(&problem);
         if placement.is_none() && relaxed_depth != strict {
             depth = relaxed_depth;
             problem = m.to_problem(Some(&depth));
-            placement = handoff::canonical(&problem);
+            placement = greedy(&problem);
         }
         let Some(placement) = placement else {
             if let Some(dir) = &opts.export_dir {
@@ -462,7 +493,7 @@ fn export(
         None => side.push_str("# no capacity-fitting placement was found\n"),
     }
     side.push_str(&format!(
-        "# replay: tilemem solve {stem}.csv --solver dsa-rp (optimal mode: --solver exact)\n"
+        "# replay: tilemem solve {stem}.csv --solver canonical --penalty-first (optimal mode: --solver exact)\n"
     ));
     side.push_str("id,start,end,qualifies,poisoned,head,first,last,terminal,pinned,stages\n");
     let pipe = |p: &Option<crate::ops::Pipe>| p.map_or("?", |x| x.name());
