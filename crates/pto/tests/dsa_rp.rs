@@ -599,3 +599,32 @@ fn recognizer_root_must_start_with_a_write() {
     let (out, _) = plan(&src, "950").unwrap();
     assert_eq!(offsets(&out), ["a=0", "b=0"]);
 }
+
+/// A loop result printed without a MemRef lives in the bytes the loop body
+/// yields: `out` is read after the loop, so `b` (defined while `out` is
+/// still needed by `c`) may not take `mem_vec_0`'s bytes.
+#[test]
+fn loop_results_without_a_memref_keep_their_root_alive() {
+    let src = program(
+        "InCore",
+        SIG,
+        &[
+            &alloc("mem_vec_0", 16384),
+            &alloc("mem_vec_1", 16384),
+            &alloc("mem_vec_2", 16384),
+            &tile("a", "mem_vec_0", 16384, FULL),
+            "for i, (acc,) in pl.range(2, init_values=(a,)):",
+            &format!(
+                "    {}",
+                tile("nxt", "mem_vec_0", 16384, "pl.tile.adds(acc, 1.0)")
+            ),
+            "    out = pl.yield_(nxt)",
+            &tile("b", "mem_vec_1", 16384, "pl.tile.neg(out)"),
+            &tile("c", "mem_vec_2", 16384, "pl.tile.add(out, b)"),
+            "r: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(c, [0, 0], y)",
+            "return r",
+        ],
+    );
+    let (out, _) = plan(&src, "none").unwrap();
+    assert_eq!(offsets(&out), ["a=0", "nxt=0", "b=16384", "c=0"]);
+}

@@ -243,6 +243,41 @@ pub(crate) fn build(
             }
         }
     }
+    // A loop or `if` result printed without a MemRef of its own lives in
+    // the bytes of the value each branch (or the loop body) yields: it is
+    // a member of that root, so reads after the loop keep the root alive.
+    for (_, s) in f.walk() {
+        let (results, blocks) = match &f.stmts[s].kind {
+            StmtKind::For(l) => (&l.results, vec![crate::ir::Block::Loop(s)]),
+            StmtKind::If(i) => {
+                let mut b = vec![crate::ir::Block::Then(s)];
+                if i.else_body.is_some() {
+                    b.push(crate::ir::Block::Else(s));
+                }
+                (&i.results, b)
+            }
+            _ => continue,
+        };
+        for b in blocks {
+            let Some(y) = f.yield_index(b) else { continue };
+            let StmtKind::Yield(vals) = &f.stmts[f.block(b)[y]].kind else {
+                continue;
+            };
+            for (&r, v) in results.iter().zip(vals) {
+                if root_of(f, r).is_some() {
+                    continue;
+                }
+                let Some(root) = v.as_var().and_then(|v| root_of(f, v)) else {
+                    continue;
+                };
+                if let Some(m) = members.get_mut(&root.index()) {
+                    if !m.contains(&r) {
+                        m.push(r);
+                    }
+                }
+            }
+        }
+    }
     let family = soc.family();
     let penalties_on = soc.has_backend();
     let mut by_space: BTreeMap<MemSpace, Vec<usize>> = BTreeMap::new();
