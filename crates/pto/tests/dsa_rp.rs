@@ -628,3 +628,39 @@ fn loop_results_without_a_memref_keep_their_root_alive() {
     let (out, _) = plan(&src, "none").unwrap();
     assert_eq!(offsets(&out), ["a=0", "nxt=0", "b=16384", "c=0"]);
 }
+
+/// Two roots of one pipeline stage in opposite branches of an `if` are
+/// alternatives, not copies of the stage: they share bytes (their
+/// lifetimes are disjoint), while two roots of one stage on one path stay
+/// apart.
+#[test]
+fn one_stage_in_opposite_branches_may_share() {
+    let staged = |name: &str, root: &str| {
+        tile(
+            name,
+            root,
+            16384,
+            "pl.tile.load(x, [0, 0], [64, 64], [64, 64], target_memory=pl.Mem.Vec, attrs={\"pipeline_membership\": \"0:0\"})",
+        )
+    };
+    let store =
+        |t: &str| format!("r_{t}: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store({t}, [0, 0], y)");
+    let with = |split: bool| {
+        let mut lines = vec![
+            "for i in pl.range(2):".to_string(),
+            "    if i == 0:".into(),
+            format!("        {}", staged("a", "mem_vec_0")),
+            format!("        {}", store("a")),
+        ];
+        if split {
+            lines.push("    else:".into());
+        }
+        lines.push(format!("        {}", staged("b", "mem_vec_1")));
+        lines.push(format!("        {}", store("b")));
+        two_roots(&lines)
+    };
+    let (out, _) = plan(&with(true), "none").unwrap();
+    assert_eq!(offsets(&out), ["a=0", "b=0"]);
+    let (out, _) = plan(&with(false), "none").unwrap();
+    assert_eq!(offsets(&out), ["a=0", "b=16384"]);
+}

@@ -412,6 +412,14 @@ pub(crate) fn build(
                         .find(|x| x.0 == g)
                         .map(|&(_, sb)| (g, sa, sb))
                 });
+                if let Some((_, sa, sb)) = shared {
+                    // Two roots of one stage in opposite branches of an
+                    // `if` are alternatives of that stage, not two copies:
+                    // only their lifetimes separate them.
+                    if sa == sb && penalty::opposite_branches(&a.recog, &b.recog) {
+                        continue;
+                    }
+                }
                 if let Some((g, sa, sb)) = shared {
                     // Stage copies of one pipelined loop: their handoffs are
                     // the pipeline's own, never a reuse penalty.
