@@ -664,3 +664,25 @@ fn one_stage_in_opposite_branches_may_share() {
     let (out, _) = plan(&with(false), "none").unwrap();
     assert_eq!(offsets(&out), ["a=0", "b=16384"]);
 }
+
+/// `--compat pypto-e2d0f78` reaches DSA_RP: the seed's A2/A3 rule that a
+/// narrowing cast may not write over its source keeps `b` off `a`'s
+/// bytes by default, and is off under the compat rules (PyPTO e2d0f78).
+#[test]
+fn compat_rules_switch_off_the_narrowing_cast_separation() {
+    let src = two_roots(&[
+        tile("a", "mem_vec_0", 16384, FULL),
+        "b: pl.Tile[[64, 64], pl.FP16, pl.MemRef(mem_vec_1, pl.const(0, pl.INT64), 8192), pl.Mem.Vec] = pl.tile.cast(a, target_type=pl.FP16, mode='round')".into(),
+        "r: pl.Tensor[[64, 64], pl.FP16] = pl.tile.store(b, [0, 0], y)".into(),
+    ]);
+    let run = |rules: tilemem_pto::passes::SeedRules| {
+        let mut p = parse(&src).unwrap();
+        let mut cx = PassContext::new(Soc::from_name("910b").unwrap(), PlannerMode::DsaRp);
+        cx.seed_rules = rules;
+        run_pipeline(&mut p, &mut cx, &[PassId::AllocateMemoryAddr]).unwrap();
+        offsets(&print(&p))
+    };
+    use tilemem_pto::passes::SeedRules;
+    assert_eq!(run(SeedRules::ALL), ["a=0", "b=16384"]);
+    assert_eq!(run(SeedRules::pypto_e2d0f78()), ["a=0", "b=0"]);
+}
