@@ -99,8 +99,9 @@ fn a_failed_plan_ends_with_the_short_explanation() {
         err,
         format!(
             "{input}:7:5: ValueError: Vec buffer usage (196608 bytes) exceeds platform limit \
-             (188416 bytes) including 65536 reserved bytes in function 'kern'; shrink tiles, \
-             enable buffer reuse, or split the kernel\n{EXPLANATION}"
+             (188416 bytes). The first 65536 bytes of that space are reserved by \
+             system.reserve_buffer, so tiles are allocated above them; in function 'kern': \
+             shrink tiles, enable buffer reuse, or split the kernel\n{EXPLANATION}"
         )
     );
     // --quiet keeps only the error.

@@ -233,7 +233,7 @@ fn exported_dsa_rp_problem_replays_to_the_same_placement() {
     let problem = exp.join("main.Vec.csv");
     let side = std::fs::read_to_string(exp.join("main.Vec.dsa.txt")).unwrap();
     assert!(
-        side.contains("# replay: tilemem solve main.Vec.csv --solver dsa-rp"),
+        side.contains("# replay: tilemem solve main.Vec.csv --solver canonical --penalty-first"),
         "{side}"
     );
     let replay = d.join("replay.csv");
@@ -241,7 +241,8 @@ fn exported_dsa_rp_problem_replays_to_the_same_placement() {
         "solve",
         problem.to_str().unwrap(),
         "--solver",
-        "dsa-rp",
+        "canonical",
+        "--penalty-first",
         "-o",
         replay.to_str().unwrap(),
     ]);
@@ -351,7 +352,7 @@ fn summary_of_the_bundled_example() {
     assert_success(&o);
     assert_eq!(
         String::from_utf8_lossy(&o.stderr),
-        "[summary] softmax_rows/Vec: 49408 / 188416 bytes (26.2 %), lower bound 32768, \
-         tiles 8 -> 4 buffers, reserved 0, planner dsa-rp\n"
+        "[summary] softmax_rows/Vec: 33024 / 188416 bytes (17.5 %), lower bound 32768, \
+         tiles 8 -> 3 buffers, reserved 0, planner dsa-rp\n"
     );
 }

@@ -319,11 +319,16 @@ fn exported_problems_replay_to_the_same_placement() {
     let file = csv::read(&dir.join("main.Vec.csv")).unwrap();
     let want: Vec<u64> = file.offsets.iter().map(|o| o.unwrap()).collect();
     assert_eq!(want, [0, 16384, 32768, 32768]);
-    let replay = handoff::canonical(&file.problem).unwrap();
-    assert_eq!(replay.offsets, want);
+    let replay = tilemem_plan::solve(
+        &file.problem,
+        tilemem_plan::SolverKind::Canonical,
+        &dsa_rp::greedy_budget(),
+    )
+    .unwrap();
+    assert_eq!(replay.solution.unwrap().offsets, want);
     let side = std::fs::read_to_string(dir.join("main.Vec.dsa.txt")).unwrap();
     assert!(
-        side.contains("mem_vec_0,4,6,MTE2,false,MTE2 V,false,false,false,"),
+        side.contains("mem_vec_0,4,6,true,false,MTE2,4,6,MTE2 V,false,"),
         "{side}"
     );
     assert!(side.contains("soft,mem_vec_0,mem_vec_2"), "{side}");
@@ -466,4 +471,218 @@ fn only_the_handoff_neighbours_cost_a_penalty() {
     // And with no room left there is no placement.
     p.capacity = Some(32);
     assert!(handoff::canonical(&p).is_none());
+}
+
+/// Two Vec roots written by `first` and `second` (each `a`/`b` on
+/// `mem_vec_0`/`mem_vec_1`), with `rest` after them; every statement
+/// comes with its own indentation relative to the body.
+fn two_roots(lines: &[String]) -> String {
+    let mut body = vec![alloc("mem_vec_0", 16384), alloc("mem_vec_1", 16384)];
+    body.extend(lines.iter().cloned());
+    body.push("return y".into());
+    let refs: Vec<&str> = body.iter().map(String::as_str).collect();
+    program("InCore", SIG, &refs)
+}
+
+const LOAD: &str = "pl.tile.load(x, [0, 0], [64, 64], [64, 64], target_memory=pl.Mem.Vec)";
+const FULL: &str = "pl.tile.full([64, 64], dtype=pl.FP32, value=0.0)";
+
+/// An op without functional memory-access evidence (`tile.fillpad`)
+/// poisons every root it touches: `b` may take `a`'s bytes although `a`
+/// was written by MTE2 and `b` is written by the vector pipe. The same
+/// program with a functional op (`tile.neg`) keeps them apart.
+#[test]
+fn recognizer_unknown_evidence_poisons_the_roots_it_touches() {
+    let with = |op: &str| {
+        two_roots(&[
+            tile("a", "mem_vec_0", 16384, LOAD),
+            tile("b", "mem_vec_1", 16384, &format!("pl.tile.{op}")),
+            "r: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(b, [0, 0], y)".into(),
+        ])
+    };
+    let (out, _) = plan(&with("fillpad(a, pad_value=pl.PadValue.max)"), "950").unwrap();
+    assert_eq!(offsets(&out), ["a=0", "b=0"]);
+    let (out, _) = plan(&with("neg(a)"), "950").unwrap();
+    assert_eq!(offsets(&out), ["a=0", "b=16384"]);
+}
+
+/// A `tile.store` of the whole root is the exception to poisoning: `a`
+/// keeps its MTE2 and MTE3 accesses, so `b` (an MTE2 write) stays off its
+/// bytes. Storing through a window of `a` poisons it, and `b` reuses.
+#[test]
+fn recognizer_whole_store_does_not_poison() {
+    let with = |stored: &str, view: Option<&str>| {
+        let mut lines = vec![tile("a", "mem_vec_0", 16384, LOAD)];
+        if let Some(v) = view {
+            lines.push(v.to_string());
+        }
+        lines.extend([
+            format!("r: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store({stored}, [0, 0], y)"),
+            tile("b", "mem_vec_1", 16384, LOAD),
+            "s: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(b, [0, 0], y)".into(),
+        ]);
+        two_roots(&lines)
+    };
+    let (out, _) = plan(&with("a", None), "950").unwrap();
+    assert_eq!(offsets(&out), ["a=0", "b=16384"]);
+    let half = "h: pl.Tile[[32, 64], pl.FP32, pl.MemRef(mem_vec_0, pl.const(0, pl.INT64), 8192), pl.Mem.Vec] = pl.tile.slice(a, [32, 64], [0, 0])";
+    let (out, _) = plan(&with("h", Some(half)), "950").unwrap();
+    assert_eq!(offsets(&out), ["a=0", "h=0", "b=0"]);
+}
+
+/// A root whose accesses lie on two structured paths (defined at the top,
+/// read inside a loop body) does not qualify; nor are roots of different
+/// paths paired: `b`, loaded inside the loop after `a` died at the top,
+/// reuses `a`'s bytes although both hand over across MTE2/V.
+#[test]
+fn recognizer_pairs_need_one_structured_path() {
+    let top = two_roots(&[
+        tile("a", "mem_vec_0", 16384, LOAD),
+        tile("c", "mem_vec_0", 16384, "pl.tile.neg(a)"),
+        "for i in pl.range(2):".into(),
+        format!("    {}", tile("b", "mem_vec_1", 16384, LOAD)),
+        "    r: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(b, [0, 0], y)".into(),
+    ]);
+    let (out, _) = plan(&top, "950").unwrap();
+    assert_eq!(offsets(&out), ["a=0", "c=0", "b=0"]);
+    // The same two roots on one path: the MTE2 load of `b` after the
+    // vector access of `a` is a penalized handoff.
+    let flat = two_roots(&[
+        tile("a", "mem_vec_0", 16384, LOAD),
+        tile("c", "mem_vec_0", 16384, "pl.tile.neg(a)"),
+        tile("b", "mem_vec_1", 16384, LOAD),
+        "r: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(b, [0, 0], y)".into(),
+    ]);
+    let (out, _) = plan(&flat, "950").unwrap();
+    assert_eq!(offsets(&out), ["a=0", "c=0", "b=16384"]);
+}
+
+/// The loop back edge: inside a loop, `b`'s last access of an iteration
+/// (the MTE3 store) precedes `a`'s first write (vector) of the next, so
+/// sharing bytes costs a penalty although the forward handoff `a` -> `b`
+/// stays on the vector pipe. Outside a loop they share.
+#[test]
+fn recognizer_loop_back_edge_pairs_the_last_access_with_the_next_write() {
+    let lines = |pre: &str| {
+        vec![
+            format!("{pre}{}", tile("a", "mem_vec_0", 16384, FULL)),
+            format!("{pre}{}", tile("b", "mem_vec_1", 16384, "pl.tile.neg(a)")),
+            format!("{pre}r: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(b, [0, 0], y)"),
+        ]
+    };
+    let (out, _) = plan(&two_roots(&lines("")), "950").unwrap();
+    assert_eq!(offsets(&out), ["a=0", "b=0"]);
+    let mut looped = vec!["for i in pl.range(2):".to_string()];
+    looped.extend(lines("    "));
+    let (out, _) = plan(&two_roots(&looped), "950").unwrap();
+    assert_eq!(offsets(&out), ["a=0", "b=16384"]);
+}
+
+/// Only a write on one pipe can open a qualifying root, and
+/// `tile.create` is no access: `a`'s first access is the store's read, so
+/// `a` takes part in no pair and the MTE2 load of `b` reuses its bytes
+/// (were the create a vector write, `a`'s MTE3/vector accesses would keep
+/// `b` apart).
+#[test]
+fn recognizer_root_must_start_with_a_write() {
+    let src = two_roots(&[
+        tile(
+            "a",
+            "mem_vec_0",
+            16384,
+            "pl.tile.create([64, 64], dtype=pl.FP32, target_memory=pl.Mem.Vec)",
+        ),
+        "r: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(a, [0, 0], y)".into(),
+        tile("b", "mem_vec_1", 16384, LOAD),
+        "s: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(b, [0, 0], y)".into(),
+    ]);
+    let (out, _) = plan(&src, "950").unwrap();
+    assert_eq!(offsets(&out), ["a=0", "b=0"]);
+}
+
+/// A loop result printed without a MemRef lives in the bytes the loop body
+/// yields: `out` is read after the loop, so `b` (defined while `out` is
+/// still needed by `c`) may not take `mem_vec_0`'s bytes.
+#[test]
+fn loop_results_without_a_memref_keep_their_root_alive() {
+    let src = program(
+        "InCore",
+        SIG,
+        &[
+            &alloc("mem_vec_0", 16384),
+            &alloc("mem_vec_1", 16384),
+            &alloc("mem_vec_2", 16384),
+            &tile("a", "mem_vec_0", 16384, FULL),
+            "for i, (acc,) in pl.range(2, init_values=(a,)):",
+            &format!(
+                "    {}",
+                tile("nxt", "mem_vec_0", 16384, "pl.tile.adds(acc, 1.0)")
+            ),
+            "    out = pl.yield_(nxt)",
+            &tile("b", "mem_vec_1", 16384, "pl.tile.neg(out)"),
+            &tile("c", "mem_vec_2", 16384, "pl.tile.add(out, b)"),
+            "r: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(c, [0, 0], y)",
+            "return r",
+        ],
+    );
+    let (out, _) = plan(&src, "none").unwrap();
+    assert_eq!(offsets(&out), ["a=0", "nxt=0", "b=16384", "c=0"]);
+}
+
+/// Two roots of one pipeline stage in opposite branches of an `if` are
+/// alternatives, not copies of the stage: they share bytes (their
+/// lifetimes are disjoint), while two roots of one stage on one path stay
+/// apart.
+#[test]
+fn one_stage_in_opposite_branches_may_share() {
+    let staged = |name: &str, root: &str| {
+        tile(
+            name,
+            root,
+            16384,
+            "pl.tile.load(x, [0, 0], [64, 64], [64, 64], target_memory=pl.Mem.Vec, attrs={\"pipeline_membership\": \"0:0\"})",
+        )
+    };
+    let store =
+        |t: &str| format!("r_{t}: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store({t}, [0, 0], y)");
+    let with = |split: bool| {
+        let mut lines = vec![
+            "for i in pl.range(2):".to_string(),
+            "    if i == 0:".into(),
+            format!("        {}", staged("a", "mem_vec_0")),
+            format!("        {}", store("a")),
+        ];
+        if split {
+            lines.push("    else:".into());
+        }
+        lines.push(format!("        {}", staged("b", "mem_vec_1")));
+        lines.push(format!("        {}", store("b")));
+        two_roots(&lines)
+    };
+    let (out, _) = plan(&with(true), "none").unwrap();
+    assert_eq!(offsets(&out), ["a=0", "b=0"]);
+    let (out, _) = plan(&with(false), "none").unwrap();
+    assert_eq!(offsets(&out), ["a=0", "b=16384"]);
+}
+
+/// `--compat pypto-e2d0f78` reaches DSA_RP: the seed's A2/A3 rule that a
+/// narrowing cast may not write over its source keeps `b` off `a`'s
+/// bytes by default, and is off under the compat rules (PyPTO e2d0f78).
+#[test]
+fn compat_rules_switch_off_the_narrowing_cast_separation() {
+    let src = two_roots(&[
+        tile("a", "mem_vec_0", 16384, FULL),
+        "b: pl.Tile[[64, 64], pl.FP16, pl.MemRef(mem_vec_1, pl.const(0, pl.INT64), 8192), pl.Mem.Vec] = pl.tile.cast(a, target_type=pl.FP16, mode='round')".into(),
+        "r: pl.Tensor[[64, 64], pl.FP16] = pl.tile.store(b, [0, 0], y)".into(),
+    ]);
+    let run = |rules: tilemem_pto::passes::SeedRules| {
+        let mut p = parse(&src).unwrap();
+        let mut cx = PassContext::new(Soc::from_name("910b").unwrap(), PlannerMode::DsaRp);
+        cx.seed_rules = rules;
+        run_pipeline(&mut p, &mut cx, &[PassId::AllocateMemoryAddr]).unwrap();
+        offsets(&print(&p))
+    };
+    use tilemem_pto::passes::SeedRules;
+    assert_eq!(run(SeedRules::ALL), ["a=0", "b=16384"]);
+    assert_eq!(run(SeedRules::pypto_e2d0f78()), ["a=0", "b=0"]);
 }

@@ -178,29 +178,49 @@ fn alloc_capacity_error_names_space_usage_and_limit() {
     assert!(plan(&src, "none", &passes).is_ok());
 }
 
-#[test]
-fn alloc_capacity_error_counts_reserved_bytes() {
+/// The over-capacity message of a Vec tile that does not fit above a
+/// 64 KiB reserve named `reserve` on the 910B.
+fn capacity_error_above(reserve: &str) -> String {
     let src = program(
         "AIV",
         "x: pl.Tensor[[32, 1024], pl.FP32]) -> pl.Tensor[[32, 1024], pl.FP32]",
         &[
-            "_r: pl.Scalar[pl.INT32] = pl.system.reserve_buffer(name='ring', size=65536, base=-1)",
+            &format!("_r: pl.Scalar[pl.INT32] = pl.system.reserve_buffer(name='{reserve}', size=65536, base=-1)"),
             "a: pl.Tile[[32, 1024], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [32, 1024], [32, 1024], target_memory=pl.Mem.Vec)",
             "return x",
         ],
     );
-    let e = plan(
+    plan(
         &src,
         "910b",
         &[PassId::InitMemref, PassId::AllocateMemoryAddr],
     )
-    .unwrap_err();
-    assert!(
-        e.message.starts_with(
-            "Vec buffer usage (196608 bytes) exceeds platform limit (188416 bytes) including 65536 reserved bytes"
-        ),
-        "{}",
-        e.message
+    .unwrap_err()
+    .message
+}
+
+#[test]
+fn alloc_capacity_error_counts_reserved_bytes() {
+    assert_eq!(
+        capacity_error_above("ring"),
+        "Vec buffer usage (196608 bytes) exceeds platform limit (188416 bytes). The first 65536 \
+         bytes of that space are reserved by system.reserve_buffer, so tiles are allocated above \
+         them; in function 'main': shrink tiles, enable buffer reuse, or split the kernel"
+    );
+}
+
+/// When the reserve is the kernel's cross-core pipe ring, PyPTO's message
+/// adds the hint about lowering the pipe depth (behaviour.md, "Capacity
+/// error wording"); an ordinary reserve does not get it (test above).
+#[test]
+fn alloc_capacity_error_names_the_pipe_ring_depth() {
+    assert_eq!(
+        capacity_error_above("k_c2v_slot_buffer"),
+        "Vec buffer usage (196608 bytes) exceeds platform limit (188416 bytes). The first 65536 \
+         bytes of that space are reserved by system.reserve_buffer, so tiles are allocated above \
+         them. The reserve is the cross-core pipe ring: a lower pipe depth \
+         (optimizations=[pl.cross_core_slot(slot_num=N)]) shrinks it; in function 'main': \
+         shrink tiles, enable buffer reuse, or split the kernel"
     );
 }
 

@@ -175,11 +175,9 @@ fn plan_layout(
         }
         if let Some(cap) = soc.and_then(|soc| soc.capacity(tspace)) {
             if used > cap {
-                let note = if reserved_end > 0 {
-                    format!(" including {reserved_end} reserved bytes")
-                } else {
-                    String::new()
-                };
+                // PyPTO's wording first (its reserve sentences included),
+                // then tilemem's own advice.
+                let note = reserve::capacity_note(&reserves, &space);
                 // One allocation that alone does not fit is named, at its
                 // own line: that is the one to shrink.
                 let alone = allocs
@@ -220,8 +218,8 @@ fn plan_layout(
                     None => (f.pos, String::new()),
                 };
                 return Err(PassError::planning(format!(
-                    "{} buffer usage ({used} bytes) exceeds platform limit ({cap} bytes){note} \
-                     in function '{}'; shrink tiles, enable buffer reuse, or split the kernel{why}",
+                    "{} buffer usage ({used} bytes) exceeds platform limit ({cap} bytes){note}; \
+                     in function '{}': shrink tiles, enable buffer reuse, or split the kernel{why}",
                     space.name(),
                     f.name
                 ))

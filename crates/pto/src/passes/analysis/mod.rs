@@ -4,6 +4,7 @@
 //! - [`order`]: program order, loop-aware lifetime extension, phi families;
 //! - [`facts`]: per-variable definition, last use and control-flow facts
 //!   on that order (the DSA_RP model's view of lifetimes);
+//! - [`evidence`]: each op's registered execution-memory-access evidence;
 //! - [`exclusive`]: branch exclusivity, roots that may share although
 //!   their lifetime hulls overlap;
 //! - [`roots`]: allocation roots, their members (views included) and
@@ -17,6 +18,7 @@
 //! (an independent check must not share the code it checks). Nothing here
 //! imports a pass.
 
+pub mod evidence;
 pub mod exclusive;
 pub mod facts;
 pub mod hazards;

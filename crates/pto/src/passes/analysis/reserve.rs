@@ -15,7 +15,7 @@
 //!   (`overlapping reserve_buffer ranges in function 'F': [new) overlaps
 //!   with [earlier)`), at the later window's statement;
 //! - tiles of the reserve space start at the policy-aligned end of the
-//!   windows ([`Reserves::end`]).
+//!   windows (`Reserves::end`).
 //!
 //! Read-only except [`write_back`], which records the resolved bases.
 
@@ -50,6 +50,40 @@ impl Reserve {
     pub fn end(&self) -> u64 {
         self.base.saturating_add(self.size)
     }
+
+    /// Whether the window is a kernel's cross-core pipe ring: the slot
+    /// buffer PyPTO reserves for `tpush`/`tpop` between cube and vector
+    /// cores (`*_c2v_slot_buffer`, `*_v2c_slot_buffer`), whose size the
+    /// `cross_core_slot` optimization's slot count sets.
+    pub fn is_pipe_ring(&self) -> bool {
+        self.name.ends_with("_c2v_slot_buffer") || self.name.ends_with("_v2c_slot_buffer")
+    }
+}
+
+/// PyPTO's sentences about the reserved windows of `space`, continuing an
+/// over-capacity message after its first sentence: empty when nothing is
+/// reserved there; else `. The first R bytes of that space are reserved by
+/// system.reserve_buffer, so tiles are allocated above them`, plus the hint
+/// about the pipe depth when a window is the cross-core pipe ring.
+pub fn capacity_note(reserves: &[Reserve], space: &MemSpace) -> String {
+    let end = reserved_end(reserves, space);
+    if end == 0 {
+        return String::new();
+    }
+    let mut note = format!(
+        ". The first {end} bytes of that space are reserved by system.reserve_buffer, \
+         so tiles are allocated above them"
+    );
+    if reserves
+        .iter()
+        .any(|r| &r.space == space && r.is_pipe_ring())
+    {
+        note.push_str(
+            ". The reserve is the cross-core pipe ring: a lower pipe depth \
+             (optimizations=[pl.cross_core_slot(slot_num=N)]) shrinks it",
+        );
+    }
+    note
 }
 
 /// The space `reserve_buffer` windows live in: Mat for AIC functions, Vec

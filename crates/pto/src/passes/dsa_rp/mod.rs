@@ -5,7 +5,7 @@
 //! MemoryReuse is skipped in this mode, so every allocation root keeps its
 //! identity. Per kernel function (InCore/AIC/AIV) and memory space the pass
 //! lowers the roots to a placement model (`model`), places them with the
-//! canonical greedy ([`tilemem_plan::solve::handoff`]), checks the result with the independent
+//! canonical greedy ([`tilemem_plan::solve::Canonical`]), checks the result with the independent
 //! validator of `tilemem-plan`, and writes the addresses back (`write`).
 //!
 //! Assumes: InitMemRef (and MaterializeSemanticAliases) ran: tiles carry
@@ -33,32 +33,28 @@
 //!   nothing fits, every group drops to depth 1 and the pass runs again.
 //!   `PH-DSA-001` reports stage copies that end up sharing bytes. Handoffs
 //!   between copies of one group are the pipeline's own: never a penalty.
-//! - **Soft pairs** (unit weight, only with a backend): for time-disjoint
-//!   roots `a` (earlier) and `b` (later), reuse costs 1 when some pipe that
-//!   accessed `a` differs from the pipe of `b`'s first write (a cross-pipe
-//!   write-after-read or write-after-write handoff). No penalty when either
-//!   root is a partial view (window, non-zero offset, `valid_shape`), when
-//!   `a` is touched inside a loop or branch, when `b`'s first write is
-//!   inside one, or when a pipe is uncertain (`pipes`).
-//! - **Greedy**: order by size (descending), then lifetime start, then alloc
-//!   order; candidates are the reserved end and the aligned tops of placed
-//!   hard or soft partners; least *handoff* penalty (the root taken over
-//!   from and the root taking over, not every overlapped root), then lowest
-//!   offset. A penalty-blind first-fit run is the incumbent and is replaced
-//!   only by a strictly better `(penalty, peak)`.
+//! - **Soft pairs** (unit weight, only with a backend): PyPTO's penalty
+//!   recognizer (`penalty`): accesses are the operands and results of
+//!   ops with memory-access evidence; an op without functional evidence
+//!   poisons the roots it touches (a whole-root `tile.store`/`tile.assemble`
+//!   excepted); a root qualifies when every access covers it whole, all
+//!   lie on one structured path and the first is a write on one pipe; two
+//!   qualifying roots of one path cost 1 when the earlier one has a
+//!   terminal access on a pipe other than the later one's first write, and
+//!   inside a loop also across the back edge.
+//! - **Greedy** (behaviour.md; [`tilemem_plan::solve::Canonical`] with
+//!   [`greedy_budget`]): a penalty-blind first fit is the incumbent; then
+//!   size-descending, begin-ascending and penalty-weight-descending orders
+//!   and four successive `mt19937_64` (seed 0) shuffles of the last one,
+//!   duplicates skipped. Candidates are 0, the reserved end and the aligned
+//!   tops of placed hard and soft neighbours; a candidate scores the summed
+//!   weight of every soft neighbour it overlaps (lowest, then lowest
+//!   offset). An order's placement replaces the incumbent only when
+//!   strictly better on `(penalty, peak)`.
 //!
-//! - **Not reproduced**: PyPTO's notes also mention soft-weight and seeded
-//!   shuffled orders; the two runs above were enough for the references
-//!   (shuffles depend on PyPTO's random generator and are not imitated).
-//!
-//! On the reference folder this reproduces 103 of the 107 DSA_RP outputs
-//! (97/99 cases, 6/8 real kernels); `tests/dsa_rp_conformance.rs` lists the
-//! differences. In all of them PyPTO accepted a cross-pipe handoff although
-//! a penalty-free offset was a candidate under the rules above: `softmax`
-//! (both targets), the A5 `prelu` case and the subview-group case. No single
-//! rule tried (candidate sets, objective order, pipe classes, in-place
-//! handoffs, extra orders) explained them without breaking other
-//! references.
+//! On the reference folder this reproduces every DSA_RP case output
+//! (99/99) and, for the real kernels, every output except those listed by
+//! `tests/dsa_rp_conformance.rs` (see `dsa_rp_known_good.txt`).
 //!
 //! # Optimal mode
 //! The same model as a `tilemem-plan` problem (soft pairs as pairwise
@@ -70,6 +66,7 @@
 //! may share bytes, which DSA_RP's own problem does not allow.
 
 mod model;
+mod penalty;
 mod pipes;
 pub mod rng;
 mod write;
@@ -82,6 +79,7 @@ use tilemem_plan::solve::handoff;
 use tilemem_plan::{Objective, Solution, SolverKind};
 
 use crate::ir::{EntityRef, Function, MemSpace, Program, StmtKind, Type};
+use crate::passes::analysis::order::ProgramOrder;
 use crate::passes::analysis::{facts, reserve};
 use crate::passes::memory_reuse::cleanup;
 use crate::passes::{PassContext, PassError};
@@ -213,14 +211,51 @@ pub(crate) fn check_acc_phis(f: &Function) -> Result<(), PassError> {
     Ok(())
 }
 
+/// The budget of DSA_RP's greedy: penalties first, PyPTO's seed 0 for the
+/// shuffled orders, no time limit (the greedy is polynomial, and a clock
+/// would make the result depend on the machine).
+pub fn greedy_budget() -> tilemem_plan::Budget {
+    tilemem_plan::Budget::default()
+        .with_objective(Objective::PenaltyThenPeak)
+        .with_time_limit(None)
+}
+
+/// PyPTO's DSA_RP greedy (behaviour.md, "the greedy solver"): the
+/// penalty-blind first fit, then size-descending, begin-ascending and
+/// weight-descending orders and four `mt19937_64` shuffles; candidates 0,
+/// reserved ends and the tops of placed neighbours; a candidate scores the
+/// weights of every soft neighbour it overlaps; an order replaces the
+/// incumbent only when strictly better on (penalty, peak).
+fn greedy(problem: &tilemem_plan::Problem) -> Option<handoff::Placement> {
+    let budget = greedy_budget();
+    let out = tilemem_plan::solve(problem, SolverKind::Canonical, &budget).ok()?;
+    let sol = out.solution?;
+    let stats = tilemem_plan::validate(problem, &sol).ok()?;
+    Some(handoff::Placement {
+        offsets: sol.offsets,
+        penalty: stats.penalty,
+        peak: stats.height,
+        run: "canonical",
+    })
+}
+
 fn plan_function(
     f: &mut Function,
     ctx: &mut PassContext,
     opts: &DsaOptions,
 ) -> Result<Vec<SpaceReport>, PassError> {
     let reserves = reserve::resolve(f, ctx.policy.as_ref())?;
-    let facts = facts::analyze(f);
-    let models = model::build(f, &facts, &ctx.soc, ctx.policy.as_ref(), &reserves);
+    let order = ProgramOrder::build(f);
+    let facts = facts::analyze_with(f, &order);
+    let models = model::build(
+        f,
+        &facts,
+        &order,
+        &ctx.soc,
+        ctx.policy.as_ref(),
+        &reserves,
+        ctx.seed_rules,
+    );
     let mut addr: BTreeMap<usize, u64> = BTreeMap::new();
     let mut reports = Vec::new();
     for m in &models {
@@ -246,11 +281,11 @@ fn plan_function(
         let relaxed_depth: BTreeMap<u32, usize> = m.groups.keys().map(|&g| (g, 1)).collect();
         let mut depth = strict.clone();
         let mut problem = m.to_problem(Some(&depth));
-        let mut placement = handoff::canonical(&problem);
+        let mut placement = greedy(&problem);
         if placement.is_none() && relaxed_depth != strict {
             depth = relaxed_depth;
             problem = m.to_problem(Some(&depth));
-            placement = handoff::canonical(&problem);
+            placement = greedy(&problem);
         }
         let Some(placement) = placement else {
             if let Some(dir) = &opts.export_dir {
@@ -448,7 +483,7 @@ fn export(
         "# statement lifetimes [start, end]; DSA lifetime = [2*start+1, max(2*start+2, 2*end+1))\n",
     );
     side.push_str(
-        "# head = pipe of the first write; tail = pipes of every access; '?' = uncertain\n",
+        "# head = pipe of the first write; terminal = pipes with a last access; '?' = uncertain\n",
     );
     match placement {
         Some(p) => side.push_str(&format!(
@@ -458,21 +493,23 @@ fn export(
         None => side.push_str("# no capacity-fitting placement was found\n"),
     }
     side.push_str(&format!(
-        "# replay: tilemem solve {stem}.csv --solver dsa-rp (optimal mode: --solver exact)\n"
+        "# replay: tilemem solve {stem}.csv --solver canonical --penalty-first (optimal mode: --solver exact)\n"
     ));
-    side.push_str("id,start,end,head,head_in_cf,tail,tail_in_cf,partial,pinned,stages\n");
+    side.push_str("id,start,end,qualifies,poisoned,head,first,last,terminal,pinned,stages\n");
     let pipe = |p: &Option<crate::ops::Pipe>| p.map_or("?", |x| x.name());
     for b in &m.buffers {
+        let r = &b.recog;
         side.push_str(&format!(
-            "{},{},{},{},{},{},{},{},{},{}\n",
+            "{},{},{},{},{},{},{},{},{},{},{}\n",
             b.name,
             b.start,
             b.end,
-            pipe(&b.head),
-            b.head_in_cf,
-            b.tail.iter().map(pipe).collect::<Vec<_>>().join(" "),
-            b.tail_in_cf,
-            b.partial,
+            r.qualifies,
+            r.poisoned,
+            pipe(&r.head),
+            r.first,
+            r.last,
+            r.terminal.iter().map(pipe).collect::<Vec<_>>().join(" "),
             b.pinned,
             b.stages
                 .iter()

@@ -14,14 +14,17 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 use tilemem_plan::{Buffer, BufferId, Problem};
 use tilemem_soc::{Family, MemoryAllocatorPolicy, Soc};
 
-use super::pipes::{is_view_op, stmt_pipe};
+use super::penalty::{self, Recog};
 use crate::ir::{EntityRef, Expr, Function, MemBase, MemSpace, StmtKind, Type, VarId};
-use crate::ops::Pipe;
 use crate::passes::analysis::exclusive::Occupancy;
 use crate::passes::analysis::facts::Facts;
-use crate::passes::analysis::hazards::{forbidden_operands, is_split_aiv, pipeline_membership};
+use crate::passes::analysis::hazards::{
+    forbidden_operands_with, is_split_aiv, pipeline_membership,
+};
 use crate::passes::analysis::order::Lifetime;
+use crate::passes::analysis::order::ProgramOrder;
 use crate::passes::analysis::reserve::{tiles_start, Reserve};
+use crate::passes::SeedRules;
 
 /// One allocation root to place.
 #[derive(Clone, Debug)]
@@ -37,16 +40,8 @@ pub(crate) struct DsaBuffer {
     pub end: u32,
     /// Author-declared allocation (`pinned=True`).
     pub pinned: bool,
-    /// Pipe of the first write (`None`: uncertain).
-    pub head: Option<Pipe>,
-    /// The first write happens inside control flow.
-    pub head_in_cf: bool,
-    /// Pipes of every write and read of the root (`None` entries: uncertain).
-    pub tail: BTreeSet<Option<Pipe>>,
-    /// Some member is defined or read inside control flow.
-    pub tail_in_cf: bool,
-    /// Some member is a partial view (window, valid shape, offset).
-    pub partial: bool,
+    /// What the penalty recognizer found ([`super::penalty`]).
+    pub recog: Recog,
     /// Pipeline memberships `(group, stage)` of the root's members.
     pub stages: BTreeSet<(u32, i64)>,
 }
@@ -225,13 +220,17 @@ fn has_partial_view(ty: &Type, root_size: u64, root_low: i64) -> bool {
 
 /// Builds the models of every space of `f` that has roots in use, in space
 /// order. Tiles of a space start above its `reserves`; alignment and
-/// the reserved end come from `policy`.
+/// the reserved end come from `policy`. `rules` says which seed-only hard
+/// rules apply (all of them by default; none under `--compat
+/// pypto-e2d0f78`, which reproduces the reference exactly).
 pub(crate) fn build(
     f: &Function,
     facts: &Facts,
+    order: &ProgramOrder,
     soc: &Soc,
     policy: &dyn MemoryAllocatorPolicy,
     reserves: &[Reserve],
+    rules: SeedRules,
 ) -> Vec<DsaModel> {
     let allocs = f.allocs();
     let alloc_vars: HashSet<VarId> = allocs.iter().map(|a| a.var).collect();
@@ -241,6 +240,41 @@ pub(crate) fn build(
         if let Some(r) = root_of(f, v) {
             if alloc_vars.contains(&r) {
                 members.entry(r.index()).or_default().push(v);
+            }
+        }
+    }
+    // A loop or `if` result printed without a MemRef of its own lives in
+    // the bytes of the value each branch (or the loop body) yields: it is
+    // a member of that root, so reads after the loop keep the root alive.
+    for (_, s) in f.walk() {
+        let (results, blocks) = match &f.stmts[s].kind {
+            StmtKind::For(l) => (&l.results, vec![crate::ir::Block::Loop(s)]),
+            StmtKind::If(i) => {
+                let mut b = vec![crate::ir::Block::Then(s)];
+                if i.else_body.is_some() {
+                    b.push(crate::ir::Block::Else(s));
+                }
+                (&i.results, b)
+            }
+            _ => continue,
+        };
+        for b in blocks {
+            let Some(y) = f.yield_index(b) else { continue };
+            let StmtKind::Yield(vals) = &f.stmts[f.block(b)[y]].kind else {
+                continue;
+            };
+            for (&r, v) in results.iter().zip(vals) {
+                if root_of(f, r).is_some() {
+                    continue;
+                }
+                let Some(root) = v.as_var().and_then(|v| root_of(f, v)) else {
+                    continue;
+                };
+                if let Some(m) = members.get_mut(&root.index()) {
+                    if !m.contains(&r) {
+                        m.push(r);
+                    }
+                }
             }
         }
     }
@@ -258,16 +292,14 @@ pub(crate) fn build(
         let tspace = tilemem_soc::MemSpace::from_name(space.name());
         let mut buffers = Vec::new();
         let mut occupancy: Vec<Occupancy> = Vec::new();
+        // Each member's root size and lowest offset (its partial-view test).
+        let mut extent: BTreeMap<VarId, (u64, i64)> = BTreeMap::new();
         let mut index_of: BTreeMap<usize, usize> = BTreeMap::new();
         for &k in &ks {
             let a = &allocs[k];
             let mem = &members[&a.var.index()];
             let mut start = u32::MAX;
             let mut end = 0u32;
-            let mut head: Option<(u32, Option<Pipe>, bool)> = None;
-            let mut tail = BTreeSet::new();
-            let mut tail_in_cf = false;
-            let mut partial = false;
             let mut stages = BTreeSet::new();
             let low = mem
                 .iter()
@@ -288,30 +320,14 @@ pub(crate) fn build(
                     end = end.max(l);
                     start = start.min(l);
                 }
-                tail_in_cf |= fx.touched_in_control_flow;
-                if let Some(ty) = f.ty(v) {
-                    partial |= has_partial_view(ty, a.size, low);
+                if f.ty(v).is_some() {
+                    extent.insert(v, (a.size, low));
                 }
                 // The defining statement, when an assignment with a real op.
                 if let crate::ir::VarDef::Stmt(s) = f.vars[v].def {
                     if let Some(call) = f.stmts[s].call() {
                         for gs in pipeline_membership(call) {
                             stages.insert(gs);
-                        }
-                        if !is_view_op(call.op_name()) {
-                            let p = stmt_pipe(f, s);
-                            tail.insert(p);
-                            let d = fx.def.unwrap_or(u32::MAX);
-                            if head.is_none_or(|(hd, _, _)| d < hd) {
-                                head = Some((d, p, fx.def_in_control_flow));
-                            }
-                        }
-                    }
-                }
-                for &r in &fx.readers {
-                    if let Some(call) = f.stmts[r].call() {
-                        if !is_view_op(call.op_name()) {
-                            tail.insert(stmt_pipe(f, r));
                         }
                     }
                 }
@@ -328,15 +344,27 @@ pub(crate) fn build(
                 start,
                 end: end.max(start),
                 pinned: a.pinned,
-                head: head.and_then(|h| h.1),
-                head_in_cf: head.is_none_or(|h| h.2),
-                tail,
-                tail_in_cf,
-                partial,
+                recog: Recog::default(),
                 stages,
             });
         }
         let n = buffers.len();
+        let member_root: BTreeMap<VarId, usize> = buffers
+            .iter()
+            .enumerate()
+            .flat_map(|(i, b)| members[&b.root.index()].iter().map(move |&v| (v, i)))
+            .collect();
+        let recogs =
+            penalty::recognize(f, order, n, &|v| member_root.get(&v).copied(), &|v| match (
+                f.ty(v),
+                extent.get(&v),
+            ) {
+                (Some(ty), Some(&(size, low))) => has_partial_view(ty, size, low),
+                _ => true,
+            });
+        for (b, r) in buffers.iter_mut().zip(recogs) {
+            b.recog = r;
+        }
         let mut hard = BTreeMap::new();
         let mut exclusive = BTreeSet::new();
         // Pipeline groups: dense stage ordinals and slot sizes.
@@ -384,6 +412,14 @@ pub(crate) fn build(
                         .find(|x| x.0 == g)
                         .map(|&(_, sb)| (g, sa, sb))
                 });
+                if let Some((_, sa, sb)) = shared {
+                    // Two roots of one stage in opposite branches of an
+                    // `if` are alternatives of that stage, not two copies:
+                    // only their lifetimes separate them.
+                    if sa == sb && penalty::opposite_branches(&a.recog, &b.recog) {
+                        continue;
+                    }
+                }
                 if let Some((g, sa, sb)) = shared {
                     // Stage copies of one pipelined loop: their handoffs are
                     // the pipeline's own, never a reuse penalty.
@@ -393,25 +429,19 @@ pub(crate) fn build(
                 if !penalties_on {
                     continue;
                 }
-                let (first, second, fi, si) = if ahi <= blo {
-                    (a, b, i, j)
-                } else {
-                    (b, a, j, i)
-                };
-                if first.tail_in_cf || second.head_in_cf || first.partial || second.partial {
-                    continue;
-                }
-                let Some(h) = second.head else { continue };
-                if first.tail.contains(&None) {
-                    continue;
-                }
-                if first.tail.iter().flatten().any(|&p| p != h) {
+                let (fi, si) = if ahi <= blo { (i, j) } else { (j, i) };
+                let (first, second) = (&buffers[fi].recog, &buffers[si].recog);
+                if penalty::handoff(first, second) {
                     soft.insert((fi, si));
+                }
+                if penalty::back_edge(first, second) {
+                    soft.insert((si, fi));
                 }
             }
         }
         // No-alias rules and hazards, from each defining statement.
-        let split = is_split_aiv(f) && soc.requires_split_load_tpop_workaround();
+        let split =
+            rules.split_load_tpop && is_split_aiv(f) && soc.requires_split_load_tpop_workaround();
         let mut add_hard = |x: usize, y: usize, why: HardReason| {
             if x != y {
                 let key = (x.min(y), x.max(y));
@@ -434,7 +464,7 @@ pub(crate) fn build(
                     continue;
                 };
                 let arg_var = |i: usize| call.args.get(i).and_then(Expr::as_var);
-                for k in forbidden_operands(f, call, out_var, family) {
+                for k in forbidden_operands_with(f, call, out_var, family, rules.narrowing_casts) {
                     if let Some(ri) = arg_var(k)
                         .and_then(|x| root_of(f, x))
                         .and_then(|r| index_of.get(&r.index()))
@@ -461,7 +491,13 @@ pub(crate) fn build(
                     }
                 }
             }
-            for (x, y) in info.operand_separations(family, call.args.len()) {
+            // The written workspace of `tile.sels` is a seed-only rule too.
+            let separations = if rules.written_workspace {
+                info.operand_separations(family, call.args.len())
+            } else {
+                Vec::new()
+            };
+            for (x, y) in separations {
                 let r = |k: usize| {
                     call.args
                         .get(k)

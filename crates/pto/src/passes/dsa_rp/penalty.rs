@@ -1,0 +1,218 @@
+//! DSA_RP's reuse-penalty recognizer, as PyPTO computes it (behaviour.md,
+//! "DSA_RP: which pairs get a reuse penalty").
+//!
+//! - **Accesses** of an allocation root are the operands (reads) and
+//!   results (writes) of the calls that touch one of its tiles. Ops with
+//!   no execution memory access (views, `tile.create`, `tile.alloc`; see
+//!   [`evidence`]) are not accesses.
+//! - **Poisoning**: an access through an op without functional evidence
+//!   poisons the root, which then gets no penalty at all; a `tile.store`
+//!   or `tile.assemble` that provably covers the whole root is the
+//!   exception.
+//! - **Qualifying** roots: every access covers the root whole (offset 0,
+//!   the root's size, no `valid_shape`), every access lies on one
+//!   structured path (each `if` branch and each loop body opens a new
+//!   path; a `with` block does not) and the earliest access is a write on
+//!   one known pipe.
+//! - **Pairs** ([`handoff`]), between roots of one path: a prior root whose accesses end no later
+//!   than the current root's first write costs 1 when it has a terminal
+//!   access (the last access on some pipe) on a pipe other than that
+//!   write's. Two roots of one
+//!   loop also hand over across the back edge: the later one's last access
+//!   of an iteration against the earlier one's first write of the next.
+//!
+//! Assumes: `order` is the program order of `f`. Guarantees: read-only,
+//! deterministic.
+
+use std::collections::{BTreeSet, HashMap};
+
+use super::pipes::stmt_pipe;
+use crate::ir::{Block, Expr, Function, StmtId, StmtKind, Type, VarId};
+use crate::ops::Pipe;
+use crate::passes::analysis::evidence::{memory_access, MemoryAccess};
+use crate::passes::analysis::order::ProgramOrder;
+
+/// What the recognizer found about one root.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Recog {
+    /// The root may take part in penalty pairs.
+    pub qualifies: bool,
+    /// An op without functional evidence touched it.
+    pub poisoned: bool,
+    /// Pipe of the earliest access when that access is a write.
+    pub head: Option<Pipe>,
+    /// Program index of the first and of the last access.
+    pub first: u32,
+    pub last: u32,
+    /// Pipes with a terminal access: each pipe that accessed the root ends
+    /// with one (`None`: uncertain).
+    pub terminal: BTreeSet<Option<Pipe>>,
+    /// The structured path of its accesses.
+    pub path: Option<Block>,
+    /// Every access lies on `path`.
+    pub one_path: bool,
+    /// Innermost loop (into `ProgramOrder::loops`) of its path, if any.
+    pub lp: Option<u32>,
+}
+
+/// One access: program index, pipe, whether it writes.
+type Access = (u32, Option<Pipe>, bool);
+
+/// The structured path a block belongs to: `with` blocks continue their
+/// parent's path; if branches and loop bodies open their own.
+fn path_of(b: Block, block_of: &HashMap<StmtId, Block>) -> Block {
+    let mut b = b;
+    while let Block::With(s) = b {
+        b = block_of.get(&s).copied().unwrap_or(Block::Body);
+    }
+    b
+}
+
+fn same_shape(f: &Function, a: Option<VarId>, b: Option<VarId>) -> bool {
+    let shape = |v: Option<VarId>| match v.and_then(|v| f.ty(v)) {
+        Some(Type::Tile(t)) => Some(t.shape.clone()),
+        _ => None,
+    };
+    matches!((shape(a), shape(b)), (Some(x), Some(y)) if x == y)
+}
+
+/// Recognizes every root: `root_index(v)` maps a tile variable to its
+/// root's position (`None`: not a root of this space); `partial(v)` says
+/// whether tile `v` covers only part of its root.
+pub(crate) fn recognize(
+    f: &Function,
+    order: &ProgramOrder,
+    n: usize,
+    root_index: &dyn Fn(VarId) -> Option<usize>,
+    partial: &dyn Fn(VarId) -> bool,
+) -> Vec<Recog> {
+    let walk = f.walk();
+    let block_of: HashMap<StmtId, Block> = walk.iter().map(|&(b, s)| (s, b)).collect();
+    let mut accesses: Vec<Vec<Access>> = vec![Vec::new(); n];
+    let mut poisoned = vec![false; n];
+    let mut not_whole = vec![false; n];
+    // The one path of each root's accesses so far; `multi`: more than one.
+    let mut paths: Vec<Option<Block>> = vec![None; n];
+    let mut multi = vec![false; n];
+    let mut loops: Vec<Option<u32>> = vec![None; n];
+    for &(b, s) in &walk {
+        let st = &f.stmts[s];
+        let Some(call) = st.call() else { continue };
+        let op = call.op_name().strip_prefix("pl.").unwrap_or(call.op_name());
+        let evidence = memory_access(op);
+        if evidence == MemoryAccess::None {
+            continue;
+        }
+        let mut touched: Vec<(VarId, bool)> = Vec::new();
+        if let StmtKind::Assign { targets, .. } = &st.kind {
+            touched.extend(targets.iter().map(|&t| (t, true)));
+        }
+        st.for_each_use(&mut |v| touched.push((v, false)));
+        let at = order.index[s];
+        let pipe = stmt_pipe(f, s);
+        let path = path_of(b, &block_of);
+        let arg = |k: usize| call.args.get(k).and_then(Expr::as_var);
+        let mut seen: BTreeSet<(usize, bool)> = BTreeSet::new();
+        for (v, write) in touched {
+            let Some(r) = root_index(v) else { continue };
+            let whole = !partial(v);
+            if evidence == MemoryAccess::Unknown {
+                // A store reads its tile; an assemble writes a window of
+                // its target, so the target side is covered whole only
+                // when the source has the target's shape.
+                let covers = whole
+                    && match op {
+                        "tile.store" => true,
+                        "tile.assemble" => Some(v) == arg(1) || same_shape(f, arg(0), arg(1)),
+                        _ => false,
+                    };
+                if !covers {
+                    poisoned[r] = true;
+                }
+            }
+            not_whole[r] |= !whole;
+            match paths[r] {
+                None => paths[r] = Some(path),
+                Some(p) if p != path => multi[r] = true,
+                Some(_) => {}
+            }
+            loops[r] = order.enclosing_loop[s];
+            if seen.insert((r, write)) {
+                accesses[r].push((at, pipe, write));
+            }
+        }
+    }
+    (0..n)
+        .map(|r| {
+            let acc = &accesses[r];
+            let Some(first) = acc.iter().map(|a| a.0).min() else {
+                return Recog::default();
+            };
+            let last = acc.iter().map(|a| a.0).max().unwrap_or(first);
+            // The earliest access: reads of an op come before its writes.
+            let earliest: Vec<&Access> = acc.iter().filter(|a| a.0 == first).collect();
+            let head = if earliest.iter().all(|a| a.2) {
+                let pipes: BTreeSet<Option<Pipe>> = earliest.iter().map(|a| a.1).collect();
+                match pipes.into_iter().collect::<Vec<_>>().as_slice() {
+                    [Some(p)] => Some(*p),
+                    _ => None,
+                }
+            } else {
+                None
+            };
+            // Each pipe's last access is terminal on that pipe.
+            let terminal = acc.iter().map(|a| a.1).collect();
+            Recog {
+                qualifies: !poisoned[r] && !not_whole[r] && !multi[r] && head.is_some(),
+                poisoned: poisoned[r],
+                head,
+                first,
+                last,
+                terminal,
+                path: paths[r],
+                one_path: !multi[r],
+                lp: loops[r],
+            }
+        })
+        .collect()
+}
+
+/// Whether `prior` hands its bytes to `current` across a pipe change: both
+/// qualify on the same structured path, `prior`'s accesses end no later than `current`'s first write,
+/// and a terminal access of `prior` runs on a known pipe other than that
+/// write's (an uncertain terminal pipe never counts).
+pub(crate) fn handoff(prior: &Recog, current: &Recog) -> bool {
+    if !(prior.qualifies && current.qualifies)
+        || prior.path != current.path
+        || prior.last > current.first
+    {
+        return false;
+    }
+    let Some(h) = current.head else { return false };
+    !prior.terminal.contains(&None) && prior.terminal.iter().flatten().any(|&p| p != h)
+}
+
+/// The back-edge rule: `later` and `earlier` lie on one path inside a loop and `later`'s
+/// last access of an iteration precedes `earlier`'s first write of the
+/// next one.
+pub(crate) fn back_edge(earlier: &Recog, later: &Recog) -> bool {
+    if earlier.lp.is_none() || earlier.path != later.path || earlier.last > later.first {
+        return false;
+    }
+    let Some(h) = earlier.head else { return false };
+    later.qualifies
+        && earlier.qualifies
+        && !later.terminal.contains(&None)
+        && later.terminal.iter().flatten().any(|&p| p != h)
+}
+
+/// Whether two roots live entirely in opposite branches of one `if`: at
+/// most one of them is ever written, so they are alternatives, not copies.
+pub(crate) fn opposite_branches(a: &Recog, b: &Recog) -> bool {
+    if !(a.one_path && b.one_path) {
+        return false;
+    }
+    matches!((a.path, b.path),
+        (Some(Block::Then(x)), Some(Block::Else(y))) | (Some(Block::Else(x)), Some(Block::Then(y)))
+            if x == y)
+}
