@@ -214,3 +214,35 @@ pub fn generate(csv: &str) -> Result<String, String> {
     out.push_str("];\n");
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    /// The checked-in table is what the generator writes from the registry
+    /// (after rustfmt): nobody edited it by hand.
+    #[test]
+    fn shared_table_is_up_to_date() {
+        let Ok(csv) = std::fs::read_to_string(super::default_csv()) else {
+            eprintln!("SKIPPED: shared_table_is_up_to_date: registry CSV not present");
+            return;
+        };
+        let generated = super::generate(&csv).unwrap();
+        let out = std::process::Command::new("rustfmt")
+            .args(["--edition", "2021", "--emit", "stdout"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .and_then(|mut c| {
+                use std::io::Write;
+                c.stdin.take().unwrap().write_all(generated.as_bytes())?;
+                c.wait_with_output()
+            });
+        let Ok(out) = out.map_err(|e| eprintln!("SKIPPED: rustfmt unavailable: {e}")) else {
+            return;
+        };
+        let checked_in = std::fs::read_to_string(super::table_path()).unwrap();
+        assert!(
+            String::from_utf8_lossy(&out.stdout) == checked_in,
+            "crates/pto/src/ops/table.rs is stale: run `cargo xtask pto-registry`"
+        );
+    }
+}
