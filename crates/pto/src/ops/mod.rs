@@ -347,27 +347,34 @@ pub const DEFAULT_OP: OpInfo = OpInfo {
     a2a3_separations: &[],
 };
 
-/// Namespaces whose every registered op the table holds: a name there that
-/// the table lacks is not a PyPTO op.
-const COVERED: &[&str] = &["tile.", "system."];
+/// Namespaces in which a name PyPTO does not register is rejected (the
+/// table holds every `tile.*` / `system.*` op; `tensor.*` names are checked
+/// against the full registry list).
+const COVERED: &[&str] = &["tile.", "system.", "tensor."];
 
 /// Whether `name` is an op PyPTO registers (or a listed deviation): `Err`
-/// with the reason when it is an unknown op in a namespace the table covers
-/// completely (`tile.*`, `system.*`) or an unregistered `tensor.*` name.
+/// naming the op, with the closest registered name, when it is in a
+/// namespace of [`COVERED`] and unknown. Other callees (`pl.range`,
+/// `self.kernel`, `pld.*`) are not checked here.
 pub fn check_known(name: &str) -> Result<(), String> {
     let bare = name.strip_prefix("pl.").unwrap_or(name);
     if lookup(bare).is_some() || registry::is_registered(bare) {
         return Ok(());
     }
-    let covered = COVERED.iter().any(|p| bare.starts_with(p)) || bare.starts_with("tensor.");
-    if covered {
-        Err(format!(
-            "unknown op '{bare}': PyPTO (e2d0f78) registers no op of this name; \
-             use a registered op (see crates/pto/src/ops/table.rs)"
-        ))
-    } else {
-        Ok(())
+    let covered = COVERED.iter().any(|p| bare.starts_with(p));
+    if !covered {
+        return Ok(());
     }
+    // Suggest the registered op whose name extends (or is extended by) the
+    // unknown one, the shortest first: `tile.max` -> `tile.maximum`.
+    let hint = REGISTERED
+        .iter()
+        .filter(|r| r.starts_with(bare) || (bare.starts_with(*r) && r.contains('.')))
+        .min_by_key(|r| (r.len(), **r))
+        .map_or(String::new(), |r| format!(" (did you mean '{r}'?)"));
+    Err(format!(
+        "unknown op '{bare}': PyPTO e2d0f78 registers no op of this name{hint}"
+    ))
 }
 
 /// [`lookup`], falling back to [`DEFAULT_OP`].

@@ -200,6 +200,7 @@ impl<'s> Parser<'s> {
     }
 
     pub(super) fn primary(&mut self) -> R<Expr> {
+        let first = self.peek()?;
         let mut e = self.atom()?;
         loop {
             let t = self.peek()?;
@@ -218,6 +219,14 @@ impl<'s> Parser<'s> {
                                 "not callable",
                             )),
                         };
+                    if let Err(why) = crate::ops::check_known(&func) {
+                        // Underline the whole callee: `pl.tile.nope`.
+                        let callee = Token {
+                            end: t.start,
+                            ..first
+                        };
+                        return Err(self.err(callee, why, "not a PyPTO op"));
+                    }
                     self.bump()?;
                     e = self.call_expr(func, t)?;
                 }
