@@ -164,6 +164,10 @@ fn row_text(row: &Row) -> Result<String, String> {
         "" => "None".to_string(),
         i => format!("Some({i})"),
     };
+    let args: Vec<&str> = row["args"]
+        .split_whitespace()
+        .filter_map(|a| a.split_once(':').map(|(_, n)| n))
+        .collect();
     let mut s = String::new();
     let _ = write!(
         s,
@@ -172,7 +176,7 @@ fn row_text(row: &Row) -> Result<String, String> {
          {workspace},\n        class: OpClass::{},\n        pipe: Pipe::{},\n        \
          inplace_safe: {inplace_safe},\n        forbid_output_alias: &{forbid:?},\n        \
          output_memory_inherit_input: {},\n        arg_effects: {},\n        evidence: {},\n        \
-         a2a3_separations: {separations},\n    }},\n",
+         a2a3_separations: {separations},\n        args: &{args:?},\n    }},\n",
         out_space_of(name, &row["namespace"], &row["output_memory"]),
         view_of(row),
         class_of(name),

@@ -255,3 +255,13 @@ fn unknown_op_is_named_at_its_callee() {
     let src = format!("{HEAD}        a = pl.tensor.add(x, x)\n        return x\n");
     assert!(parse(&src).is_ok());
 }
+
+#[test]
+fn too_many_arguments_are_reported_with_the_registry_signature() {
+    let e = err("        a = pl.tile.exp(x, x)");
+    assert_eq!((e.line, e.col), (8, 13));
+    assert_eq!(
+        e.message,
+        "'tile.exp' takes at most 1 positional argument (tile), found 2"
+    );
+}

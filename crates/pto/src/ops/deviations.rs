@@ -117,6 +117,7 @@ pub static DEVIATIONS: &[Deviation] = &[
             arg_effects: ArgEffects::Undeclared,
             evidence: Evidence::Unknown,
             a2a3_separations: &[],
+            args: &[],
         }),
         source: "seeds/000_247137137f7d8b90.txt:146",
         why: "declares a written workspace (arg 2); not registered at PyPTO e2d0f78",

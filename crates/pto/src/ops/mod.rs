@@ -206,6 +206,9 @@ pub struct OpInfo {
     /// Operand pairs that must not share bytes on A2/A3 (a scratch operand
     /// written before sources are read: `tile.sels`, `tile.rem`).
     pub a2a3_separations: &'static [(usize, usize)],
+    /// Registry: the names of the positional arguments, in order (a call
+    /// may omit trailing ones, never pass more).
+    pub args: &'static [&'static str],
 }
 
 /// Element width facts for the target-aware cast rule.
@@ -345,6 +348,7 @@ pub const DEFAULT_OP: OpInfo = OpInfo {
     arg_effects: ArgEffects::Undeclared,
     evidence: Evidence::Unknown,
     a2a3_separations: &[],
+    args: &[],
 };
 
 /// Namespaces in which a name PyPTO does not register is rejected (the
@@ -374,6 +378,24 @@ pub fn check_known(name: &str) -> Result<(), String> {
         .map_or(String::new(), |r| format!(" (did you mean '{r}'?)"));
     Err(format!(
         "unknown op '{bare}': PyPTO e2d0f78 registers no op of this name{hint}"
+    ))
+}
+
+/// Checks a call of registered op `name` with `n_args` positional
+/// arguments against the registry's argument list.
+pub fn check_arg_count(name: &str, n_args: usize) -> Result<(), String> {
+    let bare = name.strip_prefix("pl.").unwrap_or(name);
+    let Some(info) = lookup(bare).filter(|_| registry::is_registered(bare)) else {
+        return Ok(());
+    };
+    if n_args <= info.args.len() {
+        return Ok(());
+    }
+    Err(format!(
+        "'{bare}' takes at most {} positional argument{} ({}), found {n_args}",
+        info.args.len(),
+        if info.args.len() == 1 { "" } else { "s" },
+        info.args.join(", ")
     ))
 }
 

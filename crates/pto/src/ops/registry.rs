@@ -162,6 +162,18 @@ pub fn render_evidence(e: Evidence) -> &'static str {
     }
 }
 
+/// The `args` column: `0:lhs 1:rhs`, or the registry's marker for none.
+fn render_args(args: &[&str]) -> String {
+    if args.is_empty() {
+        return "(none; no_argument)".to_string();
+    }
+    args.iter()
+        .enumerate()
+        .map(|(i, a)| format!("{i}:{a}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// The registry columns the table reproduces, with the table's value for
 /// each, in the registry's notation.
 pub fn registry_facts(info: &OpInfo) -> Vec<(&'static str, String)> {
@@ -189,6 +201,7 @@ pub fn registry_facts(info: &OpInfo) -> Vec<(&'static str, String)> {
         ),
         ("arg_effects", render_effects(&info.arg_effects)),
         ("memory_access", render_evidence(info.evidence).to_string()),
+        ("args", render_args(info.args)),
         (
             "is_view",
             yes_no(info.output_memory_inherit_input && info.evidence == Evidence::NoAccess),

@@ -25,6 +25,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["c2v_consumer_buf", "v2c_consumer_buf"],
     },
     OpInfo {
         name: "system.aiv_initialize_pipe",
@@ -41,6 +42,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["c2v_consumer_buf", "v2c_consumer_buf"],
     },
     OpInfo {
         name: "system.available_aiv_count",
@@ -57,6 +59,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &[],
     },
     OpInfo {
         name: "system.available_cluster_count",
@@ -73,6 +76,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &[],
     },
     OpInfo {
         name: "system.bar_all",
@@ -89,6 +93,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &[],
     },
     OpInfo {
         name: "system.bar_m",
@@ -105,6 +110,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &[],
     },
     OpInfo {
         name: "system.bar_v",
@@ -121,6 +127,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &[],
     },
     OpInfo {
         name: "system.cacheinvalid",
@@ -137,6 +144,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["tensor", "shapes", "offsets"],
     },
     OpInfo {
         name: "system.fence",
@@ -153,6 +161,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &[],
     },
     OpInfo {
         name: "system.import_peer_buffer",
@@ -169,6 +178,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &[],
     },
     OpInfo {
         name: "system.reserve_buffer",
@@ -185,6 +195,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &[],
     },
     OpInfo {
         name: "system.set_ffts",
@@ -201,6 +212,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::NoArgWrites,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["workspace"],
     },
     OpInfo {
         name: "system.sync_dst",
@@ -217,6 +229,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &[],
     },
     OpInfo {
         name: "system.sync_set",
@@ -233,6 +246,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["event_id_dyn"],
     },
     OpInfo {
         name: "system.sync_src",
@@ -249,6 +263,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &[],
     },
     OpInfo {
         name: "system.sync_wait",
@@ -265,6 +280,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["event_id_dyn"],
     },
     OpInfo {
         name: "system.syncall",
@@ -281,6 +297,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Declared(&[(0, ArgEffect::Conditional("ReadWrite if kwarg mode==\"soft\", else Read (default mode \"hard\")"))]),
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["gm_workspace", "used_cores"],
     },
     OpInfo {
         name: "system.task_dummy",
@@ -297,6 +314,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &[],
     },
     OpInfo {
         name: "system.task_invalid",
@@ -313,6 +331,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &[],
     },
     OpInfo {
         name: "system.task_is_valid",
@@ -329,6 +348,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["task_id"],
     },
     OpInfo {
         name: "system.tfree_to_aic",
@@ -345,6 +365,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["tile"],
     },
     OpInfo {
         name: "system.tfree_to_aiv",
@@ -361,6 +382,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["tile"],
     },
     OpInfo {
         name: "tensor.aic_gather",
@@ -377,6 +399,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["tensor"],
     },
     OpInfo {
         name: "tensor.aiv_shard",
@@ -393,6 +416,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["tensor"],
     },
     OpInfo {
         name: "tensor.alloc",
@@ -409,6 +433,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["memory_space", "size"],
     },
     OpInfo {
         name: "tensor.assemble",
@@ -425,6 +450,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Declared(&[(0, ArgEffect::Conditional("Write if kwarg atomic is absent/None(0), ReadWrite if atomic=Add(1)"))]),
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["target", "source", "offset"],
     },
     OpInfo {
         name: "tensor.create",
@@ -441,6 +467,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["shape"],
     },
     OpInfo {
         name: "tensor.create_l1",
@@ -457,6 +484,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["shape"],
     },
     OpInfo {
         name: "tensor.gather",
@@ -473,6 +501,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["input", "index"],
     },
     OpInfo {
         name: "tensor.gather_row",
@@ -489,6 +518,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["acc", "src", "dst_offset", "src_offset", "shapes", "valid_shape"],
     },
     OpInfo {
         name: "tensor.get_block_idx",
@@ -505,6 +535,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &[],
     },
     OpInfo {
         name: "tensor.get_block_num",
@@ -521,6 +552,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &[],
     },
     OpInfo {
         name: "tensor.get_subblock_idx",
@@ -537,6 +569,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &[],
     },
     OpInfo {
         name: "tensor.read",
@@ -553,6 +586,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["tensor", "indices"],
     },
     OpInfo {
         name: "tensor.reinterpret_view",
@@ -569,6 +603,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["data", "shape"],
     },
     OpInfo {
         name: "tensor.reshape",
@@ -585,6 +620,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["input", "shape", "valid_shape"],
     },
     OpInfo {
         name: "tensor.set_validshape",
@@ -601,6 +637,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::NoArgWrites,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["tensor", "valid_rows", "valid_cols"],
     },
     OpInfo {
         name: "tensor.slice",
@@ -617,6 +654,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["input", "shape", "offset", "valid_shape", "drop_dims"],
     },
     OpInfo {
         name: "tensor.view",
@@ -633,6 +671,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["input", "shape", "valid_shape"],
     },
     OpInfo {
         name: "tensor.write",
@@ -649,6 +688,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Declared(&[(0, ArgEffect::Write)]),
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["tensor", "indices", "value"],
     },
     OpInfo {
         name: "tile.abs",
@@ -665,6 +705,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["tile"],
     },
     OpInfo {
         name: "tile.add",
@@ -681,6 +722,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["lhs", "rhs"],
     },
     OpInfo {
         name: "tile.addc",
@@ -697,6 +739,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["lhs", "rhs", "rhs2"],
     },
     OpInfo {
         name: "tile.adds",
@@ -713,6 +756,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["lhs", "rhs"],
     },
     OpInfo {
         name: "tile.addsc",
@@ -729,6 +773,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["lhs", "rhs", "rhs2"],
     },
     OpInfo {
         name: "tile.aic_gather",
@@ -745,6 +790,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["tile"],
     },
     OpInfo {
         name: "tile.aiv_shard",
@@ -761,6 +807,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["tile"],
     },
     OpInfo {
         name: "tile.alloc",
@@ -777,6 +824,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::NoAccess,
         a2a3_separations: &[],
+        args: &["memory_space", "size"],
     },
     OpInfo {
         name: "tile.and",
@@ -793,6 +841,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["lhs", "rhs"],
     },
     OpInfo {
         name: "tile.ands",
@@ -809,6 +858,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["lhs", "rhs"],
     },
     OpInfo {
         name: "tile.assemble",
@@ -825,6 +875,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Declared(&[(0, ArgEffect::ReadWrite)]),
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["target", "source", "offset"],
     },
     OpInfo {
         name: "tile.batch_matmul",
@@ -841,6 +892,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["lhs", "rhs"],
     },
     OpInfo {
         name: "tile.batch_matmul_acc",
@@ -857,6 +909,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Declared(&[(0, ArgEffect::ReadWrite)]),
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["acc", "lhs", "rhs"],
     },
     OpInfo {
         name: "tile.cast",
@@ -873,6 +926,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["tile"],
     },
     OpInfo {
         name: "tile.ci",
@@ -889,6 +943,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["start", "shape"],
     },
     OpInfo {
         name: "tile.cmp",
@@ -905,6 +960,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["lhs", "rhs"],
     },
     OpInfo {
         name: "tile.cmps",
@@ -921,6 +977,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["lhs", "rhs"],
     },
     OpInfo {
         name: "tile.col_argmax",
@@ -937,6 +994,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["tile", "tmp_tile"],
     },
     OpInfo {
         name: "tile.col_argmin",
@@ -953,6 +1011,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["tile", "tmp_tile"],
     },
     OpInfo {
         name: "tile.col_expand",
@@ -969,6 +1028,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["target", "col_tile"],
     },
     OpInfo {
         name: "tile.col_expand_add",
@@ -985,6 +1045,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["target", "col_tile"],
     },
     OpInfo {
         name: "tile.col_expand_div",
@@ -1001,6 +1062,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["target", "col_tile"],
     },
     OpInfo {
         name: "tile.col_expand_expdif",
@@ -1017,6 +1079,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["target", "col_tile"],
     },
     OpInfo {
         name: "tile.col_expand_max",
@@ -1033,6 +1096,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["target", "col_tile"],
     },
     OpInfo {
         name: "tile.col_expand_min",
@@ -1049,6 +1113,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["target", "col_tile"],
     },
     OpInfo {
         name: "tile.col_expand_mul",
@@ -1065,6 +1130,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["target", "col_tile"],
     },
     OpInfo {
         name: "tile.col_expand_sub",
@@ -1081,6 +1147,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["target", "col_tile"],
     },
     OpInfo {
         name: "tile.col_max",
@@ -1097,6 +1164,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["tile"],
     },
     OpInfo {
         name: "tile.col_min",
@@ -1113,6 +1181,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["tile"],
     },
     OpInfo {
         name: "tile.col_prod",
@@ -1129,6 +1198,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["tile"],
     },
     OpInfo {
         name: "tile.col_sum",
@@ -1145,6 +1215,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["tile", "tmp_tile"],
     },
     OpInfo {
         name: "tile.concat",
@@ -1161,6 +1232,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["src0", "src1"],
     },
     OpInfo {
         name: "tile.cos",
@@ -1177,6 +1249,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["tile"],
     },
     OpInfo {
         name: "tile.create",
@@ -1193,6 +1266,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::NoAccess,
         a2a3_separations: &[],
+        args: &["shape"],
     },
     OpInfo {
         name: "tile.div",
@@ -1209,6 +1283,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["lhs", "rhs"],
     },
     OpInfo {
         name: "tile.divs",
@@ -1225,6 +1300,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["lhs", "rhs"],
     },
     OpInfo {
         name: "tile.exp",
@@ -1241,6 +1317,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["tile"],
     },
     OpInfo {
         name: "tile.expands",
@@ -1257,6 +1334,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["target", "scalar"],
     },
     OpInfo {
         name: "tile.extract",
@@ -1273,6 +1351,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["src", "index_row", "index_col", "shape"],
     },
     OpInfo {
         name: "tile.fillpad",
@@ -1289,6 +1368,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["tile"],
     },
     OpInfo {
         name: "tile.fillpad_expand",
@@ -1305,6 +1385,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["tile", "shape"],
     },
     OpInfo {
         name: "tile.fillpad_inplace",
@@ -1321,6 +1402,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Declared(&[(0, ArgEffect::ReadWrite)]),
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["tile"],
     },
     OpInfo {
         name: "tile.fmod",
@@ -1337,6 +1419,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["lhs", "rhs"],
     },
     OpInfo {
         name: "tile.fmods",
@@ -1353,6 +1436,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["lhs", "rhs"],
     },
     OpInfo {
         name: "tile.full",
@@ -1369,6 +1453,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["shape", "value"],
     },
     OpInfo {
         name: "tile.gather",
@@ -1385,6 +1470,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["src", "indices", "tmp"],
     },
     OpInfo {
         name: "tile.gather_compare",
@@ -1401,6 +1487,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["src", "kvalue", "tmp"],
     },
     OpInfo {
         name: "tile.gather_mask",
@@ -1417,6 +1504,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["src"],
     },
     OpInfo {
         name: "tile.gather_row",
@@ -1433,6 +1521,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Declared(&[(0, ArgEffect::ReadWrite)]),
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["dst", "src", "dst_offset", "src_offset", "shapes", "valid_shape"],
     },
     OpInfo {
         name: "tile.gatherb",
@@ -1449,6 +1538,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["src", "offset"],
     },
     OpInfo {
         name: "tile.gemv",
@@ -1465,6 +1555,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["lhs", "rhs"],
     },
     OpInfo {
         name: "tile.gemv_acc",
@@ -1481,6 +1572,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Declared(&[(0, ArgEffect::ReadWrite)]),
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["acc", "lhs", "rhs"],
     },
     OpInfo {
         name: "tile.gemv_bias",
@@ -1497,6 +1589,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["lhs", "rhs", "bias"],
     },
     OpInfo {
         name: "tile.get_block_idx",
@@ -1513,6 +1606,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::NoAccess,
         a2a3_separations: &[],
+        args: &[],
     },
     OpInfo {
         name: "tile.get_block_num",
@@ -1529,6 +1623,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::NoAccess,
         a2a3_separations: &[],
+        args: &[],
     },
     OpInfo {
         name: "tile.get_subblock_idx",
@@ -1545,6 +1640,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::NoAccess,
         a2a3_separations: &[],
+        args: &[],
     },
     OpInfo {
         name: "tile.load",
@@ -1561,6 +1657,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["tensor", "offsets", "shapes", "valid_shape"],
     },
     OpInfo {
         name: "tile.log",
@@ -1577,6 +1674,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["tile"],
     },
     OpInfo {
         name: "tile.lrelu",
@@ -1593,6 +1691,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["tile", "slope"],
     },
     OpInfo {
         name: "tile.matmul",
@@ -1609,6 +1708,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["lhs", "rhs"],
     },
     OpInfo {
         name: "tile.matmul_acc",
@@ -1625,6 +1725,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Declared(&[(0, ArgEffect::ReadWrite)]),
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["acc", "lhs", "rhs", "init_cond"],
     },
     OpInfo {
         name: "tile.matmul_bias",
@@ -1641,6 +1742,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["lhs", "rhs", "bias"],
     },
     OpInfo {
         name: "tile.matmul_mx",
@@ -1657,6 +1759,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["lhs", "lhs_scale", "rhs", "rhs_scale"],
     },
     OpInfo {
         name: "tile.matmul_mx_acc",
@@ -1673,6 +1776,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Declared(&[(0, ArgEffect::ReadWrite)]),
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["acc", "lhs", "lhs_scale", "rhs", "rhs_scale"],
     },
     OpInfo {
         name: "tile.matmul_mx_bias",
@@ -1689,6 +1793,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["lhs", "lhs_scale", "rhs", "rhs_scale", "bias"],
     },
     OpInfo {
         name: "tile.maximum",
@@ -1705,6 +1810,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["lhs", "rhs"],
     },
     OpInfo {
         name: "tile.maximums",
@@ -1721,6 +1827,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["lhs", "rhs"],
     },
     OpInfo {
         name: "tile.mgather",
@@ -1737,6 +1844,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Declared(&[(2, ArgEffect::Conditional("Write only if target_memory==Mat AND coalesce==elem(1), else Read (defaults Vec,row)"))]),
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["mem", "idx", "scratch", "valid_shape"],
     },
     OpInfo {
         name: "tile.minimum",
@@ -1753,6 +1861,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["lhs", "rhs"],
     },
     OpInfo {
         name: "tile.minimums",
@@ -1769,6 +1878,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["lhs", "rhs"],
     },
     OpInfo {
         name: "tile.move",
@@ -1785,6 +1895,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["tile"],
     },
     OpInfo {
         name: "tile.mrgsort_format1",
@@ -1801,6 +1912,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["src", "block_len"],
     },
     OpInfo {
         name: "tile.mrgsort_format2",
@@ -1817,6 +1929,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["src0", "src1", "tmp_or_src2", "tmp_or_src3", "tmp"],
     },
     OpInfo {
         name: "tile.mscatter",
@@ -1833,6 +1946,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Declared(&[(2, ArgEffect::Write)]),
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["src", "idx", "output_tensor"],
     },
     OpInfo {
         name: "tile.mul",
@@ -1849,6 +1963,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["lhs", "rhs"],
     },
     OpInfo {
         name: "tile.muls",
@@ -1865,6 +1980,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["lhs", "rhs"],
     },
     OpInfo {
         name: "tile.neg",
@@ -1881,6 +1997,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["tile"],
     },
     OpInfo {
         name: "tile.not",
@@ -1897,6 +2014,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["tile"],
     },
     OpInfo {
         name: "tile.or",
@@ -1913,6 +2031,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["lhs", "rhs"],
     },
     OpInfo {
         name: "tile.ors",
@@ -1929,6 +2048,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["lhs", "rhs"],
     },
     OpInfo {
         name: "tile.part_add",
@@ -1945,6 +2065,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["src0", "src1"],
     },
     OpInfo {
         name: "tile.part_max",
@@ -1961,6 +2082,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["src0", "src1"],
     },
     OpInfo {
         name: "tile.part_min",
@@ -1977,6 +2099,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["src0", "src1"],
     },
     OpInfo {
         name: "tile.part_mul",
@@ -1993,6 +2116,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["src0", "src1"],
     },
     OpInfo {
         name: "tile.prelu",
@@ -2009,6 +2133,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["tile", "slope", "tmp"],
     },
     OpInfo {
         name: "tile.random",
@@ -2025,6 +2150,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["key0", "key1", "counter0", "counter1", "counter2", "counter3", "shape", "valid_shape"],
     },
     OpInfo {
         name: "tile.read",
@@ -2041,6 +2167,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["tile", "indices"],
     },
     OpInfo {
         name: "tile.recip",
@@ -2057,6 +2184,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["tile"],
     },
     OpInfo {
         name: "tile.reinterpret_view",
@@ -2073,6 +2201,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::NoAccess,
         a2a3_separations: &[],
+        args: &["data", "shape"],
     },
     OpInfo {
         name: "tile.relu",
@@ -2089,6 +2218,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["tile"],
     },
     OpInfo {
         name: "tile.rem",
@@ -2105,6 +2235,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[(2, 0), (2, 1)],
+        args: &["lhs", "rhs", "tmp"],
     },
     OpInfo {
         name: "tile.rems",
@@ -2121,6 +2252,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[(2, 0)],
+        args: &["lhs", "rhs", "tmp"],
     },
     OpInfo {
         name: "tile.reshape",
@@ -2137,6 +2269,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::NoAccess,
         a2a3_separations: &[],
+        args: &["input", "shape"],
     },
     OpInfo {
         name: "tile.row_argmax",
@@ -2153,6 +2286,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["tile", "tmp_tile"],
     },
     OpInfo {
         name: "tile.row_argmin",
@@ -2169,6 +2303,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["tile", "tmp_tile"],
     },
     OpInfo {
         name: "tile.row_expand",
@@ -2185,6 +2320,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["target", "row_vec"],
     },
     OpInfo {
         name: "tile.row_expand_add",
@@ -2201,6 +2337,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["tile", "row_vec", "tmp"],
     },
     OpInfo {
         name: "tile.row_expand_div",
@@ -2217,6 +2354,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["tile", "row_vec"],
     },
     OpInfo {
         name: "tile.row_expand_expdif",
@@ -2233,6 +2371,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["tile", "row_vec"],
     },
     OpInfo {
         name: "tile.row_expand_max",
@@ -2249,6 +2388,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["tile", "row_vec"],
     },
     OpInfo {
         name: "tile.row_expand_min",
@@ -2265,6 +2405,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["tile", "row_vec"],
     },
     OpInfo {
         name: "tile.row_expand_mul",
@@ -2281,6 +2422,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["tile", "row_vec"],
     },
     OpInfo {
         name: "tile.row_expand_sub",
@@ -2297,6 +2439,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["tile", "row_vec"],
     },
     OpInfo {
         name: "tile.row_max",
@@ -2313,6 +2456,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["tile", "tmp_tile"],
     },
     OpInfo {
         name: "tile.row_min",
@@ -2329,6 +2473,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["tile", "tmp_tile"],
     },
     OpInfo {
         name: "tile.row_prod",
@@ -2345,6 +2490,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["tile", "tmp_tile"],
     },
     OpInfo {
         name: "tile.row_sum",
@@ -2361,6 +2507,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["tile", "tmp_tile"],
     },
     OpInfo {
         name: "tile.rsqrt",
@@ -2377,6 +2524,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["tile", "tmp"],
     },
     OpInfo {
         name: "tile.scatter",
@@ -2393,6 +2541,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Declared(&[(0, ArgEffect::ReadWrite)]),
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["dst", "src", "indexes"],
     },
     OpInfo {
         name: "tile.scatter_mask",
@@ -2409,6 +2558,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Declared(&[(0, ArgEffect::ReadWrite)]),
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["dst", "src"],
     },
     OpInfo {
         name: "tile.scatter_update",
@@ -2425,6 +2575,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Declared(&[(0, ArgEffect::ReadWrite)]),
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["input", "index", "src"],
     },
     OpInfo {
         name: "tile.sel",
@@ -2441,6 +2592,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["mask", "lhs", "rhs", "tmp"],
     },
     OpInfo {
         name: "tile.sels",
@@ -2457,6 +2609,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[(2, 0), (2, 1)],
+        args: &["mask", "src", "tmp", "scalar"],
     },
     OpInfo {
         name: "tile.set_validshape",
@@ -2473,6 +2626,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::NoAccess,
         a2a3_separations: &[],
+        args: &["tile", "valid_rows", "valid_cols"],
     },
     OpInfo {
         name: "tile.shl",
@@ -2489,6 +2643,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["lhs", "rhs"],
     },
     OpInfo {
         name: "tile.shls",
@@ -2505,6 +2660,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["lhs", "rhs"],
     },
     OpInfo {
         name: "tile.shr",
@@ -2521,6 +2677,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["lhs", "rhs"],
     },
     OpInfo {
         name: "tile.shrs",
@@ -2537,6 +2694,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["lhs", "rhs"],
     },
     OpInfo {
         name: "tile.sin",
@@ -2553,6 +2711,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["tile"],
     },
     OpInfo {
         name: "tile.slice",
@@ -2569,6 +2728,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::NoAccess,
         a2a3_separations: &[],
+        args: &["input", "shape", "offset", "valid_shape", "drop_dims"],
     },
     OpInfo {
         name: "tile.sort32",
@@ -2585,6 +2745,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["src", "idx"],
     },
     OpInfo {
         name: "tile.sqrt",
@@ -2601,6 +2762,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["tile"],
     },
     OpInfo {
         name: "tile.store",
@@ -2617,6 +2779,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Declared(&[(2, ArgEffect::Conditional("Write if kwarg atomic is absent/None(0), ReadWrite if atomic=Add(1)"))]),
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["tile", "offsets", "output_tensor", "shapes"],
     },
     OpInfo {
         name: "tile.sub",
@@ -2633,6 +2796,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["lhs", "rhs"],
     },
     OpInfo {
         name: "tile.subc",
@@ -2649,6 +2813,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["lhs", "rhs", "rhs2"],
     },
     OpInfo {
         name: "tile.subs",
@@ -2665,6 +2830,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["lhs", "rhs"],
     },
     OpInfo {
         name: "tile.subsc",
@@ -2681,6 +2847,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Functional,
         a2a3_separations: &[],
+        args: &["lhs", "rhs", "rhs2"],
     },
     OpInfo {
         name: "tile.tget_scale_addr",
@@ -2697,6 +2864,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Declared(&[(0, ArgEffect::Write)]),
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["dst_scale", "src"],
     },
     OpInfo {
         name: "tile.tpop_from_aic",
@@ -2713,6 +2881,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &[],
     },
     OpInfo {
         name: "tile.tpop_from_aiv",
@@ -2729,6 +2898,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &[],
     },
     OpInfo {
         name: "tile.tpush_to_aic",
@@ -2745,6 +2915,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["tile"],
     },
     OpInfo {
         name: "tile.tpush_to_aiv",
@@ -2761,6 +2932,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["tile"],
     },
     OpInfo {
         name: "tile.transpose",
@@ -2777,6 +2949,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["input", "axis1", "axis2", "tmp"],
     },
     OpInfo {
         name: "tile.transpose_view",
@@ -2793,6 +2966,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::NoAccess,
         a2a3_separations: &[],
+        args: &["input"],
     },
     OpInfo {
         name: "tile.tri",
@@ -2809,6 +2983,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["diagonal", "shape", "valid_shape"],
     },
     OpInfo {
         name: "tile.write",
@@ -2825,6 +3000,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Declared(&[(0, ArgEffect::ReadWrite)]),
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["tile", "indices", "value"],
     },
     OpInfo {
         name: "tile.xor",
@@ -2841,6 +3017,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["lhs", "rhs", "tmp"],
     },
     OpInfo {
         name: "tile.xors",
@@ -2857,6 +3034,7 @@ pub static TABLE: &[OpInfo] = &[
         arg_effects: ArgEffects::Undeclared,
         evidence: Evidence::Unknown,
         a2a3_separations: &[],
+        args: &["lhs", "rhs", "tmp"],
     },
 ];
 

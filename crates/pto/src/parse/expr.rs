@@ -219,16 +219,21 @@ impl<'s> Parser<'s> {
                                 "not callable",
                             )),
                         };
+                    // Underline the whole callee: `pl.tile.nope`.
+                    let callee = Token {
+                        end: t.start,
+                        ..first
+                    };
                     if let Err(why) = crate::ops::check_known(&func) {
-                        // Underline the whole callee: `pl.tile.nope`.
-                        let callee = Token {
-                            end: t.start,
-                            ..first
-                        };
                         return Err(self.err(callee, why, "not a PyPTO op"));
                     }
                     self.bump()?;
                     e = self.call_expr(func, t)?;
+                    if let Expr::Call(c) = &e {
+                        if let Err(why) = crate::ops::check_arg_count(&c.func, c.args.len()) {
+                            return Err(self.err(callee, why, "too many arguments"));
+                        }
+                    }
                 }
                 OP_LBRACKET => {
                     self.bump()?;
