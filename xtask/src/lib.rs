@@ -2,7 +2,10 @@
 //! `crates/mlir/src/ir/ods_table.rs`, the op-format table of every `hivm`
 //! and `ave` op, from the AscendNPU-IR ODS files
 //! (`../shared/reference/ascendnpu-ir/ods` by default).
+//! `cargo xtask pto-registry [CSV]` writes `crates/pto/src/ops/table.rs`
+//! from PyPTO's op registry (see [`pto_registry`]).
 
+pub mod pto_registry;
 pub mod tablegen;
 
 use std::fmt::Write as _;

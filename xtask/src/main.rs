@@ -1,4 +1,5 @@
 //! `cargo xtask ods [ODS_DIR]`: regenerates the op-format table.
+//! `cargo xtask pto-registry [CSV]`: regenerates the PyPTO op table.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -27,8 +28,42 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Some("pto-registry") => {
+            let csv = args
+                .get(1)
+                .map(PathBuf::from)
+                .unwrap_or_else(xtask::pto_registry::default_csv);
+            let text = match std::fs::read_to_string(&csv) {
+                Ok(t) => t,
+                Err(e) => {
+                    eprintln!("error: cannot read {}: {e}", csv.display());
+                    return ExitCode::from(2);
+                }
+            };
+            let table = match xtask::pto_registry::generate(&text) {
+                Ok(t) => t,
+                Err(e) => {
+                    eprintln!("error: {}: {e}", csv.display());
+                    return ExitCode::from(2);
+                }
+            };
+            let out = xtask::pto_registry::table_path();
+            if let Err(e) = std::fs::write(&out, table) {
+                eprintln!("error: cannot write {}: {e}", out.display());
+                return ExitCode::from(1);
+            }
+            let fmt = std::process::Command::new("rustfmt")
+                .args(["--edition", "2021"])
+                .arg(&out)
+                .status();
+            if !fmt.is_ok_and(|s| s.success()) {
+                eprintln!("warning: rustfmt failed on {}", out.display());
+            }
+            println!("wrote {}", out.display());
+            ExitCode::SUCCESS
+        }
         _ => {
-            eprintln!("usage: cargo xtask ods [ODS_DIR]");
+            eprintln!("usage: cargo xtask ods [ODS_DIR] | cargo xtask pto-registry [CSV]");
             ExitCode::from(2)
         }
     }

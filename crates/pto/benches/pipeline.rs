@@ -88,7 +88,7 @@ fn generate(n: usize) -> String {
                 count += 5;
             }
             k => {
-                let op = ["add", "mul", "sub", "max"][k % 4];
+                let op = ["add", "mul", "sub", "maximum"][k % 4];
                 s.push_str(&format!("        t{i}: {v} = pl.tile.{op}({last}, t0)\n"));
                 last = format!("t{i}");
                 count += 1;

@@ -10,7 +10,7 @@ use common::Rng;
 use tilemem_pto::passes::{run_pipeline, PassContext, PassId, PlannerMode};
 use tilemem_soc::Soc;
 
-const OPS: &[&str] = &["add", "mul", "sub", "max"];
+const OPS: &[&str] = &["add", "mul", "sub", "maximum"];
 const UNARY: &[&str] = &["exp", "recip", "rsqrt", "neg", "abs"];
 
 fn tile(rows: u64) -> String {

@@ -237,3 +237,31 @@ fn invalid_utf8_is_reported_at_the_first_bad_byte() {
     );
     assert_eq!(tilemem_pto::decode(b"ok\n").unwrap(), "ok\n");
 }
+
+#[test]
+fn unknown_op_is_named_at_its_callee() {
+    assert_eq!(
+        rendered("        a = pl.tile.max(x, x)"),
+        "error: unknown op 'tile.max': PyPTO e2d0f78 registers no op of this name (did you mean 'tile.maximum'?)\n --> k.py:8:13\n  |\n8 |         a = pl.tile.max(x, x)\n  |             ^^^^^^^^^^^ not a PyPTO op\n"
+    );
+    let e = err("        a = pl.system.nope()");
+    assert_eq!((e.line, e.col), (8, 13));
+    assert!(
+        e.message.starts_with("unknown op 'system.nope'"),
+        "{}",
+        e.message
+    );
+    // Registered ops outside the table and non-op callees still read.
+    let src = format!("{HEAD}        a = pl.tensor.add(x, x)\n        return x\n");
+    assert!(parse(&src).is_ok());
+}
+
+#[test]
+fn too_many_arguments_are_reported_with_the_registry_signature() {
+    let e = err("        a = pl.tile.exp(x, x)");
+    assert_eq!((e.line, e.col), (8, 13));
+    assert_eq!(
+        e.message,
+        "'tile.exp' takes at most 1 positional argument (tile), found 2"
+    );
+}

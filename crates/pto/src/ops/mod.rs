@@ -7,10 +7,21 @@
 //! or a pipe pop, and which hardware pipe executes it. The table is keyed by
 //! the op's full name (`tile.add`), so it needs no program model.
 //!
-//! Ops not in the table are treated conservatively by [`lookup_or_default`]:
-//! a fresh result buffer, in-place safe (PyPTO's default registration), no
-//! view, vector pipe.
+//! The rows are generated from PyPTO's op registry
+//! (`cargo xtask pto-registry`, from `op-registry.csv`): every registered
+//! `tile.*` op plus the `system.*` / `tensor.*` ops that touch on-chip
+//! memory, with the registry's facts verbatim (in-place safety,
+//! `forbid_output_alias`, `set_output_reuses_input`,
+//! `set_output_memory_inherit_input`, argument effects, execution-memory-access
+//! evidence). The seeds' rules that are newer than the registry are listed in
+//! [`DEVIATIONS`], the one place where the table differs from it.
+//!
+//! An op in none of the registry's namespaces the table covers is rejected by
+//! [`check_known`]; registered ops outside the table's scope (distributed,
+//! prefetch, the pre-lowering tensor ops) read as [`DEFAULT_OP`].
 
+mod deviations;
+pub mod registry;
 mod table;
 
 use rustc_hash::FxHashMap as HashMap;
@@ -18,7 +29,8 @@ use std::sync::OnceLock;
 
 use tilemem_soc::{Family, MemSpace};
 
-pub use table::TABLE;
+pub use deviations::{Change, Deviation, DEVIATIONS};
+pub use table::{REGISTERED, TABLE};
 
 /// Hardware pipe that executes an op (needed for cross-pipe reuse penalties).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -108,6 +120,43 @@ pub enum AliasRule {
     Cast,
 }
 
+/// What an op declares it does through one argument (`set_arg_effect`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArgEffect {
+    /// Read only.
+    Read,
+    /// Overwritten without being read.
+    Write,
+    /// Read and written (an accumulator, an in-place update).
+    ReadWrite,
+    /// Computed from the call's keywords; the text is the registry's
+    /// condition (`Write if kwarg atomic is absent/None(0), ReadWrite if ...`).
+    Conditional(&'static str),
+}
+
+/// An op's argument-effect declaration as a whole.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArgEffects {
+    /// No effect spec: every argument reads as `Read`, unclassified.
+    Undeclared,
+    /// `no_arg_writes`: every argument is a declared read.
+    NoArgWrites,
+    /// These arguments have these effects; the others are reads.
+    Declared(&'static [(usize, ArgEffect)]),
+}
+
+/// Execution-memory-access evidence of an op.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Evidence {
+    /// `no_execution_memory_access`: the op touches no tile bytes when it runs.
+    NoAccess,
+    /// `functional_execution_memory_access`: it reads/writes exactly its
+    /// operands' and result's bytes.
+    Functional,
+    /// Neither was declared (the registry's default).
+    Unknown,
+}
+
 /// Classification used by the load + tpop hazard and by reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OpClass {
@@ -144,6 +193,22 @@ pub struct OpInfo {
     pub class: OpClass,
     /// Executing pipe.
     pub pipe: Pipe,
+    /// Registry: not declared `not_inplace_safe`.
+    pub inplace_safe: bool,
+    /// Registry: the `forbid_output_alias(i)` indices.
+    pub forbid_output_alias: &'static [usize],
+    /// Registry: `set_output_memory_inherit_input`.
+    pub output_memory_inherit_input: bool,
+    /// Registry: argument effects.
+    pub arg_effects: ArgEffects,
+    /// Registry: execution-memory-access evidence.
+    pub evidence: Evidence,
+    /// Operand pairs that must not share bytes on A2/A3 (a scratch operand
+    /// written before sources are read: `tile.sels`, `tile.rem`).
+    pub a2a3_separations: &'static [(usize, usize)],
+    /// Registry: the names of the positional arguments, in order (a call
+    /// may omit trailing ones, never pass more).
+    pub args: &'static [&'static str],
 }
 
 /// Element width facts for the target-aware cast rule.
@@ -223,25 +288,46 @@ impl OpInfo {
     /// the output rules): on A2/A3 `tile.sels` writes its scalar into tmp
     /// before reading mask and src.
     pub fn operand_separations(&self, family: Family, n_args: usize) -> Vec<(usize, usize)> {
-        if self.alias == AliasRule::Sels && family == Family::A2A3 && n_args > 2 {
-            vec![(2, 0), (2, 1)]
-        } else {
-            Vec::new()
+        if family != Family::A2A3 {
+            return Vec::new();
         }
+        self.a2a3_separations
+            .iter()
+            .copied()
+            .filter(|&(a, b)| a < n_args && b < n_args)
+            .collect()
+    }
+
+    /// The input whose storage the result is bound to, when it is not a
+    /// view: `set_output_reuses_input(i)`, or argument 0 for an in-place
+    /// safe op whose output memory inherits its input's
+    /// (`tile.assemble`; PyPTO's `IsBufferAliasingViewOp`).
+    pub fn output_binds_input(&self) -> Option<usize> {
+        self.output_reuses_input
+            .or(
+                (self.output_memory_inherit_input && self.inplace_safe && !self.is_view())
+                    .then_some(0),
+            )
     }
 
     /// Whether the output inherits its first input's buffer when the op is
     /// an identity-like update (PyPTO: `OutputMemoryInheritsInput` and in-place
     /// safe): views and registered write-back results.
     pub fn aliases_first_input(&self) -> bool {
-        self.is_view() || self.output_reuses_input == Some(0)
+        self.is_view() || self.output_binds_input() == Some(0)
     }
 }
 
 /// Looks an op up by full name (`tile.add`; a leading `pl.` is ignored).
 pub fn lookup(name: &str) -> Option<&'static OpInfo> {
     static INDEX: OnceLock<HashMap<&'static str, &'static OpInfo>> = OnceLock::new();
-    let index = INDEX.get_or_init(|| TABLE.iter().map(|o| (o.name, o)).collect());
+    let index = INDEX.get_or_init(|| {
+        let extra = DEVIATIONS.iter().filter_map(|d| match &d.change {
+            Change::Row(info) => Some(info),
+            _ => None,
+        });
+        TABLE.iter().chain(extra).map(|o| (o.name, o)).collect()
+    });
     let name = name.strip_prefix("pl.").unwrap_or(name);
     index.get(name).copied()
 }
@@ -256,7 +342,62 @@ pub const DEFAULT_OP: OpInfo = OpInfo {
     workspace_args: &[],
     class: OpClass::Compute,
     pipe: Pipe::Vector,
+    inplace_safe: true,
+    forbid_output_alias: &[],
+    output_memory_inherit_input: false,
+    arg_effects: ArgEffects::Undeclared,
+    evidence: Evidence::Unknown,
+    a2a3_separations: &[],
+    args: &[],
 };
+
+/// Namespaces in which a name PyPTO does not register is rejected (the
+/// table holds every `tile.*` / `system.*` op; `tensor.*` names are checked
+/// against the full registry list).
+const COVERED: &[&str] = &["tile.", "system.", "tensor."];
+
+/// Whether `name` is an op PyPTO registers (or a listed deviation): `Err`
+/// naming the op, with the closest registered name, when it is in a
+/// namespace of [`COVERED`] and unknown. Other callees (`pl.range`,
+/// `self.kernel`, `pld.*`) are not checked here.
+pub fn check_known(name: &str) -> Result<(), String> {
+    let bare = name.strip_prefix("pl.").unwrap_or(name);
+    if lookup(bare).is_some() || registry::is_registered(bare) {
+        return Ok(());
+    }
+    let covered = COVERED.iter().any(|p| bare.starts_with(p));
+    if !covered {
+        return Ok(());
+    }
+    // Suggest the registered op whose name extends (or is extended by) the
+    // unknown one, the shortest first: `tile.max` -> `tile.maximum`.
+    let hint = REGISTERED
+        .iter()
+        .filter(|r| r.starts_with(bare) || (bare.starts_with(*r) && r.contains('.')))
+        .min_by_key(|r| (r.len(), **r))
+        .map_or(String::new(), |r| format!(" (did you mean '{r}'?)"));
+    Err(format!(
+        "unknown op '{bare}': PyPTO e2d0f78 registers no op of this name{hint}"
+    ))
+}
+
+/// Checks a call of registered op `name` with `n_args` positional
+/// arguments against the registry's argument list.
+pub fn check_arg_count(name: &str, n_args: usize) -> Result<(), String> {
+    let bare = name.strip_prefix("pl.").unwrap_or(name);
+    let Some(info) = lookup(bare).filter(|_| registry::is_registered(bare)) else {
+        return Ok(());
+    };
+    if n_args <= info.args.len() {
+        return Ok(());
+    }
+    Err(format!(
+        "'{bare}' takes at most {} positional argument{} ({}), found {n_args}",
+        info.args.len(),
+        if info.args.len() == 1 { "" } else { "s" },
+        info.args.join(", ")
+    ))
+}
 
 /// [`lookup`], falling back to [`DEFAULT_OP`].
 pub fn lookup_or_default(name: &str) -> &'static OpInfo {

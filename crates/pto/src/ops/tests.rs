@@ -105,3 +105,138 @@ fn views_inplace_and_classes() {
         AliasRule::InplaceSafe
     );
 }
+
+#[test]
+fn registry_facts_fixed_in_the_rebuild() {
+    for op in ["tile.ands", "tile.ors", "tile.extract", "tile.gather"] {
+        assert_eq!(lookup(op).unwrap().alias, AliasRule::NotInplaceSafe, "{op}");
+    }
+    let assemble = lookup("tile.assemble").unwrap();
+    assert_eq!(assemble.output_reuses_input, None);
+    assert!(assemble.output_memory_inherit_input);
+    assert_eq!(assemble.output_binds_input(), Some(0));
+    assert!(!assemble.is_view());
+    assert_eq!(
+        assemble.arg_effects,
+        ArgEffects::Declared(&[(0, ArgEffect::ReadWrite)])
+    );
+    let fillpad = lookup("tile.fillpad_inplace").unwrap();
+    assert_eq!(fillpad.output_reuses_input, Some(0));
+    assert_eq!(lookup("tile.concat").unwrap().pipe, Pipe::Vector);
+    assert_eq!(
+        lookup("tile.row_expand_add").unwrap().alias,
+        AliasRule::Forbid(&[1, 2])
+    );
+    assert_eq!(
+        lookup("tile.transpose_view").unwrap().view,
+        ViewRule::WholeSource
+    );
+    assert_eq!(lookup("tile.add").unwrap().evidence, Evidence::Functional);
+    assert_eq!(lookup("tile.alloc").unwrap().evidence, Evidence::NoAccess);
+    assert_eq!(
+        lookup("tile.row_expand").unwrap().evidence,
+        Evidence::Unknown
+    );
+    for gone in ["tile.max", "tile.reinterpret", "tile.tfree", "tile.select"] {
+        assert!(lookup(gone).is_none(), "{gone}");
+    }
+}
+
+#[test]
+fn rem_scratch_is_kept_apart_on_a2a3_only() {
+    let rem = lookup("tile.rem").unwrap();
+    assert_eq!(
+        rem.operand_separations(Family::A2A3, 3),
+        vec![(2, 0), (2, 1)]
+    );
+    assert!(rem.operand_separations(Family::A5, 3).is_empty());
+    assert_eq!(rem.forbidden_alias_args(Family::A5, 3, None), vec![0, 1, 2]);
+    let rems = lookup("tile.rems").unwrap();
+    assert_eq!(rems.operand_separations(Family::A2A3, 3), vec![(2, 0)]);
+    assert!(rems.operand_separations(Family::A2A3, 2).is_empty());
+}
+
+#[test]
+fn unknown_ops_are_named() {
+    assert!(check_known("tile.add").is_ok());
+    assert!(check_known("pl.tile.quant_mx").is_ok());
+    assert!(check_known("tensor.add").is_ok());
+    assert!(check_known("pld.tile.remote_load").is_ok());
+    assert!(check_known("system.reserve_buffer").is_ok());
+    let e = check_known("tile.max").unwrap_err();
+    assert!(e.contains("unknown op 'tile.max'"), "{e}");
+    assert!(check_known("tensor.frobnicate").is_err());
+    assert!(check_known("system.nope").is_err());
+}
+
+/// Every registry fact of every in-scope op equals `op-registry.csv`, and
+/// every other difference is an entry of `DEVIATIONS`.
+#[test]
+fn shared_table_matches_registry_csv() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/reference/pypto/op-registry.csv"
+    );
+    let Ok(text) = std::fs::read_to_string(path) else {
+        eprintln!("SKIPPED: shared_table_matches_registry_csv: {path} not present");
+        return;
+    };
+    let rows = registry::parse_csv(&text).unwrap();
+    assert_eq!(rows.len(), 312);
+    let mut names: Vec<&str> = rows.iter().map(|r| r["name"].as_str()).collect();
+    names.sort_unstable();
+    assert_eq!(names, REGISTERED);
+    let deviates = |op: &str, pred: &dyn Fn(&Change) -> bool| {
+        DEVIATIONS.iter().any(|d| d.op == op && pred(&d.change))
+    };
+    let mut compared = 0;
+    for row in &rows {
+        let name = row["name"].as_str();
+        if !registry::in_scope(name) {
+            assert!(TABLE.iter().all(|o| o.name != name), "{name} out of scope");
+            continue;
+        }
+        let info = TABLE
+            .iter()
+            .find(|o| o.name == name)
+            .unwrap_or_else(|| panic!("registry op {name} missing from the table"));
+        for (col, ours) in registry::registry_facts(info) {
+            assert_eq!(ours, row[col], "{name}: column {col}");
+        }
+        let plain = if !info.inplace_safe {
+            AliasRule::NotInplaceSafe
+        } else if !info.forbid_output_alias.is_empty() {
+            AliasRule::Forbid(info.forbid_output_alias)
+        } else {
+            AliasRule::InplaceSafe
+        };
+        assert!(
+            info.alias == plain || deviates(name, &|c| *c == Change::Alias(info.alias)),
+            "{name}: alias {:?} differs from the registry's {plain:?} without a deviation",
+            info.alias
+        );
+        assert!(
+            info.workspace_args.is_empty()
+                || deviates(name, &|c| *c == Change::Workspace(info.workspace_args)),
+            "{name}: workspace args without a deviation"
+        );
+        assert!(
+            info.a2a3_separations.is_empty()
+                || deviates(name, &|c| *c
+                    == Change::A2a3Separations(info.a2a3_separations)),
+            "{name}: A2/A3 separations without a deviation"
+        );
+        compared += 1;
+    }
+    assert_eq!(compared, TABLE.len(), "table rows outside the registry");
+    for d in DEVIATIONS {
+        let registered = names.binary_search(&d.op).is_ok();
+        assert_eq!(
+            registered,
+            !matches!(d.change, Change::Row(_)),
+            "{}: a Row deviation exactly for unregistered ops",
+            d.op
+        );
+        assert!(d.source.contains("seeds/"), "{}: no seed reference", d.op);
+    }
+}

@@ -200,6 +200,7 @@ impl<'s> Parser<'s> {
     }
 
     pub(super) fn primary(&mut self) -> R<Expr> {
+        let first = self.peek()?;
         let mut e = self.atom()?;
         loop {
             let t = self.peek()?;
@@ -218,8 +219,21 @@ impl<'s> Parser<'s> {
                                 "not callable",
                             )),
                         };
+                    // Underline the whole callee: `pl.tile.nope`.
+                    let callee = Token {
+                        end: t.start,
+                        ..first
+                    };
+                    if let Err(why) = crate::ops::check_known(&func) {
+                        return Err(self.err(callee, why, "not a PyPTO op"));
+                    }
                     self.bump()?;
                     e = self.call_expr(func, t)?;
+                    if let Expr::Call(c) = &e {
+                        if let Err(why) = crate::ops::check_arg_count(&c.func, c.args.len()) {
+                            return Err(self.err(callee, why, "too many arguments"));
+                        }
+                    }
                 }
                 OP_LBRACKET => {
                     self.bump()?;

@@ -531,7 +531,7 @@ fn assign(
                             }
                             _ => None,
                         };
-                        view.or_else(|| match info.output_reuses_input {
+                        view.or_else(|| match info.output_binds_input() {
                             Some(i) => c.args.get(i).and_then(|a| memref_of(f, st, a)),
                             None => None,
                         })
@@ -595,7 +595,7 @@ fn tile_result(
         }
         ViewRule::NotView => {}
     }
-    if let Some(i) = info.output_reuses_input {
+    if let Some(i) = info.output_binds_input() {
         if let Some(m) = call.args.get(i).and_then(|a| memref_of(f, st, a)) {
             set_memref(f, x, m);
             return Ok(());
@@ -832,7 +832,7 @@ fn resolve_declared(
             let vname = f.vars[v].name.to_string();
             if let Some(call) = def_call(f, v) {
                 let info = ops::lookup_or_default(call.op_name());
-                if info.is_view() || info.output_reuses_input.is_some() {
+                if info.is_view() || info.output_binds_input().is_some() {
                     return Err(err(format!(
                         "pl.MemRef(\"{name}\") binds '{vname}', the result of {}, which already \
                          lives in its input's storage; bind the input instead",

@@ -233,9 +233,9 @@ fn push(f: &mut Function, cx: &mut Ctx, v: VarId, target: &MemRef, yield_stmt: S
             if reads_target && !info.is_inplace_safe() {
                 return;
             }
-            if info.output_reuses_input.is_some() {
+            if info.output_binds_input().is_some() {
                 // The result is written into an input: that input must move.
-                if let Some(i) = info.output_reuses_input {
+                if let Some(i) = info.output_binds_input() {
                     if let Some(u) = call.args.get(i).and_then(Expr::as_var) {
                         push(f, cx, u, target, yield_stmt, depth + 1);
                     }

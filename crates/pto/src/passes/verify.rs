@@ -176,7 +176,7 @@ fn families(f: &Function) -> Families {
                                 fam.union(x, y);
                             }
                         }
-                        if let Some(i) = info.output_reuses_input {
+                        if let Some(i) = info.output_binds_input() {
                             if let Some(y) = c.args.get(i).and_then(Expr::as_var) {
                                 fam.union(x, y);
                             }

@@ -546,7 +546,7 @@ pub fn check_declared_slots(f: &Function, lt: &AllocationLifetimes) -> Result<()
                     ..
                 } => {
                     let info = ops::lookup_or_default(call.op_name());
-                    !info.is_view() && info.output_reuses_input.is_none()
+                    !info.is_view() && info.output_binds_input().is_none()
                 }
                 _ => false,
             };

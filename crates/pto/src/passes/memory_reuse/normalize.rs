@@ -76,7 +76,7 @@ pub fn normalize(f: &mut Function, snap: &Snapshot) {
             Expr::Var(y) => current_memref(f, *y),
             Expr::Call(call) => {
                 let info = ops::lookup_or_default(call.op_name());
-                if let Some(i) = info.output_reuses_input {
+                if let Some(i) = info.output_binds_input() {
                     call.args
                         .get(i)
                         .and_then(Expr::as_var)

@@ -291,7 +291,8 @@ fn footprint(
 }
 
 /// Whether every member offset of the space's roots is a compile-time
-/// integer, dynamic offsets being allowed only on direct `tile.slice`s.
+/// integer, dynamic offsets being allowed only on direct window views
+/// (`tile.slice`; the table's `ViewRule::Window`).
 fn sub_range_eligible(f: &Function, lt: &AllocationLifetimes, roots: &[RootId]) -> bool {
     for &r in roots {
         let root = &lt.roots[r];
@@ -313,7 +314,12 @@ fn sub_range_eligible(f: &Function, lt: &AllocationLifetimes, roots: &[RootId]) 
                 None => {
                     let direct_slice = super::lifetime::is_assigned(f, m)
                         .and_then(|s| f.stmts[s].call())
-                        .is_some_and(|c| c.op_name() == "tile.slice");
+                        .is_some_and(|c| {
+                            matches!(
+                                crate::ops::lookup_or_default(c.op_name()).view,
+                                crate::ops::ViewRule::Window { .. }
+                            )
+                        });
                     if !direct_slice {
                         return false;
                     }

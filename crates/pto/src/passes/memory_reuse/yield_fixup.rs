@@ -160,7 +160,7 @@ fn can_retarget(f: &Function, family: Family, scope: &[StmtId], v: VarId, target
         return false;
     }
     let info = ops::lookup_or_default(call.op_name());
-    if info.is_view() || info.output_reuses_input.is_some() {
+    if info.is_view() || info.output_binds_input().is_some() {
         return false;
     }
     // The op may not write over an operand it still reads.
@@ -209,7 +209,7 @@ pub fn coalesce_acc_if_phis(f: &mut Function) {
                 subtree(f, b).contains(&p)
                     && f.stmts[p].call().is_some_and(|c| {
                         ops::lookup_or_default(c.op_name())
-                            .output_reuses_input
+                            .output_binds_input()
                             .is_some()
                     })
             };
