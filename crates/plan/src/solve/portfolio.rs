@@ -207,7 +207,7 @@ fn join(h: std::thread::ScopedJoinHandle<'_, Entry>) -> Entry {
 }
 
 /// The MiniMalloc-faithful search alone (from the greedy incumbent), for
-/// comparison; see [`mm`](super::mm).
+/// comparison; see the `mm` module.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct MiniMalloc;
 

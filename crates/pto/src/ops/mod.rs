@@ -358,7 +358,7 @@ const COVERED: &[&str] = &["tile.", "system.", "tensor."];
 
 /// Whether `name` is an op PyPTO registers (or a listed deviation): `Err`
 /// naming the op, with the closest registered name, when it is in a
-/// namespace of [`COVERED`] and unknown. Other callees (`pl.range`,
+/// namespace of `COVERED` and unknown. Other callees (`pl.range`,
 /// `self.kernel`, `pld.*`) are not checked here.
 pub fn check_known(name: &str) -> Result<(), String> {
     let bare = name.strip_prefix("pl.").unwrap_or(name);
