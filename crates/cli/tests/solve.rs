@@ -174,7 +174,11 @@ fn csv_errors_name_file_line_and_column_in_every_command() {
     }
     // `validate` on a row without an offset points at its empty cell.
     let unplaced = d.join("unplaced.csv");
-    std::fs::write(&unplaced, "id,lower,upper,size,offset\na,0,2,64,0\nb,1,3,64,\n").unwrap();
+    std::fs::write(
+        &unplaced,
+        "id,lower,upper,size,offset\na,0,2,64,0\nb,1,3,64,\n",
+    )
+    .unwrap();
     let o = Command::new(env!("CARGO_BIN_EXE_tilemem"))
         .args(["validate", unplaced.to_str().unwrap()])
         .output()
