@@ -145,65 +145,47 @@ fn a_spent_budget_is_reported_and_reproducible() {
 #[test]
 fn csv_errors_name_file_line_and_column_in_every_command() {
     let d = scratch("csv-errors");
-    let bad = d.join("bad.csv");
-    std::fs::write(&bad, "id,lower,upper,size\na,0,2,64\nb,1,3,6x4\n").unwrap();
-    let want = format!(
-        "{}:3:7: error: `size` must be a non-negative integer, found `6x4`\n",
-        bad.display()
+    let path = |name: &str, text: &[u8]| {
+        let p = d.join(name);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, text).unwrap();
+        p.to_str().unwrap().to_string()
+    };
+    let bad_text = b"id,lower,upper,size\na,0,2,64\nb,1,3,6x4\n";
+    let bad = path("bad.csv", bad_text);
+    let bench_bad = path("bench/bad.csv", bad_text);
+    // `validate` on a row without an offset points at its empty cell.
+    let unplaced = path(
+        "unplaced.csv",
+        b"id,lower,upper,size,offset\na,0,2,64,0\nb,1,3,64,\n",
     );
+    // A byte that is not UTF-8: its line and column.
+    let binary = path("binary.csv", b"id,lower,upper,size\na,0,2,\xff\n");
+    let size = "error: `size` must be a non-negative integer, found `6x4`";
     let bench_dir = d.join("bench");
-    std::fs::create_dir_all(&bench_dir).unwrap();
-    let bench_bad = bench_dir.join("bad.csv");
-    std::fs::copy(&bad, &bench_bad).unwrap();
-    let want_bench = format!(
-        "{}:3:7: error: `size` must be a non-negative integer, found `6x4`\n",
-        bench_bad.display()
-    );
-    for (args, want) in [
-        (vec!["solve", bad.to_str().unwrap()], &want),
-        (vec!["validate", bad.to_str().unwrap()], &want),
-        (vec!["bench", bench_dir.to_str().unwrap()], &want_bench),
-    ] {
+    let cases = [
+        (vec!["solve", &bad], format!("{bad}:3:7: {size}\n")),
+        (vec!["validate", &bad], format!("{bad}:3:7: {size}\n")),
+        (
+            vec!["bench", bench_dir.to_str().unwrap()],
+            format!("{bench_bad}:3:7: {size}\n"),
+        ),
+        (
+            vec!["validate", &unplaced],
+            format!("{unplaced}:3:10: error: no offset; every row needs an `offset` to validate\n"),
+        ),
+        (
+            vec!["solve", &binary],
+            format!("{binary}:2:7: error: byte 0xff is not UTF-8 text; save the file as UTF-8\n"),
+        ),
+    ];
+    for (args, want) in cases {
         let o = Command::new(env!("CARGO_BIN_EXE_tilemem"))
             .args(&args)
             .output()
             .unwrap();
         assert_eq!(o.status.code(), Some(2), "{args:?}");
-        assert_eq!(String::from_utf8_lossy(&o.stderr), *want, "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&o.stderr), want, "{args:?}");
         assert!(o.stdout.is_empty(), "{args:?}");
     }
-    // `validate` on a row without an offset points at its empty cell.
-    let unplaced = d.join("unplaced.csv");
-    std::fs::write(
-        &unplaced,
-        "id,lower,upper,size,offset\na,0,2,64,0\nb,1,3,64,\n",
-    )
-    .unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_tilemem"))
-        .args(["validate", unplaced.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(2));
-    assert_eq!(
-        String::from_utf8_lossy(&o.stderr),
-        format!(
-            "{}:3:10: error: no offset; every row needs an `offset` to validate\n",
-            unplaced.display()
-        )
-    );
-    // A byte that is not UTF-8: its line and column.
-    let binary = d.join("binary.csv");
-    std::fs::write(&binary, b"id,lower,upper,size\na,0,2,\xff\n").unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_tilemem"))
-        .args(["solve", binary.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(2));
-    assert_eq!(
-        String::from_utf8_lossy(&o.stderr),
-        format!(
-            "{}:2:7: error: byte 0xff is not UTF-8 text; save the file as UTF-8\n",
-            binary.display()
-        )
-    );
 }
