@@ -10,6 +10,7 @@ use tilemem_plan::bench::{bench_problem, family_table, load, problem_files, tabl
 use tilemem_plan::gen::{family, FAMILIES};
 use tilemem_plan::{csv, Problem};
 
+use crate::output;
 use crate::search::SearchFlags;
 
 /// Flags of `tilemem bench`. The shared search flags keep help texts
@@ -78,6 +79,9 @@ pub fn run(args: Args) -> ExitCode {
         }
         let budget = budget.with_goal(tilemem_plan::Goal::Fit);
         let mut all = Vec::new();
+        // Standard output is collected and written once, checked, at the
+        // end.
+        let mut text = String::new();
         for name in names {
             let rows: Vec<Row> = (0..args.count)
                 .map(|seed| {
@@ -93,17 +97,17 @@ pub fn run(args: Args) -> ExitCode {
                 })
                 .collect();
             if args.rows {
-                print!("{}", table(&rows));
-                println!();
+                text.push_str(&table(&rows));
+                text.push('\n');
             }
             all.push((name, rows));
         }
-        print!("{}", family_table(&all));
+        text.push_str(&family_table(&all));
         if all.iter().flat_map(|(_, r)| r).any(|r| !r.valid) {
             eprintln!("error: a solver produced an invalid placement");
-            return ExitCode::from(1);
+            return output::finish(&text, ExitCode::from(1));
         }
-        return ExitCode::SUCCESS;
+        return output::finish(&text, ExitCode::SUCCESS);
     }
     let dir = args.dir.expect("clap requires a folder without --family");
     let files = match problem_files(&dir) {
@@ -118,7 +122,7 @@ pub fn run(args: Args) -> ExitCode {
         let problem = match load(f, args.capacity) {
             Ok(p) => p,
             Err(e) => {
-                eprintln!("error: {e}");
+                eprintln!("{}: error: {}", e.location(), e.message);
                 return ExitCode::from(2);
             }
         };
@@ -128,12 +132,12 @@ pub fn run(args: Args) -> ExitCode {
             .unwrap_or_default();
         rows.push(measure(&name, &problem, &budget));
     }
-    print!("{}", table(&rows));
+    let text = table(&rows);
     if rows.iter().any(|r| !r.valid) {
         eprintln!("error: a solver produced an invalid placement");
-        return ExitCode::from(1);
+        return output::finish(&text, ExitCode::from(1));
     }
-    ExitCode::SUCCESS
+    output::finish(&text, ExitCode::SUCCESS)
 }
 
 /// Runs MiniMalloc on `p` at `capacity` (killed after `limit`): its wall

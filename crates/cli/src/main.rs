@@ -63,7 +63,9 @@ fn main() -> ExitCode {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
     // An interrupt before the outputs are committed ends the command with
-    // nothing written; during the commit it waits for the renames.
+    // nothing written (`solve` instead stops its search and writes the best
+    // placement, see `output::interrupt::stop_flag`); during the commit it
+    // waits for the renames.
     output::interrupt::install();
     let args: Vec<String> = std::env::args().collect();
     // `opt` follows mlir-opt's single-dash flag conventions, which clap does

@@ -11,7 +11,11 @@
 //!
 //! An interrupt (`SIGINT`) before the commit ends the process with nothing
 //! written; one that arrives during the commit is held until the renames
-//! are done, so the files are either all old or all new, never torn.
+//! are done, so the files are either all old or all new, never torn. A
+//! command with a long search (`solve`) asks instead for the first
+//! interrupt to stop the search ([`interrupt::stop_flag`]): the best result
+//! so far is then validated and committed, and the command exits with
+//! [`interrupt::EXIT`].
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -177,6 +181,19 @@ pub fn stdout(bytes: &[u8]) -> io::Result<()> {
     out.flush()
 }
 
+/// Prints a command's collected standard output and ends with `code`; when
+/// standard output cannot be written (a full device), says so on stderr
+/// and ends with 2 instead.
+pub fn finish(text: &str, code: std::process::ExitCode) -> std::process::ExitCode {
+    match stdout(text.as_bytes()) {
+        Ok(()) => code,
+        Err(e) => {
+            eprintln!("error: cannot write standard output: {e}");
+            std::process::ExitCode::from(2)
+        }
+    }
+}
+
 /// `SIGINT` handling around commits.
 pub mod interrupt {
     #[cfg(unix)]
@@ -186,6 +203,10 @@ pub mod interrupt {
     static COMMITTING: AtomicBool = AtomicBool::new(false);
     #[cfg(unix)]
     static PENDING: AtomicBool = AtomicBool::new(false);
+    /// Set by the first interrupt once [`stop_flag`] was called.
+    static STOP: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    #[cfg(unix)]
+    static SOFT: AtomicBool = AtomicBool::new(false);
 
     /// Exit status of an interrupted command (128 + SIGINT).
     pub const EXIT: i32 = 130;
@@ -194,6 +215,9 @@ pub mod interrupt {
     extern "C" fn on_sigint(_: libc::c_int) {
         if COMMITTING.load(Ordering::SeqCst) {
             PENDING.store(true, Ordering::SeqCst);
+        } else if SOFT.load(Ordering::SeqCst) && !STOP.swap(true, Ordering::SeqCst) {
+            // The first interrupt asks the search to stop; a second one
+            // ends the process at once.
         } else {
             // SAFETY: _exit is async-signal-safe; nothing has been written.
             unsafe { libc::_exit(EXIT) };
@@ -212,6 +236,21 @@ pub mod interrupt {
                 on_sigint as extern "C" fn(libc::c_int) as libc::sighandler_t,
             );
         }
+    }
+
+    /// Makes the first interrupt (outside a commit) set the returned flag
+    /// instead of ending the process, for a search that checks it (a
+    /// budget's stop flag). A second interrupt still ends the process at
+    /// once with nothing written.
+    pub fn stop_flag() -> &'static std::sync::atomic::AtomicBool {
+        #[cfg(unix)]
+        SOFT.store(true, Ordering::SeqCst);
+        &STOP
+    }
+
+    /// True once an interrupt asked the search to stop.
+    pub fn stopped() -> bool {
+        STOP.load(std::sync::atomic::Ordering::SeqCst)
     }
 
     /// Holds interrupts while alive.

@@ -8,12 +8,13 @@ use tilemem_plan::csv::{self, CsvProblem};
 
 /// Reads the problem file at `path`; `capacity` (the `--capacity` flag),
 /// when given, overrides the file's `# capacity=` line. An unreadable or
-/// malformed file is reported on stderr and gives exit code 2.
+/// malformed file is reported on stderr as `file:line:col: error: ...`
+/// and gives exit code 2.
 pub fn read(path: &Path, capacity: Option<u64>) -> Result<CsvProblem, ExitCode> {
     let mut file = match csv::read(path) {
         Ok(f) => f,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("{}: error: {}", e.location(), e.message);
             return Err(ExitCode::from(2));
         }
     };

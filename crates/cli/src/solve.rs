@@ -5,13 +5,21 @@ use std::process::ExitCode;
 
 use tilemem_plan::{map, solve, validate, Objective};
 
-use crate::output::Outputs;
+use std::fmt::Write as _;
+
+use crate::output::{self, interrupt, Outputs};
 use crate::plan::MapFormat;
 use crate::problem_file;
 use crate::search::SearchFlags;
 
 /// Flags of `tilemem solve`.
 #[derive(clap::Args)]
+#[command(
+    after_help = "Exit codes: 0 placed; 1 no placement within the capacity; 2 bad input or \
+an output that cannot be written; 130 interrupted. The first Ctrl-C (SIGINT) stops the search: \
+the best placement found by then is validated and written (all outputs or none) and the exit \
+code is 130; without a placement nothing is written. A second Ctrl-C ends at once."
+)]
 pub struct Args {
     /// Problem file (MiniMalloc CSV: `id,lower,upper,size[,alignment]...`).
     pub file: PathBuf,
@@ -37,6 +45,13 @@ pub struct Args {
 }
 
 /// Runs the subcommand.
+///
+/// Exit codes: 0 placed, 1 no placement within the capacity (or an
+/// internal error), 2 bad input or an output that cannot be written, 130
+/// interrupted. The first `SIGINT` stops the search through the budget:
+/// the best placement found by then is validated, written (all outputs or
+/// none) and reported as interrupted, with exit code 130; without one,
+/// nothing is written. A second `SIGINT` ends at once, writing nothing.
 pub fn run(args: Args) -> ExitCode {
     let map_format = match args.map.as_deref().filter(|p| p.as_os_str() != "-") {
         Some(p) => match MapFormat::of(p) {
@@ -63,7 +78,8 @@ pub fn run(args: Args) -> ExitCode {
         } else {
             Objective::PeakThenPenalty
         })
-        .with_seed(args.seed);
+        .with_seed(args.seed)
+        .with_stop(interrupt::stop_flag());
     let out = match solve(problem, kind, &budget) {
         Ok(o) => o,
         Err(e) => {
@@ -71,30 +87,55 @@ pub fn run(args: Args) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    println!("buffers:     {}", problem.len());
+    let interrupted = interrupt::stopped();
+    let done = if interrupted {
+        ExitCode::from(interrupt::EXIT as u8)
+    } else {
+        ExitCode::SUCCESS
+    };
+    // Standard output is collected and written once, checked, at the end.
+    let mut text = String::new();
+    let t = &mut text;
+    let _ = writeln!(t, "buffers:     {}", problem.len());
     match problem.capacity {
-        Some(c) => println!("capacity:    {c}"),
-        None => println!("capacity:    none"),
+        Some(c) => _ = writeln!(t, "capacity:    {c}"),
+        None => _ = writeln!(t, "capacity:    none"),
     }
-    println!("lower bound: {}", out.lower_bound);
-    println!("solver:      {}", out.solver);
-    println!("time:        {:.3} s", out.elapsed.as_secs_f64());
-    if out.cut_short {
-        println!("budget:      spent; the result is the best found by then");
+    let _ = writeln!(t, "lower bound: {}", out.lower_bound);
+    let _ = writeln!(t, "solver:      {}", out.solver);
+    let _ = writeln!(t, "time:        {:.3} s", out.elapsed.as_secs_f64());
+    if interrupted {
+        let _ = writeln!(
+            t,
+            "budget:      interrupted; the result is the best found by then"
+        );
+    } else if out.cut_short {
+        let _ = writeln!(
+            t,
+            "budget:      spent; the result is the best found by then"
+        );
     }
     let Some(sol) = &out.solution else {
         if out.height > 0 {
-            println!(
+            let _ = writeln!(
+                t,
                 "height:      {} (best placement found, above the capacity)",
                 out.height
             );
         }
         if out.proven_infeasible {
-            println!("result:      no placement exists (proven)");
+            let _ = writeln!(t, "result:      no placement exists (proven)");
         } else {
-            println!("result:      no placement found within the time limit (not a proof)");
+            let _ = writeln!(
+                t,
+                "result:      no placement found within the time limit (not a proof)"
+            );
         }
-        return ExitCode::from(1);
+        if interrupted {
+            eprintln!("interrupted: no placement found by then; nothing was written");
+            return output::finish(&text, done);
+        }
+        return output::finish(&text, ExitCode::from(1));
     };
     // Never hand out a placement the independent validator rejects.
     if let Err(v) = validate(problem, sol) {
@@ -104,12 +145,13 @@ pub fn run(args: Args) -> ExitCode {
         }
         return ExitCode::from(1);
     }
-    println!("height:      {}", out.height);
-    println!("gap:         {:.3} %", out.gap_percent());
+    let _ = writeln!(t, "height:      {}", out.height);
+    let _ = writeln!(t, "gap:         {:.3} %", out.gap_percent());
     if !problem.penalties.is_empty() {
-        println!("penalty:     {}", out.penalty);
+        let _ = writeln!(t, "penalty:     {}", out.penalty);
     }
-    println!(
+    let _ = writeln!(
+        t,
         "optimal:     {}",
         if out.proven_optimal {
             "proven"
@@ -136,8 +178,14 @@ pub fn run(args: Args) -> ExitCode {
         eprintln!("error: {e}");
         return ExitCode::from(2);
     }
-    if args.map.as_ref().is_some_and(|p| p.as_os_str() == "-") {
-        print!("{}", map::render_text(problem, sol, 16, 72));
+    if interrupted {
+        eprintln!(
+            "interrupted: the placement written is the best found by then (validated), height {}",
+            out.height
+        );
     }
-    ExitCode::SUCCESS
+    if args.map.as_ref().is_some_and(|p| p.as_os_str() == "-") {
+        text.push_str(&map::render_text(problem, sol, 16, 72));
+    }
+    output::finish(&text, done)
 }

@@ -1,10 +1,12 @@
 //! `tilemem validate`: check a placement independently of the solvers.
 
+use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use tilemem_plan::{lower_bound, validate};
 
+use crate::output;
 use crate::problem_file;
 
 /// Flags of `tilemem validate`.
@@ -24,35 +26,36 @@ pub fn run(args: Args) -> ExitCode {
         Ok(f) => f,
         Err(code) => return code,
     };
-    let solution = match file.solution() {
+    let solution = match file.solution_or_error(&args.file.display().to_string()) {
         Ok(s) => s,
-        Err(line) => {
-            eprintln!(
-                "error: {}:{line}: no offset; every row needs an `offset` to validate",
-                args.file.display()
-            );
+        Err(e) => {
+            eprintln!("{}: error: {}", e.location(), e.message);
             return ExitCode::from(2);
         }
     };
-    match validate(&file.problem, &solution) {
+    // Standard output is collected and written once, checked, at the end.
+    let mut text = String::new();
+    let code = match validate(&file.problem, &solution) {
         Ok(stats) => {
             let lb = lower_bound(&file.problem);
-            println!(
+            let _ = writeln!(
+                text,
                 "ok: {} buffers, height {}, lower bound {lb}",
                 file.problem.len(),
                 stats.height
             );
             if !file.problem.penalties.is_empty() {
-                println!("penalty: {}", stats.penalty);
+                let _ = writeln!(text, "penalty: {}", stats.penalty);
             }
             ExitCode::SUCCESS
         }
         Err(violations) => {
             for v in &violations {
-                println!("{}: {v}", args.file.display());
+                let _ = writeln!(text, "{}: {v}", args.file.display());
             }
-            println!("invalid: {} violation(s)", violations.len());
+            let _ = writeln!(text, "invalid: {} violation(s)", violations.len());
             ExitCode::from(1)
         }
-    }
+    };
+    output::finish(&text, code)
 }

@@ -302,3 +302,90 @@ class Ring:
         .replace("slot_num=4", "slot_num=3");
     assert_eq!(plans("p3.py", &three), Some(0));
 }
+
+/// Largest-first first fit loses where another planner fits. Four tiles,
+/// lifetimes in statement order (1 unit = 16 KiB):
+///
+/// | tile | size | live (lines) |
+/// |---|---|---|
+/// | t0 | 5 u | 8-10 |
+/// | t2 | 3 u | 9-12 |
+/// | t3 | 4 u | 11-15 |
+/// | t1 | 6 u | 13-14 |
+///
+/// At most 10 u (t3 + t1) are ever live. PyPTO's MemoryReuse packs largest
+/// first, each at the lowest free address: t1 at 0, t0 at 0 (disjoint
+/// lifetimes), t3 above t1 at 6 u, and t2, live with t0 (0-5 u) and t3
+/// (6-10 u), fits in neither the 1 u gap nor below, so it goes to 10 u:
+/// 13 u = 212992 bytes > 188416 on 910B. DSA_RP's canonical greedy needs
+/// 11 u (180224 bytes) and the exact search 10 u (163840), both within
+/// the capacity. (A case where only the exact search fits would not do:
+/// the optimal mode starts from the canonical greedy's placement and fails
+/// when that one does not fit.)
+const FIRST_FIT: &str = r#"# pypto.program: FirstFit
+import pypto.language as pl
+
+@pl.program
+class FirstFit:
+    @pl.function(type=pl.FunctionType.AIV, level=pl.Level.AIV, role=pl.Role.SubWorker)
+    def kern(i0: pl.Tensor[[160, 128], pl.FP32], i1: pl.Tensor[[192, 128], pl.FP32], i2: pl.Tensor[[96, 128], pl.FP32], i3: pl.Tensor[[128, 128], pl.FP32], o0: pl.Out[pl.Tensor[[160, 128], pl.FP32]], o1: pl.Out[pl.Tensor[[192, 128], pl.FP32]], o2: pl.Out[pl.Tensor[[96, 128], pl.FP32]], o3: pl.Out[pl.Tensor[[128, 128], pl.FP32]]) -> pl.Tensor[[128, 128], pl.FP32]:
+        t0: pl.Tile[[160, 128], pl.FP32, pl.Mem.Vec] = pl.tile.load(i0, [0, 0], [160, 128], [160, 128], target_memory=pl.Mem.Vec)
+        t2: pl.Tile[[96, 128], pl.FP32, pl.Mem.Vec] = pl.tile.load(i2, [0, 0], [96, 128], [96, 128], target_memory=pl.Mem.Vec)
+        r0: pl.Tensor[[160, 128], pl.FP32] = pl.tile.store(t0, [0, 0], o0)
+        t3: pl.Tile[[128, 128], pl.FP32, pl.Mem.Vec] = pl.tile.load(i3, [0, 0], [128, 128], [128, 128], target_memory=pl.Mem.Vec)
+        r2: pl.Tensor[[96, 128], pl.FP32] = pl.tile.store(t2, [0, 0], o2)
+        t1: pl.Tile[[192, 128], pl.FP32, pl.Mem.Vec] = pl.tile.load(i1, [0, 0], [192, 128], [192, 128], target_memory=pl.Mem.Vec)
+        r1: pl.Tensor[[192, 128], pl.FP32] = pl.tile.store(t1, [0, 0], o1)
+        r3: pl.Tensor[[128, 128], pl.FP32] = pl.tile.store(t3, [0, 0], o3)
+        return r3
+"#;
+
+const FIRST_FIT_EXPLANATION: &str = "kern/Vec: does not fit: planner pypto needs 212992 bytes, capacity 188416
+  peak: line 13 (t1 = tile.load)
+  live at the peak: 2 tiles, 163840 bytes
+    t1     98304 bytes  [192, 128] FP32  line 13
+    t3     65536 bytes  [128, 128] FP32  line 11
+  lower bound: 163840 co-live + 0 reserved = 163840 bytes <= capacity 188416: a placement could fit; planner pypto's rules (which tiles may share, address order) refused it
+  remedies (each re-planned and checked):
+    - plan with --planner dsa-rp: then 180224 bytes, saves 32768
+    - plan with --planner optimal: then 163840 bytes, saves 49152
+    - shrink tile 't1' (line 13) from [192, 128] to [128, 128]: then 147456 bytes, saves 32768
+    - shrink tile 't3' (line 11) from [128, 128] to [80, 128]: then 188416 bytes, saves 24576
+";
+
+#[test]
+fn explain_suggests_another_planner_that_fits_and_it_does() {
+    let d = scratch("first-fit");
+    let input = write(&d, "first_fit.py", FIRST_FIT);
+    // The default planner fails on the capacity.
+    let o = tilemem(&["plan", &input, "-o", d.join("out.py").to_str().unwrap()]);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(!d.join("out.py").exists());
+    let o = tilemem(&["explain", &input]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&o.stdout), FIRST_FIT_EXPLANATION);
+    // Each suggested planner really fits, with the bytes the remedy named.
+    for (planner, bytes) in [("dsa-rp", "180224"), ("optimal", "163840")] {
+        let out = d.join(format!("{planner}.py"));
+        let o = tilemem(&[
+            "plan",
+            &input,
+            "--planner",
+            planner,
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(0), "{planner}: {err}");
+        assert!(
+            err.contains(&format!("kern/Vec: {bytes} / 188416 bytes")),
+            "{planner}: {err}"
+        );
+        assert!(out.exists(), "{planner}");
+    }
+}

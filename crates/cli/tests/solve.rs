@@ -139,3 +139,53 @@ fn a_spent_budget_is_reported_and_reproducible() {
         String::from_utf8_lossy(&v.stdout)
     );
 }
+
+/// A bad problem file is reported as `file:line:col: error: ...` by every
+/// command that reads one (exit 2, nothing on stdout).
+#[test]
+fn csv_errors_name_file_line_and_column_in_every_command() {
+    let d = scratch("csv-errors");
+    let path = |name: &str, text: &[u8]| {
+        let p = d.join(name);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, text).unwrap();
+        p.to_str().unwrap().to_string()
+    };
+    let bad_text = b"id,lower,upper,size\na,0,2,64\nb,1,3,6x4\n";
+    let bad = path("bad.csv", bad_text);
+    let bench_bad = path("bench/bad.csv", bad_text);
+    // `validate` on a row without an offset points at its empty cell.
+    let unplaced = path(
+        "unplaced.csv",
+        b"id,lower,upper,size,offset\na,0,2,64,0\nb,1,3,64,\n",
+    );
+    // A byte that is not UTF-8: its line and column.
+    let binary = path("binary.csv", b"id,lower,upper,size\na,0,2,\xff\n");
+    let size = "error: `size` must be a non-negative integer, found `6x4`";
+    let bench_dir = d.join("bench");
+    let cases = [
+        (vec!["solve", &bad], format!("{bad}:3:7: {size}\n")),
+        (vec!["validate", &bad], format!("{bad}:3:7: {size}\n")),
+        (
+            vec!["bench", bench_dir.to_str().unwrap()],
+            format!("{bench_bad}:3:7: {size}\n"),
+        ),
+        (
+            vec!["validate", &unplaced],
+            format!("{unplaced}:3:10: error: no offset; every row needs an `offset` to validate\n"),
+        ),
+        (
+            vec!["solve", &binary],
+            format!("{binary}:2:7: error: byte 0xff is not UTF-8 text; save the file as UTF-8\n"),
+        ),
+    ];
+    for (args, want) in cases {
+        let o = Command::new(env!("CARGO_BIN_EXE_tilemem"))
+            .args(&args)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&o.stderr), want, "{args:?}");
+        assert!(o.stdout.is_empty(), "{args:?}");
+    }
+}

@@ -28,7 +28,8 @@
 //! reserves the byte range `[START, END)`. This makes a problem exported by
 //! the planner replayable with `tilemem solve FILE.csv`.
 //!
-//! Errors name the place: `file:line: what is wrong`.
+//! Errors name the place: `file:line:col: what is wrong`, where `col` is
+//! the 1-based character column of the offending field, name or byte.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -45,6 +46,9 @@ pub struct CsvProblem {
     pub offsets: Vec<Option<u64>>,
     /// Source line of every row (1-based), for messages.
     pub lines: Vec<usize>,
+    /// 1-based column of every cell of every row, and one past the row's
+    /// end last, for messages.
+    cols: Vec<Vec<usize>>,
     header: Vec<String>,
     rows: Vec<Vec<String>>,
     preamble: Vec<String>,
@@ -57,18 +61,43 @@ pub struct CsvError {
     pub file: String,
     /// 1-based line; 0 when the file itself is the problem.
     pub line: usize,
+    /// 1-based character column of the offending field or byte; 0 with
+    /// line 0.
+    pub col: usize,
     /// What is wrong and what to change.
     pub message: String,
 }
 
-impl fmt::Display for CsvError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.line == 0 {
-            write!(f, "{}: {}", self.file, self.message)
-        } else {
-            write!(f, "{}:{}: {}", self.file, self.line, self.message)
+impl CsvError {
+    /// Where the error is: `file:line:col`, or `file` when the whole file
+    /// is at fault.
+    pub fn location(&self) -> String {
+        match (self.line, self.col) {
+            (0, _) => self.file.clone(),
+            (l, 0) => format!("{}:{l}", self.file),
+            (l, c) => format!("{}:{l}:{c}", self.file),
         }
     }
+}
+
+impl fmt::Display for CsvError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.location(), self.message)
+    }
+}
+
+/// The 1-based character column of `sub` within `line`; `sub` must be a
+/// slice of `line` (every cell, name and value below is).
+fn col_of(line: &str, sub: &str) -> usize {
+    let at = (sub.as_ptr() as usize).saturating_sub(line.as_ptr() as usize);
+    line.get(..at.min(line.len()))
+        .map_or(at, |p| p.chars().count())
+        + 1
+}
+
+/// The cells of a row, trimmed, as slices of the row.
+fn split_cells(line: &str) -> Vec<&str> {
+    line.split(',').map(str::trim).collect()
 }
 
 impl std::error::Error for CsvError {}
@@ -79,14 +108,35 @@ pub fn read(path: &Path) -> Result<CsvProblem, CsvError> {
     let bytes = std::fs::read(path).map_err(|e| CsvError {
         file: file.clone(),
         line: 0,
+        col: 0,
         message: format!("cannot read the file: {e}"),
     })?;
-    let text = String::from_utf8(bytes).map_err(|e| CsvError {
-        file: file.clone(),
-        line: 0,
-        message: format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to()),
-    })?;
+    let text = match String::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) => return Err(not_utf8(&file, e.as_bytes(), e.utf8_error().valid_up_to())),
+    };
     parse(&text, &file)
+}
+
+/// The error for a file whose byte `bad` starts no valid UTF-8 character:
+/// its line and column (the prefix is valid, so columns count characters).
+fn not_utf8(file: &str, bytes: &[u8], bad: usize) -> CsvError {
+    let before = &bytes[..bad];
+    let start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let col = std::str::from_utf8(&before[start..]).map_or(bad - start, |p| p.chars().count()) + 1;
+    CsvError {
+        file: file.to_string(),
+        line,
+        col,
+        message: format!(
+            "byte 0x{:02x} is not UTF-8 text; save the file as UTF-8",
+            bytes[bad]
+        ),
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -123,9 +173,10 @@ fn column(name: &str) -> Option<Col> {
 
 /// Parses CSV text; `file` is used in messages only.
 pub fn parse(text: &str, file: &str) -> Result<CsvProblem, CsvError> {
-    let err = |line: usize, message: String| CsvError {
+    let err = |line: usize, col: usize, message: String| CsvError {
         file: file.to_string(),
         line,
+        col,
         message,
     };
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
@@ -141,6 +192,7 @@ pub fn parse(text: &str, file: &str) -> Result<CsvProblem, CsvError> {
             None => {
                 return Err(err(
                     0,
+                    0,
                     "empty file: expected a header such as `id,lower,upper,size`".into(),
                 ))
             }
@@ -148,16 +200,15 @@ pub fn parse(text: &str, file: &str) -> Result<CsvProblem, CsvError> {
                 let _ = n;
             }
             Some((n, l)) if l.trim_start().starts_with('#') => {
-                directive(l, &mut problem).map_err(|m| err(n, m))?;
+                directive(l, &mut problem).map_err(|(c, m)| err(n, c, m))?;
                 preamble.push(l.to_string());
             }
             Some((n, l)) => break (n, l),
         }
     };
-    let header: Vec<String> = header_text
-        .split(',')
-        .map(|c| c.trim().to_string())
-        .collect();
+    let header_cells = split_cells(header_text);
+    let hcol = |i: usize| col_of(header_text, header_cells[i]);
+    let header: Vec<String> = header_cells.iter().map(|c| c.to_string()).collect();
     let mut cols: Vec<Option<Col>> = Vec::new();
     let mut at: HashMap<u8, usize> = HashMap::new();
     for (i, name) in header.iter().enumerate() {
@@ -166,6 +217,7 @@ pub fn parse(text: &str, file: &str) -> Result<CsvProblem, CsvError> {
             if at.insert(c as u8, i).is_some() {
                 return Err(err(
                     hline,
+                    hcol(i),
                     format!("column `{name}` appears twice (or with an alias)"),
                 ));
             }
@@ -176,6 +228,7 @@ pub fn parse(text: &str, file: &str) -> Result<CsvProblem, CsvError> {
         at.get(&(c as u8)).copied().ok_or_else(|| {
             err(
                 hline,
+                1,
                 format!(
                     "missing column `{what}`; the header needs id, lower, upper (or end) and size"
                 ),
@@ -186,15 +239,16 @@ pub fn parse(text: &str, file: &str) -> Result<CsvProblem, CsvError> {
     let c_lower = need(Col::Lower, "lower")?;
     let c_size = need(Col::Size, "size")?;
     let (c_upper, inclusive) = match (at.get(&(Col::Upper as u8)), at.get(&(Col::End as u8))) {
-        (Some(_), Some(_)) => {
+        (Some(&u), Some(&e)) => {
             return Err(err(
                 hline,
+                hcol(u.max(e)),
                 "columns `upper` and `end` both given; keep one".into(),
             ))
         }
         (Some(&u), None) => (u, false),
         (None, Some(&e)) => (e, true),
-        (None, None) => return Err(err(hline, "missing column `upper` (or `end`)".into())),
+        (None, None) => return Err(err(hline, 1, "missing column `upper` (or `end`)".into())),
     };
     let get = |c: Col| at.get(&(c as u8)).copied();
     let (c_align, c_offset, c_fixed) = (get(Col::Align), get(Col::Offset), get(Col::Fixed));
@@ -202,6 +256,7 @@ pub fn parse(text: &str, file: &str) -> Result<CsvProblem, CsvError> {
     let c_compat = get(Col::Compatible);
 
     let mut rows = Vec::new();
+    let mut cell_cols = Vec::new();
     let mut line_of = Vec::new();
     let mut offsets = Vec::new();
     let mut ids: HashMap<String, u32> = HashMap::new();
@@ -209,10 +264,21 @@ pub fn parse(text: &str, file: &str) -> Result<CsvProblem, CsvError> {
         if l.trim().is_empty() {
             continue;
         }
-        let cells: Vec<String> = l.split(',').map(|c| c.trim().to_string()).collect();
+        let raw = split_cells(l);
+        let mut at_col: Vec<usize> = raw.iter().map(|c| col_of(l, c)).collect();
+        at_col.push(l.chars().count() + 1);
+        let cells: Vec<String> = raw.iter().map(|c| c.to_string()).collect();
         if cells.len() != header.len() {
+            // Point at the first extra field, or where the first missing
+            // one would start.
+            let c = if cells.len() > header.len() {
+                at_col[header.len()]
+            } else {
+                at_col[cells.len()]
+            };
             return Err(err(
                 n,
+                c,
                 format!(
                     "{} fields, but the header has {}",
                     cells.len(),
@@ -225,11 +291,16 @@ pub fn parse(text: &str, file: &str) -> Result<CsvProblem, CsvError> {
             let x: u64 = v.parse().map_err(|_| {
                 err(
                     n,
+                    at_col[c],
                     format!("`{what}` must be a non-negative integer, found `{v}`"),
                 )
             })?;
             if x > MAX_BYTES {
-                return Err(err(n, format!("`{what}` {x} is too large (limit 2^60)")));
+                return Err(err(
+                    n,
+                    at_col[c],
+                    format!("`{what}` {x} is too large (limit 2^60)"),
+                ));
             }
             Ok(x)
         };
@@ -241,7 +312,7 @@ pub fn parse(text: &str, file: &str) -> Result<CsvProblem, CsvError> {
         };
         let id = cells[c_id].clone();
         if id.is_empty() {
-            return Err(err(n, "empty `id`".into()));
+            return Err(err(n, at_col[c_id], "empty `id`".into()));
         }
         let lower = num(c_lower, "lower")?;
         let mut upper = num(c_upper, if inclusive { "end" } else { "upper" })?;
@@ -249,18 +320,23 @@ pub fn parse(text: &str, file: &str) -> Result<CsvProblem, CsvError> {
             upper += 1;
         }
         if upper < lower {
-            return Err(err(n, format!("buffer {id}: lifetime ends ({upper}) before it starts ({lower}); `upper` is exclusive")));
+            return Err(err(n, at_col[c_upper], format!("buffer {id}: lifetime ends ({upper}) before it starts ({lower}); `upper` is exclusive")));
         }
         let size = num(c_size, "size")?;
         let align = opt(c_align, "alignment")?.unwrap_or(1);
         if align == 0 {
-            return Err(err(n, format!("buffer {id}: alignment must be at least 1")));
+            return Err(err(
+                n,
+                at_col[c_align.unwrap_or(0)],
+                format!("buffer {id}: alignment must be at least 1"),
+            ));
         }
         let fixed = opt(c_fixed, "fixed")?;
         if let Some(f) = fixed {
             if f % align != 0 {
                 return Err(err(
                     n,
+                    at_col[c_fixed.unwrap_or(0)],
                     format!(
                         "buffer {id}: fixed offset {f} is not a multiple of its alignment {align}"
                     ),
@@ -271,7 +347,11 @@ pub fn parse(text: &str, file: &str) -> Result<CsvProblem, CsvError> {
             .insert(id.clone(), problem.buffers.len() as u32)
             .is_some()
         {
-            return Err(err(n, format!("duplicate id `{id}`; ids must be unique")));
+            return Err(err(
+                n,
+                at_col[c_id],
+                format!("duplicate id `{id}`; ids must be unique"),
+            ));
         }
         offsets.push(opt(c_offset, "offset")?);
         let mut b = Buffer::new(size, lower, upper)
@@ -280,6 +360,7 @@ pub fn parse(text: &str, file: &str) -> Result<CsvProblem, CsvError> {
         b.fixed_offset = fixed;
         problem.push(b);
         rows.push(cells);
+        cell_cols.push(at_col);
         line_of.push(n);
     }
     // Pairs, once every id is known.
@@ -289,17 +370,24 @@ pub fn parse(text: &str, file: &str) -> Result<CsvProblem, CsvError> {
     for (r, cells) in rows.iter().enumerate() {
         let n = line_of[r];
         let me = r as u32;
-        let lookup = |name: &str| {
-            ids.get(name)
-                .copied()
-                .ok_or_else(|| err(n, format!("unknown buffer `{name}` in a pair list")))
+        // Column of `sub`, a slice of cell `c` of this row.
+        let at = |c: usize, sub: &str| cell_cols[r][c] + col_of(&cells[c], sub) - 1;
+        let lookup = |c: usize, name: &str| {
+            ids.get(name).copied().ok_or_else(|| {
+                err(
+                    n,
+                    at(c, name),
+                    format!("unknown buffer `{name}` in a pair list"),
+                )
+            })
         };
         if let Some(c) = c_conf {
             for name in cells[c].split_whitespace() {
-                let other = lookup(name)?;
+                let other = lookup(c, name)?;
                 if other == me {
                     return Err(err(
                         n,
+                        at(c, name),
                         format!("buffer `{name}` lists itself as a conflict"),
                     ));
                 }
@@ -308,10 +396,11 @@ pub fn parse(text: &str, file: &str) -> Result<CsvProblem, CsvError> {
         }
         if let Some(c) = c_compat {
             for name in cells[c].split_whitespace() {
-                let other = lookup(name)?;
+                let other = lookup(c, name)?;
                 if other == me {
                     return Err(err(
                         n,
+                        at(c, name),
                         format!("buffer `{name}` lists itself as compatible"),
                     ));
                 }
@@ -325,6 +414,7 @@ pub fn parse(text: &str, file: &str) -> Result<CsvProblem, CsvError> {
                         let w: u64 = w.parse().map_err(|_| {
                             err(
                                 n,
+                                at(c, w),
                                 format!("penalty `{item}`: weight must be a non-negative integer"),
                             )
                         })?;
@@ -332,9 +422,13 @@ pub fn parse(text: &str, file: &str) -> Result<CsvProblem, CsvError> {
                     }
                     None => (item, 1),
                 };
-                let other = lookup(name)?;
+                let other = lookup(c, name)?;
                 if other == me {
-                    return Err(err(n, format!("buffer `{name}` lists itself as a penalty")));
+                    return Err(err(
+                        n,
+                        at(c, name),
+                        format!("buffer `{name}` lists itself as a penalty"),
+                    ));
                 }
                 let e = penalty.entry((me.min(other), me.max(other))).or_insert(0);
                 *e = (*e).max(w);
@@ -364,34 +458,48 @@ pub fn parse(text: &str, file: &str) -> Result<CsvProblem, CsvError> {
         problem,
         offsets,
         lines: line_of,
+        cols: cell_cols,
         header,
         rows,
         preamble,
     })
 }
 
-fn directive(line: &str, problem: &mut Problem) -> Result<(), String> {
+/// Reads a `# key=value` comment; an error carries the column of the bad
+/// value.
+fn directive(line: &str, problem: &mut Problem) -> Result<(), (usize, String)> {
     let body = line.trim_start().trim_start_matches('#').trim();
     let Some((key, value)) = body.split_once('=') else {
         return Ok(()); // a plain comment
     };
     let (key, value) = (key.trim(), value.trim());
-    let int = |v: &str| -> Result<u64, String> {
-        v.trim()
-            .parse::<u64>()
+    let int = |v: &str| -> Result<u64, (usize, String)> {
+        let v = v.trim();
+        v.parse::<u64>()
             .ok()
             .filter(|&x| x <= MAX_BYTES)
-            .ok_or_else(|| format!("`{key}` wants a non-negative integer, found `{v}`"))
+            .ok_or_else(|| {
+                (
+                    col_of(line, v),
+                    format!("`{key}` wants a non-negative integer, found `{v}`"),
+                )
+            })
     };
     match key {
         "capacity" => problem.capacity = Some(int(value)?),
         "reserved" => {
-            let (s, e) = value
-                .split_once('-')
-                .ok_or_else(|| format!("`reserved` wants START-END, found `{value}`"))?;
+            let (s, e) = value.split_once('-').ok_or_else(|| {
+                (
+                    col_of(line, value),
+                    format!("`reserved` wants START-END, found `{value}`"),
+                )
+            })?;
             let (s, e) = (int(s)?, int(e)?);
             if s > e {
-                return Err(format!("reserved range {s}-{e} ends before it starts"));
+                return Err((
+                    col_of(line, value),
+                    format!("reserved range {s}-{e} ends before it starts"),
+                ));
             }
             problem.reserved.push((s, e));
         }
@@ -401,6 +509,27 @@ fn directive(line: &str, problem: &mut Problem) -> Result<(), String> {
 }
 
 impl CsvProblem {
+    /// Every row's `offset` as a solution, or an error at the first row
+    /// that lacks one (at its empty `offset` cell, or the end of the row
+    /// when the file has no `offset` column).
+    pub fn solution_or_error(&self, file: &str) -> Result<Solution, CsvError> {
+        self.solution().map_err(|line| {
+            let r = self.lines.iter().position(|&l| l == line).unwrap_or(0);
+            let oc = self
+                .header
+                .iter()
+                .position(|h| h.eq_ignore_ascii_case("offset"));
+            let cols = &self.cols[r];
+            let col = oc.map_or(cols[cols.len() - 1], |c| cols[c]);
+            CsvError {
+                file: file.to_string(),
+                line,
+                col,
+                message: "no offset; every row needs an `offset` to validate".into(),
+            }
+        })
+    }
+
     /// Every row's `offset` as a solution, or the line of the first row that
     /// lacks one.
     pub fn solution(&self) -> Result<Solution, usize> {

@@ -129,7 +129,7 @@ fn the_csv_format_carries_compatible_pairs() {
     let e = csv::parse("id,lower,upper,size,compatible\na,0,1,4,a\n", "x.csv").unwrap_err();
     assert_eq!(
         e.to_string(),
-        "x.csv:2: buffer `a` lists itself as compatible"
+        "x.csv:2:9: buffer `a` lists itself as compatible"
     );
 }
 

@@ -57,48 +57,144 @@ fn error(text: &str) -> String {
 
 #[test]
 fn errors_say_where_and_what() {
+    // Every message carries `file:line:col`; the column is 1-based and
+    // points at the offending field (or name, or value).
+    let cases: &[(&str, &str)] = &[
+        (
+            "",
+            "bad.csv: empty file: expected a header such as `id,lower,upper,size`",
+        ),
+        (
+            "id,lower,size\n",
+            "bad.csv:1:1: missing column `upper` (or `end`)",
+        ),
+        (
+            "id,lower,upper\n",
+            "bad.csv:1:1: missing column `size`; the header needs id, lower, upper (or end) and size",
+        ),
+        // Too few fields: where the first missing one would start.
+        (
+            "id,lower,upper,size\na,0,1\n",
+            "bad.csv:2:6: 3 fields, but the header has 4",
+        ),
+        // Too many: the first extra one.
+        (
+            "id,lower,upper,size\na,0,1,4,  9\n",
+            "bad.csv:2:11: 5 fields, but the header has 4",
+        ),
+        (
+            "id,lower,upper,size\na,0,1,-4\n",
+            "bad.csv:2:7: `size` must be a non-negative integer, found `-4`",
+        ),
+        (
+            "id,lower,upper,size\nlong_name, 0 ,1,99999999999999999999\n",
+            "bad.csv:2:17: `size` must be a non-negative integer, found `99999999999999999999`",
+        ),
+        (
+            "id,lower,upper,size\na,0,1,2000000000000000000\n",
+            "bad.csv:2:7: `size` 2000000000000000000 is too large (limit 2^60)",
+        ),
+        (
+            "id,lower,upper,size\n ,0,1,4\n",
+            "bad.csv:2:1: empty `id`",
+        ),
+        (
+            "id,lower,upper,size\na,5,1,4\n",
+            "bad.csv:2:5: buffer a: lifetime ends (1) before it starts (5); `upper` is exclusive",
+        ),
+        (
+            "id,lower,upper,size\na,0,1,4\n\n  a,1,2,4\n",
+            "bad.csv:4:3: duplicate id `a`; ids must be unique",
+        ),
+        (
+            "id,lower,upper,size,alignment\na,0,1,4,0\n",
+            "bad.csv:2:9: buffer a: alignment must be at least 1",
+        ),
+        (
+            "id,lower,upper,size,alignment,fixed\na,0,1,4,8,12\n",
+            "bad.csv:2:11: buffer a: fixed offset 12 is not a multiple of its alignment 8",
+        ),
+        (
+            "id,lower,upper,size,conflicts\na,0,1,4,zz\n",
+            "bad.csv:2:9: unknown buffer `zz` in a pair list",
+        ),
+        // The second name of a pair list.
+        (
+            "id,lower,upper,size,conflicts\na,0,1,4,b  zz\nb,0,1,4,\n",
+            "bad.csv:2:12: unknown buffer `zz` in a pair list",
+        ),
+        (
+            "id,lower,upper,size,conflicts\na,0,1,4,a\n",
+            "bad.csv:2:9: buffer `a` lists itself as a conflict",
+        ),
+        (
+            "id,lower,upper,size,penalties\na,0,1,4,b:x\nb,0,1,4,\n",
+            "bad.csv:2:11: penalty `b:x`: weight must be a non-negative integer",
+        ),
+        (
+            "id,lower,upper,size,penalties\na,0,1,4,b:2 a\nb,0,1,4,\n",
+            "bad.csv:2:13: buffer `a` lists itself as a penalty",
+        ),
+        (
+            "# capacity=lots\nid,lower,upper,size\n",
+            "bad.csv:1:12: `capacity` wants a non-negative integer, found `lots`",
+        ),
+        (
+            "# reserved=8\nid,lower,upper,size\n",
+            "bad.csv:1:12: `reserved` wants START-END, found `8`",
+        ),
+        (
+            "# reserved=0-x\nid,lower,upper,size\n",
+            "bad.csv:1:14: `reserved` wants a non-negative integer, found `x`",
+        ),
+        (
+            "# reserved=9-4\nid,lower,upper,size\n",
+            "bad.csv:1:12: reserved range 9-4 ends before it starts",
+        ),
+        (
+            "id,lower,upper,size,upper\n",
+            "bad.csv:1:21: column `upper` appears twice (or with an alias)",
+        ),
+        (
+            "id,lower,end,size,upper\n",
+            "bad.csv:1:19: columns `upper` and `end` both given; keep one",
+        ),
+        // Columns count characters, not bytes.
+        (
+            "id,lower,upper,size\nµ,0,1,x\n",
+            "bad.csv:2:7: `size` must be a non-negative integer, found `x`",
+        ),
+    ];
+    for (text, want) in cases {
+        assert_eq!(error(text), *want, "input {text:?}");
+    }
+}
+
+#[test]
+fn a_missing_offset_names_its_cell_or_the_end_of_the_row() {
+    let f = parse("id,lower,upper,size,offset\na,0,1,4,0\nb,0,1,4,\n", "v.csv").unwrap();
     assert_eq!(
-        error(""),
-        "bad.csv: empty file: expected a header such as `id,lower,upper,size`"
+        f.solution_or_error("v.csv").unwrap_err().to_string(),
+        "v.csv:3:9: no offset; every row needs an `offset` to validate"
     );
+    let f = parse("id,lower,upper,size\na,0,1,4\n", "v.csv").unwrap();
     assert_eq!(
-        error("id,lower,size\n"),
-        "bad.csv:1: missing column `upper` (or `end`)"
+        f.solution_or_error("v.csv").unwrap_err().to_string(),
+        "v.csv:2:8: no offset; every row needs an `offset` to validate"
     );
+}
+
+#[test]
+fn a_non_utf8_byte_is_named_by_line_and_column() {
+    let dir = std::env::temp_dir().join(format!("tilemem-csv-utf8-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("bad.csv");
+    std::fs::write(&path, b"id,lower,upper,size\n\xc3\xa9a,0,1,\xff4\n").unwrap();
+    let e = tilemem_plan::csv::read(&path).unwrap_err();
+    assert_eq!((e.line, e.col), (2, 8));
     assert_eq!(
-        error("id,lower,upper\n"),
-        "bad.csv:1: missing column `size`; the header needs id, lower, upper (or end) and size"
+        e.message,
+        "byte 0xff is not UTF-8 text; save the file as UTF-8"
     );
-    assert_eq!(
-        error("id,lower,upper,size\na,0,1\n"),
-        "bad.csv:2: 3 fields, but the header has 4"
-    );
-    assert_eq!(
-        error("id,lower,upper,size\na,0,1,-4\n"),
-        "bad.csv:2: `size` must be a non-negative integer, found `-4`"
-    );
-    assert_eq!(
-        error("id,lower,upper,size\na,5,1,4\n"),
-        "bad.csv:2: buffer a: lifetime ends (1) before it starts (5); `upper` is exclusive"
-    );
-    assert_eq!(
-        error("id,lower,upper,size\na,0,1,4\n\na,1,2,4\n"),
-        "bad.csv:4: duplicate id `a`; ids must be unique"
-    );
-    assert_eq!(
-        error("id,lower,upper,size,alignment\na,0,1,4,0\n"),
-        "bad.csv:2: buffer a: alignment must be at least 1"
-    );
-    assert_eq!(
-        error("id,lower,upper,size,conflicts\na,0,1,4,zz\n"),
-        "bad.csv:2: unknown buffer `zz` in a pair list"
-    );
-    assert_eq!(
-        error("# capacity=lots\nid,lower,upper,size\n"),
-        "bad.csv:1: `capacity` wants a non-negative integer, found `lots`"
-    );
-    assert_eq!(
-        error("id,lower,upper,size,upper\n"),
-        "bad.csv:1: column `upper` appears twice (or with an alias)"
-    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }

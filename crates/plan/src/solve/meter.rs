@@ -11,6 +11,9 @@
 //! work; the clock can be replaced ([`Budget::with_clock`]) so tests can
 //! spend time without waiting for it.
 //!
+//! A stop flag ([`Budget::with_stop`]) is read with the clock: once set,
+//! time counts as up, so an interrupted solve ends like a timed-out one.
+//!
 //! The deadline is 95 % of the time limit: the last 5 % is left for what
 //! follows the search (the outcome's bound and penalty, the caller's
 //! validation), so the whole solve ends within the limit plus a little.
@@ -20,7 +23,7 @@
 //! `super::fallback`), reported as cut short.
 
 use std::cell::Cell;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use super::Budget;
@@ -58,6 +61,8 @@ pub(crate) struct Meter<'a> {
     /// A portfolio's race: the least work with which a member proved the
     /// goal. A member past it cannot win any more and stops.
     race: Option<&'a AtomicU64>,
+    /// A stop request, read with the clock.
+    stop: Option<&'static AtomicBool>,
 }
 
 impl<'a> Meter<'a> {
@@ -73,6 +78,7 @@ impl<'a> Meter<'a> {
             next_check: Cell::new(CHECK_EVERY),
             spent: Cell::new(false),
             race: None,
+            stop: budget.stop,
         }
     }
 
@@ -86,6 +92,7 @@ impl<'a> Meter<'a> {
             next_check: Cell::new(u64::MAX),
             spent: Cell::new(false),
             race: None,
+            stop: None,
         }
     }
 
@@ -126,6 +133,7 @@ impl<'a> Meter<'a> {
             next_check: Cell::new(CHECK_EVERY),
             spent: Cell::new(self.spent.get()),
             race: self.race,
+            stop: self.stop,
         }
     }
 
@@ -157,9 +165,11 @@ impl<'a> Meter<'a> {
         self.charge(1 + n as u64 / OBSTACLES_PER_UNIT)
     }
 
-    /// Reads the clock now: true when time is up.
+    /// Reads the clock now: true when time is up (or a stop was
+    /// requested).
     pub(crate) fn time_is_up(&self) -> bool {
-        self.deadline.is_some_and(|d| (self.clock)() >= d)
+        self.stop.is_some_and(|f| f.load(Ordering::Relaxed))
+            || self.deadline.is_some_and(|d| (self.clock)() >= d)
     }
 
     /// Checks the clock without booking work; false when spent.
@@ -223,6 +233,21 @@ mod tests {
         let earlier = real_clock();
         let later = std::thread::spawn(real_clock).join().unwrap();
         assert!(later >= earlier, "{later:?} < {earlier:?}");
+    }
+
+    /// A stop request spends the meter at its next clock check, with or
+    /// without a time limit.
+    #[test]
+    fn a_stop_request_spends_the_meter() {
+        static STOP: AtomicBool = AtomicBool::new(false);
+        let m = Meter::new(&Budget::default().with_time_limit(None).with_stop(&STOP));
+        assert!(m.charge(CHECK_EVERY));
+        assert!(m.alive());
+        STOP.store(true, Ordering::Relaxed);
+        assert!(!m.alive());
+        assert!(!m.charge(1));
+        let sub = m.sub(None, None);
+        assert!(sub.spent());
     }
 
     /// Work past the race bound spends a member's meter.

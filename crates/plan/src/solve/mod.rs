@@ -40,6 +40,7 @@ pub use meter::Clock;
 pub(crate) use meter::Meter;
 pub use portfolio::{MiniMalloc, Portfolio};
 pub use sequential::Sequential;
+use std::sync::atomic::AtomicBool;
 
 /// Which solver to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -170,6 +171,11 @@ pub struct Budget {
     /// The clock the time limit is measured with (`None`: the real one).
     /// Tests inject a clock to spend time without waiting.
     pub clock: Option<Clock>,
+    /// A stop request (`None`: none): once the flag is set, the budget
+    /// counts as spent at the next check of the clock, and the solve
+    /// returns the best placement completed by then, cut short. Set from a
+    /// signal handler (`SIGINT`) or another thread.
+    pub stop: Option<&'static AtomicBool>,
 }
 
 impl PartialEq for Budget {
@@ -205,6 +211,7 @@ impl Default for Budget {
             node_limit: None,
             threads: None,
             clock: None,
+            stop: None,
         }
     }
 }
@@ -243,6 +250,11 @@ impl Budget {
     /// Measures the time limit with `clock` instead of the real clock.
     pub fn with_clock(mut self, clock: Clock) -> Budget {
         self.clock = Some(clock);
+        self
+    }
+    /// Ends the solve early, as a spent budget does, once `flag` is set.
+    pub fn with_stop(mut self, flag: &'static AtomicBool) -> Budget {
+        self.stop = Some(flag);
         self
     }
 }
