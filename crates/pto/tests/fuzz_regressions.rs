@@ -63,10 +63,10 @@ fn known_memory_space_plans_and_reads_back() {
 /// instead, the program reads, the store's result gets the tensor's DDR
 /// MemRef, and the placement check then sees the Vec tile `t` and the
 /// output tensor's family at the same Vec bytes: "InternalError: placement
-/// check failed ... this is a bug in the memory passes". Bad input must
-/// give an input error naming the line (or plan), never an internal one.
+/// check failed ... this is a bug in the memory passes". Rule: a result
+/// living in an argument's storage (views, `output_reuses_input`) lives in
+/// that argument's space; InitMemRef reports the mismatch at the statement.
 #[test]
-#[ignore = "a store result annotated as a tile ends in an internal error (fuzz finding)"]
 fn store_result_typed_as_a_tile_is_not_an_internal_error() {
     let src = program(
         "AIV",
@@ -79,9 +79,13 @@ fn store_result_typed_as_a_tile_is_not_an_internal_error() {
     );
     let mut p = tilemem_pto::parse::parse(&src).expect("the input reads");
     let mut ctx = PassContext::new(Soc::from_name("910b").unwrap(), PlannerMode::Pypto);
-    if let Err(e) = run_pipeline(&mut p, &mut ctx, &PassId::ALL) {
-        assert_ne!(e.kind, ErrorKind::Internal, "{e}");
-    }
+    let e = run_pipeline(&mut p, &mut ctx, &PassId::ALL).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Input, "{e}");
+    assert_eq!(e.loc.map(|l| l.line), Some(9), "{e}");
+    assert!(
+        e.message.contains("'e' is annotated in Vec, but tile.store returns the storage of its argument 'output', which is in DDR"),
+        "{e}"
+    );
 }
 
 /// A memory space PyPTO does not have (`pl.Mem.Vac`) once read; the
