@@ -87,3 +87,22 @@ fn affine_map_bodies_that_are_not_maps_are_rejected_at_the_offending_token() {
         "{e}"
     );
 }
+
+/// Open: the same two failures remain for ops of a registered dialect that
+/// the reader has no format for (`hivm.zz`, read by the lenient structured
+/// reader and printed back in that form). MLIR rejects unknown ops of a
+/// registered dialect; printing them generic would change the lit
+/// expectations of structured hivm ops, so the rule is still to decide.
+#[test]
+#[ignore = "unknown ops of registered dialects do not round-trip (found while fixing the unregistered case)"]
+fn unknown_op_of_a_registered_dialect_round_trips() {
+    let opts = ParseOptions {
+        allow_unregistered_dialect: false,
+        line_offset: 0,
+    };
+    for text in ["hivm.zz\nhivm.yy : f16\n", "hivm.zz {hivm.zz {} } e\n"] {
+        let once = print_module(&parse_module(text, &opts).expect("reads"));
+        let again = parse_module(&once, &opts).unwrap_or_else(|d| panic!("{}", d.render("p")));
+        assert_eq!(print_module(&again), once);
+    }
+}
