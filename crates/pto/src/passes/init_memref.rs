@@ -576,7 +576,7 @@ fn tile_result(
     if info.class == OpClass::Tpop {
         return Ok(());
     }
-    check_shared_space(f, pos, x, t, call, &info)?;
+    check_shared_space(f, pos, x, t, call, info)?;
     match info.view {
         ViewRule::WholeSource => {
             if let Some(m) = call.args.first().and_then(|a| memref_of(f, st, a)) {
