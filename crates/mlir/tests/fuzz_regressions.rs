@@ -2,11 +2,9 @@
 //! All are round-trip failures: print, read back, print again differs.
 //!
 //! With `-allow-unregistered-dialect`, an unregistered op in custom form is
-//! read leniently, and printing such a module does not always give text
-//! that reads back to the same module. Real MLIR accepts unregistered ops
-//! only in generic form. The tests are ignored until the reader decides
-//! (reject custom-form unregistered ops, or delimit and print them
-//! faithfully); `cargo test -- --ignored` runs them.
+//! read leniently; printed back in that lenient form it did not always read
+//! back to the same module. As in MLIR, the printer now writes ops of
+//! unregistered dialects in generic form, the only form that round-trips.
 
 use tilemem_mlir::parse::{parse_module, ParseOptions};
 use tilemem_mlir::print::print_module;
@@ -29,33 +27,82 @@ fn assert_round_trip(text: &str) {
     assert_eq!(print_module(&again), once, "print is not a fixed point");
 }
 
-/// `c.d : f16` (no result) prints as `%0 = c.d : f16`, and the custom op
-/// `a.b` before it then takes `%0` as its operand: "use of undeclared SSA
-/// value name '%0'" when the print is read back.
+/// `c.d : f16` (no result) printed as `%0 = c.d : f16`, and the custom op
+/// `a.b` before it then took `%0` as its operand: "use of undeclared SSA
+/// value name '%0'" when the print was read back.
 #[test]
-#[ignore = "unregistered custom-form ops do not round-trip (fuzz finding, mlir reader)"]
 fn unregistered_custom_op_gains_a_result_and_swallows_the_next_line() {
     assert_round_trip("a.b\nc.d : f16\n");
+    assert_eq!(
+        print_unregistered("a.b\nc.d : f16\n"),
+        "module {\n  \"a.b\"() : () -> ()\n  %0 = \"c.d\"() : () -> f16\n}\n"
+    );
 }
 
-/// A region inside an unregistered custom op prints as `a.b {\n a.b\n } e`
+/// Reads `text` with unregistered dialects allowed and prints it.
+fn print_unregistered(text: &str) -> String {
+    let opts = ParseOptions {
+        allow_unregistered_dialect: true,
+        line_offset: 0,
+    };
+    print_module(&parse_module(text, &opts).expect("reads"))
+}
+
+/// A region inside an unregistered custom op printed as `a.b {\n a.b\n } e`
 /// the first time and `a.b {a.b} e` the second.
 #[test]
-#[ignore = "unregistered custom-form ops do not round-trip (fuzz finding, mlir reader)"]
 fn unregistered_custom_op_region_print_is_not_a_fixed_point() {
     assert_round_trip("a.b {a.b {} } e\n");
 }
 
 /// Registered dialects too: an `affine_map<...>` body is kept as text
 /// without being checked (`affine_map<a>` reads), the printer names such
-/// maps `#map`, `#map1`, ..., and a body that itself contains `#map` gets
-/// that alias expanded when the print is read back, so the second print
-/// differs. Real MLIR rejects both bodies.
+/// maps `#map`, `#map1`, ..., and a body that itself contains `#map` got
+/// that alias expanded when the print was read back, so the second print
+/// differed. Like MLIR, the reader now checks the body and rejects both.
 #[test]
-#[ignore = "affine_map bodies are not checked and aliases expand inside them (fuzz finding, mlir reader)"]
 fn affine_map_body_mentioning_an_alias_changes_on_reprint() {
     assert_round_trip(
         "func.func private @f() attributes {x = affine_map<(d0) -> (d0)>, \
          y = affine_map<(d0) -> (d0 #map)>}\n",
     );
+}
+
+/// The bodies of the finding above are rejected where they go wrong.
+#[test]
+fn affine_map_bodies_that_are_not_maps_are_rejected_at_the_offending_token() {
+    let opts = ParseOptions {
+        allow_unregistered_dialect: false,
+        line_offset: 0,
+    };
+    let err = |text: &str| parse_module(text, &opts).unwrap_err().render("f.mlir");
+    let e = err("func.func private @f() attributes {y = affine_map<(d0) -> (d0 #map)>}\n");
+    assert!(
+        e.starts_with("f.mlir:1:63: error: expected ',' or ')' in affine map, found '#'"),
+        "{e}"
+    );
+    let e = err("func.func private @f() attributes {y = affine_map<a>}\n");
+    assert!(
+        e.starts_with("f.mlir:1:51: error: expected '(' in affine map, found 'a'"),
+        "{e}"
+    );
+}
+
+/// Open: the same two failures remain for ops of a registered dialect that
+/// the reader has no format for (`hivm.zz`, read by the lenient structured
+/// reader and printed back in that form). MLIR rejects unknown ops of a
+/// registered dialect; printing them generic would change the lit
+/// expectations of structured hivm ops, so the rule is still to decide.
+#[test]
+#[ignore = "unknown ops of registered dialects do not round-trip (found while fixing the unregistered case)"]
+fn unknown_op_of_a_registered_dialect_round_trips() {
+    let opts = ParseOptions {
+        allow_unregistered_dialect: false,
+        line_offset: 0,
+    };
+    for text in ["hivm.zz\nhivm.yy : f16\n", "hivm.zz {hivm.zz {} } e\n"] {
+        let once = print_module(&parse_module(text, &opts).expect("reads"));
+        let again = parse_module(&once, &opts).unwrap_or_else(|d| panic!("{}", d.render("p")));
+        assert_eq!(print_module(&again), once);
+    }
 }

@@ -25,7 +25,8 @@
 //!
 //! Lines starting with `#` before the header are comments; among them,
 //! `# capacity=N` sets the capacity and `# reserved=START-END` (repeatable)
-//! reserves the byte range `[START, END)`. This makes a problem exported by
+//! reserves the byte range `[START, END)` (`START == END` reserves nothing
+//! and is kept as written). This makes a problem exported by
 //! the planner replayable with `tilemem solve FILE.csv`.
 //!
 //! Errors name the place: `file:line:col: what is wrong`, where `col` is

@@ -97,7 +97,8 @@ pub struct Problem {
     pub buffers: Vec<Buffer>,
     /// Every buffer must end at or below this many bytes, when set.
     pub capacity: Option<u64>,
-    /// Address ranges `[start, end)` nobody may use, at any time.
+    /// Address ranges `[start, end)` nobody may use, at any time. An empty
+    /// range (`start == end`) reserves nothing: solvers and validator skip it.
     pub reserved: Vec<(u64, u64)>,
     /// Hard pairs: must not share a byte even when their lifetimes do not
     /// intersect.

@@ -222,8 +222,10 @@ pub fn validate(problem: &Problem, solution: &Solution) -> Result<Stats, Vec<Vio
             }
         }
         if b.size > 0 {
+            // An empty range (`rs == re`) reserves no byte, as for the
+            // solvers (`geom::sorted_reserved`) and `Problem::is_plain`.
             for &(rs, re) in &problem.reserved {
-                if rs < e && o < re {
+                if rs < re && rs < e && o < re {
                     out.push(Violation::Reserved {
                         buffer: named(i),
                         range: (o, e),

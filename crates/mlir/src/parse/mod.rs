@@ -9,6 +9,7 @@
 //! reader never panics, whatever the input.
 
 mod affine;
+mod affine_map;
 mod cursor;
 mod dense;
 mod linalg;

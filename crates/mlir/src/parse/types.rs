@@ -418,6 +418,15 @@ impl<'a> Parser<'a> {
                             }
                         }
                         let end = self.c.pos();
+                        if word == "affine_map" && self.c.slice(start, end).ends_with('>') {
+                            // The body is kept as text: check it is a map, so
+                            // no alias or stray word hides in it.
+                            let open = start + self.c.slice(start, end).find('<').unwrap_or(0) + 1;
+                            let body = self.c.slice(open, end - 1);
+                            if let Err((at, msg)) = crate::parse::affine_map::check(body) {
+                                return self.c.err_at(open + at, msg);
+                            }
+                        }
                         return Ok(Attribute::Opaque(
                             self.expand_aliases(self.c.slice(start, end)),
                         ));

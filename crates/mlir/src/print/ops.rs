@@ -223,7 +223,12 @@ impl<'a> OpPrinter<'a> {
         let mark = self.out.len();
         let ok = match custom_form(d.name()) {
             Some(f) => self.print_custom(op, f),
-            None if d.syntax.is_some() => self.print_structured(op),
+            // An op of an unregistered dialect has no custom form to
+            // follow: as in MLIR, only its generic form reads back as the
+            // same op (the lenient reader cannot tell where a custom form
+            // ends: `a.b` would take the next line's `%0 = ...` as an
+            // operand).
+            None if d.syntax.is_some() && is_registered(d.name()) => self.print_structured(op),
             None => match crate::print::ods::conforms(self.m, op) {
                 Some((ods, elems)) => {
                     self.out.push_str(d.name());
@@ -1278,4 +1283,11 @@ fn mixed_of(statics: &[i64], dyns: &[ValueId]) -> Vec<crate::ir::Ofr> {
             }
         })
         .collect()
+}
+
+/// Whether `name` belongs to a dialect the reader knows without
+/// `-allow-unregistered-dialect`.
+fn is_registered(name: &str) -> bool {
+    name.split_once('.')
+        .is_some_and(|(d, _)| crate::parse::KNOWN_DIALECTS.contains(&d))
 }

@@ -138,7 +138,13 @@ impl View {
             hard,
             soft,
             capacity: p.capacity,
-            reserved_end: p.reserved.iter().map(|&(_, e)| e).max().unwrap_or(0),
+            reserved_end: p
+                .reserved
+                .iter()
+                .filter(|&&(s, e)| s < e) // an empty range reserves nothing
+                .map(|&(_, e)| e)
+                .max()
+                .unwrap_or(0),
         })
     }
 }

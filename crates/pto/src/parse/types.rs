@@ -1,7 +1,7 @@
 //! Type annotations: `pl.Tensor`, `pl.Tile` with MemRef, space and view,
 //! `pl.Scalar`, `pl.Ptr`, `pl.Tuple`.
 
-use crate::ir::{DType, MemBase, MemRef, TensorType, TileType, Type};
+use crate::ir::{DType, MemBase, MemRef, MemSpace, TensorType, TileType, Type};
 
 use super::lexer::Tok;
 use super::{is_keyword, Parser, R};
@@ -62,6 +62,17 @@ impl<'s> Parser<'s> {
                         Some("Mem") if k == "Tile" && space.is_none() => {
                             let e = self.expr()?;
                             match e.as_mem_space() {
+                                // PyPTO's MemorySpace enum is closed: a name
+                                // outside it (`pl.Mem.Vac`, `pl.Mem.A.B`)
+                                // is a typo, not a new space to plan.
+                                Some(MemSpace::Other(name)) => {
+                                    return Err(self.err(
+                                        t,
+                                        format!("unknown memory space `pl.Mem.{name}`"),
+                                        "the spaces are pl.Mem.DDR, Vec, Mat, Left, Right, \
+                                         Acc, Bias, LeftScale and RightScale",
+                                    ));
+                                }
                                 Some(s) => space = Some(s),
                                 None => extras.push(e),
                             }

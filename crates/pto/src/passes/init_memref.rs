@@ -577,6 +577,7 @@ fn tile_result(
     if info.class == OpClass::Tpop {
         return Ok(());
     }
+    check_shared_space(f, pos, x, t, call, info)?;
     match info.view {
         ViewRule::WholeSource => {
             if let Some(m) = call.args.first().and_then(|a| memref_of(f, st, a)) {
@@ -618,6 +619,49 @@ fn tile_result(
     let m = st.new_alloc(f, &space, size);
     set_memref(f, x, m);
     Ok(())
+}
+
+/// A result that lives in an argument's storage (a view of argument 0, or
+/// the input its row names in `output_reuses_input`, as `tile.store`'s
+/// output tensor) lives in that argument's memory space; an annotation
+/// naming another space is an input error at the statement, not a placement
+/// the later checks find overlapping. Spaces not written are not compared.
+fn check_shared_space(
+    f: &Function,
+    pos: Pos,
+    x: VarId,
+    t: &TileType,
+    call: &Call,
+    info: &ops::OpInfo,
+) -> Result<(), PassError> {
+    let shared = match info.view {
+        ViewRule::NotView => info.output_reuses_input,
+        _ => Some(0),
+    };
+    let (Some(i), Some(want)) = (shared, t.space.as_ref()) else {
+        return Ok(());
+    };
+    let Some(arg) = call.args.get(i).and_then(Expr::as_var) else {
+        return Ok(());
+    };
+    let have = match f.ty(arg) {
+        Some(Type::Tile(a)) => a.space.clone(),
+        Some(Type::Tensor(_)) => Some(MemSpace::Ddr),
+        _ => None,
+    };
+    match have {
+        Some(have) if have != *want => Err(PassError::input(format!(
+            "InitMemRef: '{}' is annotated in {}, but {} returns the storage of its argument \
+             '{}', which is in {}; annotate the result with the argument's type",
+            f.vars[x].name,
+            want.name(),
+            call.op_name(),
+            f.vars[arg].name,
+            have.name()
+        ))
+        .at_pos(pos)),
+        _ => Ok(()),
+    }
 }
 
 /// Bytes of `count` elements of `dtype` (4-bit types packed two per byte).
