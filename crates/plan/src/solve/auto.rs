@@ -9,8 +9,8 @@
 //! for the fit question, which goes straight to the search), and the exact
 //! search continues from the result with the rest of the time budget.
 //!
-//! Above 10,000 buffers: first-fit, then the repair (within
-//! [`HUGE_REPAIR`]), then best-fit, each only while the bound is not met;
+//! Above 10,000 buffers: first-fit, then the repair (within three quarters
+//! of the time limit, or [`HUGE_REPAIR`] without one), then best-fit, each only while the bound is not met;
 //! the lowest is kept, and the exact search runs only when it is above the
 //! capacity (see `solve_huge`).
 //!
@@ -31,9 +31,10 @@ use crate::problem::{Problem, Solution};
 /// fits.
 const HUGE: usize = 10_000;
 
-/// Time the repair may take on problems above [`HUGE`] buffers, counted from
-/// the start of the solve: the exact search does not run there, and such
-/// traces are expected to be placed within a couple of seconds.
+/// Time the repair may take on problems above [`HUGE`] buffers without a
+/// time limit, counted from the start of the solve: the exact search does
+/// not run there, and such traces are expected to be placed within a couple
+/// of seconds.
 const HUGE_REPAIR: Duration = Duration::from_millis(1200);
 
 /// Time the repair may take below [`HUGE`] buffers (at most a quarter of the
@@ -120,7 +121,7 @@ pub(crate) fn auto_run(problem: &Problem, budget: &Budget, meter: &Meter) -> Out
 /// (which grows with buffers and instants) rarely pays within seconds:
 /// first-fit in size order (the lower bound computed beside it, on a second
 /// thread); when that misses the bound, the repair from it (at most
-/// [`HUGE_REPAIR`]); when that misses too, best-fit in size order as a
+/// three quarters of the time limit); when that misses too, best-fit in size order as a
 /// second opinion. The lowest is kept (earlier on ties), so the result is
 /// never above `best_greedy`'s (first-fit and best-fit in size order at
 /// this size), and best-fit is skipped whenever an earlier step is final
@@ -149,9 +150,10 @@ fn solve_huge(problem: &Problem, budget: &Budget, start: Instant, meter: &Meter)
     if done(h) {
         return finish(problem, greedy, lb, lb, "auto/greedy", start);
     }
-    let limit = budget
-        .time_limit
-        .map_or(HUGE_REPAIR, |l| l.min(HUGE_REPAIR));
+    // Three quarters of a given time limit (the rest is for the best-fit
+    // pass and the output), else `HUGE_REPAIR`: on 100k buffers each
+    // repair round re-places the whole trace (a quarter second loaded).
+    let limit = budget.time_limit.map_or(HUGE_REPAIR, |l| l * 3 / 4);
     let window = meter.sub(repair_time(meter, limit, start), None);
     let repaired = repair(problem, greedy.clone(), lb, &window);
     meter.charge(window.used());

@@ -79,44 +79,42 @@ pub struct Placement {
     pub run: &'static str,
 }
 
-/// The facts of a problem the greedy reads, in adjacency form.
+/// The facts of a problem the greedy reads. Hard pairs are not listed: two
+/// buffers live together are a hard pair unless compatible, so listing them
+/// takes memory quadratic in the buffers on traces where many are live at
+/// once (100k co-live buffers: gigabytes, and seconds to build and free,
+/// outside any budget). [`View::hard`] answers from lifetimes and the sparse
+/// pair lists instead.
 struct View {
     size: Vec<u64>,
     align: Vec<u64>,
     fixed: Vec<Option<u64>>,
     life: Vec<(u64, u64)>,
-    hard: Vec<Vec<usize>>,
+    /// Compatible partners per buffer, sorted (never a conflict partner).
+    compatible: Vec<Vec<u32>>,
+    /// Conflict partners per buffer, sorted.
+    conflicts: Vec<Vec<usize>>,
     soft: Vec<BTreeMap<usize, u64>>,
     capacity: Option<u64>,
     reserved_end: u64,
 }
 
 impl View {
-    /// `None` when `meter` runs out (the pair scan is quadratic).
-    fn of(p: &Problem, meter: &Meter) -> Option<View> {
+    /// Linear in the buffers and pairs.
+    fn of(p: &Problem) -> View {
         let n = p.buffers.len();
-        let mut hard = vec![Vec::new(); n];
+        let mut conflicts = vec![Vec::new(); n];
         let mut soft = vec![BTreeMap::new(); n];
-        let compatible = p.compatible_lists();
-        for i in 0..n {
-            if !meter.charge_obstacles(n - i) {
-                return None;
-            }
-            for j in i + 1..n {
-                if p.buffers[i].lifetime_overlaps(&p.buffers[j])
-                    && compatible[i].binary_search(&(j as u32)).is_err()
-                {
-                    hard[i].push(j);
-                    hard[j].push(i);
-                }
-            }
-        }
         for &(a, b) in &p.conflicts {
             let (a, b) = (a.index(), b.index());
-            if a != b && !hard[a].contains(&b) {
-                hard[a].push(b);
-                hard[b].push(a);
+            if a != b {
+                conflicts[a].push(b);
+                conflicts[b].push(a);
             }
+        }
+        for l in &mut conflicts {
+            l.sort_unstable();
+            l.dedup();
         }
         for &(a, b, w) in &p.penalties {
             let (a, b) = (a.index(), b.index());
@@ -127,15 +125,13 @@ impl View {
                 *e = (*e).max(w);
             }
         }
-        for l in &mut hard {
-            l.sort_unstable();
-        }
-        Some(View {
+        View {
             size: p.buffers.iter().map(|b| b.size).collect(),
             align: p.buffers.iter().map(|b| b.align).collect(),
             fixed: p.buffers.iter().map(|b| b.fixed_offset).collect(),
             life: p.buffers.iter().map(|b| (b.lower, b.upper)).collect(),
-            hard,
+            compatible: p.compatible_lists(),
+            conflicts,
             soft,
             capacity: p.capacity,
             reserved_end: p
@@ -145,7 +141,16 @@ impl View {
                 .map(|&(_, e)| e)
                 .max()
                 .unwrap_or(0),
-        })
+        }
+    }
+
+    /// True when `i` and `j` (distinct) may not share a byte: a conflict
+    /// pair, or live together and not compatible.
+    fn hard(&self, i: usize, j: usize) -> bool {
+        let ((li, ui), (lj, uj)) = (self.life[i], self.life[j]);
+        let live_together = li < ui && lj < uj && li < uj && lj < ui;
+        (live_together && self.compatible[i].binary_search(&(j as u32)).is_err())
+            || self.conflicts[i].binary_search(&j).is_ok()
     }
 }
 
@@ -181,7 +186,7 @@ fn run(
         }
         for (j, o) in off.iter().enumerate() {
             let Some(o) = *o else { continue };
-            if v.hard[i].binary_search(&j).is_ok() || v.soft[i].contains_key(&j) {
+            if v.hard(i, j) || v.soft[i].contains_key(&j) {
                 cands.push(align_up(o.saturating_add(v.size[j]), v.align[i]));
             }
         }
@@ -208,7 +213,7 @@ fn run(
                 {
                     continue;
                 }
-                if v.hard[i].binary_search(&j).is_ok() {
+                if v.hard(i, j) {
                     ok = false;
                     break;
                 }
@@ -272,7 +277,7 @@ pub fn canonical(p: &Problem) -> Option<Placement> {
 /// [`canonical`] within the budget of `meter`: when it runs out, the
 /// first-fit run if that one completed, else `None` (then `meter.spent()`).
 pub(crate) fn canonical_within(p: &Problem, meter: &Meter) -> Option<Placement> {
-    let v = View::of(p, meter)?;
+    let v = View::of(p);
     let order = size_order(&v);
     let mut best = run(&v, &order, true, "first-fit", meter);
     if let Some(p) = run(&v, &order, false, "penalty-aware", meter) {
@@ -284,4 +289,39 @@ pub(crate) fn canonical_within(p: &Problem, meter: &Meter) -> Option<Placement> 
         }
     }
     best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::problem::{Buffer, BufferId};
+
+    #[test]
+    fn hard_pairs_are_co_live_incompatible_or_conflicting() {
+        let mut p = Problem::new();
+        p.push(Buffer::new(8, 0, 4)); // 0
+        p.push(Buffer::new(8, 2, 6)); // 1: live with 0
+        p.push(Buffer::new(8, 4, 8)); // 2: after 0, live with 1
+        p.push(Buffer::new(8, 5, 5)); // 3: empty lifetime
+        p.push(Buffer::new(8, 6, 9)); // 4: live with 2 only
+        p.compatible.push((BufferId(1), BufferId(2)));
+        p.conflicts.push((BufferId(0), BufferId(4)));
+        // A conflict pair overrides compatibility.
+        p.compatible.push((BufferId(2), BufferId(4)));
+        p.conflicts.push((BufferId(2), BufferId(4)));
+        let v = View::of(&p);
+        let mut hard = Vec::new();
+        for i in 0..p.len() {
+            for j in 0..p.len() {
+                if i != j && v.hard(i, j) {
+                    hard.push((i, j));
+                }
+            }
+        }
+        assert_eq!(
+            hard,
+            [(0, 1), (0, 4), (1, 0), (2, 4), (4, 0), (4, 2)],
+            "symmetric, and only the listed kinds of pair"
+        );
+    }
 }
