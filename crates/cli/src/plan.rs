@@ -233,7 +233,8 @@ pub fn run(args: Args) -> ExitCode {
                     r.function,
                     r.space,
                     r.bytes,
-                    r.greedy_bytes,
+                    r.greedy_bytes
+                        .map_or_else(|| "found none".to_string(), |b| b.to_string()),
                     r.penalty,
                     if r.proven_optimal {
                         "proven optimal"

@@ -319,9 +319,7 @@ class Ring:
 /// (6-10 u), fits in neither the 1 u gap nor below, so it goes to 10 u:
 /// 13 u = 212992 bytes > 188416 on 910B. DSA_RP's canonical greedy needs
 /// 11 u (180224 bytes) and the exact search 10 u (163840), both within
-/// the capacity. (A case where only the exact search fits would not do:
-/// the optimal mode starts from the canonical greedy's placement and fails
-/// when that one does not fit.)
+/// the capacity.
 const FIRST_FIT: &str = r#"# pypto.program: FirstFit
 import pypto.language as pl
 

@@ -131,8 +131,9 @@ pub struct SpaceReport {
     pub buffers: usize,
     /// Bytes used (highest end, reserved windows included).
     pub bytes: u64,
-    /// Bytes of the canonical greedy's placement.
-    pub greedy_bytes: u64,
+    /// Bytes of the canonical greedy's placement; `None` when it found no
+    /// placement within the capacity (the optimal mode's exact search did).
+    pub greedy_bytes: Option<u64>,
     /// Summed penalty weight of the final placement (pairwise count).
     pub penalty: u64,
     /// Some pipeline group runs below its requested depth.
@@ -239,6 +240,19 @@ fn greedy(problem: &tilemem_plan::Problem) -> Option<handoff::Placement> {
     })
 }
 
+/// The exact search's placement of `problem` within its capacity, for the
+/// optimal mode when the canonical greedy found none.
+fn exact_fit(problem: &tilemem_plan::Problem, opts: &DsaOptions) -> Option<Solution> {
+    let budget = tilemem_plan::Budget::default()
+        .with_time_limit(opts.time_limit)
+        .with_node_limit(opts.node_limit)
+        .with_objective(opts.objective);
+    let sol = tilemem_plan::solve(problem, SolverKind::Exact, &budget)
+        .ok()?
+        .solution?;
+    tilemem_plan::validate(problem, &sol).ok().map(|_| sol)
+}
+
 fn plan_function(
     f: &mut Function,
     ctx: &mut PassContext,
@@ -287,7 +301,19 @@ fn plan_function(
             problem = m.to_problem(Some(&depth));
             placement = greedy(&problem);
         }
-        let Some(placement) = placement else {
+        // The optimal mode does not depend on the greedy: when the greedy
+        // finds no placement within the capacity, the exact search may.
+        let first = match &placement {
+            Some(p) => Some((
+                Solution {
+                    offsets: p.offsets.clone(),
+                },
+                p.run.to_string(),
+            )),
+            None if opts.optimal => exact_fit(&problem, opts).map(|s| (s, "exact".to_string())),
+            None => None,
+        };
+        let Some((greedy_sol, first_name)) = first else {
             if let Some(dir) = &opts.export_dir {
                 export(dir, m, &problem, None, None)?;
             }
@@ -307,9 +333,6 @@ fn plan_function(
             .groups
             .iter()
             .any(|(g, (stages, _))| depth.get(g).copied().unwrap_or(1) < *stages);
-        let greedy_sol = Solution {
-            offsets: placement.offsets.clone(),
-        };
         let stats = tilemem_plan::validate(&problem, &greedy_sol).map_err(|v| {
             PassError::internal(format!(
                 "DSA-RP placement of '{}' ({}) failed validation: {} violation(s), first: {:?}",
@@ -320,7 +343,7 @@ fn plan_function(
             ))
         })?;
         let mut chosen = greedy_sol.clone();
-        let mut chosen_name = placement.run.to_string();
+        let mut chosen_name = first_name;
         // The problem the kept placement solves (the exact answer may solve
         // the bytes-first variant); exported so `validate` accepts it.
         let mut solved = problem.clone();
@@ -419,7 +442,7 @@ fn plan_function(
             }
         }
         if let Some(dir) = &opts.export_dir {
-            export(dir, m, &solved, Some(&chosen), Some(&placement))?;
+            export(dir, m, &solved, Some(&chosen), placement.as_ref())?;
         }
         for (i, b) in m.buffers.iter().enumerate() {
             addr.insert(b.root.index(), chosen.offsets[i]);
@@ -429,7 +452,9 @@ fn plan_function(
             space: m.space.name().to_string(),
             buffers: m.buffers.len(),
             bytes,
-            greedy_bytes: stats.height.max(m.reserved_end),
+            greedy_bytes: placement
+                .is_some()
+                .then(|| stats.height.max(m.reserved_end)),
             penalty,
             relaxed,
             chosen: chosen_name,
