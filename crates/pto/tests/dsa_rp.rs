@@ -686,3 +686,40 @@ fn compat_rules_switch_off_the_narrowing_cast_separation() {
     assert_eq!(run(SeedRules::ALL), ["a=0", "b=16384"]);
     assert_eq!(run(SeedRules::pypto_e2d0f78()), ["a=0", "b=0"]);
 }
+
+/// A view with a dynamic offset (a `tile.slice` at a loop index) gets its
+/// root's base address as its MemRef offset; the dynamic element offset
+/// stays in the slice's own arguments (seed 001, AllocateMemoryAddr).
+#[test]
+fn dynamic_view_offsets_print_the_slot_base_only() {
+    let src = program(
+        "InCore",
+        SIG,
+        &[
+            &alloc("mem_vec_0", 16384),
+            &alloc("mem_vec_1", 16384),
+            &tile("a", "mem_vec_0", 16384, "pl.tile.load(x, [0, 0], [64, 64], [64, 64], target_memory=pl.Mem.Vec)"),
+            &tile("b", "mem_vec_1", 16384, "pl.tile.load(x, [0, 0], [64, 64], [64, 64], target_memory=pl.Mem.Vec)"),
+            "for i in pl.range(4):",
+            "    s: pl.Tile[[1, 64], pl.FP32, pl.MemRef(mem_vec_1, i * 64 * 4, 256), pl.Mem.Vec] = pl.tile.slice(b, [1, 64], [i, 0])",
+            "    t: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(s, [i, 0], y)",
+            &tile("c", "mem_vec_0", 16384, "pl.tile.add(a, b)"),
+            "r: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(c, [0, 0], y)",
+            "return r",
+        ],
+    );
+    let (out, _) = plan(&src, "none").unwrap();
+    let offs = offsets(&out);
+    let b = offs
+        .iter()
+        .find(|o| o.starts_with("b="))
+        .expect(&out)
+        .clone();
+    assert_eq!(b, "b=16384", "{out}");
+    assert!(
+        out.contains("pl.MemRef(mem_vec_1, pl.const(16384, pl.INT64), 256)"),
+        "{out}"
+    );
+    assert!(out.contains("pl.tile.slice(b, [1, 64], [i, 0])"), "{out}");
+    assert!(!out.contains("i * 64 * 4"), "{out}");
+}

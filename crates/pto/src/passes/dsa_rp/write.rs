@@ -2,8 +2,9 @@
 //!
 //! - every tile whose MemRef points into a placed root gets the absolute
 //!   address `root address + relative offset`, printed
-//!   `pl.const(N, pl.INT64)` (a dynamic relative offset becomes
-//!   `pl.const(base, pl.INT64) + expr`);
+//!   `pl.const(N, pl.INT64)`; a view whose relative offset is dynamic
+//!   gets its root's base address alone, the dynamic part staying in the
+//!   view op's own offset arguments;
 //! - `tile.alloc` statements stay as they are (PyPTO's DSA_RP output keeps
 //!   them without an address); allocs no tile references are removed;
 //! - the `pipeline_membership` attribute, consumed by planning, is stripped
@@ -11,7 +12,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::ir::{BinOp, EntityRef, Expr, Function, MemBase, Type, VarId};
+use crate::ir::{EntityRef, Expr, Function, MemBase, Type, VarId};
 
 /// Rewrites the MemRefs of `f` for `addr` (alloc var index -> address).
 ///
@@ -48,12 +49,10 @@ pub(crate) fn apply(f: &mut Function, addr: &BTreeMap<usize, u64>) {
                     let rel = off - low.get(&r.index()).copied().unwrap_or(0).min(off);
                     Expr::const_i64(base_i.saturating_add(rel))
                 }
-                None if base == 0 => e.clone(),
-                None => Expr::Binary(
-                    BinOp::Add,
-                    Box::new(Expr::const_i64(base_i)),
-                    Box::new(e.clone()),
-                ),
+                // A dynamic element offset stays in the view's own
+                // arguments (e.g. `tile.slice` offsets); the MemRef only
+                // records the slot's base address (seed 001, AllocateMemoryAddr).
+                None => Expr::const_i64(base_i),
             },
         };
         m.offset = Some(new);
