@@ -20,7 +20,7 @@
 use std::time::{Duration, Instant};
 
 use super::exact::{best_greedy, exact_from, height_of};
-use super::greedy::{place_in_order, size_order, Fit};
+use super::greedy::{place_in_order, place_or_complete, size_order, Fit};
 use super::portfolio::{portfolio_from, AUTO_MEMBERS};
 use super::trace::repair;
 use super::{fallback, outcome_from, Budget, Goal, Meter, Outcome, Solver};
@@ -130,8 +130,12 @@ pub(crate) fn auto_run(problem: &Problem, budget: &Budget, meter: &Meter) -> Out
 fn solve_huge(problem: &Problem, budget: &Budget, start: Instant, meter: &Meter) -> Outcome {
     let (first, lb) = std::thread::scope(|s| {
         let lb = s.spawn(|| lower_bound(problem));
-        let first = size_order(problem)
-            .and_then(|order| Some((place_in_order(problem, &order, Fit::First, meter)?, order)));
+        let first = size_order(problem).and_then(|order| {
+            Some((
+                place_or_complete(problem, &order, Fit::First, meter)?,
+                order,
+            ))
+        });
         // A panic in the bound is a bug; recompute rather than propagate.
         let lb = lb.join().unwrap_or_else(|_| lower_bound(problem));
         (first, lb)

@@ -62,7 +62,7 @@
 use std::time::Instant;
 
 use super::geom::{align_up, sorted_reserved};
-use super::greedy::{place_in_order, size_order, Fit};
+use super::greedy::{place_in_order, place_or_complete, size_order, Fit};
 use super::{fallback, outcome_from, Budget, Goal, Meter, Outcome, Solver};
 use crate::bound::lower_bound;
 use crate::problem::Problem;
@@ -149,7 +149,14 @@ pub(crate) fn best_greedy(problem: &Problem, meter: &Meter) -> Option<Vec<u64>> 
     let mut best: Option<(u64, Vec<u64>)> = None;
     for order in &orders {
         for fit in [Fit::First, Fit::Best] {
-            let Some(offs) = place_in_order(problem, order, fit, meter) else {
+            // Until one pass completes, a cut pass is finished by stacking
+            // (a valid placement near the greedy's, never the bump's).
+            let offs = if best.is_none() {
+                place_or_complete(problem, order, fit, meter)
+            } else {
+                place_in_order(problem, order, fit, meter)
+            };
+            let Some(offs) = offs else {
                 if meter.spent() {
                     return best.map(|(_, o)| o);
                 }

@@ -53,13 +53,13 @@ impl Solver for BestFit {
 /// beside the placement (it costs a fifth of a pass at a million buffers).
 const BOUND_BESIDE: usize = 100_000;
 
-/// A greedy pass within the budget; a pass the budget cuts short falls
-/// back to bump allocation.
+/// A greedy pass within the budget; a pass the budget cuts short keeps
+/// what it placed and stacks the rest ([`place_or_complete`]).
 fn run(problem: &Problem, fit: Fit, name: &'static str, meter: &Meter) -> Outcome {
     let start = Instant::now();
     let place = || {
         let offsets =
-            size_order(problem).and_then(|order| place_in_order(problem, &order, fit, meter));
+            size_order(problem).and_then(|order| place_or_complete(problem, &order, fit, meter));
         if offsets.is_none() && meter.spent() {
             fallback(problem)
         } else {
@@ -131,6 +131,84 @@ pub(crate) fn place_in_order(
     fit: Fit,
     meter: &Meter,
 ) -> Option<Vec<u64>> {
+    match pass(problem, order, fit, meter) {
+        Pass::Done(offsets) => Some(offsets),
+        Pass::Clash | Pass::Cut { .. } => None,
+    }
+}
+
+/// [`place_in_order`], except that a pass the budget cuts short keeps the
+/// buffers it placed and finishes the rest with [`stack_rest`] (linear
+/// work), so a cut pass still yields a valid placement close to the
+/// greedy's instead of nothing. `None` only when pinned buffers clash.
+pub(crate) fn place_or_complete(
+    problem: &Problem,
+    order: &[u32],
+    fit: Fit,
+    meter: &Meter,
+) -> Option<Vec<u64>> {
+    match pass(problem, order, fit, meter) {
+        Pass::Done(offsets) => Some(offsets),
+        Pass::Clash => None,
+        Pass::Cut { offsets, placed } => stack_rest(problem, order, placed, offsets),
+    }
+}
+
+/// How a greedy pass ended.
+enum Pass {
+    /// Every buffer of the order placed.
+    Done(Vec<u64>),
+    /// A pinned buffer clashes with another or with a reserved range.
+    Clash,
+    /// The budget ran out after the first `placed` buffers of the order.
+    Cut { offsets: Vec<u64>, placed: usize },
+}
+
+/// Completes a cut pass: `order[..placed]` keep their offsets, the rest go
+/// in order one above another, starting above the highest end placed so
+/// far and skipping reserved ranges and pinned buffers. Valid because every
+/// stacked buffer lies above every placed one and apart from every other
+/// stacked one; the cost is one sort of the pinned ranges plus one sweep.
+/// `None` when pinned buffers clash (only possible if the cut came before
+/// all pinned buffers were placed).
+fn stack_rest(
+    problem: &Problem,
+    order: &[u32],
+    placed: usize,
+    mut offsets: Vec<u64>,
+) -> Option<Vec<u64>> {
+    let mut taken = sorted_reserved(problem);
+    taken.extend(problem.buffers.iter().filter_map(|b| match b.fixed_offset {
+        Some(o) if b.size > 0 => Some((o, o + b.size)),
+        _ => None,
+    }));
+    taken.sort_unstable();
+    let mut cursor = order[..placed]
+        .iter()
+        .map(|&b| offsets[b as usize] + problem.buffers[b as usize].size)
+        .max()
+        .unwrap_or(0);
+    let mut pinned_left = false;
+    for &b in &order[placed..] {
+        let buf = &problem.buffers[b as usize];
+        offsets[b as usize] = match buf.fixed_offset {
+            Some(o) => {
+                pinned_left = true;
+                o
+            }
+            None if buf.size == 0 => 0,
+            None => {
+                let o = first_fit(&taken, cursor, buf.size, buf.align);
+                cursor = o + buf.size;
+                o
+            }
+        };
+    }
+    (!pinned_left || pinned_are_consistent(problem)).then_some(offsets)
+}
+
+/// The greedy pass behind [`place_in_order`] and [`place_or_complete`].
+fn pass(problem: &Problem, order: &[u32], fit: Fit, meter: &Meter) -> Pass {
     let n = problem.buffers.len();
     let mut index = TimeIndex::new(problem);
     let reserved = sorted_reserved(problem);
@@ -139,7 +217,7 @@ pub(crate) fn place_in_order(
     let mut offsets = vec![0u64; n];
     let mut placed = vec![false; n];
     let mut obstacles: Vec<(u64, u64)> = Vec::new();
-    for &b in order {
+    for (k, &b) in order.iter().enumerate() {
         let b = b as usize;
         let buf = &problem.buffers[b];
         if buf.size == 0 {
@@ -164,13 +242,13 @@ pub(crate) fn place_in_order(
                 }
             }
             if !meter.charge_obstacles(obstacles.len()) {
-                return None;
+                return Pass::Cut { offsets, placed: k };
             }
             obstacles.sort_unstable_by_key(|o| o.0);
             let o = match (buf.fixed_offset, fit) {
                 (Some(o), _) => {
                     if first_fit(&obstacles, o, buf.size, 1) != o {
-                        return None;
+                        return Pass::Clash;
                     }
                     o
                 }
@@ -182,5 +260,5 @@ pub(crate) fn place_in_order(
         placed[b] = true;
         index.place_id(b as u32, buf, offsets[b]);
     }
-    Some(offsets)
+    Pass::Done(offsets)
 }

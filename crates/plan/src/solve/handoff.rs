@@ -162,13 +162,16 @@ fn size_order(v: &View) -> Vec<usize> {
 }
 
 /// One greedy run in `order`; `None` when some buffer fits nowhere.
-/// Also `None` when `meter` runs out.
+/// When `meter` runs out: with `finish_cut`, the buffers placed so far
+/// keep their offsets and the rest are stacked above them ([`stack_rest`]);
+/// without, `None`.
 fn run(
     v: &View,
     order: &[usize],
     blind: bool,
     name: &'static str,
     meter: &Meter,
+    finish_cut: bool,
 ) -> Option<Placement> {
     let life = &v.life;
     // Pinned buffers sit where they were put; the greedy places the rest
@@ -182,7 +185,7 @@ fn run(
         let size = v.size[i];
         let mut cands = vec![align_up(v.reserved_end, v.align[i])];
         if !meter.charge_obstacles(off.len()) {
-            return None;
+            return finish_cut.then(|| stack_rest(v, order, off, penalty, name));
         }
         for (j, o) in off.iter().enumerate() {
             let Some(o) = *o else { continue };
@@ -201,7 +204,7 @@ fn run(
                 continue;
             }
             if !meter.charge_obstacles(off.len()) {
-                return None;
+                return finish_cut.then(|| stack_rest(v, order, off, penalty, name));
             }
             let mut ok = true;
             let mut before: Option<(u64, u64)> = None; // (death, weight)
@@ -251,6 +254,37 @@ fn run(
         off[i] = Some(c);
         penalty += p;
     }
+    Some(placement(v, off, penalty, name))
+}
+
+/// Completes a run the budget cut short: the buffers of `order` not yet
+/// placed go one above another, above every placed end and the reserved
+/// prefix (linear work). They share no byte with any other buffer, so the
+/// placement stays valid (capacity aside) and adds no handoff penalty.
+fn stack_rest(
+    v: &View,
+    order: &[usize],
+    mut off: Vec<Option<u64>>,
+    penalty: u64,
+    name: &'static str,
+) -> Placement {
+    let mut cursor = off
+        .iter()
+        .zip(&v.size)
+        .filter_map(|(o, s)| o.map(|o| o.saturating_add(*s)))
+        .fold(v.reserved_end, u64::max);
+    for &i in order {
+        if off[i].is_none() {
+            let o = align_up(cursor, v.align[i]);
+            off[i] = Some(o);
+            cursor = o.saturating_add(v.size[i]);
+        }
+    }
+    placement(v, off, penalty, name)
+}
+
+/// A run's result from its offsets (every buffer placed).
+fn placement(v: &View, off: Vec<Option<u64>>, penalty: u64, name: &'static str) -> Placement {
     let offsets: Vec<u64> = off.into_iter().map(|o| o.unwrap_or(0)).collect();
     let peak = offsets
         .iter()
@@ -258,12 +292,12 @@ fn run(
         .map(|(o, s)| o.saturating_add(*s))
         .max()
         .unwrap_or(0);
-    Some(Placement {
+    Placement {
         offsets,
         penalty,
         peak,
         run: name,
-    })
+    }
 }
 
 /// The canonical greedy on an IR-free problem: first-fit incumbent, then the
@@ -275,12 +309,16 @@ pub fn canonical(p: &Problem) -> Option<Placement> {
 }
 
 /// [`canonical`] within the budget of `meter`: when it runs out, the
-/// first-fit run if that one completed, else `None` (then `meter.spent()`).
+/// first-fit run, completed by stacking if the budget cut it short (see
+/// [`stack_rest`]); `None` only when no run fits the capacity.
 pub(crate) fn canonical_within(p: &Problem, meter: &Meter) -> Option<Placement> {
     let v = View::of(p);
     let order = size_order(&v);
-    let mut best = run(&v, &order, true, "first-fit", meter);
-    if let Some(p) = run(&v, &order, false, "penalty-aware", meter) {
+    let mut best = run(&v, &order, true, "first-fit", meter, true);
+    if meter.spent() {
+        return best;
+    }
+    if let Some(p) = run(&v, &order, false, "penalty-aware", meter, false) {
         if best
             .as_ref()
             .is_none_or(|b| (p.penalty, p.peak) < (b.penalty, b.peak))
