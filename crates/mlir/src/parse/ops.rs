@@ -240,6 +240,19 @@ impl Parser<'_> {
                 return Ok(b);
             }
         }
+        if form.is_none() && !self.opts.allow_unregistered_dialect && !super::is_lenient_op(&name) {
+            // A registered dialect rejects an op it does not define (MLIR:
+            // "custom op ... is unknown"); the lenient reader cannot tell
+            // where such an op's text ends.
+            return self.c.err_at(
+                name_pos,
+                format!(
+                    "custom op '{name}' is unknown: dialect '{}' has no such op; \
+                     use -allow-unregistered-dialect to read it anyway",
+                    name.split('.').next().unwrap_or("")
+                ),
+            );
+        }
         match form.unwrap_or(Form::Structured) {
             Form::Module => self.parse_module_op(&mut b)?,
             Form::Func => self.parse_func(&mut b)?,

@@ -228,7 +228,12 @@ impl<'a> OpPrinter<'a> {
             // same op (the lenient reader cannot tell where a custom form
             // ends: `a.b` would take the next line's `%0 = ...` as an
             // operand).
-            None if d.syntax.is_some() && is_registered(d.name()) => self.print_structured(op),
+            // Likewise an unknown op of a registered dialect (read with
+            // -allow-unregistered-dialect): only the ops the structured
+            // reader is known to read back keep their custom form.
+            None if d.syntax.is_some() && crate::parse::is_lenient_op(d.name()) => {
+                self.print_structured(op)
+            }
             None => match crate::print::ods::conforms(self.m, op) {
                 Some((ods, elems)) => {
                     self.out.push_str(d.name());
@@ -1283,11 +1288,4 @@ fn mixed_of(statics: &[i64], dyns: &[ValueId]) -> Vec<crate::ir::Ofr> {
             }
         })
         .collect()
-}
-
-/// Whether `name` belongs to a dialect the reader knows without
-/// `-allow-unregistered-dialect`.
-fn is_registered(name: &str) -> bool {
-    name.split_once('.')
-        .is_some_and(|(d, _)| crate::parse::KNOWN_DIALECTS.contains(&d))
 }
