@@ -382,30 +382,22 @@ pub fn parse(text: &str, file: &str) -> Result<CsvProblem, CsvError> {
                 )
             })
         };
-        if let Some(c) = c_conf {
+        // Conflict and compatible lists: unordered pairs with this row.
+        for (col, kind, out) in [
+            (c_conf, "a conflict", &mut conflict),
+            (c_compat, "compatible", &mut compatible),
+        ] {
+            let Some(c) = col else { continue };
             for name in cells[c].split_whitespace() {
                 let other = lookup(c, name)?;
                 if other == me {
                     return Err(err(
                         n,
                         at(c, name),
-                        format!("buffer `{name}` lists itself as a conflict"),
+                        format!("buffer `{name}` lists itself as {kind}"),
                     ));
                 }
-                conflict.push((me.min(other), me.max(other)));
-            }
-        }
-        if let Some(c) = c_compat {
-            for name in cells[c].split_whitespace() {
-                let other = lookup(c, name)?;
-                if other == me {
-                    return Err(err(
-                        n,
-                        at(c, name),
-                        format!("buffer `{name}` lists itself as compatible"),
-                    ));
-                }
-                compatible.push((me.min(other), me.max(other)));
+                out.push((me.min(other), me.max(other)));
             }
         }
         if let Some(c) = c_pen {
