@@ -584,30 +584,23 @@ pub fn write_problem(problem: &Problem, solution: Option<&Solution>) -> String {
         out.push_str(&format!("# reserved={s}-{e}\n"));
     }
     let n = problem.buffers.len();
-    let mut pairs: Vec<(usize, usize)> = problem
-        .conflicts
-        .iter()
-        .map(|&(a, b)| (a.index().min(b.index()), a.index().max(b.index())))
-        .filter(|&(a, b)| a != b)
-        .collect();
-    pairs.sort_unstable();
-    pairs.dedup();
-    let mut conf = vec![Vec::new(); n];
-    for (a, b) in pairs {
-        conf[a].push(name(b));
-    }
-    let mut pairs: Vec<(usize, usize)> = problem
-        .compatible
-        .iter()
-        .map(|&(a, b)| (a.index().min(b.index()), a.index().max(b.index())))
-        .filter(|&(a, b)| a != b)
-        .collect();
-    pairs.sort_unstable();
-    pairs.dedup();
-    let mut compat = vec![Vec::new(); n];
-    for (a, b) in pairs {
-        compat[a].push(name(b));
-    }
+    // Each unordered pair once, on the row of its lower index.
+    let by_lower = |list: &[(BufferId, BufferId)]| {
+        let mut pairs: Vec<(usize, usize)> = list
+            .iter()
+            .map(|&(a, b)| (a.index().min(b.index()), a.index().max(b.index())))
+            .filter(|&(a, b)| a != b)
+            .collect();
+        pairs.sort_unstable();
+        pairs.dedup();
+        let mut rows = vec![Vec::new(); n];
+        for (a, b) in pairs {
+            rows[a].push(name(b));
+        }
+        rows
+    };
+    let conf = by_lower(&problem.conflicts);
+    let compat = by_lower(&problem.compatible);
     // Repeated pairs add up (as they do for the solvers); each pair is
     // written once, on the row of its lower index.
     let mut summed: std::collections::BTreeMap<(usize, usize), u64> = Default::default();
