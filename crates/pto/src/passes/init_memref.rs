@@ -5,8 +5,12 @@
 //!
 //! **Guarantees**, per function:
 //! - every tensor parameter, created tensor and call result in global memory
-//!   gets a `pl.MemRef("mem_ddr_N", 0, BYTES)`; a `tile.store` result shares
-//!   its output tensor's MemRef;
+//!   (`pl.Tensor` or `pld.DistributedTensor`) gets a
+//!   `pl.MemRef("mem_ddr_N", 0, BYTES)`; a `tile.store` result shares its
+//!   output tensor's MemRef, a tensor view (`pl.tensor.view`, `slice`)
+//!   its source's at the window's byte offset (sized 0 when the source's
+//!   shape is dynamic); any other tensor value, a bare alias `a = b` or a
+//!   tuple element `t[0]`, gets new storage;
 //! - every tile produced by a statement in an on-chip space gets its own
 //!   allocation root `mem_<space>_N` (`pl.tile.alloc`, hoisted to the top of
 //!   the body) of `elements x element bits / 8` bytes, Acc rows padded to 16
@@ -27,8 +31,9 @@
 //! statements without their comments).
 //!
 //! N counts per function over every MemRef created (parameters first, then
-//! program order; loop and `if` results take a number after their bodies),
-//! matching PyPTO's numbering. A function that already has allocations or
+//! program order; every tile or tensor result of a loop or `if`, typed or
+//! printed untyped by a multi-value `pl.yield_`, takes a number after the
+//! body), matching PyPTO's numbering. A function that already has allocations or
 //! parameter MemRefs is left unchanged (idempotence).
 //!
 //! Errors: a tile that needs storage but has a dynamic shape; a declared
@@ -57,22 +62,22 @@ pub fn run(program: &mut crate::ir::Program, ctx: &mut PassContext) -> Result<()
 
 /// Whether InitMemRef already ran on `f` (allocations or parameter MemRefs).
 ///
-/// Tensor parameters decide when there are any (InitMemRef always gives them
-/// storage); otherwise existing allocations or tile MemRefs do. A function
-/// whose tensor parameters have no MemRef is initialised afresh even if it
+/// Tensor parameters (plain or distributed) decide when there are any
+/// (InitMemRef always gives them storage); otherwise existing allocations
+/// or tile MemRefs do. A function whose tensor parameters have no MemRef is initialised afresh even if it
 /// carries allocations: like PyPTO, its tiles get new roots and the old
 /// `tile.alloc`s stay (renamed on a name clash) for MemoryReuse to drop.
 fn already_done(f: &Function) -> bool {
-    let tensors: Vec<VarId> = f
+    let tensors: Vec<&Type> = f
         .params
         .iter()
-        .map(|p| p.var)
-        .filter(|&v| matches!(f.ty(v), Some(Type::Tensor(_))))
+        .filter_map(|p| f.ty(p.var))
+        .filter(|&t| ddr_tensor(Some(t)).is_some())
         .collect();
     if !tensors.is_empty() {
         return tensors
             .iter()
-            .any(|&v| f.ty(v).and_then(Type::memref).is_some());
+            .any(|&t| t.memref().is_some() || dist_memref(t).is_some());
     }
     !f.allocs().is_empty()
         || f.vars.values().any(|d| {
