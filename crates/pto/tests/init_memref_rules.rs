@@ -5,6 +5,13 @@ use tilemem_pto::passes::{run_pipeline, PassContext, PassId, PlannerMode};
 use tilemem_pto::{parse, print};
 use tilemem_soc::Soc;
 
+/// The first lines of every test program.
+macro_rules! head {
+    () => {
+        "# pypto.program: P\nimport pypto.language as pl\n\n@pl.program\nclass P:\n"
+    };
+}
+
 fn init(src: &str) -> String {
     let mut p = parse(src).expect("test program parses");
     let mut cx = PassContext::new(Soc::from_name("910b").unwrap(), PlannerMode::Pypto);
@@ -24,12 +31,9 @@ fn check(src: &str, want: &str) {
 /// (`y = x`) keeps sharing its source's allocation.
 #[test]
 fn a_tensor_alias_or_tuple_element_gets_new_storage_a_tile_alias_shares() {
-    let src = r#"# pypto.program: P
-import pypto.language as pl
-
-@pl.program
-class P:
-    @pl.function(type=pl.FunctionType.InCore)
+    let src = concat!(
+        head!(),
+        r#"    @pl.function(type=pl.FunctionType.InCore)
     def k(self, a: pl.Tensor[[16, 16], pl.FP32], o: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
         x: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(a, [0, 0], [16, 16], [16, 16], target_memory=pl.Mem.Vec)
         y: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = x
@@ -42,13 +46,11 @@ class P:
         t: pl.Tuple[pl.Tensor[[16, 16], pl.FP32], pl.Tensor[[16, 16], pl.FP32]] = self.k(b, o)
         c: pl.Tensor[[16, 16], pl.FP32] = t[0]
         return c
-"#;
-    let want = r#"# pypto.program: P
-import pypto.language as pl
-
-@pl.program
-class P:
-    @pl.function(type=pl.FunctionType.InCore)
+"#
+    );
+    let want = concat!(
+        head!(),
+        r#"    @pl.function(type=pl.FunctionType.InCore)
     def k(self, a: pl.Tensor[[16, 16], pl.FP32, pl.MemRef("mem_ddr_0", pl.const(0, pl.INT64), 1024)], o: pl.Out[pl.Tensor[[16, 16], pl.FP32, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 1024)]]) -> pl.Tensor[[16, 16], pl.FP32]:
         mem_vec_2: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 1024)
         x: pl.Tile[[16, 16], pl.FP32, pl.MemRef(mem_vec_2, pl.const(0, pl.INT64), 1024), pl.Mem.Vec] = pl.tile.load(a, [0, 0], [16, 16], [16, 16], target_memory=pl.Mem.Vec)
@@ -62,7 +64,8 @@ class P:
         t: pl.Tuple[pl.Tensor[[16, 16], pl.FP32], pl.Tensor[[16, 16], pl.FP32]] = self.k(b, o)
         c: pl.Tensor[[16, 16], pl.FP32, pl.MemRef("mem_ddr_3", pl.const(0, pl.INT64), 1024)] = t[0]
         return c
-"#;
+"#
+    );
     check(src, want);
 }
 
@@ -71,12 +74,9 @@ class P:
 /// (`pld.tensor.window` of a pointer) and a bare alias get new ones.
 #[test]
 fn distributed_tensors_get_ddr_memrefs_like_tensors() {
-    let src = r#"# pypto.program: P
-import pypto.language as pl
-
-@pl.program
-class P:
-    @pl.function(type=pl.FunctionType.AIV)
+    let src = concat!(
+        head!(),
+        r#"    @pl.function(type=pl.FunctionType.AIV)
     def k(self, x: pl.Tensor[[1, 64], pl.FP32], data: pl.InOut[pld.DistributedTensor[[1, 64], pl.FP32]]) -> pl.Tensor[[1, 64], pl.FP32]:
         t: pl.Tile[[1, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 64], [1, 64], target_memory=pl.Mem.Vec)
         d: pld.DistributedTensor[[1, 64], pl.FP32] = pl.tile.store(t, [0, 0], data)
@@ -89,13 +89,11 @@ class P:
         v: pld.DistributedTensor[[1, 64], pl.FP32] = w
         r: pl.Tensor[[1, 64], pl.FP32] = self.k(x, v)
         return r
-"#;
-    let want = r#"# pypto.program: P
-import pypto.language as pl
-
-@pl.program
-class P:
-    @pl.function(type=pl.FunctionType.AIV)
+"#
+    );
+    let want = concat!(
+        head!(),
+        r#"    @pl.function(type=pl.FunctionType.AIV)
     def k(self, x: pl.Tensor[[1, 64], pl.FP32, pl.MemRef("mem_ddr_0", pl.const(0, pl.INT64), 256)], data: pl.InOut[pld.DistributedTensor[[1, 64], pl.FP32, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 256)]]) -> pl.Tensor[[1, 64], pl.FP32]:
         mem_vec_2: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 256)
         mem_vec_3: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 256)
@@ -110,7 +108,8 @@ class P:
         v: pld.DistributedTensor[[1, 64], pl.FP32, pl.MemRef("mem_ddr_2", pl.const(0, pl.INT64), 256)] = w
         r: pl.Tensor[[1, 64], pl.FP32, pl.MemRef("mem_ddr_3", pl.const(0, pl.INT64), 256)] = self.k(x, v)
         return r
-"#;
+"#
+    );
     check(src, want);
 }
 
@@ -119,12 +118,9 @@ class P:
 /// result gets its own DDR MemRef (`mem_ddr_6`), which a store into it shares.
 #[test]
 fn untyped_results_of_a_multi_value_yield_take_numbers() {
-    let src = r#"# pypto.program: P
-import pypto.language as pl
-
-@pl.program
-class P:
-    @pl.function(type=pl.FunctionType.InCore)
+    let src = concat!(
+        head!(),
+        r#"    @pl.function(type=pl.FunctionType.InCore)
     def k(self, a: pl.Tensor[[16, 16], pl.FP32], o: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
         x: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(a, [0, 0], [16, 16], [16, 16], target_memory=pl.Mem.Vec)
         for i, (p, q, w) in pl.range(4, init_values=(x, x, o)):
@@ -134,13 +130,11 @@ class P:
         z: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.add(pr, qr)
         r: pl.Tensor[[16, 16], pl.FP32] = pl.tile.store(z, [0, 0], wr)
         return r
-"#;
-    let want = r#"# pypto.program: P
-import pypto.language as pl
-
-@pl.program
-class P:
-    @pl.function(type=pl.FunctionType.InCore)
+"#
+    );
+    let want = concat!(
+        head!(),
+        r#"    @pl.function(type=pl.FunctionType.InCore)
     def k(self, a: pl.Tensor[[16, 16], pl.FP32, pl.MemRef("mem_ddr_0", pl.const(0, pl.INT64), 1024)], o: pl.Out[pl.Tensor[[16, 16], pl.FP32, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 1024)]]) -> pl.Tensor[[16, 16], pl.FP32]:
         mem_vec_2: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 1024)
         mem_vec_3: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 1024)
@@ -153,7 +147,8 @@ class P:
         z: pl.Tile[[16, 16], pl.FP32, pl.MemRef(mem_vec_7, pl.const(0, pl.INT64), 1024), pl.Mem.Vec] = pl.tile.add(pr, qr)
         r: pl.Tensor[[16, 16], pl.FP32, pl.MemRef("mem_ddr_6", pl.const(0, pl.INT64), 1024)] = pl.tile.store(z, [0, 0], wr)
         return r
-"#;
+"#
+    );
     check(src, want);
 }
 
