@@ -184,3 +184,41 @@ class P:
 "#;
     check(src, want);
 }
+
+/// A loop result takes its iter arg's storage (the init value's,
+/// `mem_vec_2`), not the yielded value's (`q`, `mem_vec_3`), and still
+/// takes a number of its own (4); MaterializeSemanticAliases later moves
+/// `q` onto `mem_vec_2`.
+#[test]
+fn a_loop_result_shares_its_init_value_storage() {
+    let src = concat!(
+        head!(),
+        r#"    @pl.function(type=pl.FunctionType.InCore)
+    def k(self, a: pl.Tensor[[16, 16], pl.FP32], o: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        x: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(a, [0, 0], [16, 16], [16, 16], target_memory=pl.Mem.Vec)
+        for i, (p,) in pl.range(4, init_values=(x,)):
+            q: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.add(p, p)
+            r: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.yield_(q)
+        z: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.add(r, r)
+        s: pl.Tensor[[16, 16], pl.FP32] = pl.tile.store(z, [0, 0], o)
+        return s
+"#
+    );
+    let want = concat!(
+        head!(),
+        r#"    @pl.function(type=pl.FunctionType.InCore)
+    def k(self, a: pl.Tensor[[16, 16], pl.FP32, pl.MemRef("mem_ddr_0", pl.const(0, pl.INT64), 1024)], o: pl.Out[pl.Tensor[[16, 16], pl.FP32, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 1024)]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        mem_vec_2: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 1024)
+        mem_vec_3: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 1024)
+        mem_vec_5: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 1024)
+        x: pl.Tile[[16, 16], pl.FP32, pl.MemRef(mem_vec_2, pl.const(0, pl.INT64), 1024), pl.Mem.Vec] = pl.tile.load(a, [0, 0], [16, 16], [16, 16], target_memory=pl.Mem.Vec)
+        for i, (p,) in pl.range(4, init_values=(x,)):
+            q: pl.Tile[[16, 16], pl.FP32, pl.MemRef(mem_vec_3, pl.const(0, pl.INT64), 1024), pl.Mem.Vec] = pl.tile.add(p, p)
+            r: pl.Tile[[16, 16], pl.FP32, pl.MemRef(mem_vec_2, pl.const(0, pl.INT64), 1024), pl.Mem.Vec] = pl.yield_(q)
+        z: pl.Tile[[16, 16], pl.FP32, pl.MemRef(mem_vec_5, pl.const(0, pl.INT64), 1024), pl.Mem.Vec] = pl.tile.add(r, r)
+        s: pl.Tensor[[16, 16], pl.FP32, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 1024)] = pl.tile.store(z, [0, 0], o)
+        return s
+"#
+    );
+    check(src, want);
+}

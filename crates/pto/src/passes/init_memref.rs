@@ -18,8 +18,10 @@
 //! - views (`tile.slice`, `tile.reshape`, ...) share their source's root with
 //!   a byte offset (`(row * cols + col) * elem bytes`) and the byte span of
 //!   the window; in-place results (`matmul_acc`) and bare aliases share their
-//!   source's MemRef; loop and `if` results share the storage of the value
-//!   their (then-branch) yield carries;
+//!   source's MemRef; a loop result shares its iter arg's (the init
+//!   value's) storage, an `if` result its then-branch yield's; pushing a
+//!   loop carry's storage down the yielded chain is
+//!   MaterializeSemanticAliases' job;
 //! - pipe-popped values (`tpop`) and tiles in DDR get no storage;
 //! - declared bindings become one `pinned=True` alloc per name of
 //!   `slot size x slots` bytes.
@@ -530,8 +532,22 @@ fn visit_for(
         }
     }
     visit_block(f, &l.body, st)?;
+    // A loop result is the loop-carried value: it takes the storage of its
+    // iter arg (the init value's); the yielded value when the init has none.
     let yielded = yield_values(f, Block::Loop(s));
-    bind_results(f, &l.results, &yielded, st);
+    let carried: Vec<Expr> = l
+        .iter_args
+        .iter()
+        .zip(&yielded)
+        .map(|(&a, y)| {
+            if st.carried.contains_key(&a) {
+                Expr::Var(a)
+            } else {
+                y.clone()
+            }
+        })
+        .collect();
+    bind_results(f, &l.results, &carried, st);
     Ok(())
 }
 
