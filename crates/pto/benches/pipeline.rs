@@ -17,14 +17,35 @@ use tilemem_pto::passes::{run_pipeline, PassContext, PassId, PlannerMode};
 use tilemem_pto::{parse, print};
 use tilemem_soc::Soc;
 
-/// A kernel of about `n` statements.
-fn generate(n: usize) -> String {
-    let mut s = String::with_capacity(n * 160);
+/// A program of `funcs` kernels of about `n` statements each (one kernel
+/// is named `kernel`, several `kernel_0`, `kernel_1`, ...).
+fn generate_program(funcs: usize, n: usize) -> String {
+    let mut s = String::with_capacity(funcs * n * 160);
     s.push_str(
         "# pypto.program: Bench\nimport pypto.language as pl\n\n@pl.program\nclass Bench:\n",
     );
+    for k in 0..funcs {
+        let name = if funcs == 1 {
+            "kernel".to_string()
+        } else {
+            format!("kernel_{k}")
+        };
+        kernel(&mut s, &name, n);
+    }
+    s
+}
+
+/// A kernel of about `n` statements.
+fn generate(n: usize) -> String {
+    generate_program(1, n)
+}
+
+/// Appends kernel `name` of about `n` statements to `s`.
+fn kernel(s: &mut String, name: &str, n: usize) {
     s.push_str("    @pl.function(type=pl.FunctionType.InCore)\n");
-    s.push_str("    def kernel(x: pl.Tensor[[64, 64], pl.FP32], a: pl.Tensor[[64, 64], pl.FP16], c: pl.Scalar[pl.INDEX], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]]) -> pl.Tensor[[64, 64], pl.FP32]:\n");
+    s.push_str("    def ");
+    s.push_str(name);
+    s.push_str("(x: pl.Tensor[[64, 64], pl.FP32], a: pl.Tensor[[64, 64], pl.FP16], c: pl.Scalar[pl.INDEX], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]]) -> pl.Tensor[[64, 64], pl.FP32]:\n");
     let v = "pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec]";
     let row = "pl.Tile[[1, 64], pl.FP32, pl.Mem.Vec]";
     s.push_str(&format!(
@@ -100,7 +121,6 @@ fn generate(n: usize) -> String {
         "        res: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store({last}, [0, 0], y)\n"
     ));
     s.push_str("        return res\n");
-    s
 }
 
 /// On-CPU time of this thread (Linux `schedstat`), so figures stay
@@ -115,12 +135,39 @@ fn cpu_now() -> Duration {
 /// A fixed origin for wall-clock phase times where on-CPU time is missing.
 static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
 
+/// The measured inputs: (name, functions, statements per function).
+const INPUTS: [(&str, usize, usize); 4] = [
+    ("10k", 1, 10_000),
+    ("100k", 1, 100_000),
+    ("1m", 1, 1_000_000),
+    ("100x1k", 100, 1_000),
+];
+
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
     v[v.len() / 2]
 }
 
 fn main() {
+    // `-- --write DIR`: only write the generated inputs, for measuring the
+    // `tilemem plan` command itself (peak RSS with `/usr/bin/time -v`).
+    let args: Vec<String> = std::env::args().collect();
+    if args.iter().any(|a| a == "--sizes") {
+        use std::mem::size_of;
+        use tilemem_pto::ir::*;
+        println!("Stmt {} StmtKind {} Expr {} Call {} Type {} TileType {} MemRef {} VarData {} DType {} MemSpace {} ForStmt {} IfStmt {}",
+            size_of::<Stmt>(), size_of::<StmtKind>(), size_of::<Expr>(), size_of::<Call>(), size_of::<Type>(), size_of::<TileType>(), size_of::<MemRef>(), size_of::<VarData>(), size_of::<DType>(), size_of::<MemSpace>(), size_of::<ForStmt>(), size_of::<IfStmt>());
+        return;
+    }
+    if let Some(i) = args.iter().position(|a| a == "--write") {
+        let dir = std::path::PathBuf::from(args.get(i + 1).map_or("/tmp", String::as_str));
+        for (name, funcs, n) in INPUTS {
+            let path = dir.join(format!("pipeline_{name}.py"));
+            std::fs::write(&path, generate_program(funcs, n)).expect("writes the input");
+            println!("{}", path.display());
+        }
+        return;
+    }
     let passes = PassId::ALL;
     let mut pass_times = Vec::new();
     for n in [10_000usize, 100_000] {

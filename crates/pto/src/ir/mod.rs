@@ -64,7 +64,7 @@
 //!     space: Some(MemSpace::Vec),
 //!     extras: vec![],
 //! };
-//! let a = f.new_var("a", Some(Type::Tile(tile)), VarDef::Free);
+//! let a = f.new_var("a", Some(Type::Tile(Box::new(tile))), VarDef::Free);
 //! let s = f.insert(
 //!     Block::Body,
 //!     1,

@@ -274,12 +274,16 @@ impl TileType {
 }
 
 /// A type annotation.
+///
+/// Tensor and tile types are boxed: most variables of a planned kernel are
+/// allocation roots (`pl.Ptr`) or scalars, which then take a few bytes
+/// instead of the size of the largest type.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Type {
     /// `pl.Tensor[...]`.
-    Tensor(TensorType),
+    Tensor(Box<TensorType>),
     /// `pl.Tile[...]`.
-    Tile(TileType),
+    Tile(Box<TileType>),
     /// `pl.Scalar[dtype]`.
     Scalar(DType),
     /// `pl.Ptr` (allocation roots).

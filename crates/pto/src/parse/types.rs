@@ -81,20 +81,20 @@ impl<'s> Parser<'s> {
                     }
                 }
                 Ok(if k == "Tile" {
-                    Type::Tile(TileType {
+                    Type::Tile(Box::new(TileType {
                         shape,
                         dtype,
                         memref,
                         space,
                         extras,
-                    })
+                    }))
                 } else {
-                    Type::Tensor(TensorType {
+                    Type::Tensor(Box::new(TensorType {
                         shape,
                         dtype,
                         memref,
                         extras,
-                    })
+                    }))
                 })
             }
             Some("Scalar") => {
