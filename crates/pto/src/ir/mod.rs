@@ -58,13 +58,13 @@
 //! let mut f = Function::new("kernel");
 //! let buf = f.insert_alloc(0, "mem_vec_0", &MemSpace::Vec, 4096, false);
 //! let tile = TileType {
-//!     shape: vec![Expr::Int(32), Expr::Int(32)],
+//!     shape: vec![Expr::Int(32), Expr::Int(32)].into(),
 //!     dtype: DType::Fp32,
 //!     memref: None,
 //!     space: Some(MemSpace::Vec),
 //!     extras: vec![],
 //! };
-//! let a = f.new_var("a", Some(Type::Tile(Box::new(tile))), VarDef::Free);
+//! let a = f.new_var("a", Some(Type::Tile(tile.into())), VarDef::Free);
 //! let s = f.insert(
 //!     Block::Body,
 //!     1,
@@ -94,4 +94,4 @@ pub use func::{
     Alloc, Block, Function, FunctionKind, Param, ParamDir, Program, Trivia, VarData, VarDef, VarId,
 };
 pub use stmt::{ForStmt, IfStmt, LoopKind, Pos, Stmt, StmtId, StmtKind, WithStmt};
-pub use types::{DType, MemBase, MemRef, MemSpace, TensorType, TileType, Type};
+pub use types::{DType, MemBase, MemRef, MemSpace, Shared, TensorType, TileType, Type};

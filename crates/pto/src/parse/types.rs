@@ -81,20 +81,26 @@ impl<'s> Parser<'s> {
                     }
                 }
                 Ok(if k == "Tile" {
-                    Type::Tile(Box::new(TileType {
-                        shape,
-                        dtype,
-                        memref,
-                        space,
-                        extras,
-                    }))
+                    Type::Tile(
+                        TileType {
+                            shape: shape.into(),
+                            dtype,
+                            memref,
+                            space,
+                            extras,
+                        }
+                        .into(),
+                    )
                 } else {
-                    Type::Tensor(Box::new(TensorType {
-                        shape,
-                        dtype,
-                        memref,
-                        extras,
-                    }))
+                    Type::Tensor(
+                        TensorType {
+                            shape: shape.into(),
+                            dtype,
+                            memref,
+                            extras,
+                        }
+                        .into(),
+                    )
                 })
             }
             Some("Scalar") => {

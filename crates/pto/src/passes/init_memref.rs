@@ -472,19 +472,25 @@ fn assign(
     let pos = f.stmts[s].pos;
     // A copy without the trailing TileView extras, which no rule reads.
     let ty = match f.ty(x) {
-        Some(Type::Tile(t)) => Some(Type::Tile(Box::new(TileType {
-            shape: t.shape.clone(),
-            dtype: t.dtype.clone(),
-            memref: t.memref.clone(),
-            space: t.space.clone(),
-            extras: Vec::new(),
-        }))),
-        Some(Type::Tensor(t)) if t.memref.is_none() => Some(Type::Tensor(Box::new(TensorType {
-            shape: t.shape.clone(),
-            dtype: t.dtype.clone(),
-            memref: None,
-            extras: Vec::new(),
-        }))),
+        Some(Type::Tile(t)) => Some(Type::Tile(
+            TileType {
+                shape: t.shape.clone(),
+                dtype: t.dtype.clone(),
+                memref: t.memref.clone(),
+                space: t.space.clone(),
+                extras: Vec::new(),
+            }
+            .into(),
+        )),
+        Some(Type::Tensor(t)) if t.memref.is_none() => Some(Type::Tensor(
+            TensorType {
+                shape: t.shape.clone(),
+                dtype: t.dtype.clone(),
+                memref: None,
+                extras: Vec::new(),
+            }
+            .into(),
+        )),
         _ => None,
     };
     match ty {
