@@ -18,8 +18,7 @@
 //! to measure the `tilemem plan` command itself (peak RSS with
 //! `/usr/bin/time -v`); `-- --sizes` prints the model's struct sizes.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use tilemem_pto::passes::{run_pipeline, PassContext, PassId, PlannerMode};
@@ -141,29 +140,9 @@ fn cpu_now() -> Duration {
         .map_or(Duration::ZERO, Duration::from_nanos)
 }
 
-/// Counts live and peak heap bytes.
-struct Counting;
+mod counting;
 
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(l) };
-        if !p.is_null() {
-            let now = LIVE.fetch_add(l.size(), Ordering::Relaxed) + l.size();
-            PEAK.fetch_max(now, Ordering::Relaxed);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        unsafe { System.dealloc(p, l) };
-        LIVE.fetch_sub(l.size(), Ordering::Relaxed);
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
+use counting::{LIVE, PEAK};
 
 /// A fixed origin for wall-clock phase times where on-CPU time is missing.
 static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
