@@ -8,12 +8,13 @@
 //! allocate_memory_addr (with the placement check) on the 950 target, and
 //! prints the median times of parsing, the passes and printing, the ratio
 //! of the whole to reading plus printing alone (the floor), and how the
-//! pass time scales from 10k to 100k statements (1.0 = linear). Then, for
+//! pass and whole times scale from 10k statements up (1.0 = linear). Then, for
 //! the 100k kernel and for 100 kernels of 1k, each phase's time, share and
 //! peak heap (a counting allocator: all that is live, as a multiple of the
 //! input size), against the time and peak of reading plus printing alone.
 //!
-//! `-- --write DIR` only writes the generated inputs (10k, 100k and 1M
+//! `-- --large` adds a kernel of 1M statements to the timing and scaling
+//! runs. `-- --write DIR` only writes the generated inputs (10k, 100k and 1M
 //! statements in one kernel, 100 kernels of 1k) as `DIR/pipeline_*.py`,
 //! to measure the `tilemem plan` command itself (peak RSS with
 //! `/usr/bin/time -v`); `-- --sizes` prints the model's struct sizes.
@@ -289,7 +290,14 @@ fn main() {
     }
     let passes = PassId::ALL;
     let mut pass_times = Vec::new();
-    for n in [10_000usize, 100_000] {
+    // `-- --large` adds the 1M-statement kernel (about 10 s a run, 1.3 GB).
+    let large = args.iter().any(|a| a == "--large");
+    let sizes: &[usize] = if large {
+        &[10_000, 100_000, 1_000_000]
+    } else {
+        &[10_000, 100_000]
+    };
+    for &n in sizes {
         let text = generate(n);
         let stmts = text.lines().count();
         let (mut tp, mut tr, mut tw, mut cr) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
@@ -326,15 +334,22 @@ fn main() {
             "{stmts:>7} lines: read + passes + print = {:.2}x read + print alone (the floor)",
             (fp + fr + fw).as_secs_f64() / (fp + fw).as_secs_f64()
         );
-        pass_times.push((stmts, if c.is_zero() { r } else { c }));
+        let whole = if c.is_zero() { p + r + w } else { fp + fr + fw };
+        pass_times.push((stmts, if c.is_zero() { r } else { c }, whole));
     }
     // Where the time and the memory go, per phase, on the large kernel
     // and on a program of many small ones.
     for (name, funcs, n) in [INPUTS[1], INPUTS[3]] {
         phase_table(name, &generate_program(funcs, n));
     }
-    let (n0, t0) = pass_times[0];
-    let (n1, t1) = pass_times[1];
-    let ratio = (t1.as_secs_f64() / t0.as_secs_f64()) / (n1 as f64 / n0 as f64);
-    println!("passes scaling 10k -> 100k (on-CPU): {ratio:.2}x linear");
+    // Growth against linear from the smallest kernel (1.00 = linear).
+    let (n0, p0, w0) = pass_times[0];
+    for &(n, p, w) in &pass_times[1..] {
+        let linear = n as f64 / n0 as f64;
+        println!(
+            "scaling {n0} -> {n} lines (on-CPU): passes {:.2}x linear, read + passes + print {:.2}x linear",
+            (p.as_secs_f64() / p0.as_secs_f64()) / linear,
+            (w.as_secs_f64() / w0.as_secs_f64()) / linear,
+        );
+    }
 }
