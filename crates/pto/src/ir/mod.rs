@@ -26,6 +26,13 @@
 //!   [`MemBase::Named`] (string roots in signatures / global memory).
 //!   Offsets are [`Expr`]s; PyPTO prints them `pl.const(N, pl.INT64)`
 //!   ([`Expr::const_i64`]); sizes are byte counts.
+//! - **Types are shared**: `Type::Tile`/`Type::Tensor` hold a [`Shared`]
+//!   value (and shapes are `Shared<Vec<Expr>>`): variables read from the
+//!   same annotation share one copy, and changing one through `&mut`
+//!   (`memref_mut`, `as_tile_mut`, a field assignment) copies it first, so
+//!   the others keep theirs. Build one with `TileType { .. }.into()` and
+//!   `vec![..].into()`. `for`/`if`/`with` statements are boxed likewise
+//!   (`StmtKind::For(Box<ForStmt>)`): match them as before.
 //! - **Allocations**: [`Function::allocs`] lists the top-level
 //!   `pl.tile.alloc` statements; [`Function::insert_alloc`] adds one;
 //!   [`Function::remove`] drops a statement from its block.
