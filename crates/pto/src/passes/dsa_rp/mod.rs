@@ -25,14 +25,19 @@
 //! - **Hard pairs**: overlapping lifetimes; declared (`pinned`) allocations
 //!   against everything in their space; no-alias rules of the op table
 //!   (target aware); the split-AIV load + tpop hazard on A2/A3.
-//! - **Pipeline pairs**: roots whose tiles carry the same
-//!   `pipeline_membership` group. Copies of one stage never share; copies
-//!   of different stages stay apart when their dense stage ordinals differ
-//!   modulo the group's depth. The strict pass uses the affordable depth
-//!   `min(stages, capacity / slot)` (slot = largest aligned member); when
-//!   nothing fits, every group drops to depth 1 and the pass runs again.
-//!   `PH-DSA-001` reports stage copies that end up sharing bytes. Handoffs
-//!   between copies of one group are the pipeline's own: never a penalty.
+//! - **Pipeline pairs**: roots holding copies of different stages of one
+//!   `pipeline_membership` group (nested pipelines tag a tile with several
+//!   groups; any shared group with different stages makes a pair). They
+//!   stay apart when, in some shared group, their dense stage ordinals
+//!   differ modulo that group's depth: seed 000's stage guard, kept as hard
+//!   separations. Two roots of one stage in every shared group are not
+//!   concurrent copies: lifetimes and the other rules alone decide, and
+//!   their handoff may cost a penalty like any other pair. The strict pass
+//!   uses the affordable depth `min(stages, capacity / slot)` (slot =
+//!   largest aligned member); when nothing fits, every group drops to depth
+//!   1 and the pass runs again. `PH-DSA-001` reports stage copies that end
+//!   up sharing bytes. Handoffs between copies of different stages are the
+//!   pipeline's own: never a penalty.
 //! - **Soft pairs** (unit weight, only with a backend): PyPTO's penalty
 //!   recognizer (`penalty`): accesses are the operands and results of
 //!   ops with memory-access evidence; an op without functional evidence
@@ -389,9 +394,16 @@ fn plan_function(
             }
         }
         if relaxed || chosen_name == "exact" {
+            // Pairs the requested depths keep apart that now share bytes.
+            let requested: BTreeMap<u32, usize> = m
+                .groups
+                .iter()
+                .map(|(&g, &(stages, _))| (g, stages))
+                .collect();
             let shared: Vec<String> = m
                 .pipeline
                 .keys()
+                .filter(|&&pair| m.pipeline_hard(pair, &requested))
                 .filter(|&&(i, j)| {
                     let (oi, oj) = (chosen.offsets[i], chosen.offsets[j]);
                     let (si, sj) = (m.buffers[i].size, m.buffers[j].size);
@@ -552,10 +564,16 @@ fn export(
             m.buffers[j].name
         ));
     }
-    for (&(i, j), &(g, a, b)) in &m.pipeline {
+    for (&(i, j), shared) in &m.pipeline {
+        let kind: Vec<String> = shared
+            .iter()
+            .map(|(g, a, b)| format!("pipeline-g{g}-s{a}-s{b}"))
+            .collect();
         side.push_str(&format!(
-            "pipeline-g{g}-s{a}-s{b},{},{}\n",
-            m.buffers[i].name, m.buffers[j].name
+            "{},{},{}\n",
+            kind.join(" "),
+            m.buffers[i].name,
+            m.buffers[j].name
         ));
     }
     for &(i, j) in &m.soft {

@@ -49,8 +49,6 @@ pub(crate) struct Recog {
     pub terminal: BTreeSet<Option<Pipe>>,
     /// The structured path of its accesses.
     pub path: Option<Block>,
-    /// Every access lies on `path`.
-    pub one_path: bool,
     /// Innermost loop (into `ProgramOrder::loops`) of its path, if any.
     pub lp: Option<u32>,
 }
@@ -170,7 +168,6 @@ pub(crate) fn recognize(
                 last,
                 terminal,
                 path: paths[r],
-                one_path: !multi[r],
                 lp: loops[r],
             }
         })
@@ -204,15 +201,4 @@ pub(crate) fn back_edge(earlier: &Recog, later: &Recog) -> bool {
         && earlier.qualifies
         && !later.terminal.contains(&None)
         && later.terminal.iter().flatten().any(|&p| p != h)
-}
-
-/// Whether two roots live entirely in opposite branches of one `if`: at
-/// most one of them is ever written, so they are alternatives, not copies.
-pub(crate) fn opposite_branches(a: &Recog, b: &Recog) -> bool {
-    if !(a.one_path && b.one_path) {
-        return false;
-    }
-    matches!((a.path, b.path),
-        (Some(Block::Then(x)), Some(Block::Else(y))) | (Some(Block::Else(x)), Some(Block::Then(y)))
-            if x == y)
 }
