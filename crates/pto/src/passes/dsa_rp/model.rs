@@ -16,6 +16,7 @@ use tilemem_soc::{Family, MemoryAllocatorPolicy, Soc};
 
 use super::penalty::{self, Recog};
 use crate::ir::{EntityRef, Expr, Function, MemBase, MemSpace, StmtKind, Type, VarId};
+use crate::ops::OpClass;
 use crate::passes::analysis::exclusive::Occupancy;
 use crate::passes::analysis::facts::Facts;
 use crate::passes::analysis::hazards::{
@@ -480,14 +481,21 @@ pub(crate) fn build(
                     }
                 }
                 if split {
-                    let reads_tpop = call.args.iter().filter_map(Expr::as_var).any(|x| {
-                        matches!(f.vars[x].def, crate::ir::VarDef::Stmt(d)
-                            if f.stmts[d].call().is_some_and(|c| c.op_name().starts_with("tile.tpop")))
-                    });
+                    // The op class of the statement defining `x`.
+                    let class_of = |x: VarId| match f.vars[x].def {
+                        crate::ir::VarDef::Stmt(d) => f.stmts[d]
+                            .call()
+                            .map(|c| crate::ops::lookup_or_default(c.op_name()).class),
+                        _ => None,
+                    };
+                    let reads_tpop = call
+                        .args
+                        .iter()
+                        .filter_map(Expr::as_var)
+                        .any(|x| class_of(x) == Some(OpClass::Tpop));
                     if reads_tpop {
                         for x in call.args.iter().filter_map(Expr::as_var) {
-                            let is_load = matches!(f.vars[x].def, crate::ir::VarDef::Stmt(d)
-                                if f.stmts[d].call().is_some_and(|c| c.op_name() == "tile.load"));
+                            let is_load = class_of(x) == Some(OpClass::Load);
                             if let (true, Some(ri)) = (
                                 is_load,
                                 root_of(f, x).and_then(|r| index_of.get(&r.index())),

@@ -29,7 +29,7 @@ use std::collections::{BTreeSet, HashMap};
 use super::pipes::stmt_pipe;
 use crate::ir::{Block, Expr, Function, StmtId, StmtKind, Type, VarId};
 use crate::ops::Pipe;
-use crate::passes::analysis::evidence::{memory_access, MemoryAccess};
+use crate::passes::analysis::evidence::{memory_access, Evidence};
 use crate::passes::analysis::order::ProgramOrder;
 
 /// What the recognizer found about one root.
@@ -98,7 +98,7 @@ pub(crate) fn recognize(
         let Some(call) = st.call() else { continue };
         let op = call.op_name().strip_prefix("pl.").unwrap_or(call.op_name());
         let evidence = memory_access(op);
-        if evidence == MemoryAccess::None {
+        if evidence == Evidence::NoAccess {
             continue;
         }
         let mut touched: Vec<(VarId, bool)> = Vec::new();
@@ -114,7 +114,7 @@ pub(crate) fn recognize(
         for (v, write) in touched {
             let Some(r) = root_index(v) else { continue };
             let whole = !partial(v);
-            if evidence == MemoryAccess::Unknown {
+            if evidence == Evidence::Unknown {
                 // A store reads its tile; an assemble writes a window of
                 // its target, so the target side is covered whole only
                 // when the source has the target's shape.

@@ -15,7 +15,6 @@ use crate::ops::Pipe;
 /// storage for the penalty model.
 pub(crate) fn is_view_op(op: &str) -> bool {
     crate::ops::lookup(op).is_some_and(|o| o.is_view())
-        || matches!(op, "tile.reshape" | "tile.slice")
 }
 
 /// Memory space of a variable's tile type.
