@@ -530,6 +530,57 @@ fn recognizer_whole_store_does_not_poison() {
     assert_eq!(offsets(&out), ["a=0", "h=0", "b=0"]);
 }
 
+/// Only a three-argument store is promoted (`op-registry.md` section 9,
+/// "3 args, fully-valid tile"): a store that names its `shapes` may write
+/// part of the tile, so it poisons `a` and `b` takes `a`'s bytes.
+#[test]
+fn recognizer_store_with_shapes_poisons() {
+    let with = |store: &str| {
+        two_roots(&[
+            tile("a", "mem_vec_0", 16384, LOAD),
+            format!("r: pl.Tensor[[64, 64], pl.FP32] = {store}"),
+            tile("b", "mem_vec_1", 16384, LOAD),
+            "s: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(b, [0, 0], y)".into(),
+        ])
+    };
+    let (out, _) = plan(&with("pl.tile.store(a, [0, 0], y)"), "950").unwrap();
+    assert_eq!(offsets(&out), ["a=0", "b=16384"]);
+    let (out, _) = plan(&with("pl.tile.store(a, [0, 0], y, [64, 64])"), "950").unwrap();
+    assert_eq!(offsets(&out), ["a=0", "b=0"]);
+}
+
+/// A functional access needs a pipe: a `tile.move` Vec -> Mat is an MTE3
+/// transfer on Ascend950, but 910B has no such route, so there the move
+/// poisons `a` (no penalty) and `b`, written by the vector unit after
+/// `a` died, takes its bytes; on 950 that handoff (MTE3 -> V) costs 1.
+#[test]
+fn recognizer_functional_access_without_a_route_poisons() {
+    let src = program(
+        "InCore",
+        SIG,
+        &[
+            &alloc("mem_vec_0", 16384),
+            &alloc("mem_vec_1", 16384),
+            "mem_mat_0: pl.Ptr = pl.tile.alloc(pl.Mem.Mat, 16384)",
+            &tile("a", "mem_vec_0", 16384, LOAD),
+            "m: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_mat_0, pl.const(0, pl.INT64), 16384), pl.Mem.Mat] = pl.tile.move(a, target_memory=pl.Mem.Mat)",
+            &tile("b", "mem_vec_1", 16384, FULL),
+            "r: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(b, [0, 0], y)",
+            "return r",
+        ],
+    );
+    let vec = |out: &str| {
+        offsets(out)
+            .into_iter()
+            .filter(|o| o != "m=0")
+            .collect::<Vec<_>>()
+    };
+    let (out, _) = plan(&src, "950").unwrap();
+    assert_eq!(vec(&out), ["a=0", "b=16384"]);
+    let (out, _) = plan(&src, "910b").unwrap();
+    assert_eq!(vec(&out), ["a=0", "b=0"]);
+}
+
 /// A root whose accesses lie on two structured paths (defined at the top,
 /// read inside a loop body) does not qualify; nor are roots of different
 /// paths paired: `b`, loaded inside the loop after `a` died at the top,

@@ -362,14 +362,17 @@ pub(crate) fn build(
             .enumerate()
             .flat_map(|(i, b)| members[&b.root.index()].iter().map(move |&v| (v, i)))
             .collect();
-        let recogs =
-            penalty::recognize(f, order, n, &|v| member_root.get(&v).copied(), &|v| match (
-                f.ty(v),
-                extent.get(&v),
-            ) {
+        let recogs = penalty::recognize(
+            f,
+            order,
+            n,
+            &|v| member_root.get(&v).copied(),
+            &|v| match (f.ty(v), extent.get(&v)) {
                 (Some(ty), Some(&(size, low))) => has_partial_view(ty, size, low),
                 _ => true,
-            });
+            },
+            family,
+        );
         for (b, r) in buffers.iter_mut().zip(recogs) {
             b.recog = r;
         }

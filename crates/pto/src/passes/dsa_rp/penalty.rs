@@ -6,9 +6,12 @@
 //!   no execution memory access (views, `tile.create`, `tile.alloc`; see
 //!   [`evidence`]) are not accesses.
 //! - **Poisoning**: an access through an op without functional evidence
-//!   poisons the root, which then gets no penalty at all; a `tile.store`
-//!   or `tile.assemble` that provably covers the whole root is the
-//!   exception.
+//!   poisons the root, which then gets no penalty at all; a three-argument
+//!   `tile.store` of a whole tile and an in-place window write
+//!   (`tile.assemble`) that provably covers the whole root are promoted to
+//!   functional. A functional access needs a pipe: one the SoC has no
+//!   route for (a `tile.move` Vec -> Mat on 910B) poisons too
+//!   (`op-registry.md` section 9, "DSA-RP recognizer").
 //! - **Qualifying** roots: every access covers the root whole (offset 0,
 //!   the root's size, no `valid_shape`), every access lies on one
 //!   structured path (each `if` branch and each loop body opens a new
@@ -28,7 +31,14 @@ use std::collections::{BTreeSet, HashMap};
 
 use super::pipes::stmt_pipe;
 use crate::ir::{Block, Expr, Function, StmtId, StmtKind, Type, VarId};
-use crate::ops::Pipe;
+use crate::ops::{OpClass, Pipe};
+use tilemem_soc::Family;
+
+/// The argument count of a `tile.store` the recognizer promotes to a
+/// functional access when its tile is whole (`op-registry.md` section 9:
+/// "3 args, fully-valid tile"; a store given explicit `shapes` may write
+/// a part of the tile only).
+const STORE_PROMOTED_ARGS: usize = 3;
 use crate::passes::analysis::evidence::{memory_access, Evidence};
 use crate::passes::analysis::order::ProgramOrder;
 
@@ -83,6 +93,7 @@ pub(crate) fn recognize(
     n: usize,
     root_index: &dyn Fn(VarId) -> Option<usize>,
     partial: &dyn Fn(VarId) -> bool,
+    family: Family,
 ) -> Vec<Recog> {
     let walk = f.walk();
     let block_of: HashMap<StmtId, Block> = walk.iter().map(|&(b, s)| (s, b)).collect();
@@ -96,8 +107,8 @@ pub(crate) fn recognize(
     for &(b, s) in &walk {
         let st = &f.stmts[s];
         let Some(call) = st.call() else { continue };
-        let op = call.op_name().strip_prefix("pl.").unwrap_or(call.op_name());
-        let evidence = memory_access(op);
+        let info = crate::ops::lookup_or_default(call.op_name());
+        let evidence = memory_access(call.op_name());
         if evidence == Evidence::NoAccess {
             continue;
         }
@@ -107,26 +118,34 @@ pub(crate) fn recognize(
         }
         st.for_each_use(&mut |v| touched.push((v, false)));
         let at = order.index[s];
-        let pipe = stmt_pipe(f, s);
+        let pipe = stmt_pipe(f, s, family);
         let path = path_of(b, &block_of);
         let arg = |k: usize| call.args.get(k).and_then(Expr::as_var);
         let mut seen: BTreeSet<(usize, bool)> = BTreeSet::new();
         for (v, write) in touched {
             let Some(r) = root_index(v) else { continue };
             let whole = !partial(v);
-            if evidence == Evidence::Unknown {
-                // A store reads its tile; an assemble writes a window of
-                // its target, so the target side is covered whole only
-                // when the source has the target's shape.
-                let covers = whole
-                    && match op {
-                        "tile.store" => true,
-                        "tile.assemble" => Some(v) == arg(1) || same_shape(f, arg(0), arg(1)),
-                        _ => false,
-                    };
-                if !covers {
-                    poisoned[r] = true;
+            let covers = match evidence {
+                // A functional access the SoC has no pipe for is not
+                // known exactly either.
+                Evidence::Functional => pipe.is_some(),
+                // A store reads its tile whole; an in-place window write
+                // (an assemble) covers its target whole only when the
+                // source has the target's shape.
+                _ => {
+                    whole
+                        && pipe.is_some()
+                        && if info.class == OpClass::Store {
+                            call.args.len() == STORE_PROMOTED_ARGS
+                        } else if info.writes_window_of_first_arg() {
+                            Some(v) == arg(1) || same_shape(f, arg(0), arg(1))
+                        } else {
+                            false
+                        }
                 }
+            };
+            if !covers {
+                poisoned[r] = true;
             }
             not_whole[r] |= !whole;
             match paths[r] {
