@@ -54,6 +54,9 @@ pub enum Pipe {
     /// `tile.store` to DDR, `tile.move` between on-chip spaces); see
     /// [`route_pipe`].
     Route,
+    /// Per call: an in-place window write of a source tile into a target
+    /// (`tile.assemble`); see [`insert_pipe`].
+    Insert,
 }
 
 impl Pipe {
@@ -68,6 +71,7 @@ impl Pipe {
             Pipe::Fixpipe => "FIX",
             Pipe::Scalar => "S",
             Pipe::Route => "route",
+            Pipe::Insert => "insert",
         }
     }
 }
@@ -343,6 +347,25 @@ pub fn route_pipe(from: MemSpace, to: MemSpace, family: Family) -> Option<Pipe> 
         (Mat, LeftScale | RightScale) if a5 => Some(Pipe::Mte1),
         (Acc, Vec) if a5 => Some(Pipe::Fixpipe),
         (Vec, Mat) if a5 => Some(Pipe::Mte3),
+        _ => None,
+    }
+}
+
+/// The pipe that writes a tile of space `from` into a window of a target
+/// in space `to` on `family` (PyPTO derives it per call for
+/// `tile.assemble`, `op-registry.md`): within one space the vector unit in
+/// Vec, the cube unit in the L0 spaces and none in Mat; Acc -> Mat is a
+/// fixpipe write, Vec -> Mat an MTE3 one where the SoC has that route
+/// (Ascend950); anything else has none.
+pub fn insert_pipe(from: MemSpace, to: MemSpace, family: Family) -> Option<Pipe> {
+    use MemSpace::*;
+    match (from, to) {
+        (Vec, Vec) => Some(Pipe::Vector),
+        (f, t) if f == t && matches!(f, Acc | Left | Right | Bias | LeftScale | RightScale) => {
+            Some(Pipe::Cube)
+        }
+        (Acc, Mat) => Some(Pipe::Fixpipe),
+        (Vec, Mat) => route_pipe(Vec, Mat, family),
         _ => None,
     }
 }

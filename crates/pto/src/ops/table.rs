@@ -868,7 +868,7 @@ pub static TABLE: &[OpInfo] = &[
         output_reuses_input: None,
         workspace_args: &[],
         class: OpClass::Compute,
-        pipe: Pipe::Vector,
+        pipe: Pipe::Insert,
         inplace_safe: true,
         forbid_output_alias: &[],
         output_memory_inherit_input: true,

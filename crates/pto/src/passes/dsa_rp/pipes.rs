@@ -6,14 +6,16 @@
 //! memory-graph edge they move data along ([`crate::ops::route_pipe`]):
 //! `tile.move` is an MTE1 transfer from Mat into Left/Right/Bias, a fixpipe
 //! transfer out of Acc, a vector copy inside one space; `tile.store` is
-//! fixpipe from Acc and MTE3 from Vec. `None` means "no pipe" (views,
+//! fixpipe from Acc and MTE3 from Vec. An assemble ([`Pipe::Insert`])
+//! writes its source into the target's space ([`crate::ops::insert_pipe`]).
+//! `None` means "no pipe" (views,
 //! allocations, scalar ops, cross-core pushes and pops, routes the SoC
 //! lacks, non-op statements): such accesses never create a penalty.
 
 use tilemem_soc::Family;
 
 use crate::ir::{Expr, Function, MemSpace, StmtId, Type};
-use crate::ops::{OpClass, OutSpace, Pipe};
+use crate::ops::{Evidence, OpClass, OutSpace, Pipe};
 
 /// Memory space of a variable's tile type.
 pub(crate) fn tile_space(f: &Function, v: crate::ir::VarId) -> Option<MemSpace> {
@@ -34,7 +36,9 @@ pub(crate) fn stmt_pipe(f: &Function, s: StmtId, family: Family) -> Option<Pipe>
     let st = &f.stmts[s];
     let call = st.call()?;
     let info = crate::ops::lookup(call.op_name())?;
-    if info.is_view() {
+    // PyPTO's TryInferPipe: no pipe for an op without execution memory
+    // access (views, allocations, `tile.create`).
+    if info.is_view() || info.evidence == Evidence::NoAccess {
         return None;
     }
     match info.pipe {
@@ -51,6 +55,15 @@ pub(crate) fn stmt_pipe(f: &Function, s: StmtId, family: Family) -> Option<Pipe>
             };
             crate::ops::route_pipe(from, to, family)
         }
+        Pipe::Insert => {
+            let from = soc_space(f, call.args.get(1).and_then(Expr::as_var))?;
+            let to = soc_space(
+                f,
+                st.def()
+                    .or_else(|| call.args.first().and_then(Expr::as_var)),
+            )?;
+            crate::ops::insert_pipe(from, to, family)
+        }
         Pipe::Scalar => None,
         pipe => Some(pipe),
     }
@@ -61,7 +74,8 @@ mod tests {
     use super::*;
 
     /// Each statement's pipe: the table's for most ops, the memory-graph
-    /// route for loads, stores and moves (target aware); views have none.
+    /// route for loads, stores and moves and the window-write rule for
+    /// assembles (target aware); views and `tile.create` have none.
     #[test]
     fn pipes_follow_the_op_table_and_the_spaces() {
         let src = "# pypto.program: P
@@ -80,6 +94,10 @@ class P:
         s: pl.Tensor[[16, 16], pl.FP32] = pl.tile.store(a, [0, 0], y)
         t: pl.Tensor[[16, 16], pl.FP32] = pl.tile.store(w, [0, 0], y)
         q: pl.Tile[[8, 16], pl.FP32, pl.Mem.Vec] = pl.tile.reshape(w, [8, 32])
+        z: pl.Tile[[16, 16], pl.FP32, pl.Mem.Mat] = pl.tile.create([16, 16], dtype=pl.FP32, target_memory=pl.Mem.Mat)
+        za: pl.Tile[[16, 16], pl.FP32, pl.Mem.Mat] = pl.tile.assemble(z, a, [0, 0])
+        zv: pl.Tile[[16, 16], pl.FP32, pl.Mem.Mat] = pl.tile.assemble(za, w, [0, 0])
+        zm: pl.Tile[[16, 16], pl.FP32, pl.Mem.Mat] = pl.tile.assemble(zv, m, [0, 0])
         return t
 ";
         let p = crate::parse(src).expect("parses");
@@ -101,11 +119,17 @@ class P:
             Some("FIX"),
             Some("MTE3"),
             None,
+            None,
+            Some("FIX"),
+            Some("MTE3"),
+            None,
         ];
         assert_eq!(pipes(Family::A5), a5);
-        // 910B has no Acc -> Vec route: that move has no pipe.
+        // 910B has no Acc -> Vec nor Vec -> Mat route: that move and the
+        // Vec -> Mat assemble have no pipe.
         let mut a2a3 = a5;
         a2a3[4] = None;
+        a2a3[11] = None;
         assert_eq!(pipes(Family::A2A3), a2a3);
     }
 }
