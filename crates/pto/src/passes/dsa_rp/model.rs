@@ -58,6 +58,10 @@ impl DsaBuffer {
     }
 }
 
+/// A pipeline group two roots share: `(group, dense stage ordinal of the
+/// first root, of the second)`.
+pub(crate) type SharedStage = (u32, usize, usize);
+
 /// Why two roots must not share bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum HardReason {
@@ -86,7 +90,7 @@ pub(crate) struct DsaModel {
     /// stage ordinal of i, of j)]`, one entry per shared group (nested
     /// pipelines tag a tile with several). Whether they must stay apart
     /// depends on the groups' depths (see [`DsaModel::pipeline_hard`]).
-    pub pipeline: BTreeMap<(usize, usize), Vec<(u32, usize, usize)>>,
+    pub pipeline: BTreeMap<(usize, usize), Vec<SharedStage>>,
     /// Per group: requested depth (number of stages) and slot size (largest
     /// aligned member).
     pub groups: BTreeMap<u32, (usize, u64)>,
@@ -420,7 +424,7 @@ pub(crate) fn build(
                 // Every group the two roots share, with both dense stage
                 // ordinals: whether they must stay apart depends on the
                 // depths (see `DsaModel::pipeline_hard`).
-                let shared: Vec<(u32, usize, usize)> = a
+                let shared: Vec<SharedStage> = a
                     .stages
                     .iter()
                     .flat_map(|&(g, sa)| {
