@@ -23,6 +23,7 @@
 mod deviations;
 pub mod registry;
 mod table;
+pub mod validate;
 
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::OnceLock;
@@ -31,6 +32,7 @@ use tilemem_soc::{Family, MemSpace};
 
 pub use deviations::{Change, Deviation, DEVIATIONS};
 pub use table::{REGISTERED, TABLE};
+pub use validate::{check_call, At, CallError};
 
 /// Hardware pipe that executes an op (needed for cross-pipe reuse penalties).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -169,8 +171,26 @@ pub enum OpClass {
     Store,
     /// `tile.alloc`: declares an allocation root.
     Alloc,
+    /// `system.reserve_buffer`: reserves a fixed window of the space (the
+    /// cross-core pipe ring, a kernel's own scratch) that tiles avoid.
+    Reserve,
     /// Anything else.
     Compute,
+}
+
+/// Registry: the op's part in a cross-core pipe (`set_cross_core_role`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CrossCoreRole {
+    /// No cross-core role.
+    None,
+    /// Pushes a tile into the pipe (`tile.tpush_to_*`).
+    TPush,
+    /// Pops a tile from the pipe (`tile.tpop_from_*`).
+    TPop,
+    /// Releases a popped tile's slot (`system.tfree_to_*`).
+    TFree,
+    /// Sets up the pipe's slot ring (`system.*_initialize_pipe`).
+    InitializePipe,
 }
 
 /// One row of the op table.
@@ -209,6 +229,18 @@ pub struct OpInfo {
     /// Registry: the names of the positional arguments, in order (a call
     /// may omit trailing ones, never pass more).
     pub args: &'static [&'static str],
+    /// How many of `args` a call must give (positionally or by name): the
+    /// ones a registry memory fact names (see `cargo xtask pto-registry`).
+    pub min_args: usize,
+    /// Registry: the declared keyword attributes (`set_attr<T>(key)`), as
+    /// (key, type). Empty: the op declares none and PyPTO validates no
+    /// keyword of its calls.
+    pub attrs: &'static [(&'static str, &'static str)],
+    /// Registry: the memory spaces each constrained input may be in
+    /// (`set_input_memory`); inputs not listed may be anywhere.
+    pub input_memory: &'static [(usize, &'static [MemSpace])],
+    /// Registry: the op's cross-core pipe role.
+    pub cross_core_role: CrossCoreRole,
 }
 
 /// Element width facts for the target-aware cast rule.
@@ -349,6 +381,10 @@ pub const DEFAULT_OP: OpInfo = OpInfo {
     evidence: Evidence::Unknown,
     a2a3_separations: &[],
     args: &[],
+    min_args: 0,
+    attrs: &[],
+    input_memory: &[],
+    cross_core_role: CrossCoreRole::None,
 };
 
 /// Namespaces in which a name PyPTO does not register is rejected (the
@@ -378,24 +414,6 @@ pub fn check_known(name: &str) -> Result<(), String> {
         .map_or(String::new(), |r| format!(" (did you mean '{r}'?)"));
     Err(format!(
         "unknown op '{bare}': PyPTO e2d0f78 registers no op of this name{hint}"
-    ))
-}
-
-/// Checks a call of registered op `name` with `n_args` positional
-/// arguments against the registry's argument list.
-pub fn check_arg_count(name: &str, n_args: usize) -> Result<(), String> {
-    let bare = name.strip_prefix("pl.").unwrap_or(name);
-    let Some(info) = lookup(bare).filter(|_| registry::is_registered(bare)) else {
-        return Ok(());
-    };
-    if n_args <= info.args.len() {
-        return Ok(());
-    }
-    Err(format!(
-        "'{bare}' takes at most {} positional argument{} ({}), found {n_args}",
-        info.args.len(),
-        if info.args.len() == 1 { "" } else { "s" },
-        info.args.join(", ")
     ))
 }
 
