@@ -417,6 +417,18 @@ pub fn check_known(name: &str) -> Result<(), String> {
     ))
 }
 
+/// Whether `name` is an op of this class (`OpClass::Alloc` for
+/// `tile.alloc`): passes identify structural ops by the table, never by
+/// spelling their names.
+pub fn has_class(name: &str, class: OpClass) -> bool {
+    lookup(name).is_some_and(|i| i.class == class)
+}
+
+/// Whether `name` is an op with this cross-core role.
+pub fn has_role(name: &str, role: CrossCoreRole) -> bool {
+    lookup(name).is_some_and(|i| i.cross_core_role == role)
+}
+
 /// [`lookup`], falling back to [`DEFAULT_OP`].
 pub fn lookup_or_default(name: &str) -> &'static OpInfo {
     lookup(name).unwrap_or(&DEFAULT_OP)
