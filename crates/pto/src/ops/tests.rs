@@ -240,3 +240,61 @@ fn shared_table_matches_registry_csv() {
         assert!(d.source.contains("seeds/"), "{}: no seed reference", d.op);
     }
 }
+
+#[test]
+fn required_arguments_follow_the_registry_memory_facts() {
+    let min = |op: &str| lookup(op).unwrap().min_args;
+    // Input spaces: both matmul operands; the reused accumulator and both
+    // operands of matmul_acc, not its init_cond.
+    assert_eq!(min("tile.matmul"), 2);
+    assert_eq!(min("tile.matmul_acc"), 3);
+    // The stored tensor (set_output_reuses_input(2)); the slice's offsets.
+    assert_eq!(min("tile.store"), 3);
+    assert_eq!(min("tile.slice"), 3);
+    // No memory fact beyond the first argument; tile.rsqrt's tmp is
+    // optional (PyPTO prints it without).
+    assert_eq!(min("tile.load"), 1);
+    assert_eq!(min("tile.rsqrt"), 1);
+    assert_eq!(min("system.reserve_buffer"), 0);
+}
+
+#[test]
+fn signature_checks() {
+    assert!(check_call("pl.tile.load", 4, &["target_memory", "attrs"]).is_ok());
+    let e = check_call("tile.load", 4, &["target_memory", "pad"]).unwrap_err();
+    assert_eq!((e.at, e.label), (At::Kwarg(1), "unknown keyword"));
+    let e = check_call("tile.full", 2, &["value"]).unwrap_err();
+    assert_eq!((e.at, e.label), (At::Kwarg(0), "given twice"));
+    assert!(check_call("tile.full", 1, &["dtype", "value"]).is_ok());
+    let e = check_call("tile.matmul", 1, &[]).unwrap_err();
+    assert_eq!((e.at, e.label), (At::Callee, "missing argument"));
+    assert!(check_call("tile.matmul", 1, &["rhs"]).is_ok());
+    let e = check_call("tile.exp", 2, &[]).unwrap_err();
+    assert_eq!(e.label, "too many arguments");
+    // No attributes declared: any keyword (PyPTO validates none).
+    assert!(check_call("system.task_dummy", 0, &["deps"]).is_ok());
+    // Not in the table: not checked here.
+    assert!(check_call("pl.range", 7, &["x"]).is_ok());
+}
+
+#[test]
+fn input_spaces_and_roles_come_from_the_registry() {
+    use tilemem_soc::MemSpace;
+    assert_eq!(
+        lookup("tile.matmul").unwrap().input_memory,
+        &[(0, &[MemSpace::Left][..]), (1, &[MemSpace::Right][..])]
+    );
+    assert_eq!(
+        lookup("tile.store").unwrap().input_memory,
+        &[(0, &[MemSpace::Vec, MemSpace::Acc][..])]
+    );
+    assert!(has_class("pl.tile.alloc", OpClass::Alloc));
+    assert!(has_class("system.reserve_buffer", OpClass::Reserve));
+    assert!(!has_class("reserve_buffer", OpClass::Reserve));
+    assert!(has_role(
+        "system.aiv_initialize_pipe",
+        CrossCoreRole::InitializePipe
+    ));
+    assert!(has_role("tile.tpop_from_aic", CrossCoreRole::TPop));
+    assert!(!has_role("tile.add", CrossCoreRole::TPop));
+}
