@@ -4,8 +4,8 @@
 //!
 //! The registry's facts are copied verbatim. What the registry does not say
 //! and the planner needs (the executing pipe, the op class, the view's
-//! offset operand, the result space of ops without a memory spec) is filled
-//! in here by rules below; the seeds' differences come only from
+//! offset operand, the result space of ops without a memory spec, how many
+//! arguments a call must give) is filled in here by rules below; the seeds' differences come only from
 //! `tilemem_pto::ops::DEVIATIONS`.
 
 use std::fmt::Write as _;

@@ -17,8 +17,11 @@
 //! [`DEVIATIONS`], the one place where the table differs from it.
 //!
 //! An op in none of the registry's namespaces the table covers is rejected by
-//! [`check_known`]; registered ops outside the table's scope (distributed,
-//! prefetch, the pre-lowering tensor ops) read as [`DEFAULT_OP`].
+//! [`check_known`], and a call that breaks its op's registered signature
+//! (arguments, keyword attributes) by [`check_call`]; registered ops
+//! outside the table's scope (distributed, prefetch, the pre-lowering tensor
+//! ops) read as [`DEFAULT_OP`]. The registry's input-space constraints are
+//! checked on typed programs by [`crate::check`].
 
 mod deviations;
 pub mod registry;
@@ -227,7 +230,7 @@ pub struct OpInfo {
     /// written before sources are read: `tile.sels`, `tile.rem`).
     pub a2a3_separations: &'static [(usize, usize)],
     /// Registry: the names of the positional arguments, in order (a call
-    /// may omit trailing ones, never pass more).
+    /// may omit the ones after `min_args`, never pass more).
     pub args: &'static [&'static str],
     /// How many of `args` a call must give (positionally or by name): the
     /// ones a registry memory fact names (see `cargo xtask pto-registry`).
