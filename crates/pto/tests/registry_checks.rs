@@ -316,3 +316,52 @@ fn shared_capacity_errors_start_with_pyptos_text() {
     }
     assert!(seen >= 2, "only {seen} capacity cases found");
 }
+
+#[test]
+fn a_memory_space_attribute_takes_a_known_space() {
+    let e = parse(&program(
+        "InCore",
+        SIG,
+        &[
+            "a: pl.Tile[[16, 16], pl.BF16, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 16], [16, 16], target_memory=pl.Mem.UB)",
+            "return out",
+        ],
+    ))
+    .unwrap_err();
+    assert_eq!(
+        (e.line, e.col, e.message.as_str(), e.label.as_str()),
+        (
+            8,
+            97,
+            "'tile.load' keyword 'target_memory' is registered as MemorySpace \
+             (set_attr<MemorySpace>): write a memory space (`pl.Mem.Vec`, `pl.Mem.Mat`, \
+             `pl.Mem.Left`, `pl.Mem.Right`, `pl.Mem.Acc`, `pl.Mem.Bias`, ...)",
+            "wrong attribute type"
+        )
+    );
+    let e = parse(&program(
+        "InCore",
+        SIG,
+        &[
+            "a = pl.tile.load(x, [0, 0], [16, 16], [16, 16], clamp=1)",
+            "return out",
+        ],
+    ))
+    .unwrap_err();
+    assert_eq!(
+        e.message,
+        "'tile.load' keyword 'clamp' is registered as bool (set_attr<bool>): write `True` or \
+         `False`"
+    );
+    // Integer attributes are printed as numbers, strings or enums: not
+    // checked (`tile.cast(..., mode='round')`).
+    let src = program(
+        "InCore",
+        SIG,
+        &[
+            "b = pl.tile.cast(x, target_type=pl.FP32, mode='round')",
+            "return out",
+        ],
+    );
+    assert!(parse(&src).is_ok());
+}

@@ -131,3 +131,42 @@ pub fn check_call(name: &str, n_pos: usize, kwargs: &[&str]) -> Result<(), CallE
     }
     Ok(())
 }
+
+/// What the reader found as a keyword's value, as far as the attribute
+/// type check needs to know.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AttrValue {
+    /// `pl.Mem.X` naming a space PyPTO has.
+    KnownSpace,
+    /// `True` / `False`.
+    Bool,
+    /// Anything else.
+    Other,
+}
+
+/// Checks the value of keyword `key` of a call of `name` against the
+/// attribute's registered type, for the types the planner reads
+/// (`MemorySpace`: where a result lives) and the unambiguous `bool`; other
+/// types (PyPTO prints an `int` attribute as a number, a string or an
+/// enum) are not checked. `Err` is the message.
+pub fn check_attr_value(name: &str, key: &str, value: AttrValue) -> Result<(), String> {
+    let bare = name.strip_prefix("pl.").unwrap_or(name);
+    let Some(info) = lookup(bare).filter(|_| registry::is_registered(bare)) else {
+        return Ok(());
+    };
+    let Some(&(_, ty)) = info.attrs.iter().find(|(k, _)| *k == key) else {
+        return Ok(());
+    };
+    let want = match (ty, value) {
+        ("MemorySpace", AttrValue::KnownSpace) | ("bool", AttrValue::Bool) => return Ok(()),
+        ("MemorySpace", _) => {
+            "a memory space (`pl.Mem.Vec`, `pl.Mem.Mat`, `pl.Mem.Left`, `pl.Mem.Right`, \
+             `pl.Mem.Acc`, `pl.Mem.Bias`, ...)"
+        }
+        ("bool", _) => "`True` or `False`",
+        _ => return Ok(()),
+    };
+    Err(format!(
+        "'{bare}' keyword '{key}' is registered as {ty} (set_attr<{ty}>): write {want}"
+    ))
+}

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use crate::ir::{BinOp, Call, DType, Expr, Kwarg, Quote, UnaryOp, VarDef, VarId};
+use crate::ir::{BinOp, Call, DType, Expr, Kwarg, MemSpace, Quote, UnaryOp, VarDef, VarId};
 
 use super::lexer::{op_code, Tok, Token};
 use super::{is_keyword, Parser, R};
@@ -277,6 +277,20 @@ impl<'s> Parser<'s> {
     fn check_signature(&self, c: &Call, callee: Token) -> R<()> {
         let kws: Vec<&str> = c.kwargs.iter().map(|k| &*k.name).collect();
         let Err(e) = crate::ops::check_call(&c.func, c.args.len(), &kws) else {
+            for (k, kw) in c.kwargs.iter().enumerate() {
+                use crate::ops::validate::{check_attr_value, AttrValue};
+                let value = match &kw.value {
+                    Expr::Bool(_) => AttrValue::Bool,
+                    v => match v.as_mem_space() {
+                        Some(MemSpace::Other(_)) | None => AttrValue::Other,
+                        Some(_) => AttrValue::KnownSpace,
+                    },
+                };
+                if let Err(why) = check_attr_value(&c.func, &kw.name, value) {
+                    let at = self.call_kw_toks.get(k).copied().unwrap_or(callee);
+                    return Err(self.err(at, why, "wrong attribute type"));
+                }
+            }
             return Ok(());
         };
         let at = match e.at {
