@@ -1,23 +1,15 @@
 //! Calls that break PyPTO's op registry are bad input: exit 2, the
 //! diagnostic at `file:line:col` naming the op, nothing written.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tilemem-registry-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+use common::tilemem;
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    common::scratch("registry", name)
 }
 
-fn tilemem(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tilemem"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
+/// The matmul kernel with `line` defining its lhs `a` (line 9).
 fn kernel(line: &str) -> String {
     format!(
         "# pypto.program: P\nimport pypto.language as pl\n\n@pl.program\nclass P:\n    \
