@@ -1,4 +1,5 @@
 //! What several end-to-end suites share.
+#![allow(dead_code)]
 
 /// A one-function kernel: `a` loaded, `b = exp(a)` in place, `b` stored.
 pub const KERNEL: &str = "# pypto.program: P
@@ -15,7 +16,6 @@ class P:
 ";
 
 /// A fresh scratch directory for one test (`suite`, `name`, this process).
-#[allow(dead_code)]
 pub fn scratch(suite: &str, name: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("tilemem-{suite}-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
@@ -24,7 +24,6 @@ pub fn scratch(suite: &str, name: &str) -> std::path::PathBuf {
 }
 
 /// Runs the built `tilemem` binary.
-#[allow(dead_code)]
 pub fn tilemem(args: &[&str]) -> std::process::Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_tilemem"))
         .args(args)
