@@ -222,6 +222,26 @@ fn evidence_expr(s: &str) -> &'static str {
     }
 }
 
+/// The `args` column's names, in order (`0:lhs 1:rhs`; none for
+/// `(none; no_argument)`).
+fn arg_names(row: &Row) -> Vec<&str> {
+    row["args"]
+        .split_whitespace()
+        .filter_map(|a| a.split_once(':').map(|(_, n)| n))
+        .collect()
+}
+
+/// One op's call signature (every registered op, any namespace).
+fn signature_text(row: &Row) -> Result<String, String> {
+    let args = arg_names(row);
+    Ok(format!(
+        "    Signature {{ name: {:?}, args: &{args:?}, min_args: {}, attrs: {} }},\n",
+        row["name"],
+        min_args(row, args.len())?,
+        attrs_expr(&row["attrs"])?,
+    ))
+}
+
 fn row_text(row: &Row) -> Result<String, String> {
     let name = row["name"].as_str();
     let inplace_safe = row["inplace"] != "not_inplace_safe";
@@ -248,11 +268,7 @@ fn row_text(row: &Row) -> Result<String, String> {
         "" => "None".to_string(),
         i => format!("Some({i})"),
     };
-    let args: Vec<&str> = row["args"]
-        .split_whitespace()
-        .filter_map(|a| a.split_once(':').map(|(_, n)| n))
-        .collect();
-    let min = min_args(row, args.len())?;
+    let args = arg_names(row);
     let mut s = String::new();
     let _ = write!(
         s,
@@ -262,8 +278,7 @@ fn row_text(row: &Row) -> Result<String, String> {
          inplace_safe: {inplace_safe},\n        forbid_output_alias: &{forbid:?},\n        \
          output_memory_inherit_input: {},\n        arg_effects: {},\n        evidence: {},\n        \
          a2a3_separations: {separations},\n        args: &{args:?},\n        \
-         min_args: {min},\n        attrs: {},\n        input_memory: {},\n        \
-         cross_core_role: {},\n    }},\n",
+         input_memory: {},\n        cross_core_role: {},\n    }},\n",
         out_space_of(name, &row["namespace"], &row["output_memory"]),
         view_of(row),
         class_of(name),
@@ -271,7 +286,6 @@ fn row_text(row: &Row) -> Result<String, String> {
         row["output_memory_inherit_input"] == "yes",
         effects_expr(&row["arg_effects"])?,
         evidence_expr(&row["memory_access"]),
-        attrs_expr(&row["attrs"])?,
         input_memory_expr(&row["input_memory"])?,
         role_expr(&row["cross_core_role"])?,
     );
@@ -281,8 +295,8 @@ fn row_text(row: &Row) -> Result<String, String> {
 /// The whole `table.rs` for the registry text `csv`.
 pub fn generate(csv: &str) -> Result<String, String> {
     let rows = registry::parse_csv(csv)?;
-    let mut names: Vec<&str> = rows.iter().map(|r| r["name"].as_str()).collect();
-    names.sort_unstable();
+    let mut all: Vec<&Row> = rows.iter().collect();
+    all.sort_by(|a, b| a["name"].cmp(&b["name"]));
     let mut scoped: Vec<&Row> = rows
         .iter()
         .filter(|r| registry::in_scope(&r["name"]))
@@ -294,16 +308,19 @@ pub fn generate(csv: &str) -> Result<String, String> {
          //! change the generator or the deviations and regenerate.\n\n\
          use tilemem_soc::MemSpace;\n\n\
          use super::{AliasRule, ArgEffect, ArgEffects, CrossCoreRole, Evidence, OpClass, OpInfo, \
-         OutSpace, Pipe, ViewRule};\n\n\
+         OutSpace, Pipe, Signature, ViewRule};\n\n\
          /// Every registry op the planner models, sorted by name.\n\
          pub static TABLE: &[OpInfo] = &[\n",
     );
     for r in scoped {
         out.push_str(&row_text(r)?);
     }
-    out.push_str("];\n\n/// Every op name PyPTO e2d0f78 registers, sorted.\npub static REGISTERED: &[&str] = &[\n");
-    for n in names {
-        let _ = writeln!(out, "    {n:?},");
+    out.push_str(
+        "];\n\n/// The call signature of every op PyPTO e2d0f78 registers, sorted by name.\n\
+         pub static SIGNATURES: &[Signature] = &[\n",
+    );
+    for r in all {
+        out.push_str(&signature_text(r)?);
     }
     out.push_str("];\n");
     Ok(out)

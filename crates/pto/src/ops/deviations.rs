@@ -120,8 +120,6 @@ pub static DEVIATIONS: &[Deviation] = &[
             evidence: Evidence::Unknown,
             a2a3_separations: &[],
             args: &[],
-            min_args: 0,
-            attrs: &[],
             input_memory: &[],
             cross_core_role: CrossCoreRole::None,
         }),

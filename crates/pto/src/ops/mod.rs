@@ -34,7 +34,7 @@ use std::sync::OnceLock;
 use tilemem_soc::{Family, MemSpace};
 
 pub use deviations::{Change, Deviation, DEVIATIONS};
-pub use table::{REGISTERED, TABLE};
+pub use table::{SIGNATURES, TABLE};
 pub use validate::{check_call, At, CallError};
 
 /// Hardware pipe that executes an op (needed for cross-pipe reuse penalties).
@@ -230,7 +230,22 @@ pub struct OpInfo {
     /// written before sources are read: `tile.sels`, `tile.rem`).
     pub a2a3_separations: &'static [(usize, usize)],
     /// Registry: the names of the positional arguments, in order (a call
-    /// may omit the ones after `min_args`, never pass more).
+    /// may omit the ones after its [`Signature::min_args`], never pass more).
+    pub args: &'static [&'static str],
+    /// Registry: the memory spaces each constrained input may be in
+    /// (`set_input_memory`); inputs not listed may be anywhere.
+    pub input_memory: &'static [(usize, &'static [MemSpace])],
+    /// Registry: the op's cross-core pipe role.
+    pub cross_core_role: CrossCoreRole,
+}
+
+/// How a registered op is called (every namespace, not only the ops the
+/// table models): PyPTO's `add_argument` list and `set_attr` keywords.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Signature {
+    /// Full op name (`tile.add`).
+    pub name: &'static str,
+    /// Registry: the positional arguments' names, in order.
     pub args: &'static [&'static str],
     /// How many of `args` a call must give (positionally or by name): the
     /// ones a registry memory fact names (see `cargo xtask pto-registry`).
@@ -239,11 +254,15 @@ pub struct OpInfo {
     /// (key, type). Empty: the op declares none and PyPTO validates no
     /// keyword of its calls.
     pub attrs: &'static [(&'static str, &'static str)],
-    /// Registry: the memory spaces each constrained input may be in
-    /// (`set_input_memory`); inputs not listed may be anywhere.
-    pub input_memory: &'static [(usize, &'static [MemSpace])],
-    /// Registry: the op's cross-core pipe role.
-    pub cross_core_role: CrossCoreRole,
+}
+
+/// The signature of registered op `name` (a leading `pl.` is ignored).
+pub fn signature(name: &str) -> Option<&'static Signature> {
+    let name = name.strip_prefix("pl.").unwrap_or(name);
+    SIGNATURES
+        .binary_search_by(|s| s.name.cmp(name))
+        .ok()
+        .map(|i| &SIGNATURES[i])
 }
 
 /// Element width facts for the target-aware cast rule.
@@ -384,8 +403,6 @@ pub const DEFAULT_OP: OpInfo = OpInfo {
     evidence: Evidence::Unknown,
     a2a3_separations: &[],
     args: &[],
-    min_args: 0,
-    attrs: &[],
     input_memory: &[],
     cross_core_role: CrossCoreRole::None,
 };
@@ -410,10 +427,11 @@ pub fn check_known(name: &str) -> Result<(), String> {
     }
     // Suggest the registered op whose name extends (or is extended by) the
     // unknown one, the shortest first: `tile.max` -> `tile.maximum`.
-    let hint = REGISTERED
+    let hint = SIGNATURES
         .iter()
+        .map(|s| s.name)
         .filter(|r| r.starts_with(bare) || (bare.starts_with(*r) && r.contains('.')))
-        .min_by_key(|r| (r.len(), **r))
+        .min_by_key(|r| (r.len(), *r))
         .map_or(String::new(), |r| format!(" (did you mean '{r}'?)"));
     Err(format!(
         "unknown op '{bare}': PyPTO e2d0f78 registers no op of this name{hint}"

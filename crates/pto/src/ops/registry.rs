@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use tilemem_soc::MemSpace;
 
-use super::{ArgEffect, ArgEffects, CrossCoreRole, Evidence, OpInfo};
+use super::{ArgEffect, ArgEffects, CrossCoreRole, Evidence, OpInfo, Signature};
 
 /// One registry row: column name -> value.
 pub type Row = BTreeMap<String, String>;
@@ -44,7 +44,7 @@ pub fn in_scope(name: &str) -> bool {
 
 /// Whether PyPTO e2d0f78 registers an op of this name (any namespace).
 pub fn is_registered(name: &str) -> bool {
-    super::REGISTERED.binary_search(&name).is_ok()
+    super::signature(name).is_some()
 }
 
 /// Parses the registry CSV (RFC 4180 quoting) into rows keyed by header.
@@ -231,6 +231,13 @@ fn render_role(r: CrossCoreRole) -> &'static str {
     }
 }
 
+/// The registry columns a [`Signature`] reproduces, in the registry's
+/// notation.
+pub fn signature_facts(sig: &Signature) -> Vec<(&'static str, String)> {
+    let attrs: Vec<String> = sig.attrs.iter().map(|(k, t)| format!("{k}:{t}")).collect();
+    vec![("args", render_args(sig.args)), ("attrs", attrs.join(" "))]
+}
+
 /// The registry columns the table reproduces, with the table's value for
 /// each, in the registry's notation.
 pub fn registry_facts(info: &OpInfo) -> Vec<(&'static str, String)> {
@@ -259,14 +266,6 @@ pub fn registry_facts(info: &OpInfo) -> Vec<(&'static str, String)> {
         ("arg_effects", render_effects(&info.arg_effects)),
         ("memory_access", render_evidence(info.evidence).to_string()),
         ("args", render_args(info.args)),
-        (
-            "attrs",
-            info.attrs
-                .iter()
-                .map(|(k, t)| format!("{k}:{t}"))
-                .collect::<Vec<_>>()
-                .join(" "),
-        ),
         ("input_memory", render_input_memory(info.input_memory)),
         (
             "cross_core_role",

@@ -185,7 +185,14 @@ fn shared_table_matches_registry_csv() {
     assert_eq!(rows.len(), 312);
     let mut names: Vec<&str> = rows.iter().map(|r| r["name"].as_str()).collect();
     names.sort_unstable();
-    assert_eq!(names, REGISTERED);
+    let signed: Vec<&str> = SIGNATURES.iter().map(|s| s.name).collect();
+    assert_eq!(names, signed);
+    for row in &rows {
+        let sig = signature(&row["name"]).unwrap();
+        for (col, ours) in registry::signature_facts(sig) {
+            assert_eq!(ours, row[col], "{}: column {col}", sig.name);
+        }
+    }
     let deviates = |op: &str, pred: &dyn Fn(&Change) -> bool| {
         DEVIATIONS.iter().any(|d| d.op == op && pred(&d.change))
     };
@@ -243,7 +250,7 @@ fn shared_table_matches_registry_csv() {
 
 #[test]
 fn required_arguments_follow_the_registry_memory_facts() {
-    let min = |op: &str| lookup(op).unwrap().min_args;
+    let min = |op: &str| signature(op).unwrap().min_args;
     // Input spaces: both matmul operands; the reused accumulator and both
     // operands of matmul_acc, not its init_cond.
     assert_eq!(min("tile.matmul"), 2);
@@ -297,4 +304,24 @@ fn input_spaces_and_roles_come_from_the_registry() {
     ));
     assert!(has_role("tile.tpop_from_aic", CrossCoreRole::TPop));
     assert!(!has_role("tile.add", CrossCoreRole::TPop));
+}
+
+#[test]
+fn every_registered_op_has_a_signature_checked_on_its_calls() {
+    assert_eq!(SIGNATURES.len(), 312);
+    assert!(SIGNATURES.windows(2).all(|w| w[0].name < w[1].name));
+    // Outside the table's scope: the pre-lowering tensor ops, pld, array.
+    assert!(lookup("tensor.add").is_none());
+    let e = check_call("pl.tensor.add", 3, &[]).unwrap_err();
+    assert_eq!(
+        e.message,
+        "'tensor.add' takes at most 2 positional arguments (lhs, rhs), found 3"
+    );
+    let e = check_call("array.create", 1, &["dtype", "size"]).unwrap_err();
+    assert_eq!((e.at, e.label), (At::Kwarg(1), "unknown keyword"));
+    assert!(check_call("pld.system.rank", 1, &[]).is_ok());
+    assert_eq!(
+        check_call("pld.system.rank", 0, &[]).unwrap_err().label,
+        "missing argument"
+    );
 }

@@ -1,6 +1,6 @@
-//! Checking one call of a registered op against its registry signature:
-//! the positional arguments (`add_argument`), the keywords (`set_attr`) and
-//! which arguments a call must give ([`OpInfo::min_args`]).
+//! Checking one call of a registered op against its registry signature
+//! ([`Signature`]): the positional arguments (`add_argument`), the keywords
+//! (`set_attr`) and which arguments a call must give.
 //!
 //! PyPTO's rules, from `op-registry.md` §7-8: a call passes at most the
 //! registered arguments; an op that declares keyword attributes rejects any
@@ -10,7 +10,7 @@
 //! `tile.matmul_acc(acc, lhs, rhs, init_cond=...)`) and the call's `attrs`
 //! dictionary; both are accepted.
 
-use super::{lookup, registry, OpInfo};
+use super::{signature, Signature};
 
 /// The keyword under which PyPTO prints a call's attribute dictionary
 /// (`attrs={"pipeline_membership": "0:0"}`); not an op attribute.
@@ -41,7 +41,7 @@ fn plural(n: usize, word: &str) -> String {
 }
 
 /// What a call of `info` may pass by keyword, for a message.
-fn accepted(info: &OpInfo) -> String {
+fn accepted(info: &Signature) -> String {
     let mut parts = Vec::new();
     if !info.attrs.is_empty() {
         let attrs: Vec<String> = info
@@ -59,12 +59,12 @@ fn accepted(info: &OpInfo) -> String {
 }
 
 /// Checks a call of `name` with `n_pos` positional arguments and the
-/// keywords `kwargs` (in call order) against the registry. Ops the table
-/// does not hold (unregistered deviations, out-of-scope namespaces) and
-/// non-op callees pass.
+/// keywords `kwargs` (in call order) against the registry's signature of
+/// the op (any namespace). Unregistered names (the table's deviations,
+/// non-op callees such as `pl.range`) pass.
 pub fn check_call(name: &str, n_pos: usize, kwargs: &[&str]) -> Result<(), CallError> {
     let bare = name.strip_prefix("pl.").unwrap_or(name);
-    let Some(info) = lookup(bare).filter(|_| registry::is_registered(bare)) else {
+    let Some(info) = signature(bare) else {
         return Ok(());
     };
     let n_args = info.args.len();
@@ -151,7 +151,7 @@ pub enum AttrValue {
 /// enum) are not checked. `Err` is the message.
 pub fn check_attr_value(name: &str, key: &str, value: AttrValue) -> Result<(), String> {
     let bare = name.strip_prefix("pl.").unwrap_or(name);
-    let Some(info) = lookup(bare).filter(|_| registry::is_registered(bare)) else {
+    let Some(info) = signature(bare) else {
         return Ok(());
     };
     let Some(&(_, ty)) = info.attrs.iter().find(|(k, _)| *k == key) else {
