@@ -1,7 +1,7 @@
 # lit configuration for tilemem's FileCheck suite.
 #
 # Tests are `.mlir` files with `// RUN: tilemem opt ... %s | FileCheck %s`
-# lines. `tilemem` is taken from PATH (`.ci/run` puts the freshly built
+# lines, and PyPTO programs (`.py`) with `# RUN: tilemem plan ...` lines. `tilemem` is taken from PATH (`.ci/run` puts the freshly built
 # binary first) or from the TILEMEM environment variable; FileCheck and
 # `not` come from PATH or from an installed LLVM (`/usr/lib/llvm-*/bin`).
 
@@ -13,7 +13,9 @@ import lit.formats
 
 config.name = "tilemem"
 config.test_format = lit.formats.ShTest(execute_external=False)
-config.suffixes = [".mlir"]
+# `.mlir` for the MLIR driver, `.py` for PyPTO programs (tests/lit/pto).
+config.suffixes = [".mlir", ".py"]
+config.excludes = ["lit.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 # Keep lit's scratch files out of the source tree.
 config.test_exec_root = os.path.join(

@@ -4,8 +4,8 @@
 //!
 //! The registry's facts are copied verbatim. What the registry does not say
 //! and the planner needs (the executing pipe, the op class, the view's
-//! offset operand, the result space of ops without a memory spec) is filled
-//! in here by rules below; the seeds' differences come only from
+//! offset operand, the result space of ops without a memory spec, how many
+//! arguments a call must give) is filled in here by rules below; the seeds' differences come only from
 //! `tilemem_pto::ops::DEVIATIONS`.
 
 use std::fmt::Write as _;
@@ -52,6 +52,7 @@ fn class_of(name: &str) -> &'static str {
         "tile.tpop_from_aic" | "tile.tpop_from_aiv" => "Tpop",
         "tile.store" => "Store",
         "tile.alloc" => "Alloc",
+        "system.reserve_buffer" => "Reserve",
         _ => "Compute",
     }
 }
@@ -82,21 +83,104 @@ fn out_space_of(name: &str, ns: &str, mem: &str) -> String {
     }
 }
 
-/// A view shares its source's bytes: output memory inherited and no
-/// execution memory access (DDR tensors: inherited memory alone).
-fn view_of(row: &Row) -> String {
+/// Whether the op is a view: it shares its source's bytes (output memory
+/// inherited and no execution memory access; DDR tensors: inherited
+/// memory alone).
+fn is_view(row: &Row) -> bool {
     let inherit = row["output_memory_inherit_input"] == "yes";
     let no_access = row["memory_access"] == "no_execution_memory_access";
-    if !(inherit && (no_access || row["namespace"] == "tensor")) {
-        return "ViewRule::NotView".into();
+    inherit && (no_access || row["namespace"] == "tensor")
+}
+
+/// The position of a view's `offset` argument (a window of its source).
+fn view_offsets(row: &Row) -> Option<usize> {
+    if !is_view(row) {
+        return None;
     }
-    let offset = row["args"]
+    row["args"]
         .split(' ')
         .find_map(|a| a.split_once(':').filter(|(_, n)| *n == "offset"))
-        .map(|(i, _)| i.to_string());
-    match offset {
+        .and_then(|(i, _)| i.parse().ok())
+}
+
+fn view_of(row: &Row) -> String {
+    match view_offsets(row) {
+        _ if !is_view(row) => "ViewRule::NotView".into(),
         Some(i) => format!("ViewRule::Window {{ offsets_arg: {i} }}"),
         None => "ViewRule::WholeSource".into(),
+    }
+}
+
+/// Arguments a call may leave out although a memory fact names them:
+/// (op, first optional position, evidence). PyPTO's deducers decide which
+/// arguments are optional; the registry only documents them
+/// (`add_argument`), so an exception needs a program PyPTO printed.
+const OPTIONAL_FROM: &[(&str, usize, &str)] = &[(
+    "tile.rsqrt",
+    1,
+    "PyPTO prints `tile.rsqrt(x)` without its tmp \
+     (data/pto/kernels/qwen3_scope3__a5/pypto/32_after_InitMemRef.py)",
+)];
+
+/// How many leading arguments a call must give: every argument up to the
+/// last one a registry memory fact names (an input memory constraint, the
+/// reused input, a declared unconditional write effect, a view's offsets),
+/// at least the first when the op has any; [`OPTIONAL_FROM`] lowers it.
+fn min_args(row: &Row, n_args: usize) -> Result<usize, String> {
+    if n_args == 0 {
+        return Ok(0);
+    }
+    let mut need = 1;
+    for (i, _) in registry::parse_input_memory(&row["input_memory"])? {
+        need = need.max(i + 1);
+    }
+    if let Ok(i) = row["output_reuses_input"].parse::<usize>() {
+        need = need.max(i + 1);
+    }
+    for (i, _, conditional) in registry::parse_effects(&row["arg_effects"])?.unwrap_or_default() {
+        if !conditional {
+            need = need.max(i + 1);
+        }
+    }
+    if let Some(i) = view_offsets(row) {
+        need = need.max(i + 1);
+    }
+    if let Some(&(_, from, _)) = OPTIONAL_FROM.iter().find(|o| o.0 == row["name"]) {
+        need = need.min(from);
+    }
+    if need > n_args {
+        return Err(format!(
+            "{}: a memory fact names argument {need} of {n_args}",
+            row["name"]
+        ));
+    }
+    Ok(need)
+}
+
+fn input_memory_expr(s: &str) -> Result<String, String> {
+    let parts: Vec<String> = registry::parse_input_memory(s)?
+        .into_iter()
+        .map(|(i, spaces)| {
+            let list: Vec<String> = spaces.iter().map(|m| format!("MemSpace::{m}")).collect();
+            format!("({i}, &[{}])", list.join(", "))
+        })
+        .collect();
+    Ok(format!("&[{}]", parts.join(", ")))
+}
+
+fn attrs_expr(s: &str) -> Result<String, String> {
+    let parts: Vec<String> = registry::parse_attrs(s)?
+        .into_iter()
+        .map(|(k, t)| format!("({k:?}, {t:?})"))
+        .collect();
+    Ok(format!("&[{}]", parts.join(", ")))
+}
+
+fn role_expr(s: &str) -> Result<String, String> {
+    match s {
+        "" => Ok("CrossCoreRole::None".into()),
+        "TPush" | "TPop" | "TFree" | "InitializePipe" => Ok(format!("CrossCoreRole::{s}")),
+        other => Err(format!("unknown cross-core role '{other}'")),
     }
 }
 
@@ -143,6 +227,26 @@ fn evidence_expr(s: &str) -> &'static str {
     }
 }
 
+/// The `args` column's names, in order (`0:lhs 1:rhs`; none for
+/// `(none; no_argument)`).
+fn arg_names(row: &Row) -> Vec<&str> {
+    row["args"]
+        .split_whitespace()
+        .filter_map(|a| a.split_once(':').map(|(_, n)| n))
+        .collect()
+}
+
+/// One op's call signature (every registered op, any namespace).
+fn signature_text(row: &Row) -> Result<String, String> {
+    let args = arg_names(row);
+    Ok(format!(
+        "    Signature {{ name: {:?}, args: &{args:?}, min_args: {}, attrs: {} }},\n",
+        row["name"],
+        min_args(row, args.len())?,
+        attrs_expr(&row["attrs"])?,
+    ))
+}
+
 fn row_text(row: &Row) -> Result<String, String> {
     let name = row["name"].as_str();
     let inplace_safe = row["inplace"] != "not_inplace_safe";
@@ -169,10 +273,7 @@ fn row_text(row: &Row) -> Result<String, String> {
         "" => "None".to_string(),
         i => format!("Some({i})"),
     };
-    let args: Vec<&str> = row["args"]
-        .split_whitespace()
-        .filter_map(|a| a.split_once(':').map(|(_, n)| n))
-        .collect();
+    let args = arg_names(row);
     let mut s = String::new();
     let _ = write!(
         s,
@@ -181,7 +282,8 @@ fn row_text(row: &Row) -> Result<String, String> {
          {workspace},\n        class: OpClass::{},\n        pipe: Pipe::{},\n        \
          inplace_safe: {inplace_safe},\n        forbid_output_alias: &{forbid:?},\n        \
          output_memory_inherit_input: {},\n        arg_effects: {},\n        evidence: {},\n        \
-         a2a3_separations: {separations},\n        args: &{args:?},\n    }},\n",
+         a2a3_separations: {separations},\n        args: &{args:?},\n        \
+         input_memory: {},\n        cross_core_role: {},\n    }},\n",
         out_space_of(name, &row["namespace"], &row["output_memory"]),
         view_of(row),
         class_of(name),
@@ -189,6 +291,8 @@ fn row_text(row: &Row) -> Result<String, String> {
         row["output_memory_inherit_input"] == "yes",
         effects_expr(&row["arg_effects"])?,
         evidence_expr(&row["memory_access"]),
+        input_memory_expr(&row["input_memory"])?,
+        role_expr(&row["cross_core_role"])?,
     );
     Ok(s)
 }
@@ -196,8 +300,8 @@ fn row_text(row: &Row) -> Result<String, String> {
 /// The whole `table.rs` for the registry text `csv`.
 pub fn generate(csv: &str) -> Result<String, String> {
     let rows = registry::parse_csv(csv)?;
-    let mut names: Vec<&str> = rows.iter().map(|r| r["name"].as_str()).collect();
-    names.sort_unstable();
+    let mut all: Vec<&Row> = rows.iter().collect();
+    all.sort_by(|a, b| a["name"].cmp(&b["name"]));
     let mut scoped: Vec<&Row> = rows
         .iter()
         .filter(|r| registry::in_scope(&r["name"]))
@@ -208,17 +312,20 @@ pub fn generate(csv: &str) -> Result<String, String> {
          //! (`op-registry.csv`, PyPTO e2d0f78) and `deviations.rs`. Do not edit:\n\
          //! change the generator or the deviations and regenerate.\n\n\
          use tilemem_soc::MemSpace;\n\n\
-         use super::{AliasRule, ArgEffect, ArgEffects, Evidence, OpClass, OpInfo, OutSpace, Pipe, \
-         ViewRule};\n\n\
+         use super::{AliasRule, ArgEffect, ArgEffects, CrossCoreRole, Evidence, OpClass, OpInfo, \
+         OutSpace, Pipe, Signature, ViewRule};\n\n\
          /// Every registry op the planner models, sorted by name.\n\
          pub static TABLE: &[OpInfo] = &[\n",
     );
     for r in scoped {
         out.push_str(&row_text(r)?);
     }
-    out.push_str("];\n\n/// Every op name PyPTO e2d0f78 registers, sorted.\npub static REGISTERED: &[&str] = &[\n");
-    for n in names {
-        let _ = writeln!(out, "    {n:?},");
+    out.push_str(
+        "];\n\n/// The call signature of every op PyPTO e2d0f78 registers, sorted by name.\n\
+         pub static SIGNATURES: &[Signature] = &[\n",
+    );
+    for r in all {
+        out.push_str(&signature_text(r)?);
     }
     out.push_str("];\n");
     Ok(out)

@@ -281,7 +281,8 @@ fn pipe_of(f: &Function, r: &Reserve) -> Option<(StmtId, u64, u64)> {
     let var = f.stmts[r.stmt].def()?;
     f.walk().into_iter().find_map(|(_, st)| {
         let c = f.stmts[st].call()?;
-        if !c.op_name().ends_with("initialize_pipe") || c.args.first()?.as_var() != Some(var) {
+        let init = crate::ops::has_role(c.op_name(), crate::ops::CrossCoreRole::InitializePipe);
+        if !init || c.args.first()?.as_var() != Some(var) {
             return None;
         }
         let size = u64::try_from(c.kwarg("slot_size")?.as_int()?).ok()?;

@@ -320,7 +320,7 @@ impl Function {
         let st = &self.stmts[s];
         let var = st.def()?;
         let call = st.call()?;
-        if call.op_name() != "tile.alloc" {
+        if !crate::ops::has_class(call.op_name(), crate::ops::OpClass::Alloc) {
             return None;
         }
         let space = call.args.first().and_then(Expr::as_mem_space)?;

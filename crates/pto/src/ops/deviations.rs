@@ -11,7 +11,9 @@
 
 use tilemem_soc::MemSpace;
 
-use super::{AliasRule, ArgEffects, Evidence, OpClass, OpInfo, OutSpace, Pipe, ViewRule};
+use super::{
+    AliasRule, ArgEffects, CrossCoreRole, Evidence, OpClass, OpInfo, OutSpace, Pipe, ViewRule,
+};
 
 /// What a deviation changes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -118,6 +120,8 @@ pub static DEVIATIONS: &[Deviation] = &[
             evidence: Evidence::Unknown,
             a2a3_separations: &[],
             args: &[],
+            input_memory: &[],
+            cross_core_role: CrossCoreRole::None,
         }),
         source: "seeds/000_247137137f7d8b90.txt:146",
         why: "declares a written workspace (arg 2); not registered at PyPTO e2d0f78",

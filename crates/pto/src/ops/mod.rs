@@ -17,12 +17,16 @@
 //! [`DEVIATIONS`], the one place where the table differs from it.
 //!
 //! An op in none of the registry's namespaces the table covers is rejected by
-//! [`check_known`]; registered ops outside the table's scope (distributed,
-//! prefetch, the pre-lowering tensor ops) read as [`DEFAULT_OP`].
+//! [`check_known`], and a call that breaks its op's registered signature
+//! (arguments, keyword attributes) by [`check_call`]; registered ops
+//! outside the table's scope (distributed, prefetch, the pre-lowering tensor
+//! ops) read as [`DEFAULT_OP`]. The registry's input-space constraints are
+//! checked on typed programs by [`crate::check`].
 
 mod deviations;
 pub mod registry;
 mod table;
+pub mod validate;
 
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::OnceLock;
@@ -30,7 +34,8 @@ use std::sync::OnceLock;
 use tilemem_soc::{Family, MemSpace};
 
 pub use deviations::{Change, Deviation, DEVIATIONS};
-pub use table::{REGISTERED, TABLE};
+pub use table::{SIGNATURES, TABLE};
+pub use validate::{check_call, At, CallError};
 
 /// Hardware pipe that executes an op (needed for cross-pipe reuse penalties).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -179,8 +184,26 @@ pub enum OpClass {
     Store,
     /// `tile.alloc`: declares an allocation root.
     Alloc,
+    /// `system.reserve_buffer`: reserves a fixed window of the space (the
+    /// cross-core pipe ring, a kernel's own scratch) that tiles avoid.
+    Reserve,
     /// Anything else.
     Compute,
+}
+
+/// Registry: the op's part in a cross-core pipe (`set_cross_core_role`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CrossCoreRole {
+    /// No cross-core role.
+    None,
+    /// Pushes a tile into the pipe (`tile.tpush_to_*`).
+    TPush,
+    /// Pops a tile from the pipe (`tile.tpop_from_*`).
+    TPop,
+    /// Releases a popped tile's slot (`system.tfree_to_*`).
+    TFree,
+    /// Sets up the pipe's slot ring (`system.*_initialize_pipe`).
+    InitializePipe,
 }
 
 /// One row of the op table.
@@ -217,8 +240,39 @@ pub struct OpInfo {
     /// written before sources are read: `tile.sels`, `tile.rem`).
     pub a2a3_separations: &'static [(usize, usize)],
     /// Registry: the names of the positional arguments, in order (a call
-    /// may omit trailing ones, never pass more).
+    /// may omit the ones after its [`Signature::min_args`], never pass more).
     pub args: &'static [&'static str],
+    /// Registry: the memory spaces each constrained input may be in
+    /// (`set_input_memory`); inputs not listed may be anywhere.
+    pub input_memory: &'static [(usize, &'static [MemSpace])],
+    /// Registry: the op's cross-core pipe role.
+    pub cross_core_role: CrossCoreRole,
+}
+
+/// How a registered op is called (every namespace, not only the ops the
+/// table models): PyPTO's `add_argument` list and `set_attr` keywords.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Signature {
+    /// Full op name (`tile.add`).
+    pub name: &'static str,
+    /// Registry: the positional arguments' names, in order.
+    pub args: &'static [&'static str],
+    /// How many of `args` a call must give (positionally or by name): the
+    /// ones a registry memory fact names (see `cargo xtask pto-registry`).
+    pub min_args: usize,
+    /// Registry: the declared keyword attributes (`set_attr<T>(key)`), as
+    /// (key, type). Empty: the op declares none and PyPTO validates no
+    /// keyword of its calls.
+    pub attrs: &'static [(&'static str, &'static str)],
+}
+
+/// The signature of registered op `name` (a leading `pl.` is ignored).
+pub fn signature(name: &str) -> Option<&'static Signature> {
+    let name = name.strip_prefix("pl.").unwrap_or(name);
+    SIGNATURES
+        .binary_search_by(|s| s.name.cmp(name))
+        .ok()
+        .map(|i| &SIGNATURES[i])
 }
 
 /// Element width facts for the target-aware cast rule.
@@ -413,6 +467,8 @@ pub const DEFAULT_OP: OpInfo = OpInfo {
     evidence: Evidence::Unknown,
     a2a3_separations: &[],
     args: &[],
+    input_memory: &[],
+    cross_core_role: CrossCoreRole::None,
 };
 
 /// Namespaces in which a name PyPTO does not register is rejected (the
@@ -435,32 +491,27 @@ pub fn check_known(name: &str) -> Result<(), String> {
     }
     // Suggest the registered op whose name extends (or is extended by) the
     // unknown one, the shortest first: `tile.max` -> `tile.maximum`.
-    let hint = REGISTERED
+    let hint = SIGNATURES
         .iter()
+        .map(|s| s.name)
         .filter(|r| r.starts_with(bare) || (bare.starts_with(*r) && r.contains('.')))
-        .min_by_key(|r| (r.len(), **r))
+        .min_by_key(|r| (r.len(), *r))
         .map_or(String::new(), |r| format!(" (did you mean '{r}'?)"));
     Err(format!(
         "unknown op '{bare}': PyPTO e2d0f78 registers no op of this name{hint}"
     ))
 }
 
-/// Checks a call of registered op `name` with `n_args` positional
-/// arguments against the registry's argument list.
-pub fn check_arg_count(name: &str, n_args: usize) -> Result<(), String> {
-    let bare = name.strip_prefix("pl.").unwrap_or(name);
-    let Some(info) = lookup(bare).filter(|_| registry::is_registered(bare)) else {
-        return Ok(());
-    };
-    if n_args <= info.args.len() {
-        return Ok(());
-    }
-    Err(format!(
-        "'{bare}' takes at most {} positional argument{} ({}), found {n_args}",
-        info.args.len(),
-        if info.args.len() == 1 { "" } else { "s" },
-        info.args.join(", ")
-    ))
+/// Whether `name` is an op of this class (`OpClass::Alloc` for
+/// `tile.alloc`): passes identify structural ops by the table, never by
+/// spelling their names.
+pub fn has_class(name: &str, class: OpClass) -> bool {
+    lookup(name).is_some_and(|i| i.class == class)
+}
+
+/// Whether `name` is an op with this cross-core role.
+pub fn has_role(name: &str, role: CrossCoreRole) -> bool {
+    lookup(name).is_some_and(|i| i.cross_core_role == role)
 }
 
 /// [`lookup`], falling back to [`DEFAULT_OP`].

@@ -5,7 +5,9 @@
 
 use std::collections::BTreeMap;
 
-use super::{ArgEffect, ArgEffects, Evidence, OpInfo};
+use tilemem_soc::MemSpace;
+
+use super::{ArgEffect, ArgEffects, CrossCoreRole, Evidence, OpInfo, Signature};
 
 /// One registry row: column name -> value.
 pub type Row = BTreeMap<String, String>;
@@ -42,7 +44,7 @@ pub fn in_scope(name: &str) -> bool {
 
 /// Whether PyPTO e2d0f78 registers an op of this name (any namespace).
 pub fn is_registered(name: &str) -> bool {
-    super::REGISTERED.binary_search(&name).is_ok()
+    super::signature(name).is_some()
 }
 
 /// Parses the registry CSV (RFC 4180 quoting) into rows keyed by header.
@@ -174,6 +176,68 @@ fn render_args(args: &[&str]) -> String {
         .join(" ")
 }
 
+/// Parses the `input_memory` column (`0:Left; 1:Right`, `0:{Vec, Acc}`)
+/// into (argument, allowed space names).
+pub fn parse_input_memory(s: &str) -> Result<Vec<(usize, Vec<String>)>, String> {
+    if s.is_empty() {
+        return Ok(Vec::new());
+    }
+    s.split("; ")
+        .map(|part| {
+            let (i, spaces) = part
+                .split_once(':')
+                .ok_or_else(|| format!("input memory without index '{part}'"))?;
+            let i: usize = i.parse().map_err(|_| format!("bad index in '{part}'"))?;
+            let spaces = spaces.trim_start_matches('{').trim_end_matches('}');
+            Ok((i, spaces.split(", ").map(str::to_string).collect()))
+        })
+        .collect()
+}
+
+/// Parses the `attrs` column (`target_memory:MemorySpace clamp:bool`) into
+/// (key, type) pairs.
+pub fn parse_attrs(s: &str) -> Result<Vec<(String, String)>, String> {
+    s.split_whitespace()
+        .map(|a| {
+            a.split_once(':')
+                .map(|(k, t)| (k.to_string(), t.to_string()))
+                .ok_or_else(|| format!("attribute without a type '{a}'"))
+        })
+        .collect()
+}
+
+/// The `input_memory` column in the registry's notation.
+fn render_input_memory(list: &[(usize, &[MemSpace])]) -> String {
+    list.iter()
+        .map(|(i, spaces)| match spaces {
+            [one] => format!("{i}:{}", one.name()),
+            _ => {
+                let names: Vec<&str> = spaces.iter().map(|m| m.name()).collect();
+                format!("{i}:{{{}}}", names.join(", "))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// The registry's spelling of a cross-core role (empty for none).
+fn render_role(r: CrossCoreRole) -> &'static str {
+    match r {
+        CrossCoreRole::None => "",
+        CrossCoreRole::TPush => "TPush",
+        CrossCoreRole::TPop => "TPop",
+        CrossCoreRole::TFree => "TFree",
+        CrossCoreRole::InitializePipe => "InitializePipe",
+    }
+}
+
+/// The registry columns a [`Signature`] reproduces, in the registry's
+/// notation.
+pub fn signature_facts(sig: &Signature) -> Vec<(&'static str, String)> {
+    let attrs: Vec<String> = sig.attrs.iter().map(|(k, t)| format!("{k}:{t}")).collect();
+    vec![("args", render_args(sig.args)), ("attrs", attrs.join(" "))]
+}
+
 /// The registry columns the table reproduces, with the table's value for
 /// each, in the registry's notation.
 pub fn registry_facts(info: &OpInfo) -> Vec<(&'static str, String)> {
@@ -202,6 +266,11 @@ pub fn registry_facts(info: &OpInfo) -> Vec<(&'static str, String)> {
         ("arg_effects", render_effects(&info.arg_effects)),
         ("memory_access", render_evidence(info.evidence).to_string()),
         ("args", render_args(info.args)),
+        ("input_memory", render_input_memory(info.input_memory)),
+        (
+            "cross_core_role",
+            render_role(info.cross_core_role).to_string(),
+        ),
         (
             "is_view",
             yes_no(info.output_memory_inherit_input && info.evidence == Evidence::NoAccess),

@@ -185,7 +185,14 @@ fn shared_table_matches_registry_csv() {
     assert_eq!(rows.len(), 312);
     let mut names: Vec<&str> = rows.iter().map(|r| r["name"].as_str()).collect();
     names.sort_unstable();
-    assert_eq!(names, REGISTERED);
+    let signed: Vec<&str> = SIGNATURES.iter().map(|s| s.name).collect();
+    assert_eq!(names, signed);
+    for row in &rows {
+        let sig = signature(&row["name"]).unwrap();
+        for (col, ours) in registry::signature_facts(sig) {
+            assert_eq!(ours, row[col], "{}: column {col}", sig.name);
+        }
+    }
     let deviates = |op: &str, pred: &dyn Fn(&Change) -> bool| {
         DEVIATIONS.iter().any(|d| d.op == op && pred(&d.change))
     };
@@ -288,4 +295,82 @@ fn route_pipes_follow_the_memory_graph() {
         .map(|o| o.name)
         .collect::<Vec<_>>();
     assert_eq!(others, ["tile.assemble"]);
+}
+
+#[test]
+fn required_arguments_follow_the_registry_memory_facts() {
+    let min = |op: &str| signature(op).unwrap().min_args;
+    // Input spaces: both matmul operands; the reused accumulator and both
+    // operands of matmul_acc, not its init_cond.
+    assert_eq!(min("tile.matmul"), 2);
+    assert_eq!(min("tile.matmul_acc"), 3);
+    // The stored tensor (set_output_reuses_input(2)); the slice's offsets.
+    assert_eq!(min("tile.store"), 3);
+    assert_eq!(min("tile.slice"), 3);
+    // No memory fact beyond the first argument; tile.rsqrt's tmp is
+    // optional (PyPTO prints it without).
+    assert_eq!(min("tile.load"), 1);
+    assert_eq!(min("tile.rsqrt"), 1);
+    assert_eq!(min("system.reserve_buffer"), 0);
+}
+
+#[test]
+fn signature_checks() {
+    assert!(check_call("pl.tile.load", 4, &["target_memory", "attrs"]).is_ok());
+    let e = check_call("tile.load", 4, &["target_memory", "pad"]).unwrap_err();
+    assert_eq!((e.at, e.label), (At::Kwarg(1), "unknown keyword"));
+    let e = check_call("tile.full", 2, &["value"]).unwrap_err();
+    assert_eq!((e.at, e.label), (At::Kwarg(0), "given twice"));
+    assert!(check_call("tile.full", 1, &["dtype", "value"]).is_ok());
+    let e = check_call("tile.matmul", 1, &[]).unwrap_err();
+    assert_eq!((e.at, e.label), (At::Callee, "missing argument"));
+    assert!(check_call("tile.matmul", 1, &["rhs"]).is_ok());
+    let e = check_call("tile.exp", 2, &[]).unwrap_err();
+    assert_eq!(e.label, "too many arguments");
+    // No attributes declared: any keyword (PyPTO validates none).
+    assert!(check_call("system.task_dummy", 0, &["deps"]).is_ok());
+    // Not in the table: not checked here.
+    assert!(check_call("pl.range", 7, &["x"]).is_ok());
+}
+
+#[test]
+fn input_spaces_and_roles_come_from_the_registry() {
+    use tilemem_soc::MemSpace;
+    assert_eq!(
+        lookup("tile.matmul").unwrap().input_memory,
+        &[(0, &[MemSpace::Left][..]), (1, &[MemSpace::Right][..])]
+    );
+    assert_eq!(
+        lookup("tile.store").unwrap().input_memory,
+        &[(0, &[MemSpace::Vec, MemSpace::Acc][..])]
+    );
+    assert!(has_class("pl.tile.alloc", OpClass::Alloc));
+    assert!(has_class("system.reserve_buffer", OpClass::Reserve));
+    assert!(!has_class("reserve_buffer", OpClass::Reserve));
+    assert!(has_role(
+        "system.aiv_initialize_pipe",
+        CrossCoreRole::InitializePipe
+    ));
+    assert!(has_role("tile.tpop_from_aic", CrossCoreRole::TPop));
+    assert!(!has_role("tile.add", CrossCoreRole::TPop));
+}
+
+#[test]
+fn every_registered_op_has_a_signature_checked_on_its_calls() {
+    assert_eq!(SIGNATURES.len(), 312);
+    assert!(SIGNATURES.windows(2).all(|w| w[0].name < w[1].name));
+    // Outside the table's scope: the pre-lowering tensor ops, pld, array.
+    assert!(lookup("tensor.add").is_none());
+    let e = check_call("pl.tensor.add", 3, &[]).unwrap_err();
+    assert_eq!(
+        e.message,
+        "'tensor.add' takes at most 2 positional arguments (lhs, rhs), found 3"
+    );
+    let e = check_call("array.create", 1, &["dtype", "size"]).unwrap_err();
+    assert_eq!((e.at, e.label), (At::Kwarg(1), "unknown keyword"));
+    assert!(check_call("pld.system.rank", 1, &[]).is_ok());
+    assert_eq!(
+        check_call("pld.system.rank", 0, &[]).unwrap_err().label,
+        "missing argument"
+    );
 }

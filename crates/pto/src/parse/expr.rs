@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use crate::ir::{BinOp, Call, DType, Expr, Kwarg, Quote, UnaryOp, VarDef, VarId};
+use crate::ir::{BinOp, Call, DType, Expr, Kwarg, MemSpace, Quote, UnaryOp, VarDef, VarId};
 
 use super::lexer::{op_code, Tok, Token};
 use super::{is_keyword, Parser, R};
@@ -230,9 +230,7 @@ impl<'s> Parser<'s> {
                     self.bump()?;
                     e = self.call_expr(func, t)?;
                     if let Expr::Call(c) = &e {
-                        if let Err(why) = crate::ops::check_arg_count(&c.func, c.args.len()) {
-                            return Err(self.err(callee, why, "too many arguments"));
-                        }
+                        self.check_signature(c, callee)?;
                     }
                 }
                 OP_LBRACKET => {
@@ -273,6 +271,40 @@ impl<'s> Parser<'s> {
         }
     }
 
+    /// Checks a just-read call against its op's registry signature
+    /// ([`crate::ops::check_call`]); the error points at the callee or at the
+    /// offending keyword.
+    fn check_signature(&self, c: &Call, callee: Token) -> R<()> {
+        // Most callees are ops; the rest (`pl.range`, `self.f`) need no
+        // keyword list.
+        if crate::ops::signature(&c.func).is_none() {
+            return Ok(());
+        }
+        let kws: Vec<&str> = c.kwargs.iter().map(|k| &*k.name).collect();
+        let Err(e) = crate::ops::check_call(&c.func, c.args.len(), &kws) else {
+            for (k, kw) in c.kwargs.iter().enumerate() {
+                use crate::ops::validate::{check_attr_value, AttrValue};
+                let value = match &kw.value {
+                    Expr::Bool(_) => AttrValue::Bool,
+                    v => match v.as_mem_space() {
+                        Some(MemSpace::Other(_)) | None => AttrValue::Other,
+                        Some(_) => AttrValue::KnownSpace,
+                    },
+                };
+                if let Err(why) = check_attr_value(&c.func, &kw.name, value) {
+                    let at = self.call_kw_toks.get(k).copied().unwrap_or(callee);
+                    return Err(self.err(at, why, "wrong attribute type"));
+                }
+            }
+            return Ok(());
+        };
+        let at = match e.at {
+            crate::ops::At::Kwarg(k) => self.call_kw_toks.get(k).copied().unwrap_or(callee),
+            crate::ops::At::Callee => callee,
+        };
+        Err(self.err(at, e.message, e.label))
+    }
+
     /// Arguments after `(` up to `)` (consumed).
     ///
     /// Items collect on the shared scratch stacks and move into exactly
@@ -285,10 +317,13 @@ impl<'s> Parser<'s> {
         if r.is_err() {
             self.scratch.truncate(a0);
             self.scratch_kw.truncate(k0);
+            self.kw_toks.truncate(k0);
         }
         r?;
         let args = self.scratch.drain(a0..).collect();
         let kwargs = self.scratch_kw.drain(k0..).collect();
+        self.call_kw_toks.clear();
+        self.call_kw_toks.extend(self.kw_toks.drain(k0..));
         Ok((args, kwargs))
     }
 
@@ -298,6 +333,7 @@ impl<'s> Parser<'s> {
         let k0 = self.scratch_kw.len();
         if &*func == "pl.const" {
             let r = self.call_args_inner(k0);
+            self.kw_toks.truncate(k0);
             if r.is_err() {
                 self.scratch.truncate(a0);
                 self.scratch_kw.truncate(k0);
@@ -334,6 +370,7 @@ impl<'s> Parser<'s> {
                 let value = self.expr()?;
                 let name = self.intern(self.text(t));
                 self.scratch_kw.push(Kwarg { name, value });
+                self.kw_toks.push(t);
             } else {
                 if self.scratch_kw.len() > k0 {
                     return Err(self.err(

@@ -80,6 +80,8 @@ pub fn parse(src: &str) -> Result<Program, ParseError> {
         names: HashSet::default(),
         scratch: Vec::new(),
         scratch_kw: Vec::new(),
+        kw_toks: Vec::new(),
+        call_kw_toks: Vec::new(),
         ty_cache: HashMap::default(),
         recording: None,
         last_end: 0,
@@ -213,6 +215,10 @@ struct Parser<'s> {
     scratch: Vec<Expr>,
     /// Stack of keyword arguments being read.
     scratch_kw: Vec<Kwarg>,
+    /// The keyword tokens of `scratch_kw`, for diagnostics.
+    kw_toks: Vec<Token>,
+    /// The keyword tokens of the call [`Parser::call_args`] read last.
+    call_kw_toks: Vec<Token>,
     /// Types already read in this function, by annotation text.
     ty_cache: type_cache::TypeCache<'s>,
     /// Scope queries of the annotation being read for the cache.

@@ -373,6 +373,11 @@ pub fn run_pipeline(
     let relative = passes
         .iter()
         .any(|&p| p == PassId::MemoryReuse || p == PassId::AllocateMemoryAddr);
+    // The registry's input-space constraints, on the spaces the program
+    // declares (no pass changes a tile's space).
+    for w in crate::check::input_spaces(program)? {
+        ctx.warning(w);
+    }
     if program.functions.len() > 1 {
         return parallel::run(program, ctx, passes, relative);
     }

@@ -118,7 +118,7 @@ pub fn resolve(
         let Some(call) = f.stmts[s].call() else {
             continue;
         };
-        if call.op_name() != RESERVE_OP {
+        if !crate::ops::has_class(call.op_name(), crate::ops::OpClass::Reserve) {
             continue;
         }
         let pos = f.stmts[s].pos;

@@ -346,7 +346,7 @@ pub fn reserved_end(f: &Function, space: MemSpace, policy: &dyn MemoryAllocatorP
         let Some(call) = f.stmts[s].call() else {
             continue;
         };
-        if call.op_name() != "system.reserve_buffer" && call.op_name() != "reserve_buffer" {
+        if !crate::ops::has_class(call.op_name(), crate::ops::OpClass::Reserve) {
             continue;
         }
         let Some(size) = call.kwarg("size").and_then(Expr::as_int) else {

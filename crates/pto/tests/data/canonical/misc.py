@@ -12,7 +12,7 @@ class Misc:
         acc: pl.Tile[[16, 16], pl.FP32, pl.MemRef(mem_acc_1, pl.const(0, pl.INT64), 1024, slots=2)[k % 2], pl.Mem.Acc] = pl.tile.create([16, 16], dtype=pl.FP32, target_memory=pl.Mem.Acc)
         s: pl.Tile[[8, 16], pl.BF16, pl.MemRef(mem_vec_2, k * 256 + 64, 256), pl.Mem.Vec, pl.TileView(valid_shape=[8, k], pad=pl.PadValue.max)] = pl.tile.slice(acc, [8, 16], [0, 0])
         d: pl.Tile[[16, 16], pl.FP32, pl.MemRef("l0c", slots=2)[0], pl.Mem.Acc] = acc
-        pair: pl.Tuple[pl.Scalar[pl.INT32], pl.Scalar[pl.INT32]] = pl.tile.sort32(s, reverse=False, tag=None, note="a \"b\"\n")
+        pair: pl.Tuple[pl.Scalar[pl.INT32], pl.Scalar[pl.INT32]] = pl.tile.sort32(s, s, reverse=False, tag=None, note="a \"b\"\n")
         first: pl.Scalar[pl.INT32] = pair[0]
         neg: pl.Scalar[pl.INT32] = -(first + 1) * -2 ** 3
         flag: pl.Scalar[pl.BOOL] = pl.const(128, pl.INDEX) == pl.const(0, pl.INDEX)
