@@ -1,7 +1,7 @@
 //! Gap of `auto` to the co-live lower bound on generated large traces:
 //! `cargo run --release -p tilemem-plan --example trace_gaps -- [LIMIT_S]
 //! [SEEDS] [SIZES...]`. One row per trace, then the worst and median gap
-//! per size. Environment: `SEED0` (first seed), `SOLVER` (`dsa-rp`,
+//! per size. Environment: `SEED0` (first seed), `SOLVER` (`handoff`,
 //! `portfolio`; default `auto`), `COLIVE` (make every buffer live at once).
 use std::time::{Duration, Instant};
 
@@ -35,7 +35,7 @@ fn main() {
             }
             let t = Instant::now();
             let kind = match std::env::var("SOLVER").as_deref() {
-                Ok("dsa-rp") => SolverKind::DsaRp,
+                Ok("handoff") => SolverKind::Handoff,
                 Ok("portfolio") => SolverKind::Portfolio,
                 _ => SolverKind::Auto,
             };

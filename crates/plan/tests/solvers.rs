@@ -228,8 +228,8 @@ fn conflicts_separate_buffers_that_never_meet() {
     p.conflicts.push((a, b));
     for kind in KINDS {
         let out = solve(&p, kind, &budget()).unwrap();
-        // dsa-rp rounds every candidate to PyPTO's 32-byte grid.
-        let want = if kind == SolverKind::DsaRp { 36 } else { 8 };
+        // handoff rounds every candidate to PyPTO's 32-byte grid.
+        let want = if kind == SolverKind::Handoff { 36 } else { 8 };
         assert_eq!(out.height, want, "{kind}");
     }
     p.capacity = Some(7);
