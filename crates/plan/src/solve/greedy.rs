@@ -141,7 +141,8 @@ pub(crate) fn place_in_order(
 /// [`place_in_order`], except that a pass the budget cuts short keeps the
 /// buffers it placed and finishes the rest on the skyline
 /// ([`complete_rest`], `O(n log n)` work), so a cut pass still yields a
-/// valid placement close to the greedy's instead of nothing. `None` only when pinned buffers clash.
+/// valid placement close to the greedy's instead of nothing. `None` only
+/// when pinned buffers clash.
 pub(crate) fn place_or_complete(
     problem: &Problem,
     order: &[u32],
@@ -192,14 +193,22 @@ fn complete_rest(
         }
     }
     taken.sort_unstable();
-    let conflicts = conflict_lists(problem);
+    let conflicts = if problem.conflicts.is_empty() {
+        Vec::new()
+    } else {
+        conflict_lists(problem)
+    };
     skyline::complete(
         problem,
         &mut offsets,
         &mut done,
         order[placed..].iter().map(|&i| i as usize),
         &taken,
-        &|i| conflicts[i].iter().map(|&j| j as usize).collect(),
+        &|i| {
+            conflicts
+                .get(i)
+                .map_or_else(Vec::new, |c| c.iter().map(|&j| j as usize).collect())
+        },
         &|x, i| align_up(x, b[i].align),
     );
     (!pinned_left || pinned_are_consistent(problem)).then_some(offsets)

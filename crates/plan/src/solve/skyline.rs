@@ -10,11 +10,12 @@
 //! across time the way first-fit does, without searching the gaps below.
 //!
 //! # How
-//! Time is cut at every lifetime end; a segment tree over the sections
-//! holds the highest end in use per section (range "raise to at least"
-//! updates, range maximum queries: `O(log T)` each). Each remaining buffer,
-//! in the pass's order, goes at the lowest offset at or above the skyline
-//! of its lifetime that avoids the global obstacles (reserved ranges,
+//! Time is cut into sections (instants themselves when they are dense, as
+//! in traces; else at every lifetime end), and an array of blocks of
+//! sections holds the highest end in use per section (range "raise to at
+//! least" updates, range maximum queries, over flat arrays). Each
+//! remaining buffer, in the pass's order, goes at the lowest offset at or
+//! above the skyline of its lifetime that avoids the global obstacles (reserved ranges,
 //! pinned buffers not yet placed) and the byte ranges of its placed
 //! partners (conflict pairs, and for the handoff greedy its penalty
 //! partners); then the skyline of its lifetime rises to its end.
@@ -22,95 +23,120 @@
 //! # Guarantees
 //! Every completed buffer lies above every buffer live with it (placed or
 //! completed earlier), apart from the given partners and obstacles: the
-//! placement stays valid (capacity aside). Work is `O((n + pairs) log n)`
-//! and not charged to the spent meter: it is a bounded epilogue, a few
-//! milliseconds per hundred thousand buffers.
+//! placement stays valid (capacity aside). Work is linear in the buffers,
+//! pairs and the sections their lifetimes cover (plus a sort of the
+//! lifetime ends when instants are sparse) and not charged to the spent
+//! meter: it is a bounded epilogue, cheaper per buffer than the pass it
+//! completes.
 
 use crate::problem::Problem;
 
-/// Highest end in use per time section, with range updates and queries.
+/// How instants map to sections.
+enum Times {
+    /// Section `k` is instant `t0 + k`.
+    Dense(u64),
+    /// Section `k` is `[times[k], times[k + 1])`.
+    Cut(Vec<u64>),
+}
+
+/// Sections per block of the [`Skyline`].
+const BLOCK: usize = 64;
+
+/// Highest end in use per time section, with range updates and queries in
+/// blocks of [`BLOCK`] sections: `O(BLOCK + sections / BLOCK)` each, over
+/// flat arrays (a segment tree over a million sections spends its time in
+/// cache misses).
 struct Skyline {
-    times: Vec<u64>,
-    /// `top[v]`: the maximum over node `v`'s sections, its own raises
-    /// included.
-    top: Vec<u64>,
-    /// `raise[v]`: a raise applied to all of node `v`'s sections.
+    times: Times,
+    /// Per section: highest end raised on it alone.
+    section: Vec<u64>,
+    /// Per block: a raise applied to all of its sections.
     raise: Vec<u64>,
+    /// Per block: the maximum over its sections, its raise included.
+    top: Vec<u64>,
 }
 
 impl Skyline {
     fn new(problem: &Problem) -> Skyline {
-        let mut times: Vec<u64> = problem
-            .buffers
-            .iter()
-            .filter(|b| b.lower < b.upper)
-            .flat_map(|b| [b.lower, b.upper])
-            .collect();
-        times.sort_unstable();
-        times.dedup();
-        let n = times.len().saturating_sub(1).max(1);
+        let live = problem.buffers.iter().filter(|b| b.lower < b.upper);
+        let (mut t0, mut t1, mut count) = (u64::MAX, 0u64, 0u64);
+        for b in live.clone() {
+            t0 = t0.min(b.lower);
+            t1 = t1.max(b.upper);
+            count += 1;
+        }
+        // Dense instants (traces: about one per buffer) are sections as
+        // they are; sparse ones are cut at every lifetime end (a sort).
+        let times = if count == 0 || t1 - t0 <= 4 * count + BLOCK as u64 {
+            Times::Dense(t0.min(t1))
+        } else {
+            let mut times: Vec<u64> = live.flat_map(|b| [b.lower, b.upper]).collect();
+            times.sort_unstable();
+            times.dedup();
+            Times::Cut(times)
+        };
+        let n = match &times {
+            Times::Dense(t0) => (t1.saturating_sub(*t0)) as usize,
+            Times::Cut(t) => t.len().saturating_sub(1),
+        }
+        .max(1);
+        let blocks = n.div_ceil(BLOCK);
         Skyline {
             times,
-            top: vec![0; 4 * n],
-            raise: vec![0; 4 * n],
+            section: vec![0; n],
+            raise: vec![0; blocks],
+            top: vec![0; blocks],
         }
     }
 
-    fn sections(&self) -> usize {
-        self.times.len().saturating_sub(1).max(1)
-    }
-
-    /// Sections `[a, z)` covering the lifetime `[lower, upper)`.
+    /// Sections `[a, z)` covering the lifetime `[lower, upper)` (empty for
+    /// an empty lifetime).
     fn span(&self, lower: u64, upper: u64) -> (usize, usize) {
-        let a = self.times.partition_point(|&t| t < lower);
-        let z = self.times.partition_point(|&t| t < upper);
-        (a, z)
-    }
-
-    /// Highest end in use at some instant of `[lower, upper)`.
-    fn height(&self, lower: u64, upper: u64) -> u64 {
-        let (a, z) = self.span(lower, upper);
-        if a >= z {
-            return 0;
+        if lower >= upper {
+            return (0, 0);
         }
-        self.query(1, 0, self.sections(), a, z)
-    }
-
-    /// Raises the skyline of `[lower, upper)` to at least `to`.
-    fn raise(&mut self, lower: u64, upper: u64, to: u64) {
-        let (a, z) = self.span(lower, upper);
-        if a < z {
-            self.update(1, 0, self.sections(), a, z, to);
+        match &self.times {
+            Times::Dense(t0) => ((lower - t0) as usize, (upper - t0) as usize),
+            Times::Cut(times) => (
+                times.partition_point(|&t| t < lower),
+                times.partition_point(|&t| t < upper),
+            ),
         }
     }
 
-    fn query(&self, v: usize, l: usize, r: usize, a: usize, z: usize) -> u64 {
-        if a <= l && r <= z {
-            return self.top[v];
-        }
-        let m = (l + r) / 2;
-        let mut h = self.raise[v];
-        if a < m {
-            h = h.max(self.query(2 * v, l, m, a, z));
-        }
-        if m < z {
-            h = h.max(self.query(2 * v + 1, m, r, a, z));
+    /// Highest end in use at some instant of sections `[a, z)`.
+    fn height(&self, (a, z): (usize, usize)) -> u64 {
+        let mut h = 0;
+        let mut k = a;
+        while k < z {
+            let blk = k / BLOCK;
+            let end = ((blk + 1) * BLOCK).min(z);
+            if k == blk * BLOCK && end == (blk + 1) * BLOCK {
+                h = h.max(self.top[blk]);
+            } else {
+                h = h.max(self.raise[blk]);
+                h = self.section[k..end].iter().fold(h, |m, &x| m.max(x));
+            }
+            k = end;
         }
         h
     }
 
-    fn update(&mut self, v: usize, l: usize, r: usize, a: usize, z: usize, to: u64) {
-        self.top[v] = self.top[v].max(to);
-        if a <= l && r <= z {
-            self.raise[v] = self.raise[v].max(to);
-            return;
-        }
-        let m = (l + r) / 2;
-        if a < m {
-            self.update(2 * v, l, m, a, z, to);
-        }
-        if m < z {
-            self.update(2 * v + 1, m, r, a, z, to);
+    /// Raises the skyline of sections `[a, z)` to at least `to`.
+    fn raise(&mut self, (a, z): (usize, usize), to: u64) {
+        let mut k = a;
+        while k < z {
+            let blk = k / BLOCK;
+            let end = ((blk + 1) * BLOCK).min(z);
+            if k == blk * BLOCK && end == (blk + 1) * BLOCK {
+                self.raise[blk] = self.raise[blk].max(to);
+            } else {
+                for x in &mut self.section[k..end] {
+                    *x = (*x).max(to);
+                }
+            }
+            self.top[blk] = self.top[blk].max(to);
+            k = end;
         }
     }
 }
@@ -137,7 +163,7 @@ pub(crate) fn complete(
     let mut sky = Skyline::new(problem);
     for (i, x) in b.iter().enumerate() {
         if done[i] && x.size > 0 {
-            sky.raise(x.lower, x.upper, offsets[i] + x.size);
+            sky.raise(sky.span(x.lower, x.upper), offsets[i] + x.size);
         }
     }
     let mut obstacles: Vec<(u64, u64)> = Vec::new();
@@ -157,7 +183,8 @@ pub(crate) fn complete(
                 if obstacles.len() > taken.len() {
                     obstacles.sort_unstable();
                 }
-                let mut o = up(sky.height(x.lower, x.upper), i);
+                let span = sky.span(x.lower, x.upper);
+                let mut o = up(sky.height(span), i);
                 for &(s, e) in &obstacles {
                     if s >= o + x.size {
                         break;
@@ -166,7 +193,7 @@ pub(crate) fn complete(
                         o = up(e, i);
                     }
                 }
-                sky.raise(x.lower, x.upper, o + x.size);
+                sky.raise(span, o + x.size);
                 o
             }
         };
@@ -185,18 +212,28 @@ mod tests {
         for (l, u) in [(0, 10), (2, 4), (6, 8)] {
             p.push(Buffer::new(1, l, u));
         }
-        let mut s = Skyline::new(&p);
-        s.raise(2, 4, 5);
-        s.raise(6, 8, 3);
-        assert_eq!(s.height(0, 2), 0);
-        assert_eq!(s.height(0, 3), 5);
-        assert_eq!(s.height(4, 6), 0);
-        assert_eq!(s.height(4, 7), 3);
-        assert_eq!(s.height(0, 10), 5);
-        s.raise(0, 10, 4);
-        assert_eq!(s.height(4, 6), 4);
-        assert_eq!(s.height(2, 3), 5);
-        assert_eq!(s.height(8, 10), 4);
+        // Dense instants, and the same instants spread far apart (cut at
+        // lifetime ends), answer alike.
+        for scale in [1, 1 << 20] {
+            let mut q = p.clone();
+            for b in &mut q.buffers {
+                (b.lower, b.upper) = (b.lower * scale, b.upper * scale);
+            }
+            let mut s = Skyline::new(&q);
+            let at = |s: &Skyline, l: u64, u: u64| s.span(l * scale, u * scale);
+            s.raise(at(&s, 2, 4), 5);
+            s.raise(at(&s, 6, 8), 3);
+            assert_eq!(s.height(at(&s, 0, 2)), 0);
+            assert_eq!(s.height(at(&s, 0, 3)), 5);
+            assert_eq!(s.height(at(&s, 4, 6)), 0);
+            assert_eq!(s.height(at(&s, 4, 7)), 3);
+            assert_eq!(s.height(at(&s, 0, 10)), 5);
+            s.raise(at(&s, 0, 10), 4);
+            assert_eq!(s.height(at(&s, 4, 6)), 4);
+            assert_eq!(s.height(at(&s, 2, 3)), 5);
+            assert_eq!(s.height(at(&s, 8, 10)), 4);
+            assert_eq!(s.height(at(&s, 5, 5)), 0);
+        }
     }
 
     #[test]

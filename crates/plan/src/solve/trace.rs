@@ -56,7 +56,6 @@
 //! the repair (on a slower machine fewer rounds may count). The floor it
 //! reports is a lower bound on every placement of the problem.
 
-use std::collections::HashMap;
 use std::time::Duration;
 
 use super::exact::exact_run;
@@ -114,7 +113,7 @@ pub(crate) fn repair(problem: &Problem, incumbent: Vec<u64>, lb: u64, meter: &Me
         offsets: incumbent,
         floor: lb,
     };
-    if !is_plain(problem) || cur_h <= lb {
+    if !is_plain(problem) || cur_h <= lb || !meter.alive() {
         return out;
     }
     let profile = Profile::new(problem);
@@ -124,6 +123,7 @@ pub(crate) fn repair(problem: &Problem, incumbent: Vec<u64>, lb: u64, meter: &Me
     let ends = Ends::new(problem);
     let total = ends.lowers.len();
     let lives = Lives::new(problem);
+    let mut scratch = Scratch::new(problem.len());
     let first_extra = |t: u64| FIRST_EXTRA.max(ends.count(t, t + 1) / 8);
     let mut spots: Vec<Spot> = Vec::new();
     let mut rounds = 0;
@@ -178,7 +178,15 @@ pub(crate) fn repair(problem: &Problem, incumbent: Vec<u64>, lb: u64, meter: &Me
         if cur_h <= out.floor {
             break;
         }
-        let Some(next) = place_zone(problem, &out.offsets, &sub.ids, &sol, &lives, meter) else {
+        let Some(next) = place_zone(
+            problem,
+            &out.offsets,
+            &sub.ids,
+            &sol,
+            &lives,
+            &mut scratch,
+            meter,
+        ) else {
             break;
         };
         // The zone holds the top buffer (it is live in the window), so
@@ -379,6 +387,35 @@ struct Zone {
     top: u64,
 }
 
+/// What a buffer is in the round being placed.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// Outside the zone: keeps its offset.
+    Fixed,
+    /// In the window: pinned at the search's offset.
+    Window,
+    /// In the zone, not placed yet.
+    Zone,
+    /// In the zone, placed.
+    Placed,
+}
+
+/// Per-buffer scratch of [`place_zone`], reused across rounds (a round
+/// touches only its zone, and resets what it touched).
+struct Scratch {
+    role: Vec<Role>,
+    offset: Vec<u64>,
+}
+
+impl Scratch {
+    fn new(n: usize) -> Scratch {
+        Scratch {
+            role: vec![Role::Fixed; n],
+            offset: vec![0; n],
+        }
+    }
+}
+
 /// Pins the window buffers `ids` at `sol` and re-places the rest of their
 /// *zone* (every other buffer live during some window buffer's lifetime)
 /// first-fit in size order around them and around every buffer outside the
@@ -389,68 +426,114 @@ struct Zone {
 /// them live together anywhere are live together inside the window, where
 /// the search placed them apart, which is checked again here); every zone
 /// buffer is placed against all buffers it is live with. The work is
-/// proportional to the zone, not to the trace. `None` when the check fails
-/// or `meter` runs out.
+/// proportional to the zone and the buffers live with it, not to the
+/// trace. `None` when the check fails or `meter` runs out.
 fn place_zone(
     problem: &Problem,
     offsets: &[u64],
     ids: &[usize],
     sol: &[u64],
     lives: &Lives,
+    scratch: &mut Scratch,
     meter: &Meter,
 ) -> Option<Zone> {
     let b = &problem.buffers;
     let (mut a, mut z) = (u64::MAX, 0u64);
-    for &i in ids {
+    for (&i, &o) in ids.iter().zip(sol) {
         a = a.min(b[i].lower);
         z = z.max(b[i].upper);
-    }
-    // Roles: 1 window, 2 zone not yet placed, 3 zone placed.
-    let mut role: HashMap<usize, (u8, u64)> = HashMap::new();
-    for (k, &i) in ids.iter().enumerate() {
-        role.insert(i, (1, sol[k]));
+        scratch.role[i] = Role::Window;
+        scratch.offset[i] = o;
     }
     let mut zone = Vec::new();
     lives.each(a, z, |j| {
-        if let std::collections::hash_map::Entry::Vacant(e) = role.entry(j) {
-            e.insert((2, 0));
+        if scratch.role[j] == Role::Fixed {
+            scratch.role[j] = Role::Zone;
             zone.push(j);
         }
     });
+    let placed = place_zone_in(problem, offsets, ids, &mut zone, lives, scratch, meter);
+    let out = placed.map(|top| {
+        let moved = ids
+            .iter()
+            .chain(&zone)
+            .map(|&i| (i, scratch.offset[i]))
+            .collect();
+        Zone { moved, top }
+    });
+    for &i in ids.iter().chain(&zone) {
+        scratch.role[i] = Role::Fixed;
+    }
+    out
+}
+
+/// The placement of [`place_zone`] once the roles are set: the zone's top,
+/// `None` when window buffers clash or `meter` runs out.
+fn place_zone_in(
+    problem: &Problem,
+    offsets: &[u64],
+    ids: &[usize],
+    zone: &mut [usize],
+    lives: &Lives,
+    scratch: &mut Scratch,
+    meter: &Meter,
+) -> Option<u64> {
+    let b = &problem.buffers;
     zone.sort_unstable_by_key(|&j| (std::cmp::Reverse(b[j].size), b[j].lower, j));
     let mut obstacles: Vec<(u64, u64)> = Vec::new();
     let mut top = 0u64;
     for &i in ids {
-        obstacles.clear();
+        let (o, e) = (scratch.offset[i], scratch.offset[i] + b[i].size);
+        let mut clash = false;
+        let mut seen = 0usize;
         lives.each(b[i].lower, b[i].upper, |j| {
-            if j != i && role.get(&j).is_some_and(|r| r.0 == 1) {
-                obstacles.push((role[&j].1, role[&j].1 + b[j].size));
+            seen += 1;
+            if j != i && scratch.role[j] == Role::Window {
+                let s = scratch.offset[j];
+                clash |= s < e && o < s + b[j].size;
             }
         });
-        let (o, e) = (role[&i].1, role[&i].1 + b[i].size);
-        if obstacles.iter().any(|&(s, t)| s < e && o < t) {
+        if clash || !meter.charge_obstacles(seen) {
             return None;
         }
         top = top.max(e);
     }
-    for &i in &zone {
+    // The zone is placed against a time index of what is placed: the
+    // window, then every buffer outside the zone live with some zone buffer
+    // (found once), then each zone buffer as it is placed.
+    let mut index = TimeIndex::new(problem);
+    for &i in ids {
+        index.place_id(i as u32, &b[i], scratch.offset[i]);
+    }
+    let (mut a, mut z) = (u64::MAX, 0u64);
+    for &i in zone.iter() {
+        a = a.min(b[i].lower);
+        z = z.max(b[i].upper);
+    }
+    let mut seen = 0usize;
+    lives.each(a, z, |j| {
+        seen += 1;
+        if scratch.role[j] == Role::Fixed {
+            index.place_id(j as u32, &b[j], offsets[j]);
+        }
+    });
+    if !meter.charge_obstacles(seen) {
+        return None;
+    }
+    for &i in zone.iter() {
         obstacles.clear();
-        lives.each(b[i].lower, b[i].upper, |j| match role.get(&j) {
-            Some(&(1 | 3, o)) => obstacles.push((o, o + b[j].size)),
-            Some(_) => {}
-            None => obstacles.push((offsets[j], offsets[j] + b[j].size)),
-        });
+        index.for_each_overlap(b[i].lower, b[i].upper, |s, e| obstacles.push((s, e)));
         if !meter.charge_obstacles(obstacles.len()) {
             return None;
         }
         obstacles.sort_unstable_by_key(|o| o.0);
         let o = first_fit(&obstacles, 0, b[i].size, b[i].align);
-        role.insert(i, (3, o));
+        scratch.role[i] = Role::Placed;
+        scratch.offset[i] = o;
+        index.place_id(i as u32, &b[i], o);
         top = top.max(o + b[i].size);
     }
-    let mut moved: Vec<(usize, u64)> = role.into_iter().map(|(i, (_, o))| (i, o)).collect();
-    moved.sort_unstable();
-    Some(Zone { moved, top })
+    Some(top)
 }
 
 #[cfg(test)]
