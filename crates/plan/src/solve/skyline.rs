@@ -15,10 +15,10 @@
 //! sections holds the highest end in use per section (range "raise to at
 //! least" updates, range maximum queries, over flat arrays). Each
 //! remaining buffer, in the pass's order, goes at the lowest offset at or
-//! above the skyline of its lifetime that avoids the global obstacles (reserved ranges,
-//! pinned buffers not yet placed) and the byte ranges of its placed
-//! partners (conflict pairs, and for the handoff greedy its penalty
-//! partners); then the skyline of its lifetime rises to its end.
+//! above the skyline of its lifetime that avoids the global obstacles
+//! (reserved ranges, pinned buffers not yet placed) and the byte ranges of
+//! its placed partners (conflict pairs, and for the handoff greedy its
+//! penalty partners); then the skyline of its lifetime rises to its end.
 //!
 //! # Guarantees
 //! Every completed buffer lies above every buffer live with it (placed or
