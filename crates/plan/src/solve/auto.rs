@@ -168,7 +168,7 @@ fn solve_huge(problem: &Problem, budget: &Budget, start: Instant, meter: &Meter)
     } else {
         (greedy, h, "auto/greedy")
     };
-    if !done(best_h) && best_h > floor {
+    if !done(best_h) && best_h > floor && meter.alive() {
         if let Some(bf) = place_in_order(problem, &order, Fit::Best, meter) {
             let hb = height_of(problem, &bf);
             if hb < best_h {
