@@ -445,6 +445,65 @@ mod tests {
     use super::*;
     use crate::problem::{Buffer, BufferId};
 
+    /// Without penalty pairs, first-fit through the time index places every
+    /// buffer where the scan over all placed buffers and candidates does.
+    #[test]
+    fn indexed_steps_match_the_full_scan_without_penalty_partners() {
+        for seed in 0..60 {
+            let mut rng = crate::gen::Rng(seed);
+            let mut p = Problem::new();
+            let n = 5 + rng.below(40) as u32;
+            for _ in 0..n {
+                let l = rng.below(20);
+                let align = [1, 8, 32, 64][rng.below(4) as usize];
+                p.push(Buffer::new(1 + rng.below(100), l, l + rng.below(8)).with_align(align));
+            }
+            let pair = |rng: &mut crate::gen::Rng| {
+                (
+                    BufferId(rng.below(n as u64) as u32),
+                    BufferId(rng.below(n as u64) as u32),
+                )
+            };
+            for _ in 0..rng.below(8) {
+                let (a, b) = pair(&mut rng);
+                p.conflicts.push((a, b));
+            }
+            for _ in 0..rng.below(8) {
+                let (a, b) = pair(&mut rng);
+                p.compatible.push((a, b));
+            }
+            if seed % 3 == 0 {
+                p.reserved.push((0, 1 + rng.below(50)));
+            }
+            if seed % 4 == 0 {
+                p.buffers[0].fixed_offset = Some(64 * rng.below(4));
+            }
+            if seed % 5 == 0 {
+                p.capacity = Some(100 + rng.below(300));
+            }
+            let v = View::of(&p);
+            let order = size_order(&v);
+            let meter = Meter::unlimited();
+            let indexed = run(&p, &v, &order, true, "first-fit", &meter, false);
+            let mut off = v.fixed.clone();
+            let mut scanned = Some(());
+            for &i in &order {
+                if v.fixed[i].is_some() {
+                    continue;
+                }
+                match place_soft(&v, i, &off, true, &meter) {
+                    Step::At(c, _) => off[i] = Some(c),
+                    _ => {
+                        scanned = None;
+                        break;
+                    }
+                }
+            }
+            let scanned = scanned.map(|()| off.iter().map(|o| o.unwrap_or(0)).collect());
+            assert_eq!(indexed.map(|r| r.offsets), scanned, "seed {seed}");
+        }
+    }
+
     #[test]
     fn hard_pairs_are_co_live_incompatible_or_conflicting() {
         let mut p = Problem::new();
