@@ -168,7 +168,7 @@ pub fn solve(data: &[u8]) {
         SolverKind::FirstFit,
         SolverKind::BestFit,
         SolverKind::Canonical,
-        SolverKind::DsaRp,
+        SolverKind::Handoff,
         SolverKind::Exact,
         SolverKind::Auto,
     ] {

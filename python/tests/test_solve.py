@@ -37,7 +37,7 @@ def test_over_capacity_is_a_capacity_error():
 
 def test_every_solver_gives_a_valid_placement():
     path = ROOT / "examples/dsa/staircase.csv"
-    for solver in ["auto", "exact", "canonical", "dsa-rp", "first-fit", "best-fit", "sequential"]:
+    for solver in ["auto", "exact", "canonical", "handoff", "first-fit", "best-fit", "sequential"]:
         placed = tilemem.solve(path, solver=solver, node_limit=20000)
         assert tilemem.validate(path, list(placed.offsets.values())).ok, solver
     with pytest.raises(ValueError, match="unknown solver"):

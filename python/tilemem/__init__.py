@@ -237,7 +237,7 @@ def solve(
             columns) or a list of ``(id, lower, upper, size[, alignment])``
             with half-open lifetimes ``[lower, upper)``.
         capacity: bytes available (overrides a file's ``# capacity=`` line).
-        solver: ``auto``, ``exact``, ``canonical``, ``dsa-rp``,
+        solver: ``auto``, ``exact``, ``canonical``, ``handoff``,
             ``first-fit``, ``best-fit`` or ``sequential``.
         time_limit: seconds the search may take.
         node_limit: search nodes the search may take: a reproducible budget.

@@ -10,7 +10,7 @@ use tilemem_plan::{Budget, Goal, SolverKind};
 /// some help texts for its per-problem runs (see its `Args`).
 #[derive(clap::Args)]
 pub struct SearchFlags {
-    /// Solver: auto, portfolio, exact, minimalloc, canonical, dsa-rp,
+    /// Solver: auto, portfolio, exact, minimalloc, canonical, handoff,
     /// first-fit, best-fit or sequential.
     #[arg(long, default_value = "auto")]
     pub solver: String,

@@ -1,8 +1,10 @@
 //! Gap of `auto` to the co-live lower bound on generated large traces:
 //! `cargo run --release -p tilemem-plan --example trace_gaps -- [LIMIT_S]
 //! [SEEDS] [SIZES...]`. One row per trace, then the worst and median gap
-//! per size. Environment: `SEED0` (first seed), `SOLVER` (`dsa-rp`,
-//! `portfolio`; default `auto`), `COLIVE` (make every buffer live at once).
+//! per size. Environment: `SEED0` (first seed), `SOLVER` (`handoff`,
+//! `portfolio`; default `auto`), `COLIVE` (make every buffer live at once),
+//! `WRITE` (a folder: also write each trace there as `trace-SIZE-SEED.csv`,
+//! for `tilemem solve`).
 use std::time::{Duration, Instant};
 
 use tilemem_plan::gen::large_trace;
@@ -33,9 +35,14 @@ fn main() {
                     (b.lower, b.upper) = (0, 1);
                 }
             }
+            if let Some(dir) = std::env::var_os("WRITE") {
+                let path = std::path::Path::new(&dir).join(format!("trace-{n}-{seed}.csv"));
+                std::fs::write(&path, tilemem_plan::csv::write_problem(&p, None))
+                    .expect("write the trace");
+            }
             let t = Instant::now();
             let kind = match std::env::var("SOLVER").as_deref() {
-                Ok("dsa-rp") => SolverKind::DsaRp,
+                Ok("handoff") => SolverKind::Handoff,
                 Ok("portfolio") => SolverKind::Portfolio,
                 _ => SolverKind::Auto,
             };

@@ -26,12 +26,12 @@
 //!    rules); soft unit-weight reuse penalties go in `penalties`; pairs of
 //!    co-live buffers that are never used together (the two branches of an
 //!    `if`) go in `compatible` ([`Problem::allow_sharing`]).
-//! 2. DSA_RP: `solve(&p, SolverKind::DsaRp, &Budget::default())` is PyPTO's
-//!    DSA_RP greedy with handoff penalties (what `tilemem plan --planner
-//!    dsa-rp` runs; [`solve::handoff`]). `SolverKind::Canonical` with
-//!    `Objective::PenaltyThenPeak` is the generic variant in which every
-//!    penalty pair sharing a byte costs its weight: the best
+//! 2. DSA_RP: `solve(&p, SolverKind::Canonical, &budget)` with
+//!    `Objective::PenaltyThenPeak` is what `tilemem plan --planner dsa-rp`
+//!    runs: every penalty pair sharing a byte costs its weight, the best
 //!    `(penalty, height)` over several orders, within the capacity.
+//!    `SolverKind::Handoff` ([`solve::handoff`]) is a variant in which a
+//!    pair costs only at a handoff.
 //!    An optimal mode: the same with `SolverKind::Exact` and either
 //!    objective; `proven_optimal` says whether the time limit cut it short
 //!    (the canonical placement is its starting point, so it is never worse).
@@ -39,7 +39,7 @@
 //! 4. Export with [`csv::write_problem`]: hard, compatible and penalty pairs
 //!    become the `conflicts` / `compatible` / `penalties` columns, capacity and reserved ranges
 //!    `# capacity=` / `# reserved=` lines (see [`csv`]). `tilemem solve
-//!    FILE.csv --solver dsa-rp` then reproduces the planner's DSA_RP
+//!    FILE.csv --solver canonical --penalty-first` then reproduces the planner's DSA_RP
 //!    placement exactly (solvers are deterministic and independent of
 //!    the order in which pairs are listed).
 //!

@@ -228,8 +228,8 @@ fn conflicts_separate_buffers_that_never_meet() {
     p.conflicts.push((a, b));
     for kind in KINDS {
         let out = solve(&p, kind, &budget()).unwrap();
-        // dsa-rp rounds every candidate to PyPTO's 32-byte grid.
-        let want = if kind == SolverKind::DsaRp { 36 } else { 8 };
+        // handoff rounds every candidate to PyPTO's 32-byte grid.
+        let want = if kind == SolverKind::Handoff { 36 } else { 8 };
         assert_eq!(out.height, want, "{kind}");
     }
     p.capacity = Some(7);
@@ -281,4 +281,19 @@ fn alignment_gaps_can_be_filled_first() {
     p.capacity = Some(30);
     let out = solve(&p, SolverKind::Exact, &budget()).unwrap();
     assert_eq!(out.solution.unwrap().offsets, vec![9, 12, 0, 0]);
+}
+
+/// The solver once called `dsa-rp` is refused by that name, with what to
+/// use instead; its greedy answers to `handoff`.
+#[test]
+fn the_retired_dsa_rp_name_says_what_to_use() {
+    let err = "dsa-rp".parse::<SolverKind>().unwrap_err();
+    assert_eq!(
+        err,
+        "solver `dsa-rp` is retired: it no longer replays PyPTO's DSA_RP planner. To replay \
+         a problem exported by `tilemem plan --planner dsa-rp`, use `--solver canonical \
+         --penalty-first`; its handoff greedy is now `--solver handoff`"
+    );
+    assert_eq!("handoff".parse::<SolverKind>(), Ok(SolverKind::Handoff));
+    assert_eq!(SolverKind::Handoff.name(), "handoff");
 }

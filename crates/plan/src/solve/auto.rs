@@ -155,8 +155,8 @@ fn solve_huge(problem: &Problem, budget: &Budget, start: Instant, meter: &Meter)
         return finish(problem, greedy, lb, lb, "auto/greedy", start);
     }
     // Three quarters of a given time limit (the rest is for the best-fit
-    // pass and the output), else `HUGE_REPAIR`: on 100k buffers each
-    // repair round re-places the whole trace (a quarter second loaded).
+    // pass and the output), else `HUGE_REPAIR`: a round re-places only the
+    // zone of its window, but a window search may take a quarter second.
     let limit = budget.time_limit.map_or(HUGE_REPAIR, |l| l * 3 / 4);
     let window = meter.sub(repair_time(meter, limit, start), None);
     let repaired = repair(problem, greedy.clone(), lb, &window);
@@ -168,7 +168,7 @@ fn solve_huge(problem: &Problem, budget: &Budget, start: Instant, meter: &Meter)
     } else {
         (greedy, h, "auto/greedy")
     };
-    if !done(best_h) && best_h > floor {
+    if !done(best_h) && best_h > floor && meter.alive() {
         if let Some(bf) = place_in_order(problem, &order, Fit::Best, meter) {
             let hb = height_of(problem, &bf);
             if hb < best_h {

@@ -173,13 +173,8 @@ impl TimeIndex {
         (a, z)
     }
 
-    /// Records a placed buffer with byte range `[start, end)`.
-    pub(crate) fn place(&mut self, b: &crate::problem::Buffer, start: u64) {
-        self.place_id(u32::MAX, b, start);
-    }
-
-    /// [`TimeIndex::place`] with the buffer's id, reported by
-    /// [`TimeIndex::for_each_overlap_id`].
+    /// Records placed buffer `id` with byte range `[start, end)`; the id is
+    /// reported by [`TimeIndex::for_each_overlap_id`].
     pub(crate) fn place_id(&mut self, id: u32, b: &crate::problem::Buffer, start: u64) {
         if b.lower >= b.upper || b.size == 0 {
             return;
@@ -204,7 +199,7 @@ impl TimeIndex {
     }
 
     /// [`TimeIndex::for_each_overlap`] that also passes the id given to
-    /// [`TimeIndex::place_id`] (`u32::MAX` for [`TimeIndex::place`]).
+    /// [`TimeIndex::place_id`].
     pub(crate) fn for_each_overlap_id(
         &self,
         lower: u64,

@@ -11,7 +11,8 @@
 
 use std::time::Instant;
 
-use super::geom::{best_fit, conflict_lists, first_fit, sorted_reserved, TimeIndex};
+use super::geom::{align_up, best_fit, conflict_lists, first_fit, sorted_reserved, TimeIndex};
+use super::skyline;
 use super::{fallback, outcome_with_bound, Budget, Meter, Outcome, Solver};
 use crate::bound::lower_bound;
 use crate::problem::Problem;
@@ -54,7 +55,7 @@ impl Solver for BestFit {
 const BOUND_BESIDE: usize = 100_000;
 
 /// A greedy pass within the budget; a pass the budget cuts short keeps
-/// what it placed and stacks the rest ([`place_or_complete`]).
+/// what it placed and places the rest on the skyline ([`place_or_complete`]).
 fn run(problem: &Problem, fit: Fit, name: &'static str, meter: &Meter) -> Outcome {
     let start = Instant::now();
     let place = || {
@@ -138,9 +139,10 @@ pub(crate) fn place_in_order(
 }
 
 /// [`place_in_order`], except that a pass the budget cuts short keeps the
-/// buffers it placed and finishes the rest with [`stack_rest`] (linear
-/// work), so a cut pass still yields a valid placement close to the
-/// greedy's instead of nothing. `None` only when pinned buffers clash.
+/// buffers it placed and finishes the rest on the skyline
+/// ([`complete_rest`], `O(n log n)` work), so a cut pass still yields a
+/// valid placement close to the greedy's instead of nothing. `None` only
+/// when pinned buffers clash.
 pub(crate) fn place_or_complete(
     problem: &Problem,
     order: &[u32],
@@ -150,7 +152,7 @@ pub(crate) fn place_or_complete(
     match pass(problem, order, fit, meter) {
         Pass::Done(offsets) => Some(offsets),
         Pass::Clash => None,
-        Pass::Cut { offsets, placed } => stack_rest(problem, order, placed, offsets),
+        Pass::Cut { offsets, placed } => complete_rest(problem, order, placed, offsets),
     }
 }
 
@@ -164,46 +166,51 @@ enum Pass {
     Cut { offsets: Vec<u64>, placed: usize },
 }
 
-/// Completes a cut pass: `order[..placed]` keep their offsets, the rest go
-/// in order one above another, starting above the highest end placed so
-/// far and skipping reserved ranges and pinned buffers. Valid because every
-/// stacked buffer lies above every placed one and apart from every other
-/// stacked one; the cost is one sort of the pinned ranges plus one sweep.
-/// `None` when pinned buffers clash (only possible if the cut came before
-/// all pinned buffers were placed).
-fn stack_rest(
+/// Completes a cut pass: `order[..placed]` keep their offsets, the rest
+/// go in order on the skyline of their lifetimes ([`skyline::complete`]),
+/// avoiding reserved ranges, pinned buffers not yet placed and their placed
+/// conflict partners. `None` when pinned buffers clash (only possible if
+/// the cut came before all pinned buffers were placed).
+fn complete_rest(
     problem: &Problem,
     order: &[u32],
     placed: usize,
     mut offsets: Vec<u64>,
 ) -> Option<Vec<u64>> {
-    let mut taken = sorted_reserved(problem);
-    taken.extend(problem.buffers.iter().filter_map(|b| match b.fixed_offset {
-        Some(o) if b.size > 0 => Some((o, o + b.size)),
-        _ => None,
-    }));
-    taken.sort_unstable();
-    let mut cursor = order[..placed]
-        .iter()
-        .map(|&b| offsets[b as usize] + problem.buffers[b as usize].size)
-        .max()
-        .unwrap_or(0);
-    let mut pinned_left = false;
-    for &b in &order[placed..] {
-        let buf = &problem.buffers[b as usize];
-        offsets[b as usize] = match buf.fixed_offset {
-            Some(o) => {
-                pinned_left = true;
-                o
-            }
-            None if buf.size == 0 => 0,
-            None => {
-                let o = first_fit(&taken, cursor, buf.size, buf.align);
-                cursor = o + buf.size;
-                o
-            }
-        };
+    let b = &problem.buffers;
+    let mut done = vec![false; b.len()];
+    for &i in &order[..placed] {
+        done[i as usize] = true;
     }
+    let mut taken = sorted_reserved(problem);
+    let mut pinned_left = false;
+    for &i in &order[placed..] {
+        if let Some(o) = b[i as usize].fixed_offset {
+            pinned_left = true;
+            if b[i as usize].size > 0 {
+                taken.push((o, o + b[i as usize].size));
+            }
+        }
+    }
+    taken.sort_unstable();
+    let conflicts = if problem.conflicts.is_empty() {
+        Vec::new()
+    } else {
+        conflict_lists(problem)
+    };
+    skyline::complete(
+        problem,
+        &mut offsets,
+        &mut done,
+        order[placed..].iter().map(|&i| i as usize),
+        &taken,
+        &|i| {
+            conflicts
+                .get(i)
+                .map_or_else(Vec::new, |c| c.iter().map(|&j| j as usize).collect())
+        },
+        &|x, i| align_up(x, b[i].align),
+    );
     (!pinned_left || pinned_are_consistent(problem)).then_some(offsets)
 }
 

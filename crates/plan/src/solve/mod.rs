@@ -29,13 +29,14 @@ pub mod mt;
 mod pairs;
 mod portfolio;
 mod sequential;
+mod skyline;
 mod trace;
 
 pub use auto::Auto;
 pub use canonical::Canonical;
 pub use exact::Exact;
 pub use greedy::{BestFit, FirstFit};
-pub use handoff::DsaRp;
+pub use handoff::Handoff;
 pub use meter::Clock;
 pub(crate) use meter::Meter;
 pub use portfolio::{MiniMalloc, Portfolio};
@@ -54,9 +55,11 @@ pub enum SolverKind {
     /// Penalty-aware canonical greedy over several orders (the DSA_RP
     /// placement heuristic).
     Canonical,
-    /// PyPTO's DSA_RP greedy with handoff penalties: replays problems
-    /// exported by `tilemem plan --planner dsa-rp`.
-    DsaRp,
+    /// Size-descending greedy in which a penalty pair costs only at a
+    /// handoff (the buffer taken over from, the one taking over). Not
+    /// PyPTO's planner: `Canonical` with `Objective::PenaltyThenPeak`
+    /// replays that.
+    Handoff,
     /// Complete branch-and-bound search; anytime.
     Exact,
     /// A search faithful to MiniMalloc's algorithm (same branching order,
@@ -78,7 +81,7 @@ impl SolverKind {
         SolverKind::Exact,
         SolverKind::MiniMalloc,
         SolverKind::Canonical,
-        SolverKind::DsaRp,
+        SolverKind::Handoff,
         SolverKind::FirstFit,
         SolverKind::BestFit,
         SolverKind::Sequential,
@@ -91,7 +94,7 @@ impl SolverKind {
             SolverKind::FirstFit => "first-fit",
             SolverKind::BestFit => "best-fit",
             SolverKind::Canonical => "canonical",
-            SolverKind::DsaRp => "dsa-rp",
+            SolverKind::Handoff => "handoff",
             SolverKind::Exact => "exact",
             SolverKind::MiniMalloc => "minimalloc",
             SolverKind::Portfolio => "portfolio",
@@ -109,6 +112,14 @@ impl fmt::Display for SolverKind {
 impl FromStr for SolverKind {
     type Err = String;
     fn from_str(s: &str) -> Result<SolverKind, String> {
+        if s == RETIRED_DSA_RP {
+            return Err(format!(
+                "solver `{s}` is retired: it no longer replays PyPTO's DSA_RP planner. \
+                 To replay a problem exported by `tilemem plan --planner dsa-rp`, use \
+                 `--solver canonical --penalty-first`; its handoff greedy is now \
+                 `--solver handoff`"
+            ));
+        }
         SolverKind::ALL
             .into_iter()
             .find(|k| k.name() == s)
@@ -118,6 +129,10 @@ impl FromStr for SolverKind {
             })
     }
 }
+
+/// The old name of the handoff greedy, refused with a pointer to what to
+/// use instead.
+const RETIRED_DSA_RP: &str = "dsa-rp";
 
 /// What "best" means when a problem has penalty pairs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -144,7 +159,7 @@ pub enum Goal {
 /// `with_*` methods (fields may be added).
 ///
 /// The limits hold for every solver and every step of it (greedy passes,
-/// searches, window repair, the DSA-RP replay): a solve returns within the
+/// searches, window repair, the handoff greedy): a solve returns within the
 /// time limit plus a small fraction, with the best placement completed so
 /// far, and [`Outcome::cut_short`] says when the budget ended it.
 #[derive(Clone, Copy, Debug)]
@@ -316,7 +331,7 @@ pub fn solver(kind: SolverKind) -> Box<dyn Solver> {
         SolverKind::FirstFit => Box::new(FirstFit),
         SolverKind::BestFit => Box::new(BestFit),
         SolverKind::Canonical => Box::new(Canonical),
-        SolverKind::DsaRp => Box::new(DsaRp),
+        SolverKind::Handoff => Box::new(Handoff),
         SolverKind::Exact => Box::new(Exact),
         SolverKind::MiniMalloc => Box::new(MiniMalloc),
         SolverKind::Portfolio => Box::new(Portfolio),

@@ -13,27 +13,31 @@
 //! trace within a budget of seconds.
 //!
 //! # How
-//! 1. Take the peak instant `t*` and a time window `[a, z)` around it,
-//!    widened until it holds the buffers live at `t*` and 32 more (or an
-//!    eighth more).
-//! 2. Build the window problem ([`WindowProblem`]): every buffer live in a
-//!    window, its lifetime clipped to the hull of the windows. That only
-//!    drops constraints, so its optimum is a lower bound for the whole
-//!    problem (the *floor*, at least the classic bound: it contains `t*`).
+//! Each round works where the current placement stands highest:
+//! 1. Take the busiest instant `t` of the top buffer's lifetime and a time
+//!    window `[a, z)` around it, widened until it holds the buffers live at
+//!    `t` and 32 more (or an eighth more).
+//! 2. Build the window problem ([`WindowProblem`]): every buffer live in
+//!    the window, its lifetime clipped to it. That only drops constraints,
+//!    so its optimum is a lower bound for the whole problem (the *floor*).
 //! 3. Solve it with the exact search (at most 0.25 s). A window problem the
 //!    search cannot prove optimal in time ends the repair: its placement
 //!    would depend on the speed of the machine.
 //! 4. Pin its buffers where its solution puts them (over their whole
-//!    lifetimes) and place every other buffer around them, first-fit in
-//!    size order.
-//! 5. Keep the result when it is lower than the best so far; stop at the
-//!    floor (the placement is then optimal). Otherwise find where the new
-//!    placement stands highest: the busiest instant of its top buffer's
-//!    lifetime. Inside a window, that window wants twice as many extra
-//!    buffers; elsewhere (a second peak), a new window opens there. Repeat
-//!    (at most six rounds) until the time limit or until the window problem
-//!    would hold more than half of the buffers (nearly the whole problem:
-//!    the exact search's job).
+//!    lifetimes) and re-place the rest of their *zone* (the buffers live
+//!    during some window buffer's lifetime) first-fit in size order around
+//!    them ([`place_zone`]); every buffer outside the zone keeps its
+//!    offset, so a round costs work in proportion to the zone, not to the
+//!    trace (a round that re-placed all 100,000 buffers of a trace took a
+//!    quarter second, and the budget ran out after a few rounds).
+//! 5. Keep the result when the zone's top is below the current height (the
+//!    zone holds the top buffer, so the height drops or another place at
+//!    the same height remains); stop at the floor (the placement is then
+//!    optimal). When the placement stands highest inside a window tried
+//!    before, that window wants twice as many extra buffers; elsewhere a
+//!    new window opens. Repeat until the budget is spent, until a window
+//!    would hold more than half of the buffers (or 4,000: the exact
+//!    search's job, not the repair's) or for at most 256 rounds.
 //!
 //! # Assumes
 //! A plain problem (no conflict or penalty pairs, no pinned buffers, no
@@ -44,8 +48,9 @@
 //! The returned placement respects every hard rule (the window buffers keep
 //! their exact-search offsets, which avoid each other over the window, and
 //! every other buffer is placed against all buffers it is live with; two
-//! window buffers live together anywhere are live together inside the hull
-//! of the windows, which [`place_around`] checks again). It is never
+//! window buffers live together anywhere are live together inside the
+//! window, which [`place_zone`] checks again; a window buffer is live only
+//! with zone buffers). It is never
 //! higher than the incumbent. The result depends only on the problem and the
 //! incumbent, except that a window search the time limit cuts short ends
 //! the repair (on a slower machine fewer rounds may count). The floor it
@@ -56,14 +61,17 @@ use std::time::Duration;
 use super::exact::exact_run;
 use super::exact::height_of;
 use super::geom::{first_fit, TimeIndex};
-use super::greedy::size_order;
 use super::{Budget, Meter};
 use crate::problem::{Buffer, Problem};
 
 /// Work limit of one window search, in search nodes.
 const WINDOW_NODES: u64 = 400_000;
 /// Rounds of the repair at most (each solves one window problem).
-const MAX_WINDOWS: u32 = 6;
+const MAX_ROUNDS: u32 = 256;
+
+/// Buffers of a window problem at most: beyond, the exact search rarely
+/// proves its optimum within the time of a window.
+const MOST: usize = 4_000;
 
 /// Buffers beyond those live at the peak in the first window.
 const FIRST_EXTRA: usize = 32;
@@ -84,74 +92,114 @@ pub(crate) struct Repaired {
     pub(crate) floor: u64,
 }
 
+/// A place the repair has opened a window at.
+struct Spot {
+    /// The busiest instant where the placement stood highest.
+    centre: u64,
+    /// Buffers the window holds beyond those live at the centre (doubled
+    /// each time the placement stands highest here again).
+    extra: usize,
+    /// The window last tried.
+    window: (u64, u64),
+}
+
 /// Lowers `incumbent` (a valid placement of `problem`, whose
 /// [`lower_bound`](crate::bound::lower_bound) is `lb`) by peak-window
 /// repair. Work stops when `meter` (usually a part of the solve's
 /// budget, see `Meter::sub`) is spent.
 pub(crate) fn repair(problem: &Problem, incumbent: Vec<u64>, lb: u64, meter: &Meter) -> Repaired {
-    let mut best_h = height_of(problem, &incumbent);
+    let mut cur_h = height_of(problem, &incumbent);
     let mut out = Repaired {
         offsets: incumbent,
         floor: lb,
     };
-    if !is_plain(problem) || best_h <= lb {
+    if !is_plain(problem) || cur_h <= lb || !meter.alive() {
         return out;
     }
     let profile = Profile::new(problem);
-    let Some(peak) = profile.peak_in(0, u64::MAX) else {
+    if profile.peak_in(0, u64::MAX).is_none() {
         return out;
-    };
+    }
     let ends = Ends::new(problem);
     let total = ends.lowers.len();
+    let lives = Lives::new(problem);
+    let mut scratch = Scratch::new(problem.len());
     let first_extra = |t: u64| FIRST_EXTRA.max(ends.count(t, t + 1) / 8);
-    // Window centres with the buffers wanted beyond those live there.
-    let mut centres: Vec<(u64, usize)> = vec![(peak, first_extra(peak))];
-    for w in 0..MAX_WINDOWS {
-        if !meter.alive() {
-            break;
-        }
-        let windows: Vec<(u64, u64)> = centres
-            .iter()
-            .map(|&(t, extra)| ends.window(t, ends.count(t, t + 1) + extra))
-            .collect();
-        // A window problem holding most of the buffers is nearly the whole
-        // problem: that is the exact search's job, not the repair's.
-        let Some(sub) = WindowProblem::new(problem, &windows, total / 2) else {
+    let mut spots: Vec<Spot> = Vec::new();
+    let mut rounds = 0;
+    while rounds < MAX_ROUNDS && meter.alive() {
+        rounds += 1;
+        // Where does the placement stand highest? At the busiest instant
+        // of its top buffer's lifetime: widen the window tried there, or
+        // open one.
+        let Some(top) = (0..problem.len()).max_by_key(|&i| {
+            (
+                out.offsets[i] + problem.buffers[i].size,
+                std::cmp::Reverse(i),
+            )
+        }) else {
             break;
         };
-        // Each window may use half of what is left (the last one all of it).
-        // Under a node limit, work bounds the windows (reproducible).
+        let b = &problem.buffers[top];
+        let Some(t) = profile.peak_in(b.lower, b.upper) else {
+            break;
+        };
+        let k = match spots.iter().position(|s| s.window.0 <= t && t < s.window.1) {
+            Some(k) => {
+                spots[k].extra *= 2;
+                k
+            }
+            None => {
+                spots.push(Spot {
+                    centre: t,
+                    extra: first_extra(t),
+                    window: (t, t + 1),
+                });
+                spots.len() - 1
+            }
+        };
+        let s = &mut spots[k];
+        s.window = ends.window(s.centre, ends.count(s.centre, s.centre + 1) + s.extra);
+        let window = s.window;
+        // A window problem holding most of the buffers is nearly the whole
+        // problem: that is the exact search's job, not the repair's.
+        let Some(sub) = WindowProblem::new(problem, &[window], (total / 2).min(MOST)) else {
+            break;
+        };
+        // Each window may use half of the time left. Under a node limit,
+        // work bounds the windows (reproducible).
         let left = meter.time_left().unwrap_or(WINDOW_LIMIT * 2);
-        let limit = if w + 1 == MAX_WINDOWS { left } else { left / 2 };
-        let limit = (!meter.has_node_limit()).then(|| limit.min(WINDOW_LIMIT));
-        let Some((optimum, placed)) = sub.solve(problem, limit, meter) else {
+        let limit = (!meter.has_node_limit()).then(|| (left / 2).min(WINDOW_LIMIT));
+        let Some((optimum, sol)) = sub.solve(limit, meter) else {
             // Not settled in time: a wider window will not be either.
             break;
         };
         out.floor = out.floor.max(optimum);
-        let Some(offsets) = placed else {
-            break;
-        };
-        let h = height_of(problem, &offsets);
-        if h < best_h {
-            best_h = h;
-            out.offsets = offsets.clone();
-        }
-        if best_h <= out.floor {
+        if cur_h <= out.floor {
             break;
         }
-        // Where does this placement stand highest? At the busiest instant
-        // of its top buffer's lifetime: widen the window there, or add one.
-        let Some(top) = (0..problem.len())
-            .max_by_key(|&i| (offsets[i] + problem.buffers[i].size, std::cmp::Reverse(i)))
-        else {
+        let Some(next) = place_zone(
+            problem,
+            &out.offsets,
+            &sub.ids,
+            &sol,
+            &lives,
+            &mut scratch,
+            meter,
+        ) else {
             break;
         };
-        let b = &problem.buffers[top];
-        let t = profile.peak_in(b.lower, b.upper).unwrap_or(peak);
-        match windows.iter().position(|&(a, z)| a <= t && t < z) {
-            Some(k) => centres[k].1 *= 2,
-            None => centres.push((t, first_extra(t))),
+        // The zone holds the top buffer (it is live in the window), so
+        // lowering the zone's top below the height keeps every other
+        // buffer where it is and lowers or keeps the height.
+        if next.top < cur_h {
+            for &(i, o) in &next.moved {
+                out.offsets[i] = o;
+            }
+            cur_h = height_of(problem, &out.offsets);
+            if cur_h <= out.floor {
+                break;
+            }
         }
     }
     out
@@ -296,84 +344,196 @@ impl WindowProblem {
         Some(WindowProblem { sub, ids })
     }
 
-    /// Solves the window problem exactly and places every other buffer
-    /// around it: the window optimum and the placement (`None` when the
-    /// pinned buffers clash, which the construction rules out). `None` when
-    /// the search does not prove its placement optimal within `limit`: a
-    /// placement cut short by the clock would make the result depend on the
-    /// machine's speed, and an optimal window is what the repair relies on.
-    /// The work limit ends hopeless windows at the same point on every
-    /// machine; the clock only guards slow ones.
-    fn solve(
-        &self,
-        problem: &Problem,
-        limit: Option<Duration>,
-        meter: &Meter,
-    ) -> Option<(u64, Option<Vec<u64>>)> {
+    /// Solves the window problem exactly: its optimum and the offsets of
+    /// its buffers (in the order of `ids`). `None` when the search does
+    /// not prove its placement optimal within `limit`: a placement cut
+    /// short by the clock would make the result depend on the machine's
+    /// speed, and an optimal window is what the repair relies on. The work
+    /// limit ends hopeless windows at the same point on every machine; the
+    /// clock only guards slow ones.
+    fn solve(&self, limit: Option<Duration>, meter: &Meter) -> Option<(u64, Vec<u64>)> {
         let window = meter.sub(limit, Some(WINDOW_NODES));
         let out = exact_run(&self.sub, &Budget::default(), &window, "exact");
         meter.charge(window.used());
         if !out.proven_optimal {
             return None;
         }
-        let sol = out.solution?;
-        let mut offsets = vec![0u64; problem.len()];
-        let mut pinned = vec![false; problem.len()];
-        for (k, &i) in self.ids.iter().enumerate() {
-            offsets[i] = sol.offsets[k];
-            pinned[i] = true;
-        }
-        let placed = place_around(problem, &mut offsets, &pinned, meter).then_some(offsets);
-        Some((out.height, placed))
+        Some((out.height, out.solution?.offsets))
     }
 }
 
-/// Places the buffers not `pinned` first-fit in size order around the
-/// pinned ones (which keep `offsets`). Returns false when two pinned buffers
-/// overlap somewhere outside the window they were placed in (then the
-/// placement is unusable), or when `meter` runs out.
-fn place_around(problem: &Problem, offsets: &mut [u64], pinned: &[bool], meter: &Meter) -> bool {
-    let b = &problem.buffers;
-    let mut index = TimeIndex::new(problem);
-    let mut obstacles: Vec<(u64, u64)> = Vec::new();
-    // Pinned buffers were placed against each other inside the window only.
-    // That suffices (two buffers live in the window and together after it
-    // are both live at its last instant; likewise before it), but the check
-    // costs little and keeps the guarantee local to this function.
-    for i in 0..b.len() {
-        if !pinned[i] {
-            continue;
+/// Every buffer with bytes and a lifetime, indexed by lifetime: the
+/// buffers live in a time range in time proportional to their number.
+struct Lives(TimeIndex);
+
+impl Lives {
+    fn new(problem: &Problem) -> Lives {
+        let mut index = TimeIndex::new(problem);
+        for (i, b) in problem.buffers.iter().enumerate() {
+            index.place_id(i as u32, b, 0);
         }
-        obstacles.clear();
-        index.for_each_overlap(b[i].lower, b[i].upper, |s, e| obstacles.push((s, e)));
-        let (o, e) = (offsets[i], offsets[i] + b[i].size);
-        if b[i].size > 0 && obstacles.iter().any(|&(s, t)| s < e && o < t) {
-            return false;
-        }
-        index.place(&b[i], offsets[i]);
+        Lives(index)
     }
-    let Some(order) = size_order(problem) else {
-        return false;
-    };
-    for i in order {
-        let i = i as usize;
-        if pinned[i] {
-            continue;
+
+    /// Calls `f(id)` for every buffer live at some instant of `[l, u)`.
+    fn each(&self, l: u64, u: u64, mut f: impl FnMut(usize)) {
+        self.0.for_each_overlap_id(l, u, |id, _, _| f(id as usize));
+    }
+}
+
+/// A re-placed zone: new offsets and the zone's highest end.
+struct Zone {
+    moved: Vec<(usize, u64)>,
+    top: u64,
+}
+
+/// What a buffer is in the round being placed.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// Outside the zone: keeps its offset.
+    Fixed,
+    /// In the window: pinned at the search's offset.
+    Window,
+    /// In the zone, not placed yet.
+    Zone,
+    /// In the zone, placed.
+    Placed,
+}
+
+/// Per-buffer scratch of [`place_zone`], reused across rounds (a round
+/// touches only its zone, and resets what it touched).
+struct Scratch {
+    role: Vec<Role>,
+    offset: Vec<u64>,
+}
+
+impl Scratch {
+    fn new(n: usize) -> Scratch {
+        Scratch {
+            role: vec![Role::Fixed; n],
+            offset: vec![0; n],
         }
-        if b[i].size == 0 {
-            offsets[i] = 0;
-            continue;
+    }
+}
+
+/// Pins the window buffers `ids` at `sol` and re-places the rest of their
+/// *zone* (every other buffer live during some window buffer's lifetime)
+/// first-fit in size order around them and around every buffer outside the
+/// zone, which keeps its offset in `offsets` (a valid placement).
+///
+/// Valid: a window buffer is live only inside the zone's span, so only
+/// zone buffers are live with it; window buffers avoid each other (two of
+/// them live together anywhere are live together inside the window, where
+/// the search placed them apart, which is checked again here); every zone
+/// buffer is placed against all buffers it is live with. The work is
+/// proportional to the zone and the buffers live with it, not to the
+/// trace. `None` when the check fails or `meter` runs out.
+fn place_zone(
+    problem: &Problem,
+    offsets: &[u64],
+    ids: &[usize],
+    sol: &[u64],
+    lives: &Lives,
+    scratch: &mut Scratch,
+    meter: &Meter,
+) -> Option<Zone> {
+    let b = &problem.buffers;
+    let (mut a, mut z) = (u64::MAX, 0u64);
+    for (&i, &o) in ids.iter().zip(sol) {
+        a = a.min(b[i].lower);
+        z = z.max(b[i].upper);
+        scratch.role[i] = Role::Window;
+        scratch.offset[i] = o;
+    }
+    let mut zone = Vec::new();
+    lives.each(a, z, |j| {
+        if scratch.role[j] == Role::Fixed {
+            scratch.role[j] = Role::Zone;
+            zone.push(j);
         }
+    });
+    let placed = place_zone_in(problem, offsets, ids, &mut zone, lives, scratch, meter);
+    let out = placed.map(|top| {
+        let moved = ids
+            .iter()
+            .chain(&zone)
+            .map(|&i| (i, scratch.offset[i]))
+            .collect();
+        Zone { moved, top }
+    });
+    for &i in ids.iter().chain(&zone) {
+        scratch.role[i] = Role::Fixed;
+    }
+    out
+}
+
+/// The placement of [`place_zone`] once the roles are set: the zone's top,
+/// `None` when window buffers clash or `meter` runs out.
+fn place_zone_in(
+    problem: &Problem,
+    offsets: &[u64],
+    ids: &[usize],
+    zone: &mut [usize],
+    lives: &Lives,
+    scratch: &mut Scratch,
+    meter: &Meter,
+) -> Option<u64> {
+    let b = &problem.buffers;
+    zone.sort_unstable_by_key(|&j| (std::cmp::Reverse(b[j].size), b[j].lower, j));
+    let mut obstacles: Vec<(u64, u64)> = Vec::new();
+    let mut top = 0u64;
+    for &i in ids {
+        let (o, e) = (scratch.offset[i], scratch.offset[i] + b[i].size);
+        let mut clash = false;
+        let mut seen = 0usize;
+        lives.each(b[i].lower, b[i].upper, |j| {
+            seen += 1;
+            if j != i && scratch.role[j] == Role::Window {
+                let s = scratch.offset[j];
+                clash |= s < e && o < s + b[j].size;
+            }
+        });
+        if clash || !meter.charge_obstacles(seen) {
+            return None;
+        }
+        top = top.max(e);
+    }
+    // The zone is placed against a time index of what is placed: the
+    // window, then every buffer outside the zone live with some zone buffer
+    // (found once), then each zone buffer as it is placed.
+    let mut index = TimeIndex::new(problem);
+    for &i in ids {
+        index.place_id(i as u32, &b[i], scratch.offset[i]);
+    }
+    let (mut a, mut z) = (u64::MAX, 0u64);
+    for &i in zone.iter() {
+        a = a.min(b[i].lower);
+        z = z.max(b[i].upper);
+    }
+    let mut seen = 0usize;
+    lives.each(a, z, |j| {
+        seen += 1;
+        if scratch.role[j] == Role::Fixed {
+            index.place_id(j as u32, &b[j], offsets[j]);
+        }
+    });
+    if !meter.charge_obstacles(seen) {
+        return None;
+    }
+    for &i in zone.iter() {
         obstacles.clear();
         index.for_each_overlap(b[i].lower, b[i].upper, |s, e| obstacles.push((s, e)));
         if !meter.charge_obstacles(obstacles.len()) {
-            return false;
+            return None;
         }
         obstacles.sort_unstable_by_key(|o| o.0);
-        offsets[i] = first_fit(&obstacles, 0, b[i].size, b[i].align);
-        index.place(&b[i], offsets[i]);
+        let o = first_fit(&obstacles, 0, b[i].size, b[i].align);
+        scratch.role[i] = Role::Placed;
+        scratch.offset[i] = o;
+        index.place_id(i as u32, &b[i], o);
+        top = top.max(o + b[i].size);
     }
-    true
+    Some(top)
 }
 
 #[cfg(test)]
@@ -443,6 +603,23 @@ mod tests {
         let repaired = repair(&p, greedy, lower_bound(&p), &later());
         assert_eq!(checked(&p, &repaired.offsets), 7);
         assert_eq!(repaired.floor, 7);
+    }
+
+    #[test]
+    fn a_round_moves_only_the_zone_of_its_window() {
+        // The gadget at instants 0..9 is repaired; the buffers live from
+        // instant 100 on share no instant with any window buffer, so they
+        // keep the incumbent's offsets.
+        let mut p = Problem::new();
+        gadget(&mut p, 1, 0);
+        for k in 0..200 {
+            p.push(Buffer::new(1 + k % 3, 100 + k, 103 + k));
+        }
+        let greedy = best_greedy(&p, &Meter::unlimited()).expect("plain");
+        let repaired = repair(&p, greedy.clone(), lower_bound(&p), &later());
+        assert_eq!(checked(&p, &repaired.offsets), 7);
+        assert_ne!(repaired.offsets[..5], greedy[..5]);
+        assert_eq!(repaired.offsets[5..], greedy[5..]);
     }
 
     #[test]
