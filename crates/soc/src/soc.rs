@@ -145,7 +145,7 @@ impl Soc {
             MemSpace::Left | MemSpace::Right | MemSpace::Acc => 512,
             MemSpace::Bias => 64,
             MemSpace::LeftScale | MemSpace::RightScale => 64,
-            MemSpace::Ddr => 1,
+            MemSpace::Ddr | MemSpace::Other(_) => 1,
         }
     }
 

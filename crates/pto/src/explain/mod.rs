@@ -300,7 +300,7 @@ fn names_space(e: &PassError, function: &str, space: &str) -> bool {
 }
 
 fn target_space_capacity(soc: &Soc, space: &str) -> Option<u64> {
-    tilemem_soc::MemSpace::from_name(space).and_then(|t| soc.capacity(t))
+    tilemem_soc::MemSpace::known(space).and_then(|t| soc.capacity(t))
 }
 
 /// The reserved windows (`system.reserve_buffer`) of `f`, resolved as the

@@ -105,69 +105,9 @@ impl DType {
     }
 }
 
-/// On-chip (or global) memory space, printed `pl.Mem.<Name>`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum MemSpace {
-    /// Global memory.
-    Ddr,
-    /// Unified buffer (UB).
-    Vec,
-    /// L1.
-    Mat,
-    /// L0A.
-    Left,
-    /// L0B.
-    Right,
-    /// L0C.
-    Acc,
-    /// Bias table.
-    Bias,
-    /// Left scale buffer.
-    LeftScale,
-    /// Right scale buffer.
-    RightScale,
-    /// Any other `pl.Mem.<Name>`, kept verbatim.
-    Other(Box<str>),
-}
-
-impl MemSpace {
-    /// Reads a space from its name without the `pl.Mem.` prefix (`"Vec"`).
-    pub fn from_name(name: &str) -> MemSpace {
-        match name {
-            "DDR" => MemSpace::Ddr,
-            "Vec" => MemSpace::Vec,
-            "Mat" => MemSpace::Mat,
-            "Left" => MemSpace::Left,
-            "Right" => MemSpace::Right,
-            "Acc" => MemSpace::Acc,
-            "Bias" => MemSpace::Bias,
-            "LeftScale" => MemSpace::LeftScale,
-            "RightScale" => MemSpace::RightScale,
-            other => MemSpace::Other(other.into()),
-        }
-    }
-
-    /// The name without the `pl.Mem.` prefix.
-    pub fn name(&self) -> &str {
-        match self {
-            MemSpace::Ddr => "DDR",
-            MemSpace::Vec => "Vec",
-            MemSpace::Mat => "Mat",
-            MemSpace::Left => "Left",
-            MemSpace::Right => "Right",
-            MemSpace::Acc => "Acc",
-            MemSpace::Bias => "Bias",
-            MemSpace::LeftScale => "LeftScale",
-            MemSpace::RightScale => "RightScale",
-            MemSpace::Other(n) => n,
-        }
-    }
-
-    /// The lower-case word PyPTO uses in alloc names (`mem_vec_3`).
-    pub fn alloc_prefix(&self) -> String {
-        self.name().to_ascii_lowercase()
-    }
-}
+/// On-chip (or global) memory space, printed `pl.Mem.<Name>`: the SoC
+/// crate's, which keeps unknown spaces verbatim.
+pub use tilemem_soc::MemSpace;
 
 /// The storage root a MemRef points into.
 #[derive(Clone, Debug, PartialEq)]

@@ -21,7 +21,7 @@ pub(crate) fn is_view_op(op: &str) -> bool {
 /// Memory space of a variable's tile type.
 pub(crate) fn tile_space(f: &Function, v: crate::ir::VarId) -> Option<MemSpace> {
     match f.ty(v)? {
-        Type::Tile(t) => t.space.clone(),
+        Type::Tile(t) => t.space,
         _ => None,
     }
 }
