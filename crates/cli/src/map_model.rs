@@ -11,7 +11,7 @@ use tilemem_pto::explain::{
 use tilemem_pto::ir::Program;
 use tilemem_pto::passes::PlannerMode;
 use tilemem_pto::report::Report;
-use tilemem_soc::Soc;
+use tilemem_soc::{MemSpace, Soc};
 
 use crate::html_map::{Lane, MapDoc, Peak, Rect, View, Window};
 use crate::plan::{planner_name, Planned};
@@ -26,8 +26,13 @@ pub fn plan_doc(title: &str, results: &[Planned], input: &Program, soc: &Soc) ->
     let mut refused: HashMap<(String, String, String), Vec<String>> = HashMap::new();
     if let Ok(early) = before_sharing(input, soc, PlannerMode::Pypto) {
         for f in early.functions.iter().filter(|f| f.kind().is_kernel()) {
+            let per_space = refused_sharings(f, soc);
             for space in spaces_of(results, &f.name) {
-                for r in refused_sharings(f, soc, &space) {
+                let Some(refused_here) = MemSpace::known(&space).and_then(|s| per_space.get(&s))
+                else {
+                    continue;
+                };
+                for r in refused_here {
                     for (x, y) in [(&r.a, &r.b), (&r.b, &r.a)] {
                         refused
                             .entry((f.name.to_string(), space.clone(), x.clone()))
