@@ -8,7 +8,7 @@ pub(crate) fn align_up(x: u64, align: u64) -> u64 {
     if align <= 1 {
         x
     } else {
-        x.div_ceil(align) * align
+        x.div_ceil(align).saturating_mul(align)
     }
 }
 
