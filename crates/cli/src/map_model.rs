@@ -14,7 +14,7 @@ use tilemem_pto::report::Report;
 use tilemem_soc::{MemSpace, Soc};
 
 use crate::html_map::{Lane, MapDoc, Peak, Rect, View, Window};
-use crate::plan::{planner_name, Planned};
+use crate::planned::Planned;
 
 /// At most this many names in one "not shared with" list.
 const MAX_NAMES: usize = 12;
@@ -46,7 +46,7 @@ pub fn plan_doc(title: &str, results: &[Planned], input: &Program, soc: &Soc) ->
     let views = results
         .iter()
         .map(|p| View {
-            planner: planner_name(p.planner).to_string(),
+            planner: p.planner.name().to_string(),
             lanes: plan_lanes(p, &refused),
         })
         .collect();
@@ -142,7 +142,7 @@ fn plan_lanes(p: &Planned, refused: &Refused) -> Vec<Lane> {
                 if let Some(rules) = refused.get(&key) {
                     details.push(("kept apart by a rule".to_string(), rules.join("; ")));
                 }
-                details.push(("planner".to_string(), planner_name(p.planner).to_string()));
+                details.push(("planner".to_string(), p.planner.name().to_string()));
                 rects.push(Rect {
                     name: b.name.clone(),
                     group: b.root.clone(),

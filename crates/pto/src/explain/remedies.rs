@@ -109,13 +109,8 @@ pub(super) fn remedies(
     // Bytes over the capacity: what a shrinking remedy must give back.
     let missing = before.saturating_sub(s.capacity.unwrap_or(u64::MAX));
     for (other, b) in fitting {
-        let name = match other {
-            PlannerMode::Pypto => "pypto",
-            PlannerMode::DsaRp => "dsa-rp",
-            _ => "optimal",
-        };
         out.push(Remedy {
-            change: format!("plan with --planner {name}"),
+            change: format!("plan with --planner {}", other.name()),
             bytes_after: b,
             saved: before.saturating_sub(b),
         });
