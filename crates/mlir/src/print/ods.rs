@@ -13,7 +13,8 @@
 
 use std::fmt::Write;
 
-use crate::ir::format::{Arity, Elem, OdsAttr, OdsOp, Presence, Var};
+use crate::ir::format::{Elem, Var};
+use crate::ir::ods::{Arity, OdsAttr, OdsOp, Presence};
 use crate::ir::{Attribute, OpId, ValueId, DYNAMIC};
 use crate::print::ops::OpPrinter;
 use crate::print::types::{write_attr, write_type};
