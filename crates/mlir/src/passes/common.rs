@@ -59,6 +59,15 @@ pub fn is_vector_function(m: &Module, func: OpId) -> bool {
     m.op(func).has_attr(attrs::VECTOR_FUNCTION)
 }
 
+/// The attribute `name` of `op` as the text inside `#dialect.mnemonic<..>`.
+pub(super) fn enum_param(m: &Module, op: OpId, name: &str) -> Option<String> {
+    match m.attr(op, name)? {
+        Attribute::Dialect { params, .. } => params.clone(),
+        Attribute::Opaque(s) | Attribute::String(s) => Some(s.clone()),
+        _ => None,
+    }
+}
+
 /// The text of a dialect/opaque/string attribute (params for dialect ones).
 pub fn attr_text(a: &Attribute) -> String {
     match a {

@@ -52,8 +52,8 @@ use crate::pass::{Pass, PassFailed};
 
 use super::adjust::{adjust_align_dim, flatten_groups, no_need_align, OpView};
 use super::common::{
-    callee_of, calls, create_align_mark, device_funcs, hw_align_bytes, is_local, is_tensor, is_ub,
-    marks_of, memref_of, root_alloc, root_skips_vload, strided_of, target_of,
+    callee_of, calls, create_align_mark, device_funcs, enum_param, hw_align_bytes, is_local,
+    is_tensor, is_ub, marks_of, memref_of, root_alloc, root_skips_vload, strided_of, target_of,
 };
 use super::fixpipe::{m_align, n_align, DataWidth, DualDst, FixpipeKey};
 use super::layout::{
@@ -380,15 +380,6 @@ fn store_subview_decision(
         Some((parts.source, Some(e)))
     } else {
         Some((v, Some(e)))
-    }
-}
-
-/// The attribute `name` of `op` as the text inside `#dialect.mnemonic<..>`.
-pub(super) fn enum_param(m: &Module, op: OpId, name: &str) -> Option<String> {
-    match m.attr(op, name)? {
-        Attribute::Dialect { params, .. } => params.clone(),
-        Attribute::Opaque(s) | Attribute::String(s) => Some(s.clone()),
-        _ => None,
     }
 }
 

@@ -75,14 +75,20 @@ pub mod pre_mark;
 pub mod retype;
 pub mod view_maps;
 
-/// Every pass this crate provides, in registration order.
-pub fn all() -> Vec<Box<dyn Pass>> {
+/// Every pass this crate provides, in registration order: the registry the
+/// drivers use.
+pub fn registry() -> Vec<Box<dyn Pass>> {
     vec![
         Box::new(align_alloc_size::AlignAllocSize),
         Box::new(pre_mark::PreMarkStrideAlign),
         Box::new(mark::MarkStrideAlign),
         Box::new(enable::EnableStrideAlign),
     ]
+}
+
+/// The registered pass whose flag is `name` (without dash).
+pub fn lookup(name: &str) -> Option<Box<dyn Pass>> {
+    registry().into_iter().find(|p| p.name() == name)
 }
 
 #[cfg(test)]
