@@ -2,8 +2,10 @@
 
 use std::sync::Arc;
 
-use super::func::VarId;
-use super::types::{DType, MemSpace};
+use tilemem_soc::MemSpace;
+
+use super::dtype::DType;
+use super::var::VarId;
 
 /// Quote character a string literal was written with (kept so the printer
 /// reproduces PyPTO's mix: `name='ring'` but `attrs={"k": "v"}`).

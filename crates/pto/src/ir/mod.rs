@@ -82,16 +82,20 @@
 //! assert_eq!(f.ty(a).unwrap().memref().unwrap().base_var(), Some(buf));
 //! ```
 
+mod dtype;
 pub mod entity;
 mod expr;
 mod func;
 mod stmt;
 mod types;
+mod var;
 
+pub use dtype::DType;
 pub use entity::{EntityRef, PrimaryMap, SecondaryMap};
 pub use expr::{BinOp, Call, Expr, Kwarg, Quote, UnaryOp};
 pub use func::{
-    Alloc, Block, Function, FunctionKind, Param, ParamDir, Program, Trivia, VarData, VarDef, VarId,
+    Alloc, Block, Function, FunctionKind, Param, ParamDir, Program, Trivia, VarData, VarDef,
 };
 pub use stmt::{ForStmt, IfStmt, LoopKind, Pos, Stmt, StmtId, StmtKind, WithStmt};
-pub use types::{DType, MemBase, MemRef, MemSpace, TensorType, TileType, Type};
+pub use types::{MemBase, MemRef, MemSpace, TensorType, TileType, Type};
+pub use var::VarId;
