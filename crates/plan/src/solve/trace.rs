@@ -54,7 +54,7 @@
 use std::time::Duration;
 
 use super::exact::exact_run;
-use super::exact::height_of;
+use super::geom::height_of;
 use super::geom::{first_fit, TimeIndex};
 use super::greedy::size_order;
 use super::{Budget, Meter};
