@@ -4,16 +4,13 @@
 
 use crate::ir::format::Elem;
 use crate::ir::ods::{Arity, OdsOp};
-use crate::ir::{OpId, ValueId};
+use crate::ir::{Module, OpId, ValueId};
 
 /// Whether `op` can print by its ODS format: its operands split in one
 /// segment per ODS operand (ops read by the format, or built to match
 /// it), or unsegmented operands that are exactly the single ODS operands
 /// (ops built without segments, e.g. `annotation.mark %v`).
-pub(crate) fn conforms(
-    m: &crate::ir::Module,
-    op: OpId,
-) -> Option<(&'static OdsOp, &'static [Elem])> {
+pub(crate) fn conforms(m: &Module, op: OpId) -> Option<(&'static OdsOp, &'static [Elem])> {
     let d = m.op(op);
     if d.syntax.is_some() || !d.regions().is_empty() {
         return None;
@@ -29,7 +26,7 @@ pub(crate) fn conforms(
 }
 
 /// The operand ranges of the ODS operands of `op`.
-fn segments(m: &crate::ir::Module, op: OpId, ods: &OdsOp) -> Option<Vec<(usize, usize)>> {
+fn segments(m: &Module, op: OpId, ods: &OdsOp) -> Option<Vec<(usize, usize)>> {
     let d = m.op(op);
     let lens: Vec<usize> = if d.segments.len() == ods.operands.len() {
         d.segments.iter().map(|&n| n as usize).collect()
@@ -81,12 +78,7 @@ fn segments(m: &crate::ir::Module, op: OpId, ods: &OdsOp) -> Option<Vec<(usize, 
 }
 
 /// The values of ODS operand `i`.
-pub(crate) fn operand_segment(
-    m: &crate::ir::Module,
-    op: OpId,
-    ods: &OdsOp,
-    i: usize,
-) -> Vec<ValueId> {
+pub(crate) fn operand_segment(m: &Module, op: OpId, ods: &OdsOp, i: usize) -> Vec<ValueId> {
     let Some(segs) = segments(m, op, ods) else {
         return Vec::new();
     };
@@ -96,12 +88,7 @@ pub(crate) fn operand_segment(
 
 /// The result values of ODS result `i` (variadic results take what the
 /// single ones leave).
-pub(crate) fn result_segment(
-    m: &crate::ir::Module,
-    op: OpId,
-    ods: &OdsOp,
-    i: usize,
-) -> Vec<ValueId> {
+pub(crate) fn result_segment(m: &Module, op: OpId, ods: &OdsOp, i: usize) -> Vec<ValueId> {
     let res = m.op(op).results();
     let singles = ods
         .results
