@@ -32,7 +32,7 @@
 use std::collections::BTreeMap;
 use std::time::Instant;
 
-use super::{fallback, geom, outcome_from, Budget, Meter, Outcome, Solver};
+use super::{fallback, outcome_from, Budget, Meter, Outcome, Solver};
 use crate::problem::Problem;
 
 /// PyPTO's address alignment: candidate tops are rounded up to it first
@@ -40,7 +40,7 @@ use crate::problem::Problem;
 const ALIGN: u64 = 32;
 
 fn align_up(x: u64, align: u64) -> u64 {
-    geom::align_up(geom::align_up(x, ALIGN), align)
+    super::geom::align_up(super::geom::align_up(x, ALIGN), align)
 }
 
 /// The DSA_RP handoff greedy as a [`Solver`].
