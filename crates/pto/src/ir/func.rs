@@ -4,7 +4,10 @@ use super::entity::PrimaryMap;
 use super::expr::{Call, Expr, Kwarg};
 use super::stmt::{Pos, Stmt, StmtId, StmtKind};
 use super::types::{MemSpace, Type};
-use super::var::VarId;
+
+/// A variable of a function (defined below the expressions, statements
+/// and types, which name variables too).
+pub use super::var::VarId;
 
 /// Where a variable gets its value.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -90,12 +90,10 @@ mod stmt;
 mod types;
 mod var;
 
-pub use dtype::DType;
 pub use entity::{EntityRef, PrimaryMap, SecondaryMap};
 pub use expr::{BinOp, Call, Expr, Kwarg, Quote, UnaryOp};
 pub use func::{
-    Alloc, Block, Function, FunctionKind, Param, ParamDir, Program, Trivia, VarData, VarDef,
+    Alloc, Block, Function, FunctionKind, Param, ParamDir, Program, Trivia, VarData, VarDef, VarId,
 };
 pub use stmt::{ForStmt, IfStmt, LoopKind, Pos, Stmt, StmtId, StmtKind, WithStmt};
-pub use types::{MemBase, MemRef, MemSpace, TensorType, TileType, Type};
-pub use var::VarId;
+pub use types::{DType, MemBase, MemRef, MemSpace, TensorType, TileType, Type};

@@ -1,9 +1,12 @@
 //! Types: tensors, tiles, scalars, pointers, tuples, and the MemRef that names
 //! a tile's (or tensor's) storage.
 
-use super::dtype::DType;
 use super::expr::Expr;
 use super::var::VarId;
+
+/// Element type, printed `pl.<NAME>` (defined below the expressions,
+/// which use it too).
+pub use super::dtype::DType;
 
 /// On-chip (or global) memory space, printed `pl.Mem.<Name>`: the SoC
 /// crate's, which keeps unknown spaces verbatim.
