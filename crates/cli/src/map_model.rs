@@ -28,7 +28,8 @@ pub fn plan_doc(title: &str, results: &[Planned], input: &Program, soc: &Soc) ->
         for f in early.functions.iter().filter(|f| f.kind().is_kernel()) {
             let per_space = refused_sharings(f, soc);
             for space in spaces_of(results, &f.name) {
-                let Some(refused_here) = MemSpace::known(&space).and_then(|s| per_space.get(&s))
+                let Some(refused_here) =
+                    MemSpace::from_name(&space).and_then(|s| per_space.get(&s))
                 else {
                     continue;
                 };

@@ -28,7 +28,7 @@ fn an_unknown_alloc_space_reads_as_other() {
     let allocs = p.functions[0].allocs();
     assert_eq!(allocs.len(), 1);
     let space = allocs[0].space;
-    assert_eq!(space, MemSpace::from_name("Scratch"));
+    assert_eq!(space, MemSpace::parse("Scratch"));
     assert_eq!(space.name(), "Scratch");
     assert!(!space.is_known());
     assert!(!space.is_on_chip());

@@ -110,15 +110,16 @@ impl MemSpace {
         }
     }
 
-    /// Reads the PyPTO spelling (`Vec`, `Mat`, ...); any other name is kept
-    /// as [`MemSpace::Other`].
-    pub fn from_name(s: &str) -> MemSpace {
-        MemSpace::known(s).unwrap_or_else(|| MemSpace::Other(SpaceName::intern(s)))
+    /// The known space of the PyPTO spelling `s` (`Vec`, `Mat`, ...), if any.
+    pub fn from_name(s: &str) -> Option<MemSpace> {
+        MemSpace::ALL.into_iter().find(|m| m.name() == s)
     }
 
-    /// The known space spelled `s`, if any.
-    pub fn known(s: &str) -> Option<MemSpace> {
-        MemSpace::ALL.into_iter().find(|m| m.name() == s)
+    /// The space spelled `s`, whatever it is: a name
+    /// [`from_name`](MemSpace::from_name) does not know is kept as
+    /// [`MemSpace::Other`] (interned, see [`SpaceName`]).
+    pub fn parse(s: &str) -> MemSpace {
+        MemSpace::from_name(s).unwrap_or_else(|| MemSpace::Other(SpaceName::intern(s)))
     }
 
     /// Whether this is one of the spaces of [`MemSpace::ALL`].
@@ -151,28 +152,25 @@ mod tests {
 
     #[test]
     fn unknown_spaces_are_kept_verbatim_and_interned() {
-        let a = MemSpace::from_name("Scratch");
-        let b = MemSpace::from_name("Scratch");
+        let a = MemSpace::parse("Scratch");
+        let b = MemSpace::parse("Scratch");
         assert_eq!(a, b);
         assert_eq!(a.name(), "Scratch");
         assert!(!a.is_known());
         assert!(!a.is_on_chip());
-        assert_eq!(MemSpace::known("Scratch"), None);
-        assert_eq!(MemSpace::from_name("Vec"), MemSpace::Vec);
+        assert_eq!(MemSpace::from_name("Scratch"), None);
+        assert_eq!(MemSpace::parse("Vec"), MemSpace::Vec);
         assert!(MemSpace::Vec.is_on_chip());
         assert!(!MemSpace::Ddr.is_on_chip());
         // Unknown spaces order after the known ones, and by name.
         assert!(MemSpace::RightScale < a);
-        assert!(MemSpace::from_name("Alpha") < a);
+        assert!(MemSpace::parse("Alpha") < a);
     }
 
     #[test]
     fn alloc_names_lower_case_the_space() {
         assert_eq!(MemSpace::Vec.alloc_name(3), "mem_vec_3");
         assert_eq!(MemSpace::LeftScale.alloc_name(0), "mem_leftscale_0");
-        assert_eq!(
-            MemSpace::from_name("Scratch").alloc_name(1),
-            "mem_scratch_1"
-        );
+        assert_eq!(MemSpace::parse("Scratch").alloc_name(1), "mem_scratch_1");
     }
 }

@@ -273,7 +273,7 @@ pub fn explain(
             let per_space = refused
                 .entry(s.function.clone())
                 .or_insert_with(|| refused_sharings(f, soc));
-            s.refused = MemSpace::known(&s.space)
+            s.refused = MemSpace::from_name(&s.space)
                 .and_then(|space| per_space.get(&space))
                 .cloned()
                 .unwrap_or_default();
@@ -310,7 +310,7 @@ fn names_space(e: &PassError, function: &str, space: &str) -> bool {
 }
 
 fn target_space_capacity(soc: &Soc, space: &str) -> Option<u64> {
-    tilemem_soc::MemSpace::known(space).and_then(|t| soc.capacity(t))
+    tilemem_soc::MemSpace::from_name(space).and_then(|t| soc.capacity(t))
 }
 
 /// The reserved windows (`system.reserve_buffer`) of `f`, resolved as the

@@ -354,7 +354,7 @@ impl Expr {
     /// The memory space named by a `pl.Mem.<Name>` path.
     pub fn as_mem_space(&self) -> Option<MemSpace> {
         match self {
-            Expr::Path(p) => p.strip_prefix("pl.Mem.").map(MemSpace::from_name),
+            Expr::Path(p) => p.strip_prefix("pl.Mem.").map(MemSpace::parse),
             _ => None,
         }
     }

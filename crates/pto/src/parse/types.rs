@@ -67,7 +67,7 @@ impl<'s> Parser<'s> {
                             };
                             // Checked before `as_mem_space`, which would
                             // intern the misspelt name for good.
-                            match name.map(|n| (n, MemSpace::known(n))) {
+                            match name.map(|n| (n, MemSpace::from_name(n))) {
                                 // PyPTO's MemorySpace enum is closed: a name
                                 // outside it (`pl.Mem.Vac`, `pl.Mem.A.B`)
                                 // is a typo, not a new space to plan.
