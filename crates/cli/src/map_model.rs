@@ -174,13 +174,7 @@ fn plan_lanes(p: &Planned, refused: &Refused) -> Vec<Lane> {
 /// The HTML map of a solved problem file.
 pub fn solve_doc(title: &str, problem: &Problem, solution: &Solution, solver: &str) -> MapDoc {
     let lb = tilemem_plan::lower_bound(problem);
-    let used = problem
-        .buffers
-        .iter()
-        .zip(&solution.offsets)
-        .map(|(b, &o)| o + b.size)
-        .max()
-        .unwrap_or(0);
+    let used = solution.height(problem);
     let mut names: HashMap<usize, String> = HashMap::new();
     for (i, b) in problem.buffers.iter().enumerate() {
         names.insert(i, b.name.clone().unwrap_or_else(|| i.to_string()));
