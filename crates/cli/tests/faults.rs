@@ -235,17 +235,29 @@ fn a_closed_standard_output_ends_quietly() {
 fn an_interrupt_during_a_long_solve_writes_the_best_placement_whole() {
     let d = scratch("sigint");
     let input = d.join("big.csv");
-    // 3,000 buffers with one shared lifetime: the canonical solver works on
-    // this for far longer than the 60 s limit given below, so only the
-    // interrupt can end it within the test.
+    // 3,000 buffers of random sizes and lifetimes (a fixed linear
+    // congruential sequence): no search closes the gap to the co-live
+    // bound on this, so the exact search runs until its 60 s limit and only
+    // the interrupt can end it within the test. (All buffers sharing one
+    // lifetime would not do: stacking them meets the bound at once.)
     let mut text = String::from("id,lower,upper,size\n");
+    let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = |m: u64| {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (state >> 33) % m
+    };
     for i in 0..3000 {
-        text.push_str(&format!("b{i},0,10,{}\n", 32 + (i * 7919) % 4096));
+        let lower = next(2000);
+        let len = 1 + next(300);
+        let size = 1 + next(4096);
+        text.push_str(&format!("b{i},{lower},{},{size}\n", lower + len));
     }
     std::fs::write(&input, text).unwrap();
     let out = d.join("out.csv");
     let child = Command::new(env!("CARGO_BIN_EXE_tilemem"))
-        .args(["solve", s(&input), "--solver", "canonical"])
+        .args(["solve", s(&input), "--solver", "exact"])
         .args(["--time-limit", "60", "-o", s(&out)])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

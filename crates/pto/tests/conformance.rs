@@ -118,7 +118,13 @@ fn run_all(root: &Path) -> BTreeMap<String, Outcome> {
                 _ => None,
             });
         let (error, none) = (d.join("error.txt"), d.join("-"));
-        let runs: [(&str, &str, &[PassId], &str); 5] = [
+        let runs: [(&str, &str, &[PassId], &str); 6] = [
+            (
+                "kernel_init_only",
+                "31_after_MaterializeTensorStrides.py",
+                &[Init],
+                "32_after_InitMemRef.py",
+            ),
             (
                 "kernel_init",
                 "31_after_MaterializeTensorStrides.py",

@@ -107,16 +107,16 @@ class P:
     def main(self, x: pl.Tensor[[32, 32], pl.FP32, pl.MemRef("mem_ddr_0", pl.const(0, pl.INT64), 4096)], y: pl.Out[pl.Tensor[[32, 32], pl.FP32, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 4096)]]) -> pl.Tensor[[32, 32], pl.FP32]:
         mem_vec_2: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 4096)
         mem_vec_3: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 4096)
-        mem_vec_4: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 4096)
-        mem_vec_5: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 4096)
+        mem_vec_6: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 4096)
+        mem_vec_7: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 4096)
         a: pl.Tile[[32, 32], pl.FP32, pl.MemRef(mem_vec_2, pl.const(0, pl.INT64), 4096), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [32, 32], [32, 32], target_memory=pl.Mem.Vec)
         b: pl.Tile[[32, 32], pl.FP32, pl.MemRef(mem_vec_3, pl.const(4096, pl.INT64), 4096), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [32, 32], [32, 32], target_memory=pl.Mem.Vec)
         for i, (p, q) in pl.range(4, init_values=(a, b)):
-            q_swap: pl.Tile[[32, 32], pl.FP32, pl.MemRef(mem_vec_5, pl.const(8192, pl.INT64), 4096), pl.Mem.Vec] = pl.tile.move(q, target_memory=pl.Mem.Vec)
+            q_swap: pl.Tile[[32, 32], pl.FP32, pl.MemRef(mem_vec_7, pl.const(8192, pl.INT64), 4096), pl.Mem.Vec] = pl.tile.move(q, target_memory=pl.Mem.Vec)
             p_mv: pl.Tile[[32, 32], pl.FP32, pl.MemRef(mem_vec_3, pl.const(4096, pl.INT64), 4096), pl.Mem.Vec] = pl.tile.move(p, target_memory=pl.Mem.Vec)
             q_mv: pl.Tile[[32, 32], pl.FP32, pl.MemRef(mem_vec_2, pl.const(0, pl.INT64), 4096), pl.Mem.Vec] = pl.tile.move(q_swap, target_memory=pl.Mem.Vec)
             ro, so = pl.yield_(q_mv, p_mv)
-        c: pl.Tile[[32, 32], pl.FP32, pl.MemRef(mem_vec_4, pl.const(0, pl.INT64), 4096), pl.Mem.Vec] = pl.tile.add(ro, so)
+        c: pl.Tile[[32, 32], pl.FP32, pl.MemRef(mem_vec_6, pl.const(0, pl.INT64), 4096), pl.Mem.Vec] = pl.tile.add(ro, so)
         r: pl.Tensor[[32, 32], pl.FP32, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 4096)] = pl.tile.store(c, [0, 0], y)
         return r
 "#;

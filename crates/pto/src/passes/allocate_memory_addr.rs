@@ -53,7 +53,13 @@ pub fn run(program: &mut Program, ctx: &mut PassContext) -> Result<(), PassError
     for f in &mut program.functions {
         if f.kind().is_kernel() {
             let layout = allocate_function(f, &ctx.soc, ctx.policy.as_ref())?;
-            verify::check_function(f, &ctx.soc, ctx.policy.as_ref(), &layout)?;
+            verify::check_function_with(
+                f,
+                &ctx.soc,
+                ctx.policy.as_ref(),
+                &layout,
+                ctx.seed_rules.narrowing_casts,
+            )?;
         }
     }
     Ok(())

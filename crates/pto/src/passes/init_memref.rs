@@ -5,8 +5,12 @@
 //!
 //! **Guarantees**, per function:
 //! - every tensor parameter, created tensor and call result in global memory
-//!   gets a `pl.MemRef("mem_ddr_N", 0, BYTES)`; a `tile.store` result shares
-//!   its output tensor's MemRef;
+//!   (`pl.Tensor` or `pld.DistributedTensor`) gets a
+//!   `pl.MemRef("mem_ddr_N", 0, BYTES)`; a `tile.store` result shares its
+//!   output tensor's MemRef, a tensor view (`pl.tensor.view`, `slice`)
+//!   its source's at the window's byte offset (sized 0 when the source's
+//!   shape is dynamic); any other tensor value, a bare alias `a = b` or a
+//!   tuple element `t[0]`, gets new storage;
 //! - every tile produced by a statement in an on-chip space gets its own
 //!   allocation root `mem_<space>_N` (`pl.tile.alloc`, hoisted to the top of
 //!   the body) of `elements x element bits / 8` bytes, Acc rows padded to 16
@@ -14,8 +18,10 @@
 //! - views (`tile.slice`, `tile.reshape`, ...) share their source's root with
 //!   a byte offset (`(row * cols + col) * elem bytes`) and the byte span of
 //!   the window; in-place results (`matmul_acc`) and bare aliases share their
-//!   source's MemRef; loop and `if` results share the storage of the value
-//!   their (then-branch) yield carries;
+//!   source's MemRef; a loop result shares its iter arg's (the init
+//!   value's) storage, an `if` result its then-branch yield's; pushing a
+//!   loop carry's storage down the yielded chain is
+//!   MaterializeSemanticAliases' job;
 //! - pipe-popped values (`tpop`) and tiles in DDR get no storage;
 //! - declared bindings become one `pinned=True` alloc per name of
 //!   `slot size x slots` bytes.
@@ -27,8 +33,9 @@
 //! statements without their comments).
 //!
 //! N counts per function over every MemRef created (parameters first, then
-//! program order; loop and `if` results take a number after their bodies),
-//! matching PyPTO's numbering. A function that already has allocations or
+//! program order; every tile or tensor result of a loop or `if`, typed or
+//! printed untyped by a multi-value `pl.yield_`, takes a number after the
+//! body), matching PyPTO's numbering. A function that already has allocations or
 //! parameter MemRefs is left unchanged (idempotence).
 //!
 //! Errors: a tile that needs storage but has a dynamic shape; a declared
@@ -41,7 +48,7 @@ use tilemem_soc::Soc;
 
 use crate::ir::{
     BinOp, Block, Call, DType, EntityRef, Expr, ForStmt, Function, IfStmt, MemBase, MemRef,
-    MemSpace, Pos, StmtId, StmtKind, TensorType, TileType, Type, VarDef, VarId,
+    MemSpace, Pos, StmtId, StmtKind, TileType, Type, VarDef, VarId,
 };
 use crate::ops::{self, OpClass, ViewRule};
 
@@ -57,22 +64,22 @@ pub fn run(program: &mut crate::ir::Program, ctx: &mut PassContext) -> Result<()
 
 /// Whether InitMemRef already ran on `f` (allocations or parameter MemRefs).
 ///
-/// Tensor parameters decide when there are any (InitMemRef always gives them
-/// storage); otherwise existing allocations or tile MemRefs do. A function
-/// whose tensor parameters have no MemRef is initialised afresh even if it
+/// Tensor parameters (plain or distributed) decide when there are any
+/// (InitMemRef always gives them storage); otherwise existing allocations
+/// or tile MemRefs do. A function whose tensor parameters have no MemRef is initialised afresh even if it
 /// carries allocations: like PyPTO, its tiles get new roots and the old
 /// `tile.alloc`s stay (renamed on a name clash) for MemoryReuse to drop.
 fn already_done(f: &Function) -> bool {
-    let tensors: Vec<VarId> = f
+    let tensors: Vec<&Type> = f
         .params
         .iter()
-        .map(|p| p.var)
-        .filter(|&v| matches!(f.ty(v), Some(Type::Tensor(_))))
+        .filter_map(|p| f.ty(p.var))
+        .filter(|&t| ddr_tensor(Some(t)).is_some())
         .collect();
     if !tensors.is_empty() {
         return tensors
             .iter()
-            .any(|&v| f.ty(v).and_then(Type::memref).is_some());
+            .any(|&t| t.memref().is_some() || dist_memref(t).is_some());
     }
     !f.allocs().is_empty()
         || f.vars.values().any(|d| {
@@ -93,6 +100,13 @@ fn clear_tile_storage(f: &mut Function) {
     }
 }
 
+/// What a value's storage is: a tile (on-chip) or a tensor in global memory.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Stored {
+    Tile,
+    Tensor,
+}
+
 /// An allocation to hoist to the top of the body.
 struct NewAlloc {
     var: VarId,
@@ -107,6 +121,9 @@ struct State<'a> {
     allocs: Vec<NewAlloc>,
     /// MemRefs of untyped carried values (iter args), keyed by variable.
     carried: HashMap<VarId, MemRef>,
+    /// What untyped carried values (iter args, results of a multi-value
+    /// `pl.yield_`, which print without a type) hold.
+    kinds: HashMap<VarId, Stored>,
     /// Declared bindings: name -> variables bound to it, in program order.
     declared: Vec<(Box<str>, Vec<VarId>)>,
 }
@@ -126,16 +143,14 @@ fn run_function(f: &mut Function, soc: &Soc, planner: PlannerMode) -> Result<(),
         counter: 0,
         allocs: Vec::new(),
         carried: HashMap::default(),
+        kinds: HashMap::default(),
         declared: Vec::new(),
     };
     for i in 0..f.params.len() {
         let v = f.params[i].var;
-        if let Some(Type::Tensor(t)) = &f.vars[v].ty {
-            if t.memref.is_none() {
-                let size = tensor_bytes(&t.shape, &t.dtype);
-                let m = st.ddr_memref(size);
-                set_memref(f, v, m);
-            }
+        if let Some((shape, dtype)) = unset_ddr_tensor(f.ty(v)) {
+            let m = st.ddr_memref(tensor_bytes(&shape, &dtype));
+            set_memref(f, v, m);
         }
     }
     let body = f.body.clone();
@@ -325,8 +340,20 @@ impl State<'_> {
 }
 
 fn set_memref(f: &mut Function, v: VarId, m: MemRef) {
-    if let Some(slot) = f.vars[v].ty.as_mut().and_then(Type::memref_mut) {
-        *slot = Some(m);
+    match f.vars[v].ty.as_mut() {
+        Some(Type::Other(e)) => {
+            if let Some(items) = dist_items_mut(e) {
+                items.retain(|i| !is_memref_call(i));
+                // After any view extras, like a `pl.Tensor`'s MemRef.
+                items.push(memref_expr(&m));
+            }
+        }
+        Some(ty) => {
+            if let Some(slot) = ty.memref_mut() {
+                *slot = Some(m);
+            }
+        }
+        None => {}
     }
 }
 
@@ -334,9 +361,103 @@ fn set_memref(f: &mut Function, v: VarId, m: MemRef) {
 fn memref_of(f: &Function, st: &State<'_>, e: &Expr) -> Option<MemRef> {
     let v = e.as_var()?;
     f.ty(v)
-        .and_then(Type::memref)
-        .cloned()
+        .and_then(|t| t.memref().cloned().or_else(|| dist_memref(t)))
         .or_else(|| st.carried.get(&v).cloned())
+}
+
+/// The subscript items of `pld.DistributedTensor[[shape], dtype, ...]`.
+///
+/// The reader keeps this type as an opaque expression; a distributed
+/// tensor is a window of global memory, and PyPTO's InitMemRef gives it a
+/// DDR MemRef exactly like a `pl.Tensor`, printed in the same position.
+fn dist_items(ty: &Type) -> Option<&[Expr]> {
+    match ty {
+        Type::Other(Expr::Index(base, idx)) if is_dist_head(base) => idx.as_elems(),
+        _ => None,
+    }
+}
+
+fn dist_items_mut(e: &mut Expr) -> Option<&mut Vec<Expr>> {
+    match e {
+        Expr::Index(base, idx) if is_dist_head(base) => match &mut **idx {
+            Expr::Tuple(v) | Expr::List(v) => Some(v),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn is_dist_head(base: &Expr) -> bool {
+    matches!(base, Expr::Path(p) if p.rsplit('.').next() == Some("DistributedTensor"))
+}
+
+fn is_memref_call(e: &Expr) -> bool {
+    matches!(e, Expr::Call(c) if c.op_name() == "MemRef")
+}
+
+/// `pl.MemRef("mem_ddr_N", offset, size)` as an expression (the form a
+/// distributed tensor's type carries it in).
+fn memref_expr(m: &MemRef) -> Expr {
+    let name = match &m.base {
+        MemBase::Named(n) => n.to_string(),
+        MemBase::Var(_) => String::new(),
+    };
+    let mut args = vec![Expr::str(&name)];
+    args.push(m.offset.clone().unwrap_or(Expr::const_i64(0)));
+    args.push(Expr::Int(
+        i64::try_from(m.size.unwrap_or(0)).unwrap_or(i64::MAX),
+    ));
+    Expr::call(Call::new("pl.MemRef", args))
+}
+
+/// The DDR MemRef a distributed tensor's type carries, if any.
+fn dist_memref(ty: &Type) -> Option<MemRef> {
+    let items = dist_items(ty)?;
+    let Expr::Call(c) = items.iter().find(|i| is_memref_call(i))? else {
+        return None;
+    };
+    let name = c.args.first()?.as_str()?;
+    Some(MemRef {
+        base: MemBase::Named(name.into()),
+        offset: c.args.get(1).cloned(),
+        size: c
+            .args
+            .get(2)
+            .and_then(Expr::as_int)
+            .and_then(|n| u64::try_from(n).ok()),
+        slots: None,
+        slot_index: None,
+    })
+}
+
+/// Shape and dtype of a global-memory tensor type (`pl.Tensor` or
+/// `pld.DistributedTensor`).
+fn ddr_tensor(ty: Option<&Type>) -> Option<(Vec<Expr>, DType)> {
+    match ty? {
+        Type::Tensor(t) => Some((t.shape.clone(), t.dtype.clone())),
+        other => {
+            let items = dist_items(other)?;
+            let shape = items.first()?.as_elems()?.to_vec();
+            let Expr::Path(p) = items.get(1)? else {
+                return None;
+            };
+            Some((shape, DType::from_name(p.strip_prefix("pl.").unwrap_or(p))))
+        }
+    }
+}
+
+/// [`ddr_tensor`] of a type that has no MemRef yet.
+fn unset_ddr_tensor(ty: Option<&Type>) -> Option<(Vec<Expr>, DType)> {
+    let t = ty?;
+    if t.memref().is_some() || dist_memref(t).is_some() {
+        return None;
+    }
+    ddr_tensor(Some(t))
+}
+
+/// The shape of a global-memory tensor (`pl.Tensor` or distributed).
+fn ddr_shape(ty: Option<&Type>) -> Option<Vec<Expr>> {
+    ddr_tensor(ty).map(|(s, _)| s)
 }
 
 fn visit_block(f: &mut Function, stmts: &[StmtId], st: &mut State<'_>) -> Result<(), PassError> {
@@ -406,10 +527,27 @@ fn visit_for(
         if let Some(m) = memref_of(f, st, init) {
             st.carried.insert(*arg, m);
         }
+        if let Some(k) = stored_kind(f, st, init) {
+            st.kinds.insert(*arg, k);
+        }
     }
     visit_block(f, &l.body, st)?;
+    // A loop result is the loop-carried value: it takes the storage of its
+    // iter arg (the init value's); the yielded value when the init has none.
     let yielded = yield_values(f, Block::Loop(s));
-    bind_results(f, &l.results, &yielded, st);
+    let carried: Vec<Expr> = l
+        .iter_args
+        .iter()
+        .zip(&yielded)
+        .map(|(&a, y)| {
+            if st.carried.contains_key(&a) {
+                Expr::Var(a)
+            } else {
+                y.clone()
+            }
+        })
+        .collect();
+    bind_results(f, &l.results, &carried, st);
     Ok(())
 }
 
@@ -433,31 +571,65 @@ fn yield_values(f: &Function, b: Block) -> Vec<Expr> {
         .unwrap_or_default()
 }
 
-/// Loop / `if` results: each tile result takes a MemRef number (PyPTO makes
-/// one and later replaces it) and shares the yielded value's storage.
+/// What `e` holds, from its type or, for an untyped carried value, from
+/// the value it carries.
+fn stored_kind(f: &Function, st: &State<'_>, e: &Expr) -> Option<Stored> {
+    let v = e.as_var()?;
+    match f.ty(v) {
+        Some(Type::Tile(_)) => Some(Stored::Tile),
+        Some(t @ (Type::Tensor(_) | Type::Other(_))) => ddr_shape(Some(t)).map(|_| Stored::Tensor),
+        Some(_) => None,
+        None => st.kinds.get(&v).copied(),
+    }
+}
+
+/// Loop / `if` results: PyPTO types every result, so each tile or tensor
+/// result takes a MemRef number, typed or not (a multi-value `pl.yield_`
+/// prints its results untyped). A tile result then shares the yielded
+/// value's storage (PyPTO replaces the MemRef it made); a tensor result
+/// keeps its own new DDR MemRef.
 fn bind_results(f: &mut Function, results: &[VarId], yielded: &[Expr], st: &mut State<'_>) {
     for (k, &r) in results.iter().enumerate() {
-        let is_tile = matches!(f.ty(r), Some(Type::Tile(t)) if t.memref.is_none());
-        // A typed tensor result gets its own DDR MemRef, numbered after
-        // the body (PyPTO's loop and `if` return vars of tensor type).
-        if let Some(Type::Tensor(t)) = f.ty(r) {
-            if t.memref.is_none() {
-                let m = st.ddr_memref(tensor_bytes(&t.shape, &t.dtype));
-                set_memref(f, r, m);
-                continue;
-            }
-        }
-        if !is_tile {
-            if let Some(m) = yielded.get(k).and_then(|e| memref_of(f, st, e)) {
-                if f.ty(r).is_none() {
-                    st.carried.insert(r, m);
-                }
-            }
+        let y = yielded.get(k);
+        if let Some((shape, dtype)) = unset_ddr_tensor(f.ty(r)) {
+            let m = st.ddr_memref(tensor_bytes(&shape, &dtype));
+            set_memref(f, r, m);
             continue;
         }
-        st.next_id();
-        if let Some(m) = yielded.get(k).and_then(|e| memref_of(f, st, e)) {
-            set_memref(f, r, m);
+        let ym = y.and_then(|e| memref_of(f, st, e));
+        match f.ty(r) {
+            Some(Type::Tile(t)) if t.memref.is_none() => {
+                st.next_id();
+                if let Some(m) = ym {
+                    set_memref(f, r, m);
+                }
+            }
+            None => match y.and_then(|e| stored_kind(f, st, e)) {
+                Some(Stored::Tile) => {
+                    st.next_id();
+                    st.kinds.insert(r, Stored::Tile);
+                    if let Some(m) = ym {
+                        st.carried.insert(r, m);
+                    }
+                }
+                Some(Stored::Tensor) => {
+                    let bytes = y
+                        .and_then(Expr::as_var)
+                        .and_then(|v| ddr_tensor(f.ty(v)))
+                        .map(|(shape, dtype)| tensor_bytes(&shape, &dtype))
+                        .or_else(|| ym.as_ref().and_then(|m| m.size))
+                        .unwrap_or(0);
+                    let m = st.ddr_memref(bytes);
+                    st.kinds.insert(r, Stored::Tensor);
+                    st.carried.insert(r, m);
+                }
+                None => {
+                    if let Some(m) = ym {
+                        st.carried.insert(r, m);
+                    }
+                }
+            },
+            _ => {}
         }
     }
 }
@@ -479,12 +651,7 @@ fn assign(
             space: t.space,
             extras: Vec::new(),
         })),
-        Some(Type::Tensor(t)) if t.memref.is_none() => Some(Type::Tensor(TensorType {
-            shape: t.shape.clone(),
-            dtype: t.dtype.clone(),
-            memref: None,
-            extras: Vec::new(),
-        })),
+        // Tensors (plain or distributed) are read from the variable below.
         _ => None,
     };
     match ty {
@@ -497,55 +664,70 @@ fn assign(
                 Ok(())
             }
         },
-        Some(Type::Tensor(t)) if t.memref.is_none() => {
-            let m =
-                match value {
-                    Expr::Var(_) => memref_of(f, st, value),
-                    Expr::Call(c) => {
-                        let info = ops::lookup_or_default(c.op_name());
-                        let bytes = tensor_bytes(&t.shape, &t.dtype);
-                        let src = c.args.first().and_then(|a| memref_of(f, st, a));
-                        let src_shape = c.args.first().and_then(Expr::as_var).and_then(|v| match f
-                            .ty(v)
-                        {
-                            Some(Type::Tensor(s)) => Some(s.shape.clone()),
-                            _ => None,
-                        });
-                        let view = match (info.view, src, src_shape) {
-                            (ViewRule::WholeSource, Some(m), _) => Some(MemRef {
-                                size: Some(bytes),
-                                ..m
-                            }),
-                            (ViewRule::Window { offsets_arg }, Some(m), Some(shape))
-                                if m.const_offset() == Some(0) =>
-                            {
-                                c.args
-                                    .get(offsets_arg)
-                                    .and_then(Expr::as_elems)
-                                    .and_then(|offs| ddr_window_offset(offs, &shape, &t.dtype))
-                                    .map(|off| MemRef {
-                                        offset: Some(off),
-                                        size: Some(bytes),
-                                        ..m
-                                    })
-                            }
-                            _ => None,
-                        };
-                        view.or_else(|| match info.output_binds_input() {
-                            Some(i) => c.args.get(i).and_then(|a| memref_of(f, st, a)),
-                            None => None,
-                        })
-                        .or_else(|| Some(st.ddr_memref(bytes)))
-                    }
-                    _ => None,
-                };
-            if let Some(m) = m {
+        _ => {
+            if let Some((shape, dtype)) = unset_ddr_tensor(f.ty(x)) {
+                let m = tensor_value_memref(f, st, &shape, &dtype, value);
                 set_memref(f, x, m);
             }
             Ok(())
         }
-        _ => Ok(()),
     }
+}
+
+/// The MemRef of a global-memory tensor defined by `value`.
+///
+/// A call result is a view of its first argument (`pl.tensor.view` /
+/// `reshape` whole, a window `pl.tensor.slice` at its byte offset), or the
+/// output tensor its op writes (`pl.tile.store`), or else new storage. Any
+/// other value, a bare alias `a = b` or a tuple element `t[0]`, gets new
+/// storage too: PyPTO's InitMemRef shares storage between tensors only
+/// through calls (it keeps sharing for tiles, see `tile_result`).
+fn tensor_value_memref(
+    f: &Function,
+    st: &mut State<'_>,
+    shape: &[Expr],
+    dtype: &DType,
+    value: &Expr,
+) -> MemRef {
+    let bytes = tensor_bytes(shape, dtype);
+    let Expr::Call(c) = value else {
+        return st.ddr_memref(bytes);
+    };
+    let info = ops::lookup_or_default(c.op_name());
+    let src = c.args.first().and_then(|a| memref_of(f, st, a));
+    let src_shape = c
+        .args
+        .first()
+        .and_then(Expr::as_var)
+        .and_then(|v| ddr_shape(f.ty(v)));
+    let view = match (info.view, src, src_shape) {
+        (ViewRule::WholeSource, Some(m), _) => Some(MemRef {
+            size: Some(bytes),
+            ..m
+        }),
+        (ViewRule::Window { offsets_arg }, Some(m), Some(src_shape))
+            if m.const_offset() == Some(0) =>
+        {
+            // The window's extent is only known against a static source:
+            // PyPTO sizes a window of a dynamic-shape tensor 0.
+            let static_src = src_shape.iter().all(|d| d.as_int().is_some());
+            c.args
+                .get(offsets_arg)
+                .and_then(Expr::as_elems)
+                .and_then(|offs| ddr_window_offset(offs, &src_shape, dtype))
+                .map(|off| MemRef {
+                    offset: Some(off),
+                    size: Some(if static_src { bytes } else { 0 }),
+                    ..m
+                })
+        }
+        _ => None,
+    };
+    view.or_else(|| {
+        info.output_binds_input()
+            .and_then(|i| c.args.get(i).and_then(|a| memref_of(f, st, a)))
+    })
+    .unwrap_or_else(|| st.ddr_memref(bytes))
 }
 
 fn declare(st: &mut State<'_>, name: &str, x: VarId) {

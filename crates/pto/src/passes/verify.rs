@@ -234,12 +234,26 @@ pub fn check_function(
     policy: &dyn MemoryAllocatorPolicy,
     layout: &Layout,
 ) -> Result<(), PassError> {
-    for (space, problem, solution) in &lower(f, soc, layout, false) {
+    check_function_with(f, soc, policy, layout, true)
+}
+
+/// [`check_function`], choosing whether an A2/A3 narrowing cast's source
+/// is a hard conflict (the seed's rule), as MemoryReuse chose: under
+/// `--compat pypto-e2d0f78` the reuse shares them, so the check must not
+/// call that sharing a bug.
+pub fn check_function_with(
+    f: &Function,
+    soc: &Soc,
+    policy: &dyn MemoryAllocatorPolicy,
+    layout: &Layout,
+    narrowing_casts: bool,
+) -> Result<(), PassError> {
+    for (space, problem, solution) in &lower(f, soc, layout, false, narrowing_casts) {
         if validate(problem, solution).is_ok() {
             continue;
         }
         // Failure path only: lower again with buffer names for the message.
-        let named = lower(f, soc, layout, true);
+        let named = lower(f, soc, layout, true, narrowing_casts);
         let violations = named
             .iter()
             .find(|(s, _, _)| s == space)
@@ -363,6 +377,7 @@ fn lower(
     soc: &Soc,
     layout: &Layout,
     named: bool,
+    narrowing_casts: bool,
 ) -> Vec<(MemSpace, Problem, Solution)> {
     let mut fam = families(f);
     let per_space = family_buffers_with(f, layout, &mut fam);
@@ -378,7 +393,9 @@ fn lower(
             continue;
         }
         let cast = cast_widths(f, x, call.args.first());
-        for i in info.forbidden_alias_args(soc.family(), call.args.len(), cast) {
+        for i in
+            info.forbidden_alias_args_with(soc.family(), call.args.len(), cast, narrowing_casts)
+        {
             let Some(y) = call.args.get(i).and_then(Expr::as_var) else {
                 continue;
             };
