@@ -26,15 +26,20 @@ pub fn table_path() -> PathBuf {
 
 /// The pipe of ops whose operands do not all sit in one unit's memory (the
 /// registry derives those per call); the others follow `pipe_derived`.
+/// `Route` / `Insert`: the registry derives the pipe per call from the
+/// spaces involved (`tilemem_pto::ops::route_pipe` / `insert_pipe`); a pipe
+/// push has none.
 fn pipe_of(name: &str, derived: &str) -> &'static str {
     match name {
-        "tile.load" | "tile.mgather" | "tile.gather_row" => "Mte2",
-        "tile.store" | "tile.mscatter" | "tile.tpush_to_aiv" | "tile.tpush_to_aic"
-        | "tile.aic_gather" => "Mte3",
-        "tile.move" | "tile.extract" => "Mte1",
+        "tile.load" | "tile.store" | "tile.move" => "Route",
+        "tile.assemble" => "Insert",
+        "tile.tpush_to_aiv" | "tile.tpush_to_aic" => "Scalar",
+        "tile.mgather" | "tile.gather_row" => "Mte2",
+        "tile.mscatter" | "tile.aic_gather" => "Mte3",
+        "tile.extract" => "Mte1",
         "tile.aiv_shard" => "Fixpipe",
         "tile.tget_scale_addr" => "Cube",
-        "tile.create" | "tile.read" | "tile.transpose" | "tile.assemble" => "Vector",
+        "tile.create" | "tile.read" | "tile.transpose" => "Vector",
         _ if derived == "V" => "Vector",
         _ if derived.starts_with('M') => "Cube",
         _ => "Scalar",

@@ -13,6 +13,7 @@ use std::process::ExitCode;
 
 use crate::output::{self, Outputs};
 use crate::planned::Planned;
+use tilemem_pto::ir::Program;
 use tilemem_pto::passes::{run_pipeline, ErrorKind, PassContext, PassId, PlannerMode};
 use tilemem_soc::Soc;
 
@@ -161,24 +162,16 @@ pub fn run(args: Args) -> ExitCode {
         }
     }
     let file = args.file.display().to_string();
-    let bytes = match std::fs::read(&args.file) {
-        Ok(b) => b,
-        Err(e) => return bad_input(format_args!("{file}: cannot read: {e}")),
-    };
-    let src = match tilemem_pto::decode(&bytes) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("{file}:{}:{}: error: {}", e.line, e.col, e.message);
-            return ExitCode::from(2);
-        }
-    };
-    let parsed = match tilemem_pto::parse::parse(src) {
+    // The text is dropped once read: the program owns everything it needs.
+    let parsed = match read_program(&args.file, &file) {
         Ok(p) => p,
-        Err(e) => {
-            eprintln!("{file}:{}:{}: error: {}", e.line, e.col, e.message);
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
+    // The program as read is kept only when something needs it after
+    // planning (another planner, the HTML map); otherwise the last planner
+    // plans it in place instead of a copy (a copy doubles peak memory).
+    let keep_input = map_format == Some(MapFormat::Html);
+    let mut input = Some(parsed);
     // Exported problems go to a private folder first and join the other
     // outputs only when everything succeeded.
     let staging = args
@@ -188,7 +181,14 @@ pub fn run(args: Args) -> ExitCode {
     let _cleanup = staging.as_ref().map(|d| RemoveOnDrop(d.clone()));
     let mut done: Vec<Planned> = Vec::new();
     for (i, (&mode, passes)) in modes.iter().zip(&pass_lists).enumerate() {
-        let mut program = parsed.clone();
+        let last = i + 1 == modes.len();
+        let taken = if last && !keep_input {
+            input.take()
+        } else {
+            input.clone()
+        };
+        // Only the last planner takes the program, so it is always there.
+        let Some(mut program) = taken else { break };
         let mut ctx = PassContext::new(soc.clone(), mode);
         ctx.seed_rules = seed_rules;
         if i == 0 {
@@ -235,7 +235,14 @@ pub fn run(args: Args) -> ExitCode {
                 None => eprintln!("{file}: {e}"),
             }
             if e.kind == ErrorKind::Planning && !args.quiet {
-                crate::explain::print_short(&parsed, &soc, mode);
+                // Planned in place: read the file again for the explanation.
+                let reread = match input.take() {
+                    Some(p) => Some(p),
+                    None => read_program(&args.file, &file).ok(),
+                };
+                if let Some(p) = reread {
+                    crate::explain::print_short(&p, &soc, mode);
+                }
             }
             return match e.kind {
                 ErrorKind::Input => ExitCode::from(2),
@@ -261,7 +268,19 @@ pub fn run(args: Args) -> ExitCode {
         let title = format!("{} ({})", file, primary.report.target);
         let body = match format {
             MapFormat::Html => {
-                crate::html_map::render(&crate::map_model::plan_doc(&title, &done, &parsed, &soc))
+                // Kept for the map (`keep_input`); read again otherwise.
+                let reread;
+                let input = match &input {
+                    Some(p) => p,
+                    None => match read_program(&args.file, &file) {
+                        Ok(p) => {
+                            reread = p;
+                            &reread
+                        }
+                        Err(code) => return code,
+                    },
+                };
+                crate::html_map::render(&crate::map_model::plan_doc(&title, &done, input, &soc))
             }
             MapFormat::Svg => crate::map_model::plan_svg(&primary.report),
         };
@@ -278,9 +297,15 @@ pub fn run(args: Args) -> ExitCode {
             }
         }
     }
-    if let Some(path) = &args.output {
-        outputs.add(path, text.clone());
-    }
+    // The program text goes to the file or, after the commit, to stdout
+    // (moved, not copied: it is the largest buffer of the command).
+    let stdout_text = match &args.output {
+        Some(path) => {
+            outputs.add(path, text);
+            None
+        }
+        None => Some(text),
+    };
     if let Err(e) = outputs.commit() {
         eprintln!("error: {e}");
         return ExitCode::from(2);
@@ -292,13 +317,36 @@ pub fn run(args: Args) -> ExitCode {
             }
         }
     }
-    if args.output.is_none() {
+    if let Some(text) = stdout_text {
         if let Err(e) = output::stdout(text.as_bytes()) {
             eprintln!("error: cannot write standard output: {e}");
             return ExitCode::from(2);
         }
     }
     ExitCode::SUCCESS
+}
+
+/// Reads and parses the program at `path` (`file` is its name in
+/// diagnostics); on failure prints the diagnostic and returns exit code 2.
+fn read_program(path: &Path, file: &str) -> Result<Program, ExitCode> {
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) => return Err(bad_input(format_args!("{file}: cannot read: {e}"))),
+    };
+    let src = match tilemem_pto::decode(&bytes) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("{file}:{}:{}: error: {}", e.line, e.col, e.message);
+            return Err(ExitCode::from(2));
+        }
+    };
+    match tilemem_pto::parse::parse(src) {
+        Ok(p) => Ok(p),
+        Err(e) => {
+            eprintln!("{file}:{}:{}: error: {}", e.line, e.col, e.message);
+            Err(ExitCode::from(2))
+        }
+    }
 }
 
 /// Removes a private staging folder when the command ends.

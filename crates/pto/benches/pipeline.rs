@@ -7,24 +7,54 @@
 //! init_memref -> materialize_semantic_aliases -> memory_reuse ->
 //! allocate_memory_addr (with the placement check) on the 950 target, and
 //! prints the median times of parsing, the passes and printing, the ratio
-//! of the whole to reading plus printing alone (the floor), each phase's
-//! share on the large kernel, and how the pass time scales from 10k to
-//! 100k statements (1.0 = linear).
+//! of the whole to reading plus printing alone (the floor), and how the
+//! pass and whole times scale from 10k statements up (1.0 = linear). Then, for
+//! the 100k kernel and for 100 kernels of 1k, each phase's time, share and
+//! peak heap (a counting allocator: all that is live, as a multiple of the
+//! input size), against the time and peak of reading plus printing alone.
+//!
+//! `-- --large` adds a kernel of 1M statements to the timing and scaling
+//! runs. `-- --write DIR` only writes the generated inputs (10k, 100k and 1M
+//! statements in one kernel, 100 kernels of 1k) as `DIR/pipeline_*.py`,
+//! to measure the `tilemem plan` command itself (peak RSS with
+//! `/usr/bin/time -v`); `-- --sizes` prints the model's struct sizes.
 
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use tilemem_pto::passes::{run_pipeline, PassContext, PassId, PlannerMode};
 use tilemem_pto::{parse, print};
 use tilemem_soc::Soc;
 
-/// A kernel of about `n` statements.
-fn generate(n: usize) -> String {
-    let mut s = String::with_capacity(n * 160);
+/// A program of `funcs` kernels of about `n` statements each (one kernel
+/// is named `kernel`, several `kernel_0`, `kernel_1`, ...).
+fn generate_program(funcs: usize, n: usize) -> String {
+    let mut s = String::with_capacity(funcs * n * 160);
     s.push_str(
         "# pypto.program: Bench\nimport pypto.language as pl\n\n@pl.program\nclass Bench:\n",
     );
+    for k in 0..funcs {
+        let name = if funcs == 1 {
+            "kernel".to_string()
+        } else {
+            format!("kernel_{k}")
+        };
+        kernel(&mut s, &name, n);
+    }
+    s
+}
+
+/// A kernel of about `n` statements.
+fn generate(n: usize) -> String {
+    generate_program(1, n)
+}
+
+/// Appends kernel `name` of about `n` statements to `s`.
+fn kernel(s: &mut String, name: &str, n: usize) {
     s.push_str("    @pl.function(type=pl.FunctionType.InCore)\n");
-    s.push_str("    def kernel(x: pl.Tensor[[64, 64], pl.FP32], a: pl.Tensor[[64, 64], pl.FP16], c: pl.Scalar[pl.INDEX], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]]) -> pl.Tensor[[64, 64], pl.FP32]:\n");
+    s.push_str("    def ");
+    s.push_str(name);
+    s.push_str("(x: pl.Tensor[[64, 64], pl.FP32], a: pl.Tensor[[64, 64], pl.FP16], c: pl.Scalar[pl.INDEX], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]]) -> pl.Tensor[[64, 64], pl.FP32]:\n");
     let v = "pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec]";
     let row = "pl.Tile[[1, 64], pl.FP32, pl.Mem.Vec]";
     s.push_str(&format!(
@@ -100,7 +130,6 @@ fn generate(n: usize) -> String {
         "        res: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store({last}, [0, 0], y)\n"
     ));
     s.push_str("        return res\n");
-    s
 }
 
 /// On-CPU time of this thread (Linux `schedstat`), so figures stay
@@ -112,18 +141,163 @@ fn cpu_now() -> Duration {
         .map_or(Duration::ZERO, Duration::from_nanos)
 }
 
+mod counting;
+
+use counting::{LIVE, PEAK};
+
 /// A fixed origin for wall-clock phase times where on-CPU time is missing.
 static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+
+/// The measured inputs: (name, functions, statements per function).
+const INPUTS: [(&str, usize, usize); 4] = [
+    ("10k", 1, 10_000),
+    ("100k", 1, 100_000),
+    ("1m", 1, 1_000_000),
+    ("100x1k", 100, 1_000),
+];
+
+/// On-CPU time of the whole process: the sum over its threads (passes
+/// run the functions of a program on several), where available.
+fn cpu_process() -> Duration {
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+        return Duration::ZERO;
+    };
+    tasks
+        .filter_map(|t| std::fs::read_to_string(t.ok()?.path().join("schedstat")).ok())
+        .filter_map(|s| s.split_whitespace().next()?.parse::<u64>().ok())
+        .map(Duration::from_nanos)
+        .sum()
+}
+
+/// On-CPU time of the process where available, wall time elsewhere.
+fn clock() -> Duration {
+    let c = cpu_process();
+    if c.is_zero() {
+        Instant::now().duration_since(*START.get_or_init(Instant::now))
+    } else {
+        c
+    }
+}
+
+/// Heap bytes live outside the measured pipeline: everything live now but
+/// the input text of `len` bytes (which the pipeline, like `tilemem plan`,
+/// drops once read). Starts a new peak.
+fn baseline(len: usize) -> usize {
+    let live = LIVE.load(Ordering::Relaxed);
+    PEAK.store(live, Ordering::Relaxed);
+    live.saturating_sub(len)
+}
+
+/// Peak heap since the last reset, above `base`, as a multiple of `len`;
+/// starts a new peak.
+fn peak_ratio(base: usize, len: usize) -> f64 {
+    let peak = PEAK.swap(LIVE.load(Ordering::Relaxed), Ordering::Relaxed);
+    peak.saturating_sub(base) as f64 / len as f64
+}
+
+/// Prints, for program `text`, each phase's time, share and peak heap
+/// (input text, program, the pass's own tables, printed text: all that is
+/// live, as a multiple of the input size), then the whole against reading
+/// plus printing alone.
+fn phase_table(name: &str, text: &str) {
+    let len = text.len();
+    // The floor: read and print alone.
+    let input = text.to_string();
+    let base = baseline(len);
+    let t = clock();
+    let program = parse(&input).expect("generated program parses");
+    drop(input);
+    let out = print(&program);
+    let floor_time = clock().saturating_sub(t);
+    let floor_peak = peak_ratio(base, len);
+    drop((program, out));
+    // The whole pipeline, phase by phase.
+    let input = text.to_string();
+    let base = baseline(len);
+    let mut phases: Vec<(&str, Duration, f64)> = Vec::new();
+    let t = clock();
+    let mut program = parse(&input).expect("generated program parses");
+    drop(input);
+    phases.push(("read", clock().saturating_sub(t), peak_ratio(base, len)));
+    let mut cx = PassContext::new(Soc::ascend950(), PlannerMode::Pypto);
+    for p in PassId::ALL {
+        let t = clock();
+        run_pipeline(&mut program, &mut cx, &[p]).expect("pass succeeds");
+        phases.push((p.name(), clock().saturating_sub(t), peak_ratio(base, len)));
+    }
+    let t = clock();
+    let out = print(&program);
+    phases.push(("print", clock().saturating_sub(t), peak_ratio(base, len)));
+    assert!(!out.is_empty());
+    let total: Duration = phases.iter().map(|p| p.1).sum();
+    let peak = phases.iter().map(|p| p.2).fold(0.0, f64::max);
+    println!("{name} ({len} bytes), per phase: time, share, peak heap / input size");
+    for (phase, d, m) in &phases {
+        println!(
+            "  {phase:<30} {:>8.1} ms {:>5.1} % {m:>6.1}x",
+            d.as_secs_f64() * 1e3,
+            100.0 * d.as_secs_f64() / total.as_secs_f64()
+        );
+    }
+    println!(
+        "  whole: {:.1} ms = {:.2}x read + print alone; peak heap {peak:.1}x input (read + print alone: {floor_peak:.1}x)",
+        total.as_secs_f64() * 1e3,
+        total.as_secs_f64() / floor_time.as_secs_f64(),
+    );
+}
 
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
     v[v.len() / 2]
 }
 
+/// Prints the size of each part of the program model (what a statement or
+/// a variable costs before its heap parts).
+fn print_sizes() {
+    use std::mem::size_of;
+    use tilemem_pto::ir::{Call, Expr, Stmt, StmtKind, TileType, Type, VarData};
+    let sizes = [
+        ("Stmt", size_of::<Stmt>()),
+        ("StmtKind", size_of::<StmtKind>()),
+        ("Expr", size_of::<Expr>()),
+        ("Call", size_of::<Call>()),
+        ("VarData", size_of::<VarData>()),
+        ("Type", size_of::<Type>()),
+        ("TileType", size_of::<TileType>()),
+    ];
+    for (name, size) in sizes {
+        println!("{name:<10} {size:>4} bytes");
+    }
+}
+
 fn main() {
+    // `-- --write DIR`: only write the generated inputs, for measuring the
+    // `tilemem plan` command itself (peak RSS with `/usr/bin/time -v`).
+    let args: Vec<String> = std::env::args().collect();
+    // `-- --sizes`: the in-memory size of the program model's parts.
+    if args.iter().any(|a| a == "--sizes") {
+        print_sizes();
+        return;
+    }
+    if let Some(i) = args.iter().position(|a| a == "--write") {
+        let dir = std::path::PathBuf::from(args.get(i + 1).map_or("/tmp", String::as_str));
+        for (name, funcs, n) in INPUTS {
+            let path = dir.join(format!("pipeline_{name}.py"));
+            std::fs::write(&path, generate_program(funcs, n)).expect("writes the input");
+            println!("{}", path.display());
+        }
+        return;
+    }
     let passes = PassId::ALL;
     let mut pass_times = Vec::new();
-    for n in [10_000usize, 100_000] {
+    // `-- --large` adds the 1M-statement kernel (about 10 s a run, 1.3 GB).
+    let large = args.iter().any(|a| a == "--large");
+    let sizes: &[usize] = if large {
+        &[10_000, 100_000, 1_000_000]
+    } else {
+        &[10_000, 100_000]
+    };
+    for &n in sizes {
         let text = generate(n);
         let stmts = text.lines().count();
         let (mut tp, mut tr, mut tw, mut cr) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
@@ -160,44 +334,22 @@ fn main() {
             "{stmts:>7} lines: read + passes + print = {:.2}x read + print alone (the floor)",
             (fp + fr + fw).as_secs_f64() / (fp + fw).as_secs_f64()
         );
-        pass_times.push((stmts, if c.is_zero() { r } else { c }));
+        let whole = if c.is_zero() { p + r + w } else { fp + fr + fw };
+        pass_times.push((stmts, if c.is_zero() { r } else { c }, whole));
     }
-    // Where the time goes, per phase, on the large kernel: each phase's
-    // share of the whole (read, the four passes, print).
-    let text = generate(100_000);
-    // On-CPU time of this thread where available, wall time elsewhere.
-    let clock = || {
-        let c = cpu_now();
-        if c.is_zero() {
-            Instant::now().duration_since(*START.get_or_init(Instant::now))
-        } else {
-            c
-        }
-    };
-    let mut phases: Vec<(&str, Duration)> = Vec::new();
-    let t = clock();
-    let mut program = parse(&text).expect("generated program parses");
-    phases.push(("read", clock().saturating_sub(t)));
-    let mut cx = PassContext::new(Soc::ascend950(), PlannerMode::Pypto);
-    for p in passes {
-        let t = clock();
-        run_pipeline(&mut program, &mut cx, &[p]).expect("pass succeeds");
-        phases.push((p.name(), clock().saturating_sub(t)));
+    // Where the time and the memory go, per phase, on the large kernel
+    // and on a program of many small ones.
+    for (name, funcs, n) in [INPUTS[1], INPUTS[3]] {
+        phase_table(name, &generate_program(funcs, n));
     }
-    let t = clock();
-    let out = print(&program);
-    phases.push(("print", clock().saturating_sub(t)));
-    assert!(!out.is_empty());
-    let total: f64 = phases.iter().map(|(_, d)| d.as_secs_f64()).sum();
-    for (name, d) in &phases {
+    // Growth against linear from the smallest kernel (1.00 = linear).
+    let (n0, p0, w0) = pass_times[0];
+    for &(n, p, w) in &pass_times[1..] {
+        let linear = n as f64 / n0 as f64;
         println!(
-            "  {name:<30} {:>8.1} ms {:>5.1} %",
-            d.as_secs_f64() * 1e3,
-            100.0 * d.as_secs_f64() / total
+            "scaling {n0} -> {n} lines (on-CPU): passes {:.2}x linear, read + passes + print {:.2}x linear",
+            (p.as_secs_f64() / p0.as_secs_f64()) / linear,
+            (w.as_secs_f64() / w0.as_secs_f64()) / linear,
         );
     }
-    let (n0, t0) = pass_times[0];
-    let (n1, t1) = pass_times[1];
-    let ratio = (t1.as_secs_f64() / t0.as_secs_f64()) / (n1 as f64 / n0 as f64);
-    println!("passes scaling 10k -> 100k (on-CPU): {ratio:.2}x linear");
 }

@@ -530,6 +530,57 @@ fn recognizer_whole_store_does_not_poison() {
     assert_eq!(offsets(&out), ["a=0", "h=0", "b=0"]);
 }
 
+/// Only a three-argument store is promoted (`op-registry.md` section 9,
+/// "3 args, fully-valid tile"): a store that names its `shapes` may write
+/// part of the tile, so it poisons `a` and `b` takes `a`'s bytes.
+#[test]
+fn recognizer_store_with_shapes_poisons() {
+    let with = |store: &str| {
+        two_roots(&[
+            tile("a", "mem_vec_0", 16384, LOAD),
+            format!("r: pl.Tensor[[64, 64], pl.FP32] = {store}"),
+            tile("b", "mem_vec_1", 16384, LOAD),
+            "s: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(b, [0, 0], y)".into(),
+        ])
+    };
+    let (out, _) = plan(&with("pl.tile.store(a, [0, 0], y)"), "950").unwrap();
+    assert_eq!(offsets(&out), ["a=0", "b=16384"]);
+    let (out, _) = plan(&with("pl.tile.store(a, [0, 0], y, [64, 64])"), "950").unwrap();
+    assert_eq!(offsets(&out), ["a=0", "b=0"]);
+}
+
+/// A functional access needs a pipe: a `tile.move` Vec -> Mat is an MTE3
+/// transfer on Ascend950, but 910B has no such route, so there the move
+/// poisons `a` (no penalty) and `b`, written by the vector unit after
+/// `a` died, takes its bytes; on 950 that handoff (MTE3 -> V) costs 1.
+#[test]
+fn recognizer_functional_access_without_a_route_poisons() {
+    let src = program(
+        "InCore",
+        SIG,
+        &[
+            &alloc("mem_vec_0", 16384),
+            &alloc("mem_vec_1", 16384),
+            "mem_mat_0: pl.Ptr = pl.tile.alloc(pl.Mem.Mat, 16384)",
+            &tile("a", "mem_vec_0", 16384, LOAD),
+            "m: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_mat_0, pl.const(0, pl.INT64), 16384), pl.Mem.Mat] = pl.tile.move(a, target_memory=pl.Mem.Mat)",
+            &tile("b", "mem_vec_1", 16384, FULL),
+            "r: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(b, [0, 0], y)",
+            "return r",
+        ],
+    );
+    let vec = |out: &str| {
+        offsets(out)
+            .into_iter()
+            .filter(|o| o != "m=0")
+            .collect::<Vec<_>>()
+    };
+    let (out, _) = plan(&src, "950").unwrap();
+    assert_eq!(vec(&out), ["a=0", "b=16384"]);
+    let (out, _) = plan(&src, "910b").unwrap();
+    assert_eq!(vec(&out), ["a=0", "b=0"]);
+}
+
 /// A root whose accesses lie on two structured paths (defined at the top,
 /// read inside a loop body) does not qualify; nor are roots of different
 /// paths paired: `b`, loaded inside the loop after `a` died at the top,
@@ -629,12 +680,17 @@ fn loop_results_without_a_memref_keep_their_root_alive() {
     assert_eq!(offsets(&out), ["a=0", "nxt=0", "b=16384", "c=0"]);
 }
 
-/// Two roots of one pipeline stage in opposite branches of an `if` are
-/// alternatives, not copies of the stage: they share bytes (their
-/// lifetimes are disjoint), while two roots of one stage on one path stay
-/// apart.
+/// Two roots of one pipeline stage are not concurrent stage copies (seed
+/// 000: only copies of different stages run concurrently): their lifetimes
+/// and the reuse penalty decide, as for any pair. Without a backend there
+/// are no penalties, so `b` takes `a`'s bytes on one path as well as in
+/// the opposite branch of an `if`. With a backend, `a` (loaded by MTE2,
+/// read last by the MTE3 store) handing its bytes to `b` (loaded by MTE2)
+/// on one path costs 1, so `b` moves to fresh bytes; across opposite
+/// branches there is no handoff and they share. (PyPTO kernel
+/// `ddr_split_k`: two L0C tiles of stage 0 in consecutive loops share.)
 #[test]
-fn one_stage_in_opposite_branches_may_share() {
+fn roots_of_one_stage_share_unless_a_handoff_costs() {
     let staged = |name: &str, root: &str| {
         tile(
             name,
@@ -659,10 +715,86 @@ fn one_stage_in_opposite_branches_may_share() {
         lines.push(format!("        {}", store("b")));
         two_roots(&lines)
     };
-    let (out, _) = plan(&with(true), "none").unwrap();
-    assert_eq!(offsets(&out), ["a=0", "b=0"]);
+    for target in ["none", "950"] {
+        let (out, _) = plan(&with(true), target).unwrap();
+        assert_eq!(offsets(&out), ["a=0", "b=0"], "{target}");
+    }
     let (out, _) = plan(&with(false), "none").unwrap();
+    assert_eq!(offsets(&out), ["a=0", "b=0"]);
+    let (out, _) = plan(&with(false), "950").unwrap();
     assert_eq!(offsets(&out), ["a=0", "b=16384"]);
+}
+
+/// Nested pipelines tag a tile with one stage per group (`"0:1;1:0"`:
+/// stage 1 of the inner group 0, stage 0 of the outer group 1). Two roots
+/// stay apart when some shared group holds them in different stages. Four
+/// 32 KiB Right tiles (inner stages 0/1 of outer stages 0/1) need four
+/// slots of a 64 KiB space at full depth, so every group drops to depth 1
+/// and only lifetimes separate: each inner pair is live together and
+/// takes both slots, and the second pair reuses the first's (PyPTO kernel
+/// `ddr_split_k`, and `batch_matmul_pipeline_repro` where the outer stages
+/// also fork into `if` branches).
+#[test]
+fn nested_pipeline_groups_separate_by_any_differing_stage() {
+    let mut body: Vec<String> = vec![
+        "mem_mat_0: pl.Ptr = pl.tile.alloc(pl.Mem.Mat, 32768)".into(),
+        "mem_left_0: pl.Ptr = pl.tile.alloc(pl.Mem.Left, 512)".into(),
+    ];
+    for k in 0..4 {
+        body.push(format!(
+            "mem_right_{k}: pl.Ptr = pl.tile.alloc(pl.Mem.Right, 32768)"
+        ));
+        body.push(format!(
+            "mem_acc_{k}: pl.Ptr = pl.tile.alloc(pl.Mem.Acc, 4096)"
+        ));
+    }
+    body.push("bm: pl.Tile[[128, 128], pl.BF16, pl.MemRef(mem_mat_0, pl.const(0, pl.INT64), 32768), pl.Mem.Mat] = pl.tile.load(x, [0, 0], [128, 128], [128, 128], target_memory=pl.Mem.Mat)".into());
+    body.push("l: pl.Tile[[16, 16], pl.BF16, pl.MemRef(mem_left_0, pl.const(0, pl.INT64), 512), pl.Mem.Left] = pl.tile.create([16, 16], dtype=pl.BF16, target_memory=pl.Mem.Left)".into());
+    body.push("for o in pl.range(2):".into());
+    for outer in 0..2 {
+        body.push("    for i in pl.range(2):".into());
+        for inner in 0..2 {
+            let k = outer * 2 + inner;
+            body.push(format!("        r{k}: pl.Tile[[128, 128], pl.BF16, pl.MemRef(mem_right_{k}, pl.const(0, pl.INT64), 32768), pl.Mem.Right] = pl.tile.move(bm, target_memory=pl.Mem.Right, attrs={{\"pipeline_membership\": \"0:{inner};1:{outer}\"}})"));
+        }
+        for inner in 0..2 {
+            let k = outer * 2 + inner;
+            body.push(format!("        c{k}: pl.Tile[[16, 128], pl.FP32, pl.MemRef(mem_acc_{k}, pl.const(0, pl.INT64), 4096), pl.Mem.Acc] = pl.tile.matmul(l, r{k}, attrs={{\"pipeline_membership\": \"0:{inner}\"}})"));
+        }
+        for inner in 0..2 {
+            let k = outer * 2 + inner;
+            body.push(format!(
+                "        s{k}: pl.Tensor[[16, 128], pl.FP32] = pl.tile.store(c{k}, [0, 0], y)"
+            ));
+        }
+    }
+    body.push("return y".into());
+    let refs: Vec<&str> = body.iter().map(String::as_str).collect();
+    let src = program(
+        "InCore",
+        "x: pl.Tensor[[128, 128], pl.BF16], y: pl.Out[pl.Tensor[[16, 128], pl.FP32]]) -> pl.Tensor[[16, 128], pl.FP32]",
+        &refs,
+    );
+    let (out, diags) = plan(&src, "910b").unwrap();
+    let got: Vec<String> = offsets(&out)
+        .into_iter()
+        .filter(|o| o.starts_with('r') || o.starts_with('c'))
+        .collect();
+    // Right: both groups relaxed. Acc fits at full depth: stage copies of
+    // group 0 stay apart, the two stage-0 (and stage-1) tiles of the two
+    // inner loops share.
+    assert_eq!(
+        got,
+        ["r0=0", "r1=32768", "c0=0", "c1=4096", "r2=0", "r3=32768", "c2=0", "c3=4096"]
+    );
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    assert!(
+        diags[0].starts_with(
+            "[perf_hint PH-DSA-001] DSA-RP could not keep the requested pipeline stages of 'main' apart in Right (capacity 65536; group 0: 1 of 2 stages, group 1: 1 of 2 stages): mem_right_0/mem_right_2, mem_right_1/mem_right_3 now share storage"
+        ),
+        "{}",
+        diags[0]
+    );
 }
 
 /// `--compat pypto-e2d0f78` reaches DSA_RP: the seed's A2/A3 rule that a

@@ -1,11 +1,36 @@
 //! Expressions: operands, call arguments, offsets, conditions.
 
+use std::cell::RefCell;
 use std::sync::Arc;
 
 use tilemem_soc::MemSpace;
 
 use super::dtype::DType;
 use super::var::VarId;
+
+/// Most names [`shared`] keeps (passes build calls with a handful).
+const SHARED_NAMES: usize = 64;
+
+thread_local! {
+    /// Callees, keywords and paths passes have built, shared by every copy.
+    static NAMES: RefCell<Vec<Arc<str>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The shared text of a dotted name or keyword a pass builds (a pass that
+/// adds an allocation per tile would otherwise allocate each name anew).
+fn shared(text: &str) -> Arc<str> {
+    NAMES.with(|names| {
+        let mut names = names.borrow_mut();
+        if let Some(a) = names.iter().find(|a| ***a == *text) {
+            return a.clone();
+        }
+        let a: Arc<str> = text.into();
+        if names.len() < SHARED_NAMES {
+            names.push(a.clone());
+        }
+        a
+    })
+}
 
 /// Quote character a string literal was written with (kept so the printer
 /// reproduces PyPTO's mix: `name='ring'` but `attrs={"k": "v"}`).
@@ -171,7 +196,7 @@ impl Call {
     /// A call with positional arguments only.
     pub fn new(func: &str, args: Vec<Expr>) -> Call {
         Call {
-            func: func.into(),
+            func: shared(func),
             args,
             kwargs: Vec::new(),
         }
@@ -205,7 +230,7 @@ impl Call {
         match self.kwarg_mut(name) {
             Some(v) => *v = value,
             None => self.kwargs.push(Kwarg {
-                name: name.into(),
+                name: shared(name),
                 value,
             }),
         }
@@ -303,7 +328,7 @@ impl Expr {
 
     /// `pl.Mem.<Name>`.
     pub fn mem_space(space: &MemSpace) -> Expr {
-        Expr::Path(format!("pl.Mem.{}", space.name()).into())
+        Expr::Path(shared(&format!("pl.Mem.{}", space.name())))
     }
 
     /// A call expression.

@@ -26,6 +26,13 @@
 //!   [`MemBase::Named`] (string roots in signatures / global memory).
 //!   Offsets are [`Expr`]s; PyPTO prints them `pl.const(N, pl.INT64)`
 //!   ([`Expr::const_i64`]); sizes are byte counts.
+//! - **Types are shared**: `Type::Tile`/`Type::Tensor` hold a [`Shared`]
+//!   value (and shapes are `Shared<Vec<Expr>>`): variables read from the
+//!   same annotation share one copy, and changing one through `&mut`
+//!   (`memref_mut`, `as_tile_mut`, a field assignment) copies it first, so
+//!   the others keep theirs. Build one with `TileType { .. }.into()` and
+//!   `vec![..].into()`. `for`/`if`/`with` statements are boxed likewise
+//!   (`StmtKind::For(Box<ForStmt>)`): match them as before.
 //! - **Allocations**: [`Function::allocs`] lists the top-level
 //!   `pl.tile.alloc` statements; [`Function::insert_alloc`] adds one;
 //!   [`Function::remove`] drops a statement from its block.
@@ -58,13 +65,13 @@
 //! let mut f = Function::new("kernel");
 //! let buf = f.insert_alloc(0, "mem_vec_0", &MemSpace::Vec, 4096, false);
 //! let tile = TileType {
-//!     shape: vec![Expr::Int(32), Expr::Int(32)],
+//!     shape: vec![Expr::Int(32), Expr::Int(32)].into(),
 //!     dtype: DType::Fp32,
 //!     memref: None,
 //!     space: Some(MemSpace::Vec),
 //!     extras: vec![],
 //! };
-//! let a = f.new_var("a", Some(Type::Tile(tile)), VarDef::Free);
+//! let a = f.new_var("a", Some(Type::Tile(tile.into())), VarDef::Free);
 //! let s = f.insert(
 //!     Block::Body,
 //!     1,
@@ -96,4 +103,4 @@ pub use func::{
     Alloc, Block, Function, FunctionKind, Param, ParamDir, Program, Trivia, VarData, VarDef, VarId,
 };
 pub use stmt::{ForStmt, IfStmt, LoopKind, Pos, Stmt, StmtId, StmtKind, WithStmt};
-pub use types::{DType, MemBase, MemRef, MemSpace, TensorType, TileType, Type};
+pub use types::{DType, MemBase, MemRef, MemSpace, Shared, TensorType, TileType, Type};

@@ -105,13 +105,15 @@ pub enum StmtKind {
     /// `pl.func_attr({...})`).
     Expr(Expr),
     /// A loop (`for ... in pl.range/parallel/unroll/pipeline/while_(...)`).
-    For(ForStmt),
+    /// Boxed, like `If` and `With`: they are rare, and inline they would
+    /// triple the size of every statement.
+    For(Box<ForStmt>),
     /// `if cond:` ... `else:` ...
-    If(IfStmt),
+    If(Box<IfStmt>),
     /// `with CTX:` BODY (PyPTO's `with pl.scope(mode=...):` blocks of
     /// orchestration code): the body runs once, in place; names it defines
     /// stay visible after the block, as in Python.
-    With(WithStmt),
+    With(Box<WithStmt>),
     /// `pl.yield_(values)`. Its left-hand side is not stored here: it is
     /// the `results` of the innermost enclosing loop or `if`.
     Yield(Vec<Expr>),

@@ -1,6 +1,10 @@
 //! Types: tensors, tiles, scalars, pointers, tuples, and the MemRef that names
 //! a tile's (or tensor's) storage.
 
+use std::fmt;
+use std::ops::{Deref, DerefMut};
+use std::sync::Arc;
+
 use super::expr::Expr;
 use super::var::VarId;
 
@@ -73,8 +77,9 @@ impl MemRef {
 /// `pl.Tensor[[dims], dtype, MemRef?, extras...]`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TensorType {
-    /// Dimensions (integers or index expressions).
-    pub shape: Vec<Expr>,
+    /// Dimensions (integers or index expressions), shared by the copies of
+    /// the type (a MemRef set on one variable copies the rest of the type).
+    pub shape: Shared<Vec<Expr>>,
     /// Element type.
     pub dtype: DType,
     /// Storage, once InitMemRef ran.
@@ -87,8 +92,8 @@ pub struct TensorType {
 /// `pl.Tile[[dims], dtype, MemRef?, pl.Mem.X?, pl.TileView(...)?]`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TileType {
-    /// Dimensions (integers or index expressions).
-    pub shape: Vec<Expr>,
+    /// Dimensions (integers or index expressions), shared like a tensor's.
+    pub shape: Shared<Vec<Expr>>,
     /// Element type.
     pub dtype: DType,
     /// Storage, once InitMemRef ran.
@@ -116,13 +121,58 @@ impl TileType {
     }
 }
 
+/// A value shared by its copies until one is changed (copy on write).
+///
+/// Reading goes through `Deref`; changing (`DerefMut`, e.g. `t.memref =
+/// Some(m)` on a `&mut Shared<TileType>`) first gives this copy its own
+/// value when others share it, so sharing is never observable.
+#[derive(Clone, PartialEq)]
+pub struct Shared<T>(Arc<T>);
+
+impl<T> Shared<T> {
+    /// A new, unshared value.
+    pub fn new(v: T) -> Shared<T> {
+        Shared(Arc::new(v))
+    }
+}
+
+impl<T> From<T> for Shared<T> {
+    fn from(v: T) -> Shared<T> {
+        Shared::new(v)
+    }
+}
+
+impl<T> Deref for Shared<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T: Clone> DerefMut for Shared<T> {
+    fn deref_mut(&mut self) -> &mut T {
+        Arc::make_mut(&mut self.0)
+    }
+}
+
+impl<T: fmt::Debug> fmt::Debug for Shared<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
 /// A type annotation.
+///
+/// Tensor and tile types are [`Shared`]: the reader gives every variable
+/// annotated with the same text one copy (a kernel repeats a few
+/// annotations thousands of times), and a variable that is a root
+/// (`pl.Ptr`) or a scalar takes a few bytes instead of a whole tile type.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Type {
     /// `pl.Tensor[...]`.
-    Tensor(TensorType),
+    Tensor(Shared<TensorType>),
     /// `pl.Tile[...]`.
-    Tile(TileType),
+    Tile(Shared<TileType>),
     /// `pl.Scalar[dtype]`.
     Scalar(DType),
     /// `pl.Ptr` (allocation roots).

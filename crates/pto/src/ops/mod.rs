@@ -49,6 +49,14 @@ pub enum Pipe {
     Fixpipe,
     /// Scalar unit / no data movement (views, allocations, control).
     Scalar,
+    /// Per call: the SoC memory-graph edge the op moves data along, from
+    /// the source's space to the result's (`tile.load` from DDR,
+    /// `tile.store` to DDR, `tile.move` between on-chip spaces); see
+    /// [`route_pipe`].
+    Route,
+    /// Per call: an in-place window write of a source tile into a target
+    /// (`tile.assemble`); see [`insert_pipe`].
+    Insert,
 }
 
 impl Pipe {
@@ -62,6 +70,8 @@ impl Pipe {
             Pipe::Cube => "M",
             Pipe::Fixpipe => "FIX",
             Pipe::Scalar => "S",
+            Pipe::Route => "route",
+            Pipe::Insert => "insert",
         }
     }
 }
@@ -315,6 +325,60 @@ impl OpInfo {
     /// safe): views and registered write-back results.
     pub fn aliases_first_input(&self) -> bool {
         self.is_view() || self.output_binds_input() == Some(0)
+    }
+}
+
+/// The pipe that moves data from space `from` to space `to` on `family`
+/// (PyPTO's SoC memory graph, `op-registry.md` section 10, as its
+/// `TryInferPipe` derives it for [`Pipe::Route`] ops); `None` when the SoC
+/// has no such route. Within one space the vector unit copies. Ascend950
+/// adds the Vec -> Mat (MTE3), Acc -> Vec (FIX) and Mat -> Left/Right
+/// scale (MTE1) routes; with no backend every route of either family is
+/// taken.
+pub fn route_pipe(from: MemSpace, to: MemSpace, family: Family) -> Option<Pipe> {
+    use MemSpace::*;
+    let a5 = matches!(family, Family::A5 | Family::NoBackend);
+    match (from, to) {
+        (f, t) if f == t => Some(Pipe::Vector),
+        (Ddr, Vec | Mat) => Some(Pipe::Mte2),
+        (Vec, Ddr) => Some(Pipe::Mte3),
+        (Acc, Ddr | Mat) => Some(Pipe::Fixpipe),
+        (Mat, Left | Right | Bias) => Some(Pipe::Mte1),
+        (Mat, LeftScale | RightScale) if a5 => Some(Pipe::Mte1),
+        (Acc, Vec) if a5 => Some(Pipe::Fixpipe),
+        (Vec, Mat) if a5 => Some(Pipe::Mte3),
+        _ => None,
+    }
+}
+
+/// The pipe that writes a tile of space `from` into a window of a target
+/// in space `to` on `family` (PyPTO derives it per call for
+/// `tile.assemble`, `op-registry.md`): within one space the vector unit in
+/// Vec, the cube unit in the L0 spaces and none in Mat; Acc -> Mat is a
+/// fixpipe write, Vec -> Mat an MTE3 one where the SoC has that route
+/// (Ascend950); anything else has none.
+pub fn insert_pipe(from: MemSpace, to: MemSpace, family: Family) -> Option<Pipe> {
+    use MemSpace::*;
+    match (from, to) {
+        (Vec, Vec) => Some(Pipe::Vector),
+        (f, t) if f == t && matches!(f, Acc | Left | Right | Bias | LeftScale | RightScale) => {
+            Some(Pipe::Cube)
+        }
+        (Acc, Mat) => Some(Pipe::Fixpipe),
+        (Vec, Mat) => route_pipe(Vec, Mat, family),
+        _ => None,
+    }
+}
+
+impl OpInfo {
+    /// Writes a window of its first argument in place and returns it
+    /// (inherited output memory, argument 0 read and written, not a view):
+    /// `tile.assemble`. DSA_RP's recognizer treats such a write that
+    /// provably covers the whole target as a functional access.
+    pub fn writes_window_of_first_arg(&self) -> bool {
+        self.output_memory_inherit_input
+            && !self.is_view()
+            && matches!(self.arg_effects, ArgEffects::Declared(e) if e.contains(&(0, ArgEffect::ReadWrite)))
     }
 }
 

@@ -98,7 +98,7 @@ fn views_inplace_and_classes() {
         lookup("tile.matmul").unwrap().out_space,
         OutSpace::Fixed(MemSpace::Acc)
     );
-    assert_eq!(lookup("tile.load").unwrap().pipe, Pipe::Mte2);
+    assert_eq!(lookup("tile.load").unwrap().pipe, Pipe::Route);
     assert!(lookup("tile.unknown_op").is_none());
     assert_eq!(
         lookup_or_default("tile.unknown_op").alias,
@@ -239,4 +239,53 @@ fn shared_table_matches_registry_csv() {
         );
         assert!(d.source.contains("seeds/"), "{}: no seed reference", d.op);
     }
+}
+
+/// The per-call pipe of load, store and move follows the SoC memory graph:
+/// the routes only Ascend950 has are none on 910B.
+#[test]
+fn route_pipes_follow_the_memory_graph() {
+    use super::route_pipe;
+    use tilemem_soc::Family::{A2A3, A5};
+    assert_eq!(
+        route_pipe(MemSpace::Ddr, MemSpace::Mat, A2A3),
+        Some(Pipe::Mte2)
+    );
+    assert_eq!(route_pipe(MemSpace::Ddr, MemSpace::Left, A5), None);
+    assert_eq!(
+        route_pipe(MemSpace::Vec, MemSpace::Ddr, A2A3),
+        Some(Pipe::Mte3)
+    );
+    assert_eq!(
+        route_pipe(MemSpace::Acc, MemSpace::Ddr, A2A3),
+        Some(Pipe::Fixpipe)
+    );
+    assert_eq!(
+        route_pipe(MemSpace::Mat, MemSpace::Right, A2A3),
+        Some(Pipe::Mte1)
+    );
+    assert_eq!(
+        route_pipe(MemSpace::Mat, MemSpace::Mat, A2A3),
+        Some(Pipe::Vector)
+    );
+    assert_eq!(route_pipe(MemSpace::Acc, MemSpace::Vec, A2A3), None);
+    assert_eq!(
+        route_pipe(MemSpace::Acc, MemSpace::Vec, A5),
+        Some(Pipe::Fixpipe)
+    );
+    assert_eq!(route_pipe(MemSpace::Vec, MemSpace::Mat, A2A3), None);
+    assert_eq!(
+        route_pipe(MemSpace::Vec, MemSpace::Mat, A5),
+        Some(Pipe::Mte3)
+    );
+    assert_eq!(route_pipe(MemSpace::Mat, MemSpace::LeftScale, A2A3), None);
+    assert!(lookup("tile.assemble")
+        .unwrap()
+        .writes_window_of_first_arg());
+    let others = TABLE
+        .iter()
+        .filter(|o| o.writes_window_of_first_arg())
+        .map(|o| o.name)
+        .collect::<Vec<_>>();
+    assert_eq!(others, ["tile.assemble"]);
 }

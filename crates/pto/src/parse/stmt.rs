@@ -361,13 +361,13 @@ impl<'s> Parser<'s> {
         self.open_construct(id);
         let body = self.suite()?;
         let results = self.close_construct();
-        self.f.stmts[id].kind = StmtKind::For(ForStmt {
+        self.f.stmts[id].kind = StmtKind::For(Box::new(ForStmt {
             iter,
             loop_var,
             iter_args,
             body,
             results,
-        });
+        }));
         Ok(id)
     }
 
@@ -398,7 +398,7 @@ impl<'s> Parser<'s> {
         let comment = self.end_of_line()?;
         let id = self.push_stmt(StmtKind::Blank, comment, pos);
         let body = self.suite()?;
-        self.f.stmts[id].kind = StmtKind::With(WithStmt { ctx, body });
+        self.f.stmts[id].kind = StmtKind::With(Box::new(WithStmt { ctx, body }));
         Ok(id)
     }
 
@@ -530,12 +530,12 @@ impl<'s> Parser<'s> {
                 else_b = Some(body);
             }
             let results = self.close_construct();
-            self.f.stmts[id].kind = StmtKind::If(IfStmt {
+            self.f.stmts[id].kind = StmtKind::If(Box::new(IfStmt {
                 cond,
                 then_body,
                 else_body: else_b,
                 results,
-            });
+            }));
             inner = Some(id);
         }
         Ok(inner.unwrap_or(StmtId::new(0)))

@@ -160,7 +160,7 @@ impl<'s> Parser<'s> {
 
 #[cfg(test)]
 mod tests {
-    use crate::ir::{Expr, MemBase, Type, VarId};
+    use crate::ir::{Expr, MemBase, MemRef, Type, VarId};
 
     const SRC: &str = "\
 import pypto.language as pl
@@ -201,6 +201,26 @@ class P:
             panic!("{name}: no MemRef on a variable");
         };
         (dim, base)
+    }
+
+    #[test]
+    fn a_repeated_annotation_is_one_type_until_a_variable_changes_it() {
+        let mut p = crate::parse(SRC).unwrap();
+        let f = &mut p.functions[0];
+        let (a, b) = (named(f, "a")[0], named(f, "b")[0]);
+        let tile =
+            |f: &crate::ir::Function, v| f.ty(v).and_then(Type::as_tile).unwrap() as *const _;
+        // Read from the same text with the same bindings: one copy.
+        assert!(std::ptr::eq(tile(f, a), tile(f, b)));
+        let slot = f.vars[a].ty.as_mut().and_then(Type::memref_mut).unwrap();
+        *slot = Some(MemRef::new(MemBase::Named("x".into()), 64, 128));
+        // Changing `a` gave it its own copy; `b` keeps the type it was read with.
+        assert!(!std::ptr::eq(tile(f, a), tile(f, b)));
+        let offset = |f: &crate::ir::Function, v| f.ty(v).unwrap().memref().unwrap().const_offset();
+        assert_eq!((offset(f, a), offset(f, b)), (Some(64), Some(0)));
+        let text = crate::print(&p);
+        assert!(text.contains("a: pl.Tile[[n, 64], pl.FP32, pl.MemRef(\"x\", pl.const(64, pl.INT64), 128), pl.Mem.Vec]"));
+        assert!(text.contains("b: pl.Tile[[n, 64], pl.FP32, pl.MemRef(mem_vec_0, pl.const(0, pl.INT64), 16384), pl.Mem.Vec]"));
     }
 
     #[test]

@@ -87,20 +87,26 @@ impl<'s> Parser<'s> {
                     }
                 }
                 Ok(if k == "Tile" {
-                    Type::Tile(TileType {
-                        shape,
-                        dtype,
-                        memref,
-                        space,
-                        extras,
-                    })
+                    Type::Tile(
+                        TileType {
+                            shape: shape.into(),
+                            dtype,
+                            memref,
+                            space,
+                            extras,
+                        }
+                        .into(),
+                    )
                 } else {
-                    Type::Tensor(TensorType {
-                        shape,
-                        dtype,
-                        memref,
-                        extras,
-                    })
+                    Type::Tensor(
+                        TensorType {
+                            shape: shape.into(),
+                            dtype,
+                            memref,
+                            extras,
+                        }
+                        .into(),
+                    )
                 })
             }
             Some("Scalar") => {

@@ -434,7 +434,7 @@ fn dist_memref(ty: &Type) -> Option<MemRef> {
 /// `pld.DistributedTensor`).
 fn ddr_tensor(ty: Option<&Type>) -> Option<(Vec<Expr>, DType)> {
     match ty? {
-        Type::Tensor(t) => Some((t.shape.clone(), t.dtype.clone())),
+        Type::Tensor(t) => Some((t.shape.to_vec(), t.dtype.clone())),
         other => {
             let items = dist_items(other)?;
             let shape = items.first()?.as_elems()?.to_vec();
@@ -644,13 +644,16 @@ fn assign(
     let pos = f.stmts[s].pos;
     // A copy without the trailing TileView extras, which no rule reads.
     let ty = match f.ty(x) {
-        Some(Type::Tile(t)) => Some(Type::Tile(TileType {
-            shape: t.shape.clone(),
-            dtype: t.dtype.clone(),
-            memref: t.memref.clone(),
-            space: t.space,
-            extras: Vec::new(),
-        })),
+        Some(Type::Tile(t)) => Some(Type::Tile(
+            TileType {
+                shape: t.shape.clone(),
+                dtype: t.dtype.clone(),
+                memref: t.memref.clone(),
+                space: t.space,
+                extras: Vec::new(),
+            }
+            .into(),
+        )),
         // Tensors (plain or distributed) are read from the variable below.
         _ => None,
     };

@@ -16,6 +16,7 @@ use tilemem_soc::{Family, MemoryAllocatorPolicy, Soc};
 
 use super::penalty::{self, Recog};
 use crate::ir::{EntityRef, Expr, Function, MemBase, MemSpace, StmtKind, Type, VarId};
+use crate::ops::OpClass;
 use crate::passes::analysis::exclusive::Occupancy;
 use crate::passes::analysis::facts::Facts;
 use crate::passes::analysis::hazards::{
@@ -57,6 +58,10 @@ impl DsaBuffer {
     }
 }
 
+/// A pipeline group two roots share: `(group, dense stage ordinal of the
+/// first root, of the second)`.
+pub(crate) type SharedStage = (u32, usize, usize);
+
 /// Why two roots must not share bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum HardReason {
@@ -81,10 +86,11 @@ pub(crate) struct DsaModel {
     pub buffers: Vec<DsaBuffer>,
     /// Hard pairs `(i, j)`, `i < j`.
     pub hard: BTreeMap<(usize, usize), HardReason>,
-    /// Pairs of roots in the same pipeline group: `(i, j) -> (group,
-    /// dense stage ordinal of i, of j)`. Whether they must stay apart
-    /// depends on the group's depth (see [`DsaModel::pipeline_hard`]).
-    pub pipeline: BTreeMap<(usize, usize), (u32, usize, usize)>,
+    /// Pairs of roots sharing a pipeline group: `(i, j) -> [(group, dense
+    /// stage ordinal of i, of j)]`, one entry per shared group (nested
+    /// pipelines tag a tile with several). Whether they must stay apart
+    /// depends on the groups' depths (see [`DsaModel::pipeline_hard`]).
+    pub pipeline: BTreeMap<(usize, usize), Vec<SharedStage>>,
     /// Per group: requested depth (number of stages) and slot size (largest
     /// aligned member).
     pub groups: BTreeMap<u32, (usize, u64)>,
@@ -105,15 +111,21 @@ pub(crate) struct DsaModel {
 }
 
 impl DsaModel {
-    /// Whether a same-group pair must stay apart at `depth`: copies of one
-    /// stage always, copies of different stages when their ordinals fall in
-    /// different residues modulo the depth (depth 1 lets them share).
+    /// Whether a pair sharing pipeline groups must stay apart at `depth`:
+    /// when in some shared group their dense stage ordinals fall in
+    /// different residues modulo that group's depth, so they hold
+    /// concurrent copies (seed 000's stage guard, which DSA_RP keeps as
+    /// hard separations). Two roots of one stage in every shared group are
+    /// not concurrent copies of each other: only their lifetimes (and the
+    /// other hard rules) separate them. Depth 1 lets every stage share.
     pub fn pipeline_hard(&self, pair: (usize, usize), depth: &BTreeMap<u32, usize>) -> bool {
-        let Some(&(g, a, b)) = self.pipeline.get(&pair) else {
+        let Some(shared) = self.pipeline.get(&pair) else {
             return false;
         };
-        let f = depth.get(&g).copied().unwrap_or(1).max(1);
-        a == b || a % f != b % f
+        shared.iter().any(|&(g, a, b)| {
+            let f = depth.get(&g).copied().unwrap_or(1).max(1);
+            a % f != b % f
+        })
     }
 
     /// The affordable depth of every group: `min(stages, capacity / slot)`
@@ -355,14 +367,17 @@ pub(crate) fn build(
             .enumerate()
             .flat_map(|(i, b)| members[&b.root.index()].iter().map(move |&v| (v, i)))
             .collect();
-        let recogs =
-            penalty::recognize(f, order, n, &|v| member_root.get(&v).copied(), &|v| match (
-                f.ty(v),
-                extent.get(&v),
-            ) {
+        let recogs = penalty::recognize(
+            f,
+            order,
+            n,
+            &|v| member_root.get(&v).copied(),
+            &|v| match (f.ty(v), extent.get(&v)) {
                 (Some(ty), Some(&(size, low))) => has_partial_view(ty, size, low),
                 _ => true,
-            });
+            },
+            family,
+        );
         for (b, r) in buffers.iter_mut().zip(recogs) {
             b.recog = r;
         }
@@ -407,24 +422,24 @@ pub(crate) fn build(
                     hard.insert((i, j), HardReason::Declared);
                     continue;
                 }
-                let shared = a.stages.iter().find_map(|&(g, sa)| {
-                    b.stages
-                        .iter()
-                        .find(|x| x.0 == g)
-                        .map(|&(_, sb)| (g, sa, sb))
-                });
-                if let Some((_, sa, sb)) = shared {
-                    // Two roots of one stage in opposite branches of an
-                    // `if` are alternatives of that stage, not two copies:
-                    // only their lifetimes separate them.
-                    if sa == sb && penalty::opposite_branches(&a.recog, &b.recog) {
-                        continue;
-                    }
-                }
-                if let Some((g, sa, sb)) = shared {
-                    // Stage copies of one pipelined loop: their handoffs are
-                    // the pipeline's own, never a reuse penalty.
-                    pipeline.insert((i, j), (g, ordinal(g, sa), ordinal(g, sb)));
+                // Every group the two roots share, with both dense stage
+                // ordinals: whether they must stay apart depends on the
+                // depths (see `DsaModel::pipeline_hard`).
+                let shared: Vec<SharedStage> = a
+                    .stages
+                    .iter()
+                    .flat_map(|&(g, sa)| {
+                        b.stages
+                            .iter()
+                            .filter(move |x| x.0 == g)
+                            .map(move |&(_, sb)| (g, ordinal(g, sa), ordinal(g, sb)))
+                    })
+                    .collect();
+                if shared.iter().any(|&(_, x, y)| x != y) {
+                    // Copies of different stages of one pipelined loop:
+                    // their handoffs are the pipeline's own, never a reuse
+                    // penalty.
+                    pipeline.insert((i, j), shared);
                     continue;
                 }
                 if !penalties_on {
@@ -474,14 +489,21 @@ pub(crate) fn build(
                     }
                 }
                 if split {
-                    let reads_tpop = call.args.iter().filter_map(Expr::as_var).any(|x| {
-                        matches!(f.vars[x].def, crate::ir::VarDef::Stmt(d)
-                            if f.stmts[d].call().is_some_and(|c| c.op_name().starts_with("tile.tpop")))
-                    });
+                    // The op class of the statement defining `x`.
+                    let class_of = |x: VarId| match f.vars[x].def {
+                        crate::ir::VarDef::Stmt(d) => f.stmts[d]
+                            .call()
+                            .map(|c| crate::ops::lookup_or_default(c.op_name()).class),
+                        _ => None,
+                    };
+                    let reads_tpop = call
+                        .args
+                        .iter()
+                        .filter_map(Expr::as_var)
+                        .any(|x| class_of(x) == Some(OpClass::Tpop));
                     if reads_tpop {
                         for x in call.args.iter().filter_map(Expr::as_var) {
-                            let is_load = matches!(f.vars[x].def, crate::ir::VarDef::Stmt(d)
-                                if f.stmts[d].call().is_some_and(|c| c.op_name() == "tile.load"));
+                            let is_load = class_of(x) == Some(OpClass::Load);
                             if let (true, Some(ri)) = (
                                 is_load,
                                 root_of(f, x).and_then(|r| index_of.get(&r.index())),

@@ -6,9 +6,12 @@
 //!   no execution memory access (views, `tile.create`, `tile.alloc`; see
 //!   [`evidence`]) are not accesses.
 //! - **Poisoning**: an access through an op without functional evidence
-//!   poisons the root, which then gets no penalty at all; a `tile.store`
-//!   or `tile.assemble` that provably covers the whole root is the
-//!   exception.
+//!   poisons the root, which then gets no penalty at all; a three-argument
+//!   `tile.store` of a whole tile and an in-place window write
+//!   (`tile.assemble`) that provably covers the whole root are promoted to
+//!   functional. A functional access needs a pipe: one the SoC has no
+//!   route for (a `tile.move` Vec -> Mat on 910B) poisons too
+//!   (`op-registry.md` section 9, "DSA-RP recognizer").
 //! - **Qualifying** roots: every access covers the root whole (offset 0,
 //!   the root's size, no `valid_shape`), every access lies on one
 //!   structured path (each `if` branch and each loop body opens a new
@@ -28,8 +31,15 @@ use std::collections::{BTreeSet, HashMap};
 
 use super::pipes::stmt_pipe;
 use crate::ir::{Block, Expr, Function, StmtId, StmtKind, Type, VarId};
-use crate::ops::Pipe;
-use crate::passes::analysis::evidence::{memory_access, MemoryAccess};
+use crate::ops::{OpClass, Pipe};
+use tilemem_soc::Family;
+
+/// The argument count of a `tile.store` the recognizer promotes to a
+/// functional access when its tile is whole (`op-registry.md` section 9:
+/// "3 args, fully-valid tile"; a store given explicit `shapes` may write
+/// a part of the tile only).
+const STORE_PROMOTED_ARGS: usize = 3;
+use crate::passes::analysis::evidence::{memory_access, Evidence};
 use crate::passes::analysis::order::ProgramOrder;
 
 /// What the recognizer found about one root.
@@ -49,8 +59,6 @@ pub(crate) struct Recog {
     pub terminal: BTreeSet<Option<Pipe>>,
     /// The structured path of its accesses.
     pub path: Option<Block>,
-    /// Every access lies on `path`.
-    pub one_path: bool,
     /// Innermost loop (into `ProgramOrder::loops`) of its path, if any.
     pub lp: Option<u32>,
 }
@@ -85,6 +93,7 @@ pub(crate) fn recognize(
     n: usize,
     root_index: &dyn Fn(VarId) -> Option<usize>,
     partial: &dyn Fn(VarId) -> bool,
+    family: Family,
 ) -> Vec<Recog> {
     let walk = f.walk();
     let block_of: HashMap<StmtId, Block> = walk.iter().map(|&(b, s)| (s, b)).collect();
@@ -98,9 +107,9 @@ pub(crate) fn recognize(
     for &(b, s) in &walk {
         let st = &f.stmts[s];
         let Some(call) = st.call() else { continue };
-        let op = call.op_name().strip_prefix("pl.").unwrap_or(call.op_name());
-        let evidence = memory_access(op);
-        if evidence == MemoryAccess::None {
+        let info = crate::ops::lookup_or_default(call.op_name());
+        let evidence = memory_access(call.op_name());
+        if evidence == Evidence::NoAccess {
             continue;
         }
         let mut touched: Vec<(VarId, bool)> = Vec::new();
@@ -109,26 +118,34 @@ pub(crate) fn recognize(
         }
         st.for_each_use(&mut |v| touched.push((v, false)));
         let at = order.index[s];
-        let pipe = stmt_pipe(f, s);
+        let pipe = stmt_pipe(f, s, family);
         let path = path_of(b, &block_of);
         let arg = |k: usize| call.args.get(k).and_then(Expr::as_var);
         let mut seen: BTreeSet<(usize, bool)> = BTreeSet::new();
         for (v, write) in touched {
             let Some(r) = root_index(v) else { continue };
             let whole = !partial(v);
-            if evidence == MemoryAccess::Unknown {
-                // A store reads its tile; an assemble writes a window of
-                // its target, so the target side is covered whole only
-                // when the source has the target's shape.
-                let covers = whole
-                    && match op {
-                        "tile.store" => true,
-                        "tile.assemble" => Some(v) == arg(1) || same_shape(f, arg(0), arg(1)),
-                        _ => false,
-                    };
-                if !covers {
-                    poisoned[r] = true;
+            let covers = match evidence {
+                // A functional access the SoC has no pipe for is not
+                // known exactly either.
+                Evidence::Functional => pipe.is_some(),
+                // A store reads its tile whole; an in-place window write
+                // (an assemble) covers its target whole only when the
+                // source has the target's shape.
+                _ => {
+                    whole
+                        && pipe.is_some()
+                        && if info.class == OpClass::Store {
+                            call.args.len() == STORE_PROMOTED_ARGS
+                        } else if info.writes_window_of_first_arg() {
+                            Some(v) == arg(1) || same_shape(f, arg(0), arg(1))
+                        } else {
+                            false
+                        }
                 }
+            };
+            if !covers {
+                poisoned[r] = true;
             }
             not_whole[r] |= !whole;
             match paths[r] {
@@ -170,7 +187,6 @@ pub(crate) fn recognize(
                 last,
                 terminal,
                 path: paths[r],
-                one_path: !multi[r],
                 lp: loops[r],
             }
         })
@@ -204,15 +220,4 @@ pub(crate) fn back_edge(earlier: &Recog, later: &Recog) -> bool {
         && earlier.qualifies
         && !later.terminal.contains(&None)
         && later.terminal.iter().flatten().any(|&p| p != h)
-}
-
-/// Whether two roots live entirely in opposite branches of one `if`: at
-/// most one of them is ever written, so they are alternatives, not copies.
-pub(crate) fn opposite_branches(a: &Recog, b: &Recog) -> bool {
-    if !(a.one_path && b.one_path) {
-        return false;
-    }
-    matches!((a.path, b.path),
-        (Some(Block::Then(x)), Some(Block::Else(y))) | (Some(Block::Else(x)), Some(Block::Then(y)))
-            if x == y)
 }
