@@ -178,8 +178,8 @@ fn opt(
         .map(|p| p.trim_start_matches('-').to_string())
         .collect();
     for n in &names {
-        if tilemem_mlir::pass::lookup(n).is_none() {
-            let known: Vec<&str> = tilemem_mlir::pass::registry()
+        if tilemem_mlir::passes::lookup(n).is_none() {
+            let known: Vec<&str> = tilemem_mlir::passes::registry()
                 .iter()
                 .map(|p| p.name())
                 .collect();
@@ -192,7 +192,7 @@ fn opt(
     detached(py, move || {
         let pipeline: Vec<_> = names
             .iter()
-            .filter_map(|n| tilemem_mlir::pass::lookup(n))
+            .filter_map(|n| tilemem_mlir::passes::lookup(n))
             .collect();
         let chunks = if split_input_file {
             split_input(&text)
@@ -396,7 +396,7 @@ fn validate(
 /// The HIVM MLIR passes `opt` accepts, as (name, description).
 #[pyfunction]
 fn mlir_passes() -> Vec<(String, String)> {
-    tilemem_mlir::pass::registry()
+    tilemem_mlir::passes::registry()
         .iter()
         .map(|p| (p.name().to_string(), p.description().to_string()))
         .collect()

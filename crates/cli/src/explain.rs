@@ -14,7 +14,6 @@ use tilemem_pto::passes::PlannerMode;
 use tilemem_soc::Soc;
 
 use crate::output::{self, Outputs};
-use crate::plan::planner_name;
 
 /// Flags of `tilemem explain`.
 #[derive(clap::Args)]
@@ -120,7 +119,7 @@ fn cap_text(c: Option<u64>) -> String {
 /// three remedies.
 pub fn render(ex: &Explanation, planner: PlannerMode, short: bool) -> String {
     let mut o = String::new();
-    let pname = planner_name(planner);
+    let pname = planner.name();
     if ex.spaces.is_empty() {
         o.push_str("every space fits its capacity (use --all to explain each)\n");
     }
@@ -247,7 +246,7 @@ fn space_json(s: &SpaceExplain) -> serde_json::Value {
 /// The explanation as JSON (the same facts as the text).
 pub fn to_json(ex: &Explanation, planner: PlannerMode) -> serde_json::Value {
     json!({
-        "planner": planner_name(planner),
+        "planner": planner.name(),
         "error": ex.error.as_ref().map(|e| e.to_string()),
         "replan_budget_exhausted": ex.budget_exhausted,
         "spaces": ex.spaces.iter().map(space_json).collect::<Vec<_>>(),

@@ -19,6 +19,7 @@ mod map_model;
 mod opt;
 mod output;
 mod plan;
+mod planned;
 mod problem_file;
 mod search;
 mod solve;

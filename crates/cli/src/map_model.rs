@@ -11,10 +11,10 @@ use tilemem_pto::explain::{
 use tilemem_pto::ir::Program;
 use tilemem_pto::passes::PlannerMode;
 use tilemem_pto::report::Report;
-use tilemem_soc::Soc;
+use tilemem_soc::{MemSpace, Soc};
 
 use crate::html_map::{Lane, MapDoc, Peak, Rect, View, Window};
-use crate::plan::{planner_name, Planned};
+use crate::planned::Planned;
 
 /// At most this many names in one "not shared with" list.
 const MAX_NAMES: usize = 12;
@@ -26,8 +26,14 @@ pub fn plan_doc(title: &str, results: &[Planned], input: &Program, soc: &Soc) ->
     let mut refused: HashMap<(String, String, String), Vec<String>> = HashMap::new();
     if let Ok(early) = before_sharing(input, soc, PlannerMode::Pypto) {
         for f in early.functions.iter().filter(|f| f.kind().is_kernel()) {
+            let per_space = refused_sharings(f, soc);
             for space in spaces_of(results, &f.name) {
-                for r in refused_sharings(f, soc, &space) {
+                let Some(refused_here) =
+                    MemSpace::from_name(&space).and_then(|s| per_space.get(&s))
+                else {
+                    continue;
+                };
+                for r in refused_here {
                     for (x, y) in [(&r.a, &r.b), (&r.b, &r.a)] {
                         refused
                             .entry((f.name.to_string(), space.clone(), x.clone()))
@@ -41,7 +47,7 @@ pub fn plan_doc(title: &str, results: &[Planned], input: &Program, soc: &Soc) ->
     let views = results
         .iter()
         .map(|p| View {
-            planner: planner_name(p.planner).to_string(),
+            planner: p.planner.name().to_string(),
             lanes: plan_lanes(p, &refused),
         })
         .collect();
@@ -137,7 +143,7 @@ fn plan_lanes(p: &Planned, refused: &Refused) -> Vec<Lane> {
                 if let Some(rules) = refused.get(&key) {
                     details.push(("kept apart by a rule".to_string(), rules.join("; ")));
                 }
-                details.push(("planner".to_string(), planner_name(p.planner).to_string()));
+                details.push(("planner".to_string(), p.planner.name().to_string()));
                 rects.push(Rect {
                     name: b.name.clone(),
                     group: b.root.clone(),
@@ -168,13 +174,7 @@ fn plan_lanes(p: &Planned, refused: &Refused) -> Vec<Lane> {
 /// The HTML map of a solved problem file.
 pub fn solve_doc(title: &str, problem: &Problem, solution: &Solution, solver: &str) -> MapDoc {
     let lb = tilemem_plan::lower_bound(problem);
-    let used = problem
-        .buffers
-        .iter()
-        .zip(&solution.offsets)
-        .map(|(b, &o)| o + b.size)
-        .max()
-        .unwrap_or(0);
+    let used = solution.height(problem);
     let mut names: HashMap<usize, String> = HashMap::new();
     for (i, b) in problem.buffers.iter().enumerate() {
         names.insert(i, b.name.clone().unwrap_or_else(|| i.to_string()));

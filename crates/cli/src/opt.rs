@@ -18,7 +18,8 @@ use std::process::ExitCode;
 
 use tilemem_mlir::ir::Diagnostic;
 use tilemem_mlir::parse::{parse_module, split_input, ParseOptions};
-use tilemem_mlir::pass::{registry, run_pipeline, Pass};
+use tilemem_mlir::pass::{run_pipeline, Pass};
+use tilemem_mlir::passes::registry;
 use tilemem_mlir::print::print_module;
 use tilemem_mlir::verify::{expectations, verify};
 

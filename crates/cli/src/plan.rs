@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use crate::output::{self, Outputs};
+use crate::planned::Planned;
 use tilemem_pto::ir::Program;
 use tilemem_pto::passes::{run_pipeline, ErrorKind, PassContext, PassId, PlannerMode};
 use tilemem_soc::Soc;
@@ -101,16 +102,6 @@ pub fn planners(name: &str) -> Option<Vec<PlannerMode>> {
     PlannerMode::from_name(name).map(|p| vec![p])
 }
 
-/// The command-line spelling of a planner.
-pub fn planner_name(p: PlannerMode) -> &'static str {
-    match p {
-        PlannerMode::Pypto => "pypto",
-        PlannerMode::DsaRp => "dsa-rp",
-        PlannerMode::Ptoas => "ptoas",
-        PlannerMode::Optimal => "optimal",
-    }
-}
-
 /// The format of a `--map` file, from its extension.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum MapFormat {
@@ -137,16 +128,6 @@ impl MapFormat {
             )),
         }
     }
-}
-
-/// One planner's successful result.
-pub struct Planned {
-    /// The planner.
-    pub planner: PlannerMode,
-    /// The planned program.
-    pub program: Program,
-    /// Its report.
-    pub report: tilemem_pto::report::Report,
 }
 
 /// Runs the subcommand.
@@ -246,7 +227,7 @@ pub fn run(args: Args) -> ExitCode {
         }
         if let Err(e) = result {
             if i > 0 {
-                eprintln!("[note] planner {}: {e}", planner_name(mode));
+                eprintln!("[note] planner {}: {e}", mode.name());
                 continue;
             }
             match e.loc {
@@ -331,7 +312,7 @@ pub fn run(args: Args) -> ExitCode {
     }
     if !args.quiet {
         for p in &done {
-            for line in crate::summary::plan_lines(&p.report, &p.program, planner_name(p.planner)) {
+            for line in crate::summary::plan_lines(&p.report, &p.program, p.planner.name()) {
                 eprintln!("{line}");
             }
         }

@@ -1,4 +1,5 @@
-//! The pass interface and the registry the driver uses.
+//! The pass interface and the pipeline runner (the registry of this
+//! crate's passes is [`crate::passes::registry`]).
 //!
 //! A pass transforms a whole [`Module`] in place. It reports what it has to
 //! say (errors, warnings, remarks) as [`Diagnostic`]s and fails by returning
@@ -32,16 +33,6 @@ pub trait Pass {
 
     /// Runs the pass over `module`, pushing diagnostics to `diags`.
     fn run(&self, module: &mut Module, diags: &mut Vec<Diagnostic>) -> Result<(), PassFailed>;
-}
-
-/// Every registered pass, in registration order.
-pub fn registry() -> Vec<Box<dyn Pass>> {
-    crate::passes::all()
-}
-
-/// The registered pass whose flag is `name` (without dash).
-pub fn lookup(name: &str) -> Option<Box<dyn Pass>> {
-    registry().into_iter().find(|p| p.name() == name)
 }
 
 /// Runs `passes` in order over `module`. Stops at the first pass that

@@ -122,13 +122,7 @@ pub fn render_svg(problem: &Problem, solution: &Solution, title: &str) -> String
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" font-family="monospace" font-size="11">"#
     );
     let _ = writeln!(s, r#"<rect width="{W}" height="{H}" fill="white"/>"#);
-    let height = problem
-        .buffers
-        .iter()
-        .zip(&solution.offsets)
-        .map(|(b, &o)| o + b.size)
-        .max()
-        .unwrap_or(0);
+    let height = solution.height(problem);
     let lb = lower_bound(problem);
     let _ = writeln!(
         s,

@@ -15,7 +15,7 @@ use tilemem_soc::Soc;
 use crate::ir::{MemRef, Program, Type};
 use crate::passes::analysis::layout::{Layout, Slot};
 use crate::passes::analysis::reserve;
-use crate::passes::analysis::roots::{members_by_root, target_space};
+use crate::passes::analysis::roots::members_by_root;
 use crate::passes::verify::family_buffers;
 
 /// One buffer of the report.
@@ -127,14 +127,14 @@ pub fn build(program: &Program, soc: &Soc, addressed: bool) -> Report {
                 .unwrap_or(0);
             layout.push(Slot {
                 root: a.var,
-                space: a.space.clone(),
+                space: a.space,
                 base,
                 size: a.size,
             });
         }
         let mut spaces = Vec::new();
         let mut per_space = family_buffers(f, &layout);
-        per_space.sort_by(|a, b| a.0.cmp(&b.0));
+        per_space.sort_by_key(|a| a.0);
         for (space, bufs) in per_space {
             let mut problem = Problem::new();
             for b in &bufs {
@@ -184,7 +184,7 @@ pub fn build(program: &Program, soc: &Soc, addressed: bool) -> Report {
             spaces.push(SpaceReport {
                 space: space.name().to_string(),
                 bytes_used,
-                capacity: target_space(&space).and_then(|s| soc.capacity(s)),
+                capacity: soc.capacity(space),
                 lower_bound: lower_bound(&problem),
                 buffers,
             });

@@ -118,7 +118,7 @@ fn memrefs_resolve_to_alloc_variables() {
     let allocs = f.allocs();
     assert_eq!(allocs.len(), 2);
     assert_eq!(
-        (allocs[0].space.clone(), allocs[0].size, allocs[0].pinned),
+        (allocs[0].space, allocs[0].size, allocs[0].pinned),
         (MemSpace::Vec, 16384, false)
     );
     let b = f.ty(var(f, "b")).unwrap();

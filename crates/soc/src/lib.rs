@@ -13,4 +13,4 @@ mod space;
 
 pub use policy::{AllocEntry, DefaultPolicy, MemoryAllocatorPolicy};
 pub use soc::{Family, Soc};
-pub use space::MemSpace;
+pub use space::{MemSpace, SpaceName};

@@ -31,8 +31,8 @@ pub trait MemoryAllocatorPolicy: Send + Sync {
     }
 }
 
-/// PyPTO's default policy: skip DDR, 32-byte alignment everywhere, order by
-/// name string.
+/// PyPTO's default policy: skip DDR (and unknown spaces), 32-byte alignment
+/// everywhere, order by name string.
 ///
 /// PyPTO sorts MemRefs through their printed names, so `mem_vec_10` comes
 /// before `mem_vec_2`; the reference outputs depend on it, so it is kept.
@@ -46,7 +46,7 @@ impl DefaultPolicy {
 
 impl MemoryAllocatorPolicy for DefaultPolicy {
     fn should_allocate(&self, space: MemSpace) -> bool {
-        space != MemSpace::Ddr
+        space.is_on_chip()
     }
 
     fn align_address(&self, addr: u64, _space: MemSpace) -> u64 {

@@ -112,6 +112,27 @@ impl Soc {
         }
     }
 
+    /// The SoC of a chip as HIVM names it in `hacc.target`
+    /// (`Ascend950PR_9589`, `Ascend910B1`, ...). `Ascend950*` is the 950;
+    /// the other register-based chips (`Ascend910_95*`, `Ascend310B*`) are
+    /// described by the 310B, whose alignment facts are the same; anything
+    /// else is the 910B, HIVM's memory-based default.
+    pub fn from_chip(chip: &str) -> Soc {
+        if chip.starts_with("Ascend950") {
+            Soc::ascend950()
+        } else if chip.starts_with("Ascend910_95") || chip.starts_with("Ascend310B") {
+            Soc::ascend310b()
+        } else {
+            Soc::ascend910b()
+        }
+    }
+
+    /// Whether the chip's vector units are register-based (950 and 310B
+    /// families) rather than memory-based (910B).
+    pub fn is_regbase(&self) -> bool {
+        matches!(self.family, Family::A5 | Family::M300)
+    }
+
     /// The command-line name of the target.
     pub fn name(&self) -> &'static str {
         self.name
@@ -145,7 +166,7 @@ impl Soc {
             MemSpace::Left | MemSpace::Right | MemSpace::Acc => 512,
             MemSpace::Bias => 64,
             MemSpace::LeftScale | MemSpace::RightScale => 64,
-            MemSpace::Ddr => 1,
+            MemSpace::Ddr | MemSpace::Other(_) => 1,
         }
     }
 
@@ -196,5 +217,17 @@ mod tests {
         assert_eq!(Soc::ascend910b().acc_row_multiple(32, true), 32);
         assert_eq!(Soc::ascend950().acc_row_multiple(32, true), 16);
         assert_eq!(Soc::ascend910b().hardware_alignment(MemSpace::Acc), 512);
+    }
+
+    #[test]
+    fn hivm_chip_names() {
+        assert_eq!(Soc::from_chip("Ascend910B1"), Soc::ascend910b());
+        assert_eq!(Soc::from_chip("Ascend950PR_9589"), Soc::ascend950());
+        assert_eq!(Soc::from_chip("Ascend310B4"), Soc::ascend310b());
+        assert_eq!(Soc::from_chip("Ascend910_9391"), Soc::ascend910b());
+        assert!(Soc::from_chip("Ascend910_9589").is_regbase());
+        assert_ne!(Soc::from_chip("Ascend910_9589").family(), Family::A5);
+        assert!(!Soc::ascend910b().is_regbase());
+        assert!(!Soc::no_backend().is_regbase());
     }
 }

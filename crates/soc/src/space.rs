@@ -1,11 +1,16 @@
 //! On-chip memory spaces.
 
+use std::collections::BTreeSet;
 use std::fmt;
+use std::sync::{Mutex, OnceLock};
 
 /// A memory space of an Ascend-class core, named as PyPTO names them.
 ///
-/// `Ddr` (global memory) is not planned; every other space is an
-/// independent scratchpad with addresses starting at 0.
+/// `Ddr` (global memory) is not planned; every other known space is an
+/// independent scratchpad with addresses starting at 0. A `pl.Mem.<Name>`
+/// this crate does not know is kept as [`MemSpace::Other`] so that a
+/// program round-trips verbatim; such a space has no capacity, is not
+/// addressed by the planners and is never [on chip](MemSpace::is_on_chip).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum MemSpace {
     /// Global memory (GM); addresses are managed outside the kernel.
@@ -26,10 +31,57 @@ pub enum MemSpace {
     LeftScale,
     /// Right scale buffer (A5 only).
     RightScale,
+    /// Any other `pl.Mem.<Name>`, kept verbatim.
+    Other(SpaceName),
+}
+
+/// The name of a space this crate does not know, interned so that
+/// [`MemSpace`] stays `Copy`.
+///
+/// The name is a leaked `&'static str` rather than a small numeric id: the
+/// distinct unknown names of a run are few (bounded by the vocabulary of
+/// the inputs, each leaked once), and comparing by content keeps the order
+/// of spaces (`Ord`, used for deterministic output) independent of which
+/// thread met a name first, which an interning counter would not.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct SpaceName(&'static str);
+
+impl SpaceName {
+    /// The interned copy of `name` (leaked once per distinct name).
+    pub fn intern(name: &str) -> SpaceName {
+        static NAMES: OnceLock<Mutex<BTreeSet<&'static str>>> = OnceLock::new();
+        let mut names = NAMES
+            .get_or_init(Default::default)
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(&known) = names.get(name) {
+            return SpaceName(known);
+        }
+        let leaked: &'static str = Box::leak(name.into());
+        names.insert(leaked);
+        SpaceName(leaked)
+    }
+
+    /// The name as written after `pl.Mem.`.
+    pub fn as_str(self) -> &'static str {
+        self.0
+    }
+}
+
+impl fmt::Debug for SpaceName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.0, f)
+    }
+}
+
+impl fmt::Display for SpaceName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
+    }
 }
 
 impl MemSpace {
-    /// Every space, in declaration order.
+    /// Every known space, in declaration order.
     pub const ALL: [MemSpace; 9] = [
         MemSpace::Ddr,
         MemSpace::Vec,
@@ -54,37 +106,71 @@ impl MemSpace {
             MemSpace::Bias => "Bias",
             MemSpace::LeftScale => "LeftScale",
             MemSpace::RightScale => "RightScale",
+            MemSpace::Other(n) => n.as_str(),
         }
     }
 
-    /// Parses the PyPTO spelling (`Vec`, `Mat`, ...).
+    /// The known space of the PyPTO spelling `s` (`Vec`, `Mat`, ...), if any.
     pub fn from_name(s: &str) -> Option<MemSpace> {
         MemSpace::ALL.into_iter().find(|m| m.name() == s)
     }
 
-    /// The lower-case word used in allocation names (`mem_vec_3`).
-    pub fn alloc_prefix(self) -> &'static str {
-        match self {
-            MemSpace::Ddr => "ddr",
-            MemSpace::Vec => "vec",
-            MemSpace::Mat => "mat",
-            MemSpace::Left => "left",
-            MemSpace::Right => "right",
-            MemSpace::Acc => "acc",
-            MemSpace::Bias => "bias",
-            MemSpace::LeftScale => "left_scale",
-            MemSpace::RightScale => "right_scale",
-        }
+    /// The space spelled `s`, whatever it is: a name
+    /// [`from_name`](MemSpace::from_name) does not know is kept as
+    /// [`MemSpace::Other`] (interned, see [`SpaceName`]).
+    pub fn parse(s: &str) -> MemSpace {
+        MemSpace::from_name(s).unwrap_or_else(|| MemSpace::Other(SpaceName::intern(s)))
     }
 
-    /// Whether the space is an on-chip scratchpad the planner addresses.
+    /// Whether this is one of the spaces of [`MemSpace::ALL`].
+    pub fn is_known(self) -> bool {
+        !matches!(self, MemSpace::Other(_))
+    }
+
+    /// The name PyPTO gives the `n`th allocation in this space: `mem_`, the
+    /// lower-cased space name, `_n` (`mem_vec_3`, `mem_leftscale_0`).
+    pub fn alloc_name(self, n: impl fmt::Display) -> String {
+        format!("mem_{}_{n}", self.name().to_ascii_lowercase())
+    }
+
+    /// Whether the space is an on-chip scratchpad the planner addresses:
+    /// a known space other than DDR.
     pub fn is_on_chip(self) -> bool {
-        self != MemSpace::Ddr
+        self.is_known() && self != MemSpace::Ddr
     }
 }
 
 impl fmt::Display for MemSpace {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_spaces_are_kept_verbatim_and_interned() {
+        let a = MemSpace::parse("Scratch");
+        let b = MemSpace::parse("Scratch");
+        assert_eq!(a, b);
+        assert_eq!(a.name(), "Scratch");
+        assert!(!a.is_known());
+        assert!(!a.is_on_chip());
+        assert_eq!(MemSpace::from_name("Scratch"), None);
+        assert_eq!(MemSpace::parse("Vec"), MemSpace::Vec);
+        assert!(MemSpace::Vec.is_on_chip());
+        assert!(!MemSpace::Ddr.is_on_chip());
+        // Unknown spaces order after the known ones, and by name.
+        assert!(MemSpace::RightScale < a);
+        assert!(MemSpace::parse("Alpha") < a);
+    }
+
+    #[test]
+    fn alloc_names_lower_case_the_space() {
+        assert_eq!(MemSpace::Vec.alloc_name(3), "mem_vec_3");
+        assert_eq!(MemSpace::LeftScale.alloc_name(0), "mem_leftscale_0");
+        assert_eq!(MemSpace::parse("Scratch").alloc_name(1), "mem_scratch_1");
     }
 }

@@ -10,6 +10,7 @@ pub mod format;
 mod ids;
 mod location;
 mod module;
+pub mod ods;
 #[rustfmt::skip]
 mod ods_table;
 pub mod ops;

@@ -5,7 +5,7 @@
 //! operands, attributes and results in ODS order and its declarative
 //! `assemblyFormat` (`None`: the op has a custom parser and printer).
 
-use crate::ir::format::{Arity, OdsAttr, OdsOp, Presence};
+use crate::ir::ods::{Arity, OdsAttr, OdsOp, Presence};
 
 /// Every op, sorted by name.
 pub static OPS: &[OdsOp] = &[

@@ -373,7 +373,8 @@ fn ods_structured_spec(
     outs: &[ValueId],
     loc: Location,
 ) -> Option<OpSpec> {
-    use crate::ir::format::{group_operands, op_format, Arity};
+    use crate::ir::format::{group_operands, op_format};
+    use crate::ir::ods::Arity;
     let (ods, elems) = op_format(name)?;
     let (gi, go) = (
         group_operands(elems, "ins")?,

@@ -5,7 +5,7 @@
 //! and printing go through the same interpreter. Result types a format
 //! omits come from [`infer`], the ops' `inferReturnTypes`.
 
-use crate::ir::format::{Arity, OdsAttr, OdsOp, Presence};
+use crate::ir::ods::{Arity, OdsAttr, OdsOp, Presence};
 use crate::ir::{MemRefType, Type};
 
 const fn unit(name: &'static str) -> OdsAttr {

@@ -13,7 +13,8 @@
 //! as `array<i64: ..>`), and result types from the format or, when the
 //! format omits them, from the op's type-equality traits.
 
-use crate::ir::format::{Arity, Elem, OdsAttr, OdsOp, Var};
+use crate::ir::format::{Elem, Var};
+use crate::ir::ods::{Arity, OdsAttr, OdsOp};
 use crate::ir::{Attribute, BlockId, Type, DYNAMIC};
 use crate::parse::cursor::PResult;
 use crate::parse::{Operand, Parser};

@@ -21,7 +21,7 @@
 
 use crate::ir::{Attribute, Module, OpId, ValueId};
 
-use super::common::{memref_of, strided_of};
+use super::common::{enum_param, memref_of, strided_of};
 use super::layout::{groups_where, Strided};
 use super::op_table::{hivm_syntax, HivmKind, HivmOp};
 
@@ -271,7 +271,7 @@ fn is_small_float_sum(m: &Module, view: &OpView) -> bool {
         s.pieces
             .iter()
             .any(|p| matches!(p, crate::ir::Piece::Text(t) if t.trim() == hivm_syntax::SUM))
-    }) || super::mark::enum_param(m, view.op, "arith")
+    }) || enum_param(m, view.op, "arith")
         .is_some_and(|p| format!("<{p}>") == hivm_syntax::SUM);
     let (Some(src), Some(dst)) = (
         OpView::first(m, view.op, hivm_syntax::INS).and_then(|v| strided_of(m, v)),

@@ -26,7 +26,7 @@
 use crate::ir::{Attribute, Diagnostic, Module, OpId, ValueId};
 use crate::pass::{Pass, PassFailed};
 
-use super::common::{device_funcs, info_attrs, is_ub, memref_of, Target};
+use super::common::{device_funcs, info_attrs, is_ub, memref_of, target_of};
 use super::enable::Propagation;
 use super::layout::{align_up, normalize_info, AlignInfo, HW_ALIGN_BYTES};
 use super::op_table::{attrs, hivm_op, hivm_syntax};
@@ -48,7 +48,7 @@ impl Pass for AlignAllocSize {
     }
 
     fn run(&self, m: &mut Module, diags: &mut Vec<Diagnostic>) -> Result<(), PassFailed> {
-        let mut prop = Propagation::new(Target::of(m));
+        let mut prop = Propagation::new(target_of(m));
         prop.adjust = false;
         for func in device_funcs(m) {
             let disable_cast = m.op(func).has_attr(attrs::DISABLE_CAST_SIZE_ALIGN);
@@ -61,7 +61,7 @@ impl Pass for AlignAllocSize {
         // Errors of the propagation pattern do not fail the pass (see
         // `crate::pass`): the C++ signals failure only when the greedy
         // driver does not converge.
-        let mut branches = Branches::new(Target::of(m).is_regbase());
+        let mut branches = Branches::new(target_of(m).is_regbase());
         for (alloc, info) in std::mem::take(&mut prop.alloc_info) {
             pad_allocation(m, alloc, &info, &mut branches);
         }

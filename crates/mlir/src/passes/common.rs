@@ -1,4 +1,4 @@
-//! Helpers shared by the stride-alignment passes: the target family, the
+//! Helpers shared by the stride-alignment passes: the target chip, the
 //! functions a pass visits, stride marks (reading and writing
 //! `annotation.mark`), and tracing a buffer back to its root allocation.
 
@@ -11,80 +11,32 @@ use super::op_table::{
     attrs, flow_kind, is_root_alloc, spaces, view_kind, FlowKind, ViewKind, MARK_OP,
 };
 
-/// The hardware family the passes target, chosen from the module's
-/// `hacc.target`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Target {
-    /// A2/A3 (Ascend910B, 910_93): memory-based vector units. The default
-    /// when a module has no `hacc.target`.
-    Membase,
-    /// Register-based vector units (Ascend950*, Ascend910_95*, Ascend310B*).
-    Regbase {
-        /// Ascend950 itself (some rules apply to it only).
-        ascend950: bool,
-    },
+/// The chip the passes target: the SoC of the module's `hacc.target`
+/// (`hacc.target = #hacc.target<"...">`, or a plain string; see
+/// [`Soc::from_chip`]), the 910B (memory-based) without the attribute.
+pub fn target_of(module: &Module) -> Soc {
+    let chip = match module.module_attr(attrs::TARGET) {
+        Some(Attribute::String(s)) => s.clone(),
+        Some(Attribute::Dialect { params, .. }) => params.clone().unwrap_or_default(),
+        Some(Attribute::Opaque(s)) => s.clone(),
+        _ => return Soc::ascend910b(),
+    };
+    Soc::from_chip(chip.trim().trim_matches('"'))
 }
 
-impl Target {
-    /// Whether this is a register-based target.
-    pub fn is_regbase(self) -> bool {
-        matches!(self, Target::Regbase { .. })
-    }
-
-    /// Whether this is Ascend950.
-    pub fn is_ascend950(self) -> bool {
-        matches!(self, Target::Regbase { ascend950: true })
-    }
-
-    /// The target named by a chip string (`Ascend950PR_9589`, ...).
-    pub fn from_chip(chip: &str) -> Target {
-        if chip.starts_with("Ascend950") {
-            Target::Regbase { ascend950: true }
-        } else if chip.starts_with("Ascend910_95") || chip.starts_with("Ascend310B") {
-            Target::Regbase { ascend950: false }
-        } else {
-            Target::Membase
-        }
-    }
-
-    /// The chip description the passes take hardware facts from (the
-    /// per-space alignment of `util::getHWAlignBytes`). Regbase chips other
-    /// than Ascend950 are described by the 310B SoC; the facts the passes
-    /// read are the same for every chip.
-    pub fn soc(self) -> Soc {
-        match self {
-            Target::Membase => Soc::ascend910b(),
-            Target::Regbase { ascend950: true } => Soc::ascend950(),
-            Target::Regbase { ascend950: false } => Soc::ascend310b(),
-        }
-    }
-
-    /// `util::getHWAlignBytes`: the hardware alignment in bytes of the
-    /// memory space of `ty` (UB and L1: 32, L0A/L0B/L0C: 512), from the
-    /// chip's SoC description. A memref without a HIVM space is taken as UB.
-    pub fn hw_align_bytes(self, ty: &MemRefType) -> i64 {
-        let space = match ty.address_space() {
-            Some(spaces::GM) => MemSpace::Ddr,
-            Some(spaces::L1) => MemSpace::Mat,
-            Some(spaces::L0A) => MemSpace::Left,
-            Some(spaces::L0B) => MemSpace::Right,
-            Some(spaces::L0C) => MemSpace::Acc,
-            _ => MemSpace::Vec,
-        };
-        self.soc().hardware_alignment(space) as i64
-    }
-
-    /// The target of a module (`hacc.target = #hacc.target<"...">`, or a
-    /// plain string); membase (910B) without the attribute.
-    pub fn of(module: &Module) -> Target {
-        let chip = match module.module_attr(attrs::TARGET) {
-            Some(Attribute::String(s)) => s.clone(),
-            Some(Attribute::Dialect { params, .. }) => params.clone().unwrap_or_default(),
-            Some(Attribute::Opaque(s)) => s.clone(),
-            _ => return Target::Membase,
-        };
-        Target::from_chip(chip.trim().trim_matches('"'))
-    }
+/// `util::getHWAlignBytes`: the hardware alignment in bytes of the memory
+/// space of `ty` (UB and L1: 32, L0A/L0B/L0C: 512), from the chip's SoC
+/// description. A memref without a HIVM space is taken as UB.
+pub fn hw_align_bytes(target: &Soc, ty: &MemRefType) -> i64 {
+    let space = match ty.address_space() {
+        Some(spaces::GM) => MemSpace::Ddr,
+        Some(spaces::L1) => MemSpace::Mat,
+        Some(spaces::L0A) => MemSpace::Left,
+        Some(spaces::L0B) => MemSpace::Right,
+        Some(spaces::L0C) => MemSpace::Acc,
+        _ => MemSpace::Vec,
+    };
+    target.hardware_alignment(space) as i64
 }
 
 /// The `func.func` ops with a body that device passes visit: host
@@ -105,6 +57,15 @@ pub fn is_host(m: &Module, func: OpId) -> bool {
 /// Whether `func` is a vector function (`hivm.vector_function`).
 pub fn is_vector_function(m: &Module, func: OpId) -> bool {
     m.op(func).has_attr(attrs::VECTOR_FUNCTION)
+}
+
+/// The attribute `name` of `op` as the text inside `#dialect.mnemonic<..>`.
+pub(super) fn enum_param(m: &Module, op: OpId, name: &str) -> Option<String> {
+    match m.attr(op, name)? {
+        Attribute::Dialect { params, .. } => params.clone(),
+        Attribute::Opaque(s) | Attribute::String(s) => Some(s.clone()),
+        _ => None,
+    }
 }
 
 /// The text of a dialect/opaque/string attribute (params for dialect ones).
@@ -348,35 +309,19 @@ mod tests {
             m.value_type(arg).as_memref().cloned().unwrap()
         };
         let ub: MemRefType = ty("ub");
-        for target in [
-            Target::Membase,
-            Target::Regbase { ascend950: true },
-            Target::Regbase { ascend950: false },
-        ] {
+        for target in [Soc::ascend910b(), Soc::ascend950(), Soc::ascend310b()] {
             assert_eq!(
-                target.hw_align_bytes(&ub),
+                hw_align_bytes(&target, &ub),
                 super::super::layout::HW_ALIGN_BYTES
             );
-            assert_eq!(target.hw_align_bytes(&ty("cbuf")), 32);
-            assert_eq!(target.hw_align_bytes(&ty("cc")), 512);
-            assert_eq!(target.hw_align_bytes(&ty("ca")), 512);
+            assert_eq!(hw_align_bytes(&target, &ty("cbuf")), 32);
+            assert_eq!(hw_align_bytes(&target, &ty("cc")), 512);
+            assert_eq!(hw_align_bytes(&target, &ty("ca")), 512);
         }
     }
 
     #[test]
-    fn targets_from_chip_names() {
-        assert_eq!(Target::from_chip("Ascend910B1"), Target::Membase);
-        assert_eq!(
-            Target::from_chip("Ascend950PR_9589"),
-            Target::Regbase { ascend950: true }
-        );
-        assert_eq!(
-            Target::from_chip("Ascend310B4"),
-            Target::Regbase { ascend950: false }
-        );
-        assert_eq!(Target::from_chip("Ascend910_9391"), Target::Membase);
-        assert!(Target::from_chip("Ascend910_9589").is_regbase());
-        assert!(!Target::from_chip("Ascend910_9589").is_ascend950());
-        assert_eq!(Target::of(&Module::new()), Target::Membase);
+    fn a_module_without_hacc_target_is_membase() {
+        assert_eq!(target_of(&Module::new()), Soc::ascend910b());
     }
 }

@@ -38,7 +38,11 @@ use crate::ir::{Attribute, Diagnostic, Location, Module, OpId, ValueDef, ValueId
 use crate::pass::{Pass, PassFailed};
 
 use super::adjust::{adjust_align_info as adjust_op_info, OpView};
-use super::common::{device_funcs, is_ub, memref_of, read_info, strided_of, Target};
+use tilemem_soc::{Family, Soc};
+
+use super::common::{
+    device_funcs, hw_align_bytes, is_ub, memref_of, read_info, strided_of, target_of,
+};
 use super::layout::{
     adds_info, adjust_align_info, align_targets, align_units, aligned_shape, static_volume,
     sub_shape, union_info, AlignInfo,
@@ -65,10 +69,10 @@ impl Pass for EnableStrideAlign {
     }
 
     fn run(&self, m: &mut Module, diags: &mut Vec<Diagnostic>) -> Result<(), PassFailed> {
-        let target = Target::of(m);
-        let mut engine = Propagation::new(target);
+        let target = target_of(m);
+        let mut engine = Propagation::new(target.clone());
         engine.collect(m, diags);
-        if target.is_ascend950() {
+        if target.family() == Family::A5 {
             engine.aic_to_aiv(m);
         }
         // Errors the propagation patterns emit (a mark across blocks, a
@@ -89,7 +93,7 @@ impl Pass for EnableStrideAlign {
         strip_marks(m);
         let mut branches = Branches::new(target.is_regbase());
         for (alloc, info) in std::mem::take(&mut engine.alloc_info) {
-            if let Err(d) = align_allocation(m, alloc, &info, target, &mut branches) {
+            if let Err(d) = align_allocation(m, alloc, &info, &target, &mut branches) {
                 diags.push(d);
                 return Err(PassFailed);
             }
@@ -106,7 +110,7 @@ impl Pass for EnableStrideAlign {
 
 /// Alignment requirements on values and on root allocations.
 pub struct Propagation {
-    target: Target,
+    target: Soc,
     /// Requirements per value.
     pub info: HashMap<ValueId, AlignInfo>,
     /// Requirements per root allocation, in id order (deterministic).
@@ -126,7 +130,7 @@ pub struct Propagation {
 
 impl Propagation {
     /// An empty propagation state.
-    pub fn new(target: Target) -> Propagation {
+    pub fn new(target: Soc) -> Propagation {
         Propagation {
             target,
             info: HashMap::new(),
@@ -549,7 +553,7 @@ impl Propagation {
                     // rules, judged against the hardware alignment.
                     let adj = match memref_of(m, v) {
                         Some(t) if self.adjust => {
-                            let bits = self.target.hw_align_bytes(t) * 8;
+                            let bits = hw_align_bytes(&self.target, t) * 8;
                             adjust_op_info(m, &view, v, &union, bits)
                         }
                         _ => self.adjusted(m, v, &union),
@@ -677,7 +681,7 @@ fn align_allocation(
     m: &mut Module,
     alloc: OpId,
     info: &AlignInfo,
-    target: Target,
+    target: &Soc,
     branches: &mut Branches,
 ) -> Result<(), Diagnostic> {
     if m.op(alloc).is_erased() {

@@ -45,13 +45,15 @@
 //! Like the C++, the pass is not idempotent: running it twice writes the
 //! marks twice (`hivm-enable-stride-align` unions duplicates).
 
+use tilemem_soc::{Family, Soc};
+
 use crate::ir::{Attribute, Diagnostic, Location, Module, OpId, Piece, Type, ValueId};
 use crate::pass::{Pass, PassFailed};
 
 use super::adjust::{adjust_align_dim, flatten_groups, no_need_align, OpView};
 use super::common::{
-    callee_of, calls, create_align_mark, device_funcs, is_local, is_tensor, is_ub, marks_of,
-    memref_of, root_alloc, root_skips_vload, strided_of, Target,
+    callee_of, calls, create_align_mark, device_funcs, enum_param, hw_align_bytes, is_local,
+    is_tensor, is_ub, marks_of, memref_of, root_alloc, root_skips_vload, strided_of, target_of,
 };
 use super::fixpipe::{m_align, n_align, DataWidth, DualDst, FixpipeKey};
 use super::layout::{
@@ -76,7 +78,7 @@ impl Pass for MarkStrideAlign {
     }
 
     fn run(&self, m: &mut Module, diags: &mut Vec<Diagnostic>) -> Result<(), PassFailed> {
-        let target = Target::of(m);
+        let target = &target_of(m);
         let mut failed = false;
         for func in device_funcs(m) {
             let ops = m.walk(func);
@@ -155,7 +157,7 @@ fn all_gm(m: &Module, op: OpId) -> bool {
 /// the hardware alignment of the operand's space.
 fn mark_aligned_dim(
     m: &mut Module,
-    target: Target,
+    target: &Soc,
     v: ValueId,
     dim: Option<usize>,
     loc: Location,
@@ -171,7 +173,7 @@ fn mark_aligned_dim(
             if d + 1 > t.rank() {
                 return Err(Diagnostic::error(loc, "align dim is too large."));
             }
-            let bytes = target.hw_align_bytes(t);
+            let bytes = hw_align_bytes(target, t);
             create_align_mark(m, v, &vec![(d, bytes)], loc);
             Ok(())
         }
@@ -183,7 +185,7 @@ fn mark_aligned_dim(
 fn mark_op(
     m: &mut Module,
     op: OpId,
-    target: Target,
+    target: &Soc,
     diags: &mut Vec<Diagnostic>,
 ) -> Result<(), Diagnostic> {
     let unknown = hivm_op(m.op(op).name()).is_none();
@@ -278,7 +280,7 @@ fn mark_op(
             continue;
         }
         let bits =
-            memref_of(m, mark_target).map_or(HW_ALIGN_BITS, |t| target.hw_align_bytes(t) * 8);
+            memref_of(m, mark_target).map_or(HW_ALIGN_BITS, |t| hw_align_bytes(target, t) * 8);
         let adjusted = adjust_align_dim(m, &view, mark_target, d, bits);
         mark_aligned_dim(m, target, mark_target, adjusted, loc)?;
     }
@@ -317,7 +319,7 @@ fn is_reduce_with_index(m: &Module, op: OpId) -> bool {
 /// `hivm.hir.custom`/`custom_macro`: operand `i` is marked on the
 /// `align_dim` its `arg_attrs` entry names, whatever its space, with no
 /// further adjustment (`markAlignedDim` directly).
-fn mark_custom(m: &mut Module, op: OpId, target: Target, loc: Location) -> Result<(), Diagnostic> {
+fn mark_custom(m: &mut Module, op: OpId, target: &Soc, loc: Location) -> Result<(), Diagnostic> {
     let Some(arg_attrs) = m
         .attr(op, hivm_syntax::ARG_ATTRS)
         .and_then(|a| a.as_array().map(<[_]>::to_vec))
@@ -381,15 +383,6 @@ fn store_subview_decision(
     }
 }
 
-/// The attribute `name` of `op` as the text inside `#dialect.mnemonic<..>`.
-pub(super) fn enum_param(m: &Module, op: OpId, name: &str) -> Option<String> {
-    match m.attr(op, name)? {
-        Attribute::Dialect { params, .. } => params.clone(),
-        Attribute::Opaque(s) | Attribute::String(s) => Some(s.clone()),
-        _ => None,
-    }
-}
-
 /// Regbase Fixpipe (`getLastDiscontinuousDimRegBasedForFixcctoub` and
 /// the 3-D dot rule of `runOnOperation`):
 /// - L0C to UB with a 2-D output: the N table gives bytes for the last dim
@@ -406,7 +399,7 @@ pub(super) fn enum_param(m: &Module, op: OpId, name: &str) -> Option<String> {
 fn mark_fixpipe(
     m: &mut Module,
     op: OpId,
-    target: Target,
+    target: &Soc,
     ub_operands: &[ValueId],
     loc: Location,
 ) -> Result<(), Diagnostic> {
@@ -426,7 +419,7 @@ fn mark_fixpipe(
         return Ok(());
     };
     if rt.rank() == 3 && rt.shape[0] > 1 {
-        let bytes = memref_of(m, rv).map_or(HW_ALIGN_BYTES, |t| target.hw_align_bytes(t));
+        let bytes = memref_of(m, rv).map_or(HW_ALIGN_BYTES, |t| hw_align_bytes(target, t));
         if !no_need_align(&rt, Some(1), bytes * 8) {
             mark_with_bytes(m, rv, 1, bytes, m.op(root).loc)?;
         }
@@ -532,7 +525,7 @@ fn tiling_dual_dst(m: &Module, dst: ValueId) -> DualDst {
 /// marked on [`call_arg_dim`] with the hardware alignment, unless its root
 /// is skipped for vector loads or `isNoNeedAlign` drops the dim; then
 /// `markForVsstb`.
-fn mark_call_args(m: &mut Module, call: OpId, target: Target) -> Result<(), Diagnostic> {
+fn mark_call_args(m: &mut Module, call: OpId, target: &Soc) -> Result<(), Diagnostic> {
     let loc = m.op(call).loc;
     let args = m.op(call).operands().to_vec();
     for &v in &args {
@@ -543,10 +536,10 @@ fn mark_call_args(m: &mut Module, call: OpId, target: Target) -> Result<(), Diag
         if !is_local(ty) || ty.rank() == 0 {
             continue;
         }
-        if target.is_ascend950() && ty.element_bit_width() != Some(1) {
+        if target.family() == Family::A5 && ty.element_bit_width() != Some(1) {
             continue;
         }
-        let bits = target.hw_align_bytes(ty) * 8;
+        let bits = hw_align_bytes(target, ty) * 8;
         let Some(t) = strided_of(m, v) else {
             mark_aligned_dim(m, target, v, Some(0), loc)?;
             continue;

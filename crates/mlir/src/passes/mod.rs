@@ -3,7 +3,7 @@
 //! Pipeline order, as HIVM runs them: `hivm-align-alloc-size`, then
 //! (regbase only) `hivm-pre-mark-stride-align`, `hivm-mark-stride-align`,
 //! and `hivm-enable-stride-align`. The target family comes from the
-//! module's `hacc.target` ([`common::Target`]).
+//! module's `hacc.target` ([`common::target_of`], a [`tilemem_soc::Soc`]).
 //!
 //! - [`adjust`]: the op's flattening and the per-op dim adjustments;
 //! - [`layout`]: pure stride/shape arithmetic of the rules;
@@ -25,7 +25,7 @@
 //! | op order: GM-only skip, custom, tensor error, last-dim transpose, regbase reduce-with-index, rank 0 / no local | `MarkStrideAlignPass::runOnOperation` | [`mark`] |
 //! | which dims flattening merges (broadcast, reduce, transpose barriers) | `FlattenInterface::getFlattened` | [`adjust::flatten_groups`] |
 //! | membase / regbase dim search, UB DMA exemption | `getLastDiscontinuousDim(RegBased)` | [`layout`] |
-//! | one mark per op and operand, right after the definition, newest first, bytes from the space | `createAlignMarkOp`, `markAlignedDim`, `util::getHWAlignBytes` | [`common::create_align_mark`], [`common::Target::hw_align_bytes`] |
+//! | one mark per op and operand, right after the definition, newest first, bytes from the space | `createAlignMarkOp`, `markAlignedDim`, `util::getHWAlignBytes` | [`common::create_align_mark`], [`common::hw_align_bytes`] |
 //! | memrefs never aligned: GM, unit prefix, already aligned stride | `isNoNeedAlign`, `isAlreadyAligned` | [`adjust::no_need_align`] |
 //! | broadcast, reduce (init, float sum), deinterleave, copy, implicit-transpose DMA dims | `adjustBrcAlignDim`, `adjustReduceAlignDim`, `adjustDeInterleaveAlignDim`, `adjustCopyAlignDim`, `adjustAlignDim` | [`adjust`] |
 //! | custom ops: named dim, any space, no adjustment | `markAlignedDim` | [`mark`] |
@@ -75,14 +75,20 @@ pub mod pre_mark;
 pub mod retype;
 pub mod view_maps;
 
-/// Every pass this crate provides, in registration order.
-pub fn all() -> Vec<Box<dyn Pass>> {
+/// Every pass this crate provides, in registration order: the registry the
+/// drivers use.
+pub fn registry() -> Vec<Box<dyn Pass>> {
     vec![
         Box::new(align_alloc_size::AlignAllocSize),
         Box::new(pre_mark::PreMarkStrideAlign),
         Box::new(mark::MarkStrideAlign),
         Box::new(enable::EnableStrideAlign),
     ]
+}
+
+/// The registered pass whose flag is `name` (without dash).
+pub fn lookup(name: &str) -> Option<Box<dyn Pass>> {
+    registry().into_iter().find(|p| p.name() == name)
 }
 
 #[cfg(test)]

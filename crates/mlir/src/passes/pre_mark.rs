@@ -31,7 +31,7 @@ use std::collections::HashSet;
 use crate::ir::{Attribute, Diagnostic, InsertPoint, Module, OpId, ValueId};
 use crate::pass::{Pass, PassFailed};
 
-use super::common::{callee_of, device_funcs, marks_of, memref_of, Target};
+use super::common::{callee_of, device_funcs, marks_of, memref_of, target_of};
 use super::op_table::{
     attrs, flow_kind, hivm_op, hivm_syntax, is_root_alloc, view_kind, FlowKind, HivmKind, ViewKind,
     TRANSFER_READ,
@@ -50,7 +50,7 @@ impl Pass for PreMarkStrideAlign {
     }
 
     fn run(&self, m: &mut Module, _diags: &mut Vec<Diagnostic>) -> Result<(), PassFailed> {
-        if !Target::of(m).is_regbase() {
+        if !target_of(m).is_regbase() {
             return Ok(());
         }
         for func in device_funcs(m) {

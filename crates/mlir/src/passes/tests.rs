@@ -3,7 +3,8 @@
 //! rules without lit; `tests/lit/stride-align` has the FileCheck suite.
 
 use crate::parse::{parse_module, ParseOptions};
-use crate::pass::{lookup, run_pipeline, Pass};
+use crate::pass::{run_pipeline, Pass};
+use crate::passes::lookup;
 use crate::print::print_module;
 
 const UB: &str = "#hivm.address_space<ub>";
@@ -79,7 +80,7 @@ fn regbase(body: &str) -> String {
 
 #[test]
 fn registry_has_the_four_passes_in_pipeline_order() {
-    let names: Vec<&str> = super::all().iter().map(|p| p.name()).collect();
+    let names: Vec<&str> = super::registry().iter().map(|p| p.name()).collect();
     assert_eq!(names, [SIZE, PRE, MARK, ENABLE]);
 }
 

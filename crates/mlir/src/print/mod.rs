@@ -12,6 +12,7 @@ mod names;
 mod ods;
 mod ops;
 mod scf;
+mod segments;
 mod types;
 
 pub use names::Names;

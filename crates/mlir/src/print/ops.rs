@@ -234,7 +234,7 @@ impl<'a> OpPrinter<'a> {
             None if d.syntax.is_some() && crate::parse::is_lenient_op(d.name()) => {
                 self.print_structured(op)
             }
-            None => match crate::print::ods::conforms(self.m, op) {
+            None => match crate::print::segments::conforms(self.m, op) {
                 Some((ods, elems)) => {
                     self.out.push_str(d.name());
                     self.print_ods(op, ods, elems)

@@ -19,7 +19,8 @@
 
 use std::time::{Duration, Instant};
 
-use super::exact::{best_greedy, exact_from, height_of};
+use super::exact::{best_greedy, exact_from};
+use super::geom::height_of;
 use super::greedy::{place_in_order, place_or_complete, size_order, Fit};
 use super::portfolio::{portfolio_from, AUTO_MEMBERS};
 use super::trace::repair;

@@ -22,7 +22,7 @@
 
 use std::time::Instant;
 
-use super::geom::{align_up, conflict_lists, penalty_of, sorted_reserved, TimeIndex};
+use super::geom::{align_up, conflict_lists, height_of, penalty_of, sorted_reserved, TimeIndex};
 use super::greedy::{place_in_order, size_order, Fit};
 use super::mt::{shuffle, Mt19937_64};
 use super::{fallback, outcome_from, Budget, Meter, Objective, Outcome, Solver};
@@ -74,7 +74,7 @@ pub(crate) fn canonical_best(
     let n = problem.buffers.len();
     let cap = problem.capacity.unwrap_or(u64::MAX);
     let key = |offs: &Vec<u64>| {
-        let h = super::exact::height_of(problem, offs);
+        let h = height_of(problem, offs);
         let p = penalty_of(problem, offs);
         match budget.objective {
             Objective::PenaltyThenPeak => (p, h),
@@ -83,7 +83,7 @@ pub(crate) fn canonical_best(
     };
     let mut best: Option<(Vec<u64>, (u64, u64))> = None;
     let mut consider = |offs: Vec<u64>| {
-        if super::exact::height_of(problem, &offs) > cap {
+        if height_of(problem, &offs) > cap {
             return;
         }
         let k = key(&offs);

@@ -61,7 +61,7 @@
 
 use std::time::Instant;
 
-use super::geom::{align_up, sorted_reserved};
+use super::geom::{align_up, height_of, sorted_reserved};
 use super::greedy::{place_in_order, place_or_complete, size_order, Fit};
 use super::{fallback, outcome_from, Budget, Goal, Meter, Outcome, Solver};
 use crate::bound::lower_bound;
@@ -169,15 +169,6 @@ pub(crate) fn best_greedy(problem: &Problem, meter: &Meter) -> Option<Vec<u64>> 
         }
     }
     best.map(|(_, o)| o)
-}
-
-pub(crate) fn height_of(problem: &Problem, offsets: &[u64]) -> u64 {
-    offsets
-        .iter()
-        .zip(&problem.buffers)
-        .map(|(&o, b)| o + b.size)
-        .max()
-        .unwrap_or(0)
 }
 
 /// The reserved prefix `R` when the search model covers the problem.

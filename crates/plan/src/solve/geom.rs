@@ -1,5 +1,6 @@
 //! Geometry shared by the solvers (never by the validator): alignment,
-//! gap search among obstacles, penalty sums and a time index of buffers.
+//! heights, gap search among obstacles, penalty sums and a time index of
+//! buffers.
 
 use crate::problem::Problem;
 
@@ -8,8 +9,18 @@ pub(crate) fn align_up(x: u64, align: u64) -> u64 {
     if align <= 1 {
         x
     } else {
-        x.div_ceil(align) * align
+        x.div_ceil(align).saturating_mul(align)
     }
+}
+
+/// The height of a placement: the highest end of any buffer.
+pub(crate) fn height_of(problem: &Problem, offsets: &[u64]) -> u64 {
+    offsets
+        .iter()
+        .zip(&problem.buffers)
+        .map(|(&o, b)| o + b.size)
+        .max()
+        .unwrap_or(0)
 }
 
 /// Sections of a set of buffers: time cut at every lifetime end point.

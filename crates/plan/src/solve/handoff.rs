@@ -40,9 +40,7 @@ use crate::problem::Problem;
 const ALIGN: u64 = 32;
 
 fn align_up(x: u64, align: u64) -> u64 {
-    let x = x.div_ceil(ALIGN).saturating_mul(ALIGN);
-    let a = align.max(1);
-    x.div_ceil(a).saturating_mul(a)
+    super::geom::align_up(super::geom::align_up(x, ALIGN), align)
 }
 
 /// The handoff greedy as a [`Solver`].

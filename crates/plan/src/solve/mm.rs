@@ -50,8 +50,9 @@
 //! Plain problems (no pairs, pins or reserved ranges other than a prefix),
 //! up to [`MAX_BUFFERS`] buffers (its overlap lists are quadratic).
 
-use super::exact::{height_of, searchable_base};
+use super::exact::searchable_base;
 use super::geom::align_up;
+use super::geom::height_of;
 use super::{Budget, Goal, Meter};
 use crate::problem::Problem;
 

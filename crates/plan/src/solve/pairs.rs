@@ -24,8 +24,7 @@
 use std::time::Instant;
 
 use super::canonical::canonical_best;
-use super::exact::height_of;
-use super::geom::{align_up, penalty_of, sorted_reserved};
+use super::geom::{align_up, height_of, penalty_of, sorted_reserved};
 use super::{fallback, outcome_from, Budget, Meter, Objective, Outcome};
 use crate::bound::lower_bound;
 use crate::problem::Problem;

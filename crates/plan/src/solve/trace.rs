@@ -59,7 +59,7 @@
 use std::time::Duration;
 
 use super::exact::exact_run;
-use super::exact::height_of;
+use super::geom::height_of;
 use super::geom::{first_fit, TimeIndex};
 use super::{Budget, Meter};
 use crate::problem::{Buffer, Problem};

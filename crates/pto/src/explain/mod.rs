@@ -28,7 +28,9 @@ use crate::ir::{Expr, Function, Program, StmtId, StmtKind, Type, VarId};
 use crate::passes::analysis::reserve::{self, Reserve};
 use crate::passes::{run_pipeline, PassContext, PassError, PassId, PlannerMode};
 use crate::report;
-use tilemem_soc::Soc;
+use std::collections::{BTreeMap, HashMap};
+
+use tilemem_soc::{MemSpace, Soc};
 
 mod refused;
 mod remedies;
@@ -264,9 +266,17 @@ pub fn explain(
         }
     }
     let error = planned.as_ref().err().cloned();
+    // Per function, computed when one of its spaces is the first over.
+    let mut refused: HashMap<String, BTreeMap<MemSpace, Vec<RefusedSharing>>> = HashMap::default();
     for s in spaces.iter_mut().filter(|s| s.over()) {
         if let Some(f) = early.function(&s.function) {
-            s.refused = refused_sharings(f, soc, &s.space);
+            let per_space = refused
+                .entry(s.function.clone())
+                .or_insert_with(|| refused_sharings(f, soc));
+            s.refused = MemSpace::from_name(&s.space)
+                .and_then(|space| per_space.get(&space))
+                .cloned()
+                .unwrap_or_default();
         }
         s.remedies = remedies(program, soc, planner, s);
     }

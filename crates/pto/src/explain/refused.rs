@@ -1,25 +1,26 @@
 //! The sharings a planner rule refuses although the lifetimes allow them.
 
-use tilemem_soc::Soc;
+use std::collections::BTreeMap;
+
+use tilemem_soc::{MemSpace, Soc};
 
 use super::{def_line, RefusedSharing};
 use crate::ir::Function;
 
-/// The pairs of buffers of `space` whose lifetimes do not overlap but which
-/// a hard rule keeps apart (the rules both planners obey: no-alias outputs,
-/// the split-AIV load + tpop hazard, written workspaces, declared
-/// allocations). `f` is the function before any sharing.
-pub fn refused_sharings(f: &Function, soc: &Soc, space: &str) -> Vec<RefusedSharing> {
+/// The pairs of buffers whose lifetimes do not overlap but which a hard
+/// rule keeps apart (the rules both planners obey: no-alias outputs, the
+/// split-AIV load + tpop hazard, written workspaces, declared allocations),
+/// per memory space, largest first. `f` is the function before any sharing.
+///
+/// One call analyses the function once for all its spaces.
+pub fn refused_sharings(f: &Function, soc: &Soc) -> BTreeMap<MemSpace, Vec<RefusedSharing>> {
     use crate::passes::memory_reuse::constraints::{collect, HazardRules, SeparationReason};
     use crate::passes::memory_reuse::lifetime::analyze;
     let lt = analyze(f);
     let c = collect(f, &lt, soc, HazardRules::default());
-    let mut out = Vec::new();
+    let mut out: BTreeMap<MemSpace, Vec<RefusedSharing>> = BTreeMap::new();
     for sep in c.all_separations(&lt) {
         let (ra, rb) = (&lt.roots[sep.a], &lt.roots[sep.b]);
-        if ra.space.name() != space {
-            continue;
-        }
         let (Some(la), Some(lb)) = (ra.lifetime, rb.lifetime) else {
             continue;
         };
@@ -52,7 +53,7 @@ pub fn refused_sharings(f: &Function, soc: &Soc, space: &str) -> Vec<RefusedShar
             }
             SeparationReason::Declared => "a declared (pinned) allocation never shares".to_string(),
         };
-        out.push(RefusedSharing {
+        out.entry(ra.space).or_default().push(RefusedSharing {
             a: f.vars[ma].name.to_string(),
             b: f.vars[mb].name.to_string(),
             rule,
@@ -60,6 +61,8 @@ pub fn refused_sharings(f: &Function, soc: &Soc, space: &str) -> Vec<RefusedShar
             bytes: ra.size.min(rb.size),
         });
     }
-    out.sort_by(|x, y| y.bytes.cmp(&x.bytes).then(x.line.cmp(&y.line)));
+    for refused in out.values_mut() {
+        refused.sort_by(|x, y| y.bytes.cmp(&x.bytes).then(x.line.cmp(&y.line)));
+    }
     out
 }

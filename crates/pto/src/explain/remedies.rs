@@ -7,7 +7,7 @@ use super::{def_line, failed_usage, replan, reserves, shape_text, used};
 use super::{LiveTile, Remedy, SpaceExplain};
 use crate::ir::{Expr, Function, Program, StmtId, Type};
 use crate::passes::analysis::reserve::Reserve;
-use crate::passes::PlannerMode;
+use crate::passes::{PassContext, PlannerMode};
 
 /// How many re-plans the remedies of one [`explain`] call may run. Each
 /// re-plan is a whole pipeline run, so a large program would otherwise
@@ -109,13 +109,8 @@ pub(super) fn remedies(
     // Bytes over the capacity: what a shrinking remedy must give back.
     let missing = before.saturating_sub(s.capacity.unwrap_or(u64::MAX));
     for (other, b) in fitting {
-        let name = match other {
-            PlannerMode::Pypto => "pypto",
-            PlannerMode::DsaRp => "dsa-rp",
-            _ => "optimal",
-        };
         out.push(Remedy {
-            change: format!("plan with --planner {name}"),
+            change: format!("plan with --planner {}", other.name()),
             bytes_after: b,
             saved: before.saturating_sub(b),
         });
@@ -175,13 +170,18 @@ pub(super) fn remedies(
             }
             p
         };
-        // Largest size (in 32-byte steps) that still fits, probably the
-        // one that gives back exactly the missing bytes.
-        let guess = r.size.saturating_sub(missing) / 32;
-        if let Some((size, b)) = largest_fitting(r.size / 32, guess, |k| {
-            fits(&with_size(k * 32), soc, planner, s)
+        // Largest size, in steps of the space's alignment under the policy
+        // the re-plans use (what follows the window starts at an aligned
+        // address, so a finer step gives nothing back), that still fits,
+        // probably the one that gives back exactly the missing bytes.
+        let step = PassContext::new(soc.clone(), planner)
+            .policy
+            .alignment(r.space);
+        let guess = r.size.saturating_sub(missing) / step;
+        if let Some((size, b)) = largest_fitting(r.size / step, guess, |k| {
+            fits(&with_size(k * step), soc, planner, s)
         }) {
-            let size = size * 32;
+            let size = size * step;
             out.push(Remedy {
                 change: format!(
                     "shrink reserve_buffer '{}' (line {line}) from {} to {size} bytes",

@@ -3,8 +3,10 @@
 use std::cell::RefCell;
 use std::sync::Arc;
 
-use super::func::VarId;
-use super::types::{DType, MemSpace};
+use tilemem_soc::MemSpace;
+
+use super::dtype::DType;
+use super::var::VarId;
 
 /// Most names [`shared`] keeps (passes build calls with a handful).
 const SHARED_NAMES: usize = 64;
@@ -280,6 +282,39 @@ pub enum Expr {
     Dict(Vec<(Expr, Expr)>),
 }
 
+/// The walk over the variables of an expression, written once for
+/// [`Expr::for_each_var`] (`&`) and [`Expr::map_vars`] (`&mut`): `$rec` is
+/// the method itself, `$iter` `iter` or `iter_mut`, and `$on_var` what to
+/// do with the (borrowed) `VarId` `$v`.
+macro_rules! visit_vars {
+    ($e:expr, $rec:ident, $f:ident, $iter:ident, |$v:ident| $on_var:expr) => {
+        match $e {
+            Expr::Var($v) => $on_var,
+            Expr::Path(_)
+            | Expr::Int(_)
+            | Expr::Float(_)
+            | Expr::Bool(_)
+            | Expr::None
+            | Expr::Str(..)
+            | Expr::Const(..) => {}
+            Expr::Call(c) => {
+                c.args.$iter().for_each(|a| a.$rec($f));
+                c.kwargs.$iter().for_each(|k| k.value.$rec($f));
+            }
+            Expr::Binary(_, a, b) | Expr::Index(a, b) => {
+                a.$rec($f);
+                b.$rec($f);
+            }
+            Expr::Unary(_, a) | Expr::Attr(a, _) => a.$rec($f),
+            Expr::Tuple(v) | Expr::List(v) => v.$iter().for_each(|a| a.$rec($f)),
+            Expr::Dict(v) => v.$iter().for_each(|(k, x)| {
+                k.$rec($f);
+                x.$rec($f);
+            }),
+        }
+    };
+}
+
 impl Expr {
     /// `pl.const(n, pl.INT64)`, PyPTO's spelling of byte offsets.
     pub fn const_i64(n: i64) -> Expr {
@@ -344,7 +379,7 @@ impl Expr {
     /// The memory space named by a `pl.Mem.<Name>` path.
     pub fn as_mem_space(&self) -> Option<MemSpace> {
         match self {
-            Expr::Path(p) => p.strip_prefix("pl.Mem.").map(MemSpace::from_name),
+            Expr::Path(p) => p.strip_prefix("pl.Mem.").map(MemSpace::parse),
             _ => None,
         }
     }
@@ -359,57 +394,11 @@ impl Expr {
 
     /// Calls `f` on every variable this expression reads, left to right.
     pub fn for_each_var(&self, f: &mut impl FnMut(VarId)) {
-        match self {
-            Expr::Var(v) => f(*v),
-            Expr::Path(_)
-            | Expr::Int(_)
-            | Expr::Float(_)
-            | Expr::Bool(_)
-            | Expr::None
-            | Expr::Str(..)
-            | Expr::Const(..) => {}
-            Expr::Call(c) => {
-                c.args.iter().for_each(|a| a.for_each_var(f));
-                c.kwargs.iter().for_each(|k| k.value.for_each_var(f));
-            }
-            Expr::Binary(_, a, b) | Expr::Index(a, b) => {
-                a.for_each_var(f);
-                b.for_each_var(f);
-            }
-            Expr::Unary(_, a) | Expr::Attr(a, _) => a.for_each_var(f),
-            Expr::Tuple(v) | Expr::List(v) => v.iter().for_each(|a| a.for_each_var(f)),
-            Expr::Dict(v) => v.iter().for_each(|(k, x)| {
-                k.for_each_var(f);
-                x.for_each_var(f);
-            }),
-        }
+        visit_vars!(self, for_each_var, f, iter, |v| f(*v));
     }
 
     /// Replaces every variable `v` by `map(v)` (retargeting uses).
     pub fn map_vars(&mut self, map: &mut impl FnMut(VarId) -> VarId) {
-        match self {
-            Expr::Var(v) => *v = map(*v),
-            Expr::Path(_)
-            | Expr::Int(_)
-            | Expr::Float(_)
-            | Expr::Bool(_)
-            | Expr::None
-            | Expr::Str(..)
-            | Expr::Const(..) => {}
-            Expr::Call(c) => {
-                c.args.iter_mut().for_each(|a| a.map_vars(map));
-                c.kwargs.iter_mut().for_each(|k| k.value.map_vars(map));
-            }
-            Expr::Binary(_, a, b) | Expr::Index(a, b) => {
-                a.map_vars(map);
-                b.map_vars(map);
-            }
-            Expr::Unary(_, a) | Expr::Attr(a, _) => a.map_vars(map),
-            Expr::Tuple(v) | Expr::List(v) => v.iter_mut().for_each(|a| a.map_vars(map)),
-            Expr::Dict(v) => v.iter_mut().for_each(|(k, x)| {
-                k.map_vars(map);
-                x.map_vars(map);
-            }),
-        }
+        visit_vars!(self, map_vars, map, iter_mut, |v| *v = map(*v));
     }
 }

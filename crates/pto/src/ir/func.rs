@@ -1,15 +1,13 @@
 //! Programs, functions, variables, blocks.
 
-use super::entity::{entity, PrimaryMap};
+use super::entity::PrimaryMap;
 use super::expr::{Call, Expr, Kwarg};
 use super::stmt::{Pos, Stmt, StmtId, StmtKind};
 use super::types::{MemSpace, Type};
 
-entity!(
-    /// A variable of one function (index into [`Function::vars`]).
-    VarId,
-    "v"
-);
+/// A variable of a function (defined below the expressions, statements
+/// and types, which name variables too).
+pub use super::var::VarId;
 
 /// Where a variable gets its value.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

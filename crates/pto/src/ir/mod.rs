@@ -89,11 +89,13 @@
 //! assert_eq!(f.ty(a).unwrap().memref().unwrap().base_var(), Some(buf));
 //! ```
 
+mod dtype;
 pub mod entity;
 mod expr;
 mod func;
 mod stmt;
 mod types;
+mod var;
 
 pub use entity::{EntityRef, PrimaryMap, SecondaryMap};
 pub use expr::{BinOp, Call, Expr, Kwarg, Quote, UnaryOp};

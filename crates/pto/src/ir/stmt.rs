@@ -5,7 +5,7 @@
 
 use super::entity::entity;
 use super::expr::{Call, Expr};
-use super::func::VarId;
+use super::var::VarId;
 
 entity!(
     /// A statement of one function (index into [`Function::stmts`](super::Function::stmts)).

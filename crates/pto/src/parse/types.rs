@@ -1,7 +1,7 @@
 //! Type annotations: `pl.Tensor`, `pl.Tile` with MemRef, space and view,
 //! `pl.Scalar`, `pl.Ptr`, `pl.Tuple`.
 
-use crate::ir::{DType, MemBase, MemRef, MemSpace, TensorType, TileType, Type};
+use crate::ir::{DType, Expr, MemBase, MemRef, MemSpace, TensorType, TileType, Type};
 
 use super::lexer::Tok;
 use super::{is_keyword, Parser, R};
@@ -61,11 +61,17 @@ impl<'s> Parser<'s> {
                         Some("MemRef") if memref.is_none() => memref = Some(self.memref()?),
                         Some("Mem") if k == "Tile" && space.is_none() => {
                             let e = self.expr()?;
-                            match e.as_mem_space() {
+                            let name = match &e {
+                                Expr::Path(p) => p.strip_prefix("pl.Mem."),
+                                _ => None,
+                            };
+                            // Checked before `as_mem_space`, which would
+                            // intern the misspelt name for good.
+                            match name.map(|n| (n, MemSpace::from_name(n))) {
                                 // PyPTO's MemorySpace enum is closed: a name
                                 // outside it (`pl.Mem.Vac`, `pl.Mem.A.B`)
                                 // is a typo, not a new space to plan.
-                                Some(MemSpace::Other(name)) => {
+                                Some((name, None)) => {
                                     return Err(self.err(
                                         t,
                                         format!("unknown memory space `pl.Mem.{name}`"),
@@ -73,7 +79,7 @@ impl<'s> Parser<'s> {
                                          Acc, Bias, LeftScale and RightScale",
                                     ));
                                 }
-                                Some(s) => space = Some(s),
+                                Some((_, Some(s))) => space = Some(s),
                                 None => extras.push(e),
                             }
                         }

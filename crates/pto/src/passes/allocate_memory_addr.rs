@@ -33,7 +33,6 @@ use tilemem_soc::{AllocEntry, MemoryAllocatorPolicy, Soc};
 use crate::ir::{BinOp, Expr, Function, MemRef, MemSpace, Program, Type, VarId};
 
 use super::analysis::reserve::{self, Reserve};
-use super::analysis::roots::target_space;
 use super::{verify, PassContext, PassError, PlannerMode};
 
 pub use super::analysis::layout::{Layout, Slot};
@@ -135,14 +134,11 @@ fn plan_layout(
 ) -> Result<Layout, PassError> {
     let mut layout = Layout::new(reserves.clone());
     // Spaces in a fixed order so errors and layouts are deterministic.
-    let mut spaces: Vec<MemSpace> = allocs.iter().map(|a| a.space.clone()).collect();
+    let mut spaces: Vec<MemSpace> = allocs.iter().map(|a| a.space).collect();
     spaces.sort();
     spaces.dedup();
     for space in spaces {
-        let Some(tspace) = target_space(&space) else {
-            continue;
-        };
-        if !policy.should_allocate(tspace) {
+        if !space.is_known() || !policy.should_allocate(space) {
             continue;
         }
         let mut entries: Vec<AllocEntry> = Vec::new();
@@ -170,16 +166,16 @@ fn plan_layout(
         for e in &entries {
             let (root, size) = by_name[&e.name];
             let base = cur;
-            cur = policy.align_address(cur + size, tspace);
+            cur = policy.align_address(cur + size, space);
             used = used.max(base + size);
             layout.push(Slot {
                 root,
-                space: space.clone(),
+                space,
                 base,
                 size,
             });
         }
-        if let Some(cap) = soc.and_then(|soc| soc.capacity(tspace)) {
+        if let Some(cap) = soc.and_then(|soc| soc.capacity(space)) {
             if used > cap {
                 // PyPTO's wording first (its reserve sentences included),
                 // then tilemem's own advice.

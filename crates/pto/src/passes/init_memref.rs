@@ -327,11 +327,11 @@ impl State<'_> {
 
     fn new_alloc(&mut self, f: &mut Function, space: &MemSpace, size: u64) -> MemRef {
         let n = self.next_id();
-        let name = format!("mem_{}_{n}", space.alloc_prefix());
+        let name = space.alloc_name(n);
         let var = f.new_var(&name, Some(Type::Ptr), VarDef::Free);
         self.allocs.push(NewAlloc {
             var,
-            space: space.clone(),
+            space: *space,
             size,
             pinned: false,
         });
@@ -649,7 +649,7 @@ fn assign(
                 shape: t.shape.clone(),
                 dtype: t.dtype.clone(),
                 memref: t.memref.clone(),
-                space: t.space.clone(),
+                space: t.space,
                 extras: Vec::new(),
             }
             .into(),
@@ -789,7 +789,7 @@ fn tile_result(
     }
     let space = match &t.space {
         Some(MemSpace::Ddr) | None => return Ok(()),
-        Some(s) => s.clone(),
+        Some(s) => *s,
     };
     let Some(size) = tile_bytes(t, st.soc) else {
         return Err(PassError::input(format!(
@@ -830,7 +830,7 @@ fn check_shared_space(
         return Ok(());
     };
     let have = match f.ty(arg) {
-        Some(Type::Tile(a)) => a.space.clone(),
+        Some(Type::Tile(a)) => a.space,
         Some(Type::Tensor(_)) => Some(MemSpace::Ddr),
         _ => None,
     };
@@ -1069,7 +1069,7 @@ fn resolve_declared(
                     )));
                 }
             }
-            let ts = t.space.clone().unwrap_or(MemSpace::Vec);
+            let ts = t.space.unwrap_or(MemSpace::Vec);
             match &space {
                 None => space = Some(ts),
                 Some(s) if *s != ts => {

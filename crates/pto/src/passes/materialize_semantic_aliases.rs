@@ -100,7 +100,7 @@ fn run_function(f: &mut Function) {
         return;
     }
     let mut cx = Ctx {
-        spaces: allocs.iter().map(|a| (a.var, a.space.clone())).collect(),
+        spaces: allocs.iter().map(|a| (a.var, a.space)).collect(),
         carried: HashMap::default(),
         parent: SecondaryMap::new(),
         members: HashMap::default(),

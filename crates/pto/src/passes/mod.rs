@@ -48,6 +48,16 @@ pub enum PlannerMode {
 }
 
 impl PlannerMode {
+    /// The command-line spelling (`pypto`, `dsa-rp`, `ptoas`, `optimal`).
+    pub fn name(self) -> &'static str {
+        match self {
+            PlannerMode::Pypto => "pypto",
+            PlannerMode::DsaRp => "dsa-rp",
+            PlannerMode::Ptoas => "ptoas",
+            PlannerMode::Optimal => "optimal",
+        }
+    }
+
     /// Parses the command-line spelling (`pypto`, `dsa-rp`, `ptoas`).
     pub fn from_name(s: &str) -> Option<PlannerMode> {
         match s.to_ascii_lowercase().replace('_', "-").as_str() {

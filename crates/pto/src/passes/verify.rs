@@ -34,7 +34,6 @@ use crate::ir::{
 use crate::ops::{self, CastWidths};
 
 use super::analysis::layout::Layout;
-use super::analysis::roots::target_space;
 use super::PassError;
 
 /// Program-order live ranges of a function's variables.
@@ -273,10 +272,7 @@ pub fn check_function_with(
         )));
     }
     for slot in layout.slots() {
-        let Some(ts) = target_space(&slot.space) else {
-            continue;
-        };
-        if policy.align_address(slot.base, ts) != slot.base {
+        if slot.space.is_known() && policy.align_address(slot.base, slot.space) != slot.base {
             return Err(PassError::internal(format!(
                 "slot of '{}' at address {} in {} breaks the address policy's alignment",
                 f.vars[slot.root].name,
@@ -370,7 +366,7 @@ fn family_buffers_with(
         };
         match out.iter_mut().find(|(s, _)| *s == slot.space) {
             Some((_, v)) => v.push(b),
-            None => out.push((slot.space.clone(), vec![b])),
+            None => out.push((slot.space, vec![b])),
         }
     }
     out
@@ -412,7 +408,7 @@ fn lower(
     let mut out = Vec::new();
     for (space, bufs) in per_space {
         let mut problem = Problem::new();
-        problem.capacity = target_space(&space).and_then(|s| soc.capacity(s));
+        problem.capacity = soc.capacity(space);
         for r in layout.reserves.iter().filter(|r| r.space == space) {
             problem.reserved.push((r.base, r.base + r.size));
         }

@@ -21,7 +21,6 @@
 
 use tilemem_soc::MemoryAllocatorPolicy;
 
-use super::roots::target_space;
 use crate::ir::{Expr, Function, FunctionKind, MemSpace, StmtId};
 use crate::passes::PassError;
 
@@ -99,9 +98,10 @@ pub fn reserve_space(f: &Function) -> MemSpace {
 /// Aligns `x` in `space` as the policy says (unchanged for spaces the SoC
 /// crate does not know).
 fn align_in(policy: &dyn MemoryAllocatorPolicy, space: &MemSpace, x: u64) -> u64 {
-    match target_space(space) {
-        Some(t) => policy.align_address(x, t),
-        None => x,
+    if space.is_known() {
+        policy.align_address(x, *space)
+    } else {
+        x
     }
 }
 
@@ -165,7 +165,7 @@ pub fn resolve(
         out.push(Reserve {
             stmt: s,
             name,
-            space: space.clone(),
+            space,
             base,
             size,
             auto,

@@ -102,16 +102,11 @@ impl AllocationLifetimes {
     }
 }
 
-/// Converts the model's memory space to the target crate's (`None` for
-/// spaces the targets do not know).
-pub fn target_space(s: &crate::ir::MemSpace) -> Option<MemSpace> {
-    MemSpace::from_name(s.name())
-}
-
-/// The tile MemRef and space of variable `v`, when it has both.
+/// The tile MemRef and space of variable `v`, when it has both and the
+/// space is a [known](MemSpace::is_known) one.
 pub fn tile_storage(f: &Function, v: VarId) -> Option<(&MemRef, MemSpace)> {
     match f.vars[v].ty.as_ref()? {
-        Type::Tile(t) => Some((t.memref.as_ref()?, target_space(t.space.as_ref()?)?)),
+        Type::Tile(t) => Some((t.memref.as_ref()?, t.space.filter(|s| s.is_known())?)),
         _ => None,
     }
 }
@@ -161,9 +156,7 @@ pub fn analyze(f: &Function) -> AllocationLifetimes {
     let mut by_name: HashMap<Box<str>, RootId> = HashMap::default();
     for &(_, s) in &walk {
         if let Some(a) = f.alloc_at(s) {
-            let Some(space) = target_space(&a.space) else {
-                continue;
-            };
+            let space = a.space;
             if !space.is_on_chip() || by_var.contains_key(&a.var) {
                 continue;
             }

@@ -297,11 +297,12 @@ pub(crate) fn build(
         if matches!(a.space, MemSpace::Ddr) || !members.contains_key(&a.var.index()) {
             continue;
         }
-        by_space.entry(a.space.clone()).or_default().push(k);
+        by_space.entry(a.space).or_default().push(k);
     }
     let mut out = Vec::new();
     for (space, ks) in by_space {
-        let tspace = tilemem_soc::MemSpace::from_name(space.name());
+        // Spaces the SoC does not know get no capacity and no alignment.
+        let tspace = Some(space).filter(|s| s.is_known());
         let mut buffers = Vec::new();
         let mut occupancy: Vec<Occupancy> = Vec::new();
         // Each member's root size and lowest offset (its partial-view test).

@@ -20,14 +20,14 @@ use crate::ops::{Evidence, OpClass, OutSpace, Pipe};
 /// Memory space of a variable's tile type.
 pub(crate) fn tile_space(f: &Function, v: crate::ir::VarId) -> Option<MemSpace> {
     match f.ty(v)? {
-        Type::Tile(t) => t.space.clone(),
+        Type::Tile(t) => t.space,
         _ => None,
     }
 }
 
-/// The space of tile `v` as the SoC names it.
-fn soc_space(f: &Function, v: Option<crate::ir::VarId>) -> Option<tilemem_soc::MemSpace> {
-    tilemem_soc::MemSpace::from_name(tile_space(f, v?)?.name())
+/// The space of tile `v`, when it is one the SoC knows.
+fn soc_space(f: &Function, v: Option<crate::ir::VarId>) -> Option<MemSpace> {
+    tile_space(f, v?).filter(|s| s.is_known())
 }
 
 /// The pipe of statement `s` (an assignment or expression statement with a

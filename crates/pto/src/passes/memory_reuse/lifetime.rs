@@ -6,5 +6,5 @@ pub use crate::passes::analysis::order::{
     carried_from, is_assigned, yielded, Lifetime, LoopSpan, ProgramOrder,
 };
 pub use crate::passes::analysis::roots::{
-    analyze, target_space, tile_storage, AllocationLifetimes, Root, RootId,
+    analyze, tile_storage, AllocationLifetimes, Root, RootId,
 };

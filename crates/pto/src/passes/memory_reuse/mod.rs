@@ -226,16 +226,9 @@ fn emit_note(f: &Function, ctx: &mut PassContext, note: &PackNote) {
         } => ctx.perf_hint(
             "PH-MR-001",
             format!(
-                "MemoryReuse: function '{}', {} space: pipeline group {} requested {} concurrent stage buffers but only {} fit ({} bytes per stage buffer, capacity {} bytes); stages now share buffers and serialize. Shrink each stage's tile to at most {} bytes or lower stage= to {}",
+                "MemoryReuse: function '{}', {space} space: pipeline group {group} requested {requested} concurrent stage buffers but only {actual} fit ({slot} bytes per stage buffer, capacity {capacity} bytes); stages now share buffers and serialize. Shrink each stage's tile to at most {} bytes or lower stage= to {actual}",
                 f.name,
-                space,
-                group,
-                requested,
-                actual,
-                slot,
-                capacity,
                 capacity / u64::from(requested.max(1)),
-                actual
             ),
         ),
         PackNote::LegacyFallback {
@@ -243,8 +236,8 @@ fn emit_note(f: &Function, ctx: &mut PassContext, note: &PackNote) {
             footprint,
             capacity,
         } => ctx.warning(format!(
-            "MemoryReuse: function '{}', {} space needs {} bytes but has {} even with every pipeline group at depth 1; kept the legacy packing with the requested stage depths. Shrink the pipelined tiles or lower stage=",
-            f.name, space, footprint, capacity
+            "MemoryReuse: function '{}', {space} space needs {footprint} bytes but has {capacity} even with every pipeline group at depth 1; kept the legacy packing with the requested stage depths. Shrink the pipelined tiles or lower stage=",
+            f.name
         )),
     }
 }

@@ -5,7 +5,7 @@
 
 use rustc_hash::FxHashSet as HashSet;
 
-use super::lifetime::{carried_from, target_space};
+use super::lifetime::carried_from;
 use crate::ir::{Block, Expr, Function, MemBase, MemRef, StmtId, StmtKind, Type, VarId};
 use crate::ops;
 use tilemem_soc::MemSpace;
@@ -35,10 +35,11 @@ pub fn current_tile_type(f: &Function, v: VarId) -> Option<Type> {
     None
 }
 
-/// The memory space of `v`'s tile value.
+/// The memory space of `v`'s tile value, when it is a
+/// [known](MemSpace::is_known) one.
 pub fn current_space(f: &Function, v: VarId) -> Option<MemSpace> {
     match current_tile_type(f, v)? {
-        Type::Tile(t) => target_space(t.space.as_ref()?),
+        Type::Tile(t) => t.space.filter(|s| s.is_known()),
         _ => None,
     }
 }

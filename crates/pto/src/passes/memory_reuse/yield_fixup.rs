@@ -486,7 +486,7 @@ impl Names {
     fn alloc(&mut self, space: MemSpace) -> String {
         let n = self.next_alloc;
         self.next_alloc += 1;
-        self.fresh(&format!("mem_{}_{n}", space.alloc_prefix()))
+        self.fresh(&space.alloc_name(n))
     }
 }
 
@@ -571,14 +571,13 @@ fn emit_copies(
                 let src = copies[i].src;
                 let size = current_memref(f, src).and_then(|m| m.size).unwrap_or(0);
                 let space = current_space(f, src).unwrap_or(MemSpace::Vec);
-                let ir_space = crate::ir::MemSpace::from_name(space.name());
                 let at = f
                     .body
                     .iter()
                     .take_while(|&&s| f.alloc_at(s).is_some())
                     .count();
                 let alloc_name = names.alloc(space);
-                let scratch_var = f.insert_alloc(at, &alloc_name, &ir_space, size, false);
+                let scratch_var = f.insert_alloc(at, &alloc_name, &space, size, false);
                 let scratch = MemRef::new(MemBase::Var(scratch_var), 0, size);
                 let name = format!("{}_swap", f.vars[src].name);
                 let Some(tmp) = insert_move(f, names, b, src, &scratch, &name) else {
