@@ -146,7 +146,7 @@ mod tests {
             .iter()
             .map(|o| o.name)
             .chain(crate::ops::DEVIATIONS.iter().map(|d| d.op))
-            .chain(crate::ops::REGISTERED.iter().copied())
+            .chain(crate::ops::SIGNATURES.iter().map(|s| s.name))
             .chain(NO_ACCESS.iter().copied())
             .chain(FUNCTIONAL.iter().copied());
         let mut checked = 0;
