@@ -4,6 +4,12 @@ use std::collections::BTreeMap;
 
 use crate::problem::Problem;
 
+pub mod grain;
+pub mod refute;
+
+pub use grain::grain;
+pub use refute::{refuted_bound, Refutation};
+
 /// The classic bound: the largest total size of buffers live at one instant,
 /// refined for alignment, and never below the end of a pinned buffer.
 ///
@@ -31,6 +37,8 @@ pub fn lower_bound(problem: &Problem) -> u64 {
         // A buffer never live still needs its own bytes somewhere.
         best = best.max(b.size);
     }
+    // Already a multiple of the `grain`: every term is a sum of sizes
+    // (rounded to a common alignment) or a pinned top.
     best
 }
 

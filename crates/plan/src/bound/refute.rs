@@ -1,0 +1,243 @@
+//! A lower bound proven by search: heights refuted on time windows.
+//!
+//! # Why it is valid
+//! *Relaxation by a window.* Cut time to a window `[a, b)`: keep the
+//! buffers live in it, each with its lifetime clipped to the window. Two
+//! clipped buffers that share an instant share it in the full problem too,
+//! sizes and alignments are unchanged, so any placement of the full
+//! problem, restricted to the kept buffers, is a placement of the window
+//! problem no higher than the full one. When the complete exact search
+//! proves that the window problem has no placement of height `<= h`
+//! (`proven_infeasible` at capacity `h`), the full problem has none
+//! either: every placement is at least `h + 1` high, rounded up to the
+//! [`grain`](super::grain) (every height is a multiple of it). The whole
+//! time range is the last window, the problem itself.
+//!
+//! *Why windows.* A window around the most crowded instant holds few
+//! buffers, so its search is short, while its tight instants are exactly
+//! where a target height fails; wider windows add the buffers that force
+//! a conflict from further away. The search is exponential, so every
+//! attempt runs under a work limit: an attempt that runs out proves
+//! nothing, and the bound stays what was proven so far.
+//!
+//! # Scope
+//! Plain problems (no pinned buffer, reserved range, conflict, compatible
+//! or penalty pair), with alignments. Other problems get
+//! [`lower_bound`](super::lower_bound) unchanged.
+
+use std::time::{Duration, Instant};
+
+use super::grain::{grain, round_to_grain};
+use super::lower_bound;
+use crate::problem::{Buffer, Problem};
+use crate::solve::{solve, Budget, Goal, SolverKind};
+
+/// How many of the most crowded instants are tried as window centres.
+const CENTRES: usize = 3;
+
+/// One refuted height.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Proof {
+    /// No placement is at most this high.
+    pub height: u64,
+    /// The time window `[a, b)` whose clipped problem was refuted.
+    pub window: (u64, u64),
+    /// Buffers live in the window.
+    pub buffers: usize,
+}
+
+/// The result of [`refuted_bound`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refutation {
+    /// A proven lower bound on every placement's height, at least
+    /// [`lower_bound`](super::lower_bound).
+    pub bound: u64,
+    /// The refuted heights, ascending: each raised the bound.
+    pub proofs: Vec<Proof>,
+    /// The work or time limit ended the attempts: a larger budget may
+    /// prove more.
+    pub cut_short: bool,
+}
+
+/// Raises [`lower_bound`] by refuting heights (see the module doc): from
+/// the bound up, while some window around one of the most crowded
+/// instants (or the whole problem) has no placement that low. Stops below
+/// `upper` (the height of a known placement: nothing at or above it can
+/// be refuted) and when an attempt at a height proves nothing.
+///
+/// `nodes` is the total work limit over all attempts, in the exact
+/// search's units; each attempt gets a sixteenth of it, so the result
+/// depends only on the problem, `upper` and `nodes`. `time_limit` is a
+/// safety net on top (a result it cuts is reported as `cut_short`).
+pub fn refuted_bound(
+    problem: &Problem,
+    upper: Option<u64>,
+    nodes: u64,
+    time_limit: Option<Duration>,
+) -> Refutation {
+    let start = Instant::now();
+    let lb = lower_bound(problem);
+    let mut out = Refutation {
+        bound: lb,
+        proofs: Vec::new(),
+        cut_short: false,
+    };
+    if !problem.is_plain() || problem.check().is_err() {
+        return out;
+    }
+    let g = grain(problem);
+    let windows = windows(problem);
+    let per = (nodes / 16).max(1);
+    let mut left = nodes;
+    'heights: while upper.is_none_or(|u| out.bound < u) {
+        let h = out.bound;
+        // Some attempt at `h` ran out of work or time.
+        let mut cut = false;
+        for &(a, b) in &windows {
+            let time_left = match time_limit {
+                Some(l) => match l.checked_sub(start.elapsed()) {
+                    Some(t) if !t.is_zero() => Some(t),
+                    _ => {
+                        out.cut_short = true;
+                        break 'heights;
+                    }
+                },
+                None => None,
+            };
+            if left == 0 {
+                out.cut_short = true;
+                break 'heights;
+            }
+            let grant = per.min(left);
+            left -= grant;
+            let mut sub = clip(problem, a, b);
+            let buffers = sub.buffers.len();
+            sub.capacity = Some(h);
+            let budget = Budget::default()
+                .with_goal(Goal::Fit)
+                .with_node_limit(Some(grant))
+                .with_time_limit(time_left)
+                .with_threads(Some(1));
+            let Ok(res) = solve(&sub, SolverKind::Exact, &budget) else {
+                break 'heights;
+            };
+            if res.proven_infeasible && res.solution.is_none() {
+                out.proofs.push(Proof {
+                    height: h,
+                    window: (a, b),
+                    buffers,
+                });
+                out.bound = round_to_grain(h + 1, g);
+                continue 'heights;
+            }
+            cut |= res.cut_short;
+        }
+        // No window refutes `h`.
+        out.cut_short = cut;
+        break;
+    }
+    if upper.is_some_and(|u| out.bound > u) {
+        // Only a wrong proof could pass a known placement.
+        debug_assert!(false, "refuted a height a placement reaches");
+        out.bound = lb;
+        out.proofs.clear();
+    }
+    out
+}
+
+/// The windows to try, in order: around each of the [`CENTRES`] most
+/// crowded sections (the elementary intervals between lifetime end points;
+/// ties by time), spans of 1, 2, 4, ... sections on each side, then the
+/// whole time range. Repeats are dropped.
+fn windows(problem: &Problem) -> Vec<(u64, u64)> {
+    let live: Vec<&Buffer> = problem
+        .buffers
+        .iter()
+        .filter(|b| b.size > 0 && b.lower < b.upper)
+        .collect();
+    let mut times: Vec<u64> = live.iter().flat_map(|b| [b.lower, b.upper]).collect();
+    times.sort_unstable();
+    times.dedup();
+    if times.len() < 2 {
+        return Vec::new();
+    }
+    let sections = times.len() - 1;
+    // Load per section by a difference array.
+    let mut diff = vec![0i128; sections + 1];
+    for b in &live {
+        let l = times.partition_point(|&t| t < b.lower);
+        let u = times.partition_point(|&t| t < b.upper);
+        diff[l] += b.size as i128;
+        diff[u] -= b.size as i128;
+    }
+    let mut load = Vec::with_capacity(sections);
+    let mut run = 0i128;
+    for d in &diff[..sections] {
+        run += d;
+        load.push(run);
+    }
+    let mut order: Vec<usize> = (0..sections).collect();
+    order.sort_by_key(|&s| (std::cmp::Reverse(load[s]), s));
+    let mut out: Vec<(u64, u64)> = Vec::new();
+    for &c in order.iter().take(CENTRES) {
+        let mut r = 1usize;
+        loop {
+            let lo = c.saturating_sub(r);
+            let hi = (c + 1 + r).min(sections);
+            if lo == 0 && hi == sections {
+                break;
+            }
+            let w = (times[lo], times[hi]);
+            if !out.contains(&w) {
+                out.push(w);
+            }
+            r *= 2;
+        }
+    }
+    out.push((times[0], times[sections]));
+    out
+}
+
+/// The buffers live in `[a, b)`, lifetimes clipped to it (see the module
+/// doc: a relaxation of `problem`).
+fn clip(problem: &Problem, a: u64, b: u64) -> Problem {
+    let mut sub = Problem::new();
+    for x in &problem.buffers {
+        let (l, u) = (x.lower.max(a), x.upper.min(b));
+        if x.size > 0 && l < u {
+            let mut y = Buffer::new(x.size, l, u).with_align(x.align);
+            y.name = x.name.clone();
+            sub.push(y);
+        }
+    }
+    sub
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn windows_grow_around_the_peak() {
+        let mut p = Problem::new();
+        for t in 0..8u64 {
+            p.push(Buffer::new(1 + (t == 5) as u64, t, t + 1));
+        }
+        let w = windows(&p);
+        // Around section 5 first, doubling, then the whole range.
+        assert_eq!(&w[..3], &[(4, 7), (3, 8), (1, 8)]);
+        assert_eq!(*w.last().unwrap(), (0, 8));
+    }
+
+    #[test]
+    fn clip_keeps_only_the_window() {
+        let mut p = Problem::new();
+        p.push(Buffer::new(4, 0, 10));
+        p.push(Buffer::new(2, 5, 6));
+        p.push(Buffer::new(3, 8, 9));
+        let c = clip(&p, 4, 7);
+        assert_eq!(c.buffers.len(), 2);
+        assert_eq!((c.buffers[0].lower, c.buffers[0].upper), (4, 7));
+        assert_eq!((c.buffers[1].lower, c.buffers[1].upper), (5, 6));
+    }
+}
