@@ -30,7 +30,7 @@ use std::time::{Duration, Instant};
 use super::grain::{grain, round_to_grain};
 use super::lower_bound;
 use crate::problem::{Buffer, Problem};
-use crate::solve::{solve, Budget, Goal, SolverKind};
+use crate::solve::{exact_counted, Budget, Goal};
 
 /// How many of the most crowded instants are tried as window centres.
 const CENTRES: usize = 3;
@@ -57,6 +57,12 @@ pub struct Refutation {
     /// The work or time limit ended the attempts: a larger budget may
     /// prove more.
     pub cut_short: bool,
+    /// Windows tried at the first height not refuted (`bound`), and how
+    /// many of them the work or time limit cut short (the others have a
+    /// placement that low).
+    pub tried: usize,
+    /// See `tried`.
+    pub unsettled: usize,
 }
 
 /// Raises [`lower_bound`] by refuting heights (see the module doc): from
@@ -66,8 +72,8 @@ pub struct Refutation {
 /// be refuted) and when an attempt at a height proves nothing.
 ///
 /// `nodes` is the total work limit over all attempts, in the exact
-/// search's units; each attempt gets a sixteenth of it, so the result
-/// depends only on the problem, `upper` and `nodes`. `time_limit` is a
+/// search's units (each attempt gets at most a quarter of it), so the
+/// result depends only on the problem, `upper` and `nodes`. `time_limit` is a
 /// safety net on top (a result it cuts is reported as `cut_short`).
 pub fn refuted_bound(
     problem: &Problem,
@@ -81,18 +87,22 @@ pub fn refuted_bound(
         bound: lb,
         proofs: Vec::new(),
         cut_short: false,
+        tried: 0,
+        unsettled: 0,
     };
     if !problem.is_plain() || problem.check().is_err() {
         return out;
     }
     let g = grain(problem);
     let windows = windows(problem);
-    let per = (nodes / 16).max(1);
+    // One attempt may use a quarter of the whole: the small windows,
+    // quickly placed or refuted, leave the rest to the wide ones.
+    let per = (nodes / 4).max(1);
     let mut left = nodes;
     'heights: while upper.is_none_or(|u| out.bound < u) {
         let h = out.bound;
-        // Some attempt at `h` ran out of work or time.
-        let mut cut = false;
+        out.tried = 0;
+        out.unsettled = 0;
         for &(a, b) in &windows {
             let time_left = match time_limit {
                 Some(l) => match l.checked_sub(start.elapsed()) {
@@ -109,7 +119,6 @@ pub fn refuted_bound(
                 break 'heights;
             }
             let grant = per.min(left);
-            left -= grant;
             let mut sub = clip(problem, a, b);
             let buffers = sub.buffers.len();
             sub.capacity = Some(h);
@@ -118,9 +127,8 @@ pub fn refuted_bound(
                 .with_node_limit(Some(grant))
                 .with_time_limit(time_left)
                 .with_threads(Some(1));
-            let Ok(res) = solve(&sub, SolverKind::Exact, &budget) else {
-                break 'heights;
-            };
+            let (res, used) = exact_counted(&sub, &budget);
+            left = left.saturating_sub(used.max(1));
             if res.proven_infeasible && res.solution.is_none() {
                 out.proofs.push(Proof {
                     height: h,
@@ -130,10 +138,11 @@ pub fn refuted_bound(
                 out.bound = round_to_grain(h + 1, g);
                 continue 'heights;
             }
-            cut |= res.cut_short;
+            out.tried += 1;
+            out.unsettled += usize::from(res.cut_short);
         }
         // No window refutes `h`.
-        out.cut_short = cut;
+        out.cut_short = out.unsettled > 0;
         break;
     }
     if upper.is_some_and(|u| out.bound > u) {
