@@ -147,3 +147,22 @@ fn refuted_heights_step_by_the_grain() {
     assert_eq!(refuted, [7 * k, 8 * k]);
     assert_eq!(r.bound, 9 * k);
 }
+
+/// The exact search proves a capacity infeasible when one independent
+/// part's own bound passes it: here the part live at instant 4 has
+/// alignments 4 and 2 (3 bytes at least) while the whole problem's
+/// smallest alignment is 1 (co-live bound 2).
+#[test]
+fn a_part_bound_above_the_capacity_is_a_proof() {
+    let mut p = Problem::new();
+    p.push(Buffer::new(1, 5, 6));
+    p.push(Buffer::new(1, 4, 5).with_align(4));
+    p.push(Buffer::new(1, 4, 5).with_align(2));
+    assert_eq!((lower_bound(&p), brute_force(&p)), (2, 3));
+    let mut q = p.clone();
+    q.capacity = Some(2);
+    let budget = tilemem_plan::Budget::default().with_goal(tilemem_plan::Goal::Fit);
+    let out = tilemem_plan::solve(&q, tilemem_plan::SolverKind::Exact, &budget).unwrap();
+    assert!(out.solution.is_none() && out.proven_infeasible);
+    assert_eq!(refuted_bound(&p, None, 10_000, None).bound, 3);
+}

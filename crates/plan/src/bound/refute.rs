@@ -119,9 +119,20 @@ pub fn refuted_bound(
                 break 'heights;
             }
             let grant = per.min(left);
-            let mut sub = clip(problem, a, b);
+            let sub = clip(problem, a, b);
             let buffers = sub.buffers.len();
-            sub.capacity = Some(h);
+            let (mut sub, below) = peel_universal(sub);
+            if below > h {
+                // The peeled buffers alone pass `h`.
+                out.proofs.push(Proof {
+                    height: h,
+                    window: (a, b),
+                    buffers,
+                });
+                out.bound = round_to_grain(h + 1, g);
+                continue 'heights;
+            }
+            sub.capacity = Some(h - below);
             let budget = Budget::default()
                 .with_goal(Goal::Fit)
                 .with_node_limit(Some(grant))
@@ -222,6 +233,45 @@ fn clip(problem: &Problem, a: u64, b: u64) -> Problem {
     sub
 }
 
+/// Removes *universal* buffers (live together with every other one) while
+/// their sizes are multiples of every alignment left, and returns the rest
+/// with the peeled bytes. Valid for refutation: in any placement of the
+/// problem, deleting a universal buffer and moving everything above it
+/// down by its size keeps every pair apart (order is kept and no distance
+/// between two remaining buffers shrinks below the lower one's size) and
+/// every alignment (each move is a multiple of it), so the rest fits in
+/// the height minus the peeled bytes. The search then has fewer buffers.
+fn peel_universal(mut p: Problem) -> (Problem, u64) {
+    let mut below = 0u64;
+    while p.buffers.len() > 1 {
+        // The two earliest deaths and the two latest births: the others'
+        // extremes for any one buffer.
+        let mut up = [(u64::MAX, usize::MAX); 2];
+        let mut low = [(0u64, usize::MAX); 2];
+        for (i, b) in p.buffers.iter().enumerate() {
+            if up[0].1 == usize::MAX || b.upper < up[0].0 {
+                up = [(b.upper, i), up[0]];
+            } else if up[1].1 == usize::MAX || b.upper < up[1].0 {
+                up[1] = (b.upper, i);
+            }
+            if low[0].1 == usize::MAX || b.lower > low[0].0 {
+                low = [(b.lower, i), low[0]];
+            } else if low[1].1 == usize::MAX || b.lower > low[1].0 {
+                low[1] = (b.lower, i);
+            }
+        }
+        let aligned = |s: u64| p.buffers.iter().all(|b| s % b.align.max(1) == 0);
+        let universal = p.buffers.iter().enumerate().position(|(i, b)| {
+            let first_death = if up[0].1 == i { up[1].0 } else { up[0].0 };
+            let last_birth = if low[0].1 == i { low[1].0 } else { low[0].0 };
+            b.lower < first_death && last_birth < b.upper && aligned(b.size)
+        });
+        let Some(k) = universal else { break };
+        below += p.buffers.remove(k).size;
+    }
+    (p, below)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -236,6 +286,27 @@ mod tests {
         // Around section 5 first, doubling, then the whole range.
         assert_eq!(&w[..3], &[(4, 7), (3, 8), (1, 8)]);
         assert_eq!(*w.last().unwrap(), (0, 8));
+    }
+
+    #[test]
+    fn peels_buffers_live_with_all_others() {
+        let mut p = Problem::new();
+        p.push(Buffer::new(4, 0, 10)); // live with everyone
+        p.push(Buffer::new(2, 2, 5));
+        p.push(Buffer::new(3, 4, 9)); // live with everyone once 0 is gone
+        p.push(Buffer::new(5, 6, 8));
+        let (rest, below) = peel_universal(p.clone());
+        // 0 goes, then 2 (live with 1 and 3); 1 and 3 never meet.
+        assert_eq!(below, 7);
+        assert_eq!(
+            rest.buffers,
+            vec![p.buffers[1].clone(), p.buffers[3].clone()]
+        );
+        // Sizes off another buffer's alignment stay: moving it down by
+        // 4 or 3 bytes would misalign it.
+        p.buffers[1].align = 8;
+        let (rest, below) = peel_universal(p);
+        assert_eq!((rest.len(), below), (4, 0));
     }
 
     #[test]
