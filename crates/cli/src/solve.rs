@@ -45,7 +45,8 @@ pub struct Args {
     /// After the solve, try to raise the lower bound by refuting heights
     /// with the exact search on time windows around the most crowded
     /// instants (and on the whole problem), within this many search nodes
-    /// in total. Exponential in the worst case, hence opt-in.
+    /// in total, and within what the solve left of --time-limit.
+    /// Exponential in the worst case, hence opt-in.
     #[arg(long, value_name = "NODES")]
     pub prove_bound: Option<u64>,
 }
@@ -97,7 +98,12 @@ pub fn run(args: Args) -> ExitCode {
     let refuted = args
         .prove_bound
         .filter(|_| !interrupt::stopped())
-        .map(|nodes| raise_bound(problem, &mut out, nodes, budget.time_limit));
+        .map(|nodes| {
+            // The bound search gets what the solve left of the time limit.
+            let left = budget.time_limit.map(|l| l.saturating_sub(out.elapsed));
+            let b = budget.with_node_limit(Some(nodes)).with_time_limit(left);
+            raise_bound(problem, &mut out, &b)
+        });
     let interrupted = interrupt::stopped();
     let done = if interrupted {
         ExitCode::from(interrupt::EXIT as u8)
@@ -225,11 +231,10 @@ pub fn run(args: Args) -> ExitCode {
 fn raise_bound(
     problem: &tilemem_plan::Problem,
     out: &mut tilemem_plan::Outcome,
-    nodes: u64,
-    time_limit: Option<std::time::Duration>,
+    budget: &tilemem_plan::Budget,
 ) -> tilemem_plan::bound::Refutation {
     let upper = out.solution.as_ref().map(|_| out.height);
-    let r = tilemem_plan::bound::refuted_bound(problem, upper, nodes, time_limit);
+    let r = tilemem_plan::bound::refuted_bound(problem, upper, budget);
     if r.bound <= out.lower_bound {
         return r;
     }

@@ -3,7 +3,14 @@
 
 use proptest::prelude::*;
 use tilemem_plan::bound::{grain, refuted_bound};
-use tilemem_plan::{lower_bound, Buffer, Problem};
+use tilemem_plan::{lower_bound, Budget, Buffer, Problem};
+
+/// A refutation budget of `nodes` units of work and no time limit.
+fn work(nodes: u64) -> Budget {
+    Budget::default()
+        .with_node_limit(Some(nodes))
+        .with_time_limit(None)
+}
 
 /// Lowest aligned offset where `b` clashes with no placed co-live buffer.
 fn lowest_fit(p: &Problem, placed: &[(usize, u64)], i: usize) -> u64 {
@@ -77,14 +84,14 @@ proptest! {
         let opt = brute_force(&p);
         prop_assert!(lower_bound(&p) <= opt, "co-live {} > optimum {opt}", lower_bound(&p));
         prop_assert_eq!(opt % grain(&p), 0, "optimum off the grain");
-        let r = refuted_bound(&p, None, 200_000, None);
+        let r = refuted_bound(&p, None, &work(200_000));
         prop_assert!(r.bound <= opt, "refuted {} > optimum {opt}", r.bound);
         // Small enough to be settled: the whole problem is the last
         // window, so every height below the optimum is refuted.
         prop_assert!(!r.cut_short);
         prop_assert_eq!(r.bound, opt);
         // Below a known placement the search stops at it.
-        let capped = refuted_bound(&p, Some(opt), 200_000, None);
+        let capped = refuted_bound(&p, Some(opt), &work(200_000));
         prop_assert_eq!(capped.bound, opt);
     }
 }
@@ -102,7 +109,7 @@ fn refutation_raises_the_co_live_bound() {
     p.push(Buffer::new(3, 1, 3));
     let opt = brute_force(&p);
     assert_eq!((lower_bound(&p), opt), (7, 9));
-    let r = refuted_bound(&p, None, 100_000, None);
+    let r = refuted_bound(&p, None, &work(100_000));
     assert_eq!(r.bound, 9);
     assert!(!r.cut_short);
     let refuted: Vec<u64> = r.proofs.iter().map(|x| x.height).collect();
@@ -114,9 +121,9 @@ fn refutation_raises_the_co_live_bound() {
     assert_eq!(r.proofs[0].buffers, 3);
     // With a placement of height 8 known (impossible, so only a wrong
     // proof would pass it) the bound stops below it.
-    assert_eq!(refuted_bound(&p, Some(8), 100_000, None).bound, 8);
+    assert_eq!(refuted_bound(&p, Some(8), &work(100_000)).bound, 8);
     // Without work, nothing is proven.
-    let none = refuted_bound(&p, None, 0, None);
+    let none = refuted_bound(&p, None, &work(0));
     assert_eq!((none.bound, none.cut_short), (7, true));
 }
 
@@ -127,7 +134,7 @@ fn pinned_problems_keep_the_co_live_bound() {
     p.push(Buffer::new(2, 0, 2).with_align(4));
     p.push(Buffer::new(2, 0, 2).with_align(4));
     p.push(Buffer::new(3, 1, 3).with_fixed_offset(0));
-    let r = refuted_bound(&p, None, 100_000, None);
+    let r = refuted_bound(&p, None, &work(100_000));
     assert_eq!(r.bound, lower_bound(&p));
     assert!(r.proofs.is_empty());
 }
@@ -142,7 +149,7 @@ fn refuted_heights_step_by_the_grain() {
     p.push(Buffer::new(2 * k, 0, 2).with_align(4 * k));
     p.push(Buffer::new(3 * k, 1, 3));
     assert_eq!(grain(&p), k);
-    let r = refuted_bound(&p, None, 100_000, None);
+    let r = refuted_bound(&p, None, &work(100_000));
     let refuted: Vec<u64> = r.proofs.iter().map(|x| x.height).collect();
     assert_eq!(refuted, [7 * k, 8 * k]);
     assert_eq!(r.bound, 9 * k);
@@ -164,5 +171,5 @@ fn a_part_bound_above_the_capacity_is_a_proof() {
     let budget = tilemem_plan::Budget::default().with_goal(tilemem_plan::Goal::Fit);
     let out = tilemem_plan::solve(&q, tilemem_plan::SolverKind::Exact, &budget).unwrap();
     assert!(out.solution.is_none() && out.proven_infeasible);
-    assert_eq!(refuted_bound(&p, None, 10_000, None).bound, 3);
+    assert_eq!(refuted_bound(&p, None, &work(10_000)).bound, 3);
 }

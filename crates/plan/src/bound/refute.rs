@@ -25,12 +25,15 @@
 //! or penalty pair), with alignments. Other problems get
 //! [`lower_bound`](super::lower_bound) unchanged.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use super::grain::{grain, round_to_grain};
 use super::lower_bound;
 use crate::problem::{Buffer, Problem};
 use crate::solve::{exact_counted, Budget, Goal};
+
+/// The work limit of [`refuted_bound`] when the budget has none.
+pub const DEFAULT_NODES: u64 = 1_000_000;
 
 /// How many of the most crowded instants are tried as window centres.
 const CENTRES: usize = 3;
@@ -71,16 +74,20 @@ pub struct Refutation {
 /// `upper` (the height of a known placement: nothing at or above it can
 /// be refuted) and when an attempt at a height proves nothing.
 ///
-/// `nodes` is the total work limit over all attempts, in the exact
-/// search's units (each attempt gets at most a quarter of it), so the
-/// result depends only on the problem, `upper` and `nodes`. `time_limit` is a
-/// safety net on top (a result it cuts is reported as `cut_short`).
-pub fn refuted_bound(
-    problem: &Problem,
-    upper: Option<u64>,
-    nodes: u64,
-    time_limit: Option<Duration>,
-) -> Refutation {
+/// The budget's node limit ([`DEFAULT_NODES`] when it has none) is the
+/// total work over all attempts, in the exact search's units (each
+/// attempt gets at most a quarter of it), so the result depends only on
+/// the problem, `upper` and that limit. Its time limit and stop request
+/// are a safety net on top (a result they cut is reported as
+/// `cut_short`).
+pub fn refuted_bound(problem: &Problem, upper: Option<u64>, budget: &Budget) -> Refutation {
+    let nodes = budget.node_limit.unwrap_or(DEFAULT_NODES);
+    let time_limit = budget.time_limit;
+    let stopped = || {
+        budget
+            .stop
+            .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
+    };
     let start = Instant::now();
     let lb = lower_bound(problem);
     let mut out = Refutation {
@@ -114,7 +121,7 @@ pub fn refuted_bound(
                 },
                 None => None,
             };
-            if left == 0 {
+            if left == 0 || stopped() {
                 out.cut_short = true;
                 break 'heights;
             }
@@ -133,12 +140,14 @@ pub fn refuted_bound(
                 continue 'heights;
             }
             sub.capacity = Some(h - below);
-            let budget = Budget::default()
-                .with_goal(Goal::Fit)
-                .with_node_limit(Some(grant))
-                .with_time_limit(time_left)
-                .with_threads(Some(1));
-            let (res, used) = exact_counted(&sub, &budget);
+            let attempt = Budget {
+                node_limit: Some(grant),
+                time_limit: time_left,
+                goal: Goal::Fit,
+                threads: Some(1),
+                ..*budget
+            };
+            let (res, used) = exact_counted(&sub, &attempt);
             left = left.saturating_sub(used.max(1));
             if res.proven_infeasible && res.solution.is_none() {
                 out.proofs.push(Proof {
