@@ -173,3 +173,42 @@ fn a_part_bound_above_the_capacity_is_a_proof() {
     assert!(out.solution.is_none() && out.proven_infeasible);
     assert_eq!(refuted_bound(&p, None, &work(10_000)).bound, 3);
 }
+
+/// The best placement known for challenging D (968 KiB against a co-live
+/// bound of 963 KiB), kept as offsets by buffer id: it must stay valid,
+/// and no bound may pass it.
+#[test]
+fn shared_d_best_known_placement() {
+    use std::io::Write as _;
+    let path = std::path::PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/data/dsa/challenging/D.1048576.csv"
+    ));
+    let Ok(p) = tilemem_plan::bench::load(&path, None) else {
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED (no ../shared): shared_d_best_known_placement: {} not found",
+            path.display()
+        );
+        return;
+    };
+    let by_id: std::collections::HashMap<&str, u64> = include_str!("data/D.991232.offsets")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| {
+            let (id, off) = l.split_once(',').expect("id,offset");
+            (id, off.parse().expect("offset"))
+        })
+        .collect();
+    let offsets = p
+        .buffers
+        .iter()
+        .map(|b| by_id[b.name.as_deref().expect("named")])
+        .collect();
+    let sol = tilemem_plan::Solution { offsets };
+    let stats = tilemem_plan::validate(&p, &sol).expect("valid");
+    assert_eq!(stats.height, 991_232);
+    assert_eq!(lower_bound(&p), 986_112);
+    let r = refuted_bound(&p, Some(stats.height), &work(20_000));
+    assert!(r.bound <= stats.height);
+}

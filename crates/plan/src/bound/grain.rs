@@ -41,7 +41,7 @@ pub fn grain(problem: &Problem) -> u64 {
         let before = g;
         for b in &problem.buffers {
             let a = b.align.max(1);
-            if g % a != 0 && a % g != 0 {
+            if !g.is_multiple_of(a) && !a.is_multiple_of(g) {
                 g = gcd(g, a);
             }
         }

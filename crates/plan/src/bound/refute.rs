@@ -269,7 +269,7 @@ fn peel_universal(mut p: Problem) -> (Problem, u64) {
                 low[1] = (b.lower, i);
             }
         }
-        let aligned = |s: u64| p.buffers.iter().all(|b| s % b.align.max(1) == 0);
+        let aligned = |s: u64| p.buffers.iter().all(|b| s.is_multiple_of(b.align.max(1)));
         let universal = p.buffers.iter().enumerate().position(|(i, b)| {
             let first_death = if up[0].1 == i { up[1].0 } else { up[0].0 };
             let last_birth = if low[0].1 == i { low[1].0 } else { low[0].0 };
