@@ -126,30 +126,27 @@ pub fn refuted_bound(problem: &Problem, upper: Option<u64>, budget: &Budget) -> 
                 break 'heights;
             }
             let grant = per.min(left);
+            let mut cut = false;
             let sub = clip(problem, a, b);
             let buffers = sub.buffers.len();
             let (mut sub, below) = peel_universal(sub);
-            if below > h {
-                // The peeled buffers alone pass `h`.
-                out.proofs.push(Proof {
-                    height: h,
-                    window: (a, b),
-                    buffers,
-                });
-                out.bound = round_to_grain(h + 1, g);
-                continue 'heights;
-            }
-            sub.capacity = Some(h - below);
-            let attempt = Budget {
-                node_limit: Some(grant),
-                time_limit: time_left,
-                goal: Goal::Fit,
-                threads: Some(1),
-                ..*budget
+            // Either the peeled buffers alone pass `h`, or the search
+            // proves the rest does not fit in what they leave.
+            let refuted = below > h || {
+                sub.capacity = Some(h - below);
+                let attempt = Budget {
+                    node_limit: Some(grant),
+                    time_limit: time_left,
+                    goal: Goal::Fit,
+                    threads: Some(1),
+                    ..*budget
+                };
+                let (res, used) = exact_counted(&sub, &attempt);
+                left = left.saturating_sub(used.max(1));
+                cut = res.cut_short;
+                res.proven_infeasible && res.solution.is_none()
             };
-            let (res, used) = exact_counted(&sub, &attempt);
-            left = left.saturating_sub(used.max(1));
-            if res.proven_infeasible && res.solution.is_none() {
+            if refuted {
                 out.proofs.push(Proof {
                     height: h,
                     window: (a, b),
@@ -159,7 +156,7 @@ pub fn refuted_bound(problem: &Problem, upper: Option<u64>, budget: &Budget) -> 
                 continue 'heights;
             }
             out.tried += 1;
-            out.unsettled += usize::from(res.cut_short);
+            out.unsettled += usize::from(cut);
         }
         // No window refutes `h`.
         out.cut_short = out.unsettled > 0;
