@@ -1,4 +1,11 @@
 //! Lower bounds on the height of any placement.
+//!
+//! [`lower_bound`] is the cheap co-live bound every solver reports (linear
+//! after a sort). [`refuted_bound`] raises it by proving heights infeasible
+//! with the exact search on time windows; it is exponential in the worst
+//! case and runs under a work limit, so it is opt-in (`tilemem solve
+//! --prove-bound`). [`grain`] is the step every optimal height is a
+//! multiple of, by which refuted heights advance.
 
 use std::collections::BTreeMap;
 
