@@ -4,7 +4,7 @@
 //! after a sort). [`refuted_bound`] raises it by proving heights infeasible
 //! with the exact search on time windows; it is exponential in the worst
 //! case and runs under a work limit, so it is opt-in (`tilemem solve
-//! --prove-bound`). [`grain`] is the step every optimal height is a
+//! --prove-bound`). [`grain()`] is the step every optimal height is a
 //! multiple of, by which refuted heights advance.
 
 use std::collections::BTreeMap;

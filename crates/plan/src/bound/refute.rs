@@ -10,7 +10,7 @@
 //! proves that the window problem has no placement of height `<= h`
 //! (`proven_infeasible` at capacity `h`), the full problem has none
 //! either: every placement is at least `h + 1` high, rounded up to the
-//! [`grain`](super::grain) (every height is a multiple of it). The whole
+//! [`grain`](super::grain()) (every height is a multiple of it). The whole
 //! time range is the last window, the problem itself.
 //!
 //! *Why windows.* A window around the most crowded instant holds few
@@ -23,7 +23,7 @@
 //! # Scope
 //! Plain problems (no pinned buffer, reserved range, conflict, compatible
 //! or penalty pair), with alignments. Other problems get
-//! [`lower_bound`](super::lower_bound) unchanged.
+//! [`lower_bound`] unchanged.
 
 use std::time::Instant;
 
@@ -53,7 +53,7 @@ pub struct Proof {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Refutation {
     /// A proven lower bound on every placement's height, at least
-    /// [`lower_bound`](super::lower_bound).
+    /// [`lower_bound`].
     pub bound: u64,
     /// The refuted heights, ascending: each raised the bound.
     pub proofs: Vec<Proof>,
