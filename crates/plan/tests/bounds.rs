@@ -174,7 +174,7 @@ fn a_part_bound_above_the_capacity_is_a_proof() {
     assert_eq!(refuted_bound(&p, None, &work(10_000)).bound, 3);
 }
 
-/// The best placement known for challenging D (968 KiB against a co-live
+/// The best placement known for challenging D (967 KiB against a co-live
 /// bound of 963 KiB), kept as offsets by buffer id: it must stay valid,
 /// and no bound may pass it.
 #[test]
@@ -192,7 +192,7 @@ fn shared_d_best_known_placement() {
         );
         return;
     };
-    let by_id: std::collections::HashMap<&str, u64> = include_str!("data/D.991232.offsets")
+    let by_id: std::collections::HashMap<&str, u64> = include_str!("data/D.990208.offsets")
         .lines()
         .filter(|l| !l.starts_with('#'))
         .map(|l| {
@@ -207,7 +207,7 @@ fn shared_d_best_known_placement() {
         .collect();
     let sol = tilemem_plan::Solution { offsets };
     let stats = tilemem_plan::validate(&p, &sol).expect("valid");
-    assert_eq!(stats.height, 991_232);
+    assert_eq!(stats.height, 990_208);
     assert_eq!(lower_bound(&p), 986_112);
     let r = refuted_bound(&p, Some(stats.height), &work(20_000));
     assert!(r.bound <= stats.height);
