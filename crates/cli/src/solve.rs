@@ -42,6 +42,13 @@ pub struct Args {
     /// zoom, search) or FILE.svg (static), or a text map on stdout with `-`.
     #[arg(long, value_name = "FILE.html|FILE.svg|-")]
     pub map: Option<PathBuf>,
+    /// After the solve, try to raise the lower bound by refuting heights
+    /// with the exact search on time windows around the most crowded
+    /// instants (and on the whole problem), within this many search nodes
+    /// in total, and within what the solve left of --time-limit.
+    /// Exponential in the worst case, hence opt-in.
+    #[arg(long, value_name = "NODES")]
+    pub prove_bound: Option<u64>,
 }
 
 /// Runs the subcommand.
@@ -80,13 +87,23 @@ pub fn run(args: Args) -> ExitCode {
         })
         .with_seed(args.seed)
         .with_stop(interrupt::stop_flag());
-    let out = match solve(problem, kind, &budget) {
+    let mut out = match solve(problem, kind, &budget) {
         Ok(o) => o,
         Err(e) => {
             eprintln!("error: {}: {e}", args.file.display());
             return ExitCode::from(2);
         }
     };
+    let co_live = out.lower_bound;
+    let refuted = args
+        .prove_bound
+        .filter(|_| !interrupt::stopped())
+        .map(|nodes| {
+            // The bound search gets what the solve left of the time limit.
+            let left = budget.time_limit.map(|l| l.saturating_sub(out.elapsed));
+            let b = budget.with_node_limit(Some(nodes)).with_time_limit(left);
+            raise_bound(problem, &mut out, &b)
+        });
     let interrupted = interrupt::stopped();
     let done = if interrupted {
         ExitCode::from(interrupt::EXIT as u8)
@@ -101,7 +118,25 @@ pub fn run(args: Args) -> ExitCode {
         Some(c) => _ = writeln!(t, "capacity:    {c}"),
         None => _ = writeln!(t, "capacity:    none"),
     }
-    let _ = writeln!(t, "lower bound: {}", out.lower_bound);
+    if out.lower_bound > co_live {
+        let _ = writeln!(
+            t,
+            "lower bound: {} (co-live {co_live}; higher heights refuted by search)",
+            out.lower_bound
+        );
+    } else {
+        let _ = writeln!(t, "lower bound: {}", out.lower_bound);
+    }
+    if let Some(r) = &refuted {
+        let _ = writeln!(
+            t,
+            "bound search: {} height(s) refuted; at {}: {} window(s) tried, {} cut by the budget",
+            r.proofs.len(),
+            r.bound,
+            r.tried,
+            r.unsettled
+        );
+    }
     let _ = writeln!(t, "solver:      {}", out.solver);
     let _ = writeln!(t, "time:        {:.3} s", out.elapsed.as_secs_f64());
     if interrupted {
@@ -188,4 +223,27 @@ pub fn run(args: Args) -> ExitCode {
         text.push_str(&map::render_text(problem, sol, 16, 72));
     }
     output::finish(&text, done)
+}
+
+/// Raises `out.lower_bound` with
+/// [`refuted_bound`](tilemem_plan::bound::refuted_bound) (below the height
+/// found, which cannot be refuted), and with it the proven flags.
+fn raise_bound(
+    problem: &tilemem_plan::Problem,
+    out: &mut tilemem_plan::Outcome,
+    budget: &tilemem_plan::Budget,
+) -> tilemem_plan::bound::Refutation {
+    let upper = out.solution.as_ref().map(|_| out.height);
+    let r = tilemem_plan::bound::refuted_bound(problem, upper, budget);
+    if r.bound <= out.lower_bound {
+        return r;
+    }
+    out.lower_bound = r.bound;
+    if out.solution.is_some() && out.height <= r.bound && out.penalty == 0 {
+        out.proven_optimal = true;
+    }
+    if out.solution.is_none() && problem.capacity.is_some_and(|c| r.bound > c) {
+        out.proven_infeasible = true;
+    }
+    r
 }

@@ -1,8 +1,21 @@
 //! Lower bounds on the height of any placement.
+//!
+//! [`lower_bound`] is the cheap co-live bound every solver reports (linear
+//! after a sort). [`refuted_bound`] raises it by proving heights infeasible
+//! with the exact search on time windows; it is exponential in the worst
+//! case and runs under a work limit, so it is opt-in (`tilemem solve
+//! --prove-bound`). [`grain()`] is the step every optimal height is a
+//! multiple of, by which refuted heights advance.
 
 use std::collections::BTreeMap;
 
 use crate::problem::Problem;
+
+pub mod grain;
+pub mod refute;
+
+pub use grain::grain;
+pub use refute::{refuted_bound, Refutation};
 
 /// The classic bound: the largest total size of buffers live at one instant,
 /// refined for alignment, and never below the end of a pinned buffer.
@@ -31,6 +44,8 @@ pub fn lower_bound(problem: &Problem) -> u64 {
         // A buffer never live still needs its own bytes somewhere.
         best = best.max(b.size);
     }
+    // Already a multiple of the `grain`: every term is a sum of sizes
+    // (rounded to a common alignment) or a pinned top.
     best
 }
 

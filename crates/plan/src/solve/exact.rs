@@ -222,6 +222,13 @@ fn search_problem(
     let mut all_proven = true;
     let mut infeasible = false;
     for (plb, ids) in &parts {
+        if cap.is_some_and(|c| *plb > c) {
+            // The part's own bound (its buffers may share a smallest
+            // alignment the whole problem has not) already passes the
+            // capacity.
+            infeasible = true;
+            break;
+        }
         let part = Part::new(problem, ids, base);
         let incumbent: Vec<u64> = ids.iter().map(|&g| offsets[g as usize]).collect();
         let inc_h = part.height(&incumbent);

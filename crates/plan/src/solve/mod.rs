@@ -389,6 +389,16 @@ fn may_pass_max_bytes(problem: &Problem) -> bool {
     floor + stack > MAX_BYTES as u128
 }
 
+/// The exact search under `budget`, and the units of work it used: for
+/// bounds that spend one work limit over many searches
+/// ([`refuted_bound`](crate::bound::refuted_bound)).
+pub(crate) fn exact_counted(problem: &Problem, budget: &Budget) -> (Outcome, u64) {
+    let meter = Meter::new(budget);
+    let mut out = exact::exact_run(problem, budget, &meter, "exact");
+    out.cut_short = meter.spent();
+    (out, meter.used())
+}
+
 /// A placement of last resort, for a budget spent before any pass
 /// completed: bump allocation in buffer order (linear work, every buffer
 /// apart from every other). `None` when pinned buffers clash.

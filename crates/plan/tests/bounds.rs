@@ -1,0 +1,214 @@
+//! Lower bounds against the brute-force optimum on small random problems:
+//! a bound may never exceed the lowest height of any placement.
+
+use proptest::prelude::*;
+use tilemem_plan::bound::{grain, refuted_bound};
+use tilemem_plan::{lower_bound, Budget, Buffer, Problem};
+
+/// A refutation budget of `nodes` units of work and no time limit.
+fn work(nodes: u64) -> Budget {
+    Budget::default()
+        .with_node_limit(Some(nodes))
+        .with_time_limit(None)
+}
+
+/// Lowest aligned offset where `b` clashes with no placed co-live buffer.
+fn lowest_fit(p: &Problem, placed: &[(usize, u64)], i: usize) -> u64 {
+    let b = &p.buffers[i];
+    let a = b.align.max(1);
+    let mut o = 0u64;
+    loop {
+        let clash = placed.iter().find(|&&(j, oj)| {
+            let c = &p.buffers[j];
+            b.size > 0 && c.size > 0 && b.lifetime_overlaps(c) && o < oj + c.size && oj < o + b.size
+        });
+        match clash {
+            Some(&(j, oj)) => o = (oj + p.buffers[j].size).div_ceil(a) * a,
+            None => return o,
+        }
+    }
+}
+
+/// The optimum: the lowest first-fit height over every buffer order.
+/// Complete because first-fit in the offset order of an optimal placement
+/// puts every buffer at or below its optimal offset (everything placed
+/// before it and co-live with it lies below its optimal offset there).
+fn brute_force(p: &Problem) -> u64 {
+    fn go(p: &Problem, used: &mut Vec<bool>, placed: &mut Vec<(usize, u64)>, best: &mut u64) {
+        let h = placed
+            .iter()
+            .map(|&(j, o)| o + p.buffers[j].size)
+            .max()
+            .unwrap_or(0);
+        if h >= *best {
+            return;
+        }
+        if placed.len() == p.buffers.len() {
+            *best = h;
+            return;
+        }
+        for i in 0..p.buffers.len() {
+            if !used[i] {
+                used[i] = true;
+                let o = lowest_fit(p, placed, i);
+                placed.push((i, o));
+                go(p, used, placed, best);
+                placed.pop();
+                used[i] = false;
+            }
+        }
+    }
+    let mut best = u64::MAX;
+    go(p, &mut vec![false; p.len()], &mut Vec::new(), &mut best);
+    best
+}
+
+/// Small problems: up to 6 buffers over 6 instants, sizes a multiple of a
+/// common step, alignments 1, 2 or 4.
+fn problems() -> impl Strategy<Value = Problem> {
+    let buffer = (1u64..=6, 0u64..6, 1u64..=6, 0usize..3);
+    (1u64..=3, prop::collection::vec(buffer, 1..=6)).prop_map(|(step, bs)| {
+        let mut p = Problem::new();
+        for (s, l, len, a) in bs {
+            p.push(Buffer::new(s * step, l, l + len).with_align([1, 2, 4][a]));
+        }
+        p
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn bounds_never_pass_the_optimum(p in problems()) {
+        let opt = brute_force(&p);
+        prop_assert!(lower_bound(&p) <= opt, "co-live {} > optimum {opt}", lower_bound(&p));
+        prop_assert_eq!(opt % grain(&p), 0, "optimum off the grain");
+        let r = refuted_bound(&p, None, &work(200_000));
+        prop_assert!(r.bound <= opt, "refuted {} > optimum {opt}", r.bound);
+        // Small enough to be settled: the whole problem is the last
+        // window, so every height below the optimum is refuted.
+        prop_assert!(!r.cut_short);
+        prop_assert_eq!(r.bound, opt);
+        // Below a known placement the search stops at it.
+        let capped = refuted_bound(&p, Some(opt), &work(200_000));
+        prop_assert_eq!(capped.bound, opt);
+    }
+}
+
+/// A problem whose optimum is above its co-live bound: two 2-byte buffers
+/// aligned to 4 and a 3-byte one, all live together. The co-live bound
+/// (7) cannot use the alignment, as the smallest alignment is 1; the
+/// aligned pair leaves only 2-byte holes, so the 3-byte buffer goes on top
+/// (9).
+#[test]
+fn refutation_raises_the_co_live_bound() {
+    let mut p = Problem::new();
+    p.push(Buffer::new(2, 0, 2).with_align(4));
+    p.push(Buffer::new(2, 0, 2).with_align(4));
+    p.push(Buffer::new(3, 1, 3));
+    let opt = brute_force(&p);
+    assert_eq!((lower_bound(&p), opt), (7, 9));
+    let r = refuted_bound(&p, None, &work(100_000));
+    assert_eq!(r.bound, 9);
+    assert!(!r.cut_short);
+    let refuted: Vec<u64> = r.proofs.iter().map(|x| x.height).collect();
+    assert_eq!(refuted, [7, 8]);
+    // A window short of the whole range already holds all three: the
+    // one around the most crowded section spans everything, so the next
+    // centre's (instants 0 to 2) comes first.
+    assert_eq!(r.proofs[0].window, (0, 2));
+    assert_eq!(r.proofs[0].buffers, 3);
+    // With a placement of height 8 known (impossible, so only a wrong
+    // proof would pass it) the bound stops below it.
+    assert_eq!(refuted_bound(&p, Some(8), &work(100_000)).bound, 8);
+    // Without work, nothing is proven.
+    let none = refuted_bound(&p, None, &work(0));
+    assert_eq!((none.bound, none.cut_short), (7, true));
+}
+
+/// Problems off the plain model keep the co-live bound.
+#[test]
+fn pinned_problems_keep_the_co_live_bound() {
+    let mut p = Problem::new();
+    p.push(Buffer::new(2, 0, 2).with_align(4));
+    p.push(Buffer::new(2, 0, 2).with_align(4));
+    p.push(Buffer::new(3, 1, 3).with_fixed_offset(0));
+    let r = refuted_bound(&p, None, &work(100_000));
+    assert_eq!(r.bound, lower_bound(&p));
+    assert!(r.proofs.is_empty());
+}
+
+/// Refuted heights step by the grain: with sizes in KiB, refuting 7 KiB
+/// proves 8 KiB at once, not 7 KiB plus one byte.
+#[test]
+fn refuted_heights_step_by_the_grain() {
+    let k = 1024;
+    let mut p = Problem::new();
+    p.push(Buffer::new(2 * k, 0, 2).with_align(4 * k));
+    p.push(Buffer::new(2 * k, 0, 2).with_align(4 * k));
+    p.push(Buffer::new(3 * k, 1, 3));
+    assert_eq!(grain(&p), k);
+    let r = refuted_bound(&p, None, &work(100_000));
+    let refuted: Vec<u64> = r.proofs.iter().map(|x| x.height).collect();
+    assert_eq!(refuted, [7 * k, 8 * k]);
+    assert_eq!(r.bound, 9 * k);
+}
+
+/// The exact search proves a capacity infeasible when one independent
+/// part's own bound passes it: here the part live at instant 4 has
+/// alignments 4 and 2 (3 bytes at least) while the whole problem's
+/// smallest alignment is 1 (co-live bound 2).
+#[test]
+fn a_part_bound_above_the_capacity_is_a_proof() {
+    let mut p = Problem::new();
+    p.push(Buffer::new(1, 5, 6));
+    p.push(Buffer::new(1, 4, 5).with_align(4));
+    p.push(Buffer::new(1, 4, 5).with_align(2));
+    assert_eq!((lower_bound(&p), brute_force(&p)), (2, 3));
+    let mut q = p.clone();
+    q.capacity = Some(2);
+    let budget = tilemem_plan::Budget::default().with_goal(tilemem_plan::Goal::Fit);
+    let out = tilemem_plan::solve(&q, tilemem_plan::SolverKind::Exact, &budget).unwrap();
+    assert!(out.solution.is_none() && out.proven_infeasible);
+    assert_eq!(refuted_bound(&p, None, &work(10_000)).bound, 3);
+}
+
+/// The best placement known for challenging D (967 KiB against a co-live
+/// bound of 963 KiB), kept as offsets by buffer id: it must stay valid,
+/// and no bound may pass it.
+#[test]
+fn shared_d_best_known_placement() {
+    use std::io::Write as _;
+    let path = std::path::PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/data/dsa/challenging/D.1048576.csv"
+    ));
+    let Ok(p) = tilemem_plan::bench::load(&path, None) else {
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED (no ../shared): shared_d_best_known_placement: {} not found",
+            path.display()
+        );
+        return;
+    };
+    let by_id: std::collections::HashMap<&str, u64> = include_str!("data/D.990208.offsets")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| {
+            let (id, off) = l.split_once(',').expect("id,offset");
+            (id, off.parse().expect("offset"))
+        })
+        .collect();
+    let offsets = p
+        .buffers
+        .iter()
+        .map(|b| by_id[b.name.as_deref().expect("named")])
+        .collect();
+    let sol = tilemem_plan::Solution { offsets };
+    let stats = tilemem_plan::validate(&p, &sol).expect("valid");
+    assert_eq!(stats.height, 990_208);
+    assert_eq!(lower_bound(&p), 986_112);
+    let r = refuted_bound(&p, Some(stats.height), &work(20_000));
+    assert!(r.bound <= stats.height);
+}
