@@ -118,6 +118,9 @@ pub fn make_relative(f: &mut Function, policy: &dyn MemoryAllocatorPolicy) -> bo
     };
     let allocs = f.allocs();
     let facts = RootFacts::gather(f, &allocs);
+    if two_roots_at_zero(policy, &allocs, &facts) {
+        return false;
+    }
     let Ok(layout) = plan_layout(f, None, policy, &allocs, &facts, reserves) else {
         return false;
     };
@@ -139,6 +142,35 @@ pub fn make_relative(f: &mut Function, policy: &dyn MemoryAllocatorPolicy) -> bo
         }
     }
     true
+}
+
+/// Whether two roots of non-zero size in one allocated space both have
+/// their lowest tile at offset 0. The sequential layout puts every root
+/// after the previous one, so in a laid-out function at most one such root
+/// per space sits at address 0: a function where two do is not laid out,
+/// which this decides without building the layout (a relative program has
+/// one root at offset 0 per allocation).
+fn two_roots_at_zero(
+    policy: &dyn MemoryAllocatorPolicy,
+    allocs: &[crate::ir::Alloc],
+    facts: &RootFacts,
+) -> bool {
+    let mut first_at_zero: Vec<(MemSpace, VarId)> = Vec::new();
+    for a in allocs {
+        if !a.space.is_known() || !policy.should_allocate(a.space) {
+            continue;
+        }
+        let Some(g) = facts.get(a.var) else { continue };
+        if g.min_offset != Some(0) || g.size.max(a.size) == 0 {
+            continue;
+        }
+        match first_at_zero.iter().find(|(sp, _)| *sp == a.space) {
+            Some(&(_, v)) if v != a.var => return true,
+            Some(_) => {}
+            None => first_at_zero.push((a.space, a.var)),
+        }
+    }
+    false
 }
 
 /// What the layout needs of each allocation root, gathered in one pass
