@@ -128,15 +128,7 @@ pub fn make_relative(f: &mut Function, policy: &dyn MemoryAllocatorPolicy) -> bo
         return false;
     }
     drop(facts);
-    for (_, d) in f.vars.iter_mut() {
-        let Some(Type::Tile(t)) = d.ty.as_mut() else {
-            continue;
-        };
-        let Some(mr) = t.memref.as_mut() else {
-            continue;
-        };
-        let MemBase::Var(r) = mr.base else { continue };
-        let Some(slot) = layout.slot(r) else { continue };
+    for (mr, slot, _) in laid_out_tiles(f, &layout) {
         if let Some(off) = mr.const_offset() {
             mr.offset = Some(Expr::const_i64(off - slot.base as i64));
         }
@@ -360,20 +352,31 @@ fn already_addressed(layout: &Layout, facts: &RootFacts) -> bool {
     any_nonzero
 }
 
+/// Every tile MemRef that names a root of `layout`, with the root's slot
+/// and the root.
+fn laid_out_tiles<'a>(
+    f: &'a mut Function,
+    layout: &'a Layout,
+) -> impl Iterator<Item = (&'a mut MemRef, &'a Slot, VarId)> {
+    f.vars.iter_mut().filter_map(move |(_, d)| {
+        let Some(Type::Tile(t)) = d.ty.as_mut() else {
+            return None;
+        };
+        let mr = t.memref.as_mut()?;
+        let MemBase::Var(r) = mr.base else {
+            return None;
+        };
+        let slot = layout.slot(r)?;
+        Some((mr, slot, r))
+    })
+}
+
 /// Rewrites every tile MemRef naming a laid-out root (one pass over the
 /// variables; each tile's new offset depends on its own MemRef only).
 fn rewrite(f: &mut Function, layout: &Layout, addressed: bool, allocs: &[crate::ir::Alloc]) {
     let pinned_roots: rustc_hash::FxHashSet<VarId> =
         allocs.iter().filter(|a| a.pinned).map(|a| a.var).collect();
-    for (_, d) in f.vars.iter_mut() {
-        let Some(Type::Tile(t)) = d.ty.as_mut() else {
-            continue;
-        };
-        let Some(mr) = t.memref.as_mut() else {
-            continue;
-        };
-        let MemBase::Var(r) = mr.base else { continue };
-        let Some(slot) = layout.slot(r) else { continue };
+    for (mr, slot, r) in laid_out_tiles(f, layout) {
         let pinned = pinned_roots.contains(&r);
         let base = slot.base as i64;
         mr.offset = Some(match mr.offset.as_ref() {
