@@ -189,6 +189,10 @@ impl SpaceInput<'_> {
     fn pack(&self, depth: &BTreeMap<u32, u32>, sub_range: bool) -> Vec<Buffer> {
         let mut bufs: Vec<Buffer> = Vec::new();
         let mut bucket_of: SecondaryMap<RootId, Option<u32>> = SecondaryMap::new();
+        if let Some(&last) = self.roots.iter().max() {
+            // The whole table at once (no doubling slack).
+            bucket_of[last] = None;
+        }
         for &r in &self.roots {
             let size = self.lt.roots[r].size;
             let tags = self.tags(r, depth);
@@ -389,7 +393,9 @@ pub fn pack(
         if roots.is_empty() {
             continue;
         }
-        roots.sort_by_key(|&r| {
+        // The root id makes every key distinct, so an unstable sort (no
+        // scratch buffer) gives the stable order.
+        roots.sort_unstable_by_key(|&r| {
             let root = &lt.roots[r];
             (
                 std::cmp::Reverse(root.size),
