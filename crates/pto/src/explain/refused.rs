@@ -27,7 +27,7 @@ pub fn refused_sharings(f: &Function, soc: &Soc) -> BTreeMap<MemSpace, Vec<Refus
         if la.overlaps(&lb) {
             continue;
         }
-        let (Some(&ma), Some(&mb)) = (ra.members.first(), rb.members.first()) else {
+        let (Some(&ma), Some(&mb)) = (lt.members(sep.a).first(), lt.members(sep.b).first()) else {
             continue;
         };
         // The rule is about the statement that writes the later buffer.

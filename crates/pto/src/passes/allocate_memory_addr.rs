@@ -30,7 +30,9 @@ use rustc_hash::FxHashMap as HashMap;
 
 use tilemem_soc::{AllocEntry, MemoryAllocatorPolicy, Soc};
 
-use crate::ir::{BinOp, Expr, Function, MemRef, MemSpace, Program, Type, VarId};
+use crate::ir::{
+    BinOp, Expr, Function, MemBase, MemRef, MemSpace, Program, SecondaryMap, Type, VarId,
+};
 
 use super::analysis::reserve::{self, Reserve};
 use super::{verify, PassContext, PassError, PlannerMode};
@@ -85,10 +87,11 @@ pub fn allocate_function(
 ) -> Result<Layout, PassError> {
     let reserves = reserve::resolve(f, policy)?;
     let allocs = f.allocs();
-    let members = members_by_root(f);
-    let layout = plan_layout(f, Some(soc), policy, &allocs, &members, reserves.clone())?;
-    let addressed = already_addressed(f, &layout, &members);
-    rewrite(f, &layout, &members, addressed, &allocs);
+    let facts = RootFacts::gather(f, &allocs);
+    let layout = plan_layout(f, Some(soc), policy, &allocs, &facts, reserves.clone())?;
+    let addressed = already_addressed(&layout, &facts);
+    drop(facts);
+    rewrite(f, &layout, addressed, &allocs);
     reserve::write_back(f, &reserves);
     Ok(layout)
 }
@@ -98,28 +101,141 @@ pub fn allocate_function(
 /// allocate_memory_addr see the form they assume. Returns whether the
 /// function was laid out (recognised as in [`allocate_function`]).
 pub fn make_relative(f: &mut Function, policy: &dyn MemoryAllocatorPolicy) -> bool {
+    // A laid-out function has a tile at a nonzero address (the lowest
+    // member of a root at a nonzero base); without one there is nothing to
+    // undo, and the layout tables need not be built at all.
+    let any_nonzero = f.vars.values().any(|d| {
+        d.ty.as_ref()
+            .and_then(Type::memref)
+            .and_then(MemRef::const_offset)
+            .is_some_and(|o| o != 0)
+    });
+    if !any_nonzero {
+        return false;
+    }
     let Ok(reserves) = reserve::resolve(f, policy) else {
         return false;
     };
     let allocs = f.allocs();
-    let members = members_by_root(f);
-    let Ok(layout) = plan_layout(f, None, policy, &allocs, &members, reserves) else {
-        return false;
-    };
-    if !already_addressed(f, &layout, &members) {
+    let facts = RootFacts::gather(f, &allocs);
+    if two_roots_at_zero(policy, &allocs, &facts) {
         return false;
     }
-    for slot in layout.slots() {
-        for &m in members.get(&slot.root).into_iter().flatten() {
-            let Some(Some(mr)) = f.vars[m].ty.as_mut().and_then(Type::memref_mut) else {
-                continue;
-            };
-            if let Some(off) = mr.const_offset() {
-                mr.offset = Some(Expr::const_i64(off - slot.base as i64));
-            }
+    let Ok(layout) = plan_layout(f, None, policy, &allocs, &facts, reserves) else {
+        return false;
+    };
+    if !already_addressed(&layout, &facts) {
+        return false;
+    }
+    drop(facts);
+    for (mr, slot, _) in laid_out_tiles(f, &layout) {
+        if let Some(off) = mr.const_offset() {
+            mr.offset = Some(Expr::const_i64(off - slot.base as i64));
         }
     }
     true
+}
+
+/// Whether two roots of non-zero size in one allocated space both have
+/// their lowest tile at offset 0. The sequential layout puts every root
+/// after the previous one, so in a laid-out function at most one such root
+/// per space sits at address 0: a function where two do is not laid out,
+/// which this decides without building the layout (a relative program has
+/// one root at offset 0 per allocation).
+fn two_roots_at_zero(
+    policy: &dyn MemoryAllocatorPolicy,
+    allocs: &[crate::ir::Alloc],
+    facts: &RootFacts,
+) -> bool {
+    let mut first_at_zero: Vec<(MemSpace, VarId)> = Vec::new();
+    for a in allocs {
+        if !a.space.is_known() || !policy.should_allocate(a.space) {
+            continue;
+        }
+        let Some(g) = facts.get(a.var) else { continue };
+        if g.min_offset != Some(0) || g.size.max(a.size) == 0 {
+            continue;
+        }
+        match first_at_zero.iter().find(|(sp, _)| *sp == a.space) {
+            Some(&(_, v)) if v != a.var => return true,
+            Some(_) => {}
+            None => first_at_zero.push((a.space, a.var)),
+        }
+    }
+    false
+}
+
+/// What the layout needs of each allocation root, gathered in one pass
+/// over the variables (a member list per root cost more than the rest of
+/// the pass together on long kernels).
+struct RootFacts {
+    /// Index into `aggs` of each allocation variable (`u32::MAX`: none).
+    index: SecondaryMap<VarId, u32>,
+    aggs: Vec<RootAgg>,
+}
+
+/// The tiles whose MemRef names one root, in summary.
+#[derive(Clone, Copy, Default)]
+struct RootAgg {
+    /// Some tile names the root.
+    used: bool,
+    /// Largest MemRef size of those tiles (0 when none has one).
+    size: u64,
+    /// Lowest constant offset of those tiles.
+    min_offset: Option<i64>,
+}
+
+impl RootFacts {
+    fn gather(f: &Function, allocs: &[crate::ir::Alloc]) -> RootFacts {
+        let mut index: SecondaryMap<VarId, u32> = SecondaryMap::with_default(u32::MAX);
+        if let Some(last) = f.vars.keys().next_back() {
+            // The whole table at once (no doubling slack).
+            index[last] = u32::MAX;
+        }
+        let mut aggs = Vec::with_capacity(allocs.len());
+        for a in allocs {
+            if index[a.var] == u32::MAX {
+                index[a.var] = u32::try_from(aggs.len()).unwrap_or(u32::MAX);
+                aggs.push(RootAgg::default());
+            }
+        }
+        for (_, d) in f.vars.iter() {
+            let Some(Type::Tile(t)) = &d.ty else { continue };
+            let Some(m) = &t.memref else { continue };
+            let MemBase::Var(r) = m.base else { continue };
+            let Some(g) = aggs.get_mut(index[r] as usize) else {
+                continue;
+            };
+            g.used = true;
+            g.size = g.size.max(m.size.unwrap_or(0));
+            if let Some(o) = m.const_offset() {
+                g.min_offset = Some(g.min_offset.map_or(o, |x| x.min(o)));
+            }
+        }
+        RootFacts { index, aggs }
+    }
+
+    /// The summary of root `r`, when some tile names it.
+    fn get(&self, r: VarId) -> Option<&RootAgg> {
+        self.aggs.get(self.index[r] as usize).filter(|g| g.used)
+    }
+}
+
+/// The definition of the first tile (in variable order) whose MemRef
+/// names root `r` and that has a line of its own.
+fn first_member_pos(f: &Function, r: VarId) -> Option<crate::ir::Pos> {
+    f.vars.values().find_map(|d| {
+        let Some(Type::Tile(t)) = &d.ty else {
+            return None;
+        };
+        if t.memref.as_ref()?.base != MemBase::Var(r) {
+            return None;
+        }
+        match d.def {
+            crate::ir::VarDef::Stmt(s) if f.stmts[s].pos.line > 0 => Some(f.stmts[s].pos),
+            _ => None,
+        }
+    })
 }
 
 /// Sequential placement of every referenced root, per space, in the
@@ -129,10 +245,10 @@ fn plan_layout(
     soc: Option<&Soc>,
     policy: &dyn MemoryAllocatorPolicy,
     allocs: &[crate::ir::Alloc],
-    members: &HashMap<VarId, Vec<VarId>>,
+    facts: &RootFacts,
     reserves: Vec<Reserve>,
 ) -> Result<Layout, PassError> {
-    let mut layout = Layout::new(reserves.clone());
+    let mut layout = Layout::with_capacity(reserves.clone(), allocs.len());
     // Spaces in a fixed order so errors and layouts are deterministic.
     let mut spaces: Vec<MemSpace> = allocs.iter().map(|a| a.space).collect();
     spaces.sort();
@@ -141,20 +257,21 @@ fn plan_layout(
         if !space.is_known() || !policy.should_allocate(space) {
             continue;
         }
-        let mut entries: Vec<AllocEntry> = Vec::new();
-        let mut by_name: HashMap<String, (VarId, u64)> = HashMap::default();
+        // Sized once: growing them one allocation at a time would hold
+        // the old and the new table together at every doubling.
+        let n = allocs.iter().filter(|a| a.space == space).count();
+        let mut entries: Vec<AllocEntry> = Vec::with_capacity(n);
+        let mut by_name: HashMap<&str, (VarId, u64)> =
+            HashMap::with_capacity_and_hasher(n, Default::default());
         for a in allocs.iter().filter(|a| a.space == space) {
-            let Some(ms) = members.get(&a.var) else {
+            let Some(g) = facts.get(a.var) else {
                 continue;
             };
-            let size = ms
-                .iter()
-                .filter_map(|&m| f.ty(m).and_then(Type::memref).and_then(|r| r.size))
-                .fold(a.size, u64::max);
-            let name = f.vars[a.var].name.to_string();
+            let size = g.size.max(a.size);
+            let name: &str = &f.vars[a.var].name;
             entries.push(AllocEntry {
-                name: name.clone(),
-                id: trailing_number(&name),
+                name: name.to_string(),
+                id: trailing_number(name),
                 size,
             });
             by_name.insert(name, (a.var, size));
@@ -164,7 +281,7 @@ fn plan_layout(
         let mut cur = reserve::tiles_start(&reserves, &space, policy);
         let mut used = reserved_end;
         for e in &entries {
-            let (root, size) = by_name[&e.name];
+            let (root, size) = by_name[e.name.as_str()];
             let base = cur;
             cur = policy.align_address(cur + size, space);
             used = used.max(base + size);
@@ -197,17 +314,7 @@ fn plan_layout(
                     if own.line > 0 {
                         return own;
                     }
-                    members
-                        .get(&a.var)
-                        .into_iter()
-                        .flatten()
-                        .find_map(|&m| match f.vars[m].def {
-                            crate::ir::VarDef::Stmt(s) if f.stmts[s].pos.line > 0 => {
-                                Some(f.stmts[s].pos)
-                            }
-                            _ => None,
-                        })
-                        .unwrap_or(f.pos)
+                    first_member_pos(f, a.var).unwrap_or(f.pos)
                 };
                 let (pos, why) = match alone {
                     Some((a, size)) => (
@@ -233,20 +340,10 @@ fn plan_layout(
 }
 
 /// Whether the tiles already sit at the layout's addresses (a second run).
-fn already_addressed(f: &Function, layout: &Layout, members: &HashMap<VarId, Vec<VarId>>) -> bool {
+fn already_addressed(layout: &Layout, facts: &RootFacts) -> bool {
     let mut any_nonzero = false;
     for slot in layout.slots() {
-        let min = members
-            .get(&slot.root)
-            .into_iter()
-            .flatten()
-            .filter_map(|&m| {
-                f.ty(m)
-                    .and_then(Type::memref)
-                    .and_then(MemRef::const_offset)
-            })
-            .min();
-        match min {
+        match facts.get(slot.root).and_then(|g| g.min_offset) {
             Some(m) if m == slot.base as i64 => any_nonzero |= slot.base != 0,
             Some(_) => return false,
             None => {}
@@ -255,39 +352,48 @@ fn already_addressed(f: &Function, layout: &Layout, members: &HashMap<VarId, Vec
     any_nonzero
 }
 
-fn rewrite(
-    f: &mut Function,
-    layout: &Layout,
-    members: &HashMap<VarId, Vec<VarId>>,
-    addressed: bool,
-    allocs: &[crate::ir::Alloc],
-) {
+/// Every tile MemRef that names a root of `layout`, with the root's slot
+/// and the root.
+fn laid_out_tiles<'a>(
+    f: &'a mut Function,
+    layout: &'a Layout,
+) -> impl Iterator<Item = (&'a mut MemRef, &'a Slot, VarId)> {
+    f.vars.iter_mut().filter_map(move |(_, d)| {
+        let Some(Type::Tile(t)) = d.ty.as_mut() else {
+            return None;
+        };
+        let mr = t.memref.as_mut()?;
+        let MemBase::Var(r) = mr.base else {
+            return None;
+        };
+        let slot = layout.slot(r)?;
+        Some((mr, slot, r))
+    })
+}
+
+/// Rewrites every tile MemRef naming a laid-out root (one pass over the
+/// variables; each tile's new offset depends on its own MemRef only).
+fn rewrite(f: &mut Function, layout: &Layout, addressed: bool, allocs: &[crate::ir::Alloc]) {
     let pinned_roots: rustc_hash::FxHashSet<VarId> =
         allocs.iter().filter(|a| a.pinned).map(|a| a.var).collect();
-    for slot in layout.slots() {
-        let pinned = pinned_roots.contains(&slot.root);
-        for &m in members.get(&slot.root).into_iter().flatten() {
-            let Some(mr) = f.vars[m].ty.as_mut().and_then(Type::memref_mut) else {
-                continue;
-            };
-            let Some(mr) = mr.as_mut() else { continue };
-            let base = slot.base as i64;
-            mr.offset = Some(match mr.offset.as_ref() {
+    for (mr, slot, r) in laid_out_tiles(f, layout) {
+        let pinned = pinned_roots.contains(&r);
+        let base = slot.base as i64;
+        mr.offset = Some(match mr.offset.as_ref() {
+            None => Expr::const_i64(base),
+            Some(e) => match e.as_int() {
+                Some(off) => {
+                    let rel = if addressed { off - base } else { off };
+                    Expr::const_i64(base + rel)
+                }
+                None if pinned && !addressed => Expr::Binary(
+                    BinOp::Add,
+                    Box::new(Expr::const_i64(base)),
+                    Box::new(e.clone()),
+                ),
+                None if pinned => e.clone(),
                 None => Expr::const_i64(base),
-                Some(e) => match e.as_int() {
-                    Some(off) => {
-                        let rel = if addressed { off - base } else { off };
-                        Expr::const_i64(base + rel)
-                    }
-                    None if pinned && !addressed => Expr::Binary(
-                        BinOp::Add,
-                        Box::new(Expr::const_i64(base)),
-                        Box::new(e.clone()),
-                    ),
-                    None if pinned => e.clone(),
-                    None => Expr::const_i64(base),
-                },
-            });
-        }
+            },
+        });
     }
 }

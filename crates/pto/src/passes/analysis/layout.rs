@@ -43,6 +43,16 @@ impl Layout {
         }
     }
 
+    /// An empty layout with the given reserved windows and room for `n`
+    /// slots.
+    pub fn with_capacity(reserves: Vec<Reserve>, n: usize) -> Layout {
+        Layout {
+            slots: Vec::with_capacity(n),
+            index: HashMap::with_capacity_and_hasher(n, Default::default()),
+            reserves,
+        }
+    }
+
     /// Adds the slot of a root (replacing an earlier one of the same root).
     pub fn push(&mut self, slot: Slot) {
         match self.index.get(&slot.root) {

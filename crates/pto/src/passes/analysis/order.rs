@@ -23,7 +23,9 @@
 //!
 //! Assumes a well-formed program model; read-only and deterministic.
 
-use crate::ir::{Block, Expr, ForStmt, Function, SecondaryMap, StmtId, StmtKind, VarDef, VarId};
+use crate::ir::{
+    Block, EntityRef, Expr, ForStmt, Function, SecondaryMap, StmtId, StmtKind, VarDef, VarId,
+};
 
 /// A closed lifetime `[def, last]` in program-order indices.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -98,6 +100,13 @@ impl ProgramOrder {
             index: SecondaryMap::with_default(u32::MAX),
             ..ProgramOrder::default()
         };
+        // Every table at its full length at once: growing them statement
+        // by statement would leave up to twice the capacity behind.
+        if let Some(last) = f.stmts.len().checked_sub(1).map(StmtId::new) {
+            o.index[last] = u32::MAX;
+            o.end[last] = 0;
+            o.enclosing_loop[last] = None;
+        }
         o.number_block(f, Block::Body, None);
         o
     }

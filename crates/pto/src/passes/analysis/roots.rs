@@ -40,6 +40,11 @@ crate::ir::entity::entity!(
 );
 
 /// One allocation root.
+///
+/// Kept small (one is made per allocation, tens of thousands in a long
+/// kernel): the whole-root MemRef is rebuilt on demand
+/// ([`AllocationLifetimes::canonical`]) and the member list lives in one
+/// shared table ([`AllocationLifetimes::members`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Root {
     /// The storage root as it appears in MemRefs.
@@ -52,11 +57,11 @@ pub struct Root {
     pub size: u64,
     /// `pinned=True` (an author-declared allocation).
     pub pinned: bool,
-    /// The MemRef that names the whole root (`pl.MemRef(base, 0, size)`,
-    /// or for a string-named root the MemRef of its first owning tile).
-    pub canonical: MemRef,
-    /// Assignment-defined tile variables stored in the root, in program order.
-    pub members: Vec<VarId>,
+    /// The variable whose MemRef names the whole root as the program
+    /// writes it (`None`: `pl.MemRef(base, 0, size)`).
+    canonical_var: Option<VarId>,
+    /// The root's members: `AllocationLifetimes::member_list[start..end]`.
+    members: (u32, u32),
     /// Union of the members' lifetimes (`None` when it has no member).
     pub lifetime: Option<Lifetime>,
 }
@@ -73,9 +78,32 @@ pub struct AllocationLifetimes {
     /// The root each tile variable's MemRef names (iter args and
     /// control-flow results included).
     pub root_of: SecondaryMap<VarId, Option<RootId>>,
+    /// Every root's members, root after root (one table instead of a
+    /// vector per root).
+    member_list: Vec<VarId>,
 }
 
 impl AllocationLifetimes {
+    /// Assignment-defined tile variables stored in root `r`, in program
+    /// order.
+    pub fn members(&self, r: RootId) -> &[VarId] {
+        let (start, end) = self.roots[r].members;
+        &self.member_list[start as usize..end as usize]
+    }
+
+    /// The MemRef that names the whole root `r` (`pl.MemRef(base, 0,
+    /// size)`, or the window of its first owning member when that covers
+    /// the root, so moved tiles print it exactly: `0` or
+    /// `pl.const(0, pl.INT64)`; for a string-named root without such a
+    /// member, the MemRef of its first tile). Read from `f`, so it must be
+    /// taken before `f`'s MemRefs change.
+    pub fn canonical(&self, f: &Function, r: RootId) -> MemRef {
+        let root = &self.roots[r];
+        root.canonical_var
+            .and_then(|v| f.vars[v].ty.as_ref()?.memref().cloned())
+            .unwrap_or_else(|| MemRef::new(root.base.clone(), 0, root.size))
+    }
+
     /// The root holding `v`'s bytes, following iter args and results to the
     /// values whose storage they carry when `v` has no MemRef of its own.
     pub fn storage_root(&self, f: &Function, v: VarId) -> Option<RootId> {
@@ -114,7 +142,7 @@ pub fn tile_storage(f: &Function, v: VarId) -> Option<(&MemRef, MemSpace)> {
 /// Runs the lifetime analysis of `f`.
 pub fn analyze(f: &Function) -> AllocationLifetimes {
     let order = ProgramOrder::build(f);
-    let mut vars: SecondaryMap<VarId, Option<Lifetime>> = SecondaryMap::new();
+    let mut vars: SecondaryMap<VarId, Option<Lifetime>> = sized(f.vars.len(), None);
 
     // Definitions.
     let walk = f.walk();
@@ -152,40 +180,53 @@ pub fn analyze(f: &Function) -> AllocationLifetimes {
     // Roots: allocation statements first (in body order), then string-named
     // roots in order of first use.
     let mut roots: PrimaryMap<RootId, Root> = PrimaryMap::new();
-    let mut by_var: HashMap<VarId, RootId> = HashMap::default();
+    let mut by_var: SecondaryMap<VarId, Option<RootId>> = sized(f.vars.len(), None);
     let mut by_name: HashMap<Box<str>, RootId> = HashMap::default();
+    // Room for every allocation at once (no doubling slack).
+    roots.reserve(
+        walk.iter()
+            .filter(|&&(_, s)| f.alloc_at(s).is_some())
+            .count(),
+    );
     for &(_, s) in &walk {
         if let Some(a) = f.alloc_at(s) {
             let space = a.space;
-            if !space.is_on_chip() || by_var.contains_key(&a.var) {
+            if !space.is_on_chip() || by_var[a.var].is_some() {
                 continue;
             }
-            let base = MemBase::Var(a.var);
             let id = roots.push(Root {
-                canonical: MemRef::new(base.clone(), 0, a.size),
-                base,
+                base: MemBase::Var(a.var),
                 alloc_stmt: Some(s),
                 space,
                 size: a.size,
                 pinned: a.pinned,
-                members: Vec::new(),
+                canonical_var: None,
+                members: (0, 0),
                 lifetime: None,
             });
-            by_var.insert(a.var, id);
+            by_var[a.var] = Some(id);
         }
     }
+    drop(walk);
 
-    let mut root_of: SecondaryMap<VarId, Option<RootId>> = SecondaryMap::new();
+    let mut root_of: SecondaryMap<VarId, Option<RootId>> = sized(f.vars.len(), None);
     // Program order of definition for member lists (unassigned vars last).
     // The keys are distinct (the index breaks ties), so an unstable sort of
     // precomputed keys gives the same order as a stable keyed sort.
-    let mut ordered_vars: Vec<(u32, usize, VarId)> = f
+    let mut ordered_vars: Vec<u64> = f
         .vars
         .keys()
-        .map(|v| (vars[v].map_or(u32::MAX, |l| l.def), v.index(), v))
+        .map(|v| (u64::from(vars[v].map_or(u32::MAX, |l| l.def)) << 32) | v.index() as u64)
         .collect();
-    ordered_vars.sort_unstable_by_key(|&(def, index, _)| (def, index));
-    for (_, _, v) in ordered_vars {
+    ordered_vars.sort_unstable();
+    let ordered = || {
+        ordered_vars
+            .iter()
+            .map(|&k| VarId::new((k & u64::from(u32::MAX)) as usize))
+    };
+    // Member counts per root first, so that one table holds every list.
+    let mut count: Vec<u32> = Vec::new();
+    for v in ordered() {
         let Some((m, space)) = tile_storage(f, v) else {
             continue;
         };
@@ -193,8 +234,8 @@ pub fn analyze(f: &Function) -> AllocationLifetimes {
             continue;
         }
         let id = match &m.base {
-            MemBase::Var(b) => match by_var.get(b) {
-                Some(&id) => id,
+            MemBase::Var(b) => match by_var[*b] {
+                Some(id) => id,
                 None => continue,
             },
             MemBase::Named(n) => match by_name.get(n) {
@@ -206,8 +247,8 @@ pub fn analyze(f: &Function) -> AllocationLifetimes {
                         space,
                         size: m.size.unwrap_or(0),
                         pinned: false,
-                        canonical: m.clone(),
-                        members: Vec::new(),
+                        canonical_var: Some(v),
+                        members: (0, 0),
                         lifetime: None,
                     });
                     by_name.insert(n.clone(), id);
@@ -219,33 +260,60 @@ pub fn analyze(f: &Function) -> AllocationLifetimes {
         if let Some(lt) = vars[v] {
             if is_assigned(f, v).is_some() {
                 let r = &mut roots[id];
-                r.members.push(v);
                 r.lifetime = Some(match r.lifetime {
                     Some(x) => x.union(&lt),
                     None => lt,
                 });
+                if count.len() <= id.index() {
+                    count.resize(id.index() + 1, 0);
+                }
+                count[id.index()] += 1;
             }
         }
     }
+    drop(by_var);
+    drop(by_name);
+    let mut next = 0u32;
+    for (id, r) in roots.iter_mut() {
+        let n = count.get(id.index()).copied().unwrap_or(0);
+        r.members = (next, next);
+        next += n;
+    }
+    drop(count);
+    let mut member_list = vec![VarId::new(0); next as usize];
+    for v in ordered() {
+        let Some(id) = root_of[v] else { continue };
+        if vars[v].is_some() && is_assigned(f, v).is_some() {
+            let r = &mut roots[id];
+            member_list[r.members.1 as usize] = v;
+            r.members.1 += 1;
+        }
+    }
+    drop(ordered_vars);
 
     // The whole-root MemRef as the program writes it: the window of the
     // first owning (non-view) member when it covers the root, so moved
     // tiles print the representative's MemRef exactly (`0` or
     // `pl.const(0, pl.INT64)`).
     for (_, r) in roots.iter_mut() {
-        let owner = r.members.iter().find_map(|&m| {
-            if defined_by_view(f, m) {
-                return None;
-            }
-            let mr = f.vars[m].ty.as_ref().and_then(Type::memref)?;
-            (mr.const_offset() == Some(0)
-                && mr.size == Some(r.size)
-                && mr.slots.is_none()
-                && mr.slot_index.is_none())
-            .then(|| mr.clone())
-        });
-        if let Some(mr) = owner {
-            r.canonical = mr;
+        let owner = member_list[r.members.0 as usize..r.members.1 as usize]
+            .iter()
+            .copied()
+            .find(|&m| {
+                !defined_by_view(f, m)
+                    && f.vars[m]
+                        .ty
+                        .as_ref()
+                        .and_then(Type::memref)
+                        .is_some_and(|mr| {
+                            mr.const_offset() == Some(0)
+                                && mr.size == Some(r.size)
+                                && mr.slots.is_none()
+                                && mr.slot_index.is_none()
+                        })
+            });
+        if owner.is_some() {
+            r.canonical_var = owner;
         }
     }
 
@@ -254,7 +322,18 @@ pub fn analyze(f: &Function) -> AllocationLifetimes {
         vars,
         roots,
         root_of,
+        member_list,
     }
+}
+
+/// A side table for `n` ids allocated once at its full length (growing it
+/// one id at a time would leave up to twice the capacity behind).
+fn sized<K: EntityRef, V: Clone>(n: usize, default: V) -> SecondaryMap<K, V> {
+    let mut m = SecondaryMap::with_default(default.clone());
+    if n > 0 {
+        m[K::new(n - 1)] = default;
+    }
+    m
 }
 
 /// Whether the defining op of `v` is a view (its MemRef is a window of its

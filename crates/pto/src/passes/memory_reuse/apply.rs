@@ -13,9 +13,9 @@
 use super::lifetime::{AllocationLifetimes, RootId};
 use super::packing::{defined_by_view, Placement};
 use crate::ir::MemBase;
-use crate::ir::{BinOp, Expr, Function, MemRef, StmtKind, Type, VarDef, VarId};
+use crate::ir::{BinOp, Expr, Function, MemRef, SecondaryMap, StmtKind, Type, VarDef, VarId};
 use rustc_hash::FxHashMap as HashMap;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 /// A hashable stand-in for a [`MemBase`], to index phis by the base they name.
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -33,16 +33,24 @@ impl BaseKey {
     }
 }
 
-/// The MemRef a member of a moved root gets.
-pub fn moved_memref(
-    f: &Function,
-    lt: &AllocationLifetimes,
-    v: VarId,
-    old: &MemRef,
-    root: RootId,
-    p: Placement,
-) -> MemRef {
-    let arena = &lt.roots[p.arena];
+/// One moved root as [`moved_memref`] needs it: where it goes, its size,
+/// and the whole-root MemRefs of it and of its arena, taken before any
+/// member is rewritten.
+pub struct Move<'a> {
+    /// Where the root's bytes go.
+    pub placement: Placement,
+    /// Byte size of the moved root.
+    pub size: u64,
+    /// The MemRef naming the whole moved root.
+    pub own: &'a MemRef,
+    /// The MemRef naming the whole arena.
+    pub arena: &'a MemRef,
+}
+
+/// The MemRef a member `v` of a moved root gets.
+pub fn moved_memref(f: &Function, v: VarId, old: &MemRef, mv: &Move<'_>) -> MemRef {
+    let p = mv.placement;
+    let arena = mv.arena;
     if defined_by_view(f, v) {
         let offset = match (old.const_offset(), &old.offset) {
             (Some(k), _) => Some(Expr::Int(
@@ -63,9 +71,7 @@ pub fn moved_memref(
             slots: old.slots,
             slot_index: old.slot_index.clone(),
         }
-    } else if !super::storage::same_window(old, &lt.roots[root].canonical)
-        && !covers_root(old, lt.roots[root].size)
-    {
+    } else if !super::storage::same_window(old, mv.own) && !covers_root(old, mv.size) {
         // A window inside its root (placed there by an earlier sub-range
         // packing): keep it, shifted into the arena.
         let k = old
@@ -80,12 +86,12 @@ pub fn moved_memref(
             slot_index: old.slot_index.clone(),
         }
     } else if p.offset == 0 && !p.sub_range {
-        arena.canonical.clone()
+        arena.clone()
     } else {
         MemRef::new(
             arena.base.clone(),
             i64::try_from(p.offset).unwrap_or(i64::MAX),
-            lt.roots[root].size,
+            mv.size,
         )
     }
 }
@@ -100,7 +106,11 @@ fn covers_root(m: &MemRef, size: u64) -> bool {
 /// MemRef object with the root's members, so moving the root moves the phi
 /// too (split-K accumulators: an `if` whose branches both write the moved
 /// Acc buffer keeps naming it, and no copy is needed).
-pub fn apply(f: &mut Function, lt: &AllocationLifetimes, placement: &BTreeMap<RootId, Placement>) {
+pub fn apply(
+    f: &mut Function,
+    lt: &AllocationLifetimes,
+    placement: &SecondaryMap<RootId, Option<Placement>>,
+) {
     // `if` results grouped by the base their MemRef names now, in variable
     // order; kept current as MemRefs move, so each root finds its phis
     // without scanning every phi of the function.
@@ -119,7 +129,7 @@ pub fn apply(f: &mut Function, lt: &AllocationLifetimes, placement: &BTreeMap<Ro
             phis.entry(BaseKey::of(&m.base)).or_default().insert(v);
         }
     }
-    for (&r, &p) in placement {
+    for (r, p) in placement.iter().filter_map(|(r, p)| Some((r, (*p)?))) {
         if p.arena == r && p.offset == 0 {
             continue;
         }
@@ -128,24 +138,28 @@ pub fn apply(f: &mut Function, lt: &AllocationLifetimes, placement: &BTreeMap<Ro
             .get(&BaseKey::of(base))
             .map(|s| s.iter().copied().collect())
             .unwrap_or_default();
-        let members: Vec<VarId> = lt.roots[r]
-            .members
-            .iter()
-            .copied()
-            .chain(moved_phis)
-            .collect();
+        let members: Vec<VarId> = lt.members(r).iter().copied().chain(moved_phis).collect();
         // The group's first-defined member takes the target's MemRef whole.
-        let first = lt.roots[r]
-            .members
+        let first = lt
+            .members(r)
             .iter()
             .copied()
             .min_by_key(|&m| lt.vars[m].map_or(u32::MAX, |l| l.def));
-        let target = &lt.roots[p.arena].canonical;
+        // Both whole-root MemRefs before the members change (the first
+        // owning member names the root).
+        let own = lt.canonical(f, r);
+        let target = &lt.canonical(f, p.arena);
+        let mv = Move {
+            placement: p,
+            size: lt.roots[r].size,
+            own: &own,
+            arena: target,
+        };
         for m in members {
             let Some(old) = f.vars[m].ty.as_ref().and_then(Type::memref).cloned() else {
                 continue;
             };
-            let mut new = moved_memref(f, lt, m, &old, r, p);
+            let mut new = moved_memref(f, m, &old, &mv);
             // Every other member keeps its own size when it differs from the
             // target's: offset = target offset + its relative offset, an
             // INDEX constant that prints as a bare integer.

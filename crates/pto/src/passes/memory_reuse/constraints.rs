@@ -446,8 +446,8 @@ fn written_workspace(f: &Function, lt: &AllocationLifetimes, c: &mut AllocationC
 fn stages(f: &Function, lt: &AllocationLifetimes, c: &mut AllocationConstraints) {
     let mut raw: HashMap<RootId, Vec<(u32, i64)>> = HashMap::default();
     let mut ids: BTreeMap<u32, BTreeSet<i64>> = BTreeMap::new();
-    for (id, r) in lt.roots.iter() {
-        for &m in &r.members {
+    for id in lt.roots.keys() {
+        for &m in lt.members(id) {
             let Some(s) = is_assigned(f, m) else { continue };
             let Some(call) = f.stmts[s].call() else {
                 continue;
@@ -533,12 +533,12 @@ fn planned_pipeline_stages(f: &Function, lt: &AllocationLifetimes, c: &mut Alloc
 /// same constant slot of one `pinned` allocation must not be live at the
 /// same time. Runtime slot indices (`l0c[i % 2]`) skip the check.
 pub fn check_declared_slots(f: &Function, lt: &AllocationLifetimes) -> Result<(), PassError> {
-    for (_, r) in lt.roots.iter() {
+    for (id, r) in lt.roots.iter() {
         if !r.pinned {
             continue;
         }
         let mut by_slot: BTreeMap<i64, Vec<VarId>> = BTreeMap::new();
-        for &m in &r.members {
+        for &m in lt.members(id) {
             let Some(s) = is_assigned(f, m) else { continue };
             let bound = match &f.stmts[s].kind {
                 StmtKind::Assign {

@@ -186,16 +186,19 @@ pub fn run_function(
         let moved = packing
             .placement
             .iter()
-            .any(|(r, p)| p.arena != *r || p.offset != 0);
+            .any(|(r, p)| p.is_some_and(|p| p.arena != r || p.offset != 0));
         // A later round that moves nothing leaves every boundary as the
         // previous round's fix-up made it.
         if round > 0 && !moved {
             break;
         }
         if notes.is_empty() {
-            notes = packing.notes.clone();
+            notes.clone_from(&packing.notes);
         }
         apply::apply(f, &lt, &packing.placement);
+        // The analysis tables describe the program before the rewrite;
+        // the rest of the round works on the program alone.
+        drop((lt, cons, packing));
         yield_fixup::align_loop_carries(f);
         yield_fixup::coalesce_acc_if_phis(f);
         normalize::normalize(f, &snap);

@@ -34,7 +34,7 @@ use tilemem_soc::{MemSpace, MemoryAllocatorPolicy, Soc};
 
 use super::constraints::AllocationConstraints;
 use super::lifetime::{AllocationLifetimes, Lifetime, RootId};
-use crate::ir::{Expr, Function, Type};
+use crate::ir::{Expr, Function, SecondaryMap, Type};
 
 /// Where a root's bytes end up: inside `arena` (a representative root) at
 /// byte `offset`.
@@ -81,8 +81,9 @@ pub enum PackNote {
 /// The packing of one function.
 #[derive(Clone, Debug, Default)]
 pub struct Packing {
-    /// Placement of every packed root (representatives map to themselves).
-    pub placement: BTreeMap<RootId, Placement>,
+    /// Placement of every packed root (representatives map to themselves),
+    /// a dense side table over the function's roots.
+    pub placement: SecondaryMap<RootId, Option<Placement>>,
     /// Diagnostics to emit.
     pub notes: Vec<PackNote>,
 }
@@ -153,7 +154,7 @@ impl SpaceInput<'_> {
         b: &Buffer,
         bi: usize,
         r: RootId,
-        bucket_of: &HashMap<RootId, usize>,
+        bucket_of: &SecondaryMap<RootId, Option<u32>>,
         tags: &[(u32, u32)],
     ) -> bool {
         let l = self.life(r);
@@ -178,7 +179,7 @@ impl SpaceInput<'_> {
             return false;
         }
         if let Some(ps) = self.partners.get(&r) {
-            if ps.iter().any(|p| bucket_of.get(p) == Some(&bi)) {
+            if ps.iter().any(|p| bucket_of[*p] == Some(bi as u32)) {
                 return false;
             }
         }
@@ -187,7 +188,11 @@ impl SpaceInput<'_> {
 
     fn pack(&self, depth: &BTreeMap<u32, u32>, sub_range: bool) -> Vec<Buffer> {
         let mut bufs: Vec<Buffer> = Vec::new();
-        let mut bucket_of: HashMap<RootId, usize> = HashMap::default();
+        let mut bucket_of: SecondaryMap<RootId, Option<u32>> = SecondaryMap::new();
+        if let Some(&last) = self.roots.iter().max() {
+            // The whole table at once (no doubling slack).
+            bucket_of[last] = None;
+        }
         for &r in &self.roots {
             let size = self.lt.roots[r].size;
             let tags = self.tags(r, depth);
@@ -239,7 +244,7 @@ impl SpaceInput<'_> {
             for (g, k) in tags {
                 b.residues.entry(g).or_default().insert(k);
             }
-            bucket_of.insert(r, bi);
+            bucket_of[r] = u32::try_from(bi).ok();
         }
         bufs
     }
@@ -301,10 +306,10 @@ fn sub_range_eligible(f: &Function, lt: &AllocationLifetimes, roots: &[RootId]) 
         if root.pinned {
             continue;
         }
-        if root.canonical.const_offset().is_none_or(|o| o < 0) {
+        if lt.canonical(f, r).const_offset().is_none_or(|o| o < 0) {
             return false;
         }
-        for &m in &root.members {
+        for &m in lt.members(r) {
             let Some(mr) = f.vars[m].ty.as_ref().and_then(Type::memref) else {
                 continue;
             };
@@ -372,6 +377,10 @@ pub fn pack(
     allow_sub_range: bool,
 ) -> Packing {
     let mut out = Packing::default();
+    if let Some(last) = lt.roots.keys().next_back() {
+        // The whole table at once (no doubling slack).
+        out.placement[last] = None;
+    }
     for space in MemSpace::ALL {
         if !space.is_on_chip() {
             continue;
@@ -384,7 +393,9 @@ pub fn pack(
         if roots.is_empty() {
             continue;
         }
-        roots.sort_by_key(|&r| {
+        // The root id makes every key distinct, so an unstable sort (no
+        // scratch buffer) gives the stable order.
+        roots.sort_unstable_by_key(|&r| {
             let root = &lt.roots[r];
             (
                 std::cmp::Reverse(root.size),
@@ -417,14 +428,11 @@ pub fn pack(
         );
         for b in bufs {
             for (m, off) in b.members {
-                out.placement.insert(
-                    m,
-                    Placement {
-                        arena: b.rep,
-                        offset: off,
-                        sub_range: b.sub_range,
-                    },
-                );
+                out.placement[m] = Some(Placement {
+                    arena: b.rep,
+                    offset: off,
+                    sub_range: b.sub_range,
+                });
             }
         }
     }
