@@ -68,6 +68,16 @@ fn main() -> ExitCode {
     // placement, see `output::interrupt::stop_flag`); during the commit it
     // waits for the renames.
     output::interrupt::install();
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: setting allocator parameters at start-up, before any thread
+    // exists and before any allocation that the change could affect.
+    unsafe {
+        // Program tables grow by doubling; glibc's adaptive threshold then
+        // keeps freed large blocks in the heap, where they fragment and hold
+        // resident memory for the rest of the run. A fixed threshold maps
+        // every block of 128 KiB or more on its own and returns it at free.
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 128 * 1024);
+    }
     let args: Vec<String> = std::env::args().collect();
     // `opt` follows mlir-opt's single-dash flag conventions, which clap does
     // not model; it parses its own arguments.
