@@ -25,8 +25,10 @@ pub struct Args {
     #[arg(required_unless_present = "family")]
     pub dir: Option<PathBuf>,
     /// Generated family instead of a folder: challenging, guillotine,
-    /// staircase or all (repeatable). Prints the distribution per family;
-    /// the instances are always solved with --fit at their capacity.
+    /// staircase, random or all (repeatable). Prints the distribution per
+    /// family; instances with a capacity are always solved with --fit at
+    /// it, those without (random) for the lowest placement unless --slack
+    /// gives them one.
     #[arg(long, value_name = "NAME")]
     pub family: Vec<String>,
     /// Instances per family.
@@ -36,7 +38,8 @@ pub struct Args {
     #[arg(long)]
     pub rows: bool,
     /// With --family: write every generated instance to this folder as
-    /// `FAMILY-SEED.CAPACITY.csv` (replayable with `tilemem bench DIR`).
+    /// `FAMILY-SEED.CAPACITY.csv` (`FAMILY-SEED.csv` without a capacity;
+    /// replayable with `tilemem bench DIR`).
     #[arg(long, value_name = "DIR")]
     pub write: Option<PathBuf>,
     /// Solver and search budget.
@@ -45,6 +48,11 @@ pub struct Args {
     /// Capacity for every problem (overrides file names).
     #[arg(long)]
     pub capacity: Option<u64>,
+    /// With --family: give instances without a capacity (random) one this
+    /// many percent above their lower bound, and solve them with --fit at
+    /// it (and MiniMalloc too, when measured).
+    #[arg(long, value_name = "PERCENT")]
+    pub slack: Option<f64>,
 }
 
 /// Runs the subcommand.
@@ -85,10 +93,17 @@ pub fn run(args: Args) -> ExitCode {
         for name in names {
             let rows: Vec<Row> = (0..args.count)
                 .map(|seed| {
-                    let p = family(&name, seed).expect("known family");
+                    let mut p = family(&name, seed).expect("known family");
+                    if let (None, Some(pct)) = (p.capacity, args.slack) {
+                        let lb = tilemem_plan::lower_bound(&p);
+                        p.capacity = Some(lb + (lb as f64 * pct / 100.0).ceil() as u64);
+                    }
                     if let Some(dir) = &args.write {
-                        let cap = p.capacity.unwrap_or(0);
-                        let path = dir.join(format!("{name}-{seed}.{cap}.csv"));
+                        let file = match p.capacity {
+                            Some(cap) => format!("{name}-{seed}.{cap}.csv"),
+                            None => format!("{name}-{seed}.csv"),
+                        };
+                        let path = dir.join(file);
                         if let Err(e) = std::fs::write(&path, csv::write_problem(&p, None)) {
                             eprintln!("warning: cannot write {}: {e}", path.display());
                         }

@@ -162,13 +162,13 @@ fn minimalloc_cell(m: &Option<Result<f64, String>>) -> String {
     }
 }
 
-/// One line per family: the distribution of the solve times over its
-/// instances (median and worst), failures (no placement within the
+/// One line per family: the distribution of the solve times and of the
+/// gaps to the lower bound over its instances (median and worst), failures (no placement within the
 /// capacity, or invalid), the members that won, and MiniMalloc's figures
 /// on the same instances when measured.
 pub fn family_table(families: &[(String, Vec<Row>)]) -> String {
     let mut s = String::from(
-        "| family | instances | buffers (median) | median (s) | worst (s) | worst instance | failures | won by | MiniMalloc median (s) | MiniMalloc worst (s) | MiniMalloc failures | slower than MiniMalloc |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+        "| family | instances | buffers (median) | median (s) | worst (s) | worst instance | gap % median | gap % worst | failures | won by | MiniMalloc median (s) | MiniMalloc worst (s) | MiniMalloc failures | slower than MiniMalloc |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     for (name, rows) in families {
         if rows.is_empty() {
@@ -176,6 +176,19 @@ pub fn family_table(families: &[(String, Vec<Row>)]) -> String {
         }
         let mut times: Vec<f64> = rows.iter().map(|r| r.time.as_secs_f64()).collect();
         times.sort_by(f64::total_cmp);
+        // Gap of the placement to the lower bound; an instance without one
+        // counts as infinitely far.
+        let mut gaps: Vec<f64> = rows
+            .iter()
+            .map(|r| match r.height {
+                Some(h) if r.lower_bound > 0 => {
+                    100.0 * (h as f64 - r.lower_bound as f64) / r.lower_bound as f64
+                }
+                Some(_) => 0.0,
+                None => f64::INFINITY,
+            })
+            .collect();
+        gaps.sort_by(f64::total_cmp);
         let mut sizes: Vec<usize> = rows.iter().map(|r| r.buffers).collect();
         sizes.sort_unstable();
         let worst = rows
@@ -222,13 +235,15 @@ pub fn family_table(families: &[(String, Vec<Row>)]) -> String {
             )
         };
         s.push_str(&format!(
-            "| {} | {} | {} | {:.3} | {:.3} | {} | {} | {} | {} | {} | {} | {} |\n",
+            "| {} | {} | {} | {:.3} | {:.3} | {} | {:.2} | {:.2} | {} | {} | {} | {} | {} | {} |\n",
             name,
             rows.len(),
             sizes[sizes.len() / 2],
             times[times.len() / 2],
             times[times.len() - 1],
             worst,
+            gaps[gaps.len() / 2],
+            gaps[gaps.len() - 1],
             fails,
             won.join(", "),
             mm_med,

@@ -1,0 +1,38 @@
+//! `tilemem bench --family random`: instances without a capacity are
+//! solved for the lowest placement, `--slack` gives them one above their
+//! lower bound, and the family line reports the gaps.
+
+use std::process::Command;
+
+fn bench(extra: &[&str]) -> (Option<i32>, String) {
+    let o = Command::new(env!("CARGO_BIN_EXE_tilemem"))
+        .args(["bench", "--family", "random", "--count", "1", "--rows"])
+        .args(["--node-limit", "20000"])
+        .args(extra)
+        .env_remove("MINIMALLOC")
+        .output()
+        .unwrap();
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+    )
+}
+
+#[test]
+fn random_family_without_and_with_slack() {
+    // Instance 0: 2,553 buffers, lower bound 531040.
+    let (code, out) = bench(&[]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("| random-0 | 2553 | - | 531040 |"), "{out}");
+    assert!(out.contains("| gap % median | gap % worst |"), "{out}");
+    assert!(out.contains("| random | 1 | 2553 |"), "{out}");
+    // 10 % slack: capacity 531040 + 53104, met by greedy placement.
+    let (code, out) = bench(&["--slack", "10"]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        out.contains("| random-0 | 2553 | 584144 | 531040 |"),
+        "{out}"
+    );
+    let family = out.lines().last().unwrap();
+    assert!(family.contains("| 0 | auto/greedy 1 |"), "{family}");
+}
