@@ -15,7 +15,6 @@ pub use diag::ParseError;
 pub use parse::{decode, parse};
 pub use print::print;
 
-pub mod check;
 pub mod explain;
 pub mod ops;
 pub mod passes;

@@ -21,7 +21,7 @@
 //! (arguments, keyword attributes) by [`check_call`]; registered ops
 //! outside the table's scope (distributed, prefetch, the pre-lowering tensor
 //! ops) read as [`DEFAULT_OP`]. The registry's input-space constraints are
-//! checked on typed programs by [`crate::check`].
+//! checked on typed programs by [`crate::passes::input_spaces`].
 
 mod deviations;
 pub mod registry;

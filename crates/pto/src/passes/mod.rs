@@ -24,6 +24,7 @@ pub mod allocate_memory_addr;
 pub mod analysis;
 pub mod dsa_rp;
 pub mod init_memref;
+pub mod input_spaces;
 pub mod materialize_semantic_aliases;
 pub mod memory_reuse;
 mod parallel;
@@ -385,7 +386,7 @@ pub fn run_pipeline(
         .any(|&p| p == PassId::MemoryReuse || p == PassId::AllocateMemoryAddr);
     // The registry's input-space constraints, on the spaces the program
     // declares (no pass changes a tile's space).
-    for w in crate::check::input_spaces(program)? {
+    for w in input_spaces::check(program)? {
         ctx.warning(w);
     }
     if program.functions.len() > 1 {

@@ -1,6 +1,6 @@
-//! Checks of a whole program against the op registry that need its types.
+//! The registry's input-space constraints, checked on a whole typed program.
 //!
-//! [`input_spaces`]: the registry's input-space constraints
+//! [`check`]: the registry's input-space constraints
 //! (`set_input_memory`, e.g. `tile.matmul` reads its lhs from Left). They
 //! belong to one stage: PyPTO's InferTileMemorySpace, which runs before
 //! InitMemRef, meets each one by inserting a `tile.move` (`op-registry.md`
@@ -18,14 +18,14 @@
 //! Assumes: a parsed program at any stage (no memory pass changes a tile's
 //! space, so one check before the pipeline covers all of them).
 
+use super::PassError;
 use crate::ir::{Expr, Function, Program, Type};
 use crate::ops;
-use crate::passes::PassError;
 
 /// Checks every call of every function: an error for a constrained tile
 /// operand without a space; one warning per operand whose declared space
 /// the registry does not allow.
-pub fn input_spaces(program: &Program) -> Result<Vec<String>, PassError> {
+pub fn check(program: &Program) -> Result<Vec<String>, PassError> {
     let mut warnings = Vec::new();
     for f in &program.functions {
         function_input_spaces(f, &mut warnings)?;
