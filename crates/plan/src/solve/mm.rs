@@ -298,6 +298,10 @@ struct State<'a, 'm> {
     heuristic: usize,
     /// Scratch marks for affected sections.
     mark: Vec<bool>,
+    /// Buffers placed now, and at most so far (reported to the meter as
+    /// the search's progress).
+    placed: usize,
+    deepest: usize,
 }
 
 /// Static order keys, most significant first: W(idth), A(rea), T(otal).
@@ -331,6 +335,8 @@ impl<'a, 'm> State<'a, 'm> {
             cuts,
             heuristic: 0,
             mark: vec![false; m.sections],
+            placed: 0,
+            deepest: 0,
         }
     }
 
@@ -444,6 +450,11 @@ impl<'a, 'm> State<'a, 'm> {
                 continue;
             }
             self.assigned[b] = offset;
+            self.placed += 1;
+            if self.placed > self.deepest {
+                self.deepest = self.placed;
+                self.meter.progress(self.placed, m.ids.len());
+            }
             let top = offset + m.size[b];
             // Minimum offsets of the unplaced buffers it overlaps.
             let mut hatless = true;
@@ -506,6 +517,7 @@ impl<'a, 'm> State<'a, 'm> {
                 self.min_off[o as usize] = v;
             }
             self.assigned[b] = NONE;
+            self.placed -= 1;
             if status != Status::NotFound {
                 return status;
             }

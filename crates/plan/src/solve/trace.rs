@@ -37,7 +37,8 @@
 //!    before, that window wants twice as many extra buffers; elsewhere a
 //!    new window opens. Repeat until the budget is spent, until a window
 //!    would hold more than half of the buffers (or 4,000: the exact
-//!    search's job, not the repair's) or for at most 256 rounds.
+//!    search's job, not the repair's), after 6 rounds in a row without a gain
+//!    (neither lower nor a higher floor), or for at most 256 rounds.
 //!
 //! # Assumes
 //! A plain problem (no conflict or penalty pairs, no pinned buffers, no
@@ -68,6 +69,14 @@ use crate::problem::{Buffer, Problem};
 const WINDOW_NODES: u64 = 400_000;
 /// Rounds of the repair at most (each solves one window problem).
 const MAX_ROUNDS: u32 = 256;
+
+/// Rounds in a row that neither lower the placement nor raise the floor
+/// after which the repair stops: on random interval instances the top
+/// moves between windows that never gain, and the repair used its whole
+/// share of the budget; on the shared traces every gain comes within a few
+/// rounds of the previous one. Counted in rounds, so the stop does not
+/// depend on the machine.
+const STALL_ROUNDS: u32 = 6;
 
 /// Buffers of a window problem at most: beyond, the exact search rarely
 /// proves its optimum within the time of a window.
@@ -127,8 +136,10 @@ pub(crate) fn repair(problem: &Problem, incumbent: Vec<u64>, lb: u64, meter: &Me
     let first_extra = |t: u64| FIRST_EXTRA.max(ends.count(t, t + 1) / 8);
     let mut spots: Vec<Spot> = Vec::new();
     let mut rounds = 0;
-    while rounds < MAX_ROUNDS && meter.alive() {
+    let mut stalled = 0;
+    while rounds < MAX_ROUNDS && stalled < STALL_ROUNDS && meter.alive() {
         rounds += 1;
+        stalled += 1;
         // Where does the placement stand highest? At the busiest instant
         // of its top buffer's lifetime: widen the window tried there, or
         // open one.
@@ -174,7 +185,10 @@ pub(crate) fn repair(problem: &Problem, incumbent: Vec<u64>, lb: u64, meter: &Me
             // Not settled in time: a wider window will not be either.
             break;
         };
-        out.floor = out.floor.max(optimum);
+        if optimum > out.floor {
+            out.floor = optimum;
+            stalled = 0;
+        }
         if cur_h <= out.floor {
             break;
         }
@@ -196,7 +210,11 @@ pub(crate) fn repair(problem: &Problem, incumbent: Vec<u64>, lb: u64, meter: &Me
             for &(i, o) in &next.moved {
                 out.offsets[i] = o;
             }
-            cur_h = height_of(problem, &out.offsets);
+            let h = height_of(problem, &out.offsets);
+            if h < cur_h {
+                stalled = 0;
+            }
+            cur_h = h;
             if cur_h <= out.floor {
                 break;
             }
