@@ -215,7 +215,12 @@ impl<'a> Meter<'a> {
         }
         if used >= self.next_check.get() {
             self.next_check.set(used.saturating_add(CHECK_EVERY));
-            if let Some((p, false)) = self.pace {
+            // Once a member has proved the goal the follower only has to
+            // catch up with its work (under a node limit): no pauses.
+            let open = self
+                .race
+                .is_none_or(|r| r.load(Ordering::Relaxed) == u64::MAX);
+            if let (Some((p, false)), true) = (self.pace, open) {
                 p.pause(&self.resumed);
             }
             if self.time_is_up() {
