@@ -99,6 +99,10 @@ pub(crate) struct Repaired {
     /// window drops constraints, so no placement of the whole problem is
     /// lower). `offsets` at this height is optimal.
     pub(crate) floor: u64,
+    /// Rounds run, and the last one that gained (lowered the placement or
+    /// raised the floor; 0: none).
+    pub(crate) rounds: u32,
+    pub(crate) last_gain: u32,
 }
 
 /// A place the repair has opened a window at.
@@ -121,6 +125,8 @@ pub(crate) fn repair(problem: &Problem, incumbent: Vec<u64>, lb: u64, meter: &Me
     let mut out = Repaired {
         offsets: incumbent,
         floor: lb,
+        rounds: 0,
+        last_gain: 0,
     };
     if !is_plain(problem) || cur_h <= lb || !meter.alive() {
         return out;
@@ -139,6 +145,7 @@ pub(crate) fn repair(problem: &Problem, incumbent: Vec<u64>, lb: u64, meter: &Me
     let mut stalled = 0;
     while rounds < MAX_ROUNDS && stalled < STALL_ROUNDS && meter.alive() {
         rounds += 1;
+        out.rounds = rounds;
         stalled += 1;
         // Where does the placement stand highest? At the busiest instant
         // of its top buffer's lifetime: widen the window tried there, or
@@ -188,6 +195,7 @@ pub(crate) fn repair(problem: &Problem, incumbent: Vec<u64>, lb: u64, meter: &Me
         if optimum > out.floor {
             out.floor = optimum;
             stalled = 0;
+            out.last_gain = rounds;
         }
         if cur_h <= out.floor {
             break;
@@ -213,6 +221,7 @@ pub(crate) fn repair(problem: &Problem, incumbent: Vec<u64>, lb: u64, meter: &Me
             let h = height_of(problem, &out.offsets);
             if h < cur_h {
                 stalled = 0;
+                out.last_gain = rounds;
             }
             cur_h = h;
             if cur_h <= out.floor {
@@ -621,6 +630,32 @@ mod tests {
         let repaired = repair(&p, greedy, lower_bound(&p), &later());
         assert_eq!(checked(&p, &repaired.offsets), 7);
         assert_eq!(repaired.floor, 7);
+    }
+
+    #[test]
+    fn the_repair_stops_after_rounds_without_a_gain() {
+        // Random intervals: the top moves between windows that do not
+        // bring the placement down; without the stall rule the repair ran
+        // until its budget was spent (seed 1: six rounds, none gaining;
+        // seeds 0, 2 and 3 end after five on a window that is not settled).
+        let mut stopped = 0;
+        for seed in [1] {
+            let p = crate::gen::random_intervals(seed);
+            let lb = lower_bound(&p);
+            let greedy = best_greedy(&p, &Meter::unlimited()).expect("plain");
+            let h = height_of(&p, &greedy);
+            let meter = Meter::new(
+                &Budget::default()
+                    .with_time_limit(None)
+                    .with_node_limit(Some(u64::MAX / 2)),
+            );
+            let repaired = repair(&p, greedy, lb, &meter);
+            assert!(checked(&p, &repaired.offsets) <= h);
+            assert!(meter.alive(), "seed {seed}: the budget ran out first");
+            assert!(repaired.rounds <= repaired.last_gain + STALL_ROUNDS);
+            stopped += usize::from(repaired.rounds == repaired.last_gain + STALL_ROUNDS);
+        }
+        assert!(stopped > 0, "the stall rule never ended a repair");
     }
 
     #[test]
