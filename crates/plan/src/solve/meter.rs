@@ -63,6 +63,42 @@ pub(crate) struct Meter<'a> {
     race: Option<&'a AtomicU64>,
     /// A stop request, read with the clock.
     stop: Option<&'static AtomicBool>,
+    /// A portfolio's pacing between two members (see [`Pace`]), and
+    /// whether this meter's member is the one that may take the lead.
+    pace: Option<(&'a Pace, bool)>,
+    /// When this member last ran on (for the pause of a paced member).
+    resumed: Cell<Option<Instant>>,
+}
+
+/// Pacing between two members of a portfolio racing on shared cores: once
+/// the *leader* reports that its search is close to a full placement
+/// ([`Meter::progress`]), the *follower* pauses at each clock check for
+/// three times as long as it ran since the last one, so the leader gets
+/// most of a core that the follower shares with it (or with other
+/// processes). Pauses change only when work happens, never how much or
+/// which: results under a node limit stay the same.
+#[derive(Default)]
+pub(crate) struct Pace {
+    lead: AtomicBool,
+}
+
+impl Pace {
+    /// Longest single pause: keeps the follower responsive to a stop.
+    const MAX_PAUSE: Duration = Duration::from_millis(20);
+
+    /// Pauses the follower (when the leader leads) in proportion to the
+    /// time it ran since `resumed`.
+    fn pause(&self, resumed: &Cell<Option<Instant>>) {
+        let now = Instant::now();
+        if self.lead.load(Ordering::Relaxed) {
+            if let Some(r) = resumed.get() {
+                std::thread::sleep((now - r).saturating_mul(3).min(Self::MAX_PAUSE));
+            }
+            resumed.set(Some(Instant::now()));
+        } else {
+            resumed.set(Some(now));
+        }
+    }
 }
 
 impl<'a> Meter<'a> {
@@ -79,6 +115,8 @@ impl<'a> Meter<'a> {
             spent: Cell::new(false),
             race: None,
             stop: budget.stop,
+            pace: None,
+            resumed: Cell::new(None),
         }
     }
 
@@ -93,6 +131,8 @@ impl<'a> Meter<'a> {
             spent: Cell::new(false),
             race: None,
             stop: None,
+            pace: None,
+            resumed: Cell::new(None),
         }
     }
 
@@ -115,6 +155,28 @@ impl<'a> Meter<'a> {
         }
     }
 
+    /// This meter paced by `pace`: as the leader (`lead`), whose
+    /// [`Meter::progress`] reports count, or as the follower, which pauses
+    /// while the leader leads.
+    pub(crate) fn paced(self, pace: &'a Pace, lead: bool) -> Meter<'a> {
+        Meter {
+            pace: Some((pace, lead)),
+            ..self
+        }
+    }
+
+    /// Reports that the member's search has placed `placed` of `total`
+    /// buffers at once (its deepest so far): a leader that places seven
+    /// eighths takes the lead. A placement count, not work or time, so the
+    /// signal is the same on every machine.
+    pub(crate) fn progress(&self, placed: usize, total: usize) {
+        if let Some((p, true)) = self.pace {
+            if placed.saturating_mul(8) >= total.saturating_mul(7) {
+                p.lead.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+
     /// A meter with this one's deadline cut to `within` from now and its
     /// work to `units` (for a sub-search such as a repair window). Work it
     /// books must be charged to this meter too (see [`Meter::used`]).
@@ -134,6 +196,8 @@ impl<'a> Meter<'a> {
             spent: Cell::new(self.spent.get()),
             race: self.race,
             stop: self.stop,
+            pace: self.pace,
+            resumed: Cell::new(None),
         }
     }
 
@@ -151,6 +215,14 @@ impl<'a> Meter<'a> {
         }
         if used >= self.next_check.get() {
             self.next_check.set(used.saturating_add(CHECK_EVERY));
+            // Once a member has proved the goal the follower only has to
+            // catch up with its work (under a node limit): no pauses.
+            let open = self
+                .race
+                .is_none_or(|r| r.load(Ordering::Relaxed) == u64::MAX);
+            if let (Some((p, false)), true) = (self.pace, open) {
+                p.pause(&self.resumed);
+            }
             if self.time_is_up() {
                 self.spent.set(true);
                 return false;
