@@ -322,7 +322,7 @@ impl State<'_> {
 
     fn ddr_memref(&mut self, size: u64) -> MemRef {
         let n = self.next_id();
-        MemRef::new(MemBase::Named(format!("mem_ddr_{n}").into()), 0, size)
+        MemRef::new(MemBase::Named(MemSpace::Ddr.alloc_name(n).into()), 0, size)
     }
 
     fn new_alloc(&mut self, f: &mut Function, space: &MemSpace, size: u64) -> MemRef {
