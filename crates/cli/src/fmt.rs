@@ -50,9 +50,8 @@ pub fn run(args: Args) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let out = tilemem_pto::print(&program);
     if args.check {
-        return match first_difference(src, &out) {
+        return match first_difference(src, &program) {
             None => ExitCode::SUCCESS,
             Some(line) => {
                 eprintln!(
@@ -62,14 +61,16 @@ pub fn run(args: Args) -> ExitCode {
             }
         };
     }
+    // Printed straight into the file or standard output: the text is never
+    // held whole.
+    let print = |w: &mut dyn Write| tilemem_pto::print::print_to(&program, w);
     let written = match &args.output {
-        Some(path) => write_atomically(path, out.as_bytes()),
-        None => {
-            let mut stdout = std::io::stdout().lock();
-            stdout
-                .write_all(out.as_bytes())
-                .and_then(|()| stdout.flush())
+        Some(path) => {
+            let mut o = crate::output::Outputs::new();
+            o.add_stream(path, print);
+            o.commit().map_err(|e| e.error)
         }
+        None => crate::output::stdout_stream(print),
     };
     match written {
         Ok(()) => ExitCode::SUCCESS,
@@ -94,25 +95,100 @@ fn read_input(path: &Path, stdin: bool) -> std::io::Result<Vec<u8>> {
     }
 }
 
-/// 1-based line of the first difference, `None` when equal.
-fn first_difference(a: &str, b: &str) -> Option<usize> {
-    if a == b {
+/// 1-based line of the first difference between `src` and the printed
+/// `program`, `None` when equal; the printed text is compared as it is
+/// produced, never held whole.
+fn first_difference(src: &str, program: &tilemem_pto::ir::Program) -> Option<usize> {
+    let mut cmp = Compare {
+        src: src.as_bytes(),
+        at: 0,
+        next: None,
+    };
+    // Comparing cannot fail otherwise: a write error means a difference.
+    let _ = tilemem_pto::print::print_to(program, &mut cmp);
+    if cmp.next.is_none() && cmp.at == src.len() {
         return None;
     }
-    let mut la = a.split('\n');
-    let mut lb = b.split('\n');
+    // The lines up to the first differing byte, and that byte, decide the
+    // line exactly as comparing the whole texts line by line would.
+    let mut printed = src.as_bytes()[..cmp.at].to_vec();
+    printed.extend(cmp.next);
+    let end = (cmp.at + 1).min(src.len());
+    Some(first_different_line(&src.as_bytes()[..end], &printed))
+}
+
+/// A writer that compares what it is given with `src`: `at` is the length
+/// of the common prefix, `next` the first printed byte past it (the
+/// comparison stops there).
+struct Compare<'a> {
+    src: &'a [u8],
+    at: usize,
+    next: Option<u8>,
+}
+
+impl Write for Compare<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let rest = &self.src[self.at..];
+        let same = buf.iter().zip(rest).take_while(|(a, b)| a == b).count();
+        self.at += same;
+        if same < buf.len() {
+            self.next = Some(buf[same]);
+            return Err(std::io::Error::other("differs"));
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// 1-based line of the first difference of two different texts.
+fn first_different_line(a: &[u8], b: &[u8]) -> usize {
+    let mut la = a.split(|&c| c == b'\n');
+    let mut lb = b.split(|&c| c == b'\n');
     let mut line = 1;
     loop {
         match (la.next(), lb.next()) {
             (Some(x), Some(y)) if x == y => line += 1,
-            _ => return Some(line),
+            _ => return line,
         }
     }
 }
 
-/// Writes through the shared all-or-nothing output set.
-fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let mut o = crate::output::Outputs::new();
-    o.add(path, bytes);
-    o.commit().map_err(|e| e.error)
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The whole-text comparison the streaming one must agree with.
+    fn whole(a: &str, b: &str) -> Option<usize> {
+        (a != b).then(|| first_different_line(a.as_bytes(), b.as_bytes()))
+    }
+
+    #[test]
+    fn streamed_check_finds_the_line_the_whole_comparison_finds() {
+        let canonical = "import pypto.language as pl\n\n@pl.program\nclass P:\n    @pl.function\n    def f(x: pl.Tensor[[4], pl.FP32]) -> pl.Tensor[[4], pl.FP32]:\n        y: pl.Tensor[[4], pl.FP32] = pl.add(x, x)\n        return y\n";
+        let variants = [
+            canonical.to_string(),
+            canonical.trim_end().to_string(),
+            format!("{canonical}\n"),
+            canonical.replace("pl.add(x, x)", "pl.add(x,x)"),
+            canonical.replace("return y", "return  y"),
+            canonical.replace("class P:", "class P :"),
+            canonical.replace("\n\n@pl", "\n\n\n@pl"),
+            canonical.replace("[[4], pl.FP32])", "[[4],pl.FP32])"),
+            canonical.trim_end().replace("return y", "return (y)"),
+            canonical.replace("return y", "return (y)"),
+            canonical.replace("pl.add(x, x)", "pl.add((x), x)"),
+        ];
+        let mut differing = 0;
+        for src in &variants {
+            let p = tilemem_pto::parse(src).unwrap();
+            let printed = tilemem_pto::print(&p);
+            let expect = whole(src, &printed);
+            differing += usize::from(expect.is_some());
+            assert_eq!(first_difference(src, &p), expect, "{src:?} vs {printed:?}");
+        }
+        assert_eq!(differing, 7);
+    }
 }

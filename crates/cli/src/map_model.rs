@@ -61,7 +61,7 @@ pub fn plan_doc(title: &str, results: &[Planned], input: &Program, soc: &Soc) ->
 fn spaces_of(results: &[Planned], name: &str) -> Vec<String> {
     let mut out: Vec<String> = results
         .iter()
-        .flat_map(|p| p.report.functions.iter())
+        .flat_map(|p| p.report.iter().flat_map(|r| r.functions.iter()))
         .filter(|f| f.name == name)
         .flat_map(|f| f.spaces.iter().map(|s| s.space.clone()))
         .collect();
@@ -74,7 +74,10 @@ type Refused = HashMap<(String, String, String), Vec<String>>;
 
 fn plan_lanes(p: &Planned, refused: &Refused) -> Vec<Lane> {
     let mut lanes = Vec::new();
-    for fr in &p.report.functions {
+    let Some(report) = &p.report else {
+        return lanes;
+    };
+    for fr in &report.functions {
         let Some(f) = p.program.function(&fr.name) else {
             continue;
         };
@@ -105,7 +108,7 @@ fn plan_lanes(p: &Planned, refused: &Refused) -> Vec<Lane> {
                         continue;
                     }
                     let q = &problem.buffers[j];
-                    if o.root == b.root || (o.start == b.start && p.report.addressed) {
+                    if o.root == b.root || (o.start == b.start && report.addressed) {
                         same_root.push(o.name.as_str());
                     } else if pb.lower < q.upper && q.lower < pb.upper {
                         co_live.push(o.name.as_str());

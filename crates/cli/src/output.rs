@@ -2,16 +2,22 @@
 //!
 //! A command stages every file it means to write (the program, the report,
 //! the maps, exported problems) in an [`Outputs`] set and calls
-//! [`Outputs::commit`] once everything has been computed. The commit writes
-//! each file to a temporary sibling in its destination folder; only when
-//! every temporary file is complete does it rename them into place. A
-//! failure at any point (read-only folder, full disk, missing folder)
+//! [`Outputs::commit`] once everything has been computed. A file is staged
+//! either as bytes or as a writer function ([`Outputs::add_stream`]) that
+//! produces its text during the commit, straight into the file: a printed
+//! program is never held whole in memory. The commit writes each file to a
+//! temporary sibling in its destination folder; only when every temporary
+//! file is complete does it rename them into place. A failure at any point
+//! (read-only folder, full disk, missing folder, a writer function's error)
 //! removes the temporary files and leaves every destination as it was, so a
 //! failed command never leaves some of its outputs behind.
 //!
 //! An interrupt (`SIGINT`) before the commit ends the process with nothing
-//! written; one that arrives during the commit is held until the renames
-//! are done, so the files are either all old or all new, never torn. A
+//! written. One that arrives while the temporary files are being written
+//! stops the writing at the next write: the temporary files are removed and
+//! the process ends with nothing written. One that arrives during the
+//! renames is held until they are done, so the files are either all old or
+//! all new, never torn. A
 //! command with a long search (`solve`) asks instead for the first
 //! interrupt to stop the search ([`interrupt::stop_flag`]): the best result
 //! so far is then validated and committed, and the command exits with
@@ -22,9 +28,20 @@ use std::path::{Path, PathBuf};
 
 /// A set of files to write together.
 #[derive(Default)]
-pub struct Outputs {
-    files: Vec<(PathBuf, Vec<u8>)>,
+pub struct Outputs<'a> {
+    files: Vec<(PathBuf, Content<'a>)>,
     dirs: Vec<PathBuf>,
+}
+
+/// Writes a file's whole contents into the writer it is given.
+pub type Producer<'a> = Box<dyn FnOnce(&mut dyn Write) -> io::Result<()> + 'a>;
+
+/// What a staged file holds.
+enum Content<'a> {
+    /// Bytes computed before the commit.
+    Bytes(Vec<u8>),
+    /// Text produced during the commit.
+    Stream(Producer<'a>),
 }
 
 /// Why a commit failed: the destination that could not be written and the
@@ -55,18 +72,33 @@ fn open_file(path: &Path) -> io::Result<Box<dyn Write>> {
     Ok(Box::new(std::fs::File::create(path)?))
 }
 
-impl Outputs {
+impl<'a> Outputs<'a> {
     /// An empty set.
-    pub fn new() -> Outputs {
+    pub fn new() -> Outputs<'a> {
         Outputs::default()
     }
 
     /// Stages `bytes` to be written at `path`. A later file with the same
     /// path replaces the earlier one.
     pub fn add(&mut self, path: impl Into<PathBuf>, bytes: impl Into<Vec<u8>>) {
-        let path = path.into();
+        self.stage(path.into(), Content::Bytes(bytes.into()));
+    }
+
+    /// Stages a file whose contents `produce` writes during the commit,
+    /// straight into the temporary file (nothing is held in memory). An
+    /// error it returns fails the commit like a write error: nothing is
+    /// written. A later file with the same path replaces the earlier one.
+    pub fn add_stream(
+        &mut self,
+        path: impl Into<PathBuf>,
+        produce: impl FnOnce(&mut dyn Write) -> io::Result<()> + 'a,
+    ) {
+        self.stage(path.into(), Content::Stream(Box::new(produce)));
+    }
+
+    fn stage(&mut self, path: PathBuf, content: Content<'a>) {
         self.files.retain(|(p, _)| *p != path);
-        self.files.push((path, bytes.into()));
+        self.files.push((path, content));
     }
 
     /// Stages every regular file of `staging` to be written under the
@@ -116,16 +148,22 @@ impl Outputs {
             }
             created.extend(missing);
         }
-        let mut temps: Vec<(PathBuf, &Path)> = Vec::with_capacity(self.files.len());
-        let cleanup = |temps: &[(PathBuf, &Path)]| {
+        let mut temps: Vec<(PathBuf, PathBuf)> = Vec::with_capacity(self.files.len());
+        let cleanup = |temps: &[(PathBuf, PathBuf)]| {
             for (t, _) in temps {
                 let _ = std::fs::remove_file(t);
             }
         };
-        for (path, bytes) in &self.files {
-            let tmp = temp_path(path);
-            let written = open(&tmp).and_then(|mut w| {
-                w.write_all(bytes)?;
+        for (path, content) in self.files {
+            let tmp = temp_path(&path);
+            let written = open(&tmp).and_then(|w| {
+                // An interrupt while the files are written ends the writing
+                // (and, once the temporary files are gone, the process).
+                let mut w = interrupt::Stoppable(w);
+                match content {
+                    Content::Bytes(bytes) => w.write_all(&bytes)?,
+                    Content::Stream(produce) => produce(&mut w)?,
+                }
                 w.flush()
             });
             // Record the temporary file before checking, so a partial one is
@@ -134,10 +172,8 @@ impl Outputs {
             if let Err(error) = written {
                 cleanup(&temps);
                 remove_created(&created);
-                return Err(CommitError {
-                    path: path.clone(),
-                    error,
-                });
+                let path = temps.pop().map(|(_, p)| p).unwrap_or_default();
+                return Err(CommitError { path, error });
             }
         }
         // Every file is complete: move them into place. A rename within one
@@ -145,6 +181,7 @@ impl Outputs {
         // the files already moved are removed when they did not exist.
         let mut moved: Vec<(&Path, bool)> = Vec::new();
         for (i, (tmp, path)) in temps.iter().enumerate() {
+            let path = path.as_path();
             let existed = path.exists();
             if let Err(error) = std::fs::rename(tmp, path) {
                 cleanup(&temps[i..]);
@@ -178,6 +215,14 @@ fn temp_path(path: &Path) -> PathBuf {
 pub fn stdout(bytes: &[u8]) -> io::Result<()> {
     let mut out = io::stdout().lock();
     out.write_all(bytes)?;
+    out.flush()
+}
+
+/// Streams what `produce` writes to standard output (a printed program,
+/// never held whole); errors as [`stdout`].
+pub fn stdout_stream(produce: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<()> {
+    let mut out = io::stdout().lock();
+    produce(&mut out)?;
     out.flush()
 }
 
@@ -251,6 +296,33 @@ pub mod interrupt {
     /// True once an interrupt asked the search to stop.
     pub fn stopped() -> bool {
         STOP.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// Whether an interrupt arrived during the current commit.
+    fn pending() -> bool {
+        #[cfg(unix)]
+        return PENDING.load(Ordering::SeqCst);
+        #[cfg(not(unix))]
+        false
+    }
+
+    /// A commit's temporary file: once an interrupt is pending, every
+    /// further write fails, so a long write (a streamed program) ends at
+    /// once, the commit removes its temporary files and the held interrupt
+    /// then ends the process with nothing written.
+    pub(super) struct Stoppable(pub(super) Box<dyn std::io::Write>);
+
+    impl std::io::Write for Stoppable {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            if pending() {
+                return Err(std::io::Error::other("interrupted"));
+            }
+            self.0.write(buf)
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            self.0.flush()
+        }
     }
 
     /// Holds interrupts while alive.
@@ -379,6 +451,66 @@ mod tests {
         };
         o.commit_with(&open).unwrap();
         assert_eq!(names(&d), ["a.txt", "b.txt"]);
+    }
+
+    /// A streamed file written in several pieces: a full disk at every
+    /// byte, whether it fills up in the streamed file or in the file after
+    /// it, leaves nothing behind; with room, the stream lands whole.
+    #[test]
+    fn a_full_disk_in_a_streamed_file_writes_nothing() {
+        let d = scratch("stream");
+        let pieces = ["alpha\n", "beta\n", "gamma"];
+        let stream = |w: &mut dyn Write| -> io::Result<()> {
+            for p in pieces {
+                w.write_all(p.as_bytes())?;
+            }
+            Ok(())
+        };
+        let total = pieces.concat().len() + "tail".len();
+        for budget in 0..total {
+            let left = Rc::new(Cell::new(budget));
+            let open = |p: &Path| -> io::Result<Box<dyn Write>> {
+                Ok(Box::new(Full {
+                    file: std::fs::File::create(p)?,
+                    left: left.clone(),
+                }))
+            };
+            let mut o = Outputs::new();
+            o.add_stream(d.join("prog.py"), stream);
+            o.add(d.join("report.json"), "tail");
+            let e = o.commit_with(&open).unwrap_err();
+            assert_eq!(e.error.raw_os_error(), Some(28), "budget {budget}");
+            assert!(names(&d).is_empty(), "budget {budget}: {:?}", names(&d));
+        }
+        let mut o = Outputs::new();
+        o.add_stream(d.join("prog.py"), stream);
+        o.add(d.join("report.json"), "tail");
+        o.commit().unwrap();
+        assert_eq!(names(&d), ["prog.py", "report.json"]);
+        assert_eq!(
+            std::fs::read_to_string(d.join("prog.py")).unwrap(),
+            "alpha\nbeta\ngamma"
+        );
+    }
+
+    /// A stream that fails on its own (not through the writer) after
+    /// writing part of its file: nothing is written, an existing file keeps
+    /// its old contents.
+    #[test]
+    fn a_failing_stream_writes_nothing() {
+        let d = scratch("stream-err");
+        std::fs::write(d.join("prog.py"), "old").unwrap();
+        let mut o = Outputs::new();
+        o.add(d.join("a.txt"), "A");
+        o.add_stream(d.join("prog.py"), |w: &mut dyn Write| {
+            w.write_all(b"half of it")?;
+            Err(io::Error::other("printer gave up"))
+        });
+        let e = o.commit().unwrap_err();
+        assert_eq!(e.path, d.join("prog.py"));
+        assert_eq!(e.error.to_string(), "printer gave up");
+        assert_eq!(names(&d), ["prog.py"]);
+        assert_eq!(std::fs::read_to_string(d.join("prog.py")).unwrap(), "old");
     }
 
     #[test]

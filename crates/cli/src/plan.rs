@@ -179,6 +179,8 @@ pub fn run(args: Args) -> ExitCode {
         .as_ref()
         .map(|_| std::env::temp_dir().join(format!("tilemem-export-{}", std::process::id())));
     let _cleanup = staging.as_ref().map(|d| RemoveOnDrop(d.clone()));
+    // The report feeds the summary, `--report` and `--map` only.
+    let needs_report = !args.quiet || args.report.is_some() || args.map.is_some();
     let mut done: Vec<Planned> = Vec::new();
     for (i, (&mode, passes)) in modes.iter().zip(&pass_lists).enumerate() {
         let last = i + 1 == modes.len();
@@ -250,7 +252,8 @@ pub fn run(args: Args) -> ExitCode {
             };
         }
         let addressed = passes.contains(&PassId::AllocateMemoryAddr) && mode != PlannerMode::Ptoas;
-        let report = tilemem_pto::report::build(&program, &ctx.soc, addressed);
+        let report =
+            needs_report.then(|| tilemem_pto::report::build(&program, &ctx.soc, addressed));
         done.push(Planned {
             planner: mode,
             program,
@@ -258,14 +261,13 @@ pub fn run(args: Args) -> ExitCode {
         });
     }
     let primary = &done[0];
-    let text = tilemem_pto::print::print(&primary.program);
     // Everything is computed; write it all or nothing.
     let mut outputs = Outputs::new();
-    if let Some(path) = &args.report {
-        outputs.add(path, primary.report.to_json());
+    if let (Some(path), Some(report)) = (&args.report, &primary.report) {
+        outputs.add(path, report.to_json());
     }
     if let (Some(path), Some(format)) = (&args.map, map_format) {
-        let title = format!("{} ({})", file, primary.report.target);
+        let title = format!("{} ({})", file, soc.name());
         let body = match format {
             MapFormat::Html => {
                 // Kept for the map (`keep_input`); read again otherwise.
@@ -282,7 +284,11 @@ pub fn run(args: Args) -> ExitCode {
                 };
                 crate::html_map::render(&crate::map_model::plan_doc(&title, &done, input, &soc))
             }
-            MapFormat::Svg => crate::map_model::plan_svg(&primary.report),
+            MapFormat::Svg => match &primary.report {
+                Some(report) => crate::map_model::plan_svg(report),
+                // Never: a map asks for the report.
+                None => String::new(),
+            },
         };
         outputs.add(path, body);
     }
@@ -297,28 +303,27 @@ pub fn run(args: Args) -> ExitCode {
             }
         }
     }
-    // The program text goes to the file or, after the commit, to stdout
-    // (moved, not copied: it is the largest buffer of the command).
-    let stdout_text = match &args.output {
-        Some(path) => {
-            outputs.add(path, text);
-            None
-        }
-        None => Some(text),
-    };
+    // The program text is printed straight into the file during the commit
+    // or, after it, to stdout: never held whole (it is larger than the
+    // program it prints).
+    let print = |w: &mut dyn std::io::Write| tilemem_pto::print::print_to(&primary.program, w);
+    if let Some(path) = &args.output {
+        outputs.add_stream(path, print);
+    }
     if let Err(e) = outputs.commit() {
         eprintln!("error: {e}");
         return ExitCode::from(2);
     }
     if !args.quiet {
         for p in &done {
-            for line in crate::summary::plan_lines(&p.report, &p.program, p.planner.name()) {
+            let Some(report) = &p.report else { continue };
+            for line in crate::summary::plan_lines(report, &p.program, p.planner.name()) {
                 eprintln!("{line}");
             }
         }
     }
-    if let Some(text) = stdout_text {
-        if let Err(e) = output::stdout(text.as_bytes()) {
+    if args.output.is_none() {
+        if let Err(e) = output::stdout_stream(print) {
             eprintln!("error: cannot write standard output: {e}");
             return ExitCode::from(2);
         }

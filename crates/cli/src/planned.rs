@@ -10,6 +10,7 @@ pub struct Planned {
     pub planner: PlannerMode,
     /// The planned program.
     pub program: Program,
-    /// Its report.
-    pub report: Report,
+    /// Its report, when a view needs one (the summary, `--report`,
+    /// `--map`): built only then, as it holds a record per tile.
+    pub report: Option<Report>,
 }

@@ -8,7 +8,8 @@
 //! read reproduces the file byte for byte when it was already in this form;
 //! otherwise the output is its canonical form (what `tilemem fmt` writes).
 
-use std::fmt::Write;
+use std::fmt::Write as _;
+use std::io;
 
 use crate::ir::{
     BinOp, Expr, ForStmt, Function, IfStmt, MemBase, MemRef, ParamDir, Program, Quote, StmtId,
@@ -17,9 +18,73 @@ use crate::ir::{
 
 const INDENT: &str = "    ";
 
+/// Bytes of text gathered before [`print_to`] hands them to its writer:
+/// large enough that a file or pipe sees few writes, small against any
+/// program worth streaming.
+const CHUNK: usize = 64 * 1024;
+
 /// Prints a whole program.
 pub fn print(p: &Program) -> String {
     let mut out = String::with_capacity(estimate(p));
+    print_program(p, &mut out, None);
+    out
+}
+
+/// Prints a whole program into `w`, the same bytes [`print`] returns,
+/// without ever holding the whole text: the text is gathered in chunks of
+/// about 64 KiB and written at statement boundaries. Stops writing at the
+/// first error and returns it; what was written before it is the start of
+/// the text (the caller decides what a partial output means: `tilemem`
+/// writes into a temporary file it removes on failure). `w` is flushed at
+/// the end.
+pub fn print_to<W: io::Write + ?Sized>(p: &Program, w: &mut W) -> io::Result<()> {
+    let mut out = String::with_capacity(CHUNK + 1024);
+    let mut sink = Sink { w, error: None };
+    print_program(p, &mut out, Some(&mut sink));
+    sink.write(out.as_bytes());
+    match sink.error {
+        Some(e) => Err(e),
+        None => sink.w.flush(),
+    }
+}
+
+/// Where [`print_to`] sends full chunks; remembers the first write error.
+struct Sink<'w, W: ?Sized> {
+    w: &'w mut W,
+    error: Option<io::Error>,
+}
+
+/// What the printer sees of a [`Sink`] (one printer for every writer).
+trait Drain {
+    /// Writes out a full chunk of `out`, keeping a final newline back: a
+    /// program without a final newline drops the last one at the very end.
+    fn drain(&mut self, out: &mut String);
+}
+
+impl<W: io::Write + ?Sized> Sink<'_, W> {
+    fn write(&mut self, bytes: &[u8]) {
+        if self.error.is_none() {
+            if let Err(e) = self.w.write_all(bytes) {
+                self.error = Some(e);
+            }
+        }
+    }
+}
+
+impl<W: io::Write + ?Sized> Drain for Sink<'_, W> {
+    fn drain(&mut self, out: &mut String) {
+        if out.len() < CHUNK {
+            return;
+        }
+        let keep = usize::from(out.ends_with('\n'));
+        self.write(&out.as_bytes()[..out.len() - keep]);
+        out.drain(..out.len() - keep);
+    }
+}
+
+/// The whole program into `out`, handing full chunks to `sink` when there
+/// is one (at function and statement boundaries).
+fn print_program(p: &Program, out: &mut String, mut sink: Option<&mut (dyn Drain + '_)>) {
     for line in &p.preamble {
         out.push_str(line);
         out.push('\n');
@@ -28,40 +93,39 @@ pub fn print(p: &Program) -> String {
     out.push_str(&p.name);
     out.push_str(":\n");
     for f in &p.functions {
-        print_function_into(f, &mut out);
+        print_function_into(f, out, sink.as_deref_mut());
     }
-    print_trivia(&p.trailing, 1, &mut out);
+    print_trivia(&p.trailing, 1, out);
     if !p.final_newline && out.ends_with('\n') {
         out.pop();
     }
-    out
 }
 
 /// Prints one function (decorator, signature, body), each line ending in `\n`.
 pub fn print_function(f: &Function) -> String {
     let mut out = String::new();
-    print_function_into(f, &mut out);
+    print_function_into(f, &mut out, None);
     out
 }
 
 /// Prints one expression of function `f`.
 pub fn print_expr(f: &Function, e: &Expr) -> String {
     let mut out = String::new();
-    Printer { f, out: &mut out }.expr(e, 0);
+    Printer::new(f, &mut out).expr(e, 0);
     out
 }
 
 /// Prints one type of function `f`.
 pub fn print_type(f: &Function, t: &Type) -> String {
     let mut out = String::new();
-    Printer { f, out: &mut out }.ty(t);
+    Printer::new(f, &mut out).ty(t);
     out
 }
 
 /// Prints one statement of `f` (and its nested blocks) at indentation level 0.
 pub fn print_stmt(f: &Function, s: StmtId) -> String {
     let mut out = String::new();
-    Printer { f, out: &mut out }.stmt(s, 0, &[]);
+    Printer::new(f, &mut out).stmt(s, 0, &[]);
     out
 }
 
@@ -93,9 +157,9 @@ fn indent(level: usize, out: &mut String) {
     }
 }
 
-fn print_function_into(f: &Function, out: &mut String) {
+fn print_function_into(f: &Function, out: &mut String, sink: Option<&mut (dyn Drain + '_)>) {
     print_trivia(&f.leading, 1, out);
-    let mut p = Printer { f, out };
+    let mut p = Printer { f, out, sink };
     indent(1, p.out);
     p.out.push_str("@pl.function");
     if let Some(kw) = &f.decorator {
@@ -153,15 +217,24 @@ fn print_function_into(f: &Function, out: &mut String) {
     p.block(&f.body, 2, &[]);
 }
 
-struct Printer<'a> {
+struct Printer<'a, 's> {
     f: &'a Function,
     out: &'a mut String,
+    /// Where full chunks go while printing (none: all stays in `out`).
+    sink: Option<&'a mut (dyn Drain + 's)>,
 }
 
-impl Printer<'_> {
+impl<'a> Printer<'a, '_> {
+    fn new(f: &'a Function, out: &'a mut String) -> Self {
+        Printer { f, out, sink: None }
+    }
+
     fn block(&mut self, stmts: &[StmtId], level: usize, results: &[VarId]) {
         for &s in stmts {
             self.stmt(s, level, results);
+            if let Some(sink) = self.sink.as_deref_mut() {
+                sink.drain(self.out);
+            }
         }
     }
 
