@@ -29,94 +29,108 @@ use tilemem_plan::{validate, Buffer, BufferId, Problem, Solution};
 use tilemem_soc::{MemoryAllocatorPolicy, Soc};
 
 use crate::ir::{
-    Block, EntityRef, Expr, Function, MemSpace, SecondaryMap, StmtId, StmtKind, Type, VarDef, VarId,
+    Block, EntityRef, Expr, Function, MemSpace, StmtId, StmtKind, Type, VarDef, VarId,
 };
 use crate::ops::{self, CastWidths};
 
 use super::analysis::layout::Layout;
 use super::PassError;
 
-/// Program-order live ranges of a function's variables.
+/// Program-order live ranges of a function's variables: one dense `u32`
+/// pair per variable (this check runs on the whole program at once, so its
+/// tables are kept at a few bytes per variable).
 #[derive(Clone, Debug, Default)]
 pub struct Lifetimes {
-    /// Index of the defining statement (parameters: 0); `None` when the
+    /// Index of the defining statement (parameters: 0); [`NONE`] when the
     /// variable is never defined.
-    pub def: SecondaryMap<VarId, Option<u64>>,
+    def: Vec<u32>,
     /// Greatest reading index (loop-extended); 0 when never read.
-    pub last: SecondaryMap<VarId, u64>,
+    last: Vec<u32>,
 }
+
+/// No index: a variable without a definition.
+const NONE: u32 = u32::MAX;
 
 impl Lifetimes {
     /// `[def, last]` of `v`, when it is defined.
     pub fn range(&self, v: VarId) -> Option<(u64, u64)> {
-        let d = self.def[v]?;
-        Some((d, self.last[v].max(d)))
+        let d = *self.def.get(v.index()).filter(|&&d| d != NONE)?;
+        Some((u64::from(d), u64::from(self.last[v.index()].max(d))))
     }
 }
 
 /// Statement numbering: index of each statement and the last index of its
-/// subtree.
+/// subtree (0 for statements no block contains).
 struct Numbering {
-    index: SecondaryMap<StmtId, u64>,
-    end: SecondaryMap<StmtId, u64>,
+    index: Vec<u32>,
+    end: Vec<u32>,
 }
 
 /// Computes program-order lifetimes over the whole statement tree.
 pub fn lifetimes(f: &Function) -> Lifetimes {
-    let mut lt = Lifetimes::default();
+    let n = f.stmts.len();
     let mut num = Numbering {
-        index: SecondaryMap::new(),
-        end: SecondaryMap::new(),
+        index: vec![0; n],
+        end: vec![0; n],
     };
-    let mut next = 1u64;
+    let mut next = 1u32;
     number(f, Block::Body, &mut next, &mut num);
-    for (v, d) in f.vars.iter() {
-        lt.def[v] = match d.def {
-            VarDef::Param(_) => Some(0),
+    let mut def: Vec<u32> = f
+        .vars
+        .values()
+        .map(|d| match d.def {
+            VarDef::Param(_) => 0,
             // Loop and `if` results are defined where the statement ends.
             VarDef::Stmt(s) if matches!(f.stmts[s].kind, StmtKind::For(_) | StmtKind::If(_)) => {
-                Some(num.end[s])
+                num.end[s.index()]
             }
-            VarDef::Stmt(s) | VarDef::IterArg(s) | VarDef::LoopVar(s) => {
-                Some(num.index[s]).filter(|&i| i > 0)
-            }
-            VarDef::Free => None,
-        };
-    }
+            VarDef::Stmt(s) | VarDef::IterArg(s) | VarDef::LoopVar(s) => Some(num.index[s.index()])
+                .filter(|&i| i > 0)
+                .unwrap_or(NONE),
+            VarDef::Free => NONE,
+        })
+        .collect();
     for p in &f.params {
-        lt.def[p.var] = Some(0);
+        def[p.var.index()] = 0;
     }
+    let mut lt = Lifetimes {
+        last: vec![0; def.len()],
+        def,
+    };
     // Enclosing loops of the statement being read, outermost first.
     let mut stack: Vec<StmtId> = Vec::new();
     reads(f, Block::Body, &num, &mut stack, &mut lt);
     lt
 }
 
-fn number(f: &Function, b: Block, next: &mut u64, num: &mut Numbering) {
+fn number(f: &Function, b: Block, next: &mut u32, num: &mut Numbering) {
     for &s in f.block(b) {
-        num.index[s] = *next;
+        num.index[s.index()] = *next;
         *next += 1;
         for child in f.child_blocks(s) {
             number(f, child, next, num);
         }
-        num.end[s] = *next - 1;
+        num.end[s.index()] = *next - 1;
     }
 }
 
 fn reads(f: &Function, b: Block, num: &Numbering, stack: &mut Vec<StmtId>, lt: &mut Lifetimes) {
     for &s in f.block(b) {
-        let at = num.index[s];
+        let at = num.index[s.index()];
         f.stmts[s].for_each_use(&mut |u| {
-            let def = lt.def[u].unwrap_or(0);
+            let def = match lt.def[u.index()] {
+                NONE => 0,
+                d => d,
+            };
             // A value defined before an enclosing loop lives to its end.
             let mut last = at;
             for &l in stack.iter() {
-                if def < num.index[l] {
-                    last = last.max(num.end[l]);
+                if def < num.index[l.index()] {
+                    last = last.max(num.end[l.index()]);
                     break;
                 }
             }
-            let e = &mut lt.last[u];
+            let e = &mut lt.last[u.index()];
             *e = (*e).max(last);
         });
         let is_loop = matches!(f.stmts[s].kind, StmtKind::For(_));
@@ -132,7 +146,19 @@ fn reads(f: &Function, b: Block, num: &Numbering, stack: &mut Vec<StmtId>, lt: &
     }
 }
 
-/// Union-find over variables: families of the same data.
+/// Calls `visit` on every statement of block `b` and its nested blocks, in
+/// program order (a walk without a table of every statement).
+fn each_stmt(f: &Function, b: Block, visit: &mut impl FnMut(StmtId)) {
+    for &s in f.block(b) {
+        visit(s);
+        for child in f.child_blocks(s) {
+            each_stmt(f, child, visit);
+        }
+    }
+}
+
+/// Union-find over variables: families of the same data. A family's
+/// representative is its lowest variable.
 struct Families {
     parent: Vec<u32>,
 }
@@ -161,66 +187,66 @@ fn families(f: &Function) -> Families {
     let mut fam = Families {
         parent: (0..f.vars.len() as u32).collect(),
     };
-    for (b, s) in f.walk() {
-        let _ = b;
-        match &f.stmts[s].kind {
-            StmtKind::Assign { targets, value } if targets.len() == 1 => {
-                let x = targets[0];
-                match value {
-                    Expr::Var(y) => fam.union(x, *y),
-                    Expr::Call(c) => {
-                        let info = ops::lookup_or_default(c.op_name());
-                        if info.is_view() {
-                            if let Some(y) = c.args.first().and_then(Expr::as_var) {
-                                fam.union(x, y);
-                            }
-                        }
-                        if let Some(i) = info.output_binds_input() {
-                            if let Some(y) = c.args.get(i).and_then(Expr::as_var) {
-                                fam.union(x, y);
-                            }
+    each_stmt(f, Block::Body, &mut |s| match &f.stmts[s].kind {
+        StmtKind::Assign { targets, value } if targets.len() == 1 => {
+            let x = targets[0];
+            match value {
+                Expr::Var(y) => fam.union(x, *y),
+                Expr::Call(c) => {
+                    let info = ops::lookup_or_default(c.op_name());
+                    if info.is_view() {
+                        if let Some(y) = c.args.first().and_then(Expr::as_var) {
+                            fam.union(x, y);
                         }
                     }
-                    _ => {}
-                }
-            }
-            StmtKind::For(l) => {
-                let yields = yield_vars(f, Block::Loop(s));
-                for (k, &a) in l.iter_args.iter().enumerate() {
-                    if let Some(i) = l.init_values().get(k).and_then(Expr::as_var) {
-                        fam.union(a, i);
-                    }
-                    if let Some(Some(y)) = yields.get(k) {
-                        fam.union(a, *y);
-                    }
-                    if let Some(&r) = l.results.get(k) {
-                        fam.union(a, r);
-                    }
-                }
-            }
-            StmtKind::If(i) => {
-                let mut branches = vec![yield_vars(f, Block::Then(s))];
-                if i.else_body.is_some() {
-                    branches.push(yield_vars(f, Block::Else(s)));
-                }
-                for (k, &r) in i.results.iter().enumerate() {
-                    for ys in &branches {
-                        if let Some(Some(y)) = ys.get(k) {
-                            fam.union(r, *y);
+                    if let Some(i) = info.output_binds_input() {
+                        if let Some(y) = c.args.get(i).and_then(Expr::as_var) {
+                            fam.union(x, y);
                         }
                     }
                 }
+                _ => {}
             }
-            _ => {}
         }
-    }
+        StmtKind::For(l) => {
+            let yields = yielded(f, Block::Loop(s));
+            for (k, &a) in l.iter_args.iter().enumerate() {
+                if let Some(i) = l.init_values().get(k).and_then(Expr::as_var) {
+                    fam.union(a, i);
+                }
+                if let Some(y) = yields.get(k).and_then(Expr::as_var) {
+                    fam.union(a, y);
+                }
+                if let Some(&r) = l.results.get(k) {
+                    fam.union(a, r);
+                }
+            }
+        }
+        StmtKind::If(i) => {
+            let then = yielded(f, Block::Then(s));
+            let other = if i.else_body.is_some() {
+                yielded(f, Block::Else(s))
+            } else {
+                &[]
+            };
+            for (k, &r) in i.results.iter().enumerate() {
+                for ys in [then, other] {
+                    if let Some(y) = ys.get(k).and_then(Expr::as_var) {
+                        fam.union(r, y);
+                    }
+                }
+            }
+        }
+        _ => {}
+    });
     fam
 }
 
-fn yield_vars(f: &Function, b: Block) -> Vec<Option<VarId>> {
+/// The values the final `pl.yield_` of block `b` yields (none without one).
+fn yielded(f: &Function, b: Block) -> &[Expr] {
     f.yield_index(b)
         .and_then(|i| match &f.stmts[f.block(b)[i]].kind {
-            StmtKind::Yield(v) => Some(v.iter().map(Expr::as_var).collect()),
+            StmtKind::Yield(v) => Some(v.as_slice()),
             _ => None,
         })
         .unwrap_or_default()
@@ -248,17 +274,39 @@ pub fn check_function_with(
     layout: &Layout,
     narrowing_casts: bool,
 ) -> Result<(), PassError> {
-    for (space, problem, solution) in &lower(f, soc, layout, false, narrowing_casts) {
-        if validate(problem, solution).is_ok() {
-            continue;
-        }
+    // One space's problem at a time: each is dropped once validated.
+    let mut failed = None;
+    lower(
+        f,
+        soc,
+        layout,
+        false,
+        narrowing_casts,
+        &mut |space, problem, solution| {
+            if validate(&problem, &solution).is_ok() {
+                return true;
+            }
+            failed = Some(space);
+            false
+        },
+    );
+    if let Some(space) = failed {
         // Failure path only: lower again with buffer names for the message.
-        let named = lower(f, soc, layout, true, narrowing_casts);
-        let violations = named
-            .iter()
-            .find(|(s, _, _)| s == space)
-            .and_then(|(_, p, sol)| validate(p, sol).err())
-            .unwrap_or_default();
+        let mut violations = Vec::new();
+        lower(
+            f,
+            soc,
+            layout,
+            true,
+            narrowing_casts,
+            &mut |s, problem, solution| {
+                if s != space {
+                    return true;
+                }
+                violations = validate(&problem, &solution).err().unwrap_or_default();
+                false
+            },
+        );
         let first = violations
             .first()
             .map(|v| v.to_string())
@@ -299,9 +347,37 @@ pub struct FamilyBuffer {
     pub live: (u64, u64),
 }
 
-/// The family buffers of each space of a laid-out function.
+/// The family buffers of each space of a laid-out function, each space's
+/// buffers in the order of their first member variable, the spaces in the
+/// order of their first buffer.
 pub fn family_buffers(f: &Function, layout: &Layout) -> Vec<(MemSpace, Vec<FamilyBuffer>)> {
     family_buffers_with(f, layout, &mut families(f))
+}
+
+/// `[def, last]` of every family, at its representative's index: each
+/// variable's lifetime folded into its family's (`None` when no member is
+/// defined).
+fn family_lifetimes(f: &Function, fam: &mut Families) -> Lifetimes {
+    let mut lt = lifetimes(f);
+    // In place, in variable order: a family's representative is its lowest
+    // variable, so its entry already holds the family's hull so far when a
+    // later member is folded in, and no member's own entry is read after.
+    for i in 0..lt.def.len() {
+        let v = VarId::new(i);
+        let Some((d, l)) = lt.range(v) else {
+            continue;
+        };
+        let r = fam.find(v).index();
+        if r == i {
+            lt.last[i] = l as u32;
+        } else if lt.def[r] == NONE {
+            (lt.def[r], lt.last[r]) = (d as u32, l as u32);
+        } else {
+            lt.def[r] = lt.def[r].min(d as u32);
+            lt.last[r] = lt.last[r].max(l as u32);
+        }
+    }
+    lt
 }
 
 fn family_buffers_with(
@@ -309,20 +385,15 @@ fn family_buffers_with(
     layout: &Layout,
     fam: &mut Families,
 ) -> Vec<(MemSpace, Vec<FamilyBuffer>)> {
-    let lt = lifetimes(f);
-    let mut by_key: HashMap<(VarId, VarId), FamilyBuffer> = HashMap::default();
-    let mut order: Vec<(VarId, VarId)> = Vec::new();
-    // Members of each family (typed or not) for lifetimes.
-    let mut fam_live: Vec<Option<(u64, u64)>> = vec![None; f.vars.len()];
-    for (v, _) in f.vars.iter() {
-        if let Some((d, l)) = lt.range(v) {
-            let e = &mut fam_live[fam.find(v).index()];
-            *e = Some(match *e {
-                None => (d, l),
-                Some((d0, l0)) => (d0.min(d), l0.max(l)),
-            });
-        }
-    }
+    let live = family_lifetimes(f, fam);
+    let mut out: Vec<(MemSpace, Vec<FamilyBuffer>)> = Vec::new();
+    // Where each (family, root) buffer is, dense: the family's first buffer
+    // through its representative (`first`, an index into `at`), any other
+    // root of the same family (rare: a family normally lives in one root)
+    // in `more`.
+    let mut first: Vec<u32> = vec![NONE; f.vars.len()];
+    let mut at: Vec<(u32, u32)> = Vec::new();
+    let mut more: HashMap<(VarId, VarId), (u32, u32)> = HashMap::default();
     for (v, d) in f.vars.iter() {
         let Some(Type::Tile(t)) = &d.ty else { continue };
         let Some(m) = &t.memref else { continue };
@@ -336,61 +407,86 @@ fn family_buffers_with(
             .unwrap_or(slot.base);
         let end = start + m.size.unwrap_or(0);
         let rep = fam.find(v);
-        let live = fam_live[rep.index()].unwrap_or((0, 0));
-        let key = (rep, root);
-        match by_key.get_mut(&key) {
-            Some(b) => {
-                b.start = b.start.min(start);
-                b.end = b.end.max(end);
+        let found = match first[rep.index()] {
+            NONE => None,
+            k => {
+                let (si, i) = at[k as usize];
+                if out[si as usize].1[i as usize].root == root {
+                    Some((si, i))
+                } else {
+                    more.get(&(rep, root)).copied()
+                }
             }
+        };
+        if let Some((si, i)) = found {
+            let b = &mut out[si as usize].1[i as usize];
+            b.start = b.start.min(start);
+            b.end = b.end.max(end);
+            continue;
+        }
+        let si = match out.iter().position(|(s, _)| *s == slot.space) {
+            Some(si) => si,
             None => {
-                order.push(key);
-                by_key.insert(
-                    key,
-                    FamilyBuffer {
-                        rep,
-                        root,
-                        start,
-                        end,
-                        live,
-                    },
-                );
+                out.push((slot.space, Vec::new()));
+                out.len() - 1
             }
+        };
+        let list = &mut out[si].1;
+        let place = (si as u32, list.len() as u32);
+        list.push(FamilyBuffer {
+            rep,
+            root,
+            start,
+            end,
+            live: live.family(rep),
+        });
+        if first[rep.index()] == NONE {
+            first[rep.index()] = at.len() as u32;
+            at.push(place);
+        } else {
+            more.insert((rep, root), place);
         }
     }
-    let mut out: Vec<(MemSpace, Vec<FamilyBuffer>)> = Vec::new();
-    for key in order {
-        let b = by_key.remove(&key).expect("key recorded once");
-        let Some(slot) = layout.slot(b.root) else {
-            continue;
-        };
-        match out.iter_mut().find(|(s, _)| *s == slot.space) {
-            Some((_, v)) => v.push(b),
-            None => out.push((slot.space, vec![b])),
-        }
+    for (_, list) in &mut out {
+        list.shrink_to_fit();
     }
     out
 }
 
+impl Lifetimes {
+    /// The hull of family `rep` after [`family_lifetimes`] (`(0, 0)` when
+    /// no member is defined).
+    fn family(&self, rep: VarId) -> (u64, u64) {
+        match self.def[rep.index()] {
+            NONE => (0, 0),
+            d => (u64::from(d), u64::from(self.last[rep.index()])),
+        }
+    }
+}
+
+/// Lowers each space of `f` into a placement problem and the placement the
+/// program uses, one space at a time, handing each to `visit` (which
+/// returns whether to go on).
 fn lower(
     f: &Function,
     soc: &Soc,
     layout: &Layout,
     named: bool,
     narrowing_casts: bool,
-) -> Vec<(MemSpace, Problem, Solution)> {
+    visit: &mut dyn FnMut(MemSpace, Problem, Solution) -> bool,
+) {
     let mut fam = families(f);
     let per_space = family_buffers_with(f, layout, &mut fam);
     // No-alias rules as pairs of different families, collected once.
     let mut forbidden: Vec<(VarId, VarId)> = Vec::new();
-    for (_, s) in f.walk() {
+    each_stmt(f, Block::Body, &mut |s| {
         let st = &f.stmts[s];
         let (Some(x), Some(call)) = (st.def(), st.call()) else {
-            continue;
+            return;
         };
         let info = ops::lookup_or_default(call.op_name());
         if info.alias == ops::AliasRule::InplaceSafe {
-            continue;
+            return;
         }
         let cast = cast_widths(f, x, call.args.first());
         for i in
@@ -404,16 +500,21 @@ fn lower(
                 forbidden.push((fx, fy));
             }
         }
-    }
-    let mut out = Vec::new();
+    });
+    drop(fam);
     for (space, bufs) in per_space {
         let mut problem = Problem::new();
         problem.capacity = soc.capacity(space);
         for r in layout.reserves.iter().filter(|r| r.space == space) {
             problem.reserved.push((r.base, r.base + r.size));
         }
-        let mut solution = Solution::default();
-        let mut id_of: HashMap<VarId, Vec<BufferId>> = HashMap::default();
+        problem.buffers.reserve_exact(bufs.len());
+        let mut solution = Solution {
+            offsets: Vec::with_capacity(bufs.len()),
+        };
+        // The buffers of each family, by family then buffer order (a
+        // sorted table instead of a list per family).
+        let mut by_rep: Vec<(VarId, BufferId)> = Vec::with_capacity(bufs.len());
         for b in &bufs {
             let (d, l) = b.live;
             let lower = 2 * d + 1;
@@ -424,18 +525,27 @@ fn lower(
             }
             let id = problem.push(buffer);
             solution.offsets.push(b.start);
-            id_of.entry(b.rep).or_default().push(id);
+            by_rep.push((b.rep, id));
         }
+        drop(bufs);
+        by_rep.sort_unstable_by_key(|&(r, id)| (r, id.0));
+        let ids = |r: VarId| {
+            let lo = by_rep.partition_point(|&(x, _)| x < r);
+            let hi = by_rep.partition_point(|&(x, _)| x <= r);
+            by_rep[lo..hi].iter().map(|&(_, id)| id)
+        };
         for &(fx, fy) in &forbidden {
-            for &a in id_of.get(&fx).into_iter().flatten() {
-                for &b in id_of.get(&fy).into_iter().flatten() {
+            for a in ids(fx) {
+                for b in ids(fy) {
                     problem.conflicts.push((a, b));
                 }
             }
         }
-        out.push((space, problem, solution));
+        drop(by_rep);
+        if !visit(space, problem, solution) {
+            return;
+        }
     }
-    out
 }
 
 fn cast_widths(f: &Function, x: VarId, src: Option<&Expr>) -> Option<CastWidths> {
