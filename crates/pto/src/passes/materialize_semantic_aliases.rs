@@ -40,7 +40,7 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::ir::{
-    Block, Expr, ForStmt, Function, MemBase, MemRef, MemSpace, Program, SecondaryMap, StmtId,
+    Block, EntityRef, Expr, ForStmt, Function, MemBase, MemRef, MemSpace, Program, StmtId,
     StmtKind, Type, VarDef, VarId,
 };
 use crate::ops;
@@ -77,50 +77,126 @@ fn settle_boundaries(f: &mut Function, ctx: &PassContext) -> Result<(), PassErro
 }
 
 struct Ctx {
-    /// Root variable -> memory space (from the `tile.alloc`s).
-    spaces: HashMap<VarId, MemSpace>,
+    /// Root variable -> memory space (from the top-level `tile.alloc`s).
+    spaces: Vec<Option<MemSpace>>,
     /// MemRefs of untyped carried values (iter args).
     carried: HashMap<VarId, MemRef>,
     /// Statement -> (block containing it).
-    parent: SecondaryMap<StmtId, Option<Block>>,
-    /// Root -> tiles whose MemRef names it (kept current by `rebase`).
-    members: HashMap<VarId, Vec<VarId>>,
+    parent: Vec<Option<Block>>,
+    /// Root -> tiles whose MemRef names it, kept current by `retarget` and
+    /// `rebase`: one intrusive list per root through two dense tables
+    /// instead of a vector per root (tens of thousands of roots in a long
+    /// kernel).
+    members: Members,
+}
+
+/// Lists of variables, one per root, where each variable is on at most
+/// one list: `head[root]` is a root's first member, `next[v]` the member
+/// after `v` ([`NONE`] ends a list).
+struct Members {
+    head: Vec<u32>,
+    next: Vec<u32>,
+}
+
+const NONE: u32 = u32::MAX;
+
+impl Members {
+    fn new(vars: usize) -> Members {
+        Members {
+            head: vec![NONE; vars],
+            next: vec![NONE; vars],
+        }
+    }
+
+    /// Puts `v` (on no list) first on `root`'s list.
+    fn add(&mut self, root: VarId, v: VarId) {
+        self.next[v.index()] = self.head[root.index()];
+        self.head[root.index()] = v.index() as u32;
+    }
+
+    /// Takes `v` off `root`'s list, if it is there.
+    fn remove(&mut self, root: VarId, v: VarId) {
+        let target = v.index() as u32;
+        let mut cur = self.head[root.index()];
+        if cur == target {
+            self.head[root.index()] = self.next[v.index()];
+            self.next[v.index()] = NONE;
+            return;
+        }
+        while cur != NONE {
+            let after = self.next[cur as usize];
+            if after == target {
+                self.next[cur as usize] = self.next[v.index()];
+                self.next[v.index()] = NONE;
+                return;
+            }
+            cur = after;
+        }
+    }
+
+    /// Empties `root`'s list, returning its members.
+    fn take(&mut self, root: VarId) -> Vec<VarId> {
+        let mut out = Vec::new();
+        let mut cur = std::mem::replace(&mut self.head[root.index()], NONE);
+        while cur != NONE {
+            out.push(VarId::new(cur as usize));
+            cur = std::mem::replace(&mut self.next[cur as usize], NONE);
+        }
+        out
+    }
 }
 
 fn run_function(f: &mut Function) {
-    let walk = f.walk();
-    if !walk
-        .iter()
-        .any(|&(_, s)| matches!(f.stmts[s].kind, StmtKind::For(_)))
-    {
+    // Loops in pre-order and each statement's block, in one walk.
+    let mut parent = vec![None; f.stmts.len()];
+    let mut loops = Vec::new();
+    index_blocks(f, Block::Body, &mut parent, &mut loops);
+    if loops.is_empty() {
         return;
     }
-    let allocs = f.allocs();
-    if allocs.is_empty() {
+    let mut spaces = vec![None; f.vars.len()];
+    let mut any_alloc = false;
+    for a in f.body.iter().filter_map(|&s| f.alloc_at(s)) {
+        spaces[a.var.index()] = Some(a.space);
+        any_alloc = true;
+    }
+    if !any_alloc {
         return;
     }
     let mut cx = Ctx {
-        spaces: allocs.iter().map(|a| (a.var, a.space)).collect(),
+        spaces,
         carried: HashMap::default(),
-        parent: SecondaryMap::new(),
-        members: HashMap::default(),
+        parent,
+        members: Members::new(f.vars.len()),
     };
-    for (v, d) in f.vars.iter() {
+    // Backwards, so each list holds its members in variable order.
+    for (v, d) in f.vars.iter().rev() {
         if let Some(r) =
             d.ty.as_ref()
                 .and_then(Type::memref)
                 .and_then(MemRef::base_var)
         {
-            cx.members.entry(r).or_default().push(v);
+            cx.members.add(r, v);
         }
     }
-    for &(b, s) in &walk {
-        cx.parent[s] = Some(b);
-    }
-    for &(_, s) in &walk {
+    for s in loops {
         if let StmtKind::For(l) = &f.stmts[s].kind {
             let l = l.clone();
             align_loop(f, s, &l, &mut cx);
+        }
+    }
+}
+
+/// Records the block of every statement in `b` (nested blocks included)
+/// and the `for` statements, in program order.
+fn index_blocks(f: &Function, b: Block, parent: &mut [Option<Block>], loops: &mut Vec<StmtId>) {
+    for &s in f.block(b) {
+        parent[s.index()] = Some(b);
+        if matches!(f.stmts[s].kind, StmtKind::For(_)) {
+            loops.push(s);
+        }
+        for child in f.child_blocks(s) {
+            index_blocks(f, child, parent, loops);
         }
     }
 }
@@ -132,23 +208,29 @@ fn memref_of(f: &Function, cx: &Ctx, v: VarId) -> Option<MemRef> {
         .or_else(|| cx.carried.get(&v).cloned())
 }
 
-fn set_memref(f: &mut Function, v: VarId, m: MemRef) {
-    if let Some(slot) = f.vars[v].ty.as_mut().and_then(Type::memref_mut) {
-        *slot = Some(m);
+/// Sets `v`'s MemRef; false when its type has no MemRef.
+fn set_memref(f: &mut Function, v: VarId, m: MemRef) -> bool {
+    match f.vars[v].ty.as_mut().and_then(Type::memref_mut) {
+        Some(slot) => {
+            *slot = Some(m);
+            true
+        }
+        None => false,
     }
 }
 
 /// Sets `v`'s MemRef and keeps the root -> members index current.
 fn retarget(f: &mut Function, cx: &mut Ctx, v: VarId, m: MemRef) {
     if let Some(old) = f.ty(v).and_then(Type::memref).and_then(MemRef::base_var) {
-        if let Some(list) = cx.members.get_mut(&old) {
-            list.retain(|&x| x != v);
+        cx.members.remove(old, v);
+    }
+    let r = m.base_var();
+    // A variable without a MemRef slot is on no list (nothing to rebase).
+    if set_memref(f, v, m) {
+        if let Some(r) = r {
+            cx.members.add(r, v);
         }
     }
-    if let Some(r) = m.base_var() {
-        cx.members.entry(r).or_default().push(v);
-    }
-    set_memref(f, v, m);
 }
 
 fn root(m: &MemRef) -> Option<VarId> {
@@ -204,7 +286,7 @@ fn push(f: &mut Function, cx: &mut Ctx, v: VarId, target: &MemRef, yield_stmt: S
     let (Some(cur_root), Some(target_root)) = (root(&cur), root(target)) else {
         return;
     };
-    if cx.spaces.get(&cur_root) != cx.spaces.get(&target_root) {
+    if cx.spaces[cur_root.index()] != cx.spaces[target_root.index()] {
         return;
     }
     let VarDef::Stmt(s) = f.vars[v].def else {
@@ -291,11 +373,10 @@ fn rebase(f: &mut Function, cx: &mut Ctx, old_root: VarId, old_base_off: i64, ta
         return;
     }
     let toff = target.const_offset().unwrap_or(0);
-    let ids = cx.members.remove(&old_root).unwrap_or_default();
-    cx.members
-        .entry(troot)
-        .or_default()
-        .extend(ids.iter().copied());
+    let ids = cx.members.take(old_root);
+    for &v in &ids {
+        cx.members.add(troot, v);
+    }
     for v in ids {
         let Some(m) = f.ty(v).and_then(Type::memref).cloned() else {
             continue;
@@ -315,7 +396,7 @@ fn rebase(f: &mut Function, cx: &mut Ctx, old_root: VarId, old_base_off: i64, ta
             None => m.offset.clone(),
         };
         let size = m.size;
-        set_memref(
+        let _ = set_memref(
             f,
             v,
             MemRef {
@@ -343,7 +424,7 @@ fn target_touched_after(
         |u: VarId| -> bool { memref_of(f, cx, u).and_then(|m| root(&m)) == Some(target_root) };
     let mut cur = s;
     loop {
-        let Some(b) = cx.parent[cur] else {
+        let Some(b) = cx.parent[cur.index()] else {
             return false;
         };
         let block = f.block(b);
