@@ -99,6 +99,45 @@ fn separated_bound(problem: &Problem) -> u64 {
     best
 }
 
+/// [`lower_bound`] of a plain problem (alignment 1, nothing pinned, no
+/// compatible pairs) given only each buffer's `(size, lower, upper)`: the
+/// largest total size live at one instant, never below the largest buffer.
+/// For callers that have the lifetimes but no [`Problem`] (a report of
+/// tens of thousands of buffers need not build one).
+pub fn plain_lower_bound(buffers: impl Iterator<Item = (u64, u64, u64)> + Clone) -> u64 {
+    let largest = buffers.clone().map(|b| b.0).max().unwrap_or(0);
+    co_live_peak(&live_events(buffers)).max(largest)
+}
+
+/// Birth and death events of the live buffers, sorted: deaths (`false`)
+/// before births at the same instant. Sized once (no doubling slack).
+fn live_events(buffers: impl Iterator<Item = (u64, u64, u64)> + Clone) -> Vec<(u64, bool, u64)> {
+    let live = |&(size, lower, upper): &(u64, u64, u64)| size > 0 && lower < upper;
+    let mut events = Vec::with_capacity(2 * buffers.clone().filter(live).count());
+    for (size, lower, upper) in buffers.filter(live) {
+        events.push((lower, true, size));
+        events.push((upper, false, size));
+    }
+    events.sort_unstable();
+    events
+}
+
+/// The largest total size live at one instant, over sorted events.
+fn co_live_peak(events: &[(u64, bool, u64)]) -> u64 {
+    // u128: a thousand buffers of 2^60 bytes must not overflow.
+    let mut sum = 0u128;
+    let mut best = 0u64;
+    for &(_, birth, size) in events {
+        if birth {
+            sum += size as u128;
+            best = best.max(sum.min(u64::MAX as u128) as u64);
+        } else {
+            sum -= size as u128;
+        }
+    }
+    best
+}
+
 /// The classic co-live bound with the alignment refinement.
 fn co_live_bound(problem: &Problem) -> u64 {
     let sized = problem.buffers.iter().filter(|b| b.size > 0);
@@ -115,29 +154,16 @@ fn co_live_bound(problem: &Problem) -> u64 {
         .buffers
         .iter()
         .any(|b| b.size > 0 && round(b.size) != b.size);
-    let mut events: Vec<(u64, bool, u64)> = problem
-        .buffers
-        .iter()
-        .filter(|b| b.size > 0 && b.lower < b.upper)
-        .flat_map(|b| [(b.lower, true, b.size), (b.upper, false, b.size)])
-        .collect();
-    // Deaths (false) sort before births (true) at the same instant.
-    events.sort_unstable();
+    let events = live_events(problem.buffers.iter().map(|b| (b.size, b.lower, b.upper)));
+    if !padded {
+        return co_live_peak(&events);
+    }
     // u128: a thousand buffers of 2^60 bytes must not overflow.
     let mut sum = 0u128;
     let mut pads: BTreeMap<u64, u32> = BTreeMap::new();
     let mut best = 0u64;
     for (_, birth, size) in events {
         let pad = round(size) - size;
-        if !padded {
-            if birth {
-                sum += size as u128;
-                best = best.max(sum.min(u64::MAX as u128) as u64);
-            } else {
-                sum -= size as u128;
-            }
-            continue;
-        }
         if birth {
             sum += round(size) as u128;
             *pads.entry(pad).or_default() += 1;

@@ -212,3 +212,23 @@ fn shared_d_best_known_placement() {
     let r = refuted_bound(&p, Some(stats.height), &work(20_000));
     assert!(r.bound <= stats.height);
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Without a `Problem`, the plain bound is the bound of the plain
+    /// problem with the same buffers (empty and never-live ones included).
+    #[test]
+    fn plain_lower_bound_is_lower_bound_of_the_plain_problem(
+        bs in prop::collection::vec((0u64..=9, 0u64..8, 0u64..=5), 0..=12)
+    ) {
+        let mut p = Problem::new();
+        for &(s, l, len) in &bs {
+            p.push(Buffer::new(s, l, l + len));
+        }
+        let plain = tilemem_plan::bound::plain_lower_bound(
+            bs.iter().map(|&(s, l, len)| (s, l, l + len)),
+        );
+        prop_assert_eq!(plain, lower_bound(&p));
+    }
+}

@@ -6,16 +6,15 @@
 //! buffer's address range and program-order lifetime. Built from the
 //! program text alone, so it describes exactly what is printed.
 
-use std::collections::HashMap;
 use std::fmt::Write;
 
-use tilemem_plan::{lower_bound, Buffer, Problem, Solution};
+use tilemem_plan::bound::plain_lower_bound;
+use tilemem_plan::{Buffer, Problem, Solution};
 use tilemem_soc::Soc;
 
-use crate::ir::{MemRef, Program, Type};
+use crate::ir::{Alloc, Function, MemBase, Program, Type, VarId};
 use crate::passes::analysis::layout::{Layout, Slot};
 use crate::passes::analysis::reserve;
-use crate::passes::analysis::roots::members_by_root;
 use crate::passes::verify::family_buffers;
 
 /// One buffer of the report.
@@ -99,52 +98,22 @@ pub struct Report {
 
 /// Builds the report of a program; `addressed` says whether its MemRef
 /// offsets are final addresses (after allocate_memory_addr).
+///
+/// Kept lean for long kernels: the layout and the family buffers come from
+/// tables sized once, each space's buffers are turned into its report and
+/// dropped before the next space, and the lower bound is computed from
+/// the lifetimes without building a placement problem.
 pub fn build(program: &Program, soc: &Soc, addressed: bool) -> Report {
     let mut functions = Vec::new();
     for f in &program.functions {
         if !f.kind().is_kernel() {
             continue;
         }
-        let members = members_by_root(f);
-        // After planning every window has an explicit base, so the policy
-        // (which only aligns AUTO bases) does not matter here.
-        let reserves = reserve::resolve(f, &tilemem_soc::DefaultPolicy).unwrap_or_default();
-        let mut layout = Layout::new(reserves);
-        for a in f.allocs() {
-            let Some(ms) = members.get(&a.var) else {
-                continue;
-            };
-            let base = ms
-                .iter()
-                .filter_map(|&m| {
-                    f.ty(m)
-                        .and_then(Type::memref)
-                        .and_then(MemRef::const_offset)
-                })
-                .min()
-                .and_then(|o| u64::try_from(o).ok())
-                .filter(|_| addressed)
-                .unwrap_or(0);
-            layout.push(Slot {
-                root: a.var,
-                space: a.space,
-                base,
-                size: a.size,
-            });
-        }
+        let layout = layout(f, addressed);
         let mut spaces = Vec::new();
         let mut per_space = family_buffers(f, &layout);
         per_space.sort_by_key(|a| a.0);
         for (space, bufs) in per_space {
-            let mut problem = Problem::new();
-            for b in &bufs {
-                let (d, l) = b.live;
-                problem.push(Buffer::new(
-                    b.end - b.start,
-                    2 * d + 1,
-                    (2 * d + 2).max(2 * l + 1),
-                ));
-            }
             let reserved_end = layout
                 .reserves
                 .iter()
@@ -152,14 +121,10 @@ pub fn build(program: &Program, soc: &Soc, addressed: bool) -> Report {
                 .map(|r| r.base + r.size)
                 .max()
                 .unwrap_or(0);
-            let slot_end: HashMap<_, _> = layout
-                .slots()
-                .iter()
-                .map(|s| (s.root, s.base + s.size))
-                .collect();
+            let slot_end = |root| layout.slot(root).map(|s| s.base + s.size);
             let bytes_used = if addressed {
                 bufs.iter()
-                    .map(|b| b.end.max(slot_end.get(&b.root).copied().unwrap_or(0)))
+                    .map(|b| b.end.max(slot_end(b.root).unwrap_or(0)))
                     .max()
                     .unwrap_or(0)
                     .max(reserved_end)
@@ -167,8 +132,12 @@ pub fn build(program: &Program, soc: &Soc, addressed: bool) -> Report {
                 let mut roots: Vec<_> = bufs.iter().map(|b| b.root).collect();
                 roots.sort_unstable();
                 roots.dedup();
-                reserved_end + roots.iter().filter_map(|r| slot_end.get(r)).sum::<u64>()
+                reserved_end + roots.iter().filter_map(|&r| slot_end(r)).sum::<u64>()
             };
+            let lower_bound = plain_lower_bound(bufs.iter().map(|b| {
+                let (d, l) = b.live;
+                (b.end - b.start, 2 * d + 1, (2 * d + 2).max(2 * l + 1))
+            }));
             let mut buffers: Vec<BufferReport> = bufs
                 .iter()
                 .map(|b| BufferReport {
@@ -180,12 +149,13 @@ pub fn build(program: &Program, soc: &Soc, addressed: bool) -> Report {
                     last: b.live.1,
                 })
                 .collect();
+            drop(bufs);
             buffers.sort_by(|a, b| (a.start, a.def, &a.name).cmp(&(b.start, b.def, &b.name)));
             spaces.push(SpaceReport {
                 space: space.name().to_string(),
                 bytes_used,
                 capacity: soc.capacity(space),
-                lower_bound: lower_bound(&problem),
+                lower_bound,
                 buffers,
             });
         }
@@ -199,6 +169,55 @@ pub fn build(program: &Program, soc: &Soc, addressed: bool) -> Report {
         addressed,
         functions,
     }
+}
+
+/// The slot of every top-level allocation some tile names: at the lowest
+/// constant offset of its tiles when `addressed`, else at 0.
+fn layout(f: &Function, addressed: bool) -> Layout {
+    // After planning every window has an explicit base, so the policy
+    // (which only aligns AUTO bases) does not matter here.
+    let reserves = reserve::resolve(f, &tilemem_soc::DefaultPolicy).unwrap_or_default();
+    let allocs: Vec<Alloc> = f.body.iter().filter_map(|&s| f.alloc_at(s)).collect();
+    // Per allocation (by its variable): whether a tile names it, and the
+    // lowest constant offset of those tiles.
+    let mut by_var: Vec<(VarId, usize)> =
+        allocs.iter().enumerate().map(|(i, a)| (a.var, i)).collect();
+    by_var.sort_unstable();
+    let mut named = vec![false; allocs.len()];
+    let mut lowest: Vec<Option<i64>> = vec![None; allocs.len()];
+    for (_, d) in f.vars.iter() {
+        let Some(Type::Tile(t)) = &d.ty else { continue };
+        let Some(m) = &t.memref else { continue };
+        let MemBase::Var(r) = m.base else { continue };
+        let Ok(k) = by_var.binary_search_by_key(&r, |&(v, _)| v) else {
+            continue;
+        };
+        // Every allocation of the variable (one, in a well-formed program).
+        let k = by_var[..k].partition_point(|&(v, _)| v < r);
+        for &(_, i) in by_var[k..].iter().take_while(|&&(v, _)| v == r) {
+            named[i] = true;
+            if let Some(o) = m.const_offset() {
+                lowest[i] = Some(lowest[i].map_or(o, |x| x.min(o)));
+            }
+        }
+    }
+    let mut layout = Layout::with_capacity(reserves, allocs.len());
+    for (i, a) in allocs.iter().enumerate() {
+        if !named[i] {
+            continue;
+        }
+        let base = lowest[i]
+            .and_then(|o| u64::try_from(o).ok())
+            .filter(|_| addressed)
+            .unwrap_or(0);
+        layout.push(Slot {
+            root: a.var,
+            space: a.space,
+            base,
+            size: a.size,
+        });
+    }
+    layout
 }
 
 fn json_str(out: &mut String, s: &str) {
