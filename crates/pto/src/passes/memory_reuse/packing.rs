@@ -94,6 +94,10 @@ struct Buffer {
     sub_range: bool,
     size: u64,
     closed: bool,
+    /// Members and their offsets in the arena, kept by the sub-range
+    /// packing only (which looks for holes among them); a whole-buffer
+    /// packing's members are the roots whose `Packed::bucket_of` names
+    /// the buffer, all at offset 0.
     members: Vec<(RootId, u64)>,
     /// Member lifetimes as `(def, last)`; pairwise disjoint in whole-buffer
     /// packing, so one predecessor lookup decides interference.
@@ -104,6 +108,12 @@ struct Buffer {
     max_ws_def: Option<u32>,
     /// Stage residues present per pipeline group.
     residues: BTreeMap<u32, BTreeSet<u32>>,
+}
+
+/// One packing of a space: the buffers and the buffer of each root.
+struct Packed {
+    bufs: Vec<Buffer>,
+    bucket_of: SecondaryMap<RootId, Option<u32>>,
 }
 
 struct SpaceInput<'a> {
@@ -186,7 +196,7 @@ impl SpaceInput<'_> {
         true
     }
 
-    fn pack(&self, depth: &BTreeMap<u32, u32>, sub_range: bool) -> Vec<Buffer> {
+    fn pack(&self, depth: &BTreeMap<u32, u32>, sub_range: bool) -> Packed {
         let mut bufs: Vec<Buffer> = Vec::new();
         let mut bucket_of: SecondaryMap<RootId, Option<u32>> = SecondaryMap::new();
         if let Some(&last) = self.roots.iter().max() {
@@ -235,7 +245,9 @@ impl SpaceInput<'_> {
             let off = placed.map_or(0, |p| p.1);
             let l = self.life(r);
             let b = &mut bufs[bi];
-            b.members.push((r, off));
+            if sub_range {
+                b.members.push((r, off));
+            }
             b.lives.insert((l.def, l.last));
             b.min_last = b.min_last.min(l.last);
             if let Some(&w) = self.c.workspace_def.get(&r) {
@@ -246,7 +258,7 @@ impl SpaceInput<'_> {
             }
             bucket_of[r] = u32::try_from(bi).ok();
         }
-        bufs
+        Packed { bufs, bucket_of }
     }
 
     /// The lowest aligned offset at which `r` fits in `b`'s arena clear of
@@ -417,7 +429,7 @@ pub fn pack(
             align: policy.alignment(space),
             partners,
         };
-        let bufs = pack_space(
+        let packed = pack_space(
             f,
             &input,
             space,
@@ -426,12 +438,25 @@ pub fn pack(
             allow_sub_range,
             &mut out.notes,
         );
-        for b in bufs {
-            for (m, off) in b.members {
+        for &r in &input.roots {
+            let Some(b) = packed.bucket_of[r].map(|bi| &packed.bufs[bi as usize]) else {
+                continue;
+            };
+            if b.sub_range {
+                continue;
+            }
+            out.placement[r] = Some(Placement {
+                arena: b.rep,
+                offset: 0,
+                sub_range: false,
+            });
+        }
+        for b in packed.bufs.iter().filter(|b| b.sub_range) {
+            for &(m, off) in &b.members {
                 out.placement[m] = Some(Placement {
                     arena: b.rep,
                     offset: off,
-                    sub_range: b.sub_range,
+                    sub_range: true,
                 });
             }
         }
@@ -447,7 +472,7 @@ fn pack_space(
     policy: &dyn MemoryAllocatorPolicy,
     allow_sub_range: bool,
     notes: &mut Vec<PackNote>,
-) -> Vec<Buffer> {
+) -> Packed {
     let lt = input.lt;
     // Groups with copies in this space and their largest aligned slot.
     let mut slot: BTreeMap<u32, u64> = BTreeMap::new();
@@ -469,14 +494,14 @@ fn pack_space(
     };
     let base = reserved_end(f, space, policy);
     let eligible = allow_sub_range && sub_range_eligible(f, lt, &input.roots);
-    let attempt = |depth: &BTreeMap<u32, u32>| -> (Vec<Buffer>, u64) {
+    let attempt = |depth: &BTreeMap<u32, u32>| -> (Packed, u64) {
         let whole = input.pack(depth, false);
-        let fp = footprint(&whole, base, space, policy);
+        let fp = footprint(&whole.bufs, base, space, policy);
         if fp <= cap || !eligible {
             return (whole, fp);
         }
         let sub = input.pack(depth, true);
-        let fs = footprint(&sub, base, space, policy);
+        let fs = footprint(&sub.bufs, base, space, policy);
         if fs < fp {
             (sub, fs)
         } else {
