@@ -14,6 +14,7 @@
 //! Guarantees: deterministic, read-only.
 
 use super::order::ProgramOrder;
+use super::walk::stmts;
 use crate::ir::{Block, EntityRef, Function, StmtId, StmtKind, VarId};
 
 /// Facts about one variable.
@@ -77,7 +78,7 @@ pub fn analyze_with(f: &Function, order: &ProgramOrder) -> Facts {
             x.touched_in_control_flow = true;
         }
     };
-    for (b, s) in f.walk() {
+    for (b, s) in stmts(f) {
         let st = &f.stmts[s];
         if matches!(st.kind, StmtKind::Comment(_) | StmtKind::Blank) {
             continue;

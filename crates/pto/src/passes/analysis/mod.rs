@@ -11,7 +11,8 @@
 //!   lifetimes;
 //! - [`hazards`]: target hazards and no-alias facts, from the op table;
 //! - [`reserve`]: `reserve_buffer` windows, one resolver and one error;
-//! - [`layout`]: the addresses a planner decided.
+//! - [`layout`]: the addresses a planner decided;
+//! - [`walk`]: program-order walks without a table of every statement.
 //!
 //! `memory_reuse`, `dsa_rp` (and the optimal planner on its model) and
 //! `allocate_memory_addr` use this layer; `verify` deliberately does not
@@ -26,3 +27,4 @@ pub mod layout;
 pub mod order;
 pub mod reserve;
 pub mod roots;
+pub mod walk;

@@ -21,6 +21,7 @@
 
 use tilemem_soc::MemoryAllocatorPolicy;
 
+use super::walk::stmts;
 use crate::ir::{Expr, Function, FunctionKind, MemSpace, StmtId};
 use crate::passes::PassError;
 
@@ -114,7 +115,7 @@ pub fn resolve(
     let space = reserve_space(f);
     let mut out: Vec<Reserve> = Vec::new();
     let mut cursor = 0u64;
-    for (_, s) in f.walk() {
+    for (_, s) in stmts(f) {
         let Some(call) = f.stmts[s].call() else {
             continue;
         };

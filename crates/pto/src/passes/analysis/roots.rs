@@ -26,6 +26,7 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use super::order::{carried_from, is_assigned, Lifetime, ProgramOrder};
+use super::walk::stmts;
 use crate::ir::{
     EntityRef, Expr, Function, MemBase, MemRef, PrimaryMap, SecondaryMap, StmtId, StmtKind, Type,
     VarId,
@@ -120,6 +121,16 @@ impl AllocationLifetimes {
         None
     }
 
+    /// Frees the program order and the root of each variable once the
+    /// caller is done with them (MemoryReuse after collecting its
+    /// constraints: packing and rewriting need neither, and at 100k
+    /// statements they are 4 MB). Afterwards `order` and `root_of` are
+    /// empty and [`storage_root`](Self::storage_root) finds nothing.
+    pub fn release_order(&mut self) {
+        self.order = ProgramOrder::default();
+        self.root_of = SecondaryMap::new();
+    }
+
     /// The roots of one memory space, in root order.
     pub fn roots_in(&self, space: MemSpace) -> Vec<RootId> {
         self.roots
@@ -145,8 +156,7 @@ pub fn analyze(f: &Function) -> AllocationLifetimes {
     let mut vars: SecondaryMap<VarId, Option<Lifetime>> = sized(f.vars.len(), None);
 
     // Definitions.
-    let walk = f.walk();
-    for &(_, s) in &walk {
+    for (_, s) in stmts(f) {
         if let StmtKind::Assign { targets, .. } = &f.stmts[s].kind {
             let i = order.index[s];
             for &t in targets {
@@ -158,7 +168,7 @@ pub fn analyze(f: &Function) -> AllocationLifetimes {
     // Uses, charged to the values that carry the storage.
     let mut stack = Vec::new();
     let mut used = Vec::new();
-    for &(_, s) in &walk {
+    for (_, s) in stmts(f) {
         used.clear();
         f.stmts[s].for_each_use(&mut |v| used.push(v));
         for &v in &used {
@@ -180,18 +190,15 @@ pub fn analyze(f: &Function) -> AllocationLifetimes {
     // Roots: allocation statements first (in body order), then string-named
     // roots in order of first use.
     let mut roots: PrimaryMap<RootId, Root> = PrimaryMap::new();
-    let mut by_var: SecondaryMap<VarId, Option<RootId>> = sized(f.vars.len(), None);
+    // Root of each allocation variable (`NO_ROOT`: none), 4 bytes a variable.
+    let mut by_var: Vec<u32> = vec![NO_ROOT; f.vars.len()];
     let mut by_name: HashMap<Box<str>, RootId> = HashMap::default();
     // Room for every allocation at once (no doubling slack).
-    roots.reserve(
-        walk.iter()
-            .filter(|&&(_, s)| f.alloc_at(s).is_some())
-            .count(),
-    );
-    for &(_, s) in &walk {
+    roots.reserve(stmts(f).filter(|&(_, s)| f.alloc_at(s).is_some()).count());
+    for (_, s) in stmts(f) {
         if let Some(a) = f.alloc_at(s) {
             let space = a.space;
-            if !space.is_on_chip() || by_var[a.var].is_some() {
+            if !space.is_on_chip() || by_var[a.var.index()] != NO_ROOT {
                 continue;
             }
             let id = roots.push(Root {
@@ -204,28 +211,23 @@ pub fn analyze(f: &Function) -> AllocationLifetimes {
                 members: (0, 0),
                 lifetime: None,
             });
-            by_var[a.var] = Some(id);
+            by_var[a.var.index()] = id.index() as u32;
         }
     }
-    drop(walk);
 
     let mut root_of: SecondaryMap<VarId, Option<RootId>> = sized(f.vars.len(), None);
     // Program order of definition for member lists (unassigned vars last).
-    // The keys are distinct (the index breaks ties), so an unstable sort of
-    // precomputed keys gives the same order as a stable keyed sort.
-    let mut ordered_vars: Vec<u64> = f
-        .vars
-        .keys()
-        .map(|v| (u64::from(vars[v].map_or(u32::MAX, |l| l.def)) << 32) | v.index() as u64)
-        .collect();
-    ordered_vars.sort_unstable();
-    let ordered = || {
-        ordered_vars
-            .iter()
-            .map(|&k| VarId::new((k & u64::from(u32::MAX)) as usize))
-    };
-    // Member counts per root first, so that one table holds every list.
-    let mut count: Vec<u32> = Vec::new();
+    // The keys are distinct (the index breaks ties), so an unstable sort
+    // gives the same order as a stable keyed sort.
+    let mut ordered_vars: Vec<u32> = (0..f.vars.len() as u32).collect();
+    ordered_vars.sort_unstable_by_key(|&i| {
+        let v = VarId::new(i as usize);
+        (vars[v].map_or(u32::MAX, |l| l.def), i)
+    });
+    let ordered = || ordered_vars.iter().map(|&i| VarId::new(i as usize));
+    // Member counts per root first, so that one table holds every list
+    // (string-named roots found below are counted as they appear).
+    let mut count: Vec<u32> = Vec::with_capacity(roots.len());
     for v in ordered() {
         let Some((m, space)) = tile_storage(f, v) else {
             continue;
@@ -234,9 +236,9 @@ pub fn analyze(f: &Function) -> AllocationLifetimes {
             continue;
         }
         let id = match &m.base {
-            MemBase::Var(b) => match by_var[*b] {
-                Some(id) => id,
-                None => continue,
+            MemBase::Var(b) => match by_var[b.index()] {
+                NO_ROOT => continue,
+                id => RootId::new(id as usize),
             },
             MemBase::Named(n) => match by_name.get(n) {
                 Some(&id) => id,
@@ -325,6 +327,9 @@ pub fn analyze(f: &Function) -> AllocationLifetimes {
         member_list,
     }
 }
+
+/// No root (in the allocation-variable table of [`analyze`]).
+const NO_ROOT: u32 = u32::MAX;
 
 /// A side table for `n` ids allocated once at its full length (growing it
 /// one id at a time would leave up to twice the capacity behind).

@@ -37,6 +37,7 @@ use super::lifetime::{is_assigned, AllocationLifetimes, RootId};
 use crate::ir::{Expr, Function, StmtKind, Type, VarId};
 use crate::ops::{self, OpClass};
 use crate::passes::analysis::hazards::forbidden_operands_with;
+use crate::passes::analysis::walk::stmts;
 use crate::passes::PassError;
 
 /// Why two roots must stay apart.
@@ -266,7 +267,7 @@ fn no_alias(
 ) {
     // Forbidden operand roots of tuple-valued calls, for `t[k]` reads.
     let mut tuple_forbid: HashMap<VarId, Vec<RootId>> = HashMap::default();
-    for (_, s) in f.walk() {
+    for (_, s) in stmts(f) {
         let StmtKind::Assign { targets, value } = &f.stmts[s].kind else {
             continue;
         };
@@ -345,11 +346,10 @@ impl Provenance {
 fn load_tpop(f: &Function, lt: &AllocationLifetimes, c: &mut AllocationConstraints) {
     let mut load = Provenance::default();
     let mut tpop = Provenance::default();
-    let walk = f.walk();
     // Two sweeps: a carry can be tainted by a producer that comes after the
     // read in program order (it feeds the next iteration).
     for _ in 0..2 {
-        for &(_, s) in &walk {
+        for (_, s) in stmts(f) {
             let StmtKind::Assign { targets, value } = &f.stmts[s].kind else {
                 continue;
             };
@@ -384,7 +384,7 @@ fn load_tpop(f: &Function, lt: &AllocationLifetimes, c: &mut AllocationConstrain
             }
         }
     }
-    for &(_, s) in &walk {
+    for (_, s) in stmts(f) {
         let StmtKind::Assign { targets, value } = &f.stmts[s].kind else {
             continue;
         };
@@ -416,7 +416,7 @@ fn load_tpop(f: &Function, lt: &AllocationLifetimes, c: &mut AllocationConstrain
 }
 
 fn written_workspace(f: &Function, lt: &AllocationLifetimes, c: &mut AllocationConstraints) {
-    for (_, s) in f.walk() {
+    for (_, s) in stmts(f) {
         let Some(call) = f.stmts[s].call() else {
             continue;
         };
@@ -494,7 +494,7 @@ fn stages(f: &Function, lt: &AllocationLifetimes, c: &mut AllocationConstraints)
 /// merging the stage copies.
 fn planned_pipeline_stages(f: &Function, lt: &AllocationLifetimes, c: &mut AllocationConstraints) {
     let mut group = u32::MAX;
-    for (_, s) in f.walk() {
+    for (_, s) in stmts(f) {
         let StmtKind::For(l) = &f.stmts[s].kind else {
             continue;
         };

@@ -179,9 +179,12 @@ pub fn run_function(
     // quickly; the bound is a guard.
     let mut notes = Vec::new();
     for round in 0..4 {
-        let lt = lifetime::analyze(f);
+        let mut lt = lifetime::analyze(f);
         constraints::check_declared_slots(f, &lt)?;
         let cons = constraints::collect(f, &lt, &ctx.soc, opts.hazards);
+        // Packing and rewriting read neither the program order nor the
+        // root of each variable.
+        lt.release_order();
         let packing = packing::pack(f, &lt, &cons, &ctx.soc, ctx.policy.as_ref(), opts.sub_range);
         let moved = packing
             .placement

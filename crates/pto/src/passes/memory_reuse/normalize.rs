@@ -19,6 +19,7 @@ use rustc_hash::FxHashMap as HashMap;
 
 use crate::ir::{Expr, Function, MemRef, StmtKind, Type, VarId};
 use crate::ops;
+use crate::passes::analysis::walk::stmts;
 
 /// MemRefs of views and their sources when the pass started (only views
 /// look back; a copy of every variable's MemRef cost a sixth of the peak
@@ -39,7 +40,7 @@ pub fn snapshot(f: &Function) -> Snapshot {
             m.entry(v).or_insert_with(|| mr.clone());
         }
     };
-    for (_, s) in f.walk() {
+    for (_, s) in stmts(f) {
         let StmtKind::Assign {
             targets,
             value: Expr::Call(call),

@@ -35,6 +35,7 @@ use tilemem_soc::{MemSpace, MemoryAllocatorPolicy, Soc};
 use super::constraints::AllocationConstraints;
 use super::lifetime::{AllocationLifetimes, Lifetime, RootId};
 use crate::ir::{Expr, Function, SecondaryMap, Type};
+use crate::passes::analysis::walk::stmts;
 
 /// Where a root's bytes end up: inside `arena` (a representative root) at
 /// byte `offset`.
@@ -359,7 +360,7 @@ pub fn reserved_end(f: &Function, space: MemSpace, policy: &dyn MemoryAllocatorP
         return 0;
     }
     let mut end = 0u64;
-    for (_, s) in f.walk() {
+    for (_, s) in stmts(f) {
         let Some(call) = f.stmts[s].call() else {
             continue;
         };
