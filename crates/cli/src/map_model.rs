@@ -236,34 +236,43 @@ pub fn solve_doc(title: &str, problem: &Problem, solution: &Solution, solver: &s
     }
 }
 
-/// One SVG picture with a lane per (function, space), stacked.
-pub fn plan_svg(report: &Report) -> String {
-    let mut inner = String::new();
-    let (mut width, mut y) = (0f64, 0f64);
+/// One SVG picture with a lane per (function, space), stacked, written
+/// into `w` one lane at a time (a long kernel's lane alone is megabytes):
+/// the header comes from the fixed size of every lane
+/// ([`map::SVG_SIZE`]), then each lane is rendered, written and dropped.
+pub fn write_plan_svg(report: &Report, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+    let lanes = report
+        .functions
+        .iter()
+        .map(|f| f.spaces.len())
+        .sum::<usize>();
+    let (lane_w, lane_h) = map::SVG_SIZE;
+    let width = if lanes == 0 { 0f64 } else { lane_w };
+    let height = lane_h * lanes as f64;
+    writeln!(
+        w,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\">"
+    )?;
+    let mut y = 0f64;
     for f in &report.functions {
         for s in &f.spaces {
             let (problem, solution) = s.placement();
             let title = format!("{} / {} ({})", f.name, s.space, report.target);
             let svg = map::render_svg(&problem, &solution, &title);
-            let w = attr(&svg, "width").unwrap_or(960.0);
-            let h = attr(&svg, "height").unwrap_or(540.0);
-            inner.push_str(&svg.replacen(
-                "<svg xmlns=\"http://www.w3.org/2000/svg\" ",
-                &format!("<svg y=\"{y}\" "),
-                1,
-            ));
-            width = width.max(w);
-            y += h;
+            drop((problem, solution));
+            // The lane's own root element, moved down to its place.
+            let head = "<svg xmlns=\"http://www.w3.org/2000/svg\" ";
+            match svg.find(head) {
+                Some(i) => {
+                    w.write_all(svg[..i].as_bytes())?;
+                    write!(w, "<svg y=\"{y}\" ")?;
+                    w.write_all(svg[i + head.len()..].as_bytes())?;
+                }
+                None => w.write_all(svg.as_bytes())?,
+            }
+            y += lane_h;
         }
     }
-    format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{y}\" viewBox=\"0 0 {width} {y}\">\n{inner}</svg>\n"
-    )
-}
-
-/// A numeric attribute of the root element of an SVG document.
-fn attr(svg: &str, name: &str) -> Option<f64> {
-    let head = &svg[..svg.find('>')?];
-    let at = head.find(&format!(" {name}=\""))? + name.len() + 3;
-    head[at..].split('"').next()?.parse().ok()
+    w.write_all(b"</svg>\n")?;
+    w.flush()
 }

@@ -264,11 +264,11 @@ pub fn run(args: Args) -> ExitCode {
     // Everything is computed; write it all or nothing.
     let mut outputs = Outputs::new();
     if let (Some(path), Some(report)) = (&args.report, &primary.report) {
-        outputs.add(path, report.to_json());
+        outputs.add_stream(path, |w: &mut dyn std::io::Write| report.write_json(w));
     }
     if let (Some(path), Some(format)) = (&args.map, map_format) {
         let title = format!("{} ({})", file, soc.name());
-        let body = match format {
+        match format {
             MapFormat::Html => {
                 // Kept for the map (`keep_input`); read again otherwise.
                 let reread;
@@ -282,15 +282,21 @@ pub fn run(args: Args) -> ExitCode {
                         Err(code) => return code,
                     },
                 };
-                crate::html_map::render(&crate::map_model::plan_doc(&title, &done, input, &soc))
+                let page = crate::html_map::render(&crate::map_model::plan_doc(
+                    &title, &done, input, &soc,
+                ));
+                outputs.add(path, page);
             }
-            MapFormat::Svg => match &primary.report {
-                Some(report) => crate::map_model::plan_svg(report),
-                // Never: a map asks for the report.
-                None => String::new(),
-            },
-        };
-        outputs.add(path, body);
+            MapFormat::Svg => {
+                // Streamed into the file during the commit, lane by lane
+                // (the report is always built when a map is asked for).
+                if let Some(report) = &primary.report {
+                    outputs.add_stream(path, |w: &mut dyn std::io::Write| {
+                        crate::map_model::write_plan_svg(report, w)
+                    });
+                }
+            }
+        }
     }
     if let (Some(dest), Some(staging)) = (&args.export_problems, &staging) {
         if staging.is_dir() {

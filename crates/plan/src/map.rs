@@ -99,12 +99,16 @@ const PALETTE: [&str; 10] = [
     "#9c755f", "#bab0ac",
 ];
 
+/// Width and height of every [`render_svg`] document (a caller stacking
+/// several can write its own header before rendering them).
+pub const SVG_SIZE: (f64, f64) = (960.0, 540.0);
+
 /// Renders the placement as a standalone SVG document.
 ///
 /// `title` is printed above the plot (e.g. `"kernel / Vec"`).
 pub fn render_svg(problem: &Problem, solution: &Solution, title: &str) -> String {
-    const W: f64 = 960.0;
-    const H: f64 = 540.0;
+    const W: f64 = SVG_SIZE.0;
+    const H: f64 = SVG_SIZE.1;
     const LEFT: f64 = 90.0;
     const RIGHT: f64 = 20.0;
     const TOP: f64 = 50.0;

@@ -239,6 +239,17 @@ fn json_str(out: &mut String, s: &str) {
 impl Report {
     /// Renders the report as pretty-printed JSON (stable key order).
     pub fn to_json(&self) -> String {
+        let mut out = Vec::new();
+        // Writing into memory cannot fail.
+        let _ = self.write_json(&mut out);
+        String::from_utf8(out).unwrap_or_default()
+    }
+
+    /// Writes [`to_json`](Self::to_json)'s text into `w` in chunks of
+    /// about 64 KiB (a long kernel's report is megabytes), without holding
+    /// it whole; stops at the first write error.
+    pub fn write_json<W: std::io::Write + ?Sized>(&self, w: &mut W) -> std::io::Result<()> {
+        const CHUNK: usize = 64 * 1024;
         let mut o = String::new();
         o.push_str("{\n  \"target\": ");
         json_str(&mut o, &self.target);
@@ -270,6 +281,10 @@ impl Report {
                         ", \"start\": {}, \"end\": {}, \"def\": {}, \"last\": {}}}",
                         b.start, b.end, b.def, b.last
                     );
+                    if o.len() >= CHUNK {
+                        w.write_all(o.as_bytes())?;
+                        o.clear();
+                    }
                 }
                 o.push_str(if s.buffers.is_empty() {
                     "]\n        }"
@@ -288,6 +303,7 @@ impl Report {
         } else {
             "\n  ]\n}\n"
         });
-        o
+        w.write_all(o.as_bytes())?;
+        w.flush()
     }
 }

@@ -1,5 +1,6 @@
-//! The streaming printer: `print_to` writes the same bytes as `print`,
-//! in chunks, and stops at the first write error.
+//! The streamed outputs: `print_to` writes the same bytes as `print`, in
+//! chunks, and stops at the first write error; `Report::write_json` writes
+//! what `to_json` returns.
 
 use std::io::{self, Write};
 
@@ -118,4 +119,22 @@ fn print_to_stops_at_the_first_write_error() {
         assert_eq!(e.raw_os_error(), Some(28), "left {left}");
         assert_eq!(w.bytes, src.as_bytes()[..left], "left {left}");
     }
+}
+
+/// A long kernel's JSON report, written in chunks, is the text `to_json`
+/// returns.
+#[test]
+fn write_json_writes_the_text_to_json_returns() {
+    use tilemem_pto::passes::{run_pipeline, PassContext, PassId, PlannerMode};
+    use tilemem_soc::Soc;
+    let mut p = parse(&program(3000, true)).unwrap();
+    let mut cx = PassContext::new(Soc::ascend950(), PlannerMode::Pypto);
+    run_pipeline(&mut p, &mut cx, &PassId::ALL).unwrap();
+    let r = tilemem_pto::report::build(&p, &cx.soc, true);
+    let text = r.to_json();
+    assert!(text.len() > 3 * 65536, "{}", text.len());
+    let mut w = Counting::default();
+    r.write_json(&mut w).unwrap();
+    assert_eq!(String::from_utf8(w.bytes).unwrap(), text);
+    assert!(w.writes >= 3, "{} writes", w.writes);
 }
