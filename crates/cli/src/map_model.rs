@@ -264,9 +264,9 @@ pub fn write_plan_svg(report: &Report, w: &mut dyn std::io::Write) -> std::io::R
             let head = "<svg xmlns=\"http://www.w3.org/2000/svg\" ";
             match svg.find(head) {
                 Some(i) => {
-                    w.write_all(svg[..i].as_bytes())?;
+                    w.write_all(&svg.as_bytes()[..i])?;
                     write!(w, "<svg y=\"{y}\" ")?;
-                    w.write_all(svg[i + head.len()..].as_bytes())?;
+                    w.write_all(&svg.as_bytes()[i + head.len()..])?;
                 }
                 None => w.write_all(svg.as_bytes())?,
             }
