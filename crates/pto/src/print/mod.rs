@@ -30,7 +30,7 @@ pub fn print(p: &Program) -> String {
     out
 }
 
-/// Prints a whole program into `w`, the same bytes [`print`] returns,
+/// Prints a whole program into `w`, the same bytes [`print()`] returns,
 /// without ever holding the whole text: the text is gathered in chunks of
 /// about 64 KiB and written at statement boundaries. Stops writing at the
 /// first error and returns it; what was written before it is the start of
