@@ -324,8 +324,9 @@ fn family_buffers_with(
         }
     }
     for (v, d) in f.vars.iter() {
-        let Some(Type::Tile(t)) = &d.ty else { continue };
-        let Some(m) = &t.memref else { continue };
+        let Some(Type::Tile(_, Some(m))) = &d.ty else {
+            continue;
+        };
         let Some(root) = m.base_var() else { continue };
         let Some(slot) = layout.slot(root) else {
             continue;
@@ -334,7 +335,7 @@ fn family_buffers_with(
             .const_offset()
             .and_then(|o| u64::try_from(o).ok())
             .unwrap_or(slot.base);
-        let end = start + m.size.unwrap_or(0);
+        let end = start + m.size().unwrap_or(0);
         let rep = fam.find(v);
         let live = fam_live[rep.index()].unwrap_or((0, 0));
         let key = (rep, root);
