@@ -69,6 +69,11 @@ impl<K: EntityRef, V> PrimaryMap<K, V> {
     pub fn reserve(&mut self, n: usize) {
         self.elems.reserve(n);
     }
+    /// Makes room for exactly `n` more entities (no more: for a known last
+    /// batch, where doubling would leave the rest unused).
+    pub fn reserve_exact(&mut self, n: usize) {
+        self.elems.reserve_exact(n);
+    }
     /// Number of entities (ids are `0..len`).
     pub fn len(&self) -> usize {
         self.elems.len()

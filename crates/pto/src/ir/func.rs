@@ -1,7 +1,7 @@
 //! Programs, functions, variables, blocks.
 
 use super::entity::PrimaryMap;
-use super::expr::{Call, Expr, Kwarg};
+use super::expr::{Expr, Kwarg};
 use super::stmt::{Pos, Stmt, StmtId, StmtKind};
 use super::types::{MemSpace, Type};
 
@@ -287,9 +287,11 @@ impl Function {
         s
     }
 
-    /// Removes statement `s` from block `b`; returns whether it was there.
+    /// Removes statement `s` from block `b` and releases what it held (it
+    /// stays in the arena as a [`StmtKind::Blank`] no block names); returns
+    /// whether it was there.
     pub fn remove(&mut self, b: Block, s: StmtId) -> bool {
-        match self.block_mut(b) {
+        let found = match self.block_mut(b) {
             Some(block) => match block.iter().position(|&x| x == s) {
                 Some(i) => {
                     block.remove(i);
@@ -298,7 +300,39 @@ impl Function {
                 None => false,
             },
             None => false,
+        };
+        if found {
+            self.release(s);
         }
+        found
+    }
+
+    /// Removes from block `b` every statement `dead` names, releasing each
+    /// (one pass over the block, for removing many at once).
+    pub fn remove_where(&mut self, b: Block, dead: impl Fn(StmtId) -> bool) {
+        let Some(block) = self.block_mut(b) else {
+            return;
+        };
+        let mut removed = Vec::new();
+        block.retain(|&s| {
+            let d = dead(s);
+            if d {
+                removed.push(s);
+            }
+            !d
+        });
+        for s in removed {
+            self.release(s);
+        }
+    }
+
+    /// Drops the payload of a statement no block names any more (its call,
+    /// argument lists, nested blocks and comment): the arena keeps only the
+    /// slot, so removing statements gives their memory back.
+    fn release(&mut self, s: StmtId) {
+        let st = &mut self.stmts[s];
+        st.kind = StmtKind::Blank;
+        st.comment = None;
     }
 
     /// Index in `b` of its `pl.yield_` statement (the last one), if any.
@@ -313,9 +347,25 @@ impl Function {
         self.body.iter().filter_map(|&s| self.alloc_at(s)).collect()
     }
 
-    /// Reads statement `s` as `v: pl.Ptr = pl.tile.alloc(space, size[, pinned=..])`.
+    /// Reads statement `s` as `v: pl.Ptr = pl.tile.alloc(space, size[, pinned=..])`,
+    /// held as a [`StmtKind::Alloc`] or written as any other call.
     pub fn alloc_at(&self, s: StmtId) -> Option<Alloc> {
         let st = &self.stmts[s];
+        if let StmtKind::Alloc {
+            var,
+            space,
+            size,
+            pinned,
+        } = st.kind
+        {
+            return Some(Alloc {
+                stmt: s,
+                var,
+                space,
+                size,
+                pinned,
+            });
+        }
         let var = st.def()?;
         let call = st.call()?;
         if !crate::ops::has_class(call.op_name(), crate::ops::OpClass::Alloc) {
@@ -344,27 +394,49 @@ impl Function {
         size: u64,
         pinned: bool,
     ) -> VarId {
-        let mut call = Call::new(
-            "pl.tile.alloc",
-            vec![
-                Expr::mem_space(space),
-                Expr::Int(i64::try_from(size).unwrap_or(i64::MAX)),
-            ],
-        );
-        if pinned {
-            call.set_kwarg("pinned", Expr::Bool(true));
-        }
         let v = self.new_var(name, Some(Type::Ptr), VarDef::Free);
-        let s = self.insert(
-            Block::Body,
-            index,
-            StmtKind::Assign {
-                targets: vec![v],
-                value: Expr::call(call),
-            },
-        );
+        let s = self.insert(Block::Body, index, StmtKind::alloc(v, space, size, pinned));
         self.vars[v].def = VarDef::Stmt(s);
         v
+    }
+
+    /// Turns every statement written exactly as
+    /// `v: pl.Ptr = pl.tile.alloc(pl.Mem.X, SIZE[, pinned=True])` into a
+    /// [`StmtKind::Alloc`], which prints the same text (the reader calls
+    /// this once per function).
+    pub fn compact_allocs(&mut self) {
+        for s in self.stmts.keys() {
+            if let Some(kind) = self.alloc_form(s) {
+                self.stmts[s].kind = kind;
+            }
+        }
+    }
+
+    /// The [`StmtKind::Alloc`] statement `s` is written as, if it is one.
+    fn alloc_form(&self, s: StmtId) -> Option<StmtKind> {
+        let StmtKind::Assign {
+            targets,
+            value: Expr::Call(c),
+        } = &self.stmts[s].kind
+        else {
+            return None;
+        };
+        let [var] = targets[..] else { return None };
+        if &*c.func != "pl.tile.alloc" || !matches!(self.vars[var].ty, Some(Type::Ptr)) {
+            return None;
+        }
+        let [Expr::Path(p), Expr::Int(n)] = &c.args[..] else {
+            return None;
+        };
+        let name = p.strip_prefix("pl.Mem.")?;
+        let space = MemSpace::parse(name);
+        let size = u64::try_from(*n).ok()?;
+        let pinned = match &c.kwargs[..] {
+            [] => false,
+            [k] if &*k.name == "pinned" && k.value == Expr::Bool(true) => true,
+            _ => return None,
+        };
+        (space.name() == name).then(|| StmtKind::alloc(var, &space, size, pinned))
     }
 
     /// The variable with this name defined last in program order (params

@@ -138,6 +138,19 @@ fn run_function(f: &mut Function, soc: &Soc, planner: PlannerMode) -> Result<(),
     }
     ssa_rename(f);
     strip_comments(f);
+    // Room for the allocation variables to come, once: at most one per
+    // on-chip tile without storage and one per declared name (a doubling
+    // arena would leave up to half its slots unused for the rest of the run).
+    let new_roots = f
+        .vars
+        .values()
+        .filter(|d| match &d.ty {
+            Some(Type::Tile(t, None)) => t.space.is_some_and(|s| s != MemSpace::Ddr),
+            Some(Type::Tile(_, Some(m))) => m.base_name().is_some(),
+            _ => false,
+        })
+        .count();
+    f.vars.reserve_exact(new_roots);
     let mut st = State {
         soc,
         counter: 0,
@@ -168,21 +181,11 @@ fn run_function(f: &mut Function, soc: &Soc, planner: PlannerMode) -> Result<(),
         })
         .count();
     let mut new_stmts = Vec::with_capacity(st.allocs.len());
+    // Exactly the room the new statements need (doubling would leave up
+    // to half the arena unused for the rest of the run).
+    f.stmts.reserve_exact(st.allocs.len());
     for a in &st.allocs {
-        let mut call = Call::new(
-            "pl.tile.alloc",
-            vec![
-                Expr::mem_space(&a.space),
-                Expr::Int(i64::try_from(a.size).unwrap_or(i64::MAX)),
-            ],
-        );
-        if a.pinned {
-            call.set_kwarg("pinned", Expr::Bool(true));
-        }
-        let s = f.new_stmt(StmtKind::Assign {
-            targets: vec![a.var],
-            value: Expr::call(call),
-        });
+        let s = f.new_stmt(StmtKind::alloc(a.var, &a.space, a.size, a.pinned));
         f.vars[a.var].def = VarDef::Stmt(s);
         new_stmts.push(s);
     }
@@ -223,7 +226,9 @@ fn ssa_rename(f: &mut Function) {
     let mut order: Vec<VarId> = f.params.iter().map(|p| p.var).collect();
     for (_, s) in f.walk() {
         match &f.stmts[s].kind {
-            StmtKind::Assign { targets, .. } => order.extend(targets.iter().copied()),
+            StmtKind::Assign { .. } | StmtKind::Alloc { .. } => {
+                order.extend(f.stmts[s].targets().iter().copied())
+            }
             StmtKind::For(l) => {
                 order.extend(l.loop_var);
                 order.extend(l.iter_args.iter().copied());
@@ -296,7 +301,12 @@ fn strip_comments(f: &mut Function) {
                     let led = stmts[i + 1..].iter().find(|&&n| {
                         !matches!(f.stmts[n].kind, StmtKind::Comment(_) | StmtKind::Blank)
                     });
-                    led.is_none_or(|&n| matches!(f.stmts[n].kind, StmtKind::Assign { .. }))
+                    led.is_none_or(|&n| {
+                        matches!(
+                            f.stmts[n].kind,
+                            StmtKind::Assign { .. } | StmtKind::Alloc { .. }
+                        )
+                    })
                 }
                 _ => false,
             };

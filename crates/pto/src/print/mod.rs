@@ -177,6 +177,23 @@ impl Printer<'_> {
                 self.targets(targets);
                 self.expr(value, 0);
             }
+            StmtKind::Alloc {
+                var,
+                space,
+                size,
+                pinned,
+            } => {
+                // Byte-identical to the `Assign` the reader turned into it.
+                self.targets(std::slice::from_ref(var));
+                self.out.push_str("pl.tile.alloc(pl.Mem.");
+                self.out.push_str(space.name());
+                self.out.push_str(", ");
+                push_u64(self.out, *size);
+                if *pinned {
+                    self.out.push_str(", pinned=True");
+                }
+                self.out.push(')');
+            }
             StmtKind::Expr(e) => self.expr(e, 0),
             StmtKind::Yield(vals) => {
                 self.targets(results);

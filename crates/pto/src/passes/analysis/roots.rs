@@ -147,7 +147,8 @@ pub fn analyze(f: &Function) -> AllocationLifetimes {
     // Definitions.
     let walk = f.walk();
     for &(_, s) in &walk {
-        if let StmtKind::Assign { targets, .. } = &f.stmts[s].kind {
+        let targets = f.stmts[s].targets();
+        if !targets.is_empty() {
             let i = order.index[s];
             for &t in targets {
                 vars[t] = Some(Lifetime { def: i, last: i });

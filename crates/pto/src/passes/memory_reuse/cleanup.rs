@@ -41,8 +41,7 @@ pub fn remove_dead_allocs(f: &mut Function) -> usize {
         .filter(|a| !used.contains(&a.var))
         .map(|a| a.stmt)
         .collect();
-    if let Some(body) = f.block_mut(Block::Body) {
-        body.retain(|s| !dead.contains(s));
-    }
+    // Removing releases each statement's payload too.
+    f.remove_where(Block::Body, |s| dead.contains(&s));
     dead.len()
 }
