@@ -138,19 +138,13 @@ fn run_function(f: &mut Function, soc: &Soc, planner: PlannerMode) -> Result<(),
     }
     ssa_rename(f);
     strip_comments(f);
-    // Room for the allocation variables to come, once: at most one per
-    // on-chip tile without storage and one per declared name (a doubling
-    // arena would leave up to half its slots unused for the rest of the run).
-    let new_roots = f
-        .vars
-        .values()
-        .filter(|d| match &d.ty {
-            Some(Type::Tile(t, None)) => t.space.is_some_and(|s| s != MemSpace::Ddr),
-            Some(Type::Tile(_, Some(m))) => m.base_name().is_some(),
-            _ => false,
-        })
-        .count();
+    // Room for the allocation variables and statements to come, once (a
+    // doubling arena would leave up to half its slots unused for the rest
+    // of the run); growing it now, before the pass's own tables exist, keeps
+    // the copy of the old arena off the pass's peak.
+    let new_roots = f.vars.keys().filter(|&v| may_get_root(f, v)).count();
     f.vars.reserve_exact(new_roots);
+    f.stmts.reserve_exact(new_roots);
     let mut st = State {
         soc,
         counter: 0,
@@ -181,8 +175,7 @@ fn run_function(f: &mut Function, soc: &Soc, planner: PlannerMode) -> Result<(),
         })
         .count();
     let mut new_stmts = Vec::with_capacity(st.allocs.len());
-    // Exactly the room the new statements need (doubling would leave up
-    // to half the arena unused for the rest of the run).
+    // Reserved above already (a no-op unless the bound was short).
     f.stmts.reserve_exact(st.allocs.len());
     for a in &st.allocs {
         let s = f.new_stmt(StmtKind::alloc(a.var, &a.space, a.size, a.pinned));
@@ -218,6 +211,22 @@ fn run_function(f: &mut Function, soc: &Soc, planner: PlannerMode) -> Result<(),
         }
     }
     Ok(())
+}
+
+/// Whether InitMemRef may give `v` an allocation of its own (an upper bound
+/// of [`tile_result`]'s and [`resolve_declared`]'s, cheap to count): an
+/// on-chip tile without storage defined by a call that is neither a view
+/// nor a pipe pop, or a tile bound to a declared name.
+fn may_get_root(f: &Function, v: VarId) -> bool {
+    match &f.vars[v].ty {
+        Some(Type::Tile(t, None)) if t.space.is_some_and(|s| s != MemSpace::Ddr) => def_call(f, v)
+            .is_some_and(|c| {
+                let info = ops::lookup_or_default(c.op_name());
+                info.class != OpClass::Tpop && !info.is_view()
+            }),
+        Some(Type::Tile(_, Some(m))) => m.base_name().is_some(),
+        _ => false,
+    }
 }
 
 /// Gives every variable that reuses an earlier name of the function a fresh
