@@ -37,8 +37,13 @@
 //!   `Type::Tile(TileType { .. }.into(), None)` and `vec![..].into()`. `for`/`if`/`with` statements are boxed likewise
 //!   (`StmtKind::For(Box<ForStmt>)`): match them as before.
 //! - **Allocations**: [`Function::allocs`] lists the top-level
-//!   `pl.tile.alloc` statements; [`Function::insert_alloc`] adds one;
-//!   [`Function::remove`] drops a statement from its block.
+//!   `pl.tile.alloc` statements ([`Function::alloc_at`] reads one);
+//!   [`Function::insert_alloc`] adds one. PyPTO's exact form
+//!   `v: pl.Ptr = pl.tile.alloc(pl.Mem.X, N[, pinned=True])` is held as a
+//!   [`StmtKind::Alloc`] without a call (other spellings stay assignments);
+//!   [`Stmt::def`] / [`Stmt::targets`] give its variable like an
+//!   assignment's. [`Function::remove`] / [`Function::remove_where`] drop
+//!   statements from their block and release what they held.
 //! - **Loops and ifs**: [`ForStmt`] carries the iterator call (`pl.range(...,
 //!   init_values=(x,))`, see [`ForStmt::init_values`]), the loop variable,
 //!   the iter args and the `results` defined by the body's final
