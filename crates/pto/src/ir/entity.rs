@@ -74,6 +74,10 @@ impl<K: EntityRef, V> PrimaryMap<K, V> {
     pub fn reserve_exact(&mut self, n: usize) {
         self.elems.reserve_exact(n);
     }
+    /// Number of entities the map holds without growing.
+    pub fn capacity(&self) -> usize {
+        self.elems.capacity()
+    }
     /// Number of entities (ids are `0..len`).
     pub fn len(&self) -> usize {
         self.elems.len()

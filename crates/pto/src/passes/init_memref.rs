@@ -48,7 +48,7 @@ use tilemem_soc::Soc;
 
 use crate::ir::{
     BinOp, Block, Call, DType, EntityRef, Expr, ForStmt, Function, IfStmt, MemBase, MemRef,
-    MemRefParts, MemSpace, Pos, StmtId, StmtKind, TileType, Type, VarDef, VarId,
+    MemRefParts, MemSpace, Pos, PrimaryMap, StmtId, StmtKind, TileType, Type, VarDef, VarId,
 };
 use crate::ops::{self, OpClass, ViewRule};
 
@@ -143,8 +143,8 @@ fn run_function(f: &mut Function, soc: &Soc, planner: PlannerMode) -> Result<(),
     // of the run); growing it now, before the pass's own tables exist, keeps
     // the copy of the old arena off the pass's peak.
     let new_roots = f.vars.keys().filter(|&v| may_get_root(f, v)).count();
-    f.vars.reserve_exact(new_roots);
-    f.stmts.reserve_exact(new_roots);
+    reserve_for(&mut f.vars, new_roots);
+    reserve_for(&mut f.stmts, new_roots);
     let mut st = State {
         soc,
         counter: 0,
@@ -211,6 +211,16 @@ fn run_function(f: &mut Function, soc: &Soc, planner: PlannerMode) -> Result<(),
         }
     }
     Ok(())
+}
+
+/// Makes room for `n` more entities in one step when there is not, with a
+/// little headroom (1/32) for the few statements and variables later passes
+/// add (loop-carry moves, scratch allocations), which would otherwise
+/// double an arena left exactly full. Unused headroom is never touched.
+fn reserve_for<K: EntityRef, V>(m: &mut PrimaryMap<K, V>, n: usize) {
+    if m.capacity() - m.len() < n {
+        m.reserve_exact(n + (m.len() + n) / 32);
+    }
 }
 
 /// Whether InitMemRef may give `v` an allocation of its own (an upper bound
