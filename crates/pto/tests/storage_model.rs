@@ -178,3 +178,75 @@ class P:
     let text = print(&p);
     assert!(text.contains("b: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_vec_0, pl.const(64, pl.INT64), 256), pl.Mem.Vec] = pl.tile.exp(a)"));
 }
+
+#[test]
+fn shrinking_drops_only_the_unreferenced_tail_of_the_arenas() {
+    let mut p = parse(ALLOCS).unwrap();
+    let f = &mut p.functions[0];
+    let (vars, stmts) = (f.vars.len(), f.stmts.len());
+    let a = var(f, "a");
+    let roots: Vec<VarId> = (0..3)
+        .map(|k| f.insert_alloc(0, &format!("mem_acc_{k}"), &MemSpace::Acc, 512, false))
+        .collect();
+    *f.vars[a].ty.as_mut().and_then(Type::memref_mut).unwrap() =
+        Some(MemRef::new(MemBase::Var(roots[1]), 0, 512));
+    let dead: Vec<StmtId> = [roots[0], roots[2]]
+        .iter()
+        .map(|&r| match f.vars[r].def {
+            VarDef::Stmt(s) => s,
+            _ => panic!("an alloc defines its variable"),
+        })
+        .collect();
+    f.remove_where(Block::Body, |s| dead.contains(&s));
+    let before = print(&p);
+    let f = &mut p.functions[0];
+    f.shrink_arenas();
+    // `mem_acc_2` and its statement were last and unused: gone. `mem_acc_0`
+    // is unused too but lies below `mem_acc_1`, which `a` names.
+    assert_eq!((f.vars.len(), f.stmts.len()), (vars + 2, stmts + 2));
+    assert_eq!(f.vars.get(roots[2]), None);
+    assert_eq!(&*f.vars[roots[0]].name, "mem_acc_0");
+    assert_eq!(print(&p), before);
+    // Nothing left to drop: a second call changes nothing.
+    let f = &mut p.functions[0];
+    f.shrink_arenas();
+    assert_eq!((f.vars.len(), f.stmts.len()), (vars + 2, stmts + 2));
+}
+
+#[test]
+fn memory_reuse_gives_the_merged_allocations_back() {
+    use tilemem_pto::passes::{run_pipeline, PassContext, PassId, PlannerMode};
+    let src = "\
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(self, x: pl.Tensor[[64, 64], pl.FP32], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]]) -> pl.Tensor[[64, 64], pl.FP32]:
+        a: pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [64, 64])
+        b: pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec] = pl.tile.exp(a)
+        c: pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec] = pl.tile.exp(b)
+        d: pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec] = pl.tile.exp(c)
+        e: pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec] = pl.tile.exp(d)
+        out: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(e, [0, 0], y)
+        return out
+";
+    let mut p = parse(src).unwrap();
+    let mut cx = PassContext::new(tilemem_soc::Soc::ascend950(), PlannerMode::Pypto);
+    run_pipeline(&mut p, &mut cx, &[PassId::InitMemref]).unwrap();
+    let (vars, stmts) = (p.functions[0].vars.len(), p.functions[0].stmts.len());
+    assert_eq!(p.functions[0].allocs().len(), 5);
+    run_pipeline(&mut p, &mut cx, &[PassId::MemoryReuse]).unwrap();
+    let f = &p.functions[0];
+    let kept = f.allocs();
+    assert!(kept.len() < 5, "{kept:?}");
+    // The merged roots were the last variables and statements.
+    let last = kept.iter().map(|a| a.var.index()).max().unwrap();
+    assert_eq!(f.vars.len(), last + 1);
+    assert!(f.vars.len() < vars && f.stmts.len() < stmts);
+    // What remains prints and plans as a fresh read of its text does.
+    let text = print(&p);
+    let mut again = parse(&text).unwrap();
+    run_pipeline(&mut again, &mut cx, &[PassId::MemoryReuse]).unwrap();
+    run_pipeline(&mut p, &mut cx, &[PassId::MemoryReuse]).unwrap();
+    assert_eq!(print(&p), print(&again));
+    assert_eq!(print(&p), text);
+}

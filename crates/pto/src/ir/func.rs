@@ -1,6 +1,6 @@
 //! Programs, functions, variables, blocks.
 
-use super::entity::PrimaryMap;
+use super::entity::{EntityRef, PrimaryMap};
 use super::expr::{Expr, Kwarg};
 use super::stmt::{Pos, Stmt, StmtId, StmtKind};
 use super::types::{MemSpace, Type};
@@ -342,6 +342,71 @@ impl Function {
             .rposition(|&s| matches!(self.stmts[s].kind, StmtKind::Yield(_)))
     }
 
+    /// Drops the variables and statements at the end of the arenas that
+    /// nothing refers to any more and gives their memory back.
+    ///
+    /// InitMemRef adds an allocation (a variable and a statement) per tile
+    /// after everything read, and MemoryReuse removes nearly all of them
+    /// again; without this they would stay in the arenas to the end of the
+    /// run. A variable is kept when any statement of the arena (in a block
+    /// or not), parameter, type or decorator names it, or a later one is
+    /// kept; a statement when a block or a kept variable's definition names
+    /// it, or a later one is kept. Ids that remain are unchanged, so side
+    /// tables built before must not be used after (call it at the end of a
+    /// pass).
+    pub fn shrink_arenas(&mut self) {
+        let mut vars = 0usize;
+        let mut see = |v: VarId| vars = vars.max(v.index() + 1);
+        for p in &self.params {
+            see(p.var);
+        }
+        for e in self.decorator.iter().flatten() {
+            e.value.for_each_var(&mut see);
+        }
+        for t in self
+            .ret
+            .iter()
+            .chain(self.vars.values().filter_map(|d| d.ty.as_ref()))
+        {
+            type_vars(t, &mut see);
+        }
+        for st in self.stmts.values() {
+            st.for_each_use(&mut see);
+            st.targets().iter().for_each(|&v| see(v));
+            match &st.kind {
+                StmtKind::For(l) => {
+                    l.loop_var.into_iter().for_each(&mut see);
+                    l.iter_args.iter().chain(&l.results).for_each(|&v| see(v));
+                }
+                StmtKind::If(i) => i.results.iter().for_each(|&v| see(v)),
+                _ => {}
+            }
+        }
+        self.vars.truncate(vars);
+        let mut stmts = 0usize;
+        let mut see = |s: StmtId| stmts = stmts.max(s.index() + 1);
+        for d in self.vars.values() {
+            match d.def {
+                VarDef::Stmt(s) | VarDef::LoopVar(s) | VarDef::IterArg(s) => see(s),
+                VarDef::Param(_) | VarDef::Free => {}
+            }
+        }
+        self.body.iter().for_each(|&s| see(s));
+        for st in self.stmts.values() {
+            match &st.kind {
+                StmtKind::For(l) => l.body.iter().for_each(|&s| see(s)),
+                StmtKind::With(w) => w.body.iter().for_each(|&s| see(s)),
+                StmtKind::If(i) => i
+                    .then_body
+                    .iter()
+                    .chain(i.else_body.iter().flatten())
+                    .for_each(|&s| see(s)),
+                _ => {}
+            }
+        }
+        self.stmts.truncate(stmts);
+    }
+
     /// The `pl.tile.alloc` statements of the top-level body, in order.
     pub fn allocs(&self) -> Vec<Alloc> {
         self.body.iter().filter_map(|&s| self.alloc_at(s)).collect()
@@ -452,6 +517,41 @@ impl Function {
     /// Type of variable `v`.
     pub fn ty(&self, v: VarId) -> Option<&Type> {
         self.vars[v].ty.as_ref()
+    }
+}
+
+/// Calls `f` on every variable type `t` names (dimensions, extras,
+/// MemRef roots and offsets, tuple elements).
+fn type_vars(t: &Type, f: &mut impl FnMut(VarId)) {
+    let memref = |m: &Option<super::types::MemRef>, f: &mut dyn FnMut(VarId)| {
+        if let Some(m) = m {
+            m.base_var().into_iter().for_each(&mut *f);
+            if let Some(o) = m.offset() {
+                o.for_each_var(&mut |v| f(v));
+            }
+            if let Some(k) = m.slot_index() {
+                k.for_each_var(&mut |v| f(v));
+            }
+        }
+    };
+    match t {
+        Type::Tile(t, m) => {
+            t.shape
+                .iter()
+                .chain(&t.extras)
+                .for_each(|e| e.for_each_var(f));
+            memref(m, f);
+        }
+        Type::Tensor(t, m) => {
+            t.shape
+                .iter()
+                .chain(&t.extras)
+                .for_each(|e| e.for_each_var(f));
+            memref(m, f);
+        }
+        Type::Tuple(ts) => ts.iter().for_each(|t| type_vars(t, f)),
+        Type::Other(e) => e.for_each_var(f),
+        Type::Scalar(_) | Type::Ptr => {}
     }
 }
 
