@@ -145,7 +145,9 @@ pub struct Function {
     /// Variable table.
     pub vars: PrimaryMap<VarId, VarData>,
     /// Statement arena (statements removed from every block stay here
-    /// unreferenced; only blocks define the program).
+    /// unreferenced, released to [`StmtKind::Blank`] by
+    /// [`remove`](Self::remove); only blocks define the program, and
+    /// [`shrink_arenas`](Self::shrink_arenas) drops an unreferenced tail).
     pub stmts: PrimaryMap<StmtId, Stmt>,
     /// Position of `def`.
     pub pos: Pos,
