@@ -525,35 +525,20 @@ impl Function {
 /// Calls `f` on every variable type `t` names (dimensions, extras,
 /// MemRef roots and offsets, tuple elements).
 fn type_vars(t: &Type, f: &mut impl FnMut(VarId)) {
-    let memref = |m: &Option<super::types::MemRef>, f: &mut dyn FnMut(VarId)| {
-        if let Some(m) = m {
-            m.base_var().into_iter().for_each(&mut *f);
-            if let Some(o) = m.offset() {
-                o.for_each_var(&mut |v| f(v));
-            }
-            if let Some(k) = m.slot_index() {
-                k.for_each_var(&mut |v| f(v));
-            }
-        }
+    let (shape, extras, memref) = match t {
+        Type::Tile(t, m) => (&t.shape[..], &t.extras[..], m),
+        Type::Tensor(t, m) => (&t.shape[..], &t.extras[..], m),
+        Type::Tuple(ts) => return ts.iter().for_each(|t| type_vars(t, f)),
+        Type::Other(e) => return e.for_each_var(f),
+        Type::Scalar(_) | Type::Ptr => return,
     };
-    match t {
-        Type::Tile(t, m) => {
-            t.shape
-                .iter()
-                .chain(&t.extras)
-                .for_each(|e| e.for_each_var(f));
-            memref(m, f);
-        }
-        Type::Tensor(t, m) => {
-            t.shape
-                .iter()
-                .chain(&t.extras)
-                .for_each(|e| e.for_each_var(f));
-            memref(m, f);
-        }
-        Type::Tuple(ts) => ts.iter().for_each(|t| type_vars(t, f)),
-        Type::Other(e) => e.for_each_var(f),
-        Type::Scalar(_) | Type::Ptr => {}
+    shape.iter().chain(extras).for_each(|e| e.for_each_var(f));
+    if let Some(m) = memref {
+        m.base_var().into_iter().for_each(&mut *f);
+        m.offset()
+            .iter()
+            .chain(m.slot_index())
+            .for_each(|e| e.for_each_var(f));
     }
 }
 
