@@ -274,7 +274,7 @@ fn median(mut v: Vec<Duration>) -> Duration {
 /// a variable costs before its heap parts).
 fn print_sizes() {
     use std::mem::size_of;
-    use tilemem_pto::ir::{Call, Expr, Stmt, StmtKind, TileType, Type, VarData};
+    use tilemem_pto::ir::{Call, Expr, MemRef, Stmt, StmtKind, TileType, Type, VarData};
     let sizes = [
         ("Stmt", size_of::<Stmt>()),
         ("StmtKind", size_of::<StmtKind>()),
@@ -283,6 +283,7 @@ fn print_sizes() {
         ("VarData", size_of::<VarData>()),
         ("Type", size_of::<Type>()),
         ("TileType", size_of::<TileType>()),
+        ("MemRef", size_of::<MemRef>()),
     ];
     for (name, size) in sizes {
         println!("{name:<10} {size:>4} bytes");

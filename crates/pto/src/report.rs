@@ -12,7 +12,7 @@ use tilemem_plan::bound::plain_lower_bound;
 use tilemem_plan::{Buffer, Problem, Solution};
 use tilemem_soc::Soc;
 
-use crate::ir::{Alloc, Function, MemBase, Program, Type, VarId};
+use crate::ir::{Alloc, Function, Program, Type, VarId};
 use crate::passes::analysis::layout::{Layout, Slot};
 use crate::passes::analysis::reserve;
 use crate::passes::verify::family_buffers;
@@ -186,9 +186,10 @@ fn layout(f: &Function, addressed: bool) -> Layout {
     let mut named = vec![false; allocs.len()];
     let mut lowest: Vec<Option<i64>> = vec![None; allocs.len()];
     for (_, d) in f.vars.iter() {
-        let Some(Type::Tile(t)) = &d.ty else { continue };
-        let Some(m) = &t.memref else { continue };
-        let MemBase::Var(r) = m.base else { continue };
+        let Some(Type::Tile(_, Some(m))) = &d.ty else {
+            continue;
+        };
+        let Some(r) = m.base_var() else { continue };
         let Ok(k) = by_var.binary_search_by_key(&r, |&(v, _)| v) else {
             continue;
         };

@@ -125,11 +125,12 @@ fn memrefs_resolve_to_alloc_variables() {
     let m = b.memref().unwrap();
     assert_eq!(m.base_var(), Some(allocs[1].var));
     assert_eq!(m.const_offset(), Some(16384));
-    assert_eq!(m.size, Some(16384));
+    assert_eq!(m.size(), Some(16384));
     assert_eq!(b.as_tile().unwrap().static_bytes(), Some(16384));
     assert_eq!(b.as_tile().unwrap().extras.len(), 1);
     let x = f.ty(f.params[0].var).unwrap().memref().unwrap();
-    assert_eq!(x.base, MemBase::Named("mem_ddr_0".into()));
+    assert_eq!(x.base(), MemBase::Named("mem_ddr_0".into()));
+    assert_eq!(x.base_name(), Some("mem_ddr_0"));
     assert_eq!(p.functions[1].kind(), FunctionKind::Orchestration);
     assert!(p.functions[1].has_self);
     assert_eq!(
@@ -149,13 +150,13 @@ fn slotted_memrefs_and_reserved_buffers() {
     let allocs = f.allocs();
     assert!(allocs[0].pinned);
     let acc = f.ty(var(f, "acc")).unwrap().memref().unwrap();
-    assert_eq!(acc.slots, Some(2));
+    assert_eq!(acc.slots(), Some(2));
     assert!(matches!(
-        acc.slot_index,
+        acc.slot_index(),
         Some(Expr::Binary(BinOp::Mod, _, _))
     ));
     let d = f.ty(var(f, "d")).unwrap().memref().unwrap();
-    assert_eq!((d.offset.as_ref(), d.size, d.slots), (None, None, Some(2)));
+    assert_eq!((d.offset(), d.size(), d.slots()), (None, None, Some(2)));
     let s = f.ty(var(f, "s")).unwrap().memref().unwrap();
     assert_eq!(s.const_offset(), None);
     let reserve = f.walk().into_iter().find_map(|(_, s)| {

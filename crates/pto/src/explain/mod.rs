@@ -438,6 +438,7 @@ fn stmt_label(f: &Function, s: StmtId) -> String {
     match &st.kind {
         StmtKind::For(_) => "for".into(),
         StmtKind::If(_) => "if".into(),
+        StmtKind::Alloc { var, .. } => format!("{} = tile.alloc", f.vars[*var].name),
         _ => "statement".into(),
     }
 }

@@ -69,6 +69,23 @@ impl<K: EntityRef, V> PrimaryMap<K, V> {
     pub fn reserve(&mut self, n: usize) {
         self.elems.reserve(n);
     }
+    /// Makes room for exactly `n` more entities (no more: for a known last
+    /// batch, where doubling would leave the rest unused).
+    pub fn reserve_exact(&mut self, n: usize) {
+        self.elems.reserve_exact(n);
+    }
+    /// Drops the entities from id `len` on and gives the memory they took
+    /// back (ids below `len` keep their entities).
+    pub fn truncate(&mut self, len: usize) {
+        if len < self.elems.len() {
+            self.elems.truncate(len);
+            self.elems.shrink_to_fit();
+        }
+    }
+    /// Number of entities the map holds without growing.
+    pub fn capacity(&self) -> usize {
+        self.elems.capacity()
+    }
     /// Number of entities (ids are `0..len`).
     pub fn len(&self) -> usize {
         self.elems.len()

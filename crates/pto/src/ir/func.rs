@@ -1,7 +1,7 @@
 //! Programs, functions, variables, blocks.
 
-use super::entity::PrimaryMap;
-use super::expr::{Call, Expr, Kwarg};
+use super::entity::{EntityRef, PrimaryMap};
+use super::expr::{Expr, Kwarg};
 use super::stmt::{Pos, Stmt, StmtId, StmtKind};
 use super::types::{MemSpace, Type};
 
@@ -145,7 +145,9 @@ pub struct Function {
     /// Variable table.
     pub vars: PrimaryMap<VarId, VarData>,
     /// Statement arena (statements removed from every block stay here
-    /// unreferenced; only blocks define the program).
+    /// unreferenced, released to [`StmtKind::Blank`] by
+    /// [`remove`](Self::remove); only blocks define the program, and
+    /// [`shrink_arenas`](Self::shrink_arenas) drops an unreferenced tail).
     pub stmts: PrimaryMap<StmtId, Stmt>,
     /// Position of `def`.
     pub pos: Pos,
@@ -287,9 +289,11 @@ impl Function {
         s
     }
 
-    /// Removes statement `s` from block `b`; returns whether it was there.
+    /// Removes statement `s` from block `b` and releases what it held (it
+    /// stays in the arena as a [`StmtKind::Blank`] no block names); returns
+    /// whether it was there.
     pub fn remove(&mut self, b: Block, s: StmtId) -> bool {
-        match self.block_mut(b) {
+        let found = match self.block_mut(b) {
             Some(block) => match block.iter().position(|&x| x == s) {
                 Some(i) => {
                     block.remove(i);
@@ -298,7 +302,39 @@ impl Function {
                 None => false,
             },
             None => false,
+        };
+        if found {
+            self.release(s);
         }
+        found
+    }
+
+    /// Removes from block `b` every statement `dead` names, releasing each
+    /// (one pass over the block, for removing many at once).
+    pub fn remove_where(&mut self, b: Block, dead: impl Fn(StmtId) -> bool) {
+        let Some(block) = self.block_mut(b) else {
+            return;
+        };
+        let mut removed = Vec::new();
+        block.retain(|&s| {
+            let d = dead(s);
+            if d {
+                removed.push(s);
+            }
+            !d
+        });
+        for s in removed {
+            self.release(s);
+        }
+    }
+
+    /// Drops the payload of a statement no block names any more (its call,
+    /// argument lists, nested blocks and comment): the arena keeps only the
+    /// slot, so removing statements gives their memory back.
+    fn release(&mut self, s: StmtId) {
+        let st = &mut self.stmts[s];
+        st.kind = StmtKind::Blank;
+        st.comment = None;
     }
 
     /// Index in `b` of its `pl.yield_` statement (the last one), if any.
@@ -308,14 +344,95 @@ impl Function {
             .rposition(|&s| matches!(self.stmts[s].kind, StmtKind::Yield(_)))
     }
 
+    /// Drops the variables and statements at the end of the arenas that
+    /// nothing refers to any more and gives their memory back.
+    ///
+    /// InitMemRef adds an allocation (a variable and a statement) per tile
+    /// after everything read, and MemoryReuse removes nearly all of them
+    /// again; without this they would stay in the arenas to the end of the
+    /// run. A variable is kept when any statement of the arena (in a block
+    /// or not), parameter, type or decorator names it, or a later one is
+    /// kept; a statement when a block or a kept variable's definition names
+    /// it, or a later one is kept. Ids that remain are unchanged, so side
+    /// tables built before must not be used after (call it at the end of a
+    /// pass).
+    pub fn shrink_arenas(&mut self) {
+        let mut vars = 0usize;
+        let mut see = |v: VarId| vars = vars.max(v.index() + 1);
+        for p in &self.params {
+            see(p.var);
+        }
+        for e in self.decorator.iter().flatten() {
+            e.value.for_each_var(&mut see);
+        }
+        for t in self
+            .ret
+            .iter()
+            .chain(self.vars.values().filter_map(|d| d.ty.as_ref()))
+        {
+            type_vars(t, &mut see);
+        }
+        for st in self.stmts.values() {
+            st.for_each_use(&mut see);
+            st.targets().iter().for_each(|&v| see(v));
+            match &st.kind {
+                StmtKind::For(l) => {
+                    l.loop_var.into_iter().for_each(&mut see);
+                    l.iter_args.iter().chain(&l.results).for_each(|&v| see(v));
+                }
+                StmtKind::If(i) => i.results.iter().for_each(|&v| see(v)),
+                _ => {}
+            }
+        }
+        self.vars.truncate(vars);
+        let mut stmts = 0usize;
+        let mut see = |s: StmtId| stmts = stmts.max(s.index() + 1);
+        for d in self.vars.values() {
+            match d.def {
+                VarDef::Stmt(s) | VarDef::LoopVar(s) | VarDef::IterArg(s) => see(s),
+                VarDef::Param(_) | VarDef::Free => {}
+            }
+        }
+        self.body.iter().for_each(|&s| see(s));
+        for st in self.stmts.values() {
+            match &st.kind {
+                StmtKind::For(l) => l.body.iter().for_each(|&s| see(s)),
+                StmtKind::With(w) => w.body.iter().for_each(|&s| see(s)),
+                StmtKind::If(i) => i
+                    .then_body
+                    .iter()
+                    .chain(i.else_body.iter().flatten())
+                    .for_each(|&s| see(s)),
+                _ => {}
+            }
+        }
+        self.stmts.truncate(stmts);
+    }
+
     /// The `pl.tile.alloc` statements of the top-level body, in order.
     pub fn allocs(&self) -> Vec<Alloc> {
         self.body.iter().filter_map(|&s| self.alloc_at(s)).collect()
     }
 
-    /// Reads statement `s` as `v: pl.Ptr = pl.tile.alloc(space, size[, pinned=..])`.
+    /// Reads statement `s` as `v: pl.Ptr = pl.tile.alloc(space, size[, pinned=..])`,
+    /// held as a [`StmtKind::Alloc`] or written as any other call.
     pub fn alloc_at(&self, s: StmtId) -> Option<Alloc> {
         let st = &self.stmts[s];
+        if let StmtKind::Alloc {
+            var,
+            space,
+            size,
+            pinned,
+        } = st.kind
+        {
+            return Some(Alloc {
+                stmt: s,
+                var,
+                space,
+                size,
+                pinned,
+            });
+        }
         let var = st.def()?;
         let call = st.call()?;
         if !crate::ops::has_class(call.op_name(), crate::ops::OpClass::Alloc) {
@@ -344,27 +461,49 @@ impl Function {
         size: u64,
         pinned: bool,
     ) -> VarId {
-        let mut call = Call::new(
-            "pl.tile.alloc",
-            vec![
-                Expr::mem_space(space),
-                Expr::Int(i64::try_from(size).unwrap_or(i64::MAX)),
-            ],
-        );
-        if pinned {
-            call.set_kwarg("pinned", Expr::Bool(true));
-        }
         let v = self.new_var(name, Some(Type::Ptr), VarDef::Free);
-        let s = self.insert(
-            Block::Body,
-            index,
-            StmtKind::Assign {
-                targets: vec![v],
-                value: Expr::call(call),
-            },
-        );
+        let s = self.insert(Block::Body, index, StmtKind::alloc(v, space, size, pinned));
         self.vars[v].def = VarDef::Stmt(s);
         v
+    }
+
+    /// Turns every statement written exactly as
+    /// `v: pl.Ptr = pl.tile.alloc(pl.Mem.X, SIZE[, pinned=True])` into a
+    /// [`StmtKind::Alloc`], which prints the same text (the reader calls
+    /// this once per function).
+    pub fn compact_allocs(&mut self) {
+        for s in self.stmts.keys() {
+            if let Some(kind) = self.alloc_form(s) {
+                self.stmts[s].kind = kind;
+            }
+        }
+    }
+
+    /// The [`StmtKind::Alloc`] statement `s` is written as, if it is one.
+    fn alloc_form(&self, s: StmtId) -> Option<StmtKind> {
+        let StmtKind::Assign {
+            targets,
+            value: Expr::Call(c),
+        } = &self.stmts[s].kind
+        else {
+            return None;
+        };
+        let [var] = targets[..] else { return None };
+        if &*c.func != "pl.tile.alloc" || !matches!(self.vars[var].ty, Some(Type::Ptr)) {
+            return None;
+        }
+        let [Expr::Path(p), Expr::Int(n)] = &c.args[..] else {
+            return None;
+        };
+        let name = p.strip_prefix("pl.Mem.")?;
+        let space = MemSpace::parse(name);
+        let size = u64::try_from(*n).ok()?;
+        let pinned = match &c.kwargs[..] {
+            [] => false,
+            [k] if &*k.name == "pinned" && k.value == Expr::Bool(true) => true,
+            _ => return None,
+        };
+        (space.name() == name).then(|| StmtKind::alloc(var, &space, size, pinned))
     }
 
     /// The variable with this name defined last in program order (params
@@ -380,6 +519,26 @@ impl Function {
     /// Type of variable `v`.
     pub fn ty(&self, v: VarId) -> Option<&Type> {
         self.vars[v].ty.as_ref()
+    }
+}
+
+/// Calls `f` on every variable type `t` names (dimensions, extras,
+/// MemRef roots and offsets, tuple elements).
+fn type_vars(t: &Type, f: &mut impl FnMut(VarId)) {
+    let (shape, extras, memref) = match t {
+        Type::Tile(t, m) => (&t.shape[..], &t.extras[..], m),
+        Type::Tensor(t, m) => (&t.shape[..], &t.extras[..], m),
+        Type::Tuple(ts) => return ts.iter().for_each(|t| type_vars(t, f)),
+        Type::Other(e) => return e.for_each_var(f),
+        Type::Scalar(_) | Type::Ptr => return,
+    };
+    shape.iter().chain(extras).for_each(|e| e.for_each_var(f));
+    if let Some(m) = memref {
+        m.base_var().into_iter().for_each(&mut *f);
+        m.offset()
+            .iter()
+            .chain(m.slot_index())
+            .for_each(|e| e.for_each_var(f));
     }
 }
 

@@ -25,17 +25,25 @@
 //!   A [`MemRef`]'s root is [`MemBase::Var`] (the alloc variable) or
 //!   [`MemBase::Named`] (string roots in signatures / global memory).
 //!   Offsets are [`Expr`]s; PyPTO prints them `pl.const(N, pl.INT64)`
-//!   ([`Expr::const_i64`]); sizes are byte counts.
-//! - **Types are shared**: `Type::Tile`/`Type::Tensor` hold a [`Shared`]
-//!   value (and shapes are `Shared<Vec<Expr>>`): variables read from the
-//!   same annotation share one copy, and changing one through `&mut`
-//!   (`memref_mut`, `as_tile_mut`, a field assignment) copies it first, so
-//!   the others keep theirs. Build one with `TileType { .. }.into()` and
-//!   `vec![..].into()`. `for`/`if`/`with` statements are boxed likewise
+//!   ([`Expr::const_i64`]); sizes are byte counts. Read a MemRef through
+//!   its accessors (`base()`, `offset()`, `size()`, ...) and build a
+//!   general one from [`MemRefParts`]: the common form takes 16 bytes.
+//! - **Types are shared**: `Type::Tile(t, memref)`/`Type::Tensor(t, memref)`
+//!   hold a [`Shared`] value (and shapes are `Shared<Vec<Expr>>`) and,
+//!   beside it, the variable's own MemRef: variables read from the same
+//!   annotation share one copy, changing one through `&mut` (`as_tile_mut`,
+//!   a field assignment) copies it first, so the others keep theirs, and
+//!   setting a MemRef copies nothing. Build one with
+//!   `Type::Tile(TileType { .. }.into(), None)` and `vec![..].into()`. `for`/`if`/`with` statements are boxed likewise
 //!   (`StmtKind::For(Box<ForStmt>)`): match them as before.
 //! - **Allocations**: [`Function::allocs`] lists the top-level
-//!   `pl.tile.alloc` statements; [`Function::insert_alloc`] adds one;
-//!   [`Function::remove`] drops a statement from its block.
+//!   `pl.tile.alloc` statements ([`Function::alloc_at`] reads one);
+//!   [`Function::insert_alloc`] adds one. PyPTO's exact form
+//!   `v: pl.Ptr = pl.tile.alloc(pl.Mem.X, N[, pinned=True])` is held as a
+//!   [`StmtKind::Alloc`] without a call (other spellings stay assignments);
+//!   [`Stmt::def`] / [`Stmt::targets`] give its variable like an
+//!   assignment's. [`Function::remove`] / [`Function::remove_where`] drop
+//!   statements from their block and release what they held.
 //! - **Loops and ifs**: [`ForStmt`] carries the iterator call (`pl.range(...,
 //!   init_values=(x,))`, see [`ForStmt::init_values`]), the loop variable,
 //!   the iter args and the `results` defined by the body's final
@@ -67,11 +75,10 @@
 //! let tile = TileType {
 //!     shape: vec![Expr::Int(32), Expr::Int(32)].into(),
 //!     dtype: DType::Fp32,
-//!     memref: None,
 //!     space: Some(MemSpace::Vec),
 //!     extras: vec![],
 //! };
-//! let a = f.new_var("a", Some(Type::Tile(tile.into())), VarDef::Free);
+//! let a = f.new_var("a", Some(Type::Tile(tile.into(), None)), VarDef::Free);
 //! let s = f.insert(
 //!     Block::Body,
 //!     1,
@@ -103,4 +110,6 @@ pub use func::{
     Alloc, Block, Function, FunctionKind, Param, ParamDir, Program, Trivia, VarData, VarDef, VarId,
 };
 pub use stmt::{ForStmt, IfStmt, LoopKind, Pos, Stmt, StmtId, StmtKind, WithStmt};
-pub use types::{DType, MemBase, MemRef, MemSpace, Shared, TensorType, TileType, Type};
+pub use types::{
+    DType, MemBase, MemRef, MemRefParts, MemSpace, Shared, TensorType, TileType, Type,
+};

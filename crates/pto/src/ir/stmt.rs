@@ -6,6 +6,7 @@
 use super::entity::entity;
 use super::expr::{Call, Expr};
 use super::var::VarId;
+use tilemem_soc::MemSpace;
 
 entity!(
     /// A statement of one function (index into [`Function::stmts`](super::Function::stmts)).
@@ -59,11 +60,22 @@ impl Stmt {
         }
     }
 
-    /// The single variable an assignment defines.
+    /// The single variable an assignment (or an allocation) defines.
     pub fn def(&self) -> Option<VarId> {
         match &self.kind {
             StmtKind::Assign { targets, .. } if targets.len() == 1 => Some(targets[0]),
+            StmtKind::Alloc { var, .. } => Some(*var),
             _ => None,
+        }
+    }
+
+    /// The variables an assignment or an allocation defines (empty for
+    /// other statements; results of `for`/`if` are theirs).
+    pub fn targets(&self) -> &[VarId] {
+        match &self.kind {
+            StmtKind::Assign { targets, .. } => targets,
+            StmtKind::Alloc { var, .. } => std::slice::from_ref(var),
+            _ => &[],
         }
     }
 
@@ -83,7 +95,7 @@ impl Stmt {
                 w.ctx.kwargs.iter().for_each(|k| k.value.for_each_var(f));
             }
             StmtKind::Yield(v) | StmtKind::Return(v) => v.iter().for_each(|e| e.for_each_var(f)),
-            StmtKind::Comment(_) | StmtKind::Blank => {}
+            StmtKind::Alloc { .. } | StmtKind::Comment(_) | StmtKind::Blank => {}
         }
     }
 }
@@ -100,6 +112,23 @@ pub enum StmtKind {
         targets: Vec<VarId>,
         /// Right-hand side (a call, or a variable for a bare alias).
         value: Expr,
+    },
+    /// `var: pl.Ptr = pl.tile.alloc(pl.Mem.SPACE, SIZE[, pinned=True])`,
+    /// the allocation InitMemRef adds for every tile, held without a call
+    /// (a few dozen bytes instead of a call with its argument list). The
+    /// reader produces it for exactly this text; any other spelling of an
+    /// allocation (`pinned=False`, a computed size) stays an `Assign`.
+    /// Passes read both through [`Function::alloc_at`](super::Function::alloc_at)
+    /// and [`Stmt::def`]; it reads no variable.
+    Alloc {
+        /// The allocation variable (typed `pl.Ptr`), the MemRef root.
+        var: VarId,
+        /// Memory space.
+        space: MemSpace,
+        /// Byte size.
+        size: u64,
+        /// `pinned=True`: author-declared, not to be merged or resized.
+        pinned: bool,
     },
     /// An expression evaluated for effect (`pl.tile.store(...)`, `pl.cond(c)`,
     /// `pl.func_attr({...})`).
@@ -123,6 +152,20 @@ pub enum StmtKind {
     Comment(Box<str>),
     /// An empty line (kept in hand-written programs).
     Blank,
+}
+
+impl StmtKind {
+    /// The statement `var: pl.Ptr = pl.tile.alloc(pl.Mem.SPACE, SIZE[, pinned=True])`
+    /// (`var` is typed `pl.Ptr`). A size past `i64::MAX` is written as
+    /// `i64::MAX`, like an integer literal.
+    pub fn alloc(var: VarId, space: &MemSpace, size: u64, pinned: bool) -> StmtKind {
+        StmtKind::Alloc {
+            var,
+            space: *space,
+            size: size.min(i64::MAX as u64),
+            pinned,
+        }
+    }
 }
 
 /// Iterator kinds of a `for` statement, from the callee.

@@ -17,23 +17,26 @@ pub use super::dtype::DType;
 pub use tilemem_soc::MemSpace;
 
 /// The storage root a MemRef points into.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MemBase {
     /// An allocation variable of this function (`pl.MemRef(mem_vec_2, ...)`),
     /// normally defined by a `pl.tile.alloc` statement at the top of the body.
     Var(VarId),
     /// A root named by a string (`pl.MemRef("mem_ddr_0", ...)`): used in
     /// signatures and for tensors in global memory, where no alloc statement
-    /// exists, and for author-declared roots before InitMemRef.
-    Named(Box<str>),
+    /// exists, and for author-declared roots before InitMemRef. Shared text:
+    /// the copies of a tensor's MemRef share one name.
+    Named(Arc<str>),
 }
 
-/// `pl.MemRef(BASE, OFFSET, SIZE, slots=N)[INDEX]`: where a value lives.
+/// The parts of a [`MemRef`], every one spelled out: what a pass builds a
+/// MemRef from (`MemRefParts { size, ..m.parts() }.into()`) and what
+/// [`MemRef::parts`] hands back.
 ///
 /// Every part but the base is optional so that the author-declared forms
 /// `pl.MemRef("l0c")` and `pl.MemRef("l0c", slots=2)[k]` are representable.
 #[derive(Clone, Debug, PartialEq)]
-pub struct MemRef {
+pub struct MemRefParts {
     /// Allocation root.
     pub base: MemBase,
     /// Byte offset from the root (after AllocateMemoryAddr: absolute address).
@@ -48,56 +51,210 @@ pub struct MemRef {
     pub slot_index: Option<Expr>,
 }
 
+impl From<MemRefParts> for MemRef {
+    fn from(p: MemRefParts) -> MemRef {
+        MemRef::from_parts(p)
+    }
+}
+
+/// `pl.MemRef(BASE, OFFSET, SIZE, slots=N)[INDEX]`: where a value lives.
+///
+/// Every tile of a planned kernel has one, so the common form
+/// `pl.MemRef(VAR, pl.const(N, pl.INT64), SIZE)` (an allocation variable,
+/// a constant offset and a size that fit 32 bits) is held in 16 bytes
+/// without a heap part; any other form keeps its [`MemRefParts`] boxed.
+/// Read it through the accessors ([`base`](Self::base),
+/// [`offset`](Self::offset), [`size`](Self::size), ...); build one with
+/// [`MemRef::new`] or from [`MemRefParts`]. Two MemRefs are equal when
+/// their parts are.
+#[derive(Clone, PartialEq)]
+pub struct MemRef(Repr);
+
+/// The two forms of a MemRef; `Plain` whenever the parts allow it, so
+/// that the derived equality compares parts.
+#[derive(Clone, PartialEq)]
+enum Repr {
+    /// `pl.MemRef(var, pl.const(offset, pl.INT64), size)`.
+    Plain { var: VarId, offset: i32, size: u32 },
+    /// Any other form.
+    Full(Box<MemRefParts>),
+}
+
 impl MemRef {
     /// `pl.MemRef(base, pl.const(offset, pl.INT64), size)`, the form PyPTO prints.
     pub fn new(base: MemBase, offset: i64, size: u64) -> MemRef {
-        MemRef {
+        if let (MemBase::Var(var), Ok(offset), Ok(size)) =
+            (&base, i32::try_from(offset), u32::try_from(size))
+        {
+            return MemRef(Repr::Plain {
+                var: *var,
+                offset,
+                size,
+            });
+        }
+        MemRef(Repr::Full(Box::new(MemRefParts {
             base,
             offset: Some(Expr::const_i64(offset)),
             size: Some(size),
             slots: None,
             slot_index: None,
+        })))
+    }
+
+    /// The MemRef with these parts.
+    pub fn from_parts(p: MemRefParts) -> MemRef {
+        match (&p.base, &p.offset, p.size, &p.slots, &p.slot_index) {
+            (MemBase::Var(_), Some(Expr::Const(n, DType::Int64)), Some(size), None, None) => {
+                MemRef::new(p.base, *n, size)
+            }
+            _ => MemRef(Repr::Full(Box::new(p))),
+        }
+    }
+
+    /// All parts, spelled out (a copy).
+    pub fn parts(&self) -> MemRefParts {
+        self.clone().into_parts()
+    }
+
+    /// All parts, spelled out.
+    pub fn into_parts(self) -> MemRefParts {
+        match self.0 {
+            Repr::Plain { var, offset, size } => MemRefParts {
+                base: MemBase::Var(var),
+                offset: Some(Expr::const_i64(i64::from(offset))),
+                size: Some(u64::from(size)),
+                slots: None,
+                slot_index: None,
+            },
+            Repr::Full(p) => *p,
+        }
+    }
+
+    /// The allocation root.
+    pub fn base(&self) -> MemBase {
+        match &self.0 {
+            Repr::Plain { var, .. } => MemBase::Var(*var),
+            Repr::Full(p) => p.base.clone(),
+        }
+    }
+
+    /// The allocation variable, when the base is one.
+    pub fn base_var(&self) -> Option<VarId> {
+        match &self.0 {
+            Repr::Plain { var, .. } => Some(*var),
+            Repr::Full(p) => match p.base {
+                MemBase::Var(v) => Some(v),
+                MemBase::Named(_) => None,
+            },
+        }
+    }
+
+    /// The root's name, when the base is a string.
+    pub fn base_name(&self) -> Option<&str> {
+        match &self.0 {
+            Repr::Full(p) => match &p.base {
+                MemBase::Named(n) => Some(n),
+                MemBase::Var(_) => None,
+            },
+            Repr::Plain { .. } => None,
+        }
+    }
+
+    /// Whether both have the same root.
+    pub fn same_base(&self, other: &MemRef) -> bool {
+        match (&self.0, &other.0) {
+            (Repr::Plain { var: a, .. }, Repr::Plain { var: b, .. }) => a == b,
+            (Repr::Full(a), Repr::Full(b)) => a.base == b.base,
+            (Repr::Plain { var, .. }, Repr::Full(p)) | (Repr::Full(p), Repr::Plain { var, .. }) => {
+                p.base == MemBase::Var(*var)
+            }
+        }
+    }
+
+    /// The byte offset as written (`pl.const(N, pl.INT64)` for the
+    /// common form), `None` when absent.
+    pub fn offset(&self) -> Option<Expr> {
+        match &self.0 {
+            Repr::Plain { offset, .. } => Some(Expr::const_i64(i64::from(*offset))),
+            Repr::Full(p) => p.offset.clone(),
         }
     }
 
     /// The offset when it is a compile-time integer (`pl.const(N, ..)` or `N`).
     pub fn const_offset(&self) -> Option<i64> {
-        self.offset.as_ref().and_then(Expr::as_int)
+        match &self.0 {
+            Repr::Plain { offset, .. } => Some(i64::from(*offset)),
+            Repr::Full(p) => p.offset.as_ref().and_then(Expr::as_int),
+        }
     }
 
-    /// The allocation variable, when the base is one.
-    pub fn base_var(&self) -> Option<VarId> {
-        match self.base {
-            MemBase::Var(v) => Some(v),
-            MemBase::Named(_) => None,
+    /// Byte size of the view (for slotted MemRefs: of one slot).
+    pub fn size(&self) -> Option<u64> {
+        match &self.0 {
+            Repr::Plain { size, .. } => Some(u64::from(*size)),
+            Repr::Full(p) => p.size,
         }
+    }
+
+    /// Number of slots (`slots=N`).
+    pub fn slots(&self) -> Option<u64> {
+        match &self.0 {
+            Repr::Plain { .. } => None,
+            Repr::Full(p) => p.slots,
+        }
+    }
+
+    /// Slot selector (`[k]` after the call).
+    pub fn slot_index(&self) -> Option<&Expr> {
+        match &self.0 {
+            Repr::Plain { .. } => None,
+            Repr::Full(p) => p.slot_index.as_ref(),
+        }
+    }
+
+    /// Replaces the offset.
+    pub fn set_offset(&mut self, offset: Option<Expr>) {
+        let mut p = self.parts();
+        p.offset = offset;
+        *self = p.into();
     }
 }
 
-/// `pl.Tensor[[dims], dtype, MemRef?, extras...]`.
+impl fmt::Debug for MemRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let p = self.parts();
+        f.debug_struct("MemRef")
+            .field("base", &p.base)
+            .field("offset", &p.offset)
+            .field("size", &p.size)
+            .field("slots", &p.slots)
+            .field("slot_index", &p.slot_index)
+            .finish()
+    }
+}
+
+/// `pl.Tensor[[dims], dtype, extras..., MemRef?]` without the MemRef,
+/// which [`Type::Tensor`] holds beside it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TensorType {
     /// Dimensions (integers or index expressions), shared by the copies of
-    /// the type (a MemRef set on one variable copies the rest of the type).
+    /// the type.
     pub shape: Shared<Vec<Expr>>,
     /// Element type.
     pub dtype: DType,
-    /// Storage, once InitMemRef ran.
-    pub memref: Option<MemRef>,
     /// Any further arguments (layouts, views), printed before the MemRef
     /// (PyPTO's order for tensors).
     pub extras: Vec<Expr>,
 }
 
-/// `pl.Tile[[dims], dtype, MemRef?, pl.Mem.X?, pl.TileView(...)?]`.
+/// `pl.Tile[[dims], dtype, MemRef?, pl.Mem.X?, pl.TileView(...)?]` without
+/// the MemRef, which [`Type::Tile`] holds beside it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TileType {
     /// Dimensions (integers or index expressions), shared like a tensor's.
     pub shape: Shared<Vec<Expr>>,
     /// Element type.
     pub dtype: DType,
-    /// Storage, once InitMemRef ran.
-    pub memref: Option<MemRef>,
     /// Memory space.
     pub space: Option<MemSpace>,
     /// Trailing arguments, normally one `pl.TileView(...)`; passes keep them
@@ -123,8 +280,8 @@ impl TileType {
 
 /// A value shared by its copies until one is changed (copy on write).
 ///
-/// Reading goes through `Deref`; changing (`DerefMut`, e.g. `t.memref =
-/// Some(m)` on a `&mut Shared<TileType>`) first gives this copy its own
+/// Reading goes through `Deref`; changing (`DerefMut`, e.g. `t.space =
+/// Some(s)` on a `&mut Shared<TileType>`) first gives this copy its own
 /// value when others share it, so sharing is never observable.
 #[derive(Clone, PartialEq)]
 pub struct Shared<T>(Arc<T>);
@@ -167,12 +324,15 @@ impl<T: fmt::Debug> fmt::Debug for Shared<T> {
 /// annotated with the same text one copy (a kernel repeats a few
 /// annotations thousands of times), and a variable that is a root
 /// (`pl.Ptr`) or a scalar takes a few bytes instead of a whole tile type.
+/// The MemRef of a tensor or tile lives beside its shared part, so giving
+/// each of a thousand tiles of one annotation its own storage copies
+/// nothing but the MemRef.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Type {
-    /// `pl.Tensor[...]`.
-    Tensor(Shared<TensorType>),
-    /// `pl.Tile[...]`.
-    Tile(Shared<TileType>),
+    /// `pl.Tensor[...]` and its storage, once InitMemRef ran.
+    Tensor(Shared<TensorType>, Option<MemRef>),
+    /// `pl.Tile[...]` and its storage, once InitMemRef ran.
+    Tile(Shared<TileType>, Option<MemRef>),
     /// `pl.Scalar[dtype]`.
     Scalar(DType),
     /// `pl.Ptr` (allocation roots).
@@ -187,8 +347,7 @@ impl Type {
     /// The MemRef of a tile or tensor type.
     pub fn memref(&self) -> Option<&MemRef> {
         match self {
-            Type::Tensor(t) => t.memref.as_ref(),
-            Type::Tile(t) => t.memref.as_ref(),
+            Type::Tensor(_, m) | Type::Tile(_, m) => m.as_ref(),
             _ => None,
         }
     }
@@ -197,8 +356,7 @@ impl Type {
     /// (`*ty.memref_mut().unwrap() = Some(new)`). `None` for other types.
     pub fn memref_mut(&mut self) -> Option<&mut Option<MemRef>> {
         match self {
-            Type::Tensor(t) => Some(&mut t.memref),
-            Type::Tile(t) => Some(&mut t.memref),
+            Type::Tensor(_, m) | Type::Tile(_, m) => Some(m),
             _ => None,
         }
     }
@@ -206,7 +364,7 @@ impl Type {
     /// The tile type, if this is one.
     pub fn as_tile(&self) -> Option<&TileType> {
         match self {
-            Type::Tile(t) => Some(t),
+            Type::Tile(t, _) => Some(t),
             _ => None,
         }
     }
@@ -214,7 +372,7 @@ impl Type {
     /// The tile type, mutable.
     pub fn as_tile_mut(&mut self) -> Option<&mut TileType> {
         match self {
-            Type::Tile(t) => Some(t),
+            Type::Tile(t, _) => Some(t),
             _ => None,
         }
     }
@@ -222,7 +380,7 @@ impl Type {
     /// The tensor type, if this is one.
     pub fn as_tensor(&self) -> Option<&TensorType> {
         match self {
-            Type::Tensor(t) => Some(t),
+            Type::Tensor(t, _) => Some(t),
             _ => None,
         }
     }

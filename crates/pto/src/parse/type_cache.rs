@@ -191,13 +191,13 @@ class P:
     /// (shape's first dimension, MemRef base) of the tile variable `name`.
     fn tile_vars(f: &crate::ir::Function, name: &str) -> (VarId, VarId) {
         let v = named(f, name)[0];
-        let Some(Type::Tile(t)) = &f.vars.get(v).unwrap().ty else {
+        let Some(Type::Tile(t, m)) = &f.vars.get(v).unwrap().ty else {
             panic!("{name} is not a tile");
         };
         let Expr::Var(dim) = t.shape[0] else {
             panic!("{name}: first dimension is not a variable");
         };
-        let Some(MemBase::Var(base)) = t.memref.as_ref().map(|m| m.base.clone()) else {
+        let Some(base) = m.as_ref().and_then(MemRef::base_var) else {
             panic!("{name}: no MemRef on a variable");
         };
         (dim, base)
@@ -214,12 +214,18 @@ class P:
         assert!(std::ptr::eq(tile(f, a), tile(f, b)));
         let slot = f.vars[a].ty.as_mut().and_then(Type::memref_mut).unwrap();
         *slot = Some(MemRef::new(MemBase::Named("x".into()), 64, 128));
-        // Changing `a` gave it its own copy; `b` keeps the type it was read with.
+        // Setting `a`'s storage copied nothing: the MemRef lives beside the
+        // shared tile type, and `b` keeps the one it was read with.
+        assert!(std::ptr::eq(tile(f, a), tile(f, b)));
+        if let Some(t) = f.vars[a].ty.as_mut().and_then(Type::as_tile_mut) {
+            t.space = Some(crate::ir::MemSpace::Mat);
+        }
+        // Changing `a`'s tile type gave it its own copy.
         assert!(!std::ptr::eq(tile(f, a), tile(f, b)));
         let offset = |f: &crate::ir::Function, v| f.ty(v).unwrap().memref().unwrap().const_offset();
         assert_eq!((offset(f, a), offset(f, b)), (Some(64), Some(0)));
         let text = crate::print(&p);
-        assert!(text.contains("a: pl.Tile[[n, 64], pl.FP32, pl.MemRef(\"x\", pl.const(64, pl.INT64), 128), pl.Mem.Vec]"));
+        assert!(text.contains("a: pl.Tile[[n, 64], pl.FP32, pl.MemRef(\"x\", pl.const(64, pl.INT64), 128), pl.Mem.Mat]"));
         assert!(text.contains("b: pl.Tile[[n, 64], pl.FP32, pl.MemRef(mem_vec_0, pl.const(0, pl.INT64), 16384), pl.Mem.Vec]"));
     }
 

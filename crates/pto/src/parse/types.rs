@@ -1,7 +1,7 @@
 //! Type annotations: `pl.Tensor`, `pl.Tile` with MemRef, space and view,
 //! `pl.Scalar`, `pl.Ptr`, `pl.Tuple`.
 
-use crate::ir::{DType, Expr, MemBase, MemRef, MemSpace, TensorType, TileType, Type};
+use crate::ir::{DType, Expr, MemBase, MemRef, MemRefParts, MemSpace, TensorType, TileType, Type};
 
 use super::lexer::Tok;
 use super::{is_keyword, Parser, R};
@@ -91,21 +91,21 @@ impl<'s> Parser<'s> {
                         TileType {
                             shape: shape.into(),
                             dtype,
-                            memref,
                             space,
                             extras,
                         }
                         .into(),
+                        memref,
                     )
                 } else {
                     Type::Tensor(
                         TensorType {
                             shape: shape.into(),
                             dtype,
-                            memref,
                             extras,
                         }
                         .into(),
+                        memref,
                     )
                 })
             }
@@ -182,7 +182,7 @@ impl<'s> Parser<'s> {
             }
             _ => return Err(self.expected(b, "the allocation (a name or a string)")),
         };
-        let mut m = MemRef {
+        let mut m = MemRefParts {
             base,
             offset: None,
             size: None,
@@ -236,7 +236,7 @@ impl<'s> Parser<'s> {
             m.slot_index = Some(self.expr()?);
             self.expect_op("]", "`]` after the slot index")?;
         }
-        Ok(m)
+        Ok(m.into())
     }
 
     pub(super) fn uint(&mut self, what: &str) -> R<u64> {

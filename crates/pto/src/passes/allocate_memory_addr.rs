@@ -30,9 +30,7 @@ use rustc_hash::FxHashMap as HashMap;
 
 use tilemem_soc::{AllocEntry, MemoryAllocatorPolicy, Soc};
 
-use crate::ir::{
-    BinOp, Expr, Function, MemBase, MemRef, MemSpace, Program, SecondaryMap, Type, VarId,
-};
+use crate::ir::{BinOp, Expr, Function, MemRef, MemSpace, Program, SecondaryMap, Type, VarId};
 
 use super::analysis::reserve::{self, Reserve};
 use super::{verify, PassContext, PassError, PlannerMode};
@@ -130,7 +128,7 @@ pub fn make_relative(f: &mut Function, policy: &dyn MemoryAllocatorPolicy) -> bo
     drop(facts);
     for (mr, slot, _) in laid_out_tiles(f, &layout) {
         if let Some(off) = mr.const_offset() {
-            mr.offset = Some(Expr::const_i64(off - slot.base as i64));
+            mr.set_offset(Some(Expr::const_i64(off - slot.base as i64)));
         }
     }
     true
@@ -200,14 +198,15 @@ impl RootFacts {
             }
         }
         for (_, d) in f.vars.iter() {
-            let Some(Type::Tile(t)) = &d.ty else { continue };
-            let Some(m) = &t.memref else { continue };
-            let MemBase::Var(r) = m.base else { continue };
+            let Some(Type::Tile(_, Some(m))) = &d.ty else {
+                continue;
+            };
+            let Some(r) = m.base_var() else { continue };
             let Some(g) = aggs.get_mut(index[r] as usize) else {
                 continue;
             };
             g.used = true;
-            g.size = g.size.max(m.size.unwrap_or(0));
+            g.size = g.size.max(m.size().unwrap_or(0));
             if let Some(o) = m.const_offset() {
                 g.min_offset = Some(g.min_offset.map_or(o, |x| x.min(o)));
             }
@@ -225,10 +224,10 @@ impl RootFacts {
 /// names root `r` and that has a line of its own.
 fn first_member_pos(f: &Function, r: VarId) -> Option<crate::ir::Pos> {
     f.vars.values().find_map(|d| {
-        let Some(Type::Tile(t)) = &d.ty else {
+        let Some(Type::Tile(_, m)) = &d.ty else {
             return None;
         };
-        if t.memref.as_ref()?.base != MemBase::Var(r) {
+        if m.as_ref()?.base_var() != Some(r) {
             return None;
         }
         match d.def {
@@ -359,13 +358,10 @@ fn laid_out_tiles<'a>(
     layout: &'a Layout,
 ) -> impl Iterator<Item = (&'a mut MemRef, &'a Slot, VarId)> {
     f.vars.iter_mut().filter_map(move |(_, d)| {
-        let Some(Type::Tile(t)) = d.ty.as_mut() else {
+        let Some(Type::Tile(_, Some(mr))) = d.ty.as_mut() else {
             return None;
         };
-        let mr = t.memref.as_mut()?;
-        let MemBase::Var(r) = mr.base else {
-            return None;
-        };
+        let r = mr.base_var()?;
         let slot = layout.slot(r)?;
         Some((mr, slot, r))
     })
@@ -379,7 +375,8 @@ fn rewrite(f: &mut Function, layout: &Layout, addressed: bool, allocs: &[crate::
     for (mr, slot, r) in laid_out_tiles(f, layout) {
         let pinned = pinned_roots.contains(&r);
         let base = slot.base as i64;
-        mr.offset = Some(match mr.offset.as_ref() {
+        let offset = mr.offset();
+        mr.set_offset(Some(match offset.as_ref() {
             None => Expr::const_i64(base),
             Some(e) => match e.as_int() {
                 Some(off) => {
@@ -394,6 +391,6 @@ fn rewrite(f: &mut Function, layout: &Layout, addressed: bool, allocs: &[crate::
                 None if pinned => e.clone(),
                 None => Expr::const_i64(base),
             },
-        });
+        }));
     }
 }

@@ -48,7 +48,7 @@ use tilemem_soc::Soc;
 
 use crate::ir::{
     BinOp, Block, Call, DType, EntityRef, Expr, ForStmt, Function, IfStmt, MemBase, MemRef,
-    MemSpace, Pos, StmtId, StmtKind, TileType, Type, VarDef, VarId,
+    MemRefParts, MemSpace, Pos, PrimaryMap, StmtId, StmtKind, TileType, Type, VarDef, VarId,
 };
 use crate::ops::{self, OpClass, ViewRule};
 
@@ -82,9 +82,9 @@ fn already_done(f: &Function) -> bool {
             .any(|&t| t.memref().is_some() || dist_memref(t).is_some());
     }
     !f.allocs().is_empty()
-        || f.vars.values().any(|d| {
-            matches!(&d.ty, Some(Type::Tile(t)) if t.memref.as_ref().is_some_and(|m| m.base_var().is_some()))
-        })
+        || f.vars
+            .values()
+            .any(|d| matches!(&d.ty, Some(Type::Tile(_, Some(m))) if m.base_var().is_some()))
 }
 
 /// Forgets the storage of every tile rooted in an allocation variable
@@ -92,9 +92,9 @@ fn already_done(f: &Function) -> bool {
 fn clear_tile_storage(f: &mut Function) {
     let ids: Vec<VarId> = f.vars.keys().collect();
     for v in ids {
-        if let Some(Type::Tile(t)) = f.vars[v].ty.as_mut() {
-            if t.memref.as_ref().is_some_and(|m| m.base_var().is_some()) {
-                t.memref = None;
+        if let Some(Type::Tile(_, m)) = f.vars[v].ty.as_mut() {
+            if m.as_ref().is_some_and(|m| m.base_var().is_some()) {
+                *m = None;
             }
         }
     }
@@ -138,6 +138,13 @@ fn run_function(f: &mut Function, soc: &Soc, planner: PlannerMode) -> Result<(),
     }
     ssa_rename(f);
     strip_comments(f);
+    // Room for the allocation variables and statements to come, once (a
+    // doubling arena would leave up to half its slots unused for the rest
+    // of the run); growing it now, before the pass's own tables exist, keeps
+    // the copy of the old arena off the pass's peak.
+    let new_roots = f.vars.keys().filter(|&v| may_get_root(f, v)).count();
+    reserve_for(&mut f.vars, new_roots);
+    reserve_for(&mut f.stmts, new_roots);
     let mut st = State {
         soc,
         counter: 0,
@@ -168,21 +175,10 @@ fn run_function(f: &mut Function, soc: &Soc, planner: PlannerMode) -> Result<(),
         })
         .count();
     let mut new_stmts = Vec::with_capacity(st.allocs.len());
+    // Reserved above already (a no-op unless the bound was short).
+    f.stmts.reserve_exact(st.allocs.len());
     for a in &st.allocs {
-        let mut call = Call::new(
-            "pl.tile.alloc",
-            vec![
-                Expr::mem_space(&a.space),
-                Expr::Int(i64::try_from(a.size).unwrap_or(i64::MAX)),
-            ],
-        );
-        if a.pinned {
-            call.set_kwarg("pinned", Expr::Bool(true));
-        }
-        let s = f.new_stmt(StmtKind::Assign {
-            targets: vec![a.var],
-            value: Expr::call(call),
-        });
+        let s = f.new_stmt(StmtKind::alloc(a.var, &a.space, a.size, a.pinned));
         f.vars[a.var].def = VarDef::Stmt(s);
         new_stmts.push(s);
     }
@@ -217,13 +213,41 @@ fn run_function(f: &mut Function, soc: &Soc, planner: PlannerMode) -> Result<(),
     Ok(())
 }
 
+/// Makes room for `n` more entities in one step when there is not, with a
+/// little headroom (1/32) for the few statements and variables later passes
+/// add (loop-carry moves, scratch allocations), which would otherwise
+/// double an arena left exactly full. Unused headroom is never touched.
+fn reserve_for<K: EntityRef, V>(m: &mut PrimaryMap<K, V>, n: usize) {
+    if m.capacity() - m.len() < n {
+        m.reserve_exact(n + (m.len() + n) / 32);
+    }
+}
+
+/// Whether InitMemRef may give `v` an allocation of its own (an upper bound
+/// of [`tile_result`]'s and [`resolve_declared`]'s, cheap to count): an
+/// on-chip tile without storage defined by a call that is neither a view
+/// nor a pipe pop, or a tile bound to a declared name.
+fn may_get_root(f: &Function, v: VarId) -> bool {
+    match &f.vars[v].ty {
+        Some(Type::Tile(t, None)) if t.space.is_some_and(|s| s != MemSpace::Ddr) => def_call(f, v)
+            .is_some_and(|c| {
+                let info = ops::lookup_or_default(c.op_name());
+                info.class != OpClass::Tpop && !info.is_view()
+            }),
+        Some(Type::Tile(_, Some(m))) => m.base_name().is_some(),
+        _ => false,
+    }
+}
+
 /// Gives every variable that reuses an earlier name of the function a fresh
 /// `NAME_k` name (PyPTO's SSA conversion of the source text).
 fn ssa_rename(f: &mut Function) {
     let mut order: Vec<VarId> = f.params.iter().map(|p| p.var).collect();
     for (_, s) in f.walk() {
         match &f.stmts[s].kind {
-            StmtKind::Assign { targets, .. } => order.extend(targets.iter().copied()),
+            StmtKind::Assign { .. } | StmtKind::Alloc { .. } => {
+                order.extend(f.stmts[s].targets().iter().copied())
+            }
             StmtKind::For(l) => {
                 order.extend(l.loop_var);
                 order.extend(l.iter_args.iter().copied());
@@ -296,7 +320,12 @@ fn strip_comments(f: &mut Function) {
                     let led = stmts[i + 1..].iter().find(|&&n| {
                         !matches!(f.stmts[n].kind, StmtKind::Comment(_) | StmtKind::Blank)
                     });
-                    led.is_none_or(|&n| matches!(f.stmts[n].kind, StmtKind::Assign { .. }))
+                    led.is_none_or(|&n| {
+                        matches!(
+                            f.stmts[n].kind,
+                            StmtKind::Assign { .. } | StmtKind::Alloc { .. }
+                        )
+                    })
                 }
                 _ => false,
             };
@@ -398,14 +427,14 @@ fn is_memref_call(e: &Expr) -> bool {
 /// `pl.MemRef("mem_ddr_N", offset, size)` as an expression (the form a
 /// distributed tensor's type carries it in).
 fn memref_expr(m: &MemRef) -> Expr {
-    let name = match &m.base {
+    let name = match &m.base() {
         MemBase::Named(n) => n.to_string(),
         MemBase::Var(_) => String::new(),
     };
     let mut args = vec![Expr::str(&name)];
-    args.push(m.offset.clone().unwrap_or(Expr::const_i64(0)));
+    args.push(m.offset().unwrap_or(Expr::const_i64(0)));
     args.push(Expr::Int(
-        i64::try_from(m.size.unwrap_or(0)).unwrap_or(i64::MAX),
+        i64::try_from(m.size().unwrap_or(0)).unwrap_or(i64::MAX),
     ));
     Expr::call(Call::new("pl.MemRef", args))
 }
@@ -417,7 +446,7 @@ fn dist_memref(ty: &Type) -> Option<MemRef> {
         return None;
     };
     let name = c.args.first()?.as_str()?;
-    Some(MemRef {
+    Some(MemRef::from(MemRefParts {
         base: MemBase::Named(name.into()),
         offset: c.args.get(1).cloned(),
         size: c
@@ -427,14 +456,14 @@ fn dist_memref(ty: &Type) -> Option<MemRef> {
             .and_then(|n| u64::try_from(n).ok()),
         slots: None,
         slot_index: None,
-    })
+    }))
 }
 
 /// Shape and dtype of a global-memory tensor type (`pl.Tensor` or
 /// `pld.DistributedTensor`).
 fn ddr_tensor(ty: Option<&Type>) -> Option<(Vec<Expr>, DType)> {
     match ty? {
-        Type::Tensor(t) => Some((t.shape.to_vec(), t.dtype.clone())),
+        Type::Tensor(t, _) => Some((t.shape.to_vec(), t.dtype.clone())),
         other => {
             let items = dist_items(other)?;
             let shape = items.first()?.as_elems()?.to_vec();
@@ -576,8 +605,10 @@ fn yield_values(f: &Function, b: Block) -> Vec<Expr> {
 fn stored_kind(f: &Function, st: &State<'_>, e: &Expr) -> Option<Stored> {
     let v = e.as_var()?;
     match f.ty(v) {
-        Some(Type::Tile(_)) => Some(Stored::Tile),
-        Some(t @ (Type::Tensor(_) | Type::Other(_))) => ddr_shape(Some(t)).map(|_| Stored::Tensor),
+        Some(Type::Tile(_, _)) => Some(Stored::Tile),
+        Some(t @ (Type::Tensor(_, _) | Type::Other(_))) => {
+            ddr_shape(Some(t)).map(|_| Stored::Tensor)
+        }
         Some(_) => None,
         None => st.kinds.get(&v).copied(),
     }
@@ -598,7 +629,7 @@ fn bind_results(f: &mut Function, results: &[VarId], yielded: &[Expr], st: &mut 
         }
         let ym = y.and_then(|e| memref_of(f, st, e));
         match f.ty(r) {
-            Some(Type::Tile(t)) if t.memref.is_none() => {
+            Some(Type::Tile(_, None)) => {
                 st.next_id();
                 if let Some(m) = ym {
                     set_memref(f, r, m);
@@ -617,7 +648,7 @@ fn bind_results(f: &mut Function, results: &[VarId], yielded: &[Expr], st: &mut 
                         .and_then(Expr::as_var)
                         .and_then(|v| ddr_tensor(f.ty(v)))
                         .map(|(shape, dtype)| tensor_bytes(&shape, &dtype))
-                        .or_else(|| ym.as_ref().and_then(|m| m.size))
+                        .or_else(|| ym.as_ref().and_then(|m| m.size()))
                         .unwrap_or(0);
                     let m = st.ddr_memref(bytes);
                     st.kinds.insert(r, Stored::Tensor);
@@ -644,29 +675,26 @@ fn assign(
     let pos = f.stmts[s].pos;
     // A copy without the trailing TileView extras, which no rule reads.
     let ty = match f.ty(x) {
-        Some(Type::Tile(t)) => Some(Type::Tile(
+        Some(Type::Tile(t, m)) => Some((
             TileType {
                 shape: t.shape.clone(),
                 dtype: t.dtype.clone(),
-                memref: t.memref.clone(),
                 space: t.space,
                 extras: Vec::new(),
-            }
-            .into(),
+            },
+            m.clone(),
         )),
         // Tensors (plain or distributed) are read from the variable below.
         _ => None,
     };
     match ty {
-        Some(Type::Tile(t)) => match &t.memref {
-            None => tile_result(f, pos, x, &t, value, st),
-            Some(m) => {
-                if let MemBase::Named(name) = &m.base {
-                    declare(st, name, x);
-                }
-                Ok(())
+        Some((t, None)) => tile_result(f, pos, x, &t, value, st),
+        Some((_, Some(m))) => {
+            if let Some(name) = m.base_name() {
+                declare(st, name, x);
             }
-        },
+            Ok(())
+        }
         _ => {
             if let Some((shape, dtype)) = unset_ddr_tensor(f.ty(x)) {
                 let m = tensor_value_memref(f, st, &shape, &dtype, value);
@@ -704,10 +732,10 @@ fn tensor_value_memref(
         .and_then(Expr::as_var)
         .and_then(|v| ddr_shape(f.ty(v)));
     let view = match (info.view, src, src_shape) {
-        (ViewRule::WholeSource, Some(m), _) => Some(MemRef {
+        (ViewRule::WholeSource, Some(m), _) => Some(MemRef::from(MemRefParts {
             size: Some(bytes),
-            ..m
-        }),
+            ..m.into_parts()
+        })),
         (ViewRule::Window { offsets_arg }, Some(m), Some(src_shape))
             if m.const_offset() == Some(0) =>
         {
@@ -718,10 +746,12 @@ fn tensor_value_memref(
                 .get(offsets_arg)
                 .and_then(Expr::as_elems)
                 .and_then(|offs| ddr_window_offset(offs, &src_shape, dtype))
-                .map(|off| MemRef {
-                    offset: Some(off),
-                    size: Some(if static_src { bytes } else { 0 }),
-                    ..m
+                .map(|off| {
+                    MemRef::from(MemRefParts {
+                        offset: Some(off),
+                        size: Some(if static_src { bytes } else { 0 }),
+                        ..m.into_parts()
+                    })
                 })
         }
         _ => None,
@@ -830,8 +860,8 @@ fn check_shared_space(
         return Ok(());
     };
     let have = match f.ty(arg) {
-        Some(Type::Tile(a)) => a.space,
-        Some(Type::Tensor(_)) => Some(MemSpace::Ddr),
+        Some(Type::Tile(a, _)) => a.space,
+        Some(Type::Tensor(_, _)) => Some(MemSpace::Ddr),
         _ => None,
     };
     match have {
@@ -941,10 +971,10 @@ fn window(
         .unwrap_or_default();
     let view_shape: Option<Vec<i64>> = t.shape.iter().map(Expr::as_int).collect();
     let (Some(src_shape), Some(view_shape)) = (src_shape, view_shape) else {
-        return MemRef {
+        return MemRef::from(MemRefParts {
             size: tile_bytes_plain(t),
-            ..src_mr.clone()
-        };
+            ..src_mr.parts()
+        });
     };
     // Row-major element strides of the source.
     let rank = src_shape.len();
@@ -981,7 +1011,7 @@ fn window(
             let base_expr = match base {
                 Some(b) => Expr::Int(b + const_bytes),
                 None => {
-                    let b = src_mr.offset.clone().unwrap_or(Expr::Int(0));
+                    let b = src_mr.offset().unwrap_or(Expr::Int(0));
                     if const_bytes == 0 {
                         b
                     } else {
@@ -1002,13 +1032,13 @@ fn window(
             }
         }
     };
-    MemRef {
-        base: src_mr.base.clone(),
+    MemRef::from(MemRefParts {
+        base: src_mr.base(),
         offset: Some(offset),
         size: Some(size),
-        slots: src_mr.slots,
-        slot_index: src_mr.slot_index.clone(),
-    }
+        slots: src_mr.slots(),
+        slot_index: src_mr.slot_index().cloned(),
+    })
 }
 
 fn mul(e: Expr, k: i64) -> Expr {
@@ -1037,7 +1067,7 @@ fn resolve_declared(
             let single = vars.iter().find(|&&v| {
                 f.ty(v)
                     .and_then(Type::memref)
-                    .is_some_and(|m| m.slots.is_none())
+                    .is_some_and(|m| m.slots().is_none())
             });
             if let Some(&v) = single {
                 return Err(PassError::input(format!(
@@ -1089,15 +1119,15 @@ fn resolve_declared(
                 )));
             };
             slot_size = slot_size.max(bytes);
-            let m = t.memref.as_ref();
-            let s = m.and_then(|m| m.slots).unwrap_or(1);
+            let m = f.ty(v).and_then(Type::memref);
+            let s = m.and_then(MemRef::slots).unwrap_or(1);
             if s == 0 {
                 return Err(err(format!(
                     "pl.MemRef(\"{name}\", slots=0): a declared allocation needs at least one slot"
                 )));
             }
             slots = Some(slots.map_or(s, |old: u64| old.max(s)));
-            if let Some(k) = m.and_then(|m| m.slot_index.as_ref()).and_then(Expr::as_int) {
+            if let Some(k) = m.and_then(MemRef::slot_index).and_then(Expr::as_int) {
                 if k < 0 || k as u64 >= s {
                     return Err(err(format!(
                         "pl.MemRef(\"{name}\", slots={s})[{k}]: slot index out of range \
@@ -1119,13 +1149,13 @@ fn resolve_declared(
         for &v in &vars {
             let old = f.ty(v).and_then(Type::memref).cloned();
             if let Some(old) = old {
-                let m = MemRef {
+                let m = MemRef::from(MemRefParts {
                     base: MemBase::Var(var),
                     offset: Some(Expr::const_i64(0)),
                     size: Some(slot_size),
-                    slots: old.slots,
-                    slot_index: old.slot_index,
-                };
+                    slots: old.slots(),
+                    slot_index: old.slot_index().cloned(),
+                });
                 set_memref(f, v, m);
             }
         }

@@ -45,7 +45,7 @@ fn function_input_spaces(f: &Function, warnings: &mut Vec<String>) -> Result<(),
             let Some(v) = call.args.get(i).and_then(Expr::as_var) else {
                 continue;
             };
-            let Some(Type::Tile(t)) = f.ty(v) else {
+            let Some(Type::Tile(t, _)) = f.ty(v) else {
                 continue;
             };
             let names: Vec<&str> = allowed.iter().map(|m| m.name()).collect();

@@ -40,8 +40,8 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::ir::{
-    Block, EntityRef, Expr, ForStmt, Function, MemBase, MemRef, MemSpace, Program, StmtId,
-    StmtKind, Type, VarDef, VarId,
+    Block, EntityRef, Expr, ForStmt, Function, MemBase, MemRef, MemRefParts, MemSpace, Program,
+    StmtId, StmtKind, Type, VarDef, VarId,
 };
 use crate::ops;
 
@@ -263,7 +263,7 @@ fn align_loop(f: &mut Function, s: StmtId, l: &ForStmt, cx: &mut Ctx) {
             push(f, cx, y, &target, ys, 0);
         }
         if let Some(&r) = l.results.get(k) {
-            if matches!(f.ty(r), Some(Type::Tile(_))) {
+            if matches!(f.ty(r), Some(Type::Tile(_, _))) {
                 retarget(f, cx, r, target.clone());
             } else {
                 cx.carried.insert(r, target.clone());
@@ -362,7 +362,7 @@ fn push(f: &mut Function, cx: &mut Ctx, v: VarId, target: &MemRef, yield_stmt: S
 }
 
 fn same_window(a: &MemRef, b: &MemRef) -> bool {
-    a.base == b.base && a.offset == b.offset
+    a.base() == b.base() && a.offset() == b.offset()
 }
 
 /// Moves every tile rooted at `old_root` into `target`'s root, keeping each
@@ -381,31 +381,31 @@ fn rebase(f: &mut Function, cx: &mut Ctx, old_root: VarId, old_base_off: i64, ta
         let Some(m) = f.ty(v).and_then(Type::memref).cloned() else {
             continue;
         };
-        if m.base != MemBase::Var(old_root) {
+        if m.base() != MemBase::Var(old_root) {
             continue;
         }
         let offset = match m.const_offset() {
             Some(o) => {
                 let new = toff + (o - old_base_off);
                 // Keep PyPTO's spelling: roots print `pl.const`, views bare.
-                Some(match m.offset {
+                Some(match m.offset() {
                     Some(Expr::Int(_)) => Expr::Int(new),
                     _ => Expr::const_i64(new),
                 })
             }
-            None => m.offset.clone(),
+            None => m.offset(),
         };
-        let size = m.size;
+        let size = m.size();
         let _ = set_memref(
             f,
             v,
-            MemRef {
+            MemRef::from(MemRefParts {
                 base: MemBase::Var(troot),
                 offset,
                 size,
-                slots: target.slots.or(m.slots),
-                slot_index: target.slot_index.clone().or(m.slot_index),
-            },
+                slots: target.slots().or(m.slots()),
+                slot_index: target.slot_index().or(m.slot_index()).cloned(),
+            }),
         );
     }
 }

@@ -395,8 +395,9 @@ fn family_buffers_with(
     let mut at: Vec<(u32, u32)> = Vec::new();
     let mut more: HashMap<(VarId, VarId), (u32, u32)> = HashMap::default();
     for (v, d) in f.vars.iter() {
-        let Some(Type::Tile(t)) = &d.ty else { continue };
-        let Some(m) = &t.memref else { continue };
+        let Some(Type::Tile(_, Some(m))) = &d.ty else {
+            continue;
+        };
         let Some(root) = m.base_var() else { continue };
         let Some(slot) = layout.slot(root) else {
             continue;
@@ -405,7 +406,7 @@ fn family_buffers_with(
             .const_offset()
             .and_then(|o| u64::try_from(o).ok())
             .unwrap_or(slot.base);
-        let end = start + m.size.unwrap_or(0);
+        let end = start + m.size().unwrap_or(0);
         let rep = fam.find(v);
         let found = match first[rep.index()] {
             NONE => None,

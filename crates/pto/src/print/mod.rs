@@ -12,8 +12,8 @@ use std::fmt::Write as _;
 use std::io;
 
 use crate::ir::{
-    BinOp, Expr, ForStmt, Function, IfStmt, MemBase, MemRef, ParamDir, Program, Quote, StmtId,
-    StmtKind, Trivia, Type, UnaryOp, VarId,
+    BinOp, Expr, ForStmt, Function, IfStmt, MemRef, ParamDir, Program, Quote, StmtId, StmtKind,
+    Trivia, Type, UnaryOp, VarId,
 };
 
 const INDENT: &str = "    ";
@@ -250,6 +250,23 @@ impl<'a> Printer<'a, '_> {
                 self.targets(targets);
                 self.expr(value, 0);
             }
+            StmtKind::Alloc {
+                var,
+                space,
+                size,
+                pinned,
+            } => {
+                // Byte-identical to the `Assign` the reader turned into it.
+                self.targets(std::slice::from_ref(var));
+                self.out.push_str("pl.tile.alloc(pl.Mem.");
+                self.out.push_str(space.name());
+                self.out.push_str(", ");
+                push_u64(self.out, *size);
+                if *pinned {
+                    self.out.push_str(", pinned=True");
+                }
+                self.out.push(')');
+            }
             StmtKind::Expr(e) => self.expr(e, 0),
             StmtKind::Yield(vals) => {
                 self.targets(results);
@@ -385,21 +402,21 @@ impl<'a> Printer<'a, '_> {
 
     fn ty(&mut self, t: &Type) {
         match t {
-            Type::Tensor(t) => {
+            Type::Tensor(t, memref) => {
                 // PyPTO prints a tensor's view before its MemRef.
                 self.shaped_head("Tensor", &t.shape, t.dtype.name(), None);
                 for e in &t.extras {
                     self.out.push_str(", ");
                     self.expr(e, 0);
                 }
-                if let Some(m) = &t.memref {
+                if let Some(m) = memref {
                     self.out.push_str(", ");
                     self.memref(m);
                 }
                 self.out.push(']');
             }
-            Type::Tile(t) => {
-                self.shaped_head("Tile", &t.shape, t.dtype.name(), t.memref.as_ref());
+            Type::Tile(t, memref) => {
+                self.shaped_head("Tile", &t.shape, t.dtype.name(), memref.as_ref());
                 if let Some(s) = &t.space {
                     self.out.push_str(", pl.Mem.");
                     self.out.push_str(s.name());
@@ -452,24 +469,24 @@ impl<'a> Printer<'a, '_> {
 
     fn memref(&mut self, m: &MemRef) {
         self.out.push_str("pl.MemRef(");
-        match &m.base {
-            MemBase::Var(v) => self.out.push_str(&self.f.vars[*v].name),
-            MemBase::Named(n) => self.string(n, Quote::Double),
+        match (m.base_var(), m.base_name()) {
+            (Some(v), _) => self.out.push_str(&self.f.vars[v].name),
+            (None, name) => self.string(name.unwrap_or_default(), Quote::Double),
         }
-        if let Some(o) = &m.offset {
+        if let Some(o) = &m.offset() {
             self.out.push_str(", ");
             self.expr(o, 0);
-            if let Some(s) = m.size {
+            if let Some(s) = m.size() {
                 self.out.push_str(", ");
                 push_u64(self.out, s);
             }
         }
-        if let Some(n) = m.slots {
+        if let Some(n) = m.slots() {
             self.out.push_str(", slots=");
             push_u64(self.out, n);
         }
         self.out.push(')');
-        if let Some(k) = &m.slot_index {
+        if let Some(k) = m.slot_index() {
             self.out.push('[');
             self.expr(k, 0);
             self.out.push(']');

@@ -95,8 +95,8 @@ pub fn analyze_with(f: &Function, order: &ProgramOrder) -> Facts {
             reads.push((v, s));
         });
         match &st.kind {
-            StmtKind::Assign { targets, .. } => {
-                for &t in targets {
+            StmtKind::Assign { .. } | StmtKind::Alloc { .. } => {
+                for &t in st.targets() {
                     define(&mut vars, t, at, in_cf);
                 }
             }

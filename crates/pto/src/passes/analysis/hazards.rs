@@ -12,8 +12,8 @@ use crate::ops::{self, CastWidths};
 /// Element width in bits of a tile or tensor variable.
 pub fn elem_bits(f: &Function, v: VarId) -> Option<u32> {
     match f.vars[v].ty.as_ref()? {
-        Type::Tile(t) => t.dtype.bits(),
-        Type::Tensor(t) => t.dtype.bits(),
+        Type::Tile(t, _) => t.dtype.bits(),
+        Type::Tensor(t, _) => t.dtype.bits(),
         _ => None,
     }
 }

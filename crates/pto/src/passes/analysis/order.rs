@@ -228,7 +228,14 @@ pub fn yielded(f: &Function, b: Block) -> Option<&[Expr]> {
 /// Whether `v` is defined by an assignment statement.
 pub fn is_assigned(f: &Function, v: VarId) -> Option<StmtId> {
     match f.vars[v].def {
-        VarDef::Stmt(s) if matches!(f.stmts[s].kind, StmtKind::Assign { .. }) => Some(s),
+        VarDef::Stmt(s)
+            if matches!(
+                f.stmts[s].kind,
+                StmtKind::Assign { .. } | StmtKind::Alloc { .. }
+            ) =>
+        {
+            Some(s)
+        }
         _ => None,
     }
 }

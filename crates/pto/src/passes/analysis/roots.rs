@@ -145,7 +145,7 @@ impl AllocationLifetimes {
 /// space is a [known](MemSpace::is_known) one.
 pub fn tile_storage(f: &Function, v: VarId) -> Option<(&MemRef, MemSpace)> {
     match f.vars[v].ty.as_ref()? {
-        Type::Tile(t) => Some((t.memref.as_ref()?, t.space.filter(|s| s.is_known())?)),
+        Type::Tile(t, m) => Some((m.as_ref()?, t.space.filter(|s| s.is_known())?)),
         _ => None,
     }
 }
@@ -157,7 +157,8 @@ pub fn analyze(f: &Function) -> AllocationLifetimes {
 
     // Definitions.
     for (_, s) in stmts(f) {
-        if let StmtKind::Assign { targets, .. } = &f.stmts[s].kind {
+        let targets = f.stmts[s].targets();
+        if !targets.is_empty() {
             let i = order.index[s];
             for &t in targets {
                 vars[t] = Some(Lifetime { def: i, last: i });
@@ -192,7 +193,7 @@ pub fn analyze(f: &Function) -> AllocationLifetimes {
     let mut roots: PrimaryMap<RootId, Root> = PrimaryMap::new();
     // Root of each allocation variable (`NO_ROOT`: none), 4 bytes a variable.
     let mut by_var: Vec<u32> = vec![NO_ROOT; f.vars.len()];
-    let mut by_name: HashMap<Box<str>, RootId> = HashMap::default();
+    let mut by_name: HashMap<std::sync::Arc<str>, RootId> = HashMap::default();
     // Room for every allocation at once (no doubling slack).
     roots.reserve(stmts(f).filter(|&(_, s)| f.alloc_at(s).is_some()).count());
     for (_, s) in stmts(f) {
@@ -235,25 +236,25 @@ pub fn analyze(f: &Function) -> AllocationLifetimes {
         if !space.is_on_chip() {
             continue;
         }
-        let id = match &m.base {
+        let id = match m.base() {
             MemBase::Var(b) => match by_var[b.index()] {
                 NO_ROOT => continue,
                 id => RootId::new(id as usize),
             },
-            MemBase::Named(n) => match by_name.get(n) {
+            MemBase::Named(n) => match by_name.get(&n) {
                 Some(&id) => id,
                 None => {
                     let id = roots.push(Root {
-                        base: m.base.clone(),
+                        base: m.base(),
                         alloc_stmt: None,
                         space,
-                        size: m.size.unwrap_or(0),
+                        size: m.size().unwrap_or(0),
                         pinned: false,
                         canonical_var: Some(v),
                         members: (0, 0),
                         lifetime: None,
                     });
-                    by_name.insert(n.clone(), id);
+                    by_name.insert(n, id);
                     id
                 }
             },
@@ -309,9 +310,9 @@ pub fn analyze(f: &Function) -> AllocationLifetimes {
                         .and_then(Type::memref)
                         .is_some_and(|mr| {
                             mr.const_offset() == Some(0)
-                                && mr.size == Some(r.size)
-                                && mr.slots.is_none()
-                                && mr.slot_index.is_none()
+                                && mr.size() == Some(r.size)
+                                && mr.slots().is_none()
+                                && mr.slot_index().is_none()
                         })
             });
         if owner.is_some() {
@@ -368,9 +369,9 @@ pub fn defined_by_view(f: &Function, v: VarId) -> bool {
 pub fn members_by_root(f: &Function) -> HashMap<VarId, Vec<VarId>> {
     let mut out: HashMap<VarId, Vec<VarId>> = HashMap::default();
     for (v, d) in f.vars.iter() {
-        if let Some(Type::Tile(t)) = &d.ty {
-            if let Some(MemBase::Var(r)) = t.memref.as_ref().map(|m| &m.base) {
-                out.entry(*r).or_default().push(v);
+        if let Some(Type::Tile(_, Some(m))) = &d.ty {
+            if let Some(r) = m.base_var() {
+                out.entry(r).or_default().push(v);
             }
         }
     }

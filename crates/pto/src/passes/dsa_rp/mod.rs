@@ -201,16 +201,17 @@ pub(crate) fn check_acc_phis(f: &Function) -> Result<(), PassError> {
             };
             for (r, v) in results.iter().zip(vals) {
                 let Some(v) = v.as_var() else { continue };
-                let (Some(Type::Tile(rt)), Some(Type::Tile(vt))) = (f.ty(*r), f.ty(v)) else {
+                let (Some(Type::Tile(rt, rm)), Some(Type::Tile(vt, vm))) = (f.ty(*r), f.ty(v))
+                else {
                     continue;
                 };
                 if rt.space != Some(MemSpace::Acc) || vt.space != Some(MemSpace::Acc) {
                     continue;
                 }
-                let (Some(rm), Some(vm)) = (&rt.memref, &vt.memref) else {
+                let (Some(rm), Some(vm)) = (rm, vm) else {
                     continue;
                 };
-                if rm.base != vm.base {
+                if !rm.same_base(vm) {
                     return Err(PassError::internal(
                         "Internal error: MemoryReuse cannot reconcile divergent L0C accumulator \
                          buffers with tile.move; accumulator control-flow values must be \

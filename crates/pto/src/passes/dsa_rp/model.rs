@@ -15,7 +15,7 @@ use tilemem_plan::{Buffer, BufferId, Problem};
 use tilemem_soc::{Family, MemoryAllocatorPolicy, Soc};
 
 use super::penalty::{self, Recog};
-use crate::ir::{EntityRef, Expr, Function, MemBase, MemSpace, StmtKind, Type, VarId};
+use crate::ir::{EntityRef, Expr, Function, MemSpace, StmtKind, Type, VarId};
 use crate::ops::OpClass;
 use crate::passes::analysis::exclusive::Occupancy;
 use crate::passes::analysis::facts::Facts;
@@ -209,20 +209,18 @@ impl DsaModel {
 /// The alloc variable a tile variable's MemRef points into.
 pub(crate) fn root_of(f: &Function, v: VarId) -> Option<VarId> {
     let ty = f.ty(v)?;
-    let Type::Tile(t) = ty else { return None };
-    match &t.memref.as_ref()?.base {
-        MemBase::Var(r) => Some(*r),
-        MemBase::Named(_) => None,
-    }
+    let Type::Tile(_, m) = ty else { return None };
+    m.as_ref()?.base_var()
 }
 
 fn has_partial_view(ty: &Type, root_size: u64, root_low: i64) -> bool {
-    let Type::Tile(t) = ty else { return false };
-    let Some(m) = &t.memref else { return false };
+    let Type::Tile(t, Some(m)) = ty else {
+        return false;
+    };
     // Relative to the root's lowest offset: an already planned program
     // carries absolute addresses.
     let off_nonzero = m.const_offset() != Some(root_low);
-    let size_differs = m.size.is_some_and(|s| s != root_size);
+    let size_differs = m.size().is_some_and(|s| s != root_size);
     let valid_shape = t.extras.iter().any(|e| match e {
         Expr::Call(c) => c.kwarg("valid_shape").is_some(),
         _ => false,

@@ -78,7 +78,7 @@ fn path_of(b: Block, block_of: &HashMap<StmtId, Block>) -> Block {
 
 fn same_shape(f: &Function, a: Option<VarId>, b: Option<VarId>) -> bool {
     let shape = |v: Option<VarId>| match v.and_then(|v| f.ty(v)) {
-        Some(Type::Tile(t)) => Some(t.shape.clone()),
+        Some(Type::Tile(t, _)) => Some(t.shape.clone()),
         _ => None,
     };
     matches!((shape(a), shape(b)), (Some(x), Some(y)) if x == y)

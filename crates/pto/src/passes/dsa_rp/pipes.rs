@@ -20,7 +20,7 @@ use crate::ops::{Evidence, OpClass, OutSpace, Pipe};
 /// Memory space of a variable's tile type.
 pub(crate) fn tile_space(f: &Function, v: crate::ir::VarId) -> Option<MemSpace> {
     match f.ty(v)? {
-        Type::Tile(t) => t.space,
+        Type::Tile(t, _) => t.space,
         _ => None,
     }
 }

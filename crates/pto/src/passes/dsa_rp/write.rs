@@ -12,7 +12,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::ir::{EntityRef, Expr, Function, MemBase, Type, VarId};
+use crate::ir::{EntityRef, Expr, Function, Type, VarId};
 
 /// Rewrites the MemRefs of `f` for `addr` (alloc var index -> address).
 ///
@@ -23,26 +23,24 @@ pub(crate) fn apply(f: &mut Function, addr: &BTreeMap<usize, u64>) {
     let vars: Vec<VarId> = f.vars.keys().collect();
     let mut low: BTreeMap<usize, i64> = BTreeMap::new();
     for &v in &vars {
-        let Some(Type::Tile(t)) = f.vars[v].ty.as_ref() else {
+        let Some(Type::Tile(_, Some(m))) = f.vars[v].ty.as_ref() else {
             continue;
         };
-        let Some(m) = t.memref.as_ref() else { continue };
-        if let (MemBase::Var(r), Some(o)) = (&m.base, m.const_offset()) {
+        if let (Some(r), Some(o)) = (m.base_var(), m.const_offset()) {
             let e = low.entry(r.index()).or_insert(o);
             *e = (*e).min(o);
         }
     }
     for v in vars {
-        let Some(Type::Tile(t)) = f.vars[v].ty.as_mut() else {
+        let Some(Type::Tile(_, Some(m))) = f.vars[v].ty.as_mut() else {
             continue;
         };
-        let Some(m) = t.memref.as_mut() else { continue };
-        let MemBase::Var(r) = m.base else { continue };
+        let Some(r) = m.base_var() else { continue };
         let Some(&base) = addr.get(&r.index()) else {
             continue;
         };
         let base_i = i64::try_from(base).unwrap_or(i64::MAX);
-        let new = match m.offset.as_ref() {
+        let new = match m.offset().as_ref() {
             None => Expr::const_i64(base_i),
             Some(e) => match e.as_int() {
                 Some(off) => {
@@ -55,6 +53,6 @@ pub(crate) fn apply(f: &mut Function, addr: &BTreeMap<usize, u64>) {
                 None => Expr::const_i64(base_i),
             },
         };
-        m.offset = Some(new);
+        m.set_offset(Some(new));
     }
 }

@@ -13,7 +13,9 @@
 use super::lifetime::{AllocationLifetimes, RootId};
 use super::packing::{defined_by_view, Placement};
 use crate::ir::MemBase;
-use crate::ir::{BinOp, Expr, Function, MemRef, SecondaryMap, StmtKind, Type, VarDef, VarId};
+use crate::ir::{
+    BinOp, Expr, Function, MemRef, MemRefParts, SecondaryMap, StmtKind, Type, VarDef, VarId,
+};
 use rustc_hash::FxHashMap as HashMap;
 use std::collections::BTreeSet;
 
@@ -21,7 +23,7 @@ use std::collections::BTreeSet;
 #[derive(Clone, PartialEq, Eq, Hash)]
 enum BaseKey {
     Var(VarId),
-    Named(Box<str>),
+    Named(std::sync::Arc<str>),
 }
 
 impl BaseKey {
@@ -52,7 +54,7 @@ pub fn moved_memref(f: &Function, v: VarId, old: &MemRef, mv: &Move<'_>) -> MemR
     let p = mv.placement;
     let arena = mv.arena;
     if defined_by_view(f, v) {
-        let offset = match (old.const_offset(), &old.offset) {
+        let offset = match (old.const_offset(), &old.offset()) {
             (Some(k), _) => Some(Expr::Int(
                 k.saturating_add(i64::try_from(p.offset).unwrap_or(i64::MAX)),
             )),
@@ -64,13 +66,13 @@ pub fn moved_memref(f: &Function, v: VarId, old: &MemRef, mv: &Move<'_>) -> MemR
             )),
             (None, None) => None,
         };
-        MemRef {
-            base: arena.base.clone(),
+        MemRef::from(MemRefParts {
+            base: arena.base(),
             offset,
-            size: old.size,
-            slots: old.slots,
-            slot_index: old.slot_index.clone(),
-        }
+            size: old.size(),
+            slots: old.slots(),
+            slot_index: old.slot_index().cloned(),
+        })
     } else if !super::storage::same_window(old, mv.own) && !covers_root(old, mv.size) {
         // A window inside its root (placed there by an earlier sub-range
         // packing): keep it, shifted into the arena.
@@ -78,18 +80,18 @@ pub fn moved_memref(f: &Function, v: VarId, old: &MemRef, mv: &Move<'_>) -> MemR
             .const_offset()
             .unwrap_or(0)
             .saturating_add(i64::try_from(p.offset).unwrap_or(i64::MAX));
-        MemRef {
-            base: arena.base.clone(),
+        MemRef::from(MemRefParts {
+            base: arena.base(),
             offset: Some(Expr::const_i64(k)),
-            size: old.size,
-            slots: old.slots,
-            slot_index: old.slot_index.clone(),
-        }
+            size: old.size(),
+            slots: old.slots(),
+            slot_index: old.slot_index().cloned(),
+        })
     } else if p.offset == 0 && !p.sub_range {
         arena.clone()
     } else {
         MemRef::new(
-            arena.base.clone(),
+            arena.base(),
             i64::try_from(p.offset).unwrap_or(i64::MAX),
             mv.size,
         )
@@ -98,7 +100,7 @@ pub fn moved_memref(f: &Function, v: VarId, old: &MemRef, mv: &Move<'_>) -> MemR
 
 /// Whether `m` is the whole of a root of `size` bytes.
 fn covers_root(m: &MemRef, size: u64) -> bool {
-    m.const_offset() == Some(0) && m.size == Some(size) && m.slot_index.is_none()
+    m.const_offset() == Some(0) && m.size() == Some(size) && m.slot_index().is_none()
 }
 
 /// Rewrites the MemRefs of every assignment-defined member of a moved root,
@@ -126,7 +128,7 @@ pub fn apply(
     let is_phi: BTreeSet<VarId> = phi_ids.iter().copied().collect();
     for &v in &phi_ids {
         if let Some(m) = f.vars[v].ty.as_ref().and_then(Type::memref) {
-            phis.entry(BaseKey::of(&m.base)).or_default().insert(v);
+            phis.entry(BaseKey::of(&m.base())).or_default().insert(v);
         }
     }
     for (r, p) in placement.iter().filter_map(|(r, p)| Some((r, (*p)?))) {
@@ -166,18 +168,18 @@ pub fn apply(
             if Some(m) != first
                 && new == *target
                 && !defined_by_view(f, m)
-                && old.size.is_some()
-                && old.size != target.size
+                && old.size().is_some()
+                && old.size() != target.size()
             {
                 let rel = old.const_offset().unwrap_or(0);
                 let base_off = target.const_offset().unwrap_or(0);
-                new = MemRef {
-                    base: target.base.clone(),
+                new = MemRef::from(MemRefParts {
+                    base: target.base(),
                     offset: Some(Expr::Int(base_off.saturating_add(rel))),
-                    size: old.size,
-                    slots: old.slots,
-                    slot_index: old.slot_index.clone(),
-                };
+                    size: old.size(),
+                    slots: old.slots(),
+                    slot_index: old.slot_index().cloned(),
+                });
             }
             // A view at offset 0 of its root with the target's size takes
             // the target's MemRef object too (`pl.const(0, pl.INT64)`).
@@ -185,17 +187,17 @@ pub fn apply(
                 && !p.sub_range
                 && defined_by_view(f, m)
                 && old.const_offset() == Some(0)
-                && old.size == target.size
-                && old.slots.is_none()
-                && old.slot_index.is_none()
+                && old.size() == target.size()
+                && old.slots().is_none()
+                && old.slot_index().is_none()
             {
                 new = target.clone();
             }
-            if is_phi.contains(&m) && new.base != old.base {
-                if let Some(set) = phis.get_mut(&BaseKey::of(&old.base)) {
+            if is_phi.contains(&m) && new.base() != old.base() {
+                if let Some(set) = phis.get_mut(&BaseKey::of(&old.base())) {
                     set.remove(&m);
                 }
-                phis.entry(BaseKey::of(&new.base)).or_default().insert(m);
+                phis.entry(BaseKey::of(&new.base())).or_default().insert(m);
             }
             if let Some(slot) = f.vars[m].ty.as_mut().and_then(Type::memref_mut) {
                 *slot = Some(new);

@@ -30,11 +30,7 @@ pub fn strip_pipeline_membership(f: &mut Function) {
 pub fn remove_dead_allocs(f: &mut Function) -> usize {
     let mut used = HashSet::default();
     for d in f.vars.values() {
-        let m = match d.ty.as_ref() {
-            Some(Type::Tile(t)) => t.memref.as_ref(),
-            Some(Type::Tensor(t)) => t.memref.as_ref(),
-            _ => None,
-        };
+        let m = d.ty.as_ref().and_then(Type::memref);
         if let Some(v) = m.and_then(|m| m.base_var()) {
             used.insert(v);
         }
@@ -45,8 +41,7 @@ pub fn remove_dead_allocs(f: &mut Function) -> usize {
         .filter(|a| !used.contains(&a.var))
         .map(|a| a.stmt)
         .collect();
-    if let Some(body) = f.block_mut(Block::Body) {
-        body.retain(|s| !dead.contains(s));
-    }
+    // Removing releases each statement's payload too.
+    f.remove_where(Block::Body, |s| dead.contains(&s));
     dead.len()
 }

@@ -556,7 +556,7 @@ pub fn check_declared_slots(f: &Function, lt: &AllocationLifetimes) -> Result<()
             let Some(mr) = f.vars[m].ty.as_ref().and_then(Type::memref) else {
                 continue;
             };
-            let slot = match &mr.slot_index {
+            let slot = match &mr.slot_index() {
                 None => 0,
                 Some(e) => match e.as_int() {
                     Some(k) => k,

@@ -217,6 +217,9 @@ pub fn run_function(
         emit_note(f, ctx, note);
     }
     cleanup::strip_pipeline_membership(f);
+    // The allocations merged away were InitMemRef's last variables and
+    // statements: give their memory back for the rest of the run.
+    f.shrink_arenas();
     Ok(())
 }
 

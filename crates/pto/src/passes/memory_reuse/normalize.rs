@@ -67,12 +67,10 @@ pub fn normalize(f: &mut Function, snap: &Snapshot) {
         };
         let [x] = targets.as_slice() else { continue };
         let x = *x;
-        let Some(Type::Tile(t)) = f.vars[x].ty.as_ref() else {
+        let Some(Type::Tile(_, Some(cur))) = f.vars[x].ty.as_ref() else {
             continue;
         };
-        let Some(cur) = t.memref.clone() else {
-            continue;
-        };
+        let cur = cur.clone();
         let want = match value {
             Expr::Var(y) => current_memref(f, *y),
             Expr::Call(call) => {
@@ -81,7 +79,7 @@ pub fn normalize(f: &mut Function, snap: &Snapshot) {
                     call.args
                         .get(i)
                         .and_then(Expr::as_var)
-                        .filter(|y| matches!(f.vars[*y].ty, Some(Type::Tile(_)) | None))
+                        .filter(|y| matches!(f.vars[*y].ty, Some(Type::Tile(_, _)) | None))
                         .and_then(|y| current_memref(f, y))
                         // An in-place result already at its input's start
                         // keeps its own size (PyPTO rewrites group members

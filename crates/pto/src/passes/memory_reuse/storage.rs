@@ -6,7 +6,9 @@
 use rustc_hash::FxHashSet as HashSet;
 
 use super::lifetime::carried_from;
-use crate::ir::{Block, Expr, Function, MemBase, MemRef, StmtId, StmtKind, Type, VarId};
+use crate::ir::{
+    Block, Expr, Function, MemBase, MemRef, MemRefParts, StmtId, StmtKind, Type, VarId,
+};
 use crate::ops;
 use tilemem_soc::MemSpace;
 
@@ -27,7 +29,7 @@ pub fn current_memref(f: &Function, v: VarId) -> Option<MemRef> {
 pub fn current_tile_type(f: &Function, v: VarId) -> Option<Type> {
     let mut cur = v;
     for _ in 0..64 {
-        if let Some(t @ Type::Tile(_)) = f.vars[cur].ty.as_ref() {
+        if let Some(t @ Type::Tile(_, _)) = f.vars[cur].ty.as_ref() {
             return Some(t.clone());
         }
         cur = *carried_from(f, cur).first()?;
@@ -39,7 +41,7 @@ pub fn current_tile_type(f: &Function, v: VarId) -> Option<Type> {
 /// [known](MemSpace::is_known) one.
 pub fn current_space(f: &Function, v: VarId) -> Option<MemSpace> {
     match current_tile_type(f, v)? {
-        Type::Tile(t) => t.space.filter(|s| s.is_known()),
+        Type::Tile(t, _) => t.space.filter(|s| s.is_known()),
         _ => None,
     }
 }
@@ -47,38 +49,38 @@ pub fn current_space(f: &Function, v: VarId) -> Option<MemSpace> {
 /// Whether two MemRefs name the same physical window (base, offset by
 /// value, size, slots).
 pub fn same_window(a: &MemRef, b: &MemRef) -> bool {
-    a.base == b.base
+    a.base() == b.base()
         && offsets_equal(a, b)
-        && a.size == b.size
-        && a.slots == b.slots
-        && a.slot_index == b.slot_index
+        && a.size() == b.size()
+        && a.slots() == b.slots()
+        && a.slot_index() == b.slot_index()
 }
 
 /// Whether `a` starts at `b`'s start and ends inside it (same base, same
 /// slots, constant offsets).
 pub fn starts_within(a: &MemRef, b: &MemRef) -> bool {
-    a.base == b.base
-        && a.slots == b.slots
-        && a.slot_index == b.slot_index
+    a.base() == b.base()
+        && a.slots() == b.slots()
+        && a.slot_index() == b.slot_index()
         && a.const_offset().is_some()
         && a.const_offset() == b.const_offset()
-        && matches!((a.size, b.size), (Some(x), Some(y)) if x <= y)
+        && matches!((a.size(), b.size()), (Some(x), Some(y)) if x <= y)
 }
 
 fn offsets_equal(a: &MemRef, b: &MemRef) -> bool {
     match (a.const_offset(), b.const_offset()) {
         (Some(x), Some(y)) => x == y,
-        _ => a.offset == b.offset,
+        _ => a.offset() == b.offset(),
     }
 }
 
 /// Whether two MemRefs may share a byte (same base and intersecting
 /// windows; unknown offsets or sizes count as intersecting).
 pub fn windows_overlap(a: &MemRef, b: &MemRef) -> bool {
-    if a.base != b.base {
+    if a.base() != b.base() {
         return false;
     }
-    match (a.const_offset(), a.size, b.const_offset(), b.size) {
+    match (a.const_offset(), a.size(), b.const_offset(), b.size()) {
         (Some(ao), Some(asz), Some(bo), Some(bsz)) => {
             let size = |s: u64| i64::try_from(s).unwrap_or(i64::MAX);
             let (ae, be) = (ao.saturating_add(size(asz)), bo.saturating_add(size(bsz)));
@@ -143,15 +145,15 @@ pub fn rebase(m: &MemRef, old_src: &MemRef, new_src: &MemRef) -> MemRef {
         new_src.const_offset(),
     ) {
         (Some(x), Some(o), Some(n)) => Some(Expr::Int(n.saturating_add(x.saturating_sub(o)))),
-        _ => new_src.offset.clone(),
+        _ => new_src.offset(),
     };
-    MemRef {
-        base: new_src.base.clone(),
+    MemRef::from(MemRefParts {
+        base: new_src.base(),
         offset,
-        size: m.size,
-        slots: new_src.slots,
-        slot_index: new_src.slot_index.clone(),
-    }
+        size: m.size(),
+        slots: new_src.slots(),
+        slot_index: new_src.slot_index().cloned(),
+    })
 }
 
 /// Sets the MemRef of `v` (no-op for untyped variables).

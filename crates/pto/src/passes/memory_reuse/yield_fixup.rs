@@ -61,7 +61,7 @@ pub fn align_loop_carries(f: &mut Function) {
             };
             for v in [iter_args.get(k), results.get(k)].into_iter().flatten() {
                 // A tensor (DDR) carry keeps its own MemRef (behaviour.md).
-                if matches!(f.vars[*v].ty, Some(Type::Tile(_)))
+                if matches!(f.vars[*v].ty, Some(Type::Tile(_, _)))
                     && f.vars[*v].ty.as_ref().and_then(Type::memref).is_some()
                 {
                     set_memref(f, *v, m.clone());
@@ -312,7 +312,7 @@ pub fn fix_yields_opts(
                         continue;
                     };
                     if let Some(&r) = results.get(k) {
-                        if matches!(f.vars[r].ty, Some(Type::Tile(_))) {
+                        if matches!(f.vars[r].ty, Some(Type::Tile(_, _))) {
                             set_memref(f, r, t.clone());
                         }
                     }
@@ -353,7 +353,7 @@ pub fn fix_yields_opts(
                                 name(c.k.min(*j)),
                                 name(c.k.max(*j)),
                                 f.name,
-                                base_name(f, &c.dst.base)
+                                base_name(f, &c.dst.base())
                             )));
                         }
                     }
@@ -377,7 +377,7 @@ pub fn fix_yields_opts(
                     };
                     // Only tile results are patched; a tensor (DDR) result
                     // keeps its own MemRef (behaviour.md, yield fix-up).
-                    if matches!(f.vars[r].ty, Some(Type::Tile(_))) {
+                    if matches!(f.vars[r].ty, Some(Type::Tile(_, _))) {
                         set_memref(f, r, canon.clone());
                     }
                     if current_space(f, t).is_none_or(|sp| !sp.is_on_chip()) {
@@ -502,7 +502,7 @@ fn insert_move(
 ) -> Option<VarId> {
     let mut ty = current_tile_type(f, src)?;
     let space_expr = match &ty {
-        Type::Tile(t) => Expr::mem_space(t.space.as_ref()?),
+        Type::Tile(t, _) => Expr::mem_space(t.space.as_ref()?),
         _ => return None,
     };
     if let Some(slot) = ty.memref_mut() {
@@ -569,7 +569,7 @@ fn emit_copies(
                 // A cycle: park the first pending source in a scratch buffer.
                 let i = (0..copies.len()).find(|&i| !done[i]).unwrap_or(0);
                 let src = copies[i].src;
-                let size = current_memref(f, src).and_then(|m| m.size).unwrap_or(0);
+                let size = current_memref(f, src).and_then(|m| m.size()).unwrap_or(0);
                 let space = current_space(f, src).unwrap_or(MemSpace::Vec);
                 let at = f
                     .body
