@@ -74,6 +74,9 @@ pub struct LoopSpan {
     pub end: u32,
 }
 
+/// No enclosing loop (see [`ProgramOrder::enclosing_loop`]).
+pub const NO_LOOP: u32 = u32::MAX;
+
 /// Program-order indices and loop nesting of one function.
 #[derive(Clone, Debug, Default)]
 pub struct ProgramOrder {
@@ -82,8 +85,10 @@ pub struct ProgramOrder {
     pub index: SecondaryMap<StmtId, u32>,
     /// Loops, outer before inner.
     pub loops: Vec<LoopSpan>,
-    /// Innermost loop (into `loops`) enclosing each statement; `None` at top level.
-    pub enclosing_loop: SecondaryMap<StmtId, Option<u32>>,
+    /// Innermost loop (into `loops`) enclosing each statement, [`NO_LOOP`]
+    /// at top level (4 bytes a statement; read it through
+    /// [`enclosing_loop`](Self::enclosing_loop)).
+    innermost: SecondaryMap<StmtId, u32>,
     /// Parent loop of each loop (into `loops`).
     pub loop_parent: Vec<Option<u32>>,
     /// Number of indices handed out.
@@ -105,7 +110,7 @@ impl ProgramOrder {
         if let Some(last) = f.stmts.len().checked_sub(1).map(StmtId::new) {
             o.index[last] = u32::MAX;
             o.end[last] = 0;
-            o.enclosing_loop[last] = None;
+            o.innermost[last] = NO_LOOP;
         }
         o.number_block(f, Block::Body, None);
         o
@@ -116,7 +121,7 @@ impl ProgramOrder {
             let i = self.len;
             self.index[s] = i;
             self.end[s] = i;
-            self.enclosing_loop[s] = lp;
+            self.innermost[s] = lp.unwrap_or(NO_LOOP);
             // Comments and blank lines take no index of their own.
             if matches!(f.stmts[s].kind, StmtKind::Comment(_) | StmtKind::Blank) {
                 continue;
@@ -156,7 +161,7 @@ impl ProgramOrder {
     /// may be unknown (`None`: defined before every loop).
     pub fn extended_read_from(&self, s: StmtId, def: Option<u32>) -> u32 {
         let mut at = self.index[s];
-        let mut lp = self.enclosing_loop[s];
+        let mut lp = self.enclosing_loop(s);
         while let Some(l) = lp {
             let span = self.loops[l as usize];
             if def.is_none_or(|d| span.start > d) {
@@ -167,9 +172,15 @@ impl ProgramOrder {
         at
     }
 
+    /// The innermost loop (into `loops`) enclosing statement `s`; `None`
+    /// at top level.
+    pub fn enclosing_loop(&self, s: StmtId) -> Option<u32> {
+        Some(self.innermost[s]).filter(|&l| l != NO_LOOP)
+    }
+
     /// Whether statement `s` is inside any loop.
     pub fn in_loop(&self, s: StmtId) -> bool {
-        self.enclosing_loop[s].is_some()
+        self.enclosing_loop(s).is_some()
     }
 }
 

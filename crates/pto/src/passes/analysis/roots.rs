@@ -77,8 +77,9 @@ pub struct AllocationLifetimes {
     /// Allocation roots (non-DDR), in order of first appearance.
     pub roots: PrimaryMap<RootId, Root>,
     /// The root each tile variable's MemRef names (iter args and
-    /// control-flow results included).
-    pub root_of: SecondaryMap<VarId, Option<RootId>>,
+    /// control-flow results included), `NO_ROOT` for none: 4 bytes a
+    /// variable, read through [`root_of`](Self::root_of).
+    root_of: Vec<u32>,
     /// Every root's members, root after root (one table instead of a
     /// vector per root).
     member_list: Vec<VarId>,
@@ -105,12 +106,19 @@ impl AllocationLifetimes {
             .unwrap_or_else(|| MemRef::new(root.base.clone(), 0, root.size))
     }
 
+    /// The root `v`'s MemRef names (iter args and control-flow results
+    /// included), when it is an on-chip root.
+    pub fn root_of(&self, v: VarId) -> Option<RootId> {
+        let r = *self.root_of.get(v.index())?;
+        (r != NO_ROOT).then(|| RootId::new(r as usize))
+    }
+
     /// The root holding `v`'s bytes, following iter args and results to the
     /// values whose storage they carry when `v` has no MemRef of its own.
     pub fn storage_root(&self, f: &Function, v: VarId) -> Option<RootId> {
         let mut cur = v;
         for _ in 0..64 {
-            if let Some(r) = self.root_of[cur] {
+            if let Some(r) = self.root_of(cur) {
                 return Some(r);
             }
             cur = match carried_from(f, cur).first() {
@@ -128,7 +136,7 @@ impl AllocationLifetimes {
     /// empty and [`storage_root`](Self::storage_root) finds nothing.
     pub fn release_order(&mut self) {
         self.order = ProgramOrder::default();
-        self.root_of = SecondaryMap::new();
+        self.root_of = Vec::new();
     }
 
     /// The roots of one memory space, in root order.
@@ -216,7 +224,7 @@ pub fn analyze(f: &Function) -> AllocationLifetimes {
         }
     }
 
-    let mut root_of: SecondaryMap<VarId, Option<RootId>> = sized(f.vars.len(), None);
+    let mut root_of: Vec<u32> = vec![NO_ROOT; f.vars.len()];
     // Program order of definition for member lists (unassigned vars last).
     // The keys are distinct (the index breaks ties), so an unstable sort
     // gives the same order as a stable keyed sort.
@@ -259,7 +267,7 @@ pub fn analyze(f: &Function) -> AllocationLifetimes {
                 }
             },
         };
-        root_of[v] = Some(id);
+        root_of[v.index()] = id.index() as u32;
         if let Some(lt) = vars[v] {
             if is_assigned(f, v).is_some() {
                 let r = &mut roots[id];
@@ -285,7 +293,12 @@ pub fn analyze(f: &Function) -> AllocationLifetimes {
     drop(count);
     let mut member_list = vec![VarId::new(0); next as usize];
     for v in ordered() {
-        let Some(id) = root_of[v] else { continue };
+        let Some(id) = Some(root_of[v.index()])
+            .filter(|&r| r != NO_ROOT)
+            .map(|r| RootId::new(r as usize))
+        else {
+            continue;
+        };
         if vars[v].is_some() && is_assigned(f, v).is_some() {
             let r = &mut roots[id];
             member_list[r.members.1 as usize] = v;

@@ -153,7 +153,7 @@ pub(crate) fn recognize(
                 Some(p) if p != path => multi[r] = true,
                 Some(_) => {}
             }
-            loops[r] = order.enclosing_loop[s];
+            loops[r] = order.enclosing_loop(s);
             if seen.insert((r, write)) {
                 accesses[r].push((at, pipe, write));
             }

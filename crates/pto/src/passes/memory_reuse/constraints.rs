@@ -337,7 +337,7 @@ impl Provenance {
 
     fn mark(&mut self, lt: &AllocationLifetimes, v: VarId) {
         self.vars.insert(v);
-        if let Some(r) = lt.root_of[v] {
+        if let Some(r) = lt.root_of(v) {
             self.roots.insert(r);
         }
     }
