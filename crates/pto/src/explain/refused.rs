@@ -53,13 +53,15 @@ pub fn refused_sharings(f: &Function, soc: &Soc) -> BTreeMap<MemSpace, Vec<Refus
             }
             SeparationReason::Declared => "a declared (pinned) allocation never shares".to_string(),
         };
-        out.entry(ra.space).or_default().push(RefusedSharing {
-            a: f.vars[ma].name.to_string(),
-            b: f.vars[mb].name.to_string(),
-            rule,
-            line,
-            bytes: ra.size.min(rb.size),
-        });
+        out.entry(lt.space(sep.a))
+            .or_default()
+            .push(RefusedSharing {
+                a: f.vars[ma].name.to_string(),
+                b: f.vars[mb].name.to_string(),
+                rule,
+                line,
+                bytes: ra.size.min(rb.size),
+            });
     }
     for refused in out.values_mut() {
         refused.sort_by(|x, y| y.bytes.cmp(&x.bytes).then(x.line.cmp(&y.line)));

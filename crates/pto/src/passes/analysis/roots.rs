@@ -44,23 +44,24 @@ crate::ir::entity::entity!(
 ///
 /// Kept small (one is made per allocation, tens of thousands in a long
 /// kernel): the whole-root MemRef is rebuilt on demand
-/// ([`AllocationLifetimes::canonical`]) and the member list lives in one
-/// shared table ([`AllocationLifetimes::members`]).
+/// ([`AllocationLifetimes::canonical`]), the member list lives in one
+/// shared table ([`AllocationLifetimes::members`]) and the space is an
+/// index into the function's few spaces ([`AllocationLifetimes::space`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Root {
     /// The storage root as it appears in MemRefs.
     pub base: MemBase,
     /// The `pl.tile.alloc` statement, when the root has one.
     pub alloc_stmt: Option<StmtId>,
-    /// Memory space.
-    pub space: MemSpace,
+    /// Memory space: `AllocationLifetimes::spaces[space]`.
+    space: u32,
     /// Byte size of the allocation.
     pub size: u64,
     /// `pinned=True` (an author-declared allocation).
     pub pinned: bool,
     /// The variable whose MemRef names the whole root as the program
-    /// writes it (`None`: `pl.MemRef(base, 0, size)`).
-    canonical_var: Option<VarId>,
+    /// writes it (`NO_VAR`: `pl.MemRef(base, 0, size)`).
+    canonical_var: u32,
     /// The root's members: `AllocationLifetimes::member_list[start..end]`.
     members: (u32, u32),
     /// Union of the members' lifetimes (`None` when it has no member).
@@ -76,6 +77,8 @@ pub struct AllocationLifetimes {
     pub vars: SecondaryMap<VarId, Option<Lifetime>>,
     /// Allocation roots (non-DDR), in order of first appearance.
     pub roots: PrimaryMap<RootId, Root>,
+    /// The distinct spaces of the roots (see [`space`](Self::space)).
+    spaces: Vec<MemSpace>,
     /// The root each tile variable's MemRef names (iter args and
     /// control-flow results included), `NO_ROOT` for none: 4 bytes a
     /// variable, read through [`root_of`](Self::root_of).
@@ -101,8 +104,15 @@ impl AllocationLifetimes {
     /// taken before `f`'s MemRefs change.
     pub fn canonical(&self, f: &Function, r: RootId) -> MemRef {
         let root = &self.roots[r];
-        root.canonical_var
-            .and_then(|v| f.vars[v].ty.as_ref()?.memref().cloned())
+        Some(root.canonical_var)
+            .filter(|&v| v != NO_VAR)
+            .and_then(|v| {
+                f.vars[VarId::new(v as usize)]
+                    .ty
+                    .as_ref()?
+                    .memref()
+                    .cloned()
+            })
             .unwrap_or_else(|| MemRef::new(root.base.clone(), 0, root.size))
     }
 
@@ -139,11 +149,16 @@ impl AllocationLifetimes {
         self.root_of = Vec::new();
     }
 
+    /// The memory space of root `r`.
+    pub fn space(&self, r: RootId) -> MemSpace {
+        self.spaces[self.roots[r].space as usize]
+    }
+
     /// The roots of one memory space, in root order.
     pub fn roots_in(&self, space: MemSpace) -> Vec<RootId> {
         self.roots
             .iter()
-            .filter(|(_, r)| r.space == space)
+            .filter(|(_, r)| self.spaces[r.space as usize] == space)
             .map(|(id, _)| id)
             .collect()
     }
@@ -202,6 +217,7 @@ pub fn analyze(f: &Function) -> AllocationLifetimes {
     // Root of each allocation variable (`NO_ROOT`: none), 4 bytes a variable.
     let mut by_var: Vec<u32> = vec![NO_ROOT; f.vars.len()];
     let mut by_name: HashMap<std::sync::Arc<str>, RootId> = HashMap::default();
+    let mut spaces: Vec<MemSpace> = Vec::new();
     // Room for every allocation at once (no doubling slack).
     roots.reserve(stmts(f).filter(|&(_, s)| f.alloc_at(s).is_some()).count());
     for (_, s) in stmts(f) {
@@ -213,10 +229,10 @@ pub fn analyze(f: &Function) -> AllocationLifetimes {
             let id = roots.push(Root {
                 base: MemBase::Var(a.var),
                 alloc_stmt: Some(s),
-                space,
+                space: space_index(&mut spaces, space),
                 size: a.size,
                 pinned: a.pinned,
-                canonical_var: None,
+                canonical_var: NO_VAR,
                 members: (0, 0),
                 lifetime: None,
             });
@@ -255,10 +271,10 @@ pub fn analyze(f: &Function) -> AllocationLifetimes {
                     let id = roots.push(Root {
                         base: m.base(),
                         alloc_stmt: None,
-                        space,
+                        space: space_index(&mut spaces, space),
                         size: m.size().unwrap_or(0),
                         pinned: false,
-                        canonical_var: Some(v),
+                        canonical_var: v.index() as u32,
                         members: (0, 0),
                         lifetime: None,
                     });
@@ -328,8 +344,8 @@ pub fn analyze(f: &Function) -> AllocationLifetimes {
                                 && mr.slot_index().is_none()
                         })
             });
-        if owner.is_some() {
-            r.canonical_var = owner;
+        if let Some(owner) = owner {
+            r.canonical_var = owner.index() as u32;
         }
     }
 
@@ -337,10 +353,26 @@ pub fn analyze(f: &Function) -> AllocationLifetimes {
         order,
         vars,
         roots,
+        spaces,
         root_of,
         member_list,
     }
 }
+
+/// The index of `space` in `spaces`, added when new.
+fn space_index(spaces: &mut Vec<MemSpace>, space: MemSpace) -> u32 {
+    let i = match spaces.iter().position(|&s| s == space) {
+        Some(i) => i,
+        None => {
+            spaces.push(space);
+            spaces.len() - 1
+        }
+    };
+    i as u32
+}
+
+/// No variable (a root without a canonical member).
+const NO_VAR: u32 = u32::MAX;
 
 /// No root (in the allocation-variable table of [`analyze`]).
 const NO_ROOT: u32 = u32::MAX;

@@ -157,7 +157,7 @@ impl AllocationConstraints {
         let ids: Vec<RootId> = lt.roots.keys().collect();
         for &w in self.workspace_def.keys().chain(self.isolated.iter()) {
             for &o in &ids {
-                if o == w || lt.roots[o].space != lt.roots[w].space {
+                if o == w || lt.space(o) != lt.space(w) {
                     continue;
                 }
                 let reason = if self.isolated.contains(&w) {
@@ -194,9 +194,7 @@ impl AllocationConstraints {
         let mut out = Vec::new();
         for (i, &a) in tagged.iter().enumerate() {
             for &b in &tagged[i + 1..] {
-                if lt.roots[a].space == lt.roots[b].space
-                    && self.stage_conflict(a, b, &self.group_depth)
-                {
+                if lt.space(a) == lt.space(b) && self.stage_conflict(a, b, &self.group_depth) {
                     out.push((a.min(b), a.max(b)));
                 }
             }
@@ -509,7 +507,7 @@ fn planned_pipeline_stages(f: &Function, lt: &AllocationLifetimes, c: &mut Alloc
             };
             for &t in targets {
                 if let Some(r) = lt.storage_root(f, t) {
-                    let roots = by_space.entry(lt.roots[r].space).or_default();
+                    let roots = by_space.entry(lt.space(r)).or_default();
                     if !lt.roots[r].pinned && !roots.contains(&r) {
                         roots.push(r);
                     }

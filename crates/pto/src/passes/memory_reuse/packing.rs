@@ -418,7 +418,7 @@ pub fn pack(
         });
         let mut partners: HashMap<RootId, Vec<RootId>> = HashMap::default();
         for sep in &c.separations {
-            if lt.roots[sep.a].space == space {
+            if lt.space(sep.a) == space {
                 partners.entry(sep.a).or_default().push(sep.b);
                 partners.entry(sep.b).or_default().push(sep.a);
             }
