@@ -186,10 +186,12 @@ pub struct Kwarg {
 pub struct Call {
     /// Dotted callee (shared: the reader interns names).
     pub func: Arc<str>,
-    /// Positional arguments.
-    pub args: Vec<Expr>,
-    /// Keyword arguments, in source order (the printer keeps the order).
-    pub kwargs: Vec<Kwarg>,
+    /// Positional arguments (exactly sized: a call is read once and
+    /// rarely changed; build with `vec![..].into()`).
+    pub args: Box<[Expr]>,
+    /// Keyword arguments, in source order (the printer keeps the order);
+    /// exactly sized like `args`.
+    pub kwargs: Box<[Kwarg]>,
 }
 
 impl Call {
@@ -197,8 +199,8 @@ impl Call {
     pub fn new(func: &str, args: Vec<Expr>) -> Call {
         Call {
             func: shared(func),
-            args,
-            kwargs: Vec::new(),
+            args: args.into(),
+            kwargs: Box::default(),
         }
     }
 
@@ -229,17 +231,24 @@ impl Call {
     pub fn set_kwarg(&mut self, name: &str, value: Expr) {
         match self.kwarg_mut(name) {
             Some(v) => *v = value,
-            None => self.kwargs.push(Kwarg {
-                name: shared(name),
-                value,
-            }),
+            None => {
+                let mut kwargs = std::mem::take(&mut self.kwargs).into_vec();
+                kwargs.push(Kwarg {
+                    name: shared(name),
+                    value,
+                });
+                self.kwargs = kwargs.into();
+            }
         }
     }
 
     /// Removes keyword `name`, returning its value.
     pub fn remove_kwarg(&mut self, name: &str) -> Option<Expr> {
         let i = self.kwargs.iter().position(|k| &*k.name == name)?;
-        Some(self.kwargs.remove(i).value)
+        let mut kwargs = std::mem::take(&mut self.kwargs).into_vec();
+        let value = kwargs.remove(i).value;
+        self.kwargs = kwargs.into();
+        Some(value)
     }
 }
 

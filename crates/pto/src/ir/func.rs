@@ -1,5 +1,7 @@
 //! Programs, functions, variables, blocks.
 
+use compact_str::CompactString;
+
 use super::entity::PrimaryMap;
 use super::expr::{Call, Expr, Kwarg};
 use super::stmt::{Pos, Stmt, StmtId, StmtKind};
@@ -13,7 +15,7 @@ pub use super::var::VarId;
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum VarDef {
     /// The `n`th parameter (not counting `self`).
-    Param(usize),
+    Param(u32),
     /// A target of this assignment, or a result of this `for`/`if`.
     Stmt(StmtId),
     /// The induction variable of this loop.
@@ -28,8 +30,11 @@ pub enum VarDef {
 /// A variable: its printed name, type and definition.
 #[derive(Clone, Debug, PartialEq)]
 pub struct VarData {
-    /// Name as printed. Renaming a variable renames every use.
-    pub name: Box<str>,
+    /// Name as printed. Renaming a variable renames every use. Short
+    /// names (up to 24 bytes, nearly all) are stored inline, without a
+    /// heap block per variable; it reads as a `&str` and is built with
+    /// `"x".into()`.
+    pub name: CompactString,
     /// Declared type (`None` for loop variables, iter args, tuple targets
     /// and untyped assignments). The printer writes it in annotations, so
     /// changing it (e.g. its MemRef) changes the printed program.
@@ -359,7 +364,7 @@ impl Function {
             Block::Body,
             index,
             StmtKind::Assign {
-                targets: vec![v],
+                targets: v.into(),
                 value: Expr::call(call),
             },
         );

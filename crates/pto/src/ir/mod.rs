@@ -76,7 +76,7 @@
 //!     Block::Body,
 //!     1,
 //!     StmtKind::Assign {
-//!         targets: vec![a],
+//!         targets: a.into(),
 //!         value: Expr::call(Call::new("pl.tile.create", vec![])),
 //!     },
 //! );
@@ -94,6 +94,8 @@ pub mod entity;
 mod expr;
 mod func;
 mod stmt;
+mod targets;
+mod thin;
 mod types;
 mod var;
 
@@ -103,4 +105,6 @@ pub use func::{
     Alloc, Block, Function, FunctionKind, Param, ParamDir, Program, Trivia, VarData, VarDef, VarId,
 };
 pub use stmt::{ForStmt, IfStmt, LoopKind, Pos, Stmt, StmtId, StmtKind, WithStmt};
+pub use targets::Targets;
+pub use thin::ThinStr;
 pub use types::{DType, MemBase, MemRef, MemSpace, Shared, TensorType, TileType, Type};

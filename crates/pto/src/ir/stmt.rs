@@ -5,6 +5,8 @@
 
 use super::entity::entity;
 use super::expr::{Call, Expr};
+use super::targets::Targets;
+use super::thin::ThinStr;
 use super::var::VarId;
 
 entity!(
@@ -27,8 +29,9 @@ pub struct Pos {
 pub struct Stmt {
     /// What the statement does.
     pub kind: StmtKind,
-    /// Text of a trailing `# comment` on the same line (without the `#`).
-    pub comment: Option<Box<str>>,
+    /// Text of a trailing `# comment` on the same line (without the `#`);
+    /// one pointer wide, as few statements have one.
+    pub comment: Option<ThinStr>,
     /// Where it was read from.
     pub pos: Pos,
 }
@@ -96,8 +99,8 @@ pub enum StmtKind {
     /// table; the printer writes the annotation iff there is exactly one
     /// target and it has a type.
     Assign {
-        /// Defined variables.
-        targets: Vec<VarId>,
+        /// Defined variables (one inline, derefs to `&[VarId]`).
+        targets: Targets,
         /// Right-hand side (a call, or a variable for a bare alias).
         value: Expr,
     },

@@ -353,7 +353,11 @@ impl<'s> Parser<'s> {
             return Ok(Expr::Call(Box::new(Call { func, args, kwargs })));
         }
         let (args, kwargs) = self.call_args(open)?;
-        Ok(Expr::Call(Box::new(Call { func, args, kwargs })))
+        Ok(Expr::Call(Box::new(Call {
+            func,
+            args: args.into(),
+            kwargs: kwargs.into(),
+        })))
     }
 
     pub(super) fn call_args_inner(&mut self, k0: usize) -> R<()> {

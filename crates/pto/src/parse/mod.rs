@@ -21,7 +21,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
 use crate::diag::ParseError;
-use crate::ir::{Expr, Function, Kwarg, Pos, Program, StmtId, VarId};
+use crate::ir::{Expr, Function, Kwarg, Pos, Program, StmtId, ThinStr, VarId};
 use lexer::{Lexer, Tok, Token, MAX_INPUT};
 
 /// Deepest nesting of expressions or blocks the reader accepts.
@@ -408,7 +408,7 @@ impl<'s> Parser<'s> {
     }
 
     /// An optional end-of-line comment, then the end of the line.
-    fn end_of_line(&mut self) -> R<Option<Box<str>>> {
+    fn end_of_line(&mut self) -> R<Option<ThinStr>> {
         let mut comment = None;
         let t = self.peek()?;
         if t.kind == Tok::EolComment {

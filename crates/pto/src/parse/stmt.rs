@@ -1,8 +1,8 @@
 //! Statements and blocks: assignments, yields, loops, ifs, returns, comments.
 
 use crate::ir::{
-    Call, EntityRef, Expr, ForStmt, IfStmt, Pos, Stmt, StmtId, StmtKind, Type, VarData, VarDef,
-    VarId, WithStmt,
+    Call, EntityRef, Expr, ForStmt, IfStmt, Pos, Stmt, StmtId, StmtKind, ThinStr, Type, VarData,
+    VarDef, VarId, WithStmt,
 };
 
 use super::lexer::{Tok, Token};
@@ -80,7 +80,7 @@ impl<'s> Parser<'s> {
     pub(super) fn push_stmt(
         &mut self,
         kind: StmtKind,
-        comment: Option<Box<str>>,
+        comment: Option<ThinStr>,
         pos: Pos,
     ) -> StmtId {
         self.f.stmts.push(Stmt { kind, comment, pos })
@@ -215,7 +215,7 @@ impl<'s> Parser<'s> {
         &mut self,
         targets: Vec<(Token, Option<Type>)>,
         value: Expr,
-        comment: Option<Box<str>>,
+        comment: Option<ThinStr>,
         pos: Pos,
     ) -> R<StmtId> {
         let value = match value {
@@ -232,7 +232,7 @@ impl<'s> Parser<'s> {
             vars.push(self.bind(tok, ty, VarDef::Stmt(id)));
         }
         self.f.stmts[id].kind = StmtKind::Assign {
-            targets: vars,
+            targets: vars.into(),
             value,
         };
         Ok(id)
@@ -244,14 +244,14 @@ impl<'s> Parser<'s> {
         tok: Token,
         ty: Type,
         value: Expr,
-        comment: Option<Box<str>>,
+        comment: Option<ThinStr>,
         pos: Pos,
     ) -> StmtId {
         let id = self.f.stmts.len();
         let v = self.bind(tok, Some(ty), VarDef::Stmt(StmtId::new(id)));
         self.push_stmt(
             StmtKind::Assign {
-                targets: vec![v],
+                targets: v.into(),
                 value,
             },
             comment,
@@ -263,7 +263,7 @@ impl<'s> Parser<'s> {
         &mut self,
         targets: Vec<(Token, Option<Type>)>,
         call: Call,
-        comment: Option<Box<str>>,
+        comment: Option<ThinStr>,
         pos: Pos,
         at: Token,
     ) -> R<StmtId> {
@@ -315,7 +315,7 @@ impl<'s> Parser<'s> {
                 }
             }
         }
-        Ok(self.push_stmt(StmtKind::Yield(call.args), comment, pos))
+        Ok(self.push_stmt(StmtKind::Yield(call.args.into_vec()), comment, pos))
     }
 
     pub(super) fn for_stmt(&mut self) -> R<StmtId> {

@@ -180,7 +180,7 @@ fn run_function(f: &mut Function, soc: &Soc, planner: PlannerMode) -> Result<(),
             call.set_kwarg("pinned", Expr::Bool(true));
         }
         let s = f.new_stmt(StmtKind::Assign {
-            targets: vec![a.var],
+            targets: a.var.into(),
             value: Expr::call(call),
         });
         f.vars[a.var].def = VarDef::Stmt(s);
@@ -190,9 +190,9 @@ fn run_function(f: &mut Function, soc: &Soc, planner: PlannerMode) -> Result<(),
     f.body.splice(first..first, new_stmts);
     // Old allocations whose names the new roots took get `_1`, `_2`, ...
     if !old_allocs.is_empty() {
-        let mut taken: rustc_hash::FxHashSet<Box<str>> =
+        let mut taken: rustc_hash::FxHashSet<compact_str::CompactString> =
             f.vars.values().map(|d| d.name.clone()).collect();
-        let new_names: rustc_hash::FxHashSet<Box<str>> = st
+        let new_names: rustc_hash::FxHashSet<compact_str::CompactString> = st
             .allocs
             .iter()
             .map(|a| f.vars[a.var].name.clone())
@@ -509,7 +509,7 @@ fn light_value(value: &Expr) -> Expr {
             Expr::call(Call {
                 func: c.func.clone(),
                 args,
-                kwargs: Vec::new(),
+                kwargs: Box::default(),
             })
         }
         Expr::Var(v) => Expr::Var(*v),
