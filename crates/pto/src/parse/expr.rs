@@ -420,7 +420,7 @@ impl<'s> Parser<'s> {
                 let next = self.peek()?;
                 // Dotted roots that are not variables (`pl`, `self`, module
                 // names) and called plain names are paths, not variables.
-                let unbound_root = self.is_op(next, ".") && !self.scope.contains_key(s);
+                let unbound_root = self.is_op(next, ".") && self.scope.get(s, &self.f.vars).is_none();
                 let fixed_path =
                     s == "pl" || (s == "self" && self.f.has_self) || self.is_op(next, "(");
                 if fixed_path || unbound_root {
@@ -535,8 +535,8 @@ impl<'s> Parser<'s> {
     /// variable when there is none).
     pub(super) fn lookup(&mut self, t: Token) -> VarId {
         let name = self.text(t);
-        let v = match self.scope.get(name) {
-            Some(&v) => v,
+        let v = match self.scope.get(name, &self.f.vars) {
+            Some(v) => v,
             None => self.bind(t, None, VarDef::Free),
         };
         if let Some(rec) = &mut self.recording {

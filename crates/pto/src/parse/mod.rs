@@ -12,6 +12,7 @@
 mod expr;
 mod items;
 pub mod lexer;
+mod scope;
 mod stmt;
 mod type_cache;
 mod types;
@@ -75,7 +76,7 @@ pub fn parse(src: &str) -> Result<Program, ParseError> {
         look: VecDeque::new(),
         depth: 0,
         f: Function::new(""),
-        scope: HashMap::default(),
+        scope: scope::Scope::default(),
         constructs: Vec::new(),
         names: HashSet::default(),
         scratch: Vec::new(),
@@ -207,7 +208,7 @@ struct Parser<'s> {
     look: VecDeque<Token>,
     depth: u32,
     f: Function,
-    scope: HashMap<&'s str, VarId, FxBuild>,
+    scope: scope::Scope,
     constructs: Vec<Construct<'s>>,
     /// Interned dotted names and keywords, shared by every occurrence.
     names: HashSet<Arc<str>, FxBuild>,

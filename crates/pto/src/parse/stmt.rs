@@ -438,7 +438,7 @@ impl<'s> Parser<'s> {
             ty,
             def,
         });
-        self.scope.insert(name, v);
+        self.scope.bind(v, &self.f.vars);
         v
     }
 
@@ -462,8 +462,8 @@ impl<'s> Parser<'s> {
             .unwrap_or_default();
         results
             .into_iter()
-            .map(|(v, name)| {
-                self.scope.insert(name, v);
+            .map(|(v, _)| {
+                self.scope.bind(v, &self.f.vars);
                 v
             })
             .collect()
