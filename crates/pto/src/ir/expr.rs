@@ -6,6 +6,7 @@ use std::sync::Arc;
 use tilemem_soc::MemSpace;
 
 use super::dtype::DType;
+use super::thin::ThinStr;
 use super::var::VarId;
 
 /// Most names [`shared`] keeps (passes build calls with a handful).
@@ -282,13 +283,14 @@ pub enum Expr {
     /// `base[index]` (e.g. reading a tuple element `t[0]`).
     Index(Box<Expr>, Box<Expr>),
     /// `base.name` on a non-path base.
-    Attr(Box<Expr>, Box<str>),
-    /// `(a, b)`.
-    Tuple(Vec<Expr>),
+    Attr(Box<Expr>, ThinStr),
+    /// `(a, b)` (exactly sized, like every list below: an `Expr` is 24
+    /// bytes, which a `Vec` here would make 32; build with `vec![..].into()`).
+    Tuple(Box<[Expr]>),
     /// `[a, b]`.
-    List(Vec<Expr>),
+    List(Box<[Expr]>),
     /// `{k: v}`.
-    Dict(Vec<(Expr, Expr)>),
+    Dict(Box<[(Expr, Expr)]>),
 }
 
 /// The walk over the variables of an expression, written once for

@@ -99,6 +99,7 @@ mod thin;
 mod types;
 mod var;
 
+pub use dtype::DTypeName;
 pub use entity::{EntityRef, PrimaryMap, SecondaryMap};
 pub use expr::{BinOp, Call, Expr, Kwarg, Quote, UnaryOp};
 pub use func::{

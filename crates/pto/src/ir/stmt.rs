@@ -185,7 +185,7 @@ impl ForStmt {
     }
 
     /// The `init_values` operands, mutable (`None` when absent).
-    pub fn init_values_mut(&mut self) -> Option<&mut Vec<Expr>> {
+    pub fn init_values_mut(&mut self) -> Option<&mut [Expr]> {
         match self.iter.kwarg_mut("init_values")? {
             Expr::Tuple(v) | Expr::List(v) => Some(v),
             _ => None,

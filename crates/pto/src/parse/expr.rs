@@ -246,7 +246,7 @@ impl<'s> Parser<'s> {
                             }
                             items.push(self.expr()?);
                         }
-                        Expr::Tuple(items)
+                        Expr::Tuple(items.into())
                     } else {
                         first
                     };
@@ -420,7 +420,8 @@ impl<'s> Parser<'s> {
                 let next = self.peek()?;
                 // Dotted roots that are not variables (`pl`, `self`, module
                 // names) and called plain names are paths, not variables.
-                let unbound_root = self.is_op(next, ".") && self.scope.get(s, &self.f.vars).is_none();
+                let unbound_root =
+                    self.is_op(next, ".") && self.scope.get(s, &self.f.vars).is_none();
                 let fixed_path =
                     s == "pl" || (s == "self" && self.f.has_self) || self.is_op(next, "(");
                 if fixed_path || unbound_root {
@@ -479,7 +480,7 @@ impl<'s> Parser<'s> {
                     self.bump()?;
                     if self.peek_is_op(")")? {
                         self.bump()?;
-                        return Ok(Expr::Tuple(Vec::new()));
+                        return Ok(Expr::Tuple(Box::default()));
                     }
                     let first = self.expr()?;
                     if self.peek_is_op(")")? {
@@ -491,7 +492,7 @@ impl<'s> Parser<'s> {
                         let c = self.peek()?;
                         if self.is_op(c, ")") {
                             self.bump()?;
-                            return Ok(Expr::Tuple(items));
+                            return Ok(Expr::Tuple(items.into()));
                         }
                         self.expect_op(",", "`,` or `)`")?;
                         if self.peek_is_op(")")? {
@@ -502,7 +503,7 @@ impl<'s> Parser<'s> {
                 }
                 "[" => {
                     self.bump()?;
-                    Ok(Expr::List(self.exprs_until("]", t)?))
+                    Ok(Expr::List(self.exprs_until("]", t)?.into()))
                 }
                 "{" => {
                     self.bump()?;
@@ -511,7 +512,7 @@ impl<'s> Parser<'s> {
                         let c = self.peek()?;
                         if self.is_op(c, "}") {
                             self.bump()?;
-                            return Ok(Expr::Dict(items));
+                            return Ok(Expr::Dict(items.into()));
                         }
                         let k = self.expr()?;
                         self.expect_op(":", "`:` between a dict key and its value")?;

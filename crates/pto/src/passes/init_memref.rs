@@ -343,9 +343,11 @@ fn set_memref(f: &mut Function, v: VarId, m: MemRef) {
     match f.vars[v].ty.as_mut() {
         Some(Type::Other(e)) => {
             if let Some(items) = dist_items_mut(e) {
-                items.retain(|i| !is_memref_call(i));
+                let mut v = std::mem::take(items).into_vec();
+                v.retain(|i| !is_memref_call(i));
                 // After any view extras, like a `pl.Tensor`'s MemRef.
-                items.push(memref_expr(&m));
+                v.push(memref_expr(&m));
+                *items = v.into();
             }
         }
         Some(ty) => {
@@ -377,7 +379,7 @@ fn dist_items(ty: &Type) -> Option<&[Expr]> {
     }
 }
 
-fn dist_items_mut(e: &mut Expr) -> Option<&mut Vec<Expr>> {
+fn dist_items_mut(e: &mut Expr) -> Option<&mut Box<[Expr]>> {
     match e {
         Expr::Index(base, idx) if is_dist_head(base) => match &mut **idx {
             Expr::Tuple(v) | Expr::List(v) => Some(v),
