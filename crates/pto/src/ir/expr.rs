@@ -6,31 +6,44 @@ use std::sync::Arc;
 use tilemem_soc::MemSpace;
 
 use super::dtype::DType;
-use super::thin::ThinStr;
+use super::thin::{SharedStr, ThinSlice, ThinStr};
 use super::var::VarId;
 
 /// Most names [`shared`] keeps (passes build calls with a handful).
 const SHARED_NAMES: usize = 64;
 
 thread_local! {
-    /// Callees, keywords and paths passes have built, shared by every copy.
+    /// Keywords and paths passes have built, shared by every copy.
     static NAMES: RefCell<Vec<Arc<str>>> = const { RefCell::new(Vec::new()) };
+    /// Callees passes have built, likewise.
+    static CALLEES: RefCell<Vec<SharedStr>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The copy of `text` in `names`, added when missing and there is room.
+fn find_or_add<T>(names: &RefCell<Vec<T>>, text: &str) -> T
+where
+    T: Clone + std::ops::Deref<Target = str> + for<'a> From<&'a str>,
+{
+    let mut names = names.borrow_mut();
+    if let Some(a) = names.iter().find(|a| &***a == text) {
+        return a.clone();
+    }
+    let a = T::from(text);
+    if names.len() < SHARED_NAMES {
+        names.push(a.clone());
+    }
+    a
 }
 
 /// The shared text of a dotted name or keyword a pass builds (a pass that
 /// adds an allocation per tile would otherwise allocate each name anew).
 fn shared(text: &str) -> Arc<str> {
-    NAMES.with(|names| {
-        let mut names = names.borrow_mut();
-        if let Some(a) = names.iter().find(|a| ***a == *text) {
-            return a.clone();
-        }
-        let a: Arc<str> = text.into();
-        if names.len() < SHARED_NAMES {
-            names.push(a.clone());
-        }
-        a
-    })
+    NAMES.with(|names| find_or_add(names, text))
+}
+
+/// The shared text of a callee a pass builds.
+fn shared_callee(text: &str) -> SharedStr {
+    CALLEES.with(|names| find_or_add(names, text))
 }
 
 /// Quote character a string literal was written with (kept so the printer
@@ -185,23 +198,25 @@ pub struct Kwarg {
 /// `"self.kernel"` for calls between functions of the program.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Call {
-    /// Dotted callee (shared: the reader interns names).
-    pub func: Arc<str>,
+    /// Dotted callee (shared: the reader interns names; one pointer wide,
+    /// build with `"pl.tile.move".into()`).
+    pub func: SharedStr,
     /// Positional arguments (exactly sized: a call is read once and
     /// rarely changed; build with `vec![..].into()`).
     pub args: Box<[Expr]>,
     /// Keyword arguments, in source order (the printer keeps the order);
-    /// exactly sized like `args`.
-    pub kwargs: Box<[Kwarg]>,
+    /// exactly sized like `args`, one pointer and no heap block when there
+    /// are none (most calls). Build with `vec![..].into()`.
+    pub kwargs: ThinSlice<Kwarg>,
 }
 
 impl Call {
     /// A call with positional arguments only.
     pub fn new(func: &str, args: Vec<Expr>) -> Call {
         Call {
-            func: shared(func),
+            func: shared_callee(func),
             args: args.into(),
-            kwargs: Box::default(),
+            kwargs: ThinSlice::default(),
         }
     }
 

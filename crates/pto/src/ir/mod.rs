@@ -107,5 +107,5 @@ pub use func::{
 };
 pub use stmt::{ForStmt, IfStmt, LoopKind, Pos, Stmt, StmtId, StmtKind, WithStmt};
 pub use targets::Targets;
-pub use thin::ThinStr;
+pub use thin::{SharedStr, ThinSlice, ThinStr};
 pub use types::{DType, MemBase, MemRef, MemSpace, Shared, TensorType, TileType, Type};

@@ -329,6 +329,7 @@ impl<'s> Parser<'s> {
 
     /// A call after its `(`; `pl.const(N, pl.DTYPE)` becomes [`Expr::Const`].
     pub(super) fn call_expr(&mut self, func: Arc<str>, open: Token) -> R<Expr> {
+        let func = self.intern_callee(&func);
         let a0 = self.scratch.len();
         let k0 = self.scratch_kw.len();
         if &*func == "pl.const" {

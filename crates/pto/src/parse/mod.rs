@@ -22,7 +22,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
 use crate::diag::ParseError;
-use crate::ir::{Expr, Function, Kwarg, Pos, Program, StmtId, ThinStr, VarId};
+use crate::ir::{Expr, Function, Kwarg, Pos, Program, SharedStr, StmtId, ThinStr, VarId};
 use lexer::{Lexer, Tok, Token, MAX_INPUT};
 
 /// Deepest nesting of expressions or blocks the reader accepts.
@@ -79,6 +79,7 @@ pub fn parse(src: &str) -> Result<Program, ParseError> {
         scope: scope::Scope::default(),
         constructs: Vec::new(),
         names: HashSet::default(),
+        callees: HashSet::default(),
         scratch: Vec::new(),
         scratch_kw: Vec::new(),
         kw_toks: Vec::new(),
@@ -196,6 +197,19 @@ impl Fx {
 
 type FxBuild = BuildHasherDefault<Fx>;
 
+/// The copy of `text` in `set`, added on first use.
+fn intern_in<T>(set: &mut HashSet<T, FxBuild>, text: &str) -> T
+where
+    T: Clone + Eq + std::hash::Hash + std::borrow::Borrow<str> + for<'a> From<&'a str>,
+{
+    if let Some(a) = set.get(text) {
+        return a.clone();
+    }
+    let a = T::from(text);
+    set.insert(a.clone());
+    a
+}
+
 struct Construct<'s> {
     stmt: StmtId,
     /// Results with their names, once a yield with targets was read.
@@ -212,6 +226,8 @@ struct Parser<'s> {
     constructs: Vec<Construct<'s>>,
     /// Interned dotted names and keywords, shared by every occurrence.
     names: HashSet<Arc<str>, FxBuild>,
+    /// Interned callees, likewise.
+    callees: HashSet<SharedStr, FxBuild>,
     /// Stack of list items and arguments being read (see [`Parser::call_args`]).
     scratch: Vec<Expr>,
     /// Stack of keyword arguments being read.
@@ -304,12 +320,12 @@ impl<'s> Parser<'s> {
 
     /// The shared copy of `text`.
     fn intern(&mut self, text: &str) -> Arc<str> {
-        if let Some(a) = self.names.get(text) {
-            return a.clone();
-        }
-        let a: Arc<str> = text.into();
-        self.names.insert(a.clone());
-        a
+        intern_in(&mut self.names, text)
+    }
+
+    /// The shared copy of callee `text`.
+    fn intern_callee(&mut self, text: &str) -> SharedStr {
+        intern_in(&mut self.callees, text)
     }
 
     fn peek_is_op(&mut self, s: &str) -> R<bool> {

@@ -511,7 +511,7 @@ fn light_value(value: &Expr) -> Expr {
             Expr::call(Call {
                 func: c.func.clone(),
                 args,
-                kwargs: Box::default(),
+                kwargs: Default::default(),
             })
         }
         Expr::Var(v) => Expr::Var(*v),
