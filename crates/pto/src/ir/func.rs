@@ -1,6 +1,7 @@
 //! Programs, functions, variables, blocks.
 
 use compact_str::CompactString;
+use rustc_hash::FxHashMap;
 
 use super::entity::PrimaryMap;
 use super::expr::{Call, Expr, Kwarg};
@@ -152,6 +153,11 @@ pub struct Function {
     /// Statement arena (statements removed from every block stay here
     /// unreferenced; only blocks define the program).
     pub stmts: PrimaryMap<StmtId, Stmt>,
+    /// Text of the trailing `# comment` of the statements that have one
+    /// (without the `#`): a side table, as few statements carry one. Read
+    /// and change it with [`comment`](Self::comment) /
+    /// [`set_comment`](Self::set_comment).
+    pub comments: FxHashMap<StmtId, Box<str>>,
     /// Position of `def`.
     pub pos: Pos,
 }
@@ -169,6 +175,7 @@ impl Function {
             body: Vec::new(),
             vars: PrimaryMap::new(),
             stmts: PrimaryMap::new(),
+            comments: FxHashMap::default(),
             pos: Pos::default(),
         }
     }
@@ -204,6 +211,23 @@ impl Function {
     /// Adds a statement to the arena (not yet to any block; see [`insert`](Self::insert)).
     pub fn new_stmt(&mut self, kind: StmtKind) -> StmtId {
         self.stmts.push(Stmt::new(kind))
+    }
+
+    /// The trailing comment of statement `s`, if it has one.
+    pub fn comment(&self, s: StmtId) -> Option<&str> {
+        self.comments.get(&s).map(|c| &**c)
+    }
+
+    /// Sets (or, with `None`, removes) the trailing comment of statement `s`.
+    pub fn set_comment(&mut self, s: StmtId, text: Option<&str>) {
+        match text {
+            Some(t) => {
+                self.comments.insert(s, t.into());
+            }
+            None => {
+                self.comments.remove(&s);
+            }
+        }
     }
 
     /// The statements of `b` (empty if `b` does not name a block).

@@ -6,7 +6,6 @@
 use super::entity::entity;
 use super::expr::{Call, Expr};
 use super::targets::Targets;
-use super::thin::ThinStr;
 use super::var::VarId;
 
 entity!(
@@ -24,24 +23,21 @@ pub struct Pos {
     pub col: u32,
 }
 
-/// A statement and its end-of-line comment.
+/// A statement. Its end-of-line comment, which few statements have, is
+/// in the function's side table ([`Function::comment`](super::Function::comment)).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Stmt {
     /// What the statement does.
     pub kind: StmtKind,
-    /// Text of a trailing `# comment` on the same line (without the `#`);
-    /// one pointer wide, as few statements have one.
-    pub comment: Option<ThinStr>,
     /// Where it was read from.
     pub pos: Pos,
 }
 
 impl Stmt {
-    /// A synthesized statement (no position, no comment).
+    /// A synthesized statement (no position).
     pub fn new(kind: StmtKind) -> Stmt {
         Stmt {
             kind,
-            comment: None,
             pos: Pos::default(),
         }
     }

@@ -22,7 +22,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
 use crate::diag::ParseError;
-use crate::ir::{Expr, Function, Kwarg, Pos, Program, SharedStr, StmtId, ThinStr, VarId};
+use crate::ir::{Expr, Function, Kwarg, Pos, Program, SharedStr, StmtId, VarId};
 use lexer::{Lexer, Tok, Token, MAX_INPUT};
 
 /// Deepest nesting of expressions or blocks the reader accepts.
@@ -425,7 +425,7 @@ impl<'s> Parser<'s> {
     }
 
     /// An optional end-of-line comment, then the end of the line.
-    fn end_of_line(&mut self) -> R<Option<ThinStr>> {
+    fn end_of_line(&mut self) -> R<Option<Box<str>>> {
         let mut comment = None;
         let t = self.peek()?;
         if t.kind == Tok::EolComment {

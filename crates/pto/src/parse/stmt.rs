@@ -1,8 +1,8 @@
 //! Statements and blocks: assignments, yields, loops, ifs, returns, comments.
 
 use crate::ir::{
-    Call, EntityRef, Expr, ForStmt, IfStmt, Pos, Stmt, StmtId, StmtKind, ThinStr, Type, VarData,
-    VarDef, VarId, WithStmt,
+    Call, EntityRef, Expr, ForStmt, IfStmt, Pos, Stmt, StmtId, StmtKind, Type, VarData, VarDef,
+    VarId, WithStmt,
 };
 
 use super::lexer::{Tok, Token};
@@ -69,21 +69,21 @@ impl<'s> Parser<'s> {
             };
             self.bump()?;
             let pos = self.pos(t);
-            out.push(self.f.stmts.push(Stmt {
-                kind,
-                comment: None,
-                pos,
-            }));
+            out.push(self.f.stmts.push(Stmt { kind, pos }));
         }
     }
 
     pub(super) fn push_stmt(
         &mut self,
         kind: StmtKind,
-        comment: Option<ThinStr>,
+        comment: Option<Box<str>>,
         pos: Pos,
     ) -> StmtId {
-        self.f.stmts.push(Stmt { kind, comment, pos })
+        let s = self.f.stmts.push(Stmt { kind, pos });
+        if let Some(c) = comment {
+            self.f.comments.insert(s, c);
+        }
+        s
     }
 
     pub(super) fn stmt(&mut self) -> R<StmtId> {
@@ -215,7 +215,7 @@ impl<'s> Parser<'s> {
         &mut self,
         targets: Vec<(Token, Option<Type>)>,
         value: Expr,
-        comment: Option<ThinStr>,
+        comment: Option<Box<str>>,
         pos: Pos,
     ) -> R<StmtId> {
         let value = match value {
@@ -244,7 +244,7 @@ impl<'s> Parser<'s> {
         tok: Token,
         ty: Type,
         value: Expr,
-        comment: Option<ThinStr>,
+        comment: Option<Box<str>>,
         pos: Pos,
     ) -> StmtId {
         let id = self.f.stmts.len();
@@ -263,7 +263,7 @@ impl<'s> Parser<'s> {
         &mut self,
         targets: Vec<(Token, Option<Type>)>,
         call: Call,
-        comment: Option<ThinStr>,
+        comment: Option<Box<str>>,
         pos: Pos,
         at: Token,
     ) -> R<StmtId> {

@@ -309,7 +309,7 @@ fn strip_comments(f: &mut Function) {
         }
     }
     for (_, s) in f.walk() {
-        f.stmts[s].comment = None;
+        f.set_comment(s, None);
     }
 }
 
