@@ -18,7 +18,6 @@ mod type_cache;
 mod types;
 
 use std::collections::{HashMap, HashSet, VecDeque};
-use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
 use crate::diag::ParseError;
@@ -166,36 +165,9 @@ fn is_module_assignment(t: &str) -> bool {
     depth == 0
 }
 
-/// rustc's FxHash: fast on the short identifiers the reader hashes.
-#[derive(Default, Clone, Copy)]
-struct Fx(u64);
-
-impl Hasher for Fx {
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let w = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
-            self.add(w);
-        }
-        for &b in chunks.remainder() {
-            self.add(u64::from(b));
-        }
-    }
-    fn write_u8(&mut self, b: u8) {
-        self.add(u64::from(b));
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-impl Fx {
-    fn add(&mut self, w: u64) {
-        self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(0x517c_c1b7_2722_0a95);
-    }
-}
-
-type FxBuild = BuildHasherDefault<Fx>;
+/// rustc's FxHash (the rustc-hash crate's, whose final rotation spreads
+/// short identifiers over the low bits the tables index with).
+type FxBuild = rustc_hash::FxBuildHasher;
 
 /// The copy of `text` in `set`, added on first use.
 fn intern_in<T>(set: &mut HashSet<T, FxBuild>, text: &str) -> T
