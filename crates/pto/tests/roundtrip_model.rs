@@ -29,11 +29,11 @@ fn names_resolve_to_their_latest_definition() {
     assert_eq!(targets, &vec![redef]);
     // The right-hand side reads the parameter, not the new `x`.
     assert_eq!(
-        value.as_call().unwrap().args,
-        vec![Expr::Var(param), Expr::Var(param)]
+        *value.as_call().unwrap().args,
+        [Expr::Var(param), Expr::Var(param)]
     );
     let s1 = f.body[1];
-    assert_eq!(f.stmts[s1].call().unwrap().args, vec![Expr::Var(redef)]);
+    assert_eq!(*f.stmts[s1].call().unwrap().args, [Expr::Var(redef)]);
 }
 
 #[test]
@@ -210,7 +210,7 @@ fn moves_inserted_before_a_yield_and_rewritten_kwargs() {
         b,
         at,
         StmtKind::Assign {
-            targets: vec![mv],
+            targets: mv.into(),
             value: Expr::call(call),
         },
     );

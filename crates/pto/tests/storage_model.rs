@@ -65,7 +65,7 @@ fn the_exact_alloc_form_is_held_without_a_call_and_prints_the_same() {
     let s = allocs[1].stmt;
     assert_eq!(f.stmts[s].def(), Some(var(f, "mem_mat_2")));
     assert_eq!(f.stmts[s].targets(), &[var(f, "mem_mat_2")]);
-    assert_eq!(f.stmts[s].comment.as_deref(), Some(" declared"));
+    assert_eq!(f.comment(s), Some(" declared"));
     assert!(f.stmts[s].call().is_none());
     let mut uses = 0;
     f.stmts[s].for_each_use(&mut |_| uses += 1);
@@ -100,7 +100,7 @@ fn inserted_allocs_print_as_pypto_writes_them_and_removal_releases() {
     assert!(!f.remove(Block::Body, store));
     let second = f.body[2];
     f.remove_where(Block::Body, |x| x == s || x == second);
-    assert_eq!(f.stmts[second].comment, None);
+    assert_eq!(f.comment(second), None);
     assert_eq!(f.allocs().len(), 3);
     assert!(!print(&p).contains("mem_left_9: pl.Ptr"));
 }

@@ -1,5 +1,9 @@
 //! Element types.
 
+use std::fmt;
+use std::ops::Deref;
+use std::sync::Mutex;
+
 /// Element type, printed `pl.<NAME>`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum DType {
@@ -30,7 +34,47 @@ pub enum DType {
     /// `pl.INDEX` (host index type, 64-bit).
     Index,
     /// Any other `pl.<NAME>` (FP8/INT4-style types among them); kept verbatim.
-    Other(Box<str>),
+    Other(DTypeName),
+}
+
+/// The name of a dtype outside the known set, interned process-wide: 4
+/// bytes, so a [`DType`] is 8 and `pl.const(N, pl.DTYPE)` fits the 24
+/// bytes of an expression. Reads as a `&str`. Distinct names are few
+/// (each spelling is stored once, for the life of the process).
+#[derive(Copy, Clone, PartialEq, Eq, Hash)]
+pub struct DTypeName(u32);
+
+/// Every name a [`DTypeName`] was made from, by id.
+static DTYPE_NAMES: Mutex<Vec<&'static str>> = Mutex::new(Vec::new());
+
+impl DTypeName {
+    /// The id of `name` (interned on first use).
+    pub fn new(name: &str) -> DTypeName {
+        let mut names = DTYPE_NAMES.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(i) = names.iter().position(|&n| n == name) {
+            return DTypeName(i as u32);
+        }
+        names.push(Box::leak(name.into()));
+        DTypeName(u32::try_from(names.len() - 1).expect("fewer than 2^32 dtype names"))
+    }
+
+    /// The name as written.
+    pub fn as_str(self) -> &'static str {
+        DTYPE_NAMES.lock().unwrap_or_else(|e| e.into_inner())[self.0 as usize]
+    }
+}
+
+impl Deref for DTypeName {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl fmt::Debug for DTypeName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
 }
 
 impl DType {
@@ -50,7 +94,7 @@ impl DType {
             "UINT64" => DType::Uint64,
             "BOOL" => DType::Bool,
             "INDEX" => DType::Index,
-            other => DType::Other(other.into()),
+            other => DType::Other(DTypeName::new(other)),
         }
     }
 
@@ -70,7 +114,7 @@ impl DType {
             DType::Uint64 => "UINT64",
             DType::Bool => "BOOL",
             DType::Index => "INDEX",
-            DType::Other(n) => n,
+            DType::Other(n) => n.as_str(),
         }
     }
 
@@ -84,7 +128,7 @@ impl DType {
             DType::Int8 | DType::Uint8 | DType::Bool => 8,
             DType::Int64 | DType::Uint64 | DType::Index => 64,
             DType::Other(n) => {
-                let n: &str = n;
+                let n = n.as_str();
                 if n.starts_with("FP8") || n.starts_with("HF8") || n.starts_with("FLOAT8") {
                     8
                 } else if n.starts_with("INT4")
@@ -98,5 +142,23 @@ impl DType {
                 }
             }
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn other_dtypes_keep_their_spelling_in_eight_bytes() {
+        let a = DType::from_name("FP8E4M3");
+        let b = DType::from_name("FP8E4M3");
+        assert_eq!(a, b);
+        assert_eq!(a.name(), "FP8E4M3");
+        assert_eq!(a.bits(), Some(8));
+        assert_ne!(a, DType::from_name("HF4"));
+        assert_eq!(DType::from_name("HF4").bits(), Some(4));
+        assert_eq!(format!("{a:?}"), "Other(\"FP8E4M3\")");
+        assert_eq!(std::mem::size_of::<DType>(), 8);
     }
 }

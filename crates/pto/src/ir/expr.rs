@@ -6,30 +6,44 @@ use std::sync::Arc;
 use tilemem_soc::MemSpace;
 
 use super::dtype::DType;
+use super::thin::{SharedStr, ThinSlice, ThinStr};
 use super::var::VarId;
 
 /// Most names [`shared`] keeps (passes build calls with a handful).
 const SHARED_NAMES: usize = 64;
 
 thread_local! {
-    /// Callees, keywords and paths passes have built, shared by every copy.
+    /// Keywords and paths passes have built, shared by every copy.
     static NAMES: RefCell<Vec<Arc<str>>> = const { RefCell::new(Vec::new()) };
+    /// Callees passes have built, likewise.
+    static CALLEES: RefCell<Vec<SharedStr>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The copy of `text` in `names`, added when missing and there is room.
+fn find_or_add<T>(names: &RefCell<Vec<T>>, text: &str) -> T
+where
+    T: Clone + std::ops::Deref<Target = str> + for<'a> From<&'a str>,
+{
+    let mut names = names.borrow_mut();
+    if let Some(a) = names.iter().find(|a| &***a == text) {
+        return a.clone();
+    }
+    let a = T::from(text);
+    if names.len() < SHARED_NAMES {
+        names.push(a.clone());
+    }
+    a
 }
 
 /// The shared text of a dotted name or keyword a pass builds (a pass that
 /// adds an allocation per tile would otherwise allocate each name anew).
 fn shared(text: &str) -> Arc<str> {
-    NAMES.with(|names| {
-        let mut names = names.borrow_mut();
-        if let Some(a) = names.iter().find(|a| ***a == *text) {
-            return a.clone();
-        }
-        let a: Arc<str> = text.into();
-        if names.len() < SHARED_NAMES {
-            names.push(a.clone());
-        }
-        a
-    })
+    NAMES.with(|names| find_or_add(names, text))
+}
+
+/// The shared text of a callee a pass builds.
+fn shared_callee(text: &str) -> SharedStr {
+    CALLEES.with(|names| find_or_add(names, text))
 }
 
 /// Quote character a string literal was written with (kept so the printer
@@ -184,21 +198,25 @@ pub struct Kwarg {
 /// `"self.kernel"` for calls between functions of the program.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Call {
-    /// Dotted callee (shared: the reader interns names).
-    pub func: Arc<str>,
-    /// Positional arguments.
-    pub args: Vec<Expr>,
-    /// Keyword arguments, in source order (the printer keeps the order).
-    pub kwargs: Vec<Kwarg>,
+    /// Dotted callee (shared: the reader interns names; one pointer wide,
+    /// build with `"pl.tile.move".into()`).
+    pub func: SharedStr,
+    /// Positional arguments (exactly sized: a call is read once and
+    /// rarely changed; build with `vec![..].into()`).
+    pub args: Box<[Expr]>,
+    /// Keyword arguments, in source order (the printer keeps the order);
+    /// exactly sized like `args`, one pointer and no heap block when there
+    /// are none (most calls). Build with `vec![..].into()`.
+    pub kwargs: ThinSlice<Kwarg>,
 }
 
 impl Call {
     /// A call with positional arguments only.
     pub fn new(func: &str, args: Vec<Expr>) -> Call {
         Call {
-            func: shared(func),
-            args,
-            kwargs: Vec::new(),
+            func: shared_callee(func),
+            args: args.into(),
+            kwargs: ThinSlice::default(),
         }
     }
 
@@ -229,17 +247,24 @@ impl Call {
     pub fn set_kwarg(&mut self, name: &str, value: Expr) {
         match self.kwarg_mut(name) {
             Some(v) => *v = value,
-            None => self.kwargs.push(Kwarg {
-                name: shared(name),
-                value,
-            }),
+            None => {
+                let mut kwargs = std::mem::take(&mut self.kwargs).into_vec();
+                kwargs.push(Kwarg {
+                    name: shared(name),
+                    value,
+                });
+                self.kwargs = kwargs.into();
+            }
         }
     }
 
     /// Removes keyword `name`, returning its value.
     pub fn remove_kwarg(&mut self, name: &str) -> Option<Expr> {
         let i = self.kwargs.iter().position(|k| &*k.name == name)?;
-        Some(self.kwargs.remove(i).value)
+        let mut kwargs = std::mem::take(&mut self.kwargs).into_vec();
+        let value = kwargs.remove(i).value;
+        self.kwargs = kwargs.into();
+        Some(value)
     }
 }
 
@@ -273,13 +298,14 @@ pub enum Expr {
     /// `base[index]` (e.g. reading a tuple element `t[0]`).
     Index(Box<Expr>, Box<Expr>),
     /// `base.name` on a non-path base.
-    Attr(Box<Expr>, Box<str>),
-    /// `(a, b)`.
-    Tuple(Vec<Expr>),
+    Attr(Box<Expr>, ThinStr),
+    /// `(a, b)` (exactly sized, like every list below: an `Expr` is 24
+    /// bytes, which a `Vec` here would make 32; build with `vec![..].into()`).
+    Tuple(Box<[Expr]>),
     /// `[a, b]`.
-    List(Vec<Expr>),
+    List(Box<[Expr]>),
     /// `{k: v}`.
-    Dict(Vec<(Expr, Expr)>),
+    Dict(Box<[(Expr, Expr)]>),
 }
 
 /// The walk over the variables of an expression, written once for

@@ -1,5 +1,8 @@
 //! Programs, functions, variables, blocks.
 
+use compact_str::CompactString;
+use rustc_hash::FxHashMap;
+
 use super::entity::{EntityRef, PrimaryMap};
 use super::expr::{Expr, Kwarg};
 use super::stmt::{Pos, Stmt, StmtId, StmtKind};
@@ -13,7 +16,7 @@ pub use super::var::VarId;
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum VarDef {
     /// The `n`th parameter (not counting `self`).
-    Param(usize),
+    Param(u32),
     /// A target of this assignment, or a result of this `for`/`if`.
     Stmt(StmtId),
     /// The induction variable of this loop.
@@ -28,8 +31,11 @@ pub enum VarDef {
 /// A variable: its printed name, type and definition.
 #[derive(Clone, Debug, PartialEq)]
 pub struct VarData {
-    /// Name as printed. Renaming a variable renames every use.
-    pub name: Box<str>,
+    /// Name as printed. Renaming a variable renames every use. Short
+    /// names (up to 24 bytes, nearly all) are stored inline, without a
+    /// heap block per variable; it reads as a `&str` and is built with
+    /// `"x".into()`.
+    pub name: CompactString,
     /// Declared type (`None` for loop variables, iter args, tuple targets
     /// and untyped assignments). The printer writes it in annotations, so
     /// changing it (e.g. its MemRef) changes the printed program.
@@ -149,6 +155,11 @@ pub struct Function {
     /// [`remove`](Self::remove); only blocks define the program, and
     /// [`shrink_arenas`](Self::shrink_arenas) drops an unreferenced tail).
     pub stmts: PrimaryMap<StmtId, Stmt>,
+    /// Text of the trailing `# comment` of the statements that have one
+    /// (without the `#`): a side table, as few statements carry one. Read
+    /// and change it with [`comment`](Self::comment) /
+    /// [`set_comment`](Self::set_comment).
+    pub comments: FxHashMap<StmtId, Box<str>>,
     /// Position of `def`.
     pub pos: Pos,
 }
@@ -166,6 +177,7 @@ impl Function {
             body: Vec::new(),
             vars: PrimaryMap::new(),
             stmts: PrimaryMap::new(),
+            comments: FxHashMap::default(),
             pos: Pos::default(),
         }
     }
@@ -201,6 +213,23 @@ impl Function {
     /// Adds a statement to the arena (not yet to any block; see [`insert`](Self::insert)).
     pub fn new_stmt(&mut self, kind: StmtKind) -> StmtId {
         self.stmts.push(Stmt::new(kind))
+    }
+
+    /// The trailing comment of statement `s`, if it has one.
+    pub fn comment(&self, s: StmtId) -> Option<&str> {
+        self.comments.get(&s).map(|c| &**c)
+    }
+
+    /// Sets (or, with `None`, removes) the trailing comment of statement `s`.
+    pub fn set_comment(&mut self, s: StmtId, text: Option<&str>) {
+        match text {
+            Some(t) => {
+                self.comments.insert(s, t.into());
+            }
+            None => {
+                self.comments.remove(&s);
+            }
+        }
     }
 
     /// The statements of `b` (empty if `b` does not name a block).
@@ -332,9 +361,8 @@ impl Function {
     /// argument lists, nested blocks and comment): the arena keeps only the
     /// slot, so removing statements gives their memory back.
     fn release(&mut self, s: StmtId) {
-        let st = &mut self.stmts[s];
-        st.kind = StmtKind::Blank;
-        st.comment = None;
+        self.stmts[s].kind = StmtKind::Blank;
+        self.comments.remove(&s);
     }
 
     /// Index in `b` of its `pl.yield_` statement (the last one), if any.

@@ -62,10 +62,18 @@
 //! - **Trivia**: own-line comments and blank lines of hand-written
 //!   programs are [`StmtKind::Comment`] / [`StmtKind::Blank`] statements
 //!   in their block; passes skip them. [`Stmt::pos`] is the source position
-//!   for diagnostics (`0:0` for statements a pass created).
-//! - **Text**: dotted names ([`Expr::Path`], [`Call::func`],
-//!   [`Kwarg::name`]) are `Arc<str>` shared by the reader; make new ones
-//!   with `"pl.tile.move".into()`.
+//!   for diagnostics (`0:0` for statements a pass created). A trailing
+//!   `# comment` is in the side table [`Function::comment`].
+//! - **Text**: dotted names ([`Expr::Path`], [`Kwarg::name`]) are
+//!   `Arc<str>` and callees ([`Call::func`]) [`SharedStr`]s, shared by the
+//!   reader; make new ones with `"pl.tile.move".into()`.
+//! - **Compact forms**: a read program costs a few times its text, so the
+//!   per-statement parts are small and read like the wide forms: assignment
+//!   [`Targets`] (one inline) and call arguments, keywords, tuples and
+//!   lists (exactly sized boxed slices, [`ThinSlice`]) deref to slices and
+//!   are built with `vec![..].into()`; [`VarData::name`] is an inline
+//!   short string. A list that changes length is rebuilt
+//!   (`into_vec`, change, `.into()`).
 //!
 //! ```
 //! use tilemem_pto::ir::*;
@@ -83,7 +91,7 @@
 //!     Block::Body,
 //!     1,
 //!     StmtKind::Assign {
-//!         targets: vec![a],
+//!         targets: a.into(),
 //!         value: Expr::call(Call::new("pl.tile.create", vec![])),
 //!     },
 //! );
@@ -101,15 +109,20 @@ pub mod entity;
 mod expr;
 mod func;
 mod stmt;
+mod targets;
+mod thin;
 mod types;
 mod var;
 
+pub use dtype::DTypeName;
 pub use entity::{EntityRef, PrimaryMap, SecondaryMap};
 pub use expr::{BinOp, Call, Expr, Kwarg, Quote, UnaryOp};
 pub use func::{
     Alloc, Block, Function, FunctionKind, Param, ParamDir, Program, Trivia, VarData, VarDef, VarId,
 };
 pub use stmt::{ForStmt, IfStmt, LoopKind, Pos, Stmt, StmtId, StmtKind, WithStmt};
+pub use targets::Targets;
+pub use thin::{SharedStr, ThinSlice, ThinStr};
 pub use types::{
     DType, MemBase, MemRef, MemRefParts, MemSpace, Shared, TensorType, TileType, Type,
 };

@@ -5,6 +5,7 @@
 
 use super::entity::entity;
 use super::expr::{Call, Expr};
+use super::targets::Targets;
 use super::var::VarId;
 use tilemem_soc::MemSpace;
 
@@ -23,23 +24,21 @@ pub struct Pos {
     pub col: u32,
 }
 
-/// A statement and its end-of-line comment.
+/// A statement. Its end-of-line comment, which few statements have, is
+/// in the function's side table ([`Function::comment`](super::Function::comment)).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Stmt {
     /// What the statement does.
     pub kind: StmtKind,
-    /// Text of a trailing `# comment` on the same line (without the `#`).
-    pub comment: Option<Box<str>>,
     /// Where it was read from.
     pub pos: Pos,
 }
 
 impl Stmt {
-    /// A synthesized statement (no position, no comment).
+    /// A synthesized statement (no position).
     pub fn new(kind: StmtKind) -> Stmt {
         Stmt {
             kind,
-            comment: None,
             pos: Pos::default(),
         }
     }
@@ -108,8 +107,8 @@ pub enum StmtKind {
     /// table; the printer writes the annotation iff there is exactly one
     /// target and it has a type.
     Assign {
-        /// Defined variables.
-        targets: Vec<VarId>,
+        /// Defined variables (one inline, derefs to `&[VarId]`).
+        targets: Targets,
         /// Right-hand side (a call, or a variable for a bare alias).
         value: Expr,
     },
@@ -225,7 +224,7 @@ impl ForStmt {
     }
 
     /// The `init_values` operands, mutable (`None` when absent).
-    pub fn init_values_mut(&mut self) -> Option<&mut Vec<Expr>> {
+    pub fn init_values_mut(&mut self) -> Option<&mut [Expr]> {
         match self.iter.kwarg_mut("init_values")? {
             Expr::Tuple(v) | Expr::List(v) => Some(v),
             _ => None,

@@ -246,7 +246,7 @@ impl<'s> Parser<'s> {
                             }
                             items.push(self.expr()?);
                         }
-                        Expr::Tuple(items)
+                        Expr::Tuple(items.into())
                     } else {
                         first
                     };
@@ -329,6 +329,7 @@ impl<'s> Parser<'s> {
 
     /// A call after its `(`; `pl.const(N, pl.DTYPE)` becomes [`Expr::Const`].
     pub(super) fn call_expr(&mut self, func: Arc<str>, open: Token) -> R<Expr> {
+        let func = self.intern_callee(&func);
         let a0 = self.scratch.len();
         let k0 = self.scratch_kw.len();
         if &*func == "pl.const" {
@@ -353,7 +354,11 @@ impl<'s> Parser<'s> {
             return Ok(Expr::Call(Box::new(Call { func, args, kwargs })));
         }
         let (args, kwargs) = self.call_args(open)?;
-        Ok(Expr::Call(Box::new(Call { func, args, kwargs })))
+        Ok(Expr::Call(Box::new(Call {
+            func,
+            args: args.into(),
+            kwargs: kwargs.into(),
+        })))
     }
 
     pub(super) fn call_args_inner(&mut self, k0: usize) -> R<()> {
@@ -416,7 +421,8 @@ impl<'s> Parser<'s> {
                 let next = self.peek()?;
                 // Dotted roots that are not variables (`pl`, `self`, module
                 // names) and called plain names are paths, not variables.
-                let unbound_root = self.is_op(next, ".") && !self.scope.contains_key(s);
+                let unbound_root =
+                    self.is_op(next, ".") && self.scope.get(s, &self.f.vars).is_none();
                 let fixed_path =
                     s == "pl" || (s == "self" && self.f.has_self) || self.is_op(next, "(");
                 if fixed_path || unbound_root {
@@ -475,7 +481,7 @@ impl<'s> Parser<'s> {
                     self.bump()?;
                     if self.peek_is_op(")")? {
                         self.bump()?;
-                        return Ok(Expr::Tuple(Vec::new()));
+                        return Ok(Expr::Tuple(Box::default()));
                     }
                     let first = self.expr()?;
                     if self.peek_is_op(")")? {
@@ -487,7 +493,7 @@ impl<'s> Parser<'s> {
                         let c = self.peek()?;
                         if self.is_op(c, ")") {
                             self.bump()?;
-                            return Ok(Expr::Tuple(items));
+                            return Ok(Expr::Tuple(items.into()));
                         }
                         self.expect_op(",", "`,` or `)`")?;
                         if self.peek_is_op(")")? {
@@ -498,7 +504,7 @@ impl<'s> Parser<'s> {
                 }
                 "[" => {
                     self.bump()?;
-                    Ok(Expr::List(self.exprs_until("]", t)?))
+                    Ok(Expr::List(self.exprs_until("]", t)?.into()))
                 }
                 "{" => {
                     self.bump()?;
@@ -507,7 +513,7 @@ impl<'s> Parser<'s> {
                         let c = self.peek()?;
                         if self.is_op(c, "}") {
                             self.bump()?;
-                            return Ok(Expr::Dict(items));
+                            return Ok(Expr::Dict(items.into()));
                         }
                         let k = self.expr()?;
                         self.expect_op(":", "`:` between a dict key and its value")?;
@@ -531,8 +537,8 @@ impl<'s> Parser<'s> {
     /// variable when there is none).
     pub(super) fn lookup(&mut self, t: Token) -> VarId {
         let name = self.text(t);
-        let v = match self.scope.get(name) {
-            Some(&v) => v,
+        let v = match self.scope.get(name, &self.f.vars) {
+            Some(v) => v,
             None => self.bind(t, None, VarDef::Free),
         };
         if let Some(rec) = &mut self.recording {

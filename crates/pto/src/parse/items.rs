@@ -159,7 +159,7 @@ impl<'s> Parser<'s> {
             + 1;
         self.f.stmts.reserve(lines);
         self.f.vars.reserve(lines + 8);
-        self.scope.reserve(lines + 8);
+        self.scope.reserve(lines + 8, &self.f.vars);
     }
 
     pub(super) fn params(&mut self) -> R<()> {

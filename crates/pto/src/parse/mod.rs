@@ -12,16 +12,16 @@
 mod expr;
 mod items;
 pub mod lexer;
+mod scope;
 mod stmt;
 mod type_cache;
 mod types;
 
 use std::collections::{HashMap, HashSet, VecDeque};
-use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
 use crate::diag::ParseError;
-use crate::ir::{Expr, Function, Kwarg, Pos, Program, StmtId, VarId};
+use crate::ir::{Expr, Function, Kwarg, Pos, Program, SharedStr, StmtId, VarId};
 use lexer::{Lexer, Tok, Token, MAX_INPUT};
 
 /// Deepest nesting of expressions or blocks the reader accepts.
@@ -75,9 +75,10 @@ pub fn parse(src: &str) -> Result<Program, ParseError> {
         look: VecDeque::new(),
         depth: 0,
         f: Function::new(""),
-        scope: HashMap::default(),
+        scope: scope::Scope::default(),
         constructs: Vec::new(),
         names: HashSet::default(),
+        callees: HashSet::default(),
         scratch: Vec::new(),
         scratch_kw: Vec::new(),
         kw_toks: Vec::new(),
@@ -164,36 +165,22 @@ fn is_module_assignment(t: &str) -> bool {
     depth == 0
 }
 
-/// rustc's FxHash: fast on the short identifiers the reader hashes.
-#[derive(Default, Clone, Copy)]
-struct Fx(u64);
+/// rustc's FxHash (the rustc-hash crate's, whose final rotation spreads
+/// short identifiers over the low bits the tables index with).
+type FxBuild = rustc_hash::FxBuildHasher;
 
-impl Hasher for Fx {
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let w = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
-            self.add(w);
-        }
-        for &b in chunks.remainder() {
-            self.add(u64::from(b));
-        }
+/// The copy of `text` in `set`, added on first use.
+fn intern_in<T>(set: &mut HashSet<T, FxBuild>, text: &str) -> T
+where
+    T: Clone + Eq + std::hash::Hash + std::borrow::Borrow<str> + for<'a> From<&'a str>,
+{
+    if let Some(a) = set.get(text) {
+        return a.clone();
     }
-    fn write_u8(&mut self, b: u8) {
-        self.add(u64::from(b));
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
+    let a = T::from(text);
+    set.insert(a.clone());
+    a
 }
-
-impl Fx {
-    fn add(&mut self, w: u64) {
-        self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(0x517c_c1b7_2722_0a95);
-    }
-}
-
-type FxBuild = BuildHasherDefault<Fx>;
 
 struct Construct<'s> {
     stmt: StmtId,
@@ -207,10 +194,12 @@ struct Parser<'s> {
     look: VecDeque<Token>,
     depth: u32,
     f: Function,
-    scope: HashMap<&'s str, VarId, FxBuild>,
+    scope: scope::Scope,
     constructs: Vec<Construct<'s>>,
     /// Interned dotted names and keywords, shared by every occurrence.
     names: HashSet<Arc<str>, FxBuild>,
+    /// Interned callees, likewise.
+    callees: HashSet<SharedStr, FxBuild>,
     /// Stack of list items and arguments being read (see [`Parser::call_args`]).
     scratch: Vec<Expr>,
     /// Stack of keyword arguments being read.
@@ -303,12 +292,12 @@ impl<'s> Parser<'s> {
 
     /// The shared copy of `text`.
     fn intern(&mut self, text: &str) -> Arc<str> {
-        if let Some(a) = self.names.get(text) {
-            return a.clone();
-        }
-        let a: Arc<str> = text.into();
-        self.names.insert(a.clone());
-        a
+        intern_in(&mut self.names, text)
+    }
+
+    /// The shared copy of callee `text`.
+    fn intern_callee(&mut self, text: &str) -> SharedStr {
+        intern_in(&mut self.callees, text)
     }
 
     fn peek_is_op(&mut self, s: &str) -> R<bool> {

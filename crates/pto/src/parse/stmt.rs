@@ -69,11 +69,7 @@ impl<'s> Parser<'s> {
             };
             self.bump()?;
             let pos = self.pos(t);
-            out.push(self.f.stmts.push(Stmt {
-                kind,
-                comment: None,
-                pos,
-            }));
+            out.push(self.f.stmts.push(Stmt { kind, pos }));
         }
     }
 
@@ -83,7 +79,11 @@ impl<'s> Parser<'s> {
         comment: Option<Box<str>>,
         pos: Pos,
     ) -> StmtId {
-        self.f.stmts.push(Stmt { kind, comment, pos })
+        let s = self.f.stmts.push(Stmt { kind, pos });
+        if let Some(c) = comment {
+            self.f.comments.insert(s, c);
+        }
+        s
     }
 
     pub(super) fn stmt(&mut self) -> R<StmtId> {
@@ -232,7 +232,7 @@ impl<'s> Parser<'s> {
             vars.push(self.bind(tok, ty, VarDef::Stmt(id)));
         }
         self.f.stmts[id].kind = StmtKind::Assign {
-            targets: vars,
+            targets: vars.into(),
             value,
         };
         Ok(id)
@@ -251,7 +251,7 @@ impl<'s> Parser<'s> {
         let v = self.bind(tok, Some(ty), VarDef::Stmt(StmtId::new(id)));
         self.push_stmt(
             StmtKind::Assign {
-                targets: vec![v],
+                targets: v.into(),
                 value,
             },
             comment,
@@ -315,7 +315,7 @@ impl<'s> Parser<'s> {
                 }
             }
         }
-        Ok(self.push_stmt(StmtKind::Yield(call.args), comment, pos))
+        Ok(self.push_stmt(StmtKind::Yield(call.args.into_vec()), comment, pos))
     }
 
     pub(super) fn for_stmt(&mut self) -> R<StmtId> {
@@ -438,7 +438,7 @@ impl<'s> Parser<'s> {
             ty,
             def,
         });
-        self.scope.insert(name, v);
+        self.scope.bind(v, &self.f.vars);
         v
     }
 
@@ -462,8 +462,8 @@ impl<'s> Parser<'s> {
             .unwrap_or_default();
         results
             .into_iter()
-            .map(|(v, name)| {
-                self.scope.insert(name, v);
+            .map(|(v, _)| {
+                self.scope.bind(v, &self.f.vars);
                 v
             })
             .collect()

@@ -126,7 +126,7 @@ impl<'s> Parser<'s> {
             let valid = self.depth <= e.depth
                 && e.uses
                     .iter()
-                    .all(|(name, v)| self.scope.get(name) == Some(v));
+                    .all(|&(name, v)| self.scope.get(name, &self.f.vars) == Some(v));
             if valid && self.lex.skip_to(end) {
                 let ty = e.ty.clone();
                 self.look.clear();

@@ -186,9 +186,9 @@ fn run_function(f: &mut Function, soc: &Soc, planner: PlannerMode) -> Result<(),
     f.body.splice(first..first, new_stmts);
     // Old allocations whose names the new roots took get `_1`, `_2`, ...
     if !old_allocs.is_empty() {
-        let mut taken: rustc_hash::FxHashSet<Box<str>> =
+        let mut taken: rustc_hash::FxHashSet<compact_str::CompactString> =
             f.vars.values().map(|d| d.name.clone()).collect();
-        let new_names: rustc_hash::FxHashSet<Box<str>> = st
+        let new_names: rustc_hash::FxHashSet<compact_str::CompactString> = st
             .allocs
             .iter()
             .map(|a| f.vars[a.var].name.clone())
@@ -338,7 +338,7 @@ fn strip_comments(f: &mut Function) {
         }
     }
     for (_, s) in f.walk() {
-        f.stmts[s].comment = None;
+        f.set_comment(s, None);
     }
 }
 
@@ -372,9 +372,11 @@ fn set_memref(f: &mut Function, v: VarId, m: MemRef) {
     match f.vars[v].ty.as_mut() {
         Some(Type::Other(e)) => {
             if let Some(items) = dist_items_mut(e) {
-                items.retain(|i| !is_memref_call(i));
+                let mut v = std::mem::take(items).into_vec();
+                v.retain(|i| !is_memref_call(i));
                 // After any view extras, like a `pl.Tensor`'s MemRef.
-                items.push(memref_expr(&m));
+                v.push(memref_expr(&m));
+                *items = v.into();
             }
         }
         Some(ty) => {
@@ -406,7 +408,7 @@ fn dist_items(ty: &Type) -> Option<&[Expr]> {
     }
 }
 
-fn dist_items_mut(e: &mut Expr) -> Option<&mut Vec<Expr>> {
+fn dist_items_mut(e: &mut Expr) -> Option<&mut Box<[Expr]>> {
     match e {
         Expr::Index(base, idx) if is_dist_head(base) => match &mut **idx {
             Expr::Tuple(v) | Expr::List(v) => Some(v),
@@ -538,7 +540,7 @@ fn light_value(value: &Expr) -> Expr {
             Expr::call(Call {
                 func: c.func.clone(),
                 args,
-                kwargs: Vec::new(),
+                kwargs: Default::default(),
             })
         }
         Expr::Var(v) => Expr::Var(*v),

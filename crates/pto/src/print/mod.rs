@@ -288,24 +288,24 @@ impl<'a> Printer<'a, '_> {
             StmtKind::Blank => {}
             StmtKind::For(l) => {
                 self.for_header(l);
-                self.eol(st.comment.as_deref());
+                self.eol(self.f.comment(s));
                 self.block(&l.body, level + 1, &l.results);
                 return;
             }
             StmtKind::If(i) => {
-                self.if_stmt(i, st.comment.as_deref(), level);
+                self.if_stmt(i, self.f.comment(s), level);
                 return;
             }
             StmtKind::With(w) => {
                 self.out.push_str("with ");
                 self.call(&w.ctx.func, &w.ctx.args, &w.ctx.kwargs);
                 self.out.push(':');
-                self.eol(st.comment.as_deref());
+                self.eol(self.f.comment(s));
                 self.block(&w.body, level + 1, &[]);
                 return;
             }
         }
-        self.eol(st.comment.as_deref());
+        self.eol(self.f.comment(s));
     }
 
     fn eol(&mut self, comment: Option<&str>) {
@@ -390,7 +390,7 @@ impl<'a> Printer<'a, '_> {
             if let [s] = e[..] {
                 if let StmtKind::If(inner) = &f.stmts[s].kind {
                     self.out.push_str("elif ");
-                    (i, comment) = (inner, f.stmts[s].comment.as_deref());
+                    (i, comment) = (inner, f.comment(s));
                     continue;
                 }
             }

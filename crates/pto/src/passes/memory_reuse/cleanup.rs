@@ -18,7 +18,9 @@ pub fn strip_pipeline_membership(f: &mut Function) {
             continue;
         };
         let before = items.len();
-        items.retain(|(k, _)| k.as_str() != Some("pipeline_membership"));
+        let mut kept = std::mem::take(items).into_vec();
+        kept.retain(|(k, _)| k.as_str() != Some("pipeline_membership"));
+        *items = kept.into();
         if items.is_empty() && before > 0 {
             call.remove_kwarg("attrs");
         }

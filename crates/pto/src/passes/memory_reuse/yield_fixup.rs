@@ -512,18 +512,19 @@ fn insert_move(
     let v = f.new_var(&name, Some(ty), VarDef::Free);
     let call = Call {
         func: "pl.tile.move".into(),
-        args: vec![Expr::Var(src)],
+        args: vec![Expr::Var(src)].into(),
         kwargs: vec![Kwarg {
             name: "target_memory".into(),
             value: space_expr,
-        }],
+        }]
+        .into(),
     };
     let at = f.yield_index(b).unwrap_or(f.block(b).len());
     let s = f.insert(
         b,
         at,
         StmtKind::Assign {
-            targets: vec![v],
+            targets: v.into(),
             value: Expr::call(call),
         },
     );
