@@ -141,12 +141,9 @@ pub fn apply(
             .map(|s| s.iter().copied().collect())
             .unwrap_or_default();
         let members: Vec<VarId> = lt.members(r).iter().copied().chain(moved_phis).collect();
-        // The group's first-defined member takes the target's MemRef whole.
-        let first = lt
-            .members(r)
-            .iter()
-            .copied()
-            .min_by_key(|&m| lt.vars[m].map_or(u32::MAX, |l| l.def));
+        // The group's first-defined member takes the target's MemRef whole
+        // (members are listed in definition order).
+        let first = lt.members(r).first().copied();
         // Both whole-root MemRefs before the members change (the first
         // owning member names the root).
         let own = lt.canonical(f, r);

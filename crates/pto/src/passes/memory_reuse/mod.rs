@@ -182,9 +182,8 @@ pub fn run_function(
         let mut lt = lifetime::analyze(f);
         constraints::check_declared_slots(f, &lt)?;
         let cons = constraints::collect(f, &lt, &ctx.soc, opts.hazards);
-        // Packing and rewriting read neither the program order nor the
-        // root of each variable.
-        lt.release_order();
+        // Packing and rewriting read only the roots and their members.
+        lt.release_var_tables();
         let packing = packing::pack(f, &lt, &cons, &ctx.soc, ctx.policy.as_ref(), opts.sub_range);
         let moved = packing
             .placement
