@@ -154,18 +154,19 @@ impl<'a> Outputs<'a> {
                 let _ = std::fs::remove_file(t);
             }
         };
-        for (path, content) in self.files {
+        // A destination that is not a regular file (`/dev/null`,
+        // `/dev/stdout`, a named pipe) is a stream, not a file to replace:
+        // renaming a temporary file over it would replace the device node
+        // itself. Such destinations are written in place, after every
+        // regular file's temporary copy is complete, so that a failure
+        // before them still writes nothing anywhere.
+        let (regular, special): (Vec<_>, Vec<_>) = self
+            .files
+            .into_iter()
+            .partition(|(path, _)| !is_stream_destination(path));
+        for (path, content) in regular {
             let tmp = temp_path(&path);
-            let written = open(&tmp).and_then(|w| {
-                // An interrupt while the files are written ends the writing
-                // (and, once the temporary files are gone, the process).
-                let mut w = interrupt::Stoppable(w);
-                match content {
-                    Content::Bytes(bytes) => w.write_all(&bytes)?,
-                    Content::Stream(produce) => produce(&mut w)?,
-                }
-                w.flush()
-            });
+            let written = write_content(open, &tmp, content);
             // Record the temporary file before checking, so a partial one is
             // removed too.
             temps.push((tmp, path));
@@ -173,6 +174,13 @@ impl<'a> Outputs<'a> {
                 cleanup(&temps);
                 remove_created(&created);
                 let path = temps.pop().map(|(_, p)| p).unwrap_or_default();
+                return Err(CommitError { path, error });
+            }
+        }
+        for (path, content) in special {
+            if let Err(error) = write_content(open, &path, content) {
+                cleanup(&temps);
+                remove_created(&created);
                 return Err(CommitError { path, error });
             }
         }
@@ -200,6 +208,24 @@ impl<'a> Outputs<'a> {
         }
         Ok(())
     }
+}
+
+/// Writes one staged file's contents through `open(path)`.
+fn write_content(open: Opener<'_>, path: &Path, content: Content<'_>) -> io::Result<()> {
+    // An interrupt while the files are written ends the writing (and, once
+    // the temporary files are gone, the process).
+    let mut w = interrupt::Stoppable(open(path)?);
+    match content {
+        Content::Bytes(bytes) => w.write_all(&bytes)?,
+        Content::Stream(produce) => produce(&mut w)?,
+    }
+    w.flush()
+}
+
+/// True when `path` exists and is not a regular file once links are
+/// followed: a character device, a pipe or a socket.
+fn is_stream_destination(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
 }
 
 /// A hidden sibling of `path` unique to this process.
@@ -368,6 +394,49 @@ mod tests {
             .collect();
         v.sort();
         v
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_pipe_or_device_destination_is_written_in_place_not_replaced() {
+        use std::os::unix::fs::FileTypeExt;
+        // A pipe stands for `/dev/null` and `/dev/stdout`, which the test
+        // must not risk replacing.
+        let d = scratch("fifo");
+        let fifo = d.join("pipe");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || std::fs::read(fifo).unwrap())
+        };
+        let mut o = Outputs::new();
+        o.add(d.join("plain.txt"), "file\n");
+        o.add_stream(&fifo, |w| w.write_all(b"streamed\n"));
+        o.commit().unwrap();
+        assert_eq!(reader.join().unwrap(), b"streamed\n");
+        assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+        assert_eq!(
+            std::fs::read_to_string(d.join("plain.txt")).unwrap(),
+            "file\n"
+        );
+        assert_eq!(names(&d), ["pipe", "plain.txt"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_failed_regular_file_writes_nothing_to_a_pipe_either() {
+        let d = scratch("fifo-fail");
+        let fifo = d.join("pipe");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let mut o = Outputs::new();
+        o.add_stream(&fifo, |w| w.write_all(b"never\n"));
+        o.add_stream(d.join("out.txt"), |_| Err(io::Error::other("no")));
+        // Opening the pipe would block without a reader: reaching it at
+        // all would hang this test, so the failure must come first.
+        assert!(o.commit().is_err());
+        assert_eq!(names(&d), ["pipe"]);
     }
 
     /// A file that accepts `left` more bytes, then fails as a full disk
