@@ -126,3 +126,28 @@ pub use thin::{SharedStr, ThinSlice, ThinStr};
 pub use types::{
     DType, MemBase, MemRef, MemRefParts, MemSpace, Shared, TensorType, TileType, Type,
 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::mem::size_of;
+
+    /// The model's footprint per statement and variable: a million-line
+    /// kernel holds about two million of each at its peak, so a few bytes
+    /// here are megabytes of peak memory.
+    #[test]
+    fn statements_and_variables_stay_small() {
+        let sizes = [
+            size_of::<Stmt>(),
+            size_of::<StmtKind>(),
+            size_of::<Expr>(),
+            size_of::<Call>(),
+            size_of::<VarData>(),
+            size_of::<Type>(),
+            size_of::<Option<Type>>(),
+            size_of::<MemRef>(),
+            size_of::<MemSpace>(),
+        ];
+        assert_eq!(sizes, [48, 40, 24, 32, 48, 24, 24, 16, 8]);
+    }
+}
