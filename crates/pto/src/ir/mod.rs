@@ -34,7 +34,10 @@
 //!   annotation share one copy, changing one through `&mut` (`as_tile_mut`,
 //!   a field assignment) copies it first, so the others keep theirs, and
 //!   setting a MemRef copies nothing. Build one with
-//!   `Type::Tile(TileType { .. }.into(), None)` and `vec![..].into()`. `for`/`if`/`with` statements are boxed likewise
+//!   `Type::Tile(TileType { .. }.into(), None)` and `vec![..].into()`; a
+//!   tensor's MemRef slot is boxed (`Type::Tensor(t.into(), Box::new(None))`),
+//!   and so are `Type::Other` and the `Type::Tuple` items, which keeps a
+//!   type in 24 bytes and a variable ([`VarData`]) in 48. `for`/`if`/`with` statements are boxed likewise
 //!   (`StmtKind::For(Box<ForStmt>)`): match them as before.
 //! - **Allocations**: [`Function::allocs`] lists the top-level
 //!   `pl.tile.alloc` statements ([`Function::alloc_at`] reads one);
