@@ -1,6 +1,6 @@
 //! On-chip memory spaces.
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::{Mutex, OnceLock};
 
@@ -36,47 +36,82 @@ pub enum MemSpace {
 }
 
 /// The name of a space this crate does not know, interned so that
-/// [`MemSpace`] stays `Copy`.
+/// [`MemSpace`] stays `Copy` and 8 bytes wide (a `&'static str` would make
+/// it 16, and every allocation statement and tile type holds one).
 ///
-/// The name is a leaked `&'static str` rather than a small numeric id: the
-/// distinct unknown names of a run are few (bounded by the vocabulary of
-/// the inputs, each leaked once), and comparing by content keeps the order
-/// of spaces (`Ord`, used for deterministic output) independent of which
-/// thread met a name first, which an interning counter would not.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct SpaceName(&'static str);
+/// It is an index into a process-wide table of the distinct unknown names
+/// of a run (few: bounded by the vocabulary of the inputs, each leaked
+/// once). Equality is the index's, which is the name's; order and hash are
+/// the name's text, so the order of spaces (`Ord`, used for deterministic
+/// output) does not depend on which thread met a name first.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct SpaceName(u32);
+
+/// The interned names: text to index, and index to text.
+#[derive(Default)]
+struct Names {
+    index: BTreeMap<&'static str, u32>,
+    text: Vec<&'static str>,
+}
+
+fn names() -> std::sync::MutexGuard<'static, Names> {
+    static NAMES: OnceLock<Mutex<Names>> = OnceLock::new();
+    NAMES
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
 
 impl SpaceName {
     /// The interned copy of `name` (leaked once per distinct name).
     pub fn intern(name: &str) -> SpaceName {
-        static NAMES: OnceLock<Mutex<BTreeSet<&'static str>>> = OnceLock::new();
-        let mut names = NAMES
-            .get_or_init(Default::default)
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        if let Some(&known) = names.get(name) {
-            return SpaceName(known);
+        let mut names = names();
+        if let Some(&i) = names.index.get(name) {
+            return SpaceName(i);
         }
         let leaked: &'static str = Box::leak(name.into());
-        names.insert(leaked);
-        SpaceName(leaked)
+        let i = u32::try_from(names.text.len()).expect("fewer than 2^32 distinct space names");
+        names.text.push(leaked);
+        names.index.insert(leaked, i);
+        SpaceName(i)
     }
 
     /// The name as written after `pl.Mem.`.
     pub fn as_str(self) -> &'static str {
-        self.0
+        names().text[self.0 as usize]
+    }
+}
+
+impl PartialOrd for SpaceName {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for SpaceName {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        if self.0 == other.0 {
+            return std::cmp::Ordering::Equal;
+        }
+        self.as_str().cmp(other.as_str())
+    }
+}
+
+impl std::hash::Hash for SpaceName {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.as_str().hash(state);
     }
 }
 
 impl fmt::Debug for SpaceName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(self.0, f)
+        fmt::Debug::fmt(self.as_str(), f)
     }
 }
 
 impl fmt::Display for SpaceName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.0)
+        f.write_str(self.as_str())
     }
 }
 
@@ -165,6 +200,8 @@ mod tests {
         // Unknown spaces order after the known ones, and by name.
         assert!(MemSpace::RightScale < a);
         assert!(MemSpace::parse("Alpha") < a);
+        // One word: every allocation statement and tile type holds one.
+        assert_eq!(std::mem::size_of::<MemSpace>(), 8);
     }
 
     #[test]

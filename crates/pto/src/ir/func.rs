@@ -1,6 +1,6 @@
 //! Programs, functions, variables, blocks.
 
-use compact_str::CompactString;
+use ecow::EcoString;
 use rustc_hash::FxHashMap;
 
 use super::entity::{EntityRef, PrimaryMap};
@@ -32,10 +32,11 @@ pub enum VarDef {
 #[derive(Clone, Debug, PartialEq)]
 pub struct VarData {
     /// Name as printed. Renaming a variable renames every use. Short
-    /// names (up to 24 bytes, nearly all) are stored inline, without a
-    /// heap block per variable; it reads as a `&str` and is built with
-    /// `"x".into()`.
-    pub name: CompactString,
+    /// names (up to 15 bytes, nearly all) are stored inline, without a
+    /// heap block per variable, in 16 bytes (longer ones share one
+    /// reference-counted block between copies); it reads as a `&str` and
+    /// is built with `"x".into()`.
+    pub name: EcoString,
     /// Declared type (`None` for loop variables, iter args, tuple targets
     /// and untyped assignments). The printer writes it in annotations, so
     /// changing it (e.g. its MemRef) changes the printed program.
@@ -555,7 +556,7 @@ impl Function {
 fn type_vars(t: &Type, f: &mut impl FnMut(VarId)) {
     let (shape, extras, memref) = match t {
         Type::Tile(t, m) => (&t.shape[..], &t.extras[..], m),
-        Type::Tensor(t, m) => (&t.shape[..], &t.extras[..], m),
+        Type::Tensor(t, m) => (&t.shape[..], &t.extras[..], &**m),
         Type::Tuple(ts) => return ts.iter().for_each(|t| type_vars(t, f)),
         Type::Other(e) => return e.for_each_var(f),
         Type::Scalar(_) | Type::Ptr => return,

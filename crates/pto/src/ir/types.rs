@@ -329,25 +329,32 @@ impl<T: fmt::Debug> fmt::Debug for Shared<T> {
 /// nothing but the MemRef.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Type {
-    /// `pl.Tensor[...]` and its storage, once InitMemRef ran.
-    Tensor(Shared<TensorType>, Option<MemRef>),
+    /// `pl.Tensor[...]` and its storage, once InitMemRef ran. The storage
+    /// slot is boxed: tensors are few, their MemRefs name a global root
+    /// (never the 16-byte inline form), and inline it would make every
+    /// type, and so every variable, 8 bytes wider. Build it with
+    /// `Box::new(memref)`.
+    Tensor(Shared<TensorType>, Box<Option<MemRef>>),
     /// `pl.Tile[...]` and its storage, once InitMemRef ran.
     Tile(Shared<TileType>, Option<MemRef>),
     /// `pl.Scalar[dtype]`.
     Scalar(DType),
     /// `pl.Ptr` (allocation roots).
     Ptr,
-    /// `pl.Tuple[T, ...]`.
-    Tuple(Vec<Type>),
-    /// Anything else, kept as the expression it was written as.
-    Other(Expr),
+    /// `pl.Tuple[T, ...]` (exactly sized: a `Vec` would make every
+    /// type, and so every variable, 8 bytes wider).
+    Tuple(Box<[Type]>),
+    /// Anything else, kept as the expression it was written as (boxed:
+    /// rare, and inline it would make every type 8 bytes wider).
+    Other(Box<Expr>),
 }
 
 impl Type {
     /// The MemRef of a tile or tensor type.
     pub fn memref(&self) -> Option<&MemRef> {
         match self {
-            Type::Tensor(_, m) | Type::Tile(_, m) => m.as_ref(),
+            Type::Tensor(_, m) => m.as_ref().as_ref(),
+            Type::Tile(_, m) => m.as_ref(),
             _ => None,
         }
     }
@@ -356,7 +363,8 @@ impl Type {
     /// (`*ty.memref_mut().unwrap() = Some(new)`). `None` for other types.
     pub fn memref_mut(&mut self) -> Option<&mut Option<MemRef>> {
         match self {
-            Type::Tensor(_, m) | Type::Tile(_, m) => Some(m),
+            Type::Tensor(_, m) => Some(m),
+            Type::Tile(_, m) => Some(m),
             _ => None,
         }
     }

@@ -105,7 +105,7 @@ impl<'s> Parser<'s> {
                             extras,
                         }
                         .into(),
-                        memref,
+                        Box::new(memref),
                     )
                 })
             }
@@ -143,9 +143,9 @@ impl<'s> Parser<'s> {
                         return Err(self.expected(c, "`,` or `]` in `pl.Tuple[...]`"));
                     }
                 }
-                Ok(Type::Tuple(items))
+                Ok(Type::Tuple(items.into()))
             }
-            _ => Ok(Type::Other(self.expr()?)),
+            _ => Ok(Type::Other(Box::new(self.expr()?))),
         }
     }
 

@@ -186,9 +186,9 @@ fn run_function(f: &mut Function, soc: &Soc, planner: PlannerMode) -> Result<(),
     f.body.splice(first..first, new_stmts);
     // Old allocations whose names the new roots took get `_1`, `_2`, ...
     if !old_allocs.is_empty() {
-        let mut taken: rustc_hash::FxHashSet<compact_str::CompactString> =
+        let mut taken: rustc_hash::FxHashSet<ecow::EcoString> =
             f.vars.values().map(|d| d.name.clone()).collect();
-        let new_names: rustc_hash::FxHashSet<compact_str::CompactString> = st
+        let new_names: rustc_hash::FxHashSet<ecow::EcoString> = st
             .allocs
             .iter()
             .map(|a| f.vars[a.var].name.clone())
@@ -403,7 +403,10 @@ fn memref_of(f: &Function, st: &State<'_>, e: &Expr) -> Option<MemRef> {
 /// DDR MemRef exactly like a `pl.Tensor`, printed in the same position.
 fn dist_items(ty: &Type) -> Option<&[Expr]> {
     match ty {
-        Type::Other(Expr::Index(base, idx)) if is_dist_head(base) => idx.as_elems(),
+        Type::Other(e) => match &**e {
+            Expr::Index(base, idx) if is_dist_head(base) => idx.as_elems(),
+            _ => None,
+        },
         _ => None,
     }
 }

@@ -409,7 +409,7 @@ impl<'a> Printer<'a, '_> {
                     self.out.push_str(", ");
                     self.expr(e, 0);
                 }
-                if let Some(m) = memref {
+                if let Some(m) = &**memref {
                     self.out.push_str(", ");
                     self.memref(m);
                 }
