@@ -135,7 +135,7 @@ pub fn apply(
         if p.arena == r && p.offset == 0 {
             continue;
         }
-        let base = &lt.roots[r].base;
+        let base = &lt.base(r);
         let moved_phis: Vec<VarId> = phis
             .get(&BaseKey::of(base))
             .map(|s| s.iter().copied().collect())

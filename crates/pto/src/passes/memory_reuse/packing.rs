@@ -129,7 +129,7 @@ struct SpaceInput<'a> {
 impl SpaceInput<'_> {
     fn life(&self, r: RootId) -> Lifetime {
         self.lt.roots[r]
-            .lifetime
+            .lifetime()
             .unwrap_or(Lifetime { def: 0, last: 0 })
     }
 
@@ -401,7 +401,7 @@ pub fn pack(
         let mut roots: Vec<RootId> = lt
             .roots_in(space)
             .into_iter()
-            .filter(|&r| lt.roots[r].lifetime.is_some())
+            .filter(|&r| lt.roots[r].lifetime().is_some())
             .collect();
         if roots.is_empty() {
             continue;
@@ -412,7 +412,7 @@ pub fn pack(
             let root = &lt.roots[r];
             (
                 std::cmp::Reverse(root.size),
-                root.lifetime.map(|l| l.def),
+                root.lifetime().map(|l| l.def),
                 r,
             )
         });
