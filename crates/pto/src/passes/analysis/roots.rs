@@ -222,11 +222,16 @@ impl AllocationLifetimes {
 
     /// The roots of one memory space, in root order.
     pub fn roots_in(&self, space: MemSpace) -> Vec<RootId> {
-        self.roots
-            .iter()
-            .filter(|(_, r)| self.spaces[r.space as usize] == space)
-            .map(|(id, _)| id)
-            .collect()
+        let of_space = || {
+            self.roots
+                .iter()
+                .filter(move |(_, r)| self.spaces[r.space as usize] == space)
+                .map(|(id, _)| id)
+        };
+        // Counted first: exactly as long as it needs to be.
+        let mut out = Vec::with_capacity(of_space().count());
+        out.extend(of_space());
+        out
     }
 }
 

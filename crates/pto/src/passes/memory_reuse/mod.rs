@@ -185,10 +185,7 @@ pub fn run_function(
         // Packing and rewriting read only the roots and their members.
         lt.release_var_tables();
         let packing = packing::pack(f, &lt, &cons, &ctx.soc, ctx.policy.as_ref(), opts.sub_range);
-        let moved = packing
-            .placement
-            .iter()
-            .any(|(r, p)| p.is_some_and(|p| p.arena != r || p.offset != 0));
+        let moved = packing.iter().any(|(r, p)| p.arena != r || p.offset != 0);
         // A later round that moves nothing leaves every boundary as the
         // previous round's fix-up made it.
         if round > 0 && !moved {
@@ -197,7 +194,7 @@ pub fn run_function(
         if notes.is_empty() {
             notes.clone_from(&packing.notes);
         }
-        apply::apply(f, &lt, &packing.placement);
+        apply::apply(f, &lt, &packing);
         // The analysis tables describe the program before the rewrite;
         // the rest of the round works on the program alone.
         drop((lt, cons, packing));
