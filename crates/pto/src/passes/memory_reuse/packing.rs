@@ -131,13 +131,58 @@ struct Buffer {
     members: Vec<(RootId, u64)>,
     /// Member lifetimes as `(def, last)`; pairwise disjoint in whole-buffer
     /// packing, so one predecessor lookup decides interference.
-    lives: BTreeSet<(u32, u32)>,
+    lives: Lives,
     /// Smallest `last` of any member (written-workspace rule).
     min_last: u32,
     /// Largest workspace definition index of any member.
     max_ws_def: Option<u32>,
     /// Stage residues present per pipeline group.
     residues: BTreeMap<u32, BTreeSet<u32>>,
+}
+
+/// A buffer's member lifetimes as an ordered set: a sorted vector while
+/// small (most buffers hold a few roots; a B-tree leaf is 104 bytes),
+/// a B-tree once inserting into the vector would cost more than it saves.
+enum Lives {
+    Few(Vec<(u32, u32)>),
+    Many(BTreeSet<(u32, u32)>),
+}
+
+/// Members a buffer keeps in a sorted vector before switching to a B-tree.
+const FEW_LIVES: usize = 32;
+
+impl Lives {
+    /// The greatest element below `key`.
+    fn before(&self, key: (u32, u32)) -> Option<(u32, u32)> {
+        match self {
+            Lives::Few(v) => {
+                let i = v.partition_point(|&x| x < key);
+                i.checked_sub(1).map(|i| v[i])
+            }
+            Lives::Many(s) => s.range(..key).next_back().copied(),
+        }
+    }
+
+    fn insert(&mut self, x: (u32, u32)) {
+        match self {
+            Lives::Few(v) => {
+                let i = v.partition_point(|&y| y < x);
+                if v.get(i) == Some(&x) {
+                    return;
+                }
+                if v.len() < FEW_LIVES {
+                    v.insert(i, x);
+                } else {
+                    let mut s: BTreeSet<(u32, u32)> = v.drain(..).collect();
+                    s.insert(x);
+                    *self = Lives::Many(s);
+                }
+            }
+            Lives::Many(s) => {
+                s.insert(x);
+            }
+        }
+    }
 }
 
 /// One packing of a space: the buffers and the buffer of each root.
@@ -199,7 +244,7 @@ impl SpaceInput<'_> {
         tags: &[(u32, u32)],
     ) -> bool {
         let l = self.life(r);
-        if let Some(&(d, last)) = b.lives.range(..(l.last, 0)).next_back() {
+        if let Some((d, last)) = b.lives.before((l.last, 0)) {
             if (Lifetime { def: d, last }).overlaps(&l) {
                 return false;
             }
@@ -266,7 +311,7 @@ impl SpaceInput<'_> {
                         size,
                         closed: self.closed(r),
                         members: Vec::new(),
-                        lives: BTreeSet::new(),
+                        lives: Lives::Few(Vec::new()),
                         min_last: u32::MAX,
                         max_ws_def: None,
                         residues: BTreeMap::new(),
