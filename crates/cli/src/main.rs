@@ -77,6 +77,13 @@ fn main() -> ExitCode {
         // resident memory for the rest of the run. A fixed threshold maps
         // every block of 128 KiB or more on its own and returns it at free.
         libc::mallopt(libc::M_MMAP_THRESHOLD, 128 * 1024);
+        // Functions are planned on worker threads, each of which would get
+        // an arena of its own: a function's tables then grow in one arena
+        // while the blocks they replace stay free in another, and both
+        // stay resident. One arena reuses those holes (peak RSS 40.1 ->
+        // 38.7 MB on 100 functions of 1k statements, at the same wall time:
+        // the threads spend little of it allocating).
+        libc::mallopt(libc::M_ARENA_MAX, 1);
     }
     let args: Vec<String> = std::env::args().collect();
     // `opt` follows mlir-opt's single-dash flag conventions, which clap does

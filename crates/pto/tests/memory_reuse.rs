@@ -958,7 +958,7 @@ fn lifetime_analysis_exposes_roots_and_half_open_intervals() {
     let lives: Vec<_> = lt
         .roots
         .values()
-        .map(|r| (r.size, r.lifetime.unwrap()))
+        .map(|r| (r.size, r.lifetime().unwrap()))
         .collect();
     // Indices: allocs 0, 1; a = load 2; b = exp 3; store 4.
     assert_eq!(

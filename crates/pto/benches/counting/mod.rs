@@ -28,6 +28,24 @@ unsafe impl GlobalAlloc for Counting {
         unsafe { System.dealloc(p, l) };
         LIVE.fetch_sub(l.size(), Ordering::Relaxed);
     }
+    /// Counted as the change in size: glibc resizes a large (mapped) block
+    /// in place or by remapping it, so the old and the new block are never
+    /// both resident (the default `realloc`, allocate-copy-free, would
+    /// count them both and report peaks the process never has).
+    unsafe fn realloc(&self, p: *mut u8, l: Layout, new_size: usize) -> *mut u8 {
+        let q = unsafe { System.realloc(p, l, new_size) };
+        if !q.is_null() {
+            COUNT.fetch_add(1, Ordering::Relaxed);
+            if new_size >= l.size() {
+                let now =
+                    LIVE.fetch_add(new_size - l.size(), Ordering::Relaxed) + new_size - l.size();
+                PEAK.fetch_max(now, Ordering::Relaxed);
+            } else {
+                LIVE.fetch_sub(l.size() - new_size, Ordering::Relaxed);
+            }
+        }
+        q
+    }
 }
 
 #[global_allocator]

@@ -21,7 +21,7 @@ pub fn refused_sharings(f: &Function, soc: &Soc) -> BTreeMap<MemSpace, Vec<Refus
     let mut out: BTreeMap<MemSpace, Vec<RefusedSharing>> = BTreeMap::new();
     for sep in c.all_separations(&lt) {
         let (ra, rb) = (&lt.roots[sep.a], &lt.roots[sep.b]);
-        let (Some(la), Some(lb)) = (ra.lifetime, rb.lifetime) else {
+        let (Some(la), Some(lb)) = (ra.lifetime(), rb.lifetime()) else {
             continue;
         };
         if la.overlaps(&lb) {

@@ -78,11 +78,12 @@ fn settle_boundaries(f: &mut Function, ctx: &PassContext) -> Result<(), PassErro
 
 struct Ctx {
     /// Root variable -> memory space (from the top-level `tile.alloc`s).
-    spaces: Vec<Option<MemSpace>>,
+    spaces: Spaces,
     /// MemRefs of untyped carried values (iter args).
     carried: HashMap<VarId, MemRef>,
-    /// Statement -> (block containing it).
-    parent: Vec<Option<Block>>,
+    /// Statement -> block containing it, packed ([`pack_block`]): 4 bytes
+    /// a statement.
+    parent: Vec<u32>,
     /// Root -> tiles whose MemRef names it, kept current by `retarget` and
     /// `rebase`: one intrusive list per root through two dense tables
     /// instead of a vector per root (tens of thousands of roots in a long
@@ -148,18 +149,14 @@ impl Members {
 
 fn run_function(f: &mut Function) {
     // Loops in pre-order and each statement's block, in one walk.
-    let mut parent = vec![None; f.stmts.len()];
+    let mut parent = vec![NO_BLOCK; f.stmts.len()];
     let mut loops = Vec::new();
     index_blocks(f, Block::Body, &mut parent, &mut loops);
     if loops.is_empty() {
         return;
     }
-    let mut spaces = vec![None; f.vars.len()];
     let mut any_alloc = false;
-    for a in f.body.iter().filter_map(|&s| f.alloc_at(s)) {
-        spaces[a.var.index()] = Some(a.space);
-        any_alloc = true;
-    }
+    let spaces = Spaces::of(f, &mut any_alloc);
     if !any_alloc {
         return;
     }
@@ -189,9 +186,9 @@ fn run_function(f: &mut Function) {
 
 /// Records the block of every statement in `b` (nested blocks included)
 /// and the `for` statements, in program order.
-fn index_blocks(f: &Function, b: Block, parent: &mut [Option<Block>], loops: &mut Vec<StmtId>) {
+fn index_blocks(f: &Function, b: Block, parent: &mut [u32], loops: &mut Vec<StmtId>) {
     for &s in f.block(b) {
-        parent[s.index()] = Some(b);
+        parent[s.index()] = pack_block(b);
         if matches!(f.stmts[s].kind, StmtKind::For(_)) {
             loops.push(s);
         }
@@ -199,6 +196,87 @@ fn index_blocks(f: &Function, b: Block, parent: &mut [Option<Block>], loops: &mu
             index_blocks(f, child, parent, loops);
         }
     }
+}
+
+/// The space of each root variable, one byte a variable: 1 + an index
+/// into the function's few spaces (0: not a root), or, should a function
+/// name more than 255 spaces, the spaces themselves.
+enum Spaces {
+    Small(Vec<u8>),
+    Full(Vec<Option<MemSpace>>),
+}
+
+impl Spaces {
+    /// The spaces of `f`'s top-level allocations; sets `any` when there
+    /// is one.
+    fn of(f: &Function, any: &mut bool) -> Spaces {
+        let mut small = vec![0u8; f.vars.len()];
+        let mut seen: Vec<MemSpace> = Vec::new();
+        for a in f.body.iter().filter_map(|&s| f.alloc_at(s)) {
+            *any = true;
+            let i = match seen.iter().position(|&x| x == a.space) {
+                Some(i) => i,
+                None => {
+                    seen.push(a.space);
+                    seen.len() - 1
+                }
+            };
+            let Ok(code) = u8::try_from(i + 1) else {
+                drop(small);
+                let mut full = vec![None; f.vars.len()];
+                for a in f.body.iter().filter_map(|&s| f.alloc_at(s)) {
+                    full[a.var.index()] = Some(a.space);
+                }
+                return Spaces::Full(full);
+            };
+            small[a.var.index()] = code;
+        }
+        Spaces::Small(small)
+    }
+
+    /// Whether roots `a` and `b` are in the same space (or neither is a
+    /// root).
+    fn same(&self, a: VarId, b: VarId) -> bool {
+        match self {
+            Spaces::Small(t) => t[a.index()] == t[b.index()],
+            Spaces::Full(t) => t[a.index()] == t[b.index()],
+        }
+    }
+}
+
+/// No block (a statement no block contains).
+const NO_BLOCK: u32 = u32::MAX;
+
+/// A block in 4 bytes: 0 for the body, else 1 + (owner statement << 2 |
+/// kind). Owner indices stay below 2^29 (an arena of that many
+/// statements would not fit in memory), so the code never reaches
+/// [`NO_BLOCK`].
+fn pack_block(b: Block) -> u32 {
+    let (s, kind) = match b {
+        Block::Body => return 0,
+        Block::Loop(s) => (s, 0),
+        Block::Then(s) => (s, 1),
+        Block::Else(s) => (s, 2),
+        Block::With(s) => (s, 3),
+    };
+    1 + ((s.index() as u32) << 2 | kind)
+}
+
+/// The block [`pack_block`] packed; `None` for [`NO_BLOCK`].
+fn unpack_block(code: u32) -> Option<Block> {
+    if code == NO_BLOCK {
+        return None;
+    }
+    let Some(c) = code.checked_sub(1) else {
+        return Some(Block::Body);
+    };
+    let s = StmtId::new((c >> 2) as usize);
+    Some(match c & 3 {
+        0 => Block::Loop(s),
+        1 => Block::Then(s),
+        2 => Block::Else(s),
+        _ => Block::With(s),
+    })
 }
 
 fn memref_of(f: &Function, cx: &Ctx, v: VarId) -> Option<MemRef> {
@@ -286,7 +364,7 @@ fn push(f: &mut Function, cx: &mut Ctx, v: VarId, target: &MemRef, yield_stmt: S
     let (Some(cur_root), Some(target_root)) = (root(&cur), root(target)) else {
         return;
     };
-    if cx.spaces[cur_root.index()] != cx.spaces[target_root.index()] {
+    if !cx.spaces.same(cur_root, target_root) {
         return;
     }
     let VarDef::Stmt(s) = f.vars[v].def else {
@@ -424,7 +502,7 @@ fn target_touched_after(
         |u: VarId| -> bool { memref_of(f, cx, u).and_then(|m| root(&m)) == Some(target_root) };
     let mut cur = s;
     loop {
-        let Some(b) = cx.parent[cur.index()] else {
+        let Some(b) = unpack_block(cx.parent[cur.index()]) else {
             return false;
         };
         let block = f.block(b);

@@ -12,7 +12,8 @@
 //! (their phi family, see [`super::order::carried_from`]), recursively, so
 //! a phi of a phi or an iter arg initialised by a phi ends at the
 //! assignments that produced the bytes. Reads are extended over loops as
-//! [`ProgramOrder::extended_read`] says.
+//! [`ProgramOrder::extended_read`](super::order::ProgramOrder::extended_read)
+//! says.
 //!
 //! # Allocation roots
 //!
@@ -25,11 +26,12 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use super::order::{carried_from, is_assigned, Lifetime, ProgramOrder};
+use std::sync::Arc;
+
+use super::order::{carried_from, is_assigned, Lifetime};
 use super::walk::stmts;
 use crate::ir::{
-    EntityRef, Expr, Function, MemBase, MemRef, PrimaryMap, SecondaryMap, StmtId, StmtKind, Type,
-    VarId,
+    Block, EntityRef, Expr, Function, MemBase, MemRef, PrimaryMap, StmtId, StmtKind, Type, VarId,
 };
 use crate::ops;
 use tilemem_soc::MemSpace;
@@ -43,42 +45,73 @@ crate::ir::entity::entity!(
 /// One allocation root.
 ///
 /// Kept small (one is made per allocation, tens of thousands in a long
-/// kernel): the whole-root MemRef is rebuilt on demand
-/// ([`AllocationLifetimes::canonical`]), the member list lives in one
-/// shared table ([`AllocationLifetimes::members`]) and the space is an
-/// index into the function's few spaces ([`AllocationLifetimes::space`]).
+/// kernel; 40 bytes): the base is a variable index or an index into the
+/// few string names ([`AllocationLifetimes::base`]), the whole-root MemRef
+/// is rebuilt on demand ([`AllocationLifetimes::canonical`]), the member
+/// lists live in one shared table ([`AllocationLifetimes::members`], each
+/// root storing where its list starts) and the space is an index into the
+/// function's few spaces ([`AllocationLifetimes::space`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Root {
-    /// The storage root as it appears in MemRefs.
-    pub base: MemBase,
-    /// The `pl.tile.alloc` statement, when the root has one.
-    pub alloc_stmt: Option<StmtId>,
-    /// Memory space: `AllocationLifetimes::spaces[space]`.
-    space: u32,
     /// Byte size of the allocation.
     pub size: u64,
-    /// `pinned=True` (an author-declared allocation).
-    pub pinned: bool,
+    /// The storage root: a variable index, or [`NAMED`] plus an index into
+    /// `AllocationLifetimes::names`.
+    base: u32,
+    /// The `pl.tile.alloc` statement (`NO_STMT`: none).
+    alloc_stmt: u32,
     /// The variable whose MemRef names the whole root as the program
     /// writes it (`NO_VAR`: `pl.MemRef(base, 0, size)`).
     canonical_var: u32,
-    /// The root's members: `AllocationLifetimes::member_list[start..end]`.
-    members: (u32, u32),
+    /// Where the root's members start in `AllocationLifetimes::member_list`
+    /// (they end where the next root's start).
+    members: u32,
+    /// Union of the members' lifetimes (`def == NO_DEF`: no member).
+    def: u32,
+    last: u32,
+    /// Memory space: `AllocationLifetimes::spaces[space]`.
+    space: u8,
+    /// `pinned=True` (an author-declared allocation).
+    pub pinned: bool,
+}
+
+impl Root {
+    /// The `pl.tile.alloc` statement, when the root has one.
+    pub fn alloc_stmt(&self) -> Option<StmtId> {
+        (self.alloc_stmt != NO_STMT).then(|| StmtId::new(self.alloc_stmt as usize))
+    }
+
     /// Union of the members' lifetimes (`None` when it has no member).
-    pub lifetime: Option<Lifetime>,
+    pub fn lifetime(&self) -> Option<Lifetime> {
+        (self.def != NO_DEF).then_some(Lifetime {
+            def: self.def,
+            last: self.last,
+        })
+    }
+
+    fn join(&mut self, l: Lifetime) {
+        if self.def == NO_DEF {
+            (self.def, self.last) = (l.def, l.last);
+        } else {
+            self.def = self.def.min(l.def);
+            self.last = self.last.max(l.last);
+        }
+    }
 }
 
 /// What [`analyze`] computes for one function.
 #[derive(Clone, Debug)]
 pub struct AllocationLifetimes {
-    /// Program order.
-    pub order: ProgramOrder,
-    /// Lifetime of every assignment-defined variable.
-    pub vars: SecondaryMap<VarId, Option<Lifetime>>,
     /// Allocation roots (non-DDR), in order of first appearance.
     pub roots: PrimaryMap<RootId, Root>,
     /// The distinct spaces of the roots (see [`space`](Self::space)).
     spaces: Vec<MemSpace>,
+    /// The string names of string-named roots (see [`base`](Self::base)).
+    names: Vec<Arc<str>>,
+    /// Program-order index of the assignment defining each variable
+    /// (`NO_DEF`: none), 4 bytes a variable, read through
+    /// [`def`](Self::def).
+    def: Vec<u32>,
     /// The root each tile variable's MemRef names (iter args and
     /// control-flow results included), `NO_ROOT` for none: 4 bytes a
     /// variable, read through [`root_of`](Self::root_of).
@@ -86,6 +119,10 @@ pub struct AllocationLifetimes {
     /// Every root's members, root after root (one table instead of a
     /// vector per root).
     member_list: Vec<VarId>,
+    /// Lifetimes of the members of declared (`pinned`) roots, the only
+    /// variable lifetimes a check needs besides the roots' own
+    /// ([`pinned_member_lifetime`](Self::pinned_member_lifetime)).
+    pinned_lives: HashMap<VarId, Lifetime>,
 }
 
 impl AllocationLifetimes {
@@ -93,8 +130,22 @@ impl AllocationLifetimes {
     /// definition (program-order index, then variable id): the first is
     /// the first-defined member.
     pub fn members(&self, r: RootId) -> &[VarId] {
-        let (start, end) = self.roots[r].members;
-        &self.member_list[start as usize..end as usize]
+        let start = self.roots[r].members as usize;
+        let end = self
+            .roots
+            .get(RootId::new(r.index() + 1))
+            .map_or(self.member_list.len(), |n| n.members as usize);
+        &self.member_list[start..end]
+    }
+
+    /// The storage root of `r` as it appears in MemRefs.
+    pub fn base(&self, r: RootId) -> MemBase {
+        let b = self.roots[r].base;
+        if b & NAMED != 0 {
+            MemBase::Named(self.names[(b & !NAMED) as usize].clone())
+        } else {
+            MemBase::Var(VarId::new(b as usize))
+        }
     }
 
     /// The MemRef that names the whole root `r` (`pl.MemRef(base, 0,
@@ -114,7 +165,7 @@ impl AllocationLifetimes {
                     .memref()
                     .cloned()
             })
-            .unwrap_or_else(|| MemRef::new(root.base.clone(), 0, root.size))
+            .unwrap_or_else(|| MemRef::new(self.base(r), 0, root.size))
     }
 
     /// The root `v`'s MemRef names (iter args and control-flow results
@@ -122,6 +173,19 @@ impl AllocationLifetimes {
     pub fn root_of(&self, v: VarId) -> Option<RootId> {
         let r = *self.root_of.get(v.index())?;
         (r != NO_ROOT).then(|| RootId::new(r as usize))
+    }
+
+    /// The program-order index of the assignment defining `v` (the last
+    /// one, should there be several), when one does.
+    pub fn def(&self, v: VarId) -> Option<u32> {
+        let d = *self.def.get(v.index())?;
+        (d != NO_DEF).then_some(d)
+    }
+
+    /// The lifetime of `v` when it is a member of a declared (`pinned`)
+    /// root; `None` for every other variable.
+    pub fn pinned_member_lifetime(&self, v: VarId) -> Option<Lifetime> {
+        self.pinned_lives.get(&v).copied()
     }
 
     /// The root holding `v`'s bytes, following iter args and results to the
@@ -140,16 +204,14 @@ impl AllocationLifetimes {
         None
     }
 
-    /// Frees the per-statement and per-variable tables (the program
-    /// order, each variable's lifetime and root) once the caller is done
-    /// with them: MemoryReuse after collecting its constraints, as packing
-    /// and rewriting read only the roots and their members (at 100k
-    /// statements the tables are 5 MB). Afterwards `order`, `vars` and
-    /// `root_of` are empty and [`storage_root`](Self::storage_root) finds
-    /// nothing.
+    /// Frees the per-variable tables (each variable's definition and
+    /// root) once the caller is done with them: MemoryReuse after
+    /// collecting its constraints, as packing and rewriting read only the
+    /// roots and their members. Afterwards [`def`](Self::def),
+    /// [`root_of`](Self::root_of) and [`storage_root`](Self::storage_root)
+    /// find nothing.
     pub fn release_var_tables(&mut self) {
-        self.order = ProgramOrder::default();
-        self.vars = SecondaryMap::new();
+        self.def = Vec::new();
         self.root_of = Vec::new();
     }
 
@@ -160,11 +222,16 @@ impl AllocationLifetimes {
 
     /// The roots of one memory space, in root order.
     pub fn roots_in(&self, space: MemSpace) -> Vec<RootId> {
-        self.roots
-            .iter()
-            .filter(|(_, r)| self.spaces[r.space as usize] == space)
-            .map(|(id, _)| id)
-            .collect()
+        let of_space = || {
+            self.roots
+                .iter()
+                .filter(move |(_, r)| self.spaces[r.space as usize] == space)
+                .map(|(id, _)| id)
+        };
+        // Counted first: exactly as long as it needs to be.
+        let mut out = Vec::with_capacity(of_space().count());
+        out.extend(of_space());
+        out
     }
 }
 
@@ -178,52 +245,34 @@ pub fn tile_storage(f: &Function, v: VarId) -> Option<(&MemRef, MemSpace)> {
 }
 
 /// Runs the lifetime analysis of `f`.
+///
+/// Holds no table per statement: two walks number the statements as
+/// [`ProgramOrder`](super::order::ProgramOrder) does, the first recording
+/// each variable's definition and the loop spans, the second charging
+/// every read to the root of the value that carries its bytes. Per
+/// variable it keeps a definition index and a root (8 bytes), and one
+/// more table of 4 bytes while the roots are found.
 pub fn analyze(f: &Function) -> AllocationLifetimes {
-    let order = ProgramOrder::build(f);
-    let mut vars: SecondaryMap<VarId, Option<Lifetime>> = sized(f.vars.len(), None);
-
-    // Definitions.
-    for (_, s) in stmts(f) {
-        let targets = f.stmts[s].targets();
-        if !targets.is_empty() {
-            let i = order.index[s];
-            for &t in targets {
-                vars[t] = Some(Lifetime { def: i, last: i });
-            }
+    let nv = f.vars.len();
+    // Definitions and loop spans.
+    let mut def: Vec<u32> = vec![NO_DEF; nv];
+    let mut loops: Vec<Span> = Vec::new();
+    Numbering::new(Some(&mut loops)).walk(f, Block::Body, NO_LOOP, &mut |s, i, _| {
+        for &t in f.stmts[s].targets() {
+            def[t.index()] = i;
         }
-    }
-
-    // Uses, charged to the values that carry the storage.
-    let mut stack = Vec::new();
-    let mut used = Vec::new();
-    for (_, s) in stmts(f) {
-        used.clear();
-        f.stmts[s].for_each_use(&mut |v| used.push(v));
-        for &v in &used {
-            stack.clear();
-            stack.push((v, 0u32));
-            while let Some((w, depth)) = stack.pop() {
-                if let Some(lt) = vars[w].as_mut() {
-                    let at = order.extended_read(s, lt.def);
-                    lt.last = lt.last.max(at);
-                } else if depth < 64 {
-                    for n in carried_from(f, w) {
-                        stack.push((n, depth + 1));
-                    }
-                }
-            }
-        }
-    }
+    });
 
     // Roots: allocation statements first (in body order), then string-named
     // roots in order of first use.
     let mut roots: PrimaryMap<RootId, Root> = PrimaryMap::new();
-    // Root of each allocation variable (`NO_ROOT`: none), 4 bytes a variable.
-    let mut by_var: Vec<u32> = vec![NO_ROOT; f.vars.len()];
-    let mut by_name: HashMap<std::sync::Arc<str>, RootId> = HashMap::default();
     let mut spaces: Vec<MemSpace> = Vec::new();
+    let mut names: Vec<Arc<str>> = Vec::new();
     // Room for every allocation at once (no doubling slack).
-    roots.reserve(stmts(f).filter(|&(_, s)| f.alloc_at(s).is_some()).count());
+    roots.reserve_exact(stmts(f).filter(|&(_, s)| f.alloc_at(s).is_some()).count());
+    // Root of each allocation variable (`NO_ROOT`: none), 4 bytes a
+    // variable, until every tile knows its root.
+    let mut by_var: Vec<u32> = vec![NO_ROOT; nv];
     for (_, s) in stmts(f) {
         if let Some(a) = f.alloc_at(s) {
             let space = a.space;
@@ -231,140 +280,276 @@ pub fn analyze(f: &Function) -> AllocationLifetimes {
                 continue;
             }
             let id = roots.push(Root {
-                base: MemBase::Var(a.var),
-                alloc_stmt: Some(s),
-                space: space_index(&mut spaces, space),
                 size: a.size,
-                pinned: a.pinned,
+                base: a.var.index() as u32,
+                alloc_stmt: s.index() as u32,
                 canonical_var: NO_VAR,
-                members: (0, 0),
-                lifetime: None,
+                members: 0,
+                def: NO_DEF,
+                last: 0,
+                space: space_index(&mut spaces, space),
+                pinned: a.pinned,
             });
             by_var[a.var.index()] = id.index() as u32;
         }
     }
 
-    let mut root_of: Vec<u32> = vec![NO_ROOT; f.vars.len()];
-    // Program order of definition for member lists (unassigned vars last).
-    // The keys are distinct (the index breaks ties), so an unstable sort
-    // gives the same order as a stable keyed sort.
-    let mut ordered_vars: Vec<u32> = (0..f.vars.len() as u32).collect();
-    ordered_vars.sort_unstable_by_key(|&i| {
-        let v = VarId::new(i as usize);
-        (vars[v].map_or(u32::MAX, |l| l.def), i)
-    });
-    let ordered = || ordered_vars.iter().map(|&i| VarId::new(i as usize));
-    // Member counts per root first, so that one table holds every list
-    // (string-named roots found below are counted as they appear).
-    let mut count: Vec<u32> = Vec::with_capacity(roots.len());
-    for v in ordered() {
+    // Each tile's root, in order of definition (program-order index, then
+    // variable id; variables without a definition last): string-named
+    // roots are numbered in that order. Member counts go into
+    // `Root::members` for now.
+    let mut root_of: Vec<u32> = vec![NO_ROOT; nv];
+    let mut by_name: HashMap<Arc<str>, RootId> = HashMap::default();
+    let mut pinned_lives: HashMap<VarId, Lifetime> = HashMap::default();
+    in_def_order(f, &def, &mut |v| {
         let Some((m, space)) = tile_storage(f, v) else {
-            continue;
+            return;
         };
         if !space.is_on_chip() {
-            continue;
+            return;
         }
         let id = match m.base() {
             MemBase::Var(b) => match by_var[b.index()] {
-                NO_ROOT => continue,
+                NO_ROOT => return,
                 id => RootId::new(id as usize),
             },
             MemBase::Named(n) => match by_name.get(&n) {
                 Some(&id) => id,
                 None => {
                     let id = roots.push(Root {
-                        base: m.base(),
-                        alloc_stmt: None,
-                        space: space_index(&mut spaces, space),
                         size: m.size().unwrap_or(0),
-                        pinned: false,
+                        base: NAMED | names.len() as u32,
+                        alloc_stmt: NO_STMT,
                         canonical_var: v.index() as u32,
-                        members: (0, 0),
-                        lifetime: None,
+                        members: 0,
+                        def: NO_DEF,
+                        last: 0,
+                        space: space_index(&mut spaces, space),
+                        pinned: false,
                     });
+                    names.push(n.clone());
                     by_name.insert(n, id);
                     id
                 }
             },
         };
         root_of[v.index()] = id.index() as u32;
-        if let Some(lt) = vars[v] {
-            if is_assigned(f, v).is_some() {
-                let r = &mut roots[id];
-                r.lifetime = Some(match r.lifetime {
-                    Some(x) => x.union(&lt),
-                    None => lt,
-                });
-                if count.len() <= id.index() {
-                    count.resize(id.index() + 1, 0);
-                }
-                count[id.index()] += 1;
+        let d = def[v.index()];
+        if d != NO_DEF && is_assigned(f, v).is_some() {
+            let r = &mut roots[id];
+            let l = Lifetime { def: d, last: d };
+            r.join(l);
+            r.members += 1;
+            if r.pinned {
+                pinned_lives.insert(v, l);
             }
         }
-    }
+    });
     drop(by_var);
     drop(by_name);
     let mut next = 0u32;
-    for (id, r) in roots.iter_mut() {
-        let n = count.get(id.index()).copied().unwrap_or(0);
-        r.members = (next, next);
+    for (_, r) in roots.iter_mut() {
+        let n = r.members;
+        r.members = next;
         next += n;
     }
-    drop(count);
     let mut member_list = vec![VarId::new(0); next as usize];
-    for v in ordered() {
-        let Some(id) = Some(root_of[v.index()])
-            .filter(|&r| r != NO_ROOT)
-            .map(|r| RootId::new(r as usize))
-        else {
-            continue;
-        };
-        if vars[v].is_some() && is_assigned(f, v).is_some() {
-            let r = &mut roots[id];
-            member_list[r.members.1 as usize] = v;
-            r.members.1 += 1;
+    // Fill cursor of each root: its start plus the members placed so far,
+    // kept in the root until every list is full.
+    in_def_order(f, &def, &mut |v| {
+        let r = root_of[v.index()];
+        if r == NO_ROOT || def[v.index()] == NO_DEF || is_assigned(f, v).is_none() {
+            return;
         }
+        let r = &mut roots[RootId::new(r as usize)];
+        member_list[r.members as usize] = v;
+        r.members += 1;
+    });
+    // Back to the starts: each cursor now stands where the list ends,
+    // which is where the next root's list starts.
+    let mut start = 0u32;
+    for (_, r) in roots.iter_mut() {
+        (start, r.members) = (r.members, start);
     }
-    drop(ordered_vars);
+
+    // Uses, charged to the values that carry the storage: a read extends
+    // the root of every member it reaches.
+    let mut stack = Vec::new();
+    let mut used = Vec::new();
+    Numbering::new(None).walk(f, Block::Body, NO_LOOP, &mut |s, i, lp| {
+        used.clear();
+        f.stmts[s].for_each_use(&mut |v| used.push(v));
+        for &v in &used {
+            stack.clear();
+            stack.push((v, 0u32));
+            while let Some((w, depth)) = stack.pop() {
+                let d = def[w.index()];
+                if d != NO_DEF {
+                    let r = root_of[w.index()];
+                    if r == NO_ROOT || is_assigned(f, w).is_none() {
+                        continue;
+                    }
+                    let at = extended_read(&loops, i, lp, d);
+                    let root = &mut roots[RootId::new(r as usize)];
+                    root.last = root.last.max(at);
+                    if root.pinned {
+                        if let Some(l) = pinned_lives.get_mut(&w) {
+                            l.last = l.last.max(at);
+                        }
+                    }
+                } else if depth < 64 {
+                    for n in carried_from(f, w) {
+                        stack.push((n, depth + 1));
+                    }
+                }
+            }
+        }
+    });
+    drop(loops);
 
     // The whole-root MemRef as the program writes it: the window of the
     // first owning (non-view) member when it covers the root, so moved
     // tiles print the representative's MemRef exactly (`0` or
     // `pl.const(0, pl.INT64)`).
-    for (_, r) in roots.iter_mut() {
-        let owner = member_list[r.members.0 as usize..r.members.1 as usize]
-            .iter()
-            .copied()
-            .find(|&m| {
-                !defined_by_view(f, m)
-                    && f.vars[m]
-                        .ty
-                        .as_ref()
-                        .and_then(Type::memref)
-                        .is_some_and(|mr| {
-                            mr.const_offset() == Some(0)
-                                && mr.size() == Some(r.size)
-                                && mr.slots().is_none()
-                                && mr.slot_index().is_none()
-                        })
-            });
+    let mut lt = AllocationLifetimes {
+        roots,
+        spaces,
+        names,
+        def,
+        root_of,
+        member_list,
+        pinned_lives,
+    };
+    for id in lt.roots.keys() {
+        let size = lt.roots[id].size;
+        let owner = lt.members(id).iter().copied().find(|&m| {
+            !defined_by_view(f, m)
+                && f.vars[m]
+                    .ty
+                    .as_ref()
+                    .and_then(Type::memref)
+                    .is_some_and(|mr| {
+                        mr.const_offset() == Some(0)
+                            && mr.size() == Some(size)
+                            && mr.slots().is_none()
+                            && mr.slot_index().is_none()
+                    })
+        });
         if let Some(owner) = owner {
-            r.canonical_var = owner.index() as u32;
+            lt.roots[id].canonical_var = owner.index() as u32;
+        }
+    }
+    lt
+}
+
+/// A loop in program order: `[start, end]` and its parent loop.
+struct Span {
+    start: u32,
+    end: u32,
+    parent: u32,
+}
+
+/// The index at which a read at index `i`, inside loop `lp`, of a value
+/// defined at `def` ends (see [`ProgramOrder::extended_read`]).
+///
+/// [`ProgramOrder::extended_read`]: super::order::ProgramOrder::extended_read
+fn extended_read(loops: &[Span], i: u32, lp: u32, def: u32) -> u32 {
+    let mut at = i;
+    let mut l = lp;
+    while l != NO_LOOP {
+        let span = &loops[l as usize];
+        if span.start > def {
+            at = at.max(span.end);
+        }
+        l = span.parent;
+    }
+    at
+}
+
+/// Program-order numbering of [`ProgramOrder`](super::order::ProgramOrder)
+/// (pre-order, comments and blank lines skipped), without its tables.
+struct Numbering<'a> {
+    len: u32,
+    next_loop: u32,
+    /// Where to record the loop spans (the first walk only).
+    loops: Option<&'a mut Vec<Span>>,
+}
+
+impl<'a> Numbering<'a> {
+    fn new(loops: Option<&'a mut Vec<Span>>) -> Self {
+        Numbering {
+            len: 0,
+            next_loop: 0,
+            loops,
         }
     }
 
-    AllocationLifetimes {
-        order,
-        vars,
-        roots,
-        spaces,
-        root_of,
-        member_list,
+    /// Calls `visit(s, index, innermost loop)` on every numbered statement
+    /// of block `b` and its nested blocks, in program order.
+    fn walk(&mut self, f: &Function, b: Block, lp: u32, visit: &mut impl FnMut(StmtId, u32, u32)) {
+        for &s in f.block(b) {
+            if matches!(f.stmts[s].kind, StmtKind::Comment(_) | StmtKind::Blank) {
+                continue;
+            }
+            let i = self.len;
+            self.len += 1;
+            visit(s, i, lp);
+            match &f.stmts[s].kind {
+                StmtKind::For(_) => {
+                    let id = self.next_loop;
+                    self.next_loop += 1;
+                    if let Some(loops) = self.loops.as_deref_mut() {
+                        loops.push(Span {
+                            start: i,
+                            end: i,
+                            parent: lp,
+                        });
+                    }
+                    self.walk(f, Block::Loop(s), id, visit);
+                    if let Some(loops) = self.loops.as_deref_mut() {
+                        loops[id as usize].end = self.len - 1;
+                    }
+                }
+                StmtKind::If(_) | StmtKind::With(_) => {
+                    for child in f.child_blocks(s) {
+                        self.walk(f, child, lp, visit);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Calls `visit` on every variable of `f` in order of definition
+/// (program-order index of its defining assignment, then variable id;
+/// variables without one last, by id), without a sorted table of them.
+fn in_def_order(f: &Function, def: &[u32], visit: &mut impl FnMut(VarId)) {
+    let mut here: Vec<VarId> = Vec::new();
+    Numbering::new(None).walk(f, Block::Body, NO_LOOP, &mut |s, i, _| {
+        here.clear();
+        here.extend(
+            f.stmts[s]
+                .targets()
+                .iter()
+                .copied()
+                .filter(|t| def[t.index()] == i),
+        );
+        here.sort_unstable();
+        here.dedup();
+        for &v in &here {
+            visit(v);
+        }
+    });
+    for (i, &d) in def.iter().enumerate() {
+        if d == NO_DEF {
+            visit(VarId::new(i));
+        }
     }
 }
 
 /// The index of `space` in `spaces`, added when new.
-fn space_index(spaces: &mut Vec<MemSpace>, space: MemSpace) -> u32 {
+fn space_index(spaces: &mut Vec<MemSpace>, space: MemSpace) -> u8 {
     let i = match spaces.iter().position(|&s| s == space) {
         Some(i) => i,
         None => {
@@ -372,7 +557,8 @@ fn space_index(spaces: &mut Vec<MemSpace>, space: MemSpace) -> u32 {
             spaces.len() - 1
         }
     };
-    i as u32
+    // A function has a handful of spaces.
+    u8::try_from(i).unwrap_or(u8::MAX)
 }
 
 /// No variable (a root without a canonical member).
@@ -381,15 +567,18 @@ const NO_VAR: u32 = u32::MAX;
 /// No root (in the allocation-variable table of [`analyze`]).
 const NO_ROOT: u32 = u32::MAX;
 
-/// A side table for `n` ids allocated once at its full length (growing it
-/// one id at a time would leave up to twice the capacity behind).
-fn sized<K: EntityRef, V: Clone>(n: usize, default: V) -> SecondaryMap<K, V> {
-    let mut m = SecondaryMap::with_default(default.clone());
-    if n > 0 {
-        m[K::new(n - 1)] = default;
-    }
-    m
-}
+/// No definition (a variable no assignment defines; a root without a
+/// member).
+const NO_DEF: u32 = u32::MAX;
+
+/// No statement (a root without an allocation statement).
+const NO_STMT: u32 = u32::MAX;
+
+/// No enclosing loop (top level).
+const NO_LOOP: u32 = u32::MAX;
+
+/// Marks [`Root::base`] as an index into the string names.
+const NAMED: u32 = 1 << 31;
 
 /// Whether the defining op of `v` is a view (its MemRef is a window of its
 /// source, rebased rather than replaced when its root moves).

@@ -28,6 +28,16 @@ pub struct Stmts<'a> {
     open: Vec<(Block, std::slice::Iter<'a, StmtId>)>,
 }
 
+impl Stmts<'_> {
+    /// Whether `s`, the statement just returned, is inside a loop (a
+    /// `for` is not inside its own body).
+    pub fn in_loop(&self, s: StmtId) -> bool {
+        self.open
+            .iter()
+            .any(|(b, _)| matches!(*b, Block::Loop(l) if l != s))
+    }
+}
+
 impl Iterator for Stmts<'_> {
     type Item = (Block, StmtId);
 

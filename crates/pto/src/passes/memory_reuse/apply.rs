@@ -10,12 +10,10 @@
 //! - is a view (or a bare alias of one): keeps its own window, rebased:
 //!   base `P`, offset `o + its offset` (an integer), same size and slots.
 
-use super::lifetime::{AllocationLifetimes, RootId};
-use super::packing::{defined_by_view, Placement};
+use super::lifetime::AllocationLifetimes;
+use super::packing::{defined_by_view, Packing, Placement};
 use crate::ir::MemBase;
-use crate::ir::{
-    BinOp, Expr, Function, MemRef, MemRefParts, SecondaryMap, StmtKind, Type, VarDef, VarId,
-};
+use crate::ir::{BinOp, Expr, Function, MemRef, MemRefParts, StmtKind, Type, VarDef, VarId};
 use rustc_hash::FxHashMap as HashMap;
 use std::collections::BTreeSet;
 
@@ -108,11 +106,7 @@ fn covers_root(m: &MemRef, size: u64) -> bool {
 /// MemRef object with the root's members, so moving the root moves the phi
 /// too (split-K accumulators: an `if` whose branches both write the moved
 /// Acc buffer keeps naming it, and no copy is needed).
-pub fn apply(
-    f: &mut Function,
-    lt: &AllocationLifetimes,
-    placement: &SecondaryMap<RootId, Option<Placement>>,
-) {
+pub fn apply(f: &mut Function, lt: &AllocationLifetimes, placement: &Packing) {
     // `if` results grouped by the base their MemRef names now, in variable
     // order; kept current as MemRefs move, so each root finds its phis
     // without scanning every phi of the function.
@@ -131,11 +125,11 @@ pub fn apply(
             phis.entry(BaseKey::of(&m.base())).or_default().insert(v);
         }
     }
-    for (r, p) in placement.iter().filter_map(|(r, p)| Some((r, (*p)?))) {
+    for (r, p) in placement.iter() {
         if p.arena == r && p.offset == 0 {
             continue;
         }
-        let base = &lt.roots[r].base;
+        let base = &lt.base(r);
         let moved_phis: Vec<VarId> = phis
             .get(&BaseKey::of(base))
             .map(|s| s.iter().copied().collect())

@@ -141,7 +141,7 @@ impl AllocationConstraints {
         if self.separated(a, b) {
             return true;
         }
-        match (lt.roots[a].lifetime, lt.roots[b].lifetime) {
+        match (lt.roots[a].lifetime(), lt.roots[b].lifetime()) {
             (Some(la), Some(lb)) => self.workspace_blocks(a, &la, b, &lb),
             _ => false,
         }
@@ -414,7 +414,8 @@ fn load_tpop(f: &Function, lt: &AllocationLifetimes, c: &mut AllocationConstrain
 }
 
 fn written_workspace(f: &Function, lt: &AllocationLifetimes, c: &mut AllocationConstraints) {
-    for (_, s) in stmts(f) {
+    let mut walk = stmts(f);
+    while let Some((_, s)) = walk.next() {
         let Some(call) = f.stmts[s].call() else {
             continue;
         };
@@ -428,8 +429,8 @@ fn written_workspace(f: &Function, lt: &AllocationLifetimes, c: &mut AllocationC
             };
             // Inside a loop the next iteration rewrites the workspace while
             // vector reads of this one may still be in flight.
-            let def = match (lt.order.in_loop(s), is_assigned(f, w), lt.vars[w]) {
-                (false, Some(_), Some(l)) => l.def,
+            let def = match (walk.in_loop(s), is_assigned(f, w), lt.def(w)) {
+                (false, Some(_), Some(d)) => d,
                 _ => {
                     c.isolated.insert(rw);
                     continue;
@@ -566,16 +567,18 @@ pub fn check_declared_slots(f: &Function, lt: &AllocationLifetimes) -> Result<()
         for (slot, vs) in by_slot {
             for (i, &a) in vs.iter().enumerate() {
                 for &b in &vs[i + 1..] {
-                    let (Some(la), Some(lb)) = (lt.vars[a], lt.vars[b]) else {
+                    let (Some(la), Some(lb)) =
+                        (lt.pinned_member_lifetime(a), lt.pinned_member_lifetime(b))
+                    else {
                         continue;
                     };
                     if la.overlaps(&lb) {
-                        let base = match &r.base {
+                        let base = match &lt.base(id) {
                             crate::ir::MemBase::Var(v) => f.vars[*v].name.to_string(),
                             crate::ir::MemBase::Named(n) => n.to_string(),
                         };
                         let pos = is_assigned(f, b)
-                            .or(r.alloc_stmt)
+                            .or(r.alloc_stmt())
                             .map(|s| f.stmts[s].pos)
                             .unwrap_or_default();
                         return Err(PassError::planning(format!(

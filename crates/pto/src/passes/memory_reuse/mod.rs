@@ -171,7 +171,10 @@ pub fn run_function(
     ctx: &mut PassContext,
     opts: ReuseOptions,
 ) -> Result<(), PassError> {
-    let snap = normalize::snapshot(f);
+    // Taken when the first round rewrites the function: the analyses and
+    // the packing before it leave the function as it was, and its peak
+    // is then lower by the snapshot.
+    let mut snap = None;
     // Retargeting a yielded value frees (part of) its old buffer, and a
     // swap through scratch adds an allocation after packing; another round
     // packs the program as it now is, so that a second run of the pass
@@ -185,10 +188,7 @@ pub fn run_function(
         // Packing and rewriting read only the roots and their members.
         lt.release_var_tables();
         let packing = packing::pack(f, &lt, &cons, &ctx.soc, ctx.policy.as_ref(), opts.sub_range);
-        let moved = packing
-            .placement
-            .iter()
-            .any(|(r, p)| p.is_some_and(|p| p.arena != r || p.offset != 0));
+        let moved = packing.iter().any(|(r, p)| p.arena != r || p.offset != 0);
         // A later round that moves nothing leaves every boundary as the
         // previous round's fix-up made it.
         if round > 0 && !moved {
@@ -197,16 +197,17 @@ pub fn run_function(
         if notes.is_empty() {
             notes.clone_from(&packing.notes);
         }
-        apply::apply(f, &lt, &packing.placement);
+        let snap = &*snap.get_or_insert_with(|| normalize::snapshot(f));
+        apply::apply(f, &lt, &packing);
         // The analysis tables describe the program before the rewrite;
         // the rest of the round works on the program alone.
         drop((lt, cons, packing));
         yield_fixup::align_loop_carries(f);
         yield_fixup::coalesce_acc_if_phis(f);
-        normalize::normalize(f, &snap);
+        normalize::normalize(f, snap);
         let changes =
             yield_fixup::fix_yields_opts(f, ctx.soc.family(), true, ctx.seed_rules.as_var_like)?;
-        normalize::normalize(f, &snap);
+        normalize::normalize(f, snap);
         cleanup::remove_dead_allocs(f);
         if changes == yield_fixup::FixupChanges::default() {
             break;

@@ -34,7 +34,7 @@ use tilemem_soc::{MemSpace, MemoryAllocatorPolicy, Soc};
 
 use super::constraints::AllocationConstraints;
 use super::lifetime::{AllocationLifetimes, Lifetime, RootId};
-use crate::ir::{Expr, Function, SecondaryMap, Type};
+use crate::ir::{EntityRef, Expr, Function, Type};
 use crate::passes::analysis::walk::stmts;
 
 /// Where a root's bytes end up: inside `arena` (a representative root) at
@@ -82,12 +82,41 @@ pub enum PackNote {
 /// The packing of one function.
 #[derive(Clone, Debug, Default)]
 pub struct Packing {
-    /// Placement of every packed root (representatives map to themselves),
-    /// a dense side table over the function's roots.
-    pub placement: SecondaryMap<RootId, Option<Placement>>,
+    /// The arena of every packed root (representatives name themselves),
+    /// `NO_BUCKET` for a root not packed: a dense table over the
+    /// function's roots, 4 bytes a root.
+    arena: Vec<u32>,
+    /// Offsets of the roots placed by the sub-range fallback (every other
+    /// packed root sits at offset 0 of its arena).
+    sub_range: BTreeMap<RootId, u64>,
     /// Diagnostics to emit.
     pub notes: Vec<PackNote>,
 }
+
+impl Packing {
+    /// The placement of root `r`, when it was packed.
+    pub fn get(&self, r: RootId) -> Option<Placement> {
+        let a = *self.arena.get(r.index())?;
+        (a != NO_BUCKET).then(|| {
+            let offset = self.sub_range.get(&r).copied();
+            Placement {
+                arena: RootId::new(a as usize),
+                offset: offset.unwrap_or(0),
+                sub_range: offset.is_some(),
+            }
+        })
+    }
+
+    /// Every packed root with its placement, in root order.
+    pub fn iter(&self) -> impl Iterator<Item = (RootId, Placement)> + '_ {
+        (0..self.arena.len())
+            .map(RootId::new)
+            .filter_map(|r| Some((r, self.get(r)?)))
+    }
+}
+
+/// No buffer / arena (a root not packed).
+const NO_BUCKET: u32 = u32::MAX;
 
 struct Buffer {
     rep: RootId,
@@ -102,7 +131,7 @@ struct Buffer {
     members: Vec<(RootId, u64)>,
     /// Member lifetimes as `(def, last)`; pairwise disjoint in whole-buffer
     /// packing, so one predecessor lookup decides interference.
-    lives: BTreeSet<(u32, u32)>,
+    lives: Lives,
     /// Smallest `last` of any member (written-workspace rule).
     min_last: u32,
     /// Largest workspace definition index of any member.
@@ -111,10 +140,56 @@ struct Buffer {
     residues: BTreeMap<u32, BTreeSet<u32>>,
 }
 
+/// A buffer's member lifetimes as an ordered set: a sorted vector while
+/// small (most buffers hold a few roots; a B-tree leaf is 104 bytes),
+/// a B-tree once inserting into the vector would cost more than it saves.
+enum Lives {
+    Few(Vec<(u32, u32)>),
+    Many(BTreeSet<(u32, u32)>),
+}
+
+/// Members a buffer keeps in a sorted vector before switching to a B-tree.
+const FEW_LIVES: usize = 32;
+
+impl Lives {
+    /// The greatest element below `key`.
+    fn before(&self, key: (u32, u32)) -> Option<(u32, u32)> {
+        match self {
+            Lives::Few(v) => {
+                let i = v.partition_point(|&x| x < key);
+                i.checked_sub(1).map(|i| v[i])
+            }
+            Lives::Many(s) => s.range(..key).next_back().copied(),
+        }
+    }
+
+    fn insert(&mut self, x: (u32, u32)) {
+        match self {
+            Lives::Few(v) => {
+                let i = v.partition_point(|&y| y < x);
+                if v.get(i) == Some(&x) {
+                    return;
+                }
+                if v.len() < FEW_LIVES {
+                    v.insert(i, x);
+                } else {
+                    let mut s: BTreeSet<(u32, u32)> = v.drain(..).collect();
+                    s.insert(x);
+                    *self = Lives::Many(s);
+                }
+            }
+            Lives::Many(s) => {
+                s.insert(x);
+            }
+        }
+    }
+}
+
 /// One packing of a space: the buffers and the buffer of each root.
 struct Packed {
     bufs: Vec<Buffer>,
-    bucket_of: SecondaryMap<RootId, Option<u32>>,
+    /// Buffer of each root (`NO_BUCKET`: none), 4 bytes a root.
+    bucket_of: Vec<u32>,
 }
 
 struct SpaceInput<'a> {
@@ -129,7 +204,7 @@ struct SpaceInput<'a> {
 impl SpaceInput<'_> {
     fn life(&self, r: RootId) -> Lifetime {
         self.lt.roots[r]
-            .lifetime
+            .lifetime()
             .unwrap_or(Lifetime { def: 0, last: 0 })
     }
 
@@ -165,11 +240,11 @@ impl SpaceInput<'_> {
         b: &Buffer,
         bi: usize,
         r: RootId,
-        bucket_of: &SecondaryMap<RootId, Option<u32>>,
+        bucket_of: &[u32],
         tags: &[(u32, u32)],
     ) -> bool {
         let l = self.life(r);
-        if let Some(&(d, last)) = b.lives.range(..(l.last, 0)).next_back() {
+        if let Some((d, last)) = b.lives.before((l.last, 0)) {
             if (Lifetime { def: d, last }).overlaps(&l) {
                 return false;
             }
@@ -190,7 +265,10 @@ impl SpaceInput<'_> {
             return false;
         }
         if let Some(ps) = self.partners.get(&r) {
-            if ps.iter().any(|p| bucket_of[*p] == Some(bi as u32)) {
+            if ps
+                .iter()
+                .any(|p| bucket_of.get(p.index()) == Some(&(bi as u32)))
+            {
                 return false;
             }
         }
@@ -199,11 +277,9 @@ impl SpaceInput<'_> {
 
     fn pack(&self, depth: &BTreeMap<u32, u32>, sub_range: bool) -> Packed {
         let mut bufs: Vec<Buffer> = Vec::new();
-        let mut bucket_of: SecondaryMap<RootId, Option<u32>> = SecondaryMap::new();
-        if let Some(&last) = self.roots.iter().max() {
-            // The whole table at once (no doubling slack).
-            bucket_of[last] = None;
-        }
+        // The whole table at once (no doubling slack).
+        let n = self.roots.iter().max().map_or(0, |r| r.index() + 1);
+        let mut bucket_of: Vec<u32> = vec![NO_BUCKET; n];
         for &r in &self.roots {
             let size = self.lt.roots[r].size;
             let tags = self.tags(r, depth);
@@ -235,7 +311,7 @@ impl SpaceInput<'_> {
                         size,
                         closed: self.closed(r),
                         members: Vec::new(),
-                        lives: BTreeSet::new(),
+                        lives: Lives::Few(Vec::new()),
                         min_last: u32::MAX,
                         max_ws_def: None,
                         residues: BTreeMap::new(),
@@ -257,7 +333,7 @@ impl SpaceInput<'_> {
             for (g, k) in tags {
                 b.residues.entry(g).or_default().insert(k);
             }
-            bucket_of[r] = u32::try_from(bi).ok();
+            bucket_of[r.index()] = u32::try_from(bi).unwrap_or(NO_BUCKET);
         }
         Packed { bufs, bucket_of }
     }
@@ -389,11 +465,10 @@ pub fn pack(
     policy: &dyn MemoryAllocatorPolicy,
     allow_sub_range: bool,
 ) -> Packing {
-    let mut out = Packing::default();
-    if let Some(last) = lt.roots.keys().next_back() {
-        // The whole table at once (no doubling slack).
-        out.placement[last] = None;
-    }
+    let mut out = Packing {
+        arena: vec![NO_BUCKET; lt.roots.len()],
+        ..Packing::default()
+    };
     for space in MemSpace::ALL {
         if !space.is_on_chip() {
             continue;
@@ -401,7 +476,7 @@ pub fn pack(
         let mut roots: Vec<RootId> = lt
             .roots_in(space)
             .into_iter()
-            .filter(|&r| lt.roots[r].lifetime.is_some())
+            .filter(|&r| lt.roots[r].lifetime().is_some())
             .collect();
         if roots.is_empty() {
             continue;
@@ -412,7 +487,7 @@ pub fn pack(
             let root = &lt.roots[r];
             (
                 std::cmp::Reverse(root.size),
-                root.lifetime.map(|l| l.def),
+                root.lifetime().map(|l| l.def),
                 r,
             )
         });
@@ -440,25 +515,18 @@ pub fn pack(
             &mut out.notes,
         );
         for &r in &input.roots {
-            let Some(b) = packed.bucket_of[r].map(|bi| &packed.bufs[bi as usize]) else {
+            let Some(b) = packed.bufs.get(packed.bucket_of[r.index()] as usize) else {
                 continue;
             };
             if b.sub_range {
                 continue;
             }
-            out.placement[r] = Some(Placement {
-                arena: b.rep,
-                offset: 0,
-                sub_range: false,
-            });
+            out.arena[r.index()] = b.rep.index() as u32;
         }
         for b in packed.bufs.iter().filter(|b| b.sub_range) {
             for &(m, off) in &b.members {
-                out.placement[m] = Some(Placement {
-                    arena: b.rep,
-                    offset: off,
-                    sub_range: true,
-                });
+                out.arena[m.index()] = b.rep.index() as u32;
+                out.sub_range.insert(m, off);
             }
         }
     }
