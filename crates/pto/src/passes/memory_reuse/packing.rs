@@ -140,15 +140,19 @@ struct Buffer {
     residues: BTreeMap<u32, BTreeSet<u32>>,
 }
 
-/// A buffer's member lifetimes as an ordered set: a sorted vector while
-/// small (most buffers hold a few roots; a B-tree leaf is 104 bytes),
-/// a B-tree once inserting into the vector would cost more than it saves.
+/// A buffer's member lifetimes as an ordered set: a sorted vector (8 bytes
+/// a member; a B-tree spends about 18) while members arrive in order or
+/// the buffer is small, a B-tree once an insertion into the middle of a
+/// large vector would shift it.
+///
+/// Roots are packed in program order, so a buffer's members nearly always
+/// arrive in order: the long chains of one buffer stay a vector.
 enum Lives {
     Few(Vec<(u32, u32)>),
     Many(BTreeSet<(u32, u32)>),
 }
 
-/// Members a buffer keeps in a sorted vector before switching to a B-tree.
+/// Members below which a vector takes insertions anywhere.
 const FEW_LIVES: usize = 32;
 
 impl Lives {
@@ -170,7 +174,7 @@ impl Lives {
                 if v.get(i) == Some(&x) {
                     return;
                 }
-                if v.len() < FEW_LIVES {
+                if i == v.len() || v.len() < FEW_LIVES {
                     v.insert(i, x);
                 } else {
                     let mut s: BTreeSet<(u32, u32)> = v.drain(..).collect();
