@@ -58,8 +58,6 @@ pub struct Root {
     /// The storage root: a variable index, or [`NAMED`] plus an index into
     /// `AllocationLifetimes::names`.
     base: u32,
-    /// The `pl.tile.alloc` statement (`NO_STMT`: none).
-    alloc_stmt: u32,
     /// The variable whose MemRef names the whole root as the program
     /// writes it (`NO_VAR`: `pl.MemRef(base, 0, size)`).
     canonical_var: u32,
@@ -76,11 +74,6 @@ pub struct Root {
 }
 
 impl Root {
-    /// The `pl.tile.alloc` statement, when the root has one.
-    pub fn alloc_stmt(&self) -> Option<StmtId> {
-        (self.alloc_stmt != NO_STMT).then(|| StmtId::new(self.alloc_stmt as usize))
-    }
-
     /// Union of the members' lifetimes (`None` when it has no member).
     pub fn lifetime(&self) -> Option<Lifetime> {
         (self.def != NO_DEF).then_some(Lifetime {
@@ -145,6 +138,19 @@ impl AllocationLifetimes {
             MemBase::Named(self.names[(b & !NAMED) as usize].clone())
         } else {
             MemBase::Var(VarId::new(b as usize))
+        }
+    }
+
+    /// The `pl.tile.alloc` statement of `r`, when it has one: the
+    /// definition of its allocation variable (kept out of [`Root`], which
+    /// only diagnostics ask for it).
+    pub fn alloc_stmt(&self, f: &Function, r: RootId) -> Option<StmtId> {
+        match self.base(r) {
+            MemBase::Var(v) => match f.vars[v].def {
+                crate::ir::VarDef::Stmt(s) if f.alloc_at(s).is_some() => Some(s),
+                _ => None,
+            },
+            MemBase::Named(_) => None,
         }
     }
 
@@ -282,7 +288,6 @@ pub fn analyze(f: &Function) -> AllocationLifetimes {
             let id = roots.push(Root {
                 size: a.size,
                 base: a.var.index() as u32,
-                alloc_stmt: s.index() as u32,
                 canonical_var: NO_VAR,
                 members: 0,
                 def: NO_DEF,
@@ -319,7 +324,6 @@ pub fn analyze(f: &Function) -> AllocationLifetimes {
                     let id = roots.push(Root {
                         size: m.size().unwrap_or(0),
                         base: NAMED | names.len() as u32,
-                        alloc_stmt: NO_STMT,
                         canonical_var: v.index() as u32,
                         members: 0,
                         def: NO_DEF,
@@ -570,9 +574,6 @@ const NO_ROOT: u32 = u32::MAX;
 /// No definition (a variable no assignment defines; a root without a
 /// member).
 const NO_DEF: u32 = u32::MAX;
-
-/// No statement (a root without an allocation statement).
-const NO_STMT: u32 = u32::MAX;
 
 /// No enclosing loop (top level).
 const NO_LOOP: u32 = u32::MAX;

@@ -578,8 +578,8 @@ pub fn check_declared_slots(f: &Function, lt: &AllocationLifetimes) -> Result<()
                             crate::ir::MemBase::Named(n) => n.to_string(),
                         };
                         let pos = is_assigned(f, b)
-                            .or(r.alloc_stmt())
-                            .map(|s| f.stmts[s].pos)
+                            .or(lt.alloc_stmt(f, id))
+                            .map(|s| f.pos_of(s))
                             .unwrap_or_default();
                         return Err(PassError::planning(format!(
                             "MemoryReuse: tiles '{}' and '{}' of function '{}' are bound to slot {} of the declared allocation '{}' and are live at the same time; the second write would destroy data the first still needs. Bind them to different slots (pl.MemRef(..., slots=N)[k]) or to different declarations",
