@@ -405,7 +405,7 @@ pub fn def_line(f: &Function, v: VarId) -> Option<u32> {
     match f.vars[v].def {
         crate::ir::VarDef::Stmt(s)
         | crate::ir::VarDef::IterArg(s)
-        | crate::ir::VarDef::LoopVar(s) => Some(f.stmts[s].pos.line).filter(|&l| l > 0),
+        | crate::ir::VarDef::LoopVar(s) => Some(f.pos_of(s).line).filter(|&l| l > 0),
         _ => None,
     }
 }
@@ -422,7 +422,7 @@ fn shape_text(shape: &[Expr]) -> String {
 /// program position `at`; `walk` is [`Function::walk`].
 pub fn statement_at(f: &Function, walk: &[(crate::ir::Block, StmtId)], at: u64) -> (u32, String) {
     walk.get(at.saturating_sub(1) as usize)
-        .map(|&(_, s)| (f.stmts[s].pos.line, stmt_label(f, s)))
+        .map(|&(_, s)| (f.pos_of(s).line, stmt_label(f, s)))
         .unwrap_or((0, String::new()))
 }
 

@@ -128,7 +128,7 @@ pub(super) fn remedies(
         .iter()
         .filter(|r| r.space.name() == s.space && r.size > 0)
     {
-        let line = program.functions[fidx].stmts[r.stmt].pos.line;
+        let line = program.functions[fidx].pos_of(r.stmt).line;
         // The cross-core pipe ring: a window of slot_num slots of slot_size
         // bytes, named by the pipe's `*_initialize_pipe` call. Fewer slots
         // give a smaller window; try each depth from the top.

@@ -161,6 +161,12 @@ pub struct Function {
     /// and change it with [`comment`](Self::comment) /
     /// [`set_comment`](Self::set_comment).
     pub comments: FxHashMap<StmtId, Box<str>>,
+    /// Source position of each statement read, by statement index
+    /// (statements past its end, the ones passes add, have none: `0:0`).
+    /// Read and set it with [`pos_of`](Self::pos_of) /
+    /// [`set_pos`](Self::set_pos): kept beside the arena, not in every
+    /// statement, as InitMemRef adds a statement per tile.
+    positions: Vec<Pos>,
     /// Position of `def`.
     pub pos: Pos,
 }
@@ -179,6 +185,7 @@ impl Function {
             vars: PrimaryMap::new(),
             stmts: PrimaryMap::new(),
             comments: FxHashMap::default(),
+            positions: Vec::new(),
             pos: Pos::default(),
         }
     }
@@ -209,6 +216,29 @@ impl Function {
             ty,
             def,
         })
+    }
+
+    /// Where statement `s` was read from (`0:0` for a statement a pass
+    /// added).
+    pub fn pos_of(&self, s: StmtId) -> Pos {
+        self.positions.get(s.index()).copied().unwrap_or_default()
+    }
+
+    /// Records where statement `s` was read from.
+    pub fn set_pos(&mut self, s: StmtId, pos: Pos) {
+        let i = s.index();
+        if i >= self.positions.len() {
+            if pos == Pos::default() {
+                return;
+            }
+            self.positions.resize(i + 1, Pos::default());
+        }
+        self.positions[i] = pos;
+    }
+
+    /// Makes room for the positions of `n` more statements read.
+    pub fn reserve_positions(&mut self, n: usize) {
+        self.positions.reserve(n);
     }
 
     /// Adds a statement to the arena (not yet to any block; see [`insert`](Self::insert)).
@@ -436,6 +466,7 @@ impl Function {
             }
         }
         self.stmts.truncate(stmts);
+        self.positions.truncate(stmts);
     }
 
     /// The `pl.tile.alloc` statements of the top-level body, in order.

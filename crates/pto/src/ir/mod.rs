@@ -64,7 +64,7 @@
 //!   a `for`/`if` has [`VarDef::Stmt`] of that statement.
 //! - **Trivia**: own-line comments and blank lines of hand-written
 //!   programs are [`StmtKind::Comment`] / [`StmtKind::Blank`] statements
-//!   in their block; passes skip them. [`Stmt::pos`] is the source position
+//!   in their block; passes skip them. [`Function::pos_of`] is the source position
 //!   for diagnostics (`0:0` for statements a pass created). A trailing
 //!   `# comment` is in the side table [`Function::comment`].
 //! - **Text**: dotted names ([`Expr::Path`], [`Kwarg::name`]) are
@@ -151,6 +151,6 @@ mod tests {
             size_of::<MemRef>(),
             size_of::<MemSpace>(),
         ];
-        assert_eq!(sizes, [48, 40, 24, 32, 48, 24, 24, 16, 8]);
+        assert_eq!(sizes, [40, 40, 24, 32, 48, 24, 24, 16, 8]);
     }
 }

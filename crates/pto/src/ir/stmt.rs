@@ -24,23 +24,20 @@ pub struct Pos {
     pub col: u32,
 }
 
-/// A statement. Its end-of-line comment, which few statements have, is
-/// in the function's side table ([`Function::comment`](super::Function::comment)).
+/// A statement. Its end-of-line comment, which few statements have, and
+/// its source position, which the statements passes add lack, are in the
+/// function's side tables ([`Function::comment`](super::Function::comment),
+/// [`Function::pos_of`](super::Function::pos_of)).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Stmt {
     /// What the statement does.
     pub kind: StmtKind,
-    /// Where it was read from.
-    pub pos: Pos,
 }
 
 impl Stmt {
-    /// A synthesized statement (no position).
+    /// A statement (with no position until one is set).
     pub fn new(kind: StmtKind) -> Stmt {
-        Stmt {
-            kind,
-            pos: Pos::default(),
-        }
+        Stmt { kind }
     }
 
     /// The call on the right of an assignment or of an expression statement.

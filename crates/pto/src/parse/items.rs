@@ -158,6 +158,7 @@ impl<'s> Parser<'s> {
             .sum::<usize>()
             + 1;
         self.f.stmts.reserve(lines);
+        self.f.reserve_positions(lines);
         self.f.vars.reserve(lines + 8);
         self.scope.reserve(lines + 8, &self.f.vars);
     }

@@ -69,7 +69,9 @@ impl<'s> Parser<'s> {
             };
             self.bump()?;
             let pos = self.pos(t);
-            out.push(self.f.stmts.push(Stmt { kind, pos }));
+            let s = self.f.stmts.push(Stmt::new(kind));
+            self.f.set_pos(s, pos);
+            out.push(s);
         }
     }
 
@@ -79,7 +81,8 @@ impl<'s> Parser<'s> {
         comment: Option<Box<str>>,
         pos: Pos,
     ) -> StmtId {
-        let s = self.f.stmts.push(Stmt { kind, pos });
+        let s = self.f.stmts.push(Stmt::new(kind));
+        self.f.set_pos(s, pos);
         if let Some(c) = comment {
             self.f.comments.insert(s, c);
         }

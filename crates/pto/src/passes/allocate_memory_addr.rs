@@ -231,7 +231,7 @@ fn first_member_pos(f: &Function, r: VarId) -> Option<crate::ir::Pos> {
             return None;
         }
         match d.def {
-            crate::ir::VarDef::Stmt(s) if f.stmts[s].pos.line > 0 => Some(f.stmts[s].pos),
+            crate::ir::VarDef::Stmt(s) if f.pos_of(s).line > 0 => Some(f.pos_of(s)),
             _ => None,
         }
     })
@@ -309,7 +309,7 @@ fn plan_layout(
                 // An allocation InitMemRef inserted has no line of its
                 // own: its first tile's definition stands for it.
                 let line_of = |a: &crate::ir::Alloc| {
-                    let own = f.stmts[a.stmt].pos;
+                    let own = f.pos_of(a.stmt);
                     if own.line > 0 {
                         return own;
                     }

@@ -677,7 +677,7 @@ fn assign(
     value: &Expr,
     st: &mut State<'_>,
 ) -> Result<(), PassError> {
-    let pos = f.stmts[s].pos;
+    let pos = f.pos_of(s);
     // A copy without the trailing TileView extras, which no rule reads.
     let ty = match f.ty(x) {
         Some(Type::Tile(t, m)) => Some((
@@ -1170,7 +1170,7 @@ fn resolve_declared(
 
 fn def_pos(f: &Function, v: VarId) -> Pos {
     match f.vars[v].def {
-        VarDef::Stmt(s) => f.stmts[s].pos,
+        VarDef::Stmt(s) => f.pos_of(s),
         _ => f.pos,
     }
 }

@@ -51,7 +51,7 @@ fn function_input_spaces(f: &Function, warnings: &mut Vec<String>) -> Result<(),
             let names: Vec<&str> = allowed.iter().map(|m| m.name()).collect();
             let arg = info.args.get(i).copied().unwrap_or("?");
             let var = &f.vars[v].name;
-            let pos = f.stmts[s].pos;
+            let pos = f.pos_of(s);
             let Some(space) = &t.space else {
                 return Err(PassError::input(format!(
                     "'{}' argument {i} ({arg}) '{var}' is a tile without a memory space, so it \

@@ -122,7 +122,7 @@ pub fn resolve(
         if !crate::ops::has_class(call.op_name(), crate::ops::OpClass::Reserve) {
             continue;
         }
-        let pos = f.stmts[s].pos;
+        let pos = f.pos_of(s);
         let name = call
             .kwarg("name")
             .and_then(Expr::as_str)
