@@ -176,7 +176,17 @@ struct Context {
 impl Context {
     fn new(problem: &Problem) -> Context {
         let n = problem.buffers.len();
-        let mut partners: Vec<Vec<(u32, u64)>> = vec![Vec::new(); n];
+        // Exact capacities: a long pipeline gives single roots thousands
+        // of partners, and doubling growth would waste up to half.
+        let mut degree = vec![0usize; n];
+        for &(a, b, _) in &problem.penalties {
+            if a != b {
+                degree[a.index()] += 1;
+                degree[b.index()] += 1;
+            }
+        }
+        let mut partners: Vec<Vec<(u32, u64)>> =
+            degree.iter().map(|&d| Vec::with_capacity(d)).collect();
         for &(a, b, w) in &problem.penalties {
             if a != b {
                 partners[a.index()].push((b.0, w));

@@ -222,19 +222,18 @@ pub(crate) fn back_edge(earlier: &Recog, later: &Recog) -> bool {
         && later.terminal.iter().flatten().any(|&p| p != h)
 }
 
-/// What [`handoff`] or [`back_edge`] of `earlier` and `later` needs beyond
-/// one path and the order of their accesses: both qualify, and a clean
-/// terminal set of one holds a pipe other than the other's head (across
-/// the back edge only inside a loop). It reads only `qualifies`, `head`,
-/// `terminal` and whether `lp` is set, so roots alike in those can be
+/// What [`handoff`] of `earlier` and `later`, or [`back_edge`] of `later`
+/// and `earlier`, needs beyond one path, the order of their accesses and
+/// (across the back edge) a loop: both qualify, and the clean terminal
+/// set of `earlier` holds a pipe other than `later`'s head. The back-edge
+/// rule is this test with the roles swapped, so a pair may take a penalty
+/// only when `may_pair(a, b) || may_pair(b, a)`. It reads only
+/// `qualifies`, `head` and `terminal`, so roots alike in those can be
 /// judged together.
 pub(crate) fn may_pair(earlier: &Recog, later: &Recog) -> bool {
-    let hands = |from: &Recog, to: &Recog| {
-        to.head.is_some_and(|h| {
-            !from.terminal.contains(&None) && from.terminal.iter().flatten().any(|&p| p != h)
-        })
-    };
     earlier.qualifies
         && later.qualifies
-        && (hands(earlier, later) || (earlier.lp.is_some() && hands(later, earlier)))
+        && later.head.is_some_and(|h| {
+            !earlier.terminal.contains(&None) && earlier.terminal.iter().flatten().any(|&p| p != h)
+        })
 }
