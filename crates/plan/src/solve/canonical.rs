@@ -176,7 +176,17 @@ struct Context {
 impl Context {
     fn new(problem: &Problem) -> Context {
         let n = problem.buffers.len();
-        let mut partners: Vec<Vec<(u32, u64)>> = vec![Vec::new(); n];
+        // Exact capacities: a long pipeline gives single roots thousands
+        // of partners, and doubling growth would waste up to half.
+        let mut degree = vec![0usize; n];
+        for &(a, b, _) in &problem.penalties {
+            if a != b {
+                degree[a.index()] += 1;
+                degree[b.index()] += 1;
+            }
+        }
+        let mut partners: Vec<Vec<(u32, u64)>> =
+            degree.iter().map(|&d| Vec::with_capacity(d)).collect();
         for &(a, b, w) in &problem.penalties {
             if a != b {
                 partners[a.index()].push((b.0, w));
@@ -210,6 +220,7 @@ impl Context {
         let mut obstacles: Vec<(u64, u64)> = Vec::new();
         let mut merged: Vec<(u64, u64)> = Vec::new();
         let mut candidates: Vec<u64> = Vec::new();
+        let mut added: Vec<i128> = Vec::new();
         for &x in order {
             let xi = x as usize;
             let bx = &bufs[xi];
@@ -269,28 +280,46 @@ impl Context {
                 }
                 candidates.sort_unstable();
                 candidates.dedup();
+                // Added penalty of every candidate at once: a placed
+                // partner on `[oy, ey)` overlaps the candidates `c` with
+                // `c + size > oy` and `c < ey`, a run of the ascending
+                // list, so its weight goes into a difference array. Linear
+                // in partners plus candidates, not their product (one
+                // root with thousands of handoff partners is common).
+                let partners = &self.partners[xi];
+                added.clear();
+                added.resize(candidates.len() + 1, 0);
+                if bx.size > 0 {
+                    for &(y, w) in partners {
+                        let yi = y as usize;
+                        if !placed_flag[yi] || bufs[yi].size == 0 {
+                            continue;
+                        }
+                        let (oy, ey) = (offsets[yi], offsets[yi] + bufs[yi].size);
+                        let lo = candidates.partition_point(|&c| c.saturating_add(bx.size) <= oy);
+                        let hi = candidates.partition_point(|&c| c < ey);
+                        if lo < hi {
+                            added[lo] += i128::from(w);
+                            added[hi] -= i128::from(w);
+                        }
+                    }
+                }
                 let mut best: Option<(u64, u64)> = None; // (added penalty, offset)
-                for &c in &candidates {
+                let mut run = 0i128;
+                for (k, &c) in candidates.iter().enumerate() {
+                    run += added[k];
                     if !fits(c) {
                         continue;
                     }
-                    if !self.partners[xi].is_empty()
-                        && !meter.charge_obstacles(self.partners[xi].len())
-                    {
+                    // The work of scoring `c` partner by partner, as booked
+                    // before the difference array: budgets cut at the
+                    // same point.
+                    if !partners.is_empty() && !meter.charge_obstacles(partners.len()) {
                         return None;
                     }
-                    let added: u64 = self.partners[xi]
-                        .iter()
-                        .filter(|&&(y, _)| {
-                            let yi = y as usize;
-                            placed_flag[yi]
-                                && bx.size > 0
-                                && bufs[yi].size > 0
-                                && c < offsets[yi] + bufs[yi].size
-                                && offsets[yi] < c + bx.size
-                        })
-                        .map(|&(_, w)| w)
-                        .fold(0u64, u64::saturating_add);
+                    // Weights are not negative: the saturating sum is the
+                    // exact sum capped at u64::MAX.
+                    let added = u64::try_from(run).unwrap_or(u64::MAX);
                     if best.is_none_or(|(bp, _)| added < bp) {
                         best = Some((added, c));
                         if added == 0 {

@@ -284,7 +284,10 @@ fn plan_function(
     );
     let mut addr: BTreeMap<usize, u64> = BTreeMap::new();
     let mut reports = Vec::new();
-    for m in &models {
+    // Each model is dropped once planned: only one space's pairs are held
+    // while the solver runs.
+    for m in models {
+        let m = &m;
         if let Some(b) = m
             .buffers
             .iter()
@@ -586,7 +589,7 @@ fn export(
     for &(i, j) in &m.soft {
         side.push_str(&format!(
             "soft,{},{}\n",
-            m.buffers[i].name, m.buffers[j].name
+            m.buffers[i as usize].name, m.buffers[j as usize].name
         ));
     }
     // Hull-overlapping pairs of exclusive branches (shareable in the

@@ -15,8 +15,8 @@ use tilemem_plan::{Buffer, BufferId, Problem};
 use tilemem_soc::{Family, MemoryAllocatorPolicy, Soc};
 
 use super::penalty::{self, Recog};
-use crate::ir::{EntityRef, Expr, Function, MemSpace, StmtKind, Type, VarId};
-use crate::ops::OpClass;
+use crate::ir::{Block, EntityRef, Expr, Function, MemSpace, StmtKind, Type, VarId};
+use crate::ops::{OpClass, Pipe};
 use crate::passes::analysis::exclusive::Occupancy;
 use crate::passes::analysis::facts::Facts;
 use crate::passes::analysis::hazards::{
@@ -94,8 +94,10 @@ pub(crate) struct DsaModel {
     /// Per group: requested depth (number of stages) and slot size (largest
     /// aligned member).
     pub groups: BTreeMap<u32, (usize, u64)>,
-    /// Soft pairs `(earlier, later)` of unit weight: a cross-pipe handoff.
-    pub soft: BTreeSet<(usize, usize)>,
+    /// Soft pairs `(earlier, later)` of unit weight: a cross-pipe handoff;
+    /// sorted, without duplicates. `u32` indices: long pipelines have
+    /// millions of them.
+    pub soft: Vec<(u32, u32)>,
     /// Pairs `(i, j)`, `i < j`, whose hulls overlap (a `Lifetime` hard
     /// pair) although they are never live together: exclusive branches of
     /// an `if` ([`crate::passes::analysis::exclusive`]), with no other hard
@@ -183,10 +185,14 @@ impl DsaModel {
         for &(i, j) in self.hard.keys() {
             p.conflicts.push((id(i), id(j)));
         }
-        let mut pen: BTreeMap<(usize, usize), u64> = BTreeMap::new();
-        for &(i, j) in &self.soft {
-            *pen.entry((i.min(j), i.max(j))).or_default() += 1;
-        }
+        // Penalty pairs, one per occurrence, counted after sorting: the
+        // same `(i, j)` order and weights as a map, without a tree node per
+        // pair (long pipelines have millions of handoff pairs).
+        let mut pen: Vec<(u32, u32)> = self
+            .soft
+            .iter()
+            .map(|&(i, j)| (i.min(j), i.max(j)))
+            .collect();
         for &pair in self.pipeline.keys() {
             if self.hard.contains_key(&pair) {
                 continue;
@@ -196,11 +202,15 @@ impl DsaModel {
                     p.conflicts.push((id(pair.0), id(pair.1)))
                 }
                 Some(_) => {}
-                None => *pen.entry(pair).or_default() += 1,
+                None => pen.push((pair.0 as u32, pair.1 as u32)),
             }
         }
-        for ((i, j), w) in pen {
-            p.penalties.push((id(i), id(j), w));
+        pen.sort_unstable();
+        p.penalties.reserve(pen.len());
+        for run in pen.chunk_by(|a, b| a == b) {
+            let (i, j) = run[0];
+            p.penalties
+                .push((BufferId(i), BufferId(j), run.len() as u64));
         }
         p
     }
@@ -398,61 +408,79 @@ pub(crate) fn build(
             .flat_map(|(&g, set)| set.iter().enumerate().map(move |(k, &st)| ((g, st), k)))
             .collect();
         let ordinal = |g: u32, st: i64| ordinals.get(&(g, st)).copied().unwrap_or(0);
-        let mut pipeline = BTreeMap::new();
-        let mut soft = BTreeSet::new();
-        for i in 0..n {
-            for j in i + 1..n {
+        let lifetimes: Vec<(u64, u64)> = buffers.iter().map(DsaBuffer::lifetime).collect();
+        // Overlapping lifetimes: a sweep in start order meets exactly the
+        // overlapping pairs (work proportional to them, not to n^2).
+        let mut by_start: Vec<usize> = (0..n).collect();
+        by_start.sort_unstable_by_key(|&i| (lifetimes[i].0, i));
+        for (p, &x) in by_start.iter().enumerate() {
+            let hi = lifetimes[x].1;
+            for &y in &by_start[p + 1..] {
+                if lifetimes[y].0 >= hi {
+                    break;
+                }
+                let (i, j) = (x.min(y), x.max(y));
                 let (a, b) = (&buffers[i], &buffers[j]);
-                let (alo, ahi) = a.lifetime();
-                let (blo, bhi) = b.lifetime();
-                if alo < bhi && blo < ahi {
-                    hard.insert((i, j), HardReason::Lifetime);
-                    let grouped = a.stages.iter().any(|x| b.stages.iter().any(|y| x.0 == y.0));
-                    if !(a.pinned || b.pinned || grouped)
-                        && (occupancy[i].has_gap() || occupancy[j].has_gap())
-                        && occupancy[i].disjoint(&occupancy[j])
-                    {
-                        exclusive.insert((i, j));
-                    }
-                    continue;
-                }
-                if a.pinned || b.pinned {
-                    hard.insert((i, j), HardReason::Declared);
-                    continue;
-                }
-                // Every group the two roots share, with both dense stage
-                // ordinals: whether they must stay apart depends on the
-                // depths (see `DsaModel::pipeline_hard`).
-                let shared: Vec<SharedStage> = a
-                    .stages
-                    .iter()
-                    .flat_map(|&(g, sa)| {
-                        b.stages
-                            .iter()
-                            .filter(move |x| x.0 == g)
-                            .map(move |&(_, sb)| (g, ordinal(g, sa), ordinal(g, sb)))
-                    })
-                    .collect();
-                if shared.iter().any(|&(_, x, y)| x != y) {
-                    // Copies of different stages of one pipelined loop:
-                    // their handoffs are the pipeline's own, never a reuse
-                    // penalty.
-                    pipeline.insert((i, j), shared);
-                    continue;
-                }
-                if !penalties_on {
-                    continue;
-                }
-                let (fi, si) = if ahi <= blo { (i, j) } else { (j, i) };
-                let (first, second) = (&buffers[fi].recog, &buffers[si].recog);
-                if penalty::handoff(first, second) {
-                    soft.insert((fi, si));
-                }
-                if penalty::back_edge(first, second) {
-                    soft.insert((si, fi));
+                hard.insert((i, j), HardReason::Lifetime);
+                let grouped = a.stages.iter().any(|x| b.stages.iter().any(|y| x.0 == y.0));
+                if !(a.pinned || b.pinned || grouped)
+                    && (occupancy[i].has_gap() || occupancy[j].has_gap())
+                    && occupancy[i].disjoint(&occupancy[j])
+                {
+                    exclusive.insert((i, j));
                 }
             }
         }
+        let mut pipeline = BTreeMap::new();
+        let mut soft: Vec<(u32, u32)> = Vec::new();
+        // The rules of a pair whose lifetimes do not overlap. Only pairs
+        // some rule can apply to are visited (see `apart_candidates`);
+        // visiting one twice changes nothing.
+        let mut apart = |i: usize, j: usize| {
+            let (i, j) = (i.min(j), i.max(j));
+            let ((alo, ahi), (blo, bhi)) = (lifetimes[i], lifetimes[j]);
+            if i == j || (alo < bhi && blo < ahi) {
+                return;
+            }
+            let (a, b) = (&buffers[i], &buffers[j]);
+            if a.pinned || b.pinned {
+                hard.insert((i, j), HardReason::Declared);
+                return;
+            }
+            // Every group the two roots share, with both dense stage
+            // ordinals: whether they must stay apart depends on the
+            // depths (see `DsaModel::pipeline_hard`).
+            let shared: Vec<SharedStage> = a
+                .stages
+                .iter()
+                .flat_map(|&(g, sa)| {
+                    b.stages
+                        .iter()
+                        .filter(move |x| x.0 == g)
+                        .map(move |&(_, sb)| (g, ordinal(g, sa), ordinal(g, sb)))
+                })
+                .collect();
+            if shared.iter().any(|&(_, x, y)| x != y) {
+                // Copies of different stages of one pipelined loop: their
+                // handoffs are the pipeline's own, never a reuse penalty.
+                pipeline.insert((i, j), shared);
+                return;
+            }
+            if !penalties_on {
+                return;
+            }
+            let (fi, si) = if ahi <= blo { (i, j) } else { (j, i) };
+            let (first, second) = (&buffers[fi].recog, &buffers[si].recog);
+            if penalty::handoff(first, second) {
+                soft.push((fi as u32, si as u32));
+            }
+            if penalty::back_edge(first, second) {
+                soft.push((si as u32, fi as u32));
+            }
+        };
+        apart_candidates(&buffers, penalties_on, &mut apart);
+        soft.sort_unstable();
+        soft.dedup();
         // No-alias rules and hazards, from each defining statement.
         let split =
             rules.split_load_tpop && is_split_aiv(f) && soc.requires_split_load_tpop_workaround();
@@ -532,11 +560,9 @@ pub(crate) fn build(
             }
         }
         let _ = Family::A5;
-        for key in hard.keys() {
-            soft.remove(key);
-            soft.remove(&(key.1, key.0));
-            pipeline.remove(key);
-        }
+        soft.retain(|&(x, y)| !hard.contains_key(&(x.min(y) as usize, x.max(y) as usize)));
+        soft.shrink_to_fit();
+        pipeline.retain(|key, _| !hard.contains_key(key));
         let groups = group_stages
             .iter()
             .map(|(&g, st)| (g, (st.len(), group_slot.get(&g).copied().unwrap_or(0))))
@@ -556,4 +582,173 @@ pub(crate) fn build(
         });
     }
     out
+}
+
+/// Calls `apart(i, j)` for every pair of roots a rule other than the
+/// lifetime overlap may apply to (pairs may repeat): a declared root with
+/// every other, the roots sharing a pipeline group, and, with penalties on,
+/// the qualifying roots of one structured path whose recognizer facts allow
+/// a handoff or a back-edge penalty ([`penalty::may_pair`]). Every other
+/// pair gets nothing from the rules, so the all-pairs scan is not needed.
+fn apart_candidates(
+    buffers: &[DsaBuffer],
+    penalties_on: bool,
+    apart: &mut dyn FnMut(usize, usize),
+) {
+    let n = buffers.len();
+    for p in (0..n).filter(|&p| buffers[p].pinned) {
+        for j in 0..n {
+            apart(p, j);
+        }
+    }
+    let mut group_members: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
+    for (i, b) in buffers.iter().enumerate() {
+        for &(g, _) in &b.stages {
+            let m = group_members.entry(g).or_default();
+            if m.last() != Some(&i) {
+                m.push(i);
+            }
+        }
+    }
+    for members in group_members.values() {
+        for (x, &i) in members.iter().enumerate() {
+            for &j in &members[x + 1..] {
+                apart(i, j);
+            }
+        }
+    }
+    if !penalties_on {
+        return;
+    }
+    // Qualifying roots by path, then by the facts `may_pair` reads.
+    type Class = (Option<Pipe>, BTreeSet<Option<Pipe>>);
+    let mut paths: BTreeMap<(u8, usize), BTreeMap<Class, Vec<usize>>> = BTreeMap::new();
+    for (i, b) in buffers.iter().enumerate() {
+        let r = &b.recog;
+        if !r.qualifies {
+            continue;
+        }
+        let path = match r.path {
+            None => (0, 0),
+            Some(Block::Body) => (1, 0),
+            Some(Block::Loop(s)) => (2, s.index()),
+            Some(Block::Then(s)) => (3, s.index()),
+            Some(Block::Else(s)) => (4, s.index()),
+            Some(Block::With(s)) => (5, s.index()),
+        };
+        let class = (r.head, r.terminal.clone());
+        paths
+            .entry(path)
+            .or_default()
+            .entry(class)
+            .or_default()
+            .push(i);
+    }
+    for classes in paths.values() {
+        let classes: Vec<&Vec<usize>> = classes.values().collect();
+        for (x, xs) in classes.iter().enumerate() {
+            for (y, ys) in classes.iter().enumerate().skip(x) {
+                let (a, b) = (&buffers[xs[0]].recog, &buffers[ys[0]].recog);
+                if !(penalty::may_pair(a, b) || penalty::may_pair(b, a)) {
+                    continue;
+                }
+                for (k, &i) in xs.iter().enumerate() {
+                    let from = if x == y { k + 1 } else { 0 };
+                    for &j in &ys[from..] {
+                        apart(i, j);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::StmtId;
+    use tilemem_plan::solve::mt::{uniform_u64, Mt19937_64};
+
+    /// Random roots with few distinct facts, so that classes, groups and
+    /// paths collide often.
+    fn random_buffers(g: &mut Mt19937_64, n: usize) -> Vec<DsaBuffer> {
+        let pipes = [None, Some(Pipe::Mte2), Some(Pipe::Vector), Some(Pipe::Mte3)];
+        let mut pick = |k: u64| uniform_u64(g, 0, k - 1) as usize;
+        (0..n)
+            .map(|i| {
+                let start = pick(40) as u32;
+                let end = start + pick(6) as u32;
+                let terminal: BTreeSet<Option<Pipe>> =
+                    (0..=pick(2)).map(|_| pipes[pick(4)]).collect();
+                let path = match pick(3) {
+                    0 => Some(Block::Body),
+                    1 => Some(Block::Loop(StmtId::new(pick(2)))),
+                    _ => Some(Block::Then(StmtId::new(pick(2)))),
+                };
+                let first = pick(80) as u32;
+                let recog = Recog {
+                    qualifies: pick(5) != 0,
+                    poisoned: false,
+                    head: pipes[pick(4)],
+                    first,
+                    last: first + pick(4) as u32,
+                    terminal,
+                    path,
+                    lp: (pick(2) == 0).then_some(0),
+                };
+                let stages = (0..pick(3))
+                    .map(|_| (pick(3) as u32, pick(3) as i64))
+                    .collect();
+                DsaBuffer {
+                    root: VarId::new(i),
+                    name: format!("r{i}"),
+                    size: 32,
+                    start,
+                    end,
+                    pinned: pick(25) == 0,
+                    recog,
+                    stages,
+                }
+            })
+            .collect()
+    }
+
+    /// Every pair some rule other than the lifetime overlap applies to is
+    /// visited: a declared root, a shared group, or a handoff or back-edge
+    /// penalty on one path (checked against the all-pairs definition).
+    #[test]
+    fn apart_candidates_cover_every_pair_a_rule_applies_to() {
+        let mut g = Mt19937_64::new(7);
+        let mut covered = 0;
+        for round in 0..200 {
+            let n = 2 + round % 30;
+            let buffers = random_buffers(&mut g, n);
+            let mut visited = BTreeSet::new();
+            apart_candidates(&buffers, true, &mut |i, j| {
+                visited.insert((i.min(j), i.max(j)));
+            });
+            for i in 0..n {
+                for j in i + 1..n {
+                    let (a, b) = (&buffers[i], &buffers[j]);
+                    let (ra, rb) = (&a.recog, &b.recog);
+                    let rule = a.pinned
+                        || b.pinned
+                        || a.stages.iter().any(|x| b.stages.iter().any(|y| x.0 == y.0))
+                        || penalty::handoff(ra, rb)
+                        || penalty::handoff(rb, ra)
+                        || penalty::back_edge(ra, rb)
+                        || penalty::back_edge(rb, ra);
+                    if rule {
+                        covered += 1;
+                        assert!(
+                            visited.contains(&(i, j)),
+                            "round {round}: pair ({i}, {j}) not visited: {a:?} {b:?}"
+                        );
+                    }
+                }
+            }
+        }
+        // The rules applied to many pairs: the check was not vacuous.
+        assert!(covered > 1000, "only {covered} pairs had a rule");
+    }
 }

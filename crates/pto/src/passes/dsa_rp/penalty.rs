@@ -221,3 +221,19 @@ pub(crate) fn back_edge(earlier: &Recog, later: &Recog) -> bool {
         && !later.terminal.contains(&None)
         && later.terminal.iter().flatten().any(|&p| p != h)
 }
+
+/// What [`handoff`] of `earlier` and `later`, or [`back_edge`] of `later`
+/// and `earlier`, needs beyond one path, the order of their accesses and
+/// (across the back edge) a loop: both qualify, and the clean terminal
+/// set of `earlier` holds a pipe other than `later`'s head. The back-edge
+/// rule is this test with the roles swapped, so a pair may take a penalty
+/// only when `may_pair(a, b) || may_pair(b, a)`. It reads only
+/// `qualifies`, `head` and `terminal`, so roots alike in those can be
+/// judged together.
+pub(crate) fn may_pair(earlier: &Recog, later: &Recog) -> bool {
+    earlier.qualifies
+        && later.qualifies
+        && later.head.is_some_and(|h| {
+            !earlier.terminal.contains(&None) && earlier.terminal.iter().flatten().any(|&p| p != h)
+        })
+}
