@@ -214,6 +214,24 @@ fn shrinking_drops_only_the_unreferenced_tail_of_the_arenas() {
 }
 
 #[test]
+fn a_statement_added_after_shrinking_inherits_no_comment_or_position() {
+    let mut p = parse(ALLOCS).unwrap();
+    let f = &mut p.functions[0];
+    let n = f.stmts.len();
+    // A statement no block names, with a comment and a position.
+    let orphan = f.new_stmt(StmtKind::Blank);
+    f.set_comment(orphan, Some(" stale"));
+    f.set_pos(orphan, Pos { line: 7, col: 3 });
+    assert_eq!(f.comment(orphan), Some(" stale"));
+    f.shrink_arenas();
+    assert_eq!(f.stmts.len(), n);
+    let fresh = f.new_stmt(StmtKind::Blank);
+    assert_eq!(fresh, orphan, "the dropped id is handed out again");
+    assert_eq!(f.comment(fresh), None);
+    assert_eq!(f.pos_of(fresh), Pos::default());
+}
+
+#[test]
 fn memory_reuse_gives_the_merged_allocations_back() {
     use tilemem_pto::passes::{run_pipeline, PassContext, PassId, PlannerMode};
     let src = "\

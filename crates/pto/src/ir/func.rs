@@ -466,7 +466,10 @@ impl Function {
             }
         }
         self.stmts.truncate(stmts);
+        // A statement added later takes a dropped one's id: it must not
+        // inherit its position or comment.
         self.positions.truncate(stmts);
+        self.comments.retain(|s, _| s.index() < stmts);
     }
 
     /// The `pl.tile.alloc` statements of the top-level body, in order.
