@@ -530,15 +530,13 @@ impl Function {
         v
     }
 
-    /// Turns every statement written exactly as
-    /// `v: pl.Ptr = pl.tile.alloc(pl.Mem.X, SIZE[, pinned=True])` into a
+    /// Turns statement `s`, when it is written exactly as
+    /// `v: pl.Ptr = pl.tile.alloc(pl.Mem.X, SIZE[, pinned=True])`, into a
     /// [`StmtKind::Alloc`], which prints the same text (the reader calls
-    /// this once per function).
-    pub fn compact_allocs(&mut self) {
-        for s in self.stmts.keys() {
-            if let Some(kind) = self.alloc_form(s) {
-                self.stmts[s].kind = kind;
-            }
+    /// this on each typed assignment it reads).
+    pub fn compact_alloc(&mut self, s: StmtId) {
+        if let Some(kind) = self.alloc_form(s) {
+            self.stmts[s].kind = kind;
         }
     }
 

@@ -124,8 +124,6 @@ impl<'s> Parser<'s> {
         self.end_of_line()?;
         let body = self.suite()?;
         self.f.body = body;
-        // Allocations written in PyPTO's form are held without their call.
-        self.f.compact_allocs();
         Ok(std::mem::replace(&mut self.f, Function::new("")))
     }
 

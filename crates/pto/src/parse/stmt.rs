@@ -238,6 +238,7 @@ impl<'s> Parser<'s> {
             targets: vars.into(),
             value,
         };
+        self.f.compact_alloc(id);
         Ok(id)
     }
 
@@ -252,14 +253,17 @@ impl<'s> Parser<'s> {
     ) -> StmtId {
         let id = self.f.stmts.len();
         let v = self.bind(tok, Some(ty), VarDef::Stmt(StmtId::new(id)));
-        self.push_stmt(
+        let s = self.push_stmt(
             StmtKind::Assign {
                 targets: v.into(),
                 value,
             },
             comment,
             pos,
-        )
+        );
+        // Allocations written in PyPTO's form are held without their call.
+        self.f.compact_alloc(s);
+        s
     }
 
     pub(super) fn yield_stmt(
