@@ -13,6 +13,7 @@ use tilemem_pto::ir::Program;
 use tilemem_pto::passes::PlannerMode;
 use tilemem_soc::Soc;
 
+use crate::input_kind::{self, InputKind};
 use crate::output::{self, Outputs};
 
 /// Flags of `tilemem explain`.
@@ -65,7 +66,10 @@ pub fn run(args: Args) -> ExitCode {
     let program = match tilemem_pto::parse::parse(&src) {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("{file}:{}:{}: error: {}", e.line, e.col, e.message);
+            match input_kind::mismatch(&file, src.as_bytes(), InputKind::Pypto) {
+                Some(msg) => eprintln!("{msg}"),
+                None => eprint!("{}", e.line_form(&file)),
+            }
             return ExitCode::from(2);
         }
     };

@@ -15,6 +15,8 @@ mod bench;
 mod explain;
 mod fmt;
 mod html_map;
+mod input_kind;
+mod map_file;
 mod map_model;
 mod opt;
 mod output;

@@ -11,10 +11,13 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use crate::input_kind::{self, InputKind};
 use crate::output::{self, Outputs};
 use crate::planned::Planned;
 use tilemem_pto::ir::Program;
-use tilemem_pto::passes::{run_pipeline, ErrorKind, PassContext, PassId, PlannerMode};
+use tilemem_pto::passes::{
+    run_pipeline, ErrorKind, PassContext, PassId, PlannerMode, SeedRules,
+};
 use tilemem_soc::Soc;
 
 /// Flags of `tilemem plan`.
@@ -191,16 +194,9 @@ pub fn run(args: Args) -> ExitCode {
         };
         // Only the last planner takes the program, so it is always there.
         let Some(mut program) = taken else { break };
-        let mut ctx = PassContext::new(soc.clone(), mode);
-        ctx.seed_rules = seed_rules;
+        let mut ctx = context(&args, &soc, mode, seed_rules);
         if i == 0 {
             ctx.dsa.export_dir = staging.clone();
-        }
-        ctx.dsa.time_limit = (args.time_limit.is_finite() && args.time_limit >= 0.0)
-            .then(|| std::time::Duration::from_secs_f64(args.time_limit));
-        ctx.dsa.node_limit = (args.node_limit > 0).then_some(args.node_limit);
-        if args.penalty_first {
-            ctx.dsa.objective = tilemem_plan::Objective::PenaltyThenPeak;
         }
         let result = run_pipeline(&mut program, &mut ctx, passes);
         if i == 0 {
@@ -236,6 +232,40 @@ pub fn run(args: Args) -> ExitCode {
                 Some(l) => eprintln!("{file}:{}:{}: {e}", l.line, l.col),
                 None => eprintln!("{file}: {e}"),
             }
+            if let (ErrorKind::Planning, Some(path), Some(format)) = (e.kind, &args.map, map_format)
+            {
+                // The map still shows the plan, overflowing.
+                if let Ok(p) = read_program(&args.file, &file) {
+                    let ctx_of = |on: &Soc| context(&args, on, mode, seed_rules);
+                    if let Ok((planned, Some(err))) =
+                        crate::map_file::plan_for_map(&p, &soc, &ctx_of, passes)
+                    {
+                        let title = format!("{} ({})", file, soc.name());
+                        let source = std::fs::read_to_string(&args.file).unwrap_or_default();
+                        let results = [planned];
+                        let mut outputs = Outputs::new();
+                        crate::map_file::add(
+                            &mut outputs,
+                            path,
+                            format,
+                            &title,
+                            &results,
+                            &p,
+                            &soc,
+                            &source,
+                            Some(crate::map_file::overflow_note(&err)),
+                        );
+                        match outputs.commit() {
+                            Ok(()) => eprintln!(
+                                "[note] memory map of the plan without capacity limits, \
+                                 overflow marked: {}",
+                                path.display()
+                            ),
+                            Err(e) => eprintln!("error: {e}"),
+                        }
+                    }
+                }
+            }
             if e.kind == ErrorKind::Planning && !args.quiet {
                 // Planned in place: read the file again for the explanation.
                 let reread = match input.take() {
@@ -268,35 +298,25 @@ pub fn run(args: Args) -> ExitCode {
     }
     if let (Some(path), Some(format)) = (&args.map, map_format) {
         let title = format!("{} ({})", file, soc.name());
-        match format {
-            MapFormat::Html => {
-                // Kept for the map (`keep_input`); read again otherwise.
-                let reread;
-                let input = match &input {
-                    Some(p) => p,
-                    None => match read_program(&args.file, &file) {
-                        Ok(p) => {
-                            reread = p;
-                            &reread
-                        }
-                        Err(code) => return code,
-                    },
-                };
-                let page = crate::html_map::render(&crate::map_model::plan_doc(
-                    &title, &done, input, &soc,
-                ));
-                outputs.add(path, page);
-            }
-            MapFormat::Svg => {
-                // Streamed into the file during the commit, lane by lane
-                // (the report is always built when a map is asked for).
-                if let Some(report) = &primary.report {
-                    outputs.add_stream(path, |w: &mut dyn std::io::Write| {
-                        crate::map_model::write_plan_svg(report, w)
-                    });
-                }
-            }
-        }
+        // The program as read: kept for the HTML map (`keep_input`); the
+        // SVG does not need it.
+        let input = input.as_ref().unwrap_or(&primary.program);
+        let source = if format == MapFormat::Html {
+            std::fs::read_to_string(&args.file).unwrap_or_default()
+        } else {
+            String::new()
+        };
+        crate::map_file::add(
+            &mut outputs,
+            path,
+            format,
+            &title,
+            &done,
+            input,
+            &soc,
+            &source,
+            None,
+        );
     }
     if let (Some(dest), Some(staging)) = (&args.export_problems, &staging) {
         if staging.is_dir() {
@@ -337,27 +357,35 @@ pub fn run(args: Args) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// The pass context of `planner` on `soc` with the flags' rules and
+/// solver budgets.
+fn context(args: &Args, soc: &Soc, planner: PlannerMode, seed_rules: SeedRules) -> PassContext {
+    let mut ctx = PassContext::new(soc.clone(), planner);
+    ctx.seed_rules = seed_rules;
+    ctx.dsa.time_limit = (args.time_limit.is_finite() && args.time_limit >= 0.0)
+        .then(|| std::time::Duration::from_secs_f64(args.time_limit));
+    ctx.dsa.node_limit = (args.node_limit > 0).then_some(args.node_limit);
+    if args.penalty_first {
+        ctx.dsa.objective = tilemem_plan::Objective::PenaltyThenPeak;
+    }
+    ctx
+}
+
 /// Reads and parses the program at `path` (`file` is its name in
 /// diagnostics); on failure prints the diagnostic and returns exit code 2.
-fn read_program(path: &Path, file: &str) -> Result<Program, ExitCode> {
+pub fn read_program(path: &Path, file: &str) -> Result<Program, ExitCode> {
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
         Err(e) => return Err(bad_input(format_args!("{file}: cannot read: {e}"))),
     };
-    let src = match tilemem_pto::decode(&bytes) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("{file}:{}:{}: error: {}", e.line, e.col, e.message);
-            return Err(ExitCode::from(2));
+    let parsed = tilemem_pto::decode(&bytes).and_then(tilemem_pto::parse::parse);
+    parsed.map_err(|e| {
+        match input_kind::mismatch(file, &bytes, InputKind::Pypto) {
+            Some(msg) => eprintln!("{msg}"),
+            None => eprint!("{}", e.line_form(file)),
         }
-    };
-    match tilemem_pto::parse::parse(src) {
-        Ok(p) => Ok(p),
-        Err(e) => {
-            eprintln!("{file}:{}:{}: error: {}", e.line, e.col, e.message);
-            Err(ExitCode::from(2))
-        }
-    }
+        ExitCode::from(2)
+    })
 }
 
 /// Removes a private staging folder when the command ends.

@@ -179,7 +179,10 @@ fn map_takes_a_file_whose_extension_names_the_format() {
     assert_success(&o);
     let html = std::fs::read_to_string(&html_path).unwrap();
     assert!(html.starts_with("<!DOCTYPE html>"), "{html}");
-    assert!(html.contains(r#""title":"main / Vec""#), "{html}");
+    assert!(html.contains(r#""function":"main","space":"Vec""#), "{html}");
+    // The source pane holds the program; each tile knows its lines.
+    assert!(html.contains(r#""source":["#), "{html}");
+    assert!(html.contains(r#""line":"#) && html.contains(r#""uses":["#), "{html}");
     // A folder (the old convention) or another extension is bad input.
     let o = tilemem(&[
         "plan",
@@ -324,7 +327,7 @@ fn planner_all_puts_every_planner_in_the_map_and_the_summary() {
     for p in ["pypto", "dsa-rp", "optimal"] {
         assert!(
             html.contains(&format!(
-                r#"{{"planner":"{p}","lanes":[{{"title":"main / Vec""#
+                r#"{{"planner":"{p}","lanes":[{{"function":"main","space":"Vec""#
             )),
             "{p}"
         );
@@ -407,4 +410,35 @@ fn optimal_places_a_kernel_the_dsa_rp_greedy_cannot() {
         err.contains("[note] optimal kern/Vec: 188416 bytes (dsa-rp greedy found none), penalty 6, proven optimal (exact)"),
         "{err}"
     );
+}
+
+/// A misspelt operand is bad input at its line and column, with the
+/// defined name it probably meant; nothing is planned or written.
+#[test]
+fn a_misspelt_name_exits_2_naming_the_closest_defined_name() {
+    let chain = include_str!("../../../examples/pto/vector_chain.py");
+    let text = chain.replace(
+        "row_expand_div(exp_shifted, row_sum)",
+        "row_expand_div(exp_shifted, row_summ)",
+    );
+    let (d, input) = program("typo", &text);
+    let out = d.join("out.py");
+    let o = tilemem(&[
+        "plan",
+        input.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(
+        err,
+        format!(
+            "{}:15:94: error: undefined name `row_summ`: no parameter, assignment, loop \
+             variable, loop or `if` result before this use defines it\n  help: did you mean \
+             `row_sum` (line 14)?\n",
+            input.display()
+        )
+    );
+    assert!(!out.exists());
 }
