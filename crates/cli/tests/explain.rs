@@ -387,3 +387,24 @@ fn explain_suggests_another_planner_that_fits_and_it_does() {
         assert!(out.exists(), "{planner}");
     }
 }
+
+/// `explain --map` draws the plan it explains; for a kernel that does not
+/// fit, the plan without capacity limits with the overflow marked.
+#[test]
+fn explain_writes_a_map_of_what_it_explains() {
+    let d = std::env::temp_dir().join(format!("tilemem-explain-map-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    let map = d.join("over.svg");
+    let over = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/pto/over_capacity.py");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_tilemem"))
+        .args(["explain", over, "--map", map.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("does not fit"), "{text}");
+    let svg = std::fs::read_to_string(&map).unwrap();
+    assert!(svg.contains("softmax_rows / Vec (910b)"), "{svg}");
+    assert!(svg.contains("does not fit, 8 KiB over"), "{svg}");
+    assert!(svg.contains(r##"stroke="#c00" stroke-width="1.5""##), "{svg}");
+}
