@@ -62,8 +62,8 @@ pub struct Args {
     /// `tilemem validate`) plus a FUNC.SPACE.dsa.txt side file.
     #[arg(long, value_name = "DIR")]
     pub export_problems: Option<PathBuf>,
-    /// Do not print the summary (one line per function and space) on
-    /// stderr.
+    /// Do not print the summary (one line per function and space) nor
+    /// `[note]` lines on stderr (warnings and errors still print).
     #[arg(short, long)]
     pub quiet: bool,
     /// optimal: time budget of the exact solver per (function, space), in
@@ -79,11 +79,16 @@ pub struct Args {
     /// first).
     #[arg(long)]
     pub penalty_first: bool,
-    /// Rules to follow: `seed` (default: every rule of the seed documents)
-    /// or `pypto-e2d0f78` (the PyPTO build that printed the reference data:
-    /// without the split-AIV load+tpop hazard, the tile.sels/tile.gather
-    /// workspace, the A2/A3 narrowing-cast rule, the AsVarLike if-branch
-    /// match and the sub-range fallback).
+    /// Which memory rules to follow: `seed` (default: every rule of the
+    /// specification tilemem implements) or `pypto-e2d0f78`, to match the
+    /// output of PyPTO at commit e2d0f78 byte for byte. That PyPTO lacks
+    /// five newer rules: a load and a cross-core pop on split vector
+    /// cores may not share; the scratch operand of tile.sels and
+    /// tile.gather is written; on 910B a narrowing tile.cast may not
+    /// reuse its source; an if branch that yields a loop's carried value
+    /// gets its own copy; and a space that overflows is packed again into
+    /// aligned sub-ranges before failing. (docs/architecture.md explains
+    /// the terms.)
     #[arg(long, value_name = "RULES", default_value = "seed")]
     pub compat: String,
 }
@@ -182,9 +187,11 @@ pub fn run(args: Args) -> ExitCode {
         .as_ref()
         .map(|_| std::env::temp_dir().join(format!("tilemem-export-{}", std::process::id())));
     let _cleanup = staging.as_ref().map(|d| RemoveOnDrop(d.clone()));
-    // The report feeds the summary, `--report` and `--map` only.
-    let needs_report = !args.quiet || args.report.is_some() || args.map.is_some();
+    // The report feeds `--report` and `--map` only; the summary takes the
+    // lean per-space numbers.
+    let needs_report = args.report.is_some() || args.map.is_some();
     let mut done: Vec<Planned> = Vec::new();
+    let mut summary: Vec<String> = Vec::new();
     for (i, (&mode, passes)) in modes.iter().zip(&pass_lists).enumerate() {
         let last = i + 1 == modes.len();
         let taken = if last && !keep_input {
@@ -195,6 +202,9 @@ pub fn run(args: Args) -> ExitCode {
         // Only the last planner takes the program, so it is always there.
         let Some(mut program) = taken else { break };
         let mut ctx = context(&args, &soc, mode, seed_rules);
+        if !args.quiet {
+            ctx.summary = Some(Vec::new());
+        }
         if i == 0 {
             ctx.dsa.export_dir = staging.clone();
         }
@@ -204,7 +214,7 @@ pub fn run(args: Args) -> ExitCode {
                 eprintln!("{d}");
             }
         }
-        if mode == PlannerMode::Optimal {
+        if mode == PlannerMode::Optimal && !args.quiet {
             for r in &ctx.dsa_reports {
                 eprintln!(
                     "[note] optimal {}/{}: {} bytes (dsa-rp greedy {}), penalty {}, {} ({})",
@@ -225,7 +235,9 @@ pub fn run(args: Args) -> ExitCode {
         }
         if let Err(e) = result {
             if i > 0 {
-                eprintln!("[note] planner {}: {e}", mode.name());
+                if !args.quiet {
+                    eprintln!("[note] planner {}: {e}", mode.name());
+                }
                 continue;
             }
             match e.loc {
@@ -256,6 +268,7 @@ pub fn run(args: Args) -> ExitCode {
                             Some(crate::map_file::overflow_note(&err)),
                         );
                         match outputs.commit() {
+                            Ok(()) if args.quiet => {}
                             Ok(()) => eprintln!(
                                 "[note] memory map of the plan without capacity limits, \
                                  overflow marked: {}",
@@ -284,6 +297,15 @@ pub fn run(args: Args) -> ExitCode {
         let addressed = passes.contains(&PassId::AllocateMemoryAddr) && mode != PlannerMode::Ptoas;
         let report =
             needs_report.then(|| tilemem_pto::report::build(&program, &ctx.soc, addressed));
+        if !args.quiet {
+            // Recorded by the placement check when it ran (pypto planner
+            // with addresses); computed otherwise.
+            let spaces = match ctx.summary.take() {
+                Some(s) if addressed && mode == PlannerMode::Pypto => s,
+                _ => tilemem_pto::report::summary(&program, &ctx.soc, addressed),
+            };
+            summary.extend(crate::summary::plan_lines(&spaces, mode.name()));
+        }
         done.push(Planned {
             planner: mode,
             program,
@@ -340,13 +362,8 @@ pub fn run(args: Args) -> ExitCode {
         eprintln!("error: {e}");
         return ExitCode::from(2);
     }
-    if !args.quiet {
-        for p in &done {
-            let Some(report) = &p.report else { continue };
-            for line in crate::summary::plan_lines(report, &p.program, p.planner.name()) {
-                eprintln!("{line}");
-            }
-        }
+    for line in &summary {
+        eprintln!("{line}");
     }
     if args.output.is_none() {
         if let Err(e) = output::stdout_stream(print) {

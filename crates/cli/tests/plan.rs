@@ -442,3 +442,56 @@ fn a_misspelt_name_exits_2_naming_the_closest_defined_name() {
     );
     assert!(!out.exists());
 }
+
+/// `-q` leaves only warnings and errors: no summary, no `[note]` lines
+/// (the optimal planner's notes among them).
+#[test]
+fn quiet_silences_notes_too() {
+    let (_d, input) = program("quiet", KERNEL);
+    let o = tilemem(&["plan", input.to_str().unwrap(), "--planner", "all"]);
+    assert_success(&o);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("[note] optimal"));
+    let o = tilemem(&["plan", input.to_str().unwrap(), "--planner", "all", "-q"]);
+    assert_success(&o);
+    assert_eq!(String::from_utf8_lossy(&o.stderr), "");
+}
+
+/// `--compat` says what each choice means in a user's words.
+#[test]
+fn compat_help_explains_its_terms() {
+    let o = tilemem(&["plan", "--help"]);
+    let help = String::from_utf8_lossy(&o.stdout).replace('\n', " ");
+    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(help.contains("to match the output of PyPTO at commit e2d0f78 byte for byte"), "{help}");
+    for jargon in ["AsVarLike", "seed documents", "reference data"] {
+        assert!(!help.contains(jargon), "{jargon}: {help}");
+    }
+}
+
+/// A plan that does not fit still writes its map (and only its map): the
+/// plan without capacity limits, the overflow marked.
+#[test]
+fn a_plan_that_does_not_fit_writes_its_map() {
+    let over = include_str!("../../../examples/pto/over_capacity.py");
+    let (d, input) = program("overmap", over);
+    let (out, html, svg) = (d.join("out.py"), d.join("m.html"), d.join("m.svg"));
+    for map in [&html, &svg] {
+        let o = tilemem(&[
+            "plan",
+            input.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "--map",
+            map.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(1));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("[note] memory map of the plan without capacity limits"), "{err}");
+        assert!(!out.exists());
+    }
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("does not fit; drawn as planned without capacity limits"), "{page}");
+    assert!(page.contains(r#""capacity":188416"#), "{page}");
+    let picture = std::fs::read_to_string(&svg).unwrap();
+    assert!(picture.contains("does not fit, 8 KiB over"), "{picture}");
+}

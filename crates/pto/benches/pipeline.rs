@@ -250,6 +250,23 @@ fn phase_table(name: &str, text: &str) {
     print_to(&program, &mut out).expect("counting takes everything");
     phases.push(("print", clock().saturating_sub(t), peak_ratio(base, len)));
     assert!(out.0 > len);
+    // The summary line `tilemem plan` prints by default (its numbers; the
+    // text is a line per space).
+    let t = clock();
+    let summary = tilemem_pto::report::summary(&program, &cx.soc, true);
+    phases.push((
+        "summary line (default)",
+        clock().saturating_sub(t),
+        peak_ratio(base, len),
+    ));
+    drop(summary);
+    // The full report, built only for --report and --map: not a phase of
+    // the default run, shown beside it.
+    let t = clock();
+    let report = tilemem_pto::report::build(&program, &cx.soc, true);
+    let report_time = clock().saturating_sub(t);
+    let report_peak = peak_ratio(base, len);
+    drop(report);
     let total: Duration = phases.iter().map(|p| p.1).sum();
     let peak = phases.iter().map(|p| p.2).fold(0.0, f64::max);
     println!("{name} ({len} bytes), per phase: time, share, peak heap / input size");
@@ -264,6 +281,11 @@ fn phase_table(name: &str, text: &str) {
         "  whole: {:.1} ms = {:.2}x read + print alone; peak heap {peak:.2}x input (read + print alone: {floor_peak:.2}x)",
         total.as_secs_f64() * 1e3,
         total.as_secs_f64() / floor_time.as_secs_f64(),
+    );
+    println!(
+        "  (the full report of --report/--map instead of the summary: {:.1} ms = {:.1} % of the whole, peak heap {report_peak:.2}x input)",
+        report_time.as_secs_f64() * 1e3,
+        100.0 * report_time.as_secs_f64() / total.as_secs_f64(),
     );
 }
 
