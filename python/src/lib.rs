@@ -255,7 +255,11 @@ fn explain(
         let ex = tilemem_pto::explain::explain(&program, &soc, mode, all, Some(400))
             .map_err(|e| pass_fail(&e, file, Some(&program), &soc, mode))?;
         let fits = ex.spaces.iter().all(|s| s.fits);
-        Ok((tilemem_pto::explain::render(&ex, mode, false), fits, ex.spaces))
+        Ok((
+            tilemem_pto::explain::render(&ex, mode, false),
+            fits,
+            ex.spaces,
+        ))
     })?;
     let dicts = spaces
         .iter()
@@ -280,7 +284,15 @@ fn space_dict(py: Python<'_>, s: &tilemem_pto::explain::SpaceExplain) -> PyResul
     let live: Vec<(String, u64, String, String, u32)> = s
         .live
         .iter()
-        .map(|t| (t.name.clone(), t.bytes, t.shape.clone(), t.dtype.clone(), t.line))
+        .map(|t| {
+            (
+                t.name.clone(),
+                t.bytes,
+                t.shape.clone(),
+                t.dtype.clone(),
+                t.line,
+            )
+        })
         .collect();
     d.set_item("live", live)?;
     let remedies: Vec<(String, u64, u64)> = s
@@ -292,6 +304,20 @@ fn space_dict(py: Python<'_>, s: &tilemem_pto::explain::SpaceExplain) -> PyResul
     Ok(d.unbind())
 }
 
+/// One row of `bench`: instance, buffers, capacity, lower bound, height
+/// (`None`: not placed), proven, seconds, solver, valid.
+type BenchRow = (
+    String,
+    usize,
+    Option<u64>,
+    u64,
+    Option<u64>,
+    bool,
+    f64,
+    String,
+    bool,
+);
+
 /// Solves every problem file of a folder (see `tilemem.bench`): the rows
 /// and the table `tilemem bench DIR` prints.
 #[pyfunction]
@@ -302,8 +328,7 @@ fn bench_folder(
     solver: &str,
     time_limit: f64,
     capacity: Option<u64>,
-) -> PyResult<(String, Vec<(String, usize, Option<u64>, u64, Option<u64>, bool, f64, String, bool)>)>
-{
+) -> PyResult<(String, Vec<BenchRow>)> {
     let kind: SolverKind = solver.parse().map_err(PyValueError::new_err)?;
     if !(time_limit.is_finite() && time_limit >= 0.0) {
         return Err(PyValueError::new_err(
@@ -312,12 +337,18 @@ fn bench_folder(
     }
     let budget = Budget::default().with_time_limit(Some(Duration::from_secs_f64(time_limit)));
     detached(py, move || {
-        let files = tilemem_plan::bench::problem_files(Path::new(&dir))
-            .map_err(|e| Fail::Parse(Where::at(&dir, 0, 0), format!("cannot read the folder: {e}")))?;
+        let files = tilemem_plan::bench::problem_files(Path::new(&dir)).map_err(|e| {
+            Fail::Parse(
+                Where::at(&dir, 0, 0),
+                format!("cannot read the folder: {e}"),
+            )
+        })?;
         let mut rows = Vec::new();
         for f in &files {
             let p = tilemem_plan::bench::load(f, capacity).map_err(csv_fail)?;
-            let name = f.file_stem().map_or(String::new(), |s| s.to_string_lossy().into_owned());
+            let name = f
+                .file_stem()
+                .map_or(String::new(), |s| s.to_string_lossy().into_owned());
             rows.push(tilemem_plan::bench::bench_problem(&name, &p, kind, &budget));
         }
         let table = tilemem_plan::bench::table(&rows);
@@ -393,13 +424,18 @@ fn opt(
             // The exception carries the first error's place; its message
             // is that error's text, then every other diagnostic rendered
             // with its own place (each place said once).
-            let mut module = parse_module(chunk.text, &options)
-                .map_err(|d| Fail::Parse(Where::at(file, d.loc.line, d.loc.col), d.message.clone()))?;
+            let mut module = parse_module(chunk.text, &options).map_err(|d| {
+                Fail::Parse(Where::at(file, d.loc.line, d.loc.col), d.message.clone())
+            })?;
             let (diags, ok) = tilemem_mlir::pass::run_pipeline(&pipeline, &mut module);
             let first_error = diags.iter().position(|d| d.severity == Severity::Error);
             if !ok || first_error.is_some() {
                 let (line, col, mut message) = match first_error {
-                    Some(k) => (diags[k].loc.line, diags[k].loc.col, diags[k].message.clone()),
+                    Some(k) => (
+                        diags[k].loc.line,
+                        diags[k].loc.col,
+                        diags[k].message.clone(),
+                    ),
                     None => (0, 0, "a pass failed".to_string()),
                 };
                 for (k, d) in diags.iter().enumerate() {

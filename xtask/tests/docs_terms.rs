@@ -27,5 +27,8 @@ fn architecture_terms_are_in_its_glossary() {
         .filter(|(_, entry)| !glossary.contains(entry))
         .map(|(word, _)| *word)
         .collect();
-    assert!(missing.is_empty(), "terms used without a glossary entry: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "terms used without a glossary entry: {missing:?}"
+    );
 }

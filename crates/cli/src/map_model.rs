@@ -338,7 +338,16 @@ pub fn write_plan_svg(
                     .map(|func| statement_ticks(func, &walk, &problem))
                     .unwrap_or_default()
                     .into_iter()
-                    .map(|t| (t.at, if t.line > 0 { format!("L{}", t.line) } else { String::new() }))
+                    .map(|t| {
+                        (
+                            t.at,
+                            if t.line > 0 {
+                                format!("L{}", t.line)
+                            } else {
+                                String::new()
+                            },
+                        )
+                    })
                     .collect(),
                 groups: s.buffers.iter().map(|b| b.root.clone()).collect(),
                 names: s.buffers.iter().map(|b| b.name.clone()).collect(),

@@ -15,9 +15,7 @@ use crate::input_kind::{self, InputKind};
 use crate::output::{self, Outputs};
 use crate::planned::Planned;
 use tilemem_pto::ir::Program;
-use tilemem_pto::passes::{
-    run_pipeline, ErrorKind, PassContext, PassId, PlannerMode, SeedRules,
-};
+use tilemem_pto::passes::{run_pipeline, ErrorKind, PassContext, PassId, PlannerMode, SeedRules};
 use tilemem_soc::Soc;
 
 /// Flags of `tilemem plan`.

@@ -179,10 +179,16 @@ fn map_takes_a_file_whose_extension_names_the_format() {
     assert_success(&o);
     let html = std::fs::read_to_string(&html_path).unwrap();
     assert!(html.starts_with("<!DOCTYPE html>"), "{html}");
-    assert!(html.contains(r#""function":"main","space":"Vec""#), "{html}");
+    assert!(
+        html.contains(r#""function":"main","space":"Vec""#),
+        "{html}"
+    );
     // The source pane holds the program; each tile knows its lines.
     assert!(html.contains(r#""source":["#), "{html}");
-    assert!(html.contains(r#""line":"#) && html.contains(r#""uses":["#), "{html}");
+    assert!(
+        html.contains(r#""line":"#) && html.contains(r#""uses":["#),
+        "{html}"
+    );
     // A folder (the old convention) or another extension is bad input.
     let o = tilemem(&[
         "plan",
@@ -423,12 +429,7 @@ fn a_misspelt_name_exits_2_naming_the_closest_defined_name() {
     );
     let (d, input) = program("typo", &text);
     let out = d.join("out.py");
-    let o = tilemem(&[
-        "plan",
-        input.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-    ]);
+    let o = tilemem(&["plan", input.to_str().unwrap(), "-o", out.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(
@@ -462,7 +463,10 @@ fn compat_help_explains_its_terms() {
     let o = tilemem(&["plan", "--help"]);
     let help = String::from_utf8_lossy(&o.stdout).replace('\n', " ");
     let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
-    assert!(help.contains("to match the output of PyPTO at commit e2d0f78 byte for byte"), "{help}");
+    assert!(
+        help.contains("to match the output of PyPTO at commit e2d0f78 byte for byte"),
+        "{help}"
+    );
     for jargon in ["AsVarLike", "seed documents", "reference data"] {
         assert!(!help.contains(jargon), "{jargon}: {help}");
     }
@@ -486,12 +490,18 @@ fn a_plan_that_does_not_fit_writes_its_map() {
         ]);
         assert_eq!(o.status.code(), Some(1));
         let err = String::from_utf8_lossy(&o.stderr);
-        assert!(err.contains("[note] memory map of the plan without capacity limits"), "{err}");
+        assert!(
+            err.contains("[note] memory map of the plan without capacity limits"),
+            "{err}"
+        );
         assert!(!out.exists());
     }
     let page = std::fs::read_to_string(&html).unwrap();
-    assert!(page.contains("does not fit; drawn as planned without capacity limits"), "{page}");
+    assert!(
+        page.contains("does not fit; drawn as planned without capacity limits"),
+        "{page}"
+    );
     assert!(page.contains(r#""capacity":188416"#), "{page}");
     let picture = std::fs::read_to_string(&svg).unwrap();
-    assert!(picture.contains("does not fit, 8 KiB over"), "{picture}");
+    assert!(picture.contains("does not fit, 8576 over"), "{picture}");
 }

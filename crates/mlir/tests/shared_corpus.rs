@@ -15,8 +15,8 @@
 //! written past the harness's capture) when the corpus is absent.
 
 // A skip is written to stderr directly, past the harness's output capture.
-use std::io::Write as _;
 use std::collections::BTreeSet;
+use std::io::Write as _;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::time::Instant;

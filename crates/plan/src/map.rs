@@ -522,7 +522,10 @@ mod tests {
             assert!(svg.contains(t), "{t}: {svg}");
         }
         assert!(!svg.contains(">256</text>"), "{svg}");
-        assert!(svg.contains(">capacity 1 KiB (above this picture)</text>"), "{svg}");
+        assert!(
+            svg.contains(">capacity 1 KiB (above this picture)</text>"),
+            "{svg}"
+        );
         // One root, one colour; the statement axis names source lines.
         assert_eq!(svg.matches("fill=\"hsl(0.0,65%,68%)\"").count(), 2, "{svg}");
         assert!(svg.contains(">L3</text>") && svg.contains("statements, by source line"));
@@ -560,8 +563,14 @@ mod tests {
         let (mut p, s) = two_buffers();
         p.capacity = Some(1 << 20);
         let svg = render_svg(&p, &s, "t");
-        assert!(svg.contains(">capacity 1 MiB (above this picture)</text>"), "{svg}");
-        assert!(!svg.contains("stroke=\"#c00\" stroke-dasharray"), "no capacity line: {svg}");
+        assert!(
+            svg.contains(">capacity 1 MiB (above this picture)</text>"),
+            "{svg}"
+        );
+        assert!(
+            !svg.contains("stroke=\"#c00\" stroke-dasharray"),
+            "no capacity line: {svg}"
+        );
         let text = render_text(&p, &s, 2, 4);
         assert!(text.starts_with("     128 |"), "{text}");
     }

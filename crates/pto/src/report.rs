@@ -12,10 +12,10 @@ use tilemem_plan::bound::plain_lower_bound;
 use tilemem_plan::{Buffer, Problem, Solution};
 use tilemem_soc::Soc;
 
+use crate::ir::EntityRef as _;
 use crate::ir::{Alloc, Function, Program, Type, VarId};
 use crate::passes::analysis::layout::{Layout, Slot};
 use crate::passes::analysis::reserve;
-use crate::ir::EntityRef as _;
 use crate::passes::verify::{family_buffers, FamilyBuffer};
 use tilemem_soc::MemSpace;
 

@@ -18,19 +18,24 @@ fn undefined_name_in_a_call_is_rejected_with_the_closest_name() {
     );
     assert_ne!(src, CHAIN);
     let e = parse(&src).unwrap_err();
-    let line = src
+    let line = src.lines().position(|l| l.contains("row_summ")).unwrap() as u32 + 1;
+    let col = src
         .lines()
-        .position(|l| l.contains("row_summ"))
+        .nth(line as usize - 1)
+        .unwrap()
+        .find("row_summ")
         .unwrap() as u32
         + 1;
-    let col = src.lines().nth(line as usize - 1).unwrap().find("row_summ").unwrap() as u32 + 1;
     assert_eq!((e.line, e.col, e.len), (line, col, 8));
     assert_eq!(
         e.message,
         "undefined name `row_summ`: no parameter, assignment, loop variable, loop or `if` \
          result before this use defines it"
     );
-    assert_eq!(e.label, format!("did you mean `row_sum` (line {})?", line - 1));
+    assert_eq!(
+        e.label,
+        format!("did you mean `row_sum` (line {})?", line - 1)
+    );
     let shown = e.render("examples/pto/vector_chain.py", &src);
     assert!(
         shown.contains(&format!("--> examples/pto/vector_chain.py:{line}:{col}")),
@@ -44,25 +49,29 @@ fn undefined_name_in_a_memref_or_a_dotted_root_is_rejected() {
     let e = parse(src).unwrap_err();
     assert_eq!((e.line, e.col), (8, 45));
     assert_eq!(e.label, "did you mean `mem_vec_0` (line 7)?");
-    let src = src.replace("pl.MemRef(mem_vec_1", "pl.MemRef(mem_vec_0").replace(
-        "        return x\n",
-        "        n: pl.Scalar[pl.INDEX] = xx.shape\n        return x\n",
-    );
+    let src = src
+        .replace("pl.MemRef(mem_vec_1", "pl.MemRef(mem_vec_0")
+        .replace(
+            "        return x\n",
+            "        n: pl.Scalar[pl.INDEX] = xx.shape\n        return x\n",
+        );
     let e = parse(&src).unwrap_err();
     assert_eq!((e.line, e.col), (9, 34));
-    assert!(e.message.starts_with("undefined name `xx`"), "{}", e.message);
+    assert!(
+        e.message.starts_with("undefined name `xx`"),
+        "{}",
+        e.message
+    );
     assert_eq!(e.label, "did you mean `x` (line 6)?");
 }
 
 #[test]
 fn a_name_far_from_every_defined_one_still_names_the_closest() {
-    let src = CHAIN.replace(
-        "pl.tile.exp(shifted)",
-        "pl.tile.exp(completely_unrelated)",
-    );
+    let src = CHAIN.replace("pl.tile.exp(shifted)", "pl.tile.exp(completely_unrelated)");
     let e = parse(&src).unwrap_err();
     assert!(
-        e.label.starts_with("define it before this use; the closest defined name is `"),
+        e.label
+            .starts_with("define it before this use; the closest defined name is `"),
         "{}",
         e.label
     );
@@ -71,12 +80,13 @@ fn a_name_far_from_every_defined_one_still_names_the_closest() {
 #[test]
 fn a_use_before_its_definition_is_undefined() {
     // `sum_tmp` read one line before it is assigned.
-    let src = CHAIN.replace(
-        "pl.tile.exp(shifted)",
-        "pl.tile.exp(sum_tmp)",
-    );
+    let src = CHAIN.replace("pl.tile.exp(shifted)", "pl.tile.exp(sum_tmp)");
     let e = parse(&src).unwrap_err();
-    assert!(e.message.starts_with("undefined name `sum_tmp`"), "{}", e.message);
+    assert!(
+        e.message.starts_with("undefined name `sum_tmp`"),
+        "{}",
+        e.message
+    );
 }
 
 /// Every form PyPTO prints a definition in resolves: parameters,

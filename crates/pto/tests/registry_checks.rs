@@ -5,8 +5,8 @@
 mod common;
 
 // A skip is written to stderr directly, past the harness's output capture.
-use std::io::Write as _;
 use common::program;
+use std::io::Write as _;
 use tilemem_pto::passes::{run_pipeline, ErrorKind, PassContext, PassError, PassId, PlannerMode};
 use tilemem_pto::{parse, ParseError};
 use tilemem_soc::Soc;

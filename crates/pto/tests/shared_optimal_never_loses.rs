@@ -7,9 +7,9 @@
 mod support;
 
 // A skip is written to stderr directly, past the harness's output capture.
-use std::io::Write as _;
 use std::collections::BTreeMap;
 use std::fs;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use support::{target_of, DATA};

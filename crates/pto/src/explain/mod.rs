@@ -41,8 +41,8 @@ pub mod reorder;
 mod text;
 
 pub use refused::refused_sharings;
-pub use text::render;
 use remedies::{budget_exhausted, remedies, replans_used, reset_budget};
+pub use text::render;
 
 /// One tile live at the peak.
 #[derive(Clone, Debug, PartialEq, Eq)]

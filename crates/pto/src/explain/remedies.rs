@@ -131,6 +131,8 @@ pub(super) fn remedies(
     else {
         return out;
     };
+    // A move of one statement: free of any change to sizes, tried first.
+    reorder_remedy(program, fidx, soc, planner, s, before, &mut out);
     // A smaller reserved window: fewer pipe slots, or fewer bytes.
     let reserves = reserves(&program.functions[fidx]);
     for r in reserves
@@ -279,7 +281,6 @@ pub(super) fn remedies(
         }
         out.extend(best);
     }
-    reorder_remedy(program, fidx, soc, planner, s, before, &mut out);
     out
 }
 
@@ -313,6 +314,8 @@ fn uniform_shrinks(
 ) {
     let f = &program.functions[fidx];
     let mut seen: Vec<(usize, i64)> = Vec::new();
+    // The one that gives back the fewest bytes is offered.
+    let mut best: Option<Remedy> = None;
     for t in &s.live {
         let Some(tt) = f
             .var_by_name(&t.name)
@@ -350,9 +353,7 @@ fn uniform_shrinks(
             let live_row: u64 = s
                 .live
                 .iter()
-                .filter(|l| {
-                    f.var_by_name(&l.name).is_some_and(|v| vars.contains(&v))
-                })
+                .filter(|l| f.var_by_name(&l.name).is_some_and(|v| vars.contains(&v)))
                 .map(|l| l.bytes / extent as u64)
                 .sum();
             let guess = (extent as u64).saturating_sub(missing.div_ceil(live_row.max(1)));
@@ -362,10 +363,8 @@ fn uniform_shrinks(
                 }
                 fits(&with_extent(x), soc, planner, s)
             }) {
-                let mut names: Vec<String> = vars
-                    .iter()
-                    .map(|&v| f.vars[v].name.to_string())
-                    .collect();
+                let mut names: Vec<String> =
+                    vars.iter().map(|&v| f.vars[v].name.to_string()).collect();
                 names.sort();
                 names.dedup();
                 let listed = if names.len() > 6 {
@@ -373,18 +372,22 @@ fn uniform_shrinks(
                 } else {
                     names.join(", ")
                 };
-                out.push(Remedy {
-                    change: format!(
-                        "use tiles of {x} instead of {extent} in dimension {dim} (every {} tile \
-                         with {extent} there: {listed})",
-                        s.space
-                    ),
-                    bytes_after: b,
-                    saved: live_row * (extent as u64 - x),
-                });
+                let saved = live_row * (extent as u64 - x);
+                if best.as_ref().is_none_or(|r| saved < r.saved) {
+                    best = Some(Remedy {
+                        change: format!(
+                            "use tiles of {x} instead of {extent} in dimension {dim} (every {} \
+                             tile with {extent} there: {listed})",
+                            s.space
+                        ),
+                        bytes_after: b,
+                        saved,
+                    });
+                }
             }
         }
     }
+    out.extend(best);
 }
 
 /// A move of one statement that keeps every dependency and lowers the
@@ -412,7 +415,9 @@ fn reorder_remedy(
             Err(Some(b)) if b < before => (false, b),
             _ => continue,
         };
-        if best.as_ref().is_none_or(|(bf, bb, _)| (fits, std::cmp::Reverse(bytes)) > (*bf, std::cmp::Reverse(*bb))) {
+        if best.as_ref().is_none_or(|(bf, bb, _)| {
+            (fits, std::cmp::Reverse(bytes)) > (*bf, std::cmp::Reverse(*bb))
+        }) {
             best = Some((fits, bytes, m));
         }
         if fits {
@@ -437,8 +442,7 @@ fn reorder_remedy(
         .filter(|&c| !fits && bytes > c)
         .map(|c| format!("; still {} bytes over", bytes - c))
         .unwrap_or_default();
-    // Free of any change to the kernel's sizes: offered first.
-    out.insert(0, Remedy {
+    out.push(Remedy {
         change: format!(
             "move line {} (`{}`) {place}: it keeps every data and side-effect dependency{over}",
             f.pos_of(moved).line,

@@ -94,9 +94,7 @@ fn effect_of(f: &Function, s: StmtId) -> Effect {
         return Effect::Ordered;
     };
     let writes = match info.arg_effects {
-        ArgEffects::Declared(effects) => effects
-            .iter()
-            .any(|(_, e)| !matches!(e, ArgEffect::Read)),
+        ArgEffects::Declared(effects) => effects.iter().any(|(_, e)| !matches!(e, ArgEffect::Read)),
         ArgEffects::Undeclared | ArgEffects::NoArgWrites => false,
     };
     if writes || info.cross_core_role != CrossCoreRole::None {
@@ -163,7 +161,9 @@ fn must_precede(a: &Node, b: &Node) -> bool {
     );
     effects
         || b.terminator
-        || a.bound_names.iter().any(|n| b.read_names.contains(n) || b.bound_names.contains(n))
+        || a.bound_names
+            .iter()
+            .any(|n| b.read_names.contains(n) || b.bound_names.contains(n))
         || a.read_names.iter().any(|n| b.bound_names.contains(n))
 }
 
@@ -219,8 +219,10 @@ fn schedule(nodes: &[Node], preds: &[Vec<usize>]) -> Vec<usize> {
             *readers.entry(v).or_default() += 1;
         }
     }
-    let bytes_of: std::collections::HashMap<VarId, u64> =
-        nodes.iter().flat_map(|nd| nd.tiles.iter().copied()).collect();
+    let bytes_of: std::collections::HashMap<VarId, u64> = nodes
+        .iter()
+        .flat_map(|nd| nd.tiles.iter().copied())
+        .collect();
     let mut ready: Vec<usize> = (0..n).filter(|&i| waiting[i] == 0).collect();
     let mut order = Vec::with_capacity(n);
     while !ready.is_empty() {
@@ -272,7 +274,7 @@ fn moved(n: usize, from: usize, to: usize) -> Vec<usize> {
 pub fn candidates(f: &Function, space: MemSpace, max: usize) -> Vec<Move> {
     let body = f.block(Block::Body);
     let n = body.len();
-    if n < 2 || n > MAX_BODY {
+    if !(2..=MAX_BODY).contains(&n) {
         return Vec::new();
     }
     let nodes: Vec<Node> = body.iter().map(|&s| node(f, s, space)).collect();

@@ -85,7 +85,9 @@ pub fn render(ex: &Explanation, planner: PlannerMode, short: bool) -> String {
             let searched = format!(
                 "{} re-plans{}",
                 ex.replans,
-                ex.budget.map(|b| format!(" of a budget of {b}")).unwrap_or_default()
+                ex.budget
+                    .map(|b| format!(" of a budget of {b}"))
+                    .unwrap_or_default()
             );
             if s.remedies.is_empty() {
                 let _ = writeln!(
@@ -122,4 +124,3 @@ pub fn render(ex: &Explanation, planner: PlannerMode, short: bool) -> String {
     }
     o
 }
-
