@@ -1,6 +1,6 @@
 # pypto.program: WideChain
 # 96 x 256 FP32 tiles: two of them (98304 bytes each) are live together
-# at line 9, 8 KiB more than the 184 KiB of a 910B vector buffer.
+# at line 12, 8 KiB more than the 184 KiB of a 910B vector buffer.
 # Try: tilemem explain examples/pto/over_capacity.py --map out/over.html
 import pypto.language as pl
 

@@ -336,7 +336,9 @@ const SCRIPT: &str = r#"'use strict';
     }
     for (const r of lane.rects) {
       const bx = x(r.t0), bw = Math.max(1, x(r.t1) - x(r.t0));
-      const by = y(r.end), bh = Math.max(1, y(r.start) - y(r.end));
+      // At least 4 px tall (grown upward): a small buffer stays visible
+      // and can be hovered.
+      const bh = Math.max(4, y(r.start) - y(r.end)), by = y(r.start) - bh;
       const e = el('rect', { x: bx, width: bw, y: by, height: bh, fill: colour(r.group), class: 'buf' + (cap != null && r.end > cap ? ' over' : '') }, svg);
       e.dataset.name = r.name;
       e.addEventListener('mouseover', () => { if (!pinned) show(r); });

@@ -49,7 +49,8 @@ pub fn plan_for_map(
 /// The note of a map whose plan does not fit.
 pub fn overflow_note(error: &PassError) -> String {
     format!(
-        "does not fit; drawn as planned without capacity limits against the real capacities: {error}"
+        "does not fit; drawn as planned without capacity limits against the real capacities: {}",
+        error.message
     )
 }
 
