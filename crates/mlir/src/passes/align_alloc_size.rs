@@ -27,9 +27,9 @@ use crate::ir::{Attribute, Diagnostic, Module, OpId, ValueId};
 use crate::pass::{Pass, PassFailed};
 
 use super::common::{device_funcs, info_attrs, is_ub, memref_of, target_of};
-use super::enable::Propagation;
 use super::layout::{align_up, normalize_info, AlignInfo, HW_ALIGN_BYTES};
 use super::op_table::{attrs, hivm_op, hivm_syntax};
+use super::propagate::Propagation;
 use super::retype::{align_up_sizes, replace_alloc, Branches};
 
 /// The attribute that turns size alignment off for one `vtranspose`.
