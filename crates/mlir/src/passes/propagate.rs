@@ -23,11 +23,11 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use crate::ir::{Diagnostic, Location, Module, OpId, ValueDef, ValueId};
 
-use super::adjust::{adjust_align_info as adjust_op_info, OpView};
+use super::adjust::{adjust_align_info, OpView};
 use tilemem_soc::Soc;
 
 use super::common::{device_funcs, hw_align_bytes, is_ub, memref_of, read_info, strided_of};
-use super::layout::{adds_info, adjust_align_info, union_info, AlignInfo};
+use super::layout::{adds_info, union_info, unmet_info, AlignInfo};
 use super::op_table::{
     attrs, flow_kind, hivm_op, hivm_syntax, is_root_alloc, view_kind, FlowKind, HivmKind, ViewKind,
     FIXPIPE_OP, MARK_OP,
@@ -79,7 +79,7 @@ impl Propagation {
             return info.clone();
         }
         match strided_of(m, v) {
-            Some(t) => adjust_align_info(&t, info),
+            Some(t) => unmet_info(&t, info),
             None => Vec::new(),
         }
     }
@@ -484,7 +484,7 @@ impl Propagation {
                     let adj = match memref_of(m, v) {
                         Some(t) if self.adjust => {
                             let bits = hw_align_bytes(&self.target, t) * 8;
-                            adjust_op_info(m, &view, v, &union, bits)
+                            adjust_align_info(m, &view, v, &union, bits)
                         }
                         _ => self.adjusted(m, v, &union),
                     };
