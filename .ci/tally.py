@@ -25,8 +25,10 @@ import re
 import sys
 
 CARGO = re.compile(r"^test result: \w+\. (\d+) passed; (\d+) failed; (\d+) ignored")
-# A cargo test's own skip line (pytest's `-rs` lines read `SKIPPED [N] ...`).
-SKIP = re.compile(r"^SKIPPED(?: \([^)]*\))?: (\S+?):")
+# A cargo test's own skip line (pytest's `-rs` lines read `SKIPPED [N] ...`),
+# anywhere in a line: tests run in parallel, so it may land in the middle
+# of another test's `test NAME ... ok` line.
+SKIP = re.compile(r"SKIPPED(?: \([^)]*\))?: (\w+):")
 LIT = re.compile(r"^\s*(Passed|Failed|Unsupported|Skipped|Excluded|Expectedly Failed|"
                  r"Unexpectedly Passed|Timed Out|Unresolved)\s*:\s*(\d+)")
 LIT_OLD = re.compile(r"^\s*(Expected Passes|Unexpected Failures|Unsupported Tests|"
@@ -57,9 +59,9 @@ def count(text):
             failed += int(m.group(2))
             skipped += int(m.group(3))
             continue
-        m = SKIP.match(line)
+        m = SKIP.search(line)
         if m:
-            skips.add(line)
+            skips.add(m.group(1))
             continue
         m = LIT.match(line) or LIT_OLD.match(line)
         if m:
