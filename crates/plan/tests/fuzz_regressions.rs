@@ -22,3 +22,52 @@ fn empty_reserved_range_reserves_nothing_for_solvers_and_validator_alike() {
         assert!(validate(&file.problem, &sol).is_ok(), "{kind:?}: {sol:?}");
     }
 }
+
+/// Two pinned buffers that overlap in bytes while both are live admit no
+/// placement. `handoff` kept both where they were pinned and returned the
+/// clash as its placement, which the validator then rejected (`tilemem
+/// solve` called it an internal error); every other solver proved that no
+/// placement exists. Rule: pinned buffers that clash are a proof of
+/// infeasibility, for every solver.
+#[test]
+fn clashing_pinned_buffers_are_proven_infeasible_by_every_solver() {
+    let file = parse(
+        "id,lower,upper,size,fixed\na,0,2,100,0\nb,1,3,100,50\n",
+        "pinned.csv",
+    )
+    .unwrap();
+    for kind in SolverKind::ALL {
+        let out = solve(&file.problem, kind, &Budget::default()).unwrap();
+        assert_eq!(out.solution, None, "{kind:?}");
+        assert!(out.proven_infeasible, "{kind:?}: {out:?}");
+    }
+}
+
+/// A time limit no `Duration` holds (`--time-limit 1e20`: more than 2^64
+/// seconds) once panicked in the conversion ("cannot convert float seconds
+/// to Duration"). Rule: a limit too long to represent is cut to
+/// `LONGEST_TIME_LIMIT`, which every solver's clock arithmetic takes, as
+/// does the `Duration::MAX` a caller may set directly.
+#[test]
+fn time_limits_past_any_duration_are_cut_not_a_panic() {
+    use std::time::Duration;
+    use tilemem_plan::{time_limit_from_secs, LONGEST_TIME_LIMIT};
+    assert_eq!(time_limit_from_secs(1e20), Some(LONGEST_TIME_LIMIT));
+    assert_eq!(time_limit_from_secs(f64::MAX), Some(LONGEST_TIME_LIMIT));
+    assert_eq!(time_limit_from_secs(1.5), Some(Duration::from_millis(1500)));
+    assert_eq!(time_limit_from_secs(-1.0), None);
+    assert_eq!(time_limit_from_secs(f64::NAN), None);
+    assert_eq!(time_limit_from_secs(f64::INFINITY), None);
+    let file = parse("id,lower,upper,size\na,0,2,8\nb,1,3,8\n", "t.csv").unwrap();
+    let huge = Budget::default().with_time_limit(Some(Duration::MAX));
+    assert_eq!(huge.time_limit, Some(LONGEST_TIME_LIMIT));
+    let mut raw = Budget::default();
+    raw.time_limit = Some(Duration::MAX);
+    for budget in [huge, raw] {
+        for kind in SolverKind::ALL {
+            let out = solve(&file.problem, kind, &budget).unwrap();
+            let sol = out.solution.expect("placed");
+            assert!(validate(&file.problem, &sol).is_ok(), "{kind:?}");
+        }
+    }
+}
