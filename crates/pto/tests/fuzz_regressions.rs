@@ -108,3 +108,29 @@ fn unknown_memory_space_is_rejected_by_the_reader() {
     let e = tilemem_pto::parse::parse(&src).unwrap_err();
     assert!(e.label.contains("Vec, Mat, Left, Right"), "{}", e.label);
 }
+
+/// A function whose only statement is an unused allocation: the passes
+/// remove it, and the printer wrote `def main(self):` with nothing under
+/// it, which the reader rejects (`expected an indented block`). An empty
+/// body prints as `pass`, as PyPTO prints one, and planning it again
+/// changes nothing.
+#[test]
+fn emptied_body_prints_as_pass_and_reads_back() {
+    let src = program(
+        "InCore",
+        "self)",
+        &["mem_vec_0: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 256)"],
+    );
+    let plan = |src: &str| {
+        let mut p = tilemem_pto::parse::parse(src).expect("the input reads");
+        let mut ctx = PassContext::new(Soc::from_name("910b").unwrap(), PlannerMode::Pypto);
+        run_pipeline(&mut p, &mut ctx, &PassId::ALL).expect("plans");
+        tilemem_pto::print::print(&p)
+    };
+    let once = plan(&src);
+    assert!(
+        once.ends_with("    def main(self):\n        pass\n"),
+        "empty body not printed as `pass`:\n{once}"
+    );
+    assert_eq!(plan(&once), once, "planning the output again changed it");
+}
