@@ -1,0 +1,162 @@
+//! Consistency of a program as a whole, checked once it is read: facts a
+//! single statement cannot contradict but two can. PyPTO's IR verifier
+//! rejects each of these; accepted, they made the planner work from
+//! contradictory facts (a Vec tile in an Acc allocation moved on every
+//! re-plan).
+//!
+//! - function names are unique in the program;
+//! - a tile with a MemRef on an allocation variable lives in that
+//!   allocation's space, and the allocation holds the tile's bytes (its
+//!   MemRef's size and its static shape's bytes; a slotted MemRef names
+//!   one slot of the allocation);
+//! - the constant dimensions of a tile or tensor with a MemRef are
+//!   positive (its bytes are what the MemRef describes).
+//!
+//! Each violation is an error at the defining statement (line and column
+//! of its first character); the first one in program order is reported.
+
+use std::collections::HashMap;
+
+use crate::diag::ParseError;
+use crate::ir::{Alloc, Expr, Function, Pos, Program, Type, VarDef, VarId};
+
+/// Checks `program`; the first violation as a reader error.
+pub(super) fn check(program: &Program) -> Result<(), ParseError> {
+    let mut seen: HashMap<&str, Pos> = HashMap::new();
+    for f in &program.functions {
+        if let Some(first) = seen.insert(&f.name, f.pos) {
+            return Err(error(
+                f.pos,
+                f.name.chars().count() + 4,
+                format!(
+                    "function `{}` is defined twice (first at line {}): function names are unique in a program",
+                    f.name, first.line
+                ),
+                "rename one of them",
+            ));
+        }
+    }
+    for f in &program.functions {
+        check_function(f)?;
+    }
+    Ok(())
+}
+
+fn check_function(f: &Function) -> Result<(), ParseError> {
+    let mut allocs: HashMap<VarId, Alloc> = HashMap::new();
+    for (_, s) in f.walk() {
+        if let Some(a) = f.alloc_at(s) {
+            allocs.insert(a.var, a);
+        }
+    }
+    // In variable order, which is the order of first appearance; the
+    // violation reported is the earliest in the text.
+    let mut first: Option<(Pos, ParseError)> = None;
+    for (v, d) in f.vars.iter() {
+        let Some(e) = check_var(f, v, d.ty.as_ref(), &allocs) else {
+            continue;
+        };
+        let at = Pos {
+            line: e.line,
+            col: e.col,
+        };
+        if first
+            .as_ref()
+            .is_none_or(|(p, _)| (at.line, at.col) < (p.line, p.col))
+        {
+            first = Some((at, e));
+        }
+    }
+    match first {
+        Some((_, e)) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// Where variable `v` is defined: its statement, else the function header.
+fn def_pos(f: &Function, v: VarId) -> Pos {
+    let p = match f.vars[v].def {
+        VarDef::Stmt(s) | VarDef::LoopVar(s) | VarDef::IterArg(s) => f.pos_of(s),
+        VarDef::Param(_) | VarDef::Free => f.pos,
+    };
+    if p.line == 0 {
+        f.pos
+    } else {
+        p
+    }
+}
+
+fn check_var(
+    f: &Function,
+    v: VarId,
+    ty: Option<&Type>,
+    allocs: &HashMap<VarId, Alloc>,
+) -> Option<ParseError> {
+    let name = &f.vars[v].name;
+    let (shape, memref) = match ty? {
+        Type::Tile(t, Some(m)) => (&t.shape, m),
+        Type::Tensor(t, m) => (&t.shape, (**m).as_ref()?),
+        _ => return None,
+    };
+    let at = def_pos(f, v);
+    let width = name.chars().count();
+    if let Some(d) = shape.iter().filter_map(Expr::as_int).find(|&d| d <= 0) {
+        return Some(error(
+            at,
+            width,
+            format!(
+                "`{name}` has dimension {d} in its shape next to a MemRef: \
+                 the dimensions of stored data are positive"
+            ),
+            "give the shape's real extent",
+        ));
+    }
+    let Type::Tile(t, _) = ty? else {
+        return None;
+    };
+    let root = memref.base_var()?;
+    let a = allocs.get(&root)?;
+    let alloc_name = &f.vars[root].name;
+    let alloc_line = f.pos_of(a.stmt).line;
+    if let Some(space) = t.space.as_ref().filter(|&&s| s != a.space) {
+        return Some(error(
+            at,
+            width,
+            format!(
+                "tile `{name}` is declared in pl.Mem.{} but its MemRef names `{alloc_name}`, \
+                 an allocation in pl.Mem.{} (line {alloc_line}): a tile lives in its \
+                 allocation's space",
+                space.name(),
+                a.space.name()
+            ),
+            "make the tile's space and its allocation's space the same",
+        ));
+    }
+    let bytes = [("its MemRef's size", memref.size()), ("its shape", t.static_bytes())];
+    for (what, b) in bytes {
+        let Some(b) = b.filter(|&b| b > a.size) else {
+            continue;
+        };
+        return Some(error(
+            at,
+            width,
+            format!(
+                "tile `{name}` needs {b} bytes ({what}) but its allocation `{alloc_name}` \
+                 (line {alloc_line}) holds {}: an allocation holds the bytes of its tiles",
+                a.size
+            ),
+            "enlarge the allocation or shrink the tile",
+        ));
+    }
+    None
+}
+
+fn error(at: Pos, len: usize, message: String, label: &str) -> ParseError {
+    ParseError {
+        line: at.line.max(1),
+        col: at.col.max(1),
+        len: len.clamp(1, 80) as u32,
+        message,
+        label: label.into(),
+    }
+}

@@ -1,0 +1,118 @@
+//! The reader's consistency check of programs that carry MemRefs: each
+//! contradiction the fuzz campaign found planned with exit 0 (and the
+//! first kept moving a tile on every re-plan); now each is an error at the
+//! defining statement, as PyPTO's verifier rejects it. Every case has a
+//! consistent twin that reads, so the check cannot pass by rejecting all.
+
+mod common;
+
+use common::{program, HEAD};
+
+const SIG: &str = "self, x: pl.Tensor[[8, 8], pl.FP32], y: pl.Out[pl.Tensor[[8, 8], pl.FP32]]) -> pl.Tensor[[8, 8], pl.FP32]";
+
+/// A planned one-tile kernel: allocation line 8, tile line 9.
+fn planned(alloc: &str, tile_ty: &str) -> String {
+    program(
+        "InCore",
+        SIG,
+        &[
+            &format!("mem_0: pl.Ptr = {alloc}"),
+            &format!("a: {tile_ty} = pl.tile.load(x, [0, 0], [8, 8], [8, 8], target_memory=pl.Mem.Vec)"),
+            "r: pl.Tensor[[8, 8], pl.FP32] = pl.tile.store(a, [0, 0], y)",
+            "return r",
+        ],
+    )
+}
+
+fn read_error(src: &str) -> String {
+    match tilemem_pto::parse(src) {
+        Ok(_) => panic!("the reader accepts:\n{src}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+fn reads(src: &str) {
+    if let Err(e) = tilemem_pto::parse(src) {
+        panic!("the reader rejects: {e}\n{src}");
+    }
+}
+
+const VEC_TILE: &str =
+    "pl.Tile[[8, 8], pl.FP32, pl.MemRef(mem_0, pl.const(0, pl.INT64), 256), pl.Mem.Vec]";
+
+#[test]
+fn a_tile_lives_in_its_allocations_space() {
+    reads(&planned("pl.tile.alloc(pl.Mem.Vec, 256)", VEC_TILE));
+    assert_eq!(
+        read_error(&planned("pl.tile.alloc(pl.Mem.Acc, 256)", VEC_TILE)),
+        "9:9: tile `a` is declared in pl.Mem.Vec but its MemRef names `mem_0`, an allocation \
+         in pl.Mem.Acc (line 8): a tile lives in its allocation's space"
+    );
+}
+
+#[test]
+fn an_allocation_holds_its_tiles_bytes() {
+    assert_eq!(
+        read_error(&planned("pl.tile.alloc(pl.Mem.Vec, 0)", VEC_TILE)),
+        "9:9: tile `a` needs 256 bytes (its MemRef's size) but its allocation `mem_0` \
+         (line 8) holds 0: an allocation holds the bytes of its tiles"
+    );
+    // The MemRef's size agrees with the allocation, the shape does not.
+    let small = "pl.Tile[[8, 8], pl.FP32, pl.MemRef(mem_0, pl.const(0, pl.INT64), 128), pl.Mem.Vec]";
+    assert_eq!(
+        read_error(&planned("pl.tile.alloc(pl.Mem.Vec, 128)", small)),
+        "9:9: tile `a` needs 256 bytes (its shape) but its allocation `mem_0` (line 8) \
+         holds 128: an allocation holds the bytes of its tiles"
+    );
+}
+
+#[test]
+fn the_shape_of_stored_data_is_positive() {
+    let neg = "pl.Tile[[-1, 1], pl.FP32, pl.MemRef(mem_0, pl.const(0, pl.INT64), 256), pl.Mem.Vec]";
+    assert_eq!(
+        read_error(&planned("pl.tile.alloc(pl.Mem.Vec, 256)", neg)),
+        "9:9: `a` has dimension -1 in its shape next to a MemRef: the dimensions of stored \
+         data are positive"
+    );
+    let tensor = "x: pl.Tensor[[0, 8], pl.FP32, pl.MemRef(\"mem_ddr_0\", pl.const(0, pl.INT64), 256)]";
+    let src = program(
+        "InCore",
+        &format!("self, {tensor}) -> pl.Tensor[[8, 8], pl.FP32]"),
+        &["return x"],
+    );
+    assert_eq!(
+        read_error(&src),
+        "7:5: `x` has dimension 0 in its shape next to a MemRef: the dimensions of stored \
+         data are positive"
+    );
+    // Without a MemRef the reader keeps what it is given (InitMemRef
+    // reports what it cannot store).
+    reads(&program(
+        "InCore",
+        "self, x: pl.Tensor[[0, 8], pl.FP32]) -> pl.Tensor[[0, 8], pl.FP32]",
+        &["return x"],
+    ));
+}
+
+#[test]
+fn a_call_target_is_an_op_path() {
+    assert_eq!(
+        read_error(&planned("FP32.tile.alloc(pl.Mem.Vec, 256)", VEC_TILE)),
+        "8:25: `FP32.tile.alloc` is not an op path: PyPTO's ops are called as `pl.tile.alloc`"
+    );
+}
+
+#[test]
+fn function_names_are_unique() {
+    let f = |name: &str| {
+        format!(
+            "    @pl.function(type=pl.FunctionType.InCore)\n    def {name}(self, x: pl.Tensor[[8, 8], pl.FP32]) -> pl.Tensor[[8, 8], pl.FP32]:\n        return x\n"
+        )
+    };
+    reads(&format!("{HEAD}{}{}", f("main"), f("other")));
+    assert_eq!(
+        read_error(&format!("{HEAD}{}{}", f("main"), f("main"))),
+        "10:5: function `main` is defined twice (first at line 7): function names are unique \
+         in a program"
+    );
+}
