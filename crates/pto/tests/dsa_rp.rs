@@ -362,7 +362,7 @@ fn optimal_mode_never_uses_more_bytes_than_the_greedy() {
 #[test]
 fn huge_allocations_are_placed_or_rejected_without_overflow() {
     // Without a backend there is no capacity; sizes up to 2^60 are placed,
-    // larger ones are an input error naming the allocation.
+    // larger ones cannot be placed: an error at the allocation.
     let src = |big: u64| {
         program(
             "InCore",
@@ -390,8 +390,11 @@ fn huge_allocations_are_placed_or_rejected_without_overflow() {
     let big: u64 = 1 << 59;
     let (out, _) = plan(&src(big), "none").unwrap();
     assert_eq!(offsets(&out), ["a=0", format!("b={big}").as_str()]);
+    // No chip holds it: cannot be met (exit 1, as the PYPTO planner's
+    // over-capacity error), at the allocation's statement.
     let e = plan(&src(1 << 62), "none").unwrap_err();
-    assert_eq!(e.kind, ErrorKind::Input);
+    assert_eq!(e.kind, ErrorKind::Planning);
+    assert_eq!(e.loc.map(|l| (l.line, l.col)), Some((8, 9)));
     assert_eq!(
         e.message,
         "allocation mem_vec_0 of 'main' has 4611686018427387904 bytes, more than the \

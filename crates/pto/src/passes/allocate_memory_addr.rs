@@ -222,7 +222,7 @@ impl RootFacts {
 
 /// The definition of the first tile (in variable order) whose MemRef
 /// names root `r` and that has a line of its own.
-fn first_member_pos(f: &Function, r: VarId) -> Option<crate::ir::Pos> {
+pub(crate) fn first_member_pos(f: &Function, r: VarId) -> Option<crate::ir::Pos> {
     f.vars.values().find_map(|d| {
         let Some(Type::Tile(_, m)) = &d.ty else {
             return None;
