@@ -4,7 +4,7 @@
 //! |---|---|
 //! | 0 | success (`explain`: explained, whether or not the program fits) |
 //! | 1 | the request was understood but cannot be met: no placement, over capacity, a planning error, `fmt --check` found a difference, `validate` found a violation |
-//! | 2 | bad input: an unreadable or inconsistent file (syntax, a MemRef that contradicts its allocation, ...), an unknown flag or value, an output that cannot be written |
+//! | 2 | bad input: an unreadable or inconsistent file (syntax, a MemRef that contradicts its allocation, ...), an unknown flag or value, an output that cannot be written, two outputs naming one file |
 //! | 3 | internal error: a check inside tilemem failed (the independent validator rejected a placement, or PyPTO's own internal check fires on this program, as PyPTO raises `InternalError` for it); nothing is written |
 //! | 130 | interrupted (`SIGINT`) |
 //!
