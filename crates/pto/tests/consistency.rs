@@ -116,3 +116,29 @@ fn function_names_are_unique() {
          in a program"
     );
 }
+
+/// Found by the `plan` fuzz target: `d: pl.Tile[[96, 16], ...] = acc`
+/// aliases a 1 KiB tile with 6 KiB; planned, `d` got `acc`'s 1 KiB slot
+/// and the output contradicted itself (and did not read back).
+#[test]
+fn an_alias_holds_no_more_than_its_source() {
+    let body = |shape: &str| {
+        program(
+            "InCore",
+            SIG,
+            &[
+                "a: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [8, 8], [8, 8], target_memory=pl.Mem.Vec)",
+                &format!("d: pl.Tile[[{shape}], pl.FP32, pl.Mem.Vec] = a"),
+                "r: pl.Tensor[[8, 8], pl.FP32] = pl.tile.store(d, [0, 0], y)",
+                "return r",
+            ],
+        )
+    };
+    reads(&body("8, 8"));
+    reads(&body("4, 8"));
+    assert_eq!(
+        read_error(&body("96, 8")),
+        "9:9: tile `d` is an alias of `a` but declares 3072 bytes where `a` has 256: an alias \
+         names its source's data"
+    );
+}

@@ -10,7 +10,9 @@
 //!   MemRef's size and its static shape's bytes; a slotted MemRef names
 //!   one slot of the allocation);
 //! - the constant dimensions of a tile or tensor with a MemRef are
-//!   positive (its bytes are what the MemRef describes).
+//!   positive (its bytes are what the MemRef describes);
+//! - a bare alias of a tile (`x: T = y`) holds no more bytes than its
+//!   source, whose storage it shares.
 //!
 //! Each violation is an error at the defining statement (line and column
 //! of its first character); the first one in program order is reported.
@@ -44,18 +46,20 @@ pub(super) fn check(program: &Program) -> Result<(), ParseError> {
 
 fn check_function(f: &Function) -> Result<(), ParseError> {
     let mut allocs: HashMap<VarId, Alloc> = HashMap::new();
+    let mut errors = Vec::new();
     for (_, s) in f.walk() {
         if let Some(a) = f.alloc_at(s) {
             allocs.insert(a.var, a);
         }
+        errors.extend(check_alias(f, s));
     }
-    // In variable order, which is the order of first appearance; the
-    // violation reported is the earliest in the text.
+    let vars = f
+        .vars
+        .iter()
+        .filter_map(|(v, d)| check_var(f, v, d.ty.as_ref(), &allocs));
+    // The violation reported is the earliest in the text.
     let mut first: Option<(Pos, ParseError)> = None;
-    for (v, d) in f.vars.iter() {
-        let Some(e) = check_var(f, v, d.ty.as_ref(), &allocs) else {
-            continue;
-        };
+    for e in errors.into_iter().chain(vars) {
         let at = Pos {
             line: e.line,
             col: e.col,
@@ -71,6 +75,30 @@ fn check_function(f: &Function) -> Result<(), ParseError> {
         Some((_, e)) => Err(e),
         None => Ok(()),
     }
+}
+
+/// A bare alias `x: T = y` of a tile names `y`'s data, so it cannot hold
+/// more bytes than `y` (the planner would give it `y`'s storage).
+fn check_alias(f: &Function, s: crate::ir::StmtId) -> Option<ParseError> {
+    let crate::ir::StmtKind::Assign { targets, value: Expr::Var(y) } = &f.stmts[s].kind else {
+        return None;
+    };
+    let [x] = targets[..] else { return None };
+    let bytes = |v: VarId| f.vars[v].ty.as_ref()?.as_tile()?.static_bytes();
+    let (bx, by) = (bytes(x)?, bytes(*y)?);
+    if bx <= by {
+        return None;
+    }
+    let (nx, ny) = (&f.vars[x].name, &f.vars[*y].name);
+    Some(error(
+        f.pos_of(s),
+        nx.chars().count(),
+        format!(
+            "tile `{nx}` is an alias of `{ny}` but declares {bx} bytes where `{ny}` has {by}: \
+             an alias names its source's data"
+        ),
+        "give the alias its source's shape and dtype",
+    ))
 }
 
 /// Where variable `v` is defined: its statement, else the function header.
