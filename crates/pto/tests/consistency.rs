@@ -142,3 +142,36 @@ fn an_alias_holds_no_more_than_its_source() {
          names its source's data"
     );
 }
+
+/// Found by the `plan` fuzz target: a loop with `init_values` whose body
+/// ends without `pl.yield_` (here a misspelt `pO.yield_`). DSA-RP and the
+/// report then disagreed on how long the carried tile lives, and the
+/// report saw two co-live tiles at one address.
+#[test]
+fn a_carrying_loop_yields_one_value_per_carry() {
+    let body = |last: &str| {
+        program(
+            "InCore",
+            SIG,
+            &[
+                "init: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.tile.create([8, 8], dtype=pl.FP32, target_memory=pl.Mem.Vec)",
+                "for i, (acc,) in pl.range(0, 4, 1, init_values=(init,)):",
+                "    t: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.tile.add(acc, acc)",
+                last,
+                "r: pl.Tensor[[8, 8], pl.FP32] = pl.tile.store(init, [0, 0], y)",
+                "return r",
+            ],
+        )
+    };
+    reads(&body("    res: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.yield_(t)"));
+    assert_eq!(
+        read_error(&body("    res: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pO.yield_(t)")),
+        "9:9: the loop carries 1 value(s) but its body yields nothing: a loop with \
+         `init_values` ends its body with `pl.yield_` of one value per carry"
+    );
+    assert_eq!(
+        read_error(&body("    res, res2 = pl.yield_(t, t)")),
+        "9:9: the loop carries 1 value(s) but its body yields 2: a loop with \
+         `init_values` ends its body with `pl.yield_` of one value per carry"
+    );
+}

@@ -12,7 +12,9 @@
 //! - the constant dimensions of a tile or tensor with a MemRef are
 //!   positive (its bytes are what the MemRef describes);
 //! - a bare alias of a tile (`x: T = y`) holds no more bytes than its
-//!   source, whose storage it shares.
+//!   source, whose storage it shares;
+//! - a loop with `init_values` ends its body with a `pl.yield_` of one
+//!   value per carry.
 //!
 //! Each violation is an error at the defining statement (line and column
 //! of its first character); the first one in program order is reported.
@@ -52,6 +54,7 @@ fn check_function(f: &Function) -> Result<(), ParseError> {
             allocs.insert(a.var, a);
         }
         errors.extend(check_alias(f, s));
+        errors.extend(check_carry(f, s));
     }
     let vars = f
         .vars
@@ -98,6 +101,37 @@ fn check_alias(f: &Function, s: crate::ir::StmtId) -> Option<ParseError> {
              an alias names its source's data"
         ),
         "give the alias its source's shape and dtype",
+    ))
+}
+
+/// A loop that carries values (`init_values=`) yields one value per
+/// carry at the end of its body: without the yield the carried values
+/// have no next iteration, and the planners' lifetimes of them disagree.
+fn check_carry(f: &Function, s: crate::ir::StmtId) -> Option<ParseError> {
+    let crate::ir::StmtKind::For(l) = &f.stmts[s].kind else {
+        return None;
+    };
+    if l.iter_args.is_empty() {
+        return None;
+    }
+    let b = crate::ir::Block::Loop(s);
+    let yielded = f.yield_index(b).and_then(|i| match &f.stmts[f.block(b)[i]].kind {
+        crate::ir::StmtKind::Yield(v) => Some(v.len()),
+        _ => None,
+    });
+    if yielded == Some(l.iter_args.len()) {
+        return None;
+    }
+    Some(error(
+        f.pos_of(s),
+        3,
+        format!(
+            "the loop carries {} value(s) but its body {}: a loop with `init_values` \
+             ends its body with `pl.yield_` of one value per carry",
+            l.iter_args.len(),
+            yielded.map_or("yields nothing".to_string(), |n| format!("yields {n}"))
+        ),
+        "end the body with `pl.yield_(...)`",
     ))
 }
 
