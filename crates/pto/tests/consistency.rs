@@ -175,3 +175,54 @@ fn a_carrying_loop_yields_one_value_per_carry() {
          `init_values` ends its body with `pl.yield_` of one value per carry"
     );
 }
+
+/// Found by the `plan` fuzz target: a loop result declared `[64, 32]`
+/// for a `[32, 32]` carry; the planner gave it the carry's 4 KiB and
+/// printed an 8 KiB tile in a 4 KiB allocation. The same holds for the
+/// branches an `if` joins.
+#[test]
+fn carried_and_joined_values_have_one_size() {
+    let lp = |result: &str| {
+        program(
+            "InCore",
+            SIG,
+            &[
+                "init: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.tile.create([8, 8], dtype=pl.FP32, target_memory=pl.Mem.Vec)",
+                "for i, (acc,) in pl.range(0, 4, 1, init_values=(init,)):",
+                "    t: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.tile.add(acc, acc)",
+                &format!("    res: pl.Tile[[{result}], pl.FP32, pl.Mem.Vec] = pl.yield_(t)"),
+                "r: pl.Tensor[[8, 8], pl.FP32] = pl.tile.store(res, [0, 0], y)",
+                "return r",
+            ],
+        )
+    };
+    reads(&lp("8, 8"));
+    assert_eq!(
+        read_error(&lp("16, 8")),
+        "9:9: `res` declares 512 bytes but `init` declares 256, and the loop joins them into \
+         one buffer: the values a loop carries or an `if` joins have one size"
+    );
+    let branch = |other: &str| {
+        program(
+            "InCore",
+            &SIG.replace(") ->", ", k: pl.Scalar[pl.INDEX]) ->"),
+            &[
+                "a: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [8, 8], [8, 8], target_memory=pl.Mem.Vec)",
+                "if k < 1:",
+                "    p: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.tile.exp(a)",
+                "    phi: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.yield_(p)",
+                "else:",
+                &format!("    q: pl.Tile[[{other}], pl.FP32, pl.Mem.Vec] = pl.tile.muls(a, 2.0)"),
+                "    phi: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.yield_(q)",
+                "r: pl.Tensor[[8, 8], pl.FP32] = pl.tile.store(phi, [0, 0], y)",
+                "return r",
+            ],
+        )
+    };
+    reads(&branch("8, 8"));
+    assert_eq!(
+        read_error(&branch("4, 8")),
+        "9:9: `q` declares 128 bytes but `p` declares 256, and the `if` joins them into one \
+         buffer: the values a loop carries or an `if` joins have one size"
+    );
+}

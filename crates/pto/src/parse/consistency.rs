@@ -14,7 +14,8 @@
 //! - a bare alias of a tile (`x: T = y`) holds no more bytes than its
 //!   source, whose storage it shares;
 //! - a loop with `init_values` ends its body with a `pl.yield_` of one
-//!   value per carry.
+//!   value per carry, and the values a loop carries or an `if` joins
+//!   (one buffer) have one size.
 //!
 //! Each violation is an error at the defining statement (line and column
 //! of its first character); the first one in program order is reported.
@@ -55,6 +56,7 @@ fn check_function(f: &Function) -> Result<(), ParseError> {
         }
         errors.extend(check_alias(f, s));
         errors.extend(check_carry(f, s));
+        errors.extend(check_joined(f, s));
     }
     let vars = f
         .vars
@@ -133,6 +135,79 @@ fn check_carry(f: &Function, s: crate::ir::StmtId) -> Option<ParseError> {
         ),
         "end the body with `pl.yield_(...)`",
     ))
+}
+
+/// The values a loop carries (init value, iter arg, yielded value,
+/// result) and an `if` joins (branch yields, result) hold the same data in
+/// one buffer, so their tiles have one size: a result declared larger than
+/// its carry would be given the carry's storage.
+fn check_joined(f: &Function, s: crate::ir::StmtId) -> Option<ParseError> {
+    use crate::ir::{Block, StmtKind};
+    let yields = |b: Block| -> Vec<Option<VarId>> {
+        f.yield_index(b)
+            .and_then(|i| match &f.stmts[f.block(b)[i]].kind {
+                StmtKind::Yield(v) => Some(v.iter().map(Expr::as_var).collect()),
+                _ => None,
+            })
+            .unwrap_or_default()
+    };
+    let mut groups: Vec<Vec<Option<VarId>>> = Vec::new();
+    match &f.stmts[s].kind {
+        StmtKind::For(l) => {
+            let ys = yields(Block::Loop(s));
+            let inits = l.init_values();
+            for (k, &a) in l.iter_args.iter().enumerate() {
+                groups.push(vec![
+                    inits.get(k).and_then(Expr::as_var),
+                    Some(a),
+                    ys.get(k).copied().flatten(),
+                    l.results.get(k).copied(),
+                ]);
+            }
+        }
+        StmtKind::If(i) => {
+            let then = yields(Block::Then(s));
+            let other = if i.else_body.is_some() {
+                yields(Block::Else(s))
+            } else {
+                Vec::new()
+            };
+            for (k, &r) in i.results.iter().enumerate() {
+                groups.push(vec![
+                    then.get(k).copied().flatten(),
+                    other.get(k).copied().flatten(),
+                    Some(r),
+                ]);
+            }
+        }
+        _ => return None,
+    }
+    let bytes = |v: VarId| f.vars[v].ty.as_ref()?.as_tile()?.static_bytes();
+    for group in groups {
+        let sized: Vec<(VarId, u64)> = group
+            .into_iter()
+            .flatten()
+            .filter_map(|v| Some((v, bytes(v)?)))
+            .collect();
+        let Some(&(a, ba)) = sized.first() else {
+            continue;
+        };
+        let Some(&(b, bb)) = sized.iter().find(|&&(_, bb)| bb != ba) else {
+            continue;
+        };
+        let (na, nb) = (&f.vars[a].name, &f.vars[b].name);
+        return Some(error(
+            f.pos_of(s),
+            2,
+            format!(
+                "`{nb}` declares {bb} bytes but `{na}` declares {ba}, and the {} joins them \
+                 into one buffer: the values a loop carries or an `if` joins have one size",
+                if matches!(f.stmts[s].kind, StmtKind::For(_)) { "loop" } else { "`if`" }
+            ),
+            "give them one shape and dtype",
+        ));
+    }
+    None
 }
 
 /// Where variable `v` is defined: its statement, else the function header.
