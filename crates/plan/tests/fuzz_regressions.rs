@@ -71,3 +71,29 @@ fn time_limits_past_any_duration_are_cut_not_a_panic() {
         }
     }
 }
+
+/// OPEN (found by the `solve` fuzz target's agreement oracle, in the
+/// solvers' code, not fixed here): with an alignment that is not a power
+/// of two (3482), `exact` reports height 8192 as proven optimal, while
+/// `canonical` places the same problem validly at 8176 (acc at 0, load_a
+/// at 32, load_f at 4128). The exact search's proof misses placements
+/// under such alignments. `cargo test -- --ignored` runs it.
+#[test]
+#[ignore = "open finding: exact's proof under non-power-of-two alignments"]
+fn exact_proves_no_height_another_solver_beats() {
+    let file = parse(
+        "id,lower,upper,size,alignment\nload_a,0,4,4096,32\nload_f,1,5,4048,32\nacc,2,12,20,3482\nscratch,11,12,1024,32\n",
+        "align.csv",
+    )
+    .unwrap();
+    let canonical = solve(&file.problem, SolverKind::Canonical, &Budget::default()).unwrap();
+    let sol = canonical.solution.expect("placed");
+    assert!(validate(&file.problem, &sol).is_ok());
+    assert_eq!(canonical.height, 8176);
+    let exact = solve(&file.problem, SolverKind::Exact, &Budget::default()).unwrap();
+    assert!(
+        !exact.proven_optimal || exact.height <= canonical.height,
+        "exact proved {} optimal",
+        exact.height
+    );
+}
