@@ -3,7 +3,7 @@
 #
 #   fuzz/run.sh [MINUTES] [TARGET...]            # each MINUTES (default 5), one after the other
 #   fuzz/run.sh --parallel [MINUTES] [TARGET...] # all at once, each MINUTES
-#   fuzz/run.sh --smoke [TARGET...]              # each SMOKE_SECONDS (default 20): .ci/run's check
+#   fuzz/run.sh --smoke [TARGET...]              # a fixed number of runs each: .ci/run's check
 #
 # Needs cargo-fuzz (`cargo install cargo-fuzz`); runs on stable rustc through
 # RUSTC_BOOTSTRAP=1, without a sanitizer (tilemem is safe Rust). Each corpus
@@ -11,9 +11,12 @@
 #
 # A long run keeps going after a failure (fork mode), so one run reports
 # every distinct failure: crashes go to fuzz/artifacts/TARGET/, logs to
-# fuzz/logs/TARGET.log, and the exit code is 0. A smoke run replays every
-# seed, then mutates for a few seconds, and fails (exit 1, naming the
-# reproducer) at the first broken promise.
+# fuzz/logs/TARGET.log, and the exit code is 0. A smoke run starts from
+# the repository's seeds alone (a fresh corpus), replays them, then runs a
+# fixed number of mutations with a fixed seed (about 20 s a target on two
+# cores; SMOKE_PERCENT scales the counts), so that it checks the same
+# inputs on every machine; it fails (exit 1, naming the reproducer) at the
+# first broken promise.
 set -euo pipefail
 cd "$(dirname "$0")"
 MODE=serial
@@ -30,12 +33,18 @@ TARGETS=("$@")
 [ ${#TARGETS[@]} -gt 0 ] || TARGETS=(pto_reader mlir_reader csv_reader plan solve)
 export RUSTC_BOOTSTRAP=1
 
-# Seeds: the repository's examples and test programs, per input language.
+# Seeds: the repository's examples and test programs, per input language,
+# into CORPUS/TARGET (fuzz/corpus, or a fresh folder for a smoke run).
+CORPUS=corpus
+if [ "$MODE" = smoke ]; then
+    CORPUS="$(mktemp -d)"
+    trap 'rm -rf "$CORPUS"' EXIT
+fi
 seed() {
     local target="$1"; shift
-    mkdir -p "corpus/$target"
+    mkdir -p "$CORPUS/$target"
     for f in "$@"; do
-        [ -f "$f" ] && cp -n "$f" "corpus/$target/$(echo "$f" | tr '/' '_')"
+        [ -f "$f" ] && cp -n "$f" "$CORPUS/$target/$(echo "$f" | tr '/' '_')"
     done
     return 0
 }
@@ -55,13 +64,16 @@ mkdir -p logs
 COMMON=(-timeout=30 -rss_limit_mb=2048 -max_len=8192)
 
 if [ "$MODE" = smoke ]; then
-    SECONDS_EACH="${SMOKE_SECONDS:-20}"
+    # Runs per target: about 20 s each on two idle cores.
+    declare -A RUNS=([pto_reader]=100000 [mlir_reader]=20000 [csv_reader]=300000 [plan]=15000 [solve]=15000)
     failed=0
     for t in "${TARGETS[@]}"; do
+        runs=$(( ${RUNS[$t]:-10000} * ${SMOKE_PERCENT:-100} / 100 ))
+        start=$(date +%s)
         # No fork mode: the first failure ends the run with its reproducer.
-        if nice -n 19 cargo fuzz run --sanitizer none "$t" "corpus/$t" -- \
-            -max_total_time="$SECONDS_EACH" "${COMMON[@]}" >"logs/$t.smoke.log" 2>&1; then
-            echo "fuzz smoke: $t ok ($(grep -E '^#[0-9]+' "logs/$t.smoke.log" | tail -1 | awk '{print $1}' | tr -d '#') runs in ${SECONDS_EACH} s)"
+        if nice -n 19 cargo fuzz run --sanitizer none "$t" "$CORPUS/$t" -- \
+            -seed=1 -runs="$runs" "${COMMON[@]}" >"logs/$t.smoke.log" 2>&1; then
+            echo "fuzz smoke: $t ok ($runs runs after the seeds, $(( $(date +%s) - start )) s)"
         else
             echo "fuzz smoke: $t FAILED (fuzz/logs/$t.smoke.log):" >&2
             grep -E "panicked|Test unit written|SUMMARY" "logs/$t.smoke.log" | head -5 >&2 || true
@@ -73,7 +85,7 @@ fi
 
 run_long() {
     local t="$1"
-    nice -n 19 cargo fuzz run --sanitizer none "$t" "corpus/$t" -- \
+    nice -n 19 cargo fuzz run --sanitizer none "$t" "$CORPUS/$t" -- \
         -max_total_time=$((MINUTES * 60)) "${COMMON[@]}" \
         -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
         >"logs/$t.log" 2>&1 || echo "$t: libFuzzer exited with $?" >&2

@@ -19,6 +19,11 @@
 //!
 //! Each violation is an error at the defining statement (line and column
 //! of its first character); the first one in program order is reported.
+//! A call whose target is no op path (`FP32.tile.alloc`) is rejected where
+//! the call is read ([`crate::ops::check_known`]).
+//!
+//! Costs one walk over the statements and one over the variables per
+//! function, after the program is read.
 
 use std::collections::HashMap;
 
