@@ -63,7 +63,10 @@ pub fn run(args: Args) -> ExitCode {
     };
     let minimalloc = std::env::var_os("MINIMALLOC").map(PathBuf::from);
     // Checked by `solver_and_budget` above.
-    let limit = args.search.time_limit().unwrap_or(tilemem_plan::LONGEST_TIME_LIMIT);
+    let limit = args
+        .search
+        .time_limit()
+        .unwrap_or(tilemem_plan::LONGEST_TIME_LIMIT);
     let measure = |name: &str, p: &Problem, budget: &tilemem_plan::Budget| {
         let mut row = bench_problem(name, p, kind, budget);
         if let (Some(bin), Some(cap)) = (&minimalloc, p.capacity) {

@@ -73,7 +73,10 @@ pub fn run(args: Args) -> ExitCode {
     };
     if let Err(msg) = output::distinct(&[
         ("-o", args.output.as_deref()),
-        ("--map", args.map.as_deref().filter(|p| p.as_os_str() != "-")),
+        (
+            "--map",
+            args.map.as_deref().filter(|p| p.as_os_str() != "-"),
+        ),
     ]) {
         eprintln!("error: {msg}");
         return ExitCode::from(2);

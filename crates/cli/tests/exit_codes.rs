@@ -131,14 +131,29 @@ fn success_is_0() {
 fn cannot_be_met_is_1() {
     let i = Inputs::new("unmet");
     expect(&i, &["plan", "@over.py", "-q"], 1, "over.py:8:9: ");
-    expect(&i, &["plan", "@over.py", "-q", "--planner", "dsa-rp"], 1, "");
-    expect(&i, &["fmt", "--check", "@noncanonical.py"], 1, "noncanonical.py:10:");
+    expect(
+        &i,
+        &["plan", "@over.py", "-q", "--planner", "dsa-rp"],
+        1,
+        "",
+    );
+    expect(
+        &i,
+        &["fmt", "--check", "@noncanonical.py"],
+        1,
+        "noncanonical.py:10:",
+    );
     expect(&i, &["solve", "@over.csv"], 1, "");
     expect(&i, &["validate", "@clash.csv"], 1, "");
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let failing = root.join("tests/lit/stride-align/enable-max-iterations-error.mlir");
     let failing = failing.to_str().unwrap();
-    expect(&i, &["opt", "-hivm-enable-stride-align", failing], 1, "error:");
+    expect(
+        &i,
+        &["opt", "-hivm-enable-stride-align", failing],
+        1,
+        "error:",
+    );
 }
 
 #[test]
@@ -151,14 +166,29 @@ fn bad_input_is_2() {
         expect(&i, &with("@missing.py"), 2, "missing.py");
     }
     expect(&i, &["plan", "@ok.py", "--no-such-flag"], 2, "");
-    expect(&i, &["plan", "@ok.py", "--target", "nope"], 2, "unknown --target");
-    expect(&i, &["opt", "-hivm-align-alloc-size", "@syntax.mlir"], 2, "syntax.mlir:1:15: error");
+    expect(
+        &i,
+        &["plan", "@ok.py", "--target", "nope"],
+        2,
+        "unknown --target",
+    );
+    expect(
+        &i,
+        &["opt", "-hivm-align-alloc-size", "@syntax.mlir"],
+        2,
+        "syntax.mlir:1:15: error",
+    );
     expect(&i, &["opt", "-no-such-pass", "@ok.mlir"], 2, "");
     for cmd in ["solve", "validate"] {
         expect(&i, &[cmd, "@syntax.csv"], 2, "syntax.csv:2:");
         expect(&i, &[cmd, "@empty.csv"], 2, "empty.csv:1:1: ");
     }
-    expect(&i, &["solve", "@ok.csv", "--time-limit=-1"], 2, "--time-limit");
+    expect(
+        &i,
+        &["solve", "@ok.csv", "--time-limit=-1"],
+        2,
+        "--time-limit",
+    );
     expect(&i, &["bench", "@no-such-folder"], 2, "");
 }
 
@@ -173,7 +203,12 @@ fn two_outputs_in_one_file_are_bad_input_and_write_nothing() {
         "-o and --report both name",
     );
     let svg = i.path("o.svg");
-    expect(&i, &["solve", "@ok.csv", "-o", &svg, "--map", &svg], 2, "-o and --map both name");
+    expect(
+        &i,
+        &["solve", "@ok.csv", "-o", &svg, "--map", &svg],
+        2,
+        "-o and --map both name",
+    );
     // The same file spelled through its folder's `.` is the same file.
     let dotted = format!("{}/./same.out", i.dir.display());
     expect(
@@ -199,7 +234,12 @@ fn internal_error_is_3_with_its_position_from_every_command_and_planner() {
         }
     }
     // `--all` does not turn it into "every space fits".
-    expect(&i, &["explain", "@acc.py", "--target", "950", "--all"], 3, "");
+    expect(
+        &i,
+        &["explain", "@acc.py", "--target", "950", "--all"],
+        3,
+        "",
+    );
 }
 
 /// Inputs that once panicked (exit 101) now run or are refused with a
@@ -211,7 +251,15 @@ fn former_panics_exit_by_the_table() {
     expect(&i, &["plan", "@ok.py", "-q", "--time-limit", "1e20"], 0, "");
     expect(
         &i,
-        &["plan", "@ok.py", "-q", "--planner", "optimal", "--time-limit", "1e300"],
+        &[
+            "plan",
+            "@ok.py",
+            "-q",
+            "--planner",
+            "optimal",
+            "--time-limit",
+            "1e300",
+        ],
         0,
         "",
     );

@@ -196,11 +196,20 @@ fn a_tile_name_of_any_length_is_listed() {
         .replace("add(ta, tb)", &format!("add({long}, tb)"));
     let input = write(&d, "long.py", &src);
     let o = tilemem(&["explain", &input, "--all"]);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let out = String::from_utf8_lossy(&o.stdout);
-    assert!(out.contains(&format!("\n    {long}     65536 bytes  [128, 128] FP32  line 9\n")));
+    assert!(out.contains(&format!(
+        "\n    {long}     65536 bytes  [128, 128] FP32  line 9\n"
+    )));
     let pad = " ".repeat(70_000 - 2);
-    assert!(out.contains(&format!("\n    tb{pad}     65536 bytes  [128, 128] FP32  line 10\n")));
+    assert!(out.contains(&format!(
+        "\n    tb{pad}     65536 bytes  [128, 128] FP32  line 10\n"
+    )));
 }
 
 #[test]

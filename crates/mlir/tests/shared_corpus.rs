@@ -288,7 +288,9 @@ fn shared_corpus_pass_outputs_print_to_a_fixed_point() {
             }
         }
     }
-    eprintln!("corpus through opt: {ran}/{runs} pipeline runs succeeded, each output a fixed point");
+    eprintln!(
+        "corpus through opt: {ran}/{runs} pipeline runs succeeded, each output a fixed point"
+    );
     assert!(ran > 100, "only {ran} pipeline runs succeeded");
     assert!(
         problems.is_empty(),

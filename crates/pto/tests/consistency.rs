@@ -17,7 +17,9 @@ fn planned(alloc: &str, tile_ty: &str) -> String {
         SIG,
         &[
             &format!("mem_0: pl.Ptr = {alloc}"),
-            &format!("a: {tile_ty} = pl.tile.load(x, [0, 0], [8, 8], [8, 8], target_memory=pl.Mem.Vec)"),
+            &format!(
+                "a: {tile_ty} = pl.tile.load(x, [0, 0], [8, 8], [8, 8], target_memory=pl.Mem.Vec)"
+            ),
             "r: pl.Tensor[[8, 8], pl.FP32] = pl.tile.store(a, [0, 0], y)",
             "return r",
         ],
@@ -58,7 +60,8 @@ fn an_allocation_holds_its_tiles_bytes() {
          (line 8) holds 0: an allocation holds the bytes of its tiles"
     );
     // The MemRef's size agrees with the allocation, the shape does not.
-    let small = "pl.Tile[[8, 8], pl.FP32, pl.MemRef(mem_0, pl.const(0, pl.INT64), 128), pl.Mem.Vec]";
+    let small =
+        "pl.Tile[[8, 8], pl.FP32, pl.MemRef(mem_0, pl.const(0, pl.INT64), 128), pl.Mem.Vec]";
     assert_eq!(
         read_error(&planned("pl.tile.alloc(pl.Mem.Vec, 128)", small)),
         "9:9: tile `a` needs 256 bytes (its shape) but its allocation `mem_0` (line 8) \
@@ -74,7 +77,8 @@ fn the_shape_of_stored_data_is_positive() {
         "9:9: `a` has dimension -1 in its shape next to a MemRef: the dimensions of stored \
          data are positive"
     );
-    let tensor = "x: pl.Tensor[[0, 8], pl.FP32, pl.MemRef(\"mem_ddr_0\", pl.const(0, pl.INT64), 256)]";
+    let tensor =
+        "x: pl.Tensor[[0, 8], pl.FP32, pl.MemRef(\"mem_ddr_0\", pl.const(0, pl.INT64), 256)]";
     let src = program(
         "InCore",
         &format!("self, {tensor}) -> pl.Tensor[[8, 8], pl.FP32]"),
@@ -163,9 +167,13 @@ fn a_carrying_loop_yields_one_value_per_carry() {
             ],
         )
     };
-    reads(&body("    res: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.yield_(t)"));
+    reads(&body(
+        "    res: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.yield_(t)",
+    ));
     assert_eq!(
-        read_error(&body("    res: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pO.yield_(t)")),
+        read_error(&body(
+            "    res: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pO.yield_(t)"
+        )),
         "9:9: the loop carries 1 value(s) but its body yields nothing: a loop with \
          `init_values` ends its body with `pl.yield_` of one value per carry"
     );

@@ -103,12 +103,16 @@ fn vector_fn(rng: &mut Rng, name: &str, stmts: usize) -> String {
 fn cube_fn(rng: &mut Rng, name: &str) -> String {
     let mut out = String::new();
     let stages = rng.below(3);
-    let tile = |shape: &str, dt: &str, space: &str| format!("pl.Tile[[{shape}], pl.{dt}, pl.Mem.{space}]");
+    let tile =
+        |shape: &str, dt: &str, space: &str| format!("pl.Tile[[{shape}], pl.{dt}, pl.Mem.{space}]");
     out += &format!(
         "{IND}am: {} = pl.tile.load(a, [0, 0], [16, 32], [16, 32], target_memory=pl.Mem.Mat)\n",
         tile("16, 32", "FP16", "Mat")
     );
-    out += &format!("{IND}al: {} = pl.tile.move(am, target_memory=pl.Mem.Left)\n", tile("16, 32", "FP16", "Left"));
+    out += &format!(
+        "{IND}al: {} = pl.tile.move(am, target_memory=pl.Mem.Left)\n",
+        tile("16, 32", "FP16", "Left")
+    );
     let mut rights = Vec::new();
     for k in 0..stages.max(1) {
         out += &format!(
@@ -131,7 +135,10 @@ fn cube_fn(rng: &mut Rng, name: &str) -> String {
     let chain = rng.below(3);
     for j in 0..chain {
         let r = &rights[j % rights.len()];
-        out += &format!("{IND}c{}: {acc} = pl.tile.matmul_acc(c{j}, al, {r})\n", j + 1);
+        out += &format!(
+            "{IND}c{}: {acc} = pl.tile.matmul_acc(c{j}, al, {r})\n",
+            j + 1
+        );
     }
     out += &format!("{IND}r: pl.Tensor[[16, 64], pl.FP32] = pl.tile.store(c{chain}, [0, 0], o)\n");
     out += &format!("{IND}return r\n");
@@ -150,7 +157,8 @@ fn empty_fn(name: &str) -> String {
 
 fn generate(seed: u64, size: usize) -> String {
     let mut rng = Rng(seed | 1);
-    let mut s = String::from("# pypto.program: G\nimport pypto.language as pl\n\n@pl.program\nclass G:\n");
+    let mut s =
+        String::from("# pypto.program: G\nimport pypto.language as pl\n\n@pl.program\nclass G:\n");
     for j in 0..1 + rng.below(3) {
         s += &match rng.below(5) {
             0 | 1 => vector_fn(&mut rng, &format!("v{j}"), size),
@@ -210,7 +218,10 @@ fn check_program(src: &str) -> (usize, usize) {
                 let twice = plan(&once, planner, target).unwrap_or_else(|| {
                     panic!("{planner:?} on {target}: output cannot be planned again\n{once}")
                 });
-                assert_eq!(twice, once, "{planner:?} on {target}: not idempotent\n{src}");
+                assert_eq!(
+                    twice, once,
+                    "{planner:?} on {target}: not idempotent\n{src}"
+                );
                 replanned += 1;
             }
         }
@@ -244,7 +255,13 @@ fn the_generated_programs_plan_and_cover_every_shape() {
         replanned += r;
         runs += PLANNERS.len() * TARGETS.len();
     }
-    assert!(pipelined > 0 && empty > 0 && cube > 0, "{pipelined} {empty} {cube}");
-    assert!(planned * 10 >= runs * 7, "only {planned} of {runs} runs planned");
+    assert!(
+        pipelined > 0 && empty > 0 && cube > 0,
+        "{pipelined} {empty} {cube}"
+    );
+    assert!(
+        planned * 10 >= runs * 7,
+        "only {planned} of {runs} runs planned"
+    );
     assert!(replanned > 0);
 }

@@ -244,7 +244,9 @@ pub fn time_limit_from_secs(secs: f64) -> Option<Duration> {
     if !(secs.is_finite() && secs >= 0.0) {
         return None;
     }
-    Some(Duration::try_from_secs_f64(secs).map_or(LONGEST_TIME_LIMIT, |d| d.min(LONGEST_TIME_LIMIT)))
+    Some(
+        Duration::try_from_secs_f64(secs).map_or(LONGEST_TIME_LIMIT, |d| d.min(LONGEST_TIME_LIMIT)),
+    )
 }
 
 impl Budget {

@@ -90,7 +90,11 @@ fn check_function(f: &Function) -> Result<(), ParseError> {
 /// A bare alias `x: T = y` of a tile names `y`'s data, so it cannot hold
 /// more bytes than `y` (the planner would give it `y`'s storage).
 fn check_alias(f: &Function, s: crate::ir::StmtId) -> Option<ParseError> {
-    let crate::ir::StmtKind::Assign { targets, value: Expr::Var(y) } = &f.stmts[s].kind else {
+    let crate::ir::StmtKind::Assign {
+        targets,
+        value: Expr::Var(y),
+    } = &f.stmts[s].kind
+    else {
         return None;
     };
     let [x] = targets[..] else { return None };
@@ -122,10 +126,12 @@ fn check_carry(f: &Function, s: crate::ir::StmtId) -> Option<ParseError> {
         return None;
     }
     let b = crate::ir::Block::Loop(s);
-    let yielded = f.yield_index(b).and_then(|i| match &f.stmts[f.block(b)[i]].kind {
-        crate::ir::StmtKind::Yield(v) => Some(v.len()),
-        _ => None,
-    });
+    let yielded = f
+        .yield_index(b)
+        .and_then(|i| match &f.stmts[f.block(b)[i]].kind {
+            crate::ir::StmtKind::Yield(v) => Some(v.len()),
+            _ => None,
+        });
     if yielded == Some(l.iter_args.len()) {
         return None;
     }
@@ -207,7 +213,11 @@ fn check_joined(f: &Function, s: crate::ir::StmtId) -> Option<ParseError> {
             format!(
                 "`{nb}` declares {bb} bytes but `{na}` declares {ba}, and the {} joins them \
                  into one buffer: the values a loop carries or an `if` joins have one size",
-                if matches!(f.stmts[s].kind, StmtKind::For(_)) { "loop" } else { "`if`" }
+                if matches!(f.stmts[s].kind, StmtKind::For(_)) {
+                    "loop"
+                } else {
+                    "`if`"
+                }
             ),
             "give them one shape and dtype",
         ));
@@ -274,7 +284,10 @@ fn check_var(
             "make the tile's space and its allocation's space the same",
         ));
     }
-    let bytes = [("its MemRef's size", memref.size()), ("its shape", t.static_bytes())];
+    let bytes = [
+        ("its MemRef's size", memref.size()),
+        ("its shape", t.static_bytes()),
+    ];
     for (what, b) in bytes {
         let Some(b) = b.filter(|&b| b > a.size) else {
             continue;

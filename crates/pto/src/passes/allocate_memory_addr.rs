@@ -143,15 +143,14 @@ pub fn make_relative(f: &mut Function, policy: &dyn MemoryAllocatorPolicy) -> bo
 /// The PYPTO planner's pipeline runs it; DSA-RP reads no offset.
 pub fn check_windows(f: &Function) -> Result<(), PassError> {
     let sizes: HashMap<VarId, u64> = f.allocs().iter().map(|a| (a.var, a.size)).collect();
-    for (v, d) in f.vars.iter() {
+    for d in f.vars.values() {
         let Some(Type::Tile(_, Some(m))) = &d.ty else {
             continue;
         };
         if m.slots().is_some() {
             continue;
         }
-        let (Some(root), Some(off), Some(size)) = (m.base_var(), m.const_offset(), m.size())
-        else {
+        let (Some(root), Some(off), Some(size)) = (m.base_var(), m.const_offset(), m.size()) else {
             continue;
         };
         let Some(&alloc) = sizes.get(&root) else {

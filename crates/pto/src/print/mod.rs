@@ -240,12 +240,9 @@ impl<'a> Printer<'a, '_> {
         // unused allocation) prints as `pass`, as PyPTO prints an empty
         // body: a header line with nothing indented under it would not
         // read back.
-        let empty = stmts.iter().all(|&s| {
-            matches!(
-                self.f.stmts[s].kind,
-                StmtKind::Blank | StmtKind::Comment(_)
-            )
-        });
+        let empty = stmts
+            .iter()
+            .all(|&s| matches!(self.f.stmts[s].kind, StmtKind::Blank | StmtKind::Comment(_)));
         if empty {
             indent(level, self.out);
             self.out.push_str("pass\n");
