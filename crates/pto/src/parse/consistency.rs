@@ -9,8 +9,8 @@
 //!   allocation's space, and the allocation holds the tile's bytes (its
 //!   MemRef's size and its static shape's bytes; a slotted MemRef names
 //!   one slot of the allocation);
-//! - the constant dimensions of a tile or tensor with a MemRef are
-//!   positive (its bytes are what the MemRef describes);
+//! - the constant dimensions of a tile or tensor are positive (InitMemRef
+//!   gives it storage of that shape);
 //! - a bare alias of a tile (`x: T = y`) holds no more bytes than its
 //!   source, whose storage it shares;
 //! - a loop with `init_values` ends its body with a `pl.yield_` of one
@@ -246,8 +246,8 @@ fn check_var(
 ) -> Option<ParseError> {
     let name = &f.vars[v].name;
     let (shape, memref) = match ty? {
-        Type::Tile(t, Some(m)) => (&t.shape, m),
-        Type::Tensor(t, m) => (&t.shape, (**m).as_ref()?),
+        Type::Tile(t, m) => (&t.shape, m.as_ref()),
+        Type::Tensor(t, m) => (&t.shape, (**m).as_ref()),
         _ => return None,
     };
     let at = def_pos(f, v);
@@ -257,13 +257,13 @@ fn check_var(
             at,
             width,
             format!(
-                "`{name}` has dimension {d} in its shape next to a MemRef: \
-                 the dimensions of stored data are positive"
+                "`{name}` has dimension {d} in its shape: the dimensions of stored data \
+                 are positive"
             ),
             "give the shape's real extent",
         ));
     }
-    let Type::Tile(t, _) = ty? else {
+    let (Type::Tile(t, _), Some(memref)) = (ty?, memref) else {
         return None;
     };
     let root = memref.base_var()?;
