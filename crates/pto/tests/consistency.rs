@@ -168,9 +168,16 @@ fn a_carrying_loop_yields_one_value_per_carry() {
             ],
         )
     };
-    reads(&body(
-        "    res: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.yield_(t)",
-    ));
+    let ok = body("    res: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.yield_(t)");
+    reads(&ok);
+    // A misspelt init value (found by the plan fuzz target: the carry had
+    // no storage of its own, and the placement check caught two co-live
+    // tiles at one address, an internal error).
+    assert_eq!(
+        read_error(&ok.replace("init_values=(init,)", "init_values=(ntx,)")),
+        "9:9: the loop's init value `ntx` is defined nowhere in the function: a loop carries \
+         a value the function defines or takes as a parameter"
+    );
     assert_eq!(
         read_error(&body(
             "    res: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pO.yield_(t)"

@@ -13,8 +13,9 @@
 //!   gives it storage of that shape);
 //! - a bare alias of a tile (`x: T = y`) holds no more bytes than its
 //!   source, whose storage it shares;
-//! - a loop with `init_values` ends its body with a `pl.yield_` of one
-//!   value per carry, and the values a loop carries or an `if` joins
+//! - a loop with `init_values` starts each carry from a value the
+//!   function defines, ends its body with a `pl.yield_` of one value per
+//!   carry, and the values a loop carries or an `if` joins
 //!   (one buffer) have one size.
 //!
 //! Each violation is an error at the defining statement (line and column
@@ -124,6 +125,25 @@ fn check_carry(f: &Function, s: crate::ir::StmtId) -> Option<ParseError> {
     };
     if l.iter_args.is_empty() {
         return None;
+    }
+    // A carry starts from a value of the function: a name defined nowhere
+    // in it (a misspelling) has no storage to carry.
+    let undefined = l
+        .init_values()
+        .iter()
+        .filter_map(Expr::as_var)
+        .find(|&v| matches!(f.vars[v].def, VarDef::Free));
+    if let Some(v) = undefined {
+        let name = &f.vars[v].name;
+        return Some(error(
+            f.pos_of(s),
+            3,
+            format!(
+                "the loop's init value `{name}` is defined nowhere in the function: a loop \
+                 carries a value the function defines or takes as a parameter"
+            ),
+            "define it before the loop, or fix the name",
+        ));
     }
     let b = crate::ir::Block::Loop(s);
     let yielded = f
