@@ -1,5 +1,5 @@
 //! Every printed program reads back: generated programs (vector code with
-//! loops, carries and if-phis; cube chains through Mat, Left, Right and
+//! loops, carries, swaps and if-phis; cube chains through Mat, Left, Right and
 //! Acc, some with pipeline stage tags; a function left empty by planning;
 //! several functions per program) are planned by every planner on every
 //! target, and each output
@@ -14,7 +14,7 @@
 
 mod common;
 
-use common::Rng;
+use common::{random_kernel, Rng};
 use proptest::prelude::*;
 use tilemem_pto::passes::{run_pipeline, ErrorKind, PassContext, PassId, PlannerMode};
 use tilemem_soc::Soc;
@@ -28,74 +28,12 @@ const PLANNERS: [PlannerMode; 4] = [
 const TARGETS: [&str; 4] = ["910b", "950", "310b", "none"];
 const IND: &str = "        ";
 
-fn vtile(rows: u64) -> String {
-    format!("pl.Tile[[{rows}, 64], pl.FP32, pl.Mem.Vec]")
-}
-
-/// A vector function: loads, element-wise ops, a loop carry, an if-phi,
-/// stores.
+/// A vector function `name`: loads, element-wise ops, loop carries,
+/// if-phis, stores (the random kernels of `memory_reuse_random`).
 fn vector_fn(rng: &mut Rng, name: &str, stmts: usize) -> String {
-    let mut out = String::new();
-    let mut live: Vec<(String, u64)> = Vec::new();
-    let mut n = 0;
-    let mut fresh = |p: &str| {
-        n += 1;
-        format!("{p}{n}")
-    };
-    for _ in 0..stmts {
-        let choice = rng.below(10);
-        if live.len() < 2 || choice < 3 {
-            let rows = [16, 32, 64][rng.below(3)];
-            let v = fresh("t");
-            out += &format!(
-                "{IND}{v}: {} = pl.tile.load(x, [0, 0], [{rows}, 64], [{rows}, 64], target_memory=pl.Mem.Vec)\n",
-                vtile(rows)
-            );
-            live.push((v, rows));
-        } else if choice < 6 {
-            let (a, ra) = live[rng.below(live.len())].clone();
-            let same: Vec<_> = live.iter().filter(|(_, r)| *r == ra).cloned().collect();
-            let (b, _) = same[rng.below(same.len())].clone();
-            let v = fresh("t");
-            let op = ["add", "mul", "sub", "exp"][rng.below(4)];
-            let args = if op == "exp" { a } else { format!("{a}, {b}") };
-            out += &format!("{IND}{v}: {} = pl.tile.{op}({args})\n", vtile(ra));
-            live.push((v, ra));
-        } else if choice < 7 {
-            let (init, ri) = live[rng.below(live.len())].clone();
-            let (c, nx, res, iv) = (fresh("c"), fresh("t"), fresh("t"), fresh("i"));
-            out += &format!("{IND}for {iv}, ({c},) in pl.range(3, init_values=({init},)):\n");
-            out += &format!("{IND}    {nx}: {} = pl.tile.add({c}, {c})\n", vtile(ri));
-            out += &format!("{IND}    {res}: {} = pl.yield_({nx})\n", vtile(ri));
-            live.push((res, ri));
-        } else if choice < 8 {
-            let (a, ra) = live[rng.below(live.len())].clone();
-            let (p, q, phi) = (fresh("t"), fresh("t"), fresh("t"));
-            out += &format!("{IND}if k < {}:\n", rng.below(4));
-            out += &format!("{IND}    {p}: {} = pl.tile.exp({a})\n", vtile(ra));
-            out += &format!("{IND}    {phi}: {} = pl.yield_({p})\n", vtile(ra));
-            out += &format!("{IND}else:\n");
-            out += &format!("{IND}    {q}: {} = pl.tile.muls({a}, 2.0)\n", vtile(ra));
-            out += &format!("{IND}    {phi}: {} = pl.yield_({q})\n", vtile(ra));
-            live.push((phi, ra));
-        } else {
-            let (a, _) = live[rng.below(live.len())].clone();
-            let s = fresh("s");
-            out += &format!(
-                "{IND}{s}: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store({a}, [0, 0], y)\n"
-            );
-        }
-        if live.len() > 5 {
-            live.remove(rng.below(live.len()));
-        }
-    }
-    for (v, _) in &live {
-        let s = fresh("s");
-        out += &format!("{IND}{s}: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store({v}, [0, 0], y)\n");
-    }
-    format!(
-        "    @pl.function(type=pl.FunctionType.InCore)\n    def {name}(x: pl.Tensor[[64, 64], pl.FP32], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]], k: pl.Scalar[pl.INDEX]):\n{out}"
-    )
+    let kernel = random_kernel(rng, stmts, &[16, 32, 64]);
+    let (_, function) = kernel.split_once("class R:\n").expect("one class");
+    function.replacen("def k(", &format!("def {name}("), 1)
 }
 
 /// A cube function: operands through Mat into Left and Right (some as

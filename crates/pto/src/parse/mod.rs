@@ -7,7 +7,7 @@
 //! function (a use refers to the latest definition before it in program
 //! order; unknown names become [`VarDef::Free`](crate::ir::VarDef::Free) variables), and reports the
 //! first error with its line, column and what was expected. A program
-//! read whole is then checked for consistency ([`consistency`]: unique
+//! read whole is then checked for consistency (module `consistency`: unique
 //! function names; MemRefs that agree with their allocations). It never
 //! panics: deep nesting and oversized input are errors too.
 
