@@ -39,6 +39,12 @@ pub fn hw_align_bytes(target: &Soc, ty: &MemRefType) -> i64 {
     target.hardware_alignment(space) as i64
 }
 
+/// `util::BL` / `INTR_BYTES_PER_BLOCK`: the bytes of one vector block,
+/// the unified buffer's hardware alignment on the chip.
+pub fn block_bytes(target: &Soc) -> i64 {
+    target.hardware_alignment(MemSpace::Vec) as i64
+}
+
 /// The `func.func` ops with a body that device passes visit: host
 /// functions (`hacc.function_kind = #hacc.function_kind<HOST>`) are skipped.
 pub fn device_funcs(m: &Module) -> Vec<OpId> {
@@ -250,6 +256,68 @@ pub fn trace_root(m: &Module, mut v: ValueId) -> ValueId {
         }
     }
     v
+}
+
+/// `traceDefOp<OpType>(v)`: the op defining `v` when `is_op` accepts its
+/// name, else the same question asked of the value it derives from:
+/// the source of a view, reshape, cast or bufferization conversion, the
+/// init of an `scf.for` iter arg, the yielded value of an `scf.for`
+/// result or of an `scf.if` result's then branch.
+pub fn trace_def_op(m: &Module, mut v: ValueId, is_op: impl Fn(&str) -> bool) -> Option<OpId> {
+    for _ in 0..10_000 {
+        match m.value_def(v) {
+            crate::ir::ValueDef::OpResult { op, index } => {
+                let d = m.op(op);
+                let name = d.name();
+                if is_op(name) {
+                    return Some(op);
+                }
+                let through = matches!(
+                    name,
+                    "tensor.reshape"
+                        | "memref.collapse_shape"
+                        | "tensor.collapse_shape"
+                        | "memref.subview"
+                        | "bufferization.to_memref"
+                        | "bufferization.to_buffer"
+                        | "bufferization.to_tensor"
+                        | "memref.view"
+                        | "memref.reshape"
+                        | "memref.expand_shape"
+                        | "tensor.expand_shape"
+                        | "memref.extract_strided_metadata"
+                        | "memref.cast"
+                        | "memref.reinterpret_cast"
+                        | "memref.memory_space_cast"
+                        | "tensor.extract_slice"
+                );
+                if through {
+                    v = d.operand(0)?;
+                    continue;
+                }
+                match flow_kind(name) {
+                    Some(FlowKind::For) => {
+                        let parts = m.for_parts(op)?;
+                        v = m.op(parts.yield_op?).operand(index as usize)?;
+                    }
+                    Some(FlowKind::If) => {
+                        let then = *m.op(op).regions().first()?;
+                        let b = *m.region_blocks(then).first()?;
+                        v = m.op(m.last_op(b)?).operand(index as usize)?;
+                    }
+                    _ => return None,
+                }
+            }
+            crate::ir::ValueDef::BlockArg { block, index } => {
+                let parent = m.block_parent_op(block);
+                if flow_kind(m.op(parent).name()) != Some(FlowKind::For) || index == 0 {
+                    return None;
+                }
+                v = *m.op(parent).operands().get(3 + index as usize - 1)?;
+            }
+        }
+    }
+    None
 }
 
 /// The root `memref.alloc`/`alloca` of `v` (through views), if any.

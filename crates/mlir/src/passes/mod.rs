@@ -70,12 +70,16 @@ pub mod align_alloc_size;
 pub mod common;
 pub mod enable;
 pub mod fixpipe;
+pub mod greedy;
+pub mod interfaces;
 pub mod layout;
 pub mod mark;
+pub mod marks;
 pub mod op_table;
 pub mod pre_mark;
 pub mod propagate;
 pub mod retype;
+pub mod strides;
 pub mod view_maps;
 
 /// Every pass this crate provides, in registration order: the registry the
