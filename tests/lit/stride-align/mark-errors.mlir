@@ -10,15 +10,6 @@ func.func @tensor_operand(%t: tensor<4x16xf16>) {
 
 // -----
 
-func.func @unranked(%u: memref<*xf16, #hivm.address_space<ub>>) {
-  %c = memref.alloc() : memref<4x16xf16, #hivm.address_space<ub>>
-  // CHECK: mark-errors.mlir:[[@LINE+1]]:3: error: UnrankedMemRef not supported.
-  hivm.hir.vexp ins(%u : memref<*xf16, #hivm.address_space<ub>>) outs(%c : memref<4x16xf16, #hivm.address_space<ub>>)
-  return
-}
-
-// -----
-
 func.func @not_strided(%a: memref<4x16xf16, affine_map<(d0, d1) -> (d1, d0)>, #hivm.address_space<ub>>) {
   %c = memref.alloc() : memref<4x16xf16, #hivm.address_space<ub>>
   // CHECK: mark-errors.mlir:[[@LINE+1]]:3: error: Non-strided-memref not supported.
