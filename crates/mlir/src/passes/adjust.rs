@@ -25,7 +25,9 @@ use tilemem_soc::Soc;
 use crate::ir::{Attribute, MemRefType, Module, OpId, Type, ValueId};
 
 use super::common::{block_bytes, hw_align_bytes};
-use super::interfaces::flatten::{get_flattened, memref_types, DpsKind, FlattenOptions, FlattenResult};
+use super::interfaces::flatten::{
+    get_flattened, memref_types, DpsKind, FlattenOptions, FlattenResult,
+};
 use super::interfaces::scalar::should_lower_to_scalar_loops;
 use super::interfaces::Structured;
 use super::layout::{lcm, AlignInfo};
@@ -201,7 +203,9 @@ fn is_last_brc(s: &Structured, f: &FlattenResult) -> bool {
             .unwrap_or(0);
         brc = (0..rank as i64).collect();
     }
-    let Some(&last) = brc.last() else { return false };
+    let Some(&last) = brc.last() else {
+        return false;
+    };
     usize::try_from(last)
         .ok()
         .and_then(|d| f.group_of(d))
@@ -222,7 +226,11 @@ fn is_last_two_dim_contiguous(f: &FlattenResult) -> bool {
     {
         return false;
     }
-    rank > 0 && contiguous_axes(&types).get(rank - 1).copied().unwrap_or(false)
+    rank > 0
+        && contiguous_axes(&types)
+            .get(rank - 1)
+            .copied()
+            .unwrap_or(false)
 }
 
 /// `adjustBrcAlignDim`: a broadcast over the last flattened dim, with the
@@ -428,7 +436,11 @@ fn adjust_inline_brc(
     }
     let f = flattened(s);
     let flat = f.group_of(d)?;
-    let adj = prev_uncontiguous(&hivm_memref_types(s), f.input_reassociation(), flat as isize);
+    let adj = prev_uncontiguous(
+        &hivm_memref_types(s),
+        f.input_reassociation(),
+        flat as isize,
+    );
     if is_no_need_align(s.m, target, v, adj) {
         return None;
     }

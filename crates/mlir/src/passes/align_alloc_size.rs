@@ -81,9 +81,13 @@ impl Pass for AlignAllocSize {
                 return Err(PassFailed);
             }
             let mut failures = Failures::default();
-            let converged = greedy::apply(m, func, greedy::DEFAULT_MAX_ITERATIONS, diags, |m, op, _| {
-                align_alloc_size(m, op, &mut failures)
-            });
+            let converged = greedy::apply(
+                m,
+                func,
+                greedy::DEFAULT_MAX_ITERATIONS,
+                diags,
+                |m, op, _| align_alloc_size(m, op, &mut failures),
+            );
             if !converged {
                 diags.push(Diagnostic::error(
                     m.op(func).loc,
@@ -111,9 +115,9 @@ fn mark_alloc_align(m: &mut Module, func: OpId) -> Result<(), OpId> {
             if !super::mark::is_last_dim_transpose(&s) {
                 continue;
             }
-            let disabled = s
-                .attr(DISABLE_ALIGN)
-                .is_some_and(|a| matches!(a, crate::ir::Attribute::Unit) || a.as_bool() == Some(true));
+            let disabled = s.attr(DISABLE_ALIGN).is_some_and(|a| {
+                matches!(a, crate::ir::Attribute::Unit) || a.as_bool() == Some(true)
+            });
             if disabled {
                 continue;
             }
@@ -129,9 +133,7 @@ fn mark_alloc_align(m: &mut Module, func: OpId) -> Result<(), OpId> {
                 v.and_then(|&v| m.value_type(v).element_type().cloned())
             };
             let (src, dst) = (elem(s.named("src").first()), elem(s.named("dst").first()));
-            let int = |t: &Option<crate::ir::Type>, w: u32| {
-                matches!(t, Some(crate::ir::Type::Integer { width, .. }) if *width == w)
-            };
+            let int = |t: &Option<crate::ir::Type>, w: u32| matches!(t, Some(crate::ir::Type::Integer { width, .. }) if *width == w);
             if !((int(&src, 32) || int(&src, 16)) && int(&dst, 8)) {
                 continue;
             }
@@ -181,7 +183,13 @@ fn align_alloc_size(m: &mut Module, op: OpId, failures: &mut Failures) -> bool {
         .shape
         .iter()
         .zip(&units)
-        .map(|(&s, &u)| if crate::ir::is_dynamic(s) { s } else { align_up(s, u) })
+        .map(|(&s, &u)| {
+            if crate::ir::is_dynamic(s) {
+                s
+            } else {
+                align_up(s, u)
+            }
+        })
         .collect();
     let dyn_padded = ty
         .shape

@@ -119,25 +119,35 @@ fn run_on_function(
         }
         Rounds::DriverFailed => return Err(driver_failed(m, func, diags)),
     }
-    if !greedy::apply(m, func, greedy::DEFAULT_MAX_ITERATIONS, diags, |m, op, _| {
-        prop::remove(m, op)
-    }) {
+    if !greedy::apply(
+        m,
+        func,
+        greedy::DEFAULT_MAX_ITERATIONS,
+        diags,
+        |m, op, _| prop::remove(m, op),
+    ) {
         return Err(driver_failed(m, func, diags));
     }
     let mut failures = Failures::default();
     let mut error: Option<Diagnostic> = None;
-    let converged = greedy::apply(m, func, greedy::DEFAULT_MAX_ITERATIONS, diags, |m, op, _| {
-        if error.is_some() {
-            return false;
-        }
-        match enable_align_allocation(m, op, target, &mut failures) {
-            Ok(applied) => applied,
-            Err(d) => {
-                error = Some(d);
-                false
+    let converged = greedy::apply(
+        m,
+        func,
+        greedy::DEFAULT_MAX_ITERATIONS,
+        diags,
+        |m, op, _| {
+            if error.is_some() {
+                return false;
             }
-        }
-    });
+            match enable_align_allocation(m, op, target, &mut failures) {
+                Ok(applied) => applied,
+                Err(d) => {
+                    error = Some(d);
+                    false
+                }
+            }
+        },
+    );
     if let Some(d) = error {
         diags.push(d);
         return Err(PassFailed);

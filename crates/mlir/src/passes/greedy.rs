@@ -264,11 +264,15 @@ fn fold_memref_cast_operands(m: &mut Module, op: OpId) -> bool {
     let mut folded = false;
     for i in 0..m.op(op).operands().len() {
         let v = m.op(op).operands()[i];
-        let Some(def) = m.defining_op(v) else { continue };
+        let Some(def) = m.defining_op(v) else {
+            continue;
+        };
         if !m.op(def).is("memref.cast") {
             continue;
         }
-        let Some(src) = m.op(def).operand(0) else { continue };
+        let Some(src) = m.op(def).operand(0) else {
+            continue;
+        };
         if matches!(m.value_type(src), Type::UnrankedMemRef { .. }) {
             continue;
         }
@@ -308,14 +312,19 @@ pub fn fold(m: &mut Module, op: OpId) -> Option<Vec<OpId>> {
             let inner = m.defining_op(first)?;
             let i = m.op(inner);
             let inner_types: Vec<&Type> = i.operands().iter().map(|&v| m.value_type(v)).collect();
-            if !i.is("builtin.unrealized_conversion_cast") || i.results() != d.operands() || inner_types != result_types {
+            if !i.is("builtin.unrealized_conversion_cast")
+                || i.results() != d.operands()
+                || inner_types != result_types
+            {
                 return None;
             }
             let ops = i.operands().to_vec();
             Some(fold_to(m, op, &ops))
         }
         "memref.subview" => {
-            let (Type::MemRef(src), Type::MemRef(res)) = (operand_types.first()?, result_types.first()?) else {
+            let (Type::MemRef(src), Type::MemRef(res)) =
+                (operand_types.first()?, result_types.first()?)
+            else {
                 return None;
             };
             if !res.has_static_shape() || src != res {
@@ -325,7 +334,11 @@ pub fn fold(m: &mut Module, op: OpId) -> Option<Vec<OpId>> {
             Some(fold_to(m, op, &[src]))
         }
         "memref.collapse_shape" | "memref.expand_shape" => {
-            let inverse = if d.is("memref.collapse_shape") { "memref.expand_shape" } else { "memref.collapse_shape" };
+            let inverse = if d.is("memref.collapse_shape") {
+                "memref.expand_shape"
+            } else {
+                "memref.collapse_shape"
+            };
             let src = *d.operands().first()?;
             if operand_types.first()? == result_types.first()? {
                 return Some(fold_to(m, op, &[src]));
@@ -338,9 +351,8 @@ pub fn fold(m: &mut Module, op: OpId) -> Option<Vec<OpId>> {
             }
             Some(fold_to(m, op, &[inner_src]))
         }
-        "memref.cast" | "hivm.hir.copy" | "hivm.hir.load" | "hivm.hir.store" | "hivm.hir.fixpipe" => {
-            fold_memref_cast_operands(m, op).then(|| vec![op])
-        }
+        "memref.cast" | "hivm.hir.copy" | "hivm.hir.load" | "hivm.hir.store"
+        | "hivm.hir.fixpipe" => fold_memref_cast_operands(m, op).then(|| vec![op]),
         _ => None,
     }
 }

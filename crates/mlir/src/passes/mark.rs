@@ -65,7 +65,9 @@ use super::fixpipe::{m_align, n_align, DataWidth, DualDst, FixpipeKey};
 use super::interfaces::flatten::{get_flattened, memref_types, DpsKind, FlattenOptions};
 use super::interfaces::{IteratorType, Structured};
 use super::layout::lcm;
-use super::op_table::{attrs, flow_kind, hivm_syntax, spaces, view_kind, FlowKind, ViewKind, TRANSFER_WRITE};
+use super::op_table::{
+    attrs, flow_kind, hivm_syntax, spaces, view_kind, FlowKind, ViewKind, TRANSFER_WRITE,
+};
 use super::strides::{collapsible_strictly, last_dim_unit_stride};
 
 /// The `hivm-mark-stride-align` pass.
@@ -221,7 +223,7 @@ fn mark_op(m: &mut Module, op: OpId, target: &Soc) -> Result<(), Diagnostic> {
         if !fixpipe && all_ones(&memrefs) {
             return Ok(());
         }
-        let ub: Vec<MemRefType> = memrefs.iter().filter(|t| is_ub(t)).cloned().collect();
+        let ub: Vec<MemRefType> = memrefs.iter().filter(is_ub).cloned().collect();
         if ub.is_empty() {
             return Ok(());
         }
@@ -284,9 +286,9 @@ fn is_reduce_with_index(s: &Structured) -> bool {
         .enum_param("arith")
         .is_some_and(|a| a.contains(hivm_syntax::WITH_INDEX));
     let in_syntax = s.m.op(s.op).syntax.as_ref().is_some_and(|x| {
-        x.pieces.iter().any(
-            |p| matches!(p, crate::ir::Piece::Text(t) if t.contains(hivm_syntax::WITH_INDEX)),
-        )
+        x.pieces
+            .iter()
+            .any(|p| matches!(p, crate::ir::Piece::Text(t) if t.contains(hivm_syntax::WITH_INDEX)))
     });
     in_attr || in_syntax
 }
@@ -635,7 +637,9 @@ pub fn continuous_groups(types: &[MemRefType]) -> Vec<Vec<usize>> {
     } else {
         let mut out: Vec<Vec<usize>> = Vec::new();
         for group in &initial {
-            let Some(&first) = group.first() else { continue };
+            let Some(&first) = group.first() else {
+                continue;
+            };
             let mut cur = vec![first];
             for w in group.windows(2) {
                 let pair = vec![vec![w[0], w[1]]];
@@ -675,7 +679,11 @@ fn combine_groups(types: &[MemRefType], groups: &[Vec<usize>]) -> Vec<Vec<usize>
         let combinable = one_side(cur, size) || one_side(&prev, prev_start);
         let mut joined = prev.clone();
         joined.extend(cur);
-        if combinable && types.iter().all(|t| collapsible_strictly(t, &[joined.clone()])) {
+        if combinable
+            && types
+                .iter()
+                .all(|t| collapsible_strictly(t, &[joined.clone()]))
+        {
             prev = joined;
         } else {
             out.push(std::mem::replace(&mut prev, cur.clone()));

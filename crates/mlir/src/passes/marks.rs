@@ -77,7 +77,13 @@ pub fn write(m: &mut Module, op: OpId, names: Names, info: &AlignInfo) {
 /// `createAlignMarkOp`: a new mark on `v` right after its definition
 /// (first in the block for a block argument), carrying `info` in its
 /// order; nothing when `info` is empty. Returns the mark.
-pub fn create(m: &mut Module, v: ValueId, info: &AlignInfo, names: Names, loc: Location) -> Option<OpId> {
+pub fn create(
+    m: &mut Module,
+    v: ValueId,
+    info: &AlignInfo,
+    names: Names,
+    loc: Location,
+) -> Option<OpId> {
     if info.is_empty() {
         return None;
     }
@@ -161,7 +167,14 @@ pub fn remove(m: &mut Module, mark: OpId, names: Names, erase_empty: bool) {
 }
 
 /// Builds a mark at an explicit point (used where the C++ moves marks).
-pub fn build_at(m: &mut Module, v: ValueId, info: &AlignInfo, names: Names, at: InsertPoint, loc: Location) -> OpId {
+pub fn build_at(
+    m: &mut Module,
+    v: ValueId,
+    info: &AlignInfo,
+    names: Names,
+    at: InsertPoint,
+    loc: Location,
+) -> OpId {
     m.build_mark(
         v,
         [

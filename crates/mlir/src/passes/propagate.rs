@@ -39,7 +39,9 @@ use super::interfaces::Structured;
 use super::layout::AlignInfo;
 use super::marks::{self, Names, STRIDE};
 use super::op_table::{attrs, flow_kind, spaces, FlowKind, MARK_OP};
-use super::view_maps::{post_dim_after_drop, prev_dim_before_drop, reshape_reassociation, subview_dropped_dims};
+use super::view_maps::{
+    post_dim_after_drop, prev_dim_before_drop, reshape_reassociation, subview_dropped_dims,
+};
 
 /// `propagateAlignInfoToOperands`' round limit.
 pub const MAX_ITERATIONS: usize = 10;
@@ -114,7 +116,13 @@ pub fn normalize(m: &mut Module, op: OpId, diags: &mut Vec<Diagnostic>) -> bool 
 /// `PropagateAlignUpToRootAllocationPattern` on `op` (a mark carrying
 /// `names`): one hop up, then the mark's `names` attributes are removed
 /// (and the mark erased when nothing is left).
-pub fn up(m: &mut Module, op: OpId, names: Names, target: &Soc, diags: &mut Vec<Diagnostic>) -> bool {
+pub fn up(
+    m: &mut Module,
+    op: OpId,
+    names: Names,
+    target: &Soc,
+    diags: &mut Vec<Diagnostic>,
+) -> bool {
     if !m.op(op).is(MARK_OP) {
         return false;
     }
@@ -328,7 +336,13 @@ fn up_from_iter_arg(
 /// count right of the dim is a multiple of the entry's bytes (the remark
 /// `Alignemnt already satisfied for ..`, spelled as MLIR spells it),
 /// otherwise the error `Alignment cannot be satisfied for ..`.
-fn byte_view(m: &Module, mark: OpId, view: OpId, info: &AlignInfo, diags: &mut Vec<Diagnostic>) -> bool {
+fn byte_view(
+    m: &Module,
+    mark: OpId,
+    view: OpId,
+    info: &AlignInfo,
+    diags: &mut Vec<Diagnostic>,
+) -> bool {
     let loc = m.op(mark).loc;
     let Some(v) = m.op(view).result(0) else {
         return false;
@@ -358,7 +372,13 @@ fn byte_view(m: &Module, mark: OpId, view: OpId, info: &AlignInfo, diags: &mut V
 
 /// `processYieldOp`: on membase, an allocation yielded by an `scf.for`
 /// body marks the loop's init with the requirement as it came.
-fn process_yield(m: &mut Module, alloc: OpId, info: &AlignInfo, names: Names, diags: &mut Vec<Diagnostic>) -> bool {
+fn process_yield(
+    m: &mut Module,
+    alloc: OpId,
+    info: &AlignInfo,
+    names: Names,
+    diags: &mut Vec<Diagnostic>,
+) -> bool {
     let Some(v) = m.op(alloc).result(0) else {
         return true;
     };
@@ -435,7 +455,12 @@ fn count_not_one(group: &[usize], shape: &[i64]) -> (usize, Option<usize>) {
 /// `getExpandedDim`: the dim of the expanded side standing for collapsed
 /// dim `dim`: the group's last non-unit dim (or its last dim); for size
 /// alignment a group with more than one non-unit dim has none.
-fn expanded_dim(dim: usize, groups: &[Vec<usize>], expanded_shape: &[i64], names: Names) -> Option<usize> {
+fn expanded_dim(
+    dim: usize,
+    groups: &[Vec<usize>],
+    expanded_shape: &[i64],
+    names: Names,
+) -> Option<usize> {
     let group = groups.get(dim)?;
     let (n, last) = count_not_one(group, expanded_shape);
     if names == marks::ALLOC && n > 1 {
@@ -493,7 +518,13 @@ fn view_ends(m: &Module, op: OpId, up: bool) -> Option<(ValueId, ValueId)> {
 
 /// The rank-direction check of a `memref.reshape` treated as a collapse
 /// (`collapse`) or an expansion.
-fn reshape_direction_ok(m: &Module, op: OpId, up: bool, collapse: bool, diags: &mut Vec<Diagnostic>) -> bool {
+fn reshape_direction_ok(
+    m: &Module,
+    op: OpId,
+    up: bool,
+    collapse: bool,
+    diags: &mut Vec<Diagnostic>,
+) -> bool {
     if !m.op(op).is("memref.reshape") {
         return true;
     }
@@ -886,9 +917,12 @@ pub fn remove(m: &mut Module, op: OpId) -> bool {
     true
 }
 
+/// The stride dims and bytes attributes of each marked allocation.
+type AllocAlignInfo = BTreeMap<OpId, (Option<Vec<i64>>, Option<Vec<i64>>)>;
+
 /// `collectAlignInfo`: the stride attributes of every allocation of the
 /// function.
-fn collect(m: &Module, func: OpId) -> BTreeMap<OpId, (Option<Vec<i64>>, Option<Vec<i64>>)> {
+fn collect(m: &Module, func: OpId) -> AllocAlignInfo {
     m.walk(func)
         .into_iter()
         .filter(|&o| is_alloc_like(m.op(o).name()) && m.op(o).has_attr(attrs::DIMS))
@@ -907,15 +941,23 @@ pub fn propagate_up_to_alloc(
     diags: &mut Vec<Diagnostic>,
 ) -> bool {
     if normalize_first
-        && !greedy::apply(m, func, greedy::DEFAULT_MAX_ITERATIONS, diags, |m, op, d| {
-            normalize(m, op, d)
-        })
+        && !greedy::apply(
+            m,
+            func,
+            greedy::DEFAULT_MAX_ITERATIONS,
+            diags,
+            |m, op, d| normalize(m, op, d),
+        )
     {
         return false;
     }
-    greedy::apply(m, func, greedy::DEFAULT_MAX_ITERATIONS, diags, |m, op, d| {
-        up(m, op, names, target, d)
-    })
+    greedy::apply(
+        m,
+        func,
+        greedy::DEFAULT_MAX_ITERATIONS,
+        diags,
+        |m, op, d| up(m, op, names, target, d),
+    )
 }
 
 /// How [`propagate_to_operands`] ended.
@@ -931,12 +973,21 @@ pub enum Rounds {
 
 /// `propagateAlignInfoToOperands`: rounds of down, among (at most 10000
 /// sweeps) and up until the allocations' stride attributes stop changing.
-pub fn propagate_to_operands(m: &mut Module, func: OpId, target: &Soc, diags: &mut Vec<Diagnostic>) -> Rounds {
+pub fn propagate_to_operands(
+    m: &mut Module,
+    func: OpId,
+    target: &Soc,
+    diags: &mut Vec<Diagnostic>,
+) -> Rounds {
     let mut prev = collect(m, func);
     for _ in 0..MAX_ITERATIONS {
-        if !greedy::apply(m, func, greedy::DEFAULT_MAX_ITERATIONS, diags, |m, op, d| {
-            down(m, op, target, d)
-        }) {
+        if !greedy::apply(
+            m,
+            func,
+            greedy::DEFAULT_MAX_ITERATIONS,
+            diags,
+            |m, op, d| down(m, op, target, d),
+        ) {
             return Rounds::DriverFailed;
         }
         if !greedy::apply(m, func, 10_000, diags, |m, op, _| among(m, op, target)) {
@@ -1008,8 +1059,12 @@ pub fn add_stride_align_info_for_aiv(m: &mut Module) {
             let Some((dims, bytes)) = by_id.get(&id).cloned() else {
                 continue;
             };
-            let Some(v) = m.op(mk).operand(0) else { continue };
-            if m.defining_op(v).is_some_and(|d| m.op(d).has_attr(attrs::DIMS)) {
+            let Some(v) = m.op(mk).operand(0) else {
+                continue;
+            };
+            if m.defining_op(v)
+                .is_some_and(|d| m.op(d).has_attr(attrs::DIMS))
+            {
                 continue;
             }
             let loc = m.op(mk).loc;

@@ -46,7 +46,9 @@ use super::common::{after_value, callee_of};
 use super::interfaces::{Role, Structured};
 use super::op_table::{flow_kind, FlowKind, COPY_OP, MARK_OP};
 use super::strides::{collapse_type, collapsed_layout, layout_is_identity};
-use super::view_maps::{cast_compatible, expanded_type, infer_rank_reduced_subview_type, reshape_reassociation};
+use super::view_maps::{
+    cast_compatible, expanded_type, infer_rank_reduced_subview_type, reshape_reassociation,
+};
 
 /// `builtin.unrealized_conversion_cast`.
 pub const CONVERSION: &str = "builtin.unrealized_conversion_cast";
@@ -61,7 +63,13 @@ pub struct Failures {
 
 /// Builds `unrealized_conversion_cast %v : T to ty` at `at`; returns the
 /// op and its result.
-fn conversion(m: &mut Module, v: ValueId, ty: Type, at: InsertPoint, loc: Location) -> (OpId, ValueId) {
+fn conversion(
+    m: &mut Module,
+    v: ValueId,
+    ty: Type,
+    at: InsertPoint,
+    loc: Location,
+) -> (OpId, ValueId) {
     let mut spec = OpSpec::new(CONVERSION, loc);
     spec.operands = vec![v];
     spec.result_types = vec![ty];
@@ -80,7 +88,13 @@ fn conv_output(m: &Module, c: OpId) -> Option<ValueId> {
 }
 
 /// `replaceAndPropagateMemRefType(from, to)` (see the module docs).
-pub fn replace_and_propagate(m: &mut Module, from: ValueId, to: ValueId, loc: Location, failures: &mut Failures) {
+pub fn replace_and_propagate(
+    m: &mut Module,
+    from: ValueId,
+    to: ValueId,
+    loc: Location,
+    failures: &mut Failures,
+) {
     let Some(at) = after_value(m, to) else { return };
     let from_ty = m.value_type(from).clone();
     let (first, out) = conversion(m, to, from_ty, at, loc);
@@ -93,7 +107,9 @@ pub fn replace_and_propagate(m: &mut Module, from: ValueId, to: ValueId, loc: Lo
         if m.op(c).is_erased() {
             continue;
         }
-        let Some(out) = conv_output(m, c) else { continue };
+        let Some(out) = conv_output(m, c) else {
+            continue;
+        };
         for u in m.uses(out).to_vec() {
             let user = u.op;
             if m.op(user).is_erased() || m.op(user).operand(u.index as usize) != Some(out) {
@@ -154,10 +170,23 @@ fn subview(m: &mut Module, c: OpId, op: OpId) -> Result<OpId, ()> {
     let old_ty = m.value_type(old_res).clone();
     let src_ty = m.value_type(input).as_memref().ok_or(())?.clone();
     let shape = old_ty.shape().ok_or(())?.to_vec();
-    let new_ty = infer_rank_reduced_subview_type(&shape, &src_ty, &parts.offsets, &parts.sizes, &parts.strides)
-        .ok_or(())?;
+    let new_ty = infer_rank_reduced_subview_type(
+        &shape,
+        &src_ty,
+        &parts.offsets,
+        &parts.sizes,
+        &parts.strides,
+    )
+    .ok_or(())?;
     let loc = m.op(op).loc;
-    let spec = m.subview_spec(input, &parts.offsets, &parts.sizes, &parts.strides, Type::MemRef(new_ty), loc);
+    let spec = m.subview_spec(
+        input,
+        &parts.offsets,
+        &parts.sizes,
+        &parts.strides,
+        Type::MemRef(new_ty),
+        loc,
+    );
     let sv = m.build(spec, InsertPoint::Before(op));
     let sv_res = m.op(sv).results()[0];
     let (new_c, out) = conversion(m, sv_res, old_ty, InsertPoint::Before(op), loc);
@@ -182,7 +211,14 @@ fn collapse(m: &mut Module, c: OpId, op: OpId) -> Result<Vec<OpId>, ()> {
     let old_res = m.op(op).result(0).ok_or(())?;
     let old_ty = m.value_type(old_res).clone();
     let loc = m.op(op).loc;
-    let new_op = build_collapse(m, input, &re, collapsed.clone(), InsertPoint::Before(op), loc);
+    let new_op = build_collapse(
+        m,
+        input,
+        &re,
+        collapsed.clone(),
+        InsertPoint::Before(op),
+        loc,
+    );
     let new_res = m.op(new_op).results()[0];
     if Type::MemRef(collapsed) == old_ty {
         m.replace_op(op, &[new_res]);
@@ -194,7 +230,14 @@ fn collapse(m: &mut Module, c: OpId, op: OpId) -> Result<Vec<OpId>, ()> {
 }
 
 /// Builds `memref.collapse_shape %src [re] : .. into ty`.
-fn build_collapse(m: &mut Module, src: ValueId, re: &[Vec<usize>], ty: MemRefType, at: InsertPoint, loc: Location) -> OpId {
+fn build_collapse(
+    m: &mut Module,
+    src: ValueId,
+    re: &[Vec<usize>],
+    ty: MemRefType,
+    at: InsertPoint,
+    loc: Location,
+) -> OpId {
     let spec = OpSpec::new("memref.collapse_shape", loc)
         .operands([src])
         .results([Type::MemRef(ty)])
@@ -330,7 +373,10 @@ fn scf_for(m: &mut Module, c: OpId, op: OpId, j: usize) -> Result<Vec<OpId>, ()>
     let orig = m.value_type(conv_output(m, c).ok_or(())?).clone();
     let new = m.value_type(input).clone();
     let parts = m.for_parts(op).ok_or(())?;
-    let (&res, &arg) = (parts.results.get(j).ok_or(())?, parts.iter_args.get(j).ok_or(())?);
+    let (&res, &arg) = (
+        parts.results.get(j).ok_or(())?,
+        parts.iter_args.get(j).ok_or(())?,
+    );
     m.set_operand(op, 3 + j, input);
     m.set_type(arg, new.clone());
     m.set_type(res, new.clone());
@@ -408,7 +454,11 @@ fn for_yield(m: &mut Module, c: OpId, for_op: OpId, index: usize) -> Result<Vec<
     if new.as_memref().is_none() {
         return Err(());
     }
-    let (res, arg, init) = (parts.results[index], parts.iter_args[index], parts.inits[index]);
+    let (res, arg, init) = (
+        parts.results[index],
+        parts.iter_args[index],
+        parts.inits[index],
+    );
     if *m.value_type(res) != orig || *m.value_type(arg) != orig {
         return Err(());
     }
@@ -418,12 +468,17 @@ fn for_yield(m: &mut Module, c: OpId, for_op: OpId, index: usize) -> Result<Vec<
     let yield_op = parts.yield_op.ok_or(())?;
     let mut new_init = init;
     if *m.value_type(init) != new {
-        let init_conv = m
-            .defining_op(init)
-            .filter(|&d| m.op(d).is(CONVERSION) && m.op(d).operands().len() == m.op(d).results().len());
+        let init_conv = m.defining_op(init).filter(|&d| {
+            m.op(d).is(CONVERSION) && m.op(d).operands().len() == m.op(d).results().len()
+        });
         match init_conv {
             Some(d) => {
-                let k = m.op(d).results().iter().position(|&r| r == init).ok_or(())?;
+                let k = m
+                    .op(d)
+                    .results()
+                    .iter()
+                    .position(|&r| r == init)
+                    .ok_or(())?;
                 let src = m.op(d).operands()[k];
                 if *m.value_type(src) != new {
                     return Err(());
@@ -460,12 +515,19 @@ fn for_yield(m: &mut Module, c: OpId, for_op: OpId, index: usize) -> Result<Vec<
 fn strip_align(m: &mut Module, v: ValueId) {
     use super::op_table::attrs;
     if let Some(d) = m.defining_op(v) {
-        for a in [attrs::DIMS, attrs::BYTES, attrs::ALLOC_DIMS, attrs::ALLOC_BYTES] {
+        for a in [
+            attrs::DIMS,
+            attrs::BYTES,
+            attrs::ALLOC_DIMS,
+            attrs::ALLOC_BYTES,
+        ] {
             m.remove_attr(d, a);
         }
     }
     for u in m.users(v) {
-        if m.op(u).is(MARK_OP) && (m.op(u).has_attr(attrs::DIMS) || m.op(u).has_attr(attrs::ALLOC_DIMS)) {
+        if m.op(u).is(MARK_OP)
+            && (m.op(u).has_attr(attrs::DIMS) || m.op(u).has_attr(attrs::ALLOC_DIMS))
+        {
             m.erase_op(u);
         }
     }
@@ -490,11 +552,26 @@ fn scope_return(m: &mut Module, c: OpId, ret: OpId, index: usize) -> Result<Vec<
 fn call(m: &mut Module, c: OpId, call: OpId) -> Result<Vec<OpId>, ()> {
     let callee = callee_of(m, call).ok_or(())?;
     let out = conv_output(m, c).ok_or(())?;
-    let idx = m.op(call).operands().iter().position(|&o| o == out).ok_or(())?;
+    let idx = m
+        .op(call)
+        .operands()
+        .iter()
+        .position(|&o| o == out)
+        .ok_or(())?;
     let input = conv_input(m, c).ok_or(())?;
     m.set_operand(call, idx, input);
-    let inputs: Vec<Type> = m.op(call).operands().iter().map(|&v| m.value_type(v).clone()).collect();
-    let results: Vec<Type> = m.op(call).results().iter().map(|&v| m.value_type(v).clone()).collect();
+    let inputs: Vec<Type> = m
+        .op(call)
+        .operands()
+        .iter()
+        .map(|&v| m.value_type(v).clone())
+        .collect();
+    let results: Vec<Type> = m
+        .op(call)
+        .results()
+        .iter()
+        .map(|&v| m.value_type(v).clone())
+        .collect();
     let old = m.func_type(callee).cloned().ok_or(())?;
     m.set_function_type(
         callee,
@@ -518,7 +595,9 @@ fn call(m: &mut Module, c: OpId, call: OpId) -> Result<Vec<OpId>, ()> {
     while i < list.len() {
         let conv = list[i];
         i += 1;
-        let Some(o) = conv_output(m, conv) else { continue };
+        let Some(o) = conv_output(m, conv) else {
+            continue;
+        };
         for user in m.users(o) {
             if m.op(user).is_erased() {
                 continue;
@@ -543,13 +622,18 @@ fn call(m: &mut Module, c: OpId, call: OpId) -> Result<Vec<OpId>, ()> {
 /// produces memrefs or has memref block arguments.
 fn default(m: &mut Module, c: OpId, user: OpId) -> Result<Vec<OpId>, ()> {
     let d = m.op(user);
-    if d.results().iter().any(|&r| m.value_type(r).as_memref().is_some()) {
+    if d.results()
+        .iter()
+        .any(|&r| m.value_type(r).as_memref().is_some())
+    {
         return Err(());
     }
     let block_memref = d.regions().iter().any(|&r| {
-        m.region_blocks(r)
-            .iter()
-            .any(|&b| m.block_args(b).iter().any(|&a| m.value_type(a).as_memref().is_some()))
+        m.region_blocks(r).iter().any(|&b| {
+            m.block_args(b)
+                .iter()
+                .any(|&a| m.value_type(a).as_memref().is_some())
+        })
     });
     if block_memref {
         return Err(());
@@ -596,7 +680,8 @@ pub fn handle_propagate_failure(m: &mut Module, func: OpId, failures: &mut Failu
         let dst_ty = m.value_type(dst).clone();
         let write_src = write_ops(m, src);
         for u in m.uses(dst).to_vec() {
-            if !failures.users.contains(&u.op) || m.op(u.op).operand(u.index as usize) != Some(dst) {
+            if !failures.users.contains(&u.op) || m.op(u.op).operand(u.index as usize) != Some(dst)
+            {
                 continue;
             }
             let at = InsertPoint::Before(u.op);
@@ -655,7 +740,12 @@ pub fn materialize_remaining_casts(m: &mut Module, func: OpId) {
             continue;
         };
         let ub = |t: &MemRefType| t.address_space() == Some(super::op_table::spaces::UB);
-        if !ub(&st) || !ub(&dt) || st.shape != dt.shape || st.elem != dt.elem || !st.has_static_shape() {
+        if !ub(&st)
+            || !ub(&dt)
+            || st.shape != dt.shape
+            || st.elem != dt.elem
+            || !st.has_static_shape()
+        {
             continue;
         }
         let loc = m.op(c).loc;
@@ -701,7 +791,11 @@ fn writes_on(m: &Module, op: OpId, v: ValueId) -> usize {
             .count();
     }
     let slot = match d.name() {
-        "memref.store" | "memref.copy" | "vector.transfer_write" | "vector.store" | "affine.store" => 1,
+        "memref.store"
+        | "memref.copy"
+        | "vector.transfer_write"
+        | "vector.store"
+        | "affine.store" => 1,
         _ => return 0,
     };
     usize::from(d.operand(slot) == Some(v))
@@ -752,8 +846,12 @@ fn coupled_id(m: &Module, v: ValueId) -> Option<String> {
         if !seen.insert(cur) {
             continue;
         }
-        if let Some(mk) = super::marks::first_with(m, cur, super::op_table::attrs::TIGHTLY_COUPLED) {
-            if let Some(Attribute::Dialect { params: Some(p), .. }) = m.attr(mk, super::op_table::attrs::TIGHTLY_COUPLED) {
+        if let Some(mk) = super::marks::first_with(m, cur, super::op_table::attrs::TIGHTLY_COUPLED)
+        {
+            if let Some(Attribute::Dialect {
+                params: Some(p), ..
+            }) = m.attr(mk, super::op_table::attrs::TIGHTLY_COUPLED)
+            {
                 return Some(p.trim().to_string());
             }
         }
@@ -883,7 +981,12 @@ fn dominates(m: &Module, a: OpId, b: OpId) -> bool {
 /// `alloc` with its index constants; the greedy driver then moves those to
 /// the top of the function). `None` when the alloc has fewer dynamic
 /// operands than the shape needs.
-pub fn align_up_sizes(m: &mut Module, alloc: OpId, shape: &[i64], units: &[i64]) -> Option<(Vec<ValueId>, Vec<Ofr>)> {
+pub fn align_up_sizes(
+    m: &mut Module,
+    alloc: OpId,
+    shape: &[i64],
+    units: &[i64],
+) -> Option<(Vec<ValueId>, Vec<Ofr>)> {
     let loc = m.op(alloc).loc;
     let old_dyn: Vec<ValueId> = m.op(alloc).segment(0).to_vec();
     let mut it = old_dyn.iter().copied();
@@ -965,6 +1068,10 @@ pub fn scale_buffer_size(m: &mut Module, v: ValueId, old_volume: i64, new_volume
         let scaled = (i128::from(size) * i128::from(new_volume) + i128::from(old_volume) - 1)
             / i128::from(old_volume);
         let scaled = i64::try_from(scaled).unwrap_or(i64::MAX);
-        m.set_attr(mk, super::op_table::attrs::BUFFER_SIZE, Attribute::i64(scaled));
+        m.set_attr(
+            mk,
+            super::op_table::attrs::BUFFER_SIZE,
+            Attribute::i64(scaled),
+        );
     }
 }

@@ -95,8 +95,9 @@ pub fn collapse_type(t: &MemRefType, reassociation: &[Vec<usize>]) -> MemRefType
     let shape: Vec<i64> = reassociation
         .iter()
         .map(|g| {
-            g.iter()
-                .fold(1i64, |acc, &d| sat_mul(acc, t.shape.get(d).copied().unwrap_or(DYNAMIC)))
+            g.iter().fold(1i64, |acc, &d| {
+                sat_mul(acc, t.shape.get(d).copied().unwrap_or(DYNAMIC))
+            })
         })
         .collect();
     if layout_is_identity(t) {
@@ -221,7 +222,10 @@ mod tests {
         assert!(!collapsible_strictly(&t, &[vec![0, 1]]));
         let t = strided(&[2, 15], &[15, 1]);
         assert!(collapsible_strictly(&t, &[vec![0, 1]]));
-        assert!(!collapsible_strictly(&strided(&[2, 15], &[16, 1]), &[vec![0, 1]]));
+        assert!(!collapsible_strictly(
+            &strided(&[2, 15], &[16, 1]),
+            &[vec![0, 1]]
+        ));
     }
 
     #[test]

@@ -113,7 +113,10 @@ pub fn infer_rank_reduced_subview_type(
             offset.checked_add(term).unwrap_or(DYNAMIC)
         };
     }
-    let shape: Vec<i64> = sizes.iter().map(|s| s.as_static().unwrap_or(DYNAMIC)).collect();
+    let shape: Vec<i64> = sizes
+        .iter()
+        .map(|s| s.as_static().unwrap_or(DYNAMIC))
+        .collect();
     let strides: Vec<i64> = steps
         .iter()
         .zip(&src_strides)
@@ -123,8 +126,18 @@ pub fn infer_rank_reduced_subview_type(
         let unused = rank_reduction_mask(&shape, result_shape)?;
         let keep = |i: usize| !unused.contains(&i);
         (
-            shape.iter().enumerate().filter(|(i, _)| keep(*i)).map(|(_, &s)| s).collect(),
-            strides.iter().enumerate().filter(|(i, _)| keep(*i)).map(|(_, &s)| s).collect(),
+            shape
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| keep(*i))
+                .map(|(_, &s)| s)
+                .collect(),
+            strides
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| keep(*i))
+                .map(|(_, &s)| s)
+                .collect(),
         )
     } else {
         (shape, strides)
@@ -222,7 +235,11 @@ pub fn reshape_reassociation(source: &MemRefType, target: &MemRefType) -> Option
 /// `ExpandShapeOp::computeExpandedType`: an identity source stays
 /// identity; otherwise each group's stride is expanded by the sizes to its
 /// right within the group.
-pub fn expanded_type(src: &MemRefType, result_shape: &[i64], reassociation: &[Vec<usize>]) -> Option<MemRefType> {
+pub fn expanded_type(
+    src: &MemRefType,
+    result_shape: &[i64],
+    reassociation: &[Vec<usize>],
+) -> Option<MemRefType> {
     if layout_is_identity(src) {
         return Some(MemRefType {
             shape: result_shape.to_vec(),

@@ -247,7 +247,11 @@ fn reassociation_from_unit_mask(unit: &[bool]) -> Reassociation {
 /// the target mask changes, at every target dim of an op whose consecutive
 /// targets may not merge, where some memref is not contiguous, and (with
 /// input consistency) where the inputs' sizes differ.
-fn collapse_uniform(op: &Structured, payload: &FlattenResult, options: FlattenOptions) -> FlattenResult {
+fn collapse_uniform(
+    op: &Structured,
+    payload: &FlattenResult,
+    options: FlattenOptions,
+) -> FlattenResult {
     let rank = payload.rank();
     let target = mask(&payload.adjusted_target_dims, rank);
     let contiguous = contiguous_axes(&payload.types(DpsKind::All));
@@ -330,7 +334,10 @@ fn compose(producer: FlattenResult, consumer: FlattenResult) -> FlattenResult {
     if producer.is_identity_collapse() {
         return consumer;
     }
-    let input = compose_reassociation(producer.input_reassociation(), consumer.input_reassociation());
+    let input = compose_reassociation(
+        producer.input_reassociation(),
+        consumer.input_reassociation(),
+    );
     let mut out = consumer.clone();
     out.original_target_dims = producer.original_target_dims.clone();
     out.reassociation = vec![input];
@@ -497,7 +504,13 @@ fn transposable_otf(op: &Structured) -> FlattenResult {
     let adjusted: Vec<i64> = perm
         .iter()
         .copied()
-        .filter(|&p| !usize::try_from(p).ok().and_then(|p| input_mask.get(p)).copied().unwrap_or(false))
+        .filter(|&p| {
+            !usize::try_from(p)
+                .ok()
+                .and_then(|p| input_mask.get(p))
+                .copied()
+                .unwrap_or(false)
+        })
         .collect();
     unit.adjusted_target_dims = compress(&adjusted);
     // getPermutationBlocks
@@ -562,12 +575,14 @@ fn transposable_otf(op: &Structured) -> FlattenResult {
     renumber(&mut init_re);
     for (input, t, v) in &unit.operands {
         if *input {
-            res.operands.push((true, collapse_if_memref(t, &input_re), *v));
+            res.operands
+                .push((true, collapse_if_memref(t, &input_re), *v));
         }
     }
     for (input, t, v) in &unit.operands {
         if !*input {
-            res.operands.push((false, collapse_if_memref(t, &init_re), *v));
+            res.operands
+                .push((false, collapse_if_memref(t, &init_re), *v));
         }
     }
     res.reassociation = vec![input_re, init_re];
@@ -617,7 +632,10 @@ mod tests {
             reassociation_from_unit_mask(&[true, true, false, true, false, false, true]),
             vec![vec![0, 1, 2, 3], vec![4], vec![5, 6]]
         );
-        assert_eq!(reassociation_from_unit_mask(&[true, true]), vec![vec![0, 1]]);
+        assert_eq!(
+            reassociation_from_unit_mask(&[true, true]),
+            vec![vec![0, 1]]
+        );
         assert_eq!(reassociation_from_unit_mask(&[]), vec![Vec::<usize>::new()]);
     }
 

@@ -73,14 +73,10 @@ pub fn should_lower_to_scalar_loops(op: &Structured) -> bool {
                 return true;
             }
             let inputs = op.inputs();
-            !regbase(op)
-                && inputs.len() > 1
-                && op.m.value_type(inputs[1]).shape().is_some()
+            !regbase(op) && inputs.len() > 1 && op.m.value_type(inputs[1]).shape().is_some()
         }
         "vmod" => {
-            has_hw_unsupported_scalar_operand(op)
-                || is_int(elem0(op), 64)
-                || is_int(elem0(op), 32)
+            has_hw_unsupported_scalar_operand(op) || is_int(elem0(op), 64) || is_int(elem0(op), 32)
         }
         "vmulext" | "vmulextui" => is_int(elem0(op), 32) || is_int(elem0(op), 64),
         "vcmp" => vcmp(op),

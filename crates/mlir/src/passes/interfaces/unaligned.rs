@@ -33,7 +33,10 @@ fn elem_bytes(op: &Structured, v: ValueId) -> i64 {
 
 /// The shape of a shaped value (empty otherwise).
 fn shape(op: &Structured, v: ValueId) -> Vec<i64> {
-    op.m.value_type(v).shape().map(<[_]>::to_vec).unwrap_or_default()
+    op.m.value_type(v)
+        .shape()
+        .map(<[_]>::to_vec)
+        .unwrap_or_default()
 }
 
 /// The hardware alignment of a memref value's space (`getHWAlignBytes`).
@@ -45,7 +48,11 @@ fn hw_of(op: &Structured, v: ValueId) -> Option<i64> {
 /// `collectOpAlignInfo`: for every operand of the op (extra buffers
 /// included) and every dim of `check`, an entry when the size is dynamic
 /// or not a multiple of the operand's bytes.
-fn collect(op: &Structured, check: &[usize], bytes_of: impl Fn(ValueId) -> i64) -> Vec<UnalignInfo> {
+fn collect(
+    op: &Structured,
+    check: &[usize],
+    bytes_of: impl Fn(ValueId) -> i64,
+) -> Vec<UnalignInfo> {
     let mut out = Vec::new();
     for &v in op.m.op(op.op).operands() {
         let s = shape(op, v);
@@ -61,15 +68,20 @@ fn collect(op: &Structured, check: &[usize], bytes_of: impl Fn(ValueId) -> i64) 
     out
 }
 
+/// `getUnAlignSizeInfo` returned `failure()`: the op's shape is one the
+/// rule does not handle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Unsupported;
+
 /// `getUnAlignSizeInfo(VTransposeOp)`: every operand's transpose loop
 /// dims in whole blocks; for 32-bit elements, unless one of those dims is
 /// already a multiple of two blocks, exactly two dims are doubled
 /// crosswise (the source's second and the destination's first), and more
 /// than two transpose dims fail.
-pub fn transpose(op: &Structured) -> Result<Vec<UnalignInfo>, ()> {
-    let src = *op.named("src").first().ok_or(())?;
-    let dst = *op.named("dst").first().ok_or(())?;
-    let hw = hw_of(op, src).ok_or(())?;
+pub fn transpose(op: &Structured) -> Result<Vec<UnalignInfo>, Unsupported> {
+    let src = *op.named("src").first().ok_or(Unsupported)?;
+    let dst = *op.named("dst").first().ok_or(Unsupported)?;
+    let hw = hw_of(op, src).ok_or(Unsupported)?;
     let dims: Vec<usize> = op
         .loop_dims(IteratorType::Transpose)
         .into_iter()
@@ -89,7 +101,7 @@ pub fn transpose(op: &Structured) -> Result<Vec<UnalignInfo>, ()> {
         return Ok(out);
     }
     if dims.len() != 2 {
-        return Err(());
+        return Err(Unsupported);
     }
     Ok(vec![
         (src, dims[0], hw),
@@ -101,12 +113,12 @@ pub fn transpose(op: &Structured) -> Result<Vec<UnalignInfo>, ()> {
 
 /// `getUnAlignSizeInfo(VSortOp)`: the last dim of every operand in whole
 /// bit-sort repeats (`hw · 32 / elements per block` bytes).
-pub fn sort(op: &Structured) -> Result<Vec<UnalignInfo>, ()> {
-    let src = *op.named("src").first().ok_or(())?;
-    let hw = hw_of(op, src).ok_or(())?;
+pub fn sort(op: &Structured) -> Result<Vec<UnalignInfo>, Unsupported> {
+    let src = *op.named("src").first().ok_or(Unsupported)?;
+    let hw = hw_of(op, src).ok_or(Unsupported)?;
     let rank = shape(op, src).len();
     if rank == 0 {
-        return Err(());
+        return Err(Unsupported);
     }
     let block = block_bytes(&target_of(op.m));
     Ok(collect(op, &[rank - 1], |v| {
@@ -128,22 +140,22 @@ pub fn sort(op: &Structured) -> Result<Vec<UnalignInfo>, ()> {
 ///   the destination's dim 0 in blocks of `block²` bytes;
 /// - rank ≥ 2: the source's last dim in whole blocks and its dim before
 ///   in `n · f` bytes; both of the destination's dims in whole blocks.
-pub fn cast(op: &Structured) -> Result<Vec<UnalignInfo>, ()> {
-    let src = *op.named("src").first().ok_or(())?;
-    let dst = *op.named("dst").first().ok_or(())?;
+pub fn cast(op: &Structured) -> Result<Vec<UnalignInfo>, Unsupported> {
+    let src = *op.named("src").first().ok_or(Unsupported)?;
+    let dst = *op.named("dst").first().ok_or(Unsupported)?;
     let block = block_bytes(&target_of(op.m));
     let (src_b, dst_b) = (elem_bytes(op, src), elem_bytes(op, dst));
     let factor = (src_b / dst_b).max(1);
     let s = shape(op, src);
     let rank = s.len();
     let dims: Vec<usize> = match rank {
-        0 => return Err(()),
+        0 => return Err(Unsupported),
         1 => vec![0],
         r => vec![r - 2, r - 1],
     };
     let mut out = Vec::new();
     // Source.
-    let mut hw = hw_of(op, src).ok_or(())?;
+    let mut hw = hw_of(op, src).ok_or(Unsupported)?;
     let per_block_dst = block / src_b * factor;
     let unaligned = |n: i64, align: i64| align != 0 && (is_dynamic(n) || (n * src_b) % align != 0);
     if rank == 1 {
@@ -166,7 +178,7 @@ pub fn cast(op: &Structured) -> Result<Vec<UnalignInfo>, ()> {
     }
     // Destination.
     let ds = shape(op, dst);
-    let mut hw = hw_of(op, dst).ok_or(())?;
+    let mut hw = hw_of(op, dst).ok_or(Unsupported)?;
     if rank == 1 {
         let per_block = block / dst_b;
         hw = per_block * per_block;
