@@ -168,23 +168,6 @@ pub fn hoist_constants(m: &mut Module, func: OpId) -> bool {
     changed
 }
 
-/// Erases every trivially dead op of `func` (to a fixed point).
-pub fn erase_dead_ops(m: &mut Module, func: OpId) -> bool {
-    let mut any = false;
-    loop {
-        let mut changed = false;
-        for op in post_order(m, func).into_iter().rev() {
-            if !m.op(op).is_erased() && erase_if_dead(m, op) {
-                changed = true;
-            }
-        }
-        any |= changed;
-        if !changed {
-            return any;
-        }
-    }
-}
-
 /// Runs `pattern` greedily over `func` (see the module docs). `pattern`
 /// returns whether it succeeded on the op; the ops it creates are
 /// visited next. Returns whether the rewrites converged within

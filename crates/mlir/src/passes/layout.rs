@@ -67,12 +67,6 @@ impl Strided {
         !is_dynamic(s0) && !is_dynamic(s1) && !is_dynamic(n1) && s1.checked_mul(n1) == Some(s0)
     }
 
-    /// Groups of consecutive dims that collapse into one (pairwise strict
-    /// collapsibility).
-    pub fn contiguous_groups(&self) -> Vec<Vec<usize>> {
-        groups_where(self.rank(), |i| self.collapsible(i))
-    }
-
     /// Whether the stride of dim `d` is a static multiple of `align_bits`
     /// bits, or the dims `d..` are strictly collapsible and the static
     /// volume of `shape[d+1..]` is such a multiple.
@@ -246,11 +240,6 @@ pub fn normalize_info(mut info: AlignInfo) -> AlignInfo {
     out
 }
 
-/// Union of two infos (same dim: lcm of the bytes).
-pub fn union_info(a: &AlignInfo, b: &AlignInfo) -> AlignInfo {
-    normalize_info(a.iter().chain(b.iter()).copied().collect())
-}
-
 /// The entries of `info` that `t`'s layout does not meet yet: drops those
 /// out of range, on all-unit prefixes, or whose stride already is a
 /// multiple of the entry's own bytes; merges and sorts. (The op-aware
@@ -264,16 +253,6 @@ pub fn unmet_info(t: &Strided, info: &AlignInfo) -> AlignInfo {
         })
         .collect();
     normalize_info(kept)
-}
-
-/// Whether `extra` adds something to `have` (a new dim, or bytes that are
-/// not already implied).
-pub fn adds_info(have: &AlignInfo, extra: &AlignInfo) -> bool {
-    extra.iter().any(|&(d, b)| {
-        !have
-            .iter()
-            .any(|&(hd, hb)| hd == d && b != 0 && hb % b == 0)
-    })
 }
 
 /// Per-dim alignment targets in elements from an info (`alignTargets`):

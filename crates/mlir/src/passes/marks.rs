@@ -4,7 +4,7 @@
 //! (`hivm.alloc_align_dims`, ..); `createAlignMarkOp`, `unionAlignInfo`,
 //! `sortAlignInfo`, `getAnnotateOpWithAttr` and `removeMarkOpAttr`.
 
-use crate::ir::{Attribute, InsertPoint, Location, Module, OpId, Type, ValueId};
+use crate::ir::{Attribute, Location, Module, OpId, Type, ValueId};
 
 use super::common::after_value;
 use super::layout::{lcm, AlignInfo};
@@ -164,32 +164,6 @@ pub fn remove(m: &mut Module, mark: OpId, names: Names, erase_empty: bool) {
     if erase_empty && m.op(mark).attrs.is_empty() {
         m.erase_op(mark);
     }
-}
-
-/// Builds a mark at an explicit point (used where the C++ moves marks).
-pub fn build_at(
-    m: &mut Module,
-    v: ValueId,
-    info: &AlignInfo,
-    names: Names,
-    at: InsertPoint,
-    loc: Location,
-) -> OpId {
-    m.build_mark(
-        v,
-        [
-            (
-                names.dims.to_string(),
-                Attribute::dense_i32(info.iter().map(|&(d, _)| d as i64)),
-            ),
-            (
-                names.bytes.to_string(),
-                Attribute::dense_i32(info.iter().map(|&(_, b)| b)),
-            ),
-        ],
-        at,
-        loc,
-    )
 }
 
 #[cfg(test)]

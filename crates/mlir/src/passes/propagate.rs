@@ -940,14 +940,7 @@ pub fn propagate_up_to_alloc(
     target: &Soc,
     diags: &mut Vec<Diagnostic>,
 ) -> bool {
-    if normalize_first
-        && !greedy::apply(
-            m,
-            func,
-            greedy::DEFAULT_MAX_ITERATIONS,
-            diags,
-            |m, op, d| normalize(m, op, d),
-        )
+    if normalize_first && !greedy::apply(m, func, greedy::DEFAULT_MAX_ITERATIONS, diags, normalize)
     {
         return false;
     }

@@ -44,7 +44,7 @@ use crate::ir::{
 
 use super::common::{after_value, callee_of};
 use super::interfaces::{Role, Structured};
-use super::op_table::{flow_kind, FlowKind, COPY_OP, MARK_OP};
+use super::op_table::{flow_kind, is_view_like, FlowKind, COPY_OP, MARK_OP};
 use super::strides::{collapse_type, collapsed_layout, layout_is_identity};
 use super::view_maps::{
     cast_compatible, expanded_type, infer_rank_reduced_subview_type, reshape_reassociation,
@@ -757,24 +757,6 @@ pub fn materialize_remaining_casts(m: &mut Module, func: OpId) {
         m.replace_all_uses(dst, new_dst);
         m.erase_op(c);
     }
-}
-
-/// Ops that are views of their first operand (`ViewLikeOpInterface`).
-fn is_view_like(name: &str) -> bool {
-    matches!(
-        name,
-        "memref.subview"
-            | "memref.view"
-            | "memref.cast"
-            | "memref.reinterpret_cast"
-            | "memref.collapse_shape"
-            | "memref.expand_shape"
-            | "memref.reshape"
-            | "memref.memory_space_cast"
-            | "memref.transpose"
-            | "memref.extract_strided_metadata"
-            | "hivm.hir.bitcast"
-    )
 }
 
 /// The number of write effects `op` has on `v` (`getEffectsOnValue`):
