@@ -153,7 +153,10 @@ fn vcmp(op: &Structured) -> bool {
     if !elem.is_some_and(Type::is_integer) {
         return false;
     }
-    let mode = op.enum_param("compare_mode").unwrap_or_default();
+    // `compare_mode` defaults to `eq` (`DefaultValuedAttr<..., "CompareMode::EQ">`).
+    let mode = op
+        .enum_param("compare_mode")
+        .unwrap_or_else(|| "eq".to_string());
     !is_int(elem, 32) || (mode != "ne" && mode != "eq")
 }
 
