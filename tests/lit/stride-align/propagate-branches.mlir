@@ -341,3 +341,35 @@ func.func @among_aligned_operand() {
   hivm.hir.vexp ins(%a : memref<4x15xf16, #hivm.address_space<ub>>) outs(%b : memref<4x15xf16, #hivm.address_space<ub>>)
   return
 }
+
+// -----
+
+// propagateAlignUp(memref::SubViewOp) re-checks the source at each hop
+// (adjustAlignInfo -> isNoNeedAlign): a source in GM, or without an HIVM
+// address space, needs no alignment, so the requirement dies there.
+// CHECK-LABEL: func.func @up_to_gm(
+// CHECK-SAME: %arg0: memref<4x16xf16, #hivm.address_space<gm>>) attributes {hivm.storage_aligned} {
+// CHECK-NEXT: %[[SUBVIEW:[^ ]+]] = memref.subview %arg0[0, 0] [4, 15] [1, 1] : memref<4x16xf16, #hivm.address_space<gm>> to memref<4x15xf16, strided<[16, 1]>, #hivm.address_space<gm>>
+// CHECK-NEXT: "some_use"(%[[SUBVIEW]]) : (memref<4x15xf16, strided<[16, 1]>, #hivm.address_space<gm>>) -> ()
+// CHECK-NEXT: return
+// CHECK-NEXT: }
+func.func @up_to_gm(%gm: memref<4x16xf16, #hivm.address_space<gm>>) {
+  %s = memref.subview %gm[0, 0] [4, 15] [1, 1] : memref<4x16xf16, #hivm.address_space<gm>> to memref<4x15xf16, strided<[16, 1]>, #hivm.address_space<gm>>
+  annotation.mark %s {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<4x15xf16, strided<[16, 1]>, #hivm.address_space<gm>>
+  "some_use"(%s) : (memref<4x15xf16, strided<[16, 1]>, #hivm.address_space<gm>>) -> ()
+  return
+}
+// CHECK-LABEL: func.func @up_to_no_space(
+// CHECK-SAME: ) attributes {hivm.storage_aligned} {
+// CHECK-NEXT: %[[ALLOC:[^ ]+]] = memref.alloc() : memref<4x15xf16>
+// CHECK-NEXT: %[[SUBVIEW:[^ ]+]] = memref.subview %[[ALLOC]][0, 0] [4, 15] [1, 1] : memref<4x15xf16> to memref<4x15xf16, strided<[15, 1]>>
+// CHECK-NEXT: "some_use"(%[[SUBVIEW]]) : (memref<4x15xf16, strided<[15, 1]>>) -> ()
+// CHECK-NEXT: return
+// CHECK-NEXT: }
+func.func @up_to_no_space() {
+  %a = memref.alloc() : memref<4x15xf16>
+  %s = memref.subview %a[0, 0] [4, 15] [1, 1] : memref<4x15xf16> to memref<4x15xf16, strided<[15, 1]>>
+  annotation.mark %s {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<4x15xf16, strided<[15, 1]>>
+  "some_use"(%s) : (memref<4x15xf16, strided<[15, 1]>>) -> ()
+  return
+}

@@ -261,3 +261,28 @@ func.func @aiv() {
   hivm.hir.sync_block_wait[<CUBE>, <PIPE_FIX>, <PIPE_V>] flag = 3
   return
 }
+
+// -----
+
+// propagateDefaultOp: a user producing a memref (memref.reinterpret_cast)
+// cannot take the padded value: failure; it reads a dense copy, copied back
+// after each write through its result (the vexp's two uses).
+// CHECK-LABEL: func.func @reinterpret_cast_user(
+// CHECK-SAME: ) attributes {hivm.storage_aligned} {
+// CHECK-NEXT: %[[ALLOC:[^ ]+]] = memref.alloc() : memref<4x16x1xf16, #hivm.address_space<ub>>
+// CHECK-NEXT: %[[SUBVIEW:[^ ]+]] = memref.subview %[[ALLOC]][0, 0, 0] [4, 15, 1] [1, 1, 1] : memref<4x16x1xf16, #hivm.address_space<ub>> to memref<4x15xf16, strided<[16, 1]>, #hivm.address_space<ub>>
+// CHECK-NEXT: %[[ALLOC_0:[^ ]+]] = memref.alloc() : memref<4x15xf16, #hivm.address_space<ub>>
+// CHECK-NEXT: hivm.hir.copy ins(%[[SUBVIEW]] : memref<4x15xf16, strided<[16, 1]>, #hivm.address_space<ub>>) outs(%[[ALLOC_0]] : memref<4x15xf16, #hivm.address_space<ub>>)
+// CHECK-NEXT: %[[REINTERPRET_CAST:[^ ]+]] = memref.reinterpret_cast %[[ALLOC_0]] to offset: [0], sizes: [60], strides: [1] : memref<4x15xf16, #hivm.address_space<ub>> to memref<60xf16, strided<[1]>, #hivm.address_space<ub>>
+// CHECK-NEXT: hivm.hir.vexp ins(%[[REINTERPRET_CAST]] : memref<60xf16, strided<[1]>, #hivm.address_space<ub>>) outs(%[[REINTERPRET_CAST]] : memref<60xf16, strided<[1]>, #hivm.address_space<ub>>)
+// CHECK-NEXT: hivm.hir.copy ins(%[[ALLOC_0]] : memref<4x15xf16, #hivm.address_space<ub>>) outs(%[[SUBVIEW]] : memref<4x15xf16, strided<[16, 1]>, #hivm.address_space<ub>>)
+// CHECK-NEXT: hivm.hir.copy ins(%[[ALLOC_0]] : memref<4x15xf16, #hivm.address_space<ub>>) outs(%[[SUBVIEW]] : memref<4x15xf16, strided<[16, 1]>, #hivm.address_space<ub>>)
+// CHECK-NEXT: return
+// CHECK-NEXT: }
+func.func @reinterpret_cast_user() {
+  %a = memref.alloc() : memref<4x15xf16, #hivm.address_space<ub>>
+  annotation.mark %a {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<4x15xf16, #hivm.address_space<ub>>
+  %r = memref.reinterpret_cast %a to offset: [0], sizes: [60], strides: [1] : memref<4x15xf16, #hivm.address_space<ub>> to memref<60xf16, strided<[1]>, #hivm.address_space<ub>>
+  hivm.hir.vexp ins(%r : memref<60xf16, strided<[1]>, #hivm.address_space<ub>>) outs(%r : memref<60xf16, strided<[1]>, #hivm.address_space<ub>>)
+  return
+}
