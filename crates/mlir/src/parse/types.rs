@@ -240,6 +240,7 @@ impl<'a> Parser<'a> {
                 if !matches!(layout, Layout::Identity) {
                     return self.c.err("memref has two layouts");
                 }
+                self.c.skip_ws();
                 let sp = self.c.pos();
                 layout = self.parse_strided()?;
                 if let Layout::Strided { strides, .. } = &layout {
