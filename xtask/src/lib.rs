@@ -12,7 +12,7 @@ pub mod tablegen;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use tablegen::{Records, Val};
+use tablegen::{Instance, Records, Val};
 
 /// The ODS folder next to the repository (`../shared/...`).
 pub fn default_ods_dir() -> PathBuf {
@@ -263,6 +263,25 @@ fn trait_name(v: &Val) -> Option<String> {
     }
 }
 
+/// An op definition's dialect name, mnemonic and `Op<...>` arguments
+/// (`Op<Dialect, "mnemonic", [traits]>`); `None` for records that are not
+/// ops.
+fn op_header<'i>(
+    records: &Records,
+    inst: &'i Instance<'_>,
+) -> Option<(String, &'i str, &'i [Val])> {
+    let (_, op_args) = inst.ancestors.iter().find(|(a, _)| a == "Op")?;
+    let (Some(Val::Id(dialect)), Some(Val::Str(mnemonic))) = (op_args.first(), op_args.get(1))
+    else {
+        return None;
+    };
+    Some((
+        dialect_name(records, dialect),
+        mnemonic.as_str(),
+        op_args.as_slice(),
+    ))
+}
+
 /// Generates the traits table from the `.td` files under `ods_dir`: for
 /// every `hivm` op, the `.td` file defining it, its ODS class chain and
 /// the traits and interfaces it declares, in declaration order.
@@ -289,14 +308,9 @@ pub fn generate_traits(ods_dir: &Path) -> std::io::Result<String> {
     let mut rows: Vec<(String, String, Vec<String>, Vec<String>)> = Vec::new();
     for (i, (_, def)) in records.defs.iter().enumerate() {
         let inst = records.instantiate(def);
-        let Some((_, op_args)) = inst.ancestors.iter().find(|(a, _)| a == "Op") else {
+        let Some((dialect, mnemonic, op_args)) = op_header(&records, &inst) else {
             continue;
         };
-        let (Some(Val::Id(dialect)), Some(Val::Str(mnemonic))) = (op_args.first(), op_args.get(1))
-        else {
-            continue;
-        };
-        let dialect = dialect_name(&records, dialect);
         if dialect != "hivm" {
             continue;
         }
@@ -336,22 +350,35 @@ pub fn generate_traits(ods_dir: &Path) -> std::io::Result<String> {
     );
     let _ = writeln!(s, "/// Every `hivm` op, sorted by name.");
     let _ = writeln!(s, "pub static TRAITS: &[OdsTraits] = &[");
-    let list = |v: &[String]| {
-        v.iter()
-            .map(|n| format!("{n:?}"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
     for (name, file, classes, traits) in &rows {
         let _ = writeln!(s, "    OdsTraits {{");
         let _ = writeln!(s, "        name: {name:?},");
         let _ = writeln!(s, "        file: {file:?},");
-        let _ = writeln!(s, "        classes: &[{}],", list(classes));
-        let _ = writeln!(s, "        traits: &[{}],", list(traits));
+        string_list(&mut s, "classes", classes);
+        string_list(&mut s, "traits", traits);
         let _ = writeln!(s, "    }},");
     }
     s.push_str("];\n");
     Ok(s)
+}
+
+/// Writes the row field `key: &[..],` of string literals the way rustfmt
+/// lays it out (so `cargo fmt` leaves the generated file alone): on one
+/// line when the items fit rustfmt's `array_width` (60 columns) and the
+/// line its `max_width` (100), else one literal per line.
+fn string_list(s: &mut String, key: &str, items: &[String]) {
+    let quoted: Vec<String> = items.iter().map(|n| format!("{n:?}")).collect();
+    let items = quoted.join(", ");
+    let line = format!("        {key}: &[{items}],");
+    if items.len() <= 60 && line.len() <= 100 {
+        let _ = writeln!(s, "{line}");
+        return;
+    }
+    let _ = writeln!(s, "        {key}: &[");
+    for q in &quoted {
+        let _ = writeln!(s, "            {q},");
+    }
+    let _ = writeln!(s, "        ],");
 }
 
 /// Generates the table source from the `.td` files under `ods_dir`.
@@ -365,14 +392,10 @@ pub fn generate(ods_dir: &Path) -> std::io::Result<String> {
     let mut rows = Vec::new();
     for (_, def) in &records.defs {
         let inst = records.instantiate(def);
-        let Some((_, op_args)) = inst.ancestors.iter().find(|(a, _)| a == "Op") else {
+        let Some((dialect, mnemonic, op_args)) = op_header(&records, &inst) else {
             continue;
         };
-        let (Some(Val::Id(dialect)), Some(Val::Str(mnemonic))) = (op_args.first(), op_args.get(1))
-        else {
-            continue;
-        };
-        let name = format!("{}.{mnemonic}", dialect_name(&records, dialect));
+        let name = format!("{dialect}.{mnemonic}");
         let mut row = OpRow {
             name,
             operands: Vec::new(),

@@ -183,6 +183,23 @@ pub fn adjust_align_dim(
     }
 }
 
+/// The tail the per-op adjustments share: the previous uncontiguous dim
+/// before flattened dim `flat` (`getPrevUncontiguousDim`), dropped when the
+/// operand needs no alignment there (`isNoNeedAlign`).
+fn prev_uncontiguous_to_align(
+    s: &Structured,
+    f: &FlattenResult,
+    target: &Soc,
+    v: ValueId,
+    flat: isize,
+) -> Option<usize> {
+    let adj = prev_uncontiguous(&hivm_memref_types(s), f.input_reassociation(), flat);
+    if is_no_need_align(s.m, target, v, adj) {
+        return None;
+    }
+    adj
+}
+
 /// `isLastBrc`: every flattened memref has a unit last stride and the
 /// last broadcast dim (all dims when none are listed) is in the last
 /// flattened group.
@@ -255,15 +272,7 @@ fn adjust_brc(s: &Structured, target: &Soc, v: ValueId, dim: Option<usize>) -> O
     if flat.is_none_or(|g| g + 2 != rank) || !is_last_two_dim_contiguous(&f) {
         return dim;
     }
-    let adj = prev_uncontiguous(
-        &hivm_memref_types(s),
-        f.input_reassociation(),
-        flat? as isize,
-    );
-    if is_no_need_align(s.m, target, v, adj) {
-        return None;
-    }
-    adj
+    prev_uncontiguous_to_align(s, &f, target, v, flat? as isize)
 }
 
 /// `isLastReduce`: every flattened memref has a unit last stride and the
@@ -328,15 +337,7 @@ fn adjust_reduce(s: &Structured, target: &Soc, v: ValueId, dim: Option<usize>) -
     if !s.inits().contains(&v) {
         return dim;
     }
-    let adj = prev_uncontiguous(
-        &hivm_memref_types(s),
-        f.input_reassociation(),
-        flat as isize - 1,
-    );
-    if is_no_need_align(s.m, target, v, adj) {
-        return None;
-    }
-    adj
+    prev_uncontiguous_to_align(s, &f, target, v, flat as isize - 1)
 }
 
 /// `adjustDeInterleaveAlignDim`: an align dim on the last flattened dim,
@@ -374,15 +375,7 @@ fn adjust_deinterleave(
     if !last_dim_unit_stride(dst) {
         return dim;
     }
-    let adj = prev_uncontiguous(
-        &hivm_memref_types(s),
-        f.input_reassociation(),
-        flat? as isize,
-    );
-    if is_no_need_align(s.m, target, v, adj) {
-        return None;
-    }
-    adj
+    prev_uncontiguous_to_align(s, &f, target, v, flat? as isize)
 }
 
 /// `adjustCopyAlignDim`: with a `collapse_reassociation`, the destination
@@ -436,15 +429,7 @@ fn adjust_inline_brc(
     }
     let f = flattened(s);
     let flat = f.group_of(d)?;
-    let adj = prev_uncontiguous(
-        &hivm_memref_types(s),
-        f.input_reassociation(),
-        flat as isize,
-    );
-    if is_no_need_align(s.m, target, v, adj) {
-        return None;
-    }
-    adj
+    prev_uncontiguous_to_align(s, &f, target, v, flat as isize)
 }
 
 /// `adjustAlignInfo(op, operand, dims, bytes)`.

@@ -564,31 +564,21 @@ fn by_collapse(
     target: &Soc,
     diags: &mut Vec<Diagnostic>,
 ) -> bool {
-    if !reshape_direction_ok(m, op, up, true, diags) {
-        return false;
-    }
-    let Some((from, to)) = view_ends(m, op, up) else {
-        return false;
-    };
-    let Some(from_ty) = m.value_type(from).as_memref().cloned() else {
-        return false;
-    };
-    let contiguous = from_ty.layout == crate::ir::Layout::Identity;
-    let mut mapped = Vec::with_capacity(info.len());
-    for &(d, b) in info {
-        match collapsed_dim(d, groups, &from_ty.shape, names, contiguous) {
-            Some(x) => mapped.push((x, b)),
-            None => {
-                diags.push(Diagnostic::error(
-                    m.op(op).loc,
-                    format!("cannot align {d} axis for {}", value_text(m, from)),
-                ));
-                return false;
-            }
-        }
-    }
-    let loc = m.op(op).loc;
-    hop(m, op, to, &mapped, names, loc, target)
+    by_reassociation(
+        m,
+        op,
+        info,
+        names,
+        up,
+        true,
+        target,
+        diags,
+        |m, from, _, d| {
+            let ty = m.value_type(from).as_memref()?;
+            let contiguous = ty.layout == crate::ir::Layout::Identity;
+            collapsed_dim(d, groups, &ty.shape, names, contiguous)
+        },
+    )
 }
 
 /// `propagateAlignInfoByExpand`: the propagated-to side is the expanded
@@ -604,18 +594,46 @@ fn by_expand(
     target: &Soc,
     diags: &mut Vec<Diagnostic>,
 ) -> bool {
-    if !reshape_direction_ok(m, op, up, false, diags) {
+    by_reassociation(
+        m,
+        op,
+        info,
+        names,
+        up,
+        false,
+        target,
+        diags,
+        |m, _, to, d| expanded_dim(d, groups, m.value_type(to).shape()?, names),
+    )
+}
+
+/// The body both C++ templates share: check a `memref.reshape`'s direction,
+/// map every dim with `map(m, from, to, dim)` (an unmappable dim is the
+/// error `cannot align <d> axis for <from>`), then hop to the other side.
+#[allow(clippy::too_many_arguments)]
+fn by_reassociation(
+    m: &mut Module,
+    op: OpId,
+    info: &AlignInfo,
+    names: Names,
+    up: bool,
+    collapse: bool,
+    target: &Soc,
+    diags: &mut Vec<Diagnostic>,
+    map: impl Fn(&Module, ValueId, ValueId, usize) -> Option<usize>,
+) -> bool {
+    if !reshape_direction_ok(m, op, up, collapse, diags) {
         return false;
     }
     let Some((from, to)) = view_ends(m, op, up) else {
         return false;
     };
-    let Some(to_shape) = m.value_type(to).shape().map(<[_]>::to_vec) else {
+    if m.value_type(from).as_memref().is_none() || m.value_type(to).shape().is_none() {
         return false;
-    };
+    }
     let mut mapped = Vec::with_capacity(info.len());
     for &(d, b) in info {
-        match expanded_dim(d, groups, &to_shape, names) {
+        match map(m, from, to, d) {
             Some(x) => mapped.push((x, b)),
             None => {
                 diags.push(Diagnostic::error(

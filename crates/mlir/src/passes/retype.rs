@@ -77,6 +77,22 @@ fn conversion(
     (op, m.op(op).results()[0])
 }
 
+/// `rewriter.replaceOp(op, conversion(new result))`: `op`'s uses take a
+/// conversion of `new`'s result back to `old_ty`, built before `op`,
+/// and `op` goes. Returns the conversion.
+fn replace_with_conversion(
+    m: &mut Module,
+    op: OpId,
+    new: OpId,
+    old_ty: Type,
+    loc: Location,
+) -> OpId {
+    let new_res = m.op(new).results()[0];
+    let (c, out) = conversion(m, new_res, old_ty, InsertPoint::Before(op), loc);
+    m.replace_op(op, &[out]);
+    c
+}
+
 /// The input of a conversion op.
 fn conv_input(m: &Module, c: OpId) -> Option<ValueId> {
     m.op(c).operand(0)
@@ -188,10 +204,7 @@ fn subview(m: &mut Module, c: OpId, op: OpId) -> Result<OpId, ()> {
         loc,
     );
     let sv = m.build(spec, InsertPoint::Before(op));
-    let sv_res = m.op(sv).results()[0];
-    let (new_c, out) = conversion(m, sv_res, old_ty, InsertPoint::Before(op), loc);
-    m.replace_op(op, &[out]);
-    Ok(new_c)
+    Ok(replace_with_conversion(m, op, sv, old_ty, loc))
 }
 
 /// `propagateCollapseShapeOp`.
@@ -219,14 +232,12 @@ fn collapse(m: &mut Module, c: OpId, op: OpId) -> Result<Vec<OpId>, ()> {
         InsertPoint::Before(op),
         loc,
     );
-    let new_res = m.op(new_op).results()[0];
     if Type::MemRef(collapsed) == old_ty {
+        let new_res = m.op(new_op).results()[0];
         m.replace_op(op, &[new_res]);
         return Ok(vec![c]);
     }
-    let (new_c, out) = conversion(m, new_res, old_ty, InsertPoint::Before(op), loc);
-    m.replace_op(op, &[out]);
-    Ok(vec![new_c])
+    Ok(vec![replace_with_conversion(m, op, new_op, old_ty, loc)])
 }
 
 /// Builds `memref.collapse_shape %src [re] : .. into ty`.
@@ -291,10 +302,7 @@ fn expand(m: &mut Module, c: OpId, op: OpId) -> Result<OpId, ()> {
     let dyn_sizes = m.op(op).segment(1).to_vec();
     let loc = m.op(op).loc;
     let new_op = build_expand(m, input, &re, ty, &dyn_sizes, InsertPoint::Before(op), loc);
-    let new_res = m.op(new_op).results()[0];
-    let (new_c, out) = conversion(m, new_res, old_ty, InsertPoint::Before(op), loc);
-    m.replace_op(op, &[out]);
-    Ok(new_c)
+    Ok(replace_with_conversion(m, op, new_op, old_ty, loc))
 }
 
 /// `propagateReshapeOp`: a collapse or an expansion of the new value.
@@ -315,10 +323,13 @@ fn reshape(m: &mut Module, c: OpId, op: OpId) -> Result<Vec<OpId>, ()> {
         let ty = expanded_type(&new_src, &orig_dst.shape, &re).ok_or(())?;
         build_expand(m, input, &re, ty, &[], at, loc)
     };
-    let new_res = m.op(new_op).results()[0];
-    let (new_c, out) = conversion(m, new_res, Type::MemRef(orig_dst), at, loc);
-    m.replace_op(op, &[out]);
-    Ok(vec![new_c])
+    Ok(vec![replace_with_conversion(
+        m,
+        op,
+        new_op,
+        Type::MemRef(orig_dst),
+        loc,
+    )])
 }
 
 /// `propagateCastOp`.
@@ -361,10 +372,7 @@ fn bitcast(m: &mut Module, c: OpId, op: OpId) -> Result<Vec<OpId>, ()> {
     spec.syntax = m.op(op).syntax.clone();
     spec.segments = m.op(op).segments.clone();
     let new = m.build(spec, InsertPoint::Before(op));
-    let new_res = m.op(new).results()[0];
-    let (new_c, out) = conversion(m, new_res, old_ty, InsertPoint::Before(op), loc);
-    m.replace_op(op, &[out]);
-    Ok(vec![new_c])
+    Ok(vec![replace_with_conversion(m, op, new, old_ty, loc)])
 }
 
 /// `propagateScfForOp` for init `j`.
