@@ -120,7 +120,7 @@ fn plan(
         .map_err(PyValueError::new_err)?;
     let time_limit = match time_limit {
         None => Some(Duration::from_secs(10)),
-        Some(t) if t.is_finite() && t >= 0.0 => Some(Duration::from_secs_f64(t)),
+        Some(t) if t.is_finite() && t >= 0.0 => tilemem_plan::time_limit_from_secs(t),
         Some(_) => {
             return Err(PyValueError::new_err(
                 "time_limit must be a non-negative number of seconds",
@@ -286,7 +286,7 @@ fn solve(
         ));
     }
     let budget = Budget::default()
-        .with_time_limit(Some(Duration::from_secs_f64(time_limit)))
+        .with_time_limit(tilemem_plan::time_limit_from_secs(time_limit))
         .with_node_limit(node_limit)
         .with_goal(if fit { Goal::Fit } else { Goal::Lowest })
         .with_objective(if penalty_first {

@@ -6,7 +6,7 @@
 //! on stderr. Diagnostics go to stderr in PyPTO's format; an over-capacity
 //! error is followed by a short explanation (`tilemem explain`). Nothing is
 //! written unless every step succeeded (one [`Outputs`] commit): exit 1 on
-//! a planning error, 2 on bad input.
+//! a planning error, 2 on bad input, 3 on an internal error ([`crate::exit`]).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -154,6 +154,14 @@ pub fn run(args: Args) -> ExitCode {
         Ok(f) => f,
         Err(msg) => return bad_input(msg),
     };
+    if let Err(msg) = output::distinct(&[
+        ("-o", args.output.as_deref()),
+        ("--report", args.report.as_deref()),
+        ("--map", args.map.as_deref()),
+        ("--export-problems", args.export_problems.as_deref()),
+    ]) {
+        return bad_input(msg);
+    }
     let mut pass_lists = Vec::new();
     for &m in &modes {
         match select_passes(&args, m) {
@@ -196,8 +204,7 @@ pub fn run(args: Args) -> ExitCode {
         if i == 0 {
             ctx.dsa.export_dir = staging.clone();
         }
-        ctx.dsa.time_limit = (args.time_limit.is_finite() && args.time_limit >= 0.0)
-            .then(|| std::time::Duration::from_secs_f64(args.time_limit));
+        ctx.dsa.time_limit = tilemem_plan::time_limit_from_secs(args.time_limit);
         ctx.dsa.node_limit = (args.node_limit > 0).then_some(args.node_limit);
         if args.penalty_first {
             ctx.dsa.objective = tilemem_plan::Objective::PenaltyThenPeak;
@@ -246,10 +253,7 @@ pub fn run(args: Args) -> ExitCode {
                     crate::explain::print_short(&p, &soc, mode);
                 }
             }
-            return match e.kind {
-                ErrorKind::Input => ExitCode::from(2),
-                ErrorKind::Planning | ErrorKind::Internal => ExitCode::from(1),
-            };
+            return crate::exit::of_pass_error(e.kind);
         }
         let addressed = passes.contains(&PassId::AllocateMemoryAddr) && mode != PlannerMode::Ptoas;
         let report =
