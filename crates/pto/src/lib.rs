@@ -18,4 +18,5 @@ pub use print::print;
 pub mod explain;
 pub mod ops;
 pub mod passes;
+pub mod msgpack;
 pub mod report;
