@@ -14,9 +14,9 @@ use rustc_hash::FxHashMap;
 
 use super::graph::{Graph, Node, NodeId, Span, Sym, Symbols, Value};
 
-/// Deepest nesting of arrays and maps read (PyPTO's programs nest a few
-/// dozen levels; the limit keeps a hostile input from exhausting the stack).
-pub const MAX_DEPTH: usize = 512;
+/// Deepest nesting of arrays and maps read (the shared kernels nest at most
+/// 38 levels; the limit keeps a hostile input from exhausting the stack).
+pub const MAX_DEPTH: usize = 200;
 
 /// Why a document could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
