@@ -36,13 +36,22 @@ type R<T> = Result<T, ShapeError>;
 
 /// The program text of a document whose root is a `Program`.
 pub fn to_text(g: &Graph) -> R<String> {
+    Ok(to_text_with_lines(g)?.0)
+}
+
+/// [`to_text`], and for each line of the text (from 1; index 0 unused) the
+/// statement node printed there, if one starts there.
+pub fn to_text_with_lines(g: &Graph) -> R<(String, Vec<Option<NodeId>>)> {
     let mut p = Printer {
         g,
         out: String::new(),
         allocs: FxHashSet::default(),
+        lines: vec![None],
+        scanned: 0,
+        line: 1,
     };
     p.program()?;
-    Ok(p.out)
+    Ok((p.out, p.lines))
 }
 
 /// PyPTO's `DataType` names by code.
@@ -165,6 +174,12 @@ struct Printer<'a> {
     /// Variables defined by a `tile.alloc` in the function being printed
     /// (their MemRefs name them bare; other roots are strings).
     allocs: FxHashSet<NodeId>,
+    /// Statement node starting on each line.
+    lines: Vec<Option<NodeId>>,
+    /// Bytes of `out` whose newlines are counted in `line`.
+    scanned: usize,
+    /// The line `out` ends on.
+    line: usize,
 }
 
 impl Printer<'_> {
@@ -478,6 +493,16 @@ impl Printer<'_> {
         }
     }
 
+    /// Notes that statement `s` starts on the current line.
+    fn mark(&mut self, s: NodeId) {
+        self.line += self.out.as_bytes()[self.scanned..].iter().filter(|&&b| b == b'\n').count();
+        self.scanned = self.out.len();
+        if self.lines.len() <= self.line {
+            self.lines.resize(self.line + 1, None);
+        }
+        self.lines[self.line] = Some(s);
+    }
+
     fn stmt(&mut self, s: NodeId, depth: usize, results: &[NodeId]) -> R<()> {
         let g = self.g;
         if let Some(Value::Array(comments)) = g.field(s, "leading_comments") {
@@ -487,6 +512,9 @@ impl Printer<'_> {
                     let _ = writeln!(self.out, "# {text}");
                 }
             }
+        }
+        if g.kind(s) != "SeqStmts" {
+            self.mark(s);
         }
         match g.kind(s) {
             "AssignStmt" => {
