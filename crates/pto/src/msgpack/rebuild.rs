@@ -243,6 +243,15 @@ impl Builder<'_> {
             .collect();
         let out = if changed {
             let kind = self.g.node(n).kind;
+            // PyPTO's mutators rebuild a statement without its leading
+            // comments (they live in the parser's nodes only).
+            let new: Vec<(Sym, Value)> = if self.g.syms.str(kind) == "SeqStmts" {
+                new
+            } else {
+                new.into_iter()
+                    .map(|(k, v)| if k == self.k.lc { (k, Value::Array(Box::new([]))) } else { (k, v) })
+                    .collect()
+            };
             self.g.add(Node {
                 kind,
                 fields: new.into(),
@@ -336,14 +345,29 @@ impl Builder<'_> {
         for (v, d) in f.vars.iter() {
             let origin = by_name.get(d.name.as_str()).copied().flatten();
             let snap_same = snap.vars.get(v).is_some_and(|s| s.name == d.name && s.ty == d.ty);
+            // An iter arg carries its init value's MemRef (PyPTO types it
+            // so; the text does not show it).
+            let carried = (d.ty.is_none())
+                .then(|| iter_arg_init_memref(f, v))
+                .flatten()
+                .filter(|m| {
+                    let og = &self.origin.graph;
+                    let old = origin
+                        .and_then(|o| og.field(o, "type"))
+                        .and_then(|t| og.entry(t, "memref"));
+                    old.is_none() || !self.same_memref_as(f, m, old)
+                });
             match origin {
-                Some(o) if snap_same => st.vars[v.index()] = Some(o),
+                Some(o) if snap_same && carried.is_none() => st.vars[v.index()] = Some(o),
                 Some(o) => {
                     let ph = self.add("Var", Vec::new());
                     self.subst.insert(o, ph);
                     st.vars[v.index()] = Some(ph);
                     pending.push((v, Some(o), ph));
                 }
+                // A name the text reads as a variable but the document has
+                // none for (`tuple` of `-> tuple[...]`): nothing to write.
+                None if d.ty.is_none() => {}
                 None => {
                     let ph = self.add("Var", Vec::new());
                     st.vars[v.index()] = Some(ph);
@@ -351,6 +375,8 @@ impl Builder<'_> {
                 }
             }
         }
+        // Iter args last: they take their init value's MemRef object.
+        pending.sort_by_key(|(v, _, _)| f.vars[*v].ty.is_none());
         for (v, o, ph) in pending {
             self.fill_var(f, snap, v, o, ph, &mut st)?;
         }
@@ -358,8 +384,8 @@ impl Builder<'_> {
         let params: Vec<Value> = f
             .params
             .iter()
-            .map(|p| Value::Node(self.var_node(&st, p.var)))
-            .collect();
+            .map(|p| self.var_node(&st, p.var).map(Value::Node))
+            .collect::<W<_>>()?;
         let body_origin = og.field(fnode, "body").and_then(Value::as_node);
         let body = self.block(f, snap, &f.body, body_origin, &mut st)?;
         let mut repl = vec![("params", Value::Array(params.into())), ("body", Value::Node(body))];
@@ -375,9 +401,11 @@ impl Builder<'_> {
 
     /// The output node of model variable `v` (a variable of a pass with no
     /// node yet gets one in [`Builder::function`]).
-    fn var_node(&mut self, st: &FnState, v: VarId) -> NodeId {
-        let n = st.vars[v.index()].expect("every variable has a node");
-        self.remap(n)
+    fn var_node(&mut self, st: &FnState, v: VarId) -> W<NodeId> {
+        match st.vars.get(v.index()).copied().flatten() {
+            Some(n) => Ok(self.remap(n)),
+            None => Err(WriteError(format!("variable {} has no node", v.index()))),
+        }
     }
 
     fn fill_var(
@@ -416,10 +444,15 @@ impl Builder<'_> {
             .filter(|s| s.name == d.name)
             .and_then(|s| s.ty.clone());
         let origin_ty = o.and_then(|o| og.field(o, "type")).cloned();
-        let Some(ty) = &d.ty else {
-            return Err(WriteError(format!("variable '{}' has no type", d.name)));
+        let t = match (&d.ty, iter_arg_init_memref(f, v), &origin_ty) {
+            (Some(ty), _, _) => self.build_type(f, ty, snap_ty.as_ref(), origin_ty.as_ref(), st)?,
+            (None, Some(m), Some(ot)) => {
+                let mv = self.memref(f, &m, st)?;
+                let ot = self.remap_value(ot);
+                self.set_entry(&ot, "memref", mv)
+            }
+            _ => return Err(WriteError(format!("variable '{}' has no type", d.name))),
         };
-        let t = self.build_type(f, ty, snap_ty.as_ref(), origin_ty.as_ref(), st)?;
         match fields.iter_mut().find(|(k, _)| *k == self.k.ty) {
             Some(slot) => slot.1 = t,
             None => fields.push((self.k.ty, t)),
@@ -503,6 +536,25 @@ impl Builder<'_> {
         }
     }
 
+    /// Whether document MemRef `old` reads as model MemRef `m`.
+    fn same_memref_as(&self, f: &Function, m: &MemRef, old: Option<&Value>) -> bool {
+        let og = &self.origin.graph;
+        let Some(old) = old else { return false };
+        let base = og.entry(old, "base").and_then(|b| og.str_of(b)).unwrap_or("");
+        let base_same = match m.base() {
+            MemBase::Var(v) => &*f.vars[v].name == base,
+            MemBase::Named(n) => &*n == base,
+        };
+        let off = og
+            .entry(old, "byte_offset")
+            .and_then(Value::as_node)
+            .and_then(|o| og.field(o, "value"))
+            .and_then(Value::as_int);
+        base_same
+            && off == m.const_offset()
+            && og.entry(old, "size").and_then(Value::as_int) == m.size().map(|s| s as i64)
+    }
+
     /// The document type of a variable of `f` whose model type equals `ty`
     /// but for the MemRef.
     fn template_for(&self, f: &Function, ty: &Type) -> Option<Value> {
@@ -571,7 +623,7 @@ impl Builder<'_> {
             return Ok(self.remap_value(&v.clone()));
         }
         let (base_name, base_node) = match m.base() {
-            MemBase::Var(v) => (f.vars[v].name.to_string(), self.var_node(st, v)),
+            MemBase::Var(v) => (f.vars[v].name.to_string(), self.var_node(st, v)?),
             MemBase::Named(n) => {
                 let node = match st.named_bases.get(&*n) {
                     Some(&b) => self.remap(b),
@@ -634,6 +686,13 @@ impl Builder<'_> {
         let mut out = Vec::new();
         for &s in stmts {
             if matches!(f.stmts[s].kind, StmtKind::Comment(_) | StmtKind::Blank) {
+                continue;
+            }
+            // `pl.func_attr(...)` prints the function's attrs, which the
+            // Function node keeps.
+            if !st.origin_stmt.contains_key(&s)
+                && f.stmts[s].call().is_some_and(|c| c.op_name() == "func_attr")
+            {
                 continue;
             }
             out.push(Value::Node(self.stmt(f, snap, s, st)?));
@@ -712,7 +771,7 @@ impl Builder<'_> {
                 } else {
                     Vec::new()
                 };
-                let v = self.var_node(st, *var);
+                let v = self.var_node(st, *var)?;
                 self.call_stmt("tile.alloc", vec![Value::Node(a0), Value::Node(a1)], kwargs, Type::Ptr, f, Some(v), st)
             }
             StmtKind::Assign { targets, value: Expr::Call(c) } if targets.len() == 1 => {
@@ -805,6 +864,16 @@ impl Builder<'_> {
         };
         Ok(self.add(kind, fields))
     }
+}
+
+/// The MemRef of the init value of iter arg `v`, if `v` is one and its init
+/// value is a variable with a MemRef.
+fn iter_arg_init_memref(f: &Function, v: VarId) -> Option<MemRef> {
+    let crate::ir::VarDef::IterArg(s) = f.vars[v].def else { return None };
+    let StmtKind::For(l) = &f.stmts[s].kind else { return None };
+    let i = l.iter_args.iter().position(|&a| a == v)?;
+    let init = l.init_values().get(i)?.as_var()?;
+    f.vars[init].ty.as_ref()?.memref().cloned()
 }
 
 /// A MemRef's text in function `f` (its identity for sharing).
