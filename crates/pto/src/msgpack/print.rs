@@ -768,6 +768,24 @@ impl Printer<'_> {
             }
         }
         args.extend(trailing);
+        // Call attributes print as one `attrs={...}` keyword, last.
+        if let Some(Value::Array(attrs)) = g.field(e, "attrs") {
+            if !attrs.is_empty() {
+                let items = attrs
+                    .iter()
+                    .map(|a| {
+                        let k = g.entry(a, "key").and_then(|k| g.str_of(k)).unwrap_or("");
+                        let v = g.entry(a, "value").cloned().unwrap_or(Value::Nil);
+                        let v = match &v {
+                            Value::Str(s) => format!("\"{}\"", g.syms.str(*s)),
+                            other => self.kwarg_value(other)?,
+                        };
+                        Ok(format!("\"{k}\": {v}"))
+                    })
+                    .collect::<R<Vec<_>>>()?;
+                args.push(format!("attrs={{{}}}", items.join(", ")));
+            }
+        }
         Ok(format!("{callee}({})", args.join(", ")))
     }
 

@@ -164,8 +164,20 @@ struct Builder<'a> {
 struct FnState {
     /// Output node of each model variable, once made.
     vars: Vec<Option<NodeId>>,
-    /// MemRefs built or kept, by their text: one object per text.
+    /// MemRefs the passes left alone, by text: a changed MemRef equal to
+    /// one of them is that object (MemoryReuse gives a tile its donor's).
     memrefs: FxHashMap<String, Value>,
+    /// MemRefs built, by the document MemRef object they replace (its
+    /// offset node; `None` for a variable that had none) and text: objects
+    /// shared before stay shared, and new ones of equal text are one.
+    built: FxHashMap<(Option<NodeId>, String), Value>,
+    /// Document MemRef objects (offset nodes) whose text another, distinct
+    /// object of the function has too: PyPTO keeps such objects apart
+    /// (MemoryReuse gives views their own), so their replacements stay
+    /// apart; every other new MemRef is one object per text.
+    split_objects: rustc_hash::FxHashSet<NodeId>,
+    /// The first MemRef built of each text.
+    built_by_text: FxHashMap<String, Value>,
     /// Base `Ptr` variables of string-named roots, by name.
     named_bases: FxHashMap<String, NodeId>,
     /// The document's statement node of each snapshot statement.
@@ -321,6 +333,9 @@ impl Builder<'_> {
         let mut st = FnState {
             vars: vec![None; f.vars.len()],
             memrefs: FxHashMap::default(),
+            built: FxHashMap::default(),
+            built_by_text: FxHashMap::default(),
+            split_objects: Default::default(),
             named_bases,
             origin_stmt,
         };
@@ -338,6 +353,25 @@ impl Builder<'_> {
                 }
             }
         }
+        let mut objects: FxHashMap<String, Vec<NodeId>> = FxHashMap::default();
+        for (v, d) in snap.vars.iter() {
+            let (Some(m), Some(Some(o))) = (d.ty.as_ref().and_then(Type::memref), by_name.get(d.name.as_str())) else {
+                continue;
+            };
+            let _ = v;
+            if let Some(off) = og
+                .field(*o, "type")
+                .and_then(|t| og.entry(t, "memref"))
+                .and_then(|m| og.entry(m, "byte_offset"))
+                .and_then(Value::as_node)
+            {
+                let e = objects.entry(print_memref(snap, m)).or_default();
+                if !e.contains(&off) {
+                    e.push(off);
+                }
+            }
+        }
+        st.split_objects = objects.into_values().filter(|o| o.len() > 1).flatten().collect();
         // Variables: the document's where the type is unchanged, new ones
         // otherwise (placeholders first, fields once every replacement is
         // known).
@@ -447,7 +481,10 @@ impl Builder<'_> {
         let t = match (&d.ty, iter_arg_init_memref(f, v), &origin_ty) {
             (Some(ty), _, _) => self.build_type(f, ty, snap_ty.as_ref(), origin_ty.as_ref(), st)?,
             (None, Some(m), Some(ot)) => {
-                let mv = self.memref(f, &m, st)?;
+                // The init value's own MemRef object: found by text among
+                // the kept ones, or the one built for the init variable.
+                let init_was = None;
+                let mv = self.init_memref(f, &m, init_was, st)?;
                 let ot = self.remap_value(ot);
                 self.set_entry(&ot, "memref", mv)
             }
@@ -511,8 +548,12 @@ impl Builder<'_> {
                     )));
                 };
                 let mut t = self.remap_value(&template);
+                let was = origin
+                    .and_then(|o| self.origin.graph.entry(o, "memref"))
+                    .and_then(|mv| self.origin.graph.entry(mv, "byte_offset"))
+                    .and_then(Value::as_node);
                 let memref = match m {
-                    Some(m) => self.memref(f, m, st)?,
+                    Some(m) => self.memref(f, m, was, st)?,
                     None => Value::Nil,
                 };
                 t = match memref {
@@ -534,6 +575,19 @@ impl Builder<'_> {
                 print_type(f, ty)
             ))),
         }
+    }
+
+    /// The MemRef object of an iter arg's init value: the one built for it
+    /// (whatever document object it replaced) or a kept one.
+    fn init_memref(&mut self, f: &Function, m: &MemRef, was: Option<NodeId>, st: &mut FnState) -> W<Value> {
+        let text = print_memref(f, m);
+        if let Some(v) = st.memrefs.get(&text) {
+            return Ok(self.remap_value(&v.clone()));
+        }
+        if let Some(v) = st.built_by_text.get(&text).cloned() {
+            return Ok(self.remap_value(&v));
+        }
+        self.memref(f, m, was, st)
     }
 
     /// Whether document MemRef `old` reads as model MemRef `m`.
@@ -617,11 +671,16 @@ impl Builder<'_> {
 
     /// The document value of MemRef `m`: one object per distinct MemRef of
     /// the function.
-    fn memref(&mut self, f: &Function, m: &MemRef, st: &mut FnState) -> W<Value> {
+    fn memref(&mut self, f: &Function, m: &MemRef, was: Option<NodeId>, st: &mut FnState) -> W<Value> {
         let text = print_memref(f, m);
         if let Some(v) = st.memrefs.get(&text) {
             return Ok(self.remap_value(&v.clone()));
         }
+        let key = (was.filter(|w| st.split_objects.contains(w)), text);
+        if let Some(v) = st.built.get(&key) {
+            return Ok(self.remap_value(&v.clone()));
+        }
+        let text = key.1.clone();
         let (base_name, base_node) = match m.base() {
             MemBase::Var(v) => (f.vars[v].name.to_string(), self.var_node(st, v)?),
             MemBase::Named(n) => {
@@ -670,7 +729,8 @@ impl Builder<'_> {
             return Err(WriteError("a slotted MemRef the writer cannot build".into()));
         }
         let v = self.type_map(&entries);
-        st.memrefs.insert(text, v.clone());
+        st.built_by_text.entry(text).or_insert_with(|| v.clone());
+        st.built.insert(key, v.clone());
         Ok(v)
     }
 
@@ -696,6 +756,12 @@ impl Builder<'_> {
                 continue;
             }
             out.push(Value::Node(self.stmt(f, snap, s, st)?));
+        }
+        // A body PyPTO holds as one statement, not a SeqStmts.
+        if let (Some(o), [Value::Node(only)]) = (origin, &out[..]) {
+            if self.origin.graph.kind(o) != "SeqStmts" {
+                return Ok(*only);
+            }
         }
         if let Some(o) = origin.filter(|&o| self.origin.graph.kind(o) == "SeqStmts") {
             let remapped = self.remap(o);
@@ -774,27 +840,40 @@ impl Builder<'_> {
                 let v = self.var_node(st, *var)?;
                 self.call_stmt("tile.alloc", vec![Value::Node(a0), Value::Node(a1)], kwargs, Type::Ptr, f, Some(v), st)
             }
-            StmtKind::Assign { targets, value: Expr::Call(c) } if targets.len() == 1 => {
-                // The document's call with keyword values changed
-                // (reserve_buffer's base), or a call PyPTO's passes add.
-                if let Some(o) = origin {
-                    if let Some(Value::Node(call)) = og.field(o, "value") {
-                        let same_args = snap.stmts.get(s).and_then(|x| x.call()).is_some_and(|sc| {
-                            sc.func == c.func && sc.args == c.args && sc.kwargs.len() == c.kwargs.len()
-                        });
-                        if same_args {
-                            let kw = self.kwargs_updated(*call, c)?;
-                            let rc = self.remap(*call);
-                            let call2 = self.with_fields(rc, &[("kwargs", kw)]);
-                            let ro = self.remap(o);
-                            return Ok(self.with_fields(ro, &[("value", Value::Node(call2))]));
-                        }
+            StmtKind::Assign { value: Expr::Call(c), .. } | StmtKind::Expr(Expr::Call(c))
+                if origin.is_some() =>
+            {
+                // The document's call with keyword values or attrs changed
+                // (reserve_buffer's base; pipeline tags MemoryReuse consumes).
+                let o = origin.unwrap_or(NodeId(0));
+                let field = if og.kind(o) == "EvalStmt" { "expr" } else { "value" };
+                let same_shape = snap.stmts.get(s).and_then(|x| x.call()).is_some_and(|sc| {
+                    let names = |c: &crate::ir::Call| {
+                        c.kwargs.iter().filter(|k| &*k.name != "attrs").map(|k| k.name.clone()).collect::<Vec<_>>()
+                    };
+                    sc.func == c.func && sc.args == c.args && names(sc) == names(c)
+                });
+                let (true, Some(Value::Node(call))) = (same_shape, og.field(o, field)) else {
+                    return Err(WriteError(format!(
+                        "the passes changed a statement the writer cannot rebuild yet: `{}`",
+                        crate::print::print_stmt(f, s).trim()
+                    )));
+                };
+                let call = *call;
+                let kw = self.kwargs_updated(call, c)?;
+                let snap_attrs = snap.stmts.get(s).and_then(|x| x.call()).and_then(|sc| sc.kwarg("attrs").cloned());
+                let attrs = match (c.kwarg("attrs"), &snap_attrs) {
+                    (None, _) => Value::Array(Box::new([])),
+                    (Some(a), Some(sa)) if a == sa => {
+                        let v = og.field(call, "attrs").cloned().unwrap_or(Value::Nil);
+                        self.remap_value(&v)
                     }
-                }
-                Err(WriteError(format!(
-                    "the passes added a statement the writer cannot build yet: `{}`",
-                    crate::print::print_stmt(f, s).trim()
-                )))
+                    _ => return Err(WriteError("the passes changed call attributes".into())),
+                };
+                let rc = self.remap(call);
+                let call2 = self.with_fields(rc, &[("kwargs", kw), ("attrs", attrs)]);
+                let ro = self.remap(o);
+                Ok(self.with_fields(ro, &[(field, Value::Node(call2))]))
             }
             _ => Err(WriteError(format!(
                 "the passes added a statement the writer cannot build yet: `{}`",
