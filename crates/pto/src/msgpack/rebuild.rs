@@ -523,6 +523,7 @@ impl Builder<'_> {
         let same_shape = |a: &Type, b: &Type| match (a, b) {
             (Type::Tile(x, _), Type::Tile(y, _)) => x == y,
             (Type::Tensor(x, _), Type::Tensor(y, _)) => x == y,
+            (Type::Other(x), Type::Other(y)) => without_memref(x) == without_memref(y),
             _ => false,
         };
         // A template: the document's type of this variable, or of any
@@ -539,8 +540,19 @@ impl Builder<'_> {
                 let tk = self.str_value("ScalarType");
                 Ok(self.type_map(&[("dtype", Value::Int(code)), ("type_kind", tk)]))
             }
-            Type::Tile(..) | Type::Tensor(..) => {
-                let m = ty.memref();
+            Type::Tile(..) | Type::Tensor(..) | Type::Other(_) => {
+                // `pld.DistributedTensor[...]` is an expression in the
+                // model; its MemRef is its last item.
+                let other = match ty {
+                    Type::Other(e) => Some(other_memref(e).map_err(|()| {
+                        WriteError(format!("a type the writer cannot build: `{}`", print_type(f, ty)))
+                    })?),
+                    _ => None,
+                };
+                let m = match &other {
+                    Some(m) => m.as_ref(),
+                    None => ty.memref(),
+                };
                 let Some(template) = template else {
                     return Err(WriteError(format!(
                         "no type in the document to build `{}` from",
@@ -707,12 +719,7 @@ impl Builder<'_> {
                 self.const_int(n, code)
             }
             Some(Expr::Int(n)) => self.const_int(n, 0x15),
-            Some(other) => {
-                return Err(WriteError(format!(
-                    "a MemRef offset the writer cannot build: `{}`",
-                    print_expr(f, &other)
-                )))
-            }
+            Some(other) => self.fresh_expr(f, &other, st)?,
             None => self.const_int(0, 0x14),
         };
         let base_str = self.str_value(&base_name);
@@ -732,6 +739,52 @@ impl Builder<'_> {
         st.built_by_text.entry(text).or_insert_with(|| v.clone());
         st.built.insert(key, v.clone());
         Ok(v)
+    }
+
+    /// A new index expression (a computed MemRef offset): PyPTO builds
+    /// its arithmetic as `INDEX` scalars without a span.
+    fn fresh_expr(&mut self, f: &Function, e: &Expr, st: &mut FnState) -> W<NodeId> {
+        use crate::ir::BinOp;
+        Ok(match e {
+            Expr::Var(v) => self.var_node(st, *v)?,
+            Expr::Int(n) => self.const_int(*n, 0x15),
+            Expr::Const(n, d) => {
+                let code = dtype_code(d.name()).unwrap_or(0x14);
+                self.const_int(*n, code)
+            }
+            Expr::Binary(op, a, b) => {
+                let kind = match op {
+                    BinOp::Add => "Add",
+                    BinOp::Sub => "Sub",
+                    BinOp::Mul => "Mul",
+                    BinOp::FloorDiv => "FloorDiv",
+                    BinOp::Mod => "FloorMod",
+                    _ => {
+                        return Err(WriteError(format!(
+                            "an expression the writer cannot build: `{}`",
+                            print_expr(f, e)
+                        )))
+                    }
+                };
+                let l = self.fresh_expr(f, a, st)?;
+                let r = self.fresh_expr(f, b, st)?;
+                let span = self.unknown_span();
+                let tk = self.str_value("ScalarType");
+                let ty = self.type_map(&[("dtype", Value::Int(0x15)), ("type_kind", tk)]);
+                let left = self.g.syms.intern("left");
+                let right = self.g.syms.intern("right");
+                self.add(
+                    kind,
+                    vec![(self.k.span, span), (self.k.ty, ty), (left, Value::Node(l)), (right, Value::Node(r))],
+                )
+            }
+            _ => {
+                return Err(WriteError(format!(
+                    "an expression the writer cannot build: `{}`",
+                    print_expr(f, e)
+                )))
+            }
+        })
     }
 
     /// The SeqStmts of `stmts`: `origin`'s node when nothing in it changed.
@@ -953,6 +1006,44 @@ fn iter_arg_init_memref(f: &Function, v: VarId) -> Option<MemRef> {
     let i = l.iter_args.iter().position(|&a| a == v)?;
     let init = l.init_values().get(i)?.as_var()?;
     f.vars[init].ty.as_ref()?.memref().cloned()
+}
+
+/// The items of a `pld.DistributedTensor[...]` type expression without a
+/// trailing `pl.MemRef(...)`.
+fn without_memref(e: &Expr) -> Option<Vec<Expr>> {
+    let Expr::Index(_, items) = e else { return None };
+    let items = items.as_elems()?;
+    let n = items.len() - usize::from(items.last().is_some_and(is_memref_call));
+    Some(items[..n].to_vec())
+}
+
+fn is_memref_call(e: &Expr) -> bool {
+    matches!(e, Expr::Call(c) if &*c.func == "pl.MemRef")
+}
+
+/// The MemRef of a `pld.DistributedTensor[..., pl.MemRef(...)]` type
+/// expression: `Ok(None)` without one, `Err` for a form it cannot read.
+fn other_memref(e: &Expr) -> Result<Option<MemRef>, ()> {
+    let Expr::Index(_, items) = e else { return Err(()) };
+    let Some(Expr::Call(c)) = items.as_elems().and_then(|i| i.last()).filter(|x| is_memref_call(x)) else {
+        return Ok(None);
+    };
+    let base = match c.args.first() {
+        Some(Expr::Str(s, _)) => MemBase::Named((&**s).into()),
+        Some(Expr::Var(v)) => MemBase::Var(*v),
+        _ => return Err(()),
+    };
+    let size = c.args.get(2).and_then(Expr::as_int).and_then(|n| u64::try_from(n).ok());
+    Ok(Some(
+        crate::ir::MemRefParts {
+            base,
+            offset: c.args.get(1).cloned(),
+            size,
+            slots: None,
+            slot_index: None,
+        }
+        .into(),
+    ))
 }
 
 /// A MemRef's text in function `f` (its identity for sharing).
