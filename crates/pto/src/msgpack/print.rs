@@ -619,6 +619,17 @@ impl Printer<'_> {
                 }
                 return Ok(());
             }
+            "RuntimeScopeStmt" => {
+                let manual = matches!(g.field(s, "manual"), Some(Value::Bool(true)));
+                self.indent(depth);
+                self.out.push_str(if manual {
+                    "with pl.scope(mode=pl.ScopeMode.MANUAL):\n"
+                } else {
+                    "with pl.scope():\n"
+                });
+                let body = self.node_field(s, "body")?;
+                return self.block(body, depth + 1, results);
+            }
             "SeqStmts" => return self.block(s, depth, results),
             other => return self.err(s, format!("statement {other} is not printed yet")),
         }
@@ -733,16 +744,20 @@ impl Printer<'_> {
         let g = self.g;
         let op = self.field(e, "op")?;
         let name = g.entry(op, "name").and_then(|s| g.str_of(s)).unwrap_or("");
-        let callee = if matches!(g.entry(op, "is_global_var"), Some(Value::Bool(true))) {
-            format!("self.{name}")
-        } else if g.kind(e) == "Submit" {
+        let submit = g.kind(e) == "Submit";
+        let callee = if submit {
             "pl.submit".to_string()
+        } else if matches!(g.entry(op, "is_global_var"), Some(Value::Bool(true))) {
+            format!("self.{name}")
         } else if name.starts_with("pld.") {
             name.to_string()
         } else {
             format!("pl.{name}")
         };
         let mut args = Vec::new();
+        if submit {
+            args.push(format!("self.{name}"));
+        }
         let mut trailing = Vec::new();
         for (i, a) in self.nodes(e, "args")?.into_iter().enumerate() {
             // `tile.alloc`'s space is an integer in the IR, printed by name.
@@ -768,6 +783,12 @@ impl Printer<'_> {
             }
         }
         args.extend(trailing);
+        if submit {
+            let deps = self.exprs(&self.nodes(e, "deps")?)?;
+            if !deps.is_empty() {
+                args.push(format!("deps=[{}]", deps.join(", ")));
+            }
+        }
         // Call attributes print as one `attrs={...}` keyword, last.
         if let Some(Value::Array(attrs)) = g.field(e, "attrs") {
             if !attrs.is_empty() {

@@ -876,6 +876,18 @@ impl Builder<'_> {
                 }
                 Ok(self.with_fields(r, &repl))
             }
+            StmtKind::With(w) => {
+                let Some(o) = origin else {
+                    return Err(WriteError("the passes added a scope".into()));
+                };
+                let body_o = og.field(o, "body").and_then(Value::as_node);
+                let body = self.block(f, snap, &w.body, body_o, st)?;
+                let r = self.remap(o);
+                if self.g.field(r, "body") == Some(&Value::Node(body)) {
+                    return Ok(r);
+                }
+                Ok(self.with_fields(r, &[("body", Value::Node(body))]))
+            }
             _ if unchanged => Ok(self.remap(origin.unwrap_or(NodeId(0)))),
             StmtKind::Alloc { var, space, size, pinned } => {
                 let code = (0..10)
