@@ -25,11 +25,12 @@
 
 use crate::ir::{Attribute, Diagnostic, Module, OpId, ValueId};
 use crate::pass::{Pass, PassFailed};
+use tilemem_soc::Soc;
 
-use super::common::{device_funcs, info_attrs, is_ub, memref_of, target_of};
-use super::enable::Propagation;
-use super::layout::{align_up, normalize_info, AlignInfo, HW_ALIGN_BYTES};
+use super::common::{device_funcs, hw_align_bytes, info_attrs, is_ub, memref_of, target_of};
+use super::layout::{align_up, normalize_info, AlignInfo};
 use super::op_table::{attrs, hivm_op, hivm_syntax};
+use super::propagate::Propagation;
 use super::retype::{align_up_sizes, replace_alloc, Branches};
 
 /// The attribute that turns size alignment off for one `vtranspose`.
@@ -48,12 +49,13 @@ impl Pass for AlignAllocSize {
     }
 
     fn run(&self, m: &mut Module, diags: &mut Vec<Diagnostic>) -> Result<(), PassFailed> {
-        let mut prop = Propagation::new(target_of(m));
+        let target = target_of(m);
+        let mut prop = Propagation::new(target.clone());
         prop.adjust = false;
         for func in device_funcs(m) {
             let disable_cast = m.op(func).has_attr(attrs::DISABLE_CAST_SIZE_ALIGN);
             for op in m.walk(func) {
-                for (v, info) in requirements(m, op, disable_cast) {
+                for (v, info) in requirements(m, &target, op, disable_cast) {
                     prop.up(m, v, &info, diags, 0);
                 }
             }
@@ -72,7 +74,12 @@ impl Pass for AlignAllocSize {
 
 /// Size requirements (`(dim, bytes)`: round `dim` up to `bytes /
 /// element bytes` elements) of the UB operands of `op`.
-fn requirements(m: &Module, op: OpId, disable_cast: bool) -> Vec<(ValueId, AlignInfo)> {
+fn requirements(
+    m: &Module,
+    target: &Soc,
+    op: OpId,
+    disable_cast: bool,
+) -> Vec<(ValueId, AlignInfo)> {
     let Some(row) = hivm_op(m.op(op).name()) else {
         return Vec::new();
     };
@@ -100,7 +107,8 @@ fn requirements(m: &Module, op: OpId, disable_cast: bool) -> Vec<(ValueId, Align
             let t = memref_of(m, v).unwrap();
             let r = t.rank();
             if r >= 2 {
-                out.push((v, vec![(r - 2, HW_ALIGN_BYTES), (r - 1, HW_ALIGN_BYTES)]));
+                let hw = hw_align_bytes(target, t);
+                out.push((v, vec![(r - 2, hw), (r - 1, hw)]));
             }
         }
     } else if row.flags.cast && !disable_cast {
@@ -128,7 +136,7 @@ fn requirements(m: &Module, op: OpId, disable_cast: bool) -> Vec<(ValueId, Align
                 info.push((r - 2, 32 * elem_bytes));
             }
             if w == 8 && r >= 1 {
-                info.push((r - 1, HW_ALIGN_BYTES));
+                info.push((r - 1, hw_align_bytes(target, t)));
             }
             out.push((v, normalize_info(info)));
         }

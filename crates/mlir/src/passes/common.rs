@@ -310,10 +310,7 @@ mod tests {
         };
         let ub: MemRefType = ty("ub");
         for target in [Soc::ascend910b(), Soc::ascend950(), Soc::ascend310b()] {
-            assert_eq!(
-                hw_align_bytes(&target, &ub),
-                super::super::layout::HW_ALIGN_BYTES
-            );
+            assert_eq!(hw_align_bytes(&target, &ub), 32);
             assert_eq!(hw_align_bytes(&target, &ty("cbuf")), 32);
             assert_eq!(hw_align_bytes(&target, &ty("cc")), 512);
             assert_eq!(hw_align_bytes(&target, &ty("ca")), 512);

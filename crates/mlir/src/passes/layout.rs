@@ -4,15 +4,10 @@
 //!
 //! Everything here is pure: it reads shapes and strides (with
 //! [`DYNAMIC`] for `?`) and never touches the IR, so the rules can be unit
-//! tested one by one.
+//! tested one by one. The hardware alignment is always an argument: it
+//! comes from the chip's [`tilemem_soc::Soc`] (`common::hw_align_bytes`).
 
 use crate::ir::{is_dynamic, MemRefType, DYNAMIC};
-
-/// The hardware row alignment of UB/L1 in bits (32 bytes).
-pub const HW_ALIGN_BITS: i64 = 256;
-
-/// The hardware row alignment of UB/L1 in bytes.
-pub const HW_ALIGN_BYTES: i64 = 32;
 
 /// Shape, strides and element width of a ranked strided memref: the view of a
 /// type that the rules need.
@@ -187,13 +182,18 @@ pub fn last_discontinuous_dim_membase(types: &[Strided], groups: &[Vec<usize>]) 
 }
 
 /// Ascend950-style (regbase) search over the UB operand types; the memrefs
-/// are taken as already flattened (identity reassociation).
+/// are taken as already flattened (identity reassociation). `align_bits`
+/// is the UB's hardware alignment.
 ///
 /// 1. Some last stride is not 1: the last non-unit dim.
 /// 2. UB DMA (`load`/`store`/`copy`): none if some type has an aligned
 ///    sub-low dim and no tail jump (see [`ub_dma_row_aligned`]).
 /// 3. Rank 1: none; otherwise the last non-unit dim.
-pub fn last_discontinuous_dim_regbase(types: &[Strided], is_ub_dma: bool) -> Option<usize> {
+pub fn last_discontinuous_dim_regbase(
+    types: &[Strided],
+    is_ub_dma: bool,
+    align_bits: i64,
+) -> Option<usize> {
     let rank = types.iter().map(Strided::rank).max()?;
     if rank == 0 {
         return None;
@@ -204,7 +204,7 @@ pub fn last_discontinuous_dim_regbase(types: &[Strided], is_ub_dma: bool) -> Opt
     {
         return last_non_unit_any(types).or(Some(rank - 1));
     }
-    if is_ub_dma && types.iter().any(ub_dma_row_aligned) {
+    if is_ub_dma && types.iter().any(|t| ub_dma_row_aligned(t, align_bits)) {
         return None;
     }
     if rank == 1 {
@@ -213,35 +213,20 @@ pub fn last_discontinuous_dim_regbase(types: &[Strided], is_ub_dma: bool) -> Opt
     last_non_unit_any(types).or(Some(rank - 1))
 }
 
-/// The UB DMA exemption: the stride of dim `r-3` is 32-byte aligned (or rank
-/// ≤ 2), and the last dim has no tail jump (`shape[r-1] == stride[r-2]`) or
-/// `stride[r-2]` is 32-byte aligned (or rank 1).
-pub fn ub_dma_row_aligned(t: &Strided) -> bool {
+/// The UB DMA exemption: the stride of dim `r-3` is aligned to
+/// `align_bits` (or rank ≤ 2), and the last dim has no tail jump
+/// (`shape[r-1] == stride[r-2]`) or `stride[r-2]` is aligned (or rank 1).
+pub fn ub_dma_row_aligned(t: &Strided, align_bits: i64) -> bool {
     let r = t.rank();
     if r == 0 {
         return false;
     }
-    let aligned = |s: i64| !is_dynamic(s) && (s * t.bits) % HW_ALIGN_BITS == 0;
+    let aligned = |s: i64| !is_dynamic(s) && (s * t.bits) % align_bits == 0;
     let sub_low = r <= 2 || aligned(t.strides[r - 3]);
     let no_tail_jump = r == 1
         || (!is_dynamic(t.shape[r - 1])
             && (t.shape[r - 1] == t.strides[r - 2] || aligned(t.strides[r - 2])));
     sub_low && no_tail_jump
-}
-
-/// `adjustAlignDim`'s layout checks: `None` when dims `0..=d` are all unit,
-/// or the row stride of `d` is already 32-byte aligned.
-pub fn adjust_align_dim(t: &Strided, d: usize) -> Option<usize> {
-    if d >= t.rank() {
-        return None;
-    }
-    if (0..=d).all(|i| t.is_unit(i)) {
-        return None;
-    }
-    if t.stride_aligned(d, HW_ALIGN_BITS) {
-        return None;
-    }
-    Some(d)
 }
 
 /// Alignment requirements of one value: `(dim, bytes)` pairs sorted by dim
@@ -266,9 +251,11 @@ pub fn union_info(a: &AlignInfo, b: &AlignInfo) -> AlignInfo {
     normalize_info(a.iter().chain(b.iter()).copied().collect())
 }
 
-/// `adjustAlignInfo`: drops entries out of range, on all-unit prefixes, or
-/// whose stride already meets the requested bytes; merges and sorts.
-pub fn adjust_align_info(t: &Strided, info: &AlignInfo) -> AlignInfo {
+/// The entries of `info` that `t`'s layout does not meet yet: drops those
+/// out of range, on all-unit prefixes, or whose stride already is a
+/// multiple of the entry's own bytes; merges and sorts. (The op-aware
+/// `adjustAlignInfo` is `adjust::adjust_align_info`.)
+pub fn unmet_info(t: &Strided, info: &AlignInfo) -> AlignInfo {
     let kept = info
         .iter()
         .copied()
@@ -362,6 +349,9 @@ pub fn aligned_shape(sub: &[i64], units: &[i64]) -> Vec<i64> {
 mod tests {
     use super::*;
 
+    /// UB's hardware alignment in bits on every chip of `tilemem_soc`.
+    const UB: i64 = 256;
+
     /// The membase search with the groups of an op that merges freely.
     fn membase(types: &[Strided]) -> Option<usize> {
         let rank = types.iter().map(Strided::rank).max().unwrap_or(0);
@@ -405,39 +395,39 @@ mod tests {
     fn regbase_search_and_dma_exemption() {
         let ub = contiguous(&[37, 5, 3], 32);
         assert_eq!(
-            last_discontinuous_dim_regbase(std::slice::from_ref(&ub), true),
+            last_discontinuous_dim_regbase(std::slice::from_ref(&ub), true, UB),
             Some(2)
         );
-        assert_eq!(last_discontinuous_dim_regbase(&[ub], false), Some(2));
+        assert_eq!(last_discontinuous_dim_regbase(&[ub], false, UB), Some(2));
         // Rank 2 contiguous load: no tail jump -> exempt.
         let ub = contiguous(&[3, 741], 32);
         assert_eq!(
-            last_discontinuous_dim_regbase(std::slice::from_ref(&ub), true),
+            last_discontinuous_dim_regbase(std::slice::from_ref(&ub), true, UB),
             None
         );
-        assert_eq!(last_discontinuous_dim_regbase(&[ub], false), Some(1));
+        assert_eq!(last_discontinuous_dim_regbase(&[ub], false, UB), Some(1));
         // Already padded rows: exempt.
         let ub = t(&[37, 5, 3], &[40, 8, 1], 32);
-        assert_eq!(last_discontinuous_dim_regbase(&[ub], true), None);
+        assert_eq!(last_discontinuous_dim_regbase(&[ub], true, UB), None);
         // Rank 1: never.
         assert_eq!(
-            last_discontinuous_dim_regbase(&[contiguous(&[7], 32)], false),
+            last_discontinuous_dim_regbase(&[contiguous(&[7], 32)], false, UB),
             None
         );
         // Last stride 2: last non-unit dim.
         let ub = t(&[4, 3, 1], &[6, 2, 1], 16);
-        assert_eq!(last_discontinuous_dim_regbase(&[ub], true), Some(1));
+        assert_eq!(last_discontinuous_dim_regbase(&[ub], true, UB), Some(1));
     }
 
     #[test]
-    fn adjust_drops_aligned_and_unit_prefixes() {
-        let ub = t(&[2, 15], &[16, 1], 16);
-        assert_eq!(adjust_align_dim(&ub, 0), None);
-        assert_eq!(adjust_align_dim(&contiguous(&[2, 15], 16), 0), Some(0));
-        assert_eq!(adjust_align_dim(&contiguous(&[1, 1, 15], 16), 1), None);
+    fn unmet_drops_aligned_and_unit_prefixes() {
+        let one = |t: &Strided, d: usize| unmet_info(t, &vec![(d, 32)]);
+        assert_eq!(one(&t(&[2, 15], &[16, 1], 16), 0), vec![]);
+        assert_eq!(one(&contiguous(&[2, 15], 16), 0), vec![(0, 32)]);
+        assert_eq!(one(&contiguous(&[1, 1, 15], 16), 1), vec![]);
         // Collapsible tail whose volume is aligned.
-        assert_eq!(adjust_align_dim(&contiguous(&[3, 4, 8], 16), 0), None);
-        let info = adjust_align_info(&contiguous(&[4, 15], 16), &vec![(0, 32), (0, 64), (7, 32)]);
+        assert_eq!(one(&contiguous(&[3, 4, 8], 16), 0), vec![]);
+        let info = unmet_info(&contiguous(&[4, 15], 16), &vec![(0, 32), (0, 64), (7, 32)]);
         assert_eq!(info, vec![(0, 64)]);
     }
 

@@ -56,10 +56,7 @@ use super::common::{
     is_tensor, is_ub, marks_of, memref_of, root_alloc, root_skips_vload, strided_of, target_of,
 };
 use super::fixpipe::{m_align, n_align, DataWidth, DualDst, FixpipeKey};
-use super::layout::{
-    last_discontinuous_dim_membase, last_discontinuous_dim_regbase, lcm, Strided, HW_ALIGN_BITS,
-    HW_ALIGN_BYTES,
-};
+use super::layout::{last_discontinuous_dim_membase, last_discontinuous_dim_regbase, lcm, Strided};
 use super::op_table::{
     attrs, flow_kind, hivm_op, hivm_syntax, spaces, view_kind, FlowKind, HivmKind, HivmOp,
     ViewKind, TRANSFER_WRITE,
@@ -254,7 +251,8 @@ fn mark_op(
         if is_fixpipe {
             return mark_fixpipe(m, op, target, &ub_operands, loc);
         }
-        last_discontinuous_dim_regbase(&ub, info.is_ub_dma())
+        let ub_bits = memref_of(m, ub_operands[0]).map_or(0, |t| hw_align_bytes(target, t) * 8);
+        last_discontinuous_dim_regbase(&ub, info.is_ub_dma(), ub_bits)
     } else {
         if all.iter().all(Strided::all_ones) {
             return Ok(());
@@ -279,8 +277,11 @@ fn mark_op(
         if dim.is_some() && info.kind == HivmKind::Load && root_skips_vload(m, mark_target) {
             continue;
         }
-        let bits =
-            memref_of(m, mark_target).map_or(HW_ALIGN_BITS, |t| hw_align_bytes(target, t) * 8);
+        // A value without a memref type gets no mark (adjustAlignDim
+        // finds no strided layout).
+        let Some(bits) = memref_of(m, mark_target).map(|t| hw_align_bytes(target, t) * 8) else {
+            continue;
+        };
         let adjusted = adjust_align_dim(m, &view, mark_target, d, bits);
         mark_aligned_dim(m, target, mark_target, adjusted, loc)?;
     }
@@ -419,7 +420,9 @@ fn mark_fixpipe(
         return Ok(());
     };
     if rt.rank() == 3 && rt.shape[0] > 1 {
-        let bytes = memref_of(m, rv).map_or(HW_ALIGN_BYTES, |t| hw_align_bytes(target, t));
+        let Some(bytes) = memref_of(m, rv).map(|t| hw_align_bytes(target, t)) else {
+            return Ok(());
+        };
         if !no_need_align(&rt, Some(1), bytes * 8) {
             mark_with_bytes(m, rv, 1, bytes, m.op(root).loc)?;
         }

@@ -10,6 +10,8 @@
 //! - [`op_table`]: everything the passes know about individual ops;
 //! - [`fixpipe`]: the Fixpipe alignment tables;
 //! - [`view_maps`]: dims and types across view-like ops;
+//! - [`propagate`]: the alignment-propagation engine (up to roots, down
+//!   to views, among operands), shared by enable and align-alloc-size;
 //! - [`retype`]: replacing an allocation and retyping its users;
 //! - [`common`]: targets, marks, roots.
 //!
@@ -32,9 +34,9 @@
 //! | store through a trailing-unit rank-reducing subview | `fixAlignDimForSingleUBStoreSubview` | [`mark`] |
 //! | Fixpipe N/M tables, one mark each on every UB operand; 3-D dot root | `getLastDiscontinuousDimRegBasedForFixcctoub` | [`mark`], [`fixpipe`] |
 //! | VF call arguments, vsstb strides | second walk of `runOnOperation`, `markForVsstb`, `findArgNeedMark` | [`mark`] |
-//! | mark validation, propagation up/down/among, 10 rounds | `NormalizeAlignInfoPattern`, `PropagateAlignUpToRootAllocationPattern`, `propagateAlignInfoToOperands` | [`enable`] |
-//! | among-operand union with the op's own dim rules | `PropagateAlignAmongOperationOperands`, `adjustAlignInfo` | [`enable`] |
-//! | byte views stop a mark (remark / error) | `propagateAlignUp(memref::ViewOp)` | [`enable`] |
+//! | mark validation, propagation up/down/among, 10 rounds | `NormalizeAlignInfoPattern`, `PropagateAlignUpToRootAllocationPattern`, `propagateAlignInfoToOperands` | [`propagate`], [`enable`] |
+//! | among-operand union with the op's own dim rules | `PropagateAlignAmongOperationOperands`, `adjustAlignInfo` | [`propagate`] |
+//! | byte views stop a mark (remark / error) | `propagateAlignUp(memref::ViewOp)` | [`propagate`] |
 //! | replacement alloc: type and dynamic sizes only, unit dim appended, subview back | `EnableAlignAllocation`, `calculateAlignedShape` | [`enable`], [`retype`] |
 //! | `scf.for`/`scf.if`/`scope` results retyped; disagreeing `scf.if` branches cast back | `propagateScfForOp`, `propagateScfIfOp`, `materializeRemainingStaticUBLayoutCasts` | [`retype`] |
 //! | propagation failures: dense copy before the user, copied back after writes to it, refreshed after writes to the aligned buffer | `replaceAndPropagateMemRefType`, `handlePropagateFailure`, `findWriteOp` | [`retype`] |
@@ -72,6 +74,7 @@ pub mod layout;
 pub mod mark;
 pub mod op_table;
 pub mod pre_mark;
+pub mod propagate;
 pub mod retype;
 pub mod view_maps;
 
