@@ -46,14 +46,19 @@ pub fn run(args: Args) -> ExitCode {
         }
     };
     if !matches!(args.emit.as_str(), "text" | "msgpack") {
-        eprintln!("tilemem fmt: unknown --emit '{}'; use text or msgpack", args.emit);
+        eprintln!(
+            "tilemem fmt: unknown --emit '{}'; use text or msgpack",
+            args.emit
+        );
         return ExitCode::from(2);
     }
     if tilemem_pto::msgpack::looks_like_msgpack(&bytes) {
         return fmt_document(&args, &bytes, &shown);
     }
     if args.emit == "msgpack" {
-        eprintln!("tilemem fmt: --emit msgpack needs a MessagePack input ({shown} is program text)");
+        eprintln!(
+            "tilemem fmt: --emit msgpack needs a MessagePack input ({shown} is program text)"
+        );
         return ExitCode::from(2);
     }
     let src = match tilemem_pto::decode(&bytes) {

@@ -144,7 +144,11 @@ pub fn run(args: Args) -> ExitCode {
             args.target
         ));
     };
-    if let Some(e) = args.emit.as_deref().filter(|e| !matches!(*e, "text" | "msgpack")) {
+    if let Some(e) = args
+        .emit
+        .as_deref()
+        .filter(|e| !matches!(*e, "text" | "msgpack"))
+    {
         return bad_input(format_args!("unknown --emit '{e}'; use text or msgpack"));
     }
     let Some(modes) = planners(&args.planner) else {

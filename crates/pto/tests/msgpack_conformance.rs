@@ -16,10 +16,18 @@ use tilemem_pto::msgpack;
 use tilemem_pto::passes::{run_pipeline, PassContext, PassId, PlannerMode, SeedRules};
 use tilemem_soc::Soc;
 
-mod support;
-use support::target_of;
+/// The `target` of a `meta.json` text (`none` when absent).
+fn target_of(meta: &str) -> String {
+    meta.find("\"target\": \"")
+        .and_then(|at| meta[at + 11..].split('"').next())
+        .unwrap_or("none")
+        .to_string()
+}
 
-const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/pto/msgpack/kernels");
+const DATA: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../../shared/data/pto/msgpack/kernels"
+);
 const KNOWN_GOOD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/msgpack_known_good.txt");
 
 use PassId::{
@@ -28,7 +36,13 @@ use PassId::{
 };
 
 /// The planned document of `input`, or why there is none.
-fn plan(input: &[u8], target: &str, mode: PlannerMode, passes: &[PassId], rules: SeedRules) -> Result<Vec<u8>, String> {
+fn plan(
+    input: &[u8],
+    target: &str,
+    mode: PlannerMode,
+    passes: &[PassId],
+    rules: SeedRules,
+) -> Result<Vec<u8>, String> {
     let (mut p, origin) = msgpack::read_with_origin(input).map_err(|e| format!("read: {e}"))?;
     let soc = Soc::from_name(target).ok_or("target")?;
     let mut cx = PassContext::new(soc, mode);
@@ -41,33 +55,93 @@ fn plan(input: &[u8], target: &str, mode: PlannerMode, passes: &[PassId], rules:
 fn planned_documents_equal_pyptos() {
     let root = Path::new(DATA);
     if !root.is_dir() {
-        let _ = writeln!(std::io::stderr(), "SKIPPED (no ../shared): planned_documents_equal_pyptos: {DATA} not found");
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED (no ../shared): planned_documents_equal_pyptos: {DATA} not found"
+        );
         return;
     }
-    let mut kernels: Vec<_> = std::fs::read_dir(root).unwrap().flatten().map(|e| e.path()).collect();
+    let mut kernels: Vec<_> = std::fs::read_dir(root)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
     kernels.sort();
     let mut results: BTreeMap<String, Result<bool, String>> = BTreeMap::new();
     for k in &kernels {
         let name = k.file_name().unwrap().to_string_lossy().to_string();
-        for (planner, mode) in [("pypto", PlannerMode::Pypto), ("dsa_rp", PlannerMode::DsaRp)] {
+        for (planner, mode) in [
+            ("pypto", PlannerMode::Pypto),
+            ("dsa_rp", PlannerMode::DsaRp),
+        ] {
             let d = k.join(planner);
             let meta = std::fs::read_to_string(d.join("meta.json")).unwrap_or_default();
             let target = target_of(&meta);
             let runs: Vec<(&str, &str, &[PassId], &str)> = if planner == "pypto" {
                 vec![
-                    ("init", "31_after_MaterializeTensorStrides", &[Init], "32_after_InitMemRef"),
-                    ("msa", "31_after_MaterializeTensorStrides", &[Init, Msa], "33_after_MaterializeSemanticAliases"),
-                    ("reuse", "33_after_MaterializeSemanticAliases", &[Reuse], "34_after_MemoryReuse"),
-                    ("alloc", "34_after_MemoryReuse", &[Alloc], "35_after_AllocateMemoryAddr"),
-                    ("reuse_alloc", "33_after_MaterializeSemanticAliases", &[Reuse, Alloc], "35_after_AllocateMemoryAddr"),
-                    ("full", "31_after_MaterializeTensorStrides", &[Init, Msa, Reuse, Alloc], "35_after_AllocateMemoryAddr"),
+                    (
+                        "init",
+                        "31_after_MaterializeTensorStrides",
+                        &[Init],
+                        "32_after_InitMemRef",
+                    ),
+                    (
+                        "msa",
+                        "31_after_MaterializeTensorStrides",
+                        &[Init, Msa],
+                        "33_after_MaterializeSemanticAliases",
+                    ),
+                    (
+                        "reuse",
+                        "33_after_MaterializeSemanticAliases",
+                        &[Reuse],
+                        "34_after_MemoryReuse",
+                    ),
+                    (
+                        "alloc",
+                        "34_after_MemoryReuse",
+                        &[Alloc],
+                        "35_after_AllocateMemoryAddr",
+                    ),
+                    (
+                        "reuse_alloc",
+                        "33_after_MaterializeSemanticAliases",
+                        &[Reuse, Alloc],
+                        "35_after_AllocateMemoryAddr",
+                    ),
+                    (
+                        "full",
+                        "31_after_MaterializeTensorStrides",
+                        &[Init, Msa, Reuse, Alloc],
+                        "35_after_AllocateMemoryAddr",
+                    ),
                 ]
             } else {
                 vec![
-                    ("init", "31_after_MaterializeTensorStrides", &[Init], "32_after_InitMemRef"),
-                    ("msa", "31_after_MaterializeTensorStrides", &[Init, Msa], "33_after_MaterializeSemanticAliases"),
-                    ("alloc", "33_after_MaterializeSemanticAliases", &[Alloc], "34_after_AllocateMemoryAddr"),
-                    ("full", "31_after_MaterializeTensorStrides", &[Init, Msa, Alloc], "34_after_AllocateMemoryAddr"),
+                    (
+                        "init",
+                        "31_after_MaterializeTensorStrides",
+                        &[Init],
+                        "32_after_InitMemRef",
+                    ),
+                    (
+                        "msa",
+                        "31_after_MaterializeTensorStrides",
+                        &[Init, Msa],
+                        "33_after_MaterializeSemanticAliases",
+                    ),
+                    (
+                        "alloc",
+                        "33_after_MaterializeSemanticAliases",
+                        &[Alloc],
+                        "34_after_AllocateMemoryAddr",
+                    ),
+                    (
+                        "full",
+                        "31_after_MaterializeTensorStrides",
+                        &[Init, Msa, Alloc],
+                        "34_after_AllocateMemoryAddr",
+                    ),
                 ]
             };
             for (check, input, passes, want) in runs {
@@ -84,8 +158,16 @@ fn planned_documents_equal_pyptos() {
                     _ => match plan(&input, &target, mode, passes, SeedRules::pypto_e2d0f78()) {
                         Ok(out) if out == want => Ok(true),
                         Ok(out) => {
-                            let at = out.iter().zip(&want).position(|(a, b)| a != b).unwrap_or(out.len().min(want.len()));
-                            Err(format!("differs from byte {at} ({} vs {} bytes)", out.len(), want.len()))
+                            let at = out
+                                .iter()
+                                .zip(&want)
+                                .position(|(a, b)| a != b)
+                                .unwrap_or(out.len().min(want.len()));
+                            Err(format!(
+                                "differs from byte {at} ({} vs {} bytes)",
+                                out.len(),
+                                want.len()
+                            ))
                         }
                         Err(e) => Err(e),
                     },
@@ -99,7 +181,11 @@ fn planned_documents_equal_pyptos() {
         let mut parts = key.split(' ');
         let group = format!("{} {}", parts.next().unwrap(), parts.next().unwrap());
         let t = totals.entry(group).or_default();
-        if matches!(r, Ok(true)) { t.0 += 1 } else { t.1 += 1 }
+        if matches!(r, Ok(true)) {
+            t.0 += 1
+        } else {
+            t.1 += 1
+        }
     }
     for (g, (p, f)) in &totals {
         eprintln!("msgpack {g}: {p} passed, {f} failed");
@@ -108,7 +194,11 @@ fn planned_documents_equal_pyptos() {
     for (key, r) in &results {
         if let Err(e) = r {
             let short: String = e.chars().take(110).collect();
-            let short = if short.starts_with("differs") { "differs".to_string() } else { short };
+            let short = if short.starts_with("differs") {
+                "differs".to_string()
+            } else {
+                short
+            };
             *reasons.entry(short).or_default() += 1;
             if std::env::var_os("TILEMEM_MSGPACK_VERBOSE").is_some() {
                 eprintln!("  {key}: {e}");
@@ -118,7 +208,11 @@ fn planned_documents_equal_pyptos() {
     for (r, n) in &reasons {
         eprintln!("  {n} x {r}");
     }
-    let good: Vec<&str> = results.iter().filter(|(_, r)| matches!(r, Ok(true))).map(|(k, _)| k.as_str()).collect();
+    let good: Vec<&str> = results
+        .iter()
+        .filter(|(_, r)| matches!(r, Ok(true)))
+        .map(|(k, _)| k.as_str())
+        .collect();
     if std::env::var_os("TILEMEM_UPDATE_KNOWN_GOOD").is_some() {
         std::fs::write(KNOWN_GOOD, good.join("\n") + "\n").unwrap();
         return;
@@ -129,5 +223,8 @@ fn planned_documents_equal_pyptos() {
         .filter(|l| !l.trim().is_empty())
         .filter(|l| !matches!(results.get(*l), Some(Ok(true))))
         .collect();
-    assert!(regressed.is_empty(), "known-good entries no longer match: {regressed:#?}");
+    assert!(
+        regressed.is_empty(),
+        "known-good entries no longer match: {regressed:#?}"
+    );
 }

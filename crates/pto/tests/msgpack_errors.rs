@@ -3,8 +3,11 @@
 
 use tilemem_pto::msgpack;
 
+/// Writes one value into a document.
+type Encode<'a> = &'a dyn Fn(&mut Vec<u8>);
+
 /// `{"fields": FIELDS, "id": ID, "type": KIND}` with FIELDS already encoded.
-fn node(out: &mut Vec<u8>, id: u64, kind: &str, fields: &[(&str, &dyn Fn(&mut Vec<u8>))]) {
+fn node(out: &mut Vec<u8>, id: u64, kind: &str, fields: &[(&str, Encode)]) {
     rmp::encode::write_map_len(out, 3).unwrap();
     rmp::encode::write_str(out, "fields").unwrap();
     rmp::encode::write_map_len(out, fields.len() as u32).unwrap();
@@ -20,7 +23,12 @@ fn node(out: &mut Vec<u8>, id: u64, kind: &str, fields: &[(&str, &dyn Fn(&mut Ve
 
 fn span(out: &mut Vec<u8>) {
     rmp::encode::write_map_len(out, 5).unwrap();
-    for (k, v) in [("begin_column", 1), ("begin_line", 2), ("end_column", 3), ("end_line", 2)] {
+    for (k, v) in [
+        ("begin_column", 1),
+        ("begin_line", 2),
+        ("end_column", 3),
+        ("end_line", 2),
+    ] {
         rmp::encode::write_str(out, k).unwrap();
         rmp::encode::write_sint(out, v).unwrap();
     }
@@ -41,14 +49,33 @@ fn scalar(out: &mut Vec<u8>) {
 fn add_doc(ref_id: u64) -> Vec<u8> {
     let mut out = Vec::new();
     let var = |o: &mut Vec<u8>| {
-        node(o, 1, "Var", &[("name_hint", &|o| rmp::encode::write_str(o, "x").unwrap()), ("span", &span), ("type", &scalar)])
+        node(
+            o,
+            1,
+            "Var",
+            &[
+                ("name_hint", &|o| rmp::encode::write_str(o, "x").unwrap()),
+                ("span", &span),
+                ("type", &scalar),
+            ],
+        )
     };
     let reference = move |o: &mut Vec<u8>| {
         rmp::encode::write_map_len(o, 1).unwrap();
         rmp::encode::write_str(o, "ref").unwrap();
         rmp::encode::write_uint(o, ref_id).unwrap();
     };
-    node(&mut out, 0, "Add", &[("left", &var), ("right", &reference), ("span", &span), ("type", &scalar)]);
+    node(
+        &mut out,
+        0,
+        "Add",
+        &[
+            ("left", &var),
+            ("right", &reference),
+            ("span", &span),
+            ("type", &scalar),
+        ],
+    );
     out
 }
 
@@ -58,7 +85,11 @@ fn a_reference_may_come_before_nothing_but_must_name_a_node() {
     let g = msgpack::read(&good).unwrap();
     assert_eq!(g.kind(g.root), "Add");
     let left = g.field(g.root, "left").unwrap().as_node();
-    assert_eq!(left, g.field(g.root, "right").unwrap().as_node(), "one object, two places");
+    assert_eq!(
+        left,
+        g.field(g.root, "right").unwrap().as_node(),
+        "one object, two places"
+    );
     assert_eq!(msgpack::write(&g).unwrap(), good);
 
     let bad = add_doc(7);
@@ -74,7 +105,10 @@ fn every_truncation_is_an_error_at_the_end_of_the_input() {
         let e = msgpack::read(&good[..cut]).unwrap_err();
         // The offset is where the value that runs past the end starts.
         assert!(e.offset <= cut, "cut at {cut}: {e}");
-        assert!(e.message.contains("unexpected end of input"), "cut at {cut}: {e}");
+        assert!(
+            e.message.contains("unexpected end of input"),
+            "cut at {cut}: {e}"
+        );
     }
 }
 
@@ -95,16 +129,28 @@ fn errors_name_the_offset_and_the_field_being_read() {
     let mut long = add_doc(1);
     long.push(0xc0);
     let e = msgpack::read(&long).unwrap_err();
-    assert_eq!((e.offset, e.message.as_str()), (long.len() - 1, "1 bytes after the end of the document"));
+    assert_eq!(
+        (e.offset, e.message.as_str()),
+        (long.len() - 1, "1 bytes after the end of the document")
+    );
     // A document that is not a node.
     let e = msgpack::read(&[0x80]).unwrap_err();
-    assert_eq!((e.offset, e.message.as_str()), (0, "the document is not an IR node"));
+    assert_eq!(
+        (e.offset, e.message.as_str()),
+        (0, "the document is not an IR node")
+    );
 }
 
 #[test]
 fn text_and_documents_are_told_apart_by_their_first_byte() {
     assert!(msgpack::looks_like_msgpack(&add_doc(1)));
-    for text in ["# pypto.program: k\n", "import pypto.language as pl\n", "\u{feff}@pl.program", " ", ""] {
+    for text in [
+        "# pypto.program: k\n",
+        "import pypto.language as pl\n",
+        "\u{feff}@pl.program",
+        " ",
+        "",
+    ] {
         assert!(!msgpack::looks_like_msgpack(text.as_bytes()), "{text:?}");
     }
 }

@@ -18,7 +18,9 @@ pub fn documents(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&d) else { continue };
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
         for e in rd.flatten() {
             let p = e.path();
             if p.is_dir() {
@@ -49,11 +51,19 @@ fn every_shared_document_round_trips_byte_for_byte() {
         let g = msgpack::read(&bytes).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
         let out = msgpack::write(&g).unwrap();
         if out != bytes {
-            let at = out.iter().zip(&bytes).position(|(a, b)| a != b).unwrap_or(out.len().min(bytes.len()));
+            let at = out
+                .iter()
+                .zip(&bytes)
+                .position(|(a, b)| a != b)
+                .unwrap_or(out.len().min(bytes.len()));
             differ.push(format!("{} (first difference at byte {at})", f.display()));
         }
     }
-    eprintln!("msgpack round trip: {} passed, {} failed", files.len() - differ.len(), differ.len());
+    eprintln!(
+        "msgpack round trip: {} passed, {} failed",
+        files.len() - differ.len(),
+        differ.len()
+    );
     assert!(differ.is_empty(), "{differ:#?}");
 }
 
@@ -75,19 +85,32 @@ fn documents_print_as_pyptos_text() {
     let (mut same, mut differ, mut unprintable) = (0, Vec::new(), Vec::new());
     for f in &files {
         let s = f.to_string_lossy();
-        if ["/deep_tail_rows", "/ragged_rows"].iter().any(|k| s.contains(k)) {
+        if ["/deep_tail_rows", "/ragged_rows"]
+            .iter()
+            .any(|k| s.contains(k))
+        {
             continue;
         }
-        let py = PathBuf::from(s.replace("/msgpack/kernels/", "/kernels/").replace(".msgpack", ".py"));
-        let Ok(want) = std::fs::read_to_string(&py) else { continue };
+        let py = PathBuf::from(
+            s.replace("/msgpack/kernels/", "/kernels/")
+                .replace(".msgpack", ".py"),
+        );
+        let Ok(want) = std::fs::read_to_string(&py) else {
+            continue;
+        };
         let g = msgpack::read(&std::fs::read(f).unwrap()).unwrap();
         match msgpack::to_text(&g) {
             Ok(text) => {
-                tilemem_pto::parse(&text).unwrap_or_else(|e| panic!("{}: printed text does not read: {e}", f.display()));
+                tilemem_pto::parse(&text)
+                    .unwrap_or_else(|e| panic!("{}: printed text does not read: {e}", f.display()));
                 if text.trim_end() == want.trim_end() {
                     same += 1;
                 } else {
-                    let line = text.lines().zip(want.lines()).position(|(a, b)| a != b).unwrap_or(0);
+                    let line = text
+                        .lines()
+                        .zip(want.lines())
+                        .position(|(a, b)| a != b)
+                        .unwrap_or(0);
                     differ.push(format!("{}:{}", py.display(), line + 1));
                 }
             }

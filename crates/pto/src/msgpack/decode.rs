@@ -337,10 +337,7 @@ impl Reader<'_> {
     fn enter(&mut self, at: usize) -> Result<(), DecodeError> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
-            return Err(self.error(
-                at,
-                format!("nested more than {MAX_DEPTH} levels deep"),
-            ));
+            return Err(self.error(at, format!("nested more than {MAX_DEPTH} levels deep")));
         }
         Ok(())
     }
@@ -418,7 +415,11 @@ impl Reader<'_> {
             }
         }
         // `{"fields": {...}, "id": N, "type": KIND}`
-        if entries.len() == 3 && entries.iter().all(|(s, _)| [k.id, k.ty, k.fields].contains(s)) {
+        if entries.len() == 3
+            && entries
+                .iter()
+                .all(|(s, _)| [k.id, k.ty, k.fields].contains(s))
+        {
             let get = |s: Sym| &entries.iter().find(|(x, _)| *x == s).unwrap().1;
             let id = self.doc_id(get(k.id), at)?;
             let Value::Str(kind) = *get(k.ty) else {

@@ -6,7 +6,7 @@
 //! object the first time it meets it, writes it whole there and as
 //! `{"ref": id}` everywhere else; it then emits every map with its keys
 //! sorted (it builds `std::map`s). So writing takes two walks: one in
-//! PyPTO's visiting order ([`visit_order`]) that numbers the nodes and
+//! PyPTO's visiting order (`field_rank`, `map_rank`) that numbers the nodes and
 //! notes which occurrence defines each, and one in key order that writes
 //! the bytes. Integers are written in their shortest form, as msgpack-c
 //! does (a float is written as it was read).
@@ -53,7 +53,13 @@ fn field_rank(kind: &str, field: &str) -> u8 {
             "slot_count",
             "slot_index",
         ],
-        "WindowBuffer" => &["name_hint", "base", "size", "load_from_host", "store_to_host"],
+        "WindowBuffer" => &[
+            "name_hint",
+            "base",
+            "size",
+            "load_from_host",
+            "store_to_host",
+        ],
         "Call" => &["op", "args", "attrs", "kwargs"],
         "Submit" => &[
             "op",
@@ -209,13 +215,11 @@ impl Numbering<'_> {
 
     fn value(&mut self, v: &Value, via: &str) -> Result<(), EncodeError> {
         match v {
-            Value::Node(n) => {
-                if self.ids[n.index()] == u32::MAX {
-                    self.ids[n.index()] = self.next;
-                    self.next += 1;
-                    self.def_site[n.index()] = v as *const Value as usize;
-                    self.node(*n)?;
-                }
+            Value::Node(n) if self.ids[n.index()] == u32::MAX => {
+                self.ids[n.index()] = self.next;
+                self.next += 1;
+                self.def_site[n.index()] = v as *const Value as usize;
+                self.node(*n)?;
             }
             Value::Array(items) => {
                 for x in items.iter() {
@@ -288,9 +292,9 @@ impl Writer<'_> {
 
     fn entries(&mut self, entries: &[(Sym, Value)]) {
         self.map_len(entries.len());
-        let sorted = entries.windows(2).all(|w| {
-            self.sorted.rank[w[0].0 .0 as usize] <= self.sorted.rank[w[1].0 .0 as usize]
-        });
+        let sorted = entries
+            .windows(2)
+            .all(|w| self.sorted.rank[w[0].0 .0 as usize] <= self.sorted.rank[w[1].0 .0 as usize]);
         if sorted {
             for (k, v) in entries {
                 self.sym(*k);

@@ -6,7 +6,7 @@
 //! the arena, so two places that hold the same [`NodeId`] hold the same
 //! PyPTO object. Everything else is kept as written (field names, strings,
 //! spans, integers, floats), so a graph read and written again gives the
-//! same bytes (see [`super::encode`]).
+//! same bytes (see `msgpack::write`).
 
 use rustc_hash::FxHashMap;
 

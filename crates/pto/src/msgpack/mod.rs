@@ -4,9 +4,9 @@
 //! `../shared/reference/pypto/serialization/`).
 //!
 //! - [`graph`]: the document as a node graph, every field kept;
-//! - [`read`]: bytes to graph, errors naming the byte offset and the node
+//! - [`read()`]: bytes to graph, errors naming the byte offset and the node
 //!   being read;
-//! - [`write`]: graph to bytes, as PyPTO's serializer writes them (a graph
+//! - [`write()`]: graph to bytes, as PyPTO's serializer writes them (a graph
 //!   read and written again is the same bytes);
 //! - [`to_text`]: the program text PyPTO's printer writes for a document,
 //!   which the text reader turns into the program model.
@@ -21,8 +21,8 @@ mod rebuild;
 pub use decode::{looks_like_msgpack, read, DecodeError, MAX_DEPTH};
 pub use encode::{write, EncodeError};
 pub use graph::Graph;
-pub use rebuild::{read_with_origin, rebuild, write_program, Origin, WriteError};
 pub use print::{dtype_name, mem_space_name, to_text, to_text_with_lines, ShapeError};
+pub use rebuild::{read_with_origin, rebuild, write_program, Origin, WriteError};
 
 use crate::ir::Program;
 

@@ -237,7 +237,10 @@ impl Printer<'_> {
         let g = self.g;
         let root = g.root;
         if g.kind(root) != "Program" {
-            return self.err(root, format!("the document holds a {}, not a Program", g.kind(root)));
+            return self.err(
+                root,
+                format!("the document holds a {}, not a Program", g.kind(root)),
+            );
         }
         let name = self.str_field(root, "name")?.to_string();
         let mut funcs: Vec<(String, NodeId)> = Vec::new();
@@ -251,13 +254,17 @@ impl Printer<'_> {
         }
         funcs.sort();
         // Callee-first order, as PyPTO's printer emits functions.
-        let by_name: FxHashMap<&str, NodeId> = funcs.iter().map(|(n, f)| (n.as_str(), *f)).collect();
+        let by_name: FxHashMap<&str, NodeId> =
+            funcs.iter().map(|(n, f)| (n.as_str(), *f)).collect();
         let mut order = Vec::new();
         let mut seen = FxHashSet::default();
         for (n, _) in &funcs {
             self.visit_fn(n, &by_name, &mut seen, &mut order)?;
         }
-        let _ = writeln!(self.out, "# pypto.program: {name}\nimport pypto.language as pl\n");
+        let _ = writeln!(
+            self.out,
+            "# pypto.program: {name}\nimport pypto.language as pl\n"
+        );
         let dynamic = self.free_vars(&order)?;
         if !dynamic.is_empty() {
             for d in &dynamic {
@@ -283,7 +290,9 @@ impl Printer<'_> {
         seen: &mut FxHashSet<NodeId>,
         order: &mut Vec<NodeId>,
     ) -> R<()> {
-        let Some(&f) = by_name.get(name) else { return Ok(()) };
+        let Some(&f) = by_name.get(name) else {
+            return Ok(());
+        };
         if !seen.insert(f) {
             return Ok(());
         }
@@ -459,7 +468,8 @@ impl Printer<'_> {
                                 .and_then(|s| g.str_of(s))
                                 == Some("tile.alloc")
                     });
-                    if let (true, Some(v)) = (is_alloc, g.field(n, "var").and_then(Value::as_node)) {
+                    if let (true, Some(v)) = (is_alloc, g.field(n, "var").and_then(Value::as_node))
+                    {
                         self.allocs.insert(v);
                     }
                 }
@@ -495,7 +505,10 @@ impl Printer<'_> {
 
     /// Notes that statement `s` starts on the current line.
     fn mark(&mut self, s: NodeId) {
-        self.line += self.out.as_bytes()[self.scanned..].iter().filter(|&&b| b == b'\n').count();
+        self.line += self.out.as_bytes()[self.scanned..]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
         self.scanned = self.out.len();
         if self.lines.len() <= self.line {
             self.lines.resize(self.line + 1, None);
@@ -520,7 +533,11 @@ impl Printer<'_> {
             "AssignStmt" => {
                 let v = self.node_field(s, "var")?;
                 let value = self.expr(self.node_field(s, "value")?, 0, false)?;
-                let line = format!("{}: {} = {value}", self.str_field(v, "name_hint")?, self.var_type(v)?);
+                let line = format!(
+                    "{}: {} = {value}",
+                    self.str_field(v, "name_hint")?,
+                    self.var_type(v)?
+                );
                 self.indent(depth);
                 self.out.push_str(&line);
             }
@@ -543,7 +560,11 @@ impl Printer<'_> {
                 let call = format!("pl.yield_({})", vals.join(", "));
                 let line = match results {
                     [] => call,
-                    [r] => format!("{}: {} = {call}", self.str_field(*r, "name_hint")?, self.var_type(*r)?),
+                    [r] => format!(
+                        "{}: {} = {call}",
+                        self.str_field(*r, "name_hint")?,
+                        self.var_type(*r)?
+                    ),
                     rs => {
                         let names = rs
                             .iter()
@@ -596,7 +617,11 @@ impl Printer<'_> {
                     self.str_field(lv, "name_hint")?.to_string()
                 } else {
                     let comma = if names.len() == 1 { "," } else { "" };
-                    format!("{}, ({}{comma})", self.str_field(lv, "name_hint")?, names.join(", "))
+                    format!(
+                        "{}, ({}{comma})",
+                        self.str_field(lv, "name_hint")?,
+                        names.join(", ")
+                    )
                 };
                 self.indent(depth);
                 let _ = write!(self.out, "for {target} in pl.{kind}({}):", args.join(", "));
@@ -714,9 +739,15 @@ impl Printer<'_> {
                 self.expr(self.node_field(e, "right")?, 0, false)?
             ),
             "Neg" => format!("-{}", self.expr(self.node_field(e, "operand")?, 11, false)?),
-            "Not" => format!("not {}", self.expr(self.node_field(e, "operand")?, 3, false)?),
+            "Not" => format!(
+                "not {}",
+                self.expr(self.node_field(e, "operand")?, 3, false)?
+            ),
             "BitNot" => format!("~{}", self.expr(self.node_field(e, "operand")?, 11, false)?),
-            "Abs" => format!("pl.abs({})", self.expr(self.node_field(e, "operand")?, 0, false)?),
+            "Abs" => format!(
+                "pl.abs({})",
+                self.expr(self.node_field(e, "operand")?, 0, false)?
+            ),
             "Cast" => {
                 let dt = self
                     .field(e, "type")
@@ -725,7 +756,10 @@ impl Printer<'_> {
                     .and_then(Value::as_int)
                     .and_then(dtype_name)
                     .unwrap_or("INDEX");
-                format!("pl.cast({}, pl.{dt})", self.expr(self.node_field(e, "operand")?, 0, false)?)
+                format!(
+                    "pl.cast({}, pl.{dt})",
+                    self.expr(self.node_field(e, "operand")?, 0, false)?
+                )
             }
             other => return self.err(e, format!("expression {other} is not printed yet")),
         })
@@ -762,7 +796,11 @@ impl Printer<'_> {
         for (i, a) in self.nodes(e, "args")?.into_iter().enumerate() {
             // `tile.alloc`'s space is an integer in the IR, printed by name.
             let space = (name == "tile.alloc" && i == 0 && g.kind(a) == "ConstInt")
-                .then(|| g.field(a, "value").and_then(Value::as_int).and_then(mem_space_name))
+                .then(|| {
+                    g.field(a, "value")
+                        .and_then(Value::as_int)
+                        .and_then(mem_space_name)
+                })
                 .flatten();
             let text = match space {
                 Some(s) => format!("pl.Mem.{s}"),
@@ -855,7 +893,10 @@ impl Printer<'_> {
                 }
             }
             Value::Array(items) => {
-                let parts = items.iter().map(|x| self.kwarg_value(x)).collect::<R<Vec<_>>>()?;
+                let parts = items
+                    .iter()
+                    .map(|x| self.kwarg_value(x))
+                    .collect::<R<Vec<_>>>()?;
                 format!("[{}]", parts.join(", "))
             }
             Value::Bin(_) | Value::Span(_) => "None".into(),
@@ -898,7 +939,10 @@ impl Printer<'_> {
 
     fn ty(&self, t: &Value) -> R<String> {
         let g = self.g;
-        let kind = g.entry(t, "type_kind").and_then(|k| g.str_of(k)).unwrap_or("");
+        let kind = g
+            .entry(t, "type_kind")
+            .and_then(|k| g.str_of(k))
+            .unwrap_or("");
         let dtype = || {
             g.entry(t, "dtype")
                 .and_then(Value::as_int)
@@ -913,7 +957,9 @@ impl Printer<'_> {
             "CommCtxType" => "pld.CommCtxType".into(),
             "TupleType" => {
                 let parts = match g.entry(t, "types") {
-                    Some(Value::Array(ts)) => ts.iter().map(|x| self.ty(x)).collect::<R<Vec<_>>>()?,
+                    Some(Value::Array(ts)) => {
+                        ts.iter().map(|x| self.ty(x)).collect::<R<Vec<_>>>()?
+                    }
                     _ => Vec::new(),
                 };
                 format!("pl.Tuple[{}]", parts.join(", "))
@@ -927,13 +973,20 @@ impl Printer<'_> {
             }
             "TensorType" | "DistributedTensorType" => {
                 let mut parts = vec![self.dims(g.entry(t, "shape"))?, dtype()];
-                if let Some(tv) = g.entry(t, "tensor_view").filter(|v| !matches!(v, Value::Nil)) {
+                if let Some(tv) = g
+                    .entry(t, "tensor_view")
+                    .filter(|v| !matches!(v, Value::Nil))
+                {
                     parts.push(self.tensor_view(tv)?);
                 }
                 if let Some(m) = g.entry(t, "memref").filter(|v| !matches!(v, Value::Nil)) {
                     parts.push(self.memref(m)?);
                 }
-                let head = if kind == "TensorType" { "pl.Tensor" } else { "pld.DistributedTensor" };
+                let head = if kind == "TensorType" {
+                    "pl.Tensor"
+                } else {
+                    "pld.DistributedTensor"
+                };
                 format!("{head}[{}]", parts.join(", "))
             }
             "TileType" => {
@@ -955,8 +1008,13 @@ impl Printer<'_> {
     fn memref(&self, m: &Value) -> R<String> {
         let g = self.g;
         let base = match g.entry(m, "base_node") {
-            Some(Value::Node(b)) if self.allocs.contains(b) => self.str_field(*b, "name_hint")?.to_string(),
-            _ => format!("\"{}\"", g.entry(m, "base").and_then(|b| g.str_of(b)).unwrap_or("")),
+            Some(Value::Node(b)) if self.allocs.contains(b) => {
+                self.str_field(*b, "name_hint")?.to_string()
+            }
+            _ => format!(
+                "\"{}\"",
+                g.entry(m, "base").and_then(|b| g.str_of(b)).unwrap_or("")
+            ),
         };
         let offset = match g.entry(m, "byte_offset") {
             Some(Value::Node(o)) if g.kind(*o) == "ConstInt" => {
@@ -992,7 +1050,10 @@ impl Printer<'_> {
         let mut parts = Vec::new();
         if let Some(Value::Array(vs)) = g.entry(tv, "valid_shape") {
             if !vs.is_empty() {
-                parts.push(format!("valid_shape={}", self.dims(g.entry(tv, "valid_shape"))?));
+                parts.push(format!(
+                    "valid_shape={}",
+                    self.dims(g.entry(tv, "valid_shape"))?
+                ));
             }
         }
         if let Some(Value::Array(st)) = g.entry(tv, "stride") {
@@ -1000,9 +1061,16 @@ impl Printer<'_> {
                 parts.push(format!("stride={}", self.dims(g.entry(tv, "stride"))?));
             }
         }
-        let layout = g.entry(tv, "layout").and_then(|l| g.str_of(l)).unwrap_or("ND");
+        let layout = g
+            .entry(tv, "layout")
+            .and_then(|l| g.str_of(l))
+            .unwrap_or("ND");
         parts.push(format!("layout=pl.TensorLayout.{layout}"));
-        if let Some(p) = g.entry(tv, "pad").and_then(|p| g.str_of(p)).filter(|p| *p != "null") {
+        if let Some(p) = g
+            .entry(tv, "pad")
+            .and_then(|p| g.str_of(p))
+            .filter(|p| *p != "null")
+        {
             parts.push(format!("pad=pl.PadValue.{p}"));
         }
         Ok(format!("pl.TensorView({})", parts.join(", ")))
@@ -1019,7 +1087,10 @@ impl Printer<'_> {
                 if let Some(Value::Array(vs)) = g.entry(tv, "valid_shape") {
                     let same = g.entry(t, "shape").and_then(Value::as_array) == Some(&vs[..]);
                     if !vs.is_empty() && !same {
-                        parts.push(format!("valid_shape={}", self.dims(g.entry(tv, "valid_shape"))?));
+                        parts.push(format!(
+                            "valid_shape={}",
+                            self.dims(g.entry(tv, "valid_shape"))?
+                        ));
                     }
                 }
                 if let Some(Value::Array(st)) = g.entry(tv, "stride") {
@@ -1031,9 +1102,17 @@ impl Printer<'_> {
                     parts.push(format!("start_offset={}", self.expr(*o, 0, false)?));
                 }
                 (
-                    g.entry(tv, "blayout").and_then(|s| g.str_of(s)).unwrap_or("row_major").to_string(),
-                    g.entry(tv, "slayout").and_then(|s| g.str_of(s)).unwrap_or("none_box").to_string(),
-                    g.entry(tv, "fractal").and_then(Value::as_int).unwrap_or(512),
+                    g.entry(tv, "blayout")
+                        .and_then(|s| g.str_of(s))
+                        .unwrap_or("row_major")
+                        .to_string(),
+                    g.entry(tv, "slayout")
+                        .and_then(|s| g.str_of(s))
+                        .unwrap_or("none_box")
+                        .to_string(),
+                    g.entry(tv, "fractal")
+                        .and_then(Value::as_int)
+                        .unwrap_or(512),
                 )
             }
             None => {
@@ -1059,10 +1138,18 @@ impl Printer<'_> {
         parts.push(format!("slayout=pl.TileLayout.{slayout}"));
         parts.push(format!("fractal={fractal}"));
         if let Some(tv) = tv {
-            if let Some(p) = g.entry(tv, "pad").and_then(|p| g.str_of(p)).filter(|p| *p != "null") {
+            if let Some(p) = g
+                .entry(tv, "pad")
+                .and_then(|p| g.str_of(p))
+                .filter(|p| *p != "null")
+            {
                 parts.push(format!("pad=pl.PadValue.{p}"));
             }
-            if let Some(c) = g.entry(tv, "compact").and_then(|p| g.str_of(p)).filter(|p| *p != "null") {
+            if let Some(c) = g
+                .entry(tv, "compact")
+                .and_then(|p| g.str_of(p))
+                .filter(|p| *p != "null")
+            {
                 parts.push(format!("compact=pl.CompactMode.{c}"));
             }
         }

@@ -25,8 +25,8 @@ use rustc_hash::FxHashMap;
 use super::graph::{Graph, Node, NodeId, Span, Sym, Value};
 use super::print::{dtype_name, mem_space_name, to_text_with_lines};
 use super::{read, ReadError};
-use crate::ir::{EntityRef, 
-    Expr, Function, MemBase, MemRef, Program, StmtId, StmtKind, Type, VarId,
+use crate::ir::{
+    EntityRef, Expr, Function, MemBase, MemRef, Program, StmtId, StmtKind, Type, VarId,
 };
 use crate::print::{print_expr, print_type};
 
@@ -98,7 +98,9 @@ pub fn rebuild(p: &Program, origin: &Origin) -> W<Graph> {
                 .unwrap_or("")
                 .to_string();
             let (Some(f), Some(snap)) = (p.function(&name), origin.snapshot.function(&name)) else {
-                return Err(WriteError(format!("function '{name}' is not in the program")));
+                return Err(WriteError(format!(
+                    "function '{name}' is not in the program"
+                )));
             };
             let new = b.function(f, snap, *fnode)?;
             funcs.push(b.set_entry(e, "value", Value::Node(new)));
@@ -261,7 +263,13 @@ impl Builder<'_> {
                 new
             } else {
                 new.into_iter()
-                    .map(|(k, v)| if k == self.k.lc { (k, Value::Array(Box::new([]))) } else { (k, v) })
+                    .map(|(k, v)| {
+                        if k == self.k.lc {
+                            (k, Value::Array(Box::new([])))
+                        } else {
+                            (k, v)
+                        }
+                    })
                     .collect()
             };
             self.g.add(Node {
@@ -279,10 +287,15 @@ impl Builder<'_> {
     fn remap_value(&mut self, v: &Value) -> Value {
         match v {
             Value::Node(n) => Value::Node(self.remap(*n)),
-            Value::Array(items) => Value::Array(items.iter().map(|x| self.remap_value(x)).collect()),
-            Value::Map(entries) => {
-                Value::Map(entries.iter().map(|(k, x)| (*k, self.remap_value(x))).collect())
+            Value::Array(items) => {
+                Value::Array(items.iter().map(|x| self.remap_value(x)).collect())
             }
+            Value::Map(entries) => Value::Map(
+                entries
+                    .iter()
+                    .map(|(k, x)| (*k, self.remap_value(x)))
+                    .collect(),
+            ),
             other => other.clone(),
         }
     }
@@ -301,7 +314,11 @@ impl Builder<'_> {
             }
             let kind = og.kind(n);
             if kind == "Var" || kind == "IterArg" {
-                let name = og.field(n, "name_hint").and_then(|v| og.str_of(v)).unwrap_or("").to_string();
+                let name = og
+                    .field(n, "name_hint")
+                    .and_then(|v| og.str_of(v))
+                    .unwrap_or("")
+                    .to_string();
                 let is_ptr = og
                     .field(n, "type")
                     .and_then(|t| og.entry(t, "type_kind"))
@@ -341,21 +358,29 @@ impl Builder<'_> {
         };
         // The document's MemRefs that stay, by text, so equal new ones share.
         for (v, d) in f.vars.iter() {
-            let Some(Some(o)) = by_name.get(d.name.as_str()) else { continue };
-            let (Some(t), Some(st_t)) = (&d.ty, snap.vars.get(v).and_then(|s| s.ty.as_ref())) else {
+            let Some(Some(o)) = by_name.get(d.name.as_str()) else {
+                continue;
+            };
+            let (Some(t), Some(st_t)) = (&d.ty, snap.vars.get(v).and_then(|s| s.ty.as_ref()))
+            else {
                 continue;
             };
             if let (Some(m), Some(sm)) = (t.memref(), st_t.memref()) {
                 if m == sm && snap.vars[v].name == d.name {
                     if let Some(mv) = og.field(*o, "type").and_then(|t| og.entry(t, "memref")) {
-                        st.memrefs.entry(print_memref(f, m)).or_insert_with(|| mv.clone());
+                        st.memrefs
+                            .entry(print_memref(f, m))
+                            .or_insert_with(|| mv.clone());
                     }
                 }
             }
         }
         let mut objects: FxHashMap<String, Vec<NodeId>> = FxHashMap::default();
         for (v, d) in snap.vars.iter() {
-            let (Some(m), Some(Some(o))) = (d.ty.as_ref().and_then(Type::memref), by_name.get(d.name.as_str())) else {
+            let (Some(m), Some(Some(o))) = (
+                d.ty.as_ref().and_then(Type::memref),
+                by_name.get(d.name.as_str()),
+            ) else {
                 continue;
             };
             let _ = v;
@@ -371,14 +396,21 @@ impl Builder<'_> {
                 }
             }
         }
-        st.split_objects = objects.into_values().filter(|o| o.len() > 1).flatten().collect();
+        st.split_objects = objects
+            .into_values()
+            .filter(|o| o.len() > 1)
+            .flatten()
+            .collect();
         // Variables: the document's where the type is unchanged, new ones
         // otherwise (placeholders first, fields once every replacement is
         // known).
         let mut pending = Vec::new();
         for (v, d) in f.vars.iter() {
             let origin = by_name.get(d.name.as_str()).copied().flatten();
-            let snap_same = snap.vars.get(v).is_some_and(|s| s.name == d.name && s.ty == d.ty);
+            let snap_same = snap
+                .vars
+                .get(v)
+                .is_some_and(|s| s.name == d.name && s.ty == d.ty);
             // An iter arg carries its init value's MemRef (PyPTO types it
             // so; the text does not show it).
             let carried = (d.ty.is_none())
@@ -422,12 +454,21 @@ impl Builder<'_> {
             .collect::<W<_>>()?;
         let body_origin = og.field(fnode, "body").and_then(Value::as_node);
         let body = self.block(f, snap, &f.body, body_origin, &mut st)?;
-        let mut repl = vec![("params", Value::Array(params.into())), ("body", Value::Node(body))];
-        let rets = og.field(fnode, "return_types").cloned().unwrap_or(Value::Nil);
+        let mut repl = vec![
+            ("params", Value::Array(params.into())),
+            ("body", Value::Node(body)),
+        ];
+        let rets = og
+            .field(fnode, "return_types")
+            .cloned()
+            .unwrap_or(Value::Nil);
         if f.ret == snap.ret {
             repl.push(("return_types", self.remap_value(&rets)));
         } else {
-            return Err(WriteError(format!("function '{}': the passes changed its return type", f.name)));
+            return Err(WriteError(format!(
+                "function '{}': the passes changed its return type",
+                f.name
+            )));
         }
         let remapped = self.remap(fnode);
         Ok(self.with_fields(remapped, &repl))
@@ -533,7 +574,10 @@ impl Builder<'_> {
             _ => self.template_for(f, ty),
         };
         match ty {
-            Type::Ptr => Ok({ let tk = self.str_value("Ptr"); self.type_map(&[("type_kind", tk)]) }),
+            Type::Ptr => Ok({
+                let tk = self.str_value("Ptr");
+                self.type_map(&[("type_kind", tk)])
+            }),
             Type::Scalar(d) => {
                 let code = dtype_code(d.name())
                     .ok_or_else(|| WriteError(format!("unknown dtype {}", d.name())))?;
@@ -545,7 +589,10 @@ impl Builder<'_> {
                 // model; its MemRef is its last item.
                 let other = match ty {
                     Type::Other(e) => Some(other_memref(e).map_err(|()| {
-                        WriteError(format!("a type the writer cannot build: `{}`", print_type(f, ty)))
+                        WriteError(format!(
+                            "a type the writer cannot build: `{}`",
+                            print_type(f, ty)
+                        ))
                     })?),
                     _ => None,
                 };
@@ -576,7 +623,9 @@ impl Builder<'_> {
                     if let Some(space) = &tt.space {
                         let code = (0..10)
                             .find(|c| mem_space_name(*c) == Some(space.name()))
-                            .ok_or_else(|| WriteError(format!("unknown memory space {}", space.name())))?;
+                            .ok_or_else(|| {
+                                WriteError(format!("unknown memory space {}", space.name()))
+                            })?;
                         t = self.set_entry(&t, "memory_space", Value::Int(code));
                     }
                 }
@@ -591,7 +640,13 @@ impl Builder<'_> {
 
     /// The MemRef object of an iter arg's init value: the one built for it
     /// (whatever document object it replaced) or a kept one.
-    fn init_memref(&mut self, f: &Function, m: &MemRef, was: Option<NodeId>, st: &mut FnState) -> W<Value> {
+    fn init_memref(
+        &mut self,
+        f: &Function,
+        m: &MemRef,
+        was: Option<NodeId>,
+        st: &mut FnState,
+    ) -> W<Value> {
         let text = print_memref(f, m);
         if let Some(v) = st.memrefs.get(&text) {
             return Ok(self.remap_value(&v.clone()));
@@ -606,7 +661,10 @@ impl Builder<'_> {
     fn same_memref_as(&self, f: &Function, m: &MemRef, old: Option<&Value>) -> bool {
         let og = &self.origin.graph;
         let Some(old) = old else { return false };
-        let base = og.entry(old, "base").and_then(|b| og.str_of(b)).unwrap_or("");
+        let base = og
+            .entry(old, "base")
+            .and_then(|b| og.str_of(b))
+            .unwrap_or("");
         let base_same = match m.base() {
             MemBase::Var(v) => &*f.vars[v].name == base,
             MemBase::Named(n) => &*n == base,
@@ -677,13 +735,23 @@ impl Builder<'_> {
         let ty = self.type_map(&[("dtype", Value::Int(dtype)), ("type_kind", tk)]);
         self.add(
             "ConstInt",
-            vec![(self.k.span, span), (self.k.ty, ty), (self.k.value, Value::Int(value))],
+            vec![
+                (self.k.span, span),
+                (self.k.ty, ty),
+                (self.k.value, Value::Int(value)),
+            ],
         )
     }
 
     /// The document value of MemRef `m`: one object per distinct MemRef of
     /// the function.
-    fn memref(&mut self, f: &Function, m: &MemRef, was: Option<NodeId>, st: &mut FnState) -> W<Value> {
+    fn memref(
+        &mut self,
+        f: &Function,
+        m: &MemRef,
+        was: Option<NodeId>,
+        st: &mut FnState,
+    ) -> W<Value> {
         let text = print_memref(f, m);
         if let Some(v) = st.memrefs.get(&text) {
             return Ok(self.remap_value(&v.clone()));
@@ -700,11 +768,18 @@ impl Builder<'_> {
                     Some(&b) => self.remap(b),
                     None => {
                         let span = self.unknown_span();
-                        let ty = { let tk = self.str_value("Ptr"); self.type_map(&[("type_kind", tk)]) };
+                        let ty = {
+                            let tk = self.str_value("Ptr");
+                            self.type_map(&[("type_kind", tk)])
+                        };
                         let name = self.str_value(&n);
                         let b = self.add(
                             "Var",
-                            vec![(self.k.span, span), (self.k.ty, ty), (self.k.name_hint, name)],
+                            vec![
+                                (self.k.span, span),
+                                (self.k.ty, ty),
+                                (self.k.name_hint, name),
+                            ],
                         );
                         st.named_bases.insert(n.to_string(), b);
                         b
@@ -733,7 +808,9 @@ impl Builder<'_> {
             entries.push(("slot_count", Value::Int(s as i64)));
         }
         if m.slot_index().is_some() {
-            return Err(WriteError("a slotted MemRef the writer cannot build".into()));
+            return Err(WriteError(
+                "a slotted MemRef the writer cannot build".into(),
+            ));
         }
         let v = self.type_map(&entries);
         st.built_by_text.entry(text).or_insert_with(|| v.clone());
@@ -775,7 +852,12 @@ impl Builder<'_> {
                 let right = self.g.syms.intern("right");
                 self.add(
                     kind,
-                    vec![(self.k.span, span), (self.k.ty, ty), (left, Value::Node(l)), (right, Value::Node(r))],
+                    vec![
+                        (self.k.span, span),
+                        (self.k.ty, ty),
+                        (left, Value::Node(l)),
+                        (right, Value::Node(r)),
+                    ],
                 )
             }
             _ => {
@@ -804,7 +886,9 @@ impl Builder<'_> {
             // `pl.func_attr(...)` prints the function's attrs, which the
             // Function node keeps.
             if !st.origin_stmt.contains_key(&s)
-                && f.stmts[s].call().is_some_and(|c| c.op_name() == "func_attr")
+                && f.stmts[s]
+                    .call()
+                    .is_some_and(|c| c.op_name() == "func_attr")
             {
                 continue;
             }
@@ -889,7 +973,12 @@ impl Builder<'_> {
                 Ok(self.with_fields(r, &[("body", Value::Node(body))]))
             }
             _ if unchanged => Ok(self.remap(origin.unwrap_or(NodeId(0)))),
-            StmtKind::Alloc { var, space, size, pinned } => {
+            StmtKind::Alloc {
+                var,
+                space,
+                size,
+                pinned,
+            } => {
                 let code = (0..10)
                     .find(|c| mem_space_name(*c) == Some(space.name()))
                     .ok_or_else(|| WriteError(format!("unknown memory space {}", space.name())))?;
@@ -903,18 +992,38 @@ impl Builder<'_> {
                     Vec::new()
                 };
                 let v = self.var_node(st, *var)?;
-                self.call_stmt("tile.alloc", vec![Value::Node(a0), Value::Node(a1)], kwargs, Type::Ptr, f, Some(v), st)
+                self.call_stmt(
+                    "tile.alloc",
+                    vec![Value::Node(a0), Value::Node(a1)],
+                    kwargs,
+                    Type::Ptr,
+                    f,
+                    Some(v),
+                    st,
+                )
             }
-            StmtKind::Assign { value: Expr::Call(c), .. } | StmtKind::Expr(Expr::Call(c))
+            StmtKind::Assign {
+                value: Expr::Call(c),
+                ..
+            }
+            | StmtKind::Expr(Expr::Call(c))
                 if origin.is_some() =>
             {
                 // The document's call with keyword values or attrs changed
                 // (reserve_buffer's base; pipeline tags MemoryReuse consumes).
                 let o = origin.unwrap_or(NodeId(0));
-                let field = if og.kind(o) == "EvalStmt" { "expr" } else { "value" };
+                let field = if og.kind(o) == "EvalStmt" {
+                    "expr"
+                } else {
+                    "value"
+                };
                 let same_shape = snap.stmts.get(s).and_then(|x| x.call()).is_some_and(|sc| {
                     let names = |c: &crate::ir::Call| {
-                        c.kwargs.iter().filter(|k| &*k.name != "attrs").map(|k| k.name.clone()).collect::<Vec<_>>()
+                        c.kwargs
+                            .iter()
+                            .filter(|k| &*k.name != "attrs")
+                            .map(|k| k.name.clone())
+                            .collect::<Vec<_>>()
                     };
                     sc.func == c.func && sc.args == c.args && names(sc) == names(c)
                 });
@@ -926,7 +1035,11 @@ impl Builder<'_> {
                 };
                 let call = *call;
                 let kw = self.kwargs_updated(call, c)?;
-                let snap_attrs = snap.stmts.get(s).and_then(|x| x.call()).and_then(|sc| sc.kwarg("attrs").cloned());
+                let snap_attrs = snap
+                    .stmts
+                    .get(s)
+                    .and_then(|x| x.call())
+                    .and_then(|sc| sc.kwarg("attrs").cloned());
                 let attrs = match (c.kwarg("attrs"), &snap_attrs) {
                     (None, _) => Value::Array(Box::new([])),
                     (Some(a), Some(sa)) if a == sa => {
@@ -955,7 +1068,11 @@ impl Builder<'_> {
         };
         let mut out = Vec::new();
         for e in kw.iter() {
-            let key = og.entry(e, "key").and_then(|k| og.str_of(k)).unwrap_or("").to_string();
+            let key = og
+                .entry(e, "key")
+                .and_then(|k| og.str_of(k))
+                .unwrap_or("")
+                .to_string();
             let old = og.entry(e, "value").cloned().unwrap_or(Value::Nil);
             let new = match (c.kwarg(&key), &old) {
                 (Some(Expr::Int(n)), Value::Int(_)) => Value::Int(*n),
@@ -1013,8 +1130,12 @@ impl Builder<'_> {
 /// The MemRef of the init value of iter arg `v`, if `v` is one and its init
 /// value is a variable with a MemRef.
 fn iter_arg_init_memref(f: &Function, v: VarId) -> Option<MemRef> {
-    let crate::ir::VarDef::IterArg(s) = f.vars[v].def else { return None };
-    let StmtKind::For(l) = &f.stmts[s].kind else { return None };
+    let crate::ir::VarDef::IterArg(s) = f.vars[v].def else {
+        return None;
+    };
+    let StmtKind::For(l) = &f.stmts[s].kind else {
+        return None;
+    };
     let i = l.iter_args.iter().position(|&a| a == v)?;
     let init = l.init_values().get(i)?.as_var()?;
     f.vars[init].ty.as_ref()?.memref().cloned()
@@ -1023,7 +1144,9 @@ fn iter_arg_init_memref(f: &Function, v: VarId) -> Option<MemRef> {
 /// The items of a `pld.DistributedTensor[...]` type expression without a
 /// trailing `pl.MemRef(...)`.
 fn without_memref(e: &Expr) -> Option<Vec<Expr>> {
-    let Expr::Index(_, items) = e else { return None };
+    let Expr::Index(_, items) = e else {
+        return None;
+    };
     let items = items.as_elems()?;
     let n = items.len() - usize::from(items.last().is_some_and(is_memref_call));
     Some(items[..n].to_vec())
@@ -1036,8 +1159,14 @@ fn is_memref_call(e: &Expr) -> bool {
 /// The MemRef of a `pld.DistributedTensor[..., pl.MemRef(...)]` type
 /// expression: `Ok(None)` without one, `Err` for a form it cannot read.
 fn other_memref(e: &Expr) -> Result<Option<MemRef>, ()> {
-    let Expr::Index(_, items) = e else { return Err(()) };
-    let Some(Expr::Call(c)) = items.as_elems().and_then(|i| i.last()).filter(|x| is_memref_call(x)) else {
+    let Expr::Index(_, items) = e else {
+        return Err(());
+    };
+    let Some(Expr::Call(c)) = items
+        .as_elems()
+        .and_then(|i| i.last())
+        .filter(|x| is_memref_call(x))
+    else {
         return Ok(None);
     };
     let base = match c.args.first() {
@@ -1045,7 +1174,11 @@ fn other_memref(e: &Expr) -> Result<Option<MemRef>, ()> {
         Some(Expr::Var(v)) => MemBase::Var(*v),
         _ => return Err(()),
     };
-    let size = c.args.get(2).and_then(Expr::as_int).and_then(|n| u64::try_from(n).ok());
+    let size = c
+        .args
+        .get(2)
+        .and_then(Expr::as_int)
+        .and_then(|n| u64::try_from(n).ok());
     Ok(Some(
         crate::ir::MemRefParts {
             base,
