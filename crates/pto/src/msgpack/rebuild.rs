@@ -257,9 +257,11 @@ impl Builder<'_> {
             .collect();
         let out = if changed {
             let kind = self.g.node(n).kind;
-            // PyPTO's mutators rebuild a statement without its leading
-            // comments (they live in the parser's nodes only).
-            let new: Vec<(Sym, Value)> = if self.g.syms.str(kind) == "SeqStmts" {
+            // PyPTO's mutators rebuild an assignment or expression
+            // statement without its leading comments (loops and ifs keep
+            // theirs).
+            let simple = matches!(self.g.syms.str(kind), "AssignStmt" | "EvalStmt");
+            let new: Vec<(Sym, Value)> = if !simple {
                 new
             } else {
                 new.into_iter()
@@ -341,10 +343,39 @@ impl Builder<'_> {
             }
         }
         let mut origin_stmt = FxHashMap::default();
+        // Variables a statement defines, matched by position with the
+        // statement's node (names repeat across loops).
+        let mut by_def: FxHashMap<VarId, NodeId> = FxHashMap::default();
+        let nodes_of = |n: NodeId, key: &str| -> Vec<NodeId> {
+            match og.field(n, key) {
+                Some(Value::Array(a)) => a.iter().filter_map(Value::as_node).collect(),
+                Some(Value::Node(x)) => vec![*x],
+                _ => Vec::new(),
+            }
+        };
         for (_, s) in snap.walk() {
             let line = snap.pos_of(s).line as usize;
             if let Some(Some(n)) = self.origin.lines.get(line) {
                 origin_stmt.insert(s, *n);
+                let pairs: Vec<(Vec<VarId>, Vec<NodeId>)> = match &snap.stmts[s].kind {
+                    StmtKind::For(l) if og.kind(*n) == "ForStmt" => vec![
+                        (l.iter_args.clone(), nodes_of(*n, "iter_args")),
+                        (l.results.clone(), nodes_of(*n, "return_vars")),
+                        (l.loop_var.into_iter().collect(), nodes_of(*n, "loop_var")),
+                    ],
+                    StmtKind::If(i) if og.kind(*n) == "IfStmt" => {
+                        vec![(i.results.clone(), nodes_of(*n, "return_vars"))]
+                    }
+                    StmtKind::Assign { targets, .. } if og.kind(*n) == "AssignStmt" => {
+                        vec![(targets.to_vec(), nodes_of(*n, "var"))]
+                    }
+                    _ => Vec::new(),
+                };
+                for (vs, ns) in pairs {
+                    if vs.len() == ns.len() {
+                        by_def.extend(vs.into_iter().zip(ns));
+                    }
+                }
             }
         }
         let mut st = FnState {
@@ -406,7 +437,12 @@ impl Builder<'_> {
         // known).
         let mut pending = Vec::new();
         for (v, d) in f.vars.iter() {
-            let origin = by_name.get(d.name.as_str()).copied().flatten();
+            let same_var = snap.vars.get(v).is_some_and(|s| s.name == d.name);
+            let origin = by_def
+                .get(&v)
+                .copied()
+                .filter(|_| same_var)
+                .or_else(|| by_name.get(d.name.as_str()).copied().flatten());
             let snap_same = snap
                 .vars
                 .get(v)
