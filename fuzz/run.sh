@@ -30,7 +30,7 @@ if [ "$MODE" != smoke ] && [ $# -gt 0 ] && [[ "$1" =~ ^[0-9]+$ ]]; then
     shift
 fi
 TARGETS=("$@")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(pto_reader mlir_reader csv_reader plan solve)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(pto_reader pto_msgpack mlir_reader csv_reader plan solve)
 export RUSTC_BOOTSTRAP=1
 
 # Seeds: the repository's examples and test programs, per input language,
@@ -57,6 +57,9 @@ seed plan "${PTO[@]}"
 seed mlir_reader "${MLIR[@]}"
 seed csv_reader "${CSV[@]}"
 seed solve "${CSV[@]}"
+# PyPTO's own documents, when the shared data is beside the checkout.
+MSGPACK=(../../shared/data/pto/msgpack/kernels/tile_add*/*/*.msgpack ../../shared/data/pto/msgpack/kernels/rms_norm/*/*.msgpack)
+seed pto_msgpack "${MSGPACK[@]}"
 
 nice -n 19 cargo fuzz build --sanitizer none
 mkdir -p logs

@@ -286,3 +286,25 @@ pub fn solve(data: &[u8]) {
         }
     }
 }
+
+/// PyPTO MessagePack reader and writer: reading never panics, an error
+/// names a byte offset inside the input, and a document read and written
+/// is a fixed point (writing what reading the output gives yields the same
+/// bytes).
+pub fn pto_msgpack(data: &[u8]) {
+    if data.len() > MAX_INPUT {
+        return;
+    }
+    match tilemem_pto::msgpack::read(data) {
+        Ok(graph) => {
+            let Ok(once) = tilemem_pto::msgpack::write(&graph) else {
+                return;
+            };
+            let again = tilemem_pto::msgpack::read(&once)
+                .unwrap_or_else(|e| panic!("written document does not read back: {e}"));
+            let twice = tilemem_pto::msgpack::write(&again).expect("writes again");
+            assert_eq!(once, twice, "write is not a fixed point of read-then-write");
+        }
+        Err(e) => assert!(e.offset <= data.len(), "error offset past the input: {e}"),
+    }
+}
