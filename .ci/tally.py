@@ -4,7 +4,7 @@
 Usage: tally.py [--installed TEXT] LOG[:RC] ...
 
 Each LOG is the captured output of one suite (cargo test, lit, pytest, the
-browser test); RC, when given, is the suite's exit status. The suites'
+browser test, the fuzz smoke); RC, when given, is the suite's exit status. The suites'
 own closing lines are read:
 
 - cargo test: every `test result: ... N passed; N failed; N ignored` line.
@@ -14,7 +14,8 @@ own closing lines are read:
   passed to skipped. Ignored tests count as skipped.
 - lit: the `Passed:`, `Failed:`, `Unsupported:` ... lines of its summary.
 - pytest: its last `N passed, N skipped in Xs` line.
-- the browser test: its `browser test: PAGE ok` / `browser test: PAGE FAILED` lines.
+- the browser test: its `browser test: PAGE ok` / `browser test: PAGE FAILED` lines;
+  the fuzz smoke: its `fuzz smoke: TARGET ok` / `... FAILED` lines (one test a target).
 
 A suite that exited non-zero without a failure in its counts (it did not
 build, or crashed) counts as one failed test, so the total never reads
@@ -35,7 +36,7 @@ LIT_OLD = re.compile(r"^\s*(Expected Passes|Unexpected Failures|Unsupported Test
                      r"Expected Failures|Unexpected Passes|Unresolved Tests)\s*:\s*(\d+)")
 PYTEST = re.compile(r"^=*\s*((?:\d+ (?:passed|failed|skipped|errors?|xfailed|xpassed|"
                     r"deselected|warnings?)(?:, )?)+) in [\d.]+s")
-BROWSER = re.compile(r"^browser test: \S+ (ok|FAILED)")
+ONE_LINE_TEST = re.compile(r"^(?:browser test|fuzz smoke): \S+ (ok|FAILED)")
 
 LIT_KIND = {
     "Passed": "passed", "Expectedly Failed": "passed", "Expected Passes": "passed",
@@ -84,7 +85,7 @@ def count(text):
                 elif what == "skipped":
                     skipped += int(n)
             continue
-        m = BROWSER.match(line)
+        m = ONE_LINE_TEST.match(line)
         if m:
             if m.group(1) == "ok":
                 passed += 1

@@ -57,6 +57,12 @@ def test_browser_lines():
     assert tally.count("browser test: plan.html ok (lanes=1)\nbrowser test: solve.html FAILED: no bars\n") == (1, 1, 0)
 
 
+def test_fuzz_smoke_lines():
+    text = ("fuzz smoke: pto_reader ok (100000 runs after the seeds, 21 s)\n"
+            "fuzz smoke: plan FAILED (fuzz/logs/plan.smoke.log):\n")
+    assert tally.count(text) == (1, 1, 0)
+
+
 def test_total_line_and_exit_status(tmp_path, capsys):
     a = tmp_path / "cargo.log"
     a.write_text(CARGO)

@@ -105,50 +105,156 @@ fn plan(
     penalty_first: bool,
     compat: &str,
 ) -> PyResult<Planned> {
-    let soc = target_of(target)?;
-    let seed_rules = compat_of(compat)?;
-    let mode = PlannerMode::from_name(planner).ok_or_else(|| {
-        PyValueError::new_err(format!(
-            "unknown planner '{planner}'; use pypto, dsa-rp, ptoas or optimal"
-        ))
-    })?;
-    let names: Option<Vec<&str>> = passes
-        .as_ref()
-        .map(|v| v.iter().map(String::as_str).collect());
-    let selected = select_passes(mode, names.as_deref(), stop_after.as_deref())
-        .map_err(PyValueError::new_err)?;
-    let time_limit = match time_limit {
-        None => Some(Duration::from_secs(10)),
-        Some(t) if t.is_finite() && t >= 0.0 => Some(Duration::from_secs_f64(t)),
-        Some(_) => {
-            return Err(PyValueError::new_err(
-                "time_limit must be a non-negative number of seconds",
-            ))
-        }
-    };
-    let node_limit = node_limit.unwrap_or(tilemem_pto::passes::dsa_rp::DEFAULT_NODE_LIMIT);
+    let setup = Setup::new(
+        target,
+        planner,
+        passes,
+        stop_after,
+        time_limit,
+        node_limit,
+        penalty_first,
+        compat,
+    )?;
     detached(py, move || {
         let mut program = read_program(&text, file)?;
-        let mut ctx = PassContext::new(soc.clone(), mode);
-        ctx.seed_rules = seed_rules;
-        ctx.dsa.time_limit = time_limit;
-        ctx.dsa.node_limit = (node_limit > 0).then_some(node_limit);
-        if penalty_first {
-            ctx.dsa.objective = Objective::PenaltyThenPeak;
-        }
-        let result = run_pipeline(&mut program, &mut ctx, &selected);
-        let diagnostics: Vec<String> = ctx.diagnostics.iter().map(|d| d.to_string()).collect();
-        if let Err(e) = result {
+        let (report, diagnostics) = setup.run(&mut program, file, || {
             // The program was planned in place: read it again for the
             // peak of a capacity error.
-            let input = tilemem_pto::parse::parse(&text).ok();
-            return Err(pass_fail(&e, file, input.as_ref(), &soc, mode));
-        }
-        let addressed =
-            selected.contains(&PassId::AllocateMemoryAddr) && mode != PlannerMode::Ptoas;
-        let report = tilemem_pto::report::build(&program, &ctx.soc, addressed).to_json();
+            tilemem_pto::parse::parse(&text).ok()
+        })?;
         Ok((tilemem_pto::print::print(&program), report, diagnostics))
     })
+}
+
+/// Plans a PyPTO MessagePack document (`pypto.ir.serialize(program)`) and
+/// returns the planned document, the JSON report and the diagnostics:
+/// what `tilemem plan K.msgpack -o K.out.msgpack` does, GIL released
+/// throughout.
+#[pyfunction]
+#[pyo3(signature = (data, target="910b", planner="pypto", passes=None, stop_after=None,
+                    file="<document>", time_limit=None, node_limit=None, penalty_first=false,
+                    compat="seed"))]
+#[allow(clippy::too_many_arguments)]
+fn plan_document<'py>(
+    py: Python<'py>,
+    data: Vec<u8>,
+    target: &str,
+    planner: &str,
+    passes: Option<Vec<String>>,
+    stop_after: Option<String>,
+    file: &str,
+    time_limit: Option<f64>,
+    node_limit: Option<u64>,
+    penalty_first: bool,
+    compat: &str,
+) -> PyResult<(Bound<'py, pyo3::types::PyBytes>, String, Vec<String>)> {
+    let setup = Setup::new(
+        target,
+        planner,
+        passes,
+        stop_after,
+        time_limit,
+        node_limit,
+        penalty_first,
+        compat,
+    )?;
+    let (out, report, diagnostics) = detached(py, move || {
+        let (mut program, origin) = tilemem_pto::msgpack::read_with_origin(&data)
+            .map_err(|e| Fail::Parse(Where::at(file, 0, 0), e.to_string()))?;
+        // A document's statements have no lines of their own: a capacity
+        // error keeps the place the pass gave.
+        let (report, diagnostics) = setup.run(&mut program, file, || None)?;
+        let out = tilemem_pto::msgpack::write_program(&program, &origin)
+            .map_err(|e| Fail::Plan(Where::at(file, 0, 0), e.to_string()))?;
+        Ok((out, report, diagnostics))
+    })?;
+    Ok((pyo3::types::PyBytes::new(py, &out), report, diagnostics))
+}
+
+/// What `plan` and `plan_document` share: the checked arguments and the
+/// pipeline run.
+struct Setup {
+    soc: Soc,
+    mode: PlannerMode,
+    seed_rules: SeedRules,
+    selected: Vec<PassId>,
+    time_limit: Option<Duration>,
+    node_limit: u64,
+    penalty_first: bool,
+}
+
+impl Setup {
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        target: &str,
+        planner: &str,
+        passes: Option<Vec<String>>,
+        stop_after: Option<String>,
+        time_limit: Option<f64>,
+        node_limit: Option<u64>,
+        penalty_first: bool,
+        compat: &str,
+    ) -> PyResult<Setup> {
+        let soc = target_of(target)?;
+        let seed_rules = compat_of(compat)?;
+        let mode = PlannerMode::from_name(planner).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "unknown planner '{planner}'; use pypto, dsa-rp, ptoas or optimal"
+            ))
+        })?;
+        let names: Option<Vec<&str>> = passes
+            .as_ref()
+            .map(|v| v.iter().map(String::as_str).collect());
+        let selected = select_passes(mode, names.as_deref(), stop_after.as_deref())
+            .map_err(PyValueError::new_err)?;
+        let time_limit = match time_limit {
+            None => Some(Duration::from_secs(10)),
+            Some(t) if t.is_finite() && t >= 0.0 => tilemem_plan::time_limit_from_secs(t),
+            Some(_) => {
+                return Err(PyValueError::new_err(
+                    "time_limit must be a non-negative number of seconds",
+                ))
+            }
+        };
+        let node_limit = node_limit.unwrap_or(tilemem_pto::passes::dsa_rp::DEFAULT_NODE_LIMIT);
+        Ok(Setup {
+            soc,
+            mode,
+            seed_rules,
+            selected,
+            time_limit,
+            node_limit,
+            penalty_first,
+        })
+    }
+
+    /// Runs the passes; returns the JSON report and the diagnostics.
+    /// `input` gives the program as read again, for the peak statement of
+    /// a capacity error (the program is planned in place).
+    fn run(
+        self,
+        program: &mut tilemem_pto::ir::Program,
+        file: &str,
+        input: impl FnOnce() -> Option<tilemem_pto::ir::Program>,
+    ) -> Result<(String, Vec<String>), Fail> {
+        let mut ctx = PassContext::new(self.soc.clone(), self.mode);
+        ctx.seed_rules = self.seed_rules;
+        ctx.dsa.time_limit = self.time_limit;
+        ctx.dsa.node_limit = (self.node_limit > 0).then_some(self.node_limit);
+        if self.penalty_first {
+            ctx.dsa.objective = Objective::PenaltyThenPeak;
+        }
+        let result = run_pipeline(program, &mut ctx, &self.selected);
+        let diagnostics: Vec<String> = ctx.diagnostics.iter().map(|d| d.to_string()).collect();
+        if let Err(e) = result {
+            let input = if e.is_capacity() { input() } else { None };
+            return Err(pass_fail(&e, file, input.as_ref(), &self.soc, self.mode));
+        }
+        let addressed =
+            self.selected.contains(&PassId::AllocateMemoryAddr) && self.mode != PlannerMode::Ptoas;
+        let report = tilemem_pto::report::build(program, &ctx.soc, addressed).to_json();
+        Ok((report, diagnostics))
+    }
 }
 
 /// The SoC of a `target=` name.
@@ -182,9 +288,10 @@ fn read_program(text: &str, file: &str) -> Result<tilemem_pto::ir::Program, Fail
 }
 
 /// The exception of a failed pass, in the words of the command line
-/// without its class-name prefix. A capacity error points at the peak
-/// statement of the first space that does not fit (where the bytes are),
-/// not at the function.
+/// without its class-name prefix. A capacity error the pass placed at a
+/// function's definition points at the peak statement of the first space
+/// that does not fit (where the bytes are); one placed at a statement (an
+/// allocation that alone does not fit) stays there.
 fn pass_fail(
     e: &tilemem_pto::passes::PassError,
     file: &str,
@@ -198,8 +305,13 @@ fn pass_fail(
     };
     let message = e.message.clone();
     if e.is_capacity() {
-        let explained =
-            input.and_then(|p| tilemem_pto::explain::explain(p, soc, mode, false, Some(0)).ok());
+        let at_function = |p: &tilemem_pto::ir::Program| match e.loc {
+            Some(l) => p.functions.iter().any(|f| f.pos.line == l.line),
+            None => true,
+        };
+        let explained = input
+            .filter(|p| at_function(p))
+            .and_then(|p| tilemem_pto::explain::explain(p, soc, mode, false, Some(0)).ok());
         if let Some(ex) = explained {
             if let Some(s) = ex.spaces.iter().find(|s| !s.fits && s.peak_line > 0) {
                 at = Where::at(file, s.peak_line, s.peak_col);
@@ -514,7 +626,7 @@ fn solve(
         ));
     }
     let budget = Budget::default()
-        .with_time_limit(Some(Duration::from_secs_f64(time_limit)))
+        .with_time_limit(tilemem_plan::time_limit_from_secs(time_limit))
         .with_node_limit(node_limit)
         .with_goal(if fit { Goal::Fit } else { Goal::Lowest })
         .with_objective(if penalty_first {
@@ -634,6 +746,7 @@ fn mlir_passes() -> Vec<(String, String)> {
 #[pymodule]
 fn _tilemem(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(plan, m)?)?;
+    m.add_function(wrap_pyfunction!(plan_document, m)?)?;
     m.add_function(wrap_pyfunction!(fmt, m)?)?;
     m.add_function(wrap_pyfunction!(explain, m)?)?;
     m.add_function(wrap_pyfunction!(bench_folder, m)?)?;

@@ -48,8 +48,9 @@ def test_over_capacity_is_a_capacity_error_with_place():
         "Vec buffer usage (385024 bytes) exceeds platform limit (188416 bytes)"
     ), e.message
     assert e.file == "k.py"
-    # The statement where the most bytes are live.
-    assert e.line == 10 and e.col == 9
+    # The tile that alone does not fit: its statement (a capacity error at
+    # the function points at the peak: test_api.py).
+    assert e.line == 9 and e.col == 9
     assert e.message.endswith("the allocation 'mem_vec_3' alone needs 192512 bytes"), e.message
     assert isinstance(e, tilemem.PlanError)
     # The dsa-rp planner's failure is a capacity error too; "none" has no

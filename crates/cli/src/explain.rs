@@ -42,7 +42,7 @@ pub struct Args {
 }
 
 /// Runs the subcommand: exit 0 once explained (whether or not the program
-/// fits), 2 on bad input.
+/// fits), 2 on bad input, 3 on an internal error ([`crate::exit`]).
 pub fn run(args: Args) -> ExitCode {
     let Some(soc) = Soc::from_name(&args.target) else {
         eprintln!(
@@ -69,9 +69,13 @@ pub fn run(args: Args) -> ExitCode {
         }
     };
     let file = args.file.display().to_string();
-    let src = match std::fs::read_to_string(&args.file) {
+    let src = match input_kind::read_text(&args.file, &file, InputKind::Pypto) {
         Ok(s) => s,
-        Err(e) => {
+        Err(input_kind::TextError::Kind(msg)) => {
+            eprintln!("{msg}");
+            return ExitCode::from(2);
+        }
+        Err(input_kind::TextError::Io(e)) => {
             eprintln!("error: {file}: cannot read: {e}");
             return ExitCode::from(2);
         }
@@ -93,7 +97,7 @@ pub fn run(args: Args) -> ExitCode {
                 Some(l) => eprintln!("{file}:{}:{}: {e}", l.line, l.col),
                 None => eprintln!("{file}: {e}"),
             }
-            return ExitCode::from(2);
+            return crate::exit::of_pass_error(e.kind);
         }
     };
     let text = render(&ex, planner, false);

@@ -16,6 +16,8 @@ const HEAD: usize = 64 * 1024;
 pub enum InputKind {
     /// PyPTO program text (`@pl.program`): `plan`, `explain`, `fmt`.
     Pypto,
+    /// A PyPTO MessagePack document (`pypto.ir.serialize`): `plan`, `fmt`.
+    PtoMsgpack,
     /// MLIR text: `opt`.
     Mlir,
     /// A placement problem, MiniMalloc-style CSV: `solve`, `validate`.
@@ -43,6 +45,13 @@ const KINDS: &[Kind] = &[
         usage: "tilemem plan FILE",
         also: " (or `tilemem explain`, `tilemem fmt`)",
         test: is_pypto,
+    },
+    Kind {
+        kind: InputKind::PtoMsgpack,
+        what: "a PyPTO MessagePack document",
+        usage: "tilemem plan FILE",
+        also: " (or `tilemem fmt` for its program text)",
+        test: tilemem_pto::msgpack::looks_like_msgpack,
     },
     Kind {
         kind: InputKind::Mlir,
@@ -83,6 +92,31 @@ pub fn mismatch(file: &str, bytes: &[u8], want: InputKind) -> Option<String> {
         k.usage.replace("FILE", file),
         k.also
     ))
+}
+
+/// Why [`read_text`] read no text.
+pub enum TextError {
+    /// The file could not be read, or is not UTF-8 text of any kind.
+    Io(std::io::Error),
+    /// The file is of another kind: the error naming its command.
+    Kind(String),
+}
+
+/// Reads the text file at `path` (`file` in messages) for a command that
+/// reads `want`; a binary file of another kind (a MessagePack document)
+/// gets the error naming the command that reads it.
+pub fn read_text(path: &std::path::Path, file: &str, want: InputKind) -> Result<String, TextError> {
+    let bytes = std::fs::read(path).map_err(TextError::Io)?;
+    String::from_utf8(bytes).map_err(|e| {
+        let bytes = e.into_bytes();
+        match mismatch(file, &bytes, want) {
+            Some(msg) => TextError::Kind(msg),
+            None => TextError::Io(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                "stream did not contain valid UTF-8",
+            )),
+        }
+    })
 }
 
 /// Lines of `head` that carry content: not blank, not a comment in `marker`.
@@ -169,7 +203,11 @@ mod tests {
         );
         assert_eq!(recognise(b"hello\n"), None);
         assert_eq!(recognise(b""), None);
-        assert_eq!(recognise(&[0x85, 0xa4, b'k', b'i', b'n', b'd']), None);
+        assert_eq!(
+            recognise(&[0x85, 0xa4, b'k', b'i', b'n', b'd']),
+            Some(InputKind::PtoMsgpack)
+        );
+        assert_eq!(recognise(&[0x93, 0x01, 0x02, 0x03]), None);
     }
 
     #[test]
@@ -190,6 +228,11 @@ mod tests {
              `tilemem solve p.csv` (or `tilemem validate` for a placed one)"
         );
         assert_eq!(mismatch("y.py", PTO.as_bytes(), InputKind::Pypto), None);
+        assert_eq!(
+            mismatch("k.msgpack", &[0x81, 0xa1, b'a', 0x01], InputKind::Mlir).unwrap(),
+            "k.msgpack: error: this is a PyPTO MessagePack document, not an MLIR file: use \
+             `tilemem plan k.msgpack` (or `tilemem fmt` for its program text)"
+        );
         assert_eq!(mismatch("z", b"garbage", InputKind::Pypto), None);
     }
 }

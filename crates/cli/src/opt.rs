@@ -345,9 +345,13 @@ pub fn run(args: &[String]) -> ExitCode {
         }
         ("<stdin>".to_string(), s)
     } else {
-        match std::fs::read_to_string(input) {
+        match input_kind::read_text(std::path::Path::new(input), input, InputKind::Mlir) {
             Ok(s) => (input.to_string(), s),
-            Err(e) => {
+            Err(input_kind::TextError::Kind(msg)) => {
+                eprintln!("{msg}");
+                return ExitCode::from(2);
+            }
+            Err(input_kind::TextError::Io(e)) => {
                 eprintln!("tilemem opt: cannot read '{input}': {e}");
                 return ExitCode::from(2);
             }

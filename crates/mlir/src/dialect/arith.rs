@@ -83,14 +83,20 @@ impl Parser<'_> {
         self.parse_opt_attr_dict(b)?;
         self.c.skip_ws();
         let p = self.c.pos();
-        let is_elements = ["dense<", "dense_resource<", "sparse<"]
-            .iter()
-            .any(|k| self.c.looking_at(k));
+        let is_elements = ["dense", "dense_resource", "sparse"].iter().any(|k| {
+            self.c.looking_at_keyword(k) && {
+                self.c.eat_keyword(k);
+                let lt = self.c.at_lt();
+                self.c.reset(p);
+                lt
+            }
+        });
         if is_elements {
             // Elements constants: `dense<...> : T`, the type gives the result.
             let word = self.c.ident().unwrap_or_default();
             let text = self.c.balanced()?.to_string();
-            let mut kw = self.c.slice(p, self.c.pos()).trim().to_string();
+            // As MLIR prints it: no space before the body.
+            let mut kw = format!("{word}{text}");
             self.c.expect(":")?;
             let ty = self.parse_type()?;
             if let (Some(elem), "dense") = (ty.element_type(), word) {

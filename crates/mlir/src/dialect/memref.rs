@@ -469,7 +469,15 @@ impl OpPrinter<'_> {
         self.out.push('[');
         self.values(d.segment(base + 1));
         self.out.push(']');
-        self.attr_dict(op, &[]);
+        // `nontemporal` is `DefaultValuedOptionalAttr<BoolAttr, "false">`:
+        // the generated printer elides its default.
+        let elided: &[&str] = if self.m.op(op).attr("nontemporal") == Some(&Attribute::Bool(false))
+        {
+            &["nontemporal"]
+        } else {
+            &[]
+        };
+        self.attr_dict(op, elided);
         self.out.push_str(" : ");
         let t = m.value_type(mem);
         self.ty(t);

@@ -39,7 +39,9 @@ pub(super) fn form(op: &str) -> Option<super::Form> {
         "transpose" => super::Form::Vector(Form::Transpose),
         "multi_reduction" => super::Form::Vector(Form::MultiReduction),
         "yield" => super::Form::Shape(super::shapes::Form::OperandList),
-        "shape_cast" | "broadcast" | "bitcast" => super::Form::Shape(super::shapes::Form::Cast),
+        "shape_cast" | "broadcast" | "bitcast" | "type_cast" => {
+            super::Form::Shape(super::shapes::Form::Cast)
+        }
         _ => return None,
     })
 }
@@ -159,7 +161,27 @@ impl OpPrinter<'_> {
             self.out.push_str(", ");
             self.value(v);
         }
-        self.attr_dict(op, &[]);
+        // `printTransferAttrs`: a minor identity permutation map and
+        // `in_bounds` with no dim in bounds are not printed.
+        let mut elided = Vec::new();
+        let vec_ty = if read {
+            result_ty(0)
+        } else {
+            vec.map(|v| m.value_type(v))
+        };
+        let vec_rank = vec_ty.and_then(Type::shape).map(<[_]>::len);
+        let base_rank = m.value_type(base).shape().map(<[_]>::len);
+        if let (Some(a), Some(vr), Some(br)) = (d.attr("permutation_map"), vec_rank, base_rank) {
+            if is_minor_identity(a, br, vr) {
+                elided.push("permutation_map");
+            }
+        }
+        if let Some(Attribute::Array(b)) = d.attr("in_bounds") {
+            if b.iter().all(|x| *x == Attribute::Bool(false)) {
+                elided.push("in_bounds");
+            }
+        }
+        self.attr_dict(op, &elided);
         self.out.push_str(" : ");
         let bt = m.value_type(base);
         if read {
@@ -287,7 +309,8 @@ impl OpPrinter<'_> {
     }
 }
 
-// `vector.multi_reduction <kind>, %v, %acc [dims] {attrs} : T to U`.
+// `vector.multi_reduction <kind>, %v, %acc {attrs} [dims] : T to U`
+// (`$kind , $source , $acc attr-dict $reduction_dims : type to type`).
 
 impl Parser<'_> {
     pub(crate) fn parse_multi_reduction(&mut self, b: &mut Built) -> PResult<()> {
@@ -301,11 +324,12 @@ impl Parser<'_> {
         let src = self.parse_operand()?;
         self.c.expect(",")?;
         let acc = self.parse_operand()?;
+        // `attr-dict $reduction_dims`: the dictionary comes first.
+        self.parse_opt_attr_dict(b)?;
         let dims = self.parse_int_array("expected reduction dims like [1]")?;
         b.spec
             .attrs
             .set("reduction_dims", Attribute::dense_i64(dims));
-        self.parse_opt_attr_dict(b)?;
         self.c.expect(":")?;
         let t = self.parse_type()?;
         self.c.expect("to")?;
@@ -335,14 +359,33 @@ impl OpPrinter<'_> {
         }
         let _ = write!(self.out, "{name} {kind}, ");
         self.values(&operands);
+        self.attr_dict(op, &["kind", "reduction_dims"]);
         self.out.push(' ');
         write_attr(
             &mut self.out,
             &Attribute::Array(dims.into_iter().map(Attribute::i64).collect()),
             true,
         );
-        self.attr_dict(op, &["kind", "reduction_dims"]);
         self.view_types(m.value_type(operands[0]), "to", t);
         true
     }
+}
+
+/// Whether `a` is `affine_map<(d0, ..., d{n-1}) -> (d{n-k}, ..., d{n-1})>`
+/// (`AffineMap::isMinorIdentity` for `n` dims and `k` results).
+fn is_minor_identity(a: &Attribute, n: usize, k: usize) -> bool {
+    let Attribute::Opaque(text) = a else {
+        return false;
+    };
+    if k > n {
+        return false;
+    }
+    let dims: Vec<String> = (0..n).map(|i| format!("d{i}")).collect();
+    let expected = format!(
+        "affine_map<({}) -> ({})>",
+        dims.join(", "),
+        dims[n - k..].join(", ")
+    );
+    let squash = |t: &str| t.chars().filter(|c| !c.is_whitespace()).collect::<String>();
+    squash(text) == squash(&expected)
 }

@@ -1,50 +1,58 @@
 //! `hivm-enable-stride-align`: carries stride marks to the root
-//! allocations and pads them.
+//! allocations and pads them (`EnableStrideAlign.cpp`).
 //!
 //! **Assumes** stride marks (`annotation.mark` with
 //! `hivm.stride_align_dims`/`hivm.stride_align_value_in_byte`, or the same
 //! attributes on a `memref.alloc`/`alloca`) as `hivm-mark-stride-align`
-//! writes them, and memrefs not returned by `scf.if`/`scf.while` through
-//! unsupported paths.
+//! writes them.
 //!
-//! **Guarantees**:
-//! 1. marks are normalized (dims sorted, duplicates merged by lcm); a mark
-//!    with dims but no bytes (or the reverse) is the error `align info must
-//!    contain align dims and align bytes`, unequal lengths `size of align
-//!    bytes should be matched with size of align dims`;
-//! 2. requirements flow up to root allocations (through views, `scf.for`
-//!    results/iter args, `scf.if` results), down to every view and loop of
-//!    a root, and among the UB operands of vector ops and `hivm.hir.copy`
-//!    (a copy's source never receives), until nothing changes; more than
-//!    10 rounds is the error `propagate storage align failure and match the
-//!    max iterations10`;
-//! 3. all stride marks are removed (marks left without attributes are
-//!    erased);
-//! 4. each marked allocation whose padded shape differs is replaced by an
-//!    allocation of the padded shape carrying nothing of the old one (a
-//!    unit dim appended; membase pads dim `d + 1` for a mark on `d`,
-//!    regbase pads `d`; dynamic sizes are rounded with
-//!    `arith.addi/remsi/subi`) and a `memref.subview` back to the logical
-//!    shape; users are retyped, `buffer_size_in_byte` marks scaled; users
-//!    that cannot take the layout get a dense copy ([`super::retype`]);
-//! 5. membase functions get `hivm.storage_aligned`.
+//! **Guarantees**, per function (host functions skipped), in the order of
+//! `runOnOperation`, each step a greedy rewrite over the function as the
+//! C++ runs it ([`super::greedy`]: constants hoisted and deduplicated,
+//! unused side-effect-free ops erased):
+//! 1. stride marks are validated and sorted by dim
+//!    (`NormalizeAlignInfoPattern`: `align info must contain align dims and
+//!    align bytes`, `size of align bytes should be matched with size of
+//!    align dims`) and carried up to their root allocations, each hop
+//!    judging the requirement afresh ([`super::propagate::up`]);
+//! 2. on Ascend950, once a function with a Fixpipe has been seen, the
+//!    requirements of AIC tightly coupled buffers reach the AIV buffers of
+//!    the same id (`AddStrideAlignInfoForAiv`);
+//! 3. rounds of down, among-operand and up propagation until the
+//!    allocations' requirements stop changing; more than 10 rounds is the
+//!    error `propagate storage align failure and match the max
+//!    iterations10` at the function, and the pass fails;
+//! 4. all stride marks are removed (`RemoveAlignMarkPattern`);
+//! 5. each allocation carrying stride attributes is replaced by one of the
+//!    padded shape (`EnableAlignAllocation`: a unit dim appended; membase
+//!    pads dim `d + 1` for a requirement on `d`, regbase pads `d`; dynamic
+//!    sizes rounded with `arith.addi/remsi/subi`) and a `memref.subview`
+//!    back to the logical shape, `buffer_size_in_byte` marks scaled, the
+//!    new type carried to the users ([`super::retype`]); an allocation
+//!    already of that shape just loses the attributes;
+//! 6. users that could not take the new type get dense copies
+//!    (`handlePropagateFailure`); on regbase, conversions left between
+//!    static UB memrefs become copies
+//!    (`materializeRemainingStaticUBLayoutCasts`);
+//! 7. membase functions get `hivm.storage_aligned`.
 //!
-//! Running the pass again changes nothing: padded buffers already meet
-//! their marks, so no mark survives normalization.
+//! Errors the patterns emit (a mark across blocks, a view that cannot
+//! carry a requirement, ...) do not fail the pass: `applyPatternsGreedily`
+//! fails only when it does not converge.
 
 use crate::ir::{Attribute, Diagnostic, Module, OpId};
 use crate::pass::{Pass, PassFailed};
 
 use tilemem_soc::{Family, Soc};
 
-use super::common::{device_funcs, memref_of, target_of};
-use super::layout::{
-    align_targets, align_units, aligned_shape, static_volume, sub_shape, AlignInfo,
-};
-use super::op_table::{attrs, is_root_alloc, MARK_OP};
-use super::propagate::Propagation;
+use super::common::{is_host, memref_of, target_of};
+use super::greedy;
+use super::layout::{align_targets, align_units, aligned_shape, static_volume, sub_shape};
+use super::marks::{self, STRIDE};
+use super::op_table::{attrs, FIXPIPE_OP};
 pub use super::propagate::MAX_ITERATIONS;
-use super::retype::{align_up_sizes, replace_alloc, scale_buffer_size, Branches};
+use super::propagate::{self as prop, Rounds};
+use super::retype::{self, align_up_sizes, replace_alloc, scale_buffer_size, Failures};
 
 /// The `hivm-enable-stride-align` pass.
 pub struct EnableStrideAlign;
@@ -60,92 +68,134 @@ impl Pass for EnableStrideAlign {
 
     fn run(&self, m: &mut Module, diags: &mut Vec<Diagnostic>) -> Result<(), PassFailed> {
         let target = target_of(m);
-        let mut engine = Propagation::new(target.clone());
-        engine.collect(m, diags);
-        if target.family() == Family::A5 {
-            engine.aic_to_aiv(m);
+        let mut fixpipe_seen = false;
+        for func in m.funcs() {
+            if is_host(m, func) {
+                continue;
+            }
+            if !fixpipe_seen {
+                fixpipe_seen = m.walk(func).into_iter().any(|o| m.op(o).is(FIXPIPE_OP));
+            }
+            run_on_function(m, func, &target, fixpipe_seen, diags)?;
         }
-        // Errors the propagation patterns emit (a mark across blocks, a
-        // view that cannot carry the requirement, ...) do not fail the
-        // pass: `applyPatternsGreedily` fails only when it does not
-        // converge, so the C++ goes on and prints the module.
-        let converged = engine.run_to_fixed_point(m, diags);
-        if !converged {
-            let loc = engine.last_changed.unwrap_or_default();
+        Ok(())
+    }
+}
+
+/// The C++ fails silently where a greedy rewrite does not converge; here
+/// that is reported, as a failing pass must say why.
+fn driver_failed(m: &Module, func: OpId, diags: &mut Vec<Diagnostic>) -> PassFailed {
+    diags.push(Diagnostic::error(
+        m.op(func).loc,
+        "stride alignment rewrites did not converge",
+    ));
+    PassFailed
+}
+
+/// `runOnOperation`'s body for one function.
+fn run_on_function(
+    m: &mut Module,
+    func: OpId,
+    target: &Soc,
+    fixpipe_seen: bool,
+    diags: &mut Vec<Diagnostic>,
+) -> Result<(), PassFailed> {
+    if !prop::propagate_up_to_alloc(m, func, STRIDE, true, target, diags) {
+        return Err(driver_failed(m, func, diags));
+    }
+    if target.family() == Family::A5 && fixpipe_seen {
+        prop::add_stride_align_info_for_aiv(m);
+    }
+    match prop::propagate_to_operands(m, func, target, diags) {
+        Rounds::Converged => {}
+        Rounds::TooMany => {
             diags.push(Diagnostic::error(
-                loc,
+                m.op(func).loc,
                 format!(
                     "propagate storage align failure and match the max iterations{MAX_ITERATIONS}"
                 ),
             ));
             return Err(PassFailed);
         }
-        strip_marks(m);
-        let mut branches = Branches::new(target.is_regbase());
-        for (alloc, info) in std::mem::take(&mut engine.alloc_info) {
-            if let Err(d) = align_allocation(m, alloc, &info, &target, &mut branches) {
-                diags.push(d);
-                return Err(PassFailed);
-            }
-        }
-        branches.settle(m);
-        if !target.is_regbase() {
-            for f in device_funcs(m) {
-                m.set_attr(f, attrs::STORAGE_ALIGNED, Attribute::Unit);
-            }
-        }
-        Ok(())
+        Rounds::DriverFailed => return Err(driver_failed(m, func, diags)),
     }
+    if !greedy::apply(
+        m,
+        func,
+        greedy::DEFAULT_MAX_ITERATIONS,
+        diags,
+        |m, op, _| prop::remove(m, op),
+    ) {
+        return Err(driver_failed(m, func, diags));
+    }
+    let mut failures = Failures::default();
+    let mut error: Option<Diagnostic> = None;
+    let converged = greedy::apply(
+        m,
+        func,
+        greedy::DEFAULT_MAX_ITERATIONS,
+        diags,
+        |m, op, _| {
+            if error.is_some() {
+                return false;
+            }
+            match enable_align_allocation(m, op, target, &mut failures) {
+                Ok(applied) => applied,
+                Err(d) => {
+                    error = Some(d);
+                    false
+                }
+            }
+        },
+    );
+    if let Some(d) = error {
+        diags.push(d);
+        return Err(PassFailed);
+    }
+    if !converged {
+        return Err(driver_failed(m, func, diags));
+    }
+    retype::handle_propagate_failure(m, func, &mut failures);
+    if target.is_regbase() {
+        retype::materialize_remaining_casts(m, func);
+    } else {
+        m.set_attr(func, attrs::STORAGE_ALIGNED, Attribute::Unit);
+    }
+    Ok(())
 }
 
-/// Removes the stride attributes from every `annotation.mark` (erasing
-/// marks left empty) and from allocations.
-fn strip_marks(m: &mut Module) {
-    for op in m.all_ops() {
-        if m.op(op).is_erased() {
-            continue;
-        }
-        let d = m.op(op);
-        let is_mark = d.is(MARK_OP);
-        if !is_mark && !is_root_alloc(d.name()) {
-            continue;
-        }
-        if !d.has_attr(attrs::DIMS) && !d.has_attr(attrs::BYTES) {
-            continue;
-        }
-        m.remove_attr(op, attrs::DIMS);
-        m.remove_attr(op, attrs::BYTES);
-        if is_mark && m.op(op).attrs.is_empty() {
-            m.erase_op(op);
-        }
-    }
-}
-
-/// Pads one allocation for `info` (EnableAlignAllocation).
-fn align_allocation(
+/// `EnableAlignAllocation` on `op` (a `memref.alloc`/`alloca` carrying
+/// stride attributes): the padded allocation and a subview back, or, when
+/// the shape is already aligned, just the attributes removed. `Err` for a
+/// requirement that is not a whole number of elements.
+fn enable_align_allocation(
     m: &mut Module,
-    alloc: OpId,
-    info: &AlignInfo,
+    op: OpId,
     target: &Soc,
-    branches: &mut Branches,
-) -> Result<(), Diagnostic> {
-    if m.op(alloc).is_erased() {
-        return Ok(());
+    failures: &mut Failures,
+) -> Result<bool, Diagnostic> {
+    let name = m.op(op).name();
+    if name != "memref.alloc" && name != "memref.alloca" {
+        return Ok(false);
     }
-    let Some(v) = m.op(alloc).result(0) else {
-        return Ok(());
+    let (Some(dims), Some(bytes)) = marks::read(m, op, STRIDE) else {
+        return Ok(false);
+    };
+    let info = marks::pairs(&dims, &bytes);
+    let Some(v) = m.op(op).result(0) else {
+        return Ok(false);
     };
     let Some(ty) = memref_of(m, v).cloned() else {
-        return Ok(());
+        return Ok(false);
     };
-    let loc = m.op(alloc).loc;
+    let loc = m.op(op).loc;
     let Some(bits) = ty.element_bit_width().map(i64::from) else {
-        return Ok(());
+        return Ok(false);
     };
-    let targets = align_targets(ty.rank(), bits, info).map_err(|bytes| {
+    let targets = align_targets(ty.rank(), bits, &info).map_err(|b| {
         Diagnostic::error(
             loc,
-            format!("alignment of {bytes} bytes is not a whole number of {bits}-bit elements"),
+            format!("alignment of {b} bytes is not a whole number of {bits}-bit elements"),
         )
     })?;
     let units = align_units(&ty.shape, &targets, target.is_regbase());
@@ -156,21 +206,16 @@ fn align_allocation(
         .zip(&units)
         .any(|(&s, &u)| crate::ir::is_dynamic(s) && u > 1);
     if aligned == sub && !dyn_padded {
-        return Ok(());
+        m.remove_attr(op, attrs::DIMS);
+        m.remove_attr(op, attrs::BYTES);
+        return Ok(true);
     }
-    let Some((dyn_sizes, sizes)) = align_up_sizes(m, alloc, &sub, &units) else {
-        return Ok(());
+    let Some((dyn_sizes, sizes)) = align_up_sizes(m, op, &sub, &units) else {
+        return Ok(false);
     };
-    for a in [attrs::DIMS, attrs::BYTES] {
-        m.remove_attr(alloc, a);
+    if let (Some(o), Some(n)) = (static_volume(&ty.shape), static_volume(&aligned)) {
+        scale_buffer_size(m, v, o, n);
     }
-    let old_volume = static_volume(&ty.shape);
-    let new_volume = static_volume(&aligned);
-    let Some(view) = replace_alloc(m, alloc, aligned, dyn_sizes, sizes, branches) else {
-        return Ok(());
-    };
-    if let (Some(o), Some(n)) = (old_volume, new_volume) {
-        scale_buffer_size(m, view, o, n);
-    }
-    Ok(())
+    replace_alloc(m, op, aligned, dyn_sizes, sizes, failures);
+    Ok(true)
 }

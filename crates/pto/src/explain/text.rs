@@ -40,12 +40,21 @@ pub fn render(ex: &Explanation, planner: PlannerMode, short: bool) -> String {
             s.live.len(),
             s.live_total()
         );
-        let width = s.live.iter().map(|t| t.name.len()).max().unwrap_or(0);
+        // Padded by hand: a `{:<width$}` width past 65535 (a tile name
+        // that long) is a formatting error, which `writeln!` turns into a
+        // panic.
+        let width = s
+            .live
+            .iter()
+            .map(|t| t.name.chars().count())
+            .max()
+            .unwrap_or(0);
         let shown = if short { 5 } else { usize::MAX };
         for t in s.live.iter().take(shown) {
+            let pad = " ".repeat(width - t.name.chars().count());
             let _ = writeln!(
                 o,
-                "    {:<width$}  {:>8} bytes  {} {}  line {}",
+                "    {}{pad}  {:>8} bytes  {} {}  line {}",
                 t.name, t.bytes, t.shape, t.dtype, t.line
             );
         }

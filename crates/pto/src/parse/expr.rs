@@ -428,9 +428,7 @@ impl<'s> Parser<'s> {
                 // `self.f(...)`: PyPTO prints calls of the program's
                 // functions so, with or without a `self` parameter.
                 let fixed_path = s == "pl" || s == "self" || self.is_op(next, "(");
-                if unbound_root && !fixed_path && !self.is_global(s) {
-                    return Err(self.undefined(t));
-                }
+                let undefined_root = unbound_root && !fixed_path && !self.is_global(s);
                 if fixed_path || unbound_root {
                     if !fixed_path {
                         if let Some(rec) = &mut self.recording {
@@ -454,6 +452,17 @@ impl<'s> Parser<'s> {
                         }
                     }
                     let text = self.src.get(t.start as usize..end as usize).unwrap_or(s);
+                    if undefined_root {
+                        // `FP32.tile.alloc(...)`: an op path under the wrong
+                        // module says so rather than that `FP32` is unbound.
+                        if self.peek_is_op("(")? {
+                            if let Err(why) = crate::ops::check_known(text) {
+                                let callee = Token { end, ..t };
+                                return Err(self.err(callee, why, "not a PyPTO op"));
+                            }
+                        }
+                        return Err(self.undefined(t));
+                    }
                     return Ok(Expr::Path(self.intern(text)));
                 }
                 Ok(Expr::Var(self.lookup(t)?))

@@ -7,10 +7,14 @@
 //! function (a use refers to the latest definition before it in program
 //! order; a name the module defines, or that PyPTO printed as a free
 //! variable, becomes a [`VarDef::Free`](crate::ir::VarDef::Free) variable;
-//! any other undefined name is an error naming the closest defined one), and reports the
-//! first error with its line, column and what was expected. It never
+//! any other undefined name is an error naming the closest defined one), and
+//! reports the first error with its line, column and what was expected. A
+//! program read whole is then checked for consistency (module
+//! `consistency`: unique function names; MemRefs that agree with their
+//! allocations). It never
 //! panics: deep nesting and oversized input are errors too.
 
+mod consistency;
 mod expr;
 mod items;
 pub mod lexer;
@@ -91,7 +95,9 @@ pub fn parse(src: &str) -> Result<Program, ParseError> {
         recording: None,
         last_end: 0,
     };
-    p.program(preamble).map_err(|e| *e)
+    let program = p.program(preamble).map_err(|e| *e)?;
+    consistency::check(&program)?;
+    Ok(program)
 }
 
 /// Splits off the lines before `@pl.program`: comments, blank lines,
