@@ -274,25 +274,9 @@ fn fold_to(m: &mut Module, op: OpId, values: &[ValueId]) -> Vec<OpId> {
 /// ranked memref are replaced by the cast's source. Returns whether any
 /// operand changed.
 fn fold_memref_cast_operands(m: &mut Module, op: OpId) -> bool {
-    let mut folded = false;
-    for i in 0..m.op(op).operands().len() {
-        let v = m.op(op).operands()[i];
-        let Some(def) = m.defining_op(v) else {
-            continue;
-        };
-        if !m.op(def).is("memref.cast") {
-            continue;
-        }
-        let Some(src) = m.op(def).operand(0) else {
-            continue;
-        };
-        if matches!(m.value_type(src), Type::UnrankedMemRef { .. }) {
-            continue;
-        }
-        m.set_operand(op, i, src);
-        folded = true;
-    }
-    folded
+    fold_cast_operands(m, op, |from, _| {
+        !matches!(from, Type::UnrankedMemRef { .. })
+    })
 }
 
 /// `CopyOp::fold`: an operand produced by a `memref.cast` that
@@ -300,28 +284,17 @@ fn fold_memref_cast_operands(m: &mut Module, op: OpId) -> bool {
 /// rank, both strided, and no size, offset or stride made static by the
 /// cast) uses the cast's source. Returns whether any operand changed.
 fn fold_relaxing_casts(m: &mut Module, op: OpId) -> bool {
-    let mut folded = false;
-    for i in 0..m.op(op).operands().len() {
-        let v = m.op(op).operands()[i];
-        let Some(def) = m.defining_op(v) else {
-            continue;
-        };
-        if !m.op(def).is("memref.cast") {
-            continue;
-        }
-        let Some(src) = m.op(def).operand(0) else {
-            continue;
-        };
-        let (Type::MemRef(from), Type::MemRef(to)) = (m.value_type(src), m.value_type(v)) else {
-            continue;
+    fold_cast_operands(m, op, |from, to| {
+        let (Type::MemRef(from), Type::MemRef(to)) = (from, to) else {
+            return false;
         };
         if from.elem != to.elem || from.rank() != to.rank() {
-            continue;
+            return false;
         }
         let (Some((fs, fo)), Some((ts, to_off))) =
             (from.strides_and_offset(), to.strides_and_offset())
         else {
-            continue;
+            return false;
         };
         // A dynamic source entry the cast makes static forbids the fold.
         let tightens = |a: i64, b: i64| crate::ir::is_dynamic(a) && !crate::ir::is_dynamic(b);
@@ -332,7 +305,27 @@ fn fold_relaxing_casts(m: &mut Module, op: OpId) -> bool {
             .any(|(&a, &b)| tightens(a, b))
             || tightens(fo, to_off)
             || fs.iter().zip(&ts).any(|(&a, &b)| tightens(a, b));
-        if tightened {
+        !tightened
+    })
+}
+
+/// Replaces each operand of `op` produced by a `memref.cast` by the cast's
+/// source when `allowed(source type, cast type)`. Returns whether any
+/// operand changed.
+fn fold_cast_operands(m: &mut Module, op: OpId, allowed: impl Fn(&Type, &Type) -> bool) -> bool {
+    let mut folded = false;
+    for i in 0..m.op(op).operands().len() {
+        let v = m.op(op).operands()[i];
+        let Some(def) = m.defining_op(v) else {
+            continue;
+        };
+        if !m.op(def).is("memref.cast") {
+            continue;
+        }
+        let Some(src) = m.op(def).operand(0) else {
+            continue;
+        };
+        if !allowed(m.value_type(src), m.value_type(v)) {
             continue;
         }
         m.set_operand(op, i, src);
