@@ -468,3 +468,18 @@ func.func @store_subview_last_unit_dropped(%gm: memref<4x1xf16, strided<[16, 1]>
   hivm.hir.store ins(%s : memref<4x1xf16, strided<[8, 8]>, #hivm.address_space<ub>>) outs(%gm : memref<4x1xf16, strided<[16, 1]>, #hivm.address_space<gm>>)
   return
 }
+
+// -----
+
+// markAlignedDim: an unranked memref is not a MemRefType (isa<MemRefType>
+// is false), so the C++'s "UnrankedMemRef not supported." is never
+// reached: the unranked operand gets no mark and no error; the ranked one
+// is marked.
+// CHECK-LABEL: func.func @custom_unranked_operand(
+// CHECK-NEXT: annotation.mark %arg1 {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<4x15xf16, #hivm.address_space<ub>>
+// CHECK-NEXT: hivm.hir.custom
+// CHECK-NEXT: return
+func.func @custom_unranked_operand(%a: memref<*xf16, #hivm.address_space<ub>>, %b: memref<4x15xf16, #hivm.address_space<ub>>) {
+  hivm.hir.custom {arg_attrs = [{align_dim = 0 : i64}, {align_dim = 0 : i64}]} ins(%a, %b : memref<*xf16, #hivm.address_space<ub>>, memref<4x15xf16, #hivm.address_space<ub>>)
+  return
+}
