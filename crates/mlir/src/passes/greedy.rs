@@ -66,7 +66,8 @@ fn constant_key(m: &Module, op: OpId) -> Option<(String, Type)> {
 /// (`wouldOpBeTriviallyDead`: no memory effect but reads and the
 /// allocation of their own results): arith and math, index arithmetic,
 /// views and casts, allocations, loads, the value-semantics tensor and
-/// vector ops, and `hivm` ops declared `Pure`/`NoMemoryEffect`.
+/// vector ops, `hivm` ops declared `Pure`/`NoMemoryEffect`, and HIVM vector
+/// ops that write no memref.
 fn is_side_effect_free(m: &Module, op: OpId) -> bool {
     let d = m.op(op);
     let name = d.name();
@@ -74,7 +75,20 @@ fn is_side_effect_free(m: &Module, op: OpId) -> bool {
         return false;
     }
     if let Some(t) = crate::ir::ods::traits_of(name) {
-        return t.has("Pure") || t.has("NoMemoryEffect");
+        if t.has("Pure") || t.has("NoMemoryEffect") {
+            return true;
+        }
+        // The vector ops take `getEffects` from HIVMStructuredOpInterface
+        // (`getEffectsImpl`): reads of memref inputs, writes of memref
+        // inits, nothing for tensors. Reads do not keep an op alive.
+        if t.file == "HIVMVectorOps" {
+            return super::interfaces::Structured::of(m, op).is_some_and(|s| {
+                s.inits()
+                    .iter()
+                    .all(|&v| !matches!(m.value_type(v), Type::MemRef(_)))
+            });
+        }
+        return false;
     }
     let (dialect, mnemonic) = name.split_once('.').unwrap_or(("", name));
     match dialect {
