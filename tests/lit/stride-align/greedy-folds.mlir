@@ -70,17 +70,18 @@ func.func @hivm_vector_op_casts() {
 
 // -----
 
-// isOpTriviallyDead for an HIVM vector op: its effects come from
+// isOpTriviallyDead for an HIVM structured op: its effects come from
 // HIVMStructuredOpInterface (getEffectsImpl: reads of memref inputs,
-// writes of memref inits, none for tensors). An unused vexp on tensors is
-// erased, and the tensor.empty it used after it; a vexp writing a memref
-// stays.
+// writes of memref inits, none for tensors). An unused vexp or load on
+// tensors is erased, and the tensor.empty the vexp used after it; a vexp
+// writing a memref stays.
 // CHECK-LABEL: func.func @dead_tensor_vexp
 // CHECK-NEXT: hivm.hir.vexp ins(%arg1 : memref<4x16xf16, #hivm.address_space<ub>>) outs(%arg1 : memref<4x16xf16, #hivm.address_space<ub>>)
 // CHECK-NEXT: return
 func.func @dead_tensor_vexp(%t: tensor<4x16xf16>, %m: memref<4x16xf16, #hivm.address_space<ub>>) {
   %e = tensor.empty() : tensor<4x16xf16>
   %r = hivm.hir.vexp ins(%t : tensor<4x16xf16>) outs(%e : tensor<4x16xf16>) -> tensor<4x16xf16>
+  %l = hivm.hir.load ins(%m : memref<4x16xf16, #hivm.address_space<ub>>) outs(%t : tensor<4x16xf16>) -> tensor<4x16xf16>
   hivm.hir.vexp ins(%m : memref<4x16xf16, #hivm.address_space<ub>>) outs(%m : memref<4x16xf16, #hivm.address_space<ub>>)
   return
 }

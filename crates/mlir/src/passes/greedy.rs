@@ -66,8 +66,8 @@ fn constant_key(m: &Module, op: OpId) -> Option<(String, Type)> {
 /// (`wouldOpBeTriviallyDead`: no memory effect but reads and the
 /// allocation of their own results): arith and math, index arithmetic,
 /// views and casts, allocations, loads, the value-semantics tensor and
-/// vector ops, `hivm` ops declared `Pure`/`NoMemoryEffect`, and HIVM vector
-/// ops that write no memref.
+/// vector ops, `hivm` ops declared `Pure`/`NoMemoryEffect`, and HIVM
+/// structured ops that write no memref.
 fn is_side_effect_free(m: &Module, op: OpId) -> bool {
     let d = m.op(op);
     let name = d.name();
@@ -78,10 +78,17 @@ fn is_side_effect_free(m: &Module, op: OpId) -> bool {
         if t.has("Pure") || t.has("NoMemoryEffect") {
             return true;
         }
-        // The vector ops take `getEffects` from HIVMStructuredOpInterface
-        // (`getEffectsImpl`): reads of memref inputs, writes of memref
-        // inits, nothing for tensors. Reads do not keep an op alive.
-        if t.file == "HIVMVectorOps" {
+        // Structured ops take `getEffects` from HIVMStructuredOpInterface
+        // or call its `getEffectsImpl` (copy, nd2nz, fixpipe, ...): reads
+        // of memref inputs, writes of memref inits, nothing for tensors.
+        // Reads do not keep an op alive. The custom ops and
+        // `indirect_store` report effects of their own.
+        if t.has("HIVMStructuredOpInterface")
+            && !matches!(
+                name,
+                "hivm.hir.custom" | "hivm.hir.custom_macro" | "hivm.hir.indirect_store"
+            )
+        {
             return super::interfaces::Structured::of(m, op).is_some_and(|s| {
                 s.inits()
                     .iter()
