@@ -79,6 +79,7 @@ impl Solver for Exact {
         let meter = Meter::new(budget);
         let mut out = exact_run(problem, budget, &meter, self.name());
         out.cut_short = meter.spent();
+        out.work = meter.used();
         out
     }
 }

@@ -84,6 +84,7 @@ fn run(problem: &Problem, fit: Fit, name: &'static str, meter: &Meter) -> Outcom
         out.proven_infeasible = true;
     }
     out.cut_short = meter.spent();
+    out.work = meter.used();
     out
 }
 
