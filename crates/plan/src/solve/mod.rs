@@ -26,6 +26,7 @@ pub mod handoff;
 mod meter;
 mod mm;
 pub mod mt;
+mod occupancy;
 mod pairs;
 mod portfolio;
 mod sequential;
