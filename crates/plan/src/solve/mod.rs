@@ -36,6 +36,7 @@ mod trace;
 pub use auto::Auto;
 pub use canonical::Canonical;
 pub use exact::Exact;
+pub(crate) use geom::first_fit;
 pub use greedy::{BestFit, FirstFit};
 pub use handoff::Handoff;
 pub use meter::Clock;
