@@ -34,11 +34,6 @@
 //! Section inference: in every section the unplaced buffers must still stack
 //! above the floor, so `floor + remaining size <= H` (the target height);
 //! a forbidden buffer that no longer fits anywhere closes its node.
-//! Energetic reasoning: an unplaced buffer starts at or above the highest
-//! floor of the sections it spans, so in a section where it hangs over a
-//! lower floor, it and every buffer that must start at or above the same
-//! height `t` still stack within `[t, H)` (checked where a placement or a
-//! raise lifted some buffer; off in large partitions).
 //!
 //! # Anytime
 //! The depth-first search is iterative (an explicit stack; no recursion
@@ -68,7 +63,6 @@ use std::time::Instant;
 
 use super::geom::{align_up, height_of, sorted_reserved};
 use super::greedy::{place_in_order, place_or_complete, size_order, Fit};
-use super::meter::OBSTACLES_PER_UNIT;
 use super::{fallback, outcome_from, Budget, Goal, Meter, Outcome, Solver};
 use crate::bound::lower_bound;
 use crate::problem::Problem;
@@ -373,12 +367,6 @@ struct Part {
     /// Buffers by first section (CSR).
     start_first: Vec<u32>,
     start_items: Vec<u32>,
-    /// Buffers by section they cover (CSR).
-    cover_first: Vec<u32>,
-    cover_items: Vec<u32>,
-    /// Per buffer, where its entries of `Dfs::slot` start (one per
-    /// section it spans).
-    span_first: Vec<u32>,
     /// Identical-buffer classes (CSR over class ids).
     class: Vec<u32>,
     class_first: Vec<u32>,
@@ -429,15 +417,6 @@ impl Part {
     ) -> Part {
         let n = size.len();
         let (start_first, start_items) = csr(sections, (0..n as u32).map(|b| (sl[b as usize], b)));
-        let (cover_first, cover_items) = csr(
-            sections,
-            (0..n as u32).flat_map(|b| (sl[b as usize]..su[b as usize]).map(move |s| (s, b))),
-        );
-        let mut span_first = Vec::with_capacity(n + 1);
-        span_first.push(0u32);
-        for b in 0..n {
-            span_first.push(span_first[b] + su[b] - sl[b]);
-        }
         // Twins: same sections, size and alignment.
         let mut keyed: Vec<(u32, u32, u64, u64, u32)> = (0..n)
             .map(|b| (sl[b], su[b], size[b], align[b], b as u32))
@@ -466,9 +445,6 @@ impl Part {
             sections,
             start_first,
             start_items,
-            cover_first,
-            cover_items,
-            span_first,
             class,
             class_first,
             class_items,
@@ -719,38 +695,6 @@ enum Run {
 /// buffer inside, most constrained critical section and its coverage)`.
 type ValleyInfo = (usize, usize, Option<u64>, u64, Option<(usize, u32)>);
 
-/// True when every threshold `t` among the earliest starts of `pairs`
-/// (earliest start, size) leaves room for the buffers that start at or
-/// above it, on top of `above` bytes of buffers starting higher still:
-/// `t + above + (sizes of pairs starting at or above t) <= target`.
-/// Sorts only the parts whose bound is close (a quickselect-like descent),
-/// since most sections pass by a wide margin.
-fn stack_fits(pairs: &mut [(u64, u64)], above: u64, target: u64) -> bool {
-    let (mut top, mut sum) = (0u64, above);
-    for &(m, size) in pairs.iter() {
-        top = top.max(m);
-        sum += size;
-    }
-    if pairs.is_empty() || top + sum <= target {
-        return true;
-    }
-    if pairs.len() <= 8 {
-        pairs.sort_unstable_by(|a, b| b.0.cmp(&a.0));
-        let mut sum = above;
-        return pairs.iter().all(|&(m, size)| {
-            sum += size;
-            m + sum <= target
-        });
-    }
-    // Split at the middle earliest start: the higher half first, then the
-    // lower half on top of all of it.
-    let mid = pairs.len() / 2;
-    pairs.select_nth_unstable_by(mid, |a, b| b.0.cmp(&a.0));
-    let (high, low) = pairs.split_at_mut(mid);
-    let high_sum: u64 = high.iter().map(|p| p.1).sum();
-    stack_fits(high, above, target) && stack_fits(low, above + high_sum, target)
-}
-
 /// Static orders of the restart cycle (see [`Part::order`]).
 const ORDERS: [usize; 7] = [3, 2, 0, 4, 6, 1, 5];
 
@@ -808,7 +752,6 @@ struct Frame {
     /// Undo-log heights when the frame was created.
     forbid_mark: u32,
     floor_mark: u32,
-    hang_mark: u32,
 }
 
 /// Keys of search states proven to have no completion below the target.
@@ -851,26 +794,6 @@ struct Dfs<'a> {
     placed: Vec<bool>,
     offset: Vec<u64>,
     min_allowed: Vec<u64>,
-    /// Per unplaced buffer, the highest floor of the sections it spans:
-    /// it cannot start below (see `hanging_ok`).
-    hang: Vec<u64>,
-    hang_log: Vec<(u32, u64)>,
-    /// Buffers whose `hang` rose at the last change, sections to check
-    /// (stamped), and (earliest start, size) pairs of one section.
-    lifted: Vec<u32>,
-    /// The buffers covering each section, unplaced ones first: section
-    /// `s` holds `cover[cover_first[s]..]` of `Part` reordered, of which
-    /// the first `live[s]` are unplaced; `slot` says where each (buffer,
-    /// section) entry sits (see `Part::span_first`).
-    order_by_section: Vec<u32>,
-    live: Vec<u32>,
-    slot: Vec<u32>,
-    to_check: Vec<u32>,
-    section_stamp: Vec<u32>,
-    stamp_now: u32,
-    pairs: Vec<(u64, u64)>,
-    /// Energetic checks on (`hanging_ok`).
-    energetic: bool,
     unplaced: usize,
     floor_log: Vec<(u32, u64)>,
     forbid_log: Vec<(u32, u64)>,
@@ -889,8 +812,6 @@ struct Dfs<'a> {
     /// Large partition: no failed-state cache, first valley only.
     lite: bool,
     nodes: u64,
-    /// Section entries read by the energetic checks since the last node.
-    scanned: u64,
     stack: Vec<Frame>,
     /// The target dropped: re-check every section at the next node.
     recheck: bool,
@@ -920,28 +841,6 @@ impl<'a> Dfs<'a> {
             placed: vec![false; n],
             offset: vec![0; n],
             min_allowed: vec![0; n],
-            hang: vec![part.base; n],
-            hang_log: Vec::new(),
-            lifted: Vec::new(),
-            order_by_section: part.cover_items.clone(),
-            live: (0..part.sections)
-                .map(|s| part.cover_first[s + 1] - part.cover_first[s])
-                .collect(),
-            slot: {
-                let mut slot = vec![0u32; *part.span_first.last().unwrap_or(&0) as usize];
-                for s in 0..part.sections {
-                    for k in part.cover_first[s]..part.cover_first[s + 1] {
-                        let b = part.cover_items[k as usize] as usize;
-                        slot[(part.span_first[b] + s as u32 - part.sl[b]) as usize] = k;
-                    }
-                }
-                slot
-            },
-            to_check: Vec::new(),
-            section_stamp: vec![0; part.sections],
-            stamp_now: 0,
-            pairs: Vec::new(),
-            energetic: part.sections <= LITE_SECTIONS,
             unplaced: n,
             floor_log: Vec::new(),
             forbid_log: Vec::new(),
@@ -954,7 +853,6 @@ impl<'a> Dfs<'a> {
             leftmost: false,
             all_valleys: false,
             nodes: 0,
-            scanned: 0,
             dive: false,
             lite: part.sections > LITE_SECTIONS,
             stack: Vec::new(),
@@ -974,9 +872,7 @@ impl<'a> Dfs<'a> {
     fn open(&mut self) -> bool {
         if self.recheck {
             self.recheck = false;
-            if !self.sections_ok(0, self.part.sections as u32)
-                || (self.energetic && !self.hanging_ok(true))
-            {
+            if !self.sections_ok(0, self.part.sections as u32) {
                 self.taint_outside(0, 0);
                 return false;
             }
@@ -1069,7 +965,6 @@ impl<'a> Dfs<'a> {
             tainted: false,
             forbid_mark: self.forbid_log.len() as u32,
             floor_mark: self.floor_log.len() as u32,
-            hang_mark: self.hang_log.len() as u32,
         });
         true
     }
@@ -1335,109 +1230,6 @@ impl<'a> Dfs<'a> {
         ok
     }
 
-    fn undo_hang(&mut self, mark: u32) {
-        while self.hang_log.len() > mark as usize {
-            let (b, h) = self.hang_log.pop().expect("non-empty");
-            self.hang[b as usize] = h;
-        }
-    }
-
-    /// Raises `hang` to at least `to` for every unplaced buffer covering
-    /// sections `[lo, hi)` (whose floors just rose to `to`), noting the
-    /// buffers it raised in `lifted`.
-    fn lift(&mut self, lo: u32, hi: u32, to: u64) {
-        let p = self.part;
-        self.lifted.clear();
-        for s in lo..hi {
-            let s = s as usize;
-            let first = p.cover_first[s] as usize;
-            self.scanned += u64::from(self.live[s]);
-            for k in first..first + self.live[s] as usize {
-                let b = self.order_by_section[k];
-                let bi = b as usize;
-                if self.hang[bi] < to {
-                    self.hang_log.push((b, self.hang[bi]));
-                    self.hang[bi] = to;
-                    self.lifted.push(b);
-                }
-            }
-        }
-    }
-
-    /// The lowest offset an unplaced buffer may still start at: its
-    /// `hang`, its forbidden range, its alignment.
-    fn earliest(&self, b: usize) -> u64 {
-        align_up(self.hang[b].max(self.min_allowed[b]), self.part.align[b])
-    }
-
-    /// Energetic reasoning after a change of the skyline: an unplaced
-    /// buffer starts at or above the highest floor of the sections it
-    /// spans, so in a section where it *hangs* (the floor is lower) it and
-    /// every other buffer that must start at or above some `t` stack
-    /// within `[t, target)`. Checks the sections where a buffer lifted by
-    /// the change hangs (`all`: every section); false when one breaks.
-    fn hanging_ok(&mut self, all: bool) -> bool {
-        let p = self.part;
-        self.stamp_now = self.stamp_now.wrapping_add(1);
-        if self.stamp_now == 0 {
-            self.section_stamp.iter_mut().for_each(|x| *x = 0);
-            self.stamp_now = 1;
-        }
-        let mut to_check = std::mem::take(&mut self.to_check);
-        to_check.clear();
-        if all {
-            to_check.extend((0..p.sections as u32).filter(|&s| self.rem[s as usize] > 0));
-        } else {
-            // Lifting a buffer to `m` changes only the thresholds up to
-            // `m`, each of which passes while `m` plus everything still to
-            // stack in the section fits.
-            for &b in &self.lifted {
-                let bi = b as usize;
-                let m = self.earliest(bi);
-                self.scanned += u64::from(p.su[bi] - p.sl[bi]);
-                for s in p.sl[bi]..p.su[bi] {
-                    let su = s as usize;
-                    if m + self.rem[su] > self.target
-                        && self.floor[su] < m
-                        && self.section_stamp[su] != self.stamp_now
-                    {
-                        self.section_stamp[su] = self.stamp_now;
-                        to_check.push(s);
-                    }
-                }
-            }
-        }
-        let mut pairs = std::mem::take(&mut self.pairs);
-        let mut ok = true;
-        'sections: for &s in &to_check {
-            let s = s as usize;
-            pairs.clear();
-            let (mut top, mut sum) = (0u64, 0u64);
-            let first = p.cover_first[s] as usize;
-            self.scanned += u64::from(self.live[s]);
-            for k in first..first + self.live[s] as usize {
-                let bi = self.order_by_section[k] as usize;
-                let m = self.earliest(bi);
-                if m > self.floor[s] {
-                    pairs.push((m, p.size[bi]));
-                    top = top.max(m);
-                    sum += p.size[bi];
-                }
-            }
-            // Every threshold passes when all of them start at the highest.
-            if top + sum <= self.target {
-                continue;
-            }
-            if !stack_fits(&mut pairs, 0, self.target) {
-                ok = false;
-                break 'sections;
-            }
-        }
-        self.pairs = pairs;
-        self.to_check = to_check;
-        ok
-    }
-
     fn undo_floors(&mut self, mark: u32) {
         while self.floor_log.len() > mark as usize {
             let (s, f) = self.floor_log.pop().expect("non-empty");
@@ -1528,29 +1320,6 @@ impl<'a> Dfs<'a> {
         for s in p.sl[bi]..p.su[bi] {
             self.rem[s as usize] += p.size[bi];
         }
-        if self.energetic {
-            // Undone in reverse order: `b` sits right after the unplaced
-            // entries of each section, where `retire` put it.
-            for s in p.sl[bi]..p.su[bi] {
-                self.live[s as usize] += 1;
-            }
-        }
-    }
-
-    /// Moves `b` out of the unplaced entries of every section it spans.
-    fn retire(&mut self, bi: usize) {
-        let p = self.part;
-        for s in p.sl[bi]..p.su[bi] {
-            let su = s as usize;
-            let last = p.cover_first[su] + self.live[su] - 1;
-            let mine = (p.span_first[bi] + s - p.sl[bi]) as usize;
-            let at = self.slot[mine];
-            let other = self.order_by_section[last as usize] as usize;
-            self.order_by_section.swap(at as usize, last as usize);
-            self.slot[(p.span_first[other] + s - p.sl[other]) as usize] = at;
-            self.slot[mine] = last;
-            self.live[su] -= 1;
-        }
     }
 
     /// Places `b` at `o`; false when the result breaks section inference.
@@ -1562,9 +1331,6 @@ impl<'a> Dfs<'a> {
         self.placed[bi] = true;
         self.offset[bi] = o;
         self.unplaced -= 1;
-        if self.energetic {
-            self.retire(bi);
-        }
         let mut ok = top <= self.target;
         for s in p.sl[bi]..p.su[bi] {
             let su = s as usize;
@@ -1594,12 +1360,8 @@ impl<'a> Dfs<'a> {
         }
         let mut nodes = 0u64;
         while let Some(fi) = self.stack.len().checked_sub(1) {
-            // A node, and the section entries the energetic checks read
-            // (in units of work: 64 entries one node).
-            let work = 1 + self.scanned / OBSTACLES_PER_UNIT;
-            self.scanned %= OBSTACLES_PER_UNIT;
-            nodes += work;
-            self.nodes += work;
+            nodes += 1;
+            self.nodes += 1;
             if nodes >= node_limit {
                 return Run::OutOfNodes;
             }
@@ -1611,13 +1373,11 @@ impl<'a> Dfs<'a> {
             // Take back the child tried last.
             let frame = &self.stack[fi];
             let (applied, floor_mark, level) = (frame.applied, frame.floor_mark, frame.level);
-            let hang_mark = frame.hang_mark;
             self.stack[fi].applied = Applied::Nothing;
             let mut dead = false;
             match applied {
                 Applied::Placed(b) => {
                     self.undo_floors(floor_mark);
-                    self.undo_hang(hang_mark);
                     self.unplace(b);
                     // Dominance holds only for a buffer that started right
                     // at the floor: one lifted by its alignment left a gap
@@ -1637,7 +1397,6 @@ impl<'a> Dfs<'a> {
                 }
                 Applied::Raised => {
                     self.undo_floors(floor_mark);
-                    self.undo_hang(hang_mark);
                     dead = true;
                 }
                 Applied::Nothing => {}
@@ -1686,15 +1445,8 @@ impl<'a> Dfs<'a> {
             self.stack[fi].applied = child;
             let ok = match child {
                 Applied::Placed(b) => {
-                    let bi = b as usize;
-                    let o = align_up(level, self.part.align[bi]);
-                    self.place(b, o) && {
-                        let p = self.part;
-                        !self.energetic || {
-                            self.lift(p.sl[bi], p.su[bi], o + p.size[bi]);
-                            self.hanging_ok(false)
-                        }
-                    }
+                    let o = align_up(level, self.part.align[b as usize]);
+                    self.place(b, o)
                 }
                 Applied::Raised => {
                     let frame = &mut self.stack[fi];
@@ -1705,10 +1457,6 @@ impl<'a> Dfs<'a> {
                         self.floor[s as usize] = to;
                     }
                     self.sections_ok(lo, hi)
-                        && (!self.energetic || {
-                            self.lift(lo, hi, to);
-                            self.hanging_ok(false)
-                        })
                 }
                 Applied::Nothing => unreachable!("a child was chosen"),
             };
@@ -1741,29 +1489,6 @@ impl<'a> Dfs<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// `stack_fits` against the definition, every threshold summed.
-    #[test]
-    fn stack_fits_checks_every_threshold() {
-        let mut rng = crate::gen::Rng(5);
-        for _ in 0..2000 {
-            let n = rng.below(24) as usize;
-            let pairs: Vec<(u64, u64)> =
-                (0..n).map(|_| (rng.below(40), 1 + rng.below(12))).collect();
-            let above = rng.below(10);
-            let target = 20 + rng.below(120);
-            let want = pairs.iter().all(|&(t, _)| {
-                let sum: u64 = pairs.iter().filter(|p| p.0 >= t).map(|p| p.1).sum();
-                t + above + sum <= target
-            });
-            let mut scratch = pairs.clone();
-            assert_eq!(
-                stack_fits(&mut scratch, above, target),
-                want,
-                "{pairs:?} {above} {target}"
-            );
-        }
-    }
 
     #[test]
     fn luby_sequence() {
