@@ -178,7 +178,13 @@ impl Occupancy {
     /// The lowest offset, aligned to `align`, where `size` bytes are free
     /// over lifetime `[lower, upper)`, and the number of sets examined
     /// (the work of the query).
-    pub(crate) fn first_fit(&mut self, lower: u64, upper: u64, size: u64, align: u64) -> (u64, usize) {
+    pub(crate) fn first_fit(
+        &mut self,
+        lower: u64,
+        upper: u64,
+        size: u64,
+        align: u64,
+    ) -> (u64, usize) {
         let mut cand = align_up(0, align);
         if lower >= upper || size == 0 {
             return (cand, 0);
@@ -205,7 +211,7 @@ impl Occupancy {
         sets.dedup();
         let set = |id: u32| {
             let v = id as usize / 2;
-            if id % 2 == 0 {
+            if id.is_multiple_of(2) {
                 &below[v]
             } else {
                 &stored[v]
