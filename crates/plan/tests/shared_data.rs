@@ -26,8 +26,8 @@ const KNOWN_GOOD: [&str; 8] = [
 /// `Budget::node_limit`): a budget that stops every solve at the same
 /// point on every machine, under any load and in unoptimised builds, so
 /// the figures below do not depend on the clock. The hardest known-good
-/// case (B) fits with about 500,000.
-const WORK: u64 = 2_000_000;
+/// cases (B, E, F) fit with under 100,000.
+const WORK: u64 = 1_000_000;
 
 #[test]
 fn shared_problems() {
