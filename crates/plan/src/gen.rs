@@ -67,13 +67,8 @@ pub fn perfect_packing(
     }
     p.capacity = Some(height_units * unit);
     // Shuffle so the file order carries no hint.
-    for i in (1..p.buffers.len()).rev() {
-        let j = rng.below(i as u64 + 1) as usize;
-        p.buffers.swap(i, j);
-    }
-    for (i, b) in p.buffers.iter_mut().enumerate() {
-        b.name = Some(i.to_string());
-    }
+    shuffle(&mut rng, &mut p.buffers);
+    name_in_order(&mut p);
     p
 }
 
@@ -100,16 +95,9 @@ pub fn cut_packing(
     while rects.len() < n && tries < 64 * n {
         tries += 1;
         let i = rng.below(rects.len() as u64) as usize;
-        let (l, u, o, t) = rects[i];
-        if rng.below(2) == 0 && u - l > 1 {
-            let c = l + 1 + rng.below(u - l - 1);
-            rects[i] = (l, c, o, t);
-            rects.push((c, u, o, t));
-        } else if t - o > 1 {
-            let c = o + 1 + rng.below(t - o - 1);
-            rects[i] = (l, u, o, c);
-            rects.push((l, u, c, t));
-        }
+        let (l, u, _, _) = rects[i];
+        let in_time = rng.below(2) == 0 && u - l > 1;
+        cut(&mut rng, &mut rects, i, in_time);
     }
     let full = rng.below(time.max(1));
     let mut p = Problem::new();
@@ -119,14 +107,30 @@ pub fn cut_packing(
         }
     }
     p.capacity = Some(height.max(1) * unit);
-    for i in (1..p.buffers.len()).rev() {
-        let j = rng.below(i as u64 + 1) as usize;
-        p.buffers.swap(i, j);
-    }
-    for (i, b) in p.buffers.iter_mut().enumerate() {
-        b.name = Some(i.to_string());
-    }
+    shuffle(&mut rng, &mut p.buffers);
+    name_in_order(&mut p);
     p
+}
+
+/// A piece `(lower, upper, offset, top)` of a cut rectangle, in units.
+type Piece = (u64, u64, u64, u64);
+
+/// Cuts piece `i` in two at a random point, across time (`in_time`, when
+/// it spans more than one instant) or else across bytes (when it spans
+/// more than one unit); the second half goes last.
+fn cut(rng: &mut Rng, rects: &mut Vec<Piece>, i: usize, in_time: bool) {
+    let (l, u, o, t) = rects[i];
+    if in_time {
+        if u - l > 1 {
+            let c = l + 1 + rng.below(u - l - 1);
+            rects[i] = (l, c, o, t);
+            rects.push((c, u, o, t));
+        }
+    } else if t - o > 1 {
+        let c = o + 1 + rng.below(t - o - 1);
+        rects[i] = (l, u, o, c);
+        rects.push((l, u, c, t));
+    }
 }
 
 /// How [`sliced`] picks the piece to cut next.
@@ -167,8 +171,8 @@ pub fn sliced(
 ) -> Problem {
     let mut rng = Rng(seed);
     // (lower, upper, offset, top) in units.
-    let mut rects = vec![(0u64, time.max(1), 0u64, height.max(1))];
-    let area = |r: &(u64, u64, u64, u64)| (r.1 - r.0) * (r.3 - r.2);
+    let mut rects: Vec<Piece> = vec![(0, time.max(1), 0, height.max(1))];
+    let area = |r: &Piece| (r.1 - r.0) * (r.3 - r.2);
     let mut tries = 0;
     while rects.len() < n && tries < 64 * n {
         tries += 1;
@@ -195,18 +199,8 @@ pub fn sliced(
         } else {
             rng.below(rects.len() as u64) as usize
         };
-        let (l, u, o, t) = rects[i];
-        if rng.below(2) == 0 {
-            if u - l > 1 {
-                let c = l + 1 + rng.below(u - l - 1);
-                rects[i] = (l, c, o, t);
-                rects.push((c, u, o, t));
-            }
-        } else if t - o > 1 {
-            let c = o + 1 + rng.below(t - o - 1);
-            rects[i] = (l, u, o, c);
-            rects.push((l, u, c, t));
-        }
+        let in_time = rng.below(2) == 0;
+        cut(&mut rng, &mut rects, i, in_time);
     }
     shuffle(&mut rng, &mut rects);
     let keep = rects.len() - (rects.len() as u64 * drop_percent.min(100) / 100) as usize;
