@@ -263,12 +263,8 @@ pub fn solve(data: &[u8]) {
     }
     // The solvers agree: none proves "no placement" where another placed
     // every buffer within the capacity, and none finds a placement below
-    // a height another proved optimal (penalties aside: plain problems;
-    // and power-of-two alignments, since `exact`'s proofs under others are
-    // an open finding: crates/plan/tests/fuzz_regressions.rs,
-    // `exact_proves_no_height_another_solver_beats`).
-    let plain = file.problem.penalties.is_empty()
-        && file.problem.buffers.iter().all(|b| b.align.is_power_of_two());
+    // a height another proved optimal (penalties aside: plain problems).
+    let plain = file.problem.penalties.is_empty();
     let placed = outcomes
         .iter()
         .filter_map(|(k, o)| o.solution.as_ref().map(|_| (*k, o.height)))

@@ -69,6 +69,7 @@ impl Solver for Handoff {
         }
         let mut out = outcome_from(problem, offsets, self.name(), start);
         out.cut_short = meter.spent();
+        out.work = meter.used();
         out
     }
 }
