@@ -31,11 +31,11 @@
 //! allocations nobody names any more removed ([`cleanup`]). Every
 //! allocation keeps its own identity: nothing is shared by lifetime.
 //!
-//! [`yield_fixup::align_loop_carries`]: super::memory_reuse::yield_fixup::align_loop_carries
-//! [`yield_fixup::coalesce_acc_if_phis`]: super::memory_reuse::yield_fixup::coalesce_acc_if_phis
-//! [`yield_fixup::fix_yields`]: super::memory_reuse::yield_fixup::fix_yields
-//! [`normalize`]: super::memory_reuse::normalize
-//! [`cleanup`]: super::memory_reuse::cleanup
+//! [`yield_fixup::align_loop_carries`]: super::rewrite::yield_fixup::align_loop_carries
+//! [`yield_fixup::coalesce_acc_if_phis`]: super::rewrite::yield_fixup::coalesce_acc_if_phis
+//! [`yield_fixup::fix_yields`]: super::rewrite::yield_fixup::fix_yields
+//! [`normalize`]: super::rewrite::normalize
+//! [`cleanup`]: super::rewrite::cleanup
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -45,7 +45,7 @@ use crate::ir::{
 };
 use crate::ops;
 
-use super::memory_reuse::{normalize, yield_fixup};
+use super::rewrite::{normalize, yield_fixup};
 use super::{PassContext, PassError, PlannerMode};
 
 /// Runs the pass on every function of `program`.

@@ -27,6 +27,7 @@ pub mod init_memref;
 pub mod input_spaces;
 pub mod materialize_semantic_aliases;
 pub mod memory_reuse;
+pub mod rewrite;
 mod parallel;
 pub mod select;
 pub mod verify;

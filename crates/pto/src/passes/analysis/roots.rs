@@ -71,6 +71,10 @@ pub struct Root {
     space: u8,
     /// `pinned=True` (an author-declared allocation).
     pub pinned: bool,
+    /// Some variable's MemRef names the root (a member, or a value without
+    /// a lifetime of its own: an iter arg, a control-flow result, a free
+    /// variable). An unreferenced root holds nothing: planners drop it.
+    pub referenced: bool,
 }
 
 impl Root {
@@ -294,6 +298,7 @@ pub fn analyze(f: &Function) -> AllocationLifetimes {
                 last: 0,
                 space: space_index(&mut spaces, space),
                 pinned: a.pinned,
+                referenced: false,
             });
             by_var[a.var.index()] = id.index() as u32;
         }
@@ -330,6 +335,7 @@ pub fn analyze(f: &Function) -> AllocationLifetimes {
                         last: 0,
                         space: space_index(&mut spaces, space),
                         pinned: false,
+                        referenced: false,
                     });
                     names.push(n.clone());
                     by_name.insert(n, id);
@@ -338,6 +344,7 @@ pub fn analyze(f: &Function) -> AllocationLifetimes {
             },
         };
         root_of[v.index()] = id.index() as u32;
+        roots[id].referenced = true;
         let d = def[v.index()];
         if d != NO_DEF && is_assigned(f, v).is_some() {
             let r = &mut roots[id];

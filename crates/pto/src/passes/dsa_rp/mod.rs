@@ -91,8 +91,9 @@ use tilemem_plan::{Objective, Solution, SolverKind};
 
 use crate::ir::{EntityRef, Function, MemSpace, Program, StmtKind, Type};
 use crate::passes::analysis::order::ProgramOrder;
+use crate::passes::analysis::model::Model;
 use crate::passes::analysis::{facts, reserve};
-use crate::passes::memory_reuse::cleanup;
+use crate::passes::rewrite::cleanup;
 use crate::passes::{PassContext, PassError};
 
 /// Default work budget of the optimal mode per (function, space): a few
@@ -273,15 +274,17 @@ fn plan_function(
     let reserves = reserve::resolve(f, ctx.policy.as_ref())?;
     let order = ProgramOrder::build(f);
     let facts = facts::analyze_with(f, &order);
+    let shared = Model::build(f, &ctx.soc, ctx.seed_rules)?;
     let models = model::build(
         f,
+        &shared,
         &facts,
         &order,
         &ctx.soc,
         ctx.policy.as_ref(),
         &reserves,
-        ctx.seed_rules,
     );
+    drop(shared);
     let mut addr: BTreeMap<usize, u64> = BTreeMap::new();
     let mut reports = Vec::new();
     // Each model is dropped once planned: only one space's pairs are held
@@ -546,11 +549,12 @@ fn export(
     let pipe = |p: &Option<crate::ops::Pipe>| p.map_or("?", |x| x.name());
     for b in &m.buffers {
         let r = &b.recog;
+        let (start, end) = b.statements();
         side.push_str(&format!(
             "{},{},{},{},{},{},{},{},{},{},{}\n",
             b.name,
-            b.start,
-            b.end,
+            start,
+            end,
             r.qualifies,
             r.poisoned,
             pipe(&r.head),

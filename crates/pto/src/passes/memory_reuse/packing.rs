@@ -32,8 +32,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use tilemem_soc::{MemSpace, MemoryAllocatorPolicy, Soc};
 
-use super::constraints::AllocationConstraints;
-use super::lifetime::{AllocationLifetimes, Lifetime, RootId};
+use crate::passes::analysis::constraints::AllocationConstraints;
+use crate::passes::analysis::order::Lifetime;
+use crate::passes::analysis::roots::{AllocationLifetimes, RootId};
 use crate::ir::{EntityRef, Expr, Function, Type};
 use crate::passes::analysis::walk::stmts;
 
@@ -410,7 +411,7 @@ fn sub_range_eligible(f: &Function, lt: &AllocationLifetimes, roots: &[RootId]) 
                 Some(o) if o >= 0 => {}
                 Some(_) => return false,
                 None => {
-                    let direct_slice = super::lifetime::is_assigned(f, m)
+                    let direct_slice = crate::passes::analysis::order::is_assigned(f, m)
                         .and_then(|s| f.stmts[s].call())
                         .is_some_and(|c| {
                             matches!(

@@ -27,7 +27,7 @@
 
 use rustc_hash::FxHashSet as HashSet;
 
-use super::lifetime::{is_assigned, yielded};
+use crate::passes::analysis::order::{is_assigned, yielded};
 use super::storage::{
     base_name, current_memref, current_space, current_tile_type, derived, retarget, same_window,
     set_memref, starts_within, subtree, windows_overlap,

@@ -5,7 +5,7 @@
 
 use rustc_hash::FxHashSet as HashSet;
 
-use super::lifetime::carried_from;
+use crate::passes::analysis::order::carried_from;
 use crate::ir::{
     Block, Expr, Function, MemBase, MemRef, MemRefParts, StmtId, StmtKind, Type, VarId,
 };
