@@ -26,7 +26,7 @@
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use tilemem_pto::passes::allocate_memory_addr::make_relative;
+use tilemem_pto::passes::sequential::make_relative;
 use tilemem_pto::passes::{run_pass, run_pipeline, PassContext, PassId, PlannerMode};
 use tilemem_pto::print::print_to;
 use tilemem_pto::{parse, print};

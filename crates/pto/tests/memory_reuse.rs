@@ -917,13 +917,9 @@ fn declared_allocations_are_closed_and_same_slot_overlap_is_an_error() {
     // c is dead-disjoint from a and b but never joins the declared buffer.
     let ok = pinned("1", true);
     assert_eq!(reuse(&ok), ok);
-    let err = run_on(
-        &pinned("0", true),
-        Soc::ascend910b(),
-        SeedRules::ALL,
-    )
-    .err()
-    .expect("the pass fails");
+    let err = run_on(&pinned("0", true), Soc::ascend910b(), SeedRules::ALL)
+        .err()
+        .expect("the pass fails");
     assert!(
         err.contains("tiles 'a' and 'b'")
             && err.contains("slot 0 of the declared allocation 'buf'"),
@@ -957,14 +953,8 @@ fn lifetime_analysis_exposes_roots_and_half_open_intervals() {
         .map(|r| (r.size, r.lifetime().unwrap()))
         .collect();
     // Indices: allocs 0, 1; a = load 2; b = exp 3; store 4.
-    assert_eq!(
-        lives[0],
-        (16384, Lifetime { def: 2, last: 3 })
-    );
-    assert_eq!(
-        lives[1],
-        (16384, Lifetime { def: 3, last: 4 })
-    );
+    assert_eq!(lives[0], (16384, Lifetime { def: 2, last: 3 }));
+    assert_eq!(lives[1], (16384, Lifetime { def: 3, last: 4 }));
     assert_eq!(lives[0].1.half_open(), (5, 7));
     assert_eq!(lives[1].1.half_open(), (7, 9));
     assert!(!lives[0].1.overlaps(&lives[1].1));

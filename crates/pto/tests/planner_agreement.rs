@@ -27,7 +27,9 @@ fn planned(src: &str, target: &str, planner: PlannerMode) -> Program {
 /// The bytes `[start, end)` tile `name` of `f` occupies (a constant
 /// address after allocate_memory_addr).
 fn window(f: &Function, name: &str) -> (i64, i64) {
-    let v = f.var_by_name(name).unwrap_or_else(|| panic!("no tile {name}"));
+    let v = f
+        .var_by_name(name)
+        .unwrap_or_else(|| panic!("no tile {name}"));
     let m = f.vars[v]
         .ty
         .as_ref()

@@ -52,7 +52,7 @@ use crate::ir::{
 };
 use crate::ops::{self, OpClass, ViewRule};
 
-use super::{PassContext, PassError, PlannerMode};
+use super::context::{PassContext, PassError, PlannerMode};
 
 /// Runs InitMemRef on every function of `program`.
 pub fn run(program: &mut crate::ir::Program, ctx: &mut PassContext) -> Result<(), PassError> {

@@ -2,8 +2,10 @@
 //!
 //! **Assumes** InitMemRef ran (tiles carry MemRefs, roots are `tile.alloc`s).
 //!
-//! **Guarantees**: for every loop (outer loops first) and every carried
-//! value, the storage of the loop's init value is pushed down the chain
+//! **Guarantees**: a loop carry whose init value is read again after the
+//! loop takes it starts from a copy of its own ([`carry_init`]; an
+//! accumulator's is an input error). For every loop (outer loops first)
+//! and every carried value, the storage of the loop's init value is pushed down the chain
 //! that produces the yielded value (through in-place ops, both branches of
 //! an `if`, nested loops), so init, iter arg, yielded value and loop result
 //! share one MemRef whenever that is safe; the loop result always takes the
@@ -12,7 +14,8 @@
 //! (MemoryReuse later inserts a `tile.move`), when the producer is a view,
 //! lives in another memory space, is not in-place safe and reads the target
 //! buffer, or when the target buffer is read or written after the producer
-//! and before the yield. Running it twice changes nothing.
+//! and before the yield, or read by the yield for another carry (a shift
+//! register: `yield_(t, c)` would hand the next `c` the new `t`). Running it twice changes nothing.
 //!
 //! **Planner-specific flow** (seed 000: `semantic_aliases.cpp` runs the
 //! must-alias redirection and each planner's flow). In the PYPTO planner
@@ -36,6 +39,7 @@
 //! [`yield_fixup::fix_yields`]: super::rewrite::yield_fixup::fix_yields
 //! [`normalize`]: super::rewrite::normalize
 //! [`cleanup`]: super::rewrite::cleanup
+//! [`carry_init`]: super::rewrite::carry_init
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -45,12 +49,13 @@ use crate::ir::{
 };
 use crate::ops;
 
-use super::rewrite::{normalize, yield_fixup};
-use super::{PassContext, PassError, PlannerMode};
+use super::context::{PassContext, PassError, PlannerMode};
+use super::rewrite::{carry_init, normalize, yield_fixup};
 
 /// Runs the pass on every function of `program`.
 pub fn run(program: &mut Program, ctx: &mut PassContext) -> Result<(), PassError> {
     for f in &mut program.functions {
+        carry_init::copy_reused_inits(f)?;
         run_function(f);
         if ctx.planner != PlannerMode::Pypto {
             settle_boundaries(f, ctx)?;
@@ -337,7 +342,23 @@ fn align_loop(f: &mut Function, s: StmtId, l: &ForStmt, cx: &mut Ctx) {
             continue;
         }
         cx.carried.insert(arg, target.clone());
-        if let (Some(y), Some(ys)) = (yielded.get(k).and_then(Expr::as_var), yield_stmt) {
+        // A shift register (`yield_(t, c)` for carries `(c, d)`): the
+        // yield hands the old value in this carry's buffer to another
+        // carry, so the new value may not be written there first.
+        let shifted = yielded.iter().enumerate().any(|(j, e)| {
+            let Some(u) = e.as_var().filter(|_| j != k) else {
+                return false;
+            };
+            let other = l.init_values().get(j).and_then(Expr::as_var);
+            let from = memref_of(f, cx, u).and_then(|m| root(&m));
+            let to = other
+                .and_then(|x| memref_of(f, cx, x))
+                .and_then(|m| root(&m));
+            from == root(&target) && to != from
+        });
+        if let (Some(y), Some(ys), false) =
+            (yielded.get(k).and_then(Expr::as_var), yield_stmt, shifted)
+        {
             push(f, cx, y, &target, ys, 0);
         }
         if let Some(&r) = l.results.get(k) {

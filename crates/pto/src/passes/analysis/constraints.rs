@@ -43,7 +43,7 @@ use super::roots::{AllocationLifetimes, RootId};
 use super::walk::stmts;
 use crate::ir::{Expr, Function, StmtId, StmtKind, Type, VarId};
 use crate::ops::{self, OpClass};
-use crate::passes::{PassError, SeedRules};
+use crate::passes::context::{PassError, SeedRules};
 
 /// Why two roots must stay apart.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -115,13 +115,7 @@ impl AllocationConstraints {
     /// their lifetimes: a workspace may not take over the bytes of a value
     /// that died at or before the workspace was defined (a vector read of
     /// that value may still be in flight when the scalar pipe writes).
-    pub fn workspace_blocks(
-        &self,
-        a: RootId,
-        la: &Lifetime,
-        b: RootId,
-        lb: &Lifetime,
-    ) -> bool {
+    pub fn workspace_blocks(&self, a: RootId, la: &Lifetime, b: RootId, lb: &Lifetime) -> bool {
         self.workspace_def.get(&a).is_some_and(|&w| lb.last <= w)
             || self.workspace_def.get(&b).is_some_and(|&w| la.last <= w)
     }
@@ -225,7 +219,7 @@ impl AllocationConstraints {
     }
 }
 
-use super::hazards::{is_split_aiv, pipeline_membership};
+use super::hazards::pipeline_membership;
 
 /// Collects the constraints of `f` for target `soc`, with the seed rules
 /// `rules` selects (every planner asks with the same switches).
@@ -243,7 +237,7 @@ pub fn collect(
         }
     }
     no_alias(f, lt, family, rules, &mut c);
-    if rules.split_load_tpop && soc.requires_split_load_tpop_workaround() && is_split_aiv(f) {
+    if rules.split_load_tpop && soc.requires_split_load_tpop_workaround() && f.is_split_aiv() {
         load_tpop(f, lt, &mut c);
     }
     if rules.written_workspace {
@@ -593,7 +587,7 @@ pub fn check_declared_slots(f: &Function, lt: &AllocationLifetimes) -> Result<()
                             "MemoryReuse: tiles '{}' and '{}' of function '{}' are bound to slot {} of the declared allocation '{}' and are live at the same time; the second write would destroy data the first still needs. Bind them to different slots (pl.MemRef(..., slots=N)[k]) or to different declarations",
                             f.vars[a].name, f.vars[b].name, f.name, slot, base
                         ))
-                        .at(crate::passes::Loc {
+                        .at(crate::passes::context::Loc {
                             line: pos.line,
                             col: pos.col,
                         }));

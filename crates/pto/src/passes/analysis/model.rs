@@ -29,7 +29,7 @@ use super::facts::Facts;
 use super::order::{Lifetime, ProgramOrder};
 use super::roots::{self, AllocationLifetimes, RootId};
 use crate::ir::{EntityRef, Function};
-use crate::passes::{PassError, SeedRules};
+use crate::passes::context::{PassError, SeedRules};
 
 /// The model of one function.
 pub struct Model {

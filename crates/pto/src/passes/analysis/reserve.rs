@@ -23,7 +23,7 @@ use tilemem_soc::MemoryAllocatorPolicy;
 
 use super::walk::stmts;
 use crate::ir::{Expr, Function, FunctionKind, MemSpace, StmtId};
-use crate::passes::PassError;
+use crate::passes::context::PassError;
 
 /// The op that reserves a window.
 pub const RESERVE_OP: &str = "system.reserve_buffer";

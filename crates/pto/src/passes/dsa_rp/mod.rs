@@ -84,146 +84,18 @@ mod write;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::time::Duration;
 use tilemem_plan::solve::handoff;
 
 use tilemem_plan::{Objective, Solution, SolverKind};
 
-use crate::ir::{EntityRef, Function, MemSpace, Program, StmtKind, Type};
-use crate::passes::analysis::order::ProgramOrder;
+use crate::ir::{EntityRef, Function};
 use crate::passes::analysis::model::Model;
+use crate::passes::analysis::order::ProgramOrder;
 use crate::passes::analysis::{facts, reserve};
+use crate::passes::context::{PassContext, PassError};
 use crate::passes::rewrite::cleanup;
-use crate::passes::{PassContext, PassError};
 
-/// Default work budget of the optimal mode per (function, space): a few
-/// seconds of search.
-pub const DEFAULT_NODE_LIMIT: u64 = 4_000_000;
-
-/// How the pass chooses addresses.
-#[derive(Clone, Debug)]
-pub struct DsaOptions {
-    /// Use the exact solver (optimal mode) instead of the canonical greedy
-    /// alone.
-    pub optimal: bool,
-    /// Objective of the optimal mode.
-    pub objective: Objective,
-    /// Time budget per (function, space) of the optimal mode.
-    pub time_limit: Option<Duration>,
-    /// Work budget per (function, space) of the optimal mode, in search
-    /// nodes: it cuts an unfinished search at the same point on every
-    /// machine, so the planned program is reproducible (the time limit only
-    /// guards slow machines).
-    pub node_limit: Option<u64>,
-    /// Write every (function, space) problem here (`FUNC.SPACE.csv` plus a
-    /// `FUNC.SPACE.dsa.txt` side file).
-    pub export_dir: Option<PathBuf>,
-}
-
-impl Default for DsaOptions {
-    fn default() -> DsaOptions {
-        DsaOptions {
-            optimal: false,
-            objective: Objective::PeakThenPenalty,
-            time_limit: Some(Duration::from_secs(10)),
-            node_limit: Some(DEFAULT_NODE_LIMIT),
-            export_dir: None,
-        }
-    }
-}
-
-/// What the pass decided for one (function, space).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SpaceReport {
-    /// Function name.
-    pub function: String,
-    /// Space name (`Vec`, ...).
-    pub space: String,
-    /// Number of roots placed.
-    pub buffers: usize,
-    /// Bytes used (highest end, reserved windows included).
-    pub bytes: u64,
-    /// Bytes of the canonical greedy's placement; `None` when it found no
-    /// placement within the capacity (the optimal mode's exact search did).
-    pub greedy_bytes: Option<u64>,
-    /// Summed penalty weight of the final placement (pairwise count).
-    pub penalty: u64,
-    /// Some pipeline group runs below its requested depth.
-    pub relaxed: bool,
-    /// Which placement was kept (`first-fit`, `penalty-aware`, `exact`).
-    pub chosen: String,
-    /// The exact solver proved the kept placement optimal.
-    pub proven_optimal: bool,
-}
-
-/// Runs DSA_RP address allocation with default options.
-pub fn run(program: &mut Program, ctx: &mut PassContext) -> Result<(), PassError> {
-    run_with(program, ctx, &DsaOptions::default()).map(|_| ())
-}
-
-/// Runs the pass with `opts`; returns one report per planned space.
-pub fn run_with(
-    program: &mut Program,
-    ctx: &mut PassContext,
-    opts: &DsaOptions,
-) -> Result<Vec<SpaceReport>, PassError> {
-    for f in &program.functions {
-        check_acc_phis(f)?;
-    }
-    let mut reports = Vec::new();
-    for f in program.functions.iter_mut() {
-        if !f.kind().is_kernel() {
-            continue;
-        }
-        reports.extend(plan_function(f, ctx, opts)?);
-    }
-    Ok(reports)
-}
-
-/// PyPTO's yield fix-up runs in this mode too: an `if` whose Acc result
-/// lives in another buffer than a branch's yielded value cannot be repaired
-/// (there is no Acc -> Acc move).
-pub(crate) fn check_acc_phis(f: &Function) -> Result<(), PassError> {
-    for (_, s) in f.walk() {
-        let (results, branches) = match &f.stmts[s].kind {
-            StmtKind::If(i) => {
-                let mut b = vec![crate::ir::Block::Then(s)];
-                if i.else_body.is_some() {
-                    b.push(crate::ir::Block::Else(s));
-                }
-                (i.results.clone(), b)
-            }
-            _ => continue,
-        };
-        for b in branches {
-            let Some(y) = f.yield_index(b) else { continue };
-            let StmtKind::Yield(vals) = &f.stmts[f.block(b)[y]].kind else {
-                continue;
-            };
-            for (r, v) in results.iter().zip(vals) {
-                let Some(v) = v.as_var() else { continue };
-                let (Some(Type::Tile(rt, rm)), Some(Type::Tile(vt, vm))) = (f.ty(*r), f.ty(v))
-                else {
-                    continue;
-                };
-                if rt.space != Some(MemSpace::Acc) || vt.space != Some(MemSpace::Acc) {
-                    continue;
-                }
-                let (Some(rm), Some(vm)) = (rm, vm) else {
-                    continue;
-                };
-                if !rm.same_base(vm) {
-                    return Err(PassError::internal(
-                        "Internal error: MemoryReuse cannot reconcile divergent L0C accumulator \
-                         buffers with tile.move; accumulator control-flow values must be \
-                         coalesced before YieldFixup.",
-                    ));
-                }
-            }
-        }
-    }
-    Ok(())
-}
+pub use crate::passes::context::{DsaOptions, SpaceReport, DEFAULT_NODE_LIMIT};
 
 /// The budget of DSA_RP's greedy: penalties first, PyPTO's seed 0 for the
 /// shuffled orders, no time limit (the greedy is polynomial, and a clock
@@ -266,7 +138,10 @@ fn exact_fit(problem: &tilemem_plan::Problem, opts: &DsaOptions) -> Option<Solut
     tilemem_plan::validate(problem, &sol).ok().map(|_| sol)
 }
 
-fn plan_function(
+/// Plans the addresses of one kernel function with `opts` (the pass's
+/// work for one function; allocate_memory_addr verifies the result).
+/// Returns one report per planned space.
+pub fn plan_function(
     f: &mut Function,
     ctx: &mut PassContext,
     opts: &DsaOptions,

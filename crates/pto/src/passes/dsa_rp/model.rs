@@ -268,7 +268,9 @@ pub(crate) fn build(
     for (v, d) in f.vars.iter() {
         let (Some(r), Some(o)) = (
             lt.root_of(v),
-            d.ty.as_ref().and_then(Type::memref).and_then(MemRef::const_offset),
+            d.ty.as_ref()
+                .and_then(Type::memref)
+                .and_then(MemRef::const_offset),
         ) else {
             continue;
         };
@@ -323,11 +325,9 @@ pub(crate) fn build(
                     return true;
                 };
                 match current_tile_type(f, v) {
-                    Some(ty) => has_partial_view(
-                        &ty,
-                        lt.roots[r].size,
-                        low[r.index()].unwrap_or(0),
-                    ),
+                    Some(ty) => {
+                        has_partial_view(&ty, lt.roots[r].size, low[r.index()].unwrap_or(0))
+                    }
                     None => true,
                 }
             },

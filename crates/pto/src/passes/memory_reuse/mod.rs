@@ -105,8 +105,8 @@ pub mod apply;
 pub mod packing;
 
 use super::analysis::model::Model;
+use super::context::{PassContext, PassError, PlannerMode, SeedRules};
 use super::rewrite::{cleanup, normalize, yield_fixup};
-use super::{PassContext, PassError, PlannerMode, SeedRules};
 use crate::ir::{Function, Program};
 use packing::PackNote;
 
@@ -152,7 +152,14 @@ pub fn run_function(
         let Model { mut lt, cons } = Model::build(f, &ctx.soc, rules)?;
         // Packing and rewriting read only the roots and their members.
         lt.release_var_tables();
-        let packing = packing::pack(f, &lt, &cons, &ctx.soc, ctx.policy.as_ref(), rules.sub_range);
+        let packing = packing::pack(
+            f,
+            &lt,
+            &cons,
+            &ctx.soc,
+            ctx.policy.as_ref(),
+            rules.sub_range,
+        );
         let moved = packing.iter().any(|(r, p)| p.arena != r || p.offset != 0);
         // A later round that moves nothing leaves every boundary as the
         // previous round's fix-up made it.
@@ -170,8 +177,7 @@ pub fn run_function(
         yield_fixup::align_loop_carries(f);
         yield_fixup::coalesce_acc_if_phis(f);
         normalize::normalize(f, snap);
-        let changes =
-            yield_fixup::fix_yields_opts(f, ctx.soc.family(), true, rules.as_var_like)?;
+        let changes = yield_fixup::fix_yields_opts(f, ctx.soc.family(), true, rules.as_var_like)?;
         normalize::normalize(f, snap);
         cleanup::remove_dead_allocs(f);
         if changes == yield_fixup::FixupChanges::default() {

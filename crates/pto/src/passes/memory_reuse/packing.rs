@@ -32,10 +32,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use tilemem_soc::{MemSpace, MemoryAllocatorPolicy, Soc};
 
+use crate::ir::{EntityRef, Expr, Function, Type};
 use crate::passes::analysis::constraints::AllocationConstraints;
 use crate::passes::analysis::order::Lifetime;
 use crate::passes::analysis::roots::{AllocationLifetimes, RootId};
-use crate::ir::{EntityRef, Expr, Function, Type};
 use crate::passes::analysis::walk::stmts;
 
 /// Where a root's bytes end up: inside `arena` (a representative root) at

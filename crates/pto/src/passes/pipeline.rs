@@ -1,4 +1,10 @@
-//! The pipeline over the functions of one program at once (rayon).
+//! The pipeline driver: runs passes by name over a program, one function
+//! after another or, for a program of several functions, all at once.
+//! Only this module (and the front ends above it) imports the passes.
+//!
+//! # Many functions at once
+//!
+//! The pipeline over the functions of one program runs in parallel (rayon).
 //!
 //! Every pass plans each function on its own (no pass reads another
 //! function), so each function runs the whole pipeline in its own thread,
@@ -8,18 +14,61 @@
 //! - diagnostics and DSA_RP reports in the sequential order (pass by pass,
 //!   function by function within a pass; a failing pass hands back no
 //!   reports);
-//! - the error the sequential driver meets first: the least (pass, step,
-//!   function), where DSA_RP's accumulator check of every function is the
-//!   step before its planning of any function (as in `dsa_rp::run_with`).
+//! - the error the sequential driver meets first: the least (pass,
+//!   function).
 //!
 //! So the output is byte-identical to a sequential run.
 
 use rayon::prelude::*;
 
-use super::allocate_memory_addr::make_relative;
-use super::dsa_rp::{self, SpaceReport};
-use super::{run_pass, Diagnostic, PassContext, PassError, PassId, PlannerMode};
+use super::allocate_memory_addr;
+use super::context::{Diagnostic, PassContext, PassError, PassId, SpaceReport};
+use super::sequential::make_relative;
+use super::{init_memref, input_spaces, materialize_semantic_aliases, memory_reuse};
 use crate::ir::{Function, Program};
+
+/// Runs one pass over the whole program.
+pub fn run_pass(id: PassId, program: &mut Program, ctx: &mut PassContext) -> Result<(), PassError> {
+    match id {
+        PassId::InitMemref => init_memref::run(program, ctx),
+        PassId::MaterializeSemanticAliases => materialize_semantic_aliases::run(program, ctx),
+        PassId::MemoryReuse => memory_reuse::run(program, ctx),
+        PassId::AllocateMemoryAddr => allocate_memory_addr::run(program, ctx),
+    }
+}
+
+/// Runs `passes` in the given order, stopping at the first error. Each pass
+/// sees the program the previous one produced.
+pub fn run_pipeline(
+    program: &mut Program,
+    ctx: &mut PassContext,
+    passes: &[PassId],
+) -> Result<(), PassError> {
+    // A program printed after allocate_memory_addr carries absolute
+    // addresses; the passes before it work on root-relative offsets.
+    let relative = passes
+        .iter()
+        .any(|&p| p == PassId::MemoryReuse || p == PassId::AllocateMemoryAddr);
+    // The registry's input-space constraints, on the spaces the program
+    // declares (no pass changes a tile's space).
+    for w in input_spaces::check(program)? {
+        ctx.warning(w);
+    }
+    if program.functions.len() > 1 {
+        return run_parallel(program, ctx, passes, relative);
+    }
+    if relative {
+        for f in &mut program.functions {
+            if f.kind().is_kernel() {
+                make_relative(f, ctx.policy.as_ref());
+            }
+        }
+    }
+    for &p in passes {
+        run_pass(p, program, ctx)?;
+    }
+    Ok(())
+}
 
 /// What one function's pipeline left behind.
 struct Trace {
@@ -27,8 +76,8 @@ struct Trace {
     diagnostics: Vec<Vec<Diagnostic>>,
     /// DSA_RP reports, per pass.
     reports: Vec<Vec<SpaceReport>>,
-    /// The first failure: (pass index, step within the pass, error).
-    error: Option<(usize, u8, PassError)>,
+    /// The first failure: (pass index, error).
+    error: Option<(usize, PassError)>,
 }
 
 fn run_one(f: Function, ctx: &PassContext, passes: &[PassId], relative: bool) -> (Function, Trace) {
@@ -40,6 +89,7 @@ fn run_one(f: Function, ctx: &PassContext, passes: &[PassId], relative: bool) ->
         dsa: ctx.dsa.clone(),
         dsa_reports: Vec::new(),
         seed_rules: ctx.seed_rules,
+        stage_claims: Default::default(),
     };
     let mut program = Program {
         preamble: Vec::new(),
@@ -56,19 +106,12 @@ fn run_one(f: Function, ctx: &PassContext, passes: &[PassId], relative: bool) ->
         reports: vec![Vec::new(); passes.len()],
         error: None,
     };
-    let dsa_mode = matches!(ctx.planner, PlannerMode::DsaRp | PlannerMode::Optimal);
     for (k, &p) in passes.iter().enumerate() {
-        if p == PassId::AllocateMemoryAddr && dsa_mode {
-            if let Err(e) = dsa_rp::check_acc_phis(&program.functions[0]) {
-                trace.error = Some((k, 0, e));
-                break;
-            }
-        }
         let result = run_pass(p, &mut program, &mut cx);
         trace.diagnostics[k] = std::mem::take(&mut cx.diagnostics);
         trace.reports[k] = std::mem::take(&mut cx.dsa_reports);
         if let Err(e) = result {
-            trace.error = Some((k, 1, e));
+            trace.error = Some((k, e));
             break;
         }
     }
@@ -78,7 +121,7 @@ fn run_one(f: Function, ctx: &PassContext, passes: &[PassId], relative: bool) ->
 
 /// Runs `passes` over every function of `program` in parallel; see the
 /// module docs for why the result equals a sequential run.
-pub(super) fn run(
+fn run_parallel(
     program: &mut Program,
     ctx: &mut PassContext,
     passes: &[PassId],
@@ -93,7 +136,7 @@ pub(super) fn run(
     let first_error = done
         .iter()
         .enumerate()
-        .filter_map(|(i, (_, t))| t.error.as_ref().map(|(k, step, _)| (*k, *step, i)))
+        .filter_map(|(i, (_, t))| t.error.as_ref().map(|(k, _)| (*k, i)))
         .min();
     let mut traces = Vec::with_capacity(done.len());
     for (f, t) in done {
@@ -104,20 +147,18 @@ pub(super) fn run(
         for (i, t) in traces.iter_mut().enumerate() {
             // The sequential driver stops at the first error: nothing after
             // it in (pass, function) order was emitted.
-            // An accumulator check fails before any function is planned.
-            if first_error.is_some_and(|(ek, step, ei)| (k, i) > (ek, ei) || (k == ek && step == 0))
-            {
+            if first_error.is_some_and(|e| (k, i) > e) {
                 continue;
             }
             ctx.diagnostics.append(&mut t.diagnostics[k]);
             // A failing pass hands back no reports at all.
-            if first_error.is_none_or(|(ek, _, _)| k != ek) {
+            if first_error.is_none_or(|(ek, _)| k != ek) {
                 ctx.dsa_reports.append(&mut t.reports[k]);
             }
         }
     }
     match first_error {
-        Some((_, _, i)) => Err(traces[i].error.take().expect("recorded").2),
+        Some((_, i)) => Err(traces[i].error.take().expect("recorded").1),
         None => Ok(()),
     }
 }
