@@ -92,7 +92,7 @@ use crate::ir::{EntityRef, Function};
 use crate::passes::analysis::model::Model;
 use crate::passes::analysis::order::ProgramOrder;
 use crate::passes::analysis::{facts, reserve};
-use crate::passes::context::{PassContext, PassError};
+use crate::passes::context::{PassContext, PassError, StageClaims};
 use crate::passes::rewrite::cleanup;
 
 pub use crate::passes::context::{DsaOptions, SpaceReport, DEFAULT_NODE_LIMIT};
@@ -162,6 +162,7 @@ pub fn plan_function(
     drop(shared);
     let mut addr: BTreeMap<usize, u64> = BTreeMap::new();
     let mut reports = Vec::new();
+    let mut depths = Vec::new();
     // Each model is dropped once planned: only one space's pairs are held
     // while the solver runs.
     for m in models {
@@ -181,18 +182,22 @@ pub fn plan_function(
             )));
         }
         // Strict first: every group at its affordable depth
-        // (`min(stages, capacity / slot)`). When nothing fits, the pipeline
-        // intent is relaxed for every group at once (depth 1: stage copies
-        // may share; copies of one stage still may not).
+        // (`min(stages, capacity / slot)`). When nothing fits and those
+        // depths keep some stage copies apart, every such separation
+        // becomes a reuse penalty of weight 1 at once and the same greedy
+        // solves again (PyPTO's relaxation): stage copies may then share,
+        // preferably not; copies of one stage still may not.
         let strict = m.affordable_depths();
-        let relaxed_depth: BTreeMap<u32, usize> = m.groups.keys().map(|&g| (g, 1)).collect();
         let mut depth = strict.clone();
         let mut problem = m.to_problem(Some(&depth));
         let mut placement = greedy(&problem);
-        if placement.is_none() && relaxed_depth != strict {
-            depth = relaxed_depth;
-            problem = m.to_problem(Some(&depth));
+        let separated = m.pipeline.keys().any(|&p| m.pipeline_hard(p, &strict));
+        let mut stage_penalties = false;
+        if placement.is_none() && separated {
+            depth = m.groups.keys().map(|&g| (g, 1)).collect();
+            problem = m.to_problem(None);
             placement = greedy(&problem);
+            stage_penalties = true;
         }
         // The optimal mode does not depend on the greedy: when the greedy
         // finds no placement within the capacity, the exact search may.
@@ -255,6 +260,7 @@ pub fn plan_function(
             // so DSA_RP's own decisions) keeps them apart.
             let opt_problem = match opts.objective {
                 Objective::PeakThenPenalty => m.to_problem_sharing(None),
+                Objective::PenaltyThenPeak if stage_penalties => m.to_problem_sharing(None),
                 Objective::PenaltyThenPeak => m.to_problem_sharing(Some(&depth)),
             };
             if let Ok(s) = tilemem_plan::validate(&opt_problem, &greedy_sol) {
@@ -344,6 +350,19 @@ pub fn plan_function(
         if let Some(dir) = &opts.export_dir {
             export(dir, m, &solved, Some(&chosen), placement.as_ref())?;
         }
+        // The depth each group's copies are apart at in the kept placement:
+        // none when stage separations were penalties (the relaxed greedy,
+        // the bytes-first exact search).
+        let penalties = stage_penalties
+            || (chosen_name == "exact" && opts.objective == Objective::PeakThenPenalty);
+        depths.extend(m.groups.keys().map(|&g| {
+            let d = if penalties {
+                1
+            } else {
+                depth.get(&g).copied().unwrap_or(1)
+            };
+            (m.space, g, u32::try_from(d).unwrap_or(u32::MAX))
+        }));
         for (i, b) in m.buffers.iter().enumerate() {
             addr.insert(b.root.index(), chosen.offsets[i]);
         }
@@ -365,7 +384,11 @@ pub fn plan_function(
     write::apply(f, &addr);
     // The same clean-up as after MemoryReuse.
     cleanup::remove_dead_allocs(f);
-    cleanup::strip_pipeline_membership(f);
+    let tags = cleanup::strip_pipeline_membership(f);
+    if !tags.is_empty() {
+        ctx.stage_claims
+            .insert(f.name.to_string(), StageClaims { tags, depths });
+    }
     Ok(reports)
 }
 

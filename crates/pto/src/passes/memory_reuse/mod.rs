@@ -105,7 +105,7 @@ pub mod apply;
 pub mod packing;
 
 use super::analysis::model::Model;
-use super::context::{PassContext, PassError, PlannerMode, SeedRules};
+use super::context::{PassContext, PassError, PlannerMode, SeedRules, StageClaims};
 use super::rewrite::{cleanup, normalize, yield_fixup};
 use crate::ir::{Function, Program};
 use packing::PackNote;
@@ -148,6 +148,9 @@ pub fn run_function(
     // finds nothing left to do. Each round only merges, so this settles
     // quickly; the bound is a guard.
     let mut notes = Vec::new();
+    // The stage depths of the first packing applied (a later round only
+    // merges further what the first kept apart at those depths).
+    let mut depths = None;
     for round in 0..4 {
         let Model { mut lt, cons } = Model::build(f, &ctx.soc, rules)?;
         // Packing and rewriting read only the roots and their members.
@@ -169,6 +172,9 @@ pub fn run_function(
         if notes.is_empty() {
             notes.clone_from(&packing.notes);
         }
+        if depths.is_none() {
+            depths = Some(packing.depths.clone());
+        }
         let snap = &*snap.get_or_insert_with(|| normalize::snapshot(f));
         apply::apply(f, &lt, &packing);
         // The analysis tables describe the program before the rewrite;
@@ -187,7 +193,16 @@ pub fn run_function(
     for note in &notes {
         emit_note(f, ctx, note);
     }
-    cleanup::strip_pipeline_membership(f);
+    let tags = cleanup::strip_pipeline_membership(f);
+    if !tags.is_empty() {
+        ctx.stage_claims.insert(
+            f.name.to_string(),
+            StageClaims {
+                tags,
+                depths: depths.unwrap_or_default(),
+            },
+        );
+    }
     // The allocations merged away were InitMemRef's last variables and
     // statements: give their memory back for the rest of the run.
     f.shrink_arenas();

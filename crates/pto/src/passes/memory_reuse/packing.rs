@@ -92,6 +92,9 @@ pub struct Packing {
     sub_range: BTreeMap<RootId, u64>,
     /// Diagnostics to emit.
     pub notes: Vec<PackNote>,
+    /// `(space, group, depth)`: the depth each pipeline group's copies
+    /// were kept apart at.
+    pub depths: Vec<(MemSpace, u32, u32)>,
 }
 
 impl Packing {
@@ -195,6 +198,8 @@ struct Packed {
     bufs: Vec<Buffer>,
     /// Buffer of each root (`NO_BUCKET`: none), 4 bytes a root.
     bucket_of: Vec<u32>,
+    /// The depth each pipeline group was packed at.
+    depth: BTreeMap<u32, u32>,
 }
 
 struct SpaceInput<'a> {
@@ -340,7 +345,11 @@ impl SpaceInput<'_> {
             }
             bucket_of[r.index()] = u32::try_from(bi).unwrap_or(NO_BUCKET);
         }
-        Packed { bufs, bucket_of }
+        Packed {
+            bufs,
+            bucket_of,
+            depth: depth.clone(),
+        }
     }
 
     /// The lowest aligned offset at which `r` fits in `b`'s arena clear of
@@ -534,6 +543,8 @@ pub fn pack(
                 out.sub_range.insert(m, off);
             }
         }
+        out.depths
+            .extend(packed.depth.iter().map(|(&g, &d)| (space, g, d)));
     }
     out
 }

@@ -19,7 +19,7 @@
 //!   ordinals differ modulo the depth the planner claims share no byte.
 //!
 //! Tiles of one family (the same data: views, aliases, in-place results,
-//! carries) are never apart from each other.
+//! carries) are never apart from each other, nor concurrent stage copies.
 
 use tilemem_soc::Soc;
 
@@ -406,7 +406,7 @@ impl<'a> Rules<'a> {
     }
 
     /// Copies of different residues at the claimed depth are apart.
-    fn stages(&self, c: &StageClaims) -> Result<(), String> {
+    fn stages(&mut self, c: &StageClaims) -> Result<(), String> {
         for &(space, group, depth) in &c.depths {
             let Some(sp) = self.w.space_index(space) else {
                 continue;
@@ -434,7 +434,16 @@ impl<'a> Rules<'a> {
             let mut active: Vec<(u64, u64, VarId)> = Vec::new();
             for (start, end, res, v) in copies {
                 active.retain(|a| a.0 > start);
-                if let Some(&(_, _, o)) = active.iter().find(|a| a.1 != res) {
+                // Copies of one family (an in-place chain across stages)
+                // are one value, not concurrent copies.
+                let fv = self.fam.find(v);
+                let clash = active
+                    .iter()
+                    .map(|a| (a.1, a.2))
+                    .collect::<Vec<_>>()
+                    .into_iter()
+                    .find(|&(r, o)| r != res && self.fam.find(o) != fv);
+                if let Some((_, o)) = clash {
                     return Err(format!(
                         "pipeline copies '{}' and '{}' of group {group} hold different stages at \
                          the planned depth {depth} but share bytes in {}",
