@@ -17,12 +17,16 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use super::names::Names;
-use super::storage::{current_memref, current_space, current_tile_type, set_memref};
+use super::normalize::{normalize, snapshot};
+use super::storage::{current_memref, current_space, current_tile_type, rebase, set_memref};
+use super::yield_fixup::align_loop_carries;
 use crate::ir::{
     Block, Call, EntityRef, Expr, Function, Kwarg, MemBase, MemRef, MemSpace, StmtId, StmtKind,
     Type, VarDef, VarId,
 };
 use crate::ops;
+use crate::passes::analysis::facts;
+use crate::passes::analysis::order::ProgramOrder;
 use crate::passes::context::PassError;
 
 /// Gives every loop carry whose init value is read again after the loop
@@ -33,6 +37,9 @@ pub fn copy_reused_inits(f: &mut Function) -> Result<(), PassError> {
         return Ok(());
     }
     let mut names = Names::of(f);
+    // Views and aliases of the moved carries follow them, each at its
+    // offset in its source when this started.
+    let snap = snapshot(f);
     for (s, k, x, reader) in found {
         let space = current_space(f, x);
         if space == Some(MemSpace::Acc) {
@@ -86,20 +93,32 @@ pub fn copy_reused_inits(f: &mut Function) -> Result<(), PassError> {
             },
         );
         f.vars[copy].def = VarDef::Stmt(st);
-        let StmtKind::For(l) = &mut f.stmts[s].kind else {
-            continue;
-        };
-        if let Some(slot) = l.init_values_mut().and_then(|v| v.get_mut(k)) {
-            *slot = Expr::Var(copy);
+        let mut carried: Vec<VarId> = Vec::new();
+        if let StmtKind::For(l) = &mut f.stmts[s].kind {
+            if let Some(slot) = l.init_values_mut().and_then(|v| v.get_mut(k)) {
+                *slot = Expr::Var(copy);
+            }
+            carried.extend(l.iter_args.get(k).copied());
+            carried.extend(l.results.get(k).copied());
         }
-        let carried = [l.iter_args.get(k).copied(), l.results.get(k).copied()];
-        for v in carried.into_iter().flatten() {
-            let on_init = f.vars[v].ty.as_ref().and_then(Type::memref) == Some(&old);
-            if on_init {
-                set_memref(f, v, fresh.clone());
+        // Loop results (and typed iter args) take their init's window
+        // again, this loop's the copy's (their views follow below).
+        align_loop_carries(f);
+        // A view of a carry without a MemRef of its own (an iter arg as
+        // printed) was placed on the old init directly.
+        for (t, src) in direct_views(f) {
+            if !carried.contains(&src) || f.vars[src].ty.as_ref().and_then(Type::memref).is_some() {
+                continue;
+            }
+            if let Some(m) = f.vars[t].ty.as_ref().and_then(Type::memref) {
+                if m.base() == old.base() {
+                    let moved = rebase(m, &old, &fresh);
+                    set_memref(f, t, moved);
+                }
             }
         }
     }
+    normalize(f, &snap);
     Ok(())
 }
 
@@ -143,19 +162,29 @@ fn reused_inits(f: &Function) -> Vec<(StmtId, usize, VarId, StmtId)> {
             }
         }
     }
-    // The last read of each group: (position, statement).
-    let mut last: HashMap<usize, (usize, StmtId)> = HashMap::default();
-    for (i, &s) in order.iter().enumerate() {
+    // The last read of each group, loop-extended (a value defined before a
+    // loop and read in it is read again by the next iteration): (program
+    // index, statement).
+    let po = ProgramOrder::build(f);
+    let facts = facts::analyze_with(f, &po);
+    let def = |v: VarId| facts.var(v).def;
+    let mut last: HashMap<usize, (u32, StmtId)> = HashMap::default();
+    for &s in &order {
         f.stmts[s].for_each_use(&mut |v| {
             let g = find(&mut parent, v.index());
-            last.insert(g, (i, s));
+            let at = po.extended_read_from(s, def(v));
+            let e = last.entry(g).or_insert((at, s));
+            if at >= e.0 {
+                *e = (at, s);
+            }
         });
     }
     let mut out = Vec::new();
-    for (i, &s) in order.iter().enumerate() {
+    for &s in &order {
         let StmtKind::For(l) = &f.stmts[s].kind else {
             continue;
         };
+        let i = po.index[s];
         for (k, init) in l.init_values().iter().enumerate() {
             let Some(x) = init.as_var() else { continue };
             if current_space(f, x).is_none_or(|sp| !sp.is_on_chip()) {
@@ -196,4 +225,27 @@ fn position(f: &Function, s: StmtId) -> (Block, usize) {
         None
     }
     find(f, Block::Body, s).unwrap_or((Block::Body, 0))
+}
+
+/// `(tile, source)` for every view or bare alias of a variable.
+fn direct_views(f: &Function) -> Vec<(VarId, VarId)> {
+    let mut order = Vec::new();
+    walk(f, Block::Body, &mut order);
+    let mut out = Vec::new();
+    for s in order {
+        let StmtKind::Assign { targets, value } = &f.stmts[s].kind else {
+            continue;
+        };
+        let src = match value {
+            Expr::Var(y) => Some(*y),
+            Expr::Call(c) if ops::lookup_or_default(c.op_name()).is_view() => {
+                c.args.first().and_then(Expr::as_var)
+            }
+            _ => None,
+        };
+        if let Some(y) = src {
+            out.extend(targets.iter().map(|&t| (t, y)));
+        }
+    }
+    out
 }
