@@ -56,13 +56,17 @@ impl Gen {
         self.live[i].clone()
     }
 
-    fn same_rows(&mut self, rows: u64) -> String {
+    /// A live tile of `rows` rows (`or` when none is left).
+    fn same_rows(&mut self, rows: u64, or: &str) -> String {
         let same: Vec<String> = self
             .live
             .iter()
             .filter(|(_, r)| *r == rows)
             .map(|(v, _)| v.clone())
             .collect();
+        if same.is_empty() {
+            return or.to_string();
+        }
         same[self.rng.below(same.len())].clone()
     }
 
@@ -100,7 +104,7 @@ impl Gen {
             }
             2 | 3 => {
                 let (a, r) = self.pick();
-                let b = self.same_rows(r);
+                let b = self.same_rows(r, &a);
                 let op = ["add", "mul", "sub", "maximum"][self.rng.below(4)];
                 let v = self.fresh("t");
                 self.line(depth, &format!("{v}: {} = pl.tile.{op}({a}, {b})", tile(r)));
@@ -179,7 +183,7 @@ impl Gen {
                 for _ in 0..1 + self.rng.below(3) {
                     self.stmt(depth + 1);
                 }
-                let y = self.same_rows(r);
+                let y = self.same_rows(r, &c);
                 self.line(depth + 1, &format!("{res}: {} = pl.yield_({y})", tile(r)));
                 self.live = saved;
                 self.live.push((res, r));

@@ -451,10 +451,15 @@ fn push(f: &mut Function, cx: &mut Ctx, v: VarId, target: &MemRef, yield_stmt: S
             let Some(k) = l.results.iter().position(|&r| r == v) else {
                 return;
             };
-            if let Some(init) = l.init_values().get(k).and_then(Expr::as_var) {
-                push(f, cx, init, target, yield_stmt, depth + 1);
+            // A loop result lives where its init lives: it moves only when
+            // the init did.
+            let Some(init) = l.init_values().get(k).and_then(Expr::as_var) else {
+                return;
+            };
+            push(f, cx, init, target, yield_stmt, depth + 1);
+            if memref_of(f, cx, init).is_some_and(|m| same_window(&m, target)) {
+                retarget(f, cx, v, target.clone());
             }
-            retarget(f, cx, v, target.clone());
         }
         _ => {}
     }

@@ -18,11 +18,11 @@ use rustc_hash::FxHashMap as HashMap;
 
 use super::names::Names;
 use super::normalize::{normalize, snapshot};
-use super::storage::{current_memref, current_space, current_tile_type, rebase, set_memref};
+use super::storage::{current_memref, current_space, current_tile_type};
 use super::yield_fixup::align_loop_carries;
 use crate::ir::{
     Block, Call, EntityRef, Expr, Function, Kwarg, MemBase, MemRef, MemSpace, StmtId, StmtKind,
-    Type, VarDef, VarId,
+    VarDef, VarId,
 };
 use crate::ops;
 use crate::passes::analysis::facts;
@@ -93,30 +93,14 @@ pub fn copy_reused_inits(f: &mut Function) -> Result<(), PassError> {
             },
         );
         f.vars[copy].def = VarDef::Stmt(st);
-        let mut carried: Vec<VarId> = Vec::new();
         if let StmtKind::For(l) = &mut f.stmts[s].kind {
             if let Some(slot) = l.init_values_mut().and_then(|v| v.get_mut(k)) {
                 *slot = Expr::Var(copy);
             }
-            carried.extend(l.iter_args.get(k).copied());
-            carried.extend(l.results.get(k).copied());
         }
         // Loop results (and typed iter args) take their init's window
-        // again, this loop's the copy's (their views follow below).
+        // again, this loop's the copy's (their views follow at the end).
         align_loop_carries(f);
-        // A view of a carry without a MemRef of its own (an iter arg as
-        // printed) was placed on the old init directly.
-        for (t, src) in direct_views(f) {
-            if !carried.contains(&src) || f.vars[src].ty.as_ref().and_then(Type::memref).is_some() {
-                continue;
-            }
-            if let Some(m) = f.vars[t].ty.as_ref().and_then(Type::memref) {
-                if m.base() == old.base() {
-                    let moved = rebase(m, &old, &fresh);
-                    set_memref(f, t, moved);
-                }
-            }
-        }
     }
     normalize(f, &snap);
     Ok(())
@@ -225,27 +209,4 @@ fn position(f: &Function, s: StmtId) -> (Block, usize) {
         None
     }
     find(f, Block::Body, s).unwrap_or((Block::Body, 0))
-}
-
-/// `(tile, source)` for every view or bare alias of a variable.
-fn direct_views(f: &Function) -> Vec<(VarId, VarId)> {
-    let mut order = Vec::new();
-    walk(f, Block::Body, &mut order);
-    let mut out = Vec::new();
-    for s in order {
-        let StmtKind::Assign { targets, value } = &f.stmts[s].kind else {
-            continue;
-        };
-        let src = match value {
-            Expr::Var(y) => Some(*y),
-            Expr::Call(c) if ops::lookup_or_default(c.op_name()).is_view() => {
-                c.args.first().and_then(Expr::as_var)
-            }
-            _ => None,
-        };
-        if let Some(y) = src {
-            out.extend(targets.iter().map(|&t| (t, y)));
-        }
-    }
-    out
 }
