@@ -16,7 +16,8 @@
 
 use tilemem_mlir::parse::{parse_module, ParseOptions};
 use tilemem_plan::{csv, validate, Budget, Solution, SolverKind};
-use tilemem_pto::passes::{run_pipeline, ErrorKind, PassContext, PassId, PlannerMode};
+use tilemem_pto::passes::{ErrorKind, PlannerMode};
+use tilemem_pto::PlanOptions;
 use tilemem_soc::Soc;
 
 /// Inputs larger than this are skipped: the targets look for wrong
@@ -96,8 +97,9 @@ pub fn csv_reader(data: &[u8]) {
     assert_eq!(back.solution().ok(), Some(zeros), "offsets changed");
 }
 
-/// `plan` on programs the reader accepts, with the `pypto` and `dsa-rp`
-/// planners on 910B: a planning error is fine, an internal error (the
+/// `plan` on programs the reader accepts, with the `pypto`, `dsa-rp` and
+/// `optimal` planners on 910B (through [`tilemem_pto::plan()`], as every
+/// front end): a planning error is fine, an internal error (the
 /// validator rejected a placement) is not; the report's placements pass the
 /// validator; planning the printed result again gives the same text.
 pub fn plan(data: &[u8]) {
@@ -105,7 +107,7 @@ pub fn plan(data: &[u8]) {
     if tilemem_pto::parse::parse(src).is_err() {
         return;
     }
-    for planner in [PlannerMode::Pypto, PlannerMode::DsaRp] {
+    for planner in [PlannerMode::Pypto, PlannerMode::DsaRp, PlannerMode::Optimal] {
         let Some(first) = plan_once(src, planner) else {
             continue;
         };
@@ -124,17 +126,21 @@ fn plan_once(src: &str, planner: PlannerMode) -> Option<String> {
     let mut program = tilemem_pto::parse::parse(src)
         .unwrap_or_else(|e| panic!("{planner:?}: input does not read: {e}\n{src}"));
     let soc = Soc::from_name("910b").expect("910b is a known target");
-    let mut ctx = PassContext::new(soc, planner);
-    ctx.dsa.node_limit = Some(10_000);
-    let passes = PassId::default_pipeline(planner);
-    if let Err(e) = run_pipeline(&mut program, &mut ctx, &passes) {
-        assert!(
-            !matches!(e.kind, ErrorKind::Internal),
-            "{planner:?}: internal error: {e}"
-        );
-        return None;
-    }
-    let report = tilemem_pto::report::build(&program, &ctx.soc, true);
+    let mut opts = PlanOptions::new(soc, planner);
+    opts.dsa.node_limit = Some(10_000);
+    opts.report = true;
+    let done = match tilemem_pto::plan(&mut program, &opts) {
+        Ok(done) => done,
+        Err(failed) => {
+            assert!(
+                !matches!(failed.error.kind, ErrorKind::Internal),
+                "{planner:?}: internal error: {}",
+                failed.error
+            );
+            return None;
+        }
+    };
+    let report = done.report.expect("the report was asked for");
     for f in &report.functions {
         for s in &f.spaces {
             let (problem, solution) = s.placement();

@@ -17,9 +17,7 @@ use tilemem_mlir::ir::Severity;
 use tilemem_mlir::parse::{parse_module, split_input, Chunk, ParseOptions};
 use tilemem_plan::csv::{self, CsvError, CsvProblem};
 use tilemem_plan::{lower_bound, validate as check, Budget, Goal, Objective, SolverKind};
-use tilemem_pto::passes::{
-    run_pipeline, select_passes, ErrorKind, PassContext, PassId, PlannerMode,
-};
+use tilemem_pto::passes::{select_passes, ErrorKind, PlannerMode};
 use tilemem_soc::Soc;
 
 /// A failure on the Rust side, raised as a `tilemem.errors` class once the
@@ -131,32 +129,36 @@ fn plan(
     detached(py, move || {
         let mut program = tilemem_pto::parse::parse(&text)
             .map_err(|e| Fail::Parse(Where::at(file, e.line, e.col), e.message))?;
-        let mut ctx = PassContext::new(soc, mode);
-        ctx.dsa.time_limit = time_limit;
-        ctx.dsa.node_limit = (node_limit > 0).then_some(node_limit);
+        let mut opts = tilemem_pto::PlanOptions::new(soc, mode);
+        opts.passes = Some(selected);
+        opts.report = true;
+        opts.dsa.time_limit = time_limit;
+        opts.dsa.node_limit = (node_limit > 0).then_some(node_limit);
         if penalty_first {
-            ctx.dsa.objective = Objective::PenaltyThenPeak;
+            opts.dsa.objective = Objective::PenaltyThenPeak;
         }
-        let result = run_pipeline(&mut program, &mut ctx, &selected);
-        let diagnostics: Vec<String> = ctx.diagnostics.iter().map(|d| d.to_string()).collect();
-        if let Err(e) = result {
-            let at = match e.loc {
-                Some(l) => Where::at(file, l.line, l.col),
-                None => Where::at(file, 0, 0),
-            };
-            let message = e.to_string();
-            return Err(if e.is_capacity() {
-                Fail::Capacity(at, message)
-            } else if e.kind == ErrorKind::Input {
-                Fail::Parse(at, message)
-            } else {
-                Fail::Plan(at, message)
-            });
+        match tilemem_pto::plan(&mut program, &opts) {
+            Ok(done) => {
+                let diagnostics = done.diagnostics.iter().map(|d| d.to_string()).collect();
+                let report = done.report.map(|r| r.to_json()).unwrap_or_default();
+                Ok((tilemem_pto::print::print(&program), report, diagnostics))
+            }
+            Err(failed) => {
+                let e = failed.error;
+                let at = match e.loc {
+                    Some(l) => Where::at(file, l.line, l.col),
+                    None => Where::at(file, 0, 0),
+                };
+                let message = e.to_string();
+                Err(if e.is_capacity() {
+                    Fail::Capacity(at, message)
+                } else if e.kind == ErrorKind::Input {
+                    Fail::Parse(at, message)
+                } else {
+                    Fail::Plan(at, message)
+                })
+            }
         }
-        let addressed =
-            selected.contains(&PassId::AllocateMemoryAddr) && mode != PlannerMode::Ptoas;
-        let report = tilemem_pto::report::build(&program, &ctx.soc, addressed).to_json();
-        Ok((tilemem_pto::print::print(&program), report, diagnostics))
     })
 }
 

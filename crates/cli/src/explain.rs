@@ -13,6 +13,7 @@ use tilemem_pto::ir::Program;
 use tilemem_pto::passes::PlannerMode;
 use tilemem_soc::Soc;
 
+use crate::flags::ChipPlanner;
 use crate::output::{self, Outputs};
 
 /// Flags of `tilemem explain`.
@@ -20,12 +21,8 @@ use crate::output::{self, Outputs};
 pub struct Args {
     /// Input program (PyPTO text).
     pub file: PathBuf,
-    /// Target chip: 910b, 950, 310b or none.
-    #[arg(long, default_value = "910b")]
-    pub target: String,
-    /// The planner whose result is explained: pypto, dsa-rp or optimal.
-    #[arg(long, default_value = "pypto")]
-    pub planner: String,
+    #[command(flatten)]
+    pub chip: ChipPlanner,
     /// Explain every (function, space), not only those that do not fit.
     #[arg(long)]
     pub all: bool,
@@ -37,19 +34,19 @@ pub struct Args {
 /// Runs the subcommand: exit 0 once explained (whether or not the program
 /// fits), 2 on bad input.
 pub fn run(args: Args) -> ExitCode {
-    let Some(soc) = Soc::from_name(&args.target) else {
-        eprintln!(
-            "error: unknown --target '{}'; use 910b, 950, 310b or none",
-            args.target
-        );
-        return ExitCode::from(2);
+    let soc = match args.chip.soc() {
+        Ok(s) => s,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            return ExitCode::from(2);
+        }
     };
-    let planner = match PlannerMode::from_name(&args.planner) {
-        Some(p) if p != PlannerMode::Ptoas => p,
+    let planner = match args.chip.planners(false).as_deref() {
+        Ok([p]) if *p != PlannerMode::Ptoas => *p,
         _ => {
             eprintln!(
                 "error: unknown --planner '{}'; use pypto, dsa-rp or optimal",
-                args.planner
+                args.chip.planner
             );
             return ExitCode::from(2);
         }

@@ -13,6 +13,7 @@ use clap::{Parser, Subcommand};
 
 mod bench;
 mod explain;
+mod flags;
 mod fmt;
 mod html_map;
 mod map_model;

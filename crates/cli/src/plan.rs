@@ -11,28 +11,20 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use crate::flags::ChipPlanner;
 use crate::output::{self, Outputs};
 use crate::planned::Planned;
 use tilemem_pto::ir::Program;
-use tilemem_pto::passes::{run_pipeline, ErrorKind, PassContext, PassId, PlannerMode};
-use tilemem_soc::Soc;
+use tilemem_pto::passes::{ErrorKind, PassId, PlannerMode};
+use tilemem_pto::PlanOptions;
 
 /// Flags of `tilemem plan`.
 #[derive(clap::Args)]
 pub struct Args {
     /// Input program (PyPTO text, at any stage of the memory pipeline).
     pub file: PathBuf,
-    /// Target chip: 910b (A2/A3), 950 (A5), 310b, or none (no backend:
-    /// unlimited capacity, default policy).
-    #[arg(long, default_value = "910b")]
-    pub target: String,
-    /// Who decides sharing and addresses: pypto (reuse, then sequential
-    /// addresses), dsa-rp (joint placement, no reuse pass), ptoas (addresses
-    /// left to the assembler), optimal (dsa-rp's problem, exact solver).
-    /// `all` runs pypto, dsa-rp and optimal: the program and report are
-    /// pypto's, the summary and the HTML map show all three.
-    #[arg(long, default_value = "pypto")]
-    pub planner: String,
+    #[command(flatten)]
+    pub chip: ChipPlanner,
     /// Run exactly these passes (comma-separated, in pipeline order):
     /// init_memref, materialize_semantic_aliases, memory_reuse,
     /// allocate_memory_addr.
@@ -90,18 +82,6 @@ fn bad_input(msg: impl std::fmt::Display) -> ExitCode {
     ExitCode::from(2)
 }
 
-/// The planners `--planner` names (`all`: the three that place).
-pub fn planners(name: &str) -> Option<Vec<PlannerMode>> {
-    if name.eq_ignore_ascii_case("all") {
-        return Some(vec![
-            PlannerMode::Pypto,
-            PlannerMode::DsaRp,
-            PlannerMode::Optimal,
-        ]);
-    }
-    PlannerMode::from_name(name).map(|p| vec![p])
-}
-
 /// The format of a `--map` file, from its extension.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum MapFormat {
@@ -132,17 +112,13 @@ impl MapFormat {
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> ExitCode {
-    let Some(soc) = Soc::from_name(&args.target) else {
-        return bad_input(format_args!(
-            "unknown --target '{}'; use 910b, 950, 310b or none",
-            args.target
-        ));
+    let soc = match args.chip.soc() {
+        Ok(s) => s,
+        Err(msg) => return bad_input(msg),
     };
-    let Some(modes) = planners(&args.planner) else {
-        return bad_input(format_args!(
-            "unknown --planner '{}'; use pypto, dsa-rp, ptoas, optimal or all",
-            args.planner
-        ));
+    let modes = match args.chip.planners(true) {
+        Ok(m) => m,
+        Err(msg) => return bad_input(msg),
     };
     let Some(seed_rules) = tilemem_pto::passes::SeedRules::from_compat(&args.compat) else {
         return bad_input(format_args!(
@@ -191,25 +167,30 @@ pub fn run(args: Args) -> ExitCode {
         };
         // Only the last planner takes the program, so it is always there.
         let Some(mut program) = taken else { break };
-        let mut ctx = PassContext::new(soc.clone(), mode);
-        ctx.seed_rules = seed_rules;
+        let mut opts = PlanOptions::new(soc.clone(), mode);
+        opts.passes = Some(passes.clone());
+        opts.seed_rules = seed_rules;
+        opts.report = needs_report;
         if i == 0 {
-            ctx.dsa.export_dir = staging.clone();
+            opts.dsa.export_dir = staging.clone();
         }
-        ctx.dsa.time_limit = (args.time_limit.is_finite() && args.time_limit >= 0.0)
+        opts.dsa.time_limit = (args.time_limit.is_finite() && args.time_limit >= 0.0)
             .then(|| std::time::Duration::from_secs_f64(args.time_limit));
-        ctx.dsa.node_limit = (args.node_limit > 0).then_some(args.node_limit);
+        opts.dsa.node_limit = (args.node_limit > 0).then_some(args.node_limit);
         if args.penalty_first {
-            ctx.dsa.objective = tilemem_plan::Objective::PenaltyThenPeak;
+            opts.dsa.objective = tilemem_plan::Objective::PenaltyThenPeak;
         }
-        let result = run_pipeline(&mut program, &mut ctx, passes);
+        let (result, diagnostics, dsa_reports) = match tilemem_pto::plan(&mut program, &opts) {
+            Ok(done) => (Ok(done.report), done.diagnostics, done.dsa_reports),
+            Err(failed) => (Err(failed.error), failed.diagnostics, failed.dsa_reports),
+        };
         if i == 0 {
-            for d in &ctx.diagnostics {
+            for d in &diagnostics {
                 eprintln!("{d}");
             }
         }
         if mode == PlannerMode::Optimal {
-            for r in &ctx.dsa_reports {
+            for r in &dsa_reports {
                 eprintln!(
                     "[note] optimal {}/{}: {} bytes (dsa-rp greedy {}), penalty {}, {} ({})",
                     r.function,
@@ -227,33 +208,33 @@ pub fn run(args: Args) -> ExitCode {
                 );
             }
         }
-        if let Err(e) = result {
-            if i > 0 {
-                eprintln!("[note] planner {}: {e}", mode.name());
-                continue;
-            }
-            match e.loc {
-                Some(l) => eprintln!("{file}:{}:{}: {e}", l.line, l.col),
-                None => eprintln!("{file}: {e}"),
-            }
-            if e.kind == ErrorKind::Planning && !args.quiet {
-                // Planned in place: read the file again for the explanation.
-                let reread = match input.take() {
-                    Some(p) => Some(p),
-                    None => read_program(&args.file, &file).ok(),
-                };
-                if let Some(p) = reread {
-                    crate::explain::print_short(&p, &soc, mode);
+        let report = match result {
+            Ok(report) => report,
+            Err(e) => {
+                if i > 0 {
+                    eprintln!("[note] planner {}: {e}", mode.name());
+                    continue;
                 }
+                match e.loc {
+                    Some(l) => eprintln!("{file}:{}:{}: {e}", l.line, l.col),
+                    None => eprintln!("{file}: {e}"),
+                }
+                if e.kind == ErrorKind::Planning && !args.quiet {
+                    // Planned in place: read the file again for the explanation.
+                    let reread = match input.take() {
+                        Some(p) => Some(p),
+                        None => read_program(&args.file, &file).ok(),
+                    };
+                    if let Some(p) = reread {
+                        crate::explain::print_short(&p, &soc, mode);
+                    }
+                }
+                return match e.kind {
+                    ErrorKind::Input => ExitCode::from(2),
+                    ErrorKind::Planning | ErrorKind::Internal => ExitCode::from(1),
+                };
             }
-            return match e.kind {
-                ErrorKind::Input => ExitCode::from(2),
-                ErrorKind::Planning | ErrorKind::Internal => ExitCode::from(1),
-            };
-        }
-        let addressed = passes.contains(&PassId::AllocateMemoryAddr) && mode != PlannerMode::Ptoas;
-        let report =
-            needs_report.then(|| tilemem_pto::report::build(&program, &ctx.soc, addressed));
+        };
         done.push(Planned {
             planner: mode,
             program,

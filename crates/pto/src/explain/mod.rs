@@ -26,7 +26,8 @@
 
 use crate::ir::{Expr, Function, Program, StmtId, StmtKind, Type, VarId};
 use crate::passes::analysis::reserve::{self, Reserve};
-use crate::passes::{run_pipeline, PassContext, PassError, PassId, PlannerMode};
+use crate::passes::{PassError, PassId, PlannerMode};
+use crate::plan::PlanOptions;
 use crate::report;
 use std::collections::{BTreeMap, HashMap};
 
@@ -162,11 +163,12 @@ pub fn replan(
     planner: PlannerMode,
 ) -> Result<report::Report, PassError> {
     let mut p = program.clone();
-    let mut ctx = PassContext::new(soc.clone(), planner);
-    let passes = PassId::default_pipeline(planner);
-    run_pipeline(&mut p, &mut ctx, &passes)?;
-    let addressed = planner != PlannerMode::Ptoas;
-    Ok(report::build(&p, soc, addressed))
+    let mut opts = PlanOptions::new(soc.clone(), planner);
+    opts.report = true;
+    match crate::plan(&mut p, &opts) {
+        Ok(done) => Ok(done.report.unwrap_or_else(|| report::build(&p, soc, false))),
+        Err(failed) => Err(failed.error),
+    }
 }
 
 /// `program` with storage but no sharing yet (after `init_memref` and
@@ -177,12 +179,9 @@ pub fn before_sharing(
     planner: PlannerMode,
 ) -> Result<Program, PassError> {
     let mut early = program.clone();
-    let mut ctx = PassContext::new(soc.clone(), planner);
-    run_pipeline(
-        &mut early,
-        &mut ctx,
-        &[PassId::InitMemref, PassId::MaterializeSemanticAliases],
-    )?;
+    let mut opts = PlanOptions::new(soc.clone(), planner);
+    opts.passes = Some(vec![PassId::InitMemref, PassId::MaterializeSemanticAliases]);
+    crate::plan(&mut early, &opts).map_err(|f| f.error)?;
     Ok(early)
 }
 

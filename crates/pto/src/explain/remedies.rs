@@ -7,7 +7,8 @@ use super::{def_line, failed_usage, replan, reserves, shape_text, used};
 use super::{LiveTile, Remedy, SpaceExplain};
 use crate::ir::{Expr, Function, Program, StmtId, Type};
 use crate::passes::analysis::reserve::Reserve;
-use crate::passes::{PassContext, PlannerMode};
+use crate::passes::PlannerMode;
+use tilemem_soc::MemoryAllocatorPolicy;
 
 /// How many re-plans the remedies of one [`explain`] call may run. Each
 /// re-plan is a whole pipeline run, so a large program would otherwise
@@ -174,9 +175,7 @@ pub(super) fn remedies(
         // the re-plans use (what follows the window starts at an aligned
         // address, so a finer step gives nothing back), that still fits,
         // probably the one that gives back exactly the missing bytes.
-        let step = PassContext::new(soc.clone(), planner)
-            .policy
-            .alignment(r.space);
+        let step = tilemem_soc::DefaultPolicy.alignment(r.space);
         let guess = r.size.saturating_sub(missing) / step;
         if let Some((size, b)) = largest_fitting(r.size / step, guess, |k| {
             fits(&with_size(k * step), soc, planner, s)
