@@ -559,13 +559,13 @@ fn stmt_touches(
 ) -> bool {
     let st = &f.stmts[s];
     let mut found = false;
-    if !matches!(st.kind, StmtKind::Yield(_)) {
-        st.for_each_use(&mut |u| {
-            if hits(u) {
-                found = true;
-            }
-        });
-    }
+    // A nested loop's or `if`'s yield reads what it yields like any
+    // statement (an inner loop handing on the outer carry reads it).
+    st.for_each_use(&mut |u| {
+        if hits(u) {
+            found = true;
+        }
+    });
     if let StmtKind::Assign { targets, .. } = &st.kind {
         for &t in targets {
             let r = memref_of(f, cx, t).and_then(|m| root(&m));
