@@ -281,11 +281,19 @@ fn no_alias(
             continue;
         };
         let info = ops::lookup_or_default(call.op_name());
+        // Every root a forbidden operand's bytes may be in (a phi's branch
+        // values too: the yield fix-up may put the phi on one of them).
         let forbidden: Vec<RootId> =
             forbidden_operands_with(f, call, first, family, rules.narrowing_casts)
                 .into_iter()
                 .filter_map(|i| call.args[i].as_var())
-                .filter_map(|v| lt.storage_root(f, v))
+                .flat_map(|v| {
+                    let mut rs = lt.carrying_roots(f, v);
+                    if rs.is_empty() {
+                        rs.extend(lt.storage_root(f, v));
+                    }
+                    rs
+                })
                 .collect();
         for &t in targets {
             if !forbidden.is_empty() && matches!(f.vars[t].ty, Some(Type::Tuple(_)) | None) {

@@ -29,9 +29,9 @@
 //! Read-only and deterministic.
 
 use super::facts::Facts;
-use super::order::{carried_from, is_assigned, Lifetime, ProgramOrder};
+use super::order::{is_assigned, Lifetime, ProgramOrder};
 use super::roots::{AllocationLifetimes, RootId};
-use crate::ir::{EntityRef, Function, StmtKind, VarDef, VarId};
+use crate::ir::{EntityRef, Function, StmtKind, VarDef};
 
 /// The occupancy of one root: sorted, merged half-open intervals in the
 /// DSA_RP model's time scale ([`Lifetime::half_open`]).
@@ -117,32 +117,9 @@ pub fn occupancies(
             },
             _ => continue,
         };
-        for r in carrying_roots(f, lt, v) {
+        for r in lt.carrying_roots(f, v) {
             push(r, from, to);
         }
     }
     spans.into_iter().map(Occupancy::of_spans).collect()
-}
-
-/// The roots holding the bytes of `v`: its own, and those of the values
-/// it carries, through phis of phis.
-fn carrying_roots(f: &Function, lt: &AllocationLifetimes, v: VarId) -> Vec<RootId> {
-    let mut out = Vec::new();
-    let mut stack = vec![(v, 0u32)];
-    let mut seen: Vec<VarId> = Vec::new();
-    while let Some((w, depth)) = stack.pop() {
-        if seen.contains(&w) {
-            continue;
-        }
-        seen.push(w);
-        if let Some(r) = lt.root_of(w) {
-            if !out.contains(&r) {
-                out.push(r);
-            }
-        }
-        if depth < 64 && is_assigned(f, w).is_none() {
-            stack.extend(carried_from(f, w).into_iter().map(|n| (n, depth + 1)));
-        }
-    }
-    out
 }

@@ -214,6 +214,32 @@ impl AllocationLifetimes {
         None
     }
 
+    /// The roots that may hold `v`'s bytes: its own, and for a value
+    /// without a definition of its own (an iter arg, a loop or `if`
+    /// result) those of the values it carries, through phis of phis (an
+    /// `if` result's branch values stay where they are until the yield
+    /// fix-up moves them onto one window).
+    pub fn carrying_roots(&self, f: &Function, v: VarId) -> Vec<RootId> {
+        let mut out = Vec::new();
+        let mut stack = vec![(v, 0u32)];
+        let mut seen: Vec<VarId> = Vec::new();
+        while let Some((w, depth)) = stack.pop() {
+            if seen.contains(&w) {
+                continue;
+            }
+            seen.push(w);
+            if let Some(r) = self.root_of(w) {
+                if !out.contains(&r) {
+                    out.push(r);
+                }
+            }
+            if depth < 64 && is_assigned(f, w).is_none() {
+                stack.extend(carried_from(f, w).into_iter().map(|n| (n, depth + 1)));
+            }
+        }
+        out
+    }
+
     /// Frees the per-variable tables (each variable's definition and
     /// root) once the caller is done with them: MemoryReuse after
     /// collecting its constraints, as packing and rewriting read only the
