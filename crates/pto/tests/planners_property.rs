@@ -1,10 +1,12 @@
 //! Every planner on generated programs, on every target: the placement
 //! check after allocate_memory_addr accepts every output (a planning error,
-//! such as a space over capacity, is fine; an internal error is not), the
-//! planners agree on every hard rule (each separation of the planner-
-//! neutral model, built on the program each planner places, holds between
-//! the tiles of the two roots in its output), and every printed lower
-//! bound is at most the bytes its planner uses.
+//! such as a space over capacity, is fine; an internal error is not), so
+//! every planner's output meets every hard rule as the one independent
+//! checker reads them; the planners that place the planner-neutral model's
+//! roots as they are (DSA_RP, optimal) keep every separation of that
+//! model between the tiles of the two roots (MemoryReuse repacks a model
+//! rebuilt after each yield fix-up, so its roots change on the way); and
+//! every printed lower bound is at most the bytes its planner uses.
 //!
 //! The programs mix what the rules are about: no-alias ops, `tile.sels`
 //! with its written workspace (in straight code and in loops), narrowing
@@ -412,6 +414,11 @@ fn check(src: &str, target: &str, planner: PlannerMode) -> Result<(), String> {
         return fail(e);
     }
     let f = &p.functions[0];
+    let pairs = if planner == PlannerMode::Pypto {
+        Vec::new()
+    } else {
+        pairs
+    };
     for (a, b, why) in &pairs {
         for &x in a {
             for &y in b {
