@@ -218,6 +218,20 @@ impl Function {
         })
     }
 
+    /// Whether the body is a bare `...`: an abstract function (a SubWorker
+    /// bound at run time), which the memory passes leave alone.
+    pub fn is_abstract(&self) -> bool {
+        let mut code = self
+            .body
+            .iter()
+            .filter(|&&s| !matches!(self.stmts[s].kind, StmtKind::Comment(_) | StmtKind::Blank));
+        let first = code.next();
+        code.next().is_none()
+            && first.is_some_and(
+                |&s| matches!(&self.stmts[s].kind, StmtKind::Expr(Expr::Path(p)) if &**p == "..."),
+            )
+    }
+
     /// The function type named by the decorator.
     pub fn kind(&self) -> FunctionKind {
         let ty = self

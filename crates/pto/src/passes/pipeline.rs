@@ -44,6 +44,40 @@ pub fn run_pipeline(
     ctx: &mut PassContext,
     passes: &[PassId],
 ) -> Result<(), PassError> {
+    // Abstract functions (a bare `...` body) are left as they are: set
+    // aside while the passes run, put back in their places after.
+    if program.functions.iter().any(|f| f.is_abstract()) {
+        let all = std::mem::take(&mut program.functions);
+        let (kept, set_aside): (Vec<_>, Vec<_>) = all
+            .into_iter()
+            .enumerate()
+            .partition(|(_, f)| !f.is_abstract());
+        let places: Vec<usize> = kept.iter().map(|&(i, _)| i).collect();
+        program.functions = kept.into_iter().map(|(_, f)| f).collect();
+        let result = run_concrete(program, ctx, passes);
+        let mut merged: Vec<Option<Function>> =
+            (0..places.len() + set_aside.len()).map(|_| None).collect();
+        for (i, f) in places
+            .into_iter()
+            .zip(std::mem::take(&mut program.functions))
+        {
+            merged[i] = Some(f);
+        }
+        for (i, f) in set_aside {
+            merged[i] = Some(f);
+        }
+        program.functions = merged.into_iter().flatten().collect();
+        return result;
+    }
+    run_concrete(program, ctx, passes)
+}
+
+/// [`run_pipeline`] on a program without abstract functions.
+fn run_concrete(
+    program: &mut Program,
+    ctx: &mut PassContext,
+    passes: &[PassId],
+) -> Result<(), PassError> {
     // A program printed after allocate_memory_addr carries absolute
     // addresses; the passes before it work on root-relative offsets.
     let relative = passes

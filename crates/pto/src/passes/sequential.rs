@@ -263,7 +263,7 @@ fn plan_layout(
             if used > cap {
                 // PyPTO's wording first (its reserve sentences included),
                 // then tilemem's own advice.
-                let note = reserve::capacity_note(&reserves, &space);
+                let note = reserve::capacity_note(&reserves, &space, cap);
                 // One allocation that alone does not fit is named, at its
                 // own line: that is the one to shrink.
                 let alone = allocs

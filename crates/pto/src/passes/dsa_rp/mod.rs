@@ -1,12 +1,16 @@
-//! `allocate_memory_addr` for the DSA_RP planner mode (and the `optimal`
-//! mode built on the same model).
+//! The address stage of the DSA_RP planner mode (and the `optimal` mode
+//! built on the same model), run by `allocate_memory_addr`, which checks
+//! every output with [`crate::passes::verify`].
 //!
-//! # What the pass does
+//! # What the stage does
 //! MemoryReuse is skipped in this mode, so every allocation root keeps its
-//! identity. Per kernel function (InCore/AIC/AIV) and memory space the pass
-//! lowers the roots to a placement model (`model`), places them with the
-//! canonical greedy ([`tilemem_plan::solve::Canonical`]), checks the result with the independent
-//! validator of `tilemem-plan`, and writes the addresses back (`write`).
+//! identity. Per kernel function (InCore/AIC/AIV) and memory space the stage
+//! lowers the roots of the planner-neutral model
+//! ([`crate::passes::analysis::model`]) to a placement model (`model`),
+//! places them with the canonical greedy
+//! ([`tilemem_plan::solve::Canonical`]), checks the result with the
+//! validator of `tilemem-plan` on its own problem, and writes the addresses
+//! back (`write`).
 //!
 //! Assumes: InitMemRef (and MaterializeSemanticAliases) ran: tiles carry
 //! MemRefs into top-level `tile.alloc` roots. Guarantees: every tile of a
@@ -18,13 +22,15 @@
 //! first run wrote only when the program is re-planned from scratch).
 //!
 //! # The model (derived from PyPTO's reference outputs)
-//! - **Lifetimes**: statement indices as in MemoryReuse (`facts`); a root
-//!   lives on `[s, e]` (union of its members); the DSA lifetime is the
-//!   half-open `[2s+1, max(2s+2, 2e+1))`, so a value read for the last time
-//!   by the statement that defines another may share bytes with it.
-//! - **Hard pairs**: overlapping lifetimes; declared (`pinned`) allocations
-//!   against everything in their space; no-alias rules of the op table
-//!   (target aware); the split-AIV load + tpop hazard on A2/A3.
+//! - **Lifetimes**: the shared model's (MemoryReuse's roots and lifetimes,
+//!   with the occupancy of values without a definition of their own); a
+//!   root lives on `[s, e]`; the DSA lifetime is the half-open
+//!   `[2s+1, max(2s+2, 2e+1))`, so a value read for the last time by the
+//!   statement that defines another may share bytes with it.
+//! - **Hard pairs**: overlapping lifetimes and every separation of the
+//!   shared model (declared allocations, no-alias rules incl. tuples, the
+//!   A2/A3 operand pairs, the split-AIV load + tpop hazard, written
+//!   workspaces).
 //! - **Pipeline pairs**: roots holding copies of different stages of one
 //!   `pipeline_membership` group (nested pipelines tag a tile with several
 //!   groups; any shared group with different stages makes a pair). They
@@ -34,15 +40,17 @@
 //!   concurrent copies: lifetimes and the other rules alone decide, and
 //!   their handoff may cost a penalty like any other pair. The strict pass
 //!   uses the affordable depth `min(stages, capacity / slot)` (slot =
-//!   largest aligned member); when nothing fits, every group drops to depth
-//!   1 and the pass runs again. `PH-DSA-001` reports stage copies that end
+//!   largest aligned member); when nothing fits and those depths keep some
+//!   stage copies apart, all those separations become penalties of weight 1
+//!   at once and the same greedy runs again. `PH-DSA-001` reports stage copies that end
 //!   up sharing bytes. Handoffs between copies of different stages are the
 //!   pipeline's own: never a penalty.
-//! - **Soft pairs** (unit weight, only with a backend): PyPTO's penalty
-//!   recognizer (`penalty`): accesses are the operands and results of
-//!   ops with memory-access evidence; an op without functional evidence
-//!   poisons the roots it touches (a whole-root `tile.store`/`tile.assemble`
-//!   excepted); a root qualifies when every access covers it whole, all
+//! - **Soft pairs** (weight 1 however many rules match a pair, only with a
+//!   backend): PyPTO's penalty recognizer (`penalty`): accesses are the
+//!   operands and results of ops with memory-access evidence (a provably
+//!   whole `tile.assemble` does not read its target); an op without
+//!   functional evidence poisons the roots it touches (a whole-root
+//!   `tile.store`/`tile.assemble` excepted); a root qualifies when every access covers it whole, all
 //!   lie on one structured path and the first is a write on one pipe; two
 //!   qualifying roots of one path cost 1 when the earlier one has a
 //!   terminal access on a pipe other than the later one's first write, and
@@ -57,8 +65,11 @@
 //!   offset). An order's placement replaces the incumbent only when
 //!   strictly better on `(penalty, peak)`.
 //!
-//! On the reference folder this reproduces every DSA_RP case output
-//! (99/99) and, for the real kernels, every output except those listed by
+//! On the reference folder this reproduces every DSA_RP case output from
+//! the case's source and, with the address stage alone, every case but
+//! the two whose DSA_RP chain failed earlier (a divergent accumulator phi,
+//! which MaterializeSemanticAliases rejects; the address stage does no
+//! yield fix-up and no accumulator check of its own), and, for the real kernels, every output except those listed by
 //! `tests/dsa_rp_conformance.rs` (see `dsa_rp_known_good.txt`). Two kernel
 //! outputs differ by design, because the seeds are newer than the PyPTO
 //! build that printed them, and match under `--compat pypto-e2d0f78`:
@@ -215,10 +226,14 @@ pub fn plan_function(
             if let Some(dir) = &opts.export_dir {
                 export(dir, m, &problem, None, None)?;
             }
+            let note = m
+                .capacity
+                .map(|c| reserve::capacity_note(&reserves, &m.space, c))
+                .unwrap_or_default();
             return Err(PassError::planning(format!(
                 "DSA-RP could not find a placement for '{}' within the on-chip memory \
                  capacities: canonical greedy found no capacity-fitting placement \
-                 ({} space: {} buffers, {} bytes requested, capacity {})",
+                 ({} space: {} buffers, {} bytes requested, capacity {}){note}",
                 m.function,
                 m.space.name(),
                 m.buffers.len(),

@@ -575,6 +575,36 @@ mod tests {
             .collect()
     }
 
+    /// A pair weighs 1 however many rules give it a penalty (a handoff
+    /// both ways, a relaxed stage separation), as PyPTO counts it; a
+    /// relaxed stage separation is a penalty, a strict one a conflict.
+    #[test]
+    fn every_penalty_pair_weighs_one() {
+        let mut g = Mt19937_64::new(1);
+        let mut buffers = random_buffers(&mut g, 2);
+        buffers[0].life = (1, 3);
+        buffers[1].life = (5, 7);
+        let m = DsaModel {
+            function: "f".into(),
+            space: MemSpace::Vec,
+            buffers,
+            hard: BTreeMap::new(),
+            pipeline: [((0, 1), vec![(0, 0, 1)])].into_iter().collect(),
+            groups: [(0, (2, 32))].into_iter().collect(),
+            soft: vec![(0, 1), (1, 0)],
+            exclusive: BTreeSet::new(),
+            capacity: None,
+            reserved_end: 0,
+            align: 32,
+        };
+        let relaxed = m.to_problem(None);
+        assert_eq!(relaxed.penalties, [(BufferId(0), BufferId(1), 1)]);
+        assert!(relaxed.conflicts.is_empty());
+        let strict = m.to_problem(Some(&[(0, 2)].into_iter().collect()));
+        assert_eq!(strict.penalties, [(BufferId(0), BufferId(1), 1)]);
+        assert_eq!(strict.conflicts, [(BufferId(0), BufferId(1))]);
+    }
+
     /// Every pair some rule other than the lifetime overlap applies to is
     /// visited: a declared root, a shared group, or a handoff or back-edge
     /// penalty on one path (checked against the all-pairs definition).
