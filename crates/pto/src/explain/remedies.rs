@@ -215,7 +215,7 @@ pub(super) fn remedies(
         };
         let t = LiveTile {
             name: name.clone(),
-            bytes: tt.static_bytes().unwrap_or(0),
+            bytes: tt.storage_bytes(soc).unwrap_or(0),
             shape: shape_text(&tt.shape),
             dtype: tt.dtype.name().to_string(),
             line: def_line(f, v).unwrap_or(0),
@@ -258,7 +258,7 @@ pub(super) fn remedies(
             let new_bytes = p.functions[fidx]
                 .ty(v)
                 .and_then(Type::as_tile)
-                .and_then(|tt| tt.static_bytes())
+                .and_then(|tt| tt.storage_bytes(soc))
                 .unwrap_or(0);
             out.push(Remedy {
                 change: format!(

@@ -10,7 +10,7 @@
 //! - a member (an assignment-defined tile whose MemRef names the root):
 //!   from its definition to its last (loop-extended) read;
 //! - a value without a definition of its own, charged to its own root and
-//!   to the roots of every value it carries ([`carried_from`], followed
+//!   to the roots of every value it carries (`carried_from`, followed
 //!   through phis of phis): a loop iter arg over its whole loop (the next
 //!   iteration reads it again), a loop result and an `if` result from where
 //!   their statement ends (an `if` result before the join sits in the bytes

@@ -32,11 +32,11 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use tilemem_soc::{MemSpace, MemoryAllocatorPolicy, Soc};
 
-use crate::ir::{EntityRef, Expr, Function, Type};
+use crate::ir::{EntityRef, Function, Type};
 use crate::passes::analysis::constraints::AllocationConstraints;
 use crate::passes::analysis::order::Lifetime;
 use crate::passes::analysis::roots::{AllocationLifetimes, RootId};
-use crate::passes::analysis::walk::stmts;
+use crate::passes::analysis::reserve;
 
 /// Where a root's bytes end up: inside `arena` (a representative root) at
 /// byte `offset`.
@@ -438,36 +438,13 @@ fn sub_range_eligible(f: &Function, lt: &AllocationLifetimes, roots: &[RootId]) 
     true
 }
 
-/// Bytes reserved in `space` by `system.reserve_buffer` calls (AIC functions
-/// reserve in Mat, others in Vec): the end of the reserved window.
+/// Where the reserved windows of `space` end (the one resolver of
+/// [`reserve`]; an unresolvable window is left to the address pass, which
+/// reports it).
 pub fn reserved_end(f: &Function, space: MemSpace, policy: &dyn MemoryAllocatorPolicy) -> u64 {
-    let reserve_space = if f.kind() == crate::ir::FunctionKind::Aic {
-        MemSpace::Mat
-    } else {
-        MemSpace::Vec
-    };
-    if space != reserve_space {
-        return 0;
-    }
-    let mut end = 0u64;
-    for (_, s) in stmts(f) {
-        let Some(call) = f.stmts[s].call() else {
-            continue;
-        };
-        if !crate::ops::has_class(call.op_name(), crate::ops::OpClass::Reserve) {
-            continue;
-        }
-        let Some(size) = call.kwarg("size").and_then(Expr::as_int) else {
-            continue;
-        };
-        let size = u64::try_from(size).unwrap_or(0);
-        let base = match call.kwarg("base").and_then(Expr::as_int) {
-            Some(b) if b >= 0 => b as u64,
-            _ => policy.align_address(end, space),
-        };
-        end = end.max(base.saturating_add(size));
-    }
-    end
+    reserve::resolve(f, policy)
+        .map(|r| reserve::reserved_end(&r, &space))
+        .unwrap_or(0)
 }
 
 /// Packs every space of `f`.

@@ -9,13 +9,13 @@
 //! (a bug in the memory passes); no output is written.
 //!
 //! The checks:
-//! - **bounds** ([`windows`]): every allocation's lowest byte is aligned
+//! - **bounds** (`windows`): every allocation's lowest byte is aligned
 //!   as the address policy says and its tiles stay within the space's
 //!   capacity;
-//! - **data flow** ([`flow`]): the program run abstractly, every read finds
+//! - **data flow** (`flow`): the program run abstractly, every read finds
 //!   the value it reads intact on every path (the lifetime rule, exact
 //!   through loops and branches);
-//! - **rules** ([`rules`]): reserved windows, declared allocations,
+//! - **rules** (`rules`): reserved windows, declared allocations,
 //!   no-alias, written workspaces, the split-AIV load + tpop hazard and the
 //!   pipeline-stage separation the planner claims.
 
