@@ -17,7 +17,7 @@ use tilemem_mlir::ir::Severity;
 use tilemem_mlir::parse::{parse_module, split_input, Chunk, ParseOptions};
 use tilemem_plan::csv::{self, CsvError, CsvProblem};
 use tilemem_plan::{lower_bound, validate as check, Budget, Goal, Objective, SolverKind};
-use tilemem_pto::passes::{select_passes, ErrorKind, PlannerMode};
+use tilemem_pto::passes::{select_passes, ErrorKind, PassId, PlannerMode};
 use tilemem_soc::Soc;
 
 /// A failure on the Rust side, raised as a `tilemem.errors` class once the
@@ -101,47 +101,122 @@ fn plan(
     node_limit: Option<u64>,
     penalty_first: bool,
 ) -> PyResult<Planned> {
-    let soc = Soc::from_name(target).ok_or_else(|| {
-        PyValueError::new_err(format!(
-            "unknown target '{target}'; use 910b, 950, 310b or none"
-        ))
-    })?;
-    let mode = PlannerMode::from_name(planner).ok_or_else(|| {
-        PyValueError::new_err(format!(
-            "unknown planner '{planner}'; use pypto, dsa-rp, ptoas or optimal"
-        ))
-    })?;
-    let names: Option<Vec<&str>> = passes
-        .as_ref()
-        .map(|v| v.iter().map(String::as_str).collect());
-    let selected = select_passes(mode, names.as_deref(), stop_after.as_deref())
-        .map_err(PyValueError::new_err)?;
-    let time_limit = match time_limit {
-        None => Some(Duration::from_secs(10)),
-        Some(t) if t.is_finite() && t >= 0.0 => Some(Duration::from_secs_f64(t)),
-        Some(_) => {
-            return Err(PyValueError::new_err(
-                "time_limit must be a non-negative number of seconds",
-            ))
-        }
-    };
-    let node_limit = node_limit.unwrap_or(tilemem_pto::passes::dsa_rp::DEFAULT_NODE_LIMIT);
+    let setup = Setup::new(target, planner, passes, stop_after, time_limit, node_limit, penalty_first)?;
     detached(py, move || {
         let mut program = tilemem_pto::parse::parse(&text)
             .map_err(|e| Fail::Parse(Where::at(file, e.line, e.col), e.message))?;
-        let mut opts = tilemem_pto::PlanOptions::new(soc, mode);
-        opts.passes = Some(selected);
+        let (report, diagnostics) = setup.run(&mut program, file)?;
+        Ok((tilemem_pto::print::print(&program), report, diagnostics))
+    })
+}
+
+/// Plans a PyPTO MessagePack document (`pypto.ir.serialize(program)`) and
+/// returns the planned document, the JSON report and the diagnostics:
+/// what `tilemem plan K.msgpack -o K.out.msgpack` does, GIL released
+/// throughout.
+#[pyfunction]
+#[pyo3(signature = (data, target="910b", planner="pypto", passes=None, stop_after=None,
+                    file="<document>", time_limit=None, node_limit=None, penalty_first=false))]
+#[allow(clippy::too_many_arguments)]
+fn plan_document<'py>(
+    py: Python<'py>,
+    data: Vec<u8>,
+    target: &str,
+    planner: &str,
+    passes: Option<Vec<String>>,
+    stop_after: Option<String>,
+    file: &str,
+    time_limit: Option<f64>,
+    node_limit: Option<u64>,
+    penalty_first: bool,
+) -> PyResult<(Bound<'py, pyo3::types::PyBytes>, String, Vec<String>)> {
+    let setup = Setup::new(target, planner, passes, stop_after, time_limit, node_limit, penalty_first)?;
+    let (out, report, diagnostics) = detached(py, move || {
+        let (mut program, origin) = tilemem_pto::msgpack::read_with_origin(&data)
+            .map_err(|e| Fail::Parse(Where::at(file, 0, 0), e.to_string()))?;
+        let (report, diagnostics) = setup.run(&mut program, file)?;
+        let out = tilemem_pto::msgpack::write_program(&program, &origin)
+            .map_err(|e| Fail::Plan(Where::at(file, 0, 0), e.to_string()))?;
+        Ok((out, report, diagnostics))
+    })?;
+    Ok((pyo3::types::PyBytes::new(py, &out), report, diagnostics))
+}
+
+/// What `plan` and `plan_document` share: the checked arguments and the
+/// pipeline run.
+struct Setup {
+    soc: Soc,
+    mode: PlannerMode,
+    selected: Vec<PassId>,
+    time_limit: Option<Duration>,
+    node_limit: u64,
+    penalty_first: bool,
+}
+
+impl Setup {
+    fn new(
+        target: &str,
+        planner: &str,
+        passes: Option<Vec<String>>,
+        stop_after: Option<String>,
+        time_limit: Option<f64>,
+        node_limit: Option<u64>,
+        penalty_first: bool,
+    ) -> PyResult<Setup> {
+        let soc = Soc::from_name(target).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "unknown target '{target}'; use 910b, 950, 310b or none"
+            ))
+        })?;
+        let mode = PlannerMode::from_name(planner).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "unknown planner '{planner}'; use pypto, dsa-rp, ptoas or optimal"
+            ))
+        })?;
+        let names: Option<Vec<&str>> = passes
+            .as_ref()
+            .map(|v| v.iter().map(String::as_str).collect());
+        let selected = select_passes(mode, names.as_deref(), stop_after.as_deref())
+            .map_err(PyValueError::new_err)?;
+        let time_limit = match time_limit {
+            None => Some(Duration::from_secs(10)),
+            Some(t) if t.is_finite() && t >= 0.0 => tilemem_plan::time_limit_from_secs(t),
+            Some(_) => {
+                return Err(PyValueError::new_err(
+                    "time_limit must be a non-negative number of seconds",
+                ))
+            }
+        };
+        let node_limit = node_limit.unwrap_or(tilemem_pto::passes::dsa_rp::DEFAULT_NODE_LIMIT);
+        Ok(Setup {
+            soc,
+            mode,
+            selected,
+            time_limit,
+            node_limit,
+            penalty_first,
+        })
+    }
+
+    /// Runs the passes; returns the JSON report and the diagnostics.
+    fn run(
+        self,
+        program: &mut tilemem_pto::ir::Program,
+        file: &str,
+    ) -> Result<(String, Vec<String>), Fail> {
+        let mut opts = tilemem_pto::PlanOptions::new(self.soc, self.mode);
+        opts.passes = Some(self.selected);
         opts.report = true;
-        opts.dsa.time_limit = time_limit;
-        opts.dsa.node_limit = (node_limit > 0).then_some(node_limit);
-        if penalty_first {
+        opts.dsa.time_limit = self.time_limit;
+        opts.dsa.node_limit = (self.node_limit > 0).then_some(self.node_limit);
+        if self.penalty_first {
             opts.dsa.objective = Objective::PenaltyThenPeak;
         }
-        match tilemem_pto::plan(&mut program, &opts) {
+        match tilemem_pto::plan(program, &opts) {
             Ok(done) => {
                 let diagnostics = done.diagnostics.iter().map(|d| d.to_string()).collect();
                 let report = done.report.map(|r| r.to_json()).unwrap_or_default();
-                Ok((tilemem_pto::print::print(&program), report, diagnostics))
+                Ok((report, diagnostics))
             }
             Err(failed) => {
                 let e = failed.error;
@@ -159,7 +234,7 @@ fn plan(
                 })
             }
         }
-    })
+    }
 }
 
 /// Runs HIVM passes over MLIR text (see `tilemem.opt`): what `tilemem opt`
@@ -288,7 +363,7 @@ fn solve(
         ));
     }
     let budget = Budget::default()
-        .with_time_limit(Some(Duration::from_secs_f64(time_limit)))
+        .with_time_limit(tilemem_plan::time_limit_from_secs(time_limit))
         .with_node_limit(node_limit)
         .with_goal(if fit { Goal::Fit } else { Goal::Lowest })
         .with_objective(if penalty_first {
@@ -408,6 +483,7 @@ fn mlir_passes() -> Vec<(String, String)> {
 #[pymodule]
 fn _tilemem(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(plan, m)?)?;
+    m.add_function(wrap_pyfunction!(plan_document, m)?)?;
     m.add_function(wrap_pyfunction!(opt, m)?)?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;

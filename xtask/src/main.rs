@@ -1,4 +1,5 @@
-//! `cargo xtask ods [ODS_DIR]`: regenerates the op-format table.
+//! `cargo xtask ods [ODS_DIR]`: regenerates the op-format and op-traits
+//! tables.
 //! `cargo xtask pto-registry [CSV]`: regenerates the PyPTO op table.
 
 use std::path::PathBuf;
@@ -12,21 +13,25 @@ fn main() -> ExitCode {
                 .get(1)
                 .map(PathBuf::from)
                 .unwrap_or_else(xtask::default_ods_dir);
-            match xtask::generate(&dir) {
-                Ok(text) => {
-                    let out = xtask::table_path();
-                    if let Err(e) = std::fs::write(&out, text) {
-                        eprintln!("error: cannot write {}: {e}", out.display());
-                        return ExitCode::from(1);
+            let tables = [
+                (xtask::generate(&dir), xtask::table_path()),
+                (xtask::generate_traits(&dir), xtask::traits_path()),
+            ];
+            for (text, out) in tables {
+                let text = match text {
+                    Ok(t) => t,
+                    Err(e) => {
+                        eprintln!("error: cannot read ODS files under {}: {e}", dir.display());
+                        return ExitCode::from(2);
                     }
-                    println!("wrote {}", out.display());
-                    ExitCode::SUCCESS
+                };
+                if let Err(e) = std::fs::write(&out, text) {
+                    eprintln!("error: cannot write {}: {e}", out.display());
+                    return ExitCode::from(1);
                 }
-                Err(e) => {
-                    eprintln!("error: cannot read ODS files under {}: {e}", dir.display());
-                    ExitCode::from(2)
-                }
+                println!("wrote {}", out.display());
             }
+            ExitCode::SUCCESS
         }
         Some("pto-registry") => {
             let csv = args

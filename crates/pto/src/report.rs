@@ -267,6 +267,25 @@ pub fn lower_bound(values: &[LiveValue], space: MemSpace) -> u64 {
     )
 }
 
+/// Runs the independent placement check
+/// ([`check_function`](crate::passes::verify::check_function)) on every
+/// kernel function of a program as printed after allocate_memory_addr,
+/// from the program text alone: what a reader of the output sees. The
+/// fuzz targets and tests call it on every planner's output.
+pub fn check_placement(
+    program: &Program,
+    soc: &Soc,
+    policy: &dyn tilemem_soc::MemoryAllocatorPolicy,
+    rules: crate::passes::SeedRules,
+) -> Result<(), crate::passes::PassError> {
+    for f in &program.functions {
+        if f.kind().is_kernel() {
+            crate::passes::verify::check_function(f, soc, policy, rules, None)?;
+        }
+    }
+    Ok(())
+}
+
 /// The slot of every top-level allocation some tile names: at the lowest
 /// constant offset of its tiles when `addressed`, else at 0.
 fn layout(f: &Function, addressed: bool) -> Layout {

@@ -13,6 +13,7 @@ mod module;
 pub mod ods;
 #[rustfmt::skip]
 mod ods_table;
+mod ods_traits;
 pub mod ops;
 mod types;
 pub mod upstream;

@@ -81,3 +81,38 @@ impl OdsOp {
         self.attrs.iter().find(|a| a.name == name)
     }
 }
+
+/// The traits and interfaces one op declares (the generated
+/// `ods_traits.rs` table).
+#[derive(Clone, Copy, Debug)]
+pub struct OdsTraits {
+    /// Full name (`hivm.hir.vadd`).
+    pub name: &'static str,
+    /// The `.td` file defining the op, without extension
+    /// (`HIVMVectorOps`).
+    pub file: &'static str,
+    /// The ODS class chain below `Op`, nearest last (`HIVM_Op`,
+    /// `HIVM_StructuredOp`, `HIVM_VectorOp`, ...).
+    pub classes: &'static [&'static str],
+    /// Traits and interfaces in declaration order (see the table's docs).
+    pub traits: &'static [&'static str],
+}
+
+impl OdsTraits {
+    /// Whether the op declares trait or interface `name` (exactly as the
+    /// table spells it, e.g. `ElementwiseNaryOpTrait<2>`).
+    pub fn has(&self, name: &str) -> bool {
+        self.traits.contains(&name)
+    }
+
+    /// Whether `class` is in the op's ODS class chain.
+    pub fn derives(&self, class: &str) -> bool {
+        self.classes.contains(&class)
+    }
+}
+
+/// The traits row of op `name`, if it is a `hivm` op.
+pub fn traits_of(name: &str) -> Option<&'static OdsTraits> {
+    let t = crate::ir::ods_traits::TRAITS;
+    t.binary_search_by(|r| r.name.cmp(name)).ok().map(|i| &t[i])
+}

@@ -1,22 +1,19 @@
 //! The reader of MLIR's textual format: the generic form of any op (with
 //! successors and regions), ops with a declarative format
-//! ([`crate::ir::format`], read by `ods.rs`), the fixed custom forms of
-//! [`crate::ir::ops::Form`], `^bb` blocks referenced before their label,
+//! ([`crate::ir::format`], read by `ods.rs`), the custom forms of the
+//! upstream dialects (`src/dialect/`, one module per dialect holding each
+//! op's reader beside its printer), `^bb` blocks referenced before their label,
 //! values used before their definition (resolved when it is read),
 //! `#alias`/`!alias` definitions, `loc(..)`, and `// -----` split markers.
 //!
 //! Errors stop reading and carry the location of the offending token; the
 //! reader never panics, whatever the input.
 
-mod affine;
 mod affine_map;
-mod cursor;
-mod dense;
-mod linalg;
-mod llvm;
+pub(crate) mod cursor;
+pub(crate) mod dense;
 mod ods;
-mod ops;
-mod scf;
+pub(crate) mod ops;
 mod types;
 
 use std::collections::HashMap;
@@ -111,6 +108,20 @@ pub const LENIENT_OPS: &[&str] = &[
 /// Whether `name` is one of [`LENIENT_OPS`].
 pub fn is_lenient_op(name: &str) -> bool {
     LENIENT_OPS.binary_search(&name).is_ok()
+}
+
+/// A static entry of a mixed static/dynamic list (`[%a, 4]`, sizes,
+/// offsets, `output_shape`): an `i64` other than `i64::MIN`, which is
+/// MLIR's marker of a dynamic entry (`ShapedType::kDynamic`) and, read as
+/// a number, would print back as `?` or as the next SSA value.
+pub(crate) fn static_index(v: i128) -> Result<i64, String> {
+    match i64::try_from(v) {
+        Ok(crate::ir::DYNAMIC) => Err(format!(
+            "{v} is the marker of a dynamic entry, not a static value: write an SSA value"
+        )),
+        Ok(v) => Ok(v),
+        Err(_) => Err(format!("{v} does not fit a 64-bit index")),
+    }
 }
 
 /// Reads a module. Errors carry the location of the offending token.

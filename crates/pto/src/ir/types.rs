@@ -290,8 +290,7 @@ impl TileType {
             .collect::<Option<_>>()?;
         let mut count: u64 = 1;
         for (i, &d) in dims.iter().enumerate() {
-            let d = if self.space == Some(tilemem_soc::MemSpace::Acc) && dims.len() >= 2 && i == 0
-            {
+            let d = if self.space == Some(tilemem_soc::MemSpace::Acc) && dims.len() >= 2 && i == 0 {
                 let is_int = matches!(self.dtype, super::DType::Int32 | super::DType::Uint32);
                 let m = soc.acc_row_multiple(self.dtype.bits().unwrap_or(0), is_int);
                 d.div_ceil(m) * m
@@ -300,7 +299,11 @@ impl TileType {
             };
             count = count.checked_mul(d)?;
         }
-        Some(count.checked_mul(u64::from(self.dtype.bits()?))?.div_ceil(8))
+        Some(
+            count
+                .checked_mul(u64::from(self.dtype.bits()?))?
+                .div_ceil(8),
+        )
     }
 }
 

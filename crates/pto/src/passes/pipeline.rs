@@ -22,8 +22,9 @@
 use rayon::prelude::*;
 
 use super::allocate_memory_addr;
+use super::context::PlannerMode;
 use super::context::{Diagnostic, PassContext, PassError, PassId, SpaceReport};
-use super::sequential::make_relative;
+use super::sequential::{check_windows, make_relative};
 use super::{init_memref, input_spaces, materialize_semantic_aliases, memory_reuse};
 use crate::ir::{Function, Program};
 
@@ -95,6 +96,11 @@ fn run_concrete(
         for f in &mut program.functions {
             if f.kind().is_kernel() {
                 make_relative(f, ctx.policy.as_ref());
+                // The PYPTO planner plans relative offsets; DSA-RP places
+                // from the lifetimes and reads no offset.
+                if ctx.planner == PlannerMode::Pypto {
+                    check_windows(f)?;
+                }
             }
         }
     }
@@ -132,14 +138,22 @@ fn run_one(f: Function, ctx: &PassContext, passes: &[PassId], relative: bool) ->
         trailing: Vec::new(),
         final_newline: false,
     };
-    if relative && program.functions[0].kind().is_kernel() {
-        make_relative(&mut program.functions[0], cx.policy.as_ref());
-    }
     let mut trace = Trace {
         diagnostics: vec![Vec::new(); passes.len()],
         reports: vec![Vec::new(); passes.len()],
         error: None,
     };
+    if relative && program.functions[0].kind().is_kernel() {
+        make_relative(&mut program.functions[0], cx.policy.as_ref());
+        // As in the one-function driver: checked before the first pass.
+        if cx.planner == PlannerMode::Pypto {
+            if let Err(e) = check_windows(&program.functions[0]) {
+                trace.error = Some((0, e));
+                let f = program.functions.pop().expect("one function in, one out");
+                return (f, trace);
+            }
+        }
+    }
     for (k, &p) in passes.iter().enumerate() {
         let result = run_pass(p, &mut program, &mut cx);
         trace.diagnostics[k] = std::mem::take(&mut cx.diagnostics);

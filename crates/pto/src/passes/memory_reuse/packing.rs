@@ -35,8 +35,8 @@ use tilemem_soc::{MemSpace, MemoryAllocatorPolicy, Soc};
 use crate::ir::{EntityRef, Function, Type};
 use crate::passes::analysis::constraints::AllocationConstraints;
 use crate::passes::analysis::order::Lifetime;
-use crate::passes::analysis::roots::{AllocationLifetimes, RootId};
 use crate::passes::analysis::reserve;
+use crate::passes::analysis::roots::{AllocationLifetimes, RootId};
 
 /// Where a root's bytes end up: inside `arena` (a representative root) at
 /// byte `offset`.
