@@ -140,6 +140,18 @@ impl Members {
         }
     }
 
+    /// The members of `root`, without changing the list.
+    fn of(&self, root: VarId) -> impl Iterator<Item = VarId> + '_ {
+        let mut cur = self.head[root.index()];
+        std::iter::from_fn(move || {
+            (cur != NONE).then(|| {
+                let v = VarId::new(cur as usize);
+                cur = self.next[cur as usize];
+                v
+            })
+        })
+    }
+
     /// Empties `root`'s list, returning its members.
     fn take(&mut self, root: VarId) -> Vec<VarId> {
         let mut out = Vec::new();
@@ -428,7 +440,11 @@ fn push(f: &mut Function, cx: &mut Ctx, v: VarId, target: &MemRef, yield_stmt: S
             if target_touched_after(f, cx, s, yield_stmt, target_root, cur_root) {
                 return;
             }
-            rebase(f, cx, cur_root, cur.const_offset().unwrap_or(0), target);
+            let old_base_off = cur.const_offset().unwrap_or(0);
+            if !fits(f, cx, cur_root, old_base_off, target) {
+                return;
+            }
+            rebase(f, cx, cur_root, old_base_off, target);
         }
         StmtKind::If(i) => {
             let Some(k) = i.results.iter().position(|&r| r == v) else {
@@ -467,6 +483,38 @@ fn push(f: &mut Function, cx: &mut Ctx, v: VarId, target: &MemRef, yield_stmt: S
 
 fn same_window(a: &MemRef, b: &MemRef) -> bool {
     a.base() == b.base() && a.offset() == b.offset()
+}
+
+/// Whether every tile rooted at `old_root`, moved as [`rebase`] moves it,
+/// stays within the allocation of `target`'s root. A value larger than
+/// the carry's buffer (the reader compares the sizes it knows; an untyped
+/// carry hides them) is left in its own buffer, where the yield fix-up
+/// copies it, instead of overrunning the carry's allocation.
+fn fits(f: &Function, cx: &Ctx, old_root: VarId, old_base_off: i64, target: &MemRef) -> bool {
+    let Some(troot) = root(target) else {
+        return true;
+    };
+    let capacity = match f.vars[troot].def {
+        VarDef::Stmt(s) => f.alloc_at(s).map(|a| a.size),
+        _ => None,
+    };
+    let Some(capacity) = capacity else {
+        return true;
+    };
+    let toff = target.const_offset().unwrap_or(0);
+    cx.members.of(old_root).all(|v| {
+        let Some(m) = f.ty(v).and_then(Type::memref) else {
+            return true;
+        };
+        let (Some(o), Some(size)) = (m.const_offset(), m.size()) else {
+            return true;
+        };
+        let start = toff + (o - old_base_off);
+        u64::try_from(start)
+            .ok()
+            .and_then(|s| s.checked_add(size))
+            .is_some_and(|end| end <= capacity)
+    })
 }
 
 /// Moves every tile rooted at `old_root` into `target`'s root, keeping each

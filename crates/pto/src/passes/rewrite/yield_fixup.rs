@@ -334,7 +334,7 @@ pub fn fix_yields_opts(
                         y,
                         t,
                         &mut changes,
-                    ));
+                    )?);
                 }
                 // Two carries on overlapping buffers cannot both hold their
                 // own value once either is written (by a copy, or by the
@@ -409,7 +409,7 @@ pub fn fix_yields_opts(
                         e,
                         canon,
                         &mut changes,
-                    ));
+                    )?);
                 }
                 if !copies.is_empty() {
                     let Some(&eb) = blocks.get(1) else { continue };
@@ -426,7 +426,10 @@ pub fn fix_yields_opts(
 /// Puts `y`, yielded for carry `k`, into the carry's window `t`: nothing
 /// to do when it is already there (or has no storage); its producer moved
 /// onto `t` when `retarget_family` allows it and that is safe within
-/// `scope` (counted in `changes`); otherwise the copy it needs.
+/// `scope` (counted in `changes`); otherwise the copy it needs. A value
+/// larger than the window is an input error: the values a loop carries or
+/// an `if` joins have one size (the reader checks the sizes the types
+/// give; an untyped carry leaves them to the storage).
 fn retarget_or_copy(
     f: &mut Function,
     retarget_family: Option<Family>,
@@ -435,27 +438,64 @@ fn retarget_or_copy(
     y: VarId,
     t: MemRef,
     changes: &mut FixupChanges,
-) -> Option<Copy> {
-    let sm = current_memref(f, y)?;
+) -> Result<Option<Copy>, PassError> {
+    let Some(sm) = current_memref(f, y) else {
+        return Ok(None);
+    };
+    if let (Some(have), Some(room)) = (value_bytes(f, y), room_in(f, &t)) {
+        if have > room {
+            let e = PassError::input(format!(
+                "`{}` takes {have} bytes but the buffer `{}` it is yielded into holds {room}: \
+                 the values a loop carries or an `if` joins have one size",
+                f.vars[y].name,
+                base_name(f, &t.base())
+            ));
+            return Err(match f.vars[y].def {
+                VarDef::Stmt(s) => e.at_pos(f.pos_of(s)),
+                _ => e,
+            });
+        }
+    }
     // A value that starts where the carry starts, inside its window, is
     // already in place: a member of a moved group keeps its own (smaller)
     // size while the carry took the target's whole MemRef.
     if same_window(&sm, &t) || starts_within(&sm, &t) || starts_within(&t, &sm) {
-        return None;
+        return Ok(None);
     }
     if let Some(family) = retarget_family {
         if can_retarget(f, family, scope, y, &t) {
             retarget(f, y, &t, scope);
             changes.retargets += 1;
-            return None;
+            return Ok(None);
         }
     }
-    Some(Copy {
+    Ok(Some(Copy {
         k,
         orig: y,
         src: y,
         dst: t,
-    })
+    }))
+}
+
+/// The bytes of `v`'s tile value, from its type (or the type of what it
+/// carries), when static. MemRef sizes do not say it: a carry takes its
+/// target's whole window.
+fn value_bytes(f: &Function, v: VarId) -> Option<u64> {
+    match current_tile_type(f, v)? {
+        Type::Tile(tt, _) => tt.static_bytes(),
+        _ => None,
+    }
+}
+
+/// The bytes of `t`'s allocation, when it is a `tile.alloc`. (Not less
+/// its offset: a program DSA_RP laid out carries absolute addresses,
+/// which the planners that place by lifetime do not read.)
+fn room_in(f: &Function, t: &MemRef) -> Option<u64> {
+    let root = t.base_var()?;
+    let VarDef::Stmt(s) = f.vars[root].def else {
+        return None;
+    };
+    Some(f.alloc_at(s)?.size)
 }
 
 /// Inserts `name: T(dst) = pl.tile.move(src, target_memory=space)` before

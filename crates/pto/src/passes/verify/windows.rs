@@ -164,16 +164,28 @@ impl Windows {
 
     /// Checks the allocations against the target: every tile inside the
     /// space's capacity, every allocation's lowest byte aligned as the
-    /// policy says.
+    /// policy says, and its tiles within as many bytes as it holds.
     pub fn check_bounds(
         &self,
         f: &Function,
         soc: &Soc,
         policy: &dyn MemoryAllocatorPolicy,
     ) -> Result<(), String> {
+        let sizes: rustc_hash::FxHashMap<VarId, u64> =
+            f.allocs().iter().map(|a| (a.var, a.size)).collect();
         for &(r, sp, _, extent) in &self.allocs {
             let Some((start, end)) = extent else { continue };
             let space = self.spaces[sp as usize];
+            if let Some(&size) = sizes.get(&r) {
+                if end - start > size {
+                    return Err(format!(
+                        "the tiles of allocation '{}' span bytes [{start}, {end}) of {}, more than \
+                         the {size} bytes it holds",
+                        f.vars[r].name,
+                        space.name()
+                    ));
+                }
+            }
             if policy.align_address(start, space) != start {
                 return Err(format!(
                     "allocation '{}' starts at address {start} in {}, which breaks the address \
