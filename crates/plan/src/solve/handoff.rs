@@ -31,16 +31,11 @@
 use std::collections::BTreeMap;
 use std::time::Instant;
 
+use super::geom::align_up;
 use super::geom::TimeIndex;
 use super::skyline;
 use super::{fallback, outcome_from, Budget, Meter, Outcome, Solver};
 use crate::problem::Problem;
-
-/// A candidate top rounded up to the buffer's alignment (the problem's
-/// data: the front end's address policy sets it per buffer).
-fn align_up(x: u64, align: u64) -> u64 {
-    super::geom::align_up(x, align)
-}
 
 /// The handoff greedy as a [`Solver`].
 #[derive(Clone, Copy, Debug, Default)]
