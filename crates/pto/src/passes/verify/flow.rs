@@ -37,15 +37,20 @@ use crate::ops::{self, Evidence};
 /// No value (unknown bytes, or a variable that holds none).
 const NONE: u32 = u32::MAX;
 
+/// An interval's key: `(space, start)`.
+type Start = (u32, u64);
+/// What an interval holds: `(end, value)`.
+type Held = (u64, u32);
+
 /// The value held by every byte written so far: disjoint intervals per
 /// space, with a journal of changes to roll back to a mark.
 #[derive(Default)]
 struct Bytes {
     /// `(space, start) -> (end, value)`.
-    map: BTreeMap<(u32, u64), (u64, u32)>,
+    map: BTreeMap<Start, Held>,
     /// Each change since the outermost open mark: the key and what it
     /// held before.
-    journal: Vec<((u32, u64), Option<(u64, u32)>)>,
+    journal: Vec<(Start, Option<Held>)>,
     /// Marks not yet released (no journal is kept without one).
     open: usize,
 }

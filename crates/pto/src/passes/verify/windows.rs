@@ -60,6 +60,11 @@ impl Place {
     }
 }
 
+/// An allocation as the checks see it: its variable, its space index,
+/// whether it is declared (`pinned`), and the extent of its tiles (`None`:
+/// no tile).
+pub(super) type AllocWindow = (VarId, u32, bool, Option<(u64, u64)>);
+
 /// The places of every variable of a function, and what the checks need
 /// of its allocations.
 pub(super) struct Windows {
@@ -69,7 +74,7 @@ pub(super) struct Windows {
     pub place: Vec<Place>,
     /// Per allocation variable: its space index, whether it is declared
     /// (`pinned`), and the extent of its tiles (`None`: no tile).
-    pub allocs: Vec<(VarId, u32, bool, Option<(u64, u64)>)>,
+    pub allocs: Vec<AllocWindow>,
 }
 
 impl Windows {
