@@ -485,11 +485,14 @@ fn same_window(a: &MemRef, b: &MemRef) -> bool {
     a.base() == b.base() && a.offset() == b.offset()
 }
 
-/// Whether every tile rooted at `old_root`, moved as [`rebase`] moves it,
-/// stays within the allocation of `target`'s root. A value larger than
-/// the carry's buffer (the reader compares the sizes it knows; an untyped
-/// carry hides them) is left in its own buffer, where the yield fix-up
-/// copies it, instead of overrunning the carry's allocation.
+/// Whether the tiles rooted at `old_root`, moved as [`rebase`] moves them
+/// (relative to `old_base_off`), fit in the allocation of `target`'s root.
+/// A value larger than the carry's buffer (the reader compares the sizes
+/// it knows; an untyped carry hides them) is left in its own buffer, where
+/// the yield fix-up reports it, instead of overrunning the carry's
+/// allocation. The target's own offset is not counted: a program another
+/// planner laid out may carry absolute addresses, which the planners that
+/// place by lifetime do not read.
 fn fits(f: &Function, cx: &Ctx, old_root: VarId, old_base_off: i64, target: &MemRef) -> bool {
     let Some(troot) = root(target) else {
         return true;
@@ -501,7 +504,6 @@ fn fits(f: &Function, cx: &Ctx, old_root: VarId, old_base_off: i64, target: &Mem
     let Some(capacity) = capacity else {
         return true;
     };
-    let toff = target.const_offset().unwrap_or(0);
     cx.members.of(old_root).all(|v| {
         let Some(m) = f.ty(v).and_then(Type::memref) else {
             return true;
@@ -509,11 +511,11 @@ fn fits(f: &Function, cx: &Ctx, old_root: VarId, old_base_off: i64, target: &Mem
         let (Some(o), Some(size)) = (m.const_offset(), m.size()) else {
             return true;
         };
-        let start = toff + (o - old_base_off);
-        u64::try_from(start)
-            .ok()
-            .and_then(|s| s.checked_add(size))
-            .is_some_and(|end| end <= capacity)
+        // A tile below the moved value keeps its place relative to it.
+        let Ok(start) = u64::try_from(o - old_base_off) else {
+            return true;
+        };
+        start.checked_add(size).is_some_and(|end| end <= capacity)
     })
 }
 
