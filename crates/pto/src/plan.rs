@@ -13,7 +13,7 @@ use crate::passes::{
     run_pipeline, Diagnostic, DsaOptions, PassContext, PassError, PassId, PlannerMode, SeedRules,
     SpaceReport,
 };
-use crate::report::{self, Report};
+use crate::report::{self, Report, SpaceSummary};
 
 /// How to plan.
 #[derive(Clone)]
@@ -33,6 +33,10 @@ pub struct PlanOptions {
     pub policy: Option<Arc<dyn MemoryAllocatorPolicy>>,
     /// Build the JSON report of the planned program.
     pub report: bool,
+    /// Compute the numbers of the summary line (`tilemem plan` without
+    /// `-q`): the report's per-space numbers without its per-buffer
+    /// records.
+    pub summary: bool,
 }
 
 impl PlanOptions {
@@ -47,6 +51,7 @@ impl PlanOptions {
             dsa: DsaOptions::default(),
             policy: None,
             report: false,
+            summary: false,
         }
     }
 
@@ -72,6 +77,8 @@ pub struct Planned {
     pub dsa_reports: Vec<SpaceReport>,
     /// The report, when asked for.
     pub report: Option<Report>,
+    /// The summary numbers, when asked for.
+    pub summary: Option<Vec<SpaceSummary>>,
 }
 
 /// Why planning stopped, with the diagnostics emitted before.
@@ -105,9 +112,13 @@ pub fn plan(program: &mut Program, opts: &PlanOptions) -> Result<Planned, Failed
     let report = opts
         .report
         .then(|| report::build(program, &opts.soc, opts.addressed()));
+    let summary = opts
+        .summary
+        .then(|| report::summary(program, &opts.soc, opts.addressed()));
     Ok(Planned {
         diagnostics: ctx.diagnostics,
         dsa_reports: ctx.dsa_reports,
         report,
+        summary,
     })
 }

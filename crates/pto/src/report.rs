@@ -22,7 +22,7 @@ use crate::passes::analysis::order::{Lifetime, ProgramOrder};
 use crate::passes::analysis::reserve;
 use crate::passes::analysis::walk::stmts;
 use crate::passes::rewrite::storage::current_tile_type;
-use crate::passes::verify::family_buffers;
+use crate::passes::verify::{family_buffers, FamilyBuffer};
 
 /// One buffer of the report.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -124,26 +124,7 @@ pub fn build(program: &Program, soc: &Soc, addressed: bool) -> Report {
         let mut per_space = family_buffers(f, &layout);
         per_space.sort_by_key(|a| a.0);
         for (space, bufs) in per_space {
-            let reserved_end = layout
-                .reserves
-                .iter()
-                .filter(|r| r.space == space)
-                .map(|r| r.base + r.size)
-                .max()
-                .unwrap_or(0);
-            let slot_end = |root| layout.slot(root).map(|s| s.base + s.size);
-            let bytes_used = if addressed {
-                bufs.iter()
-                    .map(|b| b.end.max(slot_end(b.root).unwrap_or(0)))
-                    .max()
-                    .unwrap_or(0)
-                    .max(reserved_end)
-            } else {
-                let mut roots: Vec<_> = bufs.iter().map(|b| b.root).collect();
-                roots.sort_unstable();
-                roots.dedup();
-                reserved_end + roots.iter().filter_map(|&r| slot_end(r)).sum::<u64>()
-            };
+            let bytes_used = bytes_used(&layout, space, &bufs, addressed);
             let lower_bound = lower_bound(&values, space);
             let mut buffers: Vec<BufferReport> = bufs
                 .iter()
@@ -265,6 +246,118 @@ pub fn lower_bound(values: &[LiveValue], space: MemSpace) -> u64 {
             .filter(|v| v.space == space)
             .map(|v| (v.bytes, v.live.0, v.live.1)),
     )
+}
+
+/// Bytes used by one space's buffers: the highest used address
+/// (reserved windows included) when addressed, else the roots' sizes
+/// after the reserved windows.
+fn bytes_used(layout: &Layout, space: MemSpace, bufs: &[FamilyBuffer], addressed: bool) -> u64 {
+    let reserved_end = layout
+        .reserves
+        .iter()
+        .filter(|r| r.space == space)
+        .map(|r| r.base + r.size)
+        .max()
+        .unwrap_or(0);
+    let slot_end = |root| layout.slot(root).map(|s| s.base + s.size);
+    if addressed {
+        bufs.iter()
+            .map(|b| b.end.max(slot_end(b.root).unwrap_or(0)))
+            .max()
+            .unwrap_or(0)
+            .max(reserved_end)
+    } else {
+        let mut roots: Vec<_> = bufs.iter().map(|b| b.root).collect();
+        roots.sort_unstable();
+        roots.dedup();
+        reserved_end + roots.iter().filter_map(|&r| slot_end(r)).sum::<u64>()
+    }
+}
+
+/// The numbers of one (function, space) the `plan` summary line shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpaceSummary {
+    /// Function name.
+    pub function: String,
+    /// Space name.
+    pub space: String,
+    /// Highest used address (including reserved windows), as in the report.
+    pub bytes_used: u64,
+    /// Capacity of the space on the target, if limited.
+    pub capacity: Option<u64>,
+    /// Lower bound from the values live together (reserved windows not
+    /// included), as in the report.
+    pub lower_bound: u64,
+    /// Bytes of the reserved windows.
+    pub reserved: u64,
+    /// Tiles: the tile families of the buffers (tiles holding the same
+    /// data count once).
+    pub tiles: usize,
+    /// Buffers: distinct addresses (addressed) or roots (not addressed).
+    pub buffers: usize,
+}
+
+/// The [`Report`]'s per-space numbers without its per-buffer records (no
+/// names, no sorting): what the summary line needs, at a fraction of
+/// [`build`]'s time and memory on a long kernel.
+pub fn summary(program: &Program, soc: &Soc, addressed: bool) -> Vec<SpaceSummary> {
+    let mut out = Vec::new();
+    for f in &program.functions {
+        if !f.kind().is_kernel() {
+            continue;
+        }
+        let layout = layout(f, addressed);
+        let values = live_values(f);
+        let mut per_space = family_buffers(f, &layout);
+        per_space.sort_by_key(|a| a.0);
+        for (space, bufs) in per_space {
+            out.push(summarize(f, soc, &layout, &values, space, &bufs, addressed));
+        }
+    }
+    out
+}
+
+fn summarize(
+    f: &Function,
+    soc: &Soc,
+    layout: &Layout,
+    values: &[LiveValue],
+    space: MemSpace,
+    bufs: &[FamilyBuffer],
+    addressed: bool,
+) -> SpaceSummary {
+    let reserved = layout
+        .reserves
+        .iter()
+        .filter(|r| r.space == space)
+        .map(|r| r.size)
+        .sum();
+    // Tiles by family (4 bytes each, not a name each).
+    let mut tiles: Vec<VarId> = bufs.iter().map(|b| b.rep).collect();
+    tiles.sort_unstable();
+    tiles.dedup();
+    let mut places: Vec<(VarId, u64)> = bufs
+        .iter()
+        .map(|b| {
+            if addressed {
+                (VarId::new(0), b.start)
+            } else {
+                (b.root, 0)
+            }
+        })
+        .collect();
+    places.sort_unstable();
+    places.dedup();
+    SpaceSummary {
+        function: f.name.to_string(),
+        space: space.name().to_string(),
+        bytes_used: bytes_used(layout, space, bufs, addressed),
+        capacity: soc.capacity(space),
+        lower_bound: lower_bound(values, space),
+        reserved,
+        tiles: tiles.len(),
+        buffers: places.len(),
+    }
 }
 
 /// Runs the independent placement check

@@ -228,10 +228,10 @@ const PLANNERS: [PlannerMode; 3] = [PlannerMode::Pypto, PlannerMode::DsaRp, Plan
 const TARGETS: [&str; 4] = ["910b", "950", "310b", "none"];
 
 /// fuzz finding `plan-optimal-report-overlap`: a loop carrying a value
-/// through an `if` (one branch yields, the other does not), an undefined
-/// name yielded by a `while`: the optimal planner's report placed two
-/// co-live tiles at one address (its model and the independent check
-/// disagreed). Every planner now takes its separations from the one model
+/// through an `if` (one branch yields, the other does not): the optimal
+/// planner's report placed two co-live tiles at one address (its model and
+/// the independent check disagreed). The input read `w`, defined nowhere,
+/// which the reader now rejects; it reads the carry `acc` instead. Every planner now takes its separations from the one model
 /// and every output is checked.
 #[test]
 fn optimal_report_keeps_co_live_tiles_apart() {
