@@ -438,20 +438,13 @@ fn sub_range_eligible(f: &Function, lt: &AllocationLifetimes, roots: &[RootId]) 
     true
 }
 
-/// Where the reserved windows of `space` end (the one resolver of
-/// [`reserve`]; an unresolvable window is left to the address pass, which
-/// reports it).
-pub fn reserved_end(f: &Function, space: MemSpace, policy: &dyn MemoryAllocatorPolicy) -> u64 {
-    reserve::resolve(f, policy)
-        .map(|r| reserve::reserved_end(&r, &space))
-        .unwrap_or(0)
-}
-
-/// Packs every space of `f`.
+/// Packs every space of `f`, whose `reserve_buffer` windows are
+/// `reserves` (resolved once per function by [`reserve::resolve`]).
 pub fn pack(
     f: &Function,
     lt: &AllocationLifetimes,
     c: &AllocationConstraints,
+    reserves: &[reserve::Reserve],
     soc: &Soc,
     policy: &dyn MemoryAllocatorPolicy,
     allow_sub_range: bool,
@@ -500,6 +493,7 @@ pub fn pack(
             f,
             &input,
             space,
+            reserve::reserved_end(reserves, &space),
             soc,
             policy,
             allow_sub_range,
@@ -530,6 +524,7 @@ fn pack_space(
     f: &Function,
     input: &SpaceInput<'_>,
     space: MemSpace,
+    base: u64,
     soc: &Soc,
     policy: &dyn MemoryAllocatorPolicy,
     allow_sub_range: bool,
@@ -554,7 +549,6 @@ fn pack_space(
     let Some(cap) = soc.capacity(space) else {
         return input.pack(&requested, false);
     };
-    let base = reserved_end(f, space, policy);
     let eligible = allow_sub_range && sub_range_eligible(f, lt, &input.roots);
     let attempt = |depth: &BTreeMap<u32, u32>| -> (Packed, u64) {
         let whole = input.pack(depth, false);
