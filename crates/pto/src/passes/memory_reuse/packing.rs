@@ -209,6 +209,8 @@ struct SpaceInput<'a> {
     align: u64,
     /// Hard-separation partners of each root.
     partners: HashMap<RootId, Vec<RootId>>,
+    /// Where the space's reserved windows end (tiles start above).
+    reserved_end: u64,
 }
 
 impl SpaceInput<'_> {
@@ -488,12 +490,12 @@ pub fn pack(
             c,
             align: policy.alignment(space),
             partners,
+            reserved_end: reserve::reserved_end(reserves, &space),
         };
         let packed = pack_space(
             f,
             &input,
             space,
-            reserve::reserved_end(reserves, &space),
             soc,
             policy,
             allow_sub_range,
@@ -524,7 +526,6 @@ fn pack_space(
     f: &Function,
     input: &SpaceInput<'_>,
     space: MemSpace,
-    base: u64,
     soc: &Soc,
     policy: &dyn MemoryAllocatorPolicy,
     allow_sub_range: bool,
@@ -549,6 +550,7 @@ fn pack_space(
     let Some(cap) = soc.capacity(space) else {
         return input.pack(&requested, false);
     };
+    let base = input.reserved_end;
     let eligible = allow_sub_range && sub_range_eligible(f, lt, &input.roots);
     let attempt = |depth: &BTreeMap<u32, u32>| -> (Packed, u64) {
         let whole = input.pack(depth, false);
