@@ -65,7 +65,9 @@ use crate::pass::Pass;
 
 pub mod adjust;
 pub mod align_alloc_size;
+pub mod append_device_spec;
 pub mod common;
+pub mod device_spec;
 pub mod enable;
 pub mod fixpipe;
 pub mod layout;
@@ -79,6 +81,7 @@ pub mod view_maps;
 /// drivers use.
 pub fn registry() -> Vec<Box<dyn Pass>> {
     vec![
+        Box::new(append_device_spec::AppendDeviceSpec::default()),
         Box::new(align_alloc_size::AlignAllocSize),
         Box::new(pre_mark::PreMarkStrideAlign),
         Box::new(mark::MarkStrideAlign),
