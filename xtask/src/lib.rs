@@ -6,8 +6,11 @@
 //! from PyPTO's op registry (see [`pto_registry`]).
 //! `cargo xtask device-spec [TD]` writes `crates/soc/src/device_spec_table.rs`
 //! from AscendNPU-IR's chip specifications (see [`device_spec`]).
+//! `cargo xtask op-traits [ODS_DIR]` writes `crates/mlir/src/ir/ods_traits.rs`,
+//! the ops' interfaces and traits (see [`op_traits`]).
 
 pub mod device_spec;
+pub mod op_traits;
 pub mod pto_registry;
 pub mod tablegen;
 
@@ -31,7 +34,7 @@ pub fn table_path() -> PathBuf {
     repo_root().join("crates/mlir/src/ir/ods_table.rs")
 }
 
-fn td_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+pub(crate) fn td_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .collect();
@@ -198,7 +201,7 @@ fn attr_kind(records: &Records, v: &Val) -> String {
     "any".into()
 }
 
-fn dialect_name(records: &Records, dialect_def: &str) -> String {
+pub(crate) fn dialect_name(records: &Records, dialect_def: &str) -> String {
     records
         .def(dialect_def)
         .map(|d| records.instantiate(d))

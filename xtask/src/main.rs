@@ -1,6 +1,7 @@
 //! `cargo xtask ods [ODS_DIR]`: regenerates the op-format table.
 //! `cargo xtask pto-registry [CSV]`: regenerates the PyPTO op table.
 //! `cargo xtask device-spec [TD]`: regenerates the chip specification table.
+//! `cargo xtask op-traits [ODS_DIR]`: regenerates the op trait table.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -63,6 +64,27 @@ fn main() -> ExitCode {
             println!("wrote {}", out.display());
             ExitCode::SUCCESS
         }
+        Some("op-traits") => {
+            let dir = args
+                .get(1)
+                .map(PathBuf::from)
+                .unwrap_or_else(xtask::default_ods_dir);
+            match xtask::op_traits::generate(&dir) {
+                Ok(text) => {
+                    let out = xtask::op_traits::table_path();
+                    if let Err(e) = std::fs::write(&out, text) {
+                        eprintln!("error: cannot write {}: {e}", out.display());
+                        return ExitCode::from(1);
+                    }
+                    println!("wrote {}", out.display());
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: cannot read ODS files under {}: {e}", dir.display());
+                    ExitCode::from(2)
+                }
+            }
+        }
         Some("device-spec") => {
             let td = args
                 .get(1)
@@ -85,7 +107,7 @@ fn main() -> ExitCode {
         }
         _ => {
             eprintln!(
-                "usage: cargo xtask ods [ODS_DIR] | cargo xtask pto-registry [CSV] | cargo xtask device-spec [TD]"
+                "usage: cargo xtask ods [ODS_DIR] | cargo xtask pto-registry [CSV] | cargo xtask device-spec [TD] | cargo xtask op-traits [ODS_DIR]"
             );
             ExitCode::from(2)
         }

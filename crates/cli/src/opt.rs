@@ -200,7 +200,9 @@ fn pipeline_passes(text: &str) -> Result<Vec<(String, String)>, String> {
                 Some(b'(') => {}
                 Some(b'{') => {
                     let Some(close) = text[i..].find('}') else {
-                        return Err(format!("unterminated options of '{name}' in -pass-pipeline"));
+                        return Err(format!(
+                            "unterminated options of '{name}' in -pass-pipeline"
+                        ));
                     };
                     names.push((name.to_string(), text[i + 1..i + close].to_string()));
                     i += close + 1;

@@ -1,6 +1,7 @@
 //! An MLIR-subset program model, its reader and printer, and the HIVM
 //! stride-alignment passes.
 //!
+//! - [`analysis`]: liveness and view/alias analyses shared by passes;
 //! - [`ir`]: the operation model (dense arenas, use lists, typed access to
 //!   the known ops);
 //! - [`parse`]: the reader of MLIR's textual format (generic form, the
@@ -13,6 +14,7 @@
 //! - [`passes`]: the HIVM passes;
 //! - [`verify`]: `-verify-diagnostics` expectations.
 
+pub mod analysis;
 pub mod ir;
 pub mod parse;
 pub mod pass;

@@ -50,7 +50,10 @@ pub trait Pass {
         if text.trim().is_empty() {
             Ok(())
         } else {
-            Err(format!("pass '-{}' takes no options (got '{text}')", self.name()))
+            Err(format!(
+                "pass '-{}' takes no options (got '{text}')",
+                self.name()
+            ))
         }
     }
 
@@ -115,7 +118,9 @@ pub fn split_options(text: &str) -> Result<Vec<(String, String)>, String> {
         }
     }
     if quote || depth != 0 {
-        return Err(format!("unbalanced quotes or braces in the option list '{text}'"));
+        return Err(format!(
+            "unbalanced quotes or braces in the option list '{text}'"
+        ));
     }
     if !cur.is_empty() {
         items.push(cur);
@@ -148,9 +153,9 @@ pub fn parse_bool_option(pass: &str, name: &str, value: &str) -> Result<bool, St
 
 /// Parses an integer option value.
 pub fn parse_int_option(pass: &str, name: &str, value: &str) -> Result<i64, String> {
-    value.parse::<i64>().map_err(|_| {
-        format!("pass '-{pass}': option '{name}' takes an integer (got '{value}')")
-    })
+    value
+        .parse::<i64>()
+        .map_err(|_| format!("pass '-{pass}': option '{name}' takes an integer (got '{value}')"))
 }
 
 /// Runs `passes` in order over `module`. Stops at the first pass that
@@ -165,7 +170,11 @@ pub fn run_pipeline(passes: &[Box<dyn Pass>], module: &mut Module) -> (Vec<Diagn
 
 /// Runs `passes` in order over `module` with the context `cx` (see
 /// [`run_pipeline`]); returns whether all passes succeeded.
-pub fn run_pipeline_in(passes: &[Box<dyn Pass>], module: &mut Module, cx: &mut PassContext) -> bool {
+pub fn run_pipeline_in(
+    passes: &[Box<dyn Pass>],
+    module: &mut Module,
+    cx: &mut PassContext,
+) -> bool {
     for p in passes {
         if p.run_in(module, cx).is_err() {
             debug_assert!(

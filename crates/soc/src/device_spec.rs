@@ -129,7 +129,9 @@ impl DeviceSpecKey {
     pub fn regbase_only(self) -> bool {
         matches!(
             self,
-            DeviceSpecKey::MinimalDCacheSize | DeviceSpecKey::MaximumDCacheSize | DeviceSpecKey::Arch
+            DeviceSpecKey::MinimalDCacheSize
+                | DeviceSpecKey::MaximumDCacheSize
+                | DeviceSpecKey::Arch
         )
     }
 }
@@ -245,6 +247,9 @@ mod tests {
         let all: Vec<_> = a5.entries().collect();
         assert_eq!(all.len(), 14);
         assert_eq!(all[13], (DeviceSpecKey::Arch, SpecValue::Str("dav-c310")));
-        assert_eq!(DeviceSpecKey::from_name("UB_SIZE"), Some(DeviceSpecKey::UbSize));
+        assert_eq!(
+            DeviceSpecKey::from_name("UB_SIZE"),
+            Some(DeviceSpecKey::UbSize)
+        );
     }
 }

@@ -13,6 +13,8 @@ mod module;
 pub mod ods;
 #[rustfmt::skip]
 mod ods_table;
+#[rustfmt::skip]
+mod ods_traits;
 pub mod ops;
 mod types;
 pub mod upstream;

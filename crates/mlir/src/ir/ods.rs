@@ -81,3 +81,36 @@ impl OdsOp {
         self.attrs.iter().find(|a| a.name == name)
     }
 }
+
+/// The interfaces and traits of one op that memory planning asks about
+/// (the rows of the generated `ods_traits.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OdsTraits {
+    /// Full name (`hivm.hir.vadd`).
+    pub name: &'static str,
+    /// `HIVMStructuredOpInterface`.
+    pub structured: bool,
+    /// `DestinationStyleOpInterface` (every structured op is one).
+    pub dps: bool,
+    /// `ExtraBufferOpInterface` (temporary buffers).
+    pub extra_buffer: bool,
+    /// `ElementwiseNaryOpTrait<N>` (0: not elementwise).
+    pub elementwise_nary: u8,
+    /// `SameOperandsElementType`.
+    pub same_operands_element_type: bool,
+    /// `BroadcastableOTF`: may broadcast inline (`broadcast` attribute).
+    pub broadcastable_otf: bool,
+    /// `TransposableOTF`: may transpose inline (`transpose` attribute).
+    pub transposable_otf: bool,
+    /// `OpPipeTrait<"PIPE::X">`: the op's pipe (`PIPE_V`, `PIPE_MTE2`, ...).
+    pub pipe: Option<&'static str>,
+    /// `MacroOpPipeTrait<"...">`: the pipes of a macro op.
+    pub macro_pipes: Option<&'static str>,
+}
+
+/// The traits of op `name` (`hivm`/`ave` ops only), from the generated
+/// table.
+pub fn op_traits(name: &str) -> Option<&'static OdsTraits> {
+    let t = super::ods_traits::TRAITS;
+    t.binary_search_by(|r| r.name.cmp(name)).ok().map(|i| &t[i])
+}

@@ -58,9 +58,9 @@ fn version_text(v: &str) -> String {
     let parts: Vec<&str> = v.split('.').collect();
     let ok = !v.is_empty()
         && parts.len() <= 4
-        && parts
-            .iter()
-            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()) && p.parse::<u32>().is_ok());
+        && parts.iter().all(|p| {
+            !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()) && p.parse::<u32>().is_ok()
+        });
     if !ok {
         return "0.0.0".to_string();
     }
@@ -106,10 +106,16 @@ impl Pass for AppendDeviceSpec {
 
     fn options(&self) -> &'static [(&'static str, &'static str)] {
         &[
-            ("target", "Device target name (Ascend910B1, Ascend950PR_9589, ...; default Unknown)"),
+            (
+                "target",
+                "Device target name (Ascend910B1, Ascend950PR_9589, ...; default Unknown)",
+            ),
             ("custom-aic-number", "Custom AIC core count (-1: none)"),
             ("custom-aiv-number", "Custom AIV core count (-1: none)"),
-            ("hivmc-version", "HIVMC version written on memory-based chips"),
+            (
+                "hivmc-version",
+                "HIVMC version written on memory-based chips",
+            ),
         ]
     }
 
@@ -213,7 +219,8 @@ mod tests {
     #[test]
     fn overrides_lower_core_counts_only_with_both_options() {
         let mut p = AppendDeviceSpec::default();
-        p.set_options("target=Ascend950PR_9589 custom-aic-number=5").unwrap();
+        p.set_options("target=Ascend950PR_9589 custom-aic-number=5")
+            .unwrap();
         assert_eq!(
             p.entry(DeviceSpecKey::AiCoreCount, EntryValue::Int(32)),
             EntryValue::Int(32)
@@ -227,7 +234,13 @@ mod tests {
             p.entry(DeviceSpecKey::VectorCoreCount, EntryValue::Int(64)),
             EntryValue::Int(64)
         );
-        assert!(p.set_options("target=Ascend999").unwrap_err().contains("unknown target"));
-        assert!(p.set_options("bogus=1").unwrap_err().contains("no option 'bogus'"));
+        assert!(p
+            .set_options("target=Ascend999")
+            .unwrap_err()
+            .contains("unknown target"));
+        assert!(p
+            .set_options("bogus=1")
+            .unwrap_err()
+            .contains("no option 'bogus'"));
     }
 }

@@ -240,7 +240,10 @@ mod tests {
         assert_eq!(npu_spec_int(&m, DeviceSpecKey::UbSize), Some(2_031_616));
         let text = print_module(&m);
         assert!(text.contains(r#""CPU" : #dlti.target_device_spec<#dlti.dl_entry<"x", 1 : i32>>, "NPU" : #hacc.target_device_spec<#dlti.dl_entry<"AI_CORE_COUNT", 4 : i32>"#), "{text}");
-        assert!(text.contains(r#"#dlti.dl_entry<"ARCH", "dav-c310">>>"#), "{text}");
+        assert!(
+            text.contains(r#"#dlti.dl_entry<"ARCH", "dav-c310">>>"#),
+            "{text}"
+        );
         assert!(is_regbase_module(&m));
     }
 }

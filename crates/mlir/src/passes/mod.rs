@@ -73,6 +73,7 @@ pub mod fixpipe;
 pub mod layout;
 pub mod mark;
 pub mod op_table;
+pub mod plan_memory;
 pub mod pre_mark;
 pub mod retype;
 pub mod view_maps;
@@ -86,6 +87,8 @@ pub fn registry() -> Vec<Box<dyn Pass>> {
         Box::new(pre_mark::PreMarkStrideAlign),
         Box::new(mark::MarkStrideAlign),
         Box::new(enable::EnableStrideAlign),
+        Box::new(plan_memory::membase::PlanMemory::default()),
+        Box::new(plan_memory::regbase::PlanMemoryRegbase::default()),
     ]
 }
 

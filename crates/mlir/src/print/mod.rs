@@ -6,6 +6,7 @@
 //! name, and `#map` aliases for affine maps.
 
 mod affine;
+pub mod apfloat;
 mod linalg;
 mod llvm;
 mod names;
@@ -133,4 +134,12 @@ fn balanced_len(s: &str) -> Option<usize> {
         }
     }
     None
+}
+
+/// One op printed on its own (as MLIR's `Operation::print`, names
+/// assigned over the whole module), without a trailing newline.
+pub fn print_op(module: &Module, op: crate::ir::OpId) -> String {
+    let mut p = ops::OpPrinter::new(module);
+    p.print_op(op);
+    p.into_text()
 }
