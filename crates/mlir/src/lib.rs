@@ -12,6 +12,7 @@
 //! - [`mod@print`]: the printer, in `mlir-opt`'s canonical style;
 //! - [`pass`]: the pass interface and registry;
 //! - [`passes`]: the HIVM passes;
+//! - [`plan_check`]: the independent check of planned local memory;
 //! - [`verify`]: `-verify-diagnostics` expectations.
 
 pub mod analysis;
@@ -19,6 +20,7 @@ pub mod ir;
 pub mod parse;
 pub mod pass;
 pub mod passes;
+pub mod plan_check;
 pub mod print;
 pub mod verify;
 

@@ -143,3 +143,9 @@ pub fn print_op(module: &Module, op: crate::ir::OpId) -> String {
     p.print_op(op);
     p.into_text()
 }
+
+/// The SSA name `v` prints with (`%alloc`, `%0`, `%arg1`), names assigned
+/// over the whole module.
+pub fn value_name(module: &Module, v: crate::ir::ValueId) -> String {
+    Names::new(module, module.top()).get(module, v)
+}

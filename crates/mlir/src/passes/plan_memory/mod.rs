@@ -550,10 +550,14 @@ pub fn run(
         HashSet::new()
     };
     let mut plans: Vec<(OpId, FuncPlan)> = Vec::new();
+    let mut ub_caps: Vec<(OpId, u64)> = Vec::new();
     let mut id_offsets: HashMap<i32, Vec<u64>> = HashMap::new();
     for &f in &funcs {
         match plan_func(m, f, opts, variant, &vf, &cv_allowed, cx) {
             Ok(p) => {
+                if let Ok(specs) = specs_of(m, f, opts) {
+                    ub_caps.push((f, specs.ub.1));
+                }
                 let core = op_facts::func_core_type(m, f).unwrap_or_default();
                 for op in m.walk(f) {
                     let Some((id, alloc)) = cv_mark(m, op) else {
@@ -591,6 +595,24 @@ pub fn run(
         .and_then(|()| rewrite::hoist_multi_buffer_casts(module, f));
         if let Err(d) = result {
             cx.diags.push(d);
+            return Err(PassFailed);
+        }
+    }
+    // Nothing is printed unless the independent check accepts the result.
+    if opts.mode == Mode::Local {
+        let m: &Module = module;
+        let mut bad = Vec::new();
+        for &(f, ub) in &ub_caps {
+            bad.extend(crate::plan_check::check_function(m, f, Some(ub)));
+        }
+        if !bad.is_empty() {
+            for mut d in bad {
+                d.message = format!(
+                    "internal error: the plan failed its independent check: {}",
+                    d.message
+                );
+                cx.diags.push(d);
+            }
             return Err(PassFailed);
         }
     }
