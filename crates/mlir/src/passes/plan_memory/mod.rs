@@ -23,6 +23,7 @@
 
 pub mod alias_sets;
 pub mod allocator;
+pub mod display;
 pub mod gen_kill;
 pub mod inplace;
 pub mod membase;
@@ -402,6 +403,10 @@ fn plan_func(
         match plan.plan() {
             Ok(()) => {
                 cx.stdout.push_str(&plan.stdout);
+                if opts.memory_display && variant == Variant::Membase {
+                    let (json, file) = plan.display_json(None);
+                    write_display(&json, &file, cx);
+                }
                 if opts.print_allocated_size && variant == Variant::Regbase {
                     if let Some(bits) = plan.ub_bits() {
                         cx.stdout.push_str(&format!(
@@ -421,12 +426,28 @@ fn plan_func(
                 if variant == Variant::Membase {
                     msg.push_str(" (possible reason: tiling basic block is too large or block number is more than what user expect due to multi-buffer feature is enabled and some ops need extra local buffer.)");
                 }
+                if opts.memory_display && variant == Variant::Membase {
+                    plan.buffer_offsets();
+                    let (json, file) = plan.display_json(Some(&msg));
+                    write_display(&json, &file, cx);
+                }
                 return Err(Diagnostic::error(m.op(func).loc, msg));
             }
             Err(PlanError::Overflow(_)) => {}
         }
     }
     unreachable!("the last attempt returns")
+}
+
+/// Writes the memory-display JSON; a failure to write is a warning, as
+/// the reference only logs it.
+fn write_display(json: &str, file: &str, cx: &mut PassContext) {
+    if let Err(e) = std::fs::write(file, json) {
+        cx.diags.push(Diagnostic::warning(
+            crate::ir::Location::unknown(),
+            format!("Failed to open file: {file} - {e}"),
+        ));
+    }
 }
 
 /// The tightly coupled buffer id of a mark on an allocation, with the
