@@ -2,6 +2,7 @@
 //! stride-alignment passes.
 //!
 //! - [`analysis`]: liveness and view/alias analyses shared by passes;
+//! - [`memplan`]: memory planning as one call (read, plan, check, report);
 //! - [`ir`]: the operation model (dense arenas, use lists, typed access to
 //!   the known ops);
 //! - [`parse`]: the reader of MLIR's textual format (generic form, the
@@ -17,6 +18,7 @@
 
 pub mod analysis;
 pub mod ir;
+pub mod memplan;
 pub mod parse;
 pub mod pass;
 pub mod passes;
