@@ -105,9 +105,8 @@ fn chip_of(module: &Module, req: &PlanRequest) -> Result<&'static DeviceSpec, Pl
             bad_input: true,
         });
     }
-    Ok(target_chip(module).unwrap_or_else(|| {
-        DeviceSpec::lookup("Ascend910B1").expect("Ascend910B1 is in the table")
-    }))
+    Ok(target_chip(module)
+        .unwrap_or_else(|| DeviceSpec::lookup("Ascend910B1").expect("Ascend910B1 is in the table")))
 }
 
 /// Plans `module` in place (see the module docs); returns the pass
@@ -123,7 +122,9 @@ pub fn plan_module(
             // A hand-written spec is kept; the entries it lacks come from
             // the chip's row.
             let mut entries = entries_of(chip);
-            let complete = entries.iter().all(|(k, _)| have.iter().any(|(h, _)| h == k));
+            let complete = entries
+                .iter()
+                .all(|(k, _)| have.iter().any(|(h, _)| h == k));
             if !complete {
                 for e in &mut entries {
                     if let Some((_, v)) = have.iter().find(|(h, _)| *h == e.0) {
@@ -227,9 +228,10 @@ pub fn planned_functions(module: &Module) -> Vec<FunctionPlan> {
             let bytes = ty
                 .as_memref()
                 .and_then(|mt| {
-                    let n = mt.shape.iter().try_fold(1u64, |a, &d| {
-                        a.checked_mul(u64::try_from(d).ok()?)
-                    })?;
+                    let n = mt
+                        .shape
+                        .iter()
+                        .try_fold(1u64, |a, &d| a.checked_mul(u64::try_from(d).ok()?))?;
                     Some((n * u64::from(mt.elem.bit_width()?)).div_ceil(8))
                 })
                 .unwrap_or(0);

@@ -61,14 +61,19 @@ fn has_alloc_in_func(text: &str) -> bool {
     let Ok(m) = parse_module(text, &ParseOptions::default()) else {
         return false;
     };
-    m.funcs().into_iter().any(|f| m.walk(f).into_iter().any(|o| m.op(o).is("memref.alloc")))
+    m.funcs()
+        .into_iter()
+        .any(|f| m.walk(f).into_iter().any(|o| m.op(o).is("memref.alloc")))
 }
 
 #[test]
 fn shared_corpus_plans_or_fails_with_the_reference_diagnostic() {
     let dir = corpus_dir();
     if !dir.is_dir() {
-        eprintln!("SKIPPED: shared_corpus_plans_or_fails_with_the_reference_diagnostic: {} is absent", dir.display());
+        eprintln!(
+            "SKIPPED: shared_corpus_plans_or_fails_with_the_reference_diagnostic: {} is absent",
+            dir.display()
+        );
         return;
     }
     let mut files = Vec::new();
@@ -80,34 +85,50 @@ fn shared_corpus_plans_or_fails_with_the_reference_diagnostic() {
         let Ok(text) = std::fs::read_to_string(file) else {
             continue;
         };
-        let rel = file.strip_prefix(&dir).unwrap_or(file).display().to_string();
+        let rel = file
+            .strip_prefix(&dir)
+            .unwrap_or(file)
+            .display()
+            .to_string();
         for chunk in split_input(&text) {
             if !chunk.text.contains("memref.alloc") || !has_alloc_in_func(chunk.text) {
                 continue;
             }
             let at = format!("{rel}:{}", chunk.line_offset + 1);
-            let result = catch_unwind(AssertUnwindSafe(|| plan_text(chunk.text, &PlanRequest::default())));
+            let result = catch_unwind(AssertUnwindSafe(|| {
+                plan_text(chunk.text, &PlanRequest::default())
+            }));
             match result {
                 Err(_) => problems.push(format!("{at}: panicked")),
                 Ok(Ok(out)) => {
                     planned += 1;
                     functions += out.functions.len();
                     match parse_module(&out.text, &ParseOptions::default()) {
-                        Err(d) => problems.push(format!("{at}: the planned output does not read: {}", d.message)),
+                        Err(d) => problems.push(format!(
+                            "{at}: the planned output does not read: {}",
+                            d.message
+                        )),
                         Ok(again) => {
                             let diags = check_module(&again, &|_| None);
                             // SIMT/MIX functions plan a smaller UB; the
                             // full UB is a looser bound, so any report
                             // here is a real overlap or misalignment.
                             for d in diags {
-                                problems.push(format!("{at}: re-read plan fails the check: {}", d.message));
+                                problems.push(format!(
+                                    "{at}: re-read plan fails the check: {}",
+                                    d.message
+                                ));
                             }
                         }
                     }
                 }
                 Ok(Err(f)) => {
                     refused += 1;
-                    let Some(err) = f.diagnostics.iter().find(|d| d.severity == tilemem_mlir::ir::Severity::Error) else {
+                    let Some(err) = f
+                        .diagnostics
+                        .iter()
+                        .find(|d| d.severity == tilemem_mlir::ir::Severity::Error)
+                    else {
                         problems.push(format!("{at}: failed without an error"));
                         continue;
                     };
@@ -128,10 +149,17 @@ fn shared_corpus_plans_or_fails_with_the_reference_diagnostic() {
             }
         }
     }
-    eprintln!("plan-memory corpus: {planned} chunks planned ({functions} functions), {refused} refused");
+    eprintln!(
+        "plan-memory corpus: {planned} chunks planned ({functions} functions), {refused} refused"
+    );
     for (m, n) in &by_message {
         eprintln!("  {n:4}  {m}");
     }
-    assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "{} problems:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
     assert!(planned >= 100, "only {planned} chunks planned");
 }

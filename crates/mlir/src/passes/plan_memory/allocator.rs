@@ -72,6 +72,107 @@ pub struct Record {
     first: Rc<Bound>,
     replaced: Vec<Rc<Bound>>,
     directly: bool,
+    /// Index key in [`History`].
+    seq: u64,
+    /// The entry holds a DMA buffer.
+    dma: bool,
+    /// The entry's innermost loop.
+    lp: Option<crate::ir::OpId>,
+}
+
+/// Address ranges of placements, sorted by start, with their union as
+/// disjoint intervals (rebuilt after a change, on the next query): "does
+/// any range meet `[offset, offset + n)`, and up to where?" in
+/// logarithmic time.
+#[derive(Debug, Default)]
+struct Ranges {
+    items: Vec<(u64, u64, u64)>,
+    merged: std::cell::RefCell<Option<Vec<(u64, u64)>>>,
+}
+
+impl Ranges {
+    fn insert(&mut self, start: u64, seq: u64, end: u64) {
+        let i = self
+            .items
+            .partition_point(|&(s, q, _)| (s, q) < (start, seq));
+        self.items.insert(i, (start, seq, end));
+        *self.merged.get_mut() = None;
+    }
+
+    fn remove(&mut self, start: u64, seq: u64) {
+        let i = self
+            .items
+            .partition_point(|&(s, q, _)| (s, q) < (start, seq));
+        if self
+            .items
+            .get(i)
+            .is_some_and(|&(s, q, _)| (s, q) == (start, seq))
+        {
+            self.items.remove(i);
+            *self.merged.get_mut() = None;
+        }
+    }
+
+    /// When a range has `start < offset + n` and `end > offset` (the
+    /// reference's test): the end of the union interval it lies in. Every
+    /// offset below that end conflicts too.
+    fn hit_until(&self, offset: u64, n: u64) -> Option<u64> {
+        let mut cache = self.merged.borrow_mut();
+        let merged = cache.get_or_insert_with(|| {
+            let mut u: Vec<(u64, u64)> = Vec::new();
+            for &(s, _, e) in &self.items {
+                if s >= e {
+                    continue;
+                }
+                match u.last_mut() {
+                    Some(last) if s <= last.1 => last.1 = last.1.max(e),
+                    _ => u.push((s, e)),
+                }
+            }
+            u
+        });
+        let i = merged.partition_point(|&(_, e)| e <= offset);
+        let &(s, e) = merged.get(i)?;
+        (s < offset.wrapping_add(n)).then_some(e)
+    }
+}
+
+/// The placements so far (`PlanRecHis`), newest last, indexed by the
+/// conflict relations of levels 2 and 3.
+#[derive(Debug, Default)]
+pub struct History {
+    recs: Vec<Record>,
+    all: Ranges,
+    dma: Ranges,
+    loops: std::collections::HashMap<Option<crate::ir::OpId>, Ranges>,
+    planned: std::collections::HashMap<SeId, u32>,
+    seq: u64,
+}
+
+impl History {
+    fn is_empty(&self) -> bool {
+        self.recs.is_empty()
+    }
+
+    fn has(&self, e: SeId) -> bool {
+        self.planned.get(&e).is_some_and(|&n| n > 0)
+    }
+
+    fn pop(&mut self) -> Option<Record> {
+        let r = self.recs.pop()?;
+        let start = r.first.offset;
+        self.all.remove(start, r.seq);
+        if r.dma {
+            self.dma.remove(start, r.seq);
+        }
+        if let Some(l) = self.loops.get_mut(&r.lp) {
+            l.remove(start, r.seq);
+        }
+        if let Some(n) = self.planned.get_mut(&r.entry) {
+            *n = n.saturating_sub(1);
+        }
+        Some(r)
+    }
 }
 
 /// Speculation state (`SpecInfo`).
@@ -147,7 +248,7 @@ impl MemPlan<'_> {
                 continue;
             }
             let mut outline: Outline = vec![bound(Vec::new(), 0, max_bits, None)];
-            let mut his: Vec<Record> = Vec::new();
+            let mut his = History::default();
             let n = self.se[root].children.len() as i32;
             let mut cur = root;
             while si.child_idx < n {
@@ -196,7 +297,7 @@ impl MemPlan<'_> {
         let align = self.space_info(&scope).map_or(1, |s| s.0);
         let root = self.reorder_root(root);
         let mut outline: Outline = vec![bound(Vec::new(), 0, u64::MAX, None)];
-        let mut his: Vec<Record> = Vec::new();
+        let mut his = History::default();
         let mut si = SpecInfo {
             level,
             max_level: level,
@@ -229,7 +330,7 @@ impl MemPlan<'_> {
         &mut self,
         si: &mut SpecInfo,
         outline: &mut Outline,
-        his: &mut Vec<Record>,
+        his: &mut History,
         e: SeId,
     ) -> bool {
         let top = si.level;
@@ -251,12 +352,12 @@ impl MemPlan<'_> {
     fn spec_alloc(
         &mut self,
         outline: &mut Outline,
-        his: &mut Vec<Record>,
+        his: &mut History,
         e: SeId,
         si: &SpecInfo,
         level: i32,
     ) -> bool {
-        if his.iter().any(|r| r.entry == e) {
+        if his.has(e) {
             return true;
         }
         if self.se[e].aligned == 0 {
@@ -264,6 +365,10 @@ impl MemPlan<'_> {
             return true;
         }
         let mut start = 0usize;
+        // The last scan for a bound free of level-2/3 conflicts: (from,
+        // first free bound at or after it). Neither the outline nor the
+        // history changes within this call.
+        let mut memo: Option<(usize, Option<usize>)> = None;
         while start < outline.len() {
             let mut size: u64 = 0;
             let alloc_offset = outline[start].offset;
@@ -287,10 +392,14 @@ impl MemPlan<'_> {
                 {
                     break;
                 }
-                if level == LEVEL_2 && self.conflict_common(his, e, &mut start, outline, true) {
+                if level == LEVEL_2
+                    && self.conflict_common(his, e, &mut start, outline, true, &mut memo)
+                {
                     break;
                 }
-                if level == LEVEL_3 && self.conflict_common(his, e, &mut start, outline, false) {
+                if level == LEVEL_3
+                    && self.conflict_common(his, e, &mut start, outline, false, &mut memo)
+                {
                     break;
                 }
                 self.se[e].offset = alloc_offset;
@@ -440,7 +549,7 @@ impl MemPlan<'_> {
     fn conflict_level1(
         &mut self,
         outline: &Outline,
-        his: &[Record],
+        his: &History,
         e: SeId,
         start: usize,
         end: usize,
@@ -469,8 +578,8 @@ impl MemPlan<'_> {
         if slots.is_empty() {
             return true;
         }
-        let l1 = self.buffer_parent_loop(&self.se[e].inplace.clone());
-        let l2 = self.buffer_parent_loop(&self.se[reuse].inplace.clone());
+        let l1 = self.entry_loop(e);
+        let l2 = self.entry_loop(reuse);
         if !(l1.is_some() && l2.is_some() && l1 == l2) {
             return true;
         }
@@ -480,7 +589,7 @@ impl MemPlan<'_> {
         }
         for s in slots {
             let off = self.se[s].offset;
-            if his.iter().any(|r| self.record_conflicts(r, off, e)) {
+            if his.recs.iter().any(|r| self.record_conflicts(r, off, e)) {
                 others.clear();
                 return true;
             }
@@ -519,13 +628,7 @@ impl MemPlan<'_> {
 
     /// `SpecAllocRelationOtherBufferEntry`: puts the slot of `e` at
     /// `offset` into the outline.
-    fn place_other_slot(
-        &mut self,
-        outline: &mut Outline,
-        his: &mut Vec<Record>,
-        e: SeId,
-        offset: u64,
-    ) {
+    fn place_other_slot(&mut self, outline: &mut Outline, his: &mut History, e: SeId, offset: u64) {
         let mut start = 0;
         while start < outline.len() {
             if outline[start].offset != offset {
@@ -565,38 +668,60 @@ impl MemPlan<'_> {
     /// before the first bound where nothing conflicts.
     fn conflict_common(
         &mut self,
-        his: &[Record],
+        his: &History,
         e: SeId,
         start: &mut usize,
         outline: &Outline,
         same_loop: bool,
+        memo: &mut Option<(usize, Option<usize>)>,
     ) -> bool {
         let aligned = self.se[e].aligned;
-        let mut found = None;
-        for it in *start..outline.len() {
-            let offset = outline[it].offset;
-            let mut conflict = false;
-            for r in his {
-                if r.first.offset.wrapping_add(r.extent) > offset
-                    && r.first.offset < offset.wrapping_add(aligned)
-                {
-                    let c = if same_loop {
-                        self.same_loop_conflict(r.entry, e)
-                    } else {
-                        self.pipe_conflict(r.entry, e)
-                    };
-                    if c {
-                        conflict = true;
-                        break;
+        let known = match *memo {
+            Some((from, Some(f))) if from <= *start && *start <= f => Some(Some(f)),
+            Some((from, None)) if from <= *start => Some(None),
+            _ => None,
+        };
+        if let Some(found) = known {
+            return match found {
+                Some(f) => {
+                    let moved = f != *start;
+                    if moved {
+                        *start = f - 1;
                     }
+                    moved
                 }
+                None => true,
+            };
+        }
+        let from = *start;
+        // The placements that conflict with `e` do not depend on the bound:
+        // at level 2 those of `e`'s loop, at level 3 all of them when `e`
+        // holds a DMA buffer, else the DMA ones.
+        let empty = Ranges::default();
+        let ranges = if same_loop {
+            let l = self.entry_loop(e);
+            his.loops.get(&l).unwrap_or(&empty)
+        } else if self.entry_is_dma(e) {
+            &his.all
+        } else {
+            &his.dma
+        };
+        let mut found = None;
+        let mut it = *start;
+        while it < outline.len() {
+            if let Some(until) = ranges.hit_until(outline[it].offset, aligned) {
+                // The bounds below `until` conflict as well.
+                it += outline[it..].partition_point(|b| b.offset < until).max(1);
+                continue;
             }
-            if conflict || (it == outline.len() - 1 && outline[it].extent < aligned) {
+            if it == outline.len() - 1 && outline[it].extent < aligned {
+                it += 1;
                 continue;
             }
             found = Some(it);
             break;
         }
+        *memo = Some((from, found));
         match found {
             Some(f) => {
                 let moved = f != *start;
@@ -609,30 +734,33 @@ impl MemPlan<'_> {
         }
     }
 
-    /// `PipeConflict` (cached per ordered pair, as the reference caches).
-    fn pipe_conflict(&mut self, e1: SeId, e2: SeId) -> bool {
-        if let Some(&c) = self.pipe_cache.get(&(e1, e2)) {
-            return c;
+    /// Whether entry `e` holds a DMA buffer (cached per entry): at level
+    /// 3 (`PipeConflict`) two entries conflict when either does.
+    fn entry_is_dma(&mut self, e: SeId) -> bool {
+        if self.dma_cache.len() <= e {
+            self.dma_cache.resize(self.se.len().max(e + 1), None);
         }
-        let mut c = false;
-        'outer: for &a in &self.se[e1].inplace {
-            for &b in &self.se[e2].inplace {
-                if self.dma.buffer_pipe_conflict(a, b) {
-                    c = true;
-                    break 'outer;
-                }
-            }
+        if let Some(d) = self.dma_cache[e] {
+            return d;
         }
-        self.pipe_cache.insert((e1, e2), c);
-        c
+        let d = self.se[e].inplace.iter().any(|&b| self.dma.is_dma(b));
+        self.dma_cache[e] = Some(d);
+        d
     }
 
-    /// `PipeConflictInSameLoop`: both in the same innermost loop (or both
-    /// in none).
-    fn same_loop_conflict(&mut self, e1: SeId, e2: SeId) -> bool {
-        let l1 = self.buffer_parent_loop(&self.se[e1].inplace.clone());
-        let l2 = self.buffer_parent_loop(&self.se[e2].inplace.clone());
-        l1 == l2
+    /// The innermost loop of an entry's buffers (cached per entry): at
+    /// level 2 (`PipeConflictInSameLoop`) two entries conflict when they
+    /// share it (or both have none).
+    fn entry_loop(&mut self, e: SeId) -> Option<crate::ir::OpId> {
+        if self.loop_cache.len() <= e {
+            self.loop_cache.resize(self.se.len().max(e + 1), None);
+        }
+        if let Some(l) = self.loop_cache[e] {
+            return l;
+        }
+        let l = self.buffer_parent_loop(&self.se[e].inplace.clone());
+        self.loop_cache[e] = Some(l);
+        l
     }
 
     /// `UpdateOutline`: `e` takes bounds `start..=end`; a tail keeps the
@@ -641,7 +769,7 @@ impl MemPlan<'_> {
     fn update_outline(
         &mut self,
         outline: &mut Outline,
-        his: &mut Vec<Record>,
+        his: &mut History,
         e: SeId,
         start: usize,
         end: usize,
@@ -687,22 +815,36 @@ impl MemPlan<'_> {
             ));
         }
         let replaced: Vec<Rc<Bound>> = outline.splice(start..=end, new).collect();
-        his.push(Record {
+        let (dma, lp) = (self.entry_is_dma(e), self.entry_loop(e));
+        his.seq += 1;
+        let seq = his.seq;
+        let first = split[0].clone();
+        let (s0, e0) = (first.offset, first.offset.wrapping_add(aligned));
+        his.all.insert(s0, seq, e0);
+        if dma {
+            his.dma.insert(s0, seq, e0);
+        }
+        his.loops.entry(lp).or_default().insert(s0, seq, e0);
+        *his.planned.entry(e).or_insert(0) += 1;
+        his.recs.push(Record {
             level,
             child_idx: self.se[e].child_idx,
             tailed: res > 0,
             split: split.len(),
             entry: e,
             extent: aligned,
-            first: split[0].clone(),
+            first,
             replaced,
             directly,
+            seq,
+            dma,
+            lp,
         });
         self.se[e].applied_level = level;
     }
 
     /// `RollbackOutline`: undoes the newest placement.
-    fn rollback_outline(his: &mut Vec<Record>, outline: &mut Outline) -> Option<Record> {
+    fn rollback_outline(his: &mut History, outline: &mut Outline) -> Option<Record> {
         let r = his.pop()?;
         let at = outline
             .iter()
@@ -739,7 +881,7 @@ impl MemPlan<'_> {
         &mut self,
         si: &mut SpecInfo,
         outline: &mut Outline,
-        his: &mut Vec<Record>,
+        his: &mut History,
         root: SeId,
         aligned: u64,
         max_bits: u64,
@@ -863,7 +1005,7 @@ impl MemPlan<'_> {
                 continue;
             }
             let mut outline: Outline = vec![bound(Vec::new(), 0, u64::MAX, None)];
-            let mut his = Vec::new();
+            let mut his = History::default();
             let mut si = SpecInfo::default();
             si.level = si.min_level;
             let n = self.se[root].children.len() as i32;

@@ -55,7 +55,9 @@ impl MemPlan<'_> {
             let mut infos = Vec::new();
             for e in entries {
                 for &b in &self.se[e].inplace {
-                    let Some(info) = self.lt.info(b) else { continue };
+                    let Some(info) = self.lt.info(b) else {
+                        continue;
+                    };
                     if !m.op(info.op).is("memref.alloc") {
                         continue;
                     }
@@ -76,13 +78,29 @@ impl MemPlan<'_> {
                         pad(10),
                         align_up(info.const_bits.max(0) as u64, 8)
                     ));
-                    s.push_str(&format!("{}\"is_tmpbuf\": {},\n", pad(10), temps.contains(&b)));
-                    s.push_str(&format!("{}\"life_time_in_ir\": [\n{}{a},\n{}{f}\n{}],\n", pad(10), pad(12), pad(12), pad(10)));
+                    s.push_str(&format!(
+                        "{}\"is_tmpbuf\": {},\n",
+                        pad(10),
+                        temps.contains(&b)
+                    ));
+                    s.push_str(&format!(
+                        "{}\"life_time_in_ir\": [\n{}{a},\n{}{f}\n{}],\n",
+                        pad(10),
+                        pad(12),
+                        pad(12),
+                        pad(10)
+                    ));
                     if offsets.is_empty() {
                         s.push_str(&format!("{}\"offset\": [],\n", pad(10)));
                     } else {
-                        let o: Vec<String> = offsets.iter().map(|x| format!("{}{x}", pad(12))).collect();
-                        s.push_str(&format!("{}\"offset\": [\n{}\n{}],\n", pad(10), o.join(",\n"), pad(10)));
+                        let o: Vec<String> =
+                            offsets.iter().map(|x| format!("{}{x}", pad(12))).collect();
+                        s.push_str(&format!(
+                            "{}\"offset\": [\n{}\n{}],\n",
+                            pad(10),
+                            o.join(",\n"),
+                            pad(10)
+                        ));
                     }
                     s.push_str(&format!(
                         "{}\"source_location\": {}\n",
@@ -96,11 +114,20 @@ impl MemPlan<'_> {
             let status = if error.is_some() { "fail" } else { "success" };
             let mut r = String::new();
             r.push_str(&format!("{}{{\n", pad(4)));
-            r.push_str(&format!("{}\"error_info\": {},\n", pad(6), quote(error.unwrap_or(""))));
+            r.push_str(&format!(
+                "{}\"error_info\": {},\n",
+                pad(6),
+                quote(error.unwrap_or(""))
+            ));
             if infos.is_empty() {
                 r.push_str(&format!("{}\"memory_info_array\": [],\n", pad(6)));
             } else {
-                r.push_str(&format!("{}\"memory_info_array\": [\n{}\n{}],\n", pad(6), infos.join(",\n"), pad(6)));
+                r.push_str(&format!(
+                    "{}\"memory_info_array\": [\n{}\n{}],\n",
+                    pad(6),
+                    infos.join(",\n"),
+                    pad(6)
+                ));
             }
             r.push_str(&format!("{}\"scope\": {},\n", pad(6), quote(scope)));
             r.push_str(&format!("{}\"status\": {}\n", pad(6), quote(status)));
@@ -109,11 +136,22 @@ impl MemPlan<'_> {
         }
         let name = m.func_name(self.func).unwrap_or("");
         let mut s = String::from("{\n");
-        s.push_str(&format!("{}\"Header\": {{\n{}\"KernelName\": {}\n{}}},\n", pad(2), pad(4), quote(name), pad(2)));
+        s.push_str(&format!(
+            "{}\"Header\": {{\n{}\"KernelName\": {}\n{}}},\n",
+            pad(2),
+            pad(4),
+            quote(name),
+            pad(2)
+        ));
         if records.is_empty() {
             s.push_str(&format!("{}\"Record\": []\n", pad(2)));
         } else {
-            s.push_str(&format!("{}\"Record\": [\n{}\n{}]\n", pad(2), records.join(",\n"), pad(2)));
+            s.push_str(&format!(
+                "{}\"Record\": [\n{}\n{}]\n",
+                pad(2),
+                records.join(",\n"),
+                pad(2)
+            ));
         }
         s.push('}');
         let file = match func_core_type(m, self.func).as_deref() {

@@ -64,28 +64,20 @@ pub fn merge_lifes(lifes: &mut Vec<BufferLife>) {
         return;
     }
     lifes.sort_by_key(|l| (l.alloc, l.free));
-    let mut out = Vec::with_capacity(lifes.len());
-    let (mut start, mut end, mut buffer) = (lifes[0].alloc, lifes[0].free, lifes[0].buffer);
-    for l in &lifes[1..] {
-        if l.alloc <= end + 1 {
-            end = end.max(l.free);
+    // Compact in place: `w` is the merged lifetime being extended.
+    let mut w = 0;
+    for r in 1..lifes.len() {
+        let l = lifes[r];
+        if l.alloc <= lifes[w].free + 1 {
+            lifes[w].free = lifes[w].free.max(l.free);
         } else {
-            out.push(BufferLife {
-                buffer,
-                alloc: start,
-                free: end,
-            });
-            buffer = l.buffer;
-            start = l.alloc;
-            end = l.free;
+            w += 1;
+            lifes[w] = l;
         }
     }
-    out.push(BufferLife {
-        buffer,
-        alloc: start,
-        free: end,
-    });
-    *lifes = out;
+    lifes.truncate(w + 1);
+    // Outline bounds keep these for the whole plan (and its roll-backs).
+    lifes.shrink_to_fit();
 }
 
 impl MemPlan<'_> {
