@@ -1,23 +1,21 @@
 //! Repository tasks. `cargo xtask ods [ODS_DIR]` writes
 //! `crates/mlir/src/ir/ods_table.rs`, the op-format table of every `hivm`
-//! and `ave` op, from the AscendNPU-IR ODS files
+//! and `ave` op, and `crates/mlir/src/ir/ods_traits.rs`, the traits and
+//! interfaces each of those ops declares, from the AscendNPU-IR ODS files
 //! (`../shared/reference/ascendnpu-ir/ods` by default).
 //! `cargo xtask pto-registry [CSV]` writes `crates/pto/src/ops/table.rs`
 //! from PyPTO's op registry (see [`pto_registry`]).
 //! `cargo xtask device-spec [TD]` writes `crates/soc/src/device_spec_table.rs`
 //! from AscendNPU-IR's chip specifications (see [`device_spec`]).
-//! `cargo xtask op-traits [ODS_DIR]` writes `crates/mlir/src/ir/ods_traits.rs`,
-//! the ops' interfaces and traits (see [`op_traits`]).
 
 pub mod device_spec;
-pub mod op_traits;
 pub mod pto_registry;
 pub mod tablegen;
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use tablegen::{Records, Val};
+use tablegen::{Instance, Records, Val};
 
 /// The ODS folder next to the repository (`../shared/...`).
 pub fn default_ods_dir() -> PathBuf {
@@ -34,7 +32,12 @@ pub fn table_path() -> PathBuf {
     repo_root().join("crates/mlir/src/ir/ods_table.rs")
 }
 
-pub(crate) fn td_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+/// Where the generated traits table lives.
+pub fn traits_path() -> PathBuf {
+    repo_root().join("crates/mlir/src/ir/ods_traits.rs")
+}
+
+fn td_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .collect();
@@ -236,6 +239,151 @@ fn normalize(format: &str) -> String {
     format.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// The name a trait list entry stands for: the trait's name, the
+/// interface of `DeclareOpInterfaceMethods<Iface, [...]>`, or
+/// `Name<args>` for traits parameterised by plain numbers or strings
+/// (`ElementwiseNaryOpTrait<2>`, `VectorOnlyTrait<0>`,
+/// `OpPipeTrait<"PIPE::PIPE_V">`).
+fn trait_name(v: &Val) -> Option<String> {
+    match v {
+        Val::Id(n) => Some(n.clone()),
+        Val::Inst(n, args) if n == "DeclareOpInterfaceMethods" => args.first().and_then(trait_name),
+        Val::Inst(n, args) => {
+            let plain: Option<Vec<String>> = args
+                .iter()
+                .map(|a| match a {
+                    Val::Id(i) if i.parse::<i64>().is_ok() => Some(i.clone()),
+                    Val::Str(s) => Some(format!("{s:?}")),
+                    _ => None,
+                })
+                .collect();
+            match plain {
+                Some(p) if !p.is_empty() => Some(format!("{n}<{}>", p.join(", "))),
+                _ => Some(n.clone()),
+            }
+        }
+        _ => None,
+    }
+}
+
+/// An op definition's dialect name, mnemonic and `Op<...>` arguments
+/// (`Op<Dialect, "mnemonic", [traits]>`); `None` for records that are not
+/// ops.
+fn op_header<'i>(
+    records: &Records,
+    inst: &'i Instance<'_>,
+) -> Option<(String, &'i str, &'i [Val])> {
+    let (_, op_args) = inst.ancestors.iter().find(|(a, _)| a == "Op")?;
+    let (Some(Val::Id(dialect)), Some(Val::Str(mnemonic))) = (op_args.first(), op_args.get(1))
+    else {
+        return None;
+    };
+    Some((
+        dialect_name(records, dialect),
+        mnemonic.as_str(),
+        op_args.as_slice(),
+    ))
+}
+
+/// Generates the traits table from the `.td` files under `ods_dir`: for
+/// every `hivm` op, the `.td` file defining it, its ODS class chain and
+/// the traits and interfaces it declares, in declaration order.
+pub fn generate_traits(ods_dir: &Path) -> std::io::Result<String> {
+    let mut files = Vec::new();
+    td_files(ods_dir, &mut files)?;
+    let mut records = Records::default();
+    let mut file_of: Vec<(usize, String)> = Vec::new();
+    for f in &files {
+        tablegen::read_file(&std::fs::read_to_string(f)?, &mut records);
+        let stem = f
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        file_of.push((records.defs.len(), stem));
+    }
+    let file_at = |i: usize| {
+        file_of
+            .iter()
+            .find(|(end, _)| i < *end)
+            .map(|(_, f)| f.clone())
+            .unwrap_or_default()
+    };
+    let mut rows: Vec<(String, String, Vec<String>, Vec<String>)> = Vec::new();
+    for (i, (_, def)) in records.defs.iter().enumerate() {
+        let inst = records.instantiate(def);
+        let Some((dialect, mnemonic, op_args)) = op_header(&records, &inst) else {
+            continue;
+        };
+        if dialect != "hivm" {
+            continue;
+        }
+        let classes: Vec<String> = inst
+            .ancestors
+            .iter()
+            .map(|(a, _)| a.clone())
+            .filter(|a| a != "Op")
+            .collect();
+        let mut traits: Vec<String> = Vec::new();
+        if let Some(Val::List(items)) = op_args.get(2) {
+            for t in items {
+                if let Some(n) = trait_name(t) {
+                    if !traits.contains(&n) {
+                        traits.push(n);
+                    }
+                }
+            }
+        }
+        rows.push((format!("{dialect}.{mnemonic}"), file_at(i), classes, traits));
+    }
+    rows.sort_by(|a, b| a.0.cmp(&b.0));
+    rows.dedup_by(|a, b| a.0 == b.0);
+    let mut s = String::new();
+    s.push_str(
+        "//! The traits and interfaces every `hivm` op declares, from the\n\
+         //! dialect's ODS definitions (AscendNPU-IR `ods/HIVM/**/*.td`): what\n\
+         //! the passes ask an op (is it structured, how it flattens, whether\n\
+         //! it has extra buffers or may lower to scalar loops, ...).\n\
+         //!\n\
+         //! GENERATED by `cargo xtask ods`; do not edit. Each row gives the\n\
+         //! op, the `.td` file defining it, its ODS class chain (nearest\n\
+         //! last) and its traits in declaration order: a trait's name, the\n\
+         //! interface of `DeclareOpInterfaceMethods<..>`, or `Name<args>`\n\
+         //! for traits taking plain numbers or strings.\n\n\
+         use crate::ir::ods::OdsTraits;\n\n",
+    );
+    let _ = writeln!(s, "/// Every `hivm` op, sorted by name.");
+    let _ = writeln!(s, "pub static TRAITS: &[OdsTraits] = &[");
+    for (name, file, classes, traits) in &rows {
+        let _ = writeln!(s, "    OdsTraits {{");
+        let _ = writeln!(s, "        name: {name:?},");
+        let _ = writeln!(s, "        file: {file:?},");
+        string_list(&mut s, "classes", classes);
+        string_list(&mut s, "traits", traits);
+        let _ = writeln!(s, "    }},");
+    }
+    s.push_str("];\n");
+    Ok(s)
+}
+
+/// Writes the row field `key: &[..],` of string literals the way rustfmt
+/// lays it out (so `cargo fmt` leaves the generated file alone): on one
+/// line when the items fit rustfmt's `array_width` (60 columns) and the
+/// line its `max_width` (100), else one literal per line.
+fn string_list(s: &mut String, key: &str, items: &[String]) {
+    let quoted: Vec<String> = items.iter().map(|n| format!("{n:?}")).collect();
+    let items = quoted.join(", ");
+    let line = format!("        {key}: &[{items}],");
+    if items.len() <= 60 && line.len() <= 100 {
+        let _ = writeln!(s, "{line}");
+        return;
+    }
+    let _ = writeln!(s, "        {key}: &[");
+    for q in &quoted {
+        let _ = writeln!(s, "            {q},");
+    }
+    let _ = writeln!(s, "        ],");
+}
+
 /// Generates the table source from the `.td` files under `ods_dir`.
 pub fn generate(ods_dir: &Path) -> std::io::Result<String> {
     let mut files = Vec::new();
@@ -247,14 +395,10 @@ pub fn generate(ods_dir: &Path) -> std::io::Result<String> {
     let mut rows = Vec::new();
     for (_, def) in &records.defs {
         let inst = records.instantiate(def);
-        let Some((_, op_args)) = inst.ancestors.iter().find(|(a, _)| a == "Op") else {
+        let Some((dialect, mnemonic, op_args)) = op_header(&records, &inst) else {
             continue;
         };
-        let (Some(Val::Id(dialect)), Some(Val::Str(mnemonic))) = (op_args.first(), op_args.get(1))
-        else {
-            continue;
-        };
-        let name = format!("{}.{mnemonic}", dialect_name(&records, dialect));
+        let name = format!("{dialect}.{mnemonic}");
         let mut row = OpRow {
             name,
             operands: Vec::new(),

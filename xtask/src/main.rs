@@ -1,7 +1,7 @@
-//! `cargo xtask ods [ODS_DIR]`: regenerates the op-format table.
+//! `cargo xtask ods [ODS_DIR]`: regenerates the op-format and op-traits
+//! tables.
 //! `cargo xtask pto-registry [CSV]`: regenerates the PyPTO op table.
 //! `cargo xtask device-spec [TD]`: regenerates the chip specification table.
-//! `cargo xtask op-traits [ODS_DIR]`: regenerates the op trait table.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -14,21 +14,25 @@ fn main() -> ExitCode {
                 .get(1)
                 .map(PathBuf::from)
                 .unwrap_or_else(xtask::default_ods_dir);
-            match xtask::generate(&dir) {
-                Ok(text) => {
-                    let out = xtask::table_path();
-                    if let Err(e) = std::fs::write(&out, text) {
-                        eprintln!("error: cannot write {}: {e}", out.display());
-                        return ExitCode::from(1);
+            let tables = [
+                (xtask::generate(&dir), xtask::table_path()),
+                (xtask::generate_traits(&dir), xtask::traits_path()),
+            ];
+            for (text, out) in tables {
+                let text = match text {
+                    Ok(t) => t,
+                    Err(e) => {
+                        eprintln!("error: cannot read ODS files under {}: {e}", dir.display());
+                        return ExitCode::from(2);
                     }
-                    println!("wrote {}", out.display());
-                    ExitCode::SUCCESS
+                };
+                if let Err(e) = std::fs::write(&out, text) {
+                    eprintln!("error: cannot write {}: {e}", out.display());
+                    return ExitCode::from(1);
                 }
-                Err(e) => {
-                    eprintln!("error: cannot read ODS files under {}: {e}", dir.display());
-                    ExitCode::from(2)
-                }
+                println!("wrote {}", out.display());
             }
+            ExitCode::SUCCESS
         }
         Some("pto-registry") => {
             let csv = args
@@ -64,27 +68,6 @@ fn main() -> ExitCode {
             println!("wrote {}", out.display());
             ExitCode::SUCCESS
         }
-        Some("op-traits") => {
-            let dir = args
-                .get(1)
-                .map(PathBuf::from)
-                .unwrap_or_else(xtask::default_ods_dir);
-            match xtask::op_traits::generate(&dir) {
-                Ok(text) => {
-                    let out = xtask::op_traits::table_path();
-                    if let Err(e) = std::fs::write(&out, text) {
-                        eprintln!("error: cannot write {}: {e}", out.display());
-                        return ExitCode::from(1);
-                    }
-                    println!("wrote {}", out.display());
-                    ExitCode::SUCCESS
-                }
-                Err(e) => {
-                    eprintln!("error: cannot read ODS files under {}: {e}", dir.display());
-                    ExitCode::from(2)
-                }
-            }
-        }
         Some("device-spec") => {
             let td = args
                 .get(1)
@@ -107,7 +90,7 @@ fn main() -> ExitCode {
         }
         _ => {
             eprintln!(
-                "usage: cargo xtask ods [ODS_DIR] | cargo xtask pto-registry [CSV] | cargo xtask device-spec [TD] | cargo xtask op-traits [ODS_DIR]"
+                "usage: cargo xtask ods [ODS_DIR] | cargo xtask pto-registry [CSV] | cargo xtask device-spec [TD]"
             );
             ExitCode::from(2)
         }

@@ -1,5 +1,6 @@
-//! The checked-in op-format table is what `cargo xtask ods` writes from
-//! the ODS files in `../shared` (skips visibly when they are absent).
+//! The checked-in op-format and op-traits tables are what `cargo xtask ods`
+//! writes from the ODS files in `../shared` (skips visibly when they are
+//! absent).
 
 #[test]
 fn shared_ods_table_is_current() {
@@ -21,5 +22,23 @@ fn shared_ods_table_is_current() {
         generated.matches("    OdsOp {").count(),
         207,
         "hivm + ave ops"
+    );
+}
+
+#[test]
+fn shared_ods_traits_table_is_current() {
+    let dir = xtask::default_ods_dir();
+    if !dir.is_dir() {
+        eprintln!(
+            "SKIPPED: shared_ods_traits_table_is_current: {} is absent",
+            dir.display()
+        );
+        return;
+    }
+    let generated = xtask::generate_traits(&dir).expect("ODS files read");
+    let checked_in = std::fs::read_to_string(xtask::traits_path()).expect("table present");
+    assert!(
+        generated == checked_in,
+        "crates/mlir/src/ir/ods_traits.rs is stale: run `cargo xtask ods`"
     );
 }

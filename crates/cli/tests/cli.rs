@@ -40,10 +40,13 @@ fn opt_lists_its_passes() {
     assert_eq!(
         names,
         [
+            "hacc-append-device-spec",
             "hivm-align-alloc-size",
             "hivm-pre-mark-stride-align",
             "hivm-mark-stride-align",
-            "hivm-enable-stride-align"
+            "hivm-enable-stride-align",
+            "hivm-plan-memory",
+            "hivm-plan-memory-regbase"
         ]
     );
 }

@@ -48,13 +48,16 @@ func.func @last_dim() {
 // -----
 
 // Padding goes to the first dim right of the mark that makes the stride a
-// multiple: 256x1x2x3x4xi8, dims=[0] => the unit dim 1 becomes 4.
+// multiple: 256x1x2x3x4xi8, dims=[0] => the unit dim 1 becomes 4. (Each
+// allocation here has a user besides its marks: one only marks use is
+// erased as dead by the greedy rewrites of the pass.)
 // CHECK-LABEL: func.func @outer_unit_dim
 // CHECK: memref.alloc() : memref<256x4x2x3x4x1xi8, #hivm.address_space<ub>>
 // CHECK: memref.subview %{{.*}}[0, 0, 0, 0, 0, 0] [256, 1, 2, 3, 4, 1] [1, 1, 1, 1, 1, 1] : memref<256x4x2x3x4x1xi8, #hivm.address_space<ub>> to memref<256x1x2x3x4xi8, strided<[96, 24, 12, 4, 1]>, #hivm.address_space<ub>>
 func.func @outer_unit_dim() {
   %a = memref.alloc() : memref<256x1x2x3x4xi8, #hivm.address_space<ub>>
   annotation.mark %a {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<256x1x2x3x4xi8, #hivm.address_space<ub>>
+  hivm.hir.vabs ins(%a : memref<256x1x2x3x4xi8, #hivm.address_space<ub>>) outs(%a : memref<256x1x2x3x4xi8, #hivm.address_space<ub>>)
   return
 }
 
@@ -67,6 +70,7 @@ func.func @outer_unit_dim() {
 func.func @cube_f32() {
   %a = memref.alloc() : memref<15x15x15xf32, #hivm.address_space<ub>>
   annotation.mark %a {hivm.stride_align_dims = array<i32: 1>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<15x15x15xf32, #hivm.address_space<ub>>
+  hivm.hir.vexp ins(%a : memref<15x15x15xf32, #hivm.address_space<ub>>) outs(%a : memref<15x15x15xf32, #hivm.address_space<ub>>)
   return
 }
 
@@ -101,6 +105,7 @@ func.func @dynamic(%n: index) {
 func.func @dynamic_outer(%n: index) {
   %a = memref.alloc(%n) : memref<?x15xf16, #hivm.address_space<ub>>
   annotation.mark %a {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<?x15xf16, #hivm.address_space<ub>>
+  hivm.hir.vexp ins(%a : memref<?x15xf16, #hivm.address_space<ub>>) outs(%a : memref<?x15xf16, #hivm.address_space<ub>>)
   return
 }
 
@@ -142,6 +147,7 @@ func.func @nothing_to_pad() {
 func.func @alloca() {
   %a = memref.alloca() : memref<2x15xf16, #hivm.address_space<ub>>
   annotation.mark %a {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<2x15xf16, #hivm.address_space<ub>>
+  hivm.hir.vexp ins(%a : memref<2x15xf16, #hivm.address_space<ub>>) outs(%a : memref<2x15xf16, #hivm.address_space<ub>>)
   return
 }
 
@@ -172,5 +178,6 @@ func.func @idempotent() attributes {hivm.storage_aligned} {
   %a = memref.alloc() : memref<2x16x1xf16, #hivm.address_space<ub>>
   %s = memref.subview %a[0, 0, 0] [2, 15, 1] [1, 1, 1] : memref<2x16x1xf16, #hivm.address_space<ub>> to memref<2x15xf16, strided<[16, 1]>, #hivm.address_space<ub>>
   annotation.mark %s {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<2x15xf16, strided<[16, 1]>, #hivm.address_space<ub>>
+  hivm.hir.vexp ins(%s : memref<2x15xf16, strided<[16, 1]>, #hivm.address_space<ub>>) outs(%s : memref<2x15xf16, strided<[16, 1]>, #hivm.address_space<ub>>)
   return
 }

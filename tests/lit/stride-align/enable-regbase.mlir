@@ -22,6 +22,7 @@
 module attributes {hacc.target = #hacc.target<"Ascend950PR_9589">} {
   func.func @vf(%arg0: memref<37x5x3xi32, #hivm.address_space<ub>>, %i: index) attributes {hivm.vector_function} {
     %s = memref.subview %arg0[%i, 0, 0] [1, 5, 3] [1, 1, 1] : memref<37x5x3xi32, #hivm.address_space<ub>> to memref<5x3xi32, strided<[3, 1], offset: ?>, #hivm.address_space<ub>>
+    %v = memref.load %s[%i, %i] : memref<5x3xi32, strided<[3, 1], offset: ?>, #hivm.address_space<ub>>
     return
   }
   func.func @kernel(%gm: memref<37x5x3xi32, strided<[15, 3, 1]>, #hivm.address_space<gm>>, %i: index) {
@@ -43,6 +44,7 @@ module attributes {hacc.target = #hacc.target<"Ascend950PR_9589">} {
   func.func @rows_744() {
     %a = memref.alloc() : memref<3x741xf32, #hivm.address_space<ub>>
     annotation.mark %a {hivm.stride_align_dims = array<i32: 1>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<3x741xf32, #hivm.address_space<ub>>
+    hivm.hir.vexp ins(%a : memref<3x741xf32, #hivm.address_space<ub>>) outs(%a : memref<3x741xf32, #hivm.address_space<ub>>)
     return
   }
 }
@@ -58,6 +60,7 @@ module attributes {hacc.target = #hacc.target<"Ascend950PR_9589">} {
   func.func @vsstb() {
     %a = memref.alloc() : memref<8x64x16xf16, #hivm.address_space<ub>>
     annotation.mark %a {hivm.stride_align_dims = array<i32: 1>, hivm.stride_align_value_in_byte = array<i32: 130>} : memref<8x64x16xf16, #hivm.address_space<ub>>
+    hivm.hir.vexp ins(%a : memref<8x64x16xf16, #hivm.address_space<ub>>) outs(%a : memref<8x64x16xf16, #hivm.address_space<ub>>)
     return
   }
 }
@@ -72,6 +75,7 @@ module attributes {hacc.target = #hacc.target<"Ascend950PR_9589">} {
   func.func @dim0() {
     %a = memref.alloc() : memref<3x5xf32, #hivm.address_space<ub>>
     annotation.mark %a {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<3x5xf32, #hivm.address_space<ub>>
+    hivm.hir.vexp ins(%a : memref<3x5xf32, #hivm.address_space<ub>>) outs(%a : memref<3x5xf32, #hivm.address_space<ub>>)
     return
   }
 }

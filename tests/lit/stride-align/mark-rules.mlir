@@ -28,15 +28,31 @@ func.func @custom_spaces(%l1: memref<4x15xf16, #hivm.address_space<cbuf>>, %l0c:
 // -----
 
 // adjustBrcAlignDim on membase: the broadcast keeps broadcast and
-// non-broadcast dims in separate flattened groups. The destination's dim 1
-// stride (16 x f16) is already aligned, so isNoNeedAlign drops it before
-// any adjustment; the source's dim 1 sits on the second-to-last group of a
-// last-dim broadcast, so the dim before it (0) is marked instead.
+// non-broadcast dims in separate flattened groups (getLimitedAxes =
+// broadcast_dims). The destination's dim 1 stride (16 x f16) is already
+// aligned, so isNoNeedAlign drops it before any adjustment; the source's
+// dim 1 sits on the second-to-last group of a last-dim broadcast whose
+// last two dims are contiguous (isLastTwoDimContiguous: 1 x 16 = 16), so
+// the dim before it (0) is marked instead.
 // CHECK-LABEL: func.func @brc_membase
 // CHECK: annotation.mark %arg0 {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<4x3x1xf16, #hivm.address_space<ub>>
 // CHECK-NOT: annotation.mark
 // CHECK: hivm.hir.vbrc
-func.func @brc_membase(%src: memref<4x3x1xf16, #hivm.address_space<ub>>, %dst: memref<4x3x15xf16, strided<[56, 16, 1]>, #hivm.address_space<ub>>) {
+func.func @brc_membase(%src: memref<4x3x1xf16, #hivm.address_space<ub>>, %dst: memref<4x3x16xf16, strided<[56, 16, 1]>, #hivm.address_space<ub>>) {
+  hivm.hir.vbrc ins(%src : memref<4x3x1xf16, #hivm.address_space<ub>>) outs(%dst : memref<4x3x16xf16, strided<[56, 16, 1]>, #hivm.address_space<ub>>) broadcast_dims = [2]
+  return
+}
+
+// -----
+
+// adjustBrcAlignDim, isLastTwoDimContiguous false: a destination row of 15
+// in a stride of 16 is not contiguous with the dim before it
+// (getContiguousAxesImpl: 1 x 15 != 16), so the source keeps dim 1.
+// CHECK-LABEL: func.func @brc_last_two_not_contiguous
+// CHECK: annotation.mark %arg0 {hivm.stride_align_dims = array<i32: 1>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<4x3x1xf16, #hivm.address_space<ub>>
+// CHECK-NOT: annotation.mark
+// CHECK: hivm.hir.vbrc
+func.func @brc_last_two_not_contiguous(%src: memref<4x3x1xf16, #hivm.address_space<ub>>, %dst: memref<4x3x15xf16, strided<[56, 16, 1]>, #hivm.address_space<ub>>) {
   hivm.hir.vbrc ins(%src : memref<4x3x1xf16, #hivm.address_space<ub>>) outs(%dst : memref<4x3x15xf16, strided<[56, 16, 1]>, #hivm.address_space<ub>>) broadcast_dims = [2]
   return
 }

@@ -1,11 +1,14 @@
 // RUN: tilemem opt -hivm-align-alloc-size %s | FileCheck %s
 
-// Index constants a pass creates are materialised once, at the top of the
-// function, as the greedy driver's folder does (OperationFolder::
-// getOrCreateConstant): the two allocations inside the loop both round
-// their dynamic size up to 32 elements and share one `arith.constant 31`
-// and one `arith.constant 32`, created above the existing constants (the
-// folder inserts at the front of the entry block) and never suffixed.
+// AlignUpOFR builds its index constants right before the allocation; the
+// greedy driver's next sweep hands every constant to the folder
+// (OperationFolder::insertKnownConstant, in walk order): the first of each
+// value is kept and moved to the front of the function's entry block unless
+// it is first there or follows a constant the folder owns, later equal ones
+// are replaced by it. The two allocations inside the loop both round their
+// dynamic size up to 32 elements and share one `arith.constant 31` and one
+// `arith.constant 32`, moved above the existing constants one after the
+// other (so in reverse order) and never suffixed.
 // CHECK-LABEL: func.func @two_uses
 // CHECK-NEXT: %[[C32:c32]] = arith.constant 32 : index
 // CHECK-NEXT: %[[C31:c31]] = arith.constant 31 : index
@@ -38,9 +41,12 @@ func.func @two_uses(%n: index, %m: index) {
   return
 }
 
+// An existing `arith.constant 32` at the top is kept; the new 31, built
+// right after it, follows an owned constant and stays; the new 32 is
+// replaced by the existing one.
 // CHECK-LABEL: func.func @reuses_existing
-// CHECK-NEXT: %c31 = arith.constant 31 : index
 // CHECK-NEXT: %c32 = arith.constant 32 : index
+// CHECK-NEXT: %c31 = arith.constant 31 : index
 // CHECK-NEXT: %[[ADD:.*]] = arith.addi %arg0, %c31 : index
 // CHECK-NOT: arith.constant
 // CHECK: return

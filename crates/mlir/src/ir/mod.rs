@@ -13,7 +13,6 @@ mod module;
 pub mod ods;
 #[rustfmt::skip]
 mod ods_table;
-#[rustfmt::skip]
 mod ods_traits;
 pub mod ops;
 mod types;

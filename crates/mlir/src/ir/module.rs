@@ -254,10 +254,15 @@ impl OpData {
     /// For structured ops, the operands of the group `keyword`
     /// (`ins`, `outs`, `temp_buffer`, ...) or of the clause `keyword`.
     pub fn group(&self, keyword: &str) -> Option<&[ValueId]> {
+        self.group_range(keyword).map(|r| &self.operands[r])
+    }
+
+    /// The operand index range of [`OpData::group`] `keyword`.
+    pub fn group_range(&self, keyword: &str) -> Option<std::ops::Range<usize>> {
         let Some(syntax) = self.syntax.as_ref() else {
-            return self.ods_group(keyword);
+            return self.ods_group_range(keyword);
         };
-        syntax.pieces.iter().find_map(|p| match p {
+        let r = syntax.pieces.iter().find_map(|p| match p {
             Piece::Group {
                 keyword: k,
                 segment,
@@ -265,17 +270,18 @@ impl OpData {
             }
             | Piece::OperandClause {
                 name: k, segment, ..
-            } if k == keyword => Some(self.segment(*segment)),
+            } if k == keyword => Some(self.segment_range(*segment)),
             _ => None,
-        })
+        })?;
+        (r.end <= self.operands.len()).then_some(r)
     }
 }
 
 impl OpData {
-    /// [`OpData::group`] of an op read by its ODS format: the operands
-    /// written between `keyword(` and `)` (consecutive ODS operands),
-    /// when the op has that group and it is written.
-    fn ods_group(&self, keyword: &str) -> Option<&[ValueId]> {
+    /// [`OpData::group_range`] of an op read by its ODS format: the
+    /// operands written between `keyword(` and `)` (consecutive ODS
+    /// operands), when the op has that group and it is written.
+    fn ods_group_range(&self, keyword: &str) -> Option<std::ops::Range<usize>> {
         let (ods, elems) = crate::ir::format::op_format(&self.name)?;
         let n = ods.operands.len();
         if self.segments.len() != n {
@@ -289,7 +295,7 @@ impl OpData {
         let start: usize = self.segments[..first].iter().map(|&k| k as usize).sum();
         let end: usize = self.segments[..=last].iter().map(|&k| k as usize).sum();
         // An optional group that was not written is no group.
-        self.operands.get(start..end).filter(|s| !s.is_empty())
+        (end > start && end <= self.operands.len()).then_some(start..end)
     }
 }
 

@@ -82,35 +82,37 @@ impl OdsOp {
     }
 }
 
-/// The interfaces and traits of one op that memory planning asks about
-/// (the rows of the generated `ods_traits.rs`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The traits and interfaces one op declares (the generated
+/// `ods_traits.rs` table).
+#[derive(Clone, Copy, Debug)]
 pub struct OdsTraits {
     /// Full name (`hivm.hir.vadd`).
     pub name: &'static str,
-    /// `HIVMStructuredOpInterface`.
-    pub structured: bool,
-    /// `DestinationStyleOpInterface` (every structured op is one).
-    pub dps: bool,
-    /// `ExtraBufferOpInterface` (temporary buffers).
-    pub extra_buffer: bool,
-    /// `ElementwiseNaryOpTrait<N>` (0: not elementwise).
-    pub elementwise_nary: u8,
-    /// `SameOperandsElementType`.
-    pub same_operands_element_type: bool,
-    /// `BroadcastableOTF`: may broadcast inline (`broadcast` attribute).
-    pub broadcastable_otf: bool,
-    /// `TransposableOTF`: may transpose inline (`transpose` attribute).
-    pub transposable_otf: bool,
-    /// `OpPipeTrait<"PIPE::X">`: the op's pipe (`PIPE_V`, `PIPE_MTE2`, ...).
-    pub pipe: Option<&'static str>,
-    /// `MacroOpPipeTrait<"...">`: the pipes of a macro op.
-    pub macro_pipes: Option<&'static str>,
+    /// The `.td` file defining the op, without extension
+    /// (`HIVMVectorOps`).
+    pub file: &'static str,
+    /// The ODS class chain below `Op`, nearest last (`HIVM_Op`,
+    /// `HIVM_StructuredOp`, `HIVM_VectorOp`, ...).
+    pub classes: &'static [&'static str],
+    /// Traits and interfaces in declaration order (see the table's docs).
+    pub traits: &'static [&'static str],
 }
 
-/// The traits of op `name` (`hivm`/`ave` ops only), from the generated
-/// table.
-pub fn op_traits(name: &str) -> Option<&'static OdsTraits> {
-    let t = super::ods_traits::TRAITS;
+impl OdsTraits {
+    /// Whether the op declares trait or interface `name` (exactly as the
+    /// table spells it, e.g. `ElementwiseNaryOpTrait<2>`).
+    pub fn has(&self, name: &str) -> bool {
+        self.traits.contains(&name)
+    }
+
+    /// Whether `class` is in the op's ODS class chain.
+    pub fn derives(&self, class: &str) -> bool {
+        self.classes.contains(&class)
+    }
+}
+
+/// The traits row of op `name`, if it is a `hivm` op.
+pub fn traits_of(name: &str) -> Option<&'static OdsTraits> {
+    let t = crate::ir::ods_traits::TRAITS;
     t.binary_search_by(|r| r.name.cmp(name)).ok().map(|i| &t[i])
 }

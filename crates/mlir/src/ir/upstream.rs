@@ -1,12 +1,13 @@
 //! Declarative formats of the upstream ops HIVM programs use that the
-//! reader has no fixed form for (tensor, bufferization, memref_ext), in
+//! reader has no fixed form for (tensor, bufferization, memref_ext,
+//! vector), in
 //! the same format language as the generated `hivm`/`ave` table: each row
 //! is the op's `assemblyFormat` as MLIR (LLVM 19) declares it, so reading
 //! and printing go through the same interpreter. Result types a format
 //! omits come from [`infer`], the ops' `inferReturnTypes`.
 
 use crate::ir::ods::{Arity, OdsAttr, OdsOp, Presence};
-use crate::ir::{MemRefType, Type};
+use crate::ir::{Attribute, MemRefType, Type, VectorType};
 
 const fn unit(name: &'static str) -> OdsAttr {
     OdsAttr {
@@ -467,6 +468,212 @@ pub static MORE: &[OdsOp] = &[
         ),
     },
     OdsOp {
+        name: "memref.extract_aligned_pointer_as_index",
+        operands: &[("source", Single)],
+        attrs: &[],
+        results: &[("aligned_pointer", Single)],
+        regions: 0,
+        same_types: &[],
+        successors: &[],
+        format: Some("$source `:` type($source) `->` type(results) attr-dict"),
+    },
+    OdsOp {
+        name: "vector.extractelement",
+        operands: &[("vector", Single), ("position", Optional)],
+        attrs: &[],
+        results: &[("result", Single)],
+        regions: 0,
+        same_types: &[],
+        successors: &[],
+        format: Some(
+            "$vector `[` ($position^ `:` type($position))? `]` attr-dict `:` type($vector)",
+        ),
+    },
+    OdsOp {
+        name: "vector.insertelement",
+        operands: &[("source", Single), ("dest", Single), ("position", Optional)],
+        attrs: &[],
+        results: &[("result", Single)],
+        regions: 0,
+        same_types: &[&["dest", "result"]],
+        successors: &[],
+        format: Some(
+            "$source `,` $dest `[` ($position^ `:` type($position))? `]` attr-dict `:` type($result)",
+        ),
+    },
+    OdsOp {
+        name: "vector.extract",
+        operands: &[("vector", Single), ("dynamic_position", Variadic)],
+        attrs: &[array("static_position")],
+        results: &[("result", Single)],
+        regions: 0,
+        same_types: &[],
+        successors: &[],
+        format: Some(
+            "$vector `` custom<DynamicIndexList>($dynamic_position, $static_position) attr-dict `:` type($result) `from` type($vector)",
+        ),
+    },
+    OdsOp {
+        name: "vector.insert",
+        operands: &[("source", Single), ("dest", Single), ("dynamic_position", Variadic)],
+        attrs: &[array("static_position")],
+        results: &[("result", Single)],
+        regions: 0,
+        same_types: &[&["dest", "result"]],
+        successors: &[],
+        format: Some(
+            "$source `,` $dest custom<DynamicIndexList>($dynamic_position, $static_position) attr-dict `:` type($source) `into` type($dest)",
+        ),
+    },
+    OdsOp {
+        name: "vector.splat",
+        operands: &[("input", Single)],
+        attrs: &[],
+        results: &[("aggregate", Single)],
+        regions: 0,
+        same_types: &[],
+        successors: &[],
+        format: Some("$input attr-dict `:` type($aggregate)"),
+    },
+    OdsOp {
+        name: "vector.fma",
+        operands: &[("lhs", Single), ("rhs", Single), ("acc", Single)],
+        attrs: &[],
+        results: &[("result", Single)],
+        regions: 0,
+        same_types: &[&["lhs", "rhs", "acc", "result"]],
+        successors: &[],
+        format: Some("$lhs `,` $rhs `,` $acc attr-dict `:` type($lhs)"),
+    },
+    OdsOp {
+        name: "vector.load",
+        operands: &[("base", Single), ("indices", Variadic)],
+        attrs: &[],
+        results: &[("result", Single)],
+        regions: 0,
+        same_types: &[],
+        successors: &[],
+        format: Some("$base `[` $indices `]` attr-dict `:` type($base) `,` type($result)"),
+    },
+    OdsOp {
+        name: "vector.store",
+        operands: &[("valueToStore", Single), ("base", Single), ("indices", Variadic)],
+        attrs: &[],
+        results: &[],
+        regions: 0,
+        same_types: &[],
+        successors: &[],
+        format: Some(
+            "$valueToStore `,` $base `[` $indices `]` attr-dict `:` type($base) `,` type($valueToStore)",
+        ),
+    },
+    OdsOp {
+        name: "vector.gather",
+        operands: &[
+            ("base", Single),
+            ("indices", Variadic),
+            ("index_vec", Single),
+            ("mask", Single),
+            ("pass_thru", Single),
+        ],
+        attrs: &[],
+        results: &[("result", Single)],
+        regions: 0,
+        same_types: &[],
+        successors: &[],
+        format: Some(
+            "$base `[` $indices `]` `[` $index_vec `]` `,` $mask `,` $pass_thru attr-dict `:` type($base) `,` type($index_vec) `,` type($mask) `,` type($pass_thru) `into` type($result)",
+        ),
+    },
+    OdsOp {
+        name: "vector.scatter",
+        operands: &[
+            ("base", Single),
+            ("indices", Variadic),
+            ("index_vec", Single),
+            ("mask", Single),
+            ("valueToStore", Single),
+        ],
+        attrs: &[],
+        results: &[],
+        regions: 0,
+        same_types: &[],
+        successors: &[],
+        format: Some(
+            "$base `[` $indices `]` `[` $index_vec `]` `,` $mask `,` $valueToStore attr-dict `:` type($base) `,` type($index_vec) `,` type($mask) `,` type($valueToStore)",
+        ),
+    },
+    OdsOp {
+        name: "vector.from_elements",
+        operands: &[("elements", Variadic)],
+        attrs: &[],
+        results: &[("result", Single)],
+        regions: 0,
+        same_types: &[],
+        successors: &[],
+        format: Some("$elements attr-dict `:` type($result)"),
+    },
+    OdsOp {
+        name: "vector.step",
+        operands: &[],
+        attrs: &[],
+        results: &[("result", Single)],
+        regions: 0,
+        same_types: &[],
+        successors: &[],
+        format: Some("attr-dict `:` type($result)"),
+    },
+    OdsOp {
+        name: "vector.interleave",
+        operands: &[("lhs", Single), ("rhs", Single)],
+        attrs: &[],
+        results: &[("result", Single)],
+        regions: 0,
+        same_types: &[&["lhs", "rhs"]],
+        successors: &[],
+        format: Some("$lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)"),
+    },
+    OdsOp {
+        name: "vector.deinterleave",
+        operands: &[("source", Single)],
+        attrs: &[],
+        results: &[("res1", Single), ("res2", Single)],
+        regions: 0,
+        same_types: &[&["res1", "res2"]],
+        successors: &[],
+        format: Some("$source attr-dict `:` type($source) `->` type($res1)"),
+    },
+    OdsOp {
+        name: "vector.extract_strided_slice",
+        operands: &[("vector", Single)],
+        attrs: &[],
+        results: &[("result", Single)],
+        regions: 0,
+        same_types: &[],
+        successors: &[],
+        format: Some("$vector attr-dict `:` type($vector) `to` type(results)"),
+    },
+    OdsOp {
+        name: "vector.insert_strided_slice",
+        operands: &[("source", Single), ("dest", Single)],
+        attrs: &[],
+        results: &[("res", Single)],
+        regions: 0,
+        same_types: &[&["dest", "res"]],
+        successors: &[],
+        format: Some("$source `,` $dest attr-dict `:` type($source) `into` type($dest)"),
+    },
+    OdsOp {
+        name: "vector.shuffle",
+        operands: &[("v1", Single), ("v2", Single)],
+        attrs: &[array("mask")],
+        results: &[("vector", Single)],
+        regions: 0,
+        same_types: &[],
+        successors: &[],
+        format: Some("operands $mask attr-dict `:` type(operands)"),
+    },
+    OdsOp {
         name: "vector.maskedload",
         operands: &[("base", Single), ("indices", Variadic), ("mask", Single), ("pass_thru", Single)],
         attrs: &[],
@@ -521,7 +728,12 @@ const INSERT_SLICE_TEXT: &str = "$source `into` $dest `` custom<DynamicIndexList
 
 /// The type of result `i` of upstream op `name` when its format omits it
 /// (the op's `inferReturnTypes`), from its operand types.
-pub fn infer(name: &str, i: usize, operands: &[&Type]) -> Option<Type> {
+pub fn infer(
+    name: &str,
+    i: usize,
+    operands: &[&Type],
+    attrs: &[(String, Attribute)],
+) -> Option<Type> {
     if i != 0 {
         return None;
     }
@@ -537,6 +749,25 @@ pub fn infer(name: &str, i: usize, operands: &[&Type]) -> Option<Type> {
             _ => None,
         },
         "tensor.extract" => operands.first()?.element_type().cloned(),
+        // `TypesMatchWith<"result type matches element type of vector operand">`.
+        "vector.extractelement" => operands.first()?.element_type().cloned(),
+        // `ShuffleOp::inferReturnTypes`: one leading dim per mask entry, the
+        // other dims and the element type of `v1`.
+        "vector.shuffle" => {
+            let mask = attrs.iter().find(|(n, _)| n == "mask")?.1.as_int_array()?;
+            let Type::Vector(v1) = operands.first()? else {
+                return None;
+            };
+            let mut shape = vec![mask.len() as i64];
+            shape.extend(v1.shape.iter().skip(1));
+            let mut scalable = vec![false];
+            scalable.extend(v1.scalable.iter().skip(1));
+            Some(Type::Vector(VectorType {
+                shape,
+                scalable,
+                elem: v1.elem.clone(),
+            }))
+        }
         "tensor.dim" => Some(Type::Index),
         // Destination-style ops return their init when it is a tensor.
         "linalg.transpose" | "linalg.broadcast" => match operands.get(1)? {

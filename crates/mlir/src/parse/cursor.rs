@@ -179,6 +179,19 @@ impl<'a> Cursor<'a> {
         false
     }
 
+    /// Whether the next token, whitespace and comments skipped, is `<` (MLIR's
+    /// lexer allows `strided <[1]>`, `memref <4xf32>`, `#a.b <x>`): if so
+    /// the cursor is left on it.
+    pub fn at_lt(&mut self) -> bool {
+        let p = self.pos;
+        self.skip_ws();
+        if self.peek_raw(0) == Some(b'<') {
+            return true;
+        }
+        self.pos = p;
+        false
+    }
+
     /// Whether the next token is the keyword `kw`.
     pub fn looking_at_keyword(&mut self, kw: &str) -> bool {
         let p = self.pos;

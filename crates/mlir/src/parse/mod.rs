@@ -1,22 +1,19 @@
 //! The reader of MLIR's textual format: the generic form of any op (with
 //! successors and regions), ops with a declarative format
-//! ([`crate::ir::format`], read by `ods.rs`), the fixed custom forms of
-//! [`crate::ir::ops::Form`], `^bb` blocks referenced before their label,
+//! ([`crate::ir::format`], read by `ods.rs`), the custom forms of the
+//! upstream dialects (`src/dialect/`, one module per dialect holding each
+//! op's reader beside its printer), `^bb` blocks referenced before their label,
 //! values used before their definition (resolved when it is read),
 //! `#alias`/`!alias` definitions, `loc(..)`, and `// -----` split markers.
 //!
 //! Errors stop reading and carry the location of the offending token; the
 //! reader never panics, whatever the input.
 
-mod affine;
 mod affine_map;
-mod cursor;
-mod dense;
-mod linalg;
-mod llvm;
+pub(crate) mod cursor;
+pub(crate) mod dense;
 mod ods;
-mod ops;
-mod scf;
+pub(crate) mod ops;
 mod types;
 
 use std::collections::HashMap;

@@ -466,7 +466,7 @@ impl Parser<'_> {
                 .iter()
                 .flat_map(|seg| seg.iter().map(|o| self.m.value_type(o.v)))
                 .collect();
-            return crate::ir::upstream::infer(st.op.name, i, &types).map(|t| vec![t]);
+            return crate::ir::upstream::infer(st.op.name, i, &types, &st.attrs).map(|t| vec![t]);
         };
         for member in group.iter() {
             if let Some(j) = st.op.operand_index(member) {

@@ -1,10 +1,10 @@
 //! Reading operations: the generic form and the custom forms.
 
-use crate::ir::ops::{custom_form, Form, CMPF_PREDICATES, CMPI_PREDICATES};
+use crate::dialect::{custom_form, Form};
 use crate::ir::ops::{ARG_ATTRS, CUSTOM_MACRO_OP, CUSTOM_NAME, CUSTOM_OP};
 use crate::ir::{
-    Attribute, BlockId, FunctionType, InsertPoint, Location, NamedAttrs, OpSpec, Piece, RegionId,
-    Syntax, Type, ValueId, DYNAMIC,
+    Attribute, BlockId, InsertPoint, Location, NamedAttrs, OpSpec, Piece, RegionId, Syntax, Type,
+    ValueId, DYNAMIC,
 };
 use crate::parse::cursor::PResult;
 use crate::parse::{Operand, Parser, KNOWN_DIALECTS};
@@ -16,7 +16,7 @@ pub(crate) struct Built {
 }
 
 impl Built {
-    fn new(name: &str, loc: Location) -> Built {
+    pub(crate) fn new(name: &str, loc: Location) -> Built {
         Built {
             spec: OpSpec::new(name, loc),
             regions: Vec::new(),
@@ -29,7 +29,7 @@ impl Built {
 }
 
 /// A mixed static/dynamic list entry while reading.
-enum Mixed {
+pub(crate) enum Mixed {
     Static(i64),
     Dynamic(Operand),
 }
@@ -253,434 +253,7 @@ impl Parser<'_> {
                 ),
             );
         }
-        match form.unwrap_or(Form::Structured) {
-            Form::Module => self.parse_module_op(&mut b)?,
-            Form::Func => self.parse_func(&mut b)?,
-            Form::Call => self.parse_call(&mut b)?,
-            Form::OperandList => {
-                let ops = self.parse_operand_list()?;
-                self.parse_opt_attr_dict(&mut b)?;
-                if !ops.is_empty() {
-                    self.c.expect(":")?;
-                    let types = self.parse_type_list()?;
-                    self.check_types(&ops, &types)?;
-                }
-                b.operands(&ops);
-            }
-            Form::Constant => self.parse_constant(&mut b)?,
-            Form::SameType => {
-                let ops = self.parse_operand_list()?;
-                if ops.is_empty() {
-                    return self.c.err("expected operand");
-                }
-                self.parse_modifiers(&mut b)?;
-                self.parse_opt_attr_dict(&mut b)?;
-                self.c.expect(":")?;
-                let ty = self.parse_type()?;
-                self.check_types(&ops, &vec![ty.clone(); ops.len()])?;
-                b.operands(&ops);
-                b.spec.result_types = vec![ty];
-            }
-            Form::Cast => {
-                let ops = self.parse_operand_list()?;
-                if ops.is_empty() && name != "builtin.unrealized_conversion_cast" {
-                    return self.c.err("expected operand");
-                }
-                self.parse_opt_attr_dict(&mut b)?;
-                if !ops.is_empty() {
-                    self.c.expect(":")?;
-                    let types = self.parse_type_list()?;
-                    self.check_types(&ops, &types)?;
-                }
-                self.c.expect("to")?;
-                b.spec.result_types = self.parse_type_list()?;
-                b.operands(&ops);
-            }
-            Form::Cmp => {
-                let table: &[&str] = if name == "arith.cmpi" {
-                    &CMPI_PREDICATES
-                } else {
-                    &CMPF_PREDICATES
-                };
-                self.c.skip_ws();
-                let p = self.c.pos();
-                let pred = self.c.expect_ident("comparison predicate")?;
-                let Some(i) = table.iter().position(|&t| t == pred) else {
-                    return self
-                        .c
-                        .err_at(p, format!("unknown comparison predicate \"{pred}\""));
-                };
-                b.spec.attrs.set("predicate", Attribute::i64(i as i64));
-                self.c.expect(",")?;
-                let ops = self.parse_operand_list()?;
-                self.parse_modifiers(&mut b)?;
-                self.parse_opt_attr_dict(&mut b)?;
-                self.c.expect(":")?;
-                let ty = self.parse_type()?;
-                self.check_types(&ops, &[ty.clone(), ty.clone()])?;
-                b.operands(&ops);
-                b.spec.result_types = vec![bool_like(&ty)];
-            }
-            Form::Select => {
-                let ops = self.parse_operand_list()?;
-                self.parse_opt_attr_dict(&mut b)?;
-                self.c.expect(":")?;
-                let types = self.parse_type_list()?;
-                let (cty, ty) = match types.as_slice() {
-                    [t] => (Type::i1(), t.clone()),
-                    [c, t] => (c.clone(), t.clone()),
-                    _ => return self.c.err("expected one or two types"),
-                };
-                self.check_types(&ops, &[cty, ty.clone(), ty.clone()])?;
-                b.operands(&ops);
-                b.spec.result_types = vec![ty];
-            }
-            Form::AffineMap => {
-                let map = self.parse_attribute()?;
-                b.spec.attrs.set("map", map);
-                self.c.expect("(")?;
-                let dims = self.parse_operand_list()?;
-                self.c.expect(")")?;
-                let syms = self.parse_opt_bracket_operands()?;
-                self.parse_opt_attr_dict(&mut b)?;
-                self.check_all(&dims, &Type::Index)?;
-                self.check_all(&syms, &Type::Index)?;
-                b.spec.segments = vec![dims.len() as u32, syms.len() as u32];
-                b.operands(&dims);
-                b.operands(&syms);
-                b.spec.result_types = vec![Type::Index];
-            }
-            Form::Alloc => {
-                self.c.expect("(")?;
-                let dyns = self.parse_operand_list()?;
-                self.c.expect(")")?;
-                let syms = self.parse_opt_bracket_operands()?;
-                self.parse_opt_attr_dict(&mut b)?;
-                self.c.expect(":")?;
-                self.c.skip_ws();
-                let tp = self.c.pos();
-                let ty = self.parse_type()?;
-                let Some(m) = ty.as_memref() else {
-                    return self.c.err_at(tp, "expected a memref type");
-                };
-                let ndyn = m.shape.iter().filter(|&&d| d == DYNAMIC).count();
-                if ndyn != dyns.len() {
-                    return self.c.err_at(
-                        tp,
-                        "dimension operand count does not equal memref dynamic dimension count",
-                    );
-                }
-                self.check_all(&dyns, &Type::Index)?;
-                self.check_all(&syms, &Type::Index)?;
-                b.spec.segments = vec![dyns.len() as u32, syms.len() as u32];
-                b.operands(&dyns);
-                b.operands(&syms);
-                b.spec.result_types = vec![ty];
-            }
-            Form::Subview | Form::ReinterpretCast => {
-                let src = self.parse_operand()?;
-                let lists = if form == Some(Form::Subview) {
-                    // `%src[offsets] [sizes] [strides]`
-                    [
-                        self.parse_mixed_list()?,
-                        self.parse_mixed_list()?,
-                        self.parse_mixed_list()?,
-                    ]
-                } else {
-                    // `%src to offset: [..], sizes: [..], strides: [..]`
-                    self.c.expect("to")?;
-                    self.c.expect("offset")?;
-                    self.c.expect(":")?;
-                    let offsets = self.parse_mixed_list()?;
-                    self.c.expect(",")?;
-                    self.c.expect("sizes")?;
-                    self.c.expect(":")?;
-                    let sizes = self.parse_mixed_list()?;
-                    self.c.expect(",")?;
-                    self.c.expect("strides")?;
-                    self.c.expect(":")?;
-                    [offsets, sizes, self.parse_mixed_list()?]
-                };
-                self.parse_opt_attr_dict(&mut b)?;
-                let rty = self.parse_view_types(&src, "to")?;
-                self.set_slice(&mut b, src, lists)?;
-                b.spec.result_types = vec![rty];
-            }
-            Form::Reassociate => {
-                let src = self.parse_operand()?;
-                self.c.skip_ws();
-                let rp = self.c.pos();
-                let re = self.parse_attribute()?;
-                let ok = re
-                    .as_array()
-                    .is_some_and(|a| a.iter().all(|g| g.as_int_array().is_some()));
-                if !ok {
-                    return self
-                        .c
-                        .err_at(rp, "expected reassociation indices like [[0, 1], [2]]");
-                }
-                b.spec.attrs.set("reassociation", re);
-                let mut dyns = Vec::new();
-                if name == "memref.expand_shape" && self.c.eat_keyword("output_shape") {
-                    let list = self.parse_mixed_list()?;
-                    let mut statics = Vec::new();
-                    for m in list {
-                        match m {
-                            Mixed::Static(v) => statics.push(v),
-                            Mixed::Dynamic(o) => {
-                                statics.push(DYNAMIC);
-                                dyns.push(o);
-                            }
-                        }
-                    }
-                    b.spec
-                        .attrs
-                        .set("static_output_shape", Attribute::dense_i64(statics));
-                }
-                self.parse_opt_attr_dict(&mut b)?;
-                let rty = self.parse_view_types(&src, "into")?;
-                self.check_all(&dyns, &Type::Index)?;
-                b.operands(std::slice::from_ref(&src));
-                b.operands(&dyns);
-                if name == "memref.expand_shape" {
-                    b.spec.segments = vec![1, dyns.len() as u32];
-                }
-                b.spec.result_types = vec![rty];
-            }
-            Form::Reshape => {
-                let src = self.parse_operand()?;
-                self.c.expect("(")?;
-                let shape = self.parse_operand()?;
-                self.c.expect(")")?;
-                self.parse_opt_attr_dict(&mut b)?;
-                self.c.expect(":")?;
-                let fty = self.parse_function_type()?;
-                if fty.results.len() != 1 {
-                    return self.c.err("expected one result type");
-                }
-                let ops = [src, shape];
-                self.check_types(&ops, &fty.inputs)?;
-                b.operands(&ops);
-                b.spec.result_types = fty.results;
-            }
-            Form::View => {
-                let src = self.parse_operand()?;
-                self.c.expect("[")?;
-                let shift = self.parse_operand()?;
-                self.c.expect("]")?;
-                let sizes = self.parse_bracket_operands()?;
-                self.parse_opt_attr_dict(&mut b)?;
-                let rty = self.parse_view_types(&src, "to")?;
-                self.check_all(std::slice::from_ref(&shift), &Type::Index)?;
-                self.check_all(&sizes, &Type::Index)?;
-                b.spec.segments = vec![1, 1, sizes.len() as u32];
-                b.operands(&[src, shift]);
-                b.operands(&sizes);
-                b.spec.result_types = vec![rty];
-            }
-            Form::Copy => {
-                let ops = self.parse_operand_list()?;
-                self.parse_opt_attr_dict(&mut b)?;
-                self.c.expect(":")?;
-                let t1 = self.parse_type()?;
-                self.c.expect("to")?;
-                let t2 = self.parse_type()?;
-                self.check_types(&ops, &[t1, t2])?;
-                b.operands(&ops);
-            }
-            Form::Load | Form::Store => {
-                let mut lead = Vec::new();
-                if form == Some(Form::Store) {
-                    lead.push(self.parse_operand()?);
-                    self.c.expect(",")?;
-                }
-                let mem = self.parse_operand()?;
-                let idx = self.parse_bracket_operands()?;
-                self.check_all(&idx, &Type::Index)?;
-                self.finish_memory_access(&mut b, lead, mem, idx)?;
-            }
-            Form::GetGlobal => {
-                self.c.skip_ws();
-                let sym = self.parse_symbol_name()?;
-                b.spec.attrs.set(
-                    "name",
-                    Attribute::SymbolRef {
-                        root: sym,
-                        nested: vec![],
-                    },
-                );
-                self.parse_opt_attr_dict(&mut b)?;
-                self.c.expect(":")?;
-                b.spec.result_types = vec![self.parse_type()?];
-            }
-            Form::Global => {
-                if self.c.peek() == Some(b'"') {
-                    let vis = self.c.string()?;
-                    b.spec.attrs.set("sym_visibility", Attribute::String(vis));
-                }
-                if self.c.eat_keyword("constant") {
-                    b.spec.attrs.set("constant", Attribute::Unit);
-                }
-                let sym = self.parse_symbol_name()?;
-                b.spec.attrs.set("sym_name", Attribute::String(sym));
-                self.c.expect(":")?;
-                let ty = self.parse_type()?;
-                b.spec.attrs.set("type", Attribute::Type(ty.clone()));
-                if self.c.eat("=") {
-                    if self.c.eat_keyword("uninitialized") {
-                        b.spec.attrs.set("initial_value", Attribute::Unit);
-                    } else {
-                        let mut init = self.parse_attribute()?;
-                        // The initial value's elements have the memref's
-                        // element type: print them as MLIR does.
-                        if let (Attribute::Opaque(t), Some(elem)) = (&init, ty.element_type()) {
-                            if let Some(inner) =
-                                t.strip_prefix("dense<").and_then(|r| r.strip_suffix('>'))
-                            {
-                                if let Some(c) = crate::parse::dense::canonical_dense(inner, elem) {
-                                    init = Attribute::Opaque(format!("dense<{c}>"));
-                                }
-                            }
-                        }
-                        b.spec.attrs.set("initial_value", init);
-                    }
-                }
-                self.parse_opt_attr_dict(&mut b)?;
-            }
-            Form::Dim => {
-                let ops = self.parse_operand_list()?;
-                self.parse_opt_attr_dict(&mut b)?;
-                self.c.expect(":")?;
-                let ty = self.parse_type()?;
-                self.check_types(&ops, &[ty, Type::Index])?;
-                b.operands(&ops);
-                b.spec.result_types = vec![Type::Index];
-            }
-            Form::For => self.parse_for(&mut b)?,
-            Form::If => self.parse_if(&mut b)?,
-            Form::While => self.parse_while(&mut b)?,
-            Form::Forall => self.parse_forall(&mut b)?,
-            Form::LinalgReduce => self.parse_linalg_reduce(&mut b)?,
-            Form::InParallel => self.parse_in_parallel(&mut b)?,
-            Form::Parallel => self.parse_parallel(&mut b)?,
-            Form::Condition => {
-                self.c.expect("(")?;
-                let cond = self.parse_operand()?;
-                self.c.expect(")")?;
-                self.check_all(std::slice::from_ref(&cond), &Type::i1())?;
-                let args = self.parse_operand_list()?;
-                self.parse_opt_attr_dict(&mut b)?;
-                if !args.is_empty() {
-                    self.c.expect(":")?;
-                    let types = self.parse_type_list()?;
-                    self.check_types(&args, &types)?;
-                }
-                b.operands(&[cond]);
-                b.operands(&args);
-            }
-            Form::TransferRead => {
-                let src = self.parse_operand()?;
-                let idx = self.parse_bracket_operands()?;
-                self.c.expect(",")?;
-                let pad = self.parse_operand()?;
-                let mask = self.parse_opt_mask()?;
-                self.parse_opt_attr_dict(&mut b)?;
-                self.c.expect(":")?;
-                let sty = self.parse_type()?;
-                self.c.expect(",")?;
-                let vty = self.parse_type()?;
-                self.check_types(std::slice::from_ref(&src), &[sty])?;
-                self.check_all(&idx, &Type::Index)?;
-                b.spec.segments = vec![1, idx.len() as u32, 1, mask.len() as u32];
-                b.operands(&[src]);
-                b.operands(&idx);
-                b.operands(&[pad]);
-                b.operands(&mask);
-                b.spec.result_types = vec![vty];
-            }
-            Form::TransferWrite => {
-                let vec = self.parse_operand()?;
-                self.c.expect(",")?;
-                let dst = self.parse_operand()?;
-                let idx = self.parse_bracket_operands()?;
-                let mask = self.parse_opt_mask()?;
-                self.parse_opt_attr_dict(&mut b)?;
-                self.c.expect(":")?;
-                let vty = self.parse_type()?;
-                self.c.expect(",")?;
-                let dty = self.parse_type()?;
-                self.check_types(&[vec.clone(), dst.clone()], &[vty, dty.clone()])?;
-                self.check_all(&idx, &Type::Index)?;
-                b.spec.segments = vec![1, 1, idx.len() as u32, mask.len() as u32];
-                b.operands(&[vec, dst]);
-                b.operands(&idx);
-                b.operands(&mask);
-                if matches!(dty, Type::Tensor { .. }) {
-                    b.spec.result_types = vec![dty];
-                }
-            }
-            Form::ConstantMask => {
-                let sizes = self.parse_int_array("expected mask sizes like [4]")?;
-                b.spec
-                    .attrs
-                    .set("mask_dim_sizes", Attribute::dense_i64(sizes));
-                self.parse_opt_attr_dict(&mut b)?;
-                self.c.expect(":")?;
-                b.spec.result_types = vec![self.parse_type()?];
-            }
-            Form::CreateMask => {
-                let ops = self.parse_operand_list()?;
-                self.parse_opt_attr_dict(&mut b)?;
-                self.c.expect(":")?;
-                self.check_all(&ops, &Type::Index)?;
-                b.operands(&ops);
-                b.spec.result_types = vec![self.parse_type()?];
-            }
-            Form::VectorTranspose => {
-                let v = self.parse_operand()?;
-                self.c.expect(",")?;
-                let perm = self.parse_int_array("expected a permutation like [1, 0]")?;
-                b.spec.attrs.set("permutation", Attribute::dense_i64(perm));
-                self.parse_opt_attr_dict(&mut b)?;
-                let rty = self.parse_view_types(&v, "to")?;
-                b.operands(&[v]);
-                b.spec.result_types = vec![rty];
-            }
-            Form::AffineLoad => self.parse_affine_access(&mut b, false)?,
-            Form::AffineStore => self.parse_affine_access(&mut b, true)?,
-            Form::MemrefTranspose => self.parse_memref_transpose(&mut b)?,
-            Form::SymbolicInt => self.parse_symbolic_int(&mut b)?,
-            Form::LlvmConstant => self.parse_llvm_constant(&mut b)?,
-            Form::LlvmAlloca => self.parse_llvm_alloca(&mut b)?,
-            Form::LlvmLoad => self.parse_llvm_access(&mut b, false)?,
-            Form::LlvmStore => self.parse_llvm_access(&mut b, true)?,
-            Form::BindSymbolicShape => self.parse_bind_symbolic_shape(&mut b)?,
-            Form::MultiReduction => {
-                self.c.skip_ws();
-                if self.c.peek() != Some(b'<') {
-                    return self.c.err("expected combining kind like <add>");
-                }
-                let kind = self.c.balanced()?.to_string();
-                b.spec.attrs.set("kind", Attribute::Opaque(kind));
-                self.c.expect(",")?;
-                let src = self.parse_operand()?;
-                self.c.expect(",")?;
-                let acc = self.parse_operand()?;
-                let dims = self.parse_int_array("expected reduction dims like [1]")?;
-                b.spec
-                    .attrs
-                    .set("reduction_dims", Attribute::dense_i64(dims));
-                self.parse_opt_attr_dict(&mut b)?;
-                self.c.expect(":")?;
-                let t = self.parse_type()?;
-                self.c.expect("to")?;
-                let r = self.parse_type()?;
-                self.check_types(&[src.clone(), acc.clone()], &[t, r.clone()])?;
-                b.operands(&[src, acc]);
-                b.spec.result_types = vec![r];
-            }
-            Form::Structured => self.parse_structured(&mut b)?,
-        }
+        self.parse_custom_form(form.unwrap_or(Form::Structured), &mut b)?;
         Ok(b)
     }
 
@@ -716,12 +289,12 @@ impl Parser<'_> {
         Ok(())
     }
 
-    fn check_all(&mut self, ops: &[Operand], ty: &Type) -> PResult<()> {
+    pub(crate) fn check_all(&mut self, ops: &[Operand], ty: &Type) -> PResult<()> {
         self.check_types(ops, &vec![ty.clone(); ops.len()])
     }
 
     /// `overflow<nsw>` / `fastmath<fast>` after arith operands.
-    fn parse_modifiers(&mut self, b: &mut Built) -> PResult<()> {
+    pub(crate) fn parse_modifiers(&mut self, b: &mut Built) -> PResult<()> {
         for (kw, attr) in [("overflow", "overflowFlags"), ("fastmath", "fastmath")] {
             if self.c.looking_at(&format!("{kw}<")) {
                 let start = self.c.pos();
@@ -736,7 +309,7 @@ impl Parser<'_> {
     }
 
     /// `[0, %a, 4]`.
-    fn parse_mixed_list(&mut self) -> PResult<Vec<Mixed>> {
+    pub(crate) fn parse_mixed_list(&mut self) -> PResult<Vec<Mixed>> {
         self.c.expect("[")?;
         let mut out = Vec::new();
         if self.c.eat("]") {
@@ -758,7 +331,12 @@ impl Parser<'_> {
         }
     }
 
-    fn set_slice(&mut self, b: &mut Built, src: Operand, lists: [Vec<Mixed>; 3]) -> PResult<()> {
+    pub(crate) fn set_slice(
+        &mut self,
+        b: &mut Built,
+        src: Operand,
+        lists: [Vec<Mixed>; 3],
+    ) -> PResult<()> {
         let names = ["static_offsets", "static_sizes", "static_strides"];
         let mut segments = vec![1u32];
         let mut operands = vec![src];
@@ -781,278 +359,6 @@ impl Parser<'_> {
         self.check_all(&operands[1..], &Type::Index)?;
         b.operands(&operands);
         b.spec.segments = segments;
-        Ok(())
-    }
-
-    fn parse_module_op(&mut self, b: &mut Built) -> PResult<()> {
-        if self.c.peek() == Some(b'@') {
-            let n = self.parse_symbol_name()?;
-            b.spec.attrs.set("sym_name", Attribute::String(n));
-        }
-        if self.c.eat_keyword("attributes") {
-            self.parse_opt_attr_dict(b)?;
-        }
-        let r = self.m.new_detached_region();
-        self.default_dialect.push("builtin");
-        let res = self.parse_region(r, &[]);
-        self.default_dialect.pop();
-        res?;
-        if self.m.region_blocks(r).is_empty() {
-            self.m.add_block(r, &[]);
-        }
-        b.regions.push(r);
-        Ok(())
-    }
-
-    fn parse_func(&mut self, b: &mut Built) -> PResult<()> {
-        for vis in ["private", "public", "nested"] {
-            if self.c.eat_keyword(vis) {
-                b.spec
-                    .attrs
-                    .set("sym_visibility", Attribute::String(vis.into()));
-            }
-        }
-        let sym = self.parse_symbol_name()?;
-        b.spec.attrs.set("sym_name", Attribute::String(sym));
-        self.c.expect("(")?;
-        let mut args: Vec<(String, Type, usize)> = Vec::new();
-        let mut inputs = Vec::new();
-        let mut arg_attrs = Vec::new();
-        let mut named = None;
-        if !self.c.eat(")") {
-            loop {
-                self.c.skip_ws();
-                let pos = self.c.pos();
-                let is_named = self.c.peek() == Some(b'%');
-                if *named.get_or_insert(is_named) != is_named {
-                    return self
-                        .c
-                        .err("expected all arguments to be named, or none of them");
-                }
-                let name = if is_named {
-                    self.c.expect("%")?;
-                    let Some(n) = self.c.suffix_id() else {
-                        return self.c.err("expected argument name");
-                    };
-                    let n = n.to_string();
-                    self.c.expect(":")?;
-                    Some(n)
-                } else {
-                    None
-                };
-                let ty = self.parse_type()?;
-                let attrs = if self.c.peek() == Some(b'{') {
-                    self.parse_dict()?
-                } else {
-                    Default::default()
-                };
-                self.skip_loc()?;
-                if let Some(n) = name {
-                    args.push((n, ty.clone(), pos));
-                }
-                inputs.push(ty);
-                arg_attrs.push(Attribute::Dict(attrs));
-                if self.c.eat(")") {
-                    break;
-                }
-                self.c.expect(",")?;
-            }
-        }
-        let mut results = Vec::new();
-        let mut res_attrs = Vec::new();
-        if self.c.eat("->") {
-            if self.c.eat("(") {
-                if !self.c.eat(")") {
-                    loop {
-                        results.push(self.parse_type()?);
-                        let attrs = if self.c.peek() == Some(b'{') {
-                            self.parse_dict()?
-                        } else {
-                            Default::default()
-                        };
-                        res_attrs.push(Attribute::Dict(attrs));
-                        if self.c.eat(")") {
-                            break;
-                        }
-                        self.c.expect(",")?;
-                    }
-                }
-            } else {
-                results.push(self.parse_type()?);
-                res_attrs.push(Attribute::Dict(Default::default()));
-            }
-        }
-        if self.c.eat_keyword("attributes") {
-            if self.c.peek() != Some(b'{') {
-                return self
-                    .c
-                    .err("expected attribute dictionary after 'attributes'");
-            }
-            self.parse_opt_attr_dict(b)?;
-        }
-        let non_empty =
-            |v: &[Attribute]| v.iter().any(|a| a.as_dict().is_some_and(|d| !d.is_empty()));
-        if non_empty(&arg_attrs) {
-            b.spec.attrs.set("arg_attrs", Attribute::Array(arg_attrs));
-        }
-        if non_empty(&res_attrs) {
-            b.spec.attrs.set("res_attrs", Attribute::Array(res_attrs));
-        }
-        b.spec.attrs.set(
-            "function_type",
-            Attribute::Type(Type::Function(FunctionType { inputs, results })),
-        );
-        let r = self.m.new_detached_region();
-        if self.c.peek() == Some(b'{') {
-            if named == Some(false) {
-                return self
-                    .c
-                    .err("expected named arguments for a function with a body");
-            }
-            self.default_dialect.push("func");
-            let pending = self.forward_keys();
-            let res = self.parse_region(r, &args);
-            self.default_dialect.pop();
-            res?;
-            // A function is isolated from above: a name it uses must be
-            // defined inside it, not in a later function.
-            self.check_forward_since(&pending)?;
-        }
-        // Without a body the argument names, if any, are dropped: MLIR's
-        // function parser accepts named arguments on declarations.
-        b.regions.push(r);
-        Ok(())
-    }
-
-    fn parse_call(&mut self, b: &mut Built) -> PResult<()> {
-        let sym = self.parse_symbol_name()?;
-        b.spec.attrs.set(
-            "callee",
-            Attribute::SymbolRef {
-                root: sym,
-                nested: vec![],
-            },
-        );
-        self.c.expect("(")?;
-        let ops = self.parse_operand_list()?;
-        self.c.expect(")")?;
-        self.parse_opt_attr_dict(b)?;
-        self.c.expect(":")?;
-        let fty = self.parse_function_type()?;
-        self.check_types(&ops, &fty.inputs)?;
-        b.operands(&ops);
-        b.spec.result_types = fty.results;
-        Ok(())
-    }
-
-    fn parse_constant(&mut self, b: &mut Built) -> PResult<()> {
-        self.parse_opt_attr_dict(b)?;
-        self.c.skip_ws();
-        let p = self.c.pos();
-        let is_elements = ["dense<", "dense_resource<", "sparse<"]
-            .iter()
-            .any(|k| self.c.looking_at(k));
-        if is_elements {
-            // Elements constants: `dense<...> : T`, the type gives the result.
-            let word = self.c.ident().unwrap_or_default();
-            let text = self.c.balanced()?.to_string();
-            let mut kw = self.c.slice(p, self.c.pos()).trim().to_string();
-            self.c.expect(":")?;
-            let ty = self.parse_type()?;
-            if let (Some(elem), "dense") = (ty.element_type(), word) {
-                if let Some(c) =
-                    crate::parse::dense::canonical_dense(&text[1..text.len() - 1], elem)
-                {
-                    kw = format!("dense<{c}>");
-                }
-            }
-            b.spec
-                .attrs
-                .set("value", Attribute::Opaque(format!("{kw} : {ty}")));
-            b.spec.result_types = vec![ty];
-            return Ok(());
-        }
-        let value = self.parse_attribute()?;
-        let ty = match &value {
-            Attribute::Integer { ty, .. } | Attribute::Float { ty, .. } => ty.clone(),
-            Attribute::Bool(_) => Type::i1(),
-            _ => return self.c.err_at(p, "expected a constant value"),
-        };
-        b.spec.attrs.set("value", value);
-        b.spec.result_types = vec![ty];
-        Ok(())
-    }
-
-    fn parse_for(&mut self, b: &mut Built) -> PResult<()> {
-        self.c.skip_ws();
-        let iv_pos = self.c.pos();
-        self.c.expect("%")?;
-        let Some(iv) = self.c.suffix_id() else {
-            return self.c.err("expected induction variable name");
-        };
-        let iv = iv.to_string();
-        self.c.expect("=")?;
-        let lb = self.parse_operand()?;
-        self.c.expect("to")?;
-        let ub = self.parse_operand()?;
-        self.c.expect("step")?;
-        let step = self.parse_operand()?;
-        let mut iter_names = Vec::new();
-        let mut inits = Vec::new();
-        let mut types = Vec::new();
-        if self.c.eat_keyword("iter_args") {
-            (iter_names, inits) = self.parse_bound_args("iteration argument")?;
-            self.c.expect("->")?;
-            types = self.parse_result_types()?;
-            if types.len() != inits.len() {
-                return self.c.err(format!(
-                    "expected {} result types, found {}",
-                    inits.len(),
-                    types.len()
-                ));
-            }
-            self.check_types(&inits, &types)?;
-        }
-        let mut iv_ty = Type::Index;
-        if self.c.eat(":") {
-            iv_ty = self.parse_type()?;
-        }
-        self.check_all(&[lb.clone(), ub.clone(), step.clone()], &iv_ty)?;
-        let mut args = vec![(iv, iv_ty, iv_pos)];
-        for ((n, pos), t) in iter_names.into_iter().zip(&types) {
-            args.push((n, t.clone(), pos));
-        }
-        let r = self.m.new_detached_region();
-        self.parse_region(r, &args)?;
-        self.ensure_terminator(r, "scf.yield");
-        b.regions.push(r);
-        self.parse_opt_attr_dict(b)?;
-        b.operands(&[lb, ub, step]);
-        b.operands(&inits);
-        b.spec.result_types = types;
-        Ok(())
-    }
-
-    fn parse_if(&mut self, b: &mut Built) -> PResult<()> {
-        let cond = self.parse_operand()?;
-        self.check_all(std::slice::from_ref(&cond), &Type::i1())?;
-        let mut types = Vec::new();
-        if self.c.eat("->") {
-            types = self.parse_result_types()?;
-        }
-        let then_r = self.m.new_detached_region();
-        self.parse_region(then_r, &[])?;
-        self.ensure_terminator(then_r, "scf.yield");
-        let else_r = self.m.new_detached_region();
-        if self.c.eat_keyword("else") {
-            self.parse_region(else_r, &[])?;
-            self.ensure_terminator(else_r, "scf.yield");
-        }
-        b.regions.push(then_r);
-        b.regions.push(else_r);
-        self.parse_opt_attr_dict(b)?;
-        b.operands(&[cond]);
-        b.spec.result_types = types;
         Ok(())
     }
 
@@ -1087,32 +393,6 @@ impl Parser<'_> {
         }
     }
 
-    fn parse_while(&mut self, b: &mut Built) -> PResult<()> {
-        let (names, inits) = self.parse_bound_args("argument")?;
-        self.c.expect(":")?;
-        let fty = self.parse_function_type()?;
-        self.check_types(&inits, &fty.inputs)?;
-        let args: Vec<(String, Type, usize)> = names
-            .into_iter()
-            .zip(&fty.inputs)
-            .map(|((n, p), t)| (n, t.clone(), p))
-            .collect();
-        let before = self.m.new_detached_region();
-        self.parse_region(before, &args)?;
-        self.c.expect("do")?;
-        let after = self.m.new_detached_region();
-        self.parse_region(after, &[])?;
-        b.regions.push(before);
-        b.regions.push(after);
-        self.parse_opt_attr_dict(b)?;
-        if self.c.eat_keyword("attributes") {
-            self.parse_opt_attr_dict(b)?;
-        }
-        b.operands(&inits);
-        b.spec.result_types = fty.results;
-        Ok(())
-    }
-
     /// Adds the implicit terminator `name` to a single-block region whose
     /// last op is not one (MLIR does the same for `scf` bodies).
     pub(crate) fn ensure_terminator(&mut self, r: RegionId, name: &str) {
@@ -1129,7 +409,7 @@ impl Parser<'_> {
     }
 
     /// Reads the pieces of a structured op (see [`Piece`]).
-    fn parse_structured(&mut self, b: &mut Built) -> PResult<()> {
+    pub(crate) fn parse_structured(&mut self, b: &mut Built) -> PResult<()> {
         let mut pieces: Vec<Piece> = Vec::new();
         let mut segments: Vec<u32> = Vec::new();
         let mut operands: Vec<Operand> = Vec::new();
@@ -1420,7 +700,7 @@ impl Parser<'_> {
     /// `%v` or `%v : T` (the operand of a keyword or `name =` clause);
     /// returns the operand and whether its type was written. Without a type
     /// the whitespace after `%v` is left for the next piece.
-    fn parse_opt_typed_operand(&mut self) -> PResult<(Operand, bool)> {
+    pub(crate) fn parse_opt_typed_operand(&mut self) -> PResult<(Operand, bool)> {
         let o = self.parse_operand()?;
         let before_colon = self.c.pos();
         if self.c.eat(":") {
@@ -1433,7 +713,7 @@ impl Parser<'_> {
     }
 
     /// `[%a, %b]` (possibly empty brackets).
-    fn parse_bracket_operands(&mut self) -> PResult<Vec<Operand>> {
+    pub(crate) fn parse_bracket_operands(&mut self) -> PResult<Vec<Operand>> {
         self.c.expect("[")?;
         let ops = self.parse_operand_list()?;
         self.c.expect("]")?;
@@ -1442,7 +722,7 @@ impl Parser<'_> {
 
     /// An optional `[%a, %b]` (the symbol operands of `affine.apply` and
     /// `memref.alloc`); empty when absent.
-    fn parse_opt_bracket_operands(&mut self) -> PResult<Vec<Operand>> {
+    pub(crate) fn parse_opt_bracket_operands(&mut self) -> PResult<Vec<Operand>> {
         if self.c.peek() != Some(b'[') {
             return Ok(Vec::new());
         }
@@ -1450,7 +730,7 @@ impl Parser<'_> {
     }
 
     /// The optional `, %mask` of a vector transfer: zero or one operand.
-    fn parse_opt_mask(&mut self) -> PResult<Vec<Operand>> {
+    pub(crate) fn parse_opt_mask(&mut self) -> PResult<Vec<Operand>> {
         if !self.c.eat(",") {
             return Ok(Vec::new());
         }
@@ -1471,7 +751,7 @@ impl Parser<'_> {
 
     /// The `: T <word> R` trailer of a view-like op whose source is `src`:
     /// checks `src` has type `T`, returns the result type `R`.
-    fn parse_view_types(&mut self, src: &Operand, word: &str) -> PResult<Type> {
+    pub(crate) fn parse_view_types(&mut self, src: &Operand, word: &str) -> PResult<Type> {
         self.c.expect(":")?;
         let sty = self.parse_type()?;
         self.check_types(std::slice::from_ref(src), &[sty])?;
@@ -1561,21 +841,5 @@ impl Parser<'_> {
         };
         self.c.reset(save);
         r
-    }
-}
-
-/// `i1` shaped like `ty` (the result type of a comparison).
-fn bool_like(ty: &Type) -> Type {
-    match ty {
-        Type::Vector(v) => Type::Vector(crate::ir::VectorType {
-            elem: Box::new(Type::i1()),
-            ..v.clone()
-        }),
-        Type::Tensor { shape, .. } => Type::Tensor {
-            shape: shape.clone(),
-            elem: Box::new(Type::i1()),
-            encoding: None,
-        },
-        _ => Type::i1(),
     }
 }

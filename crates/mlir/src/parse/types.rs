@@ -41,16 +41,15 @@ impl<'a> Parser<'a> {
                 if let Some(t) = self.type_aliases.get(name) {
                     return Ok(t.clone());
                 }
-                if !name.contains('.') && self.c.peek_raw(0) != Some(b'<') {
+                let has_body = self.c.at_lt();
+                if !name.contains('.') && !has_body {
                     return self
                         .c
                         .err_at(start, format!("undefined symbol alias id '{name}'"));
                 }
-                if self.c.peek_raw(0) == Some(b'<') {
-                    self.c.balanced()?;
-                }
-                let end = self.c.pos();
-                return Ok(Type::Opaque(self.expand_aliases(self.c.slice(start, end))));
+                // The text as MLIR prints it: no space before the body.
+                let body = if has_body { self.c.balanced()? } else { "" };
+                return Ok(Type::Opaque(self.expand_aliases(&format!("!{name}{body}"))));
             }
             _ => {}
         }
@@ -231,10 +230,17 @@ impl<'a> Parser<'a> {
             if memory_space.is_some() {
                 return self.c.err("unexpected entry after memory space");
             }
-            if self.c.looking_at("strided<") {
+            if self.c.looking_at_keyword("strided") && {
+                let p = self.c.pos();
+                self.c.eat_keyword("strided");
+                let lt = self.c.at_lt();
+                self.c.reset(p);
+                lt
+            } {
                 if !matches!(layout, Layout::Identity) {
                     return self.c.err("memref has two layouts");
                 }
+                self.c.skip_ws();
                 let sp = self.c.pos();
                 layout = self.parse_strided()?;
                 if let Layout::Strided { strides, .. } = &layout {
@@ -376,14 +382,13 @@ impl<'a> Parser<'a> {
                     "true" => return Ok(Attribute::Bool(true)),
                     "false" => return Ok(Attribute::Bool(false)),
                     "unit" => return Ok(Attribute::Unit),
-                    "array" if self.c.peek_raw(0) == Some(b'<') => {
-                        return self.parse_dense_array(start)
-                    }
+                    "array" if self.c.at_lt() => return self.parse_dense_array(start),
                     "dense" | "dense_resource" | "sparse" => {
-                        if self.c.peek_raw(0) != Some(b'<') {
+                        if !self.c.at_lt() {
                             return self.c.err(format!("expected '<' after '{word}'"));
                         }
                         let body = self.c.balanced()?;
+                        let body_end = self.c.pos();
                         // Elements attributes carry their type: keep it in the text.
                         let save = self.c.pos();
                         let mut ty = None;
@@ -402,34 +407,40 @@ impl<'a> Parser<'a> {
                                 return Ok(Attribute::Opaque(format!("dense<{c}> : {ty_text}")));
                             }
                         }
-                        return Ok(Attribute::Opaque(
-                            self.expand_aliases(self.c.slice(start, end)),
-                        ));
+                        // As MLIR prints it: no space between the keyword and
+                        // its body.
+                        let text = format!("{word}{body}{}", self.c.slice(body_end, end));
+                        return Ok(Attribute::Opaque(self.expand_aliases(&text)));
                     }
                     "affine_map" | "affine_set" | "strided" | "distinct" | "loc" | "opaque"
-                        if matches!(self.c.peek_raw(0), Some(b'<') | Some(b'(') | Some(b'[')) =>
+                        if self.c.at_lt()
+                            || matches!(self.c.peek_raw(0), Some(b'(') | Some(b'[')) =>
                     {
                         // One bracket group (`distinct[0]<...>` has two); what
                         // follows, e.g. `(%d)` of `affine.apply`, is not ours.
                         let groups = if word == "distinct" { 2 } else { 1 };
-                        for _ in 0..groups {
-                            if matches!(self.c.peek_raw(0), Some(b'<') | Some(b'(') | Some(b'[')) {
-                                self.c.balanced()?;
+                        let mut text = word.to_string();
+                        let mut body_open = 0;
+                        for g in 0..groups {
+                            let lt = g == 0 || self.c.at_lt();
+                            if lt || matches!(self.c.peek_raw(0), Some(b'(') | Some(b'[')) {
+                                let open = self.c.pos();
+                                let group = self.c.balanced()?;
+                                if group.starts_with('<') {
+                                    body_open = open + 1;
+                                }
+                                text.push_str(group);
                             }
                         }
-                        let end = self.c.pos();
-                        if word == "affine_map" && self.c.slice(start, end).ends_with('>') {
+                        if word == "affine_map" && text.ends_with('>') {
                             // The body is kept as text: check it is a map, so
                             // no alias or stray word hides in it.
-                            let open = start + self.c.slice(start, end).find('<').unwrap_or(0) + 1;
-                            let body = self.c.slice(open, end - 1);
+                            let body = self.c.slice(body_open, self.c.pos() - 1);
                             if let Err((at, msg)) = crate::parse::affine_map::check(body) {
-                                return self.c.err_at(open + at, msg);
+                                return self.c.err_at(body_open + at, msg);
                             }
                         }
-                        return Ok(Attribute::Opaque(
-                            self.expand_aliases(self.c.slice(start, end)),
-                        ));
+                        return Ok(Attribute::Opaque(self.expand_aliases(&text)));
                     }
                     _ => {}
                 }
@@ -557,7 +568,7 @@ impl<'a> Parser<'a> {
         }
         match name.split_once('.') {
             Some((dialect, mnemonic)) if !dialect.is_empty() && !mnemonic.is_empty() => {
-                let params = if self.c.peek_raw(0) == Some(b'<') {
+                let params = if self.c.at_lt() {
                     let text = self.c.balanced()?;
                     Some(self.expand_aliases(&text[1..text.len() - 1]))
                 } else {
@@ -570,11 +581,10 @@ impl<'a> Parser<'a> {
                 })
             }
             _ => {
-                if self.c.peek_raw(0) == Some(b'<') {
-                    self.c.balanced()?;
-                    let end = self.c.pos();
+                if self.c.at_lt() {
+                    let body = self.c.balanced()?;
                     return Ok(Attribute::Opaque(
-                        self.expand_aliases(self.c.slice(start, end)),
+                        self.expand_aliases(&format!("#{name}{body}")),
                     ));
                 }
                 self.c

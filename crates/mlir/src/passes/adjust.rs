@@ -1,86 +1,96 @@
-//! The per-op rules that move or drop the dim a stride mark asks for,
-//! mirroring `AdjustAlignUtil.cpp`, and the op's flattening
-//! (`FlattenInterface::getFlattened` with `checkMarkStride`) they are
-//! expressed in.
+//! `AdjustAlignUtil.cpp`: whether an operand needs a stride mark on a dim
+//! at all, and the per-op rules that move the dim a mark asks for.
 //!
-//! - [`flatten_groups`] (`getFlattened`): dims `i`, `i + 1` merge when every
-//!   operand is strictly collapsible there (or unit at `i`) **and** the op
-//!   lets them merge: a `vbrc` only merges two broadcast dims or two
-//!   non-broadcast dims (no `broadcast_dims` = every dim), a `vreduce` two
-//!   reduced or two kept dims, a `vtranspose` dims that stay neighbours in
-//!   the permutation; other ops merge freely;
-//! - [`last_not_unit_dim_from`] (3-argument `getLastNotUnitDim`): walking
-//!   the groups from `start` backwards, the last dim where some operand is
-//!   not a static 1;
-//! - [`adjust_align_dim`] (`adjustAlignDim`): first `isNoNeedAlign` (no
-//!   dim, a non-HIVM/GM memref, dims `0..=d` all unit, or the row stride of
-//!   `d` already a multiple of the hardware alignment: no mark), then
-//!   `adjustBrcAlignDim`, `adjustReduceAlignDim`,
-//!   `adjustDeInterleaveAlignDim`, the `may_implicit_transpose_with_last_axis`
-//!   rule of `hivm.hir.load`/`store` (no mark) and `adjustCopyAlignDim`.
+//! - [`is_no_need_align`] (`isNoNeedAlign`): no dim; not a ranked memref;
+//!   no HIVM address space or GM; dims `0..=d` all static 1; or the stride
+//!   of `d` already a multiple of the space's hardware alignment
+//!   ([`is_already_aligned`]);
+//! - [`adjust_align_dim`] (`adjustAlignDim`): after `isNoNeedAlign`, an op
+//!   that will be lowered to scalar loops needs no mark
+//!   (`ImplByScalarOpInterface`); then `adjustBrcAlignDim`,
+//!   `adjustReduceAlignDim`, `adjustDeInterleaveAlignDim`, the
+//!   `may_implicit_transpose_with_last_axis` rule of `load`/`store`,
+//!   `adjustCopyAlignDim` and `adjustInlineBrcOp`, each in terms of the
+//!   op's flattening ([`get_flattened`] with the stride marks already on
+//!   the operands);
+//! - [`adjust_align_info`] (`adjustAlignInfo`): the adjusted dim of every
+//!   entry, entries landing on one dim merged by the lcm of their bytes,
+//!   sorted by dim.
+//!
+//! `op` may be any op: propagation asks about view ops, loops and
+//! allocations too, which only `isNoNeedAlign` applies to.
 
-use crate::ir::{Attribute, Module, OpId, ValueId};
+use tilemem_soc::Soc;
 
-use super::common::{enum_param, memref_of, strided_of};
-use super::layout::{groups_where, Strided};
-use super::op_table::{hivm_syntax, HivmKind, HivmOp};
+use crate::ir::{Attribute, MemRefType, Module, OpId, Type, ValueId};
+
+use super::common::{block_bytes, hw_align_bytes};
+use super::interfaces::flatten::{
+    get_flattened, memref_types, DpsKind, FlattenOptions, FlattenResult,
+};
+use super::interfaces::scalar::should_lower_to_scalar_loops;
+use super::interfaces::Structured;
+use super::layout::{lcm, AlignInfo};
+use super::strides::{collapsible_strictly, contiguous_axes, last_dim_unit_stride};
 
 /// Attribute of `hivm.hir.load`/`store` that lets the DMA transpose the
 /// last axis (`getMayImplicitTransposeWithLastAxis`).
 pub const MAY_IMPLICIT_TRANSPOSE: &str = "may_implicit_transpose_with_last_axis";
-/// The collapse groups of a non-contiguous `hivm.hir.copy`
-/// (`getReassociationIndices(isCollapse)`).
+/// The collapse groups of a `hivm.hir.copy` (`getCollapseReassociation`).
 pub const COLLAPSE_REASSOCIATION: &str = "collapse_reassociation";
 /// Channel count of `hivm.hir.vdeinterleave` (default 2).
 pub const CHANNEL_NUM: &str = "channel_num";
 
-fn int_array(m: &Module, op: OpId, name: &str) -> Option<Vec<i64>> {
-    m.attr(op, name).and_then(Attribute::as_int_array)
+/// `isAlreadyAligned`: the strided layout's stride of `d` is a static
+/// multiple of `hw_bits`, or dims `d..` are strictly collapsible and the
+/// static sizes right of `d` (dynamic ones skipped, as the C++ does)
+/// multiply to such a multiple.
+pub fn is_already_aligned(t: &MemRefType, d: usize, hw_bits: i64) -> bool {
+    let rank = t.rank();
+    if d >= rank || hw_bits <= 0 {
+        return false;
+    }
+    let bits = i64::from(t.element_bit_width().unwrap_or(8));
+    if let crate::ir::Layout::Strided { strides, .. } = &t.layout {
+        let s = strides[d];
+        if !crate::ir::is_dynamic(s) && (s * bits) % hw_bits == 0 {
+            return true;
+        }
+    }
+    if !collapsible_strictly(t, &[(d..rank).collect()]) {
+        return false;
+    }
+    let collapsed: i64 = t.shape[d + 1..]
+        .iter()
+        .filter(|&&s| !crate::ir::is_dynamic(s))
+        .product();
+    (collapsed * bits) % hw_bits == 0
 }
 
-/// Whether the op lets flattening merge dims `i` and `i + 1`.
-fn op_merges(m: &Module, op: OpId, rank: usize, i: usize) -> bool {
-    let (a, b) = (i as i64, i as i64 + 1);
-    if let Some(p) = int_array(m, op, hivm_syntax::PERMUTATION) {
-        return p.windows(2).any(|w| w[0] == a && w[1] == b);
+/// `isNoNeedAlign(operand, dim)`.
+pub fn is_no_need_align(m: &Module, target: &Soc, v: ValueId, dim: Option<usize>) -> bool {
+    let Some(d) = dim else { return true };
+    let Some(t) = m.value_type(v).as_memref() else {
+        return true;
+    };
+    match t.address_space() {
+        None | Some(super::op_table::spaces::GM) => return true,
+        Some(_) => {}
     }
-    let same_class = |set: Vec<i64>| set.contains(&a) == set.contains(&b);
-    if let Some(dims) = int_array(m, op, hivm_syntax::BROADCAST_DIMS) {
-        let dims = if dims.is_empty() {
-            (0..rank as i64).collect()
-        } else {
-            dims
-        };
-        return same_class(dims);
+    if d >= t.rank() {
+        return false;
     }
-    if let Some(dims) = int_array(m, op, hivm_syntax::REDUCE_DIMS) {
-        return same_class(dims);
+    if t.shape[..=d].iter().all(|&s| s == 1) {
+        return true;
     }
-    true
+    is_already_aligned(t, d, hw_align_bytes(target, t) * 8)
 }
 
-/// `getFlattened(checkMarkStride)`: the groups of consecutive dims the op's
-/// flattening merges. Operands of different ranks are not flattened (one
-/// group per dim).
-pub fn flatten_groups(m: &Module, op: OpId, types: &[Strided]) -> Vec<Vec<usize>> {
-    let rank = types.iter().map(Strided::rank).max().unwrap_or(0);
-    if types.iter().any(|t| t.rank() != rank) {
-        return groups_where(rank, |_| false);
-    }
-    groups_where(rank, |i| {
-        types.iter().all(|t| t.collapsible(i) || t.is_unit(i)) && op_merges(m, op, rank, i)
-    })
-}
-
-/// The flattened group holding `d` (`getMapedAlignDim`).
-pub fn group_of(groups: &[Vec<usize>], d: usize) -> Option<usize> {
-    groups.iter().position(|g| g.contains(&d))
-}
-
-/// 3-argument `getLastNotUnitDim`: from group `start` backwards, the last
-/// dim where some operand is not a static 1.
+/// 3-argument `getLastNotUnitDim`: from group `start` down to group 0,
+/// each group's dims from the last, the first dim where some type is not a
+/// static 1.
 pub fn last_not_unit_dim_from(
-    types: &[Strided],
+    types: &[MemRefType],
     groups: &[Vec<usize>],
     start: isize,
 ) -> Option<usize> {
@@ -93,257 +103,292 @@ pub fn last_not_unit_dim_from(
         .rev()
         .flat_map(|g| g.iter().rev())
         .copied()
-        .find(|&d| types.iter().any(|t| d < t.rank() && !t.is_unit(d)))
+        .find(|&d| !all_unit(types, d))
+}
+
+/// 2-argument `getLastNotUnitDim`: within one group, from the last dim.
+pub fn last_not_unit_dim(types: &[MemRefType], group: &[usize]) -> Option<usize> {
+    group.iter().rev().copied().find(|&d| !all_unit(types, d))
+}
+
+/// Whether every type has static size 1 at `d` (a type without dim `d`
+/// counts as 1).
+fn all_unit(types: &[MemRefType], d: usize) -> bool {
+    types.iter().all(|t| t.shape.get(d).is_none_or(|&s| s == 1))
 }
 
 /// `getPrevUncontiguousDim`: the last non-unit dim of the groups before
-/// group `flat` (none for group 0).
-fn prev_uncontiguous(types: &[Strided], groups: &[Vec<usize>], flat: isize) -> Option<usize> {
-    if flat == 0 {
+/// `flat` (none for group 0).
+fn prev_uncontiguous(types: &[MemRefType], groups: &[Vec<usize>], flat: isize) -> Option<usize> {
+    if flat <= 0 {
         return None;
     }
     last_not_unit_dim_from(types, groups, flat - 1)
 }
 
-/// `isNoNeedAlign` on a UB operand: no dim, dims `0..=d` all unit, or the
-/// stride of `d` already aligned (`isAlreadyAligned`).
-pub fn no_need_align(t: &Strided, d: Option<usize>, align_bits: i64) -> bool {
-    let Some(d) = d else { return true };
-    d >= t.rank() || (0..=d).all(|i| t.is_unit(i)) || t.stride_aligned(d, align_bits)
+/// The flattening the per-op rules read: `getFlattened` with the stride
+/// marks already on the operands.
+fn flattened(op: &Structured) -> FlattenResult {
+    get_flattened(
+        op,
+        FlattenOptions {
+            check_mark_stride: true,
+            ..FlattenOptions::default()
+        },
+    )
 }
 
-/// What the per-op rules see of one op.
-pub struct OpView<'a> {
-    /// The op.
-    pub op: OpId,
-    /// Its op-table row.
-    pub row: &'a HivmOp,
-    /// Its buffer operands (temp buffers excluded) and their types.
-    pub operands: Vec<ValueId>,
-    /// Their strided types.
-    pub types: Vec<Strided>,
-    /// The op's flattening groups.
-    pub groups: Vec<Vec<usize>>,
+/// The HIVM operand types of the op, ranked memrefs of rank > 0
+/// (`getMemRefTypes(getHIVMOperandTypes(false))`).
+pub fn hivm_memref_types(op: &Structured) -> Vec<MemRefType> {
+    let types: Vec<Type> = op
+        .hivm_operands(false)
+        .into_iter()
+        .map(|i| op.m.value_type(op.operand(i)).clone())
+        .collect();
+    memref_types(&types)
 }
 
-impl<'a> OpView<'a> {
-    /// The view of `op` (whose op-table row is `row`): its memref operands
-    /// outside the `temp_buffer` group, their types and the op's
-    /// flattening.
-    pub fn new(m: &Module, op: OpId, row: &'a HivmOp) -> OpView<'a> {
-        let d = m.op(op);
-        let temps: &[ValueId] = d.group(hivm_syntax::TEMP_BUFFER).unwrap_or(&[]);
-        let operands: Vec<ValueId> = d
-            .operands()
-            .iter()
-            .copied()
-            .filter(|v| !temps.contains(v) && m.value_type(*v).is_memref_like())
-            .collect();
-        let types: Vec<Strided> = operands.iter().filter_map(|&v| strided_of(m, v)).collect();
-        let groups = flatten_groups(m, op, &types);
-        OpView {
-            op,
-            row,
-            operands,
-            types,
-            groups,
-        }
-    }
-
-    fn all_last_unit_stride(&self) -> bool {
-        self.types
-            .iter()
-            .all(|t| t.rank() == 0 || t.strides[t.rank() - 1] == 1)
-    }
-
-    fn last_dim_in_last_group(&self, dim: Option<i64>) -> bool {
-        let n = self.groups.len();
-        dim.and_then(|d| usize::try_from(d).ok())
-            .and_then(|d| group_of(&self.groups, d))
-            .is_some_and(|g| n > 0 && g == n - 1)
-    }
-
-    fn first(m: &Module, op: OpId, group: &str) -> Option<ValueId> {
-        m.op(op).group(group).and_then(<[_]>::first).copied()
-    }
-}
-
-/// `adjustAlignDim`: the dim operand `v` of the op is finally marked on.
+/// `adjustAlignDim(op, operand, dim)`.
 pub fn adjust_align_dim(
     m: &Module,
-    view: &OpView,
+    target: &Soc,
+    op: OpId,
     v: ValueId,
     dim: Option<usize>,
-    align_bits: i64,
 ) -> Option<usize> {
-    let t = strided_of(m, v)?;
-    if no_need_align(&t, dim, align_bits) {
+    if is_no_need_align(m, target, v, dim) {
         return None;
     }
-    let d = dim?;
-    let flags = view.row.flags;
-    if flags.last_dim_broadcast_shifts {
-        return adjust_brc(m, view, &t, d, align_bits);
+    let Some(s) = Structured::of(m, op) else {
+        return dim;
+    };
+    if should_lower_to_scalar_loops(&s) {
+        return None;
     }
-    if flags.last_axis_reduce_shifts {
-        return adjust_reduce(m, view, &t, v, d, align_bits);
-    }
-    if flags.deinterleave_shifts {
-        return adjust_deinterleave(m, view, &t, d, align_bits);
-    }
-    match view.row.kind {
-        HivmKind::Load | HivmKind::Store => {
-            let transposes = m
-                .attr(view.op, MAY_IMPLICIT_TRANSPOSE)
-                .is_some_and(|a| a.as_bool() == Some(true));
-            (!transposes).then_some(d)
+    let mnemonic = s.name().strip_prefix("hivm.hir.").unwrap_or("");
+    match mnemonic {
+        "vbrc" => adjust_brc(&s, target, v, dim),
+        "vreduce" => adjust_reduce(&s, target, v, dim),
+        "vdeinterleave" => adjust_deinterleave(&s, target, v, dim),
+        "load" | "store" => {
+            let transposes = s
+                .attr(MAY_IMPLICIT_TRANSPOSE)
+                .is_some_and(|a| matches!(a, Attribute::Unit) || a.as_bool() == Some(true));
+            (!transposes).then_some(dim?)
         }
-        HivmKind::Copy => adjust_copy(m, view, v, d),
-        _ => Some(d),
+        "copy" => adjust_copy(&s, v, dim),
+        _ if s.is_inline_broadcastable() => adjust_inline_brc(&s, target, v, dim),
+        _ => dim,
     }
 }
 
-/// `adjustBrcAlignDim`: for a broadcast over the last flattened dim whose
-/// align dim is the second-to-last flattened dim (last two contiguous), the
-/// dim before it is marked instead; `i8`/`i1` broadcasts keep theirs.
-fn adjust_brc(m: &Module, view: &OpView, t: &Strided, d: usize, bits: i64) -> Option<usize> {
-    let dst = OpView::first(m, view.op, hivm_syntax::OUTS).and_then(|v| memref_of(m, v));
-    if dst.is_some_and(|ty| matches!(ty.element_bit_width(), Some(8 | 1))) {
-        return Some(d);
-    }
-    let rank = dst.map_or(t.rank(), |ty| ty.rank());
-    let brc = int_array(m, view.op, hivm_syntax::BROADCAST_DIMS).unwrap_or_default();
-    let last_brc = brc
-        .last()
-        .copied()
-        .or(rank.checked_sub(1).map(|r| r as i64));
-    if !view.all_last_unit_stride() || !view.last_dim_in_last_group(last_brc) {
-        return Some(d);
-    }
-    let n = view.groups.len();
-    let flat = group_of(&view.groups, d)?;
-    if n < 2 || flat != n - 2 {
-        return Some(d);
-    }
-    let adj = prev_uncontiguous(&view.types, &view.groups, flat as isize);
-    (!no_need_align(t, adj, bits)).then_some(adj?)
-}
-
-/// `adjustReduceAlignDim`: for a reduction over the last flattened dim with
-/// the align dim on the second-to-last one: a float sum over at most 32
-/// bytes of a power-of-two size needs no mark at all; the init skips the
-/// dim right before the reduced one too (`reduce_aar`); the source keeps
-/// its dim.
-fn adjust_reduce(
-    m: &Module,
-    view: &OpView,
-    t: &Strided,
+/// The tail the per-op adjustments share: the previous uncontiguous dim
+/// before flattened dim `flat` (`getPrevUncontiguousDim`), dropped when the
+/// operand needs no alignment there (`isNoNeedAlign`).
+fn prev_uncontiguous_to_align(
+    s: &Structured,
+    f: &FlattenResult,
+    target: &Soc,
     v: ValueId,
-    d: usize,
-    bits: i64,
+    flat: isize,
 ) -> Option<usize> {
-    let reduce = int_array(m, view.op, hivm_syntax::REDUCE_DIMS).unwrap_or_default();
-    if !view.all_last_unit_stride() || !view.last_dim_in_last_group(reduce.last().copied()) {
-        return Some(d);
-    }
-    let n = view.groups.len();
-    let flat = group_of(&view.groups, d)?;
-    if n < 2 || flat != n - 2 {
-        return Some(d);
-    }
-    if is_small_float_sum(m, view) {
+    let adj = prev_uncontiguous(&hivm_memref_types(s), f.input_reassociation(), flat);
+    if is_no_need_align(s.m, target, v, adj) {
         return None;
     }
-    let init = OpView::first(m, view.op, hivm_syntax::OUTS);
-    if init != Some(v) {
-        return Some(d);
-    }
-    let adj = prev_uncontiguous(&view.types, &view.groups, flat as isize - 1);
-    (!no_need_align(t, adj, bits)).then_some(adj?)
+    adj
 }
 
-/// The float-sum exemption of `adjustReduceAlignDim`: a `<sum>` over a
-/// flattened last dim of power-of-two size and at most 32 bytes, with the
-/// init's first flattened stride 1.
-fn is_small_float_sum(m: &Module, view: &OpView) -> bool {
-    let d = m.op(view.op);
-    let is_sum = d.syntax.as_ref().is_some_and(|s| {
-        s.pieces
-            .iter()
-            .any(|p| matches!(p, crate::ir::Piece::Text(t) if t.trim() == hivm_syntax::SUM))
-    }) || enum_param(m, view.op, "arith")
-        .is_some_and(|p| format!("<{p}>") == hivm_syntax::SUM);
-    let (Some(src), Some(dst)) = (
-        OpView::first(m, view.op, hivm_syntax::INS).and_then(|v| strided_of(m, v)),
-        OpView::first(m, view.op, hivm_syntax::OUTS).and_then(|v| strided_of(m, v)),
-    ) else {
-        return false;
-    };
-    let Some(last) = view.groups.last() else {
-        return false;
-    };
-    let float = OpView::first(m, view.op, hivm_syntax::INS)
-        .and_then(|v| memref_of(m, v))
-        .is_some_and(|ty| ty.elem.is_float());
-    let size: i64 = last
+/// `isLastBrc`: every flattened memref has a unit last stride and the
+/// last broadcast dim (all dims when none are listed) is in the last
+/// flattened group.
+fn is_last_brc(s: &Structured, f: &FlattenResult) -> bool {
+    if !f
+        .memref_types(DpsKind::All)
         .iter()
-        .map(|&i| src.shape.get(i).copied().unwrap_or(1))
-        .product();
-    let dst_first_stride = view
-        .groups
+        .all(last_dim_unit_stride)
+    {
+        return false;
+    }
+    let mut brc = s.int_array("broadcast_dims");
+    if brc.is_empty() {
+        let rank = s
+            .inits()
+            .first()
+            .and_then(|&d| s.m.value_type(d).shape().map(<[_]>::len))
+            .unwrap_or(0);
+        brc = (0..rank as i64).collect();
+    }
+    let Some(&last) = brc.last() else {
+        return false;
+    };
+    usize::try_from(last)
+        .ok()
+        .and_then(|d| f.group_of(d))
+        .is_some_and(|g| g + 1 == f.rank())
+}
+
+/// `isLastTwoDimContiguous`: rank 1, or every flattened memref has a unit
+/// last stride and the last flattened dim is contiguous.
+fn is_last_two_dim_contiguous(f: &FlattenResult) -> bool {
+    let rank = f.rank();
+    if rank == 1 {
+        return true;
+    }
+    let types = f.types(DpsKind::All);
+    if !types
+        .iter()
+        .all(|t| t.as_memref().is_none_or(last_dim_unit_stride))
+    {
+        return false;
+    }
+    rank > 0
+        && contiguous_axes(&types)
+            .get(rank - 1)
+            .copied()
+            .unwrap_or(false)
+}
+
+/// `adjustBrcAlignDim`: a broadcast over the last flattened dim, with the
+/// align dim on the second-to-last flattened dim and the last two
+/// contiguous, marks the last non-unit dim before that group instead;
+/// `i8`/`i1` broadcasts keep their dim.
+fn adjust_brc(s: &Structured, target: &Soc, v: ValueId, dim: Option<usize>) -> Option<usize> {
+    let d = dim?;
+    let dst_elem = s
+        .inits()
         .first()
-        .and_then(|g| g.last())
-        .and_then(|&i| dst.strides.get(i).copied());
-    is_sum
+        .and_then(|&x| s.m.value_type(x).element_type().cloned());
+    if matches!(dst_elem, Some(Type::Integer { width: 8 | 1, .. })) {
+        return dim;
+    }
+    let f = flattened(s);
+    if !is_last_brc(s, &f) {
+        return dim;
+    }
+    let rank = f.rank();
+    let flat = f.group_of(d);
+    if flat.is_none_or(|g| g + 2 != rank) || !is_last_two_dim_contiguous(&f) {
+        return dim;
+    }
+    prev_uncontiguous_to_align(s, &f, target, v, flat? as isize)
+}
+
+/// `isLastReduce`: every flattened memref has a unit last stride and the
+/// last reduce dim is in the last flattened group.
+fn is_last_reduce(s: &Structured, f: &FlattenResult) -> bool {
+    if !f
+        .memref_types(DpsKind::All)
+        .iter()
+        .all(last_dim_unit_stride)
+    {
+        return false;
+    }
+    let Some(&last) = s.int_array("reduce_dims").last() else {
+        return false;
+    };
+    usize::try_from(last)
+        .ok()
+        .and_then(|d| f.group_of(d))
+        .is_some_and(|g| g + 1 == f.rank())
+}
+
+/// `adjustReduceAlignDim`: for a reduction over the last flattened dim
+/// with the align dim on the second-to-last one: a float `sum` over a
+/// power-of-two number of elements fitting one block, with the flattened
+/// init's first stride 1, needs no mark; a DPS init (value or index
+/// output) skips the dim before the reduced one too (`reduce_aar`); the
+/// source keeps its dim.
+fn adjust_reduce(s: &Structured, target: &Soc, v: ValueId, dim: Option<usize>) -> Option<usize> {
+    let d = dim?;
+    let f = flattened(s);
+    if !is_last_reduce(s, &f) {
+        return dim;
+    }
+    let rank = f.rank();
+    let flat = f.group_of(d)?;
+    if flat + 2 != rank {
+        return dim;
+    }
+    let src = *s.named("src").first()?;
+    let dst = *s.inits().first()?;
+    let src_ty = f.type_of(src)?;
+    let last_size = src_ty.shape()?.get(rank - 1).copied()?;
+    let elem = src_ty.element_type();
+    let elem_bits = i64::from(elem.and_then(Type::bit_width).unwrap_or(0));
+    let dst_first_stride = f
+        .type_of(dst)
+        .and_then(Type::as_memref)
+        .and_then(MemRefType::strides_and_offset)
+        .and_then(|(st, _)| st.first().copied());
+    let float = matches!(elem, Some(Type::Float(_)));
+    let pow2 = last_size > 0 && (last_size & (last_size - 1)) == 0;
+    let sum = s.enum_param("arith").as_deref() == Some("sum");
+    if dst_first_stride == Some(1)
+        && last_size >= 0
+        && last_size * elem_bits / 8 <= block_bytes(target)
         && float
-        && size > 0
-        && (size & (size - 1)) == 0
-        && size * src.bits / 8 <= 32
-        && dst_first_stride == Some(1)
+        && pow2
+        && sum
+    {
+        return None;
+    }
+    if !s.inits().contains(&v) {
+        return dim;
+    }
+    prev_uncontiguous_to_align(s, &f, target, v, flat as isize - 1)
 }
 
 /// `adjustDeInterleaveAlignDim`: an align dim on the last flattened dim,
-/// with the source's last stride equal to `channel_num` and a unit-stride
-/// destination, moves to the dim before it.
+/// with the flattened source's last stride equal to `channel_num` and a
+/// unit-stride flattened destination, moves to the last non-unit dim
+/// before that group.
 fn adjust_deinterleave(
-    m: &Module,
-    view: &OpView,
-    t: &Strided,
-    d: usize,
-    bits: i64,
+    s: &Structured,
+    target: &Soc,
+    v: ValueId,
+    dim: Option<usize>,
 ) -> Option<usize> {
-    let n = view.groups.len();
-    let flat = group_of(&view.groups, d)?;
-    if n == 0 || flat != n - 1 {
-        return Some(d);
+    let d = dim?;
+    let f = flattened(s);
+    let rank = f.rank();
+    let flat = f.group_of(d);
+    if flat.is_none_or(|g| g + 1 != rank) {
+        return dim;
     }
-    let channels = m
-        .attr(view.op, CHANNEL_NUM)
-        .and_then(Attribute::as_int)
-        .unwrap_or(2);
-    let src = OpView::first(m, view.op, hivm_syntax::INS).and_then(|v| strided_of(m, v));
-    let dst = OpView::first(m, view.op, hivm_syntax::OUTS).and_then(|v| strided_of(m, v));
-    let (Some(src), Some(dst)) = (src, dst) else {
-        return Some(d);
+    let channels = s.int(CHANNEL_NUM).unwrap_or(2);
+    let inputs = f.types(DpsKind::Input);
+    let Some(src) = inputs.first().and_then(Type::as_memref) else {
+        return dim;
     };
-    if src.strides.last() != Some(&channels) || dst.strides.last() != Some(&1) {
-        return Some(d);
+    let Some((src_strides, _)) = src.strides_and_offset() else {
+        return dim;
+    };
+    if src_strides.last() != Some(&channels) {
+        return dim;
     }
-    let adj = prev_uncontiguous(&view.types, &view.groups, flat as isize);
-    (!no_need_align(t, adj, bits)).then_some(adj?)
+    let inits = f.types(DpsKind::Init);
+    let Some(dst) = inits.first().and_then(Type::as_memref) else {
+        return dim;
+    };
+    if !last_dim_unit_stride(dst) {
+        return dim;
+    }
+    prev_uncontiguous_to_align(s, &f, target, v, flat? as isize)
 }
 
-/// `adjustCopyAlignDim`: with a `collapse_reassociation` attribute, the
-/// destination is not marked on a dim that a group collapses into the next
-/// one (every index of a group but its last); without it, or for the
-/// source, the dim is kept.
-fn adjust_copy(m: &Module, view: &OpView, v: ValueId, d: usize) -> Option<usize> {
-    if OpView::first(m, view.op, hivm_syntax::OUTS) != Some(v) {
-        return Some(d);
-    }
-    let Some(Attribute::Array(groups)) = m.attr(view.op, COLLAPSE_REASSOCIATION) else {
-        return Some(d);
+/// `adjustCopyAlignDim`: with a `collapse_reassociation`, the destination
+/// is not marked on a dim a group collapses into the next one (every index
+/// of a group but its last).
+fn adjust_copy(s: &Structured, v: ValueId, dim: Option<usize>) -> Option<usize> {
+    let d = dim?;
+    let Some(Attribute::Array(groups)) = s.attr(COLLAPSE_REASSOCIATION) else {
+        return dim;
     };
+    if groups.is_empty() || s.named("dst").first() != Some(&v) {
+        return dim;
+    }
     let merged = groups.iter().any(|g| {
         g.as_int_array().is_some_and(|g| {
             g.split_last()
@@ -353,24 +398,55 @@ fn adjust_copy(m: &Module, view: &OpView, v: ValueId, d: usize) -> Option<usize>
     (!merged).then_some(d)
 }
 
-/// `adjustAlignInfo`: [`adjust_align_dim`] of every entry for operand `v`
-/// of the op, entries landing on the same dim merged by the lcm of their
-/// bytes, sorted by dim. `isNoNeedAlign` judges against the hardware
-/// alignment (`hw_bits`), not the entry's bytes.
+/// `adjustInlineBrcOp`: an op broadcasting inline over its last dim, on
+/// an operand whose last dim is 1 and whose second-to-last stride is 1,
+/// marks the last non-unit dim before the align dim's group instead.
+fn adjust_inline_brc(
+    s: &Structured,
+    target: &Soc,
+    v: ValueId,
+    dim: Option<usize>,
+) -> Option<usize> {
+    let d = dim?;
+    let rank = s
+        .inits()
+        .first()
+        .and_then(|&x| s.m.value_type(x).shape().map(<[_]>::len))
+        .unwrap_or(0);
+    let brc = s.inlined_broadcastable_axes(None);
+    if rank <= 1 || !brc.contains(&(rank as i64 - 1)) {
+        return dim;
+    }
+    let Some(t) = s.memref(v) else { return dim };
+    if t.shape.last() != Some(&1) {
+        return dim;
+    }
+    let Some((strides, _)) = t.strides_and_offset() else {
+        return dim;
+    };
+    if strides.get(rank - 2) != Some(&1) {
+        return dim;
+    }
+    let f = flattened(s);
+    let flat = f.group_of(d)?;
+    prev_uncontiguous_to_align(s, &f, target, v, flat as isize)
+}
+
+/// `adjustAlignInfo(op, operand, dims, bytes)`.
 pub fn adjust_align_info(
     m: &Module,
-    view: &OpView,
+    target: &Soc,
+    op: OpId,
     v: ValueId,
     info: &[(usize, i64)],
-    hw_bits: i64,
-) -> Vec<(usize, i64)> {
+) -> AlignInfo {
     let mut out: Vec<(usize, i64)> = Vec::new();
     for &(d, b) in info {
-        let Some(a) = adjust_align_dim(m, view, v, Some(d), hw_bits) else {
+        let Some(a) = adjust_align_dim(m, target, op, v, Some(d)) else {
             continue;
         };
         match out.iter_mut().find(|e| e.0 == a) {
-            Some(e) => e.1 = super::layout::lcm(e.1, b),
+            Some(e) => e.1 = lcm(e.1, b),
             None => out.push((a, b)),
         }
     }

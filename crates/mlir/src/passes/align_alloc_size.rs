@@ -3,34 +3,46 @@
 //!
 //! **Assumes** bufferized IR. Host functions are skipped.
 //!
-//! **Guarantees** (`markAllocAlign`) for every UB operand of
-//! - a `vtranspose` that moves the last dim, unless it has
-//!   `disable_align = true`: the last two dims rounded up to 32 bytes each;
-//! - a `vcast` from `i32`/`i16` to `i8` (unless the function has
-//!   `hivm.disable_size_align_for_cast`): the second-to-last dim rounded up
-//!   to 32 elements, and the last dim of the `i8` side to 32 bytes;
-//! - a `vsort`: the last dim rounded up to 32 elements;
+//! **Guarantees**, per function:
+//! 1. `markAllocAlign`: each size requirement `getUnAlignSizeInfo` gives
+//!    ([`super::interfaces::unaligned`]) becomes one mark
+//!    `annotation.mark %v {hivm.alloc_align_dims = array<i32: d>,
+//!    hivm.alloc_align_value_in_byte = array<i32: B>}` right after the
+//!    definition of the operand, for
+//!    - a `vtranspose` whose transpose dims include the last loop dim,
+//!      unless `disable_align`: every operand's transpose dims in whole
+//!      blocks (32-bit elements: one dim in two blocks);
+//!    - a `vcast` from `i32`/`i16` to `i8`, unless the function has
+//!      `hivm.disable_size_align_for_cast`: the block rules of narrowing
+//!      casts, of any rank;
+//!    - a `vsort`: the last dim in whole bit-sort repeats;
 //!
-//! the requirement is carried to the root allocation (through views, loop
-//! and branch results, `PropagateAlignUpToRootAllocationPattern`). A
-//! `memref.alloc` root is replaced (`AlignAllocSizePattern`) by an
-//! allocation of the padded shape (no unit dim appended; dynamic sizes
-//! rounded at run time; the index constants this needs are materialised
-//! once at the top of the function, as the greedy driver's folder does) and
-//! a `memref.subview` back to the logical shape,
-//! with users retyped; a `memref.alloca` root only carries the requirement
-//! as `hivm.alloc_align_dims`/`hivm.alloc_align_value_in_byte`.
+//!    an op that is not bufferized, or whose rule has no answer, fails the
+//!    pass;
+//! 2. the marks are carried up to their root allocations as
+//!    `hivm-enable-stride-align` carries stride marks
+//!    ([`super::propagate::up`], size mode);
+//! 3. `AlignAllocSizePattern`: a `memref.alloc` carrying size attributes
+//!    is replaced by one whose marked dims are rounded up to `bytes /
+//!    element bytes` elements (no unit dim appended; dynamic sizes rounded
+//!    at run time) and a `memref.subview` back to the logical shape, the
+//!    new type carried to the users; an allocation already of that size
+//!    just loses the attributes; a `memref.alloca` keeps them.
+//!
 //! Allocations already of that size are left alone, so the pass is
 //! idempotent on its own output.
 
-use crate::ir::{Attribute, Diagnostic, Module, OpId, ValueId};
+use crate::ir::{Diagnostic, Module, OpId};
 use crate::pass::{Pass, PassFailed};
 
-use super::common::{device_funcs, info_attrs, is_ub, memref_of, target_of};
-use super::enable::Propagation;
-use super::layout::{align_up, normalize_info, AlignInfo, HW_ALIGN_BYTES};
-use super::op_table::{attrs, hivm_op, hivm_syntax};
-use super::retype::{align_up_sizes, replace_alloc, Branches};
+use super::common::{is_host, memref_of, target_of};
+use super::greedy;
+use super::interfaces::{unaligned, Structured};
+use super::layout::align_up;
+use super::marks::{self, ALLOC};
+use super::op_table::attrs;
+use super::propagate as prop;
+use super::retype::{align_up_sizes, replace_alloc, Failures};
 
 /// The attribute that turns size alignment off for one `vtranspose`.
 pub const DISABLE_ALIGN: &str = "disable_align";
@@ -48,150 +60,150 @@ impl Pass for AlignAllocSize {
     }
 
     fn run(&self, m: &mut Module, diags: &mut Vec<Diagnostic>) -> Result<(), PassFailed> {
-        let mut prop = Propagation::new(target_of(m));
-        prop.adjust = false;
-        for func in device_funcs(m) {
-            let disable_cast = m.op(func).has_attr(attrs::DISABLE_CAST_SIZE_ALIGN);
-            for op in m.walk(func) {
-                for (v, info) in requirements(m, op, disable_cast) {
-                    prop.up(m, v, &info, diags, 0);
-                }
+        let target = target_of(m);
+        for func in m.funcs() {
+            if is_host(m, func) {
+                continue;
+            }
+            if let Err(op) = mark_alloc_align(m, func) {
+                // The C++ signals failure without a message.
+                diags.push(Diagnostic::error(
+                    m.op(op).loc,
+                    "cannot align the allocation sizes this op needs",
+                ));
+                return Err(PassFailed);
+            }
+            if !prop::propagate_up_to_alloc(m, func, ALLOC, false, &target, diags) {
+                diags.push(Diagnostic::error(
+                    m.op(func).loc,
+                    "size alignment rewrites did not converge",
+                ));
+                return Err(PassFailed);
+            }
+            let mut failures = Failures::default();
+            let converged = greedy::apply(
+                m,
+                func,
+                greedy::DEFAULT_MAX_ITERATIONS,
+                diags,
+                |m, op, _| align_alloc_size(m, op, &mut failures),
+            );
+            if !converged {
+                diags.push(Diagnostic::error(
+                    m.op(func).loc,
+                    "size alignment rewrites did not converge",
+                ));
+                return Err(PassFailed);
             }
         }
-        // Errors of the propagation pattern do not fail the pass (see
-        // `crate::pass`): the C++ signals failure only when the greedy
-        // driver does not converge.
-        let mut branches = Branches::new(target_of(m).is_regbase());
-        for (alloc, info) in std::mem::take(&mut prop.alloc_info) {
-            pad_allocation(m, alloc, &info, &mut branches);
-        }
-        branches.settle(m);
         Ok(())
     }
 }
 
-/// Size requirements (`(dim, bytes)`: round `dim` up to `bytes /
-/// element bytes` elements) of the UB operands of `op`.
-fn requirements(m: &Module, op: OpId, disable_cast: bool) -> Vec<(ValueId, AlignInfo)> {
-    let Some(row) = hivm_op(m.op(op).name()) else {
-        return Vec::new();
-    };
-    let operands: Vec<ValueId> = m
-        .op(op)
-        .operands()
-        .iter()
-        .copied()
-        .filter(|&v| memref_of(m, v).is_some_and(is_ub))
-        .collect();
-    let mut out = Vec::new();
-    if row.flags.transpose {
-        let moves_last = m
-            .attr(op, hivm_syntax::PERMUTATION)
-            .and_then(Attribute::as_int_array)
-            .is_some_and(|p| p.last().is_some_and(|&l| l != p.len() as i64 - 1));
-        // `disable_align = true` opts a transpose out (getDisableAlign).
-        let disabled = m
-            .attr(op, DISABLE_ALIGN)
-            .is_some_and(|a| matches!(a, Attribute::Unit) || a.as_bool() == Some(true));
-        if !moves_last || disabled {
-            return out;
+/// `markAllocAlign`: the size marks of every transpose, cast and sort of
+/// `func`; `Err(op)` for an op whose rule fails.
+fn mark_alloc_align(m: &mut Module, func: OpId) -> Result<(), OpId> {
+    let disable_cast = m.op(func).has_attr(attrs::DISABLE_CAST_SIZE_ALIGN);
+    for op in greedy::post_order(m, func) {
+        if m.op(op).is_erased() {
+            continue;
         }
-        for v in operands {
-            let t = memref_of(m, v).unwrap();
-            let r = t.rank();
-            if r >= 2 {
-                out.push((v, vec![(r - 2, HW_ALIGN_BYTES), (r - 1, HW_ALIGN_BYTES)]));
+        let Some(s) = Structured::of(m, op) else {
+            continue;
+        };
+        let infos = if s.is("vtranspose") {
+            if !super::mark::is_last_dim_transpose(&s) {
+                continue;
             }
-        }
-    } else if row.flags.cast && !disable_cast {
-        let widths: Vec<(ValueId, u32, bool)> = operands
-            .iter()
-            .map(|&v| {
-                let t = memref_of(m, v).unwrap();
-                (v, t.element_bit_width().unwrap_or(0), t.elem.is_integer())
-            })
-            .collect();
-        let narrows_to_i8 = widths.len() >= 2
-            && widths
-                .first()
-                .is_some_and(|&(_, w, int)| int && (w == 32 || w == 16))
-            && widths.last().is_some_and(|&(_, w, int)| int && w == 8);
-        if !narrows_to_i8 {
-            return out;
-        }
-        for (v, w, _) in widths {
-            let t = memref_of(m, v).unwrap();
-            let r = t.rank();
-            let elem_bytes = i64::from(w / 8).max(1);
-            let mut info = Vec::new();
-            if r >= 2 {
-                info.push((r - 2, 32 * elem_bytes));
+            let disabled = s.attr(DISABLE_ALIGN).is_some_and(|a| {
+                matches!(a, crate::ir::Attribute::Unit) || a.as_bool() == Some(true)
+            });
+            if disabled {
+                continue;
             }
-            if w == 8 && r >= 1 {
-                info.push((r - 1, HW_ALIGN_BYTES));
+            if !s.has_pure_buffer_semantics() {
+                return Err(op);
             }
-            out.push((v, normalize_info(info)));
-        }
-    } else if row.flags.sort {
-        for v in operands {
-            let t = memref_of(m, v).unwrap();
-            let elem_bytes = i64::from(t.element_bit_width().unwrap_or(8) / 8).max(1);
-            if t.rank() >= 1 {
-                out.push((v, vec![(t.rank() - 1, 32 * elem_bytes)]));
+            unaligned::transpose(&s)
+        } else if s.is("vcast") {
+            if disable_cast {
+                continue;
             }
+            let elem = |v: Option<&crate::ir::ValueId>| {
+                v.and_then(|&v| m.value_type(v).element_type().cloned())
+            };
+            let (src, dst) = (elem(s.named("src").first()), elem(s.named("dst").first()));
+            let int = |t: &Option<crate::ir::Type>, w: u32| matches!(t, Some(crate::ir::Type::Integer { width, .. }) if *width == w);
+            if !((int(&src, 32) || int(&src, 16)) && int(&dst, 8)) {
+                continue;
+            }
+            if !s.has_pure_buffer_semantics() {
+                return Err(op);
+            }
+            unaligned::cast(&s)
+        } else if s.is("vsort") {
+            if !s.has_pure_buffer_semantics() {
+                return Err(op);
+            }
+            unaligned::sort(&s)
+        } else {
+            continue;
+        };
+        let loc = m.op(op).loc;
+        for (v, d, bytes) in infos.map_err(|_| op)? {
+            marks::create(m, v, &vec![(d, bytes)], ALLOC, loc);
         }
     }
-    out
+    Ok(())
 }
 
-/// `AlignAllocSizePattern`: replaces a `memref.alloc` by one whose marked
-/// dims are rounded up to `bytes / element bytes` elements (no unit dim is
-/// appended; dynamic sizes are rounded at run time with
-/// `arith.addi`/`remsi`/`subi` before the new allocation, `AlignUpOFR`)
-/// and a subview back to the logical shape. Only `memref.alloc` is
-/// rewritten: a `memref.alloca` keeps the requirement as its
-/// `hivm.alloc_align_dims`/`hivm.alloc_align_value_in_byte` attributes, as
-/// `propagateAlignUp` leaves them on any alloc-like root.
-fn pad_allocation(m: &mut Module, alloc: OpId, info: &AlignInfo, branches: &mut Branches) {
-    let Some(v) = m.op(alloc).result(0) else {
-        return;
+/// `AlignAllocSizePattern` on `op` (a `memref.alloc` carrying size
+/// attributes).
+fn align_alloc_size(m: &mut Module, op: OpId, failures: &mut Failures) -> bool {
+    if !m.op(op).is("memref.alloc") {
+        return false;
+    }
+    let (Some(dims), Some(bytes)) = marks::read(m, op, ALLOC) else {
+        return false;
+    };
+    let Some(v) = m.op(op).result(0) else {
+        return false;
     };
     let Some(ty) = memref_of(m, v).cloned() else {
-        return;
+        return false;
     };
-    if m.op(alloc).name() != "memref.alloc" {
-        for (name, a) in info_attrs(info)
-            .into_iter()
-            .zip([attrs::ALLOC_DIMS, attrs::ALLOC_BYTES])
-            .map(|((_, a), n)| (n, a))
-        {
-            m.set_attr(alloc, name, a);
-        }
-        return;
-    }
     let elem_bytes = i64::from(ty.element_bit_width().unwrap_or(8) / 8).max(1);
     let mut units = vec![1i64; ty.rank()];
-    for &(d, bytes) in info {
-        if d < units.len() {
-            units[d] = (bytes / elem_bytes).max(1);
+    for (&d, &b) in dims.iter().zip(&bytes) {
+        if let Some(u) = usize::try_from(d).ok().and_then(|d| units.get_mut(d)) {
+            *u = (b / elem_bytes).max(1);
         }
     }
-    let mut shape = ty.shape.clone();
-    for (d, s) in shape.iter_mut().enumerate() {
-        if !crate::ir::is_dynamic(*s) {
-            *s = align_up(*s, units[d]);
-        }
-    }
+    let aligned: Vec<i64> = ty
+        .shape
+        .iter()
+        .zip(&units)
+        .map(|(&s, &u)| {
+            if crate::ir::is_dynamic(s) {
+                s
+            } else {
+                align_up(s, u)
+            }
+        })
+        .collect();
     let dyn_padded = ty
         .shape
         .iter()
         .zip(&units)
         .any(|(&s, &u)| crate::ir::is_dynamic(s) && u > 1);
-    if shape == ty.shape && !dyn_padded {
-        return;
+    if aligned == ty.shape && !dyn_padded {
+        m.remove_attr(op, attrs::ALLOC_DIMS);
+        m.remove_attr(op, attrs::ALLOC_BYTES);
+        return true;
     }
-    let Some((dyn_sizes, sizes)) = align_up_sizes(m, alloc, &ty.shape, &units) else {
-        return;
+    let Some((dyn_sizes, sizes)) = align_up_sizes(m, op, &ty.shape, &units) else {
+        return false;
     };
-    replace_alloc(m, alloc, shape, dyn_sizes, sizes, branches);
+    replace_alloc(m, op, aligned, dyn_sizes, sizes, failures);
+    true
 }

@@ -6,10 +6,8 @@ use tilemem_soc::{MemSpace, Soc};
 
 use crate::ir::{Attribute, InsertPoint, Location, MemRefType, Module, OpId, Type, ValueId};
 
-use super::layout::{normalize_info, AlignInfo, Strided};
-use super::op_table::{
-    attrs, flow_kind, is_root_alloc, spaces, view_kind, FlowKind, ViewKind, MARK_OP,
-};
+use super::layout::AlignInfo;
+use super::op_table::{attrs, flow_kind, is_view_like, spaces, FlowKind, MARK_OP};
 
 /// The chip the passes target: the SoC of the module's `hacc.target`
 /// (`hacc.target = #hacc.target<"...">`, or a plain string; see
@@ -37,6 +35,12 @@ pub fn hw_align_bytes(target: &Soc, ty: &MemRefType) -> i64 {
         _ => MemSpace::Vec,
     };
     target.hardware_alignment(space) as i64
+}
+
+/// `util::BL` / `INTR_BYTES_PER_BLOCK`: the bytes of one vector block,
+/// the unified buffer's hardware alignment on the chip.
+pub fn block_bytes(target: &Soc) -> i64 {
+    target.hardware_alignment(MemSpace::Vec) as i64
 }
 
 /// The `func.func` ops with a body that device passes visit: host
@@ -82,11 +86,6 @@ pub fn memref_of(m: &Module, v: ValueId) -> Option<&MemRefType> {
     m.value_type(v).as_memref()
 }
 
-/// The strided view of a value's memref type.
-pub fn strided_of(m: &Module, v: ValueId) -> Option<Strided> {
-    Strided::of(memref_of(m, v)?)
-}
-
 /// Whether a memref type lives in UB.
 pub fn is_ub(ty: &MemRefType) -> bool {
     ty.address_space() == Some(spaces::UB)
@@ -97,47 +96,12 @@ pub fn is_local(ty: &MemRefType) -> bool {
     matches!(ty.address_space(), Some(s) if s != spaces::GM)
 }
 
-/// Whether an op is a stride mark (`annotation.mark` with stride attrs).
-pub fn is_stride_mark(m: &Module, op: OpId) -> bool {
-    let d = m.op(op);
-    d.is(MARK_OP) && (d.has_attr(attrs::DIMS) || d.has_attr(attrs::BYTES))
-}
-
 /// The `annotation.mark` ops on `v`.
 pub fn marks_of(m: &Module, v: ValueId) -> Vec<OpId> {
     m.users(v)
         .into_iter()
         .filter(|&u| m.op(u).is(MARK_OP) && m.op(u).operand(0) == Some(v))
         .collect()
-}
-
-/// Whether `v` carries a stride mark.
-pub fn has_stride_mark(m: &Module, v: ValueId) -> bool {
-    marks_of(m, v).into_iter().any(|o| is_stride_mark(m, o))
-}
-
-/// Reads `(dims, bytes)` attributes of an op as an info. `Err` carries the
-/// message MLIR's normalization reports for malformed marks.
-pub fn read_info(m: &Module, op: OpId) -> Result<Option<AlignInfo>, &'static str> {
-    let d = m.op(op);
-    let dims = d.attr(attrs::DIMS).and_then(Attribute::as_int_array);
-    let bytes = d.attr(attrs::BYTES).and_then(Attribute::as_int_array);
-    match (dims, bytes) {
-        (None, None) => Ok(None),
-        (Some(dims), Some(bytes)) => {
-            if dims.len() != bytes.len() {
-                return Err("size of align bytes should be matched with size of align dims");
-            }
-            let info = dims
-                .iter()
-                .zip(&bytes)
-                .filter(|(&d, &b)| d >= 0 && b > 0)
-                .map(|(&d, &b)| (d as usize, b))
-                .collect();
-            Ok(Some(normalize_info(info)))
-        }
-        _ => Err("align info must contain align dims and align bytes"),
-    }
 }
 
 /// The attributes of a stride mark for `info`.
@@ -152,37 +116,6 @@ pub fn info_attrs(info: &AlignInfo) -> [(String, Attribute); 2] {
             Attribute::dense_i32(info.iter().map(|&(_, b)| b)),
         ),
     ]
-}
-
-/// Where a new mark on `v` goes: right after its definition (or at the
-/// start of its block for block arguments), after the marks already there,
-/// so marks appear in the order they were made.
-pub fn mark_insert_point(m: &Module, v: ValueId) -> Option<InsertPoint> {
-    let mut at = match m.defining_op(v) {
-        Some(op) => {
-            m.op(op).parent_block()?;
-            InsertPoint::After(op)
-        }
-        None => {
-            let (block, _) = m.block_arg_owner(v)?;
-            match m.first_op(block) {
-                Some(first) if is_mark_on(m, first, v) => InsertPoint::After(first),
-                Some(first) => InsertPoint::Before(first),
-                None => InsertPoint::BlockEnd(block),
-            }
-        }
-    };
-    while let InsertPoint::After(op) = at {
-        match m.next_op(op) {
-            Some(next) if is_mark_on(m, next, v) => at = InsertPoint::After(next),
-            _ => break,
-        }
-    }
-    Some(at)
-}
-
-fn is_mark_on(m: &Module, op: OpId, v: ValueId) -> bool {
-    m.op(op).is(MARK_OP) && m.op(op).operand(0) == Some(v)
 }
 
 /// `builder.setInsertionPointAfterValue(v)`: right after the defining op,
@@ -214,49 +147,85 @@ pub fn create_align_mark(m: &mut Module, v: ValueId, info: &AlignInfo, loc: Loca
     }
 }
 
-/// Adds `annotation.mark %v {stride attrs}` unless an identical stride mark
-/// is already there (keeps the passes idempotent). Returns whether a mark
-/// was added.
-pub fn add_stride_mark(m: &mut Module, v: ValueId, info: &AlignInfo, loc: Location) -> bool {
-    if info.is_empty() {
-        return false;
-    }
-    let exists = marks_of(m, v)
-        .into_iter()
-        .any(|o| read_info(m, o).ok().flatten().as_ref() == Some(info));
-    if exists {
-        return false;
-    }
-    let Some(at) = mark_insert_point(m, v) else {
-        return false;
-    };
-    m.build_mark(v, info_attrs(info), at, loc);
-    true
-}
-
-/// Follows view-like ops (and `memref.cast`) from `v` up to the value they
-/// view; stops at the first non-view definition or block argument.
+/// `traceToRoot` (Util.h): follows view-like ops (`ViewLikeOpInterface`,
+/// `memref.cast`) from `v` up to the value they view; stops at the first
+/// other definition or a block argument.
 pub fn trace_root(m: &Module, mut v: ValueId) -> ValueId {
     for _ in 0..10_000 {
         let Some(op) = m.defining_op(v) else {
             return v;
         };
-        match view_kind(m.op(op).name()) {
-            Some(k) if k != ViewKind::ByteView => match m.op(op).operand(0) {
-                Some(src) => v = src,
-                None => return v,
-            },
-            _ => return v,
+        if !is_view_like(m.op(op).name()) {
+            return v;
+        }
+        match m.op(op).operand(0) {
+            Some(src) => v = src,
+            None => return v,
         }
     }
     v
 }
 
-/// The root `memref.alloc`/`alloca` of `v` (through views), if any.
-pub fn root_alloc(m: &Module, v: ValueId) -> Option<OpId> {
-    let root = trace_root(m, v);
-    let op = m.defining_op(root)?;
-    is_root_alloc(m.op(op).name()).then_some(op)
+/// `traceDefOp<OpType>(v)`: the op defining `v` when `is_op` accepts its
+/// name, else the same question asked of the value it derives from:
+/// the source of a view, reshape, cast or bufferization conversion, the
+/// init of an `scf.for` iter arg, the yielded value of an `scf.for`
+/// result or of an `scf.if` result's then branch.
+pub fn trace_def_op(m: &Module, mut v: ValueId, is_op: impl Fn(&str) -> bool) -> Option<OpId> {
+    for _ in 0..10_000 {
+        match m.value_def(v) {
+            crate::ir::ValueDef::OpResult { op, index } => {
+                let d = m.op(op);
+                let name = d.name();
+                if is_op(name) {
+                    return Some(op);
+                }
+                let through = matches!(
+                    name,
+                    "tensor.reshape"
+                        | "memref.collapse_shape"
+                        | "tensor.collapse_shape"
+                        | "memref.subview"
+                        | "bufferization.to_memref"
+                        | "bufferization.to_buffer"
+                        | "bufferization.to_tensor"
+                        | "memref.view"
+                        | "memref.reshape"
+                        | "memref.expand_shape"
+                        | "tensor.expand_shape"
+                        | "memref.extract_strided_metadata"
+                        | "memref.cast"
+                        | "memref.reinterpret_cast"
+                        | "memref.memory_space_cast"
+                        | "tensor.extract_slice"
+                );
+                if through {
+                    v = d.operand(0)?;
+                    continue;
+                }
+                match flow_kind(name) {
+                    Some(FlowKind::For) => {
+                        let parts = m.for_parts(op)?;
+                        v = m.op(parts.yield_op?).operand(index as usize)?;
+                    }
+                    Some(FlowKind::If) => {
+                        let then = *m.op(op).regions().first()?;
+                        let b = *m.region_blocks(then).first()?;
+                        v = m.op(m.last_op(b)?).operand(index as usize)?;
+                    }
+                    _ => return None,
+                }
+            }
+            crate::ir::ValueDef::BlockArg { block, index } => {
+                let parent = m.block_parent_op(block);
+                if flow_kind(m.op(parent).name()) != Some(FlowKind::For) || index == 0 {
+                    return None;
+                }
+                v = *m.op(parent).operands().get(3 + index as usize - 1)?;
+            }
+        }
+    }
+    None
 }
 
 /// Whether the root allocation of `v` carries the skip-for-vload mark.
@@ -310,10 +279,7 @@ mod tests {
         };
         let ub: MemRefType = ty("ub");
         for target in [Soc::ascend910b(), Soc::ascend950(), Soc::ascend310b()] {
-            assert_eq!(
-                hw_align_bytes(&target, &ub),
-                super::super::layout::HW_ALIGN_BYTES
-            );
+            assert_eq!(hw_align_bytes(&target, &ub), 32);
             assert_eq!(hw_align_bytes(&target, &ty("cbuf")), 32);
             assert_eq!(hw_align_bytes(&target, &ty("cc")), 512);
             assert_eq!(hw_align_bytes(&target, &ty("ca")), 512);

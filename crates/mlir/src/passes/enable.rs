@@ -1,60 +1,58 @@
 //! `hivm-enable-stride-align`: carries stride marks to the root
-//! allocations and pads them.
+//! allocations and pads them (`EnableStrideAlign.cpp`).
 //!
 //! **Assumes** stride marks (`annotation.mark` with
 //! `hivm.stride_align_dims`/`hivm.stride_align_value_in_byte`, or the same
 //! attributes on a `memref.alloc`/`alloca`) as `hivm-mark-stride-align`
-//! writes them, and memrefs not returned by `scf.if`/`scf.while` through
-//! unsupported paths.
+//! writes them.
 //!
-//! **Guarantees**:
-//! 1. marks are normalized (dims sorted, duplicates merged by lcm); a mark
-//!    with dims but no bytes (or the reverse) is the error `align info must
-//!    contain align dims and align bytes`, unequal lengths `size of align
-//!    bytes should be matched with size of align dims`;
-//! 2. requirements flow up to root allocations (through views, `scf.for`
-//!    results/iter args, `scf.if` results), down to every view and loop of
-//!    a root, and among the UB operands of vector ops and `hivm.hir.copy`
-//!    (a copy's source never receives), until nothing changes; more than
-//!    10 rounds is the error `propagate storage align failure and match the
-//!    max iterations10`;
-//! 3. all stride marks are removed (marks left without attributes are
-//!    erased);
-//! 4. each marked allocation whose padded shape differs is replaced by an
-//!    allocation of the padded shape carrying nothing of the old one (a
-//!    unit dim appended; membase pads dim `d + 1` for a mark on `d`,
-//!    regbase pads `d`; dynamic sizes are rounded with
-//!    `arith.addi/remsi/subi`) and a `memref.subview` back to the logical
-//!    shape; users are retyped, `buffer_size_in_byte` marks scaled; users
-//!    that cannot take the layout get a dense copy ([`super::retype`]);
-//! 5. membase functions get `hivm.storage_aligned`.
+//! **Guarantees**, per function (host functions skipped), in the order of
+//! `runOnOperation`, each step a greedy rewrite over the function as the
+//! C++ runs it ([`super::greedy`]: constants hoisted and deduplicated,
+//! unused side-effect-free ops erased):
+//! 1. stride marks are validated and sorted by dim
+//!    (`NormalizeAlignInfoPattern`: `align info must contain align dims and
+//!    align bytes`, `size of align bytes should be matched with size of
+//!    align dims`) and carried up to their root allocations, each hop
+//!    judging the requirement afresh ([`super::propagate::up`]);
+//! 2. on Ascend950, once a function with a Fixpipe has been seen, the
+//!    requirements of AIC tightly coupled buffers reach the AIV buffers of
+//!    the same id (`AddStrideAlignInfoForAiv`);
+//! 3. rounds of down, among-operand and up propagation until the
+//!    allocations' requirements stop changing; more than 10 rounds is the
+//!    error `propagate storage align failure and match the max
+//!    iterations10` at the function, and the pass fails;
+//! 4. all stride marks are removed (`RemoveAlignMarkPattern`);
+//! 5. each allocation carrying stride attributes is replaced by one of the
+//!    padded shape (`EnableAlignAllocation`: a unit dim appended; membase
+//!    pads dim `d + 1` for a requirement on `d`, regbase pads `d`; dynamic
+//!    sizes rounded with `arith.addi/remsi/subi`) and a `memref.subview`
+//!    back to the logical shape, `buffer_size_in_byte` marks scaled, the
+//!    new type carried to the users ([`super::retype`]); an allocation
+//!    already of that shape just loses the attributes;
+//! 6. users that could not take the new type get dense copies
+//!    (`handlePropagateFailure`); on regbase, conversions left between
+//!    static UB memrefs become copies
+//!    (`materializeRemainingStaticUBLayoutCasts`);
+//! 7. membase functions get `hivm.storage_aligned`.
 //!
-//! Running the pass again changes nothing: padded buffers already meet
-//! their marks, so no mark survives normalization.
+//! Errors the patterns emit (a mark across blocks, a view that cannot
+//! carry a requirement, ...) do not fail the pass: `applyPatternsGreedily`
+//! fails only when it does not converge.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
-
-use crate::ir::{Attribute, Diagnostic, Location, Module, OpId, ValueDef, ValueId};
+use crate::ir::{Attribute, Diagnostic, Module, OpId};
 use crate::pass::{Pass, PassFailed};
 
-use super::adjust::{adjust_align_info as adjust_op_info, OpView};
 use tilemem_soc::{Family, Soc};
 
-use super::common::{
-    device_funcs, hw_align_bytes, is_ub, memref_of, read_info, strided_of, target_of,
-};
-use super::layout::{
-    adds_info, adjust_align_info, align_targets, align_units, aligned_shape, static_volume,
-    sub_shape, union_info, AlignInfo,
-};
-use super::op_table::{
-    attrs, flow_kind, hivm_op, hivm_syntax, is_root_alloc, view_kind, FlowKind, HivmKind, ViewKind,
-    FIXPIPE_OP, MARK_OP,
-};
-use super::retype::{align_up_sizes, replace_alloc, scale_buffer_size, Branches};
-
-/// Maximum number of down/among/up rounds.
-pub const MAX_ITERATIONS: usize = 10;
+use super::common::{is_host, memref_of, target_of};
+use super::greedy;
+use super::layout::{align_targets, align_units, aligned_shape, static_volume, sub_shape};
+use super::marks::{self, STRIDE};
+use super::op_table::{attrs, FIXPIPE_OP};
+pub use super::propagate::MAX_ITERATIONS;
+use super::propagate::{self as prop, Rounds};
+use super::retype::{self, align_up_sizes, replace_alloc, scale_buffer_size, Failures};
 
 /// The `hivm-enable-stride-align` pass.
 pub struct EnableStrideAlign;
@@ -70,637 +68,134 @@ impl Pass for EnableStrideAlign {
 
     fn run(&self, m: &mut Module, diags: &mut Vec<Diagnostic>) -> Result<(), PassFailed> {
         let target = target_of(m);
-        let mut engine = Propagation::new(target.clone());
-        engine.collect(m, diags);
-        if target.family() == Family::A5 {
-            engine.aic_to_aiv(m);
+        let mut fixpipe_seen = false;
+        for func in m.funcs() {
+            if is_host(m, func) {
+                continue;
+            }
+            if !fixpipe_seen {
+                fixpipe_seen = m.walk(func).into_iter().any(|o| m.op(o).is(FIXPIPE_OP));
+            }
+            run_on_function(m, func, &target, fixpipe_seen, diags)?;
         }
-        // Errors the propagation patterns emit (a mark across blocks, a
-        // view that cannot carry the requirement, ...) do not fail the
-        // pass: `applyPatternsGreedily` fails only when it does not
-        // converge, so the C++ goes on and prints the module.
-        let converged = engine.run_to_fixed_point(m, diags);
-        if !converged {
-            let loc = engine.last_changed.unwrap_or_default();
+        Ok(())
+    }
+}
+
+/// The C++ fails silently where a greedy rewrite does not converge; here
+/// that is reported, as a failing pass must say why.
+fn driver_failed(m: &Module, func: OpId, diags: &mut Vec<Diagnostic>) -> PassFailed {
+    diags.push(Diagnostic::error(
+        m.op(func).loc,
+        "stride alignment rewrites did not converge",
+    ));
+    PassFailed
+}
+
+/// `runOnOperation`'s body for one function.
+fn run_on_function(
+    m: &mut Module,
+    func: OpId,
+    target: &Soc,
+    fixpipe_seen: bool,
+    diags: &mut Vec<Diagnostic>,
+) -> Result<(), PassFailed> {
+    if !prop::propagate_up_to_alloc(m, func, STRIDE, true, target, diags) {
+        return Err(driver_failed(m, func, diags));
+    }
+    if target.family() == Family::A5 && fixpipe_seen {
+        prop::add_stride_align_info_for_aiv(m);
+    }
+    match prop::propagate_to_operands(m, func, target, diags) {
+        Rounds::Converged => {}
+        Rounds::TooMany => {
             diags.push(Diagnostic::error(
-                loc,
+                m.op(func).loc,
                 format!(
                     "propagate storage align failure and match the max iterations{MAX_ITERATIONS}"
                 ),
             ));
             return Err(PassFailed);
         }
-        strip_marks(m);
-        let mut branches = Branches::new(target.is_regbase());
-        for (alloc, info) in std::mem::take(&mut engine.alloc_info) {
-            if let Err(d) = align_allocation(m, alloc, &info, &target, &mut branches) {
-                diags.push(d);
-                return Err(PassFailed);
-            }
-        }
-        branches.settle(m);
-        if !target.is_regbase() {
-            for f in device_funcs(m) {
-                m.set_attr(f, attrs::STORAGE_ALIGNED, Attribute::Unit);
-            }
-        }
-        Ok(())
+        Rounds::DriverFailed => return Err(driver_failed(m, func, diags)),
     }
-}
-
-/// Alignment requirements on values and on root allocations.
-pub struct Propagation {
-    target: Soc,
-    /// Requirements per value.
-    pub info: HashMap<ValueId, AlignInfo>,
-    /// Requirements per root allocation, in id order (deterministic).
-    pub alloc_info: BTreeMap<OpId, AlignInfo>,
-    warned: HashSet<OpId>,
-    visited: HashSet<ValueId>,
-    roots_changed: bool,
-    last_changed: Option<Location>,
-    /// Location of the mark currently carried up: the original mark's, or
-    /// the op that re-created it one step higher (`createAlignMarkOp` takes
-    /// the propagating op's location).
-    from_loc: Location,
-    /// Whether hops drop requirements the layout already meets (stride
-    /// alignment) or keep them all (size alignment).
-    pub adjust: bool,
-}
-
-impl Propagation {
-    /// An empty propagation state.
-    pub fn new(target: Soc) -> Propagation {
-        Propagation {
-            target,
-            info: HashMap::new(),
-            alloc_info: BTreeMap::new(),
-            warned: HashSet::new(),
-            visited: HashSet::new(),
-            roots_changed: false,
-            last_changed: None,
-            from_loc: Location::default(),
-            adjust: true,
-        }
-    }
-
-    fn adjusted(&self, m: &Module, v: ValueId, info: &AlignInfo) -> AlignInfo {
-        if !self.adjust {
-            return info.clone();
-        }
-        match strided_of(m, v) {
-            Some(t) => adjust_align_info(&t, info),
-            None => Vec::new(),
-        }
-    }
-
-    /// Reads the marks (normalizing them) and alloc attributes, then
-    /// propagates every mark up once.
-    fn collect(&mut self, m: &mut Module, diags: &mut Vec<Diagnostic>) {
-        let funcs = device_funcs(m);
-        let mut seeds = Vec::new();
-        for &f in &funcs {
-            for op in m.walk(f) {
-                let is_mark = m.op(op).is(MARK_OP);
-                let is_alloc = is_root_alloc(m.op(op).name());
-                if !is_mark && !is_alloc {
-                    continue;
-                }
-                match read_info(m, op) {
-                    // `NormalizeAlignInfoPattern` emits the error and fails
-                    // to match, which does not fail the pass; the
-                    // propagation pattern then skips a mark missing either
-                    // attribute and reports one whose lengths differ.
-                    Err(msg) => {
-                        let loc = m.op(op).loc;
-                        let mismatched = msg.starts_with("size of");
-                        diags.push(Diagnostic::error(loc, msg));
-                        if mismatched {
-                            diags.push(Diagnostic::error(loc, "Mismatched storage align marks"));
-                        }
-                    }
-                    Ok(None) => {}
-                    Ok(Some(info)) => {
-                        let v = if is_mark {
-                            m.op(op).operand(0)
-                        } else {
-                            m.op(op).result(0)
-                        };
-                        if let Some(v) = v {
-                            seeds.push((v, info, m.op(op).loc));
-                        }
-                    }
-                }
-            }
-        }
-        for (v, info, loc) in seeds {
-            let on_byte_view = m
-                .defining_op(v)
-                .is_some_and(|op| view_kind(m.op(op).name()) == Some(ViewKind::ByteView));
-            if on_byte_view {
-                self.from_loc = loc;
-                self.up(m, v, &info, diags, 0);
-                continue;
-            }
-            let info = self.adjusted(m, v, &info);
-            if info.is_empty() {
-                continue;
-            }
-            let merged = union_info(self.info.get(&v).unwrap_or(&Vec::new()), &info);
-            self.info.insert(v, merged.clone());
-            self.from_loc = loc;
-            self.up(m, v, &merged, diags, 0);
-        }
-    }
-
-    /// Ascend950: a tightly coupled buffer is one physical buffer seen by
-    /// the cube (AIC) and vector (AIV) sides, so when a module has a
-    /// Fixpipe, AIV allocations (outside vector functions) with the same
-    /// `hivm.tightly_coupled_buffer` id as a marked AIC allocation get the
-    /// same requirement.
-    fn aic_to_aiv(&mut self, m: &Module) {
-        let funcs = device_funcs(m);
-        let has_fixpipe = funcs
-            .iter()
-            .any(|&f| m.walk(f).into_iter().any(|o| m.op(o).is(FIXPIPE_OP)));
-        if !has_fixpipe {
-            return;
-        }
-        let core = |f: OpId| {
-            m.attr(f, attrs::FUNC_CORE_TYPE)
-                .map(super::common::attr_text)
-                .unwrap_or_default()
-        };
-        let coupled_id = |alloc: OpId| -> Option<String> {
-            let v = m.op(alloc).result(0)?;
-            super::common::marks_of(m, v).into_iter().find_map(|mk| {
-                m.attr(mk, attrs::TIGHTLY_COUPLED)
-                    .map(super::common::attr_text)
-            })
-        };
-        let mut by_id: BTreeMap<String, AlignInfo> = BTreeMap::new();
-        for &f in &funcs {
-            if core(f).trim() != "AIC" {
-                continue;
-            }
-            for op in m.walk(f) {
-                if let (Some(info), Some(id)) = (self.alloc_info.get(&op), coupled_id(op)) {
-                    let merged = union_info(by_id.get(&id).unwrap_or(&Vec::new()), info);
-                    by_id.insert(id, merged);
-                }
-            }
-        }
-        for &f in &funcs {
-            if core(f).trim() != "AIV" || super::common::is_vector_function(m, f) {
-                continue;
-            }
-            for op in m.walk(f) {
-                if !is_root_alloc(m.op(op).name()) || self.alloc_info.contains_key(&op) {
-                    continue;
-                }
-                if let Some(info) = coupled_id(op).and_then(|id| by_id.get(&id)) {
-                    self.alloc_info.insert(op, info.clone());
-                }
-            }
-        }
-    }
-
-    /// Rounds of down, among-operands and up until the root requirements
-    /// stop changing; `false` if they still change after
-    /// [`MAX_ITERATIONS`] rounds.
-    pub fn run_to_fixed_point(&mut self, m: &Module, diags: &mut Vec<Diagnostic>) -> bool {
-        let groups = among_groups(m);
-        for _ in 0..MAX_ITERATIONS {
-            self.roots_changed = false;
-            self.visited.clear();
-            let roots: Vec<(OpId, AlignInfo)> = self
-                .alloc_info
-                .iter()
-                .map(|(k, v)| (*k, v.clone()))
-                .collect();
-            for (alloc, info) in roots {
-                if let Some(v) = m.op(alloc).result(0) {
-                    self.down(m, v, &info, 0);
-                }
-            }
-            let changed_values = self.among_operands(m, &groups);
-            for v in changed_values {
-                if let Some(info) = self.info.get(&v).cloned() {
-                    self.from_loc = value_loc(m, v);
-                    self.up(m, v, &info, diags, 0);
-                }
-            }
-            if !self.roots_changed {
-                return true;
-            }
-        }
-        false
-    }
-
-    /// Records `info` for root allocation `op`.
-    fn add_root(&mut self, m: &Module, op: OpId, info: &AlignInfo) {
-        let entry = self.alloc_info.entry(op).or_default();
-        if adds_info(entry, info) {
-            *entry = union_info(entry, info);
-            self.roots_changed = true;
-            self.last_changed = Some(m.op(op).loc);
-        }
-    }
-
-    /// Carries `info` on `v` up to the root allocation(s).
-    pub fn up(
-        &mut self,
-        m: &Module,
-        v: ValueId,
-        info: &AlignInfo,
-        diags: &mut Vec<Diagnostic>,
-        depth: u32,
+    if !greedy::apply(
+        m,
+        func,
+        greedy::DEFAULT_MAX_ITERATIONS,
+        diags,
+        |m, op, _| prop::remove(m, op),
     ) {
-        if depth > 512 {
-            return;
-        }
-        // A mark on a byte view is judged as it stands, with no adjustment
-        // first (propagateAlignUp(markOp, memref::ViewOp)).
-        if let Some(op) = m.defining_op(v) {
-            if view_kind(m.op(op).name()) == Some(ViewKind::ByteView) {
-                self.byte_view(m, v, info, diags);
-                return;
-            }
-        }
-        let info = self.adjusted(m, v, info);
-        if info.is_empty() {
-            return;
-        }
-        match m.value_def(v) {
-            ValueDef::OpResult { op, index } => {
-                let name = m.op(op).name();
-                if is_root_alloc(name) {
-                    self.add_root(m, op, &info);
-                    if !self.target.is_regbase() {
-                        self.mark_loop_inits_yielding(m, v, &info, diags, depth);
-                    }
-                    return;
-                }
-                if let Some(kind) = view_kind(name) {
-                    match super::view_maps::up(m, op, kind, &info) {
-                        Ok(src_info) => {
-                            if let Some(src) = m.op(op).operand(0) {
-                                self.from_loc = m.op(op).loc;
-                                self.up(m, src, &src_info, diags, depth + 1);
-                            }
-                        }
-                        Err(msg) => diags.push(Diagnostic::error(m.op(op).loc, msg)),
-                    }
-                    return;
-                }
-                match flow_kind(name) {
-                    Some(FlowKind::For) => {
-                        let Some(parts) = m.for_parts(op) else { return };
-                        self.from_loc = m.op(op).loc;
-                        let j = index as usize;
-                        if let Some(&init) = parts.inits.get(j) {
-                            self.up(m, init, &info, diags, depth + 1);
-                        }
-                        if let Some(y) = parts.yield_op.and_then(|y| m.op(y).operand(j)) {
-                            self.up(m, y, &info, diags, depth + 1);
-                        }
-                    }
-                    Some(FlowKind::If) => {
-                        self.from_loc = m.op(op).loc;
-                        for &r in m.op(op).regions() {
-                            let Some(b) = m.region_blocks(r).first().copied() else {
-                                continue;
-                            };
-                            if let Some(y) =
-                                m.last_op(b).and_then(|y| m.op(y).operand(index as usize))
-                            {
-                                self.up(m, y, &info, diags, depth + 1);
-                            }
-                        }
-                    }
-                    _ => {
-                        if self.warned.insert(op) {
-                            diags.push(Diagnostic::warning(
-                                m.op(op).loc,
-                                "Align mark on unsupported op",
-                            ));
-                        }
-                    }
-                }
-            }
-            ValueDef::BlockArg { block, index } => {
-                let parent = m.block_parent_op(block);
-                if flow_kind(m.op(parent).name()) == Some(FlowKind::For) && index >= 1 {
-                    if let Some(&init) = m.op(parent).operands().get(3 + index as usize - 1) {
-                        self.up(m, init, &info, diags, depth + 1);
-                    }
-                    return;
-                }
-                if self.warned.insert(parent) {
-                    diags.push(Diagnostic::error(
-                        self.from_loc,
-                        format!("Cannot align {} across blocks.", value_text(m, v)),
-                    ));
-                }
-            }
-        }
+        return Err(driver_failed(m, func, diags));
     }
-
-    /// `propagateAlignUp(markOp, memref::ViewOp)`: a mark does not go past
-    /// a `memref.view`; it is satisfied when, for each entry, the static
-    /// element count right of the dim is a multiple of the entry's bytes
-    /// (the remark `Alignemnt already satisfied for ..`, spelled as MLIR
-    /// spells it), otherwise the error `Alignment cannot be satisfied for ..`.
-    fn byte_view(&mut self, m: &Module, v: ValueId, info: &AlignInfo, diags: &mut Vec<Diagnostic>) {
-        let Some(ty) = memref_of(m, v) else { return };
-        for &(d, bytes) in info {
-            let inner: i64 = ty.shape[(d + 1).min(ty.rank())..]
-                .iter()
-                .filter(|&&s| !crate::ir::is_dynamic(s))
-                .product();
-            if bytes != 0 && inner % bytes != 0 {
-                diags.push(Diagnostic::error(
-                    self.from_loc,
-                    format!("Alignment cannot be satisfied for {}", value_text(m, v)),
-                ));
-                return;
+    let mut failures = Failures::default();
+    let mut error: Option<Diagnostic> = None;
+    let converged = greedy::apply(
+        m,
+        func,
+        greedy::DEFAULT_MAX_ITERATIONS,
+        diags,
+        |m, op, _| {
+            if error.is_some() {
+                return false;
             }
-        }
-        diags.push(Diagnostic::remark(
-            self.from_loc,
-            format!("Alignemnt already satisfied for {}", value_text(m, v)),
-        ));
+            match enable_align_allocation(m, op, target, &mut failures) {
+                Ok(applied) => applied,
+                Err(d) => {
+                    error = Some(d);
+                    false
+                }
+            }
+        },
+    );
+    if let Some(d) = error {
+        diags.push(d);
+        return Err(PassFailed);
     }
-
-    /// Membase: a root yielded by an `scf.for` body also marks the loop's
-    /// init (the two share the buffer across iterations).
-    fn mark_loop_inits_yielding(
-        &mut self,
-        m: &Module,
-        v: ValueId,
-        info: &AlignInfo,
-        diags: &mut Vec<Diagnostic>,
-        depth: u32,
-    ) {
-        for u in m.uses(v).to_vec() {
-            if flow_kind(m.op(u.op).name()) != Some(FlowKind::Yield) {
-                continue;
-            }
-            let Some(parent) = m.parent_op(u.op) else {
-                continue;
-            };
-            if flow_kind(m.op(parent).name()) != Some(FlowKind::For) {
-                // processYieldOp: only loops carry a root across a yield.
-                if self.warned.insert(u.op) {
-                    diags.push(Diagnostic::warning(
-                        m.op(u.op).loc,
-                        "Parent operation is not a scf::ForOp",
-                    ));
-                }
-                continue;
-            }
-            if let Some(&init) = m.op(parent).operands().get(3 + u.index as usize) {
-                if init != v {
-                    self.up(m, init, info, diags, depth + 1);
-                }
-            }
-        }
+    if !converged {
+        return Err(driver_failed(m, func, diags));
     }
-
-    /// Carries `info` on `v` down to its views and loop-carried copies.
-    fn down(&mut self, m: &Module, v: ValueId, info: &AlignInfo, depth: u32) {
-        if depth > 512 {
-            return;
-        }
-        let info = self.adjusted(m, v, info);
-        if info.is_empty() {
-            return;
-        }
-        let have = self.info.get(&v).cloned().unwrap_or_default();
-        let grows = adds_info(&have, &info);
-        if grows {
-            self.info.insert(v, union_info(&have, &info));
-        }
-        // A value reached again this round with nothing new has already
-        // passed its requirements on.
-        if !self.visited.insert(v) && !grows {
-            return;
-        }
-        for u in m.uses(v) {
-            let op = u.op;
-            let name = m.op(op).name();
-            if let Some(kind) = view_kind(name) {
-                if u.index == 0 {
-                    let mapped = super::view_maps::down(m, op, kind, &info);
-                    if let Some(r) = m.op(op).result(0) {
-                        self.down(m, r, &mapped, depth + 1);
-                    }
-                }
-                continue;
-            }
-            match flow_kind(name) {
-                Some(FlowKind::For) if u.index >= 3 => {
-                    let Some(parts) = m.for_parts(op) else {
-                        continue;
-                    };
-                    let j = u.index as usize - 3;
-                    for w in [parts.results.get(j), parts.iter_args.get(j)]
-                        .into_iter()
-                        .flatten()
-                    {
-                        self.down(m, *w, &info, depth + 1);
-                    }
-                }
-                Some(FlowKind::Yield) if !self.target.is_regbase() => {
-                    let Some(parent) = m.parent_op(op) else {
-                        continue;
-                    };
-                    if flow_kind(m.op(parent).name()) == Some(FlowKind::If) {
-                        if let Some(r) = m.op(parent).result(u.index as usize) {
-                            self.down(m, r, &info, depth + 1);
-                        }
-                    }
-                }
-                _ => {}
-            }
-        }
+    retype::handle_propagate_failure(m, func, &mut failures);
+    if target.is_regbase() {
+        retype::materialize_remaining_casts(m, func);
+    } else {
+        m.set_attr(func, attrs::STORAGE_ALIGNED, Attribute::Unit);
     }
-
-    /// Unions the requirements of the UB operands of every vector op and
-    /// `hivm.hir.copy`, giving each operand what it lacks (never a copy's
-    /// source). Returns the values that gained something.
-    fn among_operands(&mut self, m: &Module, groups: &[AmongGroup]) -> Vec<ValueId> {
-        let mut changed = Vec::new();
-        let mut seen = HashSet::new();
-        for _ in 0..10_000 {
-            let mut any = false;
-            for g in groups {
-                let mut union: AlignInfo = Vec::new();
-                for v in &g.operands {
-                    if let Some(i) = self.info.get(v) {
-                        union = union_info(&union, i);
-                    }
-                }
-                if union.is_empty() {
-                    continue;
-                }
-                let Some(row) = hivm_op(m.op(g.op).name()) else {
-                    continue;
-                };
-                let view = OpView::new(m, g.op, row);
-                for &v in &g.receivers {
-                    // adjustAlignInfo(op, operand, ..): the op's own dim
-                    // rules, judged against the hardware alignment.
-                    let adj = match memref_of(m, v) {
-                        Some(t) if self.adjust => {
-                            let bits = hw_align_bytes(&self.target, t) * 8;
-                            adjust_op_info(m, &view, v, &union, bits)
-                        }
-                        _ => self.adjusted(m, v, &union),
-                    };
-                    let have = self.info.get(&v).cloned().unwrap_or_default();
-                    if adds_info(&have, &adj) {
-                        self.info.insert(v, union_info(&have, &adj));
-                        any = true;
-                        if seen.insert(v) {
-                            changed.push(v);
-                        }
-                    }
-                }
-            }
-            if !any {
-                break;
-            }
-        }
-        changed
-    }
+    Ok(())
 }
 
-/// Where a value is defined (its op's location; a block argument takes its
-/// block's parent op's).
-fn value_loc(m: &Module, v: ValueId) -> Location {
-    match m.value_def(v) {
-        ValueDef::OpResult { op, .. } => m.op(op).loc,
-        ValueDef::BlockArg { block, .. } => m.op(m.block_parent_op(block)).loc,
-    }
-}
-
-/// A value as MLIR's diagnostics print it: `<block argument> of type 'T'
-/// at index: N` for block arguments, the SSA name otherwise (MLIR prints
-/// the whole defining op there).
-fn value_text(m: &Module, v: ValueId) -> String {
-    let mut ty = String::new();
-    crate::print::write_type(&mut ty, m.value_type(v));
-    match m.value_def(v) {
-        ValueDef::BlockArg { index, .. } => {
-            format!("<block argument> of type '{ty}' at index: {index}")
-        }
-        ValueDef::OpResult { op, .. } => {
-            let mut root = op;
-            while let Some(p) = m.parent_op(root) {
-                root = p;
-            }
-            crate::print::Names::new(m, root).get(m, v)
-        }
-    }
-}
-
-/// The UB operands of one op taking part in among-operand propagation.
-struct AmongGroup {
-    /// The op.
-    op: OpId,
-    /// Non-scalar, rank > 0 UB operands (not temp buffers).
-    operands: Vec<ValueId>,
-    /// Those that may receive (all but a copy's source).
-    receivers: Vec<ValueId>,
-}
-
-/// The among-operand groups of every device function (the op set does not
-/// change while requirements propagate, so it is computed once).
-fn among_groups(m: &Module) -> Vec<AmongGroup> {
-    let mut out = Vec::new();
-    for f in device_funcs(m) {
-        for op in m.walk(f) {
-            let Some(row) = hivm_op(m.op(op).name()) else {
-                continue;
-            };
-            if !row.propagates_among_operands() {
-                continue;
-            }
-            let d = m.op(op);
-            let temps: &[ValueId] = d.group(hivm_syntax::TEMP_BUFFER).unwrap_or(&[]);
-            let mut operands = Vec::new();
-            let mut receivers = Vec::new();
-            for (i, &v) in d.operands().iter().enumerate() {
-                if temps.contains(&v) || !memref_of(m, v).is_some_and(|t| is_ub(t) && t.rank() > 0)
-                {
-                    continue;
-                }
-                operands.push(v);
-                if !(row.kind == HivmKind::Copy && i == 0) {
-                    receivers.push(v);
-                }
-            }
-            if operands.len() > 1 {
-                out.push(AmongGroup {
-                    op,
-                    operands,
-                    receivers,
-                });
-            }
-        }
-    }
-    out
-}
-
-/// Removes the stride attributes from every `annotation.mark` (erasing
-/// marks left empty) and from allocations.
-fn strip_marks(m: &mut Module) {
-    for op in m.all_ops() {
-        if m.op(op).is_erased() {
-            continue;
-        }
-        let d = m.op(op);
-        let is_mark = d.is(MARK_OP);
-        if !is_mark && !is_root_alloc(d.name()) {
-            continue;
-        }
-        if !d.has_attr(attrs::DIMS) && !d.has_attr(attrs::BYTES) {
-            continue;
-        }
-        m.remove_attr(op, attrs::DIMS);
-        m.remove_attr(op, attrs::BYTES);
-        if is_mark && m.op(op).attrs.is_empty() {
-            m.erase_op(op);
-        }
-    }
-}
-
-/// Pads one allocation for `info` (EnableAlignAllocation).
-fn align_allocation(
+/// `EnableAlignAllocation` on `op` (a `memref.alloc`/`alloca` carrying
+/// stride attributes): the padded allocation and a subview back, or, when
+/// the shape is already aligned, just the attributes removed. `Err` for a
+/// requirement that is not a whole number of elements.
+fn enable_align_allocation(
     m: &mut Module,
-    alloc: OpId,
-    info: &AlignInfo,
+    op: OpId,
     target: &Soc,
-    branches: &mut Branches,
-) -> Result<(), Diagnostic> {
-    if m.op(alloc).is_erased() {
-        return Ok(());
+    failures: &mut Failures,
+) -> Result<bool, Diagnostic> {
+    let name = m.op(op).name();
+    if name != "memref.alloc" && name != "memref.alloca" {
+        return Ok(false);
     }
-    let Some(v) = m.op(alloc).result(0) else {
-        return Ok(());
+    let (Some(dims), Some(bytes)) = marks::read(m, op, STRIDE) else {
+        return Ok(false);
+    };
+    let info = marks::pairs(&dims, &bytes);
+    let Some(v) = m.op(op).result(0) else {
+        return Ok(false);
     };
     let Some(ty) = memref_of(m, v).cloned() else {
-        return Ok(());
+        return Ok(false);
     };
-    let loc = m.op(alloc).loc;
+    let loc = m.op(op).loc;
     let Some(bits) = ty.element_bit_width().map(i64::from) else {
-        return Ok(());
+        return Ok(false);
     };
-    let targets = align_targets(ty.rank(), bits, info).map_err(|bytes| {
+    let targets = align_targets(ty.rank(), bits, &info).map_err(|b| {
         Diagnostic::error(
             loc,
-            format!("alignment of {bytes} bytes is not a whole number of {bits}-bit elements"),
+            format!("alignment of {b} bytes is not a whole number of {bits}-bit elements"),
         )
     })?;
     let units = align_units(&ty.shape, &targets, target.is_regbase());
@@ -711,21 +206,16 @@ fn align_allocation(
         .zip(&units)
         .any(|(&s, &u)| crate::ir::is_dynamic(s) && u > 1);
     if aligned == sub && !dyn_padded {
-        return Ok(());
+        m.remove_attr(op, attrs::DIMS);
+        m.remove_attr(op, attrs::BYTES);
+        return Ok(true);
     }
-    let Some((dyn_sizes, sizes)) = align_up_sizes(m, alloc, &sub, &units) else {
-        return Ok(());
+    let Some((dyn_sizes, sizes)) = align_up_sizes(m, op, &sub, &units) else {
+        return Ok(false);
     };
-    for a in [attrs::DIMS, attrs::BYTES] {
-        m.remove_attr(alloc, a);
+    if let (Some(o), Some(n)) = (static_volume(&ty.shape), static_volume(&aligned)) {
+        scale_buffer_size(m, v, o, n);
     }
-    let old_volume = static_volume(&ty.shape);
-    let new_volume = static_volume(&aligned);
-    let Some(view) = replace_alloc(m, alloc, aligned, dyn_sizes, sizes, branches) else {
-        return Ok(());
-    };
-    if let (Some(o), Some(n)) = (old_volume, new_volume) {
-        scale_buffer_size(m, view, o, n);
-    }
-    Ok(())
+    replace_alloc(m, op, aligned, dyn_sizes, sizes, failures);
+    Ok(true)
 }

@@ -1,104 +1,13 @@
-//! Layout arithmetic shared by the stride-alignment passes: strides,
-//! collapsibility, the "last discontinuous dimension" searches, the
-//! "already aligned" tests and the padding units of `EnableAlignAllocation`.
+//! Shape arithmetic of `EnableAlignAllocation`: the requirement format
+//! ([`AlignInfo`]), the per-dim element targets and the padding units of
+//! the replacement allocation (`collectAlignUnits`, `calculateAlignedShape`),
+//! plus the integer helpers the passes share. MLIR's layout arithmetic
+//! (strides, collapsibility, contiguity) is in [`super::strides`].
 //!
-//! Everything here is pure: it reads shapes and strides (with
-//! [`DYNAMIC`] for `?`) and never touches the IR, so the rules can be unit
-//! tested one by one.
+//! Everything here is pure: it reads shapes (with [`DYNAMIC`] for `?`) and
+//! never touches the IR, so the rules can be unit tested one by one.
 
-use crate::ir::{is_dynamic, MemRefType, DYNAMIC};
-
-/// The hardware row alignment of UB/L1 in bits (32 bytes).
-pub const HW_ALIGN_BITS: i64 = 256;
-
-/// The hardware row alignment of UB/L1 in bytes.
-pub const HW_ALIGN_BYTES: i64 = 32;
-
-/// Shape, strides and element width of a ranked strided memref: the view of a
-/// type that the rules need.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Strided {
-    /// Sizes, [`DYNAMIC`] for `?`.
-    pub shape: Vec<i64>,
-    /// Strides in elements, [`DYNAMIC`] for `?`.
-    pub strides: Vec<i64>,
-    /// Element width in bits.
-    pub bits: i64,
-}
-
-impl Strided {
-    /// The strided view of a memref type; `None` for affine-map layouts or
-    /// element types without a width.
-    pub fn of(ty: &MemRefType) -> Option<Strided> {
-        let (strides, _) = ty.strides_and_offset()?;
-        if strides.len() != ty.shape.len() {
-            return None;
-        }
-        let bits = i64::from(ty.element_bit_width()?);
-        Some(Strided {
-            shape: ty.shape.clone(),
-            strides,
-            bits,
-        })
-    }
-
-    /// Rank.
-    pub fn rank(&self) -> usize {
-        self.shape.len()
-    }
-
-    /// Whether dimension `d` has static size 1.
-    pub fn is_unit(&self, d: usize) -> bool {
-        self.shape.get(d) == Some(&1)
-    }
-
-    /// Whether every dimension has static size 1 (rank 0 included).
-    pub fn all_ones(&self) -> bool {
-        self.shape.iter().all(|&s| s == 1)
-    }
-
-    /// The last dimension whose size is not a static 1.
-    pub fn last_non_unit(&self) -> Option<usize> {
-        (0..self.rank()).rev().find(|&d| !self.is_unit(d))
-    }
-
-    /// Whether dims `i` and `i + 1` are strictly collapsible:
-    /// `stride[i] == stride[i+1] * shape[i+1]`, all static.
-    pub fn collapsible(&self, i: usize) -> bool {
-        if i + 1 >= self.rank() {
-            return false;
-        }
-        let (s0, s1, n1) = (self.strides[i], self.strides[i + 1], self.shape[i + 1]);
-        !is_dynamic(s0) && !is_dynamic(s1) && !is_dynamic(n1) && s1.checked_mul(n1) == Some(s0)
-    }
-
-    /// Groups of consecutive dims that collapse into one (pairwise strict
-    /// collapsibility).
-    pub fn contiguous_groups(&self) -> Vec<Vec<usize>> {
-        groups_where(self.rank(), |i| self.collapsible(i))
-    }
-
-    /// Whether the stride of dim `d` is a static multiple of `align_bits`
-    /// bits, or the dims `d..` are strictly collapsible and the static
-    /// volume of `shape[d+1..]` is such a multiple.
-    pub fn stride_aligned(&self, d: usize, align_bits: i64) -> bool {
-        if d >= self.rank() || align_bits <= 0 {
-            return false;
-        }
-        let s = self.strides[d];
-        if !is_dynamic(s) && (s * self.bits) % align_bits == 0 {
-            return true;
-        }
-        let collapsible = (d..self.rank().saturating_sub(1)).all(|i| self.collapsible(i));
-        if !collapsible {
-            return false;
-        }
-        match static_volume(&self.shape[d + 1..]) {
-            Some(v) => (v * self.bits) % align_bits == 0,
-            None => false,
-        }
-    }
-}
+use crate::ir::{is_dynamic, DYNAMIC};
 
 /// Product of static sizes; `None` when any is dynamic.
 pub fn static_volume(shape: &[i64]) -> Option<i64> {
@@ -109,19 +18,6 @@ pub fn static_volume(shape: &[i64]) -> Option<i64> {
             acc.checked_mul(d)
         }
     })
-}
-
-/// Splits `0..rank` into runs of consecutive dims; `joined(i)` says whether
-/// `i` and `i + 1` belong to the same run.
-pub fn groups_where(rank: usize, joined: impl Fn(usize) -> bool) -> Vec<Vec<usize>> {
-    let mut groups: Vec<Vec<usize>> = Vec::new();
-    for d in 0..rank {
-        match groups.last_mut() {
-            Some(g) if joined(d - 1) => g.push(d),
-            _ => groups.push(vec![d]),
-        }
-    }
-    groups
 }
 
 /// Greatest common divisor.
@@ -149,145 +45,9 @@ pub fn align_up(v: i64, unit: i64) -> i64 {
     (v + unit - 1) / unit * unit
 }
 
-/// The last index in `0..rank` where some type has a size other than a
-/// static 1; types of other ranks are looked at by their own index.
-fn last_non_unit_any(types: &[Strided]) -> Option<usize> {
-    types.iter().filter_map(Strided::last_non_unit).max()
-}
-
-/// A2/A3 (membase) `getLastDiscontinuousDim` on the op's flattening
-/// `groups` (see `adjust::flatten_groups`): if some operand's last stride
-/// is not 1 (and its last dim is not unit), the last non-unit dim of any
-/// group; a single group: no dim; otherwise the last non-unit dim of the
-/// groups before the last one (its row stride is what the hardware walks).
-/// Operands of different ranks give no dim.
-pub fn last_discontinuous_dim_membase(types: &[Strided], groups: &[Vec<usize>]) -> Option<usize> {
-    let rank = types.iter().map(Strided::rank).max()?;
-    if rank == 0 || types.iter().any(|t| t.rank() != rank) || groups.is_empty() {
-        return None;
-    }
-    let last_non_unit_before = |end: usize| {
-        groups[..end]
-            .iter()
-            .flatten()
-            .rev()
-            .copied()
-            .find(|&d| types.iter().any(|t| !t.is_unit(d)))
-    };
-    if types
-        .iter()
-        .any(|t| t.strides[rank - 1] != 1 && !t.is_unit(rank - 1))
-    {
-        return last_non_unit_before(groups.len());
-    }
-    if groups.len() <= 1 {
-        return None;
-    }
-    last_non_unit_before(groups.len() - 1)
-}
-
-/// Ascend950-style (regbase) search over the UB operand types; the memrefs
-/// are taken as already flattened (identity reassociation).
-///
-/// 1. Some last stride is not 1: the last non-unit dim.
-/// 2. UB DMA (`load`/`store`/`copy`): none if some type has an aligned
-///    sub-low dim and no tail jump (see [`ub_dma_row_aligned`]).
-/// 3. Rank 1: none; otherwise the last non-unit dim.
-pub fn last_discontinuous_dim_regbase(types: &[Strided], is_ub_dma: bool) -> Option<usize> {
-    let rank = types.iter().map(Strided::rank).max()?;
-    if rank == 0 {
-        return None;
-    }
-    if types
-        .iter()
-        .any(|t| t.rank() > 0 && t.strides[t.rank() - 1] != 1)
-    {
-        return last_non_unit_any(types).or(Some(rank - 1));
-    }
-    if is_ub_dma && types.iter().any(ub_dma_row_aligned) {
-        return None;
-    }
-    if rank == 1 {
-        return None;
-    }
-    last_non_unit_any(types).or(Some(rank - 1))
-}
-
-/// The UB DMA exemption: the stride of dim `r-3` is 32-byte aligned (or rank
-/// ≤ 2), and the last dim has no tail jump (`shape[r-1] == stride[r-2]`) or
-/// `stride[r-2]` is 32-byte aligned (or rank 1).
-pub fn ub_dma_row_aligned(t: &Strided) -> bool {
-    let r = t.rank();
-    if r == 0 {
-        return false;
-    }
-    let aligned = |s: i64| !is_dynamic(s) && (s * t.bits) % HW_ALIGN_BITS == 0;
-    let sub_low = r <= 2 || aligned(t.strides[r - 3]);
-    let no_tail_jump = r == 1
-        || (!is_dynamic(t.shape[r - 1])
-            && (t.shape[r - 1] == t.strides[r - 2] || aligned(t.strides[r - 2])));
-    sub_low && no_tail_jump
-}
-
-/// `adjustAlignDim`'s layout checks: `None` when dims `0..=d` are all unit,
-/// or the row stride of `d` is already 32-byte aligned.
-pub fn adjust_align_dim(t: &Strided, d: usize) -> Option<usize> {
-    if d >= t.rank() {
-        return None;
-    }
-    if (0..=d).all(|i| t.is_unit(i)) {
-        return None;
-    }
-    if t.stride_aligned(d, HW_ALIGN_BITS) {
-        return None;
-    }
-    Some(d)
-}
-
 /// Alignment requirements of one value: `(dim, bytes)` pairs sorted by dim
 /// with unique dims.
 pub type AlignInfo = Vec<(usize, i64)>;
-
-/// Sorts by dim and merges duplicate dims by the lcm of their bytes.
-pub fn normalize_info(mut info: AlignInfo) -> AlignInfo {
-    info.sort();
-    let mut out: AlignInfo = Vec::with_capacity(info.len());
-    for (d, b) in info {
-        match out.last_mut() {
-            Some((ld, lb)) if *ld == d => *lb = lcm(*lb, b),
-            _ => out.push((d, b)),
-        }
-    }
-    out
-}
-
-/// Union of two infos (same dim: lcm of the bytes).
-pub fn union_info(a: &AlignInfo, b: &AlignInfo) -> AlignInfo {
-    normalize_info(a.iter().chain(b.iter()).copied().collect())
-}
-
-/// `adjustAlignInfo`: drops entries out of range, on all-unit prefixes, or
-/// whose stride already meets the requested bytes; merges and sorts.
-pub fn adjust_align_info(t: &Strided, info: &AlignInfo) -> AlignInfo {
-    let kept = info
-        .iter()
-        .copied()
-        .filter(|&(d, b)| {
-            d < t.rank() && !(0..=d).all(|i| t.is_unit(i)) && !t.stride_aligned(d, b * 8)
-        })
-        .collect();
-    normalize_info(kept)
-}
-
-/// Whether `extra` adds something to `have` (a new dim, or bytes that are
-/// not already implied).
-pub fn adds_info(have: &AlignInfo, extra: &AlignInfo) -> bool {
-    extra.iter().any(|&(d, b)| {
-        !have
-            .iter()
-            .any(|&(hd, hb)| hd == d && b != 0 && hb % b == 0)
-    })
-}
 
 /// Per-dim alignment targets in elements from an info (`alignTargets`):
 /// `bytes * 8 / bits`, lcm-merged; entries whose byte count the element
@@ -361,85 +121,6 @@ pub fn aligned_shape(sub: &[i64], units: &[i64]) -> Vec<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The membase search with the groups of an op that merges freely.
-    fn membase(types: &[Strided]) -> Option<usize> {
-        let rank = types.iter().map(Strided::rank).max().unwrap_or(0);
-        let groups = groups_where(rank, |i| {
-            types.iter().all(|t| t.collapsible(i) || t.is_unit(i))
-        });
-        last_discontinuous_dim_membase(types, &groups)
-    }
-
-    fn t(shape: &[i64], strides: &[i64], bits: i64) -> Strided {
-        Strided {
-            shape: shape.to_vec(),
-            strides: strides.to_vec(),
-            bits,
-        }
-    }
-
-    fn contiguous(shape: &[i64], bits: i64) -> Strided {
-        t(shape, &crate::ir::identity_strides(shape), bits)
-    }
-
-    #[test]
-    fn membase_search_uses_flattened_groups() {
-        // GM 2x15 with row stride 16, UB contiguous: two groups, dim 0.
-        let gm = t(&[2, 15], &[16, 1], 16);
-        let ub = contiguous(&[2, 15], 16);
-        assert_eq!(membase(&[gm, ub.clone()]), Some(0));
-        // Everything contiguous: one group, nothing to align.
-        assert_eq!(membase(&[ub.clone(), ub]), None);
-        // 37x5x3 with GM strides [150, 30, 1]: groups [[0,1],[2]] -> dim 1.
-        let gm = t(&[37, 5, 3], &[150, 30, 1], 32);
-        let ub = contiguous(&[37, 5, 3], 32);
-        assert_eq!(membase(&[gm, ub]), Some(1));
-        // Non-unit last stride: the last non-unit dim.
-        let a = t(&[4, 8, 1], &[64, 2, 1], 16);
-        let b = t(&[4, 8, 1], &[16, 2, 2], 16);
-        assert_eq!(membase(&[a, b]), Some(1));
-    }
-
-    #[test]
-    fn regbase_search_and_dma_exemption() {
-        let ub = contiguous(&[37, 5, 3], 32);
-        assert_eq!(
-            last_discontinuous_dim_regbase(std::slice::from_ref(&ub), true),
-            Some(2)
-        );
-        assert_eq!(last_discontinuous_dim_regbase(&[ub], false), Some(2));
-        // Rank 2 contiguous load: no tail jump -> exempt.
-        let ub = contiguous(&[3, 741], 32);
-        assert_eq!(
-            last_discontinuous_dim_regbase(std::slice::from_ref(&ub), true),
-            None
-        );
-        assert_eq!(last_discontinuous_dim_regbase(&[ub], false), Some(1));
-        // Already padded rows: exempt.
-        let ub = t(&[37, 5, 3], &[40, 8, 1], 32);
-        assert_eq!(last_discontinuous_dim_regbase(&[ub], true), None);
-        // Rank 1: never.
-        assert_eq!(
-            last_discontinuous_dim_regbase(&[contiguous(&[7], 32)], false),
-            None
-        );
-        // Last stride 2: last non-unit dim.
-        let ub = t(&[4, 3, 1], &[6, 2, 1], 16);
-        assert_eq!(last_discontinuous_dim_regbase(&[ub], true), Some(1));
-    }
-
-    #[test]
-    fn adjust_drops_aligned_and_unit_prefixes() {
-        let ub = t(&[2, 15], &[16, 1], 16);
-        assert_eq!(adjust_align_dim(&ub, 0), None);
-        assert_eq!(adjust_align_dim(&contiguous(&[2, 15], 16), 0), Some(0));
-        assert_eq!(adjust_align_dim(&contiguous(&[1, 1, 15], 16), 1), None);
-        // Collapsible tail whose volume is aligned.
-        assert_eq!(adjust_align_dim(&contiguous(&[3, 4, 8], 16), 0), None);
-        let info = adjust_align_info(&contiguous(&[4, 15], 16), &vec![(0, 32), (0, 64), (7, 32)]);
-        assert_eq!(info, vec![(0, 64)]);
-    }
 
     #[test]
     fn units_membase_examples() {

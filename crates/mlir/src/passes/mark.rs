@@ -1,69 +1,74 @@
 //! `hivm-mark-stride-align`: marks the UB operands of HIVM structured ops
-//! whose row starts must be aligned to the hardware's block.
+//! whose row starts must be aligned to the hardware's block
+//! (`MarkStrideAlign.cpp`).
 //!
 //! **Assumes** bufferized IR, flattened where the target needs it, and, on
 //! regbase targets, that `hivm-pre-mark-stride-align` ran if buffers read
 //! by vector loads must be skipped. Host functions are skipped.
 //!
-//! **Guarantees**, rule by rule as `MarkStrideAlign.cpp` has them:
-//! - `runOnOperation`, per HIVM structured op, in this order: ops whose
-//!   memref operands (temp buffers too) are all in GM are skipped
-//!   (`noNeedAlign`); `hivm.hir.custom`/`custom_macro` go to
-//!   `mark_custom`; a tensor operand is the error `Not bufferized.`; a
-//!   `vtranspose` moving the last dim is skipped (its size is aligned by
-//!   `hivm-align-alloc-size`); on regbase `vreduce <max_with_index>` /
-//!   `<min_with_index>` is skipped; operands that are all rank 0 or none
-//!   local are skipped;
-//! - regbase: all-unit shapes are skipped (not for Fixpipe); only UB
-//!   operands are searched, as already flattened
-//!   (`getLastDiscontinuousDimRegBased`, with the UB DMA exemption of
-//!   `isSubLowDimStrideAlign`/`isNotTailJumpOrStrideAlign`); Fixpipe has
-//!   its own rule (`mark_fixpipe`);
-//! - membase: all-unit shapes are skipped; the operands are flattened as
-//!   the op allows ([`flatten_groups`]) and searched with
-//!   `getLastDiscontinuousDim`; an op without a flatten rule gets the error
-//!   `unsupport flatten op`, is skipped, and the pass still succeeds
-//!   (the error does not fail the pass or change the exit code, see
-//!   [`crate::pass`]);
-//! - a store with one UB operand that is a rank-reducing subview dropping
-//!   trailing unit dims marks per `store_subview_decision`;
-//! - each UB operand then gets `adjustAlignDim` ([`adjust_align_dim`]) and,
-//!   when a dim remains, one mark (`markAlignedDim`, see
-//!   [`create_align_mark`]): `annotation.mark %v {hivm.stride_align_dims =
-//!   array<i32: d>, hivm.stride_align_value_in_byte = array<i32: B>}` with
-//!   `B` the hardware alignment of the operand's space (32 for UB, from the
-//!   chip's [`tilemem_soc::Soc`]), written right after the definition of
-//!   `%v`. Every op writes its own marks: a buffer used by three ops gets
-//!   three marks, the newest first; a load whose root carries
-//!   `hivm.skip_stride_align_for_vload` is not marked. `align dim is too
-//!   large.`, `UnrankedMemRef not supported.` and `Non-strided-memref not
-//!   supported.` are errors; the first error stops the walk of that
-//!   function and fails the pass;
-//! - regbase then walks the `func.call`s (`mark_call_args`) and their
-//!   `vsstb` stores (`mark_for_vsstb`).
+//! **Guarantees**, in the order of `runOnOperation`'s walk of each
+//! function, for every op implementing `HIVMStructuredOpInterface`:
+//! 1. ops with no memref operand outside GM are skipped (`noNeedAlign`,
+//!    extra buffers included);
+//! 2. `hivm.hir.custom`/`custom_macro`: operand `i` is marked on the
+//!    `align_dim` of `arg_attrs[i]`, whatever its space
+//!    (`markAlignedDim`);
+//! 3. a tensor operand is the error `Not bufferized.`; a `vtranspose`
+//!    whose transpose dims include the last loop dim is skipped (sized by
+//!    `hivm-align-alloc-size`); on regbase a `vreduce` with index is
+//!    skipped; ops without a memref operand of rank > 0, or without one
+//!    in a local space, are skipped;
+//! 4. regbase: all-unit shapes are skipped (not for Fixpipe); only the UB
+//!    memrefs are searched, taken as already flattened
+//!    (`getLastDiscontinuousDimRegBased`, with the UB DMA exemption of
+//!    `isSubLowDimStrideAlign` and `isNotTailJumpOrStrideAlign`); Fixpipe
+//!    has its own tables and the 3-D dot rule
+//!    (`getLastDiscontinuousDimRegBasedForFixcctoub`);
+//! 5. membase: all-unit shapes are skipped; the op is flattened under the
+//!    stride marks its operands already carry
+//!    ([`get_flattened`]) and searched (`getLastDiscontinuousDim`);
+//! 6. a store whose only UB operand is a rank-reducing subview dropping
+//!    trailing unit dims aligns its source's last non-unit dim
+//!    (`fixAlignDimForSingleUBStoreSubview`);
+//! 7. each UB operand (extra buffers excluded) then gets
+//!    [`adjust_align_dim`], judged under the marks written so far (earlier
+//!    operands' included), and when a dim remains one mark
+//!    (`markAlignedDim`): `annotation.mark %v {hivm.stride_align_dims =
+//!    array<i32: d>, hivm.stride_align_value_in_byte = array<i32: B>}`
+//!    with `B` the hardware alignment of the operand's space, written
+//!    right after the definition of `%v` (so later marks come first). A
+//!    load whose root carries `hivm.skip_stride_align_for_vload` is not
+//!    marked. `Not bufferized.`, `Non-strided-memref not supported.` and
+//!    `align dim is too large.` are errors; the first stops the walk of
+//!    that function and fails the pass;
+//! 8. regbase then walks the `func.call`s: each unmarked local memref
+//!    argument (on Ascend950 only `i1` ones) is marked on its last
+//!    discontinuous dim, then `markForVsstb`.
 //!
 //! Like the C++, the pass is not idempotent: running it twice writes the
 //! marks twice (`hivm-enable-stride-align` unions duplicates).
 
 use tilemem_soc::{Family, Soc};
 
-use crate::ir::{Attribute, Diagnostic, Location, Module, OpId, Piece, Type, ValueId};
+use crate::ir::{Attribute, Diagnostic, Location, MemRefType, Module, OpId, Type, ValueId};
 use crate::pass::{Pass, PassFailed};
 
-use super::adjust::{adjust_align_dim, flatten_groups, no_need_align, OpView};
+use super::adjust::{
+    adjust_align_dim, adjust_align_info, hivm_memref_types, last_not_unit_dim,
+    last_not_unit_dim_from,
+};
 use super::common::{
     callee_of, calls, create_align_mark, device_funcs, enum_param, hw_align_bytes, is_local,
-    is_tensor, is_ub, marks_of, memref_of, root_alloc, root_skips_vload, strided_of, target_of,
+    is_tensor, marks_of, memref_of, root_skips_vload, target_of, trace_def_op,
 };
 use super::fixpipe::{m_align, n_align, DataWidth, DualDst, FixpipeKey};
-use super::layout::{
-    last_discontinuous_dim_membase, last_discontinuous_dim_regbase, lcm, Strided, HW_ALIGN_BITS,
-    HW_ALIGN_BYTES,
-};
+use super::interfaces::flatten::{get_flattened, memref_types, DpsKind, FlattenOptions};
+use super::interfaces::{IteratorType, Structured};
+use super::layout::lcm;
 use super::op_table::{
-    attrs, flow_kind, hivm_op, hivm_syntax, spaces, view_kind, FlowKind, HivmKind, HivmOp,
-    ViewKind, TRANSFER_WRITE,
+    attrs, flow_kind, hivm_syntax, spaces, view_kind, FlowKind, ViewKind, TRANSFER_WRITE,
 };
+use super::strides::{collapsible_strictly, last_dim_unit_stride};
 
 /// The `hivm-mark-stride-align` pass.
 pub struct MarkStrideAlign;
@@ -86,7 +91,7 @@ impl Pass for MarkStrideAlign {
                 if m.op(op).is_erased() {
                     continue;
                 }
-                if let Err(d) = mark_op(m, op, target, diags) {
+                if let Err(d) = mark_op(m, op, target) {
                     diags.push(d);
                     failed = true;
                     break;
@@ -110,51 +115,19 @@ impl Pass for MarkStrideAlign {
     }
 }
 
-/// The row used for HIVM structured ops missing from the op table.
-const GENERIC_STRUCTURED: HivmOp = HivmOp {
-    name: "hivm.hir.*",
-    kind: HivmKind::Vector,
-    flags: super::op_table::HivmFlags {
-        last_dim_broadcast_shifts: false,
-        last_axis_reduce_shifts: false,
-        deinterleave_shifts: false,
-        transpose: false,
-        cast: false,
-        sort: false,
-    },
-};
-
-/// An `hivm.hir.*` op with `ins`/`outs` groups that the op table does not
-/// know.
-fn is_unknown_structured(m: &Module, op: OpId) -> bool {
-    let d = m.op(op);
-    d.name().starts_with(hivm_syntax::PREFIX)
-        && (d.group(hivm_syntax::INS).is_some() || d.group(hivm_syntax::OUTS).is_some())
-}
-
-/// The memref operands an op's rules look at: every operand except those
-/// of the `temp_buffer` group.
-fn buffer_operands(m: &Module, op: OpId) -> Vec<ValueId> {
-    let d = m.op(op);
-    let temps: &[ValueId] = d.group(hivm_syntax::TEMP_BUFFER).unwrap_or(&[]);
-    d.operands()
-        .iter()
-        .copied()
-        .filter(|v| !temps.contains(v) && m.value_type(*v).is_memref_like())
-        .collect()
-}
-
-/// `noNeedAlign`: every memref operand (temp buffers included) is in GM.
-fn all_gm(m: &Module, op: OpId) -> bool {
-    m.op(op)
-        .operands()
-        .iter()
-        .filter_map(|&v| memref_of(m, v))
-        .all(|t| t.address_space() == Some(spaces::GM))
+/// `noNeedAlign`: no memref operand (extra buffers included) is in an
+/// HIVM address space other than GM.
+fn no_need_align(m: &Module, op: OpId) -> bool {
+    !m.op(op).operands().iter().any(|&v| {
+        memref_of(m, v)
+            .and_then(MemRefType::address_space)
+            .is_some_and(|s| s != spaces::GM)
+    })
 }
 
 /// `markAlignedDim`: checks the operand and writes one mark on `dim` with
-/// the hardware alignment of the operand's space.
+/// the hardware alignment of the operand's space. Values that are not
+/// ranked memrefs (scalars, unranked memrefs) get nothing.
 fn mark_aligned_dim(
     m: &mut Module,
     target: &Soc,
@@ -163,157 +136,262 @@ fn mark_aligned_dim(
     loc: Location,
 ) -> Result<(), Diagnostic> {
     let Some(d) = dim else { return Ok(()) };
+    let bytes = match checked_memref(m, v, d, loc)? {
+        Some(t) => hw_align_bytes(target, t),
+        None => return Ok(()),
+    };
+    create_align_mark(m, v, &vec![(d, bytes)], loc);
+    Ok(())
+}
+
+/// The checks `markAlignedDim` and `markAlignedDimForFixcctoub` make
+/// before marking `v` on `d`: the memref type to mark, `None` when `v` is
+/// not a ranked memref.
+fn checked_memref(
+    m: &Module,
+    v: ValueId,
+    d: usize,
+    loc: Location,
+) -> Result<Option<&MemRefType>, Diagnostic> {
     match m.value_type(v) {
         ty if is_tensor(ty) => Err(Diagnostic::error(loc, "Not bufferized.")),
-        Type::UnrankedMemRef { .. } => Err(Diagnostic::error(loc, "UnrankedMemRef not supported.")),
         Type::MemRef(t) if t.strides_and_offset().is_none() => {
             Err(Diagnostic::error(loc, "Non-strided-memref not supported."))
         }
-        Type::MemRef(t) => {
-            if d + 1 > t.rank() {
-                return Err(Diagnostic::error(loc, "align dim is too large."));
-            }
-            let bytes = hw_align_bytes(target, t);
-            create_align_mark(m, v, &vec![(d, bytes)], loc);
-            Ok(())
+        Type::MemRef(t) if d + 1 > t.rank() => {
+            Err(Diagnostic::error(loc, "align dim is too large."))
         }
-        _ => Ok(()),
+        Type::MemRef(t) => Ok(Some(t)),
+        _ => Ok(None),
     }
 }
 
-/// Applies the marking rules to one op (`runOnOperation`'s walk).
-fn mark_op(
+/// `markAlignedDimForFixcctoub`: the checks of [`mark_aligned_dim`], then
+/// one mark of `bytes` on `d`.
+fn mark_with_bytes(
     m: &mut Module,
-    op: OpId,
-    target: &Soc,
-    diags: &mut Vec<Diagnostic>,
+    v: ValueId,
+    d: usize,
+    bytes: i64,
+    loc: Location,
 ) -> Result<(), Diagnostic> {
-    let unknown = hivm_op(m.op(op).name()).is_none();
-    let info = match hivm_op(m.op(op).name()) {
-        Some(info) => info,
-        None if is_unknown_structured(m, op) => &GENERIC_STRUCTURED,
-        None => return Ok(()),
+    if checked_memref(m, v, d, loc)?.is_some() {
+        create_align_mark(m, v, &vec![(d, bytes)], loc);
+    }
+    Ok(())
+}
+
+/// The memref types of the op's HIVM operands (extra buffers excluded)
+/// with rank > 0 (`getMemRefTypes(getHIVMOperandTypes(false))`).
+fn operand_memrefs(s: &Structured) -> Vec<MemRefType> {
+    hivm_memref_types(s)
+}
+
+/// `isAllOnesShape`.
+fn all_ones(types: &[MemRefType]) -> bool {
+    types.iter().all(|t| t.shape.iter().all(|&d| d == 1))
+}
+
+/// Applies the marking rules to one op (`runOnOperation`'s walk).
+fn mark_op(m: &mut Module, op: OpId, target: &Soc) -> Result<(), Diagnostic> {
+    let Some(s) = Structured::of(m, op) else {
+        return Ok(());
     };
-    if all_gm(m, op) {
+    if no_need_align(m, op) {
         return Ok(());
     }
     let loc = m.op(op).loc;
-    if info.kind == HivmKind::Custom {
+    if s.is("custom") || s.is("custom_macro") {
         return mark_custom(m, op, target, loc);
     }
-    if m.op(op)
-        .operands()
-        .iter()
-        .any(|&v| is_tensor(m.value_type(v)))
-    {
+    if !s.has_pure_buffer_semantics() {
         return Err(Diagnostic::error(loc, "Not bufferized."));
     }
-    // A UB operand the rules cannot read: the errors `markAlignedDim`
-    // gives for it.
-    for &v in m.op(op).operands() {
-        match m.value_type(v) {
-            Type::UnrankedMemRef { .. } => {
-                return Err(Diagnostic::error(loc, "UnrankedMemRef not supported."))
-            }
-            Type::MemRef(t) if is_ub(t) && t.strides_and_offset().is_none() => {
-                return Err(Diagnostic::error(loc, "Non-strided-memref not supported."))
-            }
-            _ => {}
-        }
-    }
-    if info.flags.transpose && is_last_dim_transpose(m, op) {
+    if s.is("vtranspose") && is_last_dim_transpose(&s) {
         return Ok(());
     }
-    if target.is_regbase() && info.kind == HivmKind::Vector && is_reduce_with_index(m, op) {
+    if target.is_regbase() && s.is("vreduce") && is_reduce_with_index(&s) {
         return Ok(());
     }
-    let operands = buffer_operands(m, op);
-    let types: Vec<_> = operands.iter().filter_map(|&v| memref_of(m, v)).collect();
-    if types.iter().all(|t| t.rank() == 0) || !types.iter().any(|t| is_local(t)) {
+    let memrefs = operand_memrefs(&s);
+    if memrefs.is_empty() || !memrefs.iter().any(is_local) {
         return Ok(());
     }
-    let all: Vec<Strided> = operands.iter().filter_map(|&v| strided_of(m, v)).collect();
-    let ub_operands: Vec<ValueId> = operands
-        .iter()
-        .copied()
-        .filter(|&v| memref_of(m, v).is_some_and(is_ub))
-        .collect();
-    let groups = flatten_groups(m, op, &all);
+    let ub_dma = s.is("load") || s.is("store") || s.is("copy");
     let dim = if target.is_regbase() {
-        let is_fixpipe = info.kind == HivmKind::Fixpipe;
-        if !is_fixpipe && all.iter().all(Strided::all_ones) {
+        let fixpipe = s.is("fixpipe");
+        if !fixpipe && all_ones(&memrefs) {
             return Ok(());
         }
-        let ub: Vec<Strided> = ub_operands
-            .iter()
-            .filter_map(|&v| strided_of(m, v))
-            .collect();
+        let ub: Vec<MemRefType> = memrefs.iter().filter(is_ub).cloned().collect();
         if ub.is_empty() {
             return Ok(());
         }
-        if is_fixpipe {
-            return mark_fixpipe(m, op, target, &ub_operands, loc);
+        let identity: Vec<usize> = (0..ub[0].rank()).collect();
+        if fixpipe {
+            return mark_fixpipe(m, op, target, identity.len(), loc);
         }
-        last_discontinuous_dim_regbase(&ub, info.is_ub_dma())
+        last_discontinuous_dim_regbase(&ub, &identity, ub_dma, target)
     } else {
-        if all.iter().all(Strided::all_ones) {
+        if all_ones(&memrefs) {
             return Ok(());
         }
-        if unknown || info.kind == HivmKind::Cube {
-            // No flatten rule: MLIR reports the error and skips the op
-            // without failing the pass.
-            if unknown {
-                diags.push(Diagnostic::error(loc, "unsupport flatten op"));
-            }
-            return Ok(());
-        }
-        last_discontinuous_dim_membase(&all, &groups)
+        let f = get_flattened(
+            &s,
+            FlattenOptions {
+                check_mark_stride: true,
+                ..FlattenOptions::default()
+            },
+        );
+        last_discontinuous_dim(
+            &f.memref_types(DpsKind::All),
+            &memrefs,
+            f.input_reassociation(),
+        )
     };
-    let view = OpView::new(m, op, info);
+    let ub_operands = s.target_space_operands(spaces::UB, false);
+    let is_load = s.is("load");
+    let is_store = s.is("store");
     let mut single: Option<(ValueId, Option<usize>)> = None;
-    if info.kind == HivmKind::Store && ub_operands.len() == 1 {
+    if is_store && ub_operands.len() == 1 {
         single = store_subview_decision(m, ub_operands[0], dim);
     }
     for v in ub_operands {
         let (mark_target, d) = single.unwrap_or((v, dim));
-        if dim.is_some() && info.kind == HivmKind::Load && root_skips_vload(m, mark_target) {
+        if dim.is_some() && is_load && root_skips_vload(m, mark_target) {
             continue;
         }
-        let bits =
-            memref_of(m, mark_target).map_or(HW_ALIGN_BITS, |t| hw_align_bytes(target, t) * 8);
-        let adjusted = adjust_align_dim(m, &view, mark_target, d, bits);
+        let adjusted = adjust_align_dim(m, target, op, mark_target, d);
         mark_aligned_dim(m, target, mark_target, adjusted, loc)?;
     }
     Ok(())
 }
 
-/// `vtranspose` whose permutation moves the last dim.
-fn is_last_dim_transpose(m: &Module, op: OpId) -> bool {
-    let Some(perm) = m
-        .attr(op, hivm_syntax::PERMUTATION)
-        .and_then(Attribute::as_int_array)
-    else {
-        return false;
-    };
-    perm.last().is_some_and(|&p| p != perm.len() as i64 - 1)
+/// Whether a memref type lives in UB.
+fn is_ub(t: &&MemRefType) -> bool {
+    t.address_space() == Some(spaces::UB)
 }
 
-/// `vreduce <max_with_index>` / `<min_with_index>`.
-fn is_reduce_with_index(m: &Module, op: OpId) -> bool {
-    let d = m.op(op);
-    let in_syntax = d.syntax.as_ref().is_some_and(|s| {
-        s.pieces
+/// `VTransposeOp::isLastDimTranspose`: the transpose loop dims include
+/// the last loop dim.
+pub fn is_last_dim_transpose(s: &Structured) -> bool {
+    let n = s.num_loops() as i64;
+    s.loop_dims(IteratorType::Transpose).contains(&(n - 1))
+}
+
+/// `utils::isReduceWithIndex`: `vreduce <max_with_index_*>` /
+/// `<min_with_index_*>`.
+fn is_reduce_with_index(s: &Structured) -> bool {
+    let in_attr = s
+        .enum_param("arith")
+        .is_some_and(|a| a.contains(hivm_syntax::WITH_INDEX));
+    let in_syntax = s.m.op(s.op).syntax.as_ref().is_some_and(|x| {
+        x.pieces
             .iter()
-            .any(|p| matches!(p, Piece::Text(t) if t.contains(hivm_syntax::WITH_INDEX)))
+            .any(|p| matches!(p, crate::ir::Piece::Text(t) if t.contains(hivm_syntax::WITH_INDEX)))
     });
-    in_syntax
-        || d.attrs.iter().any(|(_, a)| match a {
-            Attribute::Opaque(t) => t.contains(hivm_syntax::WITH_INDEX),
-            Attribute::Dialect {
-                params: Some(p), ..
-            } => p.contains(hivm_syntax::WITH_INDEX),
-            _ => false,
+    in_attr || in_syntax
+}
+
+/// Membase `getLastDiscontinuousDim` over the flattened memref types, the
+/// original ones and the flattening's groups: when some flattened memref's
+/// last stride is not 1, the last non-unit dim of any group; otherwise,
+/// with one group nothing, else the last non-unit dim of the groups before
+/// the last.
+pub fn last_discontinuous_dim(
+    flattened: &[MemRefType],
+    original: &[MemRefType],
+    groups: &[Vec<usize>],
+) -> Option<usize> {
+    if groups.is_empty() {
+        return None;
+    }
+    if !flattened.iter().all(last_dim_unit_stride) {
+        return last_not_unit_dim_from(original, groups, groups.len() as isize - 1);
+    }
+    if groups.len() == 1 {
+        return None;
+    }
+    last_not_unit_dim_from(original, groups, groups.len() as isize - 2)
+}
+
+/// `getLastDiscontinuousDim` on the regbase path (VF call arguments): the
+/// last group's last non-unit dim when some last stride is not 1; with one
+/// group, nothing for a single dim, else its last dim; else the last
+/// group's last non-unit dim.
+fn last_discontinuous_dim_vf(types: &[MemRefType], groups: &[Vec<usize>]) -> Option<usize> {
+    let last = groups.last()?;
+    if !types.iter().all(last_dim_unit_stride) {
+        return last_not_unit_dim(types, last);
+    }
+    if groups.len() == 1 {
+        return if last.len() == 1 {
+            None
+        } else {
+            last.last().copied()
+        };
+    }
+    last_not_unit_dim(types, last)
+}
+
+/// `getLastDiscontinuousDimRegBased` over the UB memref types, taken as
+/// already flattened (`identity` groups): the last non-unit dim when some
+/// last stride is not 1; none for a UB DMA whose UB side has an aligned
+/// sub-low dim and no tail jump; none for rank 1; else the last non-unit
+/// dim.
+pub fn last_discontinuous_dim_regbase(
+    types: &[MemRefType],
+    identity: &[usize],
+    ub_dma: bool,
+    target: &Soc,
+) -> Option<usize> {
+    if !types.iter().all(last_dim_unit_stride) {
+        return last_not_unit_dim(types, identity);
+    }
+    if ub_dma
+        && types.iter().any(|t| {
+            let bits = hw_align_bytes(target, t) * 8;
+            sub_low_dim_stride_aligned(t, bits) && not_tail_jump_or_stride_aligned(t, bits)
         })
+    {
+        return None;
+    }
+    if identity.len() == 1 {
+        return None;
+    }
+    last_not_unit_dim(types, identity)
+}
+
+/// `isSubLowDimStrideAlign`: rank ≤ 2, or the stride of dim `rank - 3` is
+/// a static multiple of the hardware alignment.
+fn sub_low_dim_stride_aligned(t: &MemRefType, hw_bits: i64) -> bool {
+    let r = t.rank();
+    if r <= 2 {
+        return true;
+    }
+    let bits = i64::from(t.element_bit_width().unwrap_or(8));
+    match t.strides_and_offset() {
+        Some((s, _)) => !crate::ir::is_dynamic(s[r - 3]) && (s[r - 3] * bits) % hw_bits == 0,
+        None => false,
+    }
+}
+
+/// `isNotTailJumpOrStrideAlign`: rank 1, or the static last size equals
+/// the stride of dim `rank - 2`, or that stride is a multiple of the
+/// hardware alignment.
+fn not_tail_jump_or_stride_aligned(t: &MemRefType, hw_bits: i64) -> bool {
+    let r = t.rank();
+    if r == 1 {
+        return true;
+    }
+    let bits = i64::from(t.element_bit_width().unwrap_or(8));
+    match t.strides_and_offset() {
+        Some((s, _)) if r >= 2 && !crate::ir::is_dynamic(t.shape[r - 1]) => {
+            let s2 = s[r - 2];
+            t.shape[r - 1] == s2 || (!crate::ir::is_dynamic(s2) && (s2 * bits) % hw_bits == 0)
+        }
+        _ => false,
+    }
 }
 
 /// `hivm.hir.custom`/`custom_macro`: operand `i` is marked on the
@@ -360,7 +438,7 @@ fn store_subview_decision(
         return None;
     }
     let parts = m.slice_parts(sv)?;
-    let src = strided_of(m, parts.source)?;
+    let src = memref_of(m, parts.source)?;
     let res_rank = memref_of(m, v)?.rank();
     let sizes: Vec<i64> = parts
         .sizes
@@ -373,7 +451,8 @@ fn store_subview_decision(
     {
         return None;
     }
-    let Some(e) = src.last_non_unit() else {
+    let identity: Vec<usize> = (0..src.rank()).collect();
+    let Some(e) = last_not_unit_dim(std::slice::from_ref(src), &identity) else {
         return Some((v, dim));
     };
     if e >= res_rank {
@@ -385,88 +464,69 @@ fn store_subview_decision(
 
 /// Regbase Fixpipe (`getLastDiscontinuousDimRegBasedForFixcctoub` and
 /// the 3-D dot rule of `runOnOperation`):
-/// - L0C to UB with a 2-D output: the N table gives bytes for the last dim
-///   (by position, even when it is unit), then the M table for the dim
-///   before it; each entry is one mark (dims `[1]`, then `[0]`) on every UB
-///   operand, with no adjustment. The element width is the output's (`4`,
-///   `8`, `16` bits, anything else counts as 32); the dual-destination mode
-///   comes from `dual_dst_mode`, or else from the `hivm.tiling_dim` of the
-///   tightly coupled buffer mark on the output's root `memref.alloc`
-///   (`rank - 2`: row split, `rank - 1`: column split);
+/// - L0C to UB with a 2-D output (operand 1): the N table gives bytes for
+///   the last dim of the first UB operand's rank (by position, even when
+///   it is unit), then the M table for the dim before it; each entry is
+///   one mark on every UB operand, with no adjustment. The element width
+///   is the output's (`4`, `8`, `16` bits, anything else counts as 32);
+///   the dual-destination mode comes from `dual_dst_mode`, or else from
+///   the `hivm.tiling_dim` of the tightly coupled buffer mark on the
+///   output's root `memref.alloc` (`rank - 2`: row split, `rank - 1`:
+///   column split);
 /// - whatever the spaces and ranks: when the first UB operand's root is a
 ///   `memref.alloc` of rank 3 with more than one outer row, dim 1 of the
-///   alloc is marked with the hardware alignment (if `isNoNeedAlign` allows).
+///   alloc is marked with the hardware alignment, if `adjustAlignInfo`
+///   keeps it.
 fn mark_fixpipe(
     m: &mut Module,
     op: OpId,
     target: &Soc,
-    ub_operands: &[ValueId],
+    rank: usize,
     loc: Location,
 ) -> Result<(), Diagnostic> {
-    for (d, bytes) in fixpipe_table_marks(m, op) {
-        for &v in ub_operands {
+    let ub_operands = Structured::of(m, op)
+        .map(|s| s.target_space_operands(spaces::UB, false))
+        .unwrap_or_default();
+    for (d, bytes) in fixpipe_table_marks(m, op, rank) {
+        for &v in &ub_operands {
             mark_with_bytes(m, v, d, bytes, loc)?;
         }
     }
-    let Some(root) = ub_operands.first().and_then(|&v| root_alloc(m, v)) else {
+    let Some(root) = ub_operands
+        .first()
+        .and_then(|&v| trace_def_op(m, v, |n| n == "memref.alloc"))
+    else {
         return Ok(());
     };
-    if m.op(root).name() != "memref.alloc" {
-        return Ok(());
-    }
     let rv = m.op(root).results()[0];
-    let Some(rt) = strided_of(m, rv) else {
+    let Some(rt) = memref_of(m, rv).cloned() else {
         return Ok(());
     };
     if rt.rank() == 3 && rt.shape[0] > 1 {
-        let bytes = memref_of(m, rv).map_or(HW_ALIGN_BYTES, |t| hw_align_bytes(target, t));
-        if !no_need_align(&rt, Some(1), bytes * 8) {
-            mark_with_bytes(m, rv, 1, bytes, m.op(root).loc)?;
+        let bytes = hw_align_bytes(target, &rt);
+        let info = adjust_align_info(m, target, root, rv, &[(1, bytes)]);
+        if let Some(&(d, b)) = info.first() {
+            mark_with_bytes(m, rv, d, b, m.op(root).loc)?;
         }
     }
     Ok(())
 }
 
-/// `markAlignedDimForFixcctoub`: the checks of [`mark_aligned_dim`], then
-/// one mark of `bytes` on `d`.
-fn mark_with_bytes(
-    m: &mut Module,
-    v: ValueId,
-    d: usize,
-    bytes: i64,
-    loc: Location,
-) -> Result<(), Diagnostic> {
-    match m.value_type(v) {
-        ty if is_tensor(ty) => Err(Diagnostic::error(loc, "Not bufferized.")),
-        Type::UnrankedMemRef { .. } => Err(Diagnostic::error(loc, "UnrankedMemRef not supported.")),
-        Type::MemRef(t) if t.strides_and_offset().is_none() => {
-            Err(Diagnostic::error(loc, "Non-strided-memref not supported."))
-        }
-        Type::MemRef(t) if d + 1 > t.rank() => {
-            Err(Diagnostic::error(loc, "align dim is too large."))
-        }
-        Type::MemRef(_) => {
-            create_align_mark(m, v, &vec![(d, bytes)], loc);
-            Ok(())
-        }
-        _ => Ok(()),
-    }
-}
-
 /// The `(dim, bytes)` entries of the Fixpipe tables, N first, for an L0C to
-/// UB Fixpipe with a 2-D output; empty otherwise.
-fn fixpipe_table_marks(m: &Module, op: OpId) -> Vec<(usize, i64)> {
+/// UB Fixpipe with a 2-D output; empty otherwise. `rank` is the rank of
+/// the first UB operand (the dims are taken from its identity groups).
+fn fixpipe_table_marks(m: &Module, op: OpId, rank: usize) -> Vec<(usize, i64)> {
     let d = m.op(op);
-    let (Some(&src), Some(&dst)) = (
-        d.group(hivm_syntax::INS).and_then(<[_]>::first),
-        d.group(hivm_syntax::OUTS).and_then(<[_]>::first),
-    ) else {
+    let (Some(&src), Some(&dst)) = (d.operands().first(), d.operands().get(1)) else {
         return Vec::new();
     };
     let (Some(src_ty), Some(dst_ty)) = (memref_of(m, src), memref_of(m, dst)) else {
         return Vec::new();
     };
-    if dst_ty.rank() != 2 || src_ty.address_space() != Some(spaces::L0C) || !is_ub(dst_ty) {
+    if dst_ty.rank() != 2
+        || src_ty.address_space() != Some(spaces::L0C)
+        || dst_ty.address_space() != Some(spaces::UB)
+    {
         return Vec::new();
     }
     let bits = i64::from(dst_ty.element_bit_width().unwrap_or(32));
@@ -489,11 +549,14 @@ fn fixpipe_table_marks(m: &Module, op: OpId) -> Vec<(usize, i64)> {
         dual_dst: dual,
     };
     let mut out = Vec::new();
+    if rank == 0 {
+        return out;
+    }
     if let Some(e) = n_align(&key) {
-        out.push((1, e * bits / 8));
+        out.push((rank - 1, e * bits / 8));
     }
     if let Some(e) = m_align(&key) {
-        out.push((0, e * bits / 8));
+        out.push((rank.saturating_sub(2), e * bits / 8));
     }
     out
 }
@@ -501,7 +564,7 @@ fn fixpipe_table_marks(m: &Module, op: OpId) -> Vec<(usize, i64)> {
 /// The dual-destination mode implied by the `hivm.tiling_dim` of the
 /// tightly coupled buffer mark on the root `memref.alloc` of `dst`.
 fn tiling_dual_dst(m: &Module, dst: ValueId) -> DualDst {
-    let Some(alloc) = root_alloc(m, dst).filter(|&a| m.op(a).name() == "memref.alloc") else {
+    let Some(alloc) = trace_def_op(m, dst, |n| n == "memref.alloc") else {
         return DualDst::N;
     };
     let rv = m.op(alloc).results()[0];
@@ -513,8 +576,8 @@ fn tiling_dual_dst(m: &Module, dst: ValueId) -> DualDst {
         return DualDst::N;
     };
     match m.attr(mk, attrs::TILING_DIM).and_then(Attribute::as_int) {
-        Some(td) if td == rank - 2 => DualDst::SplitM,
-        Some(td) if td == rank - 1 => DualDst::SplitN,
+        Some(td) if td != -1 && td == rank - 2 => DualDst::SplitM,
+        Some(td) if td != -1 && td == rank - 1 => DualDst::SplitN,
         _ => DualDst::N,
     }
 }
@@ -522,7 +585,8 @@ fn tiling_dual_dst(m: &Module, dst: ValueId) -> DualDst {
 /// Regbase `func.call` arguments (the second walk of `runOnOperation`):
 /// each argument without a `hivm.stride_align_dims` mark that is a local
 /// memref of rank > 0 (on Ascend950 only when its element is `i1`) is
-/// marked on [`call_arg_dim`] with the hardware alignment, unless its root
+/// marked on its last discontinuous dim ([`continuous_groups`],
+/// `getLastDiscontinuousDim`) with the hardware alignment, unless its root
 /// is skipped for vector loads or `isNoNeedAlign` drops the dim; then
 /// `markForVsstb`.
 fn mark_call_args(m: &mut Module, call: OpId, target: &Soc) -> Result<(), Diagnostic> {
@@ -532,28 +596,104 @@ fn mark_call_args(m: &mut Module, call: OpId, target: &Soc) -> Result<(), Diagno
         if has_dims_mark(m, v) {
             continue;
         }
-        let Some(ty) = memref_of(m, v) else { continue };
-        if !is_local(ty) || ty.rank() == 0 {
+        let Some(ty) = memref_of(m, v).cloned() else {
+            continue;
+        };
+        if ty.rank() == 0 || !is_local(&ty) {
             continue;
         }
         if target.family() == Family::A5 && ty.element_bit_width() != Some(1) {
             continue;
         }
-        let bits = hw_align_bytes(target, ty) * 8;
-        let Some(t) = strided_of(m, v) else {
-            mark_aligned_dim(m, target, v, Some(0), loc)?;
-            continue;
-        };
-        let dim = call_arg_dim(&t);
+        let types = memref_types(&[Type::MemRef(ty.clone())]);
+        let groups = continuous_groups(&types);
+        let dim = last_discontinuous_dim_vf(&types, &groups);
         if dim.is_some() && root_skips_vload(m, v) {
             continue;
         }
-        if !no_need_align(&t, dim, bits) {
-            mark_aligned_dim(m, target, v, dim, loc)?;
-        }
+        let adjusted = adjust_align_dim(m, target, call, v, dim);
+        mark_aligned_dim(m, target, v, adjusted, loc)?;
     }
     mark_for_vsstb(m, call, &args, loc);
     Ok(())
+}
+
+/// `util::getContinuousReassociation(types, {}, {})`: all dims start in
+/// one group; when the types do not collapse strictly within it, it is
+/// cut wherever two neighbours do not; then neighbouring groups combine
+/// when one of them is all unit (in order) and the combination collapses
+/// strictly (`combineReassociationGroups`).
+pub fn continuous_groups(types: &[MemRefType]) -> Vec<Vec<usize>> {
+    let Some(rank) = types.first().map(MemRefType::rank) else {
+        return Vec::new();
+    };
+    if types.iter().any(|t| t.rank() != rank) {
+        return Vec::new();
+    }
+    let initial: Vec<Vec<usize>> = vec![(0..rank).collect()];
+    let whole = types.iter().all(|t| collapsible_strictly(t, &initial));
+    let refined = if whole {
+        initial
+    } else {
+        let mut out: Vec<Vec<usize>> = Vec::new();
+        for group in &initial {
+            let Some(&first) = group.first() else {
+                continue;
+            };
+            let mut cur = vec![first];
+            for w in group.windows(2) {
+                let pair = vec![vec![w[0], w[1]]];
+                if types.iter().all(|t| collapsible_strictly(t, &pair)) {
+                    cur.push(w[1]);
+                } else {
+                    out.push(std::mem::take(&mut cur));
+                    cur.push(w[1]);
+                }
+            }
+            if !cur.is_empty() {
+                out.push(cur);
+            }
+        }
+        out
+    };
+    combine_groups(types, &refined)
+}
+
+/// `combineReassociationGroups`.
+fn combine_groups(types: &[MemRefType], groups: &[Vec<usize>]) -> Vec<Vec<usize>> {
+    let Some(first) = groups.first() else {
+        return Vec::new();
+    };
+    let one_side = |g: &[usize], start: usize| {
+        types.iter().all(|t| {
+            g.iter()
+                .enumerate()
+                .all(|(k, &d)| d == start + k && t.shape.get(d) == Some(&1))
+        })
+    };
+    let mut out = Vec::new();
+    let mut prev = first.clone();
+    let mut size = first.len();
+    for cur in &groups[1..] {
+        let prev_start = size - prev.len();
+        let combinable = one_side(cur, size) || one_side(&prev, prev_start);
+        let mut joined = prev.clone();
+        joined.extend(cur);
+        if combinable
+            && types
+                .iter()
+                .all(|t| collapsible_strictly(t, &[joined.clone()]))
+        {
+            prev = joined;
+        } else {
+            out.push(std::mem::replace(&mut prev, cur.clone()));
+        }
+        size += cur.len();
+    }
+    if !prev.is_empty() {
+        out.push(prev);
+    }
+    out
 }
 
 /// `isMarked`: whether `v` has a mark carrying `hivm.stride_align_dims`.
@@ -578,32 +718,15 @@ fn mark_for_vsstb(m: &mut Module, call: OpId, args: &[ValueId], loc: Location) {
         if has_dims_mark(m, v) || has_reshaping_user(m, v) {
             continue;
         }
-        let Some(t) = strided_of(m, v) else { continue };
+        let Some(t) = memref_of(m, v) else { continue };
         let r = t.rank();
         if r < 2 || t.shape[r - 2] <= 0 {
             continue;
         }
-        let bytes = (lcm(t.shape[r - 2], 16) + 1) * (t.bits / 8);
+        let elem_bytes = i64::from(t.element_bit_width().unwrap_or(8) / 8);
+        let bytes = (lcm(t.shape[r - 2], 16) + 1) * elem_bytes;
         create_align_mark(m, v, &vec![(r - 2, bytes)], loc);
     }
-}
-
-/// The dim a VF call argument is marked on, from its contiguous groups.
-fn call_arg_dim(t: &Strided) -> Option<usize> {
-    let groups = t.contiguous_groups();
-    let last_group = groups.last()?;
-    let last_non_unit = |g: &Vec<usize>| g.iter().rev().copied().find(|&d| !t.is_unit(d));
-    if t.strides[t.rank() - 1] != 1 {
-        return last_non_unit(last_group);
-    }
-    if groups.len() == 1 {
-        return if last_group.len() == 1 {
-            None
-        } else {
-            last_group.last().copied()
-        };
-    }
-    last_non_unit(last_group)
 }
 
 /// Whether a value feeds a `collapse_shape` or `reshape` (padding would

@@ -5,61 +5,70 @@
 //! and `hivm-enable-stride-align`. The target family comes from the
 //! module's `hacc.target` ([`common::target_of`], a [`tilemem_soc::Soc`]).
 //!
-//! - [`adjust`]: the op's flattening and the per-op dim adjustments;
-//! - [`layout`]: pure stride/shape arithmetic of the rules;
-//! - [`op_table`]: everything the passes know about individual ops;
-//! - [`fixpipe`]: the Fixpipe alignment tables;
-//! - [`view_maps`]: dims and types across view-like ops;
-//! - [`retype`]: replacing an allocation and retyping its users;
-//! - [`common`]: targets, marks, roots.
-//!
-//! The rules follow the reference C++ (`PreMarkStrideAlign.cpp`,
+//! The four passes follow their C++ (`PreMarkStrideAlign.cpp`,
 //! `MarkStrideAlign.cpp`, `EnableStrideAlign.cpp`, `HIVMAlignAllocSize.cpp`,
-//! `AdjustAlignUtil.cpp`, `PropagateAlignUtil.cpp`) where it and seed 002
-//! differ. Rule by rule, with the C++ function each mirrors:
+//! with `AdjustAlignUtil.cpp` and `PropagateAlignUtil.cpp`) down into the
+//! HIVM ops' interface implementations in `reference/ascendnpu-ir/ir-impl`:
 //!
-//! | rule | C++ | here |
-//! |---|---|---|
-//! | skip marks only for loads read by `vector.transfer_read` in a defined callee (through subview/view there; views and casts on the caller's side) | `flowsToVLoadInVF`, `isArgUsedByVLoad` | [`pre_mark`] |
-//! | skip mark written right after the root allocation, once | `markSkipStrideAlignForVLoad` | [`pre_mark`] |
-//! | op order: GM-only skip, custom, tensor error, last-dim transpose, regbase reduce-with-index, rank 0 / no local | `MarkStrideAlignPass::runOnOperation` | [`mark`] |
-//! | which dims flattening merges (broadcast, reduce, transpose barriers) | `FlattenInterface::getFlattened` | [`adjust::flatten_groups`] |
-//! | membase / regbase dim search, UB DMA exemption | `getLastDiscontinuousDim(RegBased)` | [`layout`] |
-//! | one mark per op and operand, right after the definition, newest first, bytes from the space | `createAlignMarkOp`, `markAlignedDim`, `util::getHWAlignBytes` | [`common::create_align_mark`], [`common::hw_align_bytes`] |
-//! | memrefs never aligned: GM, unit prefix, already aligned stride | `isNoNeedAlign`, `isAlreadyAligned` | [`adjust::no_need_align`] |
-//! | broadcast, reduce (init, float sum), deinterleave, copy, implicit-transpose DMA dims | `adjustBrcAlignDim`, `adjustReduceAlignDim`, `adjustDeInterleaveAlignDim`, `adjustCopyAlignDim`, `adjustAlignDim` | [`adjust`] |
-//! | custom ops: named dim, any space, no adjustment | `markAlignedDim` | [`mark`] |
-//! | store through a trailing-unit rank-reducing subview | `fixAlignDimForSingleUBStoreSubview` | [`mark`] |
-//! | Fixpipe N/M tables, one mark each on every UB operand; 3-D dot root | `getLastDiscontinuousDimRegBasedForFixcctoub` | [`mark`], [`fixpipe`] |
-//! | VF call arguments, vsstb strides | second walk of `runOnOperation`, `markForVsstb`, `findArgNeedMark` | [`mark`] |
-//! | mark validation, propagation up/down/among, 10 rounds | `NormalizeAlignInfoPattern`, `PropagateAlignUpToRootAllocationPattern`, `propagateAlignInfoToOperands` | [`enable`] |
-//! | among-operand union with the op's own dim rules | `PropagateAlignAmongOperationOperands`, `adjustAlignInfo` | [`enable`] |
-//! | byte views stop a mark (remark / error) | `propagateAlignUp(memref::ViewOp)` | [`enable`] |
-//! | replacement alloc: type and dynamic sizes only, unit dim appended, subview back | `EnableAlignAllocation`, `calculateAlignedShape` | [`enable`], [`retype`] |
-//! | `scf.for`/`scf.if`/`scope` results retyped; disagreeing `scf.if` branches cast back | `propagateScfForOp`, `propagateScfIfOp`, `materializeRemainingStaticUBLayoutCasts` | [`retype`] |
-//! | propagation failures: dense copy before the user, copied back after writes to it, refreshed after writes to the aligned buffer | `replaceAndPropagateMemRefType`, `handlePropagateFailure`, `findWriteOp` | [`retype`] |
-//! | size alignment: transpose (unless `disable_align`), i32/i16 to i8 cast (unless the function disables it), sort; only `memref.alloc` rewritten | `markAllocAlign`, `AlignAllocSizePattern` | [`align_alloc_size`] |
+//! - [`pre_mark`], [`mark`], [`enable`], [`align_alloc_size`]: the passes;
+//! - [`interfaces`]: what an HIVM op answers (`HIVMStructuredOpInterface`:
+//!   DPS roles, iterator types, loop dims, target-space operands, inline
+//!   broadcast/transpose; [`interfaces::flatten`]: `getFlattened`;
+//!   [`interfaces::scalar`]: `shouldLowerToScalarLoops`;
+//!   [`interfaces::unaligned`]: `getUnAlignSizeInfo`), with each op's ODS
+//!   traits from [`crate::ir::ods::traits_of`];
+//! - [`adjust`]: `AdjustAlignUtil.cpp` (`adjustAlignDim` per op,
+//!   `adjustAlignInfo`, `isNoNeedAlign`, `isAlreadyAligned`);
+//! - [`propagate`]: the propagation engine of `PropagateAlignUtil.cpp` and
+//!   `EnableStrideAlign.cpp` (normalize, up to roots, down to views, among
+//!   operands, rounds), shared by enable and align-alloc-size;
+//! - [`retype`]: `replaceAndPropagateMemRefType` (the unrealized-cast push
+//!   down, user kind by user kind), `handlePropagateFailure`,
+//!   `materializeRemainingStaticUBLayoutCasts`, the replacement allocation;
+//! - [`greedy`]: MLIR's greedy pattern driver as these passes use it
+//!   (bottom-up worklist, dead-op erasure, constant folding and the folds
+//!   of the ops met here, sweeps until nothing changes);
+//! - [`marks`], [`view_maps`], [`strides`], [`layout`], [`fixpipe`],
+//!   [`op_table`], [`common`]: align marks, dims across views, MLIR layout
+//!   arithmetic, padding units, the Fixpipe tables, op and attribute names,
+//!   targets.
 //!
-//! Where neither the seed nor the C++ in the reference decides (the ops'
-//! own `getUnAlignSizeInfo`, `collectAlignUnits`, `isTransferWriteSuitForStoreWithStride`
-//! are not in it), these passes decide:
-//! - a padded allocation always gets a unit dim appended (`2x15xf16`,
-//!   dims `[0]` on membase: `2x16x1xf16`; `37x5x3xi32`, dims `[2]` on
-//!   regbase: `37x5x8x1xi32`), and the subview drops it again;
-//! - a store is `vsstb`-suitable when it sits in an `scf.for` carrying
-//!   `unroll_for_vsstb`;
-//! - `hivm-align-alloc-size` rounds the two last dims of last-dim
-//!   transposes to 32 bytes, the second-to-last dim of `i32`/`i16` to `i8`
-//!   casts to 32 elements (and the `i8` rows to 32 bytes), and the last dim
-//!   of sorts to 32 elements.
+//! | C++ function | here |
+//! |---|---|
+//! | `PreMarkStrideAlignPass::runOnOperation`, `flowsToVLoadInVF`, `isArgUsedByVLoad`, `markSkipStrideAlignForVLoad`, `traceToRoot` | [`pre_mark`], [`common::trace_root`] |
+//! | `MarkStrideAlignPass::runOnOperation` (both walks), `noNeedAlign`, `isAllRank0`, `isAllOnesShape`, `isAnyOfLocalBuffer`, `filterNonHivmSpace` | [`mark`] |
+//! | `getLastDiscontinuousDim`, `getLastDiscontinuousDimRegBased`, `isSubLowDimStrideAlign`, `isNotTailJumpOrStrideAlign` | [`mark::last_discontinuous_dim`], [`mark::last_discontinuous_dim_regbase`] |
+//! | `markAlignedDim`, `markAlignedDimForFixcctoub`, `createAlignMarkOp`, `getHWAlignBytes` | [`mark`], [`common::create_align_mark`], [`marks::create`], [`common::hw_align_bytes`] |
+//! | `getTrailingUnitRankReducedSubviewInfo`, `fixAlignDimForSingleUBStoreSubview` | [`mark`] |
+//! | `getLastDiscontinuousDimRegBasedForFixcctoub`, `getNsizeAlignmentRequirement`, `getMsizeAlignmentRequirement`, `traceDefOp` | [`mark`], [`fixpipe`], [`common::trace_def_op`] |
+//! | `markForVsstb`, `findArgNeedMark`, `alignSizeForBankConflict`, `shouldSkipStrideAlignForVLoad`, `getDimAxisInfo`, `getContinuousReassociation` | [`mark`] |
+//! | `adjustAlignDim`, `adjustBrcAlignDim`, `adjustReduceAlignDim`, `adjustDeInterleaveAlignDim`, `adjustCopyAlignDim`, `adjustInlineBrcOp`, `adjustAlignInfo`, `isNoNeedAlign`, `isAlreadyAligned`, `getPrevUncontiguousDim`, `getLastNotUnitDim` | [`adjust`] |
+//! | `getFlattened` (uniform reassociation pipeline, unit folding, limited axes, contiguity, `checkMarkStride`, transposable OTF, composition) | [`interfaces::flatten`], [`strides`] |
+//! | `shouldLowerToScalarLoops` (default rule, vshr, vmod, vmulext, vcmp, cumulative ops, vreduce) | [`interfaces::scalar`] |
+//! | `getUnAlignSizeInfo` (transpose, sort, cast with `getCastSrcUnAlignSizeInfo`/`getCastDstUnAlignSizeInfo`), `collectOpAlignInfo` | [`interfaces::unaligned`] |
+//! | `NormalizeAlignInfoPattern`, `PropagateAlignUpToRootAllocationPattern`, `propagateAlignUpFromResult` and every `propagateAlignUp`, `processYieldOp`, `getCollapsedDim`, `getExpandedDim`, `propagateAlignInfoByCollapse`/`ByExpand` | [`propagate::normalize`], [`propagate::up`] |
+//! | `AddAlignAnnotationMarkForAlloc`, `PropagateAlignDownToLeafOperandsPattern`, `propagateDownAlignInfo` and every `propagateAlignDown` | [`propagate::down`] |
+//! | `PropagateAlignAmongOperationOperands`, `processAlignPropagationAmongOperationOperands`, `markAlignInfoFor(No)AlignOperand`, `isContain`, `unionAlignInfo` | [`propagate::among`], [`marks::union`] |
+//! | `propagateAlignInfoToOperands`, `collectAlignInfo`, `isSame`, `RemoveAlignMarkPattern`, `AddStrideAlignInfoForAiv` | [`propagate`] |
+//! | `EnableAlignAllocation`, `calculateAlignedShape`, `AlignUpOFR`, `scaleBufferSizeMarks`, `EnableStrideAlignPass::runOnOperation` | [`enable`], [`retype`], [`layout`] |
+//! | `replaceAndPropagateMemRefType` and every `propagate*Op` push-down, `handlePropagateFailure`, `findWriteOp`, `callOperandMayBeWritten`, `mayWriteThroughFuncArg`, `getTightlyCoupledBufferId`, `materializeRemainingStaticUBLayoutCasts` | [`retype`] |
+//! | `markAllocAlign`, `alignAllocSize`, `AlignAllocSizePattern`, `createAlignedValue`, `AlignAllocSizePass::runOnOperation` | [`align_alloc_size`] |
+//! | `applyPatternsGreedily` (default config), `OperationFolder`, `isOpTriviallyDead`, the folds of `unrealized_conversion_cast`, `memref.subview`/`cast`/`collapse_shape`/`expand_shape` and the HIVM DMA ops (`foldMemRefCast`) | [`greedy`] |
 //!
-//! Known differences from the C++: `unsupport flatten op` is reported as a
-//! warning (MLIR emits an error but lets the pass succeed; the driver here
-//! fails on any error); `memref.reshape` users of a padded buffer get a
-//! dense copy instead of being rewritten to `expand_shape`/`collapse_shape`;
-//! values in diagnostics print as their SSA name rather than their whole
-//! defining op; the ops' `ImplByScalarOpInterface` and inline-broadcast
-//! rules are not modelled.
+//! Not in the reference, so decided here: `utils::collectAlignUnits` (the
+//! padding units, [`layout::align_units`]: a padded allocation gets a unit
+//! dim appended that the subview drops again) and
+//! `utils::isTransferWriteSuitForStoreWithStride` (a store is
+//! `vsstb`-suitable inside an `scf.for` carrying `unroll_for_vsstb`).
+//!
+//! Known differences from the C++: values in diagnostics print as their
+//! SSA name, not as MLIR prints a `Value` (its whole defining op); failures
+//! the C++ signals without a message (`getUnAlignSizeInfo` on an
+//! unsupported transpose, a greedy driver that does not converge) carry a
+//! message of ours; folders of ops the passes do not create or rewrite
+//! (arith and affine arithmetic, `memref.dim`, ...) are not run by the
+//! greedy model, and ops modified in place are revisited on the next sweep
+//! rather than re-queued at once.
 
 use crate::pass::Pass;
 
@@ -70,12 +79,17 @@ pub mod common;
 pub mod device_spec;
 pub mod enable;
 pub mod fixpipe;
+pub mod greedy;
+pub mod interfaces;
 pub mod layout;
 pub mod mark;
+pub mod marks;
 pub mod op_table;
 pub mod plan_memory;
 pub mod pre_mark;
+pub mod propagate;
 pub mod retype;
+pub mod strides;
 pub mod view_maps;
 
 /// Every pass this crate provides, in registration order: the registry the

@@ -1,8 +1,9 @@
-//! What the stride-alignment passes know about operations, in one place.
-//!
-//! Every pass asks this table ("is this a view?", "is this a UB DMA?",
-//! "does this op take part in operand-to-operand propagation?") instead of
-//! comparing op names itself, so supporting a new op is one table row.
+//! The names the stride-alignment passes know operations and attributes
+//! by: view-like ops and how marks cross them, control flow, marks,
+//! address spaces and attribute names. What an HIVM op itself answers
+//! (structured, DPS roles, iterator types, flattening, ...) comes from its
+//! ODS traits ([`crate::ir::ods::traits_of`]) through
+//! [`super::interfaces::Structured`], not from here.
 
 /// How alignment information and memref types flow through a view-like op
 /// (result aliases operand 0).
@@ -25,172 +26,6 @@ pub enum ViewKind {
     Reinterpret,
 }
 
-/// The part an HIVM structured op plays for stride alignment.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum HivmKind {
-    /// `hivm.hir.load` (GM to UB DMA).
-    Load,
-    /// `hivm.hir.store` (UB to GM DMA).
-    Store,
-    /// `hivm.hir.copy` (local copy, UB DMA rules; operand 0 is the source).
-    Copy,
-    /// `hivm.hir.fixpipe` (L0C to UB/GM).
-    Fixpipe,
-    /// Vector computation ops (`vadd`, `vexp`, ...).
-    Vector,
-    /// `hivm.hir.custom`: per-operand `align_dim` in `arg_attrs`.
-    Custom,
-    /// Cube ops (`mix_matmul`, ...): no UB row rule of their own.
-    Cube,
-}
-
-/// Extra per-op facts.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct HivmFlags {
-    /// A broadcast over the last dim moves the mark to the previous
-    /// discontinuous dim (`vbrc` on non-i8/i1 types).
-    pub last_dim_broadcast_shifts: bool,
-    /// A reduction over the last axis moves the init's mark to the previous
-    /// discontinuous dim (`vreduce`).
-    pub last_axis_reduce_shifts: bool,
-    /// Alignment of one output half is alignment of the previous dim
-    /// (`vdeinterleave`).
-    pub deinterleave_shifts: bool,
-    /// A last-dim transpose is skipped by the mark pass and sized by
-    /// `hivm-align-alloc-size` (`vtranspose`).
-    pub transpose: bool,
-    /// Narrowing casts to i8 need padded allocs (`vcast`).
-    pub cast: bool,
-    /// Sorted in groups of 32 elements (`vsort`).
-    pub sort: bool,
-}
-
-/// One HIVM structured op.
-#[derive(Clone, Copy, Debug)]
-pub struct HivmOp {
-    /// Full op name.
-    pub name: &'static str,
-    /// Its role.
-    pub kind: HivmKind,
-    /// Extra facts.
-    pub flags: HivmFlags,
-}
-
-const NONE: HivmFlags = HivmFlags {
-    last_dim_broadcast_shifts: false,
-    last_axis_reduce_shifts: false,
-    deinterleave_shifts: false,
-    transpose: false,
-    cast: false,
-    sort: false,
-};
-
-const fn op(name: &'static str, kind: HivmKind) -> HivmOp {
-    HivmOp {
-        name,
-        kind,
-        flags: NONE,
-    }
-}
-
-const fn op_with(name: &'static str, kind: HivmKind, flags: HivmFlags) -> HivmOp {
-    HivmOp { name, kind, flags }
-}
-
-use HivmKind::*;
-
-/// The HIVM structured ops, sorted by name (binary searched).
-pub const HIVM_OPS: &[HivmOp] = &[
-    op("hivm.hir.copy", Copy),
-    op("hivm.hir.custom", Custom),
-    op("hivm.hir.fixpipe", Fixpipe),
-    op("hivm.hir.load", Load),
-    op("hivm.hir.matmul", Cube),
-    op("hivm.hir.mix_matmul", Cube),
-    op("hivm.hir.mmad", Cube),
-    op("hivm.hir.store", Store),
-    op("hivm.hir.vabs", Vector),
-    op("hivm.hir.vadd", Vector),
-    op("hivm.hir.vand", Vector),
-    op_with(
-        "hivm.hir.vbrc",
-        Vector,
-        HivmFlags {
-            last_dim_broadcast_shifts: true,
-            ..NONE
-        },
-    ),
-    op_with("hivm.hir.vcast", Vector, HivmFlags { cast: true, ..NONE }),
-    op("hivm.hir.vcmp", Vector),
-    op("hivm.hir.vconcat", Vector),
-    op("hivm.hir.vcumprod", Vector),
-    op("hivm.hir.vcumsum", Vector),
-    op_with(
-        "hivm.hir.vdeinterleave",
-        Vector,
-        HivmFlags {
-            deinterleave_shifts: true,
-            ..NONE
-        },
-    ),
-    op("hivm.hir.vdiv", Vector),
-    op("hivm.hir.vexp", Vector),
-    op("hivm.hir.vgather", Vector),
-    op("hivm.hir.vinterleave", Vector),
-    op("hivm.hir.vln", Vector),
-    op("hivm.hir.vmax", Vector),
-    op("hivm.hir.vmin", Vector),
-    op("hivm.hir.vmul", Vector),
-    op("hivm.hir.vnot", Vector),
-    op("hivm.hir.vor", Vector),
-    op("hivm.hir.vpad", Vector),
-    op("hivm.hir.vrec", Vector),
-    op_with(
-        "hivm.hir.vreduce",
-        Vector,
-        HivmFlags {
-            last_axis_reduce_shifts: true,
-            ..NONE
-        },
-    ),
-    op("hivm.hir.vrelu", Vector),
-    op("hivm.hir.vrsqrt", Vector),
-    op("hivm.hir.vsel", Vector),
-    op_with("hivm.hir.vsort", Vector, HivmFlags { sort: true, ..NONE }),
-    op("hivm.hir.vsqrt", Vector),
-    op("hivm.hir.vsub", Vector),
-    op_with(
-        "hivm.hir.vtranspose",
-        Vector,
-        HivmFlags {
-            transpose: true,
-            ..NONE
-        },
-    ),
-    op("hivm.hir.vxor", Vector),
-];
-
-impl HivmOp {
-    /// Whether this is a UB DMA for the row rule (`load`, `store`, `copy`).
-    pub fn is_ub_dma(&self) -> bool {
-        matches!(self.kind, Load | Store | Copy)
-    }
-
-    /// Whether operand marks are unioned across this op's UB operands
-    /// (vector ops and `copy`, not `load`/`store`).
-    pub fn propagates_among_operands(&self) -> bool {
-        matches!(self.kind, Vector | Copy)
-    }
-}
-
-/// The table row of an HIVM structured op, if `name` is one.
-pub fn hivm_op(name: &str) -> Option<&'static HivmOp> {
-    HIVM_OPS
-        .binary_search_by(|o| o.name.cmp(name))
-        .ok()
-        .map(|i| &HIVM_OPS[i])
-}
-
 /// The view kind of `name`, if it is a view-like op (the result aliases
 /// operand 0).
 pub fn view_kind(name: &str) -> Option<ViewKind> {
@@ -204,6 +39,26 @@ pub fn view_kind(name: &str) -> Option<ViewKind> {
         "memref.view" => ViewKind::ByteView,
         _ => return None,
     })
+}
+
+/// Ops implementing MLIR's `ViewLikeOpInterface` (their result views
+/// operand 0): the memref dialect's views and casts, and the HIVM ops whose
+/// ODS declares the interface (`hivm.hir.convert_layout`). Not
+/// `hivm.hir.bitcast`, which is only `Pure`.
+pub fn is_view_like(name: &str) -> bool {
+    matches!(
+        name,
+        "memref.subview"
+            | "memref.view"
+            | "memref.cast"
+            | "memref.reinterpret_cast"
+            | "memref.collapse_shape"
+            | "memref.expand_shape"
+            | "memref.reshape"
+            | "memref.memory_space_cast"
+            | "memref.transpose"
+            | "memref.extract_strided_metadata"
+    ) || crate::ir::ods::traits_of(name).is_some_and(|t| t.has("ViewLikeOpInterface"))
 }
 
 /// Ops that create a root buffer.
@@ -246,31 +101,15 @@ pub fn flow_kind(name: &str) -> Option<FlowKind> {
 
 /// The annotation op carrying marks.
 pub const MARK_OP: &str = "annotation.mark";
-/// Vector loads (`vlds`) that need contiguous buffers.
-pub const VECTOR_LOAD_OPS: &[&str] = &["vector.transfer_read", "vector.load"];
 /// The vector load `hivm-pre-mark-stride-align` looks for in callees.
 pub const TRANSFER_READ: &str = "vector.transfer_read";
 /// The vector store `vsstb` marking looks for in callees.
 pub const TRANSFER_WRITE: &str = "vector.transfer_write";
-/// Vector stores, candidates for `vsstb`.
-pub const VECTOR_STORE_OPS: &[&str] = &["vector.transfer_write", "vector.store"];
 
 /// Operand groups and attributes of the HIVM structured op syntax.
 pub mod hivm_syntax {
-    /// Name prefix of HIVM ops.
-    pub const PREFIX: &str = "hivm.hir.";
-    /// Input operand group.
-    pub const INS: &str = "ins";
     /// Output operand group.
     pub const OUTS: &str = "outs";
-    /// Scratch buffers: never marked, never part of operand unions.
-    pub const TEMP_BUFFER: &str = "temp_buffer";
-    /// `vtranspose` permutation.
-    pub const PERMUTATION: &str = "permutation";
-    /// `vbrc` broadcast dims.
-    pub const BROADCAST_DIMS: &str = "broadcast_dims";
-    /// `vreduce` reduction dims.
-    pub const REDUCE_DIMS: &str = "reduce_dims";
     /// Fixpipe channel split flag.
     pub const CHANNEL_SPLIT: &str = "channel_split";
     /// Fixpipe `#hivm.dma_mode<nz2nd|nz2dn>`.
@@ -285,8 +124,6 @@ pub mod hivm_syntax {
     pub const NZ2ND: &str = "nz2nd";
     /// DMA mode NZ to DN.
     pub const NZ2DN: &str = "nz2dn";
-    /// The sum reduction kind.
-    pub const SUM: &str = "<sum>";
     /// Reduction kinds that also produce an index (`<max_with_index>`).
     pub const WITH_INDEX: &str = "with_index";
     /// `hivm.hir.custom` per-operand attributes.
@@ -365,29 +202,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn table_is_sorted_and_unique() {
-        for w in HIVM_OPS.windows(2) {
-            assert!(w[0].name < w[1].name, "{} !< {}", w[0].name, w[1].name);
-        }
-    }
-
-    #[test]
     fn lookups() {
-        assert_eq!(hivm_op("hivm.hir.load").map(|o| o.kind), Some(Load));
-        assert!(hivm_op("hivm.hir.copy").unwrap().is_ub_dma());
-        assert!(hivm_op("hivm.hir.copy")
-            .unwrap()
-            .propagates_among_operands());
-        assert!(!hivm_op("hivm.hir.load")
-            .unwrap()
-            .propagates_among_operands());
-        assert!(
-            hivm_op("hivm.hir.vbrc")
-                .unwrap()
-                .flags
-                .last_dim_broadcast_shifts
-        );
-        assert!(hivm_op("hivm.hir.pointer_cast").is_none());
+        assert!(is_view_like("memref.cast"));
+        assert!(is_view_like("hivm.hir.convert_layout"));
+        assert!(!is_view_like("hivm.hir.bitcast"));
         assert_eq!(view_kind("memref.subview"), Some(ViewKind::Subview));
         assert_eq!(view_kind("memref.alloc"), None);
         assert_eq!(flow_kind("scf.for"), Some(FlowKind::For));

@@ -31,9 +31,9 @@ use std::collections::HashSet;
 use crate::ir::{Attribute, Diagnostic, InsertPoint, Module, OpId, ValueId};
 use crate::pass::{Pass, PassFailed};
 
-use super::common::{callee_of, device_funcs, marks_of, memref_of, target_of};
+use super::common::{callee_of, device_funcs, marks_of, memref_of, target_of, trace_root};
 use super::op_table::{
-    attrs, flow_kind, hivm_op, hivm_syntax, is_root_alloc, view_kind, FlowKind, HivmKind, ViewKind,
+    attrs, flow_kind, hivm_syntax, is_root_alloc, is_view_like, view_kind, FlowKind, ViewKind,
     TRANSFER_READ,
 };
 
@@ -55,7 +55,7 @@ impl Pass for PreMarkStrideAlign {
         }
         for func in device_funcs(m) {
             for op in m.walk(func) {
-                if hivm_op(m.op(op).name()).map(|o| o.kind) != Some(HivmKind::Load) {
+                if !m.op(op).is("hivm.hir.load") {
                     continue;
                 }
                 let Some(&dst) = m.op(op).group(hivm_syntax::OUTS).and_then(<[_]>::first) else {
@@ -64,23 +64,12 @@ impl Pass for PreMarkStrideAlign {
                 if memref_of(m, dst).is_none() || !flows_to_vload_in_vf(m, dst) {
                     continue;
                 }
-                let root = trace_to_root(m, dst);
+                let root = trace_root(m, dst);
                 add_skip_mark(m, root);
             }
         }
         Ok(())
     }
-}
-
-/// `traceToRoot`: follows view-like ops and `memref.cast` to their source.
-fn trace_to_root(m: &Module, mut v: ValueId) -> ValueId {
-    while let Some(op) = m.defining_op(v) {
-        match (view_kind(m.op(op).name()), m.op(op).operand(0)) {
-            (Some(_), Some(src)) => v = src,
-            _ => break,
-        }
-    }
-    v
 }
 
 /// `markSkipStrideAlignForVLoad`: marks an allocation root as skipped,
@@ -120,7 +109,7 @@ fn flows_to_vload_in_vf(m: &Module, v: ValueId) -> bool {
         }
         for u in m.uses(cur).to_vec() {
             let d = m.op(u.op);
-            if view_kind(d.name()).is_some() {
+            if is_view_like(d.name()) {
                 work.extend(d.results().first().copied());
                 continue;
             }

@@ -140,6 +140,7 @@ fn membase_mark_and_enable_pad_rows() {
 fn regbase_seed_example_reaches_the_vector_function() {
     let src = regbase(&ub("  func.func @vf(%arg0: memref<37x5x3xi32, UB>, %i: index) attributes {hivm.vector_function} {
     %s = memref.subview %arg0[%i, 0, 0] [1, 5, 3] [1, 1, 1] : memref<37x5x3xi32, UB> to memref<5x3xi32, strided<[3, 1], offset: ?>, UB>
+    %v = memref.load %s[%i, %i] : memref<5x3xi32, strided<[3, 1], offset: ?>, UB>
     return
   }
   func.func @kernel(%gm: memref<37x5x3xi32, strided<[15, 3, 1]>, #hivm.address_space<gm>>, %i: index) {
@@ -156,6 +157,7 @@ fn regbase_seed_example_reaches_the_vector_function() {
         ub("module attributes {hacc.target = #hacc.target<\"Ascend950PR_9589\">} {
   func.func @vf(%arg0: memref<37x5x3xi32, strided<[40, 8, 1]>, UB>, %arg1: index) attributes {hivm.vector_function} {
     %subview = memref.subview %arg0[%arg1, 0, 0] [1, 5, 3] [1, 1, 1] : memref<37x5x3xi32, strided<[40, 8, 1]>, UB> to memref<5x3xi32, strided<[8, 1], offset: ?>, UB>
+    %0 = memref.load %subview[%arg1, %arg1] : memref<5x3xi32, strided<[8, 1], offset: ?>, UB>
     return
   }
   func.func @kernel(%arg0: memref<37x5x3xi32, strided<[15, 3, 1]>, #hivm.address_space<gm>>, %arg1: index) {
@@ -277,6 +279,7 @@ fn propagation_through_views_loops_and_operands() {
   %a = memref.alloc() : memref<2x3x15xf16, UB>
   %c = memref.collapse_shape %a [[0, 1], [2]] : memref<2x3x15xf16, UB> into memref<6x15xf16, UB>
   annotation.mark %c {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<6x15xf16, UB>
+  hivm.hir.vexp ins(%c : memref<6x15xf16, UB>) outs(%c : memref<6x15xf16, UB>)
   return
 }
 ");
@@ -406,6 +409,7 @@ fn diagnostics_carry_locations() {
     assert_eq!(
         e,
         "t.mlir:3:3: error: size of align bytes should be matched with size of align dims\n\
+         t.mlir:3:3: error: Mismatched storage align marks\n\
          t.mlir:3:3: error: Mismatched storage align marks"
     );
     assert!(succeeded);

@@ -1,362 +1,292 @@
-//! How a marked dim maps across a view-like op: up (from the view to its
-//! source) and down (from the source to the view), and how a view's result
-//! type follows a retyped source.
+//! MLIR's view-op type arithmetic the stride passes rely on: which dims a
+//! rank-reducing `memref.subview` drops (`SubViewOp::getDroppedDims`), the
+//! result type of a subview of a retyped source
+//! (`inferRankReducedResultType`), the reassociation of a `memref.reshape`
+//! (`getReassociationIndicesForReshape`), the result of an
+//! `expand_shape` (`computeExpandedType`), how a dim maps across dropped
+//! dims, and `memref.cast` compatibility (`areCastCompatible`).
 
-use crate::ir::{is_dynamic, Layout, MemRefType, Module, OpId, DYNAMIC};
+use std::collections::BTreeMap;
 
-use super::layout::{normalize_info, AlignInfo};
-use super::op_table::ViewKind;
+use crate::ir::{is_dynamic, Layout, MemRefType, Module, Ofr, OpId, DYNAMIC};
 
-/// The source dims a `memref.subview` keeps, in order (dropped dims are
-/// static unit sizes that the result rank leaves out, matched greedily from
-/// the left like MLIR's rank-reduction mask).
-pub fn subview_kept_dims(m: &Module, op: OpId) -> Option<Vec<usize>> {
-    let parts = m.slice_parts(op)?;
-    let result = m.value_type(m.op(op).result(0)?).as_memref()?;
-    let source = m.value_type(parts.source).as_memref()?;
-    if parts.sizes.len() != source.rank()
-        || parts.offsets.len() != source.rank()
-        || parts.strides.len() != source.rank()
-    {
-        return None;
+use super::strides::{layout_is_identity, sat_mul};
+
+/// `computeMemRefRankReductionMask` (`getDroppedDims`): which source dims
+/// a subview of `sizes` from `source` to `result` drops. Unit sizes are
+/// candidates; when there are more than the rank difference, a candidate
+/// whose stride still appears in the result is kept.
+pub fn dropped_dims(source: &MemRefType, result: &MemRefType, sizes: &[Ofr]) -> Option<Vec<bool>> {
+    let mut unused = vec![false; source.rank()];
+    if source.rank() == result.rank() {
+        return Some(unused);
     }
-    let sizes: Vec<i64> = parts
-        .sizes
-        .iter()
-        .map(|o| o.as_static().unwrap_or(DYNAMIC))
-        .collect();
-    kept_dims(&sizes, &result.shape)
+    for (i, s) in sizes.iter().enumerate() {
+        if s.as_static() == Some(1) {
+            if let Some(u) = unused.get_mut(i) {
+                *u = true;
+            }
+        }
+    }
+    let count = |u: &[bool]| u.iter().filter(|&&x| x).count();
+    if count(&unused) + result.rank() == source.rank() {
+        return Some(unused);
+    }
+    let (orig, _) = source.strides_and_offset()?;
+    let (cand, _) = result.strides_and_offset()?;
+    let occurrences = |s: &[i64]| {
+        let mut map: BTreeMap<i64, usize> = BTreeMap::new();
+        for &x in s {
+            *map.entry(x).or_default() += 1;
+        }
+        map
+    };
+    let mut unaccounted = occurrences(&orig);
+    let candidate = occurrences(&cand);
+    for (dim, u) in unused.iter_mut().enumerate() {
+        if !*u {
+            continue;
+        }
+        let stride = orig[dim];
+        let have = unaccounted.get(&stride).copied().unwrap_or(0);
+        let want = candidate.get(&stride).copied().unwrap_or(0);
+        if have > want {
+            *unaccounted.entry(stride).or_default() -= 1;
+        } else if have == want {
+            *u = false;
+        } else {
+            return None;
+        }
+    }
+    (count(&unused) + result.rank() == source.rank()).then_some(unused)
 }
 
-/// Greedy rank-reduction matching of subview `sizes` against the result
-/// shape.
-pub fn kept_dims(sizes: &[i64], result: &[i64]) -> Option<Vec<usize>> {
-    let mut kept = Vec::with_capacity(result.len());
+/// The dropped dims of `memref.subview` op `op`.
+pub fn subview_dropped_dims(m: &Module, op: OpId) -> Option<Vec<bool>> {
+    let parts = m.slice_parts(op)?;
+    let source = m.value_type(parts.source).as_memref()?;
+    let result = m.value_type(m.op(op).result(0)?).as_memref()?;
+    dropped_dims(source, result, &parts.sizes)
+}
+
+/// `getPrevAlignDimBeforeDrop`: the source dim of result dim `post`
+/// (`None` past the kept dims).
+pub fn prev_dim_before_drop(post: usize, dropped: &[bool]) -> Option<usize> {
+    dropped
+        .iter()
+        .enumerate()
+        .filter(|(_, &d)| !d)
+        .map(|(i, _)| i)
+        .nth(post)
+}
+
+/// `getPostAlignDimAfterDrop`: the number of kept dims up to and
+/// including source dim `prev`, minus one (`-1` when none).
+pub fn post_dim_after_drop(prev: usize, dropped: &[bool]) -> i64 {
+    dropped
+        .iter()
+        .enumerate()
+        .filter(|(i, &d)| !d && *i <= prev)
+        .count() as i64
+        - 1
+}
+
+/// `SubViewOp::inferResultType` then rank reduction to `result_shape`
+/// (`inferRankReducedResultType`): strides multiplied by the subview's
+/// steps, the offset moved by the offsets (dynamic once anything is),
+/// always a strided layout; unit dims dropped greedily
+/// (`computeRankReductionMask`) until the shape matches.
+pub fn infer_rank_reduced_subview_type(
+    result_shape: &[i64],
+    source: &MemRefType,
+    offsets: &[Ofr],
+    sizes: &[Ofr],
+    steps: &[Ofr],
+) -> Option<MemRefType> {
+    let (src_strides, src_offset) = source.strides_and_offset()?;
+    let mut offset = src_offset;
+    for (o, &s) in offsets.iter().zip(&src_strides) {
+        let term = sat_mul(o.as_static().unwrap_or(DYNAMIC), s);
+        offset = if is_dynamic(offset) || is_dynamic(term) {
+            DYNAMIC
+        } else {
+            offset.checked_add(term).unwrap_or(DYNAMIC)
+        };
+    }
+    let shape: Vec<i64> = sizes
+        .iter()
+        .map(|s| s.as_static().unwrap_or(DYNAMIC))
+        .collect();
+    let strides: Vec<i64> = steps
+        .iter()
+        .zip(&src_strides)
+        .map(|(st, &s)| sat_mul(s, st.as_static().unwrap_or(DYNAMIC)))
+        .collect();
+    let (shape, strides) = if result_shape.len() < shape.len() {
+        let unused = rank_reduction_mask(&shape, result_shape)?;
+        let keep = |i: usize| !unused.contains(&i);
+        (
+            shape
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| keep(*i))
+                .map(|(_, &s)| s)
+                .collect(),
+            strides
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| keep(*i))
+                .map(|(_, &s)| s)
+                .collect(),
+        )
+    } else {
+        (shape, strides)
+    };
+    Some(MemRefType {
+        shape,
+        layout: Layout::Strided { strides, offset },
+        ..source.clone()
+    })
+}
+
+/// `computeRankReductionMask` (dynamic sizes match anything but 1).
+fn rank_reduction_mask(original: &[i64], reduced: &[i64]) -> Option<Vec<usize>> {
+    let mut unused = Vec::new();
     let mut j = 0;
-    for (i, &s) in sizes.iter().enumerate() {
-        if j < result.len() && (s == result[j] || is_dynamic(s) || is_dynamic(result[j])) {
-            kept.push(i);
+    for (i, &s) in original.iter().enumerate() {
+        if j < reduced.len() && s != 1 && (is_dynamic(reduced[j]) || is_dynamic(s)) {
             j += 1;
             continue;
         }
+        if j < reduced.len() && s == reduced[j] {
+            j += 1;
+            continue;
+        }
+        unused.push(i);
         if s != 1 {
             return None;
         }
     }
-    (j == result.len()).then_some(kept)
+    (j == reduced.len()).then_some(unused)
 }
 
-/// Reassociation groups of a collapse/expand (or inferred for a reshape):
-/// each group lists dims of the larger-rank side.
-pub fn groups(m: &Module, op: OpId, kind: ViewKind) -> Option<Vec<Vec<usize>>> {
-    match kind {
-        ViewKind::Collapse | ViewKind::Expand => {
-            let src = m.value_type(m.op(op).operand(0)?).as_memref()?;
-            let res = m.value_type(m.op(op).result(0)?).as_memref()?;
-            let (small, big) = if kind == ViewKind::Collapse {
-                (res.rank(), src.rank())
-            } else {
-                (src.rank(), res.rank())
-            };
-            let gs: Vec<Vec<usize>> = m
-                .reassociation(op)?
-                .into_iter()
-                .map(|g| g.into_iter().map(|d| d as usize).collect())
-                .collect();
-            // Malformed reassociations (wrong group count, dims out of
-            // range or out of order) carry nothing.
-            let flat: Vec<usize> = gs.iter().flatten().copied().collect();
-            let ordered = flat.iter().copied().eq(0..big);
-            (gs.len() == small && ordered && gs.iter().all(|g| !g.is_empty())).then_some(gs)
-        }
-        ViewKind::Reshape => {
-            let src = m.value_type(m.op(op).operand(0)?).as_memref()?;
-            let res = m.value_type(m.op(op).result(0)?).as_memref()?;
-            let (small, big) = if src.rank() <= res.rank() {
-                (&src.shape, &res.shape)
-            } else {
-                (&res.shape, &src.shape)
-            };
-            infer_reassociation(small, big)
-        }
-        _ => None,
+/// `getReassociationIndicesForCollapse(source, target)` (source of higher
+/// rank): greedy groups of source dims whose product is each target size,
+/// trailing unit (or dynamic) dims joining the last group.
+pub fn collapse_reassociation(source: &[i64], target: &[i64]) -> Option<Vec<Vec<usize>>> {
+    if source.len() <= target.len() {
+        return None;
     }
-}
-
-/// Groups of `big` dims whose static products give the `small` sizes.
-pub fn infer_reassociation(small: &[i64], big: &[i64]) -> Option<Vec<Vec<usize>>> {
-    let mut out = Vec::with_capacity(small.len());
-    let mut j = 0;
-    for (i, &s) in small.iter().enumerate() {
-        if is_dynamic(s) {
+    let mut sd = 0usize;
+    let mut map: Vec<Vec<usize>> = Vec::new();
+    let mut cur: Vec<usize> = Vec::new();
+    let mut prod = 1i64;
+    while sd < source.len() {
+        let td = map.len();
+        if td == target.len() {
+            break;
+        }
+        let t = target[td];
+        while sd < source.len() - 1 && !is_dynamic(source[sd]) && prod * source[sd] < t {
+            prod *= source[sd];
+            cur.push(sd);
+            sd += 1;
+        }
+        if is_dynamic(source[sd]) && (!is_dynamic(t) || prod != 1) {
             return None;
         }
-        let mut g = Vec::new();
-        let mut prod = 1i64;
-        while j < big.len() && (prod != s || g.is_empty()) {
-            if is_dynamic(big[j]) {
-                return None;
-            }
-            prod = prod.checked_mul(big[j])?;
-            g.push(j);
-            j += 1;
-        }
-        if prod != s {
+        if is_dynamic(t) && !is_dynamic(source[sd]) {
             return None;
         }
-        if i + 1 == small.len() {
-            while j < big.len() && big[j] == 1 {
-                g.push(j);
-                j += 1;
-            }
+        if !is_dynamic(t) && prod * source[sd] != t {
+            return None;
         }
-        out.push(g);
+        cur.push(sd);
+        sd += 1;
+        map.push(std::mem::take(&mut cur));
+        prod = 1;
     }
-    (j == big.len()).then_some(out)
-}
-
-fn last_non_unit(shape: &[i64], group: &[usize]) -> Option<usize> {
-    group
-        .iter()
-        .rev()
-        .copied()
-        .find(|&d| shape.get(d) != Some(&1))
-        .or(group.last().copied())
-}
-
-/// The memref types of a view's source (operand 0) and result (result 0);
-/// `None` when either is missing or not a memref (nothing to map).
-fn memref_ends(m: &Module, op: OpId) -> Option<(&MemRefType, &MemRefType)> {
-    let d = m.op(op);
-    let src = m.value_type(d.operand(0)?).as_memref()?;
-    let res = m.value_type(d.result(0)?).as_memref()?;
-    Some((src, res))
-}
-
-/// Maps an info on a view's result to its source. `Err` carries the
-/// reason the view cannot carry the requirement.
-pub fn up(m: &Module, op: OpId, kind: ViewKind, info: &AlignInfo) -> Result<AlignInfo, String> {
-    let d = m.op(op);
-    let Some((src_ty, res_ty)) = memref_ends(m, op) else {
-        return Ok(Vec::new());
-    };
-    let mut out = Vec::new();
-    match kind {
-        ViewKind::Cast | ViewKind::Reinterpret => {
-            if src_ty.rank() == res_ty.rank() {
-                out = info.clone();
-            }
-        }
-        ViewKind::Subview => {
-            let Some(kept) = subview_kept_dims(m, op) else {
-                return Ok(Vec::new());
-            };
-            for &(dim, b) in info {
-                if let Some(&s) = kept.get(dim) {
-                    out.push((s, b));
-                }
-            }
-        }
-        ViewKind::Collapse | ViewKind::Reshape if src_ty.rank() >= res_ty.rank() => {
-            let Some(gs) = groups(m, op, kind) else {
-                return Ok(Vec::new());
-            };
-            for &(dim, b) in info {
-                if let Some(s) = gs.get(dim).and_then(|g| last_non_unit(&src_ty.shape, g)) {
-                    out.push((s, b));
-                }
-            }
-        }
-        ViewKind::Expand | ViewKind::Reshape | ViewKind::Collapse => {
-            let Some(gs) = groups(m, op, kind) else {
-                return Ok(Vec::new());
-            };
-            for &(dim, b) in info {
-                let Some(i) = gs.iter().position(|g| g.last().is_some_and(|&l| l >= dim)) else {
-                    continue;
-                };
-                let g = &gs[i];
-                let lnu = g.iter().rev().copied().find(|&x| res_ty.shape[x] != 1);
-                match lnu {
-                    None => out.push((i, b)),
-                    Some(l) if l <= dim => out.push((i, b)),
-                    Some(_) => {
-                        let start = g[0];
-                        let units = (start..=dim).all(|x| res_ty.shape[x] == 1);
-                        let earlier = (0..i)
-                            .rev()
-                            .find(|&k| gs[k].iter().any(|&x| res_ty.shape[x] != 1));
-                        match earlier {
-                            Some(k) if units && res_ty.has_identity_layout() => out.push((k, b)),
-                            _ => {
-                                return Err(format!(
-                                    "cannot align {dim} axis for the result of {}",
-                                    d.name()
-                                ))
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        ViewKind::ByteView => {
-            for &(dim, b) in info {
-                let inner =
-                    super::layout::static_volume(&res_ty.shape[(dim + 1).min(res_ty.rank())..]);
-                let bits = i64::from(res_ty.element_bit_width().unwrap_or(8));
-                match inner {
-                    Some(v) if (v * bits / 8) % b == 0 => {}
-                    _ => {
-                        return Err(format!(
-                        "Alignment cannot be satisfied for the result of {} (dim {dim}, {b} bytes)",
-                        d.name()
-                    ))
-                    }
-                }
-            }
-        }
+    if map.len() != target.len() {
+        return None;
     }
-    Ok(normalize_info(out))
-}
-
-/// Maps an info on a view's source to its result.
-pub fn down(m: &Module, op: OpId, kind: ViewKind, info: &AlignInfo) -> AlignInfo {
-    let Some((src_ty, res_ty)) = memref_ends(m, op) else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    match kind {
-        ViewKind::Cast | ViewKind::Reinterpret => {
-            if src_ty.rank() == res_ty.rank() {
-                out = info.clone();
-            }
+    while sd < source.len() {
+        if !is_dynamic(source[sd]) && source[sd] != 1 {
+            return None;
         }
-        ViewKind::Subview => {
-            let Some(kept) = subview_kept_dims(m, op) else {
-                return Vec::new();
-            };
-            for &(dim, b) in info {
-                let n = kept.iter().filter(|&&k| k <= dim).count();
-                if n > 0 {
-                    out.push((n - 1, b));
-                }
-            }
+        if let Some(last) = map.last_mut() {
+            last.push(sd);
         }
-        ViewKind::Collapse | ViewKind::Reshape if src_ty.rank() >= res_ty.rank() => {
-            let Some(gs) = groups(m, op, kind) else {
-                return Vec::new();
-            };
-            for &(dim, b) in info {
-                if let Some(g) = gs.iter().position(|g| g.contains(&dim)) {
-                    out.push((g, b));
-                }
-            }
-        }
-        ViewKind::Expand | ViewKind::Reshape | ViewKind::Collapse => {
-            let Some(gs) = groups(m, op, kind) else {
-                return Vec::new();
-            };
-            for &(dim, b) in info {
-                if let Some(r) = gs.get(dim).and_then(|g| last_non_unit(&res_ty.shape, g)) {
-                    out.push((r, b));
-                }
-            }
-        }
-        ViewKind::ByteView => {}
+        sd += 1;
     }
-    normalize_info(out)
+    Some(map)
 }
 
-/// The result type a view op gets when its source becomes `src`; `None`
-/// when the view cannot express the new layout (the caller falls back to
-/// a dense mirror).
-pub fn retyped_result(
-    m: &Module,
-    op: OpId,
-    kind: ViewKind,
+/// `getReassociationIndicesForReshape(source, target)`: the collapse
+/// groups of the higher-rank side; none for equal ranks.
+pub fn reshape_reassociation(source: &MemRefType, target: &MemRefType) -> Option<Vec<Vec<usize>>> {
+    use std::cmp::Ordering::*;
+    match source.rank().cmp(&target.rank()) {
+        Greater => collapse_reassociation(&source.shape, &target.shape),
+        Less => collapse_reassociation(&target.shape, &source.shape),
+        Equal => None,
+    }
+}
+
+/// `ExpandShapeOp::computeExpandedType`: an identity source stays
+/// identity; otherwise each group's stride is expanded by the sizes to its
+/// right within the group.
+pub fn expanded_type(
     src: &MemRefType,
+    result_shape: &[i64],
+    reassociation: &[Vec<usize>],
 ) -> Option<MemRefType> {
-    let old = m.value_type(m.op(op).result(0)?).as_memref()?.clone();
-    let (strides, offset) = src.strides_and_offset()?;
-    match kind {
-        ViewKind::Cast => Some(old.with_layout(Layout::Strided { strides, offset })),
-        ViewKind::Reinterpret | ViewKind::ByteView => Some(old),
-        ViewKind::Subview => {
-            let parts = m.slice_parts(op)?;
-            let kept = subview_kept_dims(m, op)?;
-            let mut off = offset;
-            for (o, &s) in parts.offsets.iter().zip(&strides) {
-                off = match (o.as_static(), off) {
-                    (Some(o), off) if !is_dynamic(off) && !is_dynamic(s) => off + o * s,
-                    (Some(0), off) => off,
-                    _ => DYNAMIC,
-                };
-            }
-            let new_strides = kept
-                .iter()
-                .map(
-                    |&k| match (parts.strides.get(k).and_then(|o| o.as_static()), strides[k]) {
-                        (Some(step), s) if !is_dynamic(s) => s * step,
-                        _ => DYNAMIC,
-                    },
-                )
-                .collect();
-            Some(old.with_layout(Layout::Strided {
-                strides: new_strides,
-                offset: off,
-            }))
-        }
-        ViewKind::Collapse => {
-            let gs = groups(m, op, kind)?;
-            if strides.len() != src.rank() {
-                return None;
-            }
-            let mut new_strides = Vec::with_capacity(gs.len());
-            for g in &gs {
-                let non_unit: Vec<usize> =
-                    g.iter().copied().filter(|&d| src.shape[d] != 1).collect();
-                for w in non_unit.windows(2) {
-                    let (a, b) = (w[0], w[1]);
-                    let ok = !is_dynamic(strides[a])
-                        && !is_dynamic(strides[b])
-                        && !is_dynamic(src.shape[b])
-                        && strides[a] == strides[b] * src.shape[b];
-                    if !ok {
-                        return None;
-                    }
-                }
-                let inner = non_unit.last().or(g.last()).copied()?;
-                new_strides.push(strides[inner]);
-            }
-            Some(old.with_layout(Layout::Strided {
-                strides: new_strides,
-                offset,
-            }))
-        }
-        ViewKind::Expand => {
-            let gs = groups(m, op, kind)?;
-            if strides.len() != gs.len() {
-                return None;
-            }
-            let mut new_strides = vec![0i64; old.rank()];
-            for (i, g) in gs.iter().enumerate() {
-                let mut s = strides[i];
-                for &d in g.iter().rev() {
-                    new_strides[d] = s;
-                    s = if is_dynamic(s) || is_dynamic(old.shape[d]) {
-                        DYNAMIC
-                    } else {
-                        s * old.shape[d]
-                    };
-                }
-            }
-            Some(old.with_layout(Layout::Strided {
-                strides: new_strides,
-                offset,
-            }))
-        }
-        ViewKind::Reshape => None,
+    if layout_is_identity(src) {
+        return Some(MemRefType {
+            shape: result_shape.to_vec(),
+            layout: Layout::Identity,
+            ..src.clone()
+        });
     }
+    let (strides, offset) = src.strides_and_offset()?;
+    if strides.len() != reassociation.len() {
+        return None;
+    }
+    let mut reverse = Vec::with_capacity(result_shape.len());
+    let mut idx = result_shape.len();
+    for (g, &s) in reassociation.iter().zip(&strides).rev() {
+        let mut cur = s;
+        for _ in 0..g.len() {
+            reverse.push(cur);
+            idx = idx.checked_sub(1)?;
+            cur = sat_mul(cur, result_shape[idx]);
+        }
+    }
+    let mut res: Vec<i64> = reverse.into_iter().rev().collect();
+    res.resize(result_shape.len(), 1);
+    Some(MemRefType {
+        shape: result_shape.to_vec(),
+        layout: Layout::Strided {
+            strides: res,
+            offset,
+        },
+        ..src.clone()
+    })
+}
+
+/// `memref::CastOp::areCastCompatible` for ranked memrefs: same element,
+/// space and rank; sizes, strides and offsets equal wherever both are
+/// static.
+pub fn cast_compatible(a: &MemRefType, b: &MemRefType) -> bool {
+    let agree = |x: i64, y: i64| x == y || is_dynamic(x) || is_dynamic(y);
+    let (Some((sa, oa)), Some((sb, ob))) = (a.strides_and_offset(), b.strides_and_offset()) else {
+        return false;
+    };
+    a.elem == b.elem
+        && a.memory_space == b.memory_space
+        && a.rank() == b.rank()
+        && a.shape.iter().zip(&b.shape).all(|(&x, &y)| agree(x, y))
+        && sa.iter().zip(&sb).all(|(&x, &y)| agree(x, y))
+        && agree(oa, ob)
 }
 
 #[cfg(test)]
@@ -364,24 +294,27 @@ mod tests {
     use super::*;
 
     #[test]
-    fn rank_reduction_matching() {
-        assert_eq!(kept_dims(&[4, 1, 15], &[4, 15]), Some(vec![0, 2]));
-        assert_eq!(kept_dims(&[1, 1, 1], &[1, 1]), Some(vec![0, 1]));
-        assert_eq!(kept_dims(&[2, 15, 1], &[2, 15]), Some(vec![0, 1]));
-        assert_eq!(kept_dims(&[1, 15], &[15]), Some(vec![1]));
-        assert_eq!(kept_dims(&[3, 15], &[15]), None);
-    }
-
-    #[test]
-    fn reassociation_inference() {
+    fn reshape_groups() {
         assert_eq!(
-            infer_reassociation(&[6, 15], &[2, 3, 15]),
+            collapse_reassociation(&[2, 3, 15], &[6, 15]),
             Some(vec![vec![0, 1], vec![2]])
         );
         assert_eq!(
-            infer_reassociation(&[6, 15], &[6, 15, 1]),
+            collapse_reassociation(&[6, 15, 1], &[6, 15]),
             Some(vec![vec![0], vec![1, 2]])
         );
-        assert_eq!(infer_reassociation(&[7], &[2, 3]), None);
+        assert_eq!(collapse_reassociation(&[2, 3], &[7]), None);
+        assert_eq!(
+            collapse_reassociation(&[1, 4, 8], &[4, 8]),
+            Some(vec![vec![0, 1], vec![2]])
+        );
+    }
+
+    #[test]
+    fn drop_mapping() {
+        let dropped = [false, true, false];
+        assert_eq!(prev_dim_before_drop(1, &dropped), Some(2));
+        assert_eq!(post_dim_after_drop(2, &dropped), 1);
+        assert_eq!(post_dim_after_drop(1, &dropped), 0);
     }
 }

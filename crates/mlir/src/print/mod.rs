@@ -1,20 +1,17 @@
 //! The printer, in `mlir-opt`'s canonical style: declarative formats of
 //! [`crate::ir::format`] with the spacing of MLIR's generated printers,
-//! custom forms of the known ops, the generic form (with successors)
+//! custom forms of the known ops (their printers sit beside their readers
+//! in `src/dialect/`), the generic form (with successors)
 //! otherwise, SSA names as `mlir-opt` assigns them ([`Names`]), block
 //! labels with their `// pred:` comments, attribute dictionaries sorted by
 //! name, and `#map` aliases for affine maps.
 
-mod affine;
 pub mod apfloat;
-mod linalg;
-mod llvm;
 mod names;
 mod ods;
-mod ops;
-mod scf;
+pub(crate) mod ops;
 mod segments;
-mod types;
+pub(crate) mod types;
 
 pub use names::Names;
 pub use types::{

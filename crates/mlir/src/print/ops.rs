@@ -3,25 +3,24 @@
 
 use std::fmt::Write;
 
-use crate::ir::ops::{
-    custom_form, Form, ARG_ATTRS, CMPF_PREDICATES, CMPI_PREDICATES, CUSTOM_MACRO_OP, CUSTOM_OP,
-};
+use crate::dialect::shapes::Form::OperandList;
+use crate::dialect::{custom_form, Form};
+use crate::ir::ops::{ARG_ATTRS, CUSTOM_MACRO_OP, CUSTOM_OP};
 use crate::ir::{
     Attribute, BlockId, Module, NamedAttrs, OpId, Piece, RegionId, Type, ValueId, DYNAMIC,
 };
 use crate::print::names::Names;
 use crate::print::types::{
-    write_attr, write_attr_name, write_function_type, write_result_types, write_string,
-    write_symbol, write_type,
+    write_attr, write_attr_name, write_function_type, write_string, write_type,
 };
 
 /// Prints ops with names assigned for the whole module.
 pub struct OpPrinter<'a> {
-    m: &'a Module,
+    pub(crate) m: &'a Module,
     names: Names,
-    out: String,
+    pub(crate) out: String,
     indent: usize,
-    default_dialect: Vec<&'static str>,
+    pub(crate) default_dialect: Vec<&'static str>,
 }
 
 impl<'a> OpPrinter<'a> {
@@ -126,14 +125,14 @@ impl<'a> OpPrinter<'a> {
         format!("^bb{i}")
     }
 
-    fn newline(&mut self) {
+    pub(crate) fn newline(&mut self) {
         self.out.push('\n');
         for _ in 0..self.indent {
             self.out.push_str("  ");
         }
     }
 
-    fn value(&mut self, v: ValueId) {
+    pub(crate) fn value(&mut self, v: ValueId) {
         match self.names.name(v) {
             Some(n) => self.out.push_str(n),
             None => {
@@ -143,7 +142,7 @@ impl<'a> OpPrinter<'a> {
         }
     }
 
-    fn values(&mut self, vs: &[ValueId]) {
+    pub(crate) fn values(&mut self, vs: &[ValueId]) {
         for (i, &v) in vs.iter().enumerate() {
             if i > 0 {
                 self.out.push_str(", ");
@@ -152,11 +151,11 @@ impl<'a> OpPrinter<'a> {
         }
     }
 
-    fn ty(&mut self, t: &Type) {
+    pub(crate) fn ty(&mut self, t: &Type) {
         write_type(&mut self.out, t);
     }
 
-    fn types_of(&mut self, vs: &[ValueId]) {
+    pub(crate) fn types_of(&mut self, vs: &[ValueId]) {
         let m = self.m;
         for (i, &v) in vs.iter().enumerate() {
             if i > 0 {
@@ -168,7 +167,7 @@ impl<'a> OpPrinter<'a> {
 
     /// `T1 {attrs}, T2` for `vs`: each type followed by its non-empty
     /// dictionary from `dicts` (one per value).
-    fn types_with_attrs(&mut self, vs: &[ValueId], dicts: &[Attribute]) {
+    pub(crate) fn types_with_attrs(&mut self, vs: &[ValueId], dicts: &[Attribute]) {
         let m = self.m;
         for (i, (&v, a)) in vs.iter().zip(dicts).enumerate() {
             if i > 0 {
@@ -182,7 +181,7 @@ impl<'a> OpPrinter<'a> {
         }
     }
 
-    fn attr_dict(&mut self, op: OpId, elided: &[&str]) {
+    pub(crate) fn attr_dict(&mut self, op: OpId, elided: &[&str]) {
         let d = &self.m.op(op).attrs;
         let shown: Vec<(&str, &Attribute)> =
             d.iter().filter(|(n, _)| !elided.contains(n)).collect();
@@ -204,7 +203,7 @@ impl<'a> OpPrinter<'a> {
     }
 
     /// The op name as printed: `func.` ops inside functions drop the prefix.
-    fn op_name(&self, name: &str) -> String {
+    pub(crate) fn op_name(&self, name: &str) -> String {
         // Only ops the reader knows by their short name lose the prefix.
         if custom_form(name).is_none() {
             return name.to_string();
@@ -296,7 +295,7 @@ impl<'a> OpPrinter<'a> {
     }
 
     /// Prints a region `{ ... }`.
-    fn region(&mut self, r: RegionId, print_entry_args: bool, print_terminators: bool) {
+    pub(crate) fn region(&mut self, r: RegionId, print_entry_args: bool, print_terminators: bool) {
         self.out.push('{');
         self.indent += 1;
         let blocks = self.m.region_blocks(r).to_vec();
@@ -389,510 +388,19 @@ impl<'a> OpPrinter<'a> {
     }
 
     fn print_custom(&mut self, op: OpId, form: Form) -> bool {
-        let m = self.m;
-        let d = m.op(op);
-        let name = self.op_name(d.name());
-        let operands = d.operands().to_vec();
-        let result_ty = |i: usize| d.result(i).map(|v| m.value_type(v));
-        if form == Form::OperandList && !d.regions().is_empty() {
+        let d = self.m.op(op);
+        if form == Form::Shape(OperandList) && !d.regions().is_empty() {
             return false;
         }
-        match form {
-            Form::Forall => return self.print_forall(op),
-            Form::LinalgReduce => return self.print_linalg_reduce(op),
-            Form::InParallel => return self.print_in_parallel(op),
-            Form::Parallel => return self.print_parallel(op),
-            Form::Module => {
-                self.out.push_str("module");
-                if let Some(n) = d.attr("sym_name").and_then(Attribute::as_str) {
-                    self.out.push(' ');
-                    write_symbol(&mut self.out, n);
-                }
-                let has_attrs = d.attrs.iter().any(|(n, _)| n != "sym_name");
-                if has_attrs {
-                    self.out.push_str(" attributes");
-                    self.attr_dict(op, &["sym_name"]);
-                }
-                let Some(&r) = d.regions().first() else {
-                    return false;
-                };
-                self.out.push(' ');
-                self.default_dialect.push("builtin");
-                self.region(r, false, true);
-                self.default_dialect.pop();
-            }
-            Form::Func => return self.print_func(op),
-            Form::Call => {
-                let Some(callee) = d.attr("callee").and_then(Attribute::as_symbol) else {
-                    return false;
-                };
-                let _ = write!(self.out, "{name} ");
-                write_symbol(&mut self.out, callee);
-                self.out.push('(');
-                self.values(&operands);
-                self.out.push(')');
-                self.attr_dict(op, &["callee"]);
-                self.out.push_str(" : ");
-                self.sig(op);
-            }
-            Form::OperandList => {
-                if !d.regions().is_empty() || !d.results().is_empty() {
-                    return false;
-                }
-                self.operand_list_form(op, &name, &operands);
-            }
-            Form::Constant => {
-                let Some(v) = d.attr("value") else {
-                    return false;
-                };
-                self.out.push_str(&name);
-                self.attr_dict(op, &["value"]);
-                self.out.push(' ');
-                write_attr(&mut self.out, v, false);
-            }
-            Form::SameType => {
-                let Some(t) = result_ty(0) else { return false };
-                self.out.push_str(&name);
-                self.out.push(' ');
-                self.values(&operands);
-                for n in ["overflowFlags", "fastmath"] {
-                    if let Some(Attribute::Opaque(text)) = d.attr(n) {
-                        let _ = write!(self.out, " {text}");
-                    }
-                }
-                self.attr_dict(op, &["overflowFlags", "fastmath"]);
-                self.out.push_str(" : ");
-                self.ty(t);
-            }
-            Form::Cast => {
-                self.operand_list_form(op, &name, &operands);
-                self.out.push_str(" to ");
-                self.types_of(d.results());
-            }
-            Form::Cmp => {
-                let table: &[&str] = if d.name() == "arith.cmpi" {
-                    &CMPI_PREDICATES
-                } else {
-                    &CMPF_PREDICATES
-                };
-                let Some(p) = d.attr("predicate").and_then(Attribute::as_int) else {
-                    return false;
-                };
-                let Some(pred) = usize::try_from(p).ok().and_then(|p| table.get(p)) else {
-                    return false;
-                };
-                if operands.len() != 2 {
-                    return false;
-                }
-                let _ = write!(self.out, "{name} {pred}, ");
-                self.values(&operands);
-                if let Some(Attribute::Opaque(text)) = d.attr("fastmath") {
-                    let _ = write!(self.out, " {text}");
-                }
-                self.attr_dict(op, &["predicate", "fastmath"]);
-                self.out.push_str(" : ");
-                let t = m.value_type(operands[0]);
-                self.ty(t);
-            }
-            Form::Select => {
-                if operands.len() != 3 {
-                    return false;
-                }
-                self.out.push_str(&name);
-                self.out.push(' ');
-                self.values(&operands);
-                self.attr_dict(op, &[]);
-                self.out.push_str(" : ");
-                let ct = m.value_type(operands[0]);
-                if *ct != Type::i1() {
-                    self.ty(ct);
-                    self.out.push_str(", ");
-                }
-                let t = m.value_type(operands[1]);
-                self.ty(t);
-            }
-            Form::AffineMap => {
-                let Some(map) = d.attr("map") else {
-                    return false;
-                };
-                let dims = d.segment(0).to_vec();
-                let syms = d.segment(1).to_vec();
-                let _ = write!(self.out, "{name} ");
-                write_attr(&mut self.out, map, false);
-                self.out.push('(');
-                self.values(&dims);
-                self.out.push(')');
-                if !syms.is_empty() {
-                    self.out.push('[');
-                    self.values(&syms);
-                    self.out.push(']');
-                }
-                self.attr_dict(op, &["map"]);
-            }
-            Form::Alloc => {
-                let Some(t) = result_ty(0) else { return false };
-                self.out.push_str(&name);
-                self.out.push('(');
-                self.values(d.segment(0));
-                self.out.push(')');
-                let syms = d.segment(1).to_vec();
-                if !syms.is_empty() {
-                    self.out.push('[');
-                    self.values(&syms);
-                    self.out.push(']');
-                }
-                self.attr_dict(op, &[]);
-                self.out.push_str(" : ");
-                self.ty(t);
-            }
-            Form::Subview | Form::ReinterpretCast => {
-                let Some(parts) = m.slice_parts(op) else {
-                    return false;
-                };
-                let Some(t) = result_ty(0) else { return false };
-                let _ = write!(self.out, "{name} ");
-                self.value(parts.source);
-                if form == Form::Subview {
-                    self.mixed(&parts.offsets);
-                    self.out.push(' ');
-                    self.mixed(&parts.sizes);
-                    self.out.push(' ');
-                    self.mixed(&parts.strides);
-                } else {
-                    self.out.push_str(" to offset: ");
-                    self.mixed(&parts.offsets);
-                    self.out.push_str(", sizes: ");
-                    self.mixed(&parts.sizes);
-                    self.out.push_str(", strides: ");
-                    self.mixed(&parts.strides);
-                }
-                self.attr_dict(op, &["static_offsets", "static_sizes", "static_strides"]);
-                self.view_types(m.value_type(parts.source), "to", t);
-            }
-            Form::Reassociate => {
-                let Some(re) = d.attr("reassociation") else {
-                    return false;
-                };
-                let Some(t) = result_ty(0) else { return false };
-                let Some(&src) = operands.first() else {
-                    return false;
-                };
-                let _ = write!(self.out, "{name} ");
-                self.value(src);
-                self.out.push(' ');
-                write_attr(&mut self.out, re, true);
-                if let Some(shape) = d
-                    .attr("static_output_shape")
-                    .and_then(Attribute::as_int_array)
-                {
-                    self.out.push_str(" output_shape ");
-                    let dyns = d.segment(1).to_vec();
-                    let mixed = mixed_of(&shape, &dyns);
-                    self.mixed(&mixed);
-                }
-                self.attr_dict(op, &["reassociation", "static_output_shape"]);
-                self.view_types(m.value_type(src), "into", t);
-            }
-            Form::Reshape => {
-                if operands.len() != 2 || d.results().len() != 1 {
-                    return false;
-                }
-                let _ = write!(self.out, "{name} ");
-                self.value(operands[0]);
-                self.out.push('(');
-                self.value(operands[1]);
-                self.out.push(')');
-                self.attr_dict(op, &[]);
-                self.out.push_str(" : ");
-                self.sig(op);
-            }
-            Form::View => {
-                if d.segments.len() != 3 || d.segment(0).len() != 1 || d.segment(1).len() != 1 {
-                    return false;
-                }
-                let Some(t) = result_ty(0) else { return false };
-                let _ = write!(self.out, "{name} ");
-                self.value(operands[0]);
-                self.out.push('[');
-                self.value(operands[1]);
-                self.out.push_str("][");
-                self.values(d.segment(2));
-                self.out.push(']');
-                self.attr_dict(op, &[]);
-                self.view_types(m.value_type(operands[0]), "to", t);
-            }
-            Form::Copy => {
-                if operands.len() != 2 {
-                    return false;
-                }
-                let _ = write!(self.out, "{name} ");
-                self.values(&operands);
-                self.attr_dict(op, &[]);
-                self.view_types(m.value_type(operands[0]), "to", m.value_type(operands[1]));
-            }
-            Form::Load | Form::Store => {
-                let store = form == Form::Store;
-                let base = if store { 1 } else { 0 };
-                let (Some(&mem), true) = (d.segment(base).first(), d.segments.len() == base + 2)
-                else {
-                    return false;
-                };
-                let _ = write!(self.out, "{name} ");
-                if store {
-                    self.value(operands[0]);
-                    self.out.push_str(", ");
-                }
-                self.value(mem);
-                self.out.push('[');
-                self.values(d.segment(base + 1));
-                self.out.push(']');
-                self.attr_dict(op, &[]);
-                self.out.push_str(" : ");
-                let t = m.value_type(mem);
-                self.ty(t);
-            }
-            Form::GetGlobal => {
-                let Some(sym) = d.attr("name").and_then(Attribute::as_symbol) else {
-                    return false;
-                };
-                let Some(t) = result_ty(0) else { return false };
-                let _ = write!(self.out, "{name} ");
-                write_symbol(&mut self.out, sym);
-                self.attr_dict(op, &["name"]);
-                self.out.push_str(" : ");
-                self.ty(t);
-            }
-            Form::Global => {
-                let (Some(sym), Some(t)) = (
-                    d.attr("sym_name").and_then(Attribute::as_str),
-                    d.attr("type").and_then(Attribute::as_type),
-                ) else {
-                    return false;
-                };
-                self.out.push_str(&name);
-                if let Some(v) = d.attr("sym_visibility").and_then(Attribute::as_str) {
-                    self.out.push(' ');
-                    write_string(&mut self.out, v);
-                }
-                if d.has_attr("constant") {
-                    self.out.push_str(" constant");
-                }
-                self.out.push(' ');
-                write_symbol(&mut self.out, sym);
-                self.out.push_str(" : ");
-                self.ty(t);
-                match d.attr("initial_value") {
-                    Some(Attribute::Unit) => self.out.push_str(" = uninitialized"),
-                    Some(a) => {
-                        self.out.push_str(" = ");
-                        write_attr(&mut self.out, a, false);
-                    }
-                    None => {}
-                }
-                self.attr_dict(
-                    op,
-                    &[
-                        "sym_visibility",
-                        "constant",
-                        "sym_name",
-                        "type",
-                        "initial_value",
-                    ],
-                );
-            }
-            Form::Dim => {
-                if operands.len() != 2 {
-                    return false;
-                }
-                let _ = write!(self.out, "{name} ");
-                self.values(&operands);
-                self.attr_dict(op, &[]);
-                self.out.push_str(" : ");
-                let t = m.value_type(operands[0]);
-                self.ty(t);
-            }
-            Form::For => return self.print_for(op),
-            Form::If => return self.print_if(op),
-            Form::While => {
-                if d.regions().len() != 2 {
-                    return false;
-                }
-                let Some(before) = m.entry_block(op, 0) else {
-                    return false;
-                };
-                let args = m.block_args(before).to_vec();
-                if args.len() != operands.len() {
-                    return false;
-                }
-                let _ = write!(self.out, "{name} (");
-                for (i, (&a, &init)) in args.iter().zip(&operands).enumerate() {
-                    if i > 0 {
-                        self.out.push_str(", ");
-                    }
-                    self.value(a);
-                    self.out.push_str(" = ");
-                    self.value(init);
-                }
-                self.out.push_str(") : ");
-                self.sig(op);
-                self.out.push(' ');
-                self.region(d.regions()[0], false, true);
-                self.out.push_str(" do ");
-                self.region(d.regions()[1], true, true);
-                if !d.attrs.is_empty() {
-                    self.out.push_str(" attributes");
-                    self.attr_dict(op, &[]);
-                }
-            }
-            Form::Condition => {
-                let Some((&cond, args)) = operands.split_first() else {
-                    return false;
-                };
-                let _ = write!(self.out, "{name}(");
-                self.value(cond);
-                self.out.push(')');
-                if !args.is_empty() {
-                    self.out.push(' ');
-                    self.values(args);
-                }
-                self.attr_dict(op, &[]);
-                if !args.is_empty() {
-                    self.out.push_str(" : ");
-                    self.types_of(args);
-                }
-            }
-            Form::TransferRead | Form::TransferWrite => {
-                let read = form == Form::TransferRead;
-                if d.segments.len() != 4 {
-                    return false;
-                }
-                let _ = write!(self.out, "{name} ");
-                let (vec, base, idx, extra, mask) = if read {
-                    (None, d.segment(0), d.segment(1), d.segment(2), d.segment(3))
-                } else {
-                    (
-                        d.segment(0).first().copied(),
-                        d.segment(1),
-                        d.segment(2),
-                        &[][..],
-                        d.segment(3),
-                    )
-                };
-                let (Some(&base), idx, extra, mask) =
-                    (base.first(), idx.to_vec(), extra.to_vec(), mask.to_vec())
-                else {
-                    return false;
-                };
-                if let Some(v) = vec {
-                    self.value(v);
-                    self.out.push_str(", ");
-                }
-                self.value(base);
-                self.out.push('[');
-                self.values(&idx);
-                self.out.push(']');
-                for v in extra.into_iter().chain(mask) {
-                    self.out.push_str(", ");
-                    self.value(v);
-                }
-                self.attr_dict(op, &[]);
-                self.out.push_str(" : ");
-                let bt = m.value_type(base);
-                if read {
-                    let Some(t) = result_ty(0) else { return false };
-                    self.ty(bt);
-                    self.out.push_str(", ");
-                    self.ty(t);
-                } else {
-                    let Some(v) = vec else { return false };
-                    let vt = m.value_type(v);
-                    self.ty(vt);
-                    self.out.push_str(", ");
-                    self.ty(bt);
-                }
-            }
-            Form::ConstantMask => {
-                let Some(sizes) = d.attr("mask_dim_sizes").and_then(Attribute::as_int_array) else {
-                    return false;
-                };
-                let Some(t) = result_ty(0) else { return false };
-                let _ = write!(self.out, "{name} ");
-                write_attr(
-                    &mut self.out,
-                    &Attribute::Array(sizes.into_iter().map(Attribute::i64).collect()),
-                    true,
-                );
-                self.attr_dict(op, &["mask_dim_sizes"]);
-                self.out.push_str(" : ");
-                self.ty(t);
-            }
-            Form::CreateMask => {
-                let Some(t) = result_ty(0) else { return false };
-                let _ = write!(self.out, "{name} ");
-                self.values(&operands);
-                self.attr_dict(op, &[]);
-                self.out.push_str(" : ");
-                self.ty(t);
-            }
-            Form::VectorTranspose => {
-                let Some(perm) = d.attr("permutation").and_then(Attribute::as_int_array) else {
-                    return false;
-                };
-                let (Some(t), Some(&src)) = (result_ty(0), operands.first()) else {
-                    return false;
-                };
-                let _ = write!(self.out, "{name} ");
-                self.value(src);
-                self.out.push_str(", ");
-                write_attr(
-                    &mut self.out,
-                    &Attribute::Array(perm.into_iter().map(Attribute::i64).collect()),
-                    true,
-                );
-                self.attr_dict(op, &["permutation"]);
-                self.view_types(m.value_type(src), "to", t);
-            }
-            Form::AffineLoad => return self.print_affine_access(op, &name, false),
-            Form::AffineStore => return self.print_affine_access(op, &name, true),
-            Form::MemrefTranspose => return self.print_memref_transpose(op, &name),
-            Form::SymbolicInt => return self.print_symbolic_int(op, &name),
-            Form::LlvmConstant => return self.print_llvm_constant(op, &name),
-            Form::LlvmAlloca => return self.print_llvm_alloca(op, &name),
-            Form::LlvmLoad => return self.print_llvm_access(op, &name, false),
-            Form::LlvmStore => return self.print_llvm_access(op, &name, true),
-            Form::BindSymbolicShape => return self.print_bind_symbolic_shape(op, &name),
-            Form::MultiReduction => {
-                let (Some(Attribute::Opaque(kind)), Some(dims)) = (
-                    d.attr("kind"),
-                    d.attr("reduction_dims").and_then(Attribute::as_int_array),
-                ) else {
-                    return false;
-                };
-                let Some(t) = result_ty(0) else { return false };
-                if operands.len() != 2 {
-                    return false;
-                }
-                let _ = write!(self.out, "{name} {kind}, ");
-                self.values(&operands);
-                self.out.push(' ');
-                write_attr(
-                    &mut self.out,
-                    &Attribute::Array(dims.into_iter().map(Attribute::i64).collect()),
-                    true,
-                );
-                self.attr_dict(op, &["kind", "reduction_dims"]);
-                self.view_types(m.value_type(operands[0]), "to", t);
-            }
-            Form::Structured => return self.print_structured(op),
-        }
-        true
+        let name = self.op_name(d.name());
+        self.print_custom_form(op, form, &name)
     }
 
     /// Prints the op's `(operand types) -> (result types)`.
     /// `name %a, %b {attrs} : T, U`: the operand list, the attribute
     /// dictionary and the operand types (operands and types only when there
     /// are operands).
-    fn operand_list_form(&mut self, op: OpId, name: &str, operands: &[ValueId]) {
+    pub(crate) fn operand_list_form(&mut self, op: OpId, name: &str, operands: &[ValueId]) {
         self.out.push_str(name);
         if !operands.is_empty() {
             self.out.push(' ');
@@ -906,7 +414,7 @@ impl<'a> OpPrinter<'a> {
     }
 
     /// `%v` or, when `typed`, `%v : T` (the reader's `parse_opt_typed_operand`).
-    fn opt_typed_value(&mut self, v: ValueId, typed: bool) {
+    pub(crate) fn opt_typed_value(&mut self, v: ValueId, typed: bool) {
         self.value(v);
         if typed {
             self.out.push_str(" : ");
@@ -917,7 +425,7 @@ impl<'a> OpPrinter<'a> {
 
     /// ` : SRC WORD RES` (`to` or `into`): the type trailer of view-like ops
     /// and copies (the reader's `parse_view_types`).
-    fn view_types(&mut self, src: &Type, word: &str, res: &Type) {
+    pub(crate) fn view_types(&mut self, src: &Type, word: &str, res: &Type) {
         self.out.push_str(" : ");
         self.ty(src);
         self.out.push(' ');
@@ -928,7 +436,7 @@ impl<'a> OpPrinter<'a> {
 
     /// A function argument or result type and, when it has any, its
     /// attribute dictionary: `T {name = value}`.
-    fn ty_with_attrs(&mut self, t: &Type, attrs: Option<&NamedAttrs>) {
+    pub(crate) fn ty_with_attrs(&mut self, t: &Type, attrs: Option<&NamedAttrs>) {
         self.ty(t);
         if let Some(a) = attrs {
             self.out.push(' ');
@@ -936,7 +444,7 @@ impl<'a> OpPrinter<'a> {
         }
     }
 
-    fn sig(&mut self, op: OpId) {
+    pub(crate) fn sig(&mut self, op: OpId) {
         let d = self.m.op(op);
         let inputs: Vec<Type> = d
             .operands()
@@ -951,7 +459,7 @@ impl<'a> OpPrinter<'a> {
         write_function_type(&mut self.out, &crate::ir::FunctionType { inputs, results });
     }
 
-    fn mixed(&mut self, list: &[crate::ir::Ofr]) {
+    pub(crate) fn mixed(&mut self, list: &[crate::ir::Ofr]) {
         self.out.push('[');
         for (i, o) in list.iter().enumerate() {
             if i > 0 {
@@ -968,156 +476,7 @@ impl<'a> OpPrinter<'a> {
         self.out.push(']');
     }
 
-    fn print_func(&mut self, op: OpId) -> bool {
-        let m = self.m;
-        let d = m.op(op);
-        let (Some(sym), Some(fty)) = (m.func_name(op), m.func_type(op)) else {
-            return false;
-        };
-        let body = m.func_body(op);
-        let args: Vec<ValueId> = body.map(|b| m.block_args(b).to_vec()).unwrap_or_default();
-        if body.is_some() && args.len() != fty.inputs.len() {
-            return false;
-        }
-        self.out.push_str(d.name());
-        self.out.push(' ');
-        if let Some(v) = d.attr("sym_visibility").and_then(Attribute::as_str) {
-            let _ = write!(self.out, "{v} ");
-        }
-        write_symbol(&mut self.out, sym);
-        self.out.push('(');
-        let dict_at = |name: &str, i: usize| {
-            d.attr(name)
-                .and_then(Attribute::as_array)
-                .and_then(|a| a.get(i))
-                .and_then(Attribute::as_dict)
-                .filter(|d| !d.is_empty())
-        };
-        for (i, t) in fty.inputs.iter().enumerate() {
-            if i > 0 {
-                self.out.push_str(", ");
-            }
-            if body.is_some() {
-                self.value(args[i]);
-                self.out.push_str(": ");
-            }
-            self.ty_with_attrs(t, dict_at("arg_attrs", i));
-        }
-        self.out.push(')');
-        if !fty.results.is_empty() {
-            self.out.push_str(" -> ");
-            let any_attrs = (0..fty.results.len()).any(|i| dict_at("res_attrs", i).is_some());
-            if any_attrs {
-                self.out.push('(');
-                for (i, t) in fty.results.iter().enumerate() {
-                    if i > 0 {
-                        self.out.push_str(", ");
-                    }
-                    self.ty_with_attrs(t, dict_at("res_attrs", i));
-                }
-                self.out.push(')');
-            } else {
-                write_result_types(&mut self.out, &fty.results);
-            }
-        }
-        let elided = [
-            "sym_name",
-            "function_type",
-            "sym_visibility",
-            "arg_attrs",
-            "res_attrs",
-        ];
-        if d.attrs.iter().any(|(n, _)| !elided.contains(&n)) {
-            self.out.push_str(" attributes");
-            self.attr_dict(op, &elided);
-        }
-        if let Some(&r) = d.regions().first() {
-            if !m.region_blocks(r).is_empty() {
-                self.out.push(' ');
-                self.default_dialect.push("func");
-                self.region(r, false, true);
-                self.default_dialect.pop();
-            }
-        }
-        true
-    }
-
-    fn print_for(&mut self, op: OpId) -> bool {
-        let m = self.m;
-        let Some(parts) = m.for_parts(op) else {
-            return false;
-        };
-        if parts.iter_args.len() != parts.inits.len() || parts.results.len() != parts.inits.len() {
-            return false;
-        }
-        let name = self.op_name("scf.for");
-        let _ = write!(self.out, "{name} ");
-        self.value(parts.iv);
-        self.out.push_str(" = ");
-        self.value(parts.lower);
-        self.out.push_str(" to ");
-        self.value(parts.upper);
-        self.out.push_str(" step ");
-        self.value(parts.step);
-        if !parts.inits.is_empty() {
-            self.out.push_str(" iter_args(");
-            for (i, (&a, &init)) in parts.iter_args.iter().zip(&parts.inits).enumerate() {
-                if i > 0 {
-                    self.out.push_str(", ");
-                }
-                self.value(a);
-                self.out.push_str(" = ");
-                self.value(init);
-            }
-            self.out.push_str(") -> (");
-            self.types_of(&parts.results);
-            self.out.push(')');
-        }
-        self.out.push(' ');
-        let ivt = m.value_type(parts.iv);
-        if *ivt != Type::Index {
-            self.out.push_str(" : ");
-            self.ty(ivt);
-            self.out.push(' ');
-        }
-        let r = m.op(op).regions()[0];
-        self.region(r, false, !parts.inits.is_empty());
-        self.attr_dict(op, &[]);
-        true
-    }
-
-    fn print_if(&mut self, op: OpId) -> bool {
-        let m = self.m;
-        let d = m.op(op);
-        if d.regions().len() != 2 || d.operands().len() != 1 {
-            return false;
-        }
-        let name = self.op_name("scf.if");
-        let _ = write!(self.out, "{name} ");
-        self.value(d.operands()[0]);
-        let results = d.results().to_vec();
-        if !results.is_empty() {
-            self.out.push_str(" -> (");
-            self.types_of(&results);
-            self.out.push(')');
-        }
-        self.out.push(' ');
-        let (then_r, else_r) = (d.regions()[0], d.regions()[1]);
-        let print_terms = !results.is_empty();
-        self.region(then_r, false, print_terms);
-        let else_nonempty = m
-            .region_blocks(else_r)
-            .iter()
-            .any(|&b| m.first_op(b).is_some());
-        if else_nonempty {
-            self.out.push_str(" else ");
-            self.region(else_r, false, print_terms);
-        }
-        self.attr_dict(op, &[]);
-        true
-    }
-
-    fn print_structured(&mut self, op: OpId) -> bool {
+    pub(crate) fn print_structured(&mut self, op: OpId) -> bool {
         let m = self.m;
         let d = m.op(op);
         let Some(syntax) = d.syntax.as_deref() else {
@@ -1279,7 +638,7 @@ impl<'a> OpPrinter<'a> {
     }
 }
 
-fn mixed_of(statics: &[i64], dyns: &[ValueId]) -> Vec<crate::ir::Ofr> {
+pub(crate) fn mixed_of(statics: &[i64], dyns: &[ValueId]) -> Vec<crate::ir::Ofr> {
     let mut it = dyns.iter();
     statics
         .iter()

@@ -3,12 +3,12 @@
 //! in-place rules test, and the pipe an op runs on.
 //!
 //! HIVM ops answer from the table generated from their ODS trait lists
-//! ([`crate::ir::ods::op_traits`]); `hivm.hir.copy` and `hivm.hir.vbrc`
+//! ([`crate::ir::ods::traits_of`], read through [`PlanTraits`]); `hivm.hir.copy` and `hivm.hir.vbrc`
 //! compute their pipe from their memory spaces (`GetPipe.cpp`); upstream
 //! destination-style ops (linalg, hfusion, `tensor.insert_slice`,
 //! `bufferization.materialize_in_destination`) are listed here.
 
-use crate::ir::ods::{op_traits, OdsTraits};
+use crate::ir::ods::traits_of;
 use crate::ir::{Attribute, Module, OpId, Type, ValueId};
 
 /// A hardware pipe (HIVM's `PIPE` enum).
@@ -84,16 +84,65 @@ pub fn address_space_of(t: &Type) -> Option<String> {
     }
 }
 
-/// The generated traits of `op`, for HIVM ops.
-pub fn traits(m: &Module, op: OpId) -> Option<&'static OdsTraits> {
-    op_traits(m.op(op).name())
+/// The interfaces and traits of an HIVM op that memory planning asks
+/// about, read from its ODS trait list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlanTraits {
+    /// `HIVMStructuredOpInterface`.
+    pub structured: bool,
+    /// `DestinationStyleOpInterface` (every structured op is one).
+    pub dps: bool,
+    /// `ExtraBufferOpInterface` (temporary buffers).
+    pub extra_buffer: bool,
+    /// `ElementwiseNaryOpTrait<N>` (0: not elementwise).
+    pub elementwise_nary: u8,
+    /// `SameOperandsElementType`.
+    pub same_operands_element_type: bool,
+    /// `BroadcastableOTF`: may broadcast inline (`broadcast` attribute).
+    pub broadcastable_otf: bool,
+    /// `TransposableOTF`: may transpose inline (`transpose` attribute).
+    pub transposable_otf: bool,
+    /// `OpPipeTrait<"PIPE::X">`: the op's pipe (`PIPE_V`, `PIPE_MTE2`, ...).
+    pub pipe: Option<&'static str>,
+}
+
+impl PlanTraits {
+    /// The traits of HIVM op `name`.
+    pub fn of(name: &str) -> Option<PlanTraits> {
+        let t = traits_of(name)?;
+        let structured = t.has("HIVMStructuredOpInterface");
+        let arg = |trait_name: &str| {
+            t.traits.iter().find_map(|s| {
+                s.strip_prefix(trait_name)?
+                    .strip_prefix('<')?
+                    .strip_suffix('>')
+            })
+        };
+        Some(PlanTraits {
+            structured,
+            dps: structured || t.has("DestinationStyleOpInterface"),
+            extra_buffer: t.has("ExtraBufferOpInterface"),
+            elementwise_nary: arg("ElementwiseNaryOpTrait")
+                .and_then(|n| n.trim().parse().ok())
+                .unwrap_or(0),
+            same_operands_element_type: t.has("SameOperandsElementType"),
+            broadcastable_otf: t.has("BroadcastableOTF"),
+            transposable_otf: t.has("TransposableOTF"),
+            pipe: arg("OpPipeTrait").map(|p| p.trim_matches('"').trim_start_matches("PIPE::")),
+        })
+    }
+}
+
+/// The ODS traits of `op`, for HIVM ops.
+pub fn traits(m: &Module, op: OpId) -> Option<PlanTraits> {
+    PlanTraits::of(m.op(op).name())
 }
 
 /// Whether `op` implements `DestinationStyleOpInterface`.
 pub fn is_dps(m: &Module, op: OpId) -> bool {
     let d = m.op(op);
     let name = d.name();
-    if let Some(t) = op_traits(name) {
+    if let Some(t) = PlanTraits::of(name) {
         return t.dps;
     }
     if name.starts_with("linalg.") || name.starts_with("hfusion.") {
@@ -303,4 +352,35 @@ pub fn is_loop_like(name: &str) -> bool {
         name,
         "scf.for" | "scf.while" | "scf.forall" | "scf.parallel" | "affine.for" | "affine.parallel"
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PlanTraits;
+
+    fn t(name: &str) -> PlanTraits {
+        PlanTraits::of(name).expect("an HIVM op")
+    }
+
+    #[test]
+    fn plan_traits_read_the_ods_trait_lists() {
+        let vadd = t("hivm.hir.vadd");
+        assert!(vadd.structured && vadd.dps && vadd.extra_buffer);
+        assert_eq!(vadd.elementwise_nary, 2);
+        assert!(vadd.same_operands_element_type && vadd.broadcastable_otf && vadd.transposable_otf);
+        assert_eq!(vadd.pipe, Some("PIPE_V"));
+        let vsel = t("hivm.hir.vsel");
+        assert_eq!(vsel.elementwise_nary, 3);
+        assert!(!vsel.same_operands_element_type);
+        assert_eq!(t("hivm.hir.load").pipe, Some("PIPE_MTE2"));
+        assert_eq!(t("hivm.hir.store").pipe, Some("PIPE_MTE3"));
+        assert_eq!(t("hivm.hir.fixpipe").pipe, Some("PIPE_FIX"));
+        // A macro op names several pipes, not one.
+        assert_eq!(t("hivm.hir.mmadL1").pipe, None);
+        let vreduce = t("hivm.hir.vreduce");
+        assert_eq!(vreduce.elementwise_nary, 0);
+        assert!(vreduce.extra_buffer && !vreduce.broadcastable_otf);
+        assert!(!t("hivm.hir.load").extra_buffer);
+        assert_eq!(PlanTraits::of("memref.alloc"), None);
+    }
 }
