@@ -8,7 +8,9 @@
 //! followed by the source line. Exit codes: 0 success, 1 a pass failed
 //! (signalled failure; an error a pass only emits, such as `unsupport
 //! flatten op`, is printed and the module still is, with exit 0, as
-//! mlir-opt does), 2 bad input (unreadable file, syntax error, unknown flag). With
+//! mlir-opt does), 2 bad input (unreadable file, syntax error, unknown flag
+//! or option value, a program a pass rejects, such as a dynamic-shaped
+//! allocation `-hivm-plan-memory` cannot plan). With
 //! `-verify-diagnostics` the diagnostics are checked against
 //! `// expected-error {{...}}` comments instead of printed, and only a
 //! mismatch fails the run.
@@ -434,7 +436,9 @@ pub fn run(args: &[String]) -> ExitCode {
                 } else {
                     Some(cx.stdout)
                 };
-                (cx.diags, output, false, !ok)
+                // A pass that rejects its input (see `PassContext::bad_input`)
+                // makes the run exit 2 like a reading error.
+                (cx.diags, output, !ok && cx.bad_input, !ok)
             }
         };
         if opts.verify {

@@ -90,7 +90,8 @@ pub struct PlanOutcome {
 pub struct PlanFailure {
     /// The errors (and warnings before them).
     pub diagnostics: Vec<Diagnostic>,
-    /// The input could not be read (exit 2), rather than planned (exit 1).
+    /// The input could not be read or is a program the planner rejects
+    /// (exit 2), rather than one whose buffers do not fit (exit 1).
     pub bad_input: bool,
 }
 
@@ -158,8 +159,8 @@ pub fn plan_module(
     match result {
         Ok(()) => Ok((cx, chip)),
         Err(_) => Err(PlanFailure {
+            bad_input: cx.bad_input,
             diagnostics: cx.diags,
-            bad_input: false,
         }),
     }
 }

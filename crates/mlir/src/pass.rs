@@ -78,6 +78,10 @@ pub struct PassContext {
     pub debug: String,
     /// The debug types enabled with `-debug-only` (MLIR's `DEBUG_TYPE`s).
     pub debug_only: Vec<String>,
+    /// Set by a pass whose failure is the input's fault (a program or
+    /// option value it does not accept: exit 2), as opposed to a request
+    /// it understood but cannot meet (no placement fits: exit 1).
+    pub bad_input: bool,
 }
 
 impl PassContext {

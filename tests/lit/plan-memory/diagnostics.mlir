@@ -2,7 +2,8 @@
 // RUN: not tilemem opt %s -hacc-append-device-spec=target=Ascend910B1 -hivm-plan-memory -split-input-file -o %t.never 2>&1 | FileCheck %s --check-prefix=EXIT
 // RUN: not test -e %t.never
 // The errors of the reference, word for word, at its locations. A failing
-// function stops the pass: nothing is printed, nothing written, exit 1.
+// function stops the pass: nothing is printed, nothing written (exit 2 for
+// a program the pass rejects, 1 for an overflow: crates/cli/tests/opt_plan_memory.rs).
 // EXIT: error: Alloc buffer not at UB space!
 
 func.func @no_space(%g: memref<16xf32>) {

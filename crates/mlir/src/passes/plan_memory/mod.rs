@@ -363,6 +363,20 @@ pub type FuncPlan = HashMap<ValueId, Vec<u64>>;
 
 const RETRIES: u32 = 20;
 
+/// Why a function was not planned.
+enum FuncFailure {
+    /// The function is not one PlanMemory accepts (bad input, exit 2).
+    Rejected(Diagnostic),
+    /// No placement was found within capacity (exit 1).
+    Overflow(Diagnostic),
+}
+
+impl From<Diagnostic> for FuncFailure {
+    fn from(d: Diagnostic) -> Self {
+        FuncFailure::Rejected(d)
+    }
+}
+
 /// Plans `func` (`planMemoryForFuncOp`): up to 20 attempts, one per
 /// shuffle seed; only the last failure is reported.
 fn plan_func(
@@ -373,7 +387,7 @@ fn plan_func(
     vf: &VfReuse,
     cv_allowed: &HashSet<(i32, i32)>,
     cx: &mut PassContext,
-) -> Result<FuncPlan, Diagnostic> {
+) -> Result<FuncPlan, FuncFailure> {
     let specs = specs_of(m, func, opts)?;
     let caller = vf.caller(func);
     for attempt in 0..RETRIES {
@@ -418,7 +432,7 @@ fn plan_func(
                 }
                 return Ok(plan.offsets);
             }
-            Err(PlanError::Fatal(msg)) => return Err(Diagnostic::error(m.op(func).loc, msg)),
+            Err(PlanError::Fatal(msg)) => return Err(Diagnostic::error(m.op(func).loc, msg).into()),
             Err(PlanError::Overflow(o)) if attempt + 1 == RETRIES => {
                 let cap = plan.space_info(&o.scope).map_or(0, |s| s.1);
                 let mut msg = format!(
@@ -433,7 +447,10 @@ fn plan_func(
                     let (json, file) = plan.display_json(Some(&msg));
                     write_display(&json, &file, cx);
                 }
-                return Err(Diagnostic::error(m.op(func).loc, msg));
+                return Err(FuncFailure::Overflow(Diagnostic::error(
+                    m.op(func).loc,
+                    msg,
+                )));
             }
             Err(PlanError::Overflow(_)) => {}
         }
@@ -593,8 +610,13 @@ pub fn run(
                 }
                 plans.push((f, p));
             }
-            Err(d) => {
+            Err(FuncFailure::Overflow(d)) => {
                 cx.diags.push(d);
+                return Err(PassFailed);
+            }
+            Err(FuncFailure::Rejected(d)) => {
+                cx.diags.push(d);
+                cx.bad_input = true;
                 return Err(PassFailed);
             }
         }
@@ -617,7 +639,9 @@ pub fn run(
         }
         .and_then(|()| rewrite::hoist_multi_buffer_casts(module, f));
         if let Err(d) = result {
+            // The rewrite refuses allocations it cannot express.
             cx.diags.push(d);
+            cx.bad_input = true;
             return Err(PassFailed);
         }
     }
