@@ -103,41 +103,116 @@ fn plan(
     node_limit: Option<u64>,
     penalty_first: bool,
 ) -> PyResult<Planned> {
-    let soc = Soc::from_name(target).ok_or_else(|| {
-        PyValueError::new_err(format!(
-            "unknown target '{target}'; use 910b, 950, 310b or none"
-        ))
-    })?;
-    let mode = PlannerMode::from_name(planner).ok_or_else(|| {
-        PyValueError::new_err(format!(
-            "unknown planner '{planner}'; use pypto, dsa-rp, ptoas or optimal"
-        ))
-    })?;
-    let names: Option<Vec<&str>> = passes
-        .as_ref()
-        .map(|v| v.iter().map(String::as_str).collect());
-    let selected = select_passes(mode, names.as_deref(), stop_after.as_deref())
-        .map_err(PyValueError::new_err)?;
-    let time_limit = match time_limit {
-        None => Some(Duration::from_secs(10)),
-        Some(t) if t.is_finite() && t >= 0.0 => Some(Duration::from_secs_f64(t)),
-        Some(_) => {
-            return Err(PyValueError::new_err(
-                "time_limit must be a non-negative number of seconds",
-            ))
-        }
-    };
-    let node_limit = node_limit.unwrap_or(tilemem_pto::passes::dsa_rp::DEFAULT_NODE_LIMIT);
+    let setup = Setup::new(target, planner, passes, stop_after, time_limit, node_limit, penalty_first)?;
     detached(py, move || {
         let mut program = tilemem_pto::parse::parse(&text)
             .map_err(|e| Fail::Parse(Where::at(file, e.line, e.col), e.message))?;
-        let mut ctx = PassContext::new(soc, mode);
-        ctx.dsa.time_limit = time_limit;
-        ctx.dsa.node_limit = (node_limit > 0).then_some(node_limit);
-        if penalty_first {
+        let (report, diagnostics) = setup.run(&mut program, file)?;
+        Ok((tilemem_pto::print::print(&program), report, diagnostics))
+    })
+}
+
+/// Plans a PyPTO MessagePack document (`pypto.ir.serialize(program)`) and
+/// returns the planned document, the JSON report and the diagnostics:
+/// what `tilemem plan K.msgpack -o K.out.msgpack` does, GIL released
+/// throughout.
+#[pyfunction]
+#[pyo3(signature = (data, target="910b", planner="pypto", passes=None, stop_after=None,
+                    file="<document>", time_limit=None, node_limit=None, penalty_first=false))]
+#[allow(clippy::too_many_arguments)]
+fn plan_document<'py>(
+    py: Python<'py>,
+    data: Vec<u8>,
+    target: &str,
+    planner: &str,
+    passes: Option<Vec<String>>,
+    stop_after: Option<String>,
+    file: &str,
+    time_limit: Option<f64>,
+    node_limit: Option<u64>,
+    penalty_first: bool,
+) -> PyResult<(Bound<'py, pyo3::types::PyBytes>, String, Vec<String>)> {
+    let setup = Setup::new(target, planner, passes, stop_after, time_limit, node_limit, penalty_first)?;
+    let (out, report, diagnostics) = detached(py, move || {
+        let (mut program, origin) = tilemem_pto::msgpack::read_with_origin(&data)
+            .map_err(|e| Fail::Parse(Where::at(file, 0, 0), e.to_string()))?;
+        let (report, diagnostics) = setup.run(&mut program, file)?;
+        let out = tilemem_pto::msgpack::write_program(&program, &origin)
+            .map_err(|e| Fail::Plan(Where::at(file, 0, 0), e.to_string()))?;
+        Ok((out, report, diagnostics))
+    })?;
+    Ok((pyo3::types::PyBytes::new(py, &out), report, diagnostics))
+}
+
+/// What `plan` and `plan_document` share: the checked arguments and the
+/// pipeline run.
+struct Setup {
+    soc: Soc,
+    mode: PlannerMode,
+    selected: Vec<PassId>,
+    time_limit: Option<Duration>,
+    node_limit: u64,
+    penalty_first: bool,
+}
+
+impl Setup {
+    fn new(
+        target: &str,
+        planner: &str,
+        passes: Option<Vec<String>>,
+        stop_after: Option<String>,
+        time_limit: Option<f64>,
+        node_limit: Option<u64>,
+        penalty_first: bool,
+    ) -> PyResult<Setup> {
+        let soc = Soc::from_name(target).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "unknown target '{target}'; use 910b, 950, 310b or none"
+            ))
+        })?;
+        let mode = PlannerMode::from_name(planner).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "unknown planner '{planner}'; use pypto, dsa-rp, ptoas or optimal"
+            ))
+        })?;
+        let names: Option<Vec<&str>> = passes
+            .as_ref()
+            .map(|v| v.iter().map(String::as_str).collect());
+        let selected = select_passes(mode, names.as_deref(), stop_after.as_deref())
+            .map_err(PyValueError::new_err)?;
+        let time_limit = match time_limit {
+            None => Some(Duration::from_secs(10)),
+            Some(t) if t.is_finite() && t >= 0.0 => tilemem_plan::time_limit_from_secs(t),
+            Some(_) => {
+                return Err(PyValueError::new_err(
+                    "time_limit must be a non-negative number of seconds",
+                ))
+            }
+        };
+        let node_limit = node_limit.unwrap_or(tilemem_pto::passes::dsa_rp::DEFAULT_NODE_LIMIT);
+        Ok(Setup {
+            soc,
+            mode,
+            selected,
+            time_limit,
+            node_limit,
+            penalty_first,
+        })
+    }
+
+    /// Runs the passes; returns the JSON report and the diagnostics.
+    fn run(
+        self,
+        program: &mut tilemem_pto::ir::Program,
+        file: &str,
+    ) -> Result<(String, Vec<String>), Fail> {
+        let mut ctx = PassContext::new(self.soc, self.mode);
+        ctx.dsa.time_limit = self.time_limit;
+        ctx.dsa.node_limit = (self.node_limit > 0).then_some(self.node_limit);
+        if self.penalty_first {
             ctx.dsa.objective = Objective::PenaltyThenPeak;
         }
-        let result = run_pipeline(&mut program, &mut ctx, &selected);
+        let result = run_pipeline(program, &mut ctx, &self.selected);
         let diagnostics: Vec<String> = ctx.diagnostics.iter().map(|d| d.to_string()).collect();
         if let Err(e) = result {
             let at = match e.loc {
@@ -154,10 +229,10 @@ fn plan(
             });
         }
         let addressed =
-            selected.contains(&PassId::AllocateMemoryAddr) && mode != PlannerMode::Ptoas;
-        let report = tilemem_pto::report::build(&program, &ctx.soc, addressed).to_json();
-        Ok((tilemem_pto::print::print(&program), report, diagnostics))
-    })
+            self.selected.contains(&PassId::AllocateMemoryAddr) && self.mode != PlannerMode::Ptoas;
+        let report = tilemem_pto::report::build(program, &ctx.soc, addressed).to_json();
+        Ok((report, diagnostics))
+    }
 }
 
 /// Runs HIVM passes over MLIR text (see `tilemem.opt`): what `tilemem opt`
@@ -286,7 +361,7 @@ fn solve(
         ));
     }
     let budget = Budget::default()
-        .with_time_limit(Some(Duration::from_secs_f64(time_limit)))
+        .with_time_limit(tilemem_plan::time_limit_from_secs(time_limit))
         .with_node_limit(node_limit)
         .with_goal(if fit { Goal::Fit } else { Goal::Lowest })
         .with_objective(if penalty_first {
@@ -406,6 +481,7 @@ fn mlir_passes() -> Vec<(String, String)> {
 #[pymodule]
 fn _tilemem(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(plan, m)?)?;
+    m.add_function(wrap_pyfunction!(plan_document, m)?)?;
     m.add_function(wrap_pyfunction!(opt, m)?)?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;

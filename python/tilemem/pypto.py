@@ -1,24 +1,31 @@
 """A PyPTO adapter: tilemem's planner as PyPTO's memory passes.
 
 ``memory_passes(planner=...)`` returns a function that takes a PyPTO
-``Program`` (or its DSL text), plans its memory with tilemem and returns the
-planned program, read back with ``pypto.language.parse_program``::
+``Program``, plans its memory with tilemem and returns the planned
+``Program``::
 
     import tilemem.pypto
     run = tilemem.pypto.memory_passes(planner="dsa-rp", target="950")
     planned = run(program)          # a pypto Program in, a pypto Program out
 
-The program text is taken from the first of: a ``str`` given directly,
-``program.as_python()``, ``pypto.ir.python_print(program)``, ``str(program)``.
-Given a ``str``, the planned text is returned as a ``str`` and PyPTO is not
-needed at all.
+The program goes through PyPTO's own binary IR, not its text: it is
+serialized with ``pypto.ir.serialize``, planned in Rust with the GIL
+released, and the planned document is read back with
+``pypto.ir.deserialize``. Nothing is parsed, so the result keeps the
+user's source spans and the constant types PyPTO's passes give (MemRef
+offsets are ``INT64``), and PyPTO's parser never runs.
+
+Given ``bytes`` (a document of ``pypto.ir.serialize``), the planned document
+is returned as ``bytes``; given a ``str`` (the ``@pl.program`` text), the
+planned text is returned as a ``str``. Neither needs PyPTO.
 """
 
 from typing import Any, Callable, Optional, Sequence
 
+from . import _tilemem
 from . import plan as _plan
 
-__all__ = ["memory_passes", "program_text"]
+__all__ = ["memory_passes", "program_text", "plan_document"]
 
 
 def program_text(program: Any) -> str:
@@ -37,6 +44,27 @@ def program_text(program: Any) -> str:
     except ImportError:
         pass
     return str(program)
+
+
+def plan_document(
+    data: bytes,
+    target: str = "910b",
+    planner: str = "pypto",
+    passes: Optional[Sequence[str]] = None,
+    **options: Any,
+):
+    """Plans a PyPTO MessagePack document; returns ``(document, report,
+    diagnostics)`` with ``report`` as JSON text (``tilemem plan K.msgpack``).
+    """
+    if isinstance(passes, str):
+        passes = passes.split(",")
+    return _tilemem.plan_document(
+        bytes(data),
+        target=target,
+        planner=planner,
+        passes=None if passes is None else list(passes),
+        **options,
+    )
 
 
 def memory_passes(
@@ -60,15 +88,23 @@ def memory_passes(
     """
 
     def run(program: Any) -> Any:
-        planned = _plan(
-            program_text(program), target=target, planner=planner, passes=passes, **options
-        )
-        run.last_diagnostics = planned.diagnostics  # type: ignore[attr-defined]
         if isinstance(program, str):
+            planned = _plan(program, target=target, planner=planner, passes=passes, **options)
+            run.last_diagnostics = planned.diagnostics  # type: ignore[attr-defined]
             return planned.program
-        from pypto.language import parse_program  # type: ignore[import-not-found]
+        if isinstance(program, (bytes, bytearray, memoryview)):
+            out, _report, diagnostics = plan_document(
+                bytes(program), target=target, planner=planner, passes=passes, **options
+            )
+            run.last_diagnostics = diagnostics  # type: ignore[attr-defined]
+            return out
+        from pypto import ir  # type: ignore[import-not-found]
 
-        return parse_program(planned.program)
+        out, _report, diagnostics = plan_document(
+            ir.serialize(program), target=target, planner=planner, passes=passes, **options
+        )
+        run.last_diagnostics = diagnostics  # type: ignore[attr-defined]
+        return ir.deserialize(out)
 
     run.last_diagnostics = []  # type: ignore[attr-defined]
     run.__name__ = f"tilemem_memory_passes_{planner.replace('-', '_')}"

@@ -10,7 +10,7 @@ use tilemem_plan::bench::{bench_problem, family_table, load, problem_files, tabl
 use tilemem_plan::gen::{family, FAMILIES};
 use tilemem_plan::{csv, Problem};
 
-use crate::output;
+use crate::output::{self, Outputs};
 use crate::search::SearchFlags;
 
 /// Flags of `tilemem bench`. The shared search flags keep help texts
@@ -62,7 +62,11 @@ pub fn run(args: Args) -> ExitCode {
         Err(code) => return code,
     };
     let minimalloc = std::env::var_os("MINIMALLOC").map(PathBuf::from);
-    let limit = Duration::from_secs_f64(args.search.time_limit);
+    // Checked by `solver_and_budget` above.
+    let limit = args
+        .search
+        .time_limit()
+        .unwrap_or(tilemem_plan::LONGEST_TIME_LIMIT);
     let measure = |name: &str, p: &Problem, budget: &tilemem_plan::Budget| {
         let mut row = bench_problem(name, p, kind, budget);
         if let (Some(bin), Some(cap)) = (&minimalloc, p.capacity) {
@@ -90,6 +94,13 @@ pub fn run(args: Args) -> ExitCode {
         // Standard output is collected and written once, checked, at the
         // end.
         let mut text = String::new();
+        // `--write`: every instance, written together at the end (the
+        // folder created when missing, as `plan --export-problems` does;
+        // nothing written when one cannot be).
+        let mut instances = Outputs::new();
+        if let Some(dir) = &args.write {
+            instances.add_dir(dir);
+        }
         for name in names {
             let rows: Vec<Row> = (0..args.count)
                 .map(|seed| {
@@ -103,10 +114,7 @@ pub fn run(args: Args) -> ExitCode {
                             Some(cap) => format!("{name}-{seed}.{cap}.csv"),
                             None => format!("{name}-{seed}.csv"),
                         };
-                        let path = dir.join(file);
-                        if let Err(e) = std::fs::write(&path, csv::write_problem(&p, None)) {
-                            eprintln!("warning: cannot write {}: {e}", path.display());
-                        }
+                        instances.add(dir.join(file), csv::write_problem(&p, None));
                     }
                     measure(&format!("{name}-{seed}"), &p, &budget)
                 })
@@ -118,9 +126,13 @@ pub fn run(args: Args) -> ExitCode {
             all.push((name, rows));
         }
         text.push_str(&family_table(&all));
+        if let Err(e) = instances.commit() {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
         if all.iter().flat_map(|(_, r)| r).any(|r| !r.valid) {
-            eprintln!("error: a solver produced an invalid placement");
-            return output::finish(&text, ExitCode::from(1));
+            eprintln!("internal error: a solver produced an invalid placement");
+            return output::finish(&text, ExitCode::from(crate::exit::INTERNAL));
         }
         return output::finish(&text, ExitCode::SUCCESS);
     }
@@ -149,8 +161,8 @@ pub fn run(args: Args) -> ExitCode {
     }
     let text = table(&rows);
     if rows.iter().any(|r| !r.valid) {
-        eprintln!("error: a solver produced an invalid placement");
-        return output::finish(&text, ExitCode::from(1));
+        eprintln!("internal error: a solver produced an invalid placement");
+        return output::finish(&text, ExitCode::from(crate::exit::INTERNAL));
     }
     output::finish(&text, ExitCode::SUCCESS)
 }

@@ -35,7 +35,7 @@ pub struct Args {
 }
 
 /// Runs the subcommand: exit 0 once explained (whether or not the program
-/// fits), 2 on bad input.
+/// fits), 2 on bad input, 3 on an internal error ([`crate::exit`]).
 pub fn run(args: Args) -> ExitCode {
     let Some(soc) = Soc::from_name(&args.target) else {
         eprintln!(
@@ -76,7 +76,7 @@ pub fn run(args: Args) -> ExitCode {
                 Some(l) => eprintln!("{file}:{}:{}: {e}", l.line, l.col),
                 None => eprintln!("{file}: {e}"),
             }
-            return ExitCode::from(2);
+            return crate::exit::of_pass_error(e.kind);
         }
     };
     let text = render(&ex, planner, false);
@@ -144,12 +144,21 @@ pub fn render(ex: &Explanation, planner: PlannerMode, short: bool) -> String {
             s.live.len(),
             s.live_total()
         );
-        let width = s.live.iter().map(|t| t.name.len()).max().unwrap_or(0);
+        // Padded by hand: a `{:<width$}` width past 65535 (a tile name
+        // that long) is a formatting error, which `writeln!` turns into a
+        // panic.
+        let width = s
+            .live
+            .iter()
+            .map(|t| t.name.chars().count())
+            .max()
+            .unwrap_or(0);
         let shown = if short { 5 } else { usize::MAX };
         for t in s.live.iter().take(shown) {
+            let pad = " ".repeat(width - t.name.chars().count());
             let _ = writeln!(
                 o,
-                "    {:<width$}  {:>8} bytes  {} {}  line {}",
+                "    {}{pad}  {:>8} bytes  {} {}  line {}",
                 t.name, t.bytes, t.shape, t.dtype, t.line
             );
         }

@@ -1,17 +1,15 @@
 //! `tilemem`: the command-line front end. Thin by design: parse flags, call the
 //! libraries, render results.
 //!
-//! Exit codes, shared by every subcommand:
-//! - 0: success;
-//! - 1: the request was understood but could not be met (no placement, over
-//!   capacity, a planning error, `--check` found a difference);
-//! - 2: bad input (unreadable file, syntax error, unknown flag or op).
+//! Exit codes, shared by every subcommand: see [`exit`] (0 success, 1
+//! cannot be met, 2 bad input, 3 internal error, 130 interrupted).
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
 mod bench;
+mod exit;
 mod explain;
 mod fmt;
 mod html_map;

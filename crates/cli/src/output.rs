@@ -65,6 +65,39 @@ impl std::fmt::Display for CommitError {
     }
 }
 
+/// Checks that no two of a command's output flags name the same file
+/// (`plan -o r.json --report r.json` would keep one and lose the other):
+/// `Err` names both flags and the file. Paths are compared after resolving
+/// their folders, so `out/r.json` and `./out/r.json` are the same file.
+pub fn distinct(outputs: &[(&str, Option<&Path>)]) -> Result<(), String> {
+    let resolved: Vec<(&str, &Path, PathBuf)> = outputs
+        .iter()
+        .filter_map(|&(flag, p)| p.map(|p| (flag, p, resolve(p))))
+        .collect();
+    for (i, (a, path, ra)) in resolved.iter().enumerate() {
+        if let Some((b, _, _)) = resolved[..i].iter().find(|(_, _, rb)| rb == ra) {
+            return Err(format!(
+                "{b} and {a} both name {}: give each output its own file",
+                path.display()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `p` with its folder resolved (symbolic links, `.` and `..`) when the
+/// folder exists.
+fn resolve(p: &Path) -> PathBuf {
+    let parent = match p.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    match (std::fs::canonicalize(parent), p.file_name()) {
+        (Ok(d), Some(name)) => d.join(name),
+        _ => p.to_path_buf(),
+    }
+}
+
 /// Opens a temporary file for writing; replaced in tests to inject faults.
 pub type Opener<'a> = &'a dyn Fn(&Path) -> io::Result<Box<dyn Write>>;
 
@@ -101,11 +134,17 @@ impl<'a> Outputs<'a> {
         self.files.push((path, content));
     }
 
+    /// Creates the folder `dest` (and its missing parents) at the commit,
+    /// for files staged under it; removed again when the commit fails.
+    pub fn add_dir(&mut self, dest: &Path) {
+        self.dirs.push(dest.to_path_buf());
+    }
+
     /// Stages every regular file of `staging` to be written under the
     /// output folder `dest` with the same name (used for folders a library
     /// fills, such as exported problems). `dest` is created by the commit.
     pub fn add_dir_contents(&mut self, staging: &Path, dest: &Path) -> io::Result<()> {
-        self.dirs.push(dest.to_path_buf());
+        self.add_dir(dest);
         let mut entries: Vec<_> = std::fs::read_dir(staging)?.collect::<Result<_, _>>()?;
         entries.sort_by_key(|e| e.file_name());
         for e in entries {

@@ -6,7 +6,7 @@
 //! on stderr. Diagnostics go to stderr in PyPTO's format; an over-capacity
 //! error is followed by a short explanation (`tilemem explain`). Nothing is
 //! written unless every step succeeded (one [`Outputs`] commit): exit 1 on
-//! a planning error, 2 on bad input.
+//! a planning error, 2 on bad input, 3 on an internal error ([`crate::exit`]).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -20,8 +20,14 @@ use tilemem_soc::Soc;
 /// Flags of `tilemem plan`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Input program (PyPTO text, at any stage of the memory pipeline).
+    /// Input program (PyPTO text or PyPTO's MessagePack IR, told apart by
+    /// content; at any stage of the memory pipeline).
     pub file: PathBuf,
+    /// Output form: `text` (PyPTO program text) or `msgpack` (PyPTO's
+    /// MessagePack IR, for a MessagePack input: the document read, changed
+    /// where the passes changed the program). Default: the input's form.
+    #[arg(long, value_name = "FORM")]
+    pub emit: Option<String>,
     /// Target chip: 910b (A2/A3), 950 (A5), 310b, or none (no backend:
     /// unlimited capacity, default policy).
     #[arg(long, default_value = "910b")]
@@ -138,6 +144,13 @@ pub fn run(args: Args) -> ExitCode {
             args.target
         ));
     };
+    if let Some(e) = args
+        .emit
+        .as_deref()
+        .filter(|e| !matches!(*e, "text" | "msgpack"))
+    {
+        return bad_input(format_args!("unknown --emit '{e}'; use text or msgpack"));
+    }
     let Some(modes) = planners(&args.planner) else {
         return bad_input(format_args!(
             "unknown --planner '{}'; use pypto, dsa-rp, ptoas, optimal or all",
@@ -154,6 +167,14 @@ pub fn run(args: Args) -> ExitCode {
         Ok(f) => f,
         Err(msg) => return bad_input(msg),
     };
+    if let Err(msg) = output::distinct(&[
+        ("-o", args.output.as_deref()),
+        ("--report", args.report.as_deref()),
+        ("--map", args.map.as_deref()),
+        ("--export-problems", args.export_problems.as_deref()),
+    ]) {
+        return bad_input(msg);
+    }
     let mut pass_lists = Vec::new();
     for &m in &modes {
         match select_passes(&args, m) {
@@ -163,9 +184,18 @@ pub fn run(args: Args) -> ExitCode {
     }
     let file = args.file.display().to_string();
     // The text is dropped once read: the program owns everything it needs.
-    let parsed = match read_program(&args.file, &file) {
+    let (parsed, origin) = match read_input(&args.file, &file) {
         Ok(p) => p,
         Err(code) => return code,
+    };
+    let emit_msgpack = match (args.emit.as_deref(), &origin) {
+        (Some("msgpack"), None) => {
+            return bad_input(format_args!(
+                "--emit msgpack: {file} is program text; MessagePack is written for a MessagePack input"
+            ))
+        }
+        (Some("text"), _) => false,
+        (_, o) => o.is_some(),
     };
     // The program as read is kept only when something needs it after
     // planning (another planner, the HTML map); otherwise the last planner
@@ -196,8 +226,7 @@ pub fn run(args: Args) -> ExitCode {
         if i == 0 {
             ctx.dsa.export_dir = staging.clone();
         }
-        ctx.dsa.time_limit = (args.time_limit.is_finite() && args.time_limit >= 0.0)
-            .then(|| std::time::Duration::from_secs_f64(args.time_limit));
+        ctx.dsa.time_limit = tilemem_plan::time_limit_from_secs(args.time_limit);
         ctx.dsa.node_limit = (args.node_limit > 0).then_some(args.node_limit);
         if args.penalty_first {
             ctx.dsa.objective = tilemem_plan::Objective::PenaltyThenPeak;
@@ -246,10 +275,7 @@ pub fn run(args: Args) -> ExitCode {
                     crate::explain::print_short(&p, &soc, mode);
                 }
             }
-            return match e.kind {
-                ErrorKind::Input => ExitCode::from(2),
-                ErrorKind::Planning | ErrorKind::Internal => ExitCode::from(1),
-            };
+            return crate::exit::of_pass_error(e.kind);
         }
         let addressed = passes.contains(&PassId::AllocateMemoryAddr) && mode != PlannerMode::Ptoas;
         let report =
@@ -261,6 +287,18 @@ pub fn run(args: Args) -> ExitCode {
         });
     }
     let primary = &done[0];
+    // The document is built before anything is written: a program the
+    // writer cannot express fails the command with nothing written.
+    let document = match (&origin, emit_msgpack) {
+        (Some(o), true) => match tilemem_pto::msgpack::write_program(&primary.program, o) {
+            Ok(b) => Some(b),
+            Err(e) => {
+                eprintln!("{file}: error: {e}");
+                return ExitCode::from(1);
+            }
+        },
+        _ => None,
+    };
     // Everything is computed; write it all or nothing.
     let mut outputs = Outputs::new();
     if let (Some(path), Some(report)) = (&args.report, &primary.report) {
@@ -312,7 +350,10 @@ pub fn run(args: Args) -> ExitCode {
     // The program text is printed straight into the file during the commit
     // or, after it, to stdout: never held whole (it is larger than the
     // program it prints).
-    let print = |w: &mut dyn std::io::Write| tilemem_pto::print::print_to(&primary.program, w);
+    let print = |w: &mut dyn std::io::Write| match &document {
+        Some(b) => w.write_all(b),
+        None => tilemem_pto::print::print_to(&primary.program, w),
+    };
     if let Some(path) = &args.output {
         outputs.add_stream(path, print);
     }
@@ -337,6 +378,28 @@ pub fn run(args: Args) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// Reads the program at `path`, text or a MessagePack document (told apart
+/// by content; a document comes with what writing it back needs).
+fn read_input(
+    path: &Path,
+    file: &str,
+) -> Result<(Program, Option<tilemem_pto::msgpack::Origin>), ExitCode> {
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) => return Err(bad_input(format_args!("{file}: cannot read: {e}"))),
+    };
+    if tilemem_pto::msgpack::looks_like_msgpack(&bytes) {
+        return match tilemem_pto::msgpack::read_with_origin(&bytes) {
+            Ok((p, o)) => Ok((p, Some(o))),
+            Err(e) => {
+                eprintln!("{file}: error: {e}");
+                Err(ExitCode::from(2))
+            }
+        };
+    }
+    read_program(path, file).map(|p| (p, None))
+}
+
 /// Reads and parses the program at `path` (`file` is its name in
 /// diagnostics); on failure prints the diagnostic and returns exit code 2.
 fn read_program(path: &Path, file: &str) -> Result<Program, ExitCode> {
@@ -344,6 +407,12 @@ fn read_program(path: &Path, file: &str) -> Result<Program, ExitCode> {
         Ok(b) => b,
         Err(e) => return Err(bad_input(format_args!("{file}: cannot read: {e}"))),
     };
+    if tilemem_pto::msgpack::looks_like_msgpack(&bytes) {
+        return tilemem_pto::msgpack::read_program(&bytes).map_err(|e| {
+            eprintln!("{file}: error: {e}");
+            ExitCode::from(2)
+        });
+    }
     let src = match tilemem_pto::decode(&bytes) {
         Ok(s) => s,
         Err(e) => {

@@ -33,6 +33,12 @@ pub struct SearchFlags {
 }
 
 impl SearchFlags {
+    /// `--time-limit` as a duration (`None` when it is not a non-negative
+    /// number; one too long for a `Duration` is cut to a century).
+    pub fn time_limit(&self) -> Option<Duration> {
+        tilemem_plan::time_limit_from_secs(self.time_limit)
+    }
+
     /// The solver and the budget (time, nodes, goal) the flags ask for. A
     /// bad value is reported on stderr and gives exit code 2.
     pub fn solver_and_budget(&self) -> Result<(SolverKind, Budget), ExitCode> {
@@ -43,12 +49,12 @@ impl SearchFlags {
                 return Err(ExitCode::from(2));
             }
         };
-        if !(self.time_limit.is_finite() && self.time_limit >= 0.0) {
+        let Some(limit) = self.time_limit() else {
             eprintln!("error: --time-limit must be a non-negative number of seconds");
             return Err(ExitCode::from(2));
-        }
+        };
         let budget = Budget::default()
-            .with_time_limit(Some(Duration::from_secs_f64(self.time_limit)))
+            .with_time_limit(Some(limit))
             .with_node_limit(self.node_limit)
             .with_threads(self.threads.map(|t| t.max(1)))
             .with_goal(if self.fit { Goal::Fit } else { Goal::Lowest });

@@ -53,8 +53,9 @@ pub struct Args {
 
 /// Runs the subcommand.
 ///
-/// Exit codes: 0 placed, 1 no placement within the capacity (or an
-/// internal error), 2 bad input or an output that cannot be written, 130
+/// Exit codes ([`crate::exit`]): 0 placed, 1 no placement within the
+/// capacity, 2 bad input or an output that cannot be written, 3 an
+/// internal error (the validator rejected a solver's placement), 130
 /// interrupted. The first `SIGINT` stops the search through the budget:
 /// the best placement found by then is validated, written (all outputs or
 /// none) and reported as interrupted, with exit code 130; without one,
@@ -70,6 +71,16 @@ pub fn run(args: Args) -> ExitCode {
         },
         None => None,
     };
+    if let Err(msg) = output::distinct(&[
+        ("-o", args.output.as_deref()),
+        (
+            "--map",
+            args.map.as_deref().filter(|p| p.as_os_str() != "-"),
+        ),
+    ]) {
+        eprintln!("error: {msg}");
+        return ExitCode::from(2);
+    }
     let (kind, budget) = match args.search.solver_and_budget() {
         Ok(kb) => kb,
         Err(code) => return code,
@@ -90,7 +101,8 @@ pub fn run(args: Args) -> ExitCode {
     let mut out = match solve(problem, kind, &budget) {
         Ok(o) => o,
         Err(e) => {
-            eprintln!("error: {}: {e}", args.file.display());
+            let e = file.locate(&args.file.display().to_string(), &e);
+            eprintln!("{}: error: {}", e.location(), e.message);
             return ExitCode::from(2);
         }
     };
@@ -178,7 +190,7 @@ pub fn run(args: Args) -> ExitCode {
         for v in v.iter().take(5) {
             eprintln!("  {v}");
         }
-        return ExitCode::from(1);
+        return ExitCode::from(crate::exit::INTERNAL);
     }
     let _ = writeln!(t, "height:      {}", out.height);
     let _ = writeln!(t, "gap:         {:.3} %", out.gap_percent());

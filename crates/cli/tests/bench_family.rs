@@ -36,3 +36,25 @@ fn random_family_without_and_with_slack() {
     let family = out.lines().last().unwrap();
     assert!(family.contains("| 0 | auto/greedy 1 |"), "{family}");
 }
+
+/// `--write` into a folder that does not exist warned once per instance,
+/// exited 0 and wrote nothing; it creates the folder, as `plan
+/// --export-problems` does, and writes every instance (a folder that
+/// cannot be made is an error, exit 2, with nothing written).
+#[test]
+fn write_creates_its_folder() {
+    let d = std::env::temp_dir().join(format!("tilemem-bench-write-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    let dest = d.join("new/instances");
+    let (code, out) = bench(&["--write", dest.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{out}");
+    let files: Vec<_> = std::fs::read_dir(&dest)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(files, ["random-0.csv"]);
+    std::fs::write(d.join("file"), "").unwrap();
+    let (code, _) = bench(&["--write", d.join("file/sub").to_str().unwrap()]);
+    assert_eq!(code, Some(2));
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -182,6 +182,36 @@ fn a_fitting_program_is_explained_on_request() {
     );
 }
 
+/// A tile name of 65,536 characters or more, live at the peak, once made
+/// `explain --all` panic: the live list was padded with `{:<width$}`, and
+/// a width past 65,535 is a formatting error. Names of any length are
+/// padded like short ones.
+#[test]
+fn a_tile_name_of_any_length_is_listed() {
+    let d = scratch("longname");
+    let long = "t".repeat(70_000);
+    let src = RING
+        .replace("size=65536", "size=1024")
+        .replace("ta: pl.Tile", &format!("{long}: pl.Tile"))
+        .replace("add(ta, tb)", &format!("add({long}, tb)"));
+    let input = write(&d, "long.py", &src);
+    let o = tilemem(&["explain", &input, "--all"]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains(&format!(
+        "\n    {long}     65536 bytes  [128, 128] FP32  line 9\n"
+    )));
+    let pad = " ".repeat(70_000 - 2);
+    assert!(out.contains(&format!(
+        "\n    tb{pad}     65536 bytes  [128, 128] FP32  line 10\n"
+    )));
+}
+
 #[test]
 fn a_rule_that_refuses_a_sharing_is_named() {
     let d = scratch("cast");

@@ -128,3 +128,48 @@ fn lenient_ops_are_sorted_and_read() {
     assert!(LENIENT_OPS.iter().all(|n| is_lenient_op(n)));
     assert!(!is_lenient_op("hivm.hir.vfoo"));
 }
+
+/// `i64::MIN` is MLIR's marker of a dynamic entry in a mixed static and
+/// dynamic list (`ShapedType::kDynamic`). Read as a static number it was
+/// stored as that marker: `output_shape [-9223372036854775808, %d]`
+/// printed as `[%d, ?]` and a subview offset as `[?, 0]`, neither of
+/// which reads back. Rule: a static entry is an `i64` other than the
+/// marker; the number is an error at its position, as is one past 64 bits.
+#[test]
+fn the_dynamic_marker_is_not_a_static_entry() {
+    let strict = ParseOptions::default();
+    let err = |text: &str| match parse_module(text, &strict) {
+        Ok(m) => panic!("read:\n{}", print_module(&m)),
+        Err(d) => d.render("in.mlir"),
+    };
+    let expand = "func.func @f(%a: memref<6x15xf16>, %d: index) {\n  \
+        %e = memref.expand_shape %a [[0, 1], [2]] output_shape [MIN, %d, 15] : \
+        memref<6x15xf16> into memref<?x?x15xf16>\n  return\n}\n";
+    let e = err(&expand.replace("MIN", "-9223372036854775808"));
+    assert!(
+        e.starts_with("in.mlir:2:59: error: -9223372036854775808 is the marker of a dynamic entry"),
+        "{e}"
+    );
+    let subview = "func.func @f(%a: memref<32x16xi32>) {\n  \
+        %v = memref.subview %a[OFF, 0] [2, 16] [1, 1] : memref<32x16xi32> to \
+        memref<2x16xi32, strided<[16, 1], offset: ?>>\n  return\n}\n";
+    let e = err(&subview.replace("OFF", "-9223372036854775808"));
+    assert!(
+        e.starts_with("in.mlir:2:26: error: -9223372036854775808 is the marker of a dynamic entry"),
+        "{e}"
+    );
+    let e = err(&subview.replace("OFF", "-99999999999999999999"));
+    assert!(
+        e.starts_with("in.mlir:2:26: error: -99999999999999999999 does not fit a 64-bit index"),
+        "{e}"
+    );
+    // The largest static entries read and print back as written.
+    for text in [
+        expand.replace("MIN", "-9223372036854775807"),
+        subview.replace("OFF", "9223372036854775807"),
+    ] {
+        let m = parse_module(&text, &strict).unwrap();
+        let once = print_module(&m);
+        assert_eq!(print_module(&parse_module(&once, &strict).unwrap()), once);
+    }
+}

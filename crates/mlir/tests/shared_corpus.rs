@@ -213,3 +213,89 @@ fn shared_corpus_reads_and_prints_to_a_fixed_point() {
         problems.join("\n")
     );
 }
+
+/// The same corpus through `opt`: every chunk that reads (and expects no
+/// error) goes through each pass alone and through all four in order;
+/// each output a pipeline gives prints, reads back and prints to the same
+/// text (print ∘ read is a fixed point after every pipeline), and no pass
+/// panics.
+#[test]
+fn shared_corpus_pass_outputs_print_to_a_fixed_point() {
+    let dir = corpus_dir();
+    if !dir.is_dir() {
+        eprintln!(
+            "SKIPPED: shared_corpus_pass_outputs_print_to_a_fixed_point: {} is absent",
+            dir.display()
+        );
+        return;
+    }
+    let mut files = Vec::new();
+    mlir_files(&dir, &mut files);
+    let names: Vec<&str> = tilemem_mlir::passes::registry()
+        .iter()
+        .map(|p| p.name())
+        .collect();
+    let mut pipelines: Vec<Vec<&str>> = names.iter().map(|&n| vec![n]).collect();
+    pipelines.push(names.clone());
+    let opts = ParseOptions {
+        allow_unregistered_dialect: true,
+        line_offset: 0,
+    };
+    let (mut runs, mut ran, mut problems) = (0usize, 0usize, Vec::new());
+    for f in &files {
+        let rel = f.strip_prefix(&dir).unwrap().display().to_string();
+        let text = std::fs::read_to_string(f).unwrap();
+        for (i, chunk) in split_input(&text).iter().enumerate() {
+            if chunk.text.contains("expected-error") {
+                continue;
+            }
+            let Ok(module) = parse_module(chunk.text, &opts) else {
+                continue;
+            };
+            for pipeline in &pipelines {
+                let key = format!("{rel}#{} {}", i + 1, pipeline.join(","));
+                let passes: Vec<_> = pipeline
+                    .iter()
+                    .filter_map(|n| tilemem_mlir::passes::lookup(n))
+                    .collect();
+                let mut m = module.clone();
+                let r = catch_unwind(AssertUnwindSafe(|| {
+                    let (_, ok) = tilemem_mlir::pass::run_pipeline(&passes, &mut m);
+                    ok.then(|| print_module(&m))
+                }));
+                runs += 1;
+                let once = match r {
+                    Err(_) => {
+                        problems.push(format!("{key}: panic"));
+                        continue;
+                    }
+                    Ok(None) => continue, // the pipeline refused the input
+                    Ok(Some(p)) => p,
+                };
+                ran += 1;
+                match parse_module(&once, &opts) {
+                    Err(d) => problems.push(format!(
+                        "{key}: output does not read back: {}",
+                        d.render("printed")
+                    )),
+                    Ok(back) => {
+                        let twice = print_module(&back);
+                        if twice != once {
+                            problems.push(format!("{key}: {}", first_difference(&once, &twice)));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    eprintln!(
+        "corpus through opt: {ran}/{runs} pipeline runs succeeded, each output a fixed point"
+    );
+    assert!(ran > 100, "only {ran} pipeline runs succeeded");
+    assert!(
+        problems.is_empty(),
+        "{} problems:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+}

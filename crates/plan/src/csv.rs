@@ -36,7 +36,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
 
-use crate::problem::{Buffer, BufferId, Problem, Solution, MAX_BYTES};
+use crate::problem::{Buffer, BufferId, Problem, ProblemError, Solution, MAX_BYTES};
 
 /// A problem read from a CSV file, with what is needed to write it back.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -84,6 +84,37 @@ impl CsvError {
 impl fmt::Display for CsvError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {}", self.location(), self.message)
+    }
+}
+
+impl CsvProblem {
+    /// The error of `problem.check()` as an error at the row it concerns:
+    /// a buffer's row, or for sizes that add up past the limit the row at
+    /// which the running sum passes it (the whole file for a reserved
+    /// range, which has no row).
+    pub fn locate(&self, file: &str, e: &ProblemError) -> CsvError {
+        let row = match e {
+            ProblemError::ZeroAlign(b)
+            | ProblemError::BackwardLifetime(b)
+            | ProblemError::MisalignedFixed(b)
+            | ProblemError::Overflow(b)
+            | ProblemError::UnknownBuffer(b) => Some(b.0 as usize),
+            ProblemError::TooLarge => {
+                let mut total: u128 = 0;
+                self.problem.buffers.iter().position(|b| {
+                    total += b.size as u128 + b.align as u128;
+                    total > MAX_BYTES as u128 * 4
+                })
+            }
+            ProblemError::BackwardReserved(..) => None,
+        };
+        let line = row.and_then(|r| self.lines.get(r)).copied().unwrap_or(0);
+        CsvError {
+            file: file.to_string(),
+            line,
+            col: usize::from(line > 0),
+            message: e.to_string(),
+        }
     }
 }
 
@@ -188,19 +219,22 @@ pub fn parse(text: &str, file: &str) -> Result<CsvProblem, CsvError> {
     let mut problem = Problem::new();
     let mut preamble = Vec::new();
     // Preamble comments and the header.
+    let mut last = 0;
     let (hline, header_text) = loop {
         match lines.next() {
+            // At the end of the file: the line after the last one read.
             None => {
                 return Err(err(
-                    0,
-                    0,
-                    "empty file: expected a header such as `id,lower,upper,size`".into(),
+                    last + 1,
+                    1,
+                    "no header: expected a header such as `id,lower,upper,size` \
+                     (the file is empty or holds only comments)"
+                        .into(),
                 ))
             }
-            Some((n, l)) if l.trim().is_empty() => {
-                let _ = n;
-            }
+            Some((n, l)) if l.trim().is_empty() => last = n,
             Some((n, l)) if l.trim_start().starts_with('#') => {
+                last = n;
                 directive(l, &mut problem).map_err(|(c, m)| err(n, c, m))?;
                 preamble.push(l.to_string());
             }

@@ -70,5 +70,8 @@ pub mod validate;
 
 pub use bound::lower_bound;
 pub use problem::{Buffer, BufferId, Problem, ProblemError, Solution};
-pub use solve::{solve, solver, Budget, Goal, Objective, Outcome, Solver, SolverKind};
+pub use solve::{
+    solve, solver, time_limit_from_secs, Budget, Goal, Objective, Outcome, Solver, SolverKind,
+    LONGEST_TIME_LIMIT,
+};
 pub use validate::{validate, Separation, Stats, Violation};

@@ -60,9 +60,16 @@ fn errors_say_where_and_what() {
     // Every message carries `file:line:col`; the column is 1-based and
     // points at the offending field (or name, or value).
     let cases: &[(&str, &str)] = &[
+        // No header: at the end of the file (line 1 of an empty one).
         (
             "",
-            "bad.csv: empty file: expected a header such as `id,lower,upper,size`",
+            "bad.csv:1:1: no header: expected a header such as `id,lower,upper,size` \
+             (the file is empty or holds only comments)",
+        ),
+        (
+            "# a comment\n\n# another\n",
+            "bad.csv:4:1: no header: expected a header such as `id,lower,upper,size` \
+             (the file is empty or holds only comments)",
         ),
         (
             "id,lower,size\n",
@@ -197,4 +204,22 @@ fn a_non_utf8_byte_is_named_by_line_and_column() {
         "byte 0xff is not UTF-8 text; save the file as UTF-8"
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A problem the reader accepts but `Problem::check` refuses is reported
+/// at the row concerned: for sizes that add up past 2^62 bytes, the row at
+/// which the running sum passes it.
+#[test]
+fn problem_errors_are_located_at_their_row() {
+    let big = 1u64 << 60;
+    let mut text = String::from("# a comment\nid,lower,upper,size\n");
+    for i in 0..6 {
+        text.push_str(&format!("b{i},0,1,{big}\n"));
+    }
+    let file = parse(&text, "big.csv").unwrap();
+    let e = file.problem.check().unwrap_err();
+    assert_eq!(
+        file.locate("big.csv", &e).to_string(),
+        "big.csv:6:1: sizes add up to more than 2^62 bytes"
+    );
 }

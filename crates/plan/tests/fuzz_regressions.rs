@@ -22,3 +22,100 @@ fn empty_reserved_range_reserves_nothing_for_solvers_and_validator_alike() {
         assert!(validate(&file.problem, &sol).is_ok(), "{kind:?}: {sol:?}");
     }
 }
+
+/// Two pinned buffers that overlap in bytes while both are live admit no
+/// placement. `handoff` kept both where they were pinned and returned the
+/// clash as its placement, which the validator then rejected (`tilemem
+/// solve` called it an internal error); every other solver proved that no
+/// placement exists. Rule: pinned buffers that clash are a proof of
+/// infeasibility, for every solver.
+#[test]
+fn clashing_pinned_buffers_are_proven_infeasible_by_every_solver() {
+    let file = parse(
+        "id,lower,upper,size,fixed\na,0,2,100,0\nb,1,3,100,50\n",
+        "pinned.csv",
+    )
+    .unwrap();
+    for kind in SolverKind::ALL {
+        let out = solve(&file.problem, kind, &Budget::default()).unwrap();
+        assert_eq!(out.solution, None, "{kind:?}");
+        assert!(out.proven_infeasible, "{kind:?}: {out:?}");
+    }
+}
+
+/// A time limit no `Duration` holds (`--time-limit 1e20`: more than 2^64
+/// seconds) once panicked in the conversion ("cannot convert float seconds
+/// to Duration"). Rule: a limit too long to represent is cut to
+/// `LONGEST_TIME_LIMIT`, which every solver's clock arithmetic takes, as
+/// does the `Duration::MAX` a caller may set directly.
+#[test]
+fn time_limits_past_any_duration_are_cut_not_a_panic() {
+    use std::time::Duration;
+    use tilemem_plan::{time_limit_from_secs, LONGEST_TIME_LIMIT};
+    assert_eq!(time_limit_from_secs(1e20), Some(LONGEST_TIME_LIMIT));
+    assert_eq!(time_limit_from_secs(f64::MAX), Some(LONGEST_TIME_LIMIT));
+    assert_eq!(time_limit_from_secs(1.5), Some(Duration::from_millis(1500)));
+    assert_eq!(time_limit_from_secs(-1.0), None);
+    assert_eq!(time_limit_from_secs(f64::NAN), None);
+    assert_eq!(time_limit_from_secs(f64::INFINITY), None);
+    let file = parse("id,lower,upper,size\na,0,2,8\nb,1,3,8\n", "t.csv").unwrap();
+    let huge = Budget::default().with_time_limit(Some(Duration::MAX));
+    assert_eq!(huge.time_limit, Some(LONGEST_TIME_LIMIT));
+    let mut raw = Budget::default();
+    raw.time_limit = Some(Duration::MAX);
+    for budget in [huge, raw] {
+        for kind in SolverKind::ALL {
+            let out = solve(&file.problem, kind, &budget).unwrap();
+            let sol = out.solution.expect("placed");
+            assert!(validate(&file.problem, &sol).is_ok(), "{kind:?}");
+        }
+    }
+}
+
+/// OPEN (found by the `solve` fuzz target's agreement oracle, in the
+/// solvers' code, not fixed here): `exact` reports a height as proven
+/// optimal that `canonical` beats with a valid placement. With an
+/// alignment that is not a power of two (3482): 8192 proven, 8176 placed
+/// (acc at 0, load_a at 32, load_f at 4128). It also happens with
+/// power-of-two alignments and sizes that are not multiples of them
+/// (second case: 47280 proven, 47274 placed). The exact search's proof
+/// misses placements under alignment padding. `cargo test -- --ignored`
+/// runs it.
+#[test]
+#[ignore = "open finding: exact's proof under non-power-of-two alignments"]
+fn exact_proves_no_height_another_solver_beats() {
+    let file = parse(
+        "id,lower,upper,size,alignment\nload_a,0,4,4096,32\nload_f,1,5,4048,32\nacc,2,12,20,3482\nscratch,11,12,1024,32\n",
+        "align.csv",
+    )
+    .unwrap();
+    let canonical = solve(&file.problem, SolverKind::Canonical, &Budget::default()).unwrap();
+    let sol = canonical.solution.expect("placed");
+    assert!(validate(&file.problem, &sol).is_ok());
+    assert_eq!(canonical.height, 8176);
+    let exact = solve(&file.problem, SolverKind::Exact, &Budget::default()).unwrap();
+    assert!(
+        !exact.proven_optimal || exact.height <= canonical.height,
+        "exact proved {} optimal",
+        exact.height
+    );
+    let file = parse(
+        "id,lower,upper,size,alignment
+d_b,3,6,40963,2
+acc,2,18,2192,512
+tmp0,4,7,42,32
+tmp,1,5,4048,32
+out,12,93,1024,32
+",
+        "odd.csv",
+    )
+    .unwrap();
+    let canonical = solve(&file.problem, SolverKind::Canonical, &Budget::default()).unwrap();
+    let exact = solve(&file.problem, SolverKind::Exact, &Budget::default()).unwrap();
+    assert!(
+        !exact.proven_optimal || exact.height <= canonical.height,
+        "exact proved {} optimal, canonical placed at {}",
+        exact.height,
+        canonical.height
+    );
+}

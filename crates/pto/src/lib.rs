@@ -16,6 +16,7 @@ pub use parse::{decode, parse};
 pub use print::print;
 
 pub mod explain;
+pub mod msgpack;
 pub mod ops;
 pub mod passes;
 pub mod report;

@@ -173,6 +173,26 @@ pub fn build(program: &Program, soc: &Soc, addressed: bool) -> Report {
 
 /// The slot of every top-level allocation some tile names: at the lowest
 /// constant offset of its tiles when `addressed`, else at 0.
+/// Runs the independent placement check
+/// ([`check_function`](crate::passes::verify::check_function)) on every
+/// kernel function of a program as printed after allocate_memory_addr,
+/// from the program text alone: what a reader of the output sees. The
+/// fuzz targets and tests call it on every planner's output.
+pub fn check_placement(
+    program: &Program,
+    soc: &Soc,
+    policy: &dyn tilemem_soc::MemoryAllocatorPolicy,
+    narrowing_casts: bool,
+) -> Result<(), crate::passes::PassError> {
+    for f in &program.functions {
+        if f.kind().is_kernel() {
+            let layout = layout(f, true);
+            crate::passes::verify::check_function_with(f, soc, policy, &layout, narrowing_casts)?;
+        }
+    }
+    Ok(())
+}
+
 fn layout(f: &Function, addressed: bool) -> Layout {
     // After planning every window has an explicit base, so the policy
     // (which only aligns AUTO bases) does not matter here.

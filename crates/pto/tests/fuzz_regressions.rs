@@ -108,3 +108,72 @@ fn unknown_memory_space_is_rejected_by_the_reader() {
     let e = tilemem_pto::parse::parse(&src).unwrap_err();
     assert!(e.label.contains("Vec, Mat, Left, Right"), "{}", e.label);
 }
+
+/// A function whose only statement is an unused allocation: the passes
+/// remove it, and the printer wrote `def main(self):` with nothing under
+/// it, which the reader rejects (`expected an indented block`). An empty
+/// body prints as `pass`, as PyPTO prints one, and planning it again
+/// changes nothing.
+#[test]
+fn emptied_body_prints_as_pass_and_reads_back() {
+    let src = program(
+        "InCore",
+        "self)",
+        &["mem_vec_0: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 256)"],
+    );
+    let plan = |src: &str| {
+        let mut p = tilemem_pto::parse::parse(src).expect("the input reads");
+        let mut ctx = PassContext::new(Soc::from_name("910b").unwrap(), PlannerMode::Pypto);
+        run_pipeline(&mut p, &mut ctx, &PassId::ALL).expect("plans");
+        tilemem_pto::print::print(&p)
+    };
+    let once = plan(&src);
+    assert!(
+        once.ends_with("    def main(self):\n        pass\n"),
+        "empty body not printed as `pass`:\n{once}"
+    );
+    assert_eq!(plan(&once), once, "planning the output again changed it");
+}
+
+/// Found by the `plan` fuzz target's plan-twice oracle: a program with
+/// addresses no layout gives (allocation `mem_vec_2` of 16385 bytes at 0,
+/// `b` at 16384: the two allocations overlap) was taken as relative, `b`'s
+/// window [16384, 32768) lay past its 16384-byte allocation, and `b` moved
+/// on every re-plan (16384 -> 32800 -> 49216). A window outside its
+/// allocation is now an input error at the tile for the PYPTO planner,
+/// which plans offsets relative to their allocations (DSA-RP places from
+/// the lifetimes alone).
+#[test]
+fn a_window_outside_its_allocation_is_an_input_error() {
+    let src = |b_offset: u64| {
+        program(
+            "AIV",
+            "x: pl.Tensor[[64, 64], pl.FP32], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]]) -> pl.Tensor[[64, 64], pl.FP32]",
+            &[
+                "mem_vec_2: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 16385)",
+                "mem_vec_3: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 16384)",
+                "a: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_vec_2, pl.const(0, pl.INT64), 16384), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [64, 64], [64, 64], target_memory=pl.Mem.Vec)",
+                &format!("b: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_vec_3, pl.const({b_offset}, pl.INT64), 16384), pl.Mem.Vec] = pl.tile.muls(a, -1.0)"),
+                "c: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_vec_2, pl.const(0, pl.INT64), 16384), pl.Mem.Vec] = pl.tile.adds(b, 1.0)",
+                "r: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(c, [0, 0], y)",
+                "return r",
+            ],
+        )
+    };
+    let planner = PlannerMode::Pypto;
+    let mut p = tilemem_pto::parse::parse(&src(16384)).unwrap();
+    let mut ctx = PassContext::new(Soc::from_name("310b").unwrap(), planner);
+    let e = run_pipeline(&mut p, &mut ctx, &PassId::default_pipeline(planner)).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Input, "{planner:?}: {e}");
+    assert_eq!(e.loc.map(|l| (l.line, l.col)), Some((11, 9)), "{planner:?}");
+    assert!(e.message.starts_with("tile 'b' has the window [16384, 16384 + 16384) of allocation 'mem_vec_3', which holds 16384 bytes"), "{e}");
+    // Relative offsets plan, and planning the output again changes nothing.
+    let mut p = tilemem_pto::parse::parse(&src(0)).unwrap();
+    let mut ctx = PassContext::new(Soc::from_name("310b").unwrap(), planner);
+    run_pipeline(&mut p, &mut ctx, &PassId::default_pipeline(planner)).unwrap();
+    let once = tilemem_pto::print::print(&p);
+    let mut again = tilemem_pto::parse::parse(&once).unwrap();
+    let mut ctx = PassContext::new(Soc::from_name("310b").unwrap(), planner);
+    run_pipeline(&mut again, &mut ctx, &PassId::default_pipeline(planner)).unwrap();
+    assert_eq!(tilemem_pto::print::print(&again), once, "{planner:?}");
+}

@@ -110,6 +110,20 @@ pub fn is_lenient_op(name: &str) -> bool {
     LENIENT_OPS.binary_search(&name).is_ok()
 }
 
+/// A static entry of a mixed static/dynamic list (`[%a, 4]`, sizes,
+/// offsets, `output_shape`): an `i64` other than `i64::MIN`, which is
+/// MLIR's marker of a dynamic entry (`ShapedType::kDynamic`) and, read as
+/// a number, would print back as `?` or as the next SSA value.
+pub(crate) fn static_index(v: i128) -> Result<i64, String> {
+    match i64::try_from(v) {
+        Ok(crate::ir::DYNAMIC) => Err(format!(
+            "{v} is the marker of a dynamic entry, not a static value: write an SSA value"
+        )),
+        Ok(v) => Ok(v),
+        Err(_) => Err(format!("{v} does not fit a 64-bit index")),
+    }
+}
+
 /// Reads a module. Errors carry the location of the offending token.
 pub fn parse_module(text: &str, options: &ParseOptions) -> Result<Module, Diagnostic> {
     let mut p = Parser {

@@ -346,6 +346,8 @@ impl Parser<'_> {
                 dynamics.push(self.parse_operand()?);
                 statics.push(DYNAMIC);
             } else {
+                self.c.skip_ws();
+                let at = self.c.pos();
                 let neg = self.c.eat("-");
                 let Some(v) = self.c.integer() else {
                     let found = self.c.describe_next();
@@ -353,7 +355,10 @@ impl Parser<'_> {
                         .c
                         .err(format!("expected SSA value or integer, found {found}"));
                 };
-                statics.push(if neg { -v as i64 } else { v as i64 });
+                match super::static_index(if neg { -v } else { v }) {
+                    Ok(v) => statics.push(v),
+                    Err(why) => return self.c.err_at(at, why),
+                }
             }
             if self.c.eat(close) {
                 return Ok((statics, dynamics));

@@ -319,8 +319,11 @@ impl Parser<'_> {
             if self.c.peek() == Some(b'%') {
                 out.push(Mixed::Dynamic(self.parse_operand()?));
             } else {
-                match self.c.integer().and_then(|v| i64::try_from(v).ok()) {
-                    Some(v) => out.push(Mixed::Static(v)),
+                self.c.skip_ws();
+                let at = self.c.pos();
+                match self.c.integer().map(super::static_index) {
+                    Some(Ok(v)) => out.push(Mixed::Static(v)),
+                    Some(Err(why)) => return self.c.err_at(at, why),
                     None => return self.c.err("expected integer or SSA value"),
                 }
             }

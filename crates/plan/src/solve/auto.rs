@@ -176,7 +176,7 @@ fn solve_huge(problem: &Problem, budget: &Budget, start: Instant, meter: &Meter)
     // Three quarters of a given time limit (the rest is for the best-fit
     // pass and the output), else `HUGE_REPAIR`: a round re-places only the
     // zone of its window, but a window search may take a quarter second.
-    let limit = budget.time_limit.map_or(HUGE_REPAIR, |l| l * 3 / 4);
+    let limit = budget.time_limit.map_or(HUGE_REPAIR, |l| l / 4 * 3);
     let window = meter.sub(repair_time(meter, limit, start), None);
     let repaired = repair(problem, greedy.clone(), lb, &window);
     meter.charge(window.used());

@@ -53,6 +53,15 @@ impl Solver for Handoff {
     }
     fn solve(&self, problem: &Problem, budget: &Budget) -> Outcome {
         let start = Instant::now();
+        // The greedy keeps pinned buffers where they are without checking
+        // them against each other: pinned buffers that clash admit no
+        // placement at all, which is the answer (not an invalid placement
+        // for the validator to catch).
+        if !super::greedy::pinned_are_consistent(problem) {
+            let mut out = outcome_from(problem, None, self.name(), start);
+            out.proven_infeasible = true;
+            return out;
+        }
         let meter = Meter::new(budget);
         let mut offsets = canonical_within(problem, &meter).map(|p| p.offsets);
         if offsets.is_none() && meter.spent() {

@@ -108,7 +108,12 @@ impl<'a> Meter<'a> {
         let now = clock();
         Meter {
             clock,
-            deadline: budget.time_limit.map(|d| now + d.mul_f64(0.95)),
+            // A limit too long for the clock's range is no limit (the
+            // `time_limit` field may be set to anything, `Duration::MAX`
+            // included).
+            deadline: budget
+                .time_limit
+                .and_then(|d| now.checked_add(d.mul_f64(0.95))),
             limit: budget.node_limit.unwrap_or(u64::MAX),
             used: Cell::new(0),
             next_check: Cell::new(CHECK_EVERY),
@@ -182,10 +187,10 @@ impl<'a> Meter<'a> {
     /// books must be charged to this meter too (see [`Meter::used`]).
     pub(crate) fn sub(&self, within: Option<Duration>, units: Option<u64>) -> Meter<'a> {
         let now = (self.clock)();
-        let deadline = match (self.deadline, within) {
-            (Some(d), Some(w)) => Some(d.min(now + w)),
+        let deadline = match (self.deadline, within.and_then(|w| now.checked_add(w))) {
+            (Some(d), Some(w)) => Some(d.min(w)),
             (d, None) => d,
-            (None, Some(w)) => Some(now + w),
+            (None, w) => w,
         };
         Meter {
             clock: self.clock,

@@ -231,10 +231,29 @@ impl Default for Budget {
     }
 }
 
+/// The longest time limit a budget keeps: a century. A longer one (up to
+/// `Duration::MAX`) is cut to it: no search runs that long, and the clock
+/// arithmetic of the deadline stays within range.
+pub const LONGEST_TIME_LIMIT: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
+
+/// The time limit of `secs` seconds, as a command-line flag gives it:
+/// `None` unless it is a non-negative number; a limit past
+/// [`LONGEST_TIME_LIMIT`] (say `1e20`, which no `Duration` holds) is cut to
+/// it instead of failing.
+pub fn time_limit_from_secs(secs: f64) -> Option<Duration> {
+    if !(secs.is_finite() && secs >= 0.0) {
+        return None;
+    }
+    Some(
+        Duration::try_from_secs_f64(secs).map_or(LONGEST_TIME_LIMIT, |d| d.min(LONGEST_TIME_LIMIT)),
+    )
+}
+
 impl Budget {
-    /// Sets the time limit (`None`: unlimited).
+    /// Sets the time limit (`None`: unlimited); one past
+    /// [`LONGEST_TIME_LIMIT`] is cut to it.
     pub fn with_time_limit(mut self, limit: Option<Duration>) -> Budget {
-        self.time_limit = limit;
+        self.time_limit = limit.map(|l| l.min(LONGEST_TIME_LIMIT));
         self
     }
     /// Sets the objective.

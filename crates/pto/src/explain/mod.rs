@@ -26,7 +26,7 @@
 
 use crate::ir::{Expr, Function, Program, StmtId, StmtKind, Type, VarId};
 use crate::passes::analysis::reserve::{self, Reserve};
-use crate::passes::{run_pipeline, PassContext, PassError, PassId, PlannerMode};
+use crate::passes::{run_pipeline, ErrorKind, PassContext, PassError, PassId, PlannerMode};
 use crate::report;
 use std::collections::{BTreeMap, HashMap};
 
@@ -212,6 +212,13 @@ pub fn explain(
     let early = before_sharing(program, soc, planner)?;
     let base = report::build(&early, soc, false);
     let planned = replan(program, soc, planner);
+    // Only a planning error is something to explain; bad input or an
+    // internal error ends the explanation as it ends `plan`.
+    if let Err(e) = &planned {
+        if e.kind != ErrorKind::Planning {
+            return Err(e.clone());
+        }
+    }
     let mut spaces = Vec::new();
     for fr in &base.functions {
         let Some(f) = early.function(&fr.name) else {

@@ -481,6 +481,16 @@ const COVERED: &[&str] = &["tile.", "system.", "tensor."];
 /// namespace of `COVERED` and unknown. Other callees (`pl.range`,
 /// `self.kernel`, `pld.*`) are not checked here.
 pub fn check_known(name: &str) -> Result<(), String> {
+    // `X.tile.alloc`: an op namespace under a module other than PyPTO's
+    // two (`pl`, `pld` for the distributed ops) is no op path, though it
+    // would otherwise pass as an unknown callee.
+    if let Some((module, rest)) = name.split_once('.') {
+        if module != "pl" && module != "pld" && COVERED.iter().any(|p| rest.starts_with(p)) {
+            return Err(format!(
+                "`{name}` is not an op path: PyPTO's ops are called as `pl.{rest}`"
+            ));
+        }
+    }
     let bare = name.strip_prefix("pl.").unwrap_or(name);
     if lookup(bare).is_some() || registry::is_registered(bare) {
         return Ok(());

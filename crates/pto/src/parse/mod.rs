@@ -6,9 +6,12 @@
 //! line continuations, `elif`), resolves every name to a [`VarId`] of its
 //! function (a use refers to the latest definition before it in program
 //! order; unknown names become [`VarDef::Free`](crate::ir::VarDef::Free) variables), and reports the
-//! first error with its line, column and what was expected. It never
+//! first error with its line, column and what was expected. A program
+//! read whole is then checked for consistency (module `consistency`: unique
+//! function names; MemRefs that agree with their allocations). It never
 //! panics: deep nesting and oversized input are errors too.
 
+mod consistency;
 mod expr;
 mod items;
 pub mod lexer;
@@ -87,7 +90,9 @@ pub fn parse(src: &str) -> Result<Program, ParseError> {
         recording: None,
         last_end: 0,
     };
-    p.program(preamble).map_err(|e| *e)
+    let program = p.program(preamble).map_err(|e| *e)?;
+    consistency::check(&program)?;
+    Ok(program)
 }
 
 /// Splits off the lines before `@pl.program`: comments, blank lines,

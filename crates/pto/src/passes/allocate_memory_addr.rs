@@ -134,6 +134,47 @@ pub fn make_relative(f: &mut Function, policy: &dyn MemoryAllocatorPolicy) -> bo
     true
 }
 
+/// Checks that every tile's MemRef window lies within its allocation, its
+/// offset relative to the allocation (as [`make_relative`] leaves a laid
+/// out function). A window past its allocation is neither relative nor
+/// an address of a layout this pass could have made (say two allocations
+/// that overlap): planned as if relative, the tile moved on every re-plan.
+/// Slotted MemRefs (a declared allocation's slots) are not checked here.
+/// The PYPTO planner's pipeline runs it; DSA-RP reads no offset.
+pub fn check_windows(f: &Function) -> Result<(), PassError> {
+    let sizes: HashMap<VarId, u64> = f.allocs().iter().map(|a| (a.var, a.size)).collect();
+    for d in f.vars.values() {
+        let Some(Type::Tile(_, Some(m))) = &d.ty else {
+            continue;
+        };
+        if m.slots().is_some() {
+            continue;
+        }
+        let (Some(root), Some(off), Some(size)) = (m.base_var(), m.const_offset(), m.size()) else {
+            continue;
+        };
+        let Some(&alloc) = sizes.get(&root) else {
+            continue;
+        };
+        let end = u64::try_from(off).ok().and_then(|o| o.checked_add(size));
+        if end.is_some_and(|e| e <= alloc) {
+            continue;
+        }
+        let pos = match d.def {
+            crate::ir::VarDef::Stmt(s) => f.pos_of(s),
+            _ => f.pos,
+        };
+        return Err(PassError::input(format!(
+            "tile '{}' has the window [{off}, {off} + {size}) of allocation '{}', which holds \
+             {alloc} bytes: MemRef offsets are relative to their allocation, or the addresses \
+             allocate_memory_addr gave; write the offset within the allocation",
+            d.name, f.vars[root].name
+        ))
+        .at_pos(pos));
+    }
+    Ok(())
+}
+
 /// Whether two roots of non-zero size in one allocated space both have
 /// their lowest tile at offset 0. The sequential layout puts every root
 /// after the previous one, so in a laid-out function at most one such root
@@ -222,7 +263,7 @@ impl RootFacts {
 
 /// The definition of the first tile (in variable order) whose MemRef
 /// names root `r` and that has a line of its own.
-fn first_member_pos(f: &Function, r: VarId) -> Option<crate::ir::Pos> {
+pub(crate) fn first_member_pos(f: &Function, r: VarId) -> Option<crate::ir::Pos> {
     f.vars.values().find_map(|d| {
         let Some(Type::Tile(_, m)) = &d.ty else {
             return None;

@@ -396,6 +396,9 @@ pub fn run_pipeline(
         for f in &mut program.functions {
             if f.kind().is_kernel() {
                 allocate_memory_addr::make_relative(f, ctx.policy.as_ref());
+                if ctx.planner == PlannerMode::Pypto {
+                    allocate_memory_addr::check_windows(f)?;
+                }
             }
         }
     }

@@ -16,7 +16,7 @@
 
 use rayon::prelude::*;
 
-use super::allocate_memory_addr::make_relative;
+use super::allocate_memory_addr::{check_windows, make_relative};
 use super::dsa_rp::{self, SpaceReport};
 use super::{run_pass, Diagnostic, PassContext, PassError, PassId, PlannerMode};
 use crate::ir::{Function, Program};
@@ -48,14 +48,25 @@ fn run_one(f: Function, ctx: &PassContext, passes: &[PassId], relative: bool) ->
         trailing: Vec::new(),
         final_newline: false,
     };
-    if relative && program.functions[0].kind().is_kernel() {
-        make_relative(&mut program.functions[0], cx.policy.as_ref());
-    }
     let mut trace = Trace {
         diagnostics: vec![Vec::new(); passes.len()],
         reports: vec![Vec::new(); passes.len()],
         error: None,
     };
+    if relative && program.functions[0].kind().is_kernel() {
+        make_relative(&mut program.functions[0], cx.policy.as_ref());
+        // The PYPTO planner plans relative offsets; DSA-RP places from the
+        // lifetimes and reads no offset.
+        let checked = match ctx.planner {
+            PlannerMode::Pypto => check_windows(&program.functions[0]),
+            _ => Ok(()),
+        };
+        if let Err(e) = checked {
+            trace.error = Some((0, 0, e));
+            let f = program.functions.pop().expect("one function in, one out");
+            return (f, trace);
+        }
+    }
     let dsa_mode = matches!(ctx.planner, PlannerMode::DsaRp | PlannerMode::Optimal);
     for (k, &p) in passes.iter().enumerate() {
         if p == PassId::AllocateMemoryAddr && dsa_mode {

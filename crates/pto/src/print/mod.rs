@@ -236,6 +236,17 @@ impl<'a> Printer<'a, '_> {
                 sink.drain(self.out);
             }
         }
+        // A block without a statement (a pass removed its only one, say an
+        // unused allocation) prints as `pass`, as PyPTO prints an empty
+        // body: a header line with nothing indented under it would not
+        // read back.
+        let empty = stmts
+            .iter()
+            .all(|&s| matches!(self.f.stmts[s].kind, StmtKind::Blank | StmtKind::Comment(_)));
+        if empty {
+            indent(level, self.out);
+            self.out.push_str("pass\n");
+        }
     }
 
     fn stmt(&mut self, s: StmtId, level: usize, results: &[VarId]) {

@@ -212,11 +212,13 @@ pub(crate) fn check_acc_phis(f: &Function) -> Result<(), PassError> {
                     continue;
                 };
                 if !rm.same_base(vm) {
+                    // At the branch's yield: the value that cannot be moved.
                     return Err(PassError::internal(
                         "Internal error: MemoryReuse cannot reconcile divergent L0C accumulator \
                          buffers with tile.move; accumulator control-flow values must be \
                          coalesced before YieldFixup.",
-                    ));
+                    )
+                    .at_pos(f.pos_of(f.block(b)[y])));
                 }
             }
         }
@@ -293,14 +295,25 @@ fn plan_function(
             .iter()
             .find(|b| b.size > tilemem_plan::problem::MAX_BYTES)
         {
-            return Err(PassError::input(format!(
+            // No chip holds it: the request cannot be met (as the PYPTO
+            // planner's over-capacity error), at the allocation's line or,
+            // for one InitMemRef inserted, its first tile's.
+            let pos = match f.vars[b.root].def {
+                crate::ir::VarDef::Stmt(s) if f.pos_of(s).line > 0 => Some(f.pos_of(s)),
+                _ => super::allocate_memory_addr::first_member_pos(f, b.root),
+            };
+            let e = PassError::planning(format!(
                 "allocation {} of '{}' has {} bytes, more than the {} bytes tilemem can place; \
                  split the tile",
                 b.name,
                 m.function,
                 b.size,
                 tilemem_plan::problem::MAX_BYTES
-            )));
+            ));
+            return Err(match pos {
+                Some(p) => e.at_pos(p),
+                None => e.at_pos(f.pos),
+            });
         }
         // Strict first: every group at its affordable depth
         // (`min(stages, capacity / slot)`). When nothing fits, the pipeline

@@ -544,7 +544,12 @@ fn emit_copies(
     let mut scratch_count = 0;
     for c in &copies {
         if current_space(f, c.src) == Some(MemSpace::Acc) {
-            return Err(PassError::internal(ACC_MOVE_ERROR));
+            // At the yield whose value would need the move.
+            let e = PassError::internal(ACC_MOVE_ERROR);
+            return Err(match f.yield_index(b) {
+                Some(i) => e.at_pos(f.pos_of(f.block(b)[i])),
+                None => e,
+            });
         }
     }
     let mut done = vec![false; copies.len()];

@@ -1,0 +1,489 @@
+//! Reading a PyPTO MessagePack document into a [`Graph`].
+//!
+//! One pass over the bytes. PyPTO's writer sorts map keys, so a reference
+//! (`{"ref": N}`) often comes before the node it names; a reference to an
+//! id not yet defined gets a placeholder node that the definition fills in,
+//! and an id still undefined at the end is an error. Every error names the
+//! byte offset where reading stopped and where in the document it was
+//! (function, field path), and never panics: the input may be anything.
+
+use std::fmt;
+
+use rmp::Marker;
+use rustc_hash::FxHashMap;
+
+use super::graph::{Graph, Node, NodeId, Span, Sym, Symbols, Value};
+
+/// Deepest nesting of arrays and maps read (the shared kernels nest at most
+/// 38 levels; the limit keeps a hostile input from exhausting the stack).
+pub const MAX_DEPTH: usize = 200;
+
+/// Why a document could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DecodeError {
+    /// Byte offset where reading stopped.
+    pub offset: usize,
+    /// What was wrong.
+    pub message: String,
+    /// Where in the document: the function and the field path being read
+    /// (`function 'k', body.stmts[3].value.args[0]`), or empty at the top.
+    pub context: String,
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "byte {}: {}", self.offset, self.message)?;
+        if !self.context.is_empty() {
+            write!(f, " (reading {})", self.context)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
+/// Whether `bytes` look like a PyPTO MessagePack document rather than
+/// program text: a document is one MessagePack map, whose first byte is a
+/// map marker (`0x80..=0x8f`, `0xde`, `0xdf`); text starts with a printable
+/// character, `#`, whitespace or a UTF-8 byte order mark, none of which is.
+pub fn looks_like_msgpack(bytes: &[u8]) -> bool {
+    matches!(bytes.first(), Some(0x80..=0x8f | 0xde | 0xdf))
+}
+
+/// Reads a whole document.
+pub fn read(bytes: &[u8]) -> Result<Graph, DecodeError> {
+    let mut r = Reader {
+        buf: bytes,
+        pos: 0,
+        syms: Symbols::default(),
+        nodes: Vec::new(),
+        ids: FxHashMap::default(),
+        defined: Vec::new(),
+        path: Vec::new(),
+        depth: 0,
+    };
+    let s = Keys::new(&mut r.syms);
+    let start = r.pos;
+    let top = r.value(&s)?;
+    if r.pos != bytes.len() {
+        return Err(r.error(
+            r.pos,
+            format!(
+                "{} bytes after the end of the document",
+                bytes.len() - r.pos
+            ),
+        ));
+    }
+    let Value::Node(root) = top else {
+        return Err(r.error(start, "the document is not an IR node".into()));
+    };
+    if let Some((&id, _)) = r
+        .ids
+        .iter()
+        .filter(|(_, n)| !r.defined[n.index()])
+        .min_by_key(|(&id, _)| id)
+    {
+        return Err(DecodeError {
+            offset: bytes.len(),
+            message: format!("reference to node id {id}, which the document never defines"),
+            context: String::new(),
+        });
+    }
+    Ok(Graph {
+        nodes: r.nodes,
+        syms: r.syms,
+        root,
+    })
+}
+
+/// The keys the reader recognises, interned once.
+struct Keys {
+    id: Sym,
+    ty: Sym,
+    fields: Sym,
+    reference: Sym,
+    key: Sym,
+    name: Sym,
+    filename: Sym,
+    span_keys: [Sym; 5],
+}
+
+impl Keys {
+    fn new(syms: &mut Symbols) -> Keys {
+        Keys {
+            id: syms.intern("id"),
+            ty: syms.intern("type"),
+            fields: syms.intern("fields"),
+            reference: syms.intern("ref"),
+            key: syms.intern("key"),
+            name: syms.intern("name"),
+            filename: syms.intern("filename"),
+            // Sorted, as PyPTO writes them.
+            span_keys: [
+                syms.intern("begin_column"),
+                syms.intern("begin_line"),
+                syms.intern("end_column"),
+                syms.intern("end_line"),
+                syms.intern("filename"),
+            ],
+        }
+    }
+}
+
+/// One step of the path shown in errors.
+enum Step {
+    Field(Sym),
+    Index(usize),
+    Function(Sym),
+}
+
+struct Reader<'a> {
+    buf: &'a [u8],
+    pos: usize,
+    syms: Symbols,
+    nodes: Vec<Node>,
+    /// Document id -> node.
+    ids: FxHashMap<u64, NodeId>,
+    /// Whether each node's definition has been read.
+    defined: Vec<bool>,
+    path: Vec<Step>,
+    depth: usize,
+}
+
+impl Reader<'_> {
+    fn error(&self, offset: usize, message: String) -> DecodeError {
+        DecodeError {
+            offset,
+            message,
+            context: self.context(),
+        }
+    }
+
+    /// The path being read, as text.
+    fn context(&self) -> String {
+        let mut func = None;
+        let mut start = 0;
+        for (i, s) in self.path.iter().enumerate() {
+            if let Step::Function(f) = s {
+                func = Some(*f);
+                start = i + 1;
+            }
+        }
+        let mut out = String::new();
+        for s in &self.path[start..] {
+            match s {
+                Step::Field(f) => {
+                    let f = self.syms.str(*f);
+                    // The node envelope ("fields") and kwarg "value" wrappers
+                    // say nothing a reader of the path needs.
+                    if f == "fields" {
+                        continue;
+                    }
+                    if !out.is_empty() {
+                        out.push('.');
+                    }
+                    out.push_str(f);
+                }
+                Step::Index(i) => out.push_str(&format!("[{i}]")),
+                Step::Function(_) => {}
+            }
+        }
+        match func {
+            Some(f) if out.is_empty() => format!("function '{}'", self.syms.str(f)),
+            Some(f) => format!("function '{}', {out}", self.syms.str(f)),
+            None => out,
+        }
+    }
+
+    fn byte(&mut self) -> Result<u8, DecodeError> {
+        match self.buf.get(self.pos) {
+            Some(&b) => {
+                self.pos += 1;
+                Ok(b)
+            }
+            None => Err(self.truncated()),
+        }
+    }
+
+    fn truncated(&self) -> DecodeError {
+        self.error(
+            self.pos,
+            format!(
+                "unexpected end of input (the document is {} bytes: truncated?)",
+                self.buf.len()
+            ),
+        )
+    }
+
+    fn take(&mut self, n: usize) -> Result<&[u8], DecodeError> {
+        let end = self.pos.checked_add(n).filter(|&e| e <= self.buf.len());
+        match end {
+            Some(end) => {
+                let s = &self.buf[self.pos..end];
+                self.pos = end;
+                Ok(s)
+            }
+            None => Err(self.truncated()),
+        }
+    }
+
+    fn be<const N: usize>(&mut self) -> Result<[u8; N], DecodeError> {
+        let s = self.take(N)?;
+        let mut a = [0u8; N];
+        a.copy_from_slice(s);
+        Ok(a)
+    }
+
+    fn len(&mut self, m: Marker) -> Result<Option<usize>, DecodeError> {
+        Ok(Some(match m {
+            Marker::FixStr(n) | Marker::FixArray(n) | Marker::FixMap(n) => usize::from(n),
+            Marker::Str8 | Marker::Bin8 => usize::from(self.byte()?),
+            Marker::Str16 | Marker::Bin16 | Marker::Array16 | Marker::Map16 => {
+                usize::from(u16::from_be_bytes(self.be()?))
+            }
+            Marker::Str32 | Marker::Bin32 | Marker::Array32 | Marker::Map32 => {
+                u32::from_be_bytes(self.be()?) as usize
+            }
+            _ => return Ok(None),
+        }))
+    }
+
+    fn string(&mut self, n: usize, at: usize) -> Result<Sym, DecodeError> {
+        let bytes = self.take(n)?;
+        match std::str::from_utf8(bytes) {
+            Ok(s) => {
+                let s = s.to_owned();
+                Ok(self.syms.intern(&s))
+            }
+            Err(_) => Err(self.error(at, "string is not valid UTF-8".into())),
+        }
+    }
+
+    /// Reads one value.
+    fn value(&mut self, k: &Keys) -> Result<Value, DecodeError> {
+        let at = self.pos;
+        let m = Marker::from_u8(self.byte()?);
+        Ok(match m {
+            Marker::Null => Value::Nil,
+            Marker::True => Value::Bool(true),
+            Marker::False => Value::Bool(false),
+            Marker::FixPos(n) => Value::Int(i64::from(n)),
+            Marker::FixNeg(n) => Value::Int(i64::from(n)),
+            Marker::U8 => Value::Int(i64::from(self.byte()?)),
+            Marker::U16 => Value::Int(i64::from(u16::from_be_bytes(self.be()?))),
+            Marker::U32 => Value::Int(i64::from(u32::from_be_bytes(self.be()?))),
+            Marker::U64 => {
+                let v = u64::from_be_bytes(self.be()?);
+                i64::try_from(v).map_or(Value::UInt(v), Value::Int)
+            }
+            Marker::I8 => Value::Int(i64::from(i8::from_be_bytes(self.be()?))),
+            Marker::I16 => Value::Int(i64::from(i16::from_be_bytes(self.be()?))),
+            Marker::I32 => Value::Int(i64::from(i32::from_be_bytes(self.be()?))),
+            Marker::I64 => Value::Int(i64::from_be_bytes(self.be()?)),
+            Marker::F32 => Value::F32(f32::from_be_bytes(self.be()?)),
+            Marker::F64 => Value::F64(f64::from_be_bytes(self.be()?)),
+            Marker::FixStr(_) | Marker::Str8 | Marker::Str16 | Marker::Str32 => {
+                let n = self.len(m)?.unwrap_or(0);
+                Value::Str(self.string(n, at)?)
+            }
+            Marker::Bin8 | Marker::Bin16 | Marker::Bin32 => {
+                let n = self.len(m)?.unwrap_or(0);
+                Value::Bin(self.take(n)?.into())
+            }
+            Marker::FixArray(_) | Marker::Array16 | Marker::Array32 => {
+                let n = self.len(m)?.unwrap_or(0);
+                self.enter(at)?;
+                // Each element takes at least one byte: a length past the
+                // rest of the input is a truncated (or corrupt) document,
+                // found before reserving memory for it.
+                if n > self.buf.len() - self.pos {
+                    return Err(self.truncated());
+                }
+                let mut items = Vec::with_capacity(n);
+                for i in 0..n {
+                    self.path.push(Step::Index(i));
+                    items.push(self.value(k)?);
+                    self.path.pop();
+                }
+                self.depth -= 1;
+                Value::Array(items.into())
+            }
+            Marker::FixMap(_) | Marker::Map16 | Marker::Map32 => {
+                let n = self.len(m)?.unwrap_or(0);
+                self.enter(at)?;
+                let v = self.map(n, at, k)?;
+                self.depth -= 1;
+                v
+            }
+            Marker::FixExt1
+            | Marker::FixExt2
+            | Marker::FixExt4
+            | Marker::FixExt8
+            | Marker::FixExt16
+            | Marker::Ext8
+            | Marker::Ext16
+            | Marker::Ext32 => {
+                return Err(self.error(
+                    at,
+                    "MessagePack extension types do not occur in PyPTO's IR".into(),
+                ))
+            }
+            Marker::Reserved => {
+                return Err(self.error(at, "byte 0xc1 is not a MessagePack value".into()))
+            }
+        })
+    }
+
+    fn enter(&mut self, at: usize) -> Result<(), DecodeError> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(self.error(at, format!("nested more than {MAX_DEPTH} levels deep")));
+        }
+        Ok(())
+    }
+
+    /// Reads the `n` entries of a map starting at `at`, then makes it a
+    /// node, a reference, a span or a plain map.
+    fn map(&mut self, n: usize, at: usize, k: &Keys) -> Result<Value, DecodeError> {
+        if n > (self.buf.len() - self.pos) / 2 {
+            return Err(self.truncated());
+        }
+        let mut entries: Vec<(Sym, Value)> = Vec::with_capacity(n);
+        for _ in 0..n {
+            let key_at = self.pos;
+            let m = Marker::from_u8(self.byte()?);
+            let key = match self.len(m)? {
+                Some(len)
+                    if matches!(
+                        m,
+                        Marker::FixStr(_) | Marker::Str8 | Marker::Str16 | Marker::Str32
+                    ) =>
+                {
+                    self.string(len, key_at)?
+                }
+                _ => {
+                    return Err(self.error(
+                        key_at,
+                        "a map key that is not a string (PyPTO's maps have string keys)".into(),
+                    ))
+                }
+            };
+            if entries.iter().any(|(s, _)| *s == key) {
+                return Err(self.error(
+                    key_at,
+                    format!("key '{}' twice in one map", self.syms.str(key)),
+                ));
+            }
+            // The function a `{"key": GlobalVar, "value": Function}` entry
+            // holds is named by its key, which comes first.
+            let step = match entries.iter().find(|(s, _)| *s == k.key) {
+                Some((_, Value::Map(gv))) if key != k.key => gv
+                    .iter()
+                    .find(|(s, _)| *s == k.name)
+                    .and_then(|(_, v)| match v {
+                        Value::Str(s) => Some(Step::Function(*s)),
+                        _ => None,
+                    }),
+                _ => None,
+            };
+            let pushed_fn = step.is_some();
+            if let Some(s) = step {
+                self.path.push(s);
+            }
+            self.path.push(Step::Field(key));
+            let v = self.value(k)?;
+            self.path.pop();
+            if pushed_fn {
+                self.path.pop();
+            }
+            entries.push((key, v));
+        }
+        self.classify(entries, at, k)
+    }
+
+    fn classify(
+        &mut self,
+        entries: Vec<(Sym, Value)>,
+        at: usize,
+        k: &Keys,
+    ) -> Result<Value, DecodeError> {
+        // `{"ref": N}`
+        if let [(key, v)] = &entries[..] {
+            if *key == k.reference {
+                let id = self.doc_id(v, at)?;
+                return Ok(Value::Node(self.node_for(id)));
+            }
+        }
+        // `{"fields": {...}, "id": N, "type": KIND}`
+        if entries.len() == 3
+            && entries
+                .iter()
+                .all(|(s, _)| [k.id, k.ty, k.fields].contains(s))
+        {
+            let get = |s: Sym| &entries.iter().find(|(x, _)| *x == s).unwrap().1;
+            let id = self.doc_id(get(k.id), at)?;
+            let Value::Str(kind) = *get(k.ty) else {
+                return Err(self.error(at, "a node whose \"type\" is not a string".into()));
+            };
+            let fields = match entries.into_iter().find(|(x, _)| *x == k.fields) {
+                Some((_, Value::Map(f))) => f,
+                _ => return Err(self.error(at, "a node whose \"fields\" is not a map".into())),
+            };
+            let n = self.node_for(id);
+            if self.defined[n.index()] {
+                return Err(self.error(at, format!("node id {id} defined twice")));
+            }
+            self.defined[n.index()] = true;
+            self.nodes[n.index()] = Node {
+                kind,
+                fields,
+                offset: u32::try_from(at).unwrap_or(u32::MAX),
+            };
+            return Ok(Value::Node(n));
+        }
+        // A span.
+        if entries.len() == 5 && entries.iter().zip(&k.span_keys).all(|((s, _), w)| s == w) {
+            let int = |i: usize| match entries[i].1 {
+                Value::Int(n) => i32::try_from(n).ok(),
+                _ => None,
+            };
+            if let (Some(bc), Some(bl), Some(ec), Some(el), Value::Str(file)) =
+                (int(0), int(1), int(2), int(3), &entries[4].1)
+            {
+                debug_assert_eq!(entries[4].0, k.filename);
+                return Ok(Value::Span(Span {
+                    file: *file,
+                    begin_line: bl,
+                    begin_column: bc,
+                    end_line: el,
+                    end_column: ec,
+                }));
+            }
+        }
+        Ok(Value::Map(entries.into()))
+    }
+
+    fn doc_id(&self, v: &Value, at: usize) -> Result<u64, DecodeError> {
+        match v {
+            Value::Int(n) if *n >= 0 => Ok(*n as u64),
+            Value::UInt(n) => Ok(*n),
+            _ => Err(self.error(at, "a node id that is not an unsigned integer".into())),
+        }
+    }
+
+    /// The node of document id `id`, a placeholder until its definition.
+    fn node_for(&mut self, id: u64) -> NodeId {
+        if let Some(&n) = self.ids.get(&id) {
+            return n;
+        }
+        let n = NodeId(u32::try_from(self.nodes.len()).unwrap_or(u32::MAX));
+        self.nodes.push(Node {
+            kind: Sym(0),
+            fields: Box::new([]),
+            offset: u32::MAX,
+        });
+        self.defined.push(false);
+        self.ids.insert(id, n);
+        n
+    }
+}
