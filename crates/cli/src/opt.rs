@@ -408,6 +408,8 @@ pub fn run(args: &[String]) -> ExitCode {
     let mut stderr = String::new();
     let mut padded: Vec<(String, u64, u64)> = Vec::new();
     let mut debug = String::new();
+    // Summary lines passes report (the optimal planner's choices).
+    let mut notes: Vec<String> = Vec::new();
     for chunk in chunks {
         let popts = ParseOptions {
             allow_unregistered_dialect: opts.allow_unregistered,
@@ -425,6 +427,7 @@ pub fn run(args: &[String]) -> ExitCode {
                 let ok = run_pipeline_in(&opts.passes, &mut module, &mut cx);
                 padded.extend(padding(&before, &allocs(&module)));
                 debug.push_str(&cx.debug);
+                notes.append(&mut cx.summary);
                 // Like mlir-opt: an error emitted by a pass that does not
                 // signal failure is reported, and the module still prints
                 // with exit 0 (see `tilemem_mlir::pass`). Text a pass
@@ -459,6 +462,11 @@ pub fn run(args: &[String]) -> ExitCode {
         }
         if let Some(out) = output {
             outputs.push(out);
+        }
+    }
+    if !opts.quiet && !opts.verify {
+        for n in &notes {
+            stderr.push_str(&format!("[summary] {n}\n"));
         }
     }
     if !opts.quiet && !opts.verify && !padded.is_empty() {

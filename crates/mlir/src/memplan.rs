@@ -83,6 +83,9 @@ pub struct PlanOutcome {
     pub warnings: Vec<Diagnostic>,
     /// The chip planned for.
     pub chip: String,
+    /// Summary lines of the pass (`planner=optimal`: per space, the bytes
+    /// and penalties of both planners and which placement is used).
+    pub summary: Vec<String>,
 }
 
 /// Why planning failed.
@@ -176,6 +179,7 @@ pub fn plan_text(text: &str, req: &PlanRequest) -> Result<PlanOutcome, PlanFailu
         text: print_module(&module),
         functions: planned_functions(&module),
         stdout: cx.stdout,
+        summary: cx.summary,
         warnings: cx
             .diags
             .into_iter()

@@ -82,6 +82,9 @@ pub struct PassContext {
     /// option value it does not accept: exit 2), as opposed to a request
     /// it understood but cannot meet (no placement fits: exit 1).
     pub bad_input: bool,
+    /// Lines for the driver's summary on standard error (not part of the
+    /// output; `-quiet` drops them).
+    pub summary: Vec<String>,
 }
 
 impl PassContext {

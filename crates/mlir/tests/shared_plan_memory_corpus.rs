@@ -12,8 +12,10 @@ use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
-use tilemem_mlir::memplan::{plan_text, PlanRequest};
+use tilemem_mlir::memplan::{plan_text, PlanOutcome, PlanRequest};
 use tilemem_mlir::parse::{parse_module, split_input, ParseOptions};
+use tilemem_mlir::passes::plan_memory::optimal::Planner;
+use tilemem_mlir::passes::plan_memory::Options;
 use tilemem_mlir::plan_check::check_module;
 
 fn corpus_dir() -> PathBuf {
@@ -64,6 +66,128 @@ fn has_alloc_in_func(text: &str) -> bool {
     m.funcs()
         .into_iter()
         .any(|f| m.walk(f).into_iter().any(|o| m.op(o).is("memref.alloc")))
+}
+
+/// The chunks of the corpus that hold a `memref.alloc` in a `func.func`,
+/// as `(file:line, text)`; `None` when the corpus is absent.
+fn alloc_chunks() -> Option<Vec<(String, String)>> {
+    let dir = corpus_dir();
+    if !dir.is_dir() {
+        return None;
+    }
+    let mut files = Vec::new();
+    mlir_files(&dir, &mut files);
+    let mut out = Vec::new();
+    for file in &files {
+        let Ok(text) = std::fs::read_to_string(file) else {
+            continue;
+        };
+        let rel = file
+            .strip_prefix(&dir)
+            .unwrap_or(file)
+            .display()
+            .to_string();
+        for chunk in split_input(&text) {
+            if !chunk.text.contains("memref.alloc") || !has_alloc_in_func(chunk.text) {
+                continue;
+            }
+            out.push((
+                format!("{rel}:{}", chunk.line_offset + 1),
+                chunk.text.to_string(),
+            ));
+        }
+    }
+    Some(out)
+}
+
+/// Bytes used per (function, space) of a plan.
+fn used(out: &PlanOutcome) -> BTreeMap<(String, String), u64> {
+    out.functions
+        .iter()
+        .flat_map(|f| {
+            f.spaces
+                .iter()
+                .map(|s| ((f.name.clone(), s.space.clone()), s.used))
+        })
+        .collect()
+}
+
+/// `planner=optimal` against the reference's allocator on every chunk:
+/// never more bytes in any (function, space), the same chunks planned
+/// except overflows it rescues. Prints the table of the comparison.
+#[test]
+fn shared_corpus_optimal_never_uses_more_bytes() {
+    let Some(chunks) = alloc_chunks() else {
+        eprintln!("SKIPPED: shared_corpus_optimal_never_uses_more_bytes: the corpus is absent");
+        return;
+    };
+    let optimal = PlanRequest {
+        target: None,
+        options: Options {
+            planner: Planner::Optimal,
+            ..Options::default()
+        },
+    };
+    let (mut functions, mut spaces, mut smaller) = (0usize, 0usize, 0usize);
+    let (mut bytes_ref, mut bytes_opt) = (0u64, 0u64);
+    let (mut overflows, mut rescued) = (0usize, 0usize);
+    let mut problems = Vec::new();
+    for (at, text) in &chunks {
+        let reference = plan_text(text, &PlanRequest::default());
+        let ours = plan_text(text, &optimal);
+        match (reference, ours) {
+            (Ok(r), Ok(o)) => {
+                functions += r.functions.len();
+                let (ur, uo) = (used(&r), used(&o));
+                for (key, &b) in &ur {
+                    spaces += 1;
+                    let Some(&x) = uo.get(key) else {
+                        problems.push(format!("{at}: @{} {} not planned by optimal", key.0, key.1));
+                        continue;
+                    };
+                    bytes_ref += b;
+                    bytes_opt += x;
+                    if x > b {
+                        problems.push(format!(
+                            "{at}: @{} {}: optimal {x} bytes > bishengir {b}",
+                            key.0, key.1
+                        ));
+                    }
+                    smaller += usize::from(x < b);
+                }
+            }
+            (Err(r), ours) => {
+                let overflow = r
+                    .diagnostics
+                    .iter()
+                    .any(|d| d.message.contains(" overflow, requires "));
+                overflows += usize::from(overflow);
+                match ours {
+                    Ok(_) if overflow => rescued += 1,
+                    Ok(_) => problems.push(format!("{at}: optimal plans what bishengir refuses")),
+                    Err(_) => {}
+                }
+            }
+            (Ok(_), Err(e)) => problems.push(format!(
+                "{at}: optimal fails where bishengir plans: {:?}",
+                e.diagnostics.first().map(|d| &d.message)
+            )),
+        }
+    }
+    eprintln!("planner=optimal against planner=bishengir over the corpus:");
+    eprintln!("  functions planned by both      {functions}");
+    eprintln!("  (function, space) pairs        {spaces}");
+    eprintln!("  total bytes, bishengir         {bytes_ref}");
+    eprintln!("  total bytes, optimal           {bytes_opt}");
+    eprintln!("  pairs where optimal is smaller {smaller}");
+    eprintln!("  chunks bishengir overflows     {overflows}");
+    eprintln!("  overflows optimal rescues      {rescued}");
+    assert!(
+        problems.is_empty(),
+        "{} problems:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
 }
 
 #[test]
@@ -132,9 +256,6 @@ fn shared_corpus_plans_or_fails_with_the_reference_diagnostic() {
                         problems.push(format!("{at}: failed without an error"));
                         continue;
                     };
-                    if f.bad_input {
-                        continue;
-                    }
                     if !is_reference_message(&err.message) {
                         problems.push(format!("{at}: not a reference diagnostic: {}", err.message));
                     }

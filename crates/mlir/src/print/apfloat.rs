@@ -95,7 +95,7 @@ impl Big {
 /// division while the significand is much longer than needed.
 fn adjust_int(sig: &mut Big, exp: &mut i32, format_precision: u32) {
     let bits = sig.bits();
-    let required = (format_precision * 196 + 58) / 59;
+    let required = (format_precision * 196).div_ceil(59);
     if bits <= required {
         return;
     }
@@ -131,11 +131,12 @@ fn adjust_digits(buffer: &mut Vec<u8>, exp: &mut i32, format_precision: u32) {
         buffer.drain(..first);
         return;
     }
-    for i in first..n {
-        if buffer[i] == b'9' {
+    let start = first;
+    for d in &mut buffer[start..n] {
+        if *d == b'9' {
             first += 1;
         } else {
-            buffer[i] += 1;
+            *d += 1;
             break;
         }
     }
@@ -299,7 +300,7 @@ mod tests {
         assert_eq!(to_string(f32_parts(1.0), 6, 0, false), "1.000000e+00");
         // Digits beyond the precision are dropped by floor division first.
         assert_eq!(
-            to_string(f32_parts(0.72134751), 6, 0, false),
+            to_string(f32_parts(0.721_347_5), 6, 0, false),
             "7.213470e-01"
         );
         assert_eq!(to_string(f32_parts(-1.5e10), 6, 0, false), "-1.500000e+10");
@@ -307,7 +308,7 @@ mod tests {
 
     #[test]
     fn natural_precision_floors_then_rounds() {
-        assert_eq!(to_string(f32_parts(0.72134751), 0, 3, true), "0.72134751");
+        assert_eq!(to_string(f32_parts(0.721_347_5), 0, 3, true), "0.72134751");
         assert_eq!(
             to_string(f64_parts(1.2345678912), 0, 3, true),
             "1.2345678912"

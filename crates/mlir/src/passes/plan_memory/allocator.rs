@@ -18,6 +18,7 @@
 //! - level 2: no overlap, in address, with an entry of the same loop;
 //! - level 3: no overlap, in address, with an entry when either is a DMA
 //!   buffer (pipe conflict).
+//!
 //! A plan at level 3 alone is tried first (with unbounded space; when it
 //! fits no DMA buffer is reused); when it does not fit, entries are placed
 //! one by one, each at the highest level that works. When an entry fits
@@ -237,6 +238,7 @@ impl MemPlan<'_> {
             let required = self.required.get(&scope).copied().unwrap_or(0);
             if required <= max_bits {
                 self.plan_without_reuse(root, align);
+                self.planned.push(scope);
                 continue;
             } else if self.se[root].children.is_empty() {
                 return Err(Overflow { scope, required });
@@ -245,6 +247,7 @@ impl MemPlan<'_> {
             let root = self.reorder_root(root);
             let max_alloc = self.plan_single_level(root, si.max_level);
             if max_alloc <= max_bits {
+                self.planned.push(scope);
                 continue;
             }
             let mut outline: Outline = vec![bound(Vec::new(), 0, max_bits, None)];
@@ -278,6 +281,7 @@ impl MemPlan<'_> {
             self.stdout.push_str(&format!(
                 "warning: [hivm-plan-memory] There reused some dma buffers in {scope} address space, which may stall pipe. Not reusing dma buffer needs {max_alloc} bits while {max_bits} bits available!\n"
             ));
+            self.planned.push(scope);
         }
         Ok(())
     }
@@ -603,7 +607,7 @@ impl MemPlan<'_> {
     fn assign_other_slots(&mut self, offsets: &[u64], e: SeId) {
         let mb = self.se[e].mb as usize;
         for i in 1..mb {
-            if i - 1 >= self.se[e].others.len() || i - 1 >= offsets.len() {
+            if i > self.se[e].others.len() || i > offsets.len() {
                 continue;
             }
             let r = self.se[e].others[i - 1];
@@ -736,7 +740,7 @@ impl MemPlan<'_> {
 
     /// Whether entry `e` holds a DMA buffer (cached per entry): at level
     /// 3 (`PipeConflict`) two entries conflict when either does.
-    fn entry_is_dma(&mut self, e: SeId) -> bool {
+    pub(super) fn entry_is_dma(&mut self, e: SeId) -> bool {
         if self.dma_cache.len() <= e {
             self.dma_cache.resize(self.se.len().max(e + 1), None);
         }
@@ -751,7 +755,7 @@ impl MemPlan<'_> {
     /// The innermost loop of an entry's buffers (cached per entry): at
     /// level 2 (`PipeConflictInSameLoop`) two entries conflict when they
     /// share it (or both have none).
-    fn entry_loop(&mut self, e: SeId) -> Option<crate::ir::OpId> {
+    pub(super) fn entry_loop(&mut self, e: SeId) -> Option<crate::ir::OpId> {
         if self.loop_cache.len() <= e {
             self.loop_cache.resize(self.se.len().max(e + 1), None);
         }

@@ -28,6 +28,7 @@ pub mod gen_kill;
 pub mod inplace;
 pub mod membase;
 pub mod op_facts;
+pub mod optimal;
 pub mod pipes;
 pub mod regbase;
 pub mod rewrite;
@@ -45,6 +46,7 @@ use crate::pass::{parse_bool_option, parse_int_option, split_options, PassContex
 use crate::passes::device_spec::{is_regbase_module, npu_spec_int};
 
 use gen_kill::{Lifetimes, Walk};
+use optimal::{Planner, SpaceChoice};
 use pipes::{DmaFacts, Reach};
 use storage::{SeId, StorageEntry};
 use vf_reuse::{CallerInfo, VfReuse};
@@ -88,6 +90,8 @@ pub struct Options {
     pub largest_first: bool,
     /// `disable-vf-reachable-check`.
     pub disable_vf_reachable_check: bool,
+    /// `planner` (ours): which allocator places local memory.
+    pub planner: Planner,
 }
 
 impl Default for Options {
@@ -102,6 +106,7 @@ impl Default for Options {
             simt_vf_dynamic_size: 216,
             largest_first: false,
             disable_vf_reachable_check: false,
+            planner: Planner::Bishengir,
         }
     }
 }
@@ -116,6 +121,7 @@ pub const MEMBASE_OPTIONS: &[(&str, &str)] = &[
     ("simt-vf-dynamic-size", "UB size in KB for SIMT/MIX vector functions on register-based chips (default 216)"),
     ("plan-memory-strategy", "default | largest-first (order of UB entries)"),
     ("disable-vf-reachable-check", "Skip the load/store reachability check of vector-function in-place reuse (default false)"),
+    ("planner", "bishengir (the reference's allocator, default) | optimal (exact solver; never more bytes, places overflowing kernels when a placement exists)"),
 ];
 
 /// The options of `-hivm-plan-memory-regbase` for `--help`.
@@ -128,6 +134,7 @@ pub const REGBASE_OPTIONS: &[(&str, &str)] = &[
     ("disable-tightly-coupled-buffer-reuse", "Tightly coupled buffers share no memory (default false)"),
     ("disable-vf-reachable-check", "Skip the load/store reachability check of vector-function in-place reuse (default false)"),
     ("plan-memory-strategy", "default | largest-first (order of UB entries)"),
+    ("planner", "bishengir (the reference's allocator, default) | optimal (exact solver; never more bytes, places overflowing kernels when a placement exists)"),
 ];
 
 impl Options {
@@ -177,6 +184,17 @@ impl Options {
                 }
                 "disable-vf-reachable-check" => {
                     self.disable_vf_reachable_check = parse_bool_option(pass, &name, &value)?
+                }
+                "planner" => {
+                    self.planner = match value.as_str() {
+                        "bishengir" => Planner::Bishengir,
+                        "optimal" => Planner::Optimal,
+                        _ => {
+                            return Err(format!(
+                                "pass '-{pass}': option 'planner' takes bishengir or optimal (got '{value}')"
+                            ))
+                        }
+                    }
                 }
                 _ => {
                     let names: Vec<&str> = match variant {
@@ -232,6 +250,8 @@ pub struct MemPlan<'m> {
     pub offsets: HashMap<ValueId, Vec<u64>>,
     /// Text for standard output (the DMA-reuse warning).
     pub stdout: String,
+    /// The spaces the reference allocator placed, in order.
+    planned: Vec<String>,
 }
 
 impl<'m> MemPlan<'m> {
@@ -415,8 +435,20 @@ fn plan_func(
             specs,
             offsets: HashMap::new(),
             stdout: String::new(),
+            planned: Vec::new(),
         };
-        match plan.plan() {
+        let mut result = plan.plan();
+        let optimal = opts.planner == Planner::Optimal && opts.mode == Mode::Local;
+        if optimal && (result.is_ok() || attempt + 1 == RETRIES) {
+            let (choices, all_placed) = plan.plan_optimal();
+            summarize_choices(m, func, &choices, cx);
+            if all_placed && choices.iter().any(|c| c.chosen) {
+                plan.offsets.clear();
+                plan.buffer_offsets();
+                result = Ok(());
+            }
+        }
+        match result {
             Ok(()) => {
                 cx.stdout.push_str(&plan.stdout);
                 if opts.memory_display && variant == Variant::Membase {
@@ -456,6 +488,37 @@ fn plan_func(
         }
     }
     unreachable!("the last attempt returns")
+}
+
+/// One summary line per space the optimal planner looked at.
+fn summarize_choices(m: &Module, func: OpId, choices: &[SpaceChoice], cx: &mut PassContext) {
+    let name = m.func_name(func).unwrap_or("");
+    for c in choices {
+        let reference = match (c.bishengir, c.bishengir_penalty) {
+            (Some(b), Some(p)) => format!("bishengir {b} bytes, penalty {p}"),
+            (Some(b), None) => format!("bishengir {b} bytes"),
+            (None, _) => "bishengir overflows".to_string(),
+        };
+        let proven = if c.proven_optimal { " (proven)" } else { "" };
+        let found = match c.optimal {
+            Some(o) => format!("optimal {o} bytes, penalty {}{proven}", c.optimal_penalty),
+            // The search ran within the reference's bytes under the
+            // stricter rules (see `optimal`): a proof says nothing fits
+            // there, not that the reference's placement is optimal.
+            None if c.proven_infeasible && c.bishengir.is_some() => {
+                "optimal: none within bishengir's bytes under its rules (proven)".to_string()
+            }
+            None if c.proven_infeasible => "optimal: no placement fits (proven)".to_string(),
+            None => "optimal: none found within the budget".to_string(),
+        };
+        let used = match (c.chosen, c.bishengir) {
+            (true, _) => "optimal placement used",
+            (false, Some(_)) => "bishengir placement used",
+            (false, None) => "nothing placed",
+        };
+        cx.summary
+            .push(format!("@{name} {}: {found}; {reference}; {used}", c.scope));
+    }
 }
 
 /// Writes the memory-display JSON; a failure to write is a warning, as

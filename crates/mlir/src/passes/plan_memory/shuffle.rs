@@ -83,7 +83,7 @@ impl Mt19937 {
         if urng_range / n >= n {
             // Two swap positions per draw.
             let mut i = 1u64;
-            if n % 2 == 0 {
+            if n.is_multiple_of(2) {
                 let j = self.uniform(0, 1);
                 v.swap(i as usize, j as usize);
                 i += 1;

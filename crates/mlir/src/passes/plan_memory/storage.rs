@@ -49,7 +49,7 @@ pub struct StorageEntry {
 
 /// `AlignUp`.
 pub fn align_up(v: u64, a: u64) -> u64 {
-    if a == 0 || v % a == 0 {
+    if a == 0 || v.is_multiple_of(a) {
         v
     } else {
         v + (a - v % a)

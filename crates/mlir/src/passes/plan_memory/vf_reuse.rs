@@ -8,6 +8,7 @@
 //! 4. both address the same iteration (equal subview/extract_slice chains
 //!    down to the arguments, through loop-carried arguments);
 //! 5. the write is not wider than the read (element bits).
+//!
 //! At each call of such a function the pairs map to the buffers the call
 //! passes (`update`); a call passing one buffer twice is never reused in
 //! place (`hasAliasArgRisk`).
@@ -23,11 +24,14 @@ use super::op_facts::{is_vf, is_vf_call};
 /// by argument index, in argument order.
 type CalleeInfo = Vec<(usize, Vec<usize>)>;
 
+/// Per buffer a call writes: the buffers it may reuse in place.
+type CallReuse = Vec<(ValueId, Vec<ValueId>)>;
+
 /// The reuse facts of the vector-function calls of one caller.
 #[derive(Debug, Default, Clone)]
 pub struct CallerInfo {
     /// Per call: written buffer to the buffers it may reuse.
-    calls: Vec<(OpId, Vec<(ValueId, Vec<ValueId>)>)>,
+    calls: Vec<(OpId, CallReuse)>,
 }
 
 impl CallerInfo {
