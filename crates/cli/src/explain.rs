@@ -18,12 +18,13 @@ use crate::output::{self, Outputs};
 /// Flags of `tilemem explain`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Input program (PyPTO text).
+    /// Input program (PyPTO text, or HIVM MLIR: a `.mlir` file).
     pub file: PathBuf,
     /// Target chip: 910b, 950, 310b or none.
     #[arg(long, default_value = "910b")]
     pub target: String,
-    /// The planner whose result is explained: pypto, dsa-rp or optimal.
+    /// The planner whose result is explained: pypto, dsa-rp or optimal
+    /// (MLIR: bishengir or optimal).
     #[arg(long, default_value = "pypto")]
     pub planner: String,
     /// Explain every (function, space), not only those that do not fit.
@@ -37,6 +38,9 @@ pub struct Args {
 /// Runs the subcommand: exit 0 once explained (whether or not the program
 /// fits), 2 on bad input, 3 on an internal error ([`crate::exit`]).
 pub fn run(args: Args) -> ExitCode {
+    if args.file.extension().is_some_and(|e| e == "mlir") {
+        return crate::explain_mlir::run(&args.file, &args.planner, args.all);
+    }
     let Some(soc) = Soc::from_name(&args.target) else {
         eprintln!(
             "error: unknown --target '{}'; use 910b, 950, 310b or none",

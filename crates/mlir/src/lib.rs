@@ -20,6 +20,7 @@
 
 pub mod analysis;
 mod dialect;
+pub mod explain;
 pub mod ir;
 pub mod memplan;
 pub mod parse;

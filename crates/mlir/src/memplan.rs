@@ -119,8 +119,36 @@ pub fn plan_module(
     module: &mut Module,
     req: &PlanRequest,
 ) -> Result<(PassContext, &'static DeviceSpec), PlanFailure> {
-    let chip = chip_of(module, req)?;
     let mut cx = PassContext::default();
+    let chip = with_device_spec(module, req, &mut cx)?;
+    let result = if chip.is_regbase() {
+        PlanMemoryRegbase {
+            options: req.options.clone(),
+        }
+        .run_in(module, &mut cx)
+    } else {
+        PlanMemory {
+            options: req.options.clone(),
+        }
+        .run_in(module, &mut cx)
+    };
+    match result {
+        Ok(()) => Ok((cx, chip)),
+        Err(_) => Err(PlanFailure {
+            bad_input: cx.bad_input,
+            diagnostics: cx.diags,
+        }),
+    }
+}
+
+/// Gives `module` the device spec of the chip it is planned for under
+/// `req` (see the module docs) and returns the chip.
+pub fn with_device_spec(
+    module: &mut Module,
+    req: &PlanRequest,
+    cx: &mut PassContext,
+) -> Result<&'static DeviceSpec, PlanFailure> {
+    let chip = chip_of(module, req)?;
     match npu_spec_entries(module) {
         Some(have) if req.target.is_none() => {
             // A hand-written spec is kept; the entries it lacks come from
@@ -143,29 +171,12 @@ pub fn plan_module(
                 target: Some(chip),
                 ..AppendDeviceSpec::default()
             };
-            let _ = spec.run_in(module, &mut cx);
+            let _ = spec.run_in(module, cx);
             // The "overwriting" warnings of an explicit request are expected.
             cx.diags.clear();
         }
     }
-    let result = if chip.is_regbase() {
-        PlanMemoryRegbase {
-            options: req.options.clone(),
-        }
-        .run_in(module, &mut cx)
-    } else {
-        PlanMemory {
-            options: req.options.clone(),
-        }
-        .run_in(module, &mut cx)
-    };
-    match result {
-        Ok(()) => Ok((cx, chip)),
-        Err(_) => Err(PlanFailure {
-            bad_input: cx.bad_input,
-            diagnostics: cx.diags,
-        }),
-    }
+    Ok(chip)
 }
 
 /// Reads, plans and prints `text` (see the module docs).

@@ -24,6 +24,7 @@
 pub mod alias_sets;
 pub mod allocator;
 pub mod display;
+pub mod explain;
 pub mod gen_kill;
 pub mod inplace;
 pub mod membase;
@@ -255,6 +256,45 @@ pub struct MemPlan<'m> {
 }
 
 impl<'m> MemPlan<'m> {
+    /// A plan of `func` over the lifetimes `lt`, nothing placed yet.
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        m: &'m Module,
+        func: OpId,
+        opts: &'m Options,
+        variant: Variant,
+        lt: Lifetimes,
+        vf: Option<&'m CallerInfo>,
+        cv_allowed: &'m HashSet<(i32, i32)>,
+        specs: Specs,
+    ) -> Self {
+        MemPlan {
+            m,
+            func,
+            opts,
+            variant,
+            lt,
+            vf,
+            cv_allowed,
+            se: Vec::new(),
+            entries: Vec::new(),
+            buffer2se: HashMap::new(),
+            roots: Vec::new(),
+            required: HashMap::new(),
+            split_outline: false,
+            relation_others: BTreeMap::new(),
+            inplacable: Vec::new(),
+            dma: DmaFacts::default(),
+            reach: Reach::default(),
+            dma_cache: Vec::new(),
+            loop_cache: Vec::new(),
+            specs,
+            offsets: HashMap::new(),
+            stdout: String::new(),
+            planned: Vec::new(),
+        }
+    }
+
     fn regbase(&self) -> bool {
         self.variant == Variant::Regbase
     }
@@ -412,31 +452,7 @@ fn plan_func(
     let caller = vf.caller(func);
     for attempt in 0..RETRIES {
         let lt = Walk::new(m, func, opts.mode, variant, opts.disable_tcb_reuse, attempt).build()?;
-        let mut plan = MemPlan {
-            m,
-            func,
-            opts,
-            variant,
-            lt,
-            vf: caller,
-            cv_allowed,
-            se: Vec::new(),
-            entries: Vec::new(),
-            buffer2se: HashMap::new(),
-            roots: Vec::new(),
-            required: HashMap::new(),
-            split_outline: false,
-            relation_others: BTreeMap::new(),
-            inplacable: Vec::new(),
-            dma: DmaFacts::default(),
-            reach: Reach::default(),
-            dma_cache: Vec::new(),
-            loop_cache: Vec::new(),
-            specs,
-            offsets: HashMap::new(),
-            stdout: String::new(),
-            planned: Vec::new(),
-        };
+        let mut plan = MemPlan::new(m, func, opts, variant, lt, caller, cv_allowed, specs);
         let mut result = plan.plan();
         let optimal = opts.planner == Planner::Optimal && opts.mode == Mode::Local;
         if optimal && (result.is_ok() || attempt + 1 == RETRIES) {
