@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
+use tilemem_mlir::explain::explain_text;
 use tilemem_mlir::memplan::{plan_text, PlanOutcome, PlanRequest};
 use tilemem_mlir::parse::{parse_module, split_input, ParseOptions};
 use tilemem_mlir::passes::plan_memory::optimal::Planner;
@@ -283,4 +284,55 @@ fn shared_corpus_plans_or_fails_with_the_reference_diagnostic() {
         problems.join("\n")
     );
     assert!(planned >= 100, "only {planned} chunks planned");
+}
+
+/// `explain` on every chunk: no panic, and its lower bound is sound: a
+/// space it proves over capacity is one the optimal planner does not
+/// place either.
+#[test]
+fn shared_corpus_explains_and_its_bound_agrees_with_the_optimal_planner() {
+    let Some(chunks) = alloc_chunks() else {
+        eprintln!("SKIPPED: shared_corpus_explains_and_its_bound_agrees_with_the_optimal_planner: the corpus is absent");
+        return;
+    };
+    let optimal = PlanRequest {
+        target: None,
+        options: Options {
+            planner: Planner::Optimal,
+            ..Options::default()
+        },
+    };
+    let (mut explained, mut over, mut problems) = (0usize, 0usize, Vec::new());
+    for (at, text) in &chunks {
+        let ex = match catch_unwind(AssertUnwindSafe(|| {
+            explain_text(text, &PlanRequest::default(), true)
+        })) {
+            Ok(Ok(ex)) => ex,
+            Ok(Err(_)) => continue,
+            Err(_) => {
+                problems.push(format!("{at}: explain panicked"));
+                continue;
+            }
+        };
+        explained += 1;
+        let proven: Vec<_> = ex.spaces.iter().filter(|s| s.facts.proven_over()).collect();
+        if proven.is_empty() {
+            continue;
+        }
+        over += proven.len();
+        if let Ok(o) = plan_text(text, &optimal) {
+            for s in proven {
+                if o.functions.iter().any(|f| {
+                    f.name == s.facts.function && f.spaces.iter().any(|p| p.space == s.facts.space)
+                }) {
+                    problems.push(format!(
+                        "{at}: @{} {} proven over capacity, yet placed",
+                        s.facts.function, s.facts.space
+                    ));
+                }
+            }
+        }
+    }
+    eprintln!("explain: {explained} chunks explained, {over} spaces proven over capacity");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

@@ -13,6 +13,8 @@
 //!   the peak is taken over the steps between ops and the ops strictly
 //!   inside lifetimes), so no placement of these entries fits below it;
 //!   when it exceeds the capacity nothing fits, whatever the planner.
+//!   On memory-based chips `mem_unique` entries share with nothing, so
+//!   their bytes are added to every point (and they are always listed).
 //!
 //! Assumes: the module carries a device spec (as the passes do).
 //! Guarantees: nothing is placed or rewritten; the facts are deterministic.
@@ -149,7 +151,22 @@ impl MemPlan<'_> {
             }
         };
         let mut delta = vec![0i128; 2 * n + 1];
+        // On memory-based chips a `mem_unique` entry shares no byte with
+        // any other, whatever the lifetimes: its bytes add to every point
+        // (register-based chips let some tightly coupled pairs share, so
+        // there they count by lifetime only).
+        let unique: Vec<bool> = entries
+            .iter()
+            .map(|&e| !self.regbase() && self.entry_unique(e))
+            .collect();
+        let apart: u64 = (0..entries.len())
+            .filter(|&i| unique[i])
+            .map(|i| bytes[i])
+            .sum();
         for (i, &e) in entries.iter().enumerate() {
+            if unique[i] {
+                continue;
+            }
             for l in &self.se[e].lifes {
                 let (a, f) = span(l);
                 delta[a] += i128::from(bytes[i]);
@@ -165,10 +182,11 @@ impl MemPlan<'_> {
         }
         let mut live: Vec<LiveBuffer> = Vec::new();
         for (i, &e) in entries.iter().enumerate() {
-            let here = self.se[e].lifes.iter().any(|l| {
-                let (a, f) = span(l);
-                a <= at && at <= f
-            });
+            let here = unique[i]
+                || self.se[e].lifes.iter().any(|l| {
+                    let (a, f) = span(l);
+                    a <= at && at <= f
+                });
             if !here {
                 continue;
             }
@@ -199,7 +217,7 @@ impl MemPlan<'_> {
             peak_op: peak_op.map_or(String::new(), |o| self.m.op(o).name().to_string()),
             peak_loc: peak_op.map_or(Location::unknown(), |o| self.m.op(o).loc),
             live,
-            lower_bound: peak.max(0) as u64,
+            lower_bound: peak.max(0) as u64 + apart,
         })
     }
 }

@@ -118,7 +118,7 @@ impl MemPlan<'_> {
     }
 
     /// Whether entry `e` holds a buffer no other may share with.
-    fn entry_unique(&self, e: SeId) -> bool {
+    pub(super) fn entry_unique(&self, e: SeId) -> bool {
         self.se[e]
             .inplace
             .iter()
