@@ -15,6 +15,8 @@
 //! Assumes: the text reads as an MLIR module. Guarantees: deterministic;
 //! the input is not changed.
 
+use std::fmt::Write as _;
+
 use crate::ir::{Diagnostic, Module, OpId};
 use crate::memplan::{plan_module, with_device_spec, PlanFailure, PlanRequest};
 use crate::parse::{parse_module, ParseOptions};
@@ -236,4 +238,78 @@ fn remedies(original: &Module, req: &PlanRequest, facts: &SpaceFacts) -> Vec<Rem
         }
     }
     out
+}
+
+impl Explanation {
+    /// The explanation as text (`tilemem explain`): `planner` names the
+    /// planner explained, `file` the input in locations.
+    pub fn render(&self, planner: &str, file: &str) -> String {
+        let ex = self;
+        let mut o = String::new();
+        if ex.spaces.is_empty() {
+            o.push_str("every space fits its capacity (use --all to explain each)\n");
+        }
+        for s in &ex.spaces {
+            let f = &s.facts;
+            let head = match (s.fits, s.planned) {
+                (true, Some(b)) => format!("fits: planner {planner} uses {b} bytes"),
+                (true, None) => "fits".to_string(),
+                (false, _) => format!("does not fit: planner {planner} overflows"),
+            };
+            let _ = writeln!(
+                o,
+                "@{}/{}: {head}, capacity {} bytes ({})",
+                f.function, f.space, f.capacity, ex.chip
+            );
+            let _ = writeln!(
+                o,
+                "  peak: {}:{}:{} ({})",
+                file, f.peak_loc.line, f.peak_loc.col, f.peak_op
+            );
+            let total: u64 = f.live.iter().map(|b| b.total()).sum();
+            let _ = writeln!(
+                o,
+                "  live at the peak: {} allocations, {total} bytes",
+                f.live.len()
+            );
+            for b in &f.live {
+                let slots = if b.slots > 1 {
+                    format!(" x{} (multi-buffer)", b.slots)
+                } else {
+                    String::new()
+                };
+                let _ = writeln!(
+                    o,
+                    "    line {}:{}  {}  {} bytes{slots}",
+                    b.loc.line, b.loc.col, b.ty, b.bytes
+                );
+            }
+            let verdict = if f.proven_over() {
+                format!(
+                    "> capacity {}: no placement fits ({} bytes short)",
+                    f.capacity,
+                    f.lower_bound - f.capacity
+                )
+            } else if !s.fits {
+                format!(
+                    "<= capacity {}: a placement could fit; the planner's order refused it",
+                    f.capacity
+                )
+            } else {
+                format!("<= capacity {}", f.capacity)
+            };
+            let _ = writeln!(o, "  lower bound: {} bytes {verdict}", f.lower_bound);
+            if !s.fits {
+                if s.remedies.is_empty() {
+                    o.push_str("  remedies: none found by re-planning (split the kernel)\n");
+                } else {
+                    o.push_str("  remedies (each re-planned and checked):\n");
+                    for r in &s.remedies {
+                        let _ = writeln!(o, "    - {}: then {} bytes", r.change, r.bytes_after);
+                    }
+                }
+            }
+        }
+        o
+    }
 }
