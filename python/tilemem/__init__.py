@@ -35,6 +35,7 @@ __all__ = [
     "solve",
     "validate",
     "mlir_passes",
+    "explain",
     "Plan",
     "Placement",
     "Validation",
@@ -141,7 +142,10 @@ def opt(
     Args:
         mlir_text: the module text.
         passes: pass names in run order, with or without the leading dash,
-            e.g. ``["hivm-mark-stride-align", "hivm-enable-stride-align"]``
+            e.g. ``["hivm-mark-stride-align", "hivm-enable-stride-align"]``,
+            each optionally with options as on the command line:
+            ``"hivm-plan-memory=planner=optimal"`` or
+            ``"hivm-plan-memory{restrict-inplace-as-isa=true}"``
             (:func:`mlir_passes` lists them). The chip comes from the
             module's ``hacc.target`` attribute, as for the command line.
         file: the name used in error messages.
@@ -161,6 +165,32 @@ def opt(
         allow_unregistered_dialect=allow_unregistered_dialect,
     )
     return out
+
+
+def explain(
+    mlir_text: str,
+    *,
+    planner: str = "bishengir",
+    all: bool = False,
+    file: str = "<string>",
+) -> str:
+    """Explains the local memory of HIVM MLIR text (``tilemem explain FILE.mlir``).
+
+    Per (function, space) that does not fit (every one with ``all``): the
+    peak op, the allocations live there largest first, the lower bound
+    and whether it proves nothing fits, and remedies, each re-planned.
+
+    Args:
+        mlir_text: the module text (the chip from its ``hacc.target``).
+        planner: ``"bishengir"`` (PlanMemory's allocator) or ``"optimal"``.
+        all: explain every space, not only those that do not fit.
+        file: the name used in locations.
+
+    Raises:
+        ParseError: the text does not read, or PlanMemory rejects it.
+        ValueError: an unknown planner.
+    """
+    return _tilemem.explain_mlir(mlir_text, file=file, planner=planner, all=all)
 
 
 def mlir_passes() -> List[Tuple[str, str]]:
