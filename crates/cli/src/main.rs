@@ -14,6 +14,8 @@ mod explain;
 mod explain_mlir;
 mod fmt;
 mod html_map;
+mod input_kind;
+mod map_file;
 mod map_model;
 mod opt;
 mod output;

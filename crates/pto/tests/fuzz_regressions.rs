@@ -177,3 +177,140 @@ fn a_window_outside_its_allocation_is_an_input_error() {
     run_pipeline(&mut again, &mut ctx, &PassId::default_pipeline(planner)).unwrap();
     assert_eq!(tilemem_pto::print::print(&again), once, "{planner:?}");
 }
+
+const SIG: &str = "x: pl.Tensor[[8, 8], pl.FP32], y: pl.Out[pl.Tensor[[8, 8], pl.FP32]]) -> pl.Tensor[[8, 8], pl.FP32]";
+const LOAD: &str = "a: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [8, 8], [8, 8], target_memory=pl.Mem.Vec)";
+
+/// `src` with its line `at` (1-based) replaced by `line`.
+fn with_line(src: &str, at: usize, line: &str) -> String {
+    let mut lines: Vec<&str> = src.lines().collect();
+    lines[at - 1] = line;
+    lines.join("\n") + "\n"
+}
+
+/// Found as `plan-unknown-pl-callee-not-idempotent`: calls of `pl.` names
+/// PyPTO does not have (`pl.tiile.load`, `pl.MemR(...)` and `pl.eMeRmf(...)`
+/// in a type) were read as opaque calls; planned, the output planned again
+/// to another program (an allocation only such a call named was dropped).
+/// A `pl.` callee is an op PyPTO registers or a call of its language; any
+/// other is an error at the callee, with the closest name.
+#[test]
+fn unknown_pl_calls_are_reader_errors_with_the_closest_name() {
+    let ok = program(
+        "InCore",
+        SIG,
+        &[
+            LOAD,
+            "r: pl.Tensor[[8, 8], pl.FP32] = pl.tile.store(a, [0, 0], y)",
+            "return r",
+        ],
+    );
+    plan_and_reread(&ok);
+    let cases = [
+        (
+            LOAD.replace("pl.tile.load", "pl.tiile.load"),
+            "8:51: unknown op 'tiile.load': PyPTO e2d0f78 registers no op of this name \
+             (did you mean 'tile.load'?)",
+        ),
+        (
+            LOAD.replace("pl.Mem.Vec]", "pl.MemR(mem_vec_2, 0, 256), pl.Mem.Vec]"),
+            "8:37: unknown call 'pl.MemR': neither a call of PyPTO's language nor an op PyPTO \
+             e2d0f78 registers (did you mean 'pl.MemRef'?)",
+        ),
+        (
+            "pl.yeld_(a)".to_string(),
+            "8:9: unknown call 'pl.yeld_': neither a call of PyPTO's language nor an op PyPTO \
+             e2d0f78 registers (did you mean 'pl.yield_'?)",
+        ),
+        (
+            LOAD.replace("pl.Mem.Vec]", "pl.eMeRmf(a), pl.Mem.Vec]"),
+            "8:37: unknown call 'pl.eMeRmf': neither a call of PyPTO's language nor an op PyPTO \
+             e2d0f78 registers (did you mean 'pl.MemRef'?)",
+        ),
+    ];
+    for (line, want) in cases {
+        let src = with_line(&ok, 8, &format!("        {line}"));
+        assert_eq!(read_error(&src), want, "{line}");
+    }
+}
+
+/// Found as `plan-garbage-type-extras-cannot-replan` and
+/// `plan-print-not-fixed-point`: a type PyPTO does not have (`pl.Til[...]`,
+/// `pl.Tenso + [...]`) was read as an opaque annotation, so the tile and the
+/// allocation its MemRef names went unseen (DSA-RP dropped the allocation,
+/// and the output named an undefined `mem_vec_2`); text after a tile's
+/// dtype other than its MemRef, space and view (`pl.MFP64`, a second
+/// MemRef) was carried along and printed. Both are reader errors.
+#[test]
+fn unknown_types_and_type_arguments_are_reader_errors() {
+    let ok = program(
+        "InCore",
+        SIG,
+        &[
+            LOAD,
+            "b: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec, pl.TileView(blayout=pl.TileLayout.row_major)] = pl.tile.exp(a)",
+            "r: pl.Tensor[[8, 8], pl.FP32] = pl.tile.store(b, [0, 0], y)",
+            "return r",
+        ],
+    );
+    plan_and_reread(&ok);
+    let b = "b: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec, pl.TileView(blayout=pl.TileLayout.row_major)] = pl.tile.exp(a)";
+    let cases = [
+        (
+            b.replace("pl.Tile[", "pl.Til["),
+            "9:12: unknown type `pl.Til`",
+            "did you mean `pl.Tile`? PyPTO's types are",
+        ),
+        (
+            b.replace("pl.Mem.Vec,", "pl.Mem.Vec, pl.MFP64,"),
+            "9:49: unexpected argument in a `pl.Tile` type",
+            "after the shape and dtype come pl.MemRef(...), the space pl.Mem.X and pl.TileView(...)",
+        ),
+        (
+            b.replace("pl.Mem.Vec,", "pl.Mem.Vec, 7,"),
+            "9:49: unexpected argument in a `pl.Tile` type",
+            "",
+        ),
+    ];
+    for (line, want, label) in cases {
+        let src = with_line(&ok, 9, &format!("        {line}"));
+        assert_eq!(read_error(&src), want, "{line}");
+        let e = tilemem_pto::parse::parse(&src).unwrap_err();
+        assert!(e.label.starts_with(label), "{}", e.label);
+    }
+    // A parameter's type too.
+    let src = ok.replace("x: pl.Tensor[[8, 8]", "x: pl.Tenso + [[8, 8]");
+    assert_eq!(read_error(&src), "7:17: unknown type `pl.Tenso`");
+}
+
+/// Found as `plan-undefined-yield-internal-error`: a loop yielded a name
+/// defined nowhere (`pl.yield_(w2)`); the carry got no storage of its own
+/// and the placement check reported two co-live tiles at one address (an
+/// internal error, exit 3). An undefined name is a reader error at the
+/// name, with the closest defined one.
+#[test]
+fn an_undefined_yield_value_is_a_reader_error() {
+    let body = |yielded: &str| {
+        program(
+            "InCore",
+            SIG,
+            &[
+                LOAD,
+                "for i, (acc,) in pl.range(0, 4, 1, init_values=(a,)):",
+                "    w: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.tile.exp(acc)",
+                &format!("    w_out: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.yield_({yielded})"),
+                "r: pl.Tensor[[8, 8], pl.FP32] = pl.tile.store(w_out, [0, 0], y)",
+                "return r",
+            ],
+        )
+    };
+    plan_and_reread(&body("w"));
+    let src = body("w2");
+    assert_eq!(
+        read_error(&src),
+        "11:69: undefined name `w2`: no parameter, assignment, loop variable, loop or `if` \
+         result before this use defines it"
+    );
+    let e = tilemem_pto::parse::parse(&src).unwrap_err();
+    assert_eq!(e.label, "did you mean `w` (line 10)?");
+}

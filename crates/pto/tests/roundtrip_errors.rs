@@ -108,8 +108,8 @@ fn literal_and_expression_errors() {
             "only dotted names (`pl.tile.add`, `self.kernel`) can be called",
         ),
         (
-            "        a = pl.f(k=1, 2)",
-            (8, 23),
+            "        a = pl.range(k=1, 2)",
+            (8, 27),
             "positional argument after a keyword argument",
         ),
         (
@@ -162,12 +162,12 @@ fn structure_errors() {
 
 #[test]
 fn memref_errors_name_the_expected_form() {
-    let e = err("        a: pl.Tile[[4], pl.FP32, pl.MemRef(m, 0, -5), pl.Mem.Vec] = x");
+    let e = err("        a: pl.Tile[[4], pl.FP32, pl.MemRef(\"m\", 0, -5), pl.Mem.Vec] = x");
     assert_eq!(
         e.message,
         "expected the byte size as a non-negative integer, found `-`"
     );
-    let e = err("        a: pl.Tile[[4], pl.FP32, pl.MemRef(m, 0, 16, foo=1), pl.Mem.Vec] = x");
+    let e = err("        a: pl.Tile[[4], pl.FP32, pl.MemRef(\"m\", 0, 16, foo=1), pl.Mem.Vec] = x");
     assert_eq!(e.message, "unknown `pl.MemRef` keyword `foo`");
     let e = err("        a: pl.Tile[[4], 32] = x");
     assert_eq!(e.message, "expected a dtype such as `pl.FP32`, found `32`");
