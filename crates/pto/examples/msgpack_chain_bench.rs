@@ -8,6 +8,10 @@
 //! - text: parse the program text, plan, print.
 //!
 //! `cargo run --release -p tilemem-pto --example msgpack_chain_bench [N...]`
+//!
+//! Times are the CPU time of each step (the machine may be shared; every
+//! step runs on this thread), with each route's wall time beside its
+//! total.
 
 use std::time::Instant;
 
@@ -26,7 +30,7 @@ impl B {
 
     fn span(&mut self, line: i32, c0: i32, c1: i32) -> Value {
         let file = self.s("kernel.py");
-        Value::Span(Span {
+        self.g.new_span(Span {
             file,
             begin_line: line,
             begin_column: c0,
@@ -37,7 +41,7 @@ impl B {
 
     fn unknown(&mut self) -> Value {
         let file = self.s("");
-        Value::Span(Span {
+        self.g.new_span(Span {
             file,
             begin_line: -1,
             begin_column: -1,
@@ -264,10 +268,6 @@ fn chain(n: usize) -> Vec<u8> {
     tilemem_pto::msgpack::write(&b.g).expect("writes")
 }
 
-fn secs(t: Instant) -> f64 {
-    t.elapsed().as_secs_f64()
-}
-
 /// CPU time of this thread so far, in seconds (Linux's schedstat; 0 where
 /// it is missing): the machine may be shared, and CPU time is what a step
 /// costs however busy the other cores are.
@@ -293,17 +293,78 @@ fn main() {
     // Vec holds 188 KiB on 910B; a chain needs two live 64 KiB tiles.
     for n in sizes {
         let doc = chain(n);
-        let (t, c) = (Instant::now(), cpu());
-        let g = tilemem_pto::msgpack::read(&doc).expect("reads");
-        let (d, dc) = (secs(t), cpu() - c);
-        let (t, c) = (Instant::now(), cpu());
-        let again = tilemem_pto::msgpack::write(&g).expect("writes");
-        let (w, wc) = (secs(t), cpu() - c);
-        assert_eq!(again, doc);
-        println!(
-            "{n}: {} bytes, decode {d:.3} s ({dc:.3} cpu), encode {w:.3} s ({wc:.3} cpu)",
-            doc.len()
+        // Each step's CPU time (see `cpu`); wall time summed per route.
+        let (mut wall_doc, mut wall_text) = (0.0, 0.0);
+        let step = |f: &mut dyn FnMut(), wall: &mut f64| {
+            let (t, c) = (Instant::now(), cpu());
+            f();
+            *wall += t.elapsed().as_secs_f64();
+            cpu() - c
+        };
+        let mut scratch = 0.0;
+        let mut g = None;
+        let decode = step(
+            &mut || g = Some(tilemem_pto::msgpack::read(&doc).expect("reads")),
+            &mut scratch,
         );
-        let _ = (&soc, &passes, run_pipeline, PassContext::new);
+        let g = g.expect("read");
+        let mut text = String::new();
+        let print = step(
+            &mut || text = tilemem_pto::msgpack::to_text(&g).expect("prints"),
+            &mut scratch,
+        );
+        let mut again = Vec::new();
+        let encode = step(
+            &mut || again = tilemem_pto::msgpack::write(&g).expect("writes"),
+            &mut scratch,
+        );
+        assert_eq!(again, doc, "a document read and written is the same bytes");
+
+        let mut read = None;
+        let tread = step(
+            &mut || read = Some(tilemem_pto::msgpack::read_with_origin(&doc).expect("reads")),
+            &mut wall_doc,
+        );
+        let (mut p, origin) = read.expect("read");
+        let tplan = step(
+            &mut || {
+                let mut cx = PassContext::new(soc.clone(), PlannerMode::Pypto);
+                run_pipeline(&mut p, &mut cx, &passes).expect("plans");
+            },
+            &mut wall_doc,
+        );
+        let mut out = Vec::new();
+        let twrite = step(
+            &mut || out = tilemem_pto::msgpack::write_program(&p, &origin).expect("writes"),
+            &mut wall_doc,
+        );
+
+        let mut q = None;
+        let xparse = step(
+            &mut || q = Some(tilemem_pto::parse(&text).expect("parses")),
+            &mut wall_text,
+        );
+        let mut q = q.expect("parsed");
+        let xplan = step(
+            &mut || {
+                let mut cx = PassContext::new(soc.clone(), PlannerMode::Pypto);
+                run_pipeline(&mut q, &mut cx, &passes).expect("plans");
+            },
+            &mut wall_text,
+        );
+        let mut printed = String::new();
+        let xprint = step(&mut || printed = tilemem_pto::print(&q), &mut wall_text);
+        let (doc_total, text_total) = (tread + tplan + twrite, xparse + xplan + xprint);
+        println!(
+            "{n} statements (CPU seconds)\n  \
+             document {} -> {} bytes: read {tread:.3} (decode {decode:.3}, print {print:.3}), \
+             plan {tplan:.3}, write {twrite:.3} (encode alone {encode:.3}), total {doc_total:.3} (wall {wall_doc:.3})\n  \
+             text {} bytes: parse {xparse:.3}, plan {xplan:.3}, print {xprint:.3}, total {text_total:.3} (wall {wall_text:.3})\n  \
+             document/text {:.2}x",
+            doc.len(),
+            out.len(),
+            printed.len(),
+            doc_total / text_total,
+        );
     }
 }

@@ -488,7 +488,7 @@ impl Reader<'_> {
             if let (Some(bc), Some(bl), Some(ec), Some(el), Value::Str(file)) =
                 (int(0), int(1), int(2), int(3), entries[4].1)
             {
-                return Ok(Value::Span(Span {
+                return Ok(self.g.new_span(Span {
                     file,
                     begin_line: bl,
                     begin_column: bc,

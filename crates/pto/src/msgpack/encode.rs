@@ -443,7 +443,10 @@ impl Writer<'_> {
             Value::Bin(b) => {
                 let _ = rmp::encode::write_bin(&mut self.out, self.g.bytes(*b));
             }
-            Value::Span(s) => self.span(s),
+            Value::Span(s) => {
+                let g = self.g;
+                self.span(g.span(*s));
+            }
             Value::Array(items) => {
                 let g = self.g;
                 let items = g.items_of(*items);

@@ -115,8 +115,9 @@ pub enum Value {
     /// Raw bytes (PyPTO writes none; kept so any document round-trips):
     /// an index into the graph's byte strings ([`Graph::bytes`]).
     Bin(u32),
-    /// A source span.
-    Span(Span),
+    /// A source span: an index into the graph's spans ([`Graph::span`]),
+    /// so that a value stays 16 bytes.
+    Span(u32),
     /// An array.
     Array(List),
     /// A map with string keys, in the order read (PyPTO's: sorted).
@@ -255,6 +256,8 @@ pub struct Graph {
     entries: Vec<(Sym, Value)>,
     /// Byte strings ([`Value::Bin`]).
     bytes: Vec<Box<[u8]>>,
+    /// Source spans ([`Value::Span`]).
+    spans: Vec<Span>,
     /// Strings.
     pub syms: Symbols,
     /// The top-level node.
@@ -281,6 +284,7 @@ impl Graph {
             items: Vec::new(),
             entries: Vec::new(),
             bytes: Vec::new(),
+            spans: Vec::new(),
             syms: Symbols::default(),
             root: NodeId(0),
         }
@@ -365,6 +369,17 @@ impl Graph {
         }
     }
 
+    /// The span of a [`Value::Span`].
+    pub fn span(&self, index: u32) -> &Span {
+        &self.spans[index as usize]
+    }
+
+    /// A new span value.
+    pub fn new_span(&mut self, s: Span) -> Value {
+        self.spans.push(s);
+        Value::Span(arena_index(self.spans.len() - 1))
+    }
+
     /// The bytes of a [`Value::Bin`].
     pub fn bytes(&self, index: u32) -> &[u8] {
         &self.bytes[index as usize]
@@ -409,10 +424,20 @@ impl Graph {
         Value::Map(self.sorted_entries(entries))
     }
 
+    /// A new map of `entries`, already in key order.
+    pub(super) fn new_map_in_order(&mut self, entries: &[(Sym, Value)]) -> Value {
+        Value::Map(self.push_entries(entries))
+    }
+
     /// `v` with its arrays and maps copied (nodes are shared, not
     /// copied): a value placed somewhere new while its original stays must
     /// not share the original's arrays and maps (see `msgpack::write`).
+    /// Arrays and maps that hold no node are shared: the writer only cares
+    /// where a node is held.
     pub fn copy(&mut self, v: Value) -> Value {
+        if !self.holds_node(&v) {
+            return v;
+        }
         match v {
             Value::Array(l) => {
                 let items: Vec<Value> = self.items_of(l).to_vec();
@@ -428,6 +453,17 @@ impl Graph {
                 Value::Map(self.push_entries(&entries))
             }
             other => other,
+        }
+    }
+
+    /// Whether an array or map holds a node (directly or in an array or
+    /// map it holds).
+    fn holds_node(&self, v: &Value) -> bool {
+        match v {
+            Value::Node(_) => true,
+            Value::Array(l) => self.items_of(*l).iter().any(|x| self.holds_node(x)),
+            Value::Map(e) => self.entries_of(*e).iter().any(|(_, x)| self.holds_node(x)),
+            _ => false,
         }
     }
 

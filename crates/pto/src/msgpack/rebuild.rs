@@ -80,8 +80,8 @@ pub fn rebuild(p: &Program, origin: &Origin) -> W<Graph> {
     let mut b = Builder {
         g,
         origin,
-        subst: FxHashMap::default(),
-        memo: FxHashMap::default(),
+        subst: NodeMap::default(),
+        memo: NodeMap::default(),
         templates: Vec::new(),
         first_var_types: None,
         k,
@@ -132,6 +132,8 @@ struct Keys {
     op: Sym,
     memref: Sym,
     empty: Sym,
+    assign_stmt: Sym,
+    eval_stmt: Sym,
 }
 
 impl Keys {
@@ -151,6 +153,8 @@ impl Keys {
             op: s("op"),
             memref: s("memref"),
             empty: s(""),
+            assign_stmt: s("AssignStmt"),
+            eval_stmt: s("EvalStmt"),
         }
     }
 }
@@ -159,9 +163,9 @@ struct Builder<'a> {
     g: Graph,
     origin: &'a Origin,
     /// Document node -> its replacement (variables whose type changed).
-    subst: FxHashMap<NodeId, NodeId>,
+    subst: NodeMap,
     /// [`Builder::remap`]'s results.
-    memo: FxHashMap<NodeId, NodeId>,
+    memo: NodeMap,
     /// [`Builder::template_for`]'s answers: function, type, template.
     templates: Vec<(String, Type, Option<Value>)>,
     /// The type of the first document variable of each name (see
@@ -196,7 +200,7 @@ struct FnState {
 
 impl Builder<'_> {
     fn unknown_span(&mut self) -> Value {
-        Value::Span(Span {
+        self.g.new_span(Span {
             file: self.k.empty,
             begin_line: -1,
             begin_column: -1,
@@ -253,49 +257,58 @@ impl Builder<'_> {
     /// Node `n` with every replaced node under it replaced (new nodes only
     /// where something under them changed; shared nodes stay shared).
     fn remap(&mut self, n: NodeId) -> NodeId {
-        if let Some(&m) = self.subst.get(&n) {
+        if let Some(m) = self.subst.get(n) {
             return m;
         }
-        if let Some(&m) = self.memo.get(&n) {
+        if let Some(m) = self.memo.get(n) {
             return m;
         }
         // Mark first: a cycle resolves to the node itself.
         self.memo.insert(n, n);
-        let fields = self.g.fields(n).to_vec();
-        let mut changed = false;
-        let new: Vec<(Sym, Value)> = fields
-            .iter()
-            .map(|(k, v)| {
-                let nv = self.remap_value(v);
-                changed |= nv != *v;
-                (*k, nv)
-            })
-            .collect();
-        let out = if changed {
-            let kind = self.g.node(n).kind;
-            // PyPTO's mutators rebuild an assignment or expression
-            // statement without its leading comments (loops and ifs keep
-            // theirs).
-            let simple = matches!(self.g.syms.str(kind), "AssignStmt" | "EvalStmt");
-            let new: Vec<(Sym, Value)> = if !simple {
-                new
-            } else {
-                new.into_iter()
-                    .map(|(k, v)| {
-                        if k == self.k.lc {
-                            (k, Value::Array(List::EMPTY))
-                        } else {
-                            (k, v)
-                        }
-                    })
-                    .collect()
-            };
-            self.add_kind(kind, new)
-        } else {
-            n
+        let fields = self.g.node(n).fields;
+        let Some(mut new) = self.remap_entries(self.g.entries_of(fields).len(), |g| {
+            g.entries_of(fields)
+        }) else {
+            return n;
         };
+        let kind = self.g.node(n).kind;
+        // PyPTO's mutators rebuild an assignment or expression statement
+        // without its leading comments (loops and ifs keep theirs).
+        if kind == self.k.assign_stmt || kind == self.k.eval_stmt {
+            for (k, v) in &mut new {
+                if *k == self.k.lc {
+                    *v = Value::Array(List::EMPTY);
+                }
+            }
+        }
+        let out = self.add_kind(kind, new);
         self.memo.insert(n, out);
         out
+    }
+
+    /// The entries `of` gives (`len` of them) remapped, or `None` when
+    /// none changes (then nothing is allocated).
+    fn remap_entries(
+        &mut self,
+        len: usize,
+        of: impl Fn(&Graph) -> &[(Sym, Value)],
+    ) -> Option<Vec<(Sym, Value)>> {
+        for i in 0..len {
+            let (k, x) = of(&self.g)[i];
+            let nx = self.remap_value(&x);
+            if nx != x {
+                let mut new = Vec::with_capacity(len);
+                new.extend_from_slice(&of(&self.g)[..i]);
+                new.push((k, nx));
+                for j in i + 1..len {
+                    let (k, y) = of(&self.g)[j];
+                    let ny = self.remap_value(&y);
+                    new.push((k, ny));
+                }
+                return Some(new);
+            }
+        }
+        None
     }
 
     /// `v` with every replaced node under it replaced: `v` itself when
@@ -304,22 +317,29 @@ impl Builder<'_> {
         match *v {
             Value::Node(n) => Value::Node(self.remap(n)),
             Value::Array(items) => {
-                let old = self.g.items_of(items).to_vec();
-                let new: Vec<Value> = old.iter().map(|x| self.remap_value(x)).collect();
-                if new == old {
-                    *v
-                } else {
-                    self.g.new_array(&new)
+                let len = items.len();
+                for i in 0..len {
+                    let x = self.g.items_of(items)[i];
+                    let nx = self.remap_value(&x);
+                    if nx != x {
+                        let mut new = Vec::with_capacity(len);
+                        new.extend_from_slice(&self.g.items_of(items)[..i]);
+                        new.push(nx);
+                        for j in i + 1..len {
+                            let y = self.g.items_of(items)[j];
+                            let ny = self.remap_value(&y);
+                            new.push(ny);
+                        }
+                        return self.g.new_array(&new);
+                    }
                 }
+                *v
             }
             Value::Map(entries) => {
-                let old = self.g.entries_of(entries).to_vec();
-                let new: Vec<(Sym, Value)> =
-                    old.iter().map(|(k, x)| (*k, self.remap_value(x))).collect();
-                if new == old {
-                    *v
-                } else {
-                    self.g.new_map(&mut new.clone())
+                match self.remap_entries(entries.len(), |g| g.entries_of(entries)) {
+                    // Still in key order: the entries are the old ones'.
+                    Some(new) => self.g.new_map_in_order(&new),
+                    None => *v,
                 }
             }
             other => other,
@@ -1265,6 +1285,26 @@ fn print_memref(f: &Function, m: &MemRef) -> String {
 /// PyPTO's `DataType` code of a dtype name.
 fn dtype_code(name: &str) -> Option<i64> {
     (0..0x60).find(|c| dtype_name(*c) == Some(name))
+}
+
+/// Node -> node, dense (the document's ids are dense).
+#[derive(Default)]
+struct NodeMap(Vec<u32>);
+
+impl NodeMap {
+    fn get(&self, n: NodeId) -> Option<NodeId> {
+        self.0
+            .get(n.index())
+            .filter(|&&m| m != u32::MAX)
+            .map(|&m| NodeId(m))
+    }
+
+    fn insert(&mut self, n: NodeId, m: NodeId) {
+        if self.0.len() <= n.index() {
+            self.0.resize(n.index() + 1, u32::MAX);
+        }
+        self.0[n.index()] = m.0;
+    }
 }
 
 /// The type of the first `Var` or `IterArg` of each name in a depth-first
