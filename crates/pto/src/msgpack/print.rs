@@ -483,7 +483,9 @@ impl Printer<'_> {
                             && g.field(c, "op")
                                 .and_then(|op| g.entry(op, "name"))
                                 .and_then(|s| g.str_of(s))
-                                == Some("tile.alloc")
+                                .is_some_and(|op| {
+                                    crate::ops::has_class(op, crate::ops::OpClass::Alloc)
+                                })
                     });
                     if let (true, Some(v)) = (is_alloc, g.field(n, "var").and_then(Value::as_node))
                     {
@@ -811,8 +813,8 @@ impl Printer<'_> {
         }
         let mut trailing = Vec::new();
         for (i, a) in self.nodes(e, "args")?.into_iter().enumerate() {
-            // `tile.alloc`'s space is an integer in the IR, printed by name.
-            let space = (name == "tile.alloc" && i == 0 && g.kind(a) == "ConstInt")
+            // A memory space is an integer in the IR, printed by name.
+            let space = (crate::ops::arg_is_memory_space(name, i) && g.kind(a) == "ConstInt")
                 .then(|| {
                     g.field(a, "value")
                         .and_then(Value::as_int)
@@ -823,9 +825,8 @@ impl Printer<'_> {
                 Some(s) => format!("pl.Mem.{s}"),
                 None => self.expr(a, 0, true)?,
             };
-            // PyPTO prints `tile.full`'s fill value as a keyword, last.
-            if name == "tile.full" && i == 1 {
-                trailing.push(format!("value={text}"));
+            if let Some(key) = crate::ops::printed_by_name(name, i) {
+                trailing.push(format!("{key}={text}"));
             } else {
                 args.push(text);
             }

@@ -266,9 +266,9 @@ impl Builder<'_> {
         // Mark first: a cycle resolves to the node itself.
         self.memo.insert(n, n);
         let fields = self.g.node(n).fields;
-        let Some(mut new) = self.remap_entries(self.g.entries_of(fields).len(), |g| {
-            g.entries_of(fields)
-        }) else {
+        let Some(mut new) =
+            self.remap_entries(self.g.entries_of(fields).len(), |g| g.entries_of(fields))
+        else {
             return n;
         };
         let kind = self.g.node(n).kind;
