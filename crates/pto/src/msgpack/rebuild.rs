@@ -1204,17 +1204,27 @@ impl Builder<'_> {
 }
 
 /// The MemRef of the init value of iter arg `v`, if `v` is one and its init
-/// value is a variable with a MemRef.
+/// value is a variable with a MemRef: an init value that is itself an iter
+/// arg (nested loops) carries its own init value's, and so on outwards.
 fn iter_arg_init_memref(f: &Function, v: VarId) -> Option<MemRef> {
-    let crate::ir::VarDef::IterArg(s) = f.vars[v].def else {
-        return None;
-    };
-    let StmtKind::For(l) = &f.stmts[s].kind else {
-        return None;
-    };
-    let i = l.iter_args.iter().position(|&a| a == v)?;
-    let init = l.init_values().get(i)?.as_var()?;
-    f.vars[init].ty.as_ref()?.memref().cloned()
+    let mut v = v;
+    // Each step goes to an enclosing loop's iter arg: at most one step per
+    // loop, and a malformed program's cycle ends at the bound.
+    for _ in 0..=f.stmts.len() {
+        let crate::ir::VarDef::IterArg(s) = f.vars[v].def else {
+            return None;
+        };
+        let StmtKind::For(l) = &f.stmts[s].kind else {
+            return None;
+        };
+        let i = l.iter_args.iter().position(|&a| a == v)?;
+        let init = l.init_values().get(i)?.as_var()?;
+        match &f.vars[init].ty {
+            Some(t) => return t.memref().cloned(),
+            None => v = init,
+        }
+    }
+    None
 }
 
 /// The items of a `pld.DistributedTensor[...]` type expression without a
