@@ -18,7 +18,7 @@ use tilemem_mlir::parse::{parse_module, split_input, Chunk, ParseOptions};
 use tilemem_plan::csv::{self, CsvError, CsvProblem};
 use tilemem_plan::{lower_bound, validate as check, Budget, Goal, Objective, SolverKind};
 use tilemem_pto::passes::{
-    run_pipeline, select_passes, ErrorKind, PassContext, PassId, PlannerMode,
+    run_pipeline, select_passes, ErrorKind, PassContext, PassId, PlannerMode, SeedRules,
 };
 use tilemem_soc::Soc;
 
@@ -89,7 +89,8 @@ type Planned = (String, String, Vec<String>);
 /// Plans a PyPTO program (see `tilemem.plan`): what `tilemem plan` does.
 #[pyfunction]
 #[pyo3(signature = (text, target="910b", planner="pypto", passes=None, stop_after=None,
-                    file="<string>", time_limit=None, node_limit=None, penalty_first=false))]
+                    file="<string>", time_limit=None, node_limit=None, penalty_first=false,
+                    compat="seed"))]
 #[allow(clippy::too_many_arguments)]
 fn plan(
     py: Python<'_>,
@@ -102,12 +103,25 @@ fn plan(
     time_limit: Option<f64>,
     node_limit: Option<u64>,
     penalty_first: bool,
+    compat: &str,
 ) -> PyResult<Planned> {
-    let setup = Setup::new(target, planner, passes, stop_after, time_limit, node_limit, penalty_first)?;
+    let setup = Setup::new(
+        target,
+        planner,
+        passes,
+        stop_after,
+        time_limit,
+        node_limit,
+        penalty_first,
+        compat,
+    )?;
     detached(py, move || {
-        let mut program = tilemem_pto::parse::parse(&text)
-            .map_err(|e| Fail::Parse(Where::at(file, e.line, e.col), e.message))?;
-        let (report, diagnostics) = setup.run(&mut program, file)?;
+        let mut program = read_program(&text, file)?;
+        let (report, diagnostics) = setup.run(&mut program, file, || {
+            // The program was planned in place: read it again for the
+            // peak of a capacity error.
+            tilemem_pto::parse::parse(&text).ok()
+        })?;
         Ok((tilemem_pto::print::print(&program), report, diagnostics))
     })
 }
@@ -118,7 +132,8 @@ fn plan(
 /// throughout.
 #[pyfunction]
 #[pyo3(signature = (data, target="910b", planner="pypto", passes=None, stop_after=None,
-                    file="<document>", time_limit=None, node_limit=None, penalty_first=false))]
+                    file="<document>", time_limit=None, node_limit=None, penalty_first=false,
+                    compat="seed"))]
 #[allow(clippy::too_many_arguments)]
 fn plan_document<'py>(
     py: Python<'py>,
@@ -131,12 +146,24 @@ fn plan_document<'py>(
     time_limit: Option<f64>,
     node_limit: Option<u64>,
     penalty_first: bool,
+    compat: &str,
 ) -> PyResult<(Bound<'py, pyo3::types::PyBytes>, String, Vec<String>)> {
-    let setup = Setup::new(target, planner, passes, stop_after, time_limit, node_limit, penalty_first)?;
+    let setup = Setup::new(
+        target,
+        planner,
+        passes,
+        stop_after,
+        time_limit,
+        node_limit,
+        penalty_first,
+        compat,
+    )?;
     let (out, report, diagnostics) = detached(py, move || {
         let (mut program, origin) = tilemem_pto::msgpack::read_with_origin(&data)
             .map_err(|e| Fail::Parse(Where::at(file, 0, 0), e.to_string()))?;
-        let (report, diagnostics) = setup.run(&mut program, file)?;
+        // A document's statements have no lines of their own: a capacity
+        // error keeps the place the pass gave.
+        let (report, diagnostics) = setup.run(&mut program, file, || None)?;
         let out = tilemem_pto::msgpack::write_program(&program, &origin)
             .map_err(|e| Fail::Plan(Where::at(file, 0, 0), e.to_string()))?;
         Ok((out, report, diagnostics))
@@ -149,6 +176,7 @@ fn plan_document<'py>(
 struct Setup {
     soc: Soc,
     mode: PlannerMode,
+    seed_rules: SeedRules,
     selected: Vec<PassId>,
     time_limit: Option<Duration>,
     node_limit: u64,
@@ -156,6 +184,7 @@ struct Setup {
 }
 
 impl Setup {
+    #[allow(clippy::too_many_arguments)]
     fn new(
         target: &str,
         planner: &str,
@@ -164,12 +193,10 @@ impl Setup {
         time_limit: Option<f64>,
         node_limit: Option<u64>,
         penalty_first: bool,
+        compat: &str,
     ) -> PyResult<Setup> {
-        let soc = Soc::from_name(target).ok_or_else(|| {
-            PyValueError::new_err(format!(
-                "unknown target '{target}'; use 910b, 950, 310b or none"
-            ))
-        })?;
+        let soc = target_of(target)?;
+        let seed_rules = compat_of(compat)?;
         let mode = PlannerMode::from_name(planner).ok_or_else(|| {
             PyValueError::new_err(format!(
                 "unknown planner '{planner}'; use pypto, dsa-rp, ptoas or optimal"
@@ -193,6 +220,7 @@ impl Setup {
         Ok(Setup {
             soc,
             mode,
+            seed_rules,
             selected,
             time_limit,
             node_limit,
@@ -201,12 +229,16 @@ impl Setup {
     }
 
     /// Runs the passes; returns the JSON report and the diagnostics.
+    /// `input` gives the program as read again, for the peak statement of
+    /// a capacity error (the program is planned in place).
     fn run(
         self,
         program: &mut tilemem_pto::ir::Program,
         file: &str,
+        input: impl FnOnce() -> Option<tilemem_pto::ir::Program>,
     ) -> Result<(String, Vec<String>), Fail> {
-        let mut ctx = PassContext::new(self.soc, self.mode);
+        let mut ctx = PassContext::new(self.soc.clone(), self.mode);
+        ctx.seed_rules = self.seed_rules;
         ctx.dsa.time_limit = self.time_limit;
         ctx.dsa.node_limit = (self.node_limit > 0).then_some(self.node_limit);
         if self.penalty_first {
@@ -215,24 +247,241 @@ impl Setup {
         let result = run_pipeline(program, &mut ctx, &self.selected);
         let diagnostics: Vec<String> = ctx.diagnostics.iter().map(|d| d.to_string()).collect();
         if let Err(e) = result {
-            let at = match e.loc {
-                Some(l) => Where::at(file, l.line, l.col),
-                None => Where::at(file, 0, 0),
-            };
-            let message = e.to_string();
-            return Err(if e.is_capacity() {
-                Fail::Capacity(at, message)
-            } else if e.kind == ErrorKind::Input {
-                Fail::Parse(at, message)
-            } else {
-                Fail::Plan(at, message)
-            });
+            let input = if e.is_capacity() { input() } else { None };
+            return Err(pass_fail(&e, file, input.as_ref(), &self.soc, self.mode));
         }
         let addressed =
             self.selected.contains(&PassId::AllocateMemoryAddr) && self.mode != PlannerMode::Ptoas;
         let report = tilemem_pto::report::build(program, &ctx.soc, addressed).to_json();
         Ok((report, diagnostics))
     }
+}
+
+/// The SoC of a `target=` name.
+fn target_of(target: &str) -> PyResult<Soc> {
+    Soc::from_name(target).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "unknown target '{target}'; use 910b, 950, 310b or none"
+        ))
+    })
+}
+
+/// The rules of a `compat=` name.
+fn compat_of(compat: &str) -> PyResult<SeedRules> {
+    SeedRules::from_compat(compat).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "unknown compat '{compat}'; use seed or pypto-e2d0f78"
+        ))
+    })
+}
+
+/// Reads PyPTO program text named `file`.
+fn read_program(text: &str, file: &str) -> Result<tilemem_pto::ir::Program, Fail> {
+    tilemem_pto::parse::parse(text).map_err(|e| {
+        let message = if e.label.is_empty() {
+            e.message
+        } else {
+            format!("{} ({})", e.message, e.label)
+        };
+        Fail::Parse(Where::at(file, e.line, e.col), message)
+    })
+}
+
+/// The exception of a failed pass, in the words of the command line
+/// without its class-name prefix. A capacity error the pass placed at a
+/// function's definition points at the peak statement of the first space
+/// that does not fit (where the bytes are); one placed at a statement (an
+/// allocation that alone does not fit) stays there.
+fn pass_fail(
+    e: &tilemem_pto::passes::PassError,
+    file: &str,
+    input: Option<&tilemem_pto::ir::Program>,
+    soc: &Soc,
+    mode: PlannerMode,
+) -> Fail {
+    let mut at = match e.loc {
+        Some(l) => Where::at(file, l.line, l.col),
+        None => Where::at(file, 0, 0),
+    };
+    let message = e.message.clone();
+    if e.is_capacity() {
+        let at_function = |p: &tilemem_pto::ir::Program| match e.loc {
+            Some(l) => p.functions.iter().any(|f| f.pos.line == l.line),
+            None => true,
+        };
+        let explained = input
+            .filter(|p| at_function(p))
+            .and_then(|p| tilemem_pto::explain::explain(p, soc, mode, false, Some(0)).ok());
+        if let Some(ex) = explained {
+            if let Some(s) = ex.spaces.iter().find(|s| !s.fits && s.peak_line > 0) {
+                at = Where::at(file, s.peak_line, s.peak_col);
+            }
+        }
+        return Fail::Capacity(at, message);
+    }
+    if e.kind == ErrorKind::Input {
+        Fail::Parse(at, message)
+    } else {
+        Fail::Plan(at, message)
+    }
+}
+
+/// Reads and prints a PyPTO program (see `tilemem.fmt`): what `tilemem
+/// fmt` prints.
+#[pyfunction]
+#[pyo3(signature = (text, file="<string>"))]
+fn fmt(py: Python<'_>, text: String, file: &str) -> PyResult<String> {
+    detached(py, move || {
+        let program = read_program(&text, file)?;
+        Ok(tilemem_pto::print::print(&program))
+    })
+}
+
+/// What `explain` hands to Python: the text `tilemem explain` prints,
+/// whether every space fits, and the facts of each space.
+type Explained = (String, bool, Vec<Py<PyDict>>);
+
+/// Explains where a program's memory goes (see `tilemem.explain`): what
+/// `tilemem explain` prints, and its facts.
+#[pyfunction]
+#[pyo3(signature = (text, target="910b", planner="pypto", all=false, file="<string>"))]
+fn explain(
+    py: Python<'_>,
+    text: String,
+    target: &str,
+    planner: &str,
+    all: bool,
+    file: &str,
+) -> PyResult<Explained> {
+    let soc = target_of(target)?;
+    let mode = match PlannerMode::from_name(planner) {
+        Some(p) if p != PlannerMode::Ptoas => p,
+        _ => {
+            return Err(PyValueError::new_err(format!(
+                "unknown planner '{planner}'; use pypto, dsa-rp or optimal"
+            )))
+        }
+    };
+    let (rendered, fits, spaces) = detached(py, move || {
+        let program = read_program(&text, file)?;
+        let ex = tilemem_pto::explain::explain(&program, &soc, mode, all, Some(400))
+            .map_err(|e| pass_fail(&e, file, Some(&program), &soc, mode))?;
+        let fits = ex.spaces.iter().all(|s| s.fits);
+        Ok((
+            tilemem_pto::explain::render(&ex, mode, false),
+            fits,
+            ex.spaces,
+        ))
+    })?;
+    let dicts = spaces
+        .iter()
+        .map(|s| space_dict(py, s))
+        .collect::<PyResult<Vec<_>>>()?;
+    Ok((rendered, fits, dicts))
+}
+
+/// One space's facts as a dict (the keys of `tilemem explain --report`).
+fn space_dict(py: Python<'_>, s: &tilemem_pto::explain::SpaceExplain) -> PyResult<Py<PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("function", &s.function)?;
+    d.set_item("space", &s.space)?;
+    d.set_item("capacity", s.capacity)?;
+    d.set_item("fits", s.fits)?;
+    d.set_item("planned_bytes", s.planned_bytes)?;
+    d.set_item("reserved", s.reserved)?;
+    d.set_item("co_live", s.co_live)?;
+    d.set_item("lower_bound", s.lower_bound())?;
+    d.set_item("peak_line", s.peak_line)?;
+    d.set_item("peak_op", &s.peak_stmt)?;
+    let live: Vec<(String, u64, String, String, u32)> = s
+        .live
+        .iter()
+        .map(|t| {
+            (
+                t.name.clone(),
+                t.bytes,
+                t.shape.clone(),
+                t.dtype.clone(),
+                t.line,
+            )
+        })
+        .collect();
+    d.set_item("live", live)?;
+    let remedies: Vec<(String, u64, u64)> = s
+        .remedies
+        .iter()
+        .map(|r| (r.change.clone(), r.bytes_after, r.saved))
+        .collect();
+    d.set_item("remedies", remedies)?;
+    Ok(d.unbind())
+}
+
+/// One row of `bench`: instance, buffers, capacity, lower bound, height
+/// (`None`: not placed), proven, seconds, solver, valid.
+type BenchRow = (
+    String,
+    usize,
+    Option<u64>,
+    u64,
+    Option<u64>,
+    bool,
+    f64,
+    String,
+    bool,
+);
+
+/// Solves every problem file of a folder (see `tilemem.bench`): the rows
+/// and the table `tilemem bench DIR` prints.
+#[pyfunction]
+#[pyo3(name = "bench", signature = (dir, solver="auto", time_limit=10.0, capacity=None))]
+fn bench_folder(
+    py: Python<'_>,
+    dir: String,
+    solver: &str,
+    time_limit: f64,
+    capacity: Option<u64>,
+) -> PyResult<(String, Vec<BenchRow>)> {
+    let kind: SolverKind = solver.parse().map_err(PyValueError::new_err)?;
+    if !(time_limit.is_finite() && time_limit >= 0.0) {
+        return Err(PyValueError::new_err(
+            "time_limit must be a non-negative number of seconds",
+        ));
+    }
+    let budget = Budget::default().with_time_limit(Some(Duration::from_secs_f64(time_limit)));
+    detached(py, move || {
+        let files = tilemem_plan::bench::problem_files(Path::new(&dir)).map_err(|e| {
+            Fail::Parse(
+                Where::at(&dir, 0, 0),
+                format!("cannot read the folder: {e}"),
+            )
+        })?;
+        let mut rows = Vec::new();
+        for f in &files {
+            let p = tilemem_plan::bench::load(f, capacity).map_err(csv_fail)?;
+            let name = f
+                .file_stem()
+                .map_or(String::new(), |s| s.to_string_lossy().into_owned());
+            rows.push(tilemem_plan::bench::bench_problem(&name, &p, kind, &budget));
+        }
+        let table = tilemem_plan::bench::table(&rows);
+        let out = rows
+            .into_iter()
+            .map(|r| {
+                (
+                    r.instance,
+                    r.buffers,
+                    r.capacity,
+                    r.lower_bound,
+                    r.height,
+                    r.proven,
+                    r.time.as_secs_f64(),
+                    r.solver.to_string(),
+                    r.valid,
+                )
+            })
+            .collect();
+        Ok((table, out))
+    })
 }
 
 /// Runs HIVM passes over MLIR text (see `tilemem.opt`): what `tilemem opt`
@@ -284,14 +533,30 @@ fn opt(
                 allow_unregistered_dialect,
                 line_offset: chunk.line_offset,
             };
-            let mut module = parse_module(chunk.text, &options)
-                .map_err(|d| Fail::Parse(Where::at(file, d.loc.line, d.loc.col), d.render(file)))?;
+            // The exception carries the first error's place; its message
+            // is that error's text, then every other diagnostic rendered
+            // with its own place (each place said once).
+            let mut module = parse_module(chunk.text, &options).map_err(|d| {
+                Fail::Parse(Where::at(file, d.loc.line, d.loc.col), d.message.clone())
+            })?;
             let (diags, ok) = tilemem_mlir::pass::run_pipeline(&pipeline, &mut module);
-            let first_error = diags.iter().find(|d| d.severity == Severity::Error);
+            let first_error = diags.iter().position(|d| d.severity == Severity::Error);
             if !ok || first_error.is_some() {
-                let rendered: Vec<String> = diags.iter().map(|d| d.render(file)).collect();
-                let (line, col) = first_error.map_or((0, 0), |d| (d.loc.line, d.loc.col));
-                return Err(Fail::Plan(Where::at(file, line, col), rendered.join("\n")));
+                let (line, col, mut message) = match first_error {
+                    Some(k) => (
+                        diags[k].loc.line,
+                        diags[k].loc.col,
+                        diags[k].message.clone(),
+                    ),
+                    None => (0, 0, "a pass failed".to_string()),
+                };
+                for (k, d) in diags.iter().enumerate() {
+                    if Some(k) != first_error {
+                        message.push('\n');
+                        message.push_str(&d.render(file));
+                    }
+                }
+                return Err(Fail::Plan(Where::at(file, line, col), message));
             }
             notes.extend(diags.iter().map(|d| d.render(file)));
             outputs.push(tilemem_mlir::print::print_module(&module));
@@ -482,6 +747,9 @@ fn mlir_passes() -> Vec<(String, String)> {
 fn _tilemem(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(plan, m)?)?;
     m.add_function(wrap_pyfunction!(plan_document, m)?)?;
+    m.add_function(wrap_pyfunction!(fmt, m)?)?;
+    m.add_function(wrap_pyfunction!(explain, m)?)?;
+    m.add_function(wrap_pyfunction!(bench_folder, m)?)?;
     m.add_function(wrap_pyfunction!(opt, m)?)?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;

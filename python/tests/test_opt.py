@@ -27,7 +27,7 @@ def test_pass_failure_is_a_plan_error_at_the_op():
         tilemem.opt(text, ["hivm-mark-stride-align"], file="m.mlir", split_input_file=True)
     e = info.value
     assert e.file == "m.mlir" and e.line is not None and e.col == 3
-    assert "error: Not bufferized." in e.message
+    assert "Not bufferized." in e.message
 
 
 def test_syntax_error_and_unknown_pass():

@@ -43,11 +43,13 @@ def test_over_capacity_is_a_capacity_error_with_place():
     with pytest.raises(tilemem.CapacityError) as info:
         tilemem.plan(big, passes=["init_memref", "allocate_memory_addr"], file="k.py")
     e = info.value
+    # PyPTO's words, without its exception class.
     assert e.message.startswith(
-        "ValueError: Vec buffer usage (385024 bytes) exceeds platform limit (188416 bytes)"
+        "Vec buffer usage (385024 bytes) exceeds platform limit (188416 bytes)"
     ), e.message
     assert e.file == "k.py"
-    # The tile that alone does not fit: its statement.
+    # The tile that alone does not fit: its statement (a capacity error at
+    # the function points at the peak: test_api.py).
     assert e.line == 9 and e.col == 9
     assert e.message.endswith("the allocation 'mem_vec_3' alone needs 192512 bytes"), e.message
     assert isinstance(e, tilemem.PlanError)

@@ -9,16 +9,22 @@ The same library calls as the ``tilemem`` command line, from Python::
     placed = tilemem.solve([("a", 0, 2, 64), ("b", 1, 3, 64, 32)], capacity=256)
     assert tilemem.validate([("a", 0, 2, 64), ("b", 1, 3, 64, 32)], placed.offsets).ok
 
-Functions: :func:`plan` (PyPTO memory passes), :func:`opt` (HIVM MLIR
-passes), :func:`solve` (place a buffer problem) and :func:`validate` (check a
-placement independently). Errors are :class:`ParseError`,
-:class:`PlanError` and :class:`CapacityError`, each with ``file``, ``line``
-and ``col``. Planning runs with the GIL released, so threads can plan in
+Functions: :func:`plan` (PyPTO memory passes), :func:`explain` (where the
+memory goes, what would make it fit), :func:`fmt` (canonical PyPTO text),
+:func:`opt` (HIVM MLIR passes), :func:`solve` (place a buffer problem),
+:func:`validate` (check a placement independently) and :func:`bench` (solve
+a folder of problems). ``plan``, ``explain``, ``fmt`` and ``opt`` take the
+program as text or as a path (a ``pathlib.Path``, or a ``str`` naming an
+existing file and holding no newline); ``solve`` and ``validate`` take a
+problem file path or a list of buffers. Errors are :class:`ParseError`,
+:class:`PlanError` and :class:`CapacityError`, each with ``file``,
+``line`` and ``col``; the message names each place once and no Python
+class. Planning runs with the GIL released, so threads can plan in
 parallel. ``tilemem.pypto.memory_passes`` plugs the planner into a PyPTO
 compilation.
 
-``Plan.explain()`` and ``Plan.html()`` are not offered yet: they arrive with
-the library's explanation output.
+The HTML and SVG memory maps are written by the command line
+(``tilemem plan --map``, ``tilemem explain --map``).
 """
 
 import json
@@ -31,11 +37,16 @@ from .errors import CapacityError, Error, ParseError, PlanError
 
 __all__ = [
     "plan",
+    "explain",
+    "fmt",
     "opt",
+    "bench",
     "solve",
     "validate",
     "mlir_passes",
     "Plan",
+    "Explanation",
+    "BenchRow",
     "Placement",
     "Validation",
     "Error",
@@ -74,23 +85,48 @@ class Plan:
         return self.program
 
 
+#: A program: its text, or the path of its file.
+Source = Union[str, "os.PathLike[str]"]
+
+
+def _read(source: Source, file: Optional[str]) -> Tuple[str, str]:
+    """The text of ``source`` and the name errors use for it.
+
+    A path-like is read; a ``str`` naming an existing file (and holding no
+    newline, which no path has but every program does) is read too; any
+    other ``str`` is the text itself.
+    """
+    if isinstance(source, os.PathLike) or (
+        isinstance(source, str) and "\n" not in source and os.path.isfile(source)
+    ):
+        path = os.fspath(source)
+        with open(path, encoding="utf-8") as f:
+            return f.read(), file or path
+    if not isinstance(source, str):
+        raise TypeError(
+            f"expected program text or a path, got {type(source).__name__}"
+        )
+    return source, file or "<string>"
+
+
 def plan(
-    text: str,
+    text: Source,
     target: str = "910b",
     planner: str = "pypto",
     passes: Union[None, str, Sequence[str]] = None,
     *,
     stop_after: Optional[str] = None,
-    file: str = "<string>",
+    file: Optional[str] = None,
     time_limit: Optional[float] = None,
     node_limit: Optional[int] = None,
     penalty_first: bool = False,
+    compat: str = "seed",
 ) -> Plan:
     """Plans the on-chip memory of a PyPTO program (``tilemem plan``).
 
     Args:
-        text: the program text (the ``@pl.program`` DSL, at any stage of the
-            memory pipeline).
+        text: the program (the ``@pl.program`` DSL, at any stage of the
+            memory pipeline): its text or its path.
         target: ``"910b"`` (A2/A3), ``"950"`` (A5), ``"310b"`` or ``"none"``.
         planner: ``"pypto"`` (reuse, then sequential addresses), ``"dsa-rp"``
             (joint placement), ``"ptoas"`` (addresses left to the
@@ -100,20 +136,26 @@ def plan(
             ``memory_reuse``, ``allocate_memory_addr``), as a list or a
             comma-separated string; default: the planner's pipeline.
         stop_after: run the planner's pipeline up to this pass.
-        file: the name used in error messages.
+        file: the name used in error messages (default: the path, or
+            ``<string>``).
         time_limit: optimal planner: seconds per (function, space); default 10.
         node_limit: optimal planner: search nodes per (function, space), a
             reproducible budget; 0 for none; default the CLI's.
         penalty_first: optimal planner: fewest reuse penalties before bytes.
+        compat: ``"seed"`` (every rule of the specification) or
+            ``"pypto-e2d0f78"`` (the PyPTO build that printed the reference
+            data: without the rules newer than it), as ``--compat``.
 
     Raises:
         ParseError: the program does not read, or breaks a rule of the DSL.
-        CapacityError: the buffers exceed the chip's on-chip memory.
+        CapacityError: the buffers exceed the chip's on-chip memory; its
+            line is the statement where the most bytes are live.
         PlanError: any other planning failure.
-        ValueError: an unknown target, planner or pass name.
+        ValueError: an unknown target, planner, pass or compat name.
     """
     if isinstance(passes, str):
         passes = passes.split(",")  # "init_memref,memory_reuse", as on the command line
+    text, file = _read(text, file)
     program, report, diagnostics = _tilemem.plan(
         text,
         target=target,
@@ -124,22 +166,122 @@ def plan(
         time_limit=time_limit,
         node_limit=node_limit,
         penalty_first=penalty_first,
+        compat=compat,
     )
     return Plan(program=program, report=json.loads(report), diagnostics=diagnostics)
 
 
+@dataclass(frozen=True)
+class Explanation:
+    """The result of :func:`explain`.
+
+    Attributes:
+        text: what ``tilemem explain`` prints: per (function, space) the
+            peak statement, the tiles live there, the lower bound, the
+            sharings a rule refuses and the remedies (each re-planned).
+        fits: whether every space fits its capacity.
+        spaces: the facts of each space explained, as dicts (``function``,
+            ``space``, ``capacity``, ``fits``, ``planned_bytes``,
+            ``lower_bound``, ``peak_line``, ``live``, ``remedies``, ...).
+    """
+
+    text: str
+    fits: bool
+    spaces: List[Dict[str, Any]]
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def explain(
+    text: Source,
+    target: str = "910b",
+    planner: str = "pypto",
+    *,
+    all: bool = False,
+    file: Optional[str] = None,
+) -> Explanation:
+    """Explains where a program's memory goes and what would make it fit
+    (``tilemem explain``).
+
+    Args:
+        text: the program: its text or its path.
+        target: as for :func:`plan`.
+        planner: ``"pypto"``, ``"dsa-rp"`` or ``"optimal"``.
+        all: explain every (function, space), not only those that do not fit.
+        file: the name used in error messages.
+
+    Raises:
+        ParseError: the program does not read.
+        ValueError: an unknown target or planner.
+    """
+    text, file = _read(text, file)
+    rendered, fits, spaces = _tilemem.explain(
+        text, target=target, planner=planner, all=all, file=file
+    )
+    return Explanation(text=rendered, fits=fits, spaces=spaces)
+
+
+def fmt(text: Source, *, file: Optional[str] = None) -> str:
+    """Reads a PyPTO program and prints it back in canonical form
+    (``tilemem fmt``).
+
+    Raises:
+        ParseError: the program does not read.
+    """
+    text, file = _read(text, file)
+    return _tilemem.fmt(text, file=file)
+
+
+@dataclass(frozen=True)
+class BenchRow:
+    """One problem of :func:`bench`: its size, bound, the height reached
+    (``None``: not placed), whether proven optimal, the time in seconds,
+    the solver that placed it and whether the validator accepted it."""
+
+    instance: str
+    buffers: int
+    capacity: Optional[int]
+    lower_bound: int
+    height: Optional[int]
+    proven: bool
+    seconds: float
+    solver: str
+    valid: bool
+
+
+def bench(
+    folder: Source,
+    *,
+    solver: str = "auto",
+    time_limit: float = 10.0,
+    capacity: Optional[int] = None,
+) -> Tuple[List[BenchRow], str]:
+    """Solves every problem file (``*.csv``) of a folder (``tilemem
+    bench DIR``): the rows and the table the command prints.
+
+    Raises:
+        ParseError: the folder or a problem file does not read.
+        ValueError: an unknown solver or a bad time limit.
+    """
+    table, rows = _tilemem.bench(
+        os.fspath(folder), solver=solver, time_limit=time_limit, capacity=capacity
+    )
+    return [BenchRow(*r) for r in rows], table
+
+
 def opt(
-    mlir_text: str,
+    mlir_text: Source,
     passes: Sequence[str],
     *,
-    file: str = "<string>",
+    file: Optional[str] = None,
     split_input_file: bool = False,
     allow_unregistered_dialect: bool = False,
 ) -> str:
     """Runs HIVM passes over MLIR text and returns the result (``tilemem opt``).
 
     Args:
-        mlir_text: the module text.
+        mlir_text: the module: its text or its path.
         passes: pass names in run order, with or without the leading dash,
             e.g. ``["hivm-mark-stride-align", "hivm-enable-stride-align"]``
             (:func:`mlir_passes` lists them). The chip comes from the
@@ -153,6 +295,7 @@ def opt(
         PlanError: a pass failed (the message holds every diagnostic).
         ValueError: an unknown pass name.
     """
+    mlir_text, file = _read(mlir_text, file)
     out, _notes = _tilemem.opt(
         mlir_text,
         list(passes),

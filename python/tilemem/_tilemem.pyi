@@ -1,7 +1,7 @@
 """Type stubs of the native module (``python/src/lib.rs``); use the
 functions of :mod:`tilemem` instead, which wrap these in classes."""
 
-from typing import List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 def plan(
     text: str,
@@ -13,8 +13,32 @@ def plan(
     time_limit: Optional[float] = None,
     node_limit: Optional[int] = None,
     penalty_first: bool = False,
+    compat: str = "seed",
 ) -> Tuple[str, str, List[str]]:
     """(program text, JSON report, diagnostics)."""
+
+def fmt(text: str, file: str = "<string>") -> str:
+    """The program in canonical form."""
+
+def explain(
+    text: str,
+    target: str = "910b",
+    planner: str = "pypto",
+    all: bool = False,
+    file: str = "<string>",
+) -> Tuple[str, bool, List[Dict[str, Any]]]:
+    """(the text `tilemem explain` prints, every space fits, facts per space)."""
+
+def bench(
+    dir: str,
+    solver: str = "auto",
+    time_limit: float = 10.0,
+    capacity: Optional[int] = None,
+) -> Tuple[
+    str, List[Tuple[str, int, Optional[int], int, Optional[int], bool, float, str, bool]]
+]:
+    """(table, rows: instance, buffers, capacity, lower bound, height,
+    proven, seconds, solver, valid)."""
 
 def opt(
     text: str,

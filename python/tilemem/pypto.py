@@ -80,7 +80,7 @@ def memory_passes(
         target: ``"910b"``, ``"950"``, ``"310b"`` or ``"none"``.
         passes: the passes to run (default: the planner's pipeline).
         **options: further keywords of :func:`tilemem.plan`
-            (``time_limit``, ``node_limit``, ``penalty_first``).
+            (``time_limit``, ``node_limit``, ``penalty_first``, ``compat``).
 
     The callable raises tilemem's exceptions (``ParseError``,
     ``PlanError``, ``CapacityError``); planning diagnostics are on its

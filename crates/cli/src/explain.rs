@@ -3,17 +3,18 @@
 //! remedies are computed). `plan` prints the short form after an
 //! over-capacity error.
 
-use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use serde_json::json;
-use tilemem_pto::explain::{explain, Explanation, SpaceExplain};
+use tilemem_pto::explain::{explain, render, Explanation, SpaceExplain};
 use tilemem_pto::ir::Program;
-use tilemem_pto::passes::PlannerMode;
+use tilemem_pto::passes::{PassContext, PassId, PlannerMode};
 use tilemem_soc::Soc;
 
+use crate::input_kind::{self, InputKind};
 use crate::output::{self, Outputs};
+use crate::plan::MapFormat;
 
 /// Flags of `tilemem explain`.
 #[derive(clap::Args)]
@@ -32,6 +33,12 @@ pub struct Args {
     /// Also write the facts as JSON to this file.
     #[arg(long, value_name = "FILE.json")]
     pub report: Option<PathBuf>,
+    /// Also draw the memory map of the plan into this file (FILE.html
+    /// interactive, FILE.svg static). A program that does not fit is drawn
+    /// as planned without capacity limits, against the real capacities,
+    /// the overflow marked.
+    #[arg(long, value_name = "FILE.html|FILE.svg")]
+    pub map: Option<PathBuf>,
 }
 
 /// Runs the subcommand: exit 0 once explained (whether or not the program
@@ -54,10 +61,21 @@ pub fn run(args: Args) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let map_format = match args.map.as_deref().map(MapFormat::of).transpose() {
+        Ok(f) => f,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            return ExitCode::from(2);
+        }
+    };
     let file = args.file.display().to_string();
-    let src = match std::fs::read_to_string(&args.file) {
+    let src = match input_kind::read_text(&args.file, &file, InputKind::Pypto) {
         Ok(s) => s,
-        Err(e) => {
+        Err(input_kind::TextError::Kind(msg)) => {
+            eprintln!("{msg}");
+            return ExitCode::from(2);
+        }
+        Err(input_kind::TextError::Io(e)) => {
             eprintln!("error: {file}: cannot read: {e}");
             return ExitCode::from(2);
         }
@@ -65,7 +83,10 @@ pub fn run(args: Args) -> ExitCode {
     let program = match tilemem_pto::parse::parse(&src) {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("{file}:{}:{}: error: {}", e.line, e.col, e.message);
+            match input_kind::mismatch(&file, src.as_bytes(), InputKind::Pypto) {
+                Some(msg) => eprintln!("{msg}"),
+                None => eprint!("{}", e.line_form(&file)),
+            }
             return ExitCode::from(2);
         }
     };
@@ -80,15 +101,38 @@ pub fn run(args: Args) -> ExitCode {
         }
     };
     let text = render(&ex, planner, false);
+    let mapped;
+    let mut o = Outputs::new();
     if let Some(path) = &args.report {
-        let mut o = Outputs::new();
         let mut json = serde_json::to_string_pretty(&to_json(&ex, planner)).unwrap_or_default();
         json.push('\n');
         o.add(path, json);
-        if let Err(e) = o.commit() {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
+    }
+    if let (Some(path), Some(format)) = (&args.map, map_format) {
+        let ctx_of = |on: &Soc| PassContext::new(on.clone(), planner);
+        let passes = PassId::default_pipeline(planner);
+        match crate::map_file::plan_for_map(&program, &soc, &ctx_of, &passes) {
+            Ok((planned, error)) => {
+                mapped = [planned];
+                let title = format!("{} ({})", file, soc.name());
+                crate::map_file::add(
+                    &mut o,
+                    path,
+                    format,
+                    &title,
+                    &mapped,
+                    &program,
+                    &soc,
+                    &src,
+                    error.as_ref().map(crate::map_file::overflow_note),
+                );
+            }
+            Err(e) => eprintln!("[note] no memory map: {e}"),
         }
+    }
+    if let Err(e) = o.commit() {
+        eprintln!("error: {e}");
+        return ExitCode::from(2);
     }
     if let Err(e) = output::stdout(text.as_bytes()) {
         eprintln!("error: cannot write standard output: {e}");
@@ -109,121 +153,6 @@ pub fn print_short(program: &Program, soc: &Soc, planner: PlannerMode) {
             eprint!("{}", render(&ex, planner, true));
         }
     }
-}
-
-fn cap_text(c: Option<u64>) -> String {
-    c.map_or("unlimited".into(), |c| c.to_string())
-}
-
-/// The explanation as text. `short` lists at most five live tiles and
-/// three remedies.
-pub fn render(ex: &Explanation, planner: PlannerMode, short: bool) -> String {
-    let mut o = String::new();
-    let pname = planner.name();
-    if ex.spaces.is_empty() {
-        o.push_str("every space fits its capacity (use --all to explain each)\n");
-    }
-    for s in &ex.spaces {
-        let head = match (s.fits, s.planned_bytes) {
-            (true, Some(b)) => format!("fits: planner {pname} uses {b} bytes"),
-            (true, None) => "fits".to_string(),
-            (false, Some(b)) => format!("does not fit: planner {pname} needs {b} bytes"),
-            (false, None) => format!("does not fit with planner {pname}"),
-        };
-        let _ = writeln!(
-            o,
-            "{}/{}: {head}, capacity {}",
-            s.function,
-            s.space,
-            cap_text(s.capacity)
-        );
-        let _ = writeln!(o, "  peak: line {} ({})", s.peak_line, s.peak_stmt);
-        let _ = writeln!(
-            o,
-            "  live at the peak: {} tiles, {} bytes",
-            s.live.len(),
-            s.live_total()
-        );
-        // Padded by hand: a `{:<width$}` width past 65535 (a tile name
-        // that long) is a formatting error, which `writeln!` turns into a
-        // panic.
-        let width = s
-            .live
-            .iter()
-            .map(|t| t.name.chars().count())
-            .max()
-            .unwrap_or(0);
-        let shown = if short { 5 } else { usize::MAX };
-        for t in s.live.iter().take(shown) {
-            let pad = " ".repeat(width - t.name.chars().count());
-            let _ = writeln!(
-                o,
-                "    {}{pad}  {:>8} bytes  {} {}  line {}",
-                t.name, t.bytes, t.shape, t.dtype, t.line
-            );
-        }
-        if s.live.len() > shown {
-            let _ = writeln!(o, "    ... {} more", s.live.len() - shown);
-        }
-        let lb = s.lower_bound();
-        let verdict = match s.capacity {
-            Some(c) if lb > c => format!(
-                "> capacity {c}: no placement of these lifetimes fits ({} bytes short)",
-                lb - c
-            ),
-            Some(c) if !s.fits => format!(
-                "<= capacity {c}: a placement could fit; planner {pname}'s rules \
-                 (which tiles may share, address order) refused it"
-            ),
-            Some(c) => format!("<= capacity {c}"),
-            None => "(unlimited capacity)".to_string(),
-        };
-        let _ = writeln!(
-            o,
-            "  lower bound: {} co-live + {} reserved = {lb} bytes {verdict}",
-            s.co_live, s.reserved
-        );
-        if !s.refused.is_empty() && !s.proven_over() {
-            let _ = writeln!(o, "  sharings the lifetimes allow but a rule refuses:");
-            let shown = if short { 3 } else { usize::MAX };
-            for r in s.refused.iter().take(shown) {
-                let _ = writeln!(o, "    {} and {} ({} bytes): {}", r.a, r.b, r.bytes, r.rule);
-            }
-            if s.refused.len() > shown {
-                let _ = writeln!(o, "    ... {} more", s.refused.len() - shown);
-            }
-        }
-        if !s.fits {
-            if s.remedies.is_empty() {
-                o.push_str("  remedies: none found by re-planning (split the kernel)\n");
-            } else {
-                o.push_str("  remedies (each re-planned and checked):\n");
-                let shown = if short { 3 } else { usize::MAX };
-                for r in s.remedies.iter().take(shown) {
-                    let _ = writeln!(
-                        o,
-                        "    - {}: then {} bytes, saves {}",
-                        r.change, r.bytes_after, r.saved
-                    );
-                }
-                if short && s.remedies.len() > shown {
-                    let _ = writeln!(o, "    ... run `tilemem explain` for all");
-                }
-            }
-            if ex.budget_exhausted {
-                let _ = writeln!(
-                    o,
-                    "  (the re-planning budget ran out: {})",
-                    if short {
-                        "`tilemem explain` tries more remedies"
-                    } else {
-                        "more remedies may exist"
-                    }
-                );
-            }
-        }
-    }
-    o
 }
 
 fn space_json(s: &SpaceExplain) -> serde_json::Value {

@@ -10,6 +10,8 @@
 //! for byte. `--check` prints nothing and exits 1 when the file would change.
 
 use std::io::{Read, Write};
+
+use crate::input_kind::{self, InputKind};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -64,14 +66,20 @@ pub fn run(args: Args) -> ExitCode {
     let src = match tilemem_pto::decode(&bytes) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("{shown}:{}:{}: error: {}", e.line, e.col, e.message);
+            match input_kind::mismatch(&shown, &bytes, InputKind::Pypto) {
+                Some(msg) => eprintln!("{msg}"),
+                None => eprintln!("{shown}:{}:{}: error: {}", e.line, e.col, e.message),
+            }
             return ExitCode::from(2);
         }
     };
     let program = match tilemem_pto::parse(src) {
         Ok(p) => p,
         Err(e) => {
-            eprint!("{}", e.render(&shown, src));
+            match input_kind::mismatch(&shown, &bytes, InputKind::Pypto) {
+                Some(msg) => eprintln!("{msg}"),
+                None => eprint!("{}", e.render(&shown, src)),
+            }
             return ExitCode::from(2);
         }
     };

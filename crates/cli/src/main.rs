@@ -13,6 +13,8 @@ mod exit;
 mod explain;
 mod fmt;
 mod html_map;
+mod input_kind;
+mod map_file;
 mod map_model;
 mod opt;
 mod output;

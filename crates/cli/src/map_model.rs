@@ -13,15 +13,27 @@ use tilemem_pto::passes::PlannerMode;
 use tilemem_pto::report::Report;
 use tilemem_soc::{MemSpace, Soc};
 
-use crate::html_map::{Lane, MapDoc, Peak, Rect, View, Window};
+use crate::html_map::{Lane, MapDoc, Peak, Rect, Tick, View, Window};
 use crate::planned::Planned;
 
 /// At most this many names in one "not shared with" list.
 const MAX_NAMES: usize = 12;
 
+/// At most this many statements on one lane's axis (a longer function's
+/// axis shows every n-th).
+const MAX_TICKS: usize = 2000;
+
 /// The HTML map of one or more planners' results of one program; `input`
-/// is the program as read (for the sharings its rules refuse).
-pub fn plan_doc(title: &str, results: &[Planned], input: &Program, soc: &Soc) -> MapDoc {
+/// is the program as read (for the sharings its rules refuse), `source`
+/// its text (for the source pane), `note` a line under the title.
+pub fn plan_doc(
+    title: &str,
+    results: &[Planned],
+    input: &Program,
+    soc: &Soc,
+    source: &str,
+    note: Option<String>,
+) -> MapDoc {
     // Tile -> the tiles a rule keeps it apart from, and why.
     let mut refused: HashMap<(String, String, String), Vec<String>> = HashMap::new();
     if let Ok(early) = before_sharing(input, soc, PlannerMode::Pypto) {
@@ -53,6 +65,8 @@ pub fn plan_doc(title: &str, results: &[Planned], input: &Program, soc: &Soc) ->
         .collect();
     MapDoc {
         title: title.to_string(),
+        note,
+        source: source.lines().map(str::to_string).collect(),
         views,
     }
 }
@@ -83,6 +97,19 @@ fn plan_lanes(p: &Planned, refused: &Refused) -> Vec<Lane> {
         };
         let walk = f.walk();
         let reserves = reserves(f);
+        // Source lines of the statements reading each variable.
+        let mut uses: HashMap<tilemem_pto::ir::VarId, Vec<u32>> = HashMap::new();
+        for &(_, s) in &walk {
+            let line = f.pos_of(s).line;
+            f.stmts[s].for_each_use(&mut |v| {
+                let lines = uses.entry(v).or_default();
+                if lines.last() != Some(&line) {
+                    lines.push(line);
+                }
+            });
+        }
+        let by_name: HashMap<&str, tilemem_pto::ir::VarId> =
+            f.vars.iter().map(|(v, d)| (&*d.name, v)).collect();
         for sr in &fr.spaces {
             let (problem, _) = sr.placement();
             let pk = peak(sr);
@@ -147,6 +174,13 @@ fn plan_lanes(p: &Planned, refused: &Refused) -> Vec<Lane> {
                     details.push(("kept apart by a rule".to_string(), rules.join("; ")));
                 }
                 details.push(("planner".to_string(), p.planner.name().to_string()));
+                let mut use_lines = by_name
+                    .get(b.name.as_str())
+                    .and_then(|v| uses.get(v))
+                    .cloned()
+                    .unwrap_or_default();
+                use_lines.sort_unstable();
+                use_lines.dedup();
                 rects.push(Rect {
                     name: b.name.clone(),
                     group: b.root.clone(),
@@ -154,11 +188,15 @@ fn plan_lanes(p: &Planned, refused: &Refused) -> Vec<Lane> {
                     end: b.end,
                     t0: pb.lower,
                     t1: pb.upper,
+                    line: t.line,
+                    uses: use_lines,
                     details,
                 });
             }
+            let ticks = statement_ticks(f, &walk, &problem);
             lanes.push(Lane {
-                title: format!("{} / {}", fr.name, sr.space),
+                function: fr.name.clone(),
+                space: sr.space.clone(),
                 capacity: sr.capacity,
                 used: sr.bytes_used,
                 lower_bound: sr.lower_bound + res_bytes,
@@ -168,10 +206,35 @@ fn plan_lanes(p: &Planned, refused: &Refused) -> Vec<Lane> {
                     label: format!("{label} (line {line}), {} bytes live", pk.total),
                 }),
                 rects,
+                ticks,
             });
         }
     }
     lanes
+}
+
+/// The statements over the lifetimes of `problem` (a space's placement,
+/// on the report's doubled time scale: statement `p` runs at `2p + 1`).
+fn statement_ticks(
+    f: &tilemem_pto::ir::Function,
+    walk: &[(tilemem_pto::ir::Block, tilemem_pto::ir::StmtId)],
+    problem: &Problem,
+) -> Vec<Tick> {
+    let lo = problem.buffers.iter().map(|b| b.lower).min().unwrap_or(1);
+    let hi = problem.buffers.iter().map(|b| b.upper).max().unwrap_or(1);
+    let (first, last) = ((lo.saturating_sub(1) / 2).max(1), hi.div_ceil(2).max(1));
+    let every = ((last - first + 1) as usize).div_ceil(MAX_TICKS).max(1);
+    (first..=last)
+        .step_by(every)
+        .filter_map(|p| {
+            let (line, label) = statement_at(f, walk, p);
+            (p as usize <= walk.len()).then_some(Tick {
+                at: 2 * p + 1,
+                line,
+                label,
+            })
+        })
+        .collect()
 }
 
 /// The HTML map of a solved problem file.
@@ -194,6 +257,8 @@ pub fn solve_doc(title: &str, problem: &Problem, solution: &Solution, solver: &s
             end: o + b.size,
             t0: b.lower,
             t1: b.upper,
+            line: 0,
+            uses: Vec::new(),
             details: vec![
                 ("buffer".to_string(), names[&i].clone()),
                 ("bytes".to_string(), b.size.to_string()),
@@ -208,10 +273,13 @@ pub fn solve_doc(title: &str, problem: &Problem, solution: &Solution, solver: &s
         .collect();
     MapDoc {
         title: title.to_string(),
+        note: None,
+        source: Vec::new(),
         views: vec![View {
             planner: solver.to_string(),
             lanes: vec![Lane {
-                title: title.to_string(),
+                function: title.to_string(),
+                space: "buffers".to_string(),
                 capacity: problem.capacity,
                 used,
                 lower_bound: lb,
@@ -231,6 +299,7 @@ pub fn solve_doc(title: &str, problem: &Problem, solution: &Solution, solver: &s
                         label: format!("time {}, {} bytes live", p.instant, p.total),
                     }),
                 rects,
+                ticks: Vec::new(),
             }],
         }],
     }
@@ -240,7 +309,11 @@ pub fn solve_doc(title: &str, problem: &Problem, solution: &Solution, solver: &s
 /// into `w` one lane at a time (a long kernel's lane alone is megabytes):
 /// the header comes from the fixed size of every lane
 /// ([`map::SVG_SIZE`]), then each lane is rendered, written and dropped.
-pub fn write_plan_svg(report: &Report, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+pub fn write_plan_svg(
+    report: &Report,
+    program: &Program,
+    w: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
     let lanes = report
         .functions
         .iter()
@@ -255,10 +328,31 @@ pub fn write_plan_svg(report: &Report, w: &mut dyn std::io::Write) -> std::io::R
     )?;
     let mut y = 0f64;
     for f in &report.functions {
+        let func = program.function(&f.name);
+        let walk = func.map(|func| func.walk()).unwrap_or_default();
         for s in &f.spaces {
             let (problem, solution) = s.placement();
             let title = format!("{} / {} ({})", f.name, s.space, report.target);
-            let svg = map::render_svg(&problem, &solution, &title);
+            let opts = map::SvgOptions {
+                ticks: func
+                    .map(|func| statement_ticks(func, &walk, &problem))
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|t| {
+                        (
+                            t.at,
+                            if t.line > 0 {
+                                format!("L{}", t.line)
+                            } else {
+                                String::new()
+                            },
+                        )
+                    })
+                    .collect(),
+                groups: s.buffers.iter().map(|b| b.root.clone()).collect(),
+                names: s.buffers.iter().map(|b| b.name.clone()).collect(),
+            };
+            let svg = map::render_svg_with(&problem, &solution, &title, &opts);
             drop((problem, solution));
             // The lane's own root element, moved down to its place.
             let head = "<svg xmlns=\"http://www.w3.org/2000/svg\" ";

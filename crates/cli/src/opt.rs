@@ -23,6 +23,7 @@ use tilemem_mlir::passes::registry;
 use tilemem_mlir::print::print_module;
 use tilemem_mlir::verify::{expectations, verify};
 
+use crate::input_kind::{self, InputKind};
 use crate::output::Outputs;
 
 /// One `memref.alloc`: source position, type text and bytes.
@@ -344,9 +345,13 @@ pub fn run(args: &[String]) -> ExitCode {
         }
         ("<stdin>".to_string(), s)
     } else {
-        match std::fs::read_to_string(input) {
+        match input_kind::read_text(std::path::Path::new(input), input, InputKind::Mlir) {
             Ok(s) => (input.to_string(), s),
-            Err(e) => {
+            Err(input_kind::TextError::Kind(msg)) => {
+                eprintln!("{msg}");
+                return ExitCode::from(2);
+            }
+            Err(input_kind::TextError::Io(e)) => {
                 eprintln!("tilemem opt: cannot read '{input}': {e}");
                 return ExitCode::from(2);
             }
@@ -372,7 +377,15 @@ pub fn run(args: &[String]) -> ExitCode {
         };
         // Diagnostics of this chunk, whether reading and the passes succeeded.
         let (diags, output, chunk_bad, chunk_failed) = match parse_module(chunk.text, &popts) {
-            Err(d) => (vec![d], None, true, false),
+            Err(d) => {
+                // A PyPTO program or a problem file given to `opt`: say
+                // which command reads it rather than where MLIR syntax ends.
+                if let Some(msg) = input_kind::mismatch(&file, text.as_bytes(), InputKind::Mlir) {
+                    eprintln!("{msg}");
+                    return ExitCode::from(2);
+                }
+                (vec![d], None, true, false)
+            }
             Ok(mut module) => {
                 let before = allocs(&module);
                 let (diags, ok) = run_pipeline(&opts.passes, &mut module);

@@ -11,10 +11,11 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use crate::input_kind::{self, InputKind};
 use crate::output::{self, Outputs};
 use crate::planned::Planned;
 use tilemem_pto::ir::Program;
-use tilemem_pto::passes::{run_pipeline, ErrorKind, PassContext, PassId, PlannerMode};
+use tilemem_pto::passes::{run_pipeline, ErrorKind, PassContext, PassId, PlannerMode, SeedRules};
 use tilemem_soc::Soc;
 
 /// Flags of `tilemem plan`.
@@ -65,8 +66,8 @@ pub struct Args {
     /// `tilemem validate`) plus a FUNC.SPACE.dsa.txt side file.
     #[arg(long, value_name = "DIR")]
     pub export_problems: Option<PathBuf>,
-    /// Do not print the summary (one line per function and space) on
-    /// stderr.
+    /// Do not print the summary (one line per function and space) nor
+    /// `[note]` lines on stderr (warnings and errors still print).
     #[arg(short, long)]
     pub quiet: bool,
     /// optimal: time budget of the exact solver per (function, space), in
@@ -82,11 +83,16 @@ pub struct Args {
     /// first).
     #[arg(long)]
     pub penalty_first: bool,
-    /// Rules to follow: `seed` (default: every rule of the seed documents)
-    /// or `pypto-e2d0f78` (the PyPTO build that printed the reference data:
-    /// without the split-AIV load+tpop hazard, the tile.sels/tile.gather
-    /// workspace, the A2/A3 narrowing-cast rule, the AsVarLike if-branch
-    /// match and the sub-range fallback).
+    /// Which memory rules to follow: `seed` (default: every rule of the
+    /// specification tilemem implements) or `pypto-e2d0f78`, to match the
+    /// output of PyPTO at commit e2d0f78 byte for byte. That PyPTO lacks
+    /// five newer rules: a load and a cross-core pop on split vector
+    /// cores may not share; the scratch operand of tile.sels and
+    /// tile.gather is written; on 910B a narrowing tile.cast may not
+    /// reuse its source; an if branch that yields a loop's carried value
+    /// gets its own copy; and a space that overflows is packed again into
+    /// aligned sub-ranges before failing. (docs/architecture.md explains
+    /// the terms.)
     #[arg(long, value_name = "RULES", default_value = "seed")]
     pub compat: String,
 }
@@ -209,9 +215,11 @@ pub fn run(args: Args) -> ExitCode {
         .as_ref()
         .map(|_| std::env::temp_dir().join(format!("tilemem-export-{}", std::process::id())));
     let _cleanup = staging.as_ref().map(|d| RemoveOnDrop(d.clone()));
-    // The report feeds the summary, `--report` and `--map` only.
-    let needs_report = !args.quiet || args.report.is_some() || args.map.is_some();
+    // The report feeds `--report` and `--map` only; the summary takes the
+    // lean per-space numbers.
+    let needs_report = args.report.is_some() || args.map.is_some();
     let mut done: Vec<Planned> = Vec::new();
+    let mut summary: Vec<String> = Vec::new();
     for (i, (&mode, passes)) in modes.iter().zip(&pass_lists).enumerate() {
         let last = i + 1 == modes.len();
         let taken = if last && !keep_input {
@@ -221,15 +229,12 @@ pub fn run(args: Args) -> ExitCode {
         };
         // Only the last planner takes the program, so it is always there.
         let Some(mut program) = taken else { break };
-        let mut ctx = PassContext::new(soc.clone(), mode);
-        ctx.seed_rules = seed_rules;
+        let mut ctx = context(&args, &soc, mode, seed_rules);
+        if !args.quiet {
+            ctx.summary = Some(Vec::new());
+        }
         if i == 0 {
             ctx.dsa.export_dir = staging.clone();
-        }
-        ctx.dsa.time_limit = tilemem_plan::time_limit_from_secs(args.time_limit);
-        ctx.dsa.node_limit = (args.node_limit > 0).then_some(args.node_limit);
-        if args.penalty_first {
-            ctx.dsa.objective = tilemem_plan::Objective::PenaltyThenPeak;
         }
         let result = run_pipeline(&mut program, &mut ctx, passes);
         if i == 0 {
@@ -237,7 +242,7 @@ pub fn run(args: Args) -> ExitCode {
                 eprintln!("{d}");
             }
         }
-        if mode == PlannerMode::Optimal {
+        if mode == PlannerMode::Optimal && !args.quiet {
             for r in &ctx.dsa_reports {
                 eprintln!(
                     "[note] optimal {}/{}: {} bytes (dsa-rp greedy {}), penalty {}, {} ({})",
@@ -258,12 +263,49 @@ pub fn run(args: Args) -> ExitCode {
         }
         if let Err(e) = result {
             if i > 0 {
-                eprintln!("[note] planner {}: {e}", mode.name());
+                if !args.quiet {
+                    eprintln!("[note] planner {}: {e}", mode.name());
+                }
                 continue;
             }
             match e.loc {
                 Some(l) => eprintln!("{file}:{}:{}: {e}", l.line, l.col),
                 None => eprintln!("{file}: {e}"),
+            }
+            if let (ErrorKind::Planning, Some(path), Some(format)) = (e.kind, &args.map, map_format)
+            {
+                // The map still shows the plan, overflowing.
+                if let Ok(p) = read_program(&args.file, &file) {
+                    let ctx_of = |on: &Soc| context(&args, on, mode, seed_rules);
+                    if let Ok((planned, Some(err))) =
+                        crate::map_file::plan_for_map(&p, &soc, &ctx_of, passes)
+                    {
+                        let title = format!("{} ({})", file, soc.name());
+                        let source = std::fs::read_to_string(&args.file).unwrap_or_default();
+                        let results = [planned];
+                        let mut outputs = Outputs::new();
+                        crate::map_file::add(
+                            &mut outputs,
+                            path,
+                            format,
+                            &title,
+                            &results,
+                            &p,
+                            &soc,
+                            &source,
+                            Some(crate::map_file::overflow_note(&err)),
+                        );
+                        match outputs.commit() {
+                            Ok(()) if args.quiet => {}
+                            Ok(()) => eprintln!(
+                                "[note] memory map of the plan without capacity limits, \
+                                 overflow marked: {}",
+                                path.display()
+                            ),
+                            Err(e) => eprintln!("error: {e}"),
+                        }
+                    }
+                }
             }
             if e.kind == ErrorKind::Planning && !args.quiet {
                 // Planned in place: read the file again for the explanation.
@@ -280,6 +322,15 @@ pub fn run(args: Args) -> ExitCode {
         let addressed = passes.contains(&PassId::AllocateMemoryAddr) && mode != PlannerMode::Ptoas;
         let report =
             needs_report.then(|| tilemem_pto::report::build(&program, &ctx.soc, addressed));
+        if !args.quiet {
+            // Recorded by the placement check when it ran (pypto planner
+            // with addresses); computed otherwise.
+            let spaces = match ctx.summary.take() {
+                Some(s) if addressed && mode == PlannerMode::Pypto => s,
+                _ => tilemem_pto::report::summary(&program, &ctx.soc, addressed),
+            };
+            summary.extend(crate::summary::plan_lines(&spaces, mode.name()));
+        }
         done.push(Planned {
             planner: mode,
             program,
@@ -306,35 +357,25 @@ pub fn run(args: Args) -> ExitCode {
     }
     if let (Some(path), Some(format)) = (&args.map, map_format) {
         let title = format!("{} ({})", file, soc.name());
-        match format {
-            MapFormat::Html => {
-                // Kept for the map (`keep_input`); read again otherwise.
-                let reread;
-                let input = match &input {
-                    Some(p) => p,
-                    None => match read_program(&args.file, &file) {
-                        Ok(p) => {
-                            reread = p;
-                            &reread
-                        }
-                        Err(code) => return code,
-                    },
-                };
-                let page = crate::html_map::render(&crate::map_model::plan_doc(
-                    &title, &done, input, &soc,
-                ));
-                outputs.add(path, page);
-            }
-            MapFormat::Svg => {
-                // Streamed into the file during the commit, lane by lane
-                // (the report is always built when a map is asked for).
-                if let Some(report) = &primary.report {
-                    outputs.add_stream(path, |w: &mut dyn std::io::Write| {
-                        crate::map_model::write_plan_svg(report, w)
-                    });
-                }
-            }
-        }
+        // The program as read: kept for the HTML map (`keep_input`); the
+        // SVG does not need it.
+        let input = input.as_ref().unwrap_or(&primary.program);
+        let source = if format == MapFormat::Html {
+            std::fs::read_to_string(&args.file).unwrap_or_default()
+        } else {
+            String::new()
+        };
+        crate::map_file::add(
+            &mut outputs,
+            path,
+            format,
+            &title,
+            &done,
+            input,
+            &soc,
+            &source,
+            None,
+        );
     }
     if let (Some(dest), Some(staging)) = (&args.export_problems, &staging) {
         if staging.is_dir() {
@@ -361,13 +402,8 @@ pub fn run(args: Args) -> ExitCode {
         eprintln!("error: {e}");
         return ExitCode::from(2);
     }
-    if !args.quiet {
-        for p in &done {
-            let Some(report) = &p.report else { continue };
-            for line in crate::summary::plan_lines(report, &p.program, p.planner.name()) {
-                eprintln!("{line}");
-            }
-        }
+    for line in &summary {
+        eprintln!("{line}");
     }
     if args.output.is_none() {
         if let Err(e) = output::stdout_stream(print) {
@@ -378,8 +414,22 @@ pub fn run(args: Args) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// The pass context of `planner` on `soc` with the flags' rules and
+/// solver budgets.
+fn context(args: &Args, soc: &Soc, planner: PlannerMode, seed_rules: SeedRules) -> PassContext {
+    let mut ctx = PassContext::new(soc.clone(), planner);
+    ctx.seed_rules = seed_rules;
+    ctx.dsa.time_limit = tilemem_plan::time_limit_from_secs(args.time_limit);
+    ctx.dsa.node_limit = (args.node_limit > 0).then_some(args.node_limit);
+    if args.penalty_first {
+        ctx.dsa.objective = tilemem_plan::Objective::PenaltyThenPeak;
+    }
+    ctx
+}
+
 /// Reads the program at `path`, text or a MessagePack document (told apart
-/// by content; a document comes with what writing it back needs).
+/// by content; a document comes with what writing it back needs). On
+/// failure prints the diagnostic and returns exit code 2.
 fn read_input(
     path: &Path,
     file: &str,
@@ -397,36 +447,23 @@ fn read_input(
             }
         };
     }
-    read_program(path, file).map(|p| (p, None))
+    let parsed = tilemem_pto::decode(&bytes).and_then(tilemem_pto::parse::parse);
+    match parsed {
+        Ok(p) => Ok((p, None)),
+        Err(e) => {
+            match input_kind::mismatch(file, &bytes, InputKind::Pypto) {
+                Some(msg) => eprintln!("{msg}"),
+                None => eprint!("{}", e.line_form(file)),
+            }
+            Err(ExitCode::from(2))
+        }
+    }
 }
 
 /// Reads and parses the program at `path` (`file` is its name in
 /// diagnostics); on failure prints the diagnostic and returns exit code 2.
-fn read_program(path: &Path, file: &str) -> Result<Program, ExitCode> {
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
-        Err(e) => return Err(bad_input(format_args!("{file}: cannot read: {e}"))),
-    };
-    if tilemem_pto::msgpack::looks_like_msgpack(&bytes) {
-        return tilemem_pto::msgpack::read_program(&bytes).map_err(|e| {
-            eprintln!("{file}: error: {e}");
-            ExitCode::from(2)
-        });
-    }
-    let src = match tilemem_pto::decode(&bytes) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("{file}:{}:{}: error: {}", e.line, e.col, e.message);
-            return Err(ExitCode::from(2));
-        }
-    };
-    match tilemem_pto::parse::parse(src) {
-        Ok(p) => Ok(p),
-        Err(e) => {
-            eprintln!("{file}:{}:{}: error: {}", e.line, e.col, e.message);
-            Err(ExitCode::from(2))
-        }
-    }
+pub fn read_program(path: &Path, file: &str) -> Result<Program, ExitCode> {
+    read_input(path, file).map(|(p, _)| p)
 }
 
 /// Removes a private staging folder when the command ends.

@@ -58,3 +58,50 @@ fn opt_help_says_how_the_chip_is_chosen() {
     );
     assert!(out.contains("selects the default: Ascend910B"), "{out}");
 }
+
+/// A file given to a command that reads another kind of input is named
+/// for what it is, with the command that reads it (exit 2, not a syntax
+/// error at 1:1).
+#[test]
+fn a_file_of_another_kind_names_the_command_that_reads_it() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+    let mlir = format!("{root}/examples/mlir/unaligned_rows.mlir");
+    let pto = format!("{root}/examples/pto/vector_chain.py");
+    let csv = format!("{root}/examples/dsa/staircase.csv");
+    let doc_dir = std::env::temp_dir().join(format!("tilemem-kinds-{}", std::process::id()));
+    std::fs::create_dir_all(&doc_dir).unwrap();
+    // The first bytes of a PyPTO MessagePack document (a map).
+    let doc_path = doc_dir.join("k.msgpack");
+    std::fs::write(
+        &doc_path,
+        [0x83, 0xa1, b'v', 0x01, 0xa1, b'x', 0xc0, 0xa1, b'y', 0xc3],
+    )
+    .unwrap();
+    let doc = doc_path.display().to_string();
+    let doc_says = |not: &str| {
+        format!("{doc}: error: this is a PyPTO MessagePack document, not {not}: use `tilemem plan {doc}` (or `tilemem fmt` for its program text)\n")
+    };
+    let cases: [(&[&str], &str, String); 9] = [
+        (&["plan"], &mlir, format!("{mlir}: error: this is an MLIR file, not a PyPTO program: use `tilemem opt -hivm-mark-stride-align -hivm-enable-stride-align {mlir}`\n")),
+        (&["explain"], &mlir, format!("{mlir}: error: this is an MLIR file, not a PyPTO program: use `tilemem opt -hivm-mark-stride-align -hivm-enable-stride-align {mlir}`\n")),
+        (&["fmt"], &csv, format!("{csv}: error: this is a placement problem (CSV), not a PyPTO program: use `tilemem solve {csv}` (or `tilemem validate` for a placed one)\n")),
+        (&["opt", "-hivm-mark-stride-align"], &pto, format!("{pto}: error: this is a PyPTO program, not an MLIR file: use `tilemem plan {pto}` (or `tilemem explain`, `tilemem fmt`)\n")),
+        (&["solve"], &pto, format!("{pto}: error: this is a PyPTO program, not a placement problem (CSV): use `tilemem plan {pto}` (or `tilemem explain`, `tilemem fmt`)\n")),
+        (&["validate"], &mlir, format!("{mlir}: error: this is an MLIR file, not a placement problem (CSV): use `tilemem opt -hivm-mark-stride-align -hivm-enable-stride-align {mlir}`\n")),
+        (&["explain"], &doc, doc_says("a PyPTO program")),
+        (&["opt", "-hivm-mark-stride-align"], &doc, doc_says("an MLIR file")),
+        (&["solve"], &doc, doc_says("a placement problem (CSV)")),
+    ];
+    for (cmd, file, want) in cases {
+        let mut args = cmd.to_vec();
+        args.push(file);
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_tilemem"))
+            .args(&args)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&o.stderr), want, "{args:?}");
+        assert!(o.stdout.is_empty(), "{args:?}");
+    }
+    let _ = std::fs::remove_dir_all(&doc_dir);
+}

@@ -66,10 +66,26 @@ const EXPLANATION: &str = "kern/Vec: does not fit: planner pypto needs 196608 by
     ta     65536 bytes  [128, 128] FP32  line 9
     tb     65536 bytes  [128, 128] FP32  line 10
   lower bound: 131072 co-live + 65536 reserved = 196608 bytes > capacity 188416: no placement of these lifetimes fits (8192 bytes short)
-  remedies (each re-planned and checked):
+  remedies (each re-planned and checked; 16 re-plans of a budget of 400):
     - shrink reserve_buffer 'ring' (line 8) from 65536 to 57344 bytes: then 188416 bytes, saves 8192
+    - use tiles of 120 instead of 128 in dimension 0 (every Vec tile with 128 there: c, ta, tb): then 188416 bytes, saves 8192
     - shrink tile 'ta' (line 9) from [128, 128] to [112, 128]: then 188416 bytes, saves 8192
     - shrink tile 'tb' (line 10) from [128, 128] to [112, 128]: then 188416 bytes, saves 8192
+";
+
+/// The short form `plan` prints after its error: three remedies, within a
+/// budget of ten re-plans.
+const SHORT_EXPLANATION: &str = "kern/Vec: does not fit: planner pypto needs 196608 bytes, capacity 188416
+  peak: line 10 (tb = tile.load)
+  live at the peak: 2 tiles, 131072 bytes
+    ta     65536 bytes  [128, 128] FP32  line 9
+    tb     65536 bytes  [128, 128] FP32  line 10
+  lower bound: 131072 co-live + 65536 reserved = 196608 bytes > capacity 188416: no placement of these lifetimes fits (8192 bytes short)
+  remedies (each re-planned and checked; 10 re-plans of a budget of 10):
+    - shrink reserve_buffer 'ring' (line 8) from 65536 to 57344 bytes: then 188416 bytes, saves 8192
+    - use tiles of 120 instead of 128 in dimension 0 (every Vec tile with 128 there: c, ta, tb): then 188416 bytes, saves 8192
+    - shrink tile 'ta' (line 9) from [128, 128] to [112, 128]: then 188416 bytes, saves 8192
+  (the re-planning budget ran out: `tilemem explain` tries more remedies)
 ";
 
 #[test]
@@ -101,7 +117,7 @@ fn a_failed_plan_ends_with_the_short_explanation() {
             "{input}:7:5: ValueError: Vec buffer usage (196608 bytes) exceeds platform limit \
              (188416 bytes). The first 65536 bytes of that space are reserved by \
              system.reserve_buffer, so tiles are allocated above them; in function 'kern': \
-             shrink tiles, enable buffer reuse, or split the kernel\n{EXPLANATION}"
+             shrink tiles, enable buffer reuse, or split the kernel\n{SHORT_EXPLANATION}"
         )
     );
     // --quiet keeps only the error.
@@ -155,7 +171,7 @@ fn the_report_carries_the_same_facts() {
         .map(|t| t["name"].as_str().unwrap())
         .collect();
     assert_eq!(live, ["ta", "tb"]);
-    assert_eq!(s["remedies"].as_array().unwrap().len(), 3);
+    assert_eq!(s["remedies"].as_array().unwrap().len(), 4);
     assert_eq!(s["remedies"][0]["saved"], 8192);
 }
 
@@ -226,9 +242,10 @@ fn a_rule_that_refuses_a_sharing_is_named() {
   lower bound: 163840 co-live + 0 reserved = 163840 bytes <= capacity 188416: a placement could fit; planner pypto's rules (which tiles may share, address order) refused it
   sharings the lifetimes allow but a rule refuses:
     x and y (81920 bytes): no-alias rule of tile.cast at line 9 (its output may not share its input's bytes)
-  remedies (each re-planned and checked):
-    - shrink tile 'y' (line 9) from [256, 160] to [166, 160]: then 188160 bytes, saves 57600
-    - shrink tile 'x' (line 8) from [256, 160] to [76, 160]: then 188160 bytes, saves 57600
+  remedies (each re-planned and checked; 27 re-plans of a budget of 400):
+    - use tiles of 196 instead of 256 in dimension 0 (every Vec tile with 256 there: x, y): then 188160 bytes, saves 38400
+    - shrink tile 'y' (line 9) from [256, 160] to [256, 104]: then 188416 bytes, saves 57344
+    - shrink tile 'x' (line 8) from [256, 160] to [256, 48]: then 188416 bytes, saves 57344
 "
     );
     // The remedies fit when applied to the text, one row more does not.
@@ -282,9 +299,10 @@ fn explains_a_dsa_rp_failure() {
     );
     assert!(
         text.ends_with(
-            "  remedies (each re-planned and checked):
-    - shrink tile 'y' (line 9) from [256, 160] to [166, 160]: then 188160 bytes, saves 57600
-    - shrink tile 'x' (line 8) from [256, 160] to [76, 160]: then 188160 bytes, saves 57600
+            "  remedies (each re-planned and checked; 27 re-plans of a budget of 400):
+    - use tiles of 196 instead of 256 in dimension 0 (every Vec tile with 256 there: x, y): then 188160 bytes, saves 38400
+    - shrink tile 'y' (line 9) from [256, 160] to [256, 104]: then 188416 bytes, saves 57344
+    - shrink tile 'x' (line 8) from [256, 160] to [256, 48]: then 188416 bytes, saves 57344
 "
         ),
         "{text}"
@@ -374,9 +392,10 @@ const FIRST_FIT_EXPLANATION: &str = "kern/Vec: does not fit: planner pypto needs
     t1     98304 bytes  [192, 128] FP32  line 13
     t3     65536 bytes  [128, 128] FP32  line 11
   lower bound: 163840 co-live + 0 reserved = 163840 bytes <= capacity 188416: a placement could fit; planner pypto's rules (which tiles may share, address order) refused it
-  remedies (each re-planned and checked):
+  remedies (each re-planned and checked; 28 re-plans of a budget of 400):
     - plan with --planner dsa-rp: then 180224 bytes, saves 32768
     - plan with --planner optimal: then 163840 bytes, saves 49152
+    - use tiles of 113 instead of 128 in dimension 1 (every Vec tile with 128 there: t0, t1, t2, t3): then 188032 bytes, saves 19200
     - shrink tile 't1' (line 13) from [192, 128] to [128, 128]: then 147456 bytes, saves 32768
     - shrink tile 't3' (line 11) from [128, 128] to [80, 128]: then 188416 bytes, saves 24576
 ";
@@ -416,4 +435,31 @@ fn explain_suggests_another_planner_that_fits_and_it_does() {
         );
         assert!(out.exists(), "{planner}");
     }
+}
+
+/// `explain --map` draws the plan it explains; for a kernel that does not
+/// fit, the plan without capacity limits with the overflow marked.
+#[test]
+fn explain_writes_a_map_of_what_it_explains() {
+    let d = std::env::temp_dir().join(format!("tilemem-explain-map-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    let map = d.join("over.svg");
+    let over = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/pto/over_capacity.py"
+    );
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_tilemem"))
+        .args(["explain", over, "--map", map.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("does not fit"), "{text}");
+    let svg = std::fs::read_to_string(&map).unwrap();
+    assert!(svg.contains("softmax_rows / Vec (910b)"), "{svg}");
+    assert!(svg.contains("does not fit, 8576 over"), "{svg}");
+    assert!(
+        svg.contains(r##"stroke="#c00" stroke-width="1.5""##),
+        "{svg}"
+    );
 }

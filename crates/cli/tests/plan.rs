@@ -179,7 +179,16 @@ fn map_takes_a_file_whose_extension_names_the_format() {
     assert_success(&o);
     let html = std::fs::read_to_string(&html_path).unwrap();
     assert!(html.starts_with("<!DOCTYPE html>"), "{html}");
-    assert!(html.contains(r#""title":"main / Vec""#), "{html}");
+    assert!(
+        html.contains(r#""function":"main","space":"Vec""#),
+        "{html}"
+    );
+    // The source pane holds the program; each tile knows its lines.
+    assert!(html.contains(r#""source":["#), "{html}");
+    assert!(
+        html.contains(r#""line":"#) && html.contains(r#""uses":["#),
+        "{html}"
+    );
     // A folder (the old convention) or another extension is bad input.
     let o = tilemem(&[
         "plan",
@@ -324,7 +333,7 @@ fn planner_all_puts_every_planner_in_the_map_and_the_summary() {
     for p in ["pypto", "dsa-rp", "optimal"] {
         assert!(
             html.contains(&format!(
-                r#"{{"planner":"{p}","lanes":[{{"title":"main / Vec""#
+                r#"{{"planner":"{p}","lanes":[{{"function":"main","space":"Vec""#
             )),
             "{p}"
         );
@@ -407,4 +416,92 @@ fn optimal_places_a_kernel_the_dsa_rp_greedy_cannot() {
         err.contains("[note] optimal kern/Vec: 188416 bytes (dsa-rp greedy found none), penalty 6, proven optimal (exact)"),
         "{err}"
     );
+}
+
+/// A misspelt operand is bad input at its line and column, with the
+/// defined name it probably meant; nothing is planned or written.
+#[test]
+fn a_misspelt_name_exits_2_naming_the_closest_defined_name() {
+    let chain = include_str!("../../../examples/pto/vector_chain.py");
+    let text = chain.replace(
+        "row_expand_div(exp_shifted, row_sum)",
+        "row_expand_div(exp_shifted, row_summ)",
+    );
+    let (d, input) = program("typo", &text);
+    let out = d.join("out.py");
+    let o = tilemem(&["plan", input.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(
+        err,
+        format!(
+            "{}:15:94: error: undefined name `row_summ`: no parameter, assignment, loop \
+             variable, loop or `if` result before this use defines it\n  help: did you mean \
+             `row_sum` (line 14)?\n",
+            input.display()
+        )
+    );
+    assert!(!out.exists());
+}
+
+/// `-q` leaves only warnings and errors: no summary, no `[note]` lines
+/// (the optimal planner's notes among them).
+#[test]
+fn quiet_silences_notes_too() {
+    let (_d, input) = program("quiet", KERNEL);
+    let o = tilemem(&["plan", input.to_str().unwrap(), "--planner", "all"]);
+    assert_success(&o);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("[note] optimal"));
+    let o = tilemem(&["plan", input.to_str().unwrap(), "--planner", "all", "-q"]);
+    assert_success(&o);
+    assert_eq!(String::from_utf8_lossy(&o.stderr), "");
+}
+
+/// `--compat` says what each choice means in a user's words.
+#[test]
+fn compat_help_explains_its_terms() {
+    let o = tilemem(&["plan", "--help"]);
+    let help = String::from_utf8_lossy(&o.stdout).replace('\n', " ");
+    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        help.contains("to match the output of PyPTO at commit e2d0f78 byte for byte"),
+        "{help}"
+    );
+    for jargon in ["AsVarLike", "seed documents", "reference data"] {
+        assert!(!help.contains(jargon), "{jargon}: {help}");
+    }
+}
+
+/// A plan that does not fit still writes its map (and only its map): the
+/// plan without capacity limits, the overflow marked.
+#[test]
+fn a_plan_that_does_not_fit_writes_its_map() {
+    let over = include_str!("../../../examples/pto/over_capacity.py");
+    let (d, input) = program("overmap", over);
+    let (out, html, svg) = (d.join("out.py"), d.join("m.html"), d.join("m.svg"));
+    for map in [&html, &svg] {
+        let o = tilemem(&[
+            "plan",
+            input.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "--map",
+            map.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(1));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains("[note] memory map of the plan without capacity limits"),
+            "{err}"
+        );
+        assert!(!out.exists());
+    }
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(
+        page.contains("does not fit; drawn as planned without capacity limits"),
+        "{page}"
+    );
+    assert!(page.contains(r#""capacity":188416"#), "{page}");
+    let picture = std::fs::read_to_string(&svg).unwrap();
+    assert!(picture.contains("does not fit, 8576 over"), "{picture}");
 }

@@ -11,9 +11,12 @@
 //! `CORPUS_BLESS=1 cargo test -p tilemem-mlir --test shared_corpus` rewrites
 //! the list from the current reader.
 //!
-//! The test skips (with `SKIPPED:` on stderr) when the corpus is absent.
+//! The test skips (with a `SKIPPED (no ../shared):` line on stderr,
+//! written past the harness's capture) when the corpus is absent.
 
+// A skip is written to stderr directly, past the harness's output capture.
 use std::collections::BTreeSet;
+use std::io::Write as _;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -122,8 +125,9 @@ fn known_unread() -> BTreeSet<String> {
 fn shared_corpus_reads_and_prints_to_a_fixed_point() {
     let dir = corpus_dir();
     if !dir.is_dir() {
-        eprintln!(
-            "SKIPPED: shared_corpus_reads_and_prints_to_a_fixed_point: {} is absent",
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED (no ../shared): shared_corpus_reads_and_prints_to_a_fixed_point: {} is absent",
             dir.display()
         );
         return;
@@ -223,8 +227,9 @@ fn shared_corpus_reads_and_prints_to_a_fixed_point() {
 fn shared_corpus_pass_outputs_print_to_a_fixed_point() {
     let dir = corpus_dir();
     if !dir.is_dir() {
-        eprintln!(
-            "SKIPPED: shared_corpus_pass_outputs_print_to_a_fixed_point: {} is absent",
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED (no ../shared): shared_corpus_pass_outputs_print_to_a_fixed_point: {} is absent",
             dir.display()
         );
         return;

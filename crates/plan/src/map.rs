@@ -49,9 +49,10 @@ impl TimeAxis {
     }
 }
 
-/// The top of the address axis: the height and reserved ends, and the
-/// capacity when it is near enough (at most twice the rest) that drawing it
-/// does not squash the buffers into a sliver; at least 1.
+/// The top of the address axis: the height and reserved ends, at least 1.
+/// The capacity does not stretch it (a kernel using a tenth of a space
+/// still fills the picture); it is drawn when it lies below the top (the
+/// placement overflows) and named otherwise.
 fn address_top(problem: &Problem, solution: &Solution) -> u64 {
     let height = problem
         .buffers
@@ -61,11 +62,17 @@ fn address_top(problem: &Problem, solution: &Solution) -> u64 {
         .max()
         .unwrap_or(0);
     let reserved = problem.reserved.iter().map(|r| r.1).max().unwrap_or(0);
-    let used = height.max(reserved).max(1);
-    match problem.capacity {
-        Some(c) if c <= used.saturating_mul(2) => used.max(c),
-        _ => used,
+    height.max(reserved).max(1)
+}
+
+/// Address tick step: a power of two giving at most eight ticks up to `top`
+/// (the HTML map's rule).
+fn tick_step(top: u64) -> u64 {
+    let mut step = 1u64;
+    while top / step > 8 {
+        step *= 2;
     }
+    step
 }
 
 /// Human form of a byte count: `512`, `16 KiB`, `1.5 MiB`.
@@ -93,20 +100,59 @@ fn escape(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// A fixed, colour-blind-friendly palette; buffers cycle through it by index.
-const PALETTE: [&str; 10] = [
-    "#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7",
-    "#9c755f", "#bab0ac",
-];
+/// Colours by group: one hue per group in order of first appearance,
+/// spread by the golden angle so neighbouring groups differ (the HTML
+/// map's rule, so both pictures colour a buffer alike).
+struct Colours<'a> {
+    hues: Vec<&'a str>,
+}
+
+impl<'a> Colours<'a> {
+    fn of(&mut self, group: &'a str) -> String {
+        let k = match self.hues.iter().position(|&g| g == group) {
+            Some(k) => k,
+            None => {
+                self.hues.push(group);
+                self.hues.len() - 1
+            }
+        };
+        format!("hsl({:.1},65%,68%)", (k as f64 * 137.508) % 360.0)
+    }
+}
 
 /// Width and height of every [`render_svg`] document (a caller stacking
 /// several can write its own header before rendering them).
 pub const SVG_SIZE: (f64, f64) = (960.0, 540.0);
 
+/// What a caller knows of a placement beyond the problem: the picture of a
+/// program's memory space has a statement axis and colours by root.
+#[derive(Clone, Debug, Default)]
+pub struct SvgOptions {
+    /// Statement marks `(instant, label)`, label `L12` for source line 12.
+    /// When given, time is linear over the buffers' lifetimes (instants are
+    /// program positions); otherwise it is event-compressed.
+    pub ticks: Vec<(u64, String)>,
+    /// Colour group of each buffer, by index (its root allocation); a
+    /// buffer without one is its own group.
+    pub groups: Vec<String>,
+    /// Name written on each buffer, by index; the buffer's label otherwise.
+    pub names: Vec<String>,
+}
+
 /// Renders the placement as a standalone SVG document.
 ///
 /// `title` is printed above the plot (e.g. `"kernel / Vec"`).
 pub fn render_svg(problem: &Problem, solution: &Solution, title: &str) -> String {
+    render_svg_with(problem, solution, title, &SvgOptions::default())
+}
+
+/// [`render_svg`] with a statement axis, colour groups and bar names.
+pub fn render_svg_with(
+    problem: &Problem,
+    solution: &Solution,
+    title: &str,
+    opts: &SvgOptions,
+) -> String {
     const W: f64 = SVG_SIZE.0;
     const H: f64 = SVG_SIZE.1;
     const LEFT: f64 = 90.0;
@@ -116,14 +162,25 @@ pub fn render_svg(problem: &Problem, solution: &Solution, title: &str) -> String
     let pw = W - LEFT - RIGHT;
     let ph = H - TOP - BOTTOM;
     let axis = TimeAxis::new(problem);
-    let top = address_top(problem, solution) as f64;
+    let (t_lo, t_hi) = {
+        let lo = problem.buffers.iter().map(|b| b.lower).min().unwrap_or(0);
+        let hi = problem.buffers.iter().map(|b| b.upper).max().unwrap_or(1);
+        (lo, hi.max(lo + 1))
+    };
+    let top = address_top(problem, solution) as f64 * 1.04;
     let y = |addr: u64| TOP + ph - (addr as f64 / top) * ph;
-    let x = |t: u64| LEFT + axis.pos(t) * pw;
+    let x = |t: u64| {
+        if opts.ticks.is_empty() {
+            LEFT + axis.pos(t) * pw
+        } else {
+            LEFT + (t.clamp(t_lo, t_hi) - t_lo) as f64 / (t_hi - t_lo) as f64 * pw
+        }
+    };
 
     let mut s = String::new();
     let _ = writeln!(
         s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" font-family="monospace" font-size="11">"#
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" font-family="sans-serif" font-size="11">"#
     );
     let _ = writeln!(s, r#"<rect width="{W}" height="{H}" fill="white"/>"#);
     let height = solution.height(problem);
@@ -133,40 +190,50 @@ pub fn render_svg(problem: &Problem, solution: &Solution, title: &str) -> String
         r#"<text x="{LEFT}" y="20" font-size="14">{}</text>"#,
         escape(title)
     );
+    let over = problem.capacity.filter(|&c| height > c);
     let _ = writeln!(
         s,
-        r#"<text x="{LEFT}" y="38">{} buffers, height {}, lower bound {}{}</text>"#,
+        r#"<text x="{LEFT}" y="38">{} buffers, {} used{}, lower bound {}{}</text>"#,
         problem.len(),
         bytes(height),
-        bytes(lb),
         problem
             .capacity
-            .map(|c| format!(", capacity {}", bytes(c)))
+            .map(|c| format!(
+                " of {} ({:.1} %)",
+                bytes(c),
+                100.0 * height as f64 / c.max(1) as f64
+            ))
+            .unwrap_or_default(),
+        bytes(lb),
+        over.map(|c| format!(": does not fit, {} over", bytes(height - c)))
             .unwrap_or_default()
     );
+    // Address grid and ticks.
+    let step = tick_step(top as u64);
+    let mut a = 0;
+    while a as f64 <= top {
+        let yy = y(a);
+        let _ = writeln!(
+            s,
+            r##"<line x1="{LEFT}" y1="{yy:.1}" x2="{}" y2="{yy:.1}" stroke="#eee"/><text x="{}" y="{:.1}" text-anchor="end" fill="#555">{}</text>"##,
+            LEFT + pw,
+            LEFT - 6.0,
+            yy + 4.0,
+            bytes(a)
+        );
+        a += step;
+    }
     let _ = writeln!(
         s,
         r##"<rect x="{LEFT}" y="{TOP}" width="{pw}" height="{ph}" fill="none" stroke="#888"/>"##
     );
-    // Address ticks at quarters of the axis.
-    for q in 0..=4u64 {
-        let addr = (top as u64) * q / 4;
-        let yy = y(addr);
+    if let Some(c) = over {
         let _ = writeln!(
             s,
-            r##"<line x1="{}" y1="{yy:.1}" x2="{LEFT}" y2="{yy:.1}" stroke="#888"/><text x="{}" y="{:.1}" text-anchor="end">{}</text>"##,
-            LEFT - 4.0,
-            LEFT - 6.0,
-            yy + 4.0,
-            bytes(addr)
+            r##"<rect x="{LEFT}" y="{TOP}" width="{pw}" height="{:.1}" fill="#c00" fill-opacity="0.08"/>"##,
+            (y(c) - TOP).max(0.0)
         );
     }
-    let _ = writeln!(
-        s,
-        r#"<text x="{}" y="{}" text-anchor="middle">time (lifetime end points, evenly spaced)</text>"#,
-        LEFT + pw / 2.0,
-        H - 12.0
-    );
     for &(start, end) in &problem.reserved {
         let _ = writeln!(
             s,
@@ -175,6 +242,8 @@ pub fn render_svg(problem: &Problem, solution: &Solution, title: &str) -> String
             (y(start) - y(end)).max(0.5)
         );
     }
+    let mut colours = Colours { hues: Vec::new() };
+    let own: Vec<String> = (0..problem.len()).map(|i| format!("#{i}")).collect();
     for (i, (b, &off)) in problem.buffers.iter().zip(&solution.offsets).enumerate() {
         if b.size == 0 {
             continue;
@@ -184,10 +253,16 @@ pub fn render_svg(problem: &Problem, solution: &Solution, title: &str) -> String
         let w = (x1 - x0).max(1.0);
         let h = (y1 - y0).max(0.5);
         let label = problem.label(crate::problem::BufferId(i as u32));
+        let group = opts.groups.get(i).unwrap_or(&own[i]);
+        let stroke = if over.is_some_and(|c| off + b.size > c) {
+            r##"stroke="#c00" stroke-width="1.5""##
+        } else {
+            r##"stroke="#333" stroke-width="0.6""##
+        };
         let _ = writeln!(
             s,
-            r##"<rect x="{x0:.1}" y="{y0:.1}" width="{w:.1}" height="{h:.1}" fill="{}" fill-opacity="0.75" stroke="#333" stroke-width="0.5"><title>{}: {} at [{}, {}), live [{}, {})</title></rect>"##,
-            PALETTE[i % PALETTE.len()],
+            r##"<rect x="{x0:.1}" y="{y0:.1}" width="{w:.1}" height="{h:.1}" fill="{}" {stroke}><title>{}: {} at [{}, {}), live [{}, {})</title></rect>"##,
+            colours.of(group),
             escape(&label),
             bytes(b.size),
             off,
@@ -195,15 +270,57 @@ pub fn render_svg(problem: &Problem, solution: &Solution, title: &str) -> String
             b.lower,
             b.upper
         );
-        if w > 7.0 * label.len() as f64 && h > 13.0 {
+        let name = opts.names.get(i).map_or(label.as_str(), String::as_str);
+        let fit = ((w - 6.0) / 6.5).floor().max(0.0) as usize;
+        if h >= 12.0 && fit >= 3 {
+            let shown: String = if name.chars().count() <= fit {
+                name.to_string()
+            } else {
+                name.chars().take(fit - 1).chain(['\u{2026}']).collect()
+            };
             let _ = writeln!(
                 s,
-                r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
-                x0 + w / 2.0,
-                y0 + h / 2.0 + 4.0,
-                escape(&label)
+                r##"<text x="{:.1}" y="{:.1}" fill="#111">{}</text>"##,
+                x0 + 3.0,
+                y0 + (h / 2.0 + 4.0).min(13.0),
+                escape(&shown)
             );
         }
+    }
+    // Time axis: statement marks labelled where there is room, or a title.
+    if opts.ticks.is_empty() {
+        let _ = writeln!(
+            s,
+            r#"<text x="{}" y="{}" text-anchor="middle">time (lifetime end points, evenly spaced)</text>"#,
+            LEFT + pw / 2.0,
+            H - 12.0
+        );
+    } else {
+        let mut last = f64::NEG_INFINITY;
+        for (at, label) in &opts.ticks {
+            let tx = (x(*at) + x(at + 1)) / 2.0;
+            let _ = writeln!(
+                s,
+                r##"<line x1="{tx:.1}" y1="{:.1}" x2="{tx:.1}" y2="{:.1}" stroke="#888"/>"##,
+                TOP + ph,
+                TOP + ph + 3.0
+            );
+            if !label.is_empty() && tx - last >= 30.0 {
+                let _ = writeln!(
+                    s,
+                    r##"<text x="{tx:.1}" y="{:.1}" text-anchor="middle" fill="#555" font-size="10">{}</text>"##,
+                    TOP + ph + 14.0,
+                    escape(label)
+                );
+                last = tx;
+            }
+        }
+        let _ = writeln!(
+            s,
+            r#"<text x="{}" y="{}" text-anchor="middle">statements, by source line</text>"#,
+            LEFT + pw / 2.0,
+            H - 8.0
+        );
     }
     let mut hline = |addr: u64, color: &str, what: &str| {
         let yy = y(addr);
@@ -216,10 +333,19 @@ pub fn render_svg(problem: &Problem, solution: &Solution, title: &str) -> String
             bytes(addr)
         );
     };
-    if let Some(c) = problem.capacity.filter(|&c| c <= top as u64) {
+    if let Some(c) = problem.capacity.filter(|&c| (c as f64) <= top) {
         hline(c, "#c00", "capacity");
     }
     hline(lb, "#666", "lower bound");
+    if let Some(c) = problem.capacity.filter(|&c| (c as f64) > top) {
+        let _ = writeln!(
+            s,
+            r##"<text x="{}" y="{}" fill="#555" text-anchor="end">capacity {} (above this picture)</text>"##,
+            LEFT + pw - 4.0,
+            TOP + 12.0,
+            bytes(c)
+        );
+    }
     s.push_str("</svg>\n");
     s
 }
@@ -241,6 +367,9 @@ pub fn render_text(problem: &Problem, solution: &Solution, rows: usize, cols: us
     let axis = TimeAxis::new(problem);
     let top = address_top(problem, solution);
     let mut grid = vec![vec!['.'; cols]; rows];
+    // Which buffers own a cell: the legend names only those, and says
+    // which were too small for the grid.
+    let mut drawn = vec![false; problem.len()];
     for &(start, end) in &problem.reserved {
         for (r, line) in grid.iter_mut().enumerate() {
             let addr = cell_addr(rows - 1 - r, rows, top);
@@ -265,6 +394,7 @@ pub fn render_text(problem: &Problem, solution: &Solution, rows: usize, cols: us
                         '!'
                     };
                 }
+                drawn[i] = true;
             }
         }
     }
@@ -281,7 +411,12 @@ pub fn render_text(problem: &Problem, solution: &Solution, rows: usize, cols: us
         let _ = writeln!(s, "{label:>width$} |{}|", line.iter().collect::<String>());
     }
     let _ = writeln!(s, "{:>width$} +{}+ time ->", "", "-".repeat(cols));
+    let mut hidden = Vec::new();
     for (i, (b, &off)) in problem.buffers.iter().zip(&solution.offsets).enumerate() {
+        if !drawn[i] {
+            hidden.push(i);
+            continue;
+        }
         let _ = writeln!(
             s,
             "  {} {}: {} at [{}, {}), live [{}, {})",
@@ -292,6 +427,27 @@ pub fn render_text(problem: &Problem, solution: &Solution, rows: usize, cols: us
             off + b.size,
             b.lower,
             b.upper
+        );
+    }
+    if !hidden.is_empty() {
+        let _ = writeln!(
+            s,
+            "  not drawn (smaller than a cell at this scale, or empty): {}",
+            hidden
+                .iter()
+                .map(|&i| {
+                    let b = &problem.buffers[i];
+                    format!(
+                        "{} ({} at {}, live [{}, {}))",
+                        problem.label(crate::problem::BufferId(i as u32)),
+                        bytes(b.size),
+                        solution.offsets[i],
+                        b.lower,
+                        b.upper
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
         );
     }
     s
@@ -336,6 +492,51 @@ mod tests {
     }
 
     #[test]
+    fn text_map_legend_lists_only_what_it_draws() {
+        let (mut p, mut s) = two_buffers();
+        // 1 byte in 129: below every cell centre of a 4-row grid.
+        p.push(Buffer::new(1, 0, 3).with_name("speck"));
+        s.offsets.push(128);
+        let text = render_text(&p, &s, 4, 6);
+        assert!(!text.contains("  C speck"), "{text}");
+        assert!(
+            text.ends_with(
+                "  not drawn (smaller than a cell at this scale, or empty): speck (1 at 128, live [0, 3))\n"
+            ),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn svg_scales_to_the_bytes_used_with_power_of_two_ticks_and_root_colours() {
+        let (mut p, s) = two_buffers();
+        p.capacity = Some(1024);
+        let opts = SvgOptions {
+            ticks: vec![(0, "L3".into()), (1, "L4".into()), (2, "L5".into())],
+            groups: vec!["mem_vec_0".into(), "mem_vec_0".into()],
+            names: vec!["a".into(), "b".into()],
+        };
+        let svg = render_svg_with(&p, &s, "t", &opts);
+        // 128 used of 1024: the axis ends at the bytes used, ticks at 16s.
+        for t in [">0</text>", ">16</text>", ">64</text>", ">128</text>"] {
+            assert!(svg.contains(t), "{t}: {svg}");
+        }
+        assert!(!svg.contains(">256</text>"), "{svg}");
+        assert!(
+            svg.contains(">capacity 1 KiB (above this picture)</text>"),
+            "{svg}"
+        );
+        // One root, one colour; the statement axis names source lines.
+        assert_eq!(svg.matches("fill=\"hsl(0.0,65%,68%)\"").count(), 2, "{svg}");
+        assert!(svg.contains(">L3</text>") && svg.contains("statements, by source line"));
+        // Over capacity: the capacity line is drawn and the overflow marked.
+        p.capacity = Some(96);
+        let svg = render_svg_with(&p, &s, "t", &opts);
+        assert!(svg.contains(">capacity 96</text>"), "{svg}");
+        assert!(svg.contains("does not fit, 32 over"), "{svg}");
+    }
+
+    #[test]
     fn text_map_marks_overlaps() {
         let (p, _) = two_buffers();
         let broken = Solution {
@@ -362,8 +563,14 @@ mod tests {
         let (mut p, s) = two_buffers();
         p.capacity = Some(1 << 20);
         let svg = render_svg(&p, &s, "t");
-        assert!(svg.contains("capacity 1 MiB</text>"), "{svg}");
-        assert!(!svg.contains(">capacity 1 MiB"), "no capacity line: {svg}");
+        assert!(
+            svg.contains(">capacity 1 MiB (above this picture)</text>"),
+            "{svg}"
+        );
+        assert!(
+            !svg.contains("stroke=\"#c00\" stroke-dasharray"),
+            "no capacity line: {svg}"
+        );
         let text = render_text(&p, &s, 2, 4);
         assert!(text.starts_with("     128 |"), "{text}");
     }

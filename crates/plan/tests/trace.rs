@@ -3,6 +3,8 @@
 //! placement no higher than either greedy one, the same bytes on every run,
 //! and the optimum where the peak's neighbourhood decides it.
 
+// A skip is written to stderr directly, past the harness's output capture.
+use std::io::Write as _;
 use tilemem_plan::gen::large_trace;
 use tilemem_plan::{lower_bound, solve, validate, Budget, Buffer, Outcome, Problem, SolverKind};
 
@@ -158,11 +160,17 @@ fn shared_pangu_within_half_a_percent() {
         "/../../../shared/data/dsa/traces/pangu_2.6B.csv"
     );
     if cfg!(debug_assertions) {
-        println!("note: pangu_2.6B checked in release builds only");
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED (debug build): shared_pangu_within_half_a_percent: checked in release builds only"
+        );
         return;
     }
     let Ok(p) = tilemem_plan::bench::load(std::path::Path::new(path), None) else {
-        println!("note: {path} not found; skipped");
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED (no ../shared): shared_pangu_within_half_a_percent: {path} not found"
+        );
         return;
     };
     let out = run(&p, SolverKind::Auto);

@@ -226,6 +226,9 @@ fn phase_table(name: &str, text: &str) {
     drop(input);
     phases.push(("read", clock().saturating_sub(t), peak_ratio(base, len)));
     let mut cx = PassContext::new(Soc::ascend950(), PlannerMode::Pypto);
+    // As `tilemem plan` without -q: the placement check records the
+    // summary's numbers (inside allocate_memory_addr's phase).
+    cx.summary = Some(Vec::new());
     // What `run_pipeline` does before the passes, measured on its own:
     // run with a single pass, it would rebase the input inside that
     // pass's phase, on the grown model.
@@ -250,6 +253,36 @@ fn phase_table(name: &str, text: &str) {
     print_to(&program, &mut out).expect("counting takes everything");
     phases.push(("print", clock().saturating_sub(t), peak_ratio(base, len)));
     assert!(out.0 > len);
+    // The summary lines `tilemem plan` prints by default, from the numbers
+    // the check recorded.
+    let t = clock();
+    let lines: Vec<String> = cx
+        .summary
+        .take()
+        .unwrap_or_default()
+        .iter()
+        .map(|s| format!("{s:?}"))
+        .collect();
+    phases.push((
+        "summary lines (default)",
+        clock().saturating_sub(t),
+        peak_ratio(base, len),
+    ));
+    assert!(!lines.is_empty());
+    drop(lines);
+    // The same numbers by a separate analysis (the dsa-rp and optimal
+    // planners' summary), beside the table.
+    let t = clock();
+    let separate = tilemem_pto::report::summary(&program, &cx.soc, true);
+    let separate_time = clock().saturating_sub(t);
+    drop(separate);
+    // The full report, built only for --report and --map: not a phase of
+    // the default run, shown beside it.
+    let t = clock();
+    let report = tilemem_pto::report::build(&program, &cx.soc, true);
+    let report_time = clock().saturating_sub(t);
+    let report_peak = peak_ratio(base, len);
+    drop(report);
     let total: Duration = phases.iter().map(|p| p.1).sum();
     let peak = phases.iter().map(|p| p.2).fold(0.0, f64::max);
     println!("{name} ({len} bytes), per phase: time, share, peak heap / input size");
@@ -264,6 +297,13 @@ fn phase_table(name: &str, text: &str) {
         "  whole: {:.1} ms = {:.2}x read + print alone; peak heap {peak:.2}x input (read + print alone: {floor_peak:.2}x)",
         total.as_secs_f64() * 1e3,
         total.as_secs_f64() / floor_time.as_secs_f64(),
+    );
+    println!(
+        "  (the summary by a separate analysis, as for dsa-rp: {:.1} ms = {:.1} %; the full report of --report/--map: {:.1} ms = {:.1} % of the whole, peak heap {report_peak:.2}x input)",
+        separate_time.as_secs_f64() * 1e3,
+        100.0 * separate_time.as_secs_f64() / total.as_secs_f64(),
+        report_time.as_secs_f64() * 1e3,
+        100.0 * report_time.as_secs_f64() / total.as_secs_f64(),
     );
 }
 

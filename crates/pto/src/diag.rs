@@ -57,6 +57,21 @@ impl ParseError {
     }
 }
 
+impl ParseError {
+    /// The one-line form the commands print, `path:line:col: error: MESSAGE`,
+    /// followed by a `help:` line saying what to write there.
+    pub fn line_form(&self, path: &str) -> String {
+        let mut out = format!(
+            "{path}:{}:{}: error: {}\n",
+            self.line, self.col, self.message
+        );
+        if !self.label.is_empty() {
+            out.push_str(&format!("  help: {}\n", self.label));
+        }
+        out
+    }
+}
+
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}:{}: {}", self.line, self.col, self.message)

@@ -12,10 +12,12 @@ use tilemem_plan::bound::plain_lower_bound;
 use tilemem_plan::{Buffer, Problem, Solution};
 use tilemem_soc::Soc;
 
+use crate::ir::EntityRef as _;
 use crate::ir::{Alloc, Function, Program, Type, VarId};
 use crate::passes::analysis::layout::{Layout, Slot};
 use crate::passes::analysis::reserve;
-use crate::passes::verify::family_buffers;
+use crate::passes::verify::{family_buffers, FamilyBuffer};
+use tilemem_soc::MemSpace;
 
 /// One buffer of the report.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -114,30 +116,7 @@ pub fn build(program: &Program, soc: &Soc, addressed: bool) -> Report {
         let mut per_space = family_buffers(f, &layout);
         per_space.sort_by_key(|a| a.0);
         for (space, bufs) in per_space {
-            let reserved_end = layout
-                .reserves
-                .iter()
-                .filter(|r| r.space == space)
-                .map(|r| r.base + r.size)
-                .max()
-                .unwrap_or(0);
-            let slot_end = |root| layout.slot(root).map(|s| s.base + s.size);
-            let bytes_used = if addressed {
-                bufs.iter()
-                    .map(|b| b.end.max(slot_end(b.root).unwrap_or(0)))
-                    .max()
-                    .unwrap_or(0)
-                    .max(reserved_end)
-            } else {
-                let mut roots: Vec<_> = bufs.iter().map(|b| b.root).collect();
-                roots.sort_unstable();
-                roots.dedup();
-                reserved_end + roots.iter().filter_map(|&r| slot_end(r)).sum::<u64>()
-            };
-            let lower_bound = plain_lower_bound(bufs.iter().map(|b| {
-                let (d, l) = b.live;
-                (b.end - b.start, 2 * d + 1, (2 * d + 2).max(2 * l + 1))
-            }));
+            let (bytes_used, lower_bound) = usage(&layout, space, &bufs, addressed);
             let mut buffers: Vec<BufferReport> = bufs
                 .iter()
                 .map(|b| BufferReport {
@@ -171,8 +150,131 @@ pub fn build(program: &Program, soc: &Soc, addressed: bool) -> Report {
     }
 }
 
-/// The slot of every top-level allocation some tile names: at the lowest
-/// constant offset of its tiles when `addressed`, else at 0.
+/// Bytes used and the co-live lower bound of one space's buffers.
+fn usage(layout: &Layout, space: MemSpace, bufs: &[FamilyBuffer], addressed: bool) -> (u64, u64) {
+    let reserved_end = layout
+        .reserves
+        .iter()
+        .filter(|r| r.space == space)
+        .map(|r| r.base + r.size)
+        .max()
+        .unwrap_or(0);
+    let slot_end = |root| layout.slot(root).map(|s| s.base + s.size);
+    let bytes_used = if addressed {
+        bufs.iter()
+            .map(|b| b.end.max(slot_end(b.root).unwrap_or(0)))
+            .max()
+            .unwrap_or(0)
+            .max(reserved_end)
+    } else {
+        let mut roots: Vec<_> = bufs.iter().map(|b| b.root).collect();
+        roots.sort_unstable();
+        roots.dedup();
+        reserved_end + roots.iter().filter_map(|&r| slot_end(r)).sum::<u64>()
+    };
+    let lower_bound = plain_lower_bound(bufs.iter().map(|b| {
+        let (d, l) = b.live;
+        (b.end - b.start, 2 * d + 1, (2 * d + 2).max(2 * l + 1))
+    }));
+    (bytes_used, lower_bound)
+}
+
+/// The numbers of one (function, space) the `plan` summary line shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpaceSummary {
+    /// Function name.
+    pub function: String,
+    /// Space name.
+    pub space: String,
+    /// Highest used address (including reserved windows), as in the report.
+    pub bytes_used: u64,
+    /// Capacity of the space on the target, if limited.
+    pub capacity: Option<u64>,
+    /// Co-live lower bound of the buffers (reserved windows not included).
+    pub lower_bound: u64,
+    /// Bytes of the reserved windows.
+    pub reserved: u64,
+    /// Tiles: the tile families of the buffers (tiles holding the same
+    /// data count once).
+    pub tiles: usize,
+    /// Buffers: distinct addresses (addressed) or roots (not addressed).
+    pub buffers: usize,
+}
+
+/// The [`Report`]'s per-space numbers without its per-buffer records (no
+/// names, no sorting): what the summary line needs, at a small fraction of
+/// [`build`]'s time and memory on a long kernel.
+pub fn summary(program: &Program, soc: &Soc, addressed: bool) -> Vec<SpaceSummary> {
+    let mut out = Vec::new();
+    for f in &program.functions {
+        if !f.kind().is_kernel() {
+            continue;
+        }
+        let layout = layout(f, addressed);
+        let mut per_space = family_buffers(f, &layout);
+        per_space.sort_by_key(|a| a.0);
+        for (space, bufs) in per_space {
+            out.push(summarize(f, soc, &layout, space, &bufs, addressed));
+        }
+    }
+    out
+}
+
+/// The summary numbers of one space of an addressed function (the
+/// placement check records them as it goes).
+pub(crate) fn space_summary(
+    f: &Function,
+    soc: &Soc,
+    layout: &Layout,
+    space: MemSpace,
+    bufs: &[FamilyBuffer],
+) -> SpaceSummary {
+    summarize(f, soc, layout, space, bufs, true)
+}
+
+fn summarize(
+    f: &Function,
+    soc: &Soc,
+    layout: &Layout,
+    space: MemSpace,
+    bufs: &[FamilyBuffer],
+    addressed: bool,
+) -> SpaceSummary {
+    let (bytes_used, lower_bound) = usage(layout, space, bufs, addressed);
+    let reserved = layout
+        .reserves
+        .iter()
+        .filter(|r| r.space == space)
+        .map(|r| r.size)
+        .sum();
+    // Tiles by family (4 bytes each, not a name each).
+    let mut tiles: Vec<VarId> = bufs.iter().map(|b| b.rep).collect();
+    tiles.sort_unstable();
+    tiles.dedup();
+    let mut places: Vec<(VarId, u64)> = bufs
+        .iter()
+        .map(|b| {
+            if addressed {
+                (VarId::new(0), b.start)
+            } else {
+                (b.root, 0)
+            }
+        })
+        .collect();
+    places.sort_unstable();
+    places.dedup();
+    SpaceSummary {
+        function: f.name.to_string(),
+        space: space.name().to_string(),
+        bytes_used,
+        capacity: soc.capacity(space),
+        lower_bound,
+        reserved,
+        tiles: tiles.len(),
+        buffers: places.len(),
+    }
+}
+
 /// Runs the independent placement check
 /// ([`check_function`](crate::passes::verify::check_function)) on every
 /// kernel function of a program as printed after allocate_memory_addr,
@@ -187,12 +289,21 @@ pub fn check_placement(
     for f in &program.functions {
         if f.kind().is_kernel() {
             let layout = layout(f, true);
-            crate::passes::verify::check_function_with(f, soc, policy, &layout, narrowing_casts)?;
+            crate::passes::verify::check_function_with(
+                f,
+                soc,
+                policy,
+                &layout,
+                narrowing_casts,
+                None,
+            )?;
         }
     }
     Ok(())
 }
 
+/// The slot of every top-level allocation some tile names: at the lowest
+/// constant offset of its tiles when `addressed`, else at 0.
 fn layout(f: &Function, addressed: bool) -> Layout {
     // After planning every window has an explicit base, so the policy
     // (which only aligns AUTO bases) does not matter here.

@@ -175,12 +175,31 @@ fn a_carrying_loop_yields_one_value_per_carry() {
     // tiles at one address, an internal error).
     assert_eq!(
         read_error(&ok.replace("init_values=(init,)", "init_values=(ntx,)")),
-        "9:9: the loop's init value `ntx` is defined nowhere in the function: a loop carries \
+        "9:57: undefined name `ntx`: no parameter, assignment, loop variable, loop or `if` \
+         result before this use defines it"
+    );
+    // A module-level name reads as a free variable, but a carry still
+    // needs a value of the function.
+    let global = ok
+        .replace("init_values=(init,)", "init_values=(ntx,)")
+        .replacen("@pl.program", "ntx = 0\n@pl.program", 1);
+    assert_eq!(
+        read_error(&global),
+        "10:9: the loop's init value `ntx` is defined nowhere in the function: a loop carries \
          a value the function defines or takes as a parameter"
     );
+    // The misspelt `pO.yield_` is an undefined name; a body that ends
+    // without any yield is the carry rule's.
     assert_eq!(
         read_error(&body(
             "    res: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pO.yield_(t)"
+        )),
+        "11:57: undefined name `pO`: no parameter, assignment, loop variable, loop or `if` \
+         result before this use defines it"
+    );
+    assert_eq!(
+        read_error(&body(
+            "    u: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.tile.add(t, t)"
         )),
         "9:9: the loop carries 1 value(s) but its body yields nothing: a loop with \
          `init_values` ends its body with `pl.yield_` of one value per carry"

@@ -4,12 +4,16 @@
 
 mod common;
 
+// A skip is written to stderr directly, past the harness's output capture.
 use common::program;
+use std::io::Write as _;
 use tilemem_pto::passes::{run_pipeline, ErrorKind, PassContext, PassError, PassId, PlannerMode};
 use tilemem_pto::{parse, ParseError};
 use tilemem_soc::Soc;
 
 const SIG: &str = "x: pl.Tensor[[16, 16], pl.BF16], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]";
+/// [`SIG`] with a tile parameter `a`, for calls checked before planning.
+const SIG_A: &str = "x: pl.Tensor[[16, 16], pl.BF16], a: pl.Tile[[16, 16], pl.BF16, pl.Mem.Vec], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]";
 
 /// The reader's error for a one-function program with `body`, rendered as
 /// the CLI prints it (file `k.py`).
@@ -100,7 +104,7 @@ fn an_argument_given_twice_is_an_error_at_its_keyword() {
 fn a_repeated_keyword_is_an_error() {
     let e = parse(&program(
         "InCore",
-        SIG,
+        SIG_A,
         &[
             "b = pl.tile.cast(a, target_type=pl.FP32, target_type=pl.FP16)",
             "return out",
@@ -121,7 +125,7 @@ fn a_repeated_keyword_is_an_error() {
 fn a_missing_argument_names_the_op_the_argument_and_the_fix() {
     let e = parse(&program(
         "InCore",
-        SIG,
+        SIG_A,
         &[
             "c: pl.Tile[[16, 16], pl.FP32, pl.Mem.Acc] = pl.tile.matmul(a)",
             "return out",
@@ -141,7 +145,7 @@ fn a_missing_argument_names_the_op_the_argument_and_the_fix() {
     // By name it is there.
     let src = program(
         "InCore",
-        SIG,
+        SIG_A,
         &[
             "c: pl.Tile[[16, 16], pl.FP32, pl.Mem.Acc] = pl.tile.matmul(a, rhs=a)",
             "return out",
@@ -152,7 +156,7 @@ fn a_missing_argument_names_the_op_the_argument_and_the_fix() {
     // too; trailing arguments no memory fact names may be left out.
     let e = parse(&program(
         "InCore",
-        SIG,
+        SIG_A,
         &["s = pl.tile.slice(a, [8, 8])", "return out"],
     ))
     .unwrap_err();
@@ -164,7 +168,7 @@ fn a_missing_argument_names_the_op_the_argument_and_the_fix() {
     );
     let src = program(
         "InCore",
-        SIG,
+        SIG_A,
         &[
             "s = pl.tile.slice(a, [8, 8], [0, 0])",
             "r = pl.tile.rsqrt(a)",
@@ -178,7 +182,7 @@ fn a_missing_argument_names_the_op_the_argument_and_the_fix() {
 fn too_many_arguments_keep_their_wording() {
     let e = parse(&program(
         "InCore",
-        SIG,
+        SIG_A,
         &["b = pl.tile.exp(a, a)", "return out"],
     ))
     .unwrap_err();
@@ -277,7 +281,10 @@ fn shared_capacity_errors_start_with_pyptos_text() {
         "/../../../shared/data/pto/cases"
     );
     let Ok(dir) = std::fs::read_dir(root) else {
-        eprintln!("SKIPPED: shared_capacity_errors_start_with_pyptos_text: {root} not present");
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED (no ../shared): shared_capacity_errors_start_with_pyptos_text: {root} not present"
+        );
         return;
     };
     let mut seen = 0;

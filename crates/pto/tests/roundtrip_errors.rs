@@ -162,12 +162,12 @@ fn structure_errors() {
 
 #[test]
 fn memref_errors_name_the_expected_form() {
-    let e = err("        a: pl.Tile[[4], pl.FP32, pl.MemRef(m, 0, -5), pl.Mem.Vec] = x");
+    let e = err("        a: pl.Tile[[4], pl.FP32, pl.MemRef(\"m\", 0, -5), pl.Mem.Vec] = x");
     assert_eq!(
         e.message,
         "expected the byte size as a non-negative integer, found `-`"
     );
-    let e = err("        a: pl.Tile[[4], pl.FP32, pl.MemRef(m, 0, 16, foo=1), pl.Mem.Vec] = x");
+    let e = err("        a: pl.Tile[[4], pl.FP32, pl.MemRef(\"m\", 0, 16, foo=1), pl.Mem.Vec] = x");
     assert_eq!(e.message, "unknown `pl.MemRef` keyword `foo`");
     let e = err("        a: pl.Tile[[4], 32] = x");
     assert_eq!(e.message, "expected a dtype such as `pl.FP32`, found `32`");

@@ -157,6 +157,19 @@ impl Soc {
             .and_then(|(_, c)| *c)
     }
 
+    /// The same chip with every space it has unlimited: what a memory map
+    /// of a program that does not fit is planned on, to be drawn against
+    /// the real capacities (alignment and policies are the chip's).
+    pub fn without_capacity_limits(&self) -> Soc {
+        let mut soc = self.clone();
+        for (_, c) in &mut soc.capacities {
+            if c.is_some() {
+                *c = Some(u64::MAX / 4);
+            }
+        }
+        soc
+    }
+
     /// Alignment the hardware needs in `space` (HIVM's table), in bytes. The
     /// PyPTO address policy uses 32 bytes everywhere instead; see
     /// [`crate::DefaultPolicy`].

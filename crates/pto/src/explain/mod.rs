@@ -13,9 +13,12 @@
 //! - **remedies**, each computed by re-planning a modified copy of the
 //!   program with the same pipeline (never by a formula): another planner,
 //!   a lower cross-core pipe depth (`slot_num`, which resizes the ring's
-//!   reserved window) or a smaller reserved window, a smaller first
-//!   dimension of one of the largest live tiles or of a tile a rule keeps
-//!   apart. A remedy is listed only when the re-planned program fits. (A
+//!   reserved window) or a smaller reserved window, a smaller extent shared
+//!   by several tiles (the kernel's tile size), a smaller dimension of one
+//!   tile live at the peak or kept apart by a rule (every dimension), and a
+//!   move of one statement that keeps every dependency ([`reorder`]). A
+//!   remedy is listed only when the re-planned program fits, except a move,
+//!   which is also listed when it lowers the bytes used. (A
 //!   lower `stage=` is not tried: the planners already lower a pipeline's
 //!   depth, down to 1, when its stage copies do not fit.)
 //!
@@ -34,9 +37,12 @@ use tilemem_soc::{MemSpace, Soc};
 
 mod refused;
 mod remedies;
+pub mod reorder;
+mod text;
 
 pub use refused::refused_sharings;
-use remedies::{budget_exhausted, remedies, reset_budget};
+use remedies::{budget_exhausted, remedies, replans_used, reset_budget};
+pub use text::render;
 
 /// One tile live at the peak.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -102,6 +108,8 @@ pub struct SpaceExplain {
     pub peak_at: u64,
     /// Source line of the peak statement (0 when unknown).
     pub peak_line: u32,
+    /// Its column (0 when unknown).
+    pub peak_col: u32,
     /// The peak statement's op (`tile.exp`) or kind.
     pub peak_stmt: String,
     /// Tiles live at the peak, largest first.
@@ -151,6 +159,10 @@ pub struct Explanation {
     /// True when the re-planning budget stopped the search for remedies
     /// early (more may exist).
     pub budget_exhausted: bool,
+    /// Re-plans the search for remedies ran.
+    pub replans: usize,
+    /// The re-planning budget it had (`None`: unlimited).
+    pub budget: Option<usize>,
 }
 
 /// Plans `program` with `planner` and returns the report (addressed) or
@@ -241,6 +253,9 @@ pub fn explain(
                 .collect();
             live.sort_by(|a, b| b.bytes.cmp(&a.bytes).then(a.name.cmp(&b.name)));
             let (peak_line, peak_stmt) = statement_at(f, &walk, peak_at);
+            let peak_col = walk
+                .get(peak_at.saturating_sub(1) as usize)
+                .map_or(0, |&(_, st)| f.pos_of(st).col);
             let capacity = target_space_capacity(soc, &sr.space).or(sr.capacity);
             let (planned_bytes, fits) = match &planned {
                 Ok(r) => {
@@ -263,6 +278,7 @@ pub fn explain(
                 co_live,
                 peak_at,
                 peak_line,
+                peak_col,
                 peak_stmt,
                 live,
                 planned_bytes,
@@ -295,6 +311,8 @@ pub fn explain(
         spaces,
         error,
         budget_exhausted,
+        replans: replans_used(),
+        budget: max_replans,
     })
 }
 

@@ -1,11 +1,11 @@
 //! Remedies: changes that make a space fit, each found by re-planning a
 //! modified copy of the program, within a re-planning budget.
 
-use tilemem_soc::Soc;
+use tilemem_soc::{MemSpace, Soc};
 
 use super::{def_line, failed_usage, replan, reserves, shape_text, used};
 use super::{LiveTile, Remedy, SpaceExplain};
-use crate::ir::{Expr, Function, Program, StmtId, Type};
+use crate::ir::{Block, Expr, Function, Program, StmtId, Type, VarId};
 use crate::passes::analysis::reserve::Reserve;
 use crate::passes::{PassContext, PlannerMode};
 
@@ -15,6 +15,7 @@ use crate::passes::{PassContext, PlannerMode};
 /// listed, and [`Explanation::budget_exhausted`] says so.
 struct Budget {
     left: std::cell::Cell<usize>,
+    used: std::cell::Cell<usize>,
     exhausted: std::cell::Cell<bool>,
 }
 
@@ -26,6 +27,7 @@ impl Budget {
             return false;
         }
         self.left.set(n - 1);
+        self.used.set(self.used.get() + 1);
         true
     }
 }
@@ -34,6 +36,7 @@ thread_local! {
     static BUDGET: Budget = const {
         Budget {
             left: std::cell::Cell::new(usize::MAX),
+            used: std::cell::Cell::new(0),
             exhausted: std::cell::Cell::new(false),
         }
     };
@@ -43,8 +46,14 @@ thread_local! {
 pub(super) fn reset_budget(max: Option<usize>) {
     BUDGET.with(|b| {
         b.left.set(max.unwrap_or(usize::MAX));
+        b.used.set(0);
         b.exhausted.set(false);
     });
+}
+
+/// Re-plans run since the last reset.
+pub(super) fn replans_used() -> usize {
+    BUDGET.with(|b| b.used.get())
 }
 
 /// Whether the budget stopped a search since the last reset.
@@ -122,6 +131,8 @@ pub(super) fn remedies(
     else {
         return out;
     };
+    // A move of one statement: free of any change to sizes, tried first.
+    reorder_remedy(program, fidx, soc, planner, s, before, &mut out);
     // A smaller reserved window: fewer pipe slots, or fewer bytes.
     let reserves = reserves(&program.functions[fidx]);
     for r in reserves
@@ -197,9 +208,10 @@ pub(super) fn remedies(
     // so), down to depth 1, so a lower `stage=` never turns a failure into
     // a fit.
     let f = &program.functions[fidx];
-    // A smaller first dimension of one of the three largest live tiles,
-    // or of a tile a rule keeps apart.
-    let mut candidates: Vec<String> = s.live.iter().take(3).map(|t| t.name.clone()).collect();
+    uniform_shrinks(program, fidx, soc, planner, s, missing, &mut out);
+    // A smaller dimension of one tile: every tile live at the peak, largest
+    // first, then the tiles a rule keeps apart; every dimension.
+    let mut candidates: Vec<String> = s.live.iter().map(|t| t.name.clone()).collect();
     for r in s.refused.iter().take(3) {
         for n in [&r.a, &r.b] {
             if !candidates.contains(n) {
@@ -223,55 +235,222 @@ pub(super) fn remedies(
             def: 0,
             last: 0,
         };
-        let Some(rows) = f
-            .ty(v)
+        // Each dimension is searched; the one that keeps the most of the
+        // tile is offered.
+        let mut best: Option<Remedy> = None;
+        for (dim, extent) in tt.shape.iter().enumerate() {
+            let Some(rows) = extent.as_int().filter(|&r| r > 1) else {
+                continue;
+            };
+            let with_rows = |r: u64| {
+                let mut p = program.clone();
+                if let Some(tt) = p.functions[fidx].vars[v]
+                    .ty
+                    .as_mut()
+                    .and_then(Type::as_tile_mut)
+                {
+                    tt.shape[dim] = Expr::Int(r as i64);
+                }
+                p
+            };
+            let row_bytes = (t.bytes / rows as u64).max(1);
+            let guess = (rows as u64).saturating_sub(missing.div_ceil(row_bytes));
+            let Some((r, b)) = largest_fitting(rows as u64 - 1, guess, |r| {
+                if r == 0 {
+                    return None;
+                }
+                fits(&with_rows(r), soc, planner, s)
+            }) else {
+                continue;
+            };
+            let p = with_rows(r);
+            let new_tile = p.functions[fidx].ty(v).and_then(Type::as_tile);
+            let new_shape = new_tile.map_or(String::new(), |tt| shape_text(&tt.shape));
+            let new_bytes = new_tile.and_then(|tt| tt.static_bytes()).unwrap_or(0);
+            let saved = t.bytes.saturating_sub(new_bytes);
+            if best.as_ref().is_none_or(|x| saved < x.saved) {
+                best = Some(Remedy {
+                    change: format!(
+                        "shrink tile '{}' (line {}) from {} to {new_shape}",
+                        t.name, t.line, t.shape
+                    ),
+                    bytes_after: b,
+                    saved,
+                });
+            }
+        }
+        out.extend(best);
+    }
+    out
+}
+
+/// The tiles of `f` in `space` whose dimension `dim` is `extent`.
+fn tiles_with(f: &Function, space: &str, dim: usize, extent: i64) -> Vec<VarId> {
+    f.vars
+        .iter()
+        .filter(|(v, _)| {
+            f.ty(*v).and_then(Type::as_tile).is_some_and(|t| {
+                t.space.is_some_and(|sp| sp.name() == space)
+                    && t.shape.get(dim).and_then(Expr::as_int) == Some(extent)
+            })
+        })
+        .map(|(v, _)| v)
+        .collect()
+}
+
+/// One smaller extent for a dimension shared by several tiles (the
+/// kernel's tile size): dimension `dim` of every tile of the space whose
+/// extent there is `extent` becomes the largest smaller extent that fits.
+/// Tried for each (dimension, extent) of the tiles live at the peak that
+/// more than one tile has.
+fn uniform_shrinks(
+    program: &Program,
+    fidx: usize,
+    soc: &Soc,
+    planner: PlannerMode,
+    s: &SpaceExplain,
+    missing: u64,
+    out: &mut Vec<Remedy>,
+) {
+    let f = &program.functions[fidx];
+    let mut seen: Vec<(usize, i64)> = Vec::new();
+    // The one that gives back the fewest bytes is offered.
+    let mut best: Option<Remedy> = None;
+    for t in &s.live {
+        let Some(tt) = f
+            .var_by_name(&t.name)
+            .and_then(|v| f.ty(v))
             .and_then(Type::as_tile)
-            .and_then(|tt| tt.shape.first())
-            .and_then(Expr::as_int)
-            .filter(|&r| r > 1)
         else {
             continue;
         };
-        let with_rows = |r: u64| {
-            let mut p = program.clone();
-            if let Some(tt) = p.functions[fidx].vars[v]
-                .ty
-                .as_mut()
-                .and_then(Type::as_tile_mut)
-            {
-                tt.shape[0] = Expr::Int(r as i64);
+        for (dim, e) in tt.shape.iter().enumerate() {
+            let Some(extent) = e.as_int().filter(|&x| x > 1) else {
+                continue;
+            };
+            if seen.contains(&(dim, extent)) {
+                continue;
             }
-            p
-        };
-        let row_bytes = (t.bytes / rows as u64).max(1);
-        let guess = (rows as u64).saturating_sub(missing.div_ceil(row_bytes));
-        if let Some((r, b)) = largest_fitting(rows as u64 - 1, guess, |r| {
-            if r == 0 {
-                return None;
+            seen.push((dim, extent));
+            let vars = tiles_with(f, &s.space, dim, extent);
+            if vars.len() < 2 {
+                continue;
             }
-            fits(&with_rows(r), soc, planner, s)
-        }) {
-            let p = with_rows(r);
-            let new_shape = p.functions[fidx]
-                .ty(v)
-                .and_then(Type::as_tile)
-                .map_or(String::new(), |tt| shape_text(&tt.shape));
-            let new_bytes = p.functions[fidx]
-                .ty(v)
-                .and_then(Type::as_tile)
-                .and_then(|tt| tt.static_bytes())
-                .unwrap_or(0);
-            out.push(Remedy {
-                change: format!(
-                    "shrink tile '{}' (line {}) from {} to {new_shape}",
-                    t.name, t.line, t.shape
-                ),
-                bytes_after: b,
-                saved: t.bytes.saturating_sub(new_bytes),
-            });
+            let with_extent = |x: u64| {
+                let mut p = program.clone();
+                for &v in &vars {
+                    if let Some(tt) = p.functions[fidx].vars[v]
+                        .ty
+                        .as_mut()
+                        .and_then(Type::as_tile_mut)
+                    {
+                        tt.shape[dim] = Expr::Int(x as i64);
+                    }
+                }
+                p
+            };
+            // The live set shrinks by extent - x rows of each live tile.
+            let live_row: u64 = s
+                .live
+                .iter()
+                .filter(|l| f.var_by_name(&l.name).is_some_and(|v| vars.contains(&v)))
+                .map(|l| l.bytes / extent as u64)
+                .sum();
+            let guess = (extent as u64).saturating_sub(missing.div_ceil(live_row.max(1)));
+            if let Some((x, b)) = largest_fitting(extent as u64 - 1, guess, |x| {
+                if x == 0 {
+                    return None;
+                }
+                fits(&with_extent(x), soc, planner, s)
+            }) {
+                let mut names: Vec<String> =
+                    vars.iter().map(|&v| f.vars[v].name.to_string()).collect();
+                names.sort();
+                names.dedup();
+                let listed = if names.len() > 6 {
+                    format!("{}, ... ({} in all)", names[..6].join(", "), names.len())
+                } else {
+                    names.join(", ")
+                };
+                let saved = live_row * (extent as u64 - x);
+                if best.as_ref().is_none_or(|r| saved < r.saved) {
+                    best = Some(Remedy {
+                        change: format!(
+                            "use tiles of {x} instead of {extent} in dimension {dim} (every {} \
+                             tile with {extent} there: {listed})",
+                            s.space
+                        ),
+                        bytes_after: b,
+                        saved,
+                    });
+                }
+            }
         }
     }
-    out
+    out.extend(best);
+}
+
+/// A move of one statement that keeps every dependency and lowers the
+/// peak (see [`super::reorder`]), confirmed by re-planning: the best move
+/// that fits, else the best one that lowers the bytes used.
+fn reorder_remedy(
+    program: &Program,
+    fidx: usize,
+    soc: &Soc,
+    planner: PlannerMode,
+    s: &SpaceExplain,
+    before: u64,
+    out: &mut Vec<Remedy>,
+) {
+    let Some(space) = MemSpace::from_name(&s.space) else {
+        return;
+    };
+    let f = &program.functions[fidx];
+    let mut best: Option<(bool, u64, super::reorder::Move)> = None;
+    for m in super::reorder::candidates(f, space, 4) {
+        let mut p = program.clone();
+        super::reorder::apply(&mut p.functions[fidx], &m);
+        let (fits, bytes) = match probe(&p, soc, planner, s) {
+            Ok(b) => (true, b),
+            Err(Some(b)) if b < before => (false, b),
+            _ => continue,
+        };
+        if best.as_ref().is_none_or(|(bf, bb, _)| {
+            (fits, std::cmp::Reverse(bytes)) > (*bf, std::cmp::Reverse(*bb))
+        }) {
+            best = Some((fits, bytes, m));
+        }
+        if fits {
+            break;
+        }
+    }
+    let Some((fits, bytes, m)) = best else {
+        return;
+    };
+    let body = f.block(Block::Body);
+    let moved = body[m.from];
+    let rest: Vec<StmtId> = body.iter().copied().filter(|&x| x != moved).collect();
+    let place = match m.to.checked_sub(1).and_then(|k| rest.get(k)) {
+        Some(&after) => format!("after line {}", f.pos_of(after).line),
+        None => format!(
+            "before line {}",
+            rest.first().map_or(0, |&x| f.pos_of(x).line)
+        ),
+    };
+    let over = s
+        .capacity
+        .filter(|&c| !fits && bytes > c)
+        .map(|c| format!("; still {} bytes over", bytes - c))
+        .unwrap_or_default();
+    out.push(Remedy {
+        change: format!(
+            "move line {} (`{}`) {place}: it keeps every data and side-effect dependency{over}",
+            f.pos_of(moved).line,
+            super::stmt_label(f, moved)
+        ),
+        bytes_after: bytes,
+        saved: before.saturating_sub(bytes),
+    });
 }
 
 /// The pipe a reserved window is the ring of: the `*_initialize_pipe`

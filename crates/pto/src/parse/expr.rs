@@ -6,6 +6,8 @@ use crate::ir::{BinOp, Call, DType, Expr, Kwarg, MemSpace, Quote, UnaryOp, VarDe
 
 use super::lexer::{op_code, Tok, Token};
 use super::{is_keyword, Parser, R};
+use crate::diag::ParseError;
+use crate::ir::EntityRef as _;
 
 const OP_BITOR: u16 = op_code("|");
 const OP_BITXOR: u16 = op_code("^");
@@ -423,8 +425,10 @@ impl<'s> Parser<'s> {
                 // names) and called plain names are paths, not variables.
                 let unbound_root =
                     self.is_op(next, ".") && self.scope.get(s, &self.f.vars).is_none();
-                let fixed_path =
-                    s == "pl" || (s == "self" && self.f.has_self) || self.is_op(next, "(");
+                // `self.f(...)`: PyPTO prints calls of the program's
+                // functions so, with or without a `self` parameter.
+                let fixed_path = s == "pl" || s == "self" || self.is_op(next, "(");
+                let undefined_root = unbound_root && !fixed_path && !self.is_global(s);
                 if fixed_path || unbound_root {
                     if !fixed_path {
                         if let Some(rec) = &mut self.recording {
@@ -448,9 +452,20 @@ impl<'s> Parser<'s> {
                         }
                     }
                     let text = self.src.get(t.start as usize..end as usize).unwrap_or(s);
+                    if undefined_root {
+                        // `FP32.tile.alloc(...)`: an op path under the wrong
+                        // module says so rather than that `FP32` is unbound.
+                        if self.peek_is_op("(")? {
+                            if let Err(why) = crate::ops::check_known(text) {
+                                let callee = Token { end, ..t };
+                                return Err(self.err(callee, why, "not a PyPTO op"));
+                            }
+                        }
+                        return Err(self.undefined(t));
+                    }
                     return Ok(Expr::Path(self.intern(text)));
                 }
-                Ok(Expr::Var(self.lookup(t)))
+                Ok(Expr::Var(self.lookup(t)?))
             }
             Tok::Int => {
                 self.bump()?;
@@ -533,18 +548,87 @@ impl<'s> Parser<'s> {
         }
     }
 
-    /// The variable currently bound to the name of token `t` (a new free
-    /// variable when there is none).
-    pub(super) fn lookup(&mut self, t: Token) -> VarId {
+    /// The variable currently bound to the name of token `t`. A name no
+    /// definition before it binds is a free variable when the module
+    /// defines it (see [`Parser::is_global`]) or PyPTO printed it as one
+    /// (`NAME__FREE_VAR`); any other is an error, as in PyPTO's parser.
+    pub(super) fn lookup(&mut self, t: Token) -> R<VarId> {
         let name = self.text(t);
         let v = match self.scope.get(name, &self.f.vars) {
             Some(v) => v,
-            None => self.bind(t, None, VarDef::Free),
+            None if name.ends_with(FREE_VAR_SUFFIX) || self.is_global(name) => {
+                self.bind(t, None, VarDef::Free)
+            }
+            None => return Err(self.undefined(t)),
         };
         if let Some(rec) = &mut self.recording {
             rec.uses.push((name, v));
         }
-        v
+        Ok(v)
+    }
+
+    /// Whether `name` is defined outside the functions: by the module
+    /// (an import or a `NAME = ...` line before the class), as a namespace
+    /// PyPTO's printer writes without importing it, or as a Python builtin.
+    pub(super) fn is_global(&self, name: &str) -> bool {
+        PRINTER_NAMESPACES.contains(&name)
+            || BUILTINS.contains(&name)
+            || self.globals.iter().any(|g| &**g == name)
+    }
+
+    /// "undefined name" at token `t`, naming the closest defined name.
+    fn undefined(&self, t: Token) -> Box<ParseError> {
+        let name = self.text(t);
+        let mut best: Option<(usize, String, Option<u32>)> = None;
+        let mut consider = |cand: &str, line: Option<u32>| {
+            if cand == name || cand.is_empty() {
+                return;
+            }
+            let d = edit_distance(name, cand);
+            if best
+                .as_ref()
+                .is_none_or(|(bd, bc, _)| (d, cand) < (*bd, bc.as_str()))
+            {
+                best = Some((d, cand.to_string(), line));
+            }
+        };
+        for (_, v) in self.f.vars.iter() {
+            if let Some(cur) = self.scope.get(&v.name, &self.f.vars) {
+                consider(&self.f.vars[cur].name, self.def_line(cur));
+            }
+        }
+        for g in self.globals.iter() {
+            consider(g, None);
+        }
+        let label = match best {
+            Some((d, cand, line)) => {
+                let at = line.map(|l| format!(" (line {l})")).unwrap_or_default();
+                if d * 2 <= name.chars().count().max(2) {
+                    format!("did you mean `{cand}`{at}?")
+                } else {
+                    format!("define it before this use; the closest defined name is `{cand}`{at}")
+                }
+            }
+            None => "define it before this use".to_string(),
+        };
+        self.err(
+            t,
+            format!(
+                "undefined name `{name}`: no parameter, assignment, loop variable, \
+                 loop or `if` result before this use defines it"
+            ),
+            &label,
+        )
+    }
+
+    /// The line where variable `v` is defined, when known.
+    fn def_line(&self, v: VarId) -> Option<u32> {
+        let stmt = match self.f.vars[v].def {
+            VarDef::Param(_) => return Some(self.f.pos.line),
+            VarDef::Stmt(s) | VarDef::LoopVar(s) | VarDef::IterArg(s) => s,
+            VarDef::Free => return None,
+        };
+        (stmt.index() < self.f.stmts.len()).then(|| self.f.pos_of(stmt).line)
     }
 
     pub(super) fn int_value(&self, t: Token) -> Option<i64> {
@@ -605,4 +689,35 @@ impl<'s> Parser<'s> {
         }
         Ok(out)
     }
+}
+
+/// The suffix PyPTO's printer gives a variable used where it is not
+/// defined (a free variable; `../shared/reference/pypto/behaviour.md`).
+const FREE_VAR_SUFFIX: &str = "__FREE_VAR";
+
+/// Namespaces PyPTO's printer writes without an import line: `pl` is
+/// `pypto.language`, `pld` its `distributed` module (`pld.DistributedTensor`).
+const PRINTER_NAMESPACES: &[&str] = &["pl", "pld"];
+
+/// Python builtins a program may name (`-> tuple[...]` for several results).
+const BUILTINS: &[&str] = &[
+    "tuple", "list", "dict", "int", "float", "bool", "str", "range", "len", "min", "max", "abs",
+];
+
+/// Levenshtein distance between two names, in characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diag = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let next = (diag + usize::from(ca != cb))
+                .min(row[j] + 1)
+                .min(row[j + 1] + 1);
+            diag = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
 }

@@ -5,10 +5,13 @@
 //! (plain tiles without MemRefs, comments, blank lines, bracketed or `\`
 //! line continuations, `elif`), resolves every name to a [`VarId`] of its
 //! function (a use refers to the latest definition before it in program
-//! order; unknown names become [`VarDef::Free`](crate::ir::VarDef::Free) variables), and reports the
-//! first error with its line, column and what was expected. A program
-//! read whole is then checked for consistency (module `consistency`: unique
-//! function names; MemRefs that agree with their allocations). It never
+//! order; a name the module defines, or that PyPTO printed as a free
+//! variable, becomes a [`VarDef::Free`](crate::ir::VarDef::Free) variable;
+//! any other undefined name is an error naming the closest defined one), and
+//! reports the first error with its line, column and what was expected. A
+//! program read whole is then checked for consistency (module
+//! `consistency`: unique function names; MemRefs that agree with their
+//! allocations). It never
 //! panics: deep nesting and oversized input are errors too.
 
 mod consistency;
@@ -72,7 +75,9 @@ pub fn parse(src: &str) -> Result<Program, ParseError> {
         });
     }
     let (preamble, start, line) = preamble(src)?;
+    let globals = module_names(&preamble);
     let mut p = Parser {
+        globals,
         lex: Lexer::new(src, start, line),
         src,
         look: VecDeque::new(),
@@ -141,6 +146,41 @@ fn preamble(src: &str) -> Result<(Vec<Box<str>>, usize, u32), ParseError> {
     })
 }
 
+/// The names the lines before `@pl.program` define: imported modules
+/// (`import a.b as c` defines `c`, `import a.b` defines `a`), imported
+/// names (`from m import x, y as z`) and assigned names (`N = ...`).
+fn module_names(preamble: &[Box<str>]) -> Vec<Box<str>> {
+    let mut out: Vec<Box<str>> = Vec::new();
+    for line in preamble {
+        let t = line.trim();
+        if let Some(rest) = t.strip_prefix("import ") {
+            for item in rest.split(',') {
+                let item = item.trim();
+                let name = match item.split_once(" as ") {
+                    Some((_, alias)) => alias.trim(),
+                    None => item.split('.').next().unwrap_or(item),
+                };
+                out.push(name.into());
+            }
+        } else if let Some(rest) = t.strip_prefix("from ") {
+            if let Some((_, names)) = rest.split_once(" import ") {
+                for item in names.trim_matches(|c| c == '(' || c == ')').split(',') {
+                    let item = item.trim();
+                    let name = item.split_once(" as ").map_or(item, |(_, a)| a.trim());
+                    if !name.is_empty() {
+                        out.push(name.into());
+                    }
+                }
+            }
+        } else if line.len() == line.trim_start().len() && is_module_assignment(t) {
+            if let Some((lhs, _)) = t.split_once('=') {
+                out.push(lhs.trim().into());
+            }
+        }
+    }
+    out
+}
+
 /// A one-line module-level assignment `NAME = EXPR` at column 1 whose
 /// brackets balance (PyPTO prints its `pl.dynamic` declarations so).
 fn is_module_assignment(t: &str) -> bool {
@@ -195,6 +235,8 @@ struct Construct<'s> {
 
 struct Parser<'s> {
     lex: Lexer<'s>,
+    /// Names defined before `@pl.program` ([`module_names`]).
+    globals: Vec<Box<str>>,
     src: &'s str,
     look: VecDeque<Token>,
     depth: u32,

@@ -178,7 +178,7 @@ impl<'s> Parser<'s> {
             }
             Tok::Name if !is_keyword(self.text(b)) => {
                 self.bump()?;
-                MemBase::Var(self.lookup(b))
+                MemBase::Var(self.lookup(b)?)
             }
             _ => return Err(self.expected(b, "the allocation (a name or a string)")),
         };

@@ -59,6 +59,7 @@ pub fn run(program: &mut Program, ctx: &mut PassContext) -> Result<(), PassError
                 ctx.policy.as_ref(),
                 &layout,
                 ctx.seed_rules.narrowing_casts,
+                ctx.summary.as_mut(),
             )?;
         }
     }

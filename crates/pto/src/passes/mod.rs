@@ -271,6 +271,11 @@ pub struct PassContext {
     pub dsa_reports: Vec<dsa_rp::SpaceReport>,
     /// Which seed rules newer than the reference PyPTO apply.
     pub seed_rules: SeedRules,
+    /// When `Some`, the independent check of `allocate_memory_addr`
+    /// (pypto planner) appends the numbers of the summary line of each
+    /// (kernel function, space) it checks, so the summary costs no second
+    /// analysis of the program. `None` (the default): nothing is recorded.
+    pub summary: Option<Vec<crate::report::SpaceSummary>>,
 }
 
 impl PassContext {
@@ -284,6 +289,7 @@ impl PassContext {
             dsa: dsa_rp::DsaOptions::default(),
             dsa_reports: Vec::new(),
             seed_rules: SeedRules::ALL,
+            summary: None,
         }
     }
 

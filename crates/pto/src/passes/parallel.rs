@@ -29,6 +29,8 @@ struct Trace {
     reports: Vec<Vec<SpaceReport>>,
     /// The first failure: (pass index, step within the pass, error).
     error: Option<(usize, u8, PassError)>,
+    /// The summary numbers the placement check recorded, when asked.
+    summary: Vec<crate::report::SpaceSummary>,
 }
 
 fn run_one(f: Function, ctx: &PassContext, passes: &[PassId], relative: bool) -> (Function, Trace) {
@@ -40,6 +42,7 @@ fn run_one(f: Function, ctx: &PassContext, passes: &[PassId], relative: bool) ->
         dsa: ctx.dsa.clone(),
         dsa_reports: Vec::new(),
         seed_rules: ctx.seed_rules,
+        summary: ctx.summary.as_ref().map(|_| Vec::new()),
     };
     let mut program = Program {
         preamble: Vec::new(),
@@ -52,6 +55,7 @@ fn run_one(f: Function, ctx: &PassContext, passes: &[PassId], relative: bool) ->
         diagnostics: vec![Vec::new(); passes.len()],
         reports: vec![Vec::new(); passes.len()],
         error: None,
+        summary: Vec::new(),
     };
     if relative && program.functions[0].kind().is_kernel() {
         make_relative(&mut program.functions[0], cx.policy.as_ref());
@@ -83,6 +87,7 @@ fn run_one(f: Function, ctx: &PassContext, passes: &[PassId], relative: bool) ->
             break;
         }
     }
+    trace.summary = cx.summary.take().unwrap_or_default();
     let f = program.functions.pop().expect("one function in, one out");
     (f, trace)
 }
@@ -125,6 +130,11 @@ pub(super) fn run(
             if first_error.is_none_or(|(ek, _, _)| k != ek) {
                 ctx.dsa_reports.append(&mut t.reports[k]);
             }
+        }
+    }
+    if let Some(out) = ctx.summary.as_mut() {
+        for t in &mut traces {
+            out.append(&mut t.summary);
         }
     }
     match first_error {

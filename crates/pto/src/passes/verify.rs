@@ -23,6 +23,7 @@
 //!   `system.reserve_buffer`, and every slot base must satisfy the address
 //!   policy's alignment.
 
+use crate::report::SpaceSummary;
 use rustc_hash::FxHashMap as HashMap;
 
 use tilemem_plan::{validate, Buffer, BufferId, Problem, Solution};
@@ -260,36 +261,46 @@ pub fn check_function(
     policy: &dyn MemoryAllocatorPolicy,
     layout: &Layout,
 ) -> Result<(), PassError> {
-    check_function_with(f, soc, policy, layout, true)
+    check_function_with(f, soc, policy, layout, true, None)
 }
 
 /// [`check_function`], choosing whether an A2/A3 narrowing cast's source
 /// is a hard conflict (the seed's rule), as MemoryReuse chose: under
 /// `--compat pypto-e2d0f78` the reuse shares them, so the check must not
-/// call that sharing a bug.
+/// call that sharing a bug. With `summary`, also appends the summary
+/// numbers of each space it checked (what [`crate::report::summary`]
+/// computes), in space order.
 pub fn check_function_with(
     f: &Function,
     soc: &Soc,
     policy: &dyn MemoryAllocatorPolicy,
     layout: &Layout,
     narrowing_casts: bool,
+    mut summary: Option<&mut Vec<SpaceSummary>>,
 ) -> Result<(), PassError> {
     // One space's problem at a time: each is dropped once validated.
     let mut failed = None;
+    let first = summary.as_ref().map_or(0, |s| s.len());
     lower(
         f,
         soc,
         layout,
         false,
         narrowing_casts,
-        &mut |space, problem, solution| {
+        &mut |space, problem, solution, numbers| {
             if validate(&problem, &solution).is_ok() {
+                if let (Some(out), Some(n)) = (summary.as_deref_mut(), numbers) {
+                    out.push(n);
+                }
                 return true;
             }
             failed = Some(space);
             false
         },
     );
+    if let Some(out) = summary {
+        out[first..].sort_by_key(|s| MemSpace::from_name(&s.space));
+    }
     if let Some(space) = failed {
         // Failure path only: lower again with buffer names for the message.
         let mut violations = Vec::new();
@@ -299,7 +310,7 @@ pub fn check_function_with(
             layout,
             true,
             narrowing_casts,
-            &mut |s, problem, solution| {
+            &mut |s, problem, solution, _| {
                 if s != space {
                     return true;
                 }
@@ -474,7 +485,7 @@ fn lower(
     layout: &Layout,
     named: bool,
     narrowing_casts: bool,
-    visit: &mut dyn FnMut(MemSpace, Problem, Solution) -> bool,
+    visit: &mut dyn FnMut(MemSpace, Problem, Solution, Option<SpaceSummary>) -> bool,
 ) {
     let mut fam = families(f);
     let per_space = family_buffers_with(f, layout, &mut fam);
@@ -504,6 +515,8 @@ fn lower(
     });
     drop(fam);
     for (space, bufs) in per_space {
+        // The summary line's numbers, while the buffers are at hand.
+        let numbers = (!named).then(|| crate::report::space_summary(f, soc, layout, space, &bufs));
         let mut problem = Problem::new();
         problem.capacity = soc.capacity(space);
         for r in layout.reserves.iter().filter(|r| r.space == space) {
@@ -543,7 +556,7 @@ fn lower(
             }
         }
         drop(by_rep);
-        if !visit(space, problem, solution) {
+        if !visit(space, problem, solution, numbers) {
             return;
         }
     }

@@ -1,0 +1,238 @@
+//! What kind of input a file is, told from its content, so that a file
+//! given to the wrong command gets an error naming the right one instead
+//! of a syntax error at 1:1.
+//!
+//! Each kind is one entry of [`KINDS`]: a name, the commands that read it
+//! and a test on the file's first bytes. A new input form (another binary
+//! or text format) is one more entry. The commands consult the recogniser
+//! only when their own reader fails, so a valid input never pays for it
+//! and never gets refused by a guess.
+
+/// How many bytes of a file the tests look at.
+const HEAD: usize = 64 * 1024;
+
+/// A kind of input the commands read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputKind {
+    /// PyPTO program text (`@pl.program`): `plan`, `explain`, `fmt`.
+    Pypto,
+    /// A PyPTO MessagePack document (`pypto.ir.serialize`): `plan`, `fmt`.
+    PtoMsgpack,
+    /// MLIR text: `opt`.
+    Mlir,
+    /// A placement problem, MiniMalloc-style CSV: `solve`, `validate`.
+    ProblemCsv,
+}
+
+/// One recognisable kind.
+struct Kind {
+    kind: InputKind,
+    /// What the file is, after "this is".
+    what: &'static str,
+    /// The command line to use instead, with `FILE` for the file.
+    usage: &'static str,
+    /// Other commands that read it, said after the command line.
+    also: &'static str,
+    /// Whether the first bytes of a file are of this kind.
+    test: fn(&[u8]) -> bool,
+}
+
+/// Every kind, most specific test first.
+const KINDS: &[Kind] = &[
+    Kind {
+        kind: InputKind::Pypto,
+        what: "a PyPTO program",
+        usage: "tilemem plan FILE",
+        also: " (or `tilemem explain`, `tilemem fmt`)",
+        test: is_pypto,
+    },
+    Kind {
+        kind: InputKind::PtoMsgpack,
+        what: "a PyPTO MessagePack document",
+        usage: "tilemem plan FILE",
+        also: " (or `tilemem fmt` for its program text)",
+        test: tilemem_pto::msgpack::looks_like_msgpack,
+    },
+    Kind {
+        kind: InputKind::Mlir,
+        what: "an MLIR file",
+        usage: "tilemem opt -hivm-mark-stride-align -hivm-enable-stride-align FILE",
+        also: "",
+        test: is_mlir,
+    },
+    Kind {
+        kind: InputKind::ProblemCsv,
+        what: "a placement problem (CSV)",
+        usage: "tilemem solve FILE",
+        also: " (or `tilemem validate` for a placed one)",
+        test: is_problem_csv,
+    },
+];
+
+/// The kind of a file from its first bytes, when one test recognises it.
+pub fn recognise(bytes: &[u8]) -> Option<InputKind> {
+    let head = &bytes[..bytes.len().min(HEAD)];
+    KINDS.iter().find(|k| (k.test)(head)).map(|k| k.kind)
+}
+
+/// When `bytes` are recognisably of another kind than `want`, the error
+/// to print instead of the reader's: what the file is and the command
+/// that reads it.
+pub fn mismatch(file: &str, bytes: &[u8], want: InputKind) -> Option<String> {
+    let got = recognise(bytes)?;
+    if got == want {
+        return None;
+    }
+    let k = KINDS.iter().find(|k| k.kind == got)?;
+    let wanted = KINDS.iter().find(|k| k.kind == want)?;
+    Some(format!(
+        "{file}: error: this is {}, not {}: use `{}`{}",
+        k.what,
+        wanted.what,
+        k.usage.replace("FILE", file),
+        k.also
+    ))
+}
+
+/// Why [`read_text`] read no text.
+pub enum TextError {
+    /// The file could not be read, or is not UTF-8 text of any kind.
+    Io(std::io::Error),
+    /// The file is of another kind: the error naming its command.
+    Kind(String),
+}
+
+/// Reads the text file at `path` (`file` in messages) for a command that
+/// reads `want`; a binary file of another kind (a MessagePack document)
+/// gets the error naming the command that reads it.
+pub fn read_text(path: &std::path::Path, file: &str, want: InputKind) -> Result<String, TextError> {
+    let bytes = std::fs::read(path).map_err(TextError::Io)?;
+    String::from_utf8(bytes).map_err(|e| {
+        let bytes = e.into_bytes();
+        match mismatch(file, &bytes, want) {
+            Some(msg) => TextError::Kind(msg),
+            None => TextError::Io(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                "stream did not contain valid UTF-8",
+            )),
+        }
+    })
+}
+
+/// Lines of `head` that carry content: not blank, not a comment in `marker`.
+fn significant<'a>(head: &'a [u8], marker: &'a str) -> impl Iterator<Item = &'a str> {
+    let text = match std::str::from_utf8(head) {
+        Ok(t) => t,
+        // Cut inside a character: the valid prefix.
+        Err(e) => std::str::from_utf8(&head[..e.valid_up_to()]).unwrap_or(""),
+    };
+    text.lines()
+        .map(str::trim)
+        .filter(move |l| !l.is_empty() && !l.starts_with(marker))
+}
+
+/// PyPTO program text: PyPTO's header comment, its import or the class
+/// decorator.
+fn is_pypto(head: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(head);
+    text.lines().map(str::trim_start).any(|l| {
+        l.starts_with("@pl.program")
+            || l.starts_with("# pypto.program:")
+            || l.starts_with("import pypto")
+            || l.starts_with("from pypto")
+    })
+}
+
+/// MLIR text: the first line that is not a `//` comment opens a module, a
+/// function or an operation, or declares an attribute or type alias.
+fn is_mlir(head: &[u8]) -> bool {
+    let Some(first) = significant(head, "//").next() else {
+        return false;
+    };
+    let word: String = first
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '"'))
+        .collect();
+    first.starts_with("module")
+        || first.starts_with("func.func")
+        || first.starts_with("\"builtin.module\"")
+        // `#map = affine_map<...>`, `!t = ...`
+        || ((first.starts_with('#') || first.starts_with('!'))
+            && first.split_once('=').is_some_and(|(lhs, _)| {
+                !lhs.trim().contains(' ') && lhs.trim().len() > 1
+            }))
+        // `%0 = ...` or `dialect.op ...` at top level
+        || first.starts_with('%')
+        || (word.contains('.') && !word.starts_with('"') && first[word.len()..].starts_with([' ', '(', '{']))
+}
+
+/// A placement problem: the first line that is not a `#` comment is a
+/// CSV header naming a buffer's lifetime and size.
+fn is_problem_csv(head: &[u8]) -> bool {
+    let Some(first) = significant(head, "#").next() else {
+        return false;
+    };
+    let cols: Vec<String> = first
+        .split(',')
+        .map(|c| c.trim().to_ascii_lowercase())
+        .collect();
+    let has = |name: &str| cols.iter().any(|c| c == name);
+    cols.len() >= 3 && has("size") && (has("lower") || has("start")) && (has("upper") || has("end"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PTO: &str = include_str!("../../../examples/pto/vector_chain.py");
+    const MLIR: &str = include_str!("../../../examples/mlir/unaligned_rows.mlir");
+    const CSV: &str = include_str!("../../../examples/dsa/staircase.csv");
+
+    #[test]
+    fn the_examples_are_told_apart() {
+        assert_eq!(recognise(PTO.as_bytes()), Some(InputKind::Pypto));
+        assert_eq!(recognise(MLIR.as_bytes()), Some(InputKind::Mlir));
+        assert_eq!(recognise(CSV.as_bytes()), Some(InputKind::ProblemCsv));
+        assert_eq!(
+            recognise(b"module attributes {hacc.target = \"Ascend910B\"} {\n}\n"),
+            Some(InputKind::Mlir)
+        );
+        assert_eq!(
+            recognise(b"#map = affine_map<(d0) -> (d0)>\nfunc.func @f() {\n  return\n}\n"),
+            Some(InputKind::Mlir)
+        );
+        assert_eq!(recognise(b"hello\n"), None);
+        assert_eq!(recognise(b""), None);
+        assert_eq!(
+            recognise(&[0x85, 0xa4, b'k', b'i', b'n', b'd']),
+            Some(InputKind::PtoMsgpack)
+        );
+        assert_eq!(recognise(&[0x93, 0x01, 0x02, 0x03]), None);
+    }
+
+    #[test]
+    fn a_mismatch_names_the_command_that_reads_the_file() {
+        assert_eq!(
+            mismatch("x.mlir", MLIR.as_bytes(), InputKind::Pypto).unwrap(),
+            "x.mlir: error: this is an MLIR file, not a PyPTO program: use `tilemem opt \
+             -hivm-mark-stride-align -hivm-enable-stride-align x.mlir`"
+        );
+        assert_eq!(
+            mismatch("y.py", PTO.as_bytes(), InputKind::Mlir).unwrap(),
+            "y.py: error: this is a PyPTO program, not an MLIR file: use `tilemem plan y.py` \
+             (or `tilemem explain`, `tilemem fmt`)"
+        );
+        assert_eq!(
+            mismatch("p.csv", CSV.as_bytes(), InputKind::Pypto).unwrap(),
+            "p.csv: error: this is a placement problem (CSV), not a PyPTO program: use \
+             `tilemem solve p.csv` (or `tilemem validate` for a placed one)"
+        );
+        assert_eq!(mismatch("y.py", PTO.as_bytes(), InputKind::Pypto), None);
+        assert_eq!(
+            mismatch("k.msgpack", &[0x81, 0xa1, b'a', 0x01], InputKind::Mlir).unwrap(),
+            "k.msgpack: error: this is a PyPTO MessagePack document, not an MLIR file: use \
+             `tilemem plan k.msgpack` (or `tilemem fmt` for its program text)"
+        );
+        assert_eq!(mismatch("z", b"garbage", InputKind::Pypto), None);
+    }
+}

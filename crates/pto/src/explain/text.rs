@@ -1,0 +1,135 @@
+//! The explanation as text: what `tilemem explain` prints, what `plan`
+//! prints after an over-capacity error (the short form), and what the
+//! Python module's `explain` returns.
+
+use std::fmt::Write as _;
+
+use super::Explanation;
+use crate::passes::PlannerMode;
+
+fn cap_text(c: Option<u64>) -> String {
+    c.map_or("unlimited".into(), |c| c.to_string())
+}
+
+/// The explanation as text. `short` lists at most five live tiles and
+/// three remedies.
+pub fn render(ex: &Explanation, planner: PlannerMode, short: bool) -> String {
+    let mut o = String::new();
+    let pname = planner.name();
+    if ex.spaces.is_empty() {
+        o.push_str("every space fits its capacity (use --all to explain each)\n");
+    }
+    for s in &ex.spaces {
+        let head = match (s.fits, s.planned_bytes) {
+            (true, Some(b)) => format!("fits: planner {pname} uses {b} bytes"),
+            (true, None) => "fits".to_string(),
+            (false, Some(b)) => format!("does not fit: planner {pname} needs {b} bytes"),
+            (false, None) => format!("does not fit with planner {pname}"),
+        };
+        let _ = writeln!(
+            o,
+            "{}/{}: {head}, capacity {}",
+            s.function,
+            s.space,
+            cap_text(s.capacity)
+        );
+        let _ = writeln!(o, "  peak: line {} ({})", s.peak_line, s.peak_stmt);
+        let _ = writeln!(
+            o,
+            "  live at the peak: {} tiles, {} bytes",
+            s.live.len(),
+            s.live_total()
+        );
+        // Padded by hand: a `{:<width$}` width past 65535 (a tile name
+        // that long) is a formatting error, which `writeln!` turns into a
+        // panic.
+        let width = s
+            .live
+            .iter()
+            .map(|t| t.name.chars().count())
+            .max()
+            .unwrap_or(0);
+        let shown = if short { 5 } else { usize::MAX };
+        for t in s.live.iter().take(shown) {
+            let pad = " ".repeat(width - t.name.chars().count());
+            let _ = writeln!(
+                o,
+                "    {}{pad}  {:>8} bytes  {} {}  line {}",
+                t.name, t.bytes, t.shape, t.dtype, t.line
+            );
+        }
+        if s.live.len() > shown {
+            let _ = writeln!(o, "    ... {} more", s.live.len() - shown);
+        }
+        let lb = s.lower_bound();
+        let verdict = match s.capacity {
+            Some(c) if lb > c => format!(
+                "> capacity {c}: no placement of these lifetimes fits ({} bytes short)",
+                lb - c
+            ),
+            Some(c) if !s.fits => format!(
+                "<= capacity {c}: a placement could fit; planner {pname}'s rules \
+                 (which tiles may share, address order) refused it"
+            ),
+            Some(c) => format!("<= capacity {c}"),
+            None => "(unlimited capacity)".to_string(),
+        };
+        let _ = writeln!(
+            o,
+            "  lower bound: {} co-live + {} reserved = {lb} bytes {verdict}",
+            s.co_live, s.reserved
+        );
+        if !s.refused.is_empty() && !s.proven_over() {
+            let _ = writeln!(o, "  sharings the lifetimes allow but a rule refuses:");
+            let shown = if short { 3 } else { usize::MAX };
+            for r in s.refused.iter().take(shown) {
+                let _ = writeln!(o, "    {} and {} ({} bytes): {}", r.a, r.b, r.bytes, r.rule);
+            }
+            if s.refused.len() > shown {
+                let _ = writeln!(o, "    ... {} more", s.refused.len() - shown);
+            }
+        }
+        if !s.fits {
+            // What was searched, and with how much work.
+            let searched = format!(
+                "{} re-plans{}",
+                ex.replans,
+                ex.budget
+                    .map(|b| format!(" of a budget of {b}"))
+                    .unwrap_or_default()
+            );
+            if s.remedies.is_empty() {
+                let _ = writeln!(
+                    o,
+                    "  remedies: none found ({searched}: planners, reserves and pipe depths, tile \
+                     sizes, every dimension of each live tile, one-statement moves); split the kernel"
+                );
+            } else {
+                let _ = writeln!(o, "  remedies (each re-planned and checked; {searched}):");
+                let shown = if short { 3 } else { usize::MAX };
+                for r in s.remedies.iter().take(shown) {
+                    let _ = writeln!(
+                        o,
+                        "    - {}: then {} bytes, saves {}",
+                        r.change, r.bytes_after, r.saved
+                    );
+                }
+                if short && s.remedies.len() > shown {
+                    let _ = writeln!(o, "    ... run `tilemem explain` for all");
+                }
+            }
+            if ex.budget_exhausted {
+                let _ = writeln!(
+                    o,
+                    "  (the re-planning budget ran out: {})",
+                    if short {
+                        "`tilemem explain` tries more remedies"
+                    } else {
+                        "more remedies may exist"
+                    }
+                );
+            }
+        }
+    }
+    o
+}

@@ -1,0 +1,91 @@
+"""The Python API as a new user meets it: paths or text, every command,
+every option of the command line, and errors that read cleanly."""
+
+import pathlib
+
+import pytest
+
+import tilemem
+import tilemem.pypto
+from conftest import KERNEL, ROOT
+
+CHAIN = ROOT / "examples/pto/vector_chain.py"
+OVER = ROOT / "examples/pto/over_capacity.py"
+MLIR = ROOT / "examples/mlir/unaligned_rows.mlir"
+
+
+def test_plan_explain_fmt_and_opt_take_a_path_like_or_text():
+    text = CHAIN.read_text()
+    assert tilemem.plan(CHAIN).program == tilemem.plan(text).program
+    assert tilemem.plan(str(CHAIN)).program == tilemem.plan(text).program
+    assert tilemem.fmt(CHAIN) == text
+    assert tilemem.fmt(text) == text
+    passes = ["hivm-mark-stride-align", "hivm-enable-stride-align"]
+    assert tilemem.opt(MLIR, passes) == tilemem.opt(MLIR.read_text(), passes)
+    with pytest.raises(TypeError, match="expected program text or a path"):
+        tilemem.plan(b"bytes")
+
+
+def test_errors_of_a_path_name_the_file():
+    with pytest.raises(tilemem.ParseError) as info:
+        tilemem.plan(ROOT / "examples/dsa/staircase.csv")
+    assert info.value.file.endswith("staircase.csv")
+
+
+def test_explain_says_why_and_what_fits():
+    ex = tilemem.explain(OVER)
+    assert not ex.fits
+    (space,) = ex.spaces
+    assert (space["function"], space["space"], space["fits"]) == ("softmax_rows", "Vec", False)
+    assert space["peak_line"] > 0 and space["remedies"]
+    assert "remedies (each re-planned and checked" in ex.text
+    assert str(ex) == ex.text
+    assert tilemem.explain(CHAIN).fits
+    assert tilemem.explain(CHAIN, all=True).spaces[0]["fits"]
+
+
+def test_bench_solves_a_folder():
+    rows, table = tilemem.bench(ROOT / "examples/dsa", time_limit=2.0)
+    (row,) = rows
+    assert row.instance == "staircase" and row.valid and row.height >= row.lower_bound
+    assert table.startswith("| instance |")
+
+
+def test_compat_is_a_keyword_of_plan_and_memory_passes():
+    seed = tilemem.plan(KERNEL).program
+    assert tilemem.plan(KERNEL, compat="pypto-e2d0f78").program == seed
+    run = tilemem.pypto.memory_passes(compat="pypto-e2d0f78")
+    assert run(KERNEL) == seed
+    with pytest.raises(ValueError, match="unknown compat 'newest'"):
+        tilemem.plan(KERNEL, compat="newest")
+
+
+def test_a_capacity_error_points_at_the_peak_and_names_no_python_class():
+    with pytest.raises(tilemem.CapacityError) as info:
+        tilemem.plan(OVER)
+    e = info.value
+    ex = tilemem.explain(OVER)
+    assert (e.line, e.file) == (ex.spaces[0]["peak_line"], str(OVER))
+    assert "Error:" not in e.message, e.message
+    assert str(e).count(f"{OVER}:") == 1
+
+
+def test_an_undefined_name_is_a_parse_error_with_the_closest_name():
+    bad = CHAIN.read_text().replace("exp_shifted, row_sum)", "exp_shifted, row_summ)")
+    with pytest.raises(tilemem.ParseError) as info:
+        tilemem.plan(bad, file="k.py")
+    e = info.value
+    assert (e.line, e.col) == (15, 94)
+    assert "undefined name `row_summ`" in e.message and "did you mean `row_sum`" in e.message
+
+
+def test_an_opt_error_says_each_place_once():
+    with pytest.raises(tilemem.ParseError) as info:
+        tilemem.opt("func.func @f( {\n", ["hivm-mark-stride-align"], file="x.mlir")
+    assert str(info.value).count("x.mlir") == 1, str(info.value)
+    text = (ROOT / "tests/lit/stride-align/mark-errors.mlir").read_text()
+    with pytest.raises(tilemem.PlanError) as info:
+        tilemem.opt(text, ["hivm-mark-stride-align"], file="m.mlir", split_input_file=True)
+    e = info.value
+    first = f"m.mlir:{e.line}:{e.col}"
+    assert str(e).count(first) == 1, str(e)
