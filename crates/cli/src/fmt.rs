@@ -251,19 +251,19 @@ mod tests {
 
     #[test]
     fn streamed_check_finds_the_line_the_whole_comparison_finds() {
-        let canonical = "import pypto.language as pl\n\n@pl.program\nclass P:\n    @pl.function\n    def f(x: pl.Tensor[[4], pl.FP32]) -> pl.Tensor[[4], pl.FP32]:\n        y: pl.Tensor[[4], pl.FP32] = pl.add(x, x)\n        return y\n";
+        let canonical = "import pypto.language as pl\n\n@pl.program\nclass P:\n    @pl.function\n    def f(x: pl.Tensor[[4], pl.FP32]) -> pl.Tensor[[4], pl.FP32]:\n        y: pl.Tensor[[4], pl.FP32] = pl.tensor.add(x, x)\n        return y\n";
         let variants = [
             canonical.to_string(),
             canonical.trim_end().to_string(),
             format!("{canonical}\n"),
-            canonical.replace("pl.add(x, x)", "pl.add(x,x)"),
+            canonical.replace("pl.tensor.add(x, x)", "pl.tensor.add(x,x)"),
             canonical.replace("return y", "return  y"),
             canonical.replace("class P:", "class P :"),
             canonical.replace("\n\n@pl", "\n\n\n@pl"),
             canonical.replace("[[4], pl.FP32])", "[[4],pl.FP32])"),
             canonical.trim_end().replace("return y", "return (y)"),
             canonical.replace("return y", "return (y)"),
-            canonical.replace("pl.add(x, x)", "pl.add((x), x)"),
+            canonical.replace("pl.tensor.add(x, x)", "pl.tensor.add((x), x)"),
         ];
         let mut differing = 0;
         for src in &variants {

@@ -127,8 +127,8 @@ fn usage() -> String {
          TARGET:\n  \
          The chip is read from the module attribute hacc.target, e.g.\n  \
            module attributes {hacc.target = #hacc.target<\"Ascend950PR_9589\">} {...}\n  \
-         Ascend950* selects Ascend950 (register-based vector units), Ascend910_95* and\n  \
-         Ascend310B* other register-based chips; any other value, or a module without\n  \
+         Ascend950* and Ascend910_95* select Ascend950 (register-based vector units),\n  \
+         Ascend310B* the other register-based chip; any other value, or a module without\n  \
          hacc.target, selects the default: Ascend910B (A2/A3, memory-based vector units).\n  \
          There is no command-line flag for the target: it travels with the IR.\n\n\
          SUMMARY:\n  \

@@ -173,3 +173,93 @@ fn the_dynamic_marker_is_not_a_static_entry() {
         assert_eq!(print_module(&parse_module(&once, &strict).unwrap()), once);
     }
 }
+
+/// Finding `mlir_reader-affine-map-does-not-read-back` (fuzz/findings,
+/// reduced): a `dense<...>` literal the reader could not canonicalize was
+/// kept as text unchecked, so `dense<[1.0, 3.memref<4xf32> ... >` swallowed
+/// whole ops; the printer then hoisted an `affine_map<(d0)\x1a-> ...>` it
+/// found in that text into a `#map1 = ...` definition, which the reader
+/// (checking every map it reads) rejected: `expected '->' in affine map`.
+/// Rule 1 (MLIR's `TensorLiteralParser`): a dense body is a literal:
+/// strings, numbers, `true`/`false`, complex pairs, nested lists.
+#[test]
+fn a_dense_literal_holds_only_elements() {
+    let strict = ParseOptions::default();
+    let text = "memref.global \"private\" constant @t : memref<4xf32> = \
+        dense<[1.0, 2.0, 3.memref<4xf32>\n  %m = affine.min affine_map<(d0)\u{1a}-> (d0, 64)>(%i)\n0].4>\n";
+    let e = parse_module(text, &strict).unwrap_err().render("in.mlir");
+    assert!(
+        e.starts_with("in.mlir:1:74: error: expected ',' or ']' in dense literal"),
+        "{e}"
+    );
+    let ok = "memref.global \"private\" constant @t : memref<2x2xf32> = \
+        dense<[[1.0, -2.5e-1], [0x7FC00000, 4.]]>\n\
+        memref.global \"private\" constant @s : memref<2xi1> = dense<[true, false]>\n";
+    let m = parse_module(ok, &strict).expect("literals read");
+    let once = print_module(&m);
+    assert_eq!(print_module(&parse_module(&once, &strict).unwrap()), once);
+}
+
+/// The same finding, rule 2: the printer makes `#map` aliases only of maps
+/// the reader accepts. Text kept inline that merely contains
+/// `affine_map<` (here inside an unregistered dialect attribute, which is
+/// read as it stands) stays inline, and reads back the same.
+#[test]
+fn only_readable_maps_become_aliases() {
+    let text = "func.func @f() attributes {x = #foo.bar<affine_map<(d0)\u{1a}-> (d0)>>, \
+        y = affine_map<(d0) -> (d0)>} {\n  return\n}\n";
+    assert_round_trip(text);
+    let once = print_unregistered(text);
+    assert!(
+        once.starts_with("#map = affine_map<(d0) -> (d0)>\nmodule {"),
+        "{once}"
+    );
+    assert!(
+        once.contains("#foo.bar<affine_map<(d0)\u{1a}-> (d0)>>"),
+        "{once}"
+    );
+}
+
+/// Finding `mlir_reader-print-not-fixed-point` (fuzz/findings, reduced):
+/// the subscripts of `affine.load`/`affine.store` are stored as a map whose
+/// text was not checked. A stray word (`nestedl(%s)`) was kept, and a
+/// non-ASCII character was copied byte by byte as Latin-1 characters, so
+/// each print re-encoded it (`Ý` -> `ÃÂ` -> ...). Rule: the subscripts
+/// form an affine map over the values, checked like any map the reader
+/// reads; anything else is an error at the subscripts.
+#[test]
+fn affine_subscripts_are_a_checked_map() {
+    let strict = ParseOptions::default();
+    let func = |subs: &str| {
+        format!(
+            "func.func @f(%m: memref<16x128xf16>, %i: index, %s: index) {{\n  \
+             %v = affine.load %m[{subs}] : memref<16x128xf16>\n  return\n}}\n"
+        )
+    };
+    let err = |subs: &str| {
+        parse_module(&func(subs), &strict)
+            .unwrap_err()
+            .render("in.mlir")
+    };
+    let e = err("%i floordiv 2,nestedl(%s)");
+    assert!(
+        e.starts_with(
+            "in.mlir:2:23: error: use of undeclared identifier 'nestedl' in affine subscripts"
+        ),
+        "{e}"
+    );
+    let e = err("%i, \u{755}");
+    assert!(
+        e.starts_with(
+            "in.mlir:2:23: error: expected an affine expression in affine subscripts, found '\u{755}'"
+        ),
+        "{e}"
+    );
+    let m = parse_module(&func("%i floordiv 2, symbol(%s) + 1"), &strict).expect("reads");
+    let once = print_module(&m);
+    assert!(
+        once.contains("affine.load %arg0[%arg1 floordiv 2, symbol(%arg2) + 1]"),
+        "{once}"
+    );
+    assert_eq!(print_module(&parse_module(&once, &strict).unwrap()), once);
+}

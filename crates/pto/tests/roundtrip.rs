@@ -77,6 +77,33 @@ fn crlf_input_prints_with_lf() {
     assert_eq!(print(&parse(&crlf).unwrap()), src);
 }
 
+/// Found by the `pto_reader` fuzz target (`pto_reader-carriage-return-preamble`,
+/// `pto_reader-print-not-fixed-point`): a comment ending in several
+/// carriage returns (`# x\r\r\n`, or `\r\r` at the end of the file) lost
+/// one of them per read, so print, read, print differed. A comment's
+/// trailing carriage returns are all line ending.
+#[test]
+fn comments_ending_in_carriage_returns_print_to_a_fixed_point() {
+    let src = std::fs::read_to_string(data("canonical/vector_chain.py")).unwrap();
+    let (first, rest) = src.split_once('\n').unwrap();
+    let body_line = rest
+        .lines()
+        .position(|l| l.contains(" = pl.tile."))
+        .unwrap()
+        + 2;
+    let mut lines: Vec<String> = src.lines().map(str::to_string).collect();
+    lines[body_line - 1].push_str("  # note\r\r\r");
+    let odd = format!(
+        "{first}\n# preamble\r\r\n{}\n    # last\r\r",
+        lines[1..].join("\n")
+    );
+    let once = print(&parse(&odd).unwrap());
+    assert!(once.contains("  # note\n"), "{once}");
+    assert!(once.contains("# preamble\n"), "{once}");
+    assert!(!once.contains('\r'), "{once}");
+    assert_eq!(print(&parse(&once).unwrap()), once);
+}
+
 #[test]
 fn operators_print_with_minimal_parentheses() {
     let cases = [

@@ -108,8 +108,8 @@ fn literal_and_expression_errors() {
             "only dotted names (`pl.tile.add`, `self.kernel`) can be called",
         ),
         (
-            "        a = pl.f(k=1, 2)",
-            (8, 23),
+            "        a = pl.range(k=1, 2)",
+            (8, 27),
             "positional argument after a keyword argument",
         ),
         (

@@ -114,19 +114,24 @@ fn check(text: &str) -> bool {
     false
 }
 
+/// Mutants made of each seed.
+const MUTANTS: usize = 2200;
+
 #[test]
 fn mutated_programs_never_panic_and_print_to_a_fixed_point() {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let mut accepted = 0;
     for seed in SEEDS {
         assert!(check(seed));
-        for _ in 0..1500 {
+        // The reader rejects undefined names, unknown calls and types, so
+        // most mutants are errors: enough of them for 500 accepted ones.
+        for _ in 0..MUTANTS {
             accepted += usize::from(check(&mutate(seed, &mut rng)));
         }
     }
     println!(
         "mutated programs accepted: {accepted} of {}",
-        SEEDS.len() * 1500
+        SEEDS.len() * MUTANTS
     );
     // Enough mutants must be accepted for the fixed-point check to mean something.
     assert!(accepted > 500, "only {accepted} mutants accepted");

@@ -5,7 +5,8 @@
 
 // The seed's regbase example: 37x5x3xi32 rows padded to 8 elements, the view
 // becomes strided<[40, 8, 1]>, and the VF callee's signature and its
-// subviews follow.
+// subviews follow. (The callee stores what it loads: an unused load is
+// trivially dead, and the greedy drivers run on the callee too.)
 // CHECK-LABEL: func.func @vf
 // CHECK-SAME: (%arg0: memref<37x5x3xi32, strided<[40, 8, 1]>, #hivm.address_space<ub>>, %arg1: index)
 // CHECK: memref.subview %arg0[%arg1, 0, 0] [1, 5, 3] [1, 1, 1] : memref<37x5x3xi32, strided<[40, 8, 1]>, #hivm.address_space<ub>> to memref<5x3xi32, strided<[8, 1], offset: ?>, #hivm.address_space<ub>>
@@ -23,6 +24,7 @@ module attributes {hacc.target = #hacc.target<"Ascend950PR_9589">} {
   func.func @vf(%arg0: memref<37x5x3xi32, #hivm.address_space<ub>>, %i: index) attributes {hivm.vector_function} {
     %s = memref.subview %arg0[%i, 0, 0] [1, 5, 3] [1, 1, 1] : memref<37x5x3xi32, #hivm.address_space<ub>> to memref<5x3xi32, strided<[3, 1], offset: ?>, #hivm.address_space<ub>>
     %v = memref.load %s[%i, %i] : memref<5x3xi32, strided<[3, 1], offset: ?>, #hivm.address_space<ub>>
+    memref.store %v, %s[%i, %i] : memref<5x3xi32, strided<[3, 1], offset: ?>, #hivm.address_space<ub>>
     return
   }
   func.func @kernel(%gm: memref<37x5x3xi32, strided<[15, 3, 1]>, #hivm.address_space<gm>>, %i: index) {

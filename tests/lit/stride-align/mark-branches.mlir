@@ -433,3 +433,53 @@ module attributes {hacc.target = #hacc.target<"Ascend310B4">} {
     return
   }
 }
+
+// -----
+
+// getTrailingUnitRankReducedSubviewInfo: the dropped dims are
+// getDroppedDims's, which tells unit dims apart by their strides. Here the
+// result keeps the unit dim of stride 1 (the source's dim 2) and drops dim
+// 1 (stride 8): not trailing, so the store's own dim (0) marks the operand.
+// CHECK-LABEL: func.func @store_subview_middle_unit_dropped(
+// CHECK: %[[SUBVIEW:[^ ]+]] = memref.subview
+// CHECK-NEXT: annotation.mark %[[SUBVIEW]] {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<4x1xf16, strided<[8, 1]>, #hivm.address_space<ub>>
+// CHECK-NEXT: hivm.hir.store
+func.func @store_subview_middle_unit_dropped(%gm: memref<4x1xf16, strided<[16, 1]>, #hivm.address_space<gm>>) {
+  %a = memref.alloc() : memref<4x1x8xf16, #hivm.address_space<ub>>
+  %s = memref.subview %a[0, 0, 0] [4, 1, 1] [1, 1, 1] : memref<4x1x8xf16, #hivm.address_space<ub>> to memref<4x1xf16, strided<[8, 1]>, #hivm.address_space<ub>>
+  hivm.hir.store ins(%s : memref<4x1xf16, strided<[8, 1]>, #hivm.address_space<ub>>) outs(%gm : memref<4x1xf16, strided<[16, 1]>, #hivm.address_space<gm>>)
+  return
+}
+
+// -----
+
+// The same slice with the other unit dim kept (result strides [8, 8]):
+// dim 2 is dropped, trailing and of size 1, so
+// fixAlignDimForSingleUBStoreSubview finds the source's last non-unit dim
+// (2) among the dropped ones and marks the source on it.
+// CHECK-LABEL: func.func @store_subview_last_unit_dropped(
+// CHECK: %[[ALLOC:[^ ]+]] = memref.alloc() : memref<4x1x8xf16, #hivm.address_space<ub>>
+// CHECK-NEXT: annotation.mark %[[ALLOC]] {hivm.stride_align_dims = array<i32: 2>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<4x1x8xf16, #hivm.address_space<ub>>
+// CHECK-NEXT: memref.subview
+// CHECK-NEXT: hivm.hir.store
+func.func @store_subview_last_unit_dropped(%gm: memref<4x1xf16, strided<[16, 1]>, #hivm.address_space<gm>>) {
+  %a = memref.alloc() : memref<4x1x8xf16, #hivm.address_space<ub>>
+  %s = memref.subview %a[0, 0, 0] [4, 1, 1] [1, 1, 1] : memref<4x1x8xf16, #hivm.address_space<ub>> to memref<4x1xf16, strided<[8, 8]>, #hivm.address_space<ub>>
+  hivm.hir.store ins(%s : memref<4x1xf16, strided<[8, 8]>, #hivm.address_space<ub>>) outs(%gm : memref<4x1xf16, strided<[16, 1]>, #hivm.address_space<gm>>)
+  return
+}
+
+// -----
+
+// markAlignedDim: an unranked memref is not a MemRefType (isa<MemRefType>
+// is false), so the C++'s "UnrankedMemRef not supported." is never
+// reached: the unranked operand gets no mark and no error; the ranked one
+// is marked.
+// CHECK-LABEL: func.func @custom_unranked_operand(
+// CHECK-NEXT: annotation.mark %arg1 {hivm.stride_align_dims = array<i32: 0>, hivm.stride_align_value_in_byte = array<i32: 32>} : memref<4x15xf16, #hivm.address_space<ub>>
+// CHECK-NEXT: hivm.hir.custom
+// CHECK-NEXT: return
+func.func @custom_unranked_operand(%a: memref<*xf16, #hivm.address_space<ub>>, %b: memref<4x15xf16, #hivm.address_space<ub>>) {
+  hivm.hir.custom {arg_attrs = [{align_dim = 0 : i64}, {align_dim = 0 : i64}]} ins(%a, %b : memref<*xf16, #hivm.address_space<ub>>, memref<4x15xf16, #hivm.address_space<ub>>)
+  return
+}

@@ -122,7 +122,8 @@ module attributes {hacc.target = #hacc.target<"Ascend950PR_9589">} {
 
 // -----
 
-// Ascend910_95 chips are regbase as well.
+// Ascend910_95 chips are Ascend950s (NPUTargetSpec.td: Ascend950_BaseSpec),
+// so regbase as well.
 // CHECK-LABEL: func.func @ascend910_95
 // CHECK: annotation.mark %{{.*}} {hivm.stride_align_dims = array<i32: 2>, hivm.stride_align_value_in_byte = array<i32: 32>}
 module attributes {hacc.target = #hacc.target<"Ascend910_9589">} {

@@ -167,6 +167,7 @@ impl Parser<'_> {
     /// then symbols).
     pub(crate) fn parse_affine_subscripts(&mut self) -> PResult<(String, Vec<Operand>)> {
         self.c.expect("[")?;
+        let open = self.c.pos();
         let mut dims: Vec<Operand> = Vec::new();
         let mut syms: Vec<Operand> = Vec::new();
         let mut body = String::new();
@@ -210,13 +211,28 @@ impl Parser<'_> {
                 if !body.ends_with(' ') && !body.is_empty() {
                     body.push(' ');
                 }
+                self.c.reset(p + 1);
             } else {
-                body.push(ch as char);
+                // Whole characters: the check below rejects what is not
+                // ASCII, with the character in its message.
+                let c = self.c.rest().chars().next().unwrap_or('?');
+                body.push(c);
+                self.c.reset(p + c.len_utf8());
             }
-            self.c.reset(p + 1);
         }
         let body = collapse(&body);
         let map = map_text(dims.len(), syms.len(), &body);
+        // The subscripts are kept as map text: check it is a map over the
+        // values, so no stray word or character hides in it.
+        if let Some(inner) = map
+            .strip_prefix("affine_map<")
+            .and_then(|m| m.strip_suffix('>'))
+        {
+            if let Err((_, msg)) = crate::parse::affine_map::check(inner) {
+                let msg = msg.replace(" in affine map", " in affine subscripts");
+                return self.c.err_at(open, msg);
+            }
+        }
         for o in dims.iter().chain(&syms) {
             self.check_types(std::slice::from_ref(o), &[Type::Index])?;
         }

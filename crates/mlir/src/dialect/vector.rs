@@ -373,7 +373,7 @@ impl OpPrinter<'_> {
 
 /// Whether `a` is `affine_map<(d0, ..., d{n-1}) -> (d{n-k}, ..., d{n-1})>`
 /// (`AffineMap::isMinorIdentity` for `n` dims and `k` results).
-fn is_minor_identity(a: &Attribute, n: usize, k: usize) -> bool {
+pub(crate) fn is_minor_identity(a: &Attribute, n: usize, k: usize) -> bool {
     let Attribute::Opaque(text) = a else {
         return false;
     };

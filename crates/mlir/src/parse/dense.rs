@@ -118,3 +118,201 @@ pub(crate) fn canonical_dense(inner: &str, elem: &Type) -> Option<String> {
     render(&node, elem, &mut out)?;
     Some(out)
 }
+
+/// Checks the body of a `dense<...>` literal (the text between `<` and
+/// `>`) against the grammar MLIR's `TensorLiteralParser` reads: nothing,
+/// a string (hex data or a string element), or an element or nested `[...]`
+/// list of elements, each an integer (decimal or `0x` hex) or float, with
+/// an optional `-`, `true`, `false`, a string, or a complex `(re, im)`. On
+/// failure returns the byte offset inside `body` and the message.
+///
+/// The reader keeps literals it cannot canonicalize as text; without this
+/// check such text could hold anything (other attributes, whole ops) and
+/// print back as something else.
+pub(crate) fn check_literal(body: &str) -> Result<(), (usize, String)> {
+    let mut c = Lit {
+        s: body.as_bytes(),
+        i: 0,
+    };
+    c.ws();
+    if c.i == c.s.len() {
+        return Ok(());
+    }
+    c.element(0)?;
+    c.ws();
+    if c.i != c.s.len() {
+        return c.fail("'>'");
+    }
+    Ok(())
+}
+
+struct Lit<'a> {
+    s: &'a [u8],
+    i: usize,
+}
+
+impl Lit<'_> {
+    fn ws(&mut self) {
+        while self.s.get(self.i).is_some_and(|b| b.is_ascii_whitespace()) {
+            self.i += 1;
+        }
+    }
+
+    fn fail<T>(&self, what: &str) -> Result<T, (usize, String)> {
+        Err((self.i, format!("expected {what} in dense literal")))
+    }
+
+    fn eat(&mut self, b: u8) -> bool {
+        self.ws();
+        if self.s.get(self.i) == Some(&b) {
+            self.i += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// A list, a complex pair, or a scalar element.
+    fn element(&mut self, depth: usize) -> Result<(), (usize, String)> {
+        if depth > crate::parse::cursor::MAX_DEPTH {
+            return self.fail("less nesting");
+        }
+        self.ws();
+        match self.s.get(self.i) {
+            Some(b'[') => {
+                self.i += 1;
+                if self.eat(b']') {
+                    return Ok(());
+                }
+                loop {
+                    self.element(depth + 1)?;
+                    if self.eat(b']') {
+                        return Ok(());
+                    }
+                    if !self.eat(b',') {
+                        return self.fail("',' or ']'");
+                    }
+                }
+            }
+            Some(b'(') => {
+                self.i += 1;
+                self.scalar()?;
+                if !self.eat(b',') {
+                    return self.fail("',' between the parts of a complex element");
+                }
+                self.scalar()?;
+                if !self.eat(b')') {
+                    return self.fail("')' after a complex element");
+                }
+                Ok(())
+            }
+            _ => self.scalar(),
+        }
+    }
+
+    /// `true`, `false`, a string, or a number with an optional `-`.
+    fn scalar(&mut self) -> Result<(), (usize, String)> {
+        self.ws();
+        let rest = &self.s[self.i..];
+        let word_end = |n: usize| {
+            !rest
+                .get(n)
+                .is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'.'))
+        };
+        for kw in [&b"true"[..], b"false"] {
+            if rest.starts_with(kw) && word_end(kw.len()) {
+                self.i += kw.len();
+                return Ok(());
+            }
+        }
+        if rest.first() == Some(&b'"') {
+            let mut j = 1;
+            while j < rest.len() && rest[j] != b'"' {
+                j += if rest[j] == b'\\' { 2 } else { 1 };
+            }
+            if j >= rest.len() {
+                return self.fail("a closing '\"'");
+            }
+            self.i += j + 1;
+            return Ok(());
+        }
+        let mut j = usize::from(rest.first() == Some(&b'-'));
+        let digits = |j: usize| rest[j..].iter().take_while(|b| b.is_ascii_digit()).count();
+        if rest[j..].starts_with(b"0x") {
+            let n = rest[j + 2..]
+                .iter()
+                .take_while(|b| b.is_ascii_hexdigit())
+                .count();
+            if n == 0 {
+                return self.fail("an element literal");
+            }
+            self.i += j + 2 + n;
+            return Ok(());
+        }
+        let n = digits(j);
+        if n == 0 {
+            return self.fail("an element literal");
+        }
+        j += n;
+        if rest.get(j) == Some(&b'.') {
+            j += 1;
+            j += digits(j);
+            if matches!(rest.get(j), Some(b'e' | b'E')) {
+                let mut k = j + 1;
+                if matches!(rest.get(k), Some(b'+' | b'-')) {
+                    k += 1;
+                }
+                let e = digits(k);
+                if e > 0 {
+                    j = k + e;
+                }
+            }
+        }
+        // What follows the number is the next token (MLIR's lexer ends a
+        // number where its digits end): the list rejects it if it must.
+        self.i += j;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check_literal;
+
+    #[test]
+    fn literals_mlir_reads_pass() {
+        for body in [
+            "",
+            "1.0",
+            "[1, -2, 0x1F]",
+            "[[1.5e-3, 2.], [3.0E+2, -4.25]]",
+            "[true, false]",
+            "\"0xDEADBEEF\"",
+            "[\"a\", \"b\\\"c\"]",
+            "[(1.0, 2.0), (-1, 0)]",
+            "[]",
+        ] {
+            assert_eq!(check_literal(body), Ok(()), "{body}");
+        }
+    }
+
+    #[test]
+    fn other_text_is_rejected_at_its_offset() {
+        assert_eq!(
+            check_literal("[1.0, 2.0, 3.memref<4xf32>"),
+            Err((13, "expected ',' or ']' in dense literal".into()))
+        );
+        assert_eq!(
+            check_literal("[1, 2] x"),
+            Err((7, "expected '>' in dense literal".into()))
+        );
+        assert_eq!(
+            check_literal("[1 2]"),
+            Err((3, "expected ',' or ']' in dense literal".into()))
+        );
+        assert_eq!(
+            check_literal("inf"),
+            Err((0, "expected an element literal in dense literal".into()))
+        );
+    }
+}

@@ -9,7 +9,7 @@
 //! Errors stop reading and carry the location of the offending token; the
 //! reader never panics, whatever the input.
 
-mod affine_map;
+pub(crate) mod affine_map;
 pub(crate) mod cursor;
 pub(crate) mod dense;
 mod ods;

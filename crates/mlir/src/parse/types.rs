@@ -387,8 +387,17 @@ impl<'a> Parser<'a> {
                         if !self.c.at_lt() {
                             return self.c.err(format!("expected '<' after '{word}'"));
                         }
+                        let open = self.c.pos();
                         let body = self.c.balanced()?;
                         let body_end = self.c.pos();
+                        if word == "dense" {
+                            // Kept as text when not canonicalized below: check
+                            // it is a literal, so nothing else hides in it.
+                            let inner = &body[1..body.len() - 1];
+                            if let Err((at, msg)) = crate::parse::dense::check_literal(inner) {
+                                return self.c.err_at(open + 1 + at, msg);
+                            }
+                        }
                         // Elements attributes carry their type: keep it in the text.
                         let save = self.c.pos();
                         let mut ty = None;

@@ -323,15 +323,14 @@ fn adjust_reduce(s: &Structured, target: &Soc, v: ValueId, dim: Option<usize>) -
         .and_then(MemRefType::strides_and_offset)
         .and_then(|(st, _)| st.first().copied());
     let float = matches!(elem, Some(Type::Float(_)));
-    let pow2 = last_size > 0 && (last_size & (last_size - 1)) == 0;
+    // The C++ computes in `unsigned int` (`static_cast<unsigned
+    // int>(size) * width / 8`) and asks `isPowerOf2_64(size)`: a dynamic
+    // size (`INT64_MIN`) truncates to 0 bytes and is a power of two as an
+    // unsigned 64-bit value, so it passes both tests.
+    let bytes = u64::from((last_size as u32).wrapping_mul(elem_bits as u32) / 8);
+    let pow2 = (last_size as u64).is_power_of_two();
     let sum = s.enum_param("arith").as_deref() == Some("sum");
-    if dst_first_stride == Some(1)
-        && last_size >= 0
-        && last_size * elem_bits / 8 <= block_bytes(target)
-        && float
-        && pow2
-        && sum
-    {
+    if dst_first_stride == Some(1) && bytes <= block_bytes(target) as u64 && float && pow2 && sum {
         return None;
     }
     if !s.inits().contains(&v) {

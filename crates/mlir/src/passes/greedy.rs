@@ -62,9 +62,12 @@ fn constant_key(m: &Module, op: OpId) -> Option<(String, Type)> {
     Some((v.to_string(), ty))
 }
 
-/// Ops without side effects (`isOpTriviallyDead` when unused): arith and
-/// math, index arithmetic, views and casts, allocations, and `hivm` ops
-/// declared `Pure`/`NoMemoryEffect`.
+/// Ops a driver may erase when their results are unused
+/// (`wouldOpBeTriviallyDead`: no memory effect but reads and the
+/// allocation of their own results): arith and math, index arithmetic,
+/// views and casts, allocations, loads, the value-semantics tensor and
+/// vector ops, `hivm` ops declared `Pure`/`NoMemoryEffect`, and HIVM
+/// structured ops that write no memref.
 fn is_side_effect_free(m: &Module, op: OpId) -> bool {
     let d = m.op(op);
     let name = d.name();
@@ -72,15 +75,52 @@ fn is_side_effect_free(m: &Module, op: OpId) -> bool {
         return false;
     }
     if let Some(t) = crate::ir::ods::traits_of(name) {
-        return t.has("Pure") || t.has("NoMemoryEffect");
+        if t.has("Pure") || t.has("NoMemoryEffect") {
+            return true;
+        }
+        // Structured ops take `getEffects` from HIVMStructuredOpInterface
+        // or call its `getEffectsImpl` (copy, nd2nz, fixpipe, ...): reads
+        // of memref inputs, writes of memref inits, nothing for tensors.
+        // Reads do not keep an op alive. The custom ops and
+        // `indirect_store` report effects of their own.
+        if t.has("HIVMStructuredOpInterface")
+            && !matches!(
+                name,
+                "hivm.hir.custom" | "hivm.hir.custom_macro" | "hivm.hir.indirect_store"
+            )
+        {
+            return super::interfaces::Structured::of(m, op).is_some_and(|s| {
+                s.inits()
+                    .iter()
+                    .all(|&v| !matches!(m.value_type(v), Type::MemRef(_)))
+            });
+        }
+        return false;
     }
-    let dialect = name.split('.').next().unwrap_or("");
-    matches!(dialect, "arith" | "math" | "index")
-        || matches!(
+    let (dialect, mnemonic) = name.split_once('.').unwrap_or(("", name));
+    match dialect {
+        "arith" | "math" | "index" => true,
+        // Every tensor op without a region is `Pure`.
+        "tensor" => true,
+        // Vector ops compute on values; the loads only read.
+        "vector" => !matches!(
+            mnemonic,
+            "transfer_write"
+                | "store"
+                | "maskedstore"
+                | "scatter"
+                | "compressstore"
+                | "print"
+                | "yield"
+        ),
+        _ => matches!(
             name,
             "affine.apply"
                 | "affine.min"
                 | "affine.max"
+                | "affine.load"
+                | "affine.vector_load"
+                | "memref.load"
                 | "memref.subview"
                 | "memref.cast"
                 | "memref.collapse_shape"
@@ -89,20 +129,27 @@ fn is_side_effect_free(m: &Module, op: OpId) -> bool {
                 | "memref.reinterpret_cast"
                 | "memref.view"
                 | "memref.dim"
+                | "memref.rank"
                 | "memref.extract_strided_metadata"
+                | "memref.extract_aligned_pointer_as_index"
                 | "memref.memory_space_cast"
+                | "memref.transpose"
                 | "memref.alloc"
                 | "memref.alloca"
                 | "memref.get_global"
                 | "builtin.unrealized_conversion_cast"
-                | "tensor.empty"
-        )
+        ),
+    }
 }
 
 /// `isOpTriviallyDead`.
 pub fn is_trivially_dead(m: &Module, op: OpId) -> bool {
     let d = m.op(op);
+    // The op a `vector.mask` masks is yielded by the mask's implicit
+    // terminator, which the IR does not hold as a use.
+    let masked = m.parent_op(op).is_some_and(|p| m.op(p).is("vector.mask"));
     !d.is_erased()
+        && !masked
         && d.results().iter().all(|&r| !m.has_uses(r))
         && !d.results().is_empty()
         && is_side_effect_free(m, op)
@@ -180,7 +227,11 @@ pub fn apply(
     mut pattern: impl FnMut(&mut Module, OpId, &mut Vec<Diagnostic>) -> bool,
 ) -> bool {
     for _ in 0..max_iterations.max(1) {
-        let mut changed = hoist_constants(m, func);
+        // Uniquing and hoisting constants while the worklist is filled is
+        // not a change: only the worklist's rewrites, folds and erasures
+        // make the driver sweep again.
+        hoist_constants(m, func);
+        let mut changed = false;
         let mut worklist: Vec<OpId> = post_order(m, func)
             .into_iter()
             .filter(|&o| !is_constant(m, o))
@@ -244,6 +295,45 @@ fn fold_to(m: &mut Module, op: OpId, values: &[ValueId]) -> Vec<OpId> {
 /// ranked memref are replaced by the cast's source. Returns whether any
 /// operand changed.
 fn fold_memref_cast_operands(m: &mut Module, op: OpId) -> bool {
+    fold_cast_operands(m, op, |from, _| {
+        !matches!(from, Type::UnrankedMemRef { .. })
+    })
+}
+
+/// `CopyOp::fold`: an operand produced by a `memref.cast` that
+/// `CastOp::canFoldIntoConsumerOp` allows (ranked, same element type and
+/// rank, both strided, and no size, offset or stride made static by the
+/// cast) uses the cast's source. Returns whether any operand changed.
+fn fold_relaxing_casts(m: &mut Module, op: OpId) -> bool {
+    fold_cast_operands(m, op, |from, to| {
+        let (Type::MemRef(from), Type::MemRef(to)) = (from, to) else {
+            return false;
+        };
+        if from.elem != to.elem || from.rank() != to.rank() {
+            return false;
+        }
+        let (Some((fs, fo)), Some((ts, to_off))) =
+            (from.strides_and_offset(), to.strides_and_offset())
+        else {
+            return false;
+        };
+        // A dynamic source entry the cast makes static forbids the fold.
+        let tightens = |a: i64, b: i64| crate::ir::is_dynamic(a) && !crate::ir::is_dynamic(b);
+        let tightened = from
+            .shape
+            .iter()
+            .zip(&to.shape)
+            .any(|(&a, &b)| tightens(a, b))
+            || tightens(fo, to_off)
+            || fs.iter().zip(&ts).any(|(&a, &b)| tightens(a, b));
+        !tightened
+    })
+}
+
+/// Replaces each operand of `op` produced by a `memref.cast` by the cast's
+/// source when `allowed(source type, cast type)`. Returns whether any
+/// operand changed.
+fn fold_cast_operands(m: &mut Module, op: OpId, allowed: impl Fn(&Type, &Type) -> bool) -> bool {
     let mut folded = false;
     for i in 0..m.op(op).operands().len() {
         let v = m.op(op).operands()[i];
@@ -256,7 +346,7 @@ fn fold_memref_cast_operands(m: &mut Module, op: OpId) -> bool {
         let Some(src) = m.op(def).operand(0) else {
             continue;
         };
-        if matches!(m.value_type(src), Type::UnrankedMemRef { .. }) {
+        if !allowed(m.value_type(src), m.value_type(v)) {
             continue;
         }
         m.set_operand(op, i, src);
@@ -276,9 +366,16 @@ fn fold_memref_cast_operands(m: &mut Module, op: OpId) -> bool {
 ///   the source when the type does not change, and to the source of the
 ///   inverse reshape that produced the operand when that has the result
 ///   type;
-/// - `memref.cast` and the `hivm.hir.copy`/`load`/`store`/`fixpipe` DMA
-///   ops (`foldMemRefCast`, in place): operands produced by a
-///   `memref.cast` from a ranked memref use the cast's source.
+/// - `memref.cast`, the `hivm.hir.copy`/`load`/`store`/`fixpipe` DMA
+///   ops, every HIVM vector op, `memref.load`/`store`/`dealloc` and the
+///   vector loads and stores (`foldMemRefCast`, in place): operands
+///   produced by a `memref.cast` from a ranked memref use the cast's
+///   source;
+/// - `memref.copy` (in place): the same for casts that only relax the
+///   type (`canFoldIntoConsumerOp`);
+/// - `vector.transfer_read`/`transfer_write` (in place): dims provably in
+///   bounds are marked so (`foldTransferInBoundsAttribute`), else
+///   `foldMemRefCast`.
 ///
 /// Returns the ops to revisit when the op folded.
 pub fn fold(m: &mut Module, op: OpId) -> Option<Vec<OpId>> {
@@ -335,9 +432,107 @@ pub fn fold(m: &mut Module, op: OpId) -> Option<Vec<OpId>> {
             Some(fold_to(m, op, &[inner_src]))
         }
         "memref.cast" | "hivm.hir.copy" | "hivm.hir.load" | "hivm.hir.store"
-        | "hivm.hir.fixpipe" => fold_memref_cast_operands(m, op).then(|| vec![op]),
+        | "hivm.hir.fixpipe" | "memref.load" | "memref.store" | "memref.dealloc"
+        | "vector.load" | "vector.store" | "vector.maskedload" | "vector.maskedstore" => {
+            fold_memref_cast_operands(m, op).then(|| vec![op])
+        }
+        "memref.copy" => fold_relaxing_casts(m, op).then(|| vec![op]),
+        // Every op of `HIVMVectorOps.td` declares `fold` as
+        // `memref::foldMemRefCast(*this)` (`vectorOpBaseDecls`).
+        name if crate::ir::ods::traits_of(name).is_some_and(|t| t.file == "HIVMVectorOps") => {
+            fold_memref_cast_operands(m, op).then(|| vec![op])
+        }
+        "vector.transfer_read" | "vector.transfer_write" => {
+            (fold_transfer_in_bounds(m, op) || fold_memref_cast_operands(m, op)).then(|| vec![op])
+        }
         _ => None,
     }
+}
+
+/// `foldTransferInBoundsAttribute` for a transfer with the default (minor
+/// identity) permutation map: a vector dim whose index is a constant `c`
+/// with `c + vector size <= source size` (a static source dim) becomes in
+/// bounds; the op changes when one does. Other permutation maps are left
+/// alone.
+fn fold_transfer_in_bounds(m: &mut Module, op: OpId) -> bool {
+    let d = m.op(op);
+    let read = d.is("vector.transfer_read");
+    if d.segments.len() != 4 {
+        return false;
+    }
+    let (base, idx, vec_ty) = if read {
+        let Some(r) = d.result(0) else { return false };
+        (
+            d.segment(0).first().copied(),
+            d.segment(1).to_vec(),
+            m.value_type(r),
+        )
+    } else {
+        let Some(&v) = d.segment(0).first() else {
+            return false;
+        };
+        (
+            d.segment(1).first().copied(),
+            d.segment(2).to_vec(),
+            m.value_type(v),
+        )
+    };
+    let Some(base) = base else { return false };
+    // A memref or a tensor: the fold asks only for the shape.
+    let Some(src_shape) = m.value_type(base).shape().map(<[_]>::to_vec) else {
+        return false;
+    };
+    let Some(vshape) = vec_ty.shape().map(<[_]>::to_vec) else {
+        return false;
+    };
+    let (n, k) = (src_shape.len(), vshape.len());
+    if k == 0 || k > n || idx.len() != n {
+        return false;
+    }
+    if let Some(map) = d.attr("permutation_map") {
+        if !crate::dialect::vector::is_minor_identity(map, n, k) {
+            return false;
+        }
+    }
+    let old: Vec<bool> = match d.attr("in_bounds") {
+        Some(Attribute::Array(a)) if a.len() == k => {
+            a.iter().map(|x| x.as_bool() == Some(true)).collect()
+        }
+        Some(_) => return false,
+        None => vec![false; k],
+    };
+    let constant = |v: ValueId| {
+        let def = m.defining_op(v)?;
+        let c = m.op(def);
+        if !c.is("arith.constant") {
+            return None;
+        }
+        c.attr("value").and_then(Attribute::as_int)
+    };
+    let mut changed = false;
+    let mut new = old.clone();
+    for i in 0..k {
+        if old[i] {
+            continue;
+        }
+        let p = n - k + i;
+        let size = src_shape[p];
+        if crate::ir::is_dynamic(size) || crate::ir::is_dynamic(vshape[i]) {
+            continue;
+        }
+        if constant(idx[p]).is_some_and(|c| c + vshape[i] <= size) {
+            new[i] = true;
+            changed = true;
+        }
+    }
+    if changed {
+        m.set_attr(
+            op,
+            "in_bounds",
+            Attribute::Array(new.into_iter().map(Attribute::Bool).collect()),
+        );
+    }
+    changed
 }
 
 /// Whether an attribute is the unit attribute (a flag).

@@ -69,6 +69,7 @@ use super::op_table::{
     attrs, flow_kind, hivm_syntax, spaces, view_kind, FlowKind, ViewKind, TRANSFER_WRITE,
 };
 use super::strides::{collapsible_strictly, last_dim_unit_stride};
+use super::view_maps::{post_dim_after_drop, subview_dropped_dims};
 
 /// The `hivm-mark-stride-align` pass.
 pub struct MarkStrideAlign;
@@ -126,8 +127,8 @@ fn no_need_align(m: &Module, op: OpId) -> bool {
 }
 
 /// `markAlignedDim`: checks the operand and writes one mark on `dim` with
-/// the hardware alignment of the operand's space. Values that are not
-/// ranked memrefs (scalars, unranked memrefs) get nothing.
+/// the hardware alignment of the operand's space. Values that are neither
+/// tensors nor ranked memrefs (scalars, unranked memrefs) get nothing.
 fn mark_aligned_dim(
     m: &mut Module,
     target: &Soc,
@@ -146,7 +147,9 @@ fn mark_aligned_dim(
 
 /// The checks `markAlignedDim` and `markAlignedDimForFixcctoub` make
 /// before marking `v` on `d`: the memref type to mark, `None` when `v` is
-/// not a ranked memref.
+/// not a ranked memref (scalars, unranked memrefs). Errors, in the C++'s
+/// order: `Not bufferized.`, `Non-strided-memref not supported.`, `align
+/// dim is too large.`.
 fn checked_memref(
     m: &Module,
     v: ValueId,
@@ -155,7 +158,12 @@ fn checked_memref(
 ) -> Result<Option<&MemRefType>, Diagnostic> {
     match m.value_type(v) {
         ty if is_tensor(ty) => Err(Diagnostic::error(loc, "Not bufferized.")),
-        Type::MemRef(t) if t.strides_and_offset().is_none() => {
+        // `isa<MemRefType>` is false for an unranked memref, so the C++'s
+        // "UnrankedMemRef not supported." is never reached: such a value,
+        // like a scalar, gets nothing.
+        // The C++ asks the layout's kind: neither the identity nor a
+        // `strided<..>` layout (an affine map) is refused.
+        Type::MemRef(t) if matches!(t.layout, crate::ir::Layout::Map(_)) => {
             Err(Diagnostic::error(loc, "Non-strided-memref not supported."))
         }
         Type::MemRef(t) if d + 1 > t.rank() => {
@@ -424,10 +432,13 @@ fn mark_custom(m: &mut Module, op: OpId, target: &Soc, loc: Location) -> Result<
 
 /// `getTrailingUnitRankReducedSubviewInfo` +
 /// `fixAlignDimForSingleUBStoreSubview`: when the single UB operand of a
-/// store is a `memref.subview` that only drops trailing dims of static size
-/// 1, the dim to align is the last non-unit dim of the subview's source;
-/// when that dim was dropped, the source is marked instead. Applies even
-/// when the op itself found no dim. `None`: the pattern does not match.
+/// store is a rank-reducing `memref.subview` whose dropped dims
+/// (`getDroppedDims`, MLIR's rank-reduction mask, which tells dropped unit
+/// dims apart by their strides) are a suffix of the source's dims, each
+/// sliced with static size 1, the dim to align is the last non-unit dim of
+/// the subview's source; when that dim was dropped, the source is marked
+/// instead. Applies even when the op itself found no dim. `None`: the
+/// pattern does not match.
 fn store_subview_decision(
     m: &Module,
     v: ValueId,
@@ -440,14 +451,16 @@ fn store_subview_decision(
     let parts = m.slice_parts(sv)?;
     let src = memref_of(m, parts.source)?;
     let res_rank = memref_of(m, v)?.rank();
-    let sizes: Vec<i64> = parts
-        .sizes
-        .iter()
-        .map(|o| o.as_static().unwrap_or(crate::ir::DYNAMIC))
-        .collect();
-    if sizes.len() != src.rank()
-        || res_rank >= src.rank()
-        || sizes[res_rank..].iter().any(|&s| s != 1)
+    if src.rank() <= res_rank {
+        return None;
+    }
+    let dropped = subview_dropped_dims(m, sv)?;
+    let first = dropped.iter().position(|&d| d)?;
+    if dropped[first..].iter().any(|&d| !d)
+        || parts.sizes.len() != src.rank()
+        || parts.sizes[first..]
+            .iter()
+            .any(|s| s.as_static() != Some(1))
     {
         return None;
     }
@@ -455,11 +468,14 @@ fn store_subview_decision(
     let Some(e) = last_not_unit_dim(std::slice::from_ref(src), &identity) else {
         return Some((v, dim));
     };
-    if e >= res_rank {
-        Some((parts.source, Some(e)))
-    } else {
-        Some((v, Some(e)))
+    if dropped[e] {
+        return Some((parts.source, Some(e)));
     }
+    let mapped = post_dim_after_drop(e, &dropped);
+    if mapped < 0 {
+        return Some((parts.source, Some(e)));
+    }
+    Some((v, Some(mapped as usize)))
 }
 
 /// Regbase Fixpipe (`getLastDiscontinuousDimRegBasedForFixcctoub` and

@@ -53,7 +53,7 @@
 //! | `EnableAlignAllocation`, `calculateAlignedShape`, `AlignUpOFR`, `scaleBufferSizeMarks`, `EnableStrideAlignPass::runOnOperation` | [`enable`], [`retype`], [`layout`] |
 //! | `replaceAndPropagateMemRefType` and every `propagate*Op` push-down, `handlePropagateFailure`, `findWriteOp`, `callOperandMayBeWritten`, `mayWriteThroughFuncArg`, `getTightlyCoupledBufferId`, `materializeRemainingStaticUBLayoutCasts` | [`retype`] |
 //! | `markAllocAlign`, `alignAllocSize`, `AlignAllocSizePattern`, `createAlignedValue`, `AlignAllocSizePass::runOnOperation` | [`align_alloc_size`] |
-//! | `applyPatternsGreedily` (default config), `OperationFolder`, `isOpTriviallyDead`, the folds of `unrealized_conversion_cast`, `memref.subview`/`cast`/`collapse_shape`/`expand_shape` and the HIVM DMA ops (`foldMemRefCast`) | [`greedy`] |
+//! | `applyPatternsGreedily` (default config), `OperationFolder`, `isOpTriviallyDead`/`wouldOpBeTriviallyDead`, the folds of `unrealized_conversion_cast`, `memref.subview`/`cast`/`collapse_shape`/`expand_shape`, the HIVM DMA and vector ops, `memref.load`/`store`/`dealloc`, the vector loads and stores (`foldMemRefCast`), `memref.copy` (`canFoldIntoConsumerOp`), `vector.transfer_read`/`write` (`foldTransferInBoundsAttribute`) | [`greedy`] |
 //!
 //! Not in the reference, so decided here: `utils::collectAlignUnits` (the
 //! padding units, [`layout::align_units`]: a padded allocation gets a unit
@@ -68,7 +68,10 @@
 //! message of ours; folders of ops the passes do not create or rewrite
 //! (arith and affine arithmetic, `memref.dim`, ...) are not run by the
 //! greedy model, and ops modified in place are revisited on the next sweep
-//! rather than re-queued at once.
+//! rather than re-queued at once; of the transfer folds, only
+//! `foldTransferInBoundsAttribute` on minor-identity permutation maps is
+//! modelled (not broadcast dims, other permutations, `foldTransferFullMask`
+//! or `tensor::foldTensorCast`).
 
 use crate::pass::Pass;
 

@@ -575,7 +575,9 @@ fn by_collapse(
         diags,
         |m, from, _, d| {
             let ty = m.value_type(from).as_memref()?;
-            let contiguous = ty.layout == crate::ir::Layout::Identity;
+            // `getLayout().getAffineMap().isIdentity()`: no layout, or
+            // `strided<[1]>` on rank 1.
+            let contiguous = super::strides::layout_is_identity(ty);
             collapsed_dim(d, groups, &ty.shape, names, contiguous)
         },
     )
@@ -801,7 +803,11 @@ fn down_to(
             let Some(parts) = m.for_parts(user) else {
                 return false;
             };
-            let j = index - 3;
+            // `std::find(inits, v)`: the first init that is `v`, whichever
+            // use this is.
+            let Some(j) = parts.inits.iter().position(|&x| x == v) else {
+                return false;
+            };
             let (Some(&r), Some(&a)) = (parts.results.get(j), parts.iter_args.get(j)) else {
                 return false;
             };
@@ -822,7 +828,9 @@ fn down_to(
             if flow_kind(m.op(parent).name()) != Some(FlowKind::If) {
                 return false;
             }
-            let Some(r) = m.op(parent).result(index) else {
+            // `std::find(yieldOperands, v)`: the first yielded `v`.
+            let first = m.op(user).operands().iter().position(|&x| x == v);
+            let Some(r) = first.and_then(|k| m.op(parent).result(k)) else {
                 return false;
             };
             let ploc = m.op(parent).loc;

@@ -102,7 +102,13 @@ fn map_spans(text: &str) -> Vec<(usize, usize)> {
             in_string = true;
         } else if b == b'a' && text[i..].starts_with("affine_map<") {
             if let Some(len) = balanced_len(&text[i..]) {
-                spans.push((i, i + len));
+                // Only a map the reader accepts may become an alias: the
+                // alias definition is read back through the map check,
+                // while text kept inline elsewhere is read as it was.
+                let body = &text[i + "affine_map<".len()..i + len - 1];
+                if crate::parse::affine_map::check(body).is_ok() {
+                    spans.push((i, i + len));
+                }
                 i += len;
                 continue;
             }

@@ -501,41 +501,92 @@ pub const DEFAULT_OP: OpInfo = OpInfo {
     cross_core_role: CrossCoreRole::None,
 };
 
-/// Namespaces in which a name PyPTO does not register is rejected (the
-/// table holds every `tile.*` / `system.*` op; `tensor.*` names are checked
-/// against the full registry list).
-const COVERED: &[&str] = &["tile.", "system.", "tensor."];
+/// The calls of PyPTO's language that are no op (`pl.NAME(...)` with one
+/// name after `pl.`): loops and their yields, constants, the MemRef and
+/// view constructors of types, function attributes, scalar helpers and
+/// submits, as PyPTO's printer writes them.
+pub const LANGUAGE_CALLS: &[&str] = &[
+    "MemRef",
+    "TensorView",
+    "TileView",
+    "abs",
+    "cast",
+    "cond",
+    "const",
+    "cross_core_slot",
+    "dynamic",
+    "func_attr",
+    "function",
+    "jit",
+    "max",
+    "min",
+    "parallel",
+    "pipeline",
+    "program",
+    "range",
+    "scope",
+    "submit",
+    "while_",
+    "yield_",
+];
 
-/// Whether `name` is an op PyPTO registers (or a listed deviation): `Err`
-/// naming the op, with the closest registered name, when it is in a
-/// namespace of `COVERED` and unknown. Other callees (`pl.range`,
-/// `self.kernel`, `pld.*`) are not checked here.
+/// Op namespaces PyPTO calls under `pl.`; under another module they are
+/// no op path.
+const OP_NAMESPACES: &[&str] = &["tile.", "system.", "tensor."];
+
+/// Whether `name`, a callee, is something PyPTO can call: a `pl.` op it
+/// registers (or a listed deviation), a call of its language
+/// ([`LANGUAGE_CALLS`]), or a callee outside `pl.` (`self.kernel`,
+/// `pld.*`), which is not checked here. `Err` names the callee and the
+/// closest name PyPTO has.
 pub fn check_known(name: &str) -> Result<(), String> {
     // `X.tile.alloc`: an op namespace under a module other than PyPTO's
     // two (`pl`, `pld` for the distributed ops) is no op path, though it
     // would otherwise pass as an unknown callee.
     if let Some((module, rest)) = name.split_once('.') {
-        if module != "pl" && module != "pld" && COVERED.iter().any(|p| rest.starts_with(p)) {
+        if module != "pl" && module != "pld" && OP_NAMESPACES.iter().any(|p| rest.starts_with(p)) {
             return Err(format!(
                 "`{name}` is not an op path: PyPTO's ops are called as `pl.{rest}`"
             ));
         }
     }
-    let bare = name.strip_prefix("pl.").unwrap_or(name);
+    let Some(bare) = name.strip_prefix("pl.") else {
+        return if OP_NAMESPACES.iter().any(|p| name.starts_with(p)) {
+            check_op(name)
+        } else {
+            Ok(())
+        };
+    };
+    if bare.contains('.') {
+        return check_op(bare);
+    }
+    if LANGUAGE_CALLS.contains(&bare) {
+        return Ok(());
+    }
+    let hint = crate::diag::closest(bare, LANGUAGE_CALLS.iter().copied())
+        .map_or(String::new(), |c| format!(" (did you mean 'pl.{c}'?)"));
+    Err(format!(
+        "unknown call 'pl.{bare}': neither a call of PyPTO's language nor an op \
+         PyPTO e2d0f78 registers{hint}"
+    ))
+}
+
+/// `Ok` when PyPTO registers the op `bare` (or it is a listed deviation);
+/// else the error, with the closest registered name.
+fn check_op(bare: &str) -> Result<(), String> {
     if lookup(bare).is_some() || registry::is_registered(bare) {
         return Ok(());
     }
-    let covered = COVERED.iter().any(|p| bare.starts_with(p));
-    if !covered {
-        return Ok(());
-    }
-    // Suggest the registered op whose name extends (or is extended by) the
-    // unknown one, the shortest first: `tile.max` -> `tile.maximum`.
-    let hint = SIGNATURES
+    // The registered op whose name extends (or is extended by) the
+    // unknown one, the shortest first (`tile.max` -> `tile.maximum`); else
+    // the nearest by spelling (`tiile.load` -> `tile.load`).
+    let extension = SIGNATURES
         .iter()
         .map(|s| s.name)
         .filter(|r| r.starts_with(bare) || (bare.starts_with(*r) && r.contains('.')))
-        .min_by_key(|r| (r.len(), *r))
+        .min_by_key(|r| (r.len(), *r));
+    let hint = extension
+        .or_else(|| crate::diag::closest(bare, SIGNATURES.iter().map(|s| s.name)))
         .map_or(String::new(), |r| format!(" (did you mean '{r}'?)"));
     Err(format!(
         "unknown op '{bare}': PyPTO e2d0f78 registers no op of this name{hint}"

@@ -400,6 +400,16 @@ impl<'s> Parser<'s> {
 
     pub(super) fn atom(&mut self) -> R<Expr> {
         let t = self.peek()?;
+        // `...`: the body of an abstract function (three dots, no space).
+        if self.is_op(t, ".") {
+            let (b, c) = (self.peek_n(1)?, self.peek_n(2)?);
+            if self.is_op(b, ".") && self.is_op(c, ".") && b.start == t.end && c.start == b.end {
+                for _ in 0..3 {
+                    self.bump()?;
+                }
+                return Ok(Expr::Path(self.intern("...")));
+            }
+        }
         match t.kind {
             Tok::Name => {
                 let s = self.text(t);
@@ -584,7 +594,7 @@ impl<'s> Parser<'s> {
             if cand == name || cand.is_empty() {
                 return;
             }
-            let d = edit_distance(name, cand);
+            let d = crate::diag::edit_distance(name, cand);
             if best
                 .as_ref()
                 .is_none_or(|(bd, bc, _)| (d, cand) < (*bd, bc.as_str()))
@@ -703,21 +713,3 @@ const PRINTER_NAMESPACES: &[&str] = &["pl", "pld"];
 const BUILTINS: &[&str] = &[
     "tuple", "list", "dict", "int", "float", "bool", "str", "range", "len", "min", "max", "abs",
 ];
-
-/// Levenshtein distance between two names, in characters.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diag = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let next = (diag + usize::from(ca != cb))
-                .min(row[j] + 1)
-                .min(row[j + 1] + 1);
-            diag = row[j + 1];
-            row[j + 1] = next;
-        }
-    }
-    row[b.len()]
-}

@@ -580,10 +580,12 @@ fn closing(open: u8) -> u8 {
     }
 }
 
-fn trim_cr(bytes: &[u8], start: usize, end: usize) -> usize {
-    if end > start && bytes.get(end - 1) == Some(&b'\r') {
-        end - 1
-    } else {
-        end
+/// The end of a comment's text without its trailing carriage returns:
+/// all of them, not only a `\r\n`'s, since the printer ends the line with
+/// `\n` alone and a second read must find the same text.
+fn trim_cr(bytes: &[u8], start: usize, mut end: usize) -> usize {
+    while end > start && bytes.get(end - 1) == Some(&b'\r') {
+        end -= 1;
     }
+    end
 }

@@ -3,8 +3,23 @@
 
 use crate::ir::{DType, Expr, MemBase, MemRef, MemRefParts, MemSpace, TensorType, TileType, Type};
 
-use super::lexer::Tok;
+use super::lexer::{Tok, Token};
 use super::{is_keyword, Parser, R};
+
+/// `pl.` types kept as written (their parts are not modelled); any other
+/// `pl.` name in a type's place is a misspelling.
+const OTHER_TYPES: &[&str] = &["Array", "UnknownType", "Out", "InOut"];
+
+/// The `pl.` types, for the nearest name to a misspelt one.
+const TYPES: &[&str] = &[
+    "Tensor",
+    "Tile",
+    "Scalar",
+    "Ptr",
+    "Tuple",
+    "Array",
+    "UnknownType",
+];
 
 impl<'s> Parser<'s> {
     /// `pl.X` when the next tokens are `pl . X`.
@@ -83,7 +98,29 @@ impl<'s> Parser<'s> {
                                 None => extras.push(e),
                             }
                         }
-                        _ => extras.push(self.expr()?),
+                        _ => {
+                            let e = self.expr()?;
+                            // PyPTO's types take a view after the shape,
+                            // dtype, MemRef and space, nothing else: other
+                            // text there (a stray name, a number) would be
+                            // carried and printed, meaning nothing.
+                            let view = if k == "Tile" {
+                                "pl.TileView"
+                            } else {
+                                "pl.TensorView"
+                            };
+                            if !matches!(&e, Expr::Call(c) if &*c.func == view) {
+                                return Err(self.err(
+                                    t,
+                                    format!("unexpected argument in a `pl.{k}` type"),
+                                    &format!(
+                                        "after the shape and dtype come pl.MemRef(...){} and {view}(...)",
+                                        if k == "Tile" { ", the space pl.Mem.X" } else { "" }
+                                    ),
+                                ));
+                            }
+                            extras.push(e)
+                        }
                     }
                 }
                 Ok(if k == "Tile" {
@@ -144,6 +181,23 @@ impl<'s> Parser<'s> {
                     }
                 }
                 Ok(Type::Tuple(items.into()))
+            }
+            Some(name) if !OTHER_TYPES.contains(&name) => {
+                // Underline `pl.NAME`.
+                let t = Token {
+                    end: self.peek_n(2)?.end,
+                    ..self.peek()?
+                };
+                let hint = crate::diag::closest(name, TYPES.iter().copied())
+                    .map_or(String::new(), |c| format!("did you mean `pl.{c}`? "));
+                Err(self.err(
+                    t,
+                    format!("unknown type `pl.{name}`"),
+                    &format!(
+                        "{hint}PyPTO's types are pl.Tensor, pl.Tile, pl.Scalar, pl.Ptr, \
+                         pl.Tuple, pl.Array and pl.UnknownType"
+                    ),
+                ))
             }
             _ => Ok(Type::Other(Box::new(self.expr()?))),
         }

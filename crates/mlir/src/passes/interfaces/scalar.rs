@@ -228,27 +228,30 @@ fn legal_access_alignment(t: &crate::ir::MemRefType, reduce_dims: &[i64], block:
     if n == 1 {
         return true;
     }
-    let crate::ir::Layout::Strided { strides, .. } = &t.layout else {
-        return false;
-    };
     let elem_bytes = i64::from(t.element_bit_width().unwrap_or(8) / 8);
     reduce_dims.iter().all(|&rd| {
+        // Checked per reduce dim, as `reduceDimValid` does: no reduce dim,
+        // no question asked of the layout.
+        let crate::ir::Layout::Strided { strides, .. } = &t.layout else {
+            return false;
+        };
         let leading = rd == n as i64 - 1;
         if leading {
             return true;
         }
-        // Every 0/1 combination of per-dim counters.
+        // Every 0/1 combination of per-dim counters. The C++ sums into an
+        // `int` (`accessAddr += ctr * stride * elemSize`): each term is
+        // 64-bit and the sum truncates to 32 bits, so a dynamic stride
+        // (`INT64_MIN`) adds 0.
         (0..(1u64 << n)).all(|bits| {
-            let mut addr = 0i64;
+            let mut addr = 0i32;
             for (j, &s) in strides.iter().enumerate() {
                 if bits >> (n - 1 - j) & 1 == 1 {
-                    if crate::ir::is_dynamic(s) {
-                        return false;
-                    }
-                    addr += s * elem_bytes;
+                    let term = s.wrapping_mul(elem_bytes);
+                    addr = i64::from(addr).wrapping_add(term) as i32;
                 }
             }
-            addr % block == 0
+            (addr as u32).is_multiple_of(block as u32)
         })
     })
 }
