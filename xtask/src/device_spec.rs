@@ -1,6 +1,6 @@
 //! `cargo xtask device-spec [TD]`: writes `crates/soc/src/device_spec_table.rs`,
 //! the device specification of every chip, from AscendNPU-IR's
-//! `ods/HACC/NPUTargetSpec.td` (`../shared/reference/...` by default).
+//! `ods/HACC/NPUTargetSpec.td` (the shared folder's `reference/...` by default).
 //!
 //! Every `def` deriving from `TargetSpec` becomes one row, in file order;
 //! the values are the class chain's after `let` overrides, as TableGen
@@ -13,7 +13,9 @@ use crate::tablegen::{read_file, Records, Val};
 
 /// The `.td` file next to the repository.
 pub fn default_td() -> PathBuf {
-    crate::repo_root().join("../shared/reference/ascendnpu-ir/ods/HACC/NPUTargetSpec.td")
+    crate::repo_root()
+        .join("../shared")
+        .join("reference/ascendnpu-ir/ods/HACC/NPUTargetSpec.td")
 }
 
 /// Where the generated table lives.

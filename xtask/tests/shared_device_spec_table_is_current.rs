@@ -2,12 +2,15 @@
 //! device-spec` writes from `NPUTargetSpec.td` in `../shared` (skips
 //! visibly when it is absent).
 
+use std::io::Write as _;
+
 #[test]
 fn shared_device_spec_table_is_current() {
     let td = xtask::device_spec::default_td();
     if !td.is_file() {
-        eprintln!(
-            "SKIPPED: shared_device_spec_table_is_current: {} is absent",
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED (no ../shared): shared_device_spec_table_is_current: {} is absent",
             td.display()
         );
         return;

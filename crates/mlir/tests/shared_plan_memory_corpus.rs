@@ -6,9 +6,10 @@
 //!
 //! The chip is the chunk's `hacc.target`, else Ascend910B1; register-based
 //! chips get `-hivm-plan-memory-regbase`. The counts are printed; the test
-//! skips (with `SKIPPED:` on stderr) when the corpus is absent.
+//! skips (with a `SKIPPED (no ../shared):` line on stderr) when the corpus is absent.
 
 use std::collections::BTreeMap;
+use std::io::Write as _;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
@@ -119,7 +120,9 @@ fn used(out: &PlanOutcome) -> BTreeMap<(String, String), u64> {
 #[test]
 fn shared_corpus_optimal_never_uses_more_bytes() {
     let Some(chunks) = alloc_chunks() else {
-        eprintln!("SKIPPED: shared_corpus_optimal_never_uses_more_bytes: the corpus is absent");
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED (no ../shared): shared_corpus_optimal_never_uses_more_bytes: the corpus is absent");
         return;
     };
     let optimal = PlanRequest {
@@ -195,8 +198,9 @@ fn shared_corpus_optimal_never_uses_more_bytes() {
 fn shared_corpus_plans_or_fails_with_the_reference_diagnostic() {
     let dir = corpus_dir();
     if !dir.is_dir() {
-        eprintln!(
-            "SKIPPED: shared_corpus_plans_or_fails_with_the_reference_diagnostic: {} is absent",
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED (no ../shared): shared_corpus_plans_or_fails_with_the_reference_diagnostic: {} is absent",
             dir.display()
         );
         return;
@@ -292,7 +296,9 @@ fn shared_corpus_plans_or_fails_with_the_reference_diagnostic() {
 #[test]
 fn shared_corpus_explains_and_its_bound_agrees_with_the_optimal_planner() {
     let Some(chunks) = alloc_chunks() else {
-        eprintln!("SKIPPED: shared_corpus_explains_and_its_bound_agrees_with_the_optimal_planner: the corpus is absent");
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED (no ../shared): shared_corpus_explains_and_its_bound_agrees_with_the_optimal_planner: the corpus is absent");
         return;
     };
     let optimal = PlanRequest {
