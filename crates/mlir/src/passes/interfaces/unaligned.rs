@@ -7,6 +7,7 @@
 use crate::ir::{is_dynamic, ValueId};
 
 use super::super::common::{block_bytes, hw_align_bytes, target_of};
+use super::super::op_table::spaces;
 use super::{IteratorType, Structured};
 
 /// One requirement: `(operand, dim, bytes)`.
@@ -21,6 +22,14 @@ fn ceil_factor(x: i64, f: i64) -> i64 {
         return x;
     }
     (x + f - 1) / f * f
+}
+
+/// `CEIL_FACTOR` on the unsigned 64-bit values the C++ computes with.
+fn ceil_factor_u64(x: u64, f: u64) -> u64 {
+    if f == 0 {
+        return x;
+    }
+    x.wrapping_add(f - 1) / f * f
 }
 
 /// The element width in bytes of a shaped value.
@@ -39,10 +48,18 @@ fn shape(op: &Structured, v: ValueId) -> Vec<i64> {
         .unwrap_or_default()
 }
 
-/// The hardware alignment of a memref value's space (`getHWAlignBytes`).
+/// `getHWAlignBytes(Type)`: a block for a memref in UB or L1; `None`
+/// (the rule fails) for any other value. The C++ aborts on another HIVM
+/// space ("Unsupported address space") and asserts on a memref without
+/// one; tilemem fails the rule on the first and takes the second as UB,
+/// as every other stride rule here does.
 fn hw_of(op: &Structured, v: ValueId) -> Option<i64> {
     let t = op.memref(v)?;
-    Some(hw_align_bytes(&target_of(op.m), t))
+    match t.address_space() {
+        Some(spaces::UB) | Some(spaces::L1) => Some(hw_align_bytes(&target_of(op.m), t)),
+        None if t.memory_space.is_none() => Some(hw_align_bytes(&target_of(op.m), t)),
+        _ => None,
+    }
 }
 
 /// `collectOpAlignInfo`: for every operand of the op (extra buffers
@@ -93,9 +110,14 @@ pub fn transpose(op: &Structured) -> Result<Vec<UnalignInfo>, Unsupported> {
         return Ok(out);
     }
     let s = shape(op, src);
+    // The C++ multiplies the size as an unsigned 64-bit number, so a
+    // dynamic size (`kDynamic`, i64::MIN) times 4 wraps to 0 bytes: a
+    // dynamic transpose dim counts as already doubled.
     let doubled = dims.iter().any(|&d| {
-        s.get(d)
-            .is_some_and(|&n| ceil_factor(n * eb, hw) % (hw * 2) == 0)
+        s.get(d).is_some_and(|&n| {
+            let bytes = (n as u64).wrapping_mul(eb as u64);
+            ceil_factor_u64(bytes, hw as u64) % (hw as u64 * 2) == 0
+        })
     });
     if doubled {
         return Ok(out);
