@@ -501,9 +501,21 @@ mod affine_layout_tests {
             affine_map_strides("affine_map<(d0, d1)[s0] -> (d0 * s0 + d1 - 2)>", 2),
             Some((vec![DYNAMIC, 1], -2))
         );
-        assert_eq!(affine_map_strides("affine_map<(d0, d1) -> (d1)>", 2), Some((vec![0, 1], 0)));
-        assert_eq!(affine_map_strides("affine_map<(d0, d1) -> (d0, d1)>", 2), None);
-        assert_eq!(affine_map_strides("affine_map<(d0) -> (d0 mod 4)>", 1), None);
-        assert_eq!(affine_map_strides("affine_map<(d0, d1) -> (d0 * d1)>", 2), None);
+        assert_eq!(
+            affine_map_strides("affine_map<(d0, d1) -> (d1)>", 2),
+            Some((vec![0, 1], 0))
+        );
+        assert_eq!(
+            affine_map_strides("affine_map<(d0, d1) -> (d0, d1)>", 2),
+            None
+        );
+        assert_eq!(
+            affine_map_strides("affine_map<(d0) -> (d0 mod 4)>", 1),
+            None
+        );
+        assert_eq!(
+            affine_map_strides("affine_map<(d0, d1) -> (d0 * d1)>", 2),
+            None
+        );
     }
 }

@@ -32,12 +32,14 @@ fn ceil_factor_u64(x: u64, f: u64) -> u64 {
     x.wrapping_add(f - 1) / f * f
 }
 
-/// The element width in bytes of a shaped value.
+/// The element width in whole bytes of a shaped value, as the C++ takes
+/// it (`getIntOrFloatBitWidth() / 8`): 0 for `i1`, whose sizes are then
+/// always whole blocks.
 fn elem_bytes(op: &Structured, v: ValueId) -> i64 {
     op.m.value_type(v)
         .element_type()
         .and_then(|t| t.bit_width())
-        .map_or(1, |b| i64::from(b / 8).max(1))
+        .map_or(1, |b| i64::from(b / 8))
 }
 
 /// The shape of a shaped value (empty otherwise).
@@ -144,7 +146,7 @@ pub fn sort(op: &Structured) -> Result<Vec<UnalignInfo>, Unsupported> {
     }
     let block = block_bytes(&target_of(op.m));
     Ok(collect(op, &[rank - 1], |v| {
-        let per_block = block / elem_bytes(op, v);
+        let per_block = block.checked_div(elem_bytes(op, v)).unwrap_or(0);
         if per_block == 0 {
             0
         } else {
@@ -167,7 +169,7 @@ pub fn cast(op: &Structured) -> Result<Vec<UnalignInfo>, Unsupported> {
     let dst = *op.named("dst").first().ok_or(Unsupported)?;
     let block = block_bytes(&target_of(op.m));
     let (src_b, dst_b) = (elem_bytes(op, src), elem_bytes(op, dst));
-    let factor = (src_b / dst_b).max(1);
+    let factor = src_b.checked_div(dst_b).unwrap_or(0).max(1);
     let s = shape(op, src);
     let rank = s.len();
     let dims: Vec<usize> = match rank {
@@ -178,7 +180,7 @@ pub fn cast(op: &Structured) -> Result<Vec<UnalignInfo>, Unsupported> {
     let mut out = Vec::new();
     // Source.
     let mut hw = hw_of(op, src).ok_or(Unsupported)?;
-    let per_block_dst = block / src_b * factor;
+    let per_block_dst = block.checked_div(src_b).unwrap_or(0) * factor;
     let unaligned = |n: i64, align: i64| align != 0 && (is_dynamic(n) || (n * src_b) % align != 0);
     if rank == 1 {
         hw = if !is_dynamic(s[0]) && s[0] <= per_block_dst {
@@ -202,12 +204,12 @@ pub fn cast(op: &Structured) -> Result<Vec<UnalignInfo>, Unsupported> {
     let ds = shape(op, dst);
     let mut hw = hw_of(op, dst).ok_or(Unsupported)?;
     if rank == 1 {
-        let per_block = block / dst_b;
+        let per_block = block.checked_div(dst_b).unwrap_or(0);
         hw = per_block * per_block;
     }
     for &d in &dims {
         let Some(&n) = ds.get(d) else { continue };
-        if is_dynamic(n) || (n * dst_b) % hw != 0 {
+        if hw != 0 && (is_dynamic(n) || (n * dst_b) % hw != 0) {
             out.push((dst, d, hw));
         }
     }
