@@ -16,7 +16,8 @@
 
 use tilemem_mlir::parse::{parse_module, ParseOptions};
 use tilemem_plan::{csv, validate, Budget, Solution, SolverKind};
-use tilemem_pto::passes::{run_pipeline, ErrorKind, PassContext, PassId, PlannerMode};
+use tilemem_pto::passes::{ErrorKind, PlannerMode};
+use tilemem_pto::PlanOptions;
 use tilemem_soc::Soc;
 
 /// Inputs larger than this are skipped: the targets look for wrong
@@ -101,7 +102,10 @@ fn mlir_fixed_point(module: &tilemem_mlir::ir::Module, opts: &ParseOptions, what
         )
     });
     let twice = tilemem_mlir::print::print_module(&again);
-    assert_eq!(once, twice, "{what}: print is not a fixed point of read-then-print");
+    assert_eq!(
+        once, twice,
+        "{what}: print is not a fixed point of read-then-print"
+    );
     once
 }
 
@@ -184,20 +188,24 @@ fn plan_once(src: &str, planner: PlannerMode, target: &str) -> Option<String> {
     let mut program = tilemem_pto::parse::parse(src)
         .unwrap_or_else(|e| panic!("{planner:?}: input does not read: {e}\n{src}"));
     let soc = Soc::from_name(target).expect("a known target");
-    let mut ctx = PassContext::new(soc, planner);
+    // Planned as every front end plans (the façade).
+    let mut opts = PlanOptions::new(soc.clone(), planner);
     // A work budget, no time limit: the same result on every run.
-    ctx.dsa.node_limit = Some(10_000);
-    ctx.dsa.time_limit = None;
-    let passes = PassId::default_pipeline(planner);
-    if let Err(e) = run_pipeline(&mut program, &mut ctx, &passes) {
-        assert!(
-            !matches!(e.kind, ErrorKind::Internal),
-            "{planner:?} on {target}: internal error: {e}"
-        );
-        return None;
-    }
-    if planner != PlannerMode::Ptoas {
-        let report = tilemem_pto::report::build(&program, &ctx.soc, true);
+    opts.dsa.node_limit = Some(10_000);
+    opts.dsa.time_limit = None;
+    opts.report = planner != PlannerMode::Ptoas;
+    let done = match tilemem_pto::plan(&mut program, &opts) {
+        Ok(done) => done,
+        Err(failed) => {
+            assert!(
+                !matches!(failed.error.kind, ErrorKind::Internal),
+                "{planner:?} on {target}: internal error: {}",
+                failed.error
+            );
+            return None;
+        }
+    };
+    if let Some(report) = &done.report {
         for f in &report.functions {
             for s in &f.spaces {
                 let (problem, solution) = s.placement();
@@ -209,12 +217,10 @@ fn plan_once(src: &str, planner: PlannerMode, target: &str) -> Option<String> {
                 }
             }
         }
-        if let Err(e) = tilemem_pto::report::check_placement(
-            &program,
-            &ctx.soc,
-            ctx.policy.as_ref(),
-            ctx.seed_rules.narrowing_casts,
-        ) {
+        let policy = tilemem_soc::DefaultPolicy;
+        if let Err(e) =
+            tilemem_pto::report::check_placement(&program, &soc, &policy, opts.seed_rules)
+        {
             panic!("{planner:?} on {target}: placement check: {e}");
         }
     }
@@ -263,12 +269,8 @@ pub fn solve(data: &[u8]) {
     }
     // The solvers agree: none proves "no placement" where another placed
     // every buffer within the capacity, and none finds a placement below
-    // a height another proved optimal (penalties aside: plain problems;
-    // and power-of-two alignments, since `exact`'s proofs under others are
-    // an open finding: crates/plan/tests/fuzz_regressions.rs,
-    // `exact_proves_no_height_another_solver_beats`).
-    let plain = file.problem.penalties.is_empty()
-        && file.problem.buffers.iter().all(|b| b.align.is_power_of_two());
+    // a height another proved optimal (penalties aside: plain problems).
+    let plain = file.problem.penalties.is_empty();
     let placed = outcomes
         .iter()
         .filter_map(|(k, o)| o.solution.as_ref().map(|_| (*k, o.height)))

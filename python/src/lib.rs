@@ -17,9 +17,7 @@ use tilemem_mlir::ir::Severity;
 use tilemem_mlir::parse::{parse_module, split_input, Chunk, ParseOptions};
 use tilemem_plan::csv::{self, CsvError, CsvProblem};
 use tilemem_plan::{lower_bound, validate as check, Budget, Goal, Objective, SolverKind};
-use tilemem_pto::passes::{
-    run_pipeline, select_passes, ErrorKind, PassContext, PassId, PlannerMode, SeedRules,
-};
+use tilemem_pto::passes::{select_passes, ErrorKind, PassId, PlannerMode, SeedRules};
 use tilemem_soc::Soc;
 
 /// A failure on the Rust side, raised as a `tilemem.errors` class once the
@@ -237,22 +235,25 @@ impl Setup {
         file: &str,
         input: impl FnOnce() -> Option<tilemem_pto::ir::Program>,
     ) -> Result<(String, Vec<String>), Fail> {
-        let mut ctx = PassContext::new(self.soc.clone(), self.mode);
-        ctx.seed_rules = self.seed_rules;
-        ctx.dsa.time_limit = self.time_limit;
-        ctx.dsa.node_limit = (self.node_limit > 0).then_some(self.node_limit);
+        let mut opts = tilemem_pto::PlanOptions::new(self.soc.clone(), self.mode);
+        opts.passes = Some(self.selected);
+        opts.seed_rules = self.seed_rules;
+        opts.report = true;
+        opts.dsa.time_limit = self.time_limit;
+        opts.dsa.node_limit = (self.node_limit > 0).then_some(self.node_limit);
         if self.penalty_first {
-            ctx.dsa.objective = Objective::PenaltyThenPeak;
+            opts.dsa.objective = Objective::PenaltyThenPeak;
         }
-        let result = run_pipeline(program, &mut ctx, &self.selected);
-        let diagnostics: Vec<String> = ctx.diagnostics.iter().map(|d| d.to_string()).collect();
-        if let Err(e) = result {
-            let input = if e.is_capacity() { input() } else { None };
-            return Err(pass_fail(&e, file, input.as_ref(), &self.soc, self.mode));
-        }
-        let addressed =
-            self.selected.contains(&PassId::AllocateMemoryAddr) && self.mode != PlannerMode::Ptoas;
-        let report = tilemem_pto::report::build(program, &ctx.soc, addressed).to_json();
+        let done = match tilemem_pto::plan(program, &opts) {
+            Ok(done) => done,
+            Err(failed) => {
+                let e = failed.error;
+                let input = if e.is_capacity() { input() } else { None };
+                return Err(pass_fail(&e, file, input.as_ref(), &self.soc, self.mode));
+            }
+        };
+        let diagnostics: Vec<String> = done.diagnostics.iter().map(|d| d.to_string()).collect();
+        let report = done.report.map(|r| r.to_json()).unwrap_or_default();
         Ok((report, diagnostics))
     }
 }

@@ -25,10 +25,10 @@ pub struct Args {
     #[arg(required_unless_present = "family")]
     pub dir: Option<PathBuf>,
     /// Generated family instead of a folder: challenging, guillotine,
-    /// staircase, random or all (repeatable). Prints the distribution per
-    /// family; instances with a capacity are always solved with --fit at
-    /// it, those without (random) for the lowest placement unless --slack
-    /// gives them one.
+    /// staircase, random, sliced, settled or all (repeatable). Prints the
+    /// distribution per family; instances with a capacity are always
+    /// solved with --fit at it, those without (random) for the lowest
+    /// placement unless --slack gives them one.
     #[arg(long, value_name = "NAME")]
     pub family: Vec<String>,
     /// Instances per family.

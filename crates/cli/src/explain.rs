@@ -9,9 +9,11 @@ use std::process::ExitCode;
 use serde_json::json;
 use tilemem_pto::explain::{explain, render, Explanation, SpaceExplain};
 use tilemem_pto::ir::Program;
-use tilemem_pto::passes::{PassContext, PassId, PlannerMode};
+use tilemem_pto::passes::PlannerMode;
+use tilemem_pto::PlanOptions;
 use tilemem_soc::Soc;
 
+use crate::flags::ChipPlanner;
 use crate::input_kind::{self, InputKind};
 use crate::output::{self, Outputs};
 use crate::plan::MapFormat;
@@ -21,12 +23,8 @@ use crate::plan::MapFormat;
 pub struct Args {
     /// Input program (PyPTO text).
     pub file: PathBuf,
-    /// Target chip: 910b, 950, 310b or none.
-    #[arg(long, default_value = "910b")]
-    pub target: String,
-    /// The planner whose result is explained: pypto, dsa-rp or optimal.
-    #[arg(long, default_value = "pypto")]
-    pub planner: String,
+    #[command(flatten)]
+    pub chip: ChipPlanner,
     /// Explain every (function, space), not only those that do not fit.
     #[arg(long)]
     pub all: bool,
@@ -44,19 +42,19 @@ pub struct Args {
 /// Runs the subcommand: exit 0 once explained (whether or not the program
 /// fits), 2 on bad input, 3 on an internal error ([`crate::exit`]).
 pub fn run(args: Args) -> ExitCode {
-    let Some(soc) = Soc::from_name(&args.target) else {
-        eprintln!(
-            "error: unknown --target '{}'; use 910b, 950, 310b or none",
-            args.target
-        );
-        return ExitCode::from(2);
+    let soc = match args.chip.soc() {
+        Ok(s) => s,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            return ExitCode::from(2);
+        }
     };
-    let planner = match PlannerMode::from_name(&args.planner) {
-        Some(p) if p != PlannerMode::Ptoas => p,
+    let planner = match args.chip.planners(false).as_deref() {
+        Ok([p]) if *p != PlannerMode::Ptoas => *p,
         _ => {
             eprintln!(
                 "error: unknown --planner '{}'; use pypto, dsa-rp or optimal",
-                args.planner
+                args.chip.planner
             );
             return ExitCode::from(2);
         }
@@ -109,9 +107,8 @@ pub fn run(args: Args) -> ExitCode {
         o.add(path, json);
     }
     if let (Some(path), Some(format)) = (&args.map, map_format) {
-        let ctx_of = |on: &Soc| PassContext::new(on.clone(), planner);
-        let passes = PassId::default_pipeline(planner);
-        match crate::map_file::plan_for_map(&program, &soc, &ctx_of, &passes) {
+        let opts_of = |on: &Soc| PlanOptions::new(on.clone(), planner);
+        match crate::map_file::plan_for_map(&program, &soc, &opts_of) {
             Ok((planned, error)) => {
                 mapped = [planned];
                 let title = format!("{} ({})", file, soc.name());

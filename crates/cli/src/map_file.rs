@@ -6,35 +6,36 @@
 use std::path::Path;
 
 use tilemem_pto::ir::Program;
-use tilemem_pto::passes::{run_pipeline, ErrorKind, PassContext, PassError, PassId, PlannerMode};
+use tilemem_pto::passes::{ErrorKind, PassError};
+use tilemem_pto::PlanOptions;
 use tilemem_soc::Soc;
 
 use crate::output::Outputs;
 use crate::plan::MapFormat;
 use crate::planned::Planned;
 
-/// `program` planned by `planner` through `passes` for the map: on
-/// `soc` when it fits; when it does not (a planning error), on `soc`
+/// `program` planned as `opts_of` says for the map (through the façade):
+/// on `soc` when it fits; when it does not (a planning error), on `soc`
 /// without capacity limits, with the error beside it. The report holds
 /// `soc`'s real capacities either way. Other errors are returned.
 pub fn plan_for_map(
     program: &Program,
     soc: &Soc,
-    ctx_of: &dyn Fn(&Soc) -> PassContext,
-    passes: &[PassId],
+    opts_of: &dyn Fn(&Soc) -> PlanOptions,
 ) -> Result<(Planned, Option<PassError>), PassError> {
     let run = |on: &Soc| {
         let mut p = program.clone();
-        let mut ctx = ctx_of(on);
-        run_pipeline(&mut p, &mut ctx, passes).map(|()| (p, ctx.planner))
+        let opts = opts_of(on);
+        tilemem_pto::plan(&mut p, &opts)
+            .map(|_| (p, opts.planner, opts.addressed()))
+            .map_err(|f| f.error)
     };
     let (result, error) = match run(soc) {
         Ok(r) => (r, None),
         Err(e) if e.kind == ErrorKind::Planning => (run(&soc.without_capacity_limits())?, Some(e)),
         Err(e) => return Err(e),
     };
-    let (planned, planner) = result;
-    let addressed = passes.contains(&PassId::AllocateMemoryAddr) && planner != PlannerMode::Ptoas;
+    let (planned, planner, addressed) = result;
     let report = tilemem_pto::report::build(&planned, soc, addressed);
     Ok((
         Planned {

@@ -11,11 +11,13 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use crate::flags::ChipPlanner;
 use crate::input_kind::{self, InputKind};
 use crate::output::{self, Outputs};
 use crate::planned::Planned;
 use tilemem_pto::ir::Program;
-use tilemem_pto::passes::{run_pipeline, ErrorKind, PassContext, PassId, PlannerMode, SeedRules};
+use tilemem_pto::passes::{ErrorKind, PassId, PlannerMode, SeedRules};
+use tilemem_pto::PlanOptions;
 use tilemem_soc::Soc;
 
 /// Flags of `tilemem plan`.
@@ -24,22 +26,13 @@ pub struct Args {
     /// Input program (PyPTO text or PyPTO's MessagePack IR, told apart by
     /// content; at any stage of the memory pipeline).
     pub file: PathBuf,
+    #[command(flatten)]
+    pub chip: ChipPlanner,
     /// Output form: `text` (PyPTO program text) or `msgpack` (PyPTO's
     /// MessagePack IR, for a MessagePack input: the document read, changed
     /// where the passes changed the program). Default: the input's form.
     #[arg(long, value_name = "FORM")]
     pub emit: Option<String>,
-    /// Target chip: 910b (A2/A3), 950 (A5), 310b, or none (no backend:
-    /// unlimited capacity, default policy).
-    #[arg(long, default_value = "910b")]
-    pub target: String,
-    /// Who decides sharing and addresses: pypto (reuse, then sequential
-    /// addresses), dsa-rp (joint placement, no reuse pass), ptoas (addresses
-    /// left to the assembler), optimal (dsa-rp's problem, exact solver).
-    /// `all` runs pypto, dsa-rp and optimal: the program and report are
-    /// pypto's, the summary and the HTML map show all three.
-    #[arg(long, default_value = "pypto")]
-    pub planner: String,
     /// Run exactly these passes (comma-separated, in pipeline order):
     /// init_memref, materialize_semantic_aliases, memory_reuse,
     /// allocate_memory_addr.
@@ -102,18 +95,6 @@ fn bad_input(msg: impl std::fmt::Display) -> ExitCode {
     ExitCode::from(2)
 }
 
-/// The planners `--planner` names (`all`: the three that place).
-pub fn planners(name: &str) -> Option<Vec<PlannerMode>> {
-    if name.eq_ignore_ascii_case("all") {
-        return Some(vec![
-            PlannerMode::Pypto,
-            PlannerMode::DsaRp,
-            PlannerMode::Optimal,
-        ]);
-    }
-    PlannerMode::from_name(name).map(|p| vec![p])
-}
-
 /// The format of a `--map` file, from its extension.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum MapFormat {
@@ -144,11 +125,9 @@ impl MapFormat {
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> ExitCode {
-    let Some(soc) = Soc::from_name(&args.target) else {
-        return bad_input(format_args!(
-            "unknown --target '{}'; use 910b, 950, 310b or none",
-            args.target
-        ));
+    let soc = match args.chip.soc() {
+        Ok(s) => s,
+        Err(msg) => return bad_input(msg),
     };
     if let Some(e) = args
         .emit
@@ -157,11 +136,9 @@ pub fn run(args: Args) -> ExitCode {
     {
         return bad_input(format_args!("unknown --emit '{e}'; use text or msgpack"));
     }
-    let Some(modes) = planners(&args.planner) else {
-        return bad_input(format_args!(
-            "unknown --planner '{}'; use pypto, dsa-rp, ptoas, optimal or all",
-            args.planner
-        ));
+    let modes = match args.chip.planners(true) {
+        Ok(m) => m,
+        Err(msg) => return bad_input(msg),
     };
     let Some(seed_rules) = tilemem_pto::passes::SeedRules::from_compat(&args.compat) else {
         return bad_input(format_args!(
@@ -229,21 +206,28 @@ pub fn run(args: Args) -> ExitCode {
         };
         // Only the last planner takes the program, so it is always there.
         let Some(mut program) = taken else { break };
-        let mut ctx = context(&args, &soc, mode, seed_rules);
-        if !args.quiet {
-            ctx.summary = Some(Vec::new());
-        }
+        let mut opts = options(&args, &soc, mode, seed_rules);
+        opts.passes = Some(passes.clone());
+        opts.report = needs_report;
         if i == 0 {
-            ctx.dsa.export_dir = staging.clone();
+            opts.dsa.export_dir = staging.clone();
         }
-        let result = run_pipeline(&mut program, &mut ctx, passes);
+        opts.summary = !args.quiet;
+        let (result, diagnostics, dsa_reports) = match tilemem_pto::plan(&mut program, &opts) {
+            Ok(done) => (
+                Ok((done.report, done.summary)),
+                done.diagnostics,
+                done.dsa_reports,
+            ),
+            Err(failed) => (Err(failed.error), failed.diagnostics, failed.dsa_reports),
+        };
         if i == 0 {
-            for d in &ctx.diagnostics {
+            for d in &diagnostics {
                 eprintln!("{d}");
             }
         }
         if mode == PlannerMode::Optimal && !args.quiet {
-            for r in &ctx.dsa_reports {
+            for r in &dsa_reports {
                 eprintln!(
                     "[note] optimal {}/{}: {} bytes (dsa-rp greedy {}), penalty {}, {} ({})",
                     r.function,
@@ -261,74 +245,73 @@ pub fn run(args: Args) -> ExitCode {
                 );
             }
         }
-        if let Err(e) = result {
-            if i > 0 {
-                if !args.quiet {
-                    eprintln!("[note] planner {}: {e}", mode.name());
+        let (report, spaces) = match result {
+            Ok(done) => done,
+            Err(e) => {
+                if i > 0 {
+                    if !args.quiet {
+                        eprintln!("[note] planner {}: {e}", mode.name());
+                    }
+                    continue;
                 }
-                continue;
-            }
-            match e.loc {
-                Some(l) => eprintln!("{file}:{}:{}: {e}", l.line, l.col),
-                None => eprintln!("{file}: {e}"),
-            }
-            if let (ErrorKind::Planning, Some(path), Some(format)) = (e.kind, &args.map, map_format)
-            {
-                // The map still shows the plan, overflowing.
-                if let Ok(p) = read_program(&args.file, &file) {
-                    let ctx_of = |on: &Soc| context(&args, on, mode, seed_rules);
-                    if let Ok((planned, Some(err))) =
-                        crate::map_file::plan_for_map(&p, &soc, &ctx_of, passes)
-                    {
-                        let title = format!("{} ({})", file, soc.name());
-                        let source = std::fs::read_to_string(&args.file).unwrap_or_default();
-                        let results = [planned];
-                        let mut outputs = Outputs::new();
-                        crate::map_file::add(
-                            &mut outputs,
-                            path,
-                            format,
-                            &title,
-                            &results,
-                            &p,
-                            &soc,
-                            &source,
-                            Some(crate::map_file::overflow_note(&err)),
-                        );
-                        match outputs.commit() {
-                            Ok(()) if args.quiet => {}
-                            Ok(()) => eprintln!(
-                                "[note] memory map of the plan without capacity limits, \
-                                 overflow marked: {}",
-                                path.display()
-                            ),
-                            Err(e) => eprintln!("error: {e}"),
+                match e.loc {
+                    Some(l) => eprintln!("{file}:{}:{}: {e}", l.line, l.col),
+                    None => eprintln!("{file}: {e}"),
+                }
+                if let (ErrorKind::Planning, Some(path), Some(format)) =
+                    (e.kind, &args.map, map_format)
+                {
+                    // The map still shows the plan, overflowing.
+                    if let Ok(p) = read_program(&args.file, &file) {
+                        let opts_of = |on: &Soc| {
+                            let mut o = options(&args, on, mode, seed_rules);
+                            o.passes = Some(passes.clone());
+                            o
+                        };
+                        if let Ok((planned, Some(err))) =
+                            crate::map_file::plan_for_map(&p, &soc, &opts_of)
+                        {
+                            let title = format!("{} ({})", file, soc.name());
+                            let source = std::fs::read_to_string(&args.file).unwrap_or_default();
+                            let results = [planned];
+                            let mut outputs = Outputs::new();
+                            crate::map_file::add(
+                                &mut outputs,
+                                path,
+                                format,
+                                &title,
+                                &results,
+                                &p,
+                                &soc,
+                                &source,
+                                Some(crate::map_file::overflow_note(&err)),
+                            );
+                            match outputs.commit() {
+                                Ok(()) if args.quiet => {}
+                                Ok(()) => eprintln!(
+                                    "[note] memory map of the plan without capacity limits, \
+                                     overflow marked: {}",
+                                    path.display()
+                                ),
+                                Err(e) => eprintln!("error: {e}"),
+                            }
                         }
                     }
                 }
-            }
-            if e.kind == ErrorKind::Planning && !args.quiet {
-                // Planned in place: read the file again for the explanation.
-                let reread = match input.take() {
-                    Some(p) => Some(p),
-                    None => read_program(&args.file, &file).ok(),
-                };
-                if let Some(p) = reread {
-                    crate::explain::print_short(&p, &soc, mode);
+                if e.kind == ErrorKind::Planning && !args.quiet {
+                    // Planned in place: read the file again for the explanation.
+                    let reread = match input.take() {
+                        Some(p) => Some(p),
+                        None => read_program(&args.file, &file).ok(),
+                    };
+                    if let Some(p) = reread {
+                        crate::explain::print_short(&p, &soc, mode);
+                    }
                 }
+                return crate::exit::of_pass_error(e.kind);
             }
-            return crate::exit::of_pass_error(e.kind);
-        }
-        let addressed = passes.contains(&PassId::AllocateMemoryAddr) && mode != PlannerMode::Ptoas;
-        let report =
-            needs_report.then(|| tilemem_pto::report::build(&program, &ctx.soc, addressed));
-        if !args.quiet {
-            // Recorded by the placement check when it ran (pypto planner
-            // with addresses); computed otherwise.
-            let spaces = match ctx.summary.take() {
-                Some(s) if addressed && mode == PlannerMode::Pypto => s,
-                _ => tilemem_pto::report::summary(&program, &ctx.soc, addressed),
-            };
+        };
+        if let Some(spaces) = spaces {
             summary.extend(crate::summary::plan_lines(&spaces, mode.name()));
         }
         done.push(Planned {
@@ -414,17 +397,17 @@ pub fn run(args: Args) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// The pass context of `planner` on `soc` with the flags' rules and
+/// The plan options of `planner` on `soc` with the flags' rules and
 /// solver budgets.
-fn context(args: &Args, soc: &Soc, planner: PlannerMode, seed_rules: SeedRules) -> PassContext {
-    let mut ctx = PassContext::new(soc.clone(), planner);
-    ctx.seed_rules = seed_rules;
-    ctx.dsa.time_limit = tilemem_plan::time_limit_from_secs(args.time_limit);
-    ctx.dsa.node_limit = (args.node_limit > 0).then_some(args.node_limit);
+fn options(args: &Args, soc: &Soc, planner: PlannerMode, seed_rules: SeedRules) -> PlanOptions {
+    let mut opts = PlanOptions::new(soc.clone(), planner);
+    opts.seed_rules = seed_rules;
+    opts.dsa.time_limit = tilemem_plan::time_limit_from_secs(args.time_limit);
+    opts.dsa.node_limit = (args.node_limit > 0).then_some(args.node_limit);
     if args.penalty_first {
-        ctx.dsa.objective = tilemem_plan::Objective::PenaltyThenPeak;
+        opts.dsa.objective = tilemem_plan::Objective::PenaltyThenPeak;
     }
-    ctx
+    opts
 }
 
 /// Reads the program at `path`, text or a MessagePack document (told apart

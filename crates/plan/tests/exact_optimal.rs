@@ -29,7 +29,8 @@ fn random_problem(rng: &mut Rng, n: usize, t: u64, smax: u64) -> Problem {
     p
 }
 
-/// Lowest height by trying every offset of every buffer.
+/// Lowest height by trying every offset (a multiple of the buffer's
+/// alignment) of every buffer.
 fn brute_force(p: &Problem) -> u64 {
     fn go(p: &Problem, i: usize, offs: &mut Vec<u64>, h: u64, best: &mut u64) {
         if h >= *best {
@@ -40,7 +41,7 @@ fn brute_force(p: &Problem) -> u64 {
             return;
         }
         let b = &p.buffers[i];
-        for o in 0..*best {
+        for o in (0..*best).step_by(b.align.max(1) as usize) {
             if o + b.size >= *best {
                 break;
             }
@@ -55,7 +56,8 @@ fn brute_force(p: &Problem) -> u64 {
             }
         }
     }
-    let mut best: u64 = p.buffers.iter().map(|b| b.size).sum::<u64>() + 1;
+    // Stacking every buffer, each padded to its alignment, is a placement.
+    let mut best: u64 = p.buffers.iter().map(|b| b.size + b.align).sum::<u64>() + 1;
     go(p, 0, &mut Vec::new(), 0, &mut best);
     best
 }
@@ -109,6 +111,37 @@ fn exact_matches_brute_force() {
             q.capacity = Some(want - 1);
             let no = solve(&q, SolverKind::Exact, &budget).unwrap();
             assert!(no.solution.is_none() && no.proven_infeasible, "case {case}");
+        }
+    }
+}
+
+/// The proof of optimality under alignments that are not powers of two,
+/// or that sizes are not multiples of: a search that leaves a gap under a
+/// padded buffer must still find every placement, and a proven height must
+/// be the lowest one.
+#[test]
+fn exact_matches_brute_force_under_alignment() {
+    let mut rng = Rng(11);
+    let budget = Budget::default().with_node_limit(Some(1_000_000));
+    let cases = if cfg!(debug_assertions) { 150 } else { 600 };
+    for case in 0..cases {
+        let n = 2 + case % 6;
+        let mut p = random_problem(&mut rng, n, 2 + n as u64, 7);
+        for b in &mut p.buffers {
+            b.align = [1, 1, 2, 3, 4, 5, 6][rng.below(7) as usize];
+        }
+        let want = brute_force(&p);
+        for kind in [
+            SolverKind::Exact,
+            SolverKind::MiniMalloc,
+            SolverKind::Portfolio,
+        ] {
+            let out = solve(&p, kind, &budget).unwrap();
+            validate(&p, out.solution.as_ref().expect("placed")).unwrap();
+            assert!(out.height >= want, "{kind} case {case}: {p:?}");
+            if out.proven_optimal {
+                assert_eq!(out.height, want, "{kind} case {case}: {p:?}");
+            }
         }
     }
 }

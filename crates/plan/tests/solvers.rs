@@ -228,9 +228,9 @@ fn conflicts_separate_buffers_that_never_meet() {
     p.conflicts.push((a, b));
     for kind in KINDS {
         let out = solve(&p, kind, &budget()).unwrap();
-        // handoff rounds every candidate to PyPTO's 32-byte grid.
-        let want = if kind == SolverKind::Handoff { 36 } else { 8 };
-        assert_eq!(out.height, want, "{kind}");
+        // Alignment is the problem's data: at alignment 1 every solver,
+        // the handoff greedy included, stacks the two buffers tightly.
+        assert_eq!(out.height, 8, "{kind}");
     }
     p.capacity = Some(7);
     let out = solve(&p, SolverKind::Exact, &budget()).unwrap();

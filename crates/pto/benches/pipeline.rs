@@ -26,7 +26,7 @@
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use tilemem_pto::passes::allocate_memory_addr::make_relative;
+use tilemem_pto::passes::sequential::make_relative;
 use tilemem_pto::passes::{run_pass, run_pipeline, PassContext, PassId, PlannerMode};
 use tilemem_pto::print::print_to;
 use tilemem_pto::{parse, print};
@@ -225,10 +225,7 @@ fn phase_table(name: &str, text: &str) {
     let mut program = parse(&input).expect("generated program parses");
     drop(input);
     phases.push(("read", clock().saturating_sub(t), peak_ratio(base, len)));
-    let mut cx = PassContext::new(Soc::ascend950(), PlannerMode::Pypto);
-    // As `tilemem plan` without -q: the placement check records the
-    // summary's numbers (inside allocate_memory_addr's phase).
-    cx.summary = Some(Vec::new());
+    let cx = &mut PassContext::new(Soc::ascend950(), PlannerMode::Pypto);
     // What `run_pipeline` does before the passes, measured on its own:
     // run with a single pass, it would rebase the input inside that
     // pass's phase, on the grown model.
@@ -245,7 +242,7 @@ fn phase_table(name: &str, text: &str) {
     ));
     for p in PassId::ALL {
         let t = clock();
-        run_pass(p, &mut program, &mut cx).expect("pass succeeds");
+        run_pass(p, &mut program, cx).expect("pass succeeds");
         phases.push((p.name(), clock().saturating_sub(t), peak_ratio(base, len)));
     }
     let t = clock();
@@ -253,13 +250,10 @@ fn phase_table(name: &str, text: &str) {
     print_to(&program, &mut out).expect("counting takes everything");
     phases.push(("print", clock().saturating_sub(t), peak_ratio(base, len)));
     assert!(out.0 > len);
-    // The summary lines `tilemem plan` prints by default, from the numbers
-    // the check recorded.
+    // The summary lines `tilemem plan` prints by default (the façade's
+    // analysis of the planned program).
     let t = clock();
-    let lines: Vec<String> = cx
-        .summary
-        .take()
-        .unwrap_or_default()
+    let lines: Vec<String> = tilemem_pto::report::summary(&program, &cx.soc, true)
         .iter()
         .map(|s| format!("{s:?}"))
         .collect();
@@ -270,12 +264,6 @@ fn phase_table(name: &str, text: &str) {
     ));
     assert!(!lines.is_empty());
     drop(lines);
-    // The same numbers by a separate analysis (the dsa-rp and optimal
-    // planners' summary), beside the table.
-    let t = clock();
-    let separate = tilemem_pto::report::summary(&program, &cx.soc, true);
-    let separate_time = clock().saturating_sub(t);
-    drop(separate);
     // The full report, built only for --report and --map: not a phase of
     // the default run, shown beside it.
     let t = clock();
@@ -299,9 +287,7 @@ fn phase_table(name: &str, text: &str) {
         total.as_secs_f64() / floor_time.as_secs_f64(),
     );
     println!(
-        "  (the summary by a separate analysis, as for dsa-rp: {:.1} ms = {:.1} %; the full report of --report/--map: {:.1} ms = {:.1} % of the whole, peak heap {report_peak:.2}x input)",
-        separate_time.as_secs_f64() * 1e3,
-        100.0 * separate_time.as_secs_f64() / total.as_secs_f64(),
+        "  (the full report of --report/--map: {:.1} ms = {:.1} % of the whole, peak heap {report_peak:.2}x input)",
         report_time.as_secs_f64() * 1e3,
         100.0 * report_time.as_secs_f64() / total.as_secs_f64(),
     );

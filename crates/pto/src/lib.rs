@@ -5,6 +5,7 @@
 //! - [`mod@parse`]: the reader (PyPTO text, hand-written programs too).
 //! - [`mod@print`]: the printer (byte-exact PyPTO text).
 //! - [`diag`]: reader errors rendered with `file:line:col` and a snippet.
+//! - [`plan()`]: the memory pipeline as every front end runs it.
 
 pub mod diag;
 pub mod ir;
@@ -19,4 +20,7 @@ pub mod explain;
 pub mod msgpack;
 pub mod ops;
 pub mod passes;
+pub mod plan;
 pub mod report;
+
+pub use plan::{plan, Failed, PlanOptions, Planned};

@@ -12,12 +12,17 @@ use tilemem_plan::bound::plain_lower_bound;
 use tilemem_plan::{Buffer, Problem, Solution};
 use tilemem_soc::Soc;
 
-use crate::ir::EntityRef as _;
-use crate::ir::{Alloc, Function, Program, Type, VarId};
+use crate::ir::{
+    Alloc, EntityRef, Expr, Function, MemRef, MemSpace, Program, StmtKind, Type, VarId,
+};
+use crate::ops;
+use crate::passes::analysis::facts;
 use crate::passes::analysis::layout::{Layout, Slot};
+use crate::passes::analysis::order::{Lifetime, ProgramOrder};
 use crate::passes::analysis::reserve;
+use crate::passes::analysis::walk::stmts;
+use crate::passes::rewrite::storage::current_tile_type;
 use crate::passes::verify::{family_buffers, FamilyBuffer};
-use tilemem_soc::MemSpace;
 
 /// One buffer of the report.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,7 +50,9 @@ pub struct SpaceReport {
     pub bytes_used: u64,
     /// Capacity of the space on the target, if limited.
     pub capacity: Option<u64>,
-    /// Largest sum of co-live buffer bytes.
+    /// Largest total of values live at one instant ([`live_values`]):
+    /// no correct placement of the space uses less (reserved windows
+    /// aside).
     pub lower_bound: u64,
     /// Buffers in address order.
     pub buffers: Vec<BufferReport>,
@@ -112,11 +119,13 @@ pub fn build(program: &Program, soc: &Soc, addressed: bool) -> Report {
             continue;
         }
         let layout = layout(f, addressed);
+        let values = live_values(f);
         let mut spaces = Vec::new();
         let mut per_space = family_buffers(f, &layout);
         per_space.sort_by_key(|a| a.0);
         for (space, bufs) in per_space {
-            let (bytes_used, lower_bound) = usage(&layout, space, &bufs, addressed);
+            let bytes_used = bytes_used(&layout, space, &bufs, addressed);
+            let lower_bound = lower_bound(&values, space);
             let mut buffers: Vec<BufferReport> = bufs
                 .iter()
                 .map(|b| BufferReport {
@@ -150,8 +159,99 @@ pub fn build(program: &Program, soc: &Soc, addressed: bool) -> Report {
     }
 }
 
-/// Bytes used and the co-live lower bound of one space's buffers.
-fn usage(layout: &Layout, space: MemSpace, bufs: &[FamilyBuffer], addressed: bool) -> (u64, u64) {
+/// A value of a function as the lower bound counts it: a tile value (a
+/// view or a bare alias is its source's value), with its bytes and its
+/// half-open lifetime from its definition to its last read
+/// ([`Lifetime::half_open`], loop-extended; an `if` result from the join
+/// of its branches, a loop iter arg from its loop's start).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LiveValue {
+    /// The tile that defines the value.
+    pub var: VarId,
+    /// Its space.
+    pub space: MemSpace,
+    /// Its bytes.
+    pub bytes: u64,
+    /// `[lower, upper)` on the doubled program-order scale.
+    pub live: (u64, u64),
+}
+
+/// Every value of `f`'s tiles, in variable order. Two values live at one
+/// instant hold different data that is still to be read, so no correct
+/// placement gives them the same bytes: the largest total live at one
+/// instant bounds every planner's usage from below (unlike hulls of
+/// families, which also span the stretches where a family's bytes hold
+/// nothing still needed).
+pub fn live_values(f: &Function) -> Vec<LiveValue> {
+    let order = ProgramOrder::build(f);
+    let facts = facts::analyze_with(f, &order);
+    // The value each view or bare alias reads the bytes of.
+    let mut source: Vec<VarId> = f.vars.keys().collect();
+    let mut last: Vec<Option<u32>> = f.vars.keys().map(|v| facts.var(v).last()).collect();
+    for (_, s) in stmts(f) {
+        let StmtKind::Assign { targets, value } = &f.stmts[s].kind else {
+            continue;
+        };
+        let src = match value {
+            Expr::Var(y) => Some(*y),
+            Expr::Call(c) if ops::lookup_or_default(c.op_name()).is_view() => {
+                c.args.first().and_then(Expr::as_var)
+            }
+            _ => None,
+        };
+        if let Some(y) = src {
+            for &t in targets.iter() {
+                source[t.index()] = source[y.index()];
+            }
+        }
+    }
+    for v in f.vars.keys() {
+        let s = source[v.index()];
+        if s != v {
+            last[s.index()] = last[s.index()].max(last[v.index()]);
+        }
+    }
+    let mut out = Vec::new();
+    for v in f.vars.keys() {
+        if source[v.index()] != v {
+            continue;
+        }
+        let (Some(Type::Tile(t, m)), fx) = (current_tile_type(f, v), facts.var(v)) else {
+            continue;
+        };
+        let Some(space) = t.space.filter(|s| s.is_on_chip()) else {
+            continue;
+        };
+        let (Some(bytes), Some(def)) = (m.as_ref().and_then(MemRef::size), fx.join.or(fx.def))
+        else {
+            continue;
+        };
+        let last = last[v.index()].unwrap_or(def).max(def);
+        out.push(LiveValue {
+            var: v,
+            space,
+            bytes,
+            live: Lifetime { def, last }.half_open(),
+        });
+    }
+    out
+}
+
+/// The lower bound of `space`: the largest total of values live at one
+/// instant (at least the largest value).
+pub fn lower_bound(values: &[LiveValue], space: MemSpace) -> u64 {
+    plain_lower_bound(
+        values
+            .iter()
+            .filter(|v| v.space == space)
+            .map(|v| (v.bytes, v.live.0, v.live.1)),
+    )
+}
+
+/// Bytes used by one space's buffers: the highest used address
+/// (reserved windows included) when addressed, else the roots' sizes
+/// after the reserved windows.
+fn bytes_used(layout: &Layout, space: MemSpace, bufs: &[FamilyBuffer], addressed: bool) -> u64 {
     let reserved_end = layout
         .reserves
         .iter()
@@ -160,7 +260,7 @@ fn usage(layout: &Layout, space: MemSpace, bufs: &[FamilyBuffer], addressed: boo
         .max()
         .unwrap_or(0);
     let slot_end = |root| layout.slot(root).map(|s| s.base + s.size);
-    let bytes_used = if addressed {
+    if addressed {
         bufs.iter()
             .map(|b| b.end.max(slot_end(b.root).unwrap_or(0)))
             .max()
@@ -171,12 +271,7 @@ fn usage(layout: &Layout, space: MemSpace, bufs: &[FamilyBuffer], addressed: boo
         roots.sort_unstable();
         roots.dedup();
         reserved_end + roots.iter().filter_map(|&r| slot_end(r)).sum::<u64>()
-    };
-    let lower_bound = plain_lower_bound(bufs.iter().map(|b| {
-        let (d, l) = b.live;
-        (b.end - b.start, 2 * d + 1, (2 * d + 2).max(2 * l + 1))
-    }));
-    (bytes_used, lower_bound)
+    }
 }
 
 /// The numbers of one (function, space) the `plan` summary line shows.
@@ -190,7 +285,8 @@ pub struct SpaceSummary {
     pub bytes_used: u64,
     /// Capacity of the space on the target, if limited.
     pub capacity: Option<u64>,
-    /// Co-live lower bound of the buffers (reserved windows not included).
+    /// Lower bound from the values live together (reserved windows not
+    /// included), as in the report.
     pub lower_bound: u64,
     /// Bytes of the reserved windows.
     pub reserved: u64,
@@ -202,7 +298,7 @@ pub struct SpaceSummary {
 }
 
 /// The [`Report`]'s per-space numbers without its per-buffer records (no
-/// names, no sorting): what the summary line needs, at a small fraction of
+/// names, no sorting): what the summary line needs, at a fraction of
 /// [`build`]'s time and memory on a long kernel.
 pub fn summary(program: &Program, soc: &Soc, addressed: bool) -> Vec<SpaceSummary> {
     let mut out = Vec::new();
@@ -211,36 +307,25 @@ pub fn summary(program: &Program, soc: &Soc, addressed: bool) -> Vec<SpaceSummar
             continue;
         }
         let layout = layout(f, addressed);
+        let values = live_values(f);
         let mut per_space = family_buffers(f, &layout);
         per_space.sort_by_key(|a| a.0);
         for (space, bufs) in per_space {
-            out.push(summarize(f, soc, &layout, space, &bufs, addressed));
+            out.push(summarize(f, soc, &layout, &values, space, &bufs, addressed));
         }
     }
     out
-}
-
-/// The summary numbers of one space of an addressed function (the
-/// placement check records them as it goes).
-pub(crate) fn space_summary(
-    f: &Function,
-    soc: &Soc,
-    layout: &Layout,
-    space: MemSpace,
-    bufs: &[FamilyBuffer],
-) -> SpaceSummary {
-    summarize(f, soc, layout, space, bufs, true)
 }
 
 fn summarize(
     f: &Function,
     soc: &Soc,
     layout: &Layout,
+    values: &[LiveValue],
     space: MemSpace,
     bufs: &[FamilyBuffer],
     addressed: bool,
 ) -> SpaceSummary {
-    let (bytes_used, lower_bound) = usage(layout, space, bufs, addressed);
     let reserved = layout
         .reserves
         .iter()
@@ -266,9 +351,9 @@ fn summarize(
     SpaceSummary {
         function: f.name.to_string(),
         space: space.name().to_string(),
-        bytes_used,
+        bytes_used: bytes_used(layout, space, bufs, addressed),
         capacity: soc.capacity(space),
-        lower_bound,
+        lower_bound: lower_bound(values, space),
         reserved,
         tiles: tiles.len(),
         buffers: places.len(),
@@ -284,19 +369,11 @@ pub fn check_placement(
     program: &Program,
     soc: &Soc,
     policy: &dyn tilemem_soc::MemoryAllocatorPolicy,
-    narrowing_casts: bool,
+    rules: crate::passes::SeedRules,
 ) -> Result<(), crate::passes::PassError> {
     for f in &program.functions {
         if f.kind().is_kernel() {
-            let layout = layout(f, true);
-            crate::passes::verify::check_function_with(
-                f,
-                soc,
-                policy,
-                &layout,
-                narrowing_casts,
-                None,
-            )?;
+            crate::passes::verify::check_function(f, soc, policy, rules, None)?;
         }
     }
     Ok(())

@@ -316,7 +316,14 @@ fn exported_problems_replay_to_the_same_placement() {
         export_dir: Some(dir.clone()),
         ..DsaOptions::default()
     };
-    let reports = dsa_rp::run_with(&mut p, &mut cx, &opts).unwrap();
+    cx.dsa = opts;
+    tilemem_pto::passes::run_pass(
+        tilemem_pto::passes::PassId::AllocateMemoryAddr,
+        &mut p,
+        &mut cx,
+    )
+    .unwrap();
+    let reports = std::mem::take(&mut cx.dsa_reports);
     assert_eq!(reports.len(), 1);
     assert_eq!(reports[0].bytes, 49152);
     let file = csv::read(&dir.join("main.Vec.csv")).unwrap();
@@ -347,7 +354,14 @@ fn optimal_mode_never_uses_more_bytes_than_the_greedy() {
             optimal: true,
             ..DsaOptions::default()
         };
-        let reports = dsa_rp::run_with(&mut p, &mut cx, &opts).unwrap();
+        cx.dsa = opts;
+        tilemem_pto::passes::run_pass(
+            tilemem_pto::passes::PassId::AllocateMemoryAddr,
+            &mut p,
+            &mut cx,
+        )
+        .unwrap();
+        let reports = std::mem::take(&mut cx.dsa_reports);
         for r in reports {
             assert!(r.greedy_bytes.is_none_or(|g| r.bytes <= g), "{r:?}");
         }

@@ -16,6 +16,12 @@
 //! DSA mode (the yield fix-up that materialize_semantic_aliases runs when
 //! MemoryReuse is skipped).
 //!
+//! A case whose DSA_RP chain failed in materialize_semantic_aliases has no
+//! `before_dsa.py`; its address-only entry runs on the PYPTO flow's
+//! `before.py` and cannot meet that error (allocate_memory_addr does no
+//! yield fix-up and no accumulator check of its own under DSA_RP), so only
+//! its `src case` entry is on the list (the divergent accumulator phi).
+//!
 //! The test asserts that every entry of `dsa_rp_known_good.txt` still
 //! passes and prints the totals and the entries that differ.
 //! `TILEMEM_UPDATE_KNOWN_GOOD=1` rewrites the list from the current run.

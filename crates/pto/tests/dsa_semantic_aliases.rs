@@ -35,7 +35,7 @@ fn check(src: &str, want: &str) {
     assert!(!pypto.contains("pl.tile.move("), "{pypto}");
 }
 
-/// A yielded `t` cannot be retargeted onto the carry's buffer (`p` is read after `t` is written): the DSA flow keeps `t` on its own allocation and copies it into the carry window before the yield.
+/// A yielded `t` cannot be retargeted onto the carry's buffer (`p` is read after `t` is written): the DSA flow keeps `t` on its own allocation and copies it into the carry window before the yield. The second carry `q` (`b`'s bytes) lives through the whole loop, as the yield reads it every iteration: nothing in the loop takes its bytes.
 #[test]
 fn a_loop_yield_whose_carry_is_still_read_gets_a_move() {
     let src = r#"# pypto.program: P
@@ -69,8 +69,8 @@ class P:
         a: pl.Tile[[32, 32], pl.FP32, pl.MemRef(mem_vec_2, pl.const(0, pl.INT64), 4096), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [32, 32], [32, 32], target_memory=pl.Mem.Vec)
         b: pl.Tile[[32, 32], pl.FP32, pl.MemRef(mem_vec_3, pl.const(4096, pl.INT64), 4096), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [32, 32], [32, 32], target_memory=pl.Mem.Vec)
         for i, (p, q) in pl.range(4, init_values=(a, b)):
-            t: pl.Tile[[32, 32], pl.FP32, pl.MemRef(mem_vec_4, pl.const(4096, pl.INT64), 4096), pl.Mem.Vec] = pl.tile.add(p, p)
-            u: pl.Tile[[32, 32], pl.FP32, pl.MemRef(mem_vec_5, pl.const(8192, pl.INT64), 4096), pl.Mem.Vec] = pl.tile.mul(t, p)
+            t: pl.Tile[[32, 32], pl.FP32, pl.MemRef(mem_vec_4, pl.const(8192, pl.INT64), 4096), pl.Mem.Vec] = pl.tile.add(p, p)
+            u: pl.Tile[[32, 32], pl.FP32, pl.MemRef(mem_vec_5, pl.const(12288, pl.INT64), 4096), pl.Mem.Vec] = pl.tile.mul(t, p)
             s: pl.Tensor[[32, 32], pl.FP32, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 4096)] = pl.tile.store(u, [0, 0], y)
             t_mv: pl.Tile[[32, 32], pl.FP32, pl.MemRef(mem_vec_2, pl.const(0, pl.INT64), 4096), pl.Mem.Vec] = pl.tile.move(t, target_memory=pl.Mem.Vec)
             ro, so = pl.yield_(t_mv, q)

@@ -314,3 +314,119 @@ fn an_undefined_yield_value_is_a_reader_error() {
     let e = tilemem_pto::parse::parse(&src).unwrap_err();
     assert_eq!(e.label, "did you mean `w` (line 10)?");
 }
+
+/// Plans `src` with `planner` on `target` through the façade, with the
+/// report; a planning error is a fine answer, an internal error is not.
+/// A plan's report placements pass the validator and the planned program
+/// passes the independent placement check.
+fn plan_checked(src: &str, planner: PlannerMode, target: &str) -> Option<String> {
+    let mut p = tilemem_pto::parse::parse(src).expect("the input reads");
+    let soc = Soc::from_name(target).unwrap();
+    let mut opts = tilemem_pto::PlanOptions::new(soc.clone(), planner);
+    opts.dsa.node_limit = Some(10_000);
+    opts.dsa.time_limit = None;
+    opts.report = true;
+    let done = match tilemem_pto::plan(&mut p, &opts) {
+        Ok(done) => done,
+        Err(failed) => {
+            assert_ne!(
+                failed.error.kind,
+                ErrorKind::Internal,
+                "{planner:?} on {target}: {}",
+                failed.error
+            );
+            return None;
+        }
+    };
+    let report = done.report.expect("asked for");
+    for f in &report.functions {
+        for s in &f.spaces {
+            let (problem, solution) = s.placement();
+            let checked = tilemem_plan::validate(&problem, &solution);
+            assert!(
+                checked.is_ok(),
+                "{planner:?} on {target}: {}/{}: {checked:?}",
+                f.name,
+                s.space
+            );
+        }
+    }
+    let checked = tilemem_pto::report::check_placement(
+        &p,
+        &soc,
+        &tilemem_soc::DefaultPolicy,
+        opts.seed_rules,
+    );
+    assert!(checked.is_ok(), "{planner:?} on {target}: {checked:?}");
+    Some(tilemem_pto::print::print(&p))
+}
+
+const PLANNERS: [PlannerMode; 3] = [PlannerMode::Pypto, PlannerMode::DsaRp, PlannerMode::Optimal];
+const TARGETS: [&str; 4] = ["910b", "950", "310b", "none"];
+
+/// fuzz finding `plan-optimal-report-overlap`: a loop carrying a value
+/// through an `if` (one branch yields, the other does not): the optimal
+/// planner's report placed two co-live tiles at one address (its model and
+/// the independent check disagreed). The input read `w`, defined nowhere,
+/// which the reader now rejects; it reads the carry `acc` instead. Every planner now takes its separations from the one model
+/// and every output is checked.
+#[test]
+fn optimal_report_keeps_co_live_tiles_apart() {
+    let src = include_str!("data/fuzz/optimal_report_overlap.py");
+    let mut planned = 0;
+    for target in TARGETS {
+        for planner in PLANNERS {
+            planned += usize::from(plan_checked(src, planner, target).is_some());
+        }
+    }
+    // The property is not vacuous: the program plans.
+    assert!(planned > 0);
+}
+
+/// fuzz finding `plan-memref-larger-than-alloc-after-plan`: a `while`
+/// carries a value started from an untyped loop result (the tuple form
+/// `p_out, q_out = pl.yield_(...)`), so the reader cannot compare the
+/// sizes the carry joins; the yielded `w2` ([64, 65], 16640 bytes) was put
+/// on the carry's 16384-byte allocation and the output did not read back.
+/// A yielded value larger than its carry's allocation is now the input
+/// error the reader gives for typed carries, under every planner.
+#[test]
+fn a_yielded_value_larger_than_its_carry_is_an_input_error() {
+    let src = program(
+        "InCore",
+        "x: pl.Tensor[[64, 64], pl.FP32], n: pl.Scalar[pl.INDEX], out: pl.InOut[pl.Tensor[[64, 65], pl.FP32]]) -> pl.Tensor[[64, 65], pl.FP32]",
+        &[
+            "a: pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [64, 64], [64, 64], target_memory=pl.Mem.Vec)",
+            "b: pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [64, 64], [64, 64], target_memory=pl.Mem.Vec)",
+            "for k, (p, q) in pl.range(3, init_values=(a, b)):",
+            "    p2: pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec] = pl.tile.add(p, q)",
+            "    p_out, q_out = pl.yield_(p2, q)",
+            "for (w,) in pl.while_(init_values=(p_out,)):",
+            "    pl.cond(n > 0)",
+            "    w2: pl.Tile[[64, 65], pl.FP32, pl.Mem.Vec] = pl.tile.exp(w)",
+            "    w_out: pl.Tile[[64, 65], pl.FP32, pl.Mem.Vec] = pl.yield_(w2)",
+            "res: pl.Tensor[[64, 65], pl.FP32] = pl.tile.store(w_out, [0, 0], out)",
+            "return res",
+        ],
+    );
+    for target in TARGETS {
+        for planner in [
+            PlannerMode::Pypto,
+            PlannerMode::DsaRp,
+            PlannerMode::Optimal,
+            PlannerMode::Ptoas,
+        ] {
+            let mut p = tilemem_pto::parse::parse(&src).unwrap();
+            let opts = tilemem_pto::PlanOptions::new(Soc::from_name(target).unwrap(), planner);
+            let e = tilemem_pto::plan(&mut p, &opts).unwrap_err().error;
+            assert_eq!(e.kind, ErrorKind::Input, "{planner:?} on {target}: {e}");
+            assert_eq!(
+                e.message,
+                "`w2` takes 16640 bytes but the buffer `mem_vec_2` it is yielded into holds \
+                 16384: the values a loop carries or an `if` joins have one size",
+                "{planner:?} on {target}"
+            );
+            assert_eq!(e.loc.map(|l| l.line), Some(15), "{planner:?} on {target}");
+        }
+    }
+}

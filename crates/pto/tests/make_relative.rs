@@ -1,11 +1,11 @@
-//! `allocate_memory_addr::make_relative`: a laid-out function goes back to
+//! `sequential::make_relative`: a laid-out function goes back to
 //! root-relative offsets, a relative one is left alone (decided without
 //! building a layout when two roots of one space start at offset 0).
 
 mod common;
 
 use common::program;
-use tilemem_pto::passes::allocate_memory_addr::{allocate_function, make_relative};
+use tilemem_pto::passes::sequential::{allocate_function, make_relative};
 use tilemem_pto::passes::{PassContext, PlannerMode};
 use tilemem_pto::{parse, print};
 use tilemem_soc::Soc;

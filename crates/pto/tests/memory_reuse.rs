@@ -4,9 +4,9 @@
 mod common;
 
 use common::HEAD;
-use tilemem_pto::passes::memory_reuse::constraints::HazardRules;
-use tilemem_pto::passes::memory_reuse::{self, ReuseOptions};
-use tilemem_pto::passes::{DiagKind, PassContext, PlannerMode};
+use tilemem_pto::passes::analysis::{order::Lifetime, roots};
+use tilemem_pto::passes::memory_reuse;
+use tilemem_pto::passes::{DiagKind, PassContext, PlannerMode, SeedRules};
 use tilemem_soc::Soc;
 
 /// A program with one function `k` of the given decorator, parameters and
@@ -37,7 +37,7 @@ fn alloc(name: &str, space: &str, size: u64) -> String {
 
 const X: &str = "x: pl.Tensor[[64, 64], pl.FP32], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]]";
 
-fn run_on(src: &str, soc: Soc, opts: ReuseOptions) -> Result<(String, PassContext), String> {
+fn run_on(src: &str, soc: Soc, opts: SeedRules) -> Result<(String, PassContext), String> {
     let mut p = tilemem_pto::parse(src).map_err(|e| e.message.to_string())?;
     let mut ctx = PassContext::new(soc, PlannerMode::Pypto);
     memory_reuse::run_with(&mut p, &mut ctx, opts).map_err(|e| e.to_string())?;
@@ -50,8 +50,8 @@ fn reuse(src: &str) -> String {
 }
 
 fn reuse_on(src: &str, soc: Soc) -> String {
-    let (out, _) = run_on(src, soc.clone(), ReuseOptions::default()).expect("pass succeeds");
-    let (again, _) = run_on(&out, soc, ReuseOptions::default()).expect("second run succeeds");
+    let (out, _) = run_on(src, soc.clone(), SeedRules::ALL).expect("pass succeeds");
+    let (again, _) = run_on(&out, soc, SeedRules::ALL).expect("second run succeeds");
     assert_eq!(again, out, "a second run changed the program");
     out
 }
@@ -569,7 +569,7 @@ fn swapped_carries_go_through_a_scratch_buffer() {
 #[test]
 fn two_carries_on_one_buffer_are_an_error() {
     let src = two_carries("u, w").replace("init_values=(a0, b0)", "init_values=(a0, a0)");
-    let err = run_on(&src, Soc::ascend910b(), ReuseOptions::default())
+    let err = run_on(&src, Soc::ascend910b(), SeedRules::ALL)
         .err()
         .expect("the pass fails");
     assert!(err.contains("loop carries 'a' and 'b'"), "{err}");
@@ -645,7 +645,7 @@ fn accumulator_if_phi_seed_is_coalesced_onto_the_accumulator() {
 
 #[test]
 fn divergent_accumulator_phi_is_an_internal_error_not_a_move() {
-    let err = run_on(&split_k("pre"), Soc::ascend950(), ReuseOptions::default())
+    let err = run_on(&split_k("pre"), Soc::ascend950(), SeedRules::ALL)
         .err()
         .expect("the pass fails");
     assert_eq!(
@@ -709,7 +709,7 @@ fn bases_of(out: &str) -> Vec<String> {
 
 #[test]
 fn stage_copies_get_the_affordable_depth_and_a_perf_hint() {
-    let (out, ctx) = run_on(&stages(false), Soc::ascend910b(), ReuseOptions::default()).unwrap();
+    let (out, ctx) = run_on(&stages(false), Soc::ascend910b(), SeedRules::ALL).unwrap();
     // 64 KiB / 32 KiB = 2 buffers for 3 stages: residues 0, 1, 0.
     assert_eq!(
         bases_of(&out),
@@ -725,7 +725,7 @@ fn stage_copies_get_the_affordable_depth_and_a_perf_hint() {
 
 #[test]
 fn unknown_capacity_keeps_every_stage_apart() {
-    let (out, ctx) = run_on(&stages(false), Soc::no_backend(), ReuseOptions::default()).unwrap();
+    let (out, ctx) = run_on(&stages(false), Soc::no_backend(), SeedRules::ALL).unwrap();
     assert_eq!(
         bases_of(&out),
         ["mem_right_0", "mem_right_1", "mem_right_2"]
@@ -735,7 +735,7 @@ fn unknown_capacity_keeps_every_stage_apart() {
 
 #[test]
 fn depth_is_shed_when_a_coresident_tile_would_overflow() {
-    let (out, ctx) = run_on(&stages(true), Soc::ascend910b(), ReuseOptions::default()).unwrap();
+    let (out, ctx) = run_on(&stages(true), Soc::ascend910b(), SeedRules::ALL).unwrap();
     assert_eq!(
         bases_of(&out),
         ["mem_right_0", "mem_right_0", "mem_right_0"]
@@ -794,9 +794,9 @@ fn sub_range_fallback_packs_two_colive_roots_into_a_dead_arena() {
     let (legacy, _) = run_on(
         &before,
         Soc::ascend910b(),
-        ReuseOptions {
+        SeedRules {
             sub_range: false,
-            ..ReuseOptions::default()
+            ..SeedRules::ALL
         },
     )
     .unwrap();
@@ -843,13 +843,9 @@ fn written_workspace_does_not_take_a_buffer_that_died_before_it() {
     // t0 dies at mask, before tmp is defined: tmp keeps its own buffer;
     // dst (later) may still take t0's.
     assert_eq!(reuse(&before), sels_program("mem_vec_3", "mem_vec_0"));
-    let older = ReuseOptions {
-        hazards: HazardRules {
-            split_load_tpop: true,
-            written_workspace: false,
-            narrowing_casts: true,
-        },
-        ..ReuseOptions::default()
+    let older = SeedRules {
+        written_workspace: false,
+        ..SeedRules::ALL
     };
     let (out, _) = run_on(&before, Soc::ascend910b(), older).unwrap();
     assert_eq!(out, sels_program("mem_vec_0", "mem_vec_0"));
@@ -921,13 +917,9 @@ fn declared_allocations_are_closed_and_same_slot_overlap_is_an_error() {
     // c is dead-disjoint from a and b but never joins the declared buffer.
     let ok = pinned("1", true);
     assert_eq!(reuse(&ok), ok);
-    let err = run_on(
-        &pinned("0", true),
-        Soc::ascend910b(),
-        ReuseOptions::default(),
-    )
-    .err()
-    .expect("the pass fails");
+    let err = run_on(&pinned("0", true), Soc::ascend910b(), SeedRules::ALL)
+        .err()
+        .expect("the pass fails");
     assert!(
         err.contains("tiles 'a' and 'b'")
             && err.contains("slot 0 of the declared allocation 'buf'"),
@@ -935,7 +927,7 @@ fn declared_allocations_are_closed_and_same_slot_overlap_is_an_error() {
     );
     // A runtime slot index skips the check.
     let dynamic = pinned("i % 2", true).replace(X, &format!("{X}, i: pl.Scalar[pl.INDEX]"));
-    assert!(run_on(&dynamic, Soc::ascend910b(), ReuseOptions::default()).is_ok());
+    assert!(run_on(&dynamic, Soc::ascend910b(), SeedRules::ALL).is_ok());
 }
 
 // ---------------------------------------------------------------- modes and analysis API
@@ -954,21 +946,15 @@ fn lifetime_analysis_exposes_roots_and_half_open_intervals() {
     let (before, _) = chain("exp");
     let p = tilemem_pto::parse(&before).unwrap();
     let f = &p.functions[0];
-    let lt = memory_reuse::analyze(f);
+    let lt = roots::analyze(f);
     let lives: Vec<_> = lt
         .roots
         .values()
         .map(|r| (r.size, r.lifetime().unwrap()))
         .collect();
     // Indices: allocs 0, 1; a = load 2; b = exp 3; store 4.
-    assert_eq!(
-        lives[0],
-        (16384, memory_reuse::Lifetime { def: 2, last: 3 })
-    );
-    assert_eq!(
-        lives[1],
-        (16384, memory_reuse::Lifetime { def: 3, last: 4 })
-    );
+    assert_eq!(lives[0], (16384, Lifetime { def: 2, last: 3 }));
+    assert_eq!(lives[1], (16384, Lifetime { def: 3, last: 4 }));
     assert_eq!(lives[0].1.half_open(), (5, 7));
     assert_eq!(lives[1].1.half_open(), (7, 9));
     assert!(!lives[0].1.overlaps(&lives[1].1));
@@ -997,7 +983,7 @@ fn legacy_fallback_warns_but_an_oversized_buffer_does_not() {
     ]
     .concat();
     let src = incore("w: pl.InOut[pl.Tensor[[128, 128], pl.BF16]]", &body);
-    let (out, ctx) = run_on(&src, Soc::ascend910b(), ReuseOptions::default()).unwrap();
+    let (out, ctx) = run_on(&src, Soc::ascend910b(), SeedRules::ALL).unwrap();
     assert!(
         out.contains("r1: pl.Tile[[192, 128], pl.BF16, pl.MemRef(mem_right_1,"),
         "{out}"
@@ -1012,7 +998,7 @@ fn legacy_fallback_warns_but_an_oversized_buffer_does_not() {
     let big = src
         .replace("49152", "98304")
         .replace("[192, 128]", "[384, 128]");
-    let (_, ctx) = run_on(&big, Soc::ascend910b(), ReuseOptions::default()).unwrap();
+    let (_, ctx) = run_on(&big, Soc::ascend910b(), SeedRules::ALL).unwrap();
     assert!(ctx.diagnostics.is_empty(), "{:?}", ctx.diagnostics);
 }
 
@@ -1051,7 +1037,7 @@ fn shedding_prefers_the_group_with_the_largest_slot() {
         "w: pl.InOut[pl.Tensor[[128, 128], pl.BF16]]",
         &body.concat(),
     );
-    let (out, ctx) = run_on(&src, Soc::ascend910b(), ReuseOptions::default()).unwrap();
+    let (out, ctx) = run_on(&src, Soc::ascend910b(), SeedRules::ALL).unwrap();
     let base = |n: &str| {
         out.lines()
             .find(|l| l.trim_start().starts_with(&format!("{n}:")))
@@ -1226,7 +1212,7 @@ fn tensor_loop_carries_keep_their_own_memref_without_copies() {
 
 #[test]
 fn constraints_list_every_hard_separation_for_dsa_rp() {
-    use tilemem_pto::passes::memory_reuse::constraints::{self, SeparationReason};
+    use tilemem_pto::passes::analysis::constraints::{self, SeparationReason};
     // recip forbids b on a's buffer; the pinned buffer is apart from both.
     let src = incore(
         X,
@@ -1244,8 +1230,8 @@ fn constraints_list_every_hard_separation_for_dsa_rp() {
     );
     let p = tilemem_pto::parse(&src).unwrap();
     let f = &p.functions[0];
-    let lt = memory_reuse::analyze(f);
-    let c = constraints::collect(f, &lt, &Soc::ascend910b(), HazardRules::default());
+    let lt = roots::analyze(f);
+    let c = constraints::collect(f, &lt, &Soc::ascend910b(), SeedRules::ALL);
     let seps: Vec<_> = c
         .all_separations(&lt)
         .into_iter()
@@ -1278,12 +1264,12 @@ fn constraints_list_every_hard_separation_for_dsa_rp() {
 
 #[test]
 fn stage_pairs_keep_every_copy_apart_at_full_depth() {
-    use tilemem_pto::passes::memory_reuse::constraints;
+    use tilemem_pto::passes::analysis::constraints;
     let src = stages(false);
     let p = tilemem_pto::parse(&src).unwrap();
     let f = &p.functions[0];
-    let lt = memory_reuse::analyze(f);
-    let c = constraints::collect(f, &lt, &Soc::ascend910b(), HazardRules::default());
+    let lt = roots::analyze(f);
+    let c = constraints::collect(f, &lt, &Soc::ascend910b(), SeedRules::ALL);
     let pairs: Vec<String> = c
         .stage_pairs(&lt)
         .into_iter()

@@ -11,8 +11,8 @@ use std::fs;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-use tilemem_pto::passes::memory_reuse::constraints::HazardRules;
-use tilemem_pto::passes::memory_reuse::{self, ReuseOptions};
+use tilemem_pto::passes::memory_reuse;
+use tilemem_pto::passes::SeedRules;
 use tilemem_pto::passes::{PassContext, PlannerMode};
 use tilemem_soc::Soc;
 
@@ -135,7 +135,7 @@ fn target_of(meta: &str) -> Soc {
 }
 
 /// Runs the pass; `Ok(printed)` or `Err(message)`.
-pub fn run(src: &str, soc: Soc, opts: ReuseOptions) -> Result<String, String> {
+pub fn run(src: &str, soc: Soc, opts: SeedRules) -> Result<String, String> {
     let mut p = tilemem_pto::parse(src).map_err(|e| format!("parse: {}", e.message))?;
     let mut ctx = PassContext::new(soc, PlannerMode::Pypto);
     memory_reuse::run_with(&mut p, &mut ctx, opts).map_err(|e| e.to_string())?;
@@ -148,7 +148,7 @@ fn check(
     want: &Path,
     err: &Path,
     soc: Soc,
-    opts: ReuseOptions,
+    opts: SeedRules,
     verbose: bool,
 ) -> bool {
     let Ok(src) = fs::read_to_string(before) else {
@@ -238,18 +238,15 @@ fn reference_cases_and_kernels() {
             &d.join("after_reuse.py"),
             &d.join("after_reuse.error.txt"),
             target_of(&meta),
-            ReuseOptions::default(),
+            SeedRules::ALL,
             verbose,
         );
         if !ok {
             // The reference data predates the seed's two newest hazards.
-            let older = ReuseOptions {
-                hazards: HazardRules {
-                    split_load_tpop: false,
-                    written_workspace: false,
-                    narrowing_casts: true,
-                },
-                ..ReuseOptions::default()
+            let older = SeedRules {
+                split_load_tpop: false,
+                written_workspace: false,
+                ..SeedRules::ALL
             };
             if check(
                 &name,
@@ -279,7 +276,7 @@ fn reference_cases_and_kernels() {
             &k.join("34_after_MemoryReuse.py"),
             &k.join("none.error.txt"),
             target_of(&meta),
-            ReuseOptions::default(),
+            SeedRules::ALL,
             verbose,
         );
         if ok { &mut passed } else { &mut failed }.push(name);

@@ -6,7 +6,7 @@
 mod common;
 
 use common::program;
-use tilemem_pto::passes::dsa_rp::{self, DsaOptions, SpaceReport};
+use tilemem_pto::passes::dsa_rp::{DsaOptions, SpaceReport};
 use tilemem_pto::passes::{PassContext, PlannerMode};
 use tilemem_pto::{parse, print};
 use tilemem_soc::Soc;
@@ -46,7 +46,14 @@ fn run(src: &str, nodes: u64) -> (String, Vec<SpaceReport>, Vec<String>) {
         time_limit: None,
         ..DsaOptions::default()
     };
-    let reports = dsa_rp::run_with(&mut p, &mut cx, &opts).unwrap();
+    cx.dsa = opts;
+    tilemem_pto::passes::run_pass(
+        tilemem_pto::passes::PassId::AllocateMemoryAddr,
+        &mut p,
+        &mut cx,
+    )
+    .unwrap();
+    let reports = std::mem::take(&mut cx.dsa_reports);
     let diags = cx.diagnostics.iter().map(|d| d.to_string()).collect();
     (print(&p), reports, diags)
 }

@@ -10,7 +10,8 @@ mod counting;
 use std::sync::atomic::Ordering;
 
 use counting::{LIVE, PEAK};
-use tilemem_pto::passes::{run_pipeline, PassContext, PassId, PlannerMode};
+use tilemem_pto::passes::PlannerMode;
+use tilemem_pto::PlanOptions;
 use tilemem_soc::Soc;
 
 // (`counting` installs itself as the global allocator.)
@@ -53,20 +54,19 @@ fn extra_peak<T>(work: impl FnOnce() -> T) -> (T, usize) {
 fn the_summary_needs_under_5_percent_of_the_plans_heap() {
     let text = kernel(20_000);
     let soc = Soc::ascend910b();
-    let pipeline = PassId::default_pipeline(PlannerMode::Pypto);
     let plan = |record: bool| {
         let mut p = tilemem_pto::parse(&text).unwrap();
-        let mut ctx = PassContext::new(soc.clone(), PlannerMode::Pypto);
-        ctx.summary = record.then(Vec::new);
-        run_pipeline(&mut p, &mut ctx, &pipeline).unwrap();
-        (p, ctx.summary)
+        let mut opts = PlanOptions::new(soc.clone(), PlannerMode::Pypto);
+        opts.summary = record;
+        let done = tilemem_pto::plan(&mut p, &opts).unwrap();
+        (p, done.summary)
     };
     let ((_, none), quiet_peak) = extra_peak(|| plan(false));
     assert!(none.is_none());
     let ((program, recorded), plan_peak) = extra_peak(|| plan(true));
     let recorded = recorded.unwrap();
-    // What the placement check recorded is what a separate analysis of the
-    // planned program finds, and what the full report says.
+    // What the façade computed is what a separate analysis of the planned
+    // program finds, and what the full report says.
     let (computed, computed_peak) =
         extra_peak(|| tilemem_pto::report::summary(&program, &soc, true));
     assert_eq!(recorded, computed);

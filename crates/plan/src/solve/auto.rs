@@ -63,6 +63,7 @@ impl Solver for Auto {
         let meter = Meter::new(budget);
         let mut out = auto_run(problem, budget, &meter);
         out.cut_short = meter.spent();
+        out.work = meter.used();
         out
     }
 }
@@ -253,6 +254,7 @@ fn finish(
         proven_infeasible: infeasible,
         solver,
         cut_short: false,
+        work: 0,
         elapsed: start.elapsed(),
     }
 }

@@ -40,6 +40,7 @@ impl Solver for Canonical {
         let meter = Meter::new(budget);
         let mut out = canonical_run(problem, budget, &meter, self.name());
         out.cut_short = meter.spent();
+        out.work = meter.used();
         out
     }
 }

@@ -79,6 +79,7 @@ impl Solver for Exact {
         let meter = Meter::new(budget);
         let mut out = exact_run(problem, budget, &meter, self.name());
         out.cut_short = meter.spent();
+        out.work = meter.used();
         out
     }
 }
@@ -1257,6 +1258,21 @@ impl<'a> Dfs<'a> {
         ok
     }
 
+    /// After the target dropped below a placement just completed: the
+    /// sections now above the target (finished ones included, which
+    /// section inference no longer reads) doom every open frame, so a
+    /// frame whose component does not hold them all failed for a reason
+    /// outside it, and its state must not be cached as failed.
+    fn taint_over_target(&mut self) {
+        let over = |s: &usize| self.floor[*s] + self.rem[*s] > self.target;
+        let sections = self.part.sections;
+        let Some(lo) = (0..sections).find(over) else {
+            return;
+        };
+        let hi = (0..sections).rev().find(over).expect("found one") + 1;
+        self.taint_outside(lo as u32, hi as u32);
+    }
+
     /// Marks every open frame whose component does not contain sections
     /// `[lo, hi)` (all frames when the range is empty) as tainted.
     fn taint_outside(&mut self, lo: u32, hi: u32) {
@@ -1459,6 +1475,7 @@ impl<'a> Dfs<'a> {
                 }
                 self.target = *best_h - 1;
                 self.recheck = true;
+                self.taint_over_target();
                 continue;
             }
             if !self.open() {

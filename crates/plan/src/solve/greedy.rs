@@ -12,6 +12,7 @@
 use std::time::Instant;
 
 use super::geom::{align_up, best_fit, conflict_lists, first_fit, sorted_reserved, TimeIndex};
+use super::occupancy::Occupancy;
 use super::skyline;
 use super::{fallback, outcome_with_bound, Budget, Meter, Outcome, Solver};
 use crate::bound::lower_bound;
@@ -84,6 +85,7 @@ fn run(problem: &Problem, fit: Fit, name: &'static str, meter: &Meter) -> Outcom
         out.proven_infeasible = true;
     }
     out.cut_short = meter.spent();
+    out.work = meter.used();
     out
 }
 
@@ -166,6 +168,58 @@ enum Pass {
     Cut { offsets: Vec<u64>, placed: usize },
 }
 
+/// Buffers live at once, on average over time, from which first-fit takes
+/// merged byte ranges ([`Occupancy`]) rather than every buffer met.
+const CROWDED: u128 = 64;
+
+/// True for a plain problem (no pairs, pins or reserved ranges) with
+/// [`CROWDED`] buffers or more live at once on average over its time span
+/// (summed lifetimes over the span: linear work, no sort).
+fn crowded(problem: &Problem) -> bool {
+    if !problem.conflicts.is_empty()
+        || !problem.compatible.is_empty()
+        || !problem.reserved.is_empty()
+        || problem.len() < 2 * CROWDED as usize
+    {
+        return false;
+    }
+    let (mut first, mut last, mut lives) = (u64::MAX, 0u64, 0u128);
+    for b in &problem.buffers {
+        if b.fixed_offset.is_some() {
+            return false;
+        }
+        if b.size > 0 && b.lower < b.upper {
+            first = first.min(b.lower);
+            last = last.max(b.upper);
+            lives += (b.upper - b.lower) as u128;
+        }
+    }
+    first < last && lives >= CROWDED * (last - first) as u128
+}
+
+/// First-fit in `order` over merged byte ranges: the placement of the
+/// time-index pass, with work per buffer that grows with the ranges met,
+/// not with the buffers live with it (see [`Occupancy`]). For problems
+/// [`crowded`] accepts.
+fn first_fit_crowded(problem: &Problem, order: &[u32], meter: &Meter) -> Pass {
+    let b = &problem.buffers;
+    let mut occupancy = Occupancy::new(b.iter().filter(|x| x.size > 0).map(|x| (x.lower, x.upper)));
+    let mut offsets = vec![0u64; b.len()];
+    for (k, &i) in order.iter().enumerate() {
+        let x = &b[i as usize];
+        if x.size == 0 {
+            continue;
+        }
+        let (o, examined) = occupancy.first_fit(x.lower, x.upper, x.size, x.align);
+        if !meter.charge_obstacles(examined) {
+            return Pass::Cut { offsets, placed: k };
+        }
+        offsets[i as usize] = o;
+        occupancy.insert(x.lower, x.upper, o, o + x.size);
+    }
+    Pass::Done(offsets)
+}
+
 /// Completes a cut pass: `order[..placed]` keep their offsets, the rest
 /// go in order on the skyline of their lifetimes ([`skyline::complete`]),
 /// avoiding reserved ranges, pinned buffers not yet placed and their placed
@@ -216,6 +270,9 @@ fn complete_rest(
 
 /// The greedy pass behind [`place_in_order`] and [`place_or_complete`].
 fn pass(problem: &Problem, order: &[u32], fit: Fit, meter: &Meter) -> Pass {
+    if fit == Fit::First && crowded(problem) {
+        return first_fit_crowded(problem, order, meter);
+    }
     let n = problem.buffers.len();
     let mut index = TimeIndex::new(problem);
     let reserved = sorted_reserved(problem);

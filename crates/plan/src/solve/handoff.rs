@@ -11,9 +11,10 @@
 //!
 //! Pinned buffers keep their offsets; the others are placed one at a time
 //! in a fixed order. For each buffer the
-//! candidate offsets are the reserved end and the 32-byte aligned tops of
-//! the already placed *neighbours* (buffers it has a hard pair or a soft
-//! pair with); a candidate is feasible when it stays within the capacity
+//! candidate offsets are the reserved end and the tops of the already
+//! placed *neighbours* (buffers it has a hard pair or a soft pair with),
+//! rounded up to the buffer's own alignment (data of the problem, as every
+//! solver takes it); a candidate is feasible when it stays within the capacity
 //! and overlaps no placed hard partner. Among feasible candidates the one
 //! with the least added handoff penalty wins, then the lowest offset.
 //!
@@ -30,18 +31,11 @@
 use std::collections::BTreeMap;
 use std::time::Instant;
 
+use super::geom::align_up;
 use super::geom::TimeIndex;
 use super::skyline;
 use super::{fallback, outcome_from, Budget, Meter, Outcome, Solver};
 use crate::problem::Problem;
-
-/// PyPTO's address alignment: candidate tops are rounded up to it first
-/// (as PyPTO does), then to the buffer's own alignment.
-const ALIGN: u64 = 32;
-
-fn align_up(x: u64, align: u64) -> u64 {
-    super::geom::align_up(super::geom::align_up(x, ALIGN), align)
-}
 
 /// The handoff greedy as a [`Solver`].
 #[derive(Clone, Copy, Debug, Default)]
@@ -69,6 +63,7 @@ impl Solver for Handoff {
         }
         let mut out = outcome_from(problem, offsets, self.name(), start);
         out.cut_short = meter.spent();
+        out.work = meter.used();
         out
     }
 }

@@ -26,6 +26,7 @@ pub mod handoff;
 mod meter;
 mod mm;
 pub mod mt;
+mod occupancy;
 mod pairs;
 mod portfolio;
 mod sequential;
@@ -35,6 +36,7 @@ mod trace;
 pub use auto::Auto;
 pub use canonical::Canonical;
 pub use exact::Exact;
+pub(crate) use geom::first_fit;
 pub use greedy::{BestFit, FirstFit};
 pub use handoff::Handoff;
 pub use meter::Clock;
@@ -316,6 +318,9 @@ pub struct Outcome {
     /// The time or work budget ran out before the solver finished: the
     /// placement is the best one completed by then.
     pub cut_short: bool,
+    /// Units of work the solve used (see [`Budget::node_limit`]): unlike
+    /// `elapsed`, the same on every machine and under any load.
+    pub work: u64,
     /// Wall-clock time spent.
     pub elapsed: Duration,
 }
@@ -415,6 +420,7 @@ pub(crate) fn exact_counted(problem: &Problem, budget: &Budget) -> (Outcome, u64
     let meter = Meter::new(budget);
     let mut out = exact::exact_run(problem, budget, &meter, "exact");
     out.cut_short = meter.spent();
+    out.work = meter.used();
     (out, meter.used())
 }
 
@@ -453,6 +459,7 @@ pub(crate) fn outcome_with_bound(
         proven_infeasible: false,
         solver,
         cut_short: false,
+        work: 0,
         elapsed: Duration::ZERO,
     };
     if let Some(offsets) = offsets {

@@ -59,6 +59,7 @@ impl Solver for Portfolio {
         if searchable_base(problem).is_none() {
             let mut out = super::exact::exact_run(problem, budget, &meter, "portfolio/exact");
             out.cut_short = meter.spent();
+            out.work = meter.used();
             return out;
         }
         let mut out = match best_greedy(problem, &meter) {
@@ -71,6 +72,7 @@ impl Solver for Portfolio {
             }
         };
         out.cut_short = meter.spent();
+        out.work = meter.used();
         out
     }
 }
@@ -281,6 +283,7 @@ impl Solver for MiniMalloc {
             out.proven_optimal = true;
         }
         out.cut_short = meter.spent();
+        out.work = meter.used();
         out
     }
 }

@@ -11,9 +11,9 @@
 //!
 //! # How
 //! Time is cut into sections (instants themselves when they are dense, as
-//! in traces; else at every lifetime end), and an array of blocks of
-//! sections holds the highest end in use per section (range "raise to at
-//! least" updates, range maximum queries, over flat arrays). Each
+//! in traces; else at every lifetime end), and a segment tree holds the
+//! highest end in use per section (range "raise to at least" updates,
+//! range maximum queries, `O(log sections)` each). Each
 //! remaining buffer, in the pass's order, goes at the lowest offset at or
 //! above the skyline of its lifetime that avoids the global obstacles
 //! (reserved ranges, pinned buffers not yet placed) and the byte ranges of
@@ -23,11 +23,10 @@
 //! # Guarantees
 //! Every completed buffer lies above every buffer live with it (placed or
 //! completed earlier), apart from the given partners and obstacles: the
-//! placement stays valid (capacity aside). Work is linear in the buffers,
-//! pairs and the sections their lifetimes cover (plus a sort of the
-//! lifetime ends when instants are sparse) and not charged to the spent
-//! meter: it is a bounded epilogue, cheaper per buffer than the pass it
-//! completes.
+//! placement stays valid (capacity aside). Work is the buffers and pairs
+//! times the logarithm of the sections (plus a sort of the lifetime ends
+//! when instants are sparse) and not charged to the spent meter: it is a
+//! bounded epilogue, cheaper per buffer than the pass it completes.
 
 use crate::problem::Problem;
 
@@ -39,20 +38,18 @@ enum Times {
     Cut(Vec<u64>),
 }
 
-/// Sections per block of the [`Skyline`].
-const BLOCK: usize = 64;
-
-/// Highest end in use per time section, with range updates and queries in
-/// blocks of [`BLOCK`] sections: `O(BLOCK + sections / BLOCK)` each, over
-/// flat arrays (a segment tree over a million sections spends its time in
-/// cache misses).
+/// Highest end in use per time section, with range updates and queries
+/// in `O(log sections)` over a segment tree kept in flat arrays: a
+/// trace's long-lived buffers span most of its sections, so work linear
+/// in the span (or in the blocks of it) is quadratic over the trace.
 struct Skyline {
     times: Times,
-    /// Per section: highest end raised on it alone.
-    section: Vec<u64>,
-    /// Per block: a raise applied to all of its sections.
-    raise: Vec<u64>,
-    /// Per block: the maximum over its sections, its raise included.
+    /// Leaves (a power of two at least the number of sections).
+    leaves: usize,
+    /// Per node: a raise applied to all of its sections.
+    tag: Vec<u64>,
+    /// Per node: the maximum over its sections, its own tags included
+    /// (not those of its ancestors).
     top: Vec<u64>,
 }
 
@@ -67,7 +64,7 @@ impl Skyline {
         }
         // Dense instants (traces: about one per buffer) are sections as
         // they are; sparse ones are cut at every lifetime end (a sort).
-        let times = if count == 0 || t1 - t0 <= 4 * count + BLOCK as u64 {
+        let times = if count == 0 || t1 - t0 <= 4 * count + 64 {
             Times::Dense(t0.min(t1))
         } else {
             let mut times: Vec<u64> = live.flat_map(|b| [b.lower, b.upper]).collect();
@@ -80,12 +77,12 @@ impl Skyline {
             Times::Cut(t) => t.len().saturating_sub(1),
         }
         .max(1);
-        let blocks = n.div_ceil(BLOCK);
+        let leaves = n.next_power_of_two();
         Skyline {
             times,
-            section: vec![0; n],
-            raise: vec![0; blocks],
-            top: vec![0; blocks],
+            leaves,
+            tag: vec![0; 2 * leaves],
+            top: vec![0; 2 * leaves],
         }
     }
 
@@ -104,39 +101,66 @@ impl Skyline {
         }
     }
 
-    /// Highest end in use at some instant of sections `[a, z)`.
+    /// Highest end in use at some instant of sections `[a, z)`: the tops
+    /// of the range's canonical nodes and the tags of their ancestors,
+    /// which all lie on the paths from sections `a` and `z - 1` to the
+    /// root.
     fn height(&self, (a, z): (usize, usize)) -> u64 {
+        if a >= z {
+            return 0;
+        }
         let mut h = 0;
-        let mut k = a;
-        while k < z {
-            let blk = k / BLOCK;
-            let end = ((blk + 1) * BLOCK).min(z);
-            if k == blk * BLOCK && end == (blk + 1) * BLOCK {
-                h = h.max(self.top[blk]);
-            } else {
-                h = h.max(self.raise[blk]);
-                h = self.section[k..end].iter().fold(h, |m, &x| m.max(x));
+        let (mut l, mut r) = (a + self.leaves, z + self.leaves);
+        while l < r {
+            if l & 1 == 1 {
+                h = h.max(self.top[l]);
+                l += 1;
             }
-            k = end;
+            if r & 1 == 1 {
+                r -= 1;
+                h = h.max(self.top[r]);
+            }
+            l >>= 1;
+            r >>= 1;
+        }
+        for leaf in [a + self.leaves, z - 1 + self.leaves] {
+            let mut v = leaf >> 1;
+            while v >= 1 {
+                h = h.max(self.tag[v]);
+                v >>= 1;
+            }
         }
         h
     }
 
-    /// Raises the skyline of sections `[a, z)` to at least `to`.
+    /// Raises the skyline of sections `[a, z)` to at least `to`: tags on
+    /// the canonical nodes, tops on them and on every node holding
+    /// section `a` or `z - 1`.
     fn raise(&mut self, (a, z): (usize, usize), to: u64) {
-        let mut k = a;
-        while k < z {
-            let blk = k / BLOCK;
-            let end = ((blk + 1) * BLOCK).min(z);
-            if k == blk * BLOCK && end == (blk + 1) * BLOCK {
-                self.raise[blk] = self.raise[blk].max(to);
-            } else {
-                for x in &mut self.section[k..end] {
-                    *x = (*x).max(to);
-                }
+        if a >= z {
+            return;
+        }
+        let (mut l, mut r) = (a + self.leaves, z + self.leaves);
+        while l < r {
+            if l & 1 == 1 {
+                self.tag[l] = self.tag[l].max(to);
+                self.top[l] = self.top[l].max(to);
+                l += 1;
             }
-            self.top[blk] = self.top[blk].max(to);
-            k = end;
+            if r & 1 == 1 {
+                r -= 1;
+                self.tag[r] = self.tag[r].max(to);
+                self.top[r] = self.top[r].max(to);
+            }
+            l >>= 1;
+            r >>= 1;
+        }
+        for leaf in [a + self.leaves, z - 1 + self.leaves] {
+            let mut v = leaf >> 1;
+            while v >= 1 {
+                self.top[v] = self.top[v].max(to);
+                v >>= 1;
+            }
         }
     }
 }
@@ -233,6 +257,35 @@ mod tests {
             assert_eq!(s.height(at(&s, 2, 3)), 5);
             assert_eq!(s.height(at(&s, 8, 10)), 4);
             assert_eq!(s.height(at(&s, 5, 5)), 0);
+        }
+    }
+
+    /// Random raises and queries against a plain array per section.
+    #[test]
+    fn skyline_matches_a_plain_array() {
+        let mut rng = crate::gen::Rng(3);
+        for n in [1u64, 2, 3, 7, 64, 100, 1000] {
+            // One buffer per instant: the instants are the sections.
+            let mut p = Problem::new();
+            for t in 0..n {
+                p.push(Buffer::new(1, t, t + 1));
+            }
+            let mut s = Skyline::new(&p);
+            let mut plain = vec![0u64; n as usize];
+            for _ in 0..300 {
+                let a = rng.below(n);
+                let z = a + 1 + rng.below(n - a);
+                let span = s.span(a, z);
+                let want = plain[a as usize..z as usize].iter().copied().max().unwrap();
+                assert_eq!(s.height(span), want, "n {n} [{a}, {z})");
+                if rng.below(2) == 0 {
+                    let to = rng.below(1000);
+                    s.raise(span, to);
+                    for x in &mut plain[a as usize..z as usize] {
+                        *x = (*x).max(to);
+                    }
+                }
+            }
         }
     }
 

@@ -29,7 +29,8 @@
 
 use crate::ir::{Expr, Function, Program, StmtId, StmtKind, Type, VarId};
 use crate::passes::analysis::reserve::{self, Reserve};
-use crate::passes::{run_pipeline, ErrorKind, PassContext, PassError, PassId, PlannerMode};
+use crate::passes::{ErrorKind, PassError, PassId, PlannerMode};
+use crate::plan::PlanOptions;
 use crate::report;
 use std::collections::{BTreeMap, HashMap};
 
@@ -104,7 +105,8 @@ pub struct SpaceExplain {
     pub reserved: u64,
     /// Largest co-live total of the tiles (without reserved windows).
     pub co_live: u64,
-    /// Program position of the peak instant (1-based statement index).
+    /// Program position of the peak instant (1-based statement index in
+    /// program order, comments and blank lines not counted).
     pub peak_at: u64,
     /// Source line of the peak statement (0 when unknown).
     pub peak_line: u32,
@@ -173,11 +175,12 @@ pub fn replan(
     planner: PlannerMode,
 ) -> Result<report::Report, PassError> {
     let mut p = program.clone();
-    let mut ctx = PassContext::new(soc.clone(), planner);
-    let passes = PassId::default_pipeline(planner);
-    run_pipeline(&mut p, &mut ctx, &passes)?;
-    let addressed = planner != PlannerMode::Ptoas;
-    Ok(report::build(&p, soc, addressed))
+    let mut opts = PlanOptions::new(soc.clone(), planner);
+    opts.report = true;
+    match crate::plan(&mut p, &opts) {
+        Ok(done) => Ok(done.report.unwrap_or_else(|| report::build(&p, soc, false))),
+        Err(failed) => Err(failed.error),
+    }
 }
 
 /// `program` with storage but no sharing yet (after `init_memref` and
@@ -188,12 +191,9 @@ pub fn before_sharing(
     planner: PlannerMode,
 ) -> Result<Program, PassError> {
     let mut early = program.clone();
-    let mut ctx = PassContext::new(soc.clone(), planner);
-    run_pipeline(
-        &mut early,
-        &mut ctx,
-        &[PassId::InitMemref, PassId::MaterializeSemanticAliases],
-    )?;
+    let mut opts = PlanOptions::new(soc.clone(), planner);
+    opts.passes = Some(vec![PassId::InitMemref, PassId::MaterializeSemanticAliases]);
+    crate::plan(&mut early, &opts).map_err(|f| f.error)?;
     Ok(early)
 }
 
@@ -238,24 +238,32 @@ pub fn explain(
         };
         let walk = f.walk();
         let reserves = reserves(f);
+        let values = report::live_values(f);
+        let order = crate::passes::analysis::order::ProgramOrder::build(f);
         for sr in &fr.spaces {
             let reserved: u64 = reserves
                 .iter()
                 .filter(|r| r.space.name() == sr.space)
                 .map(|r| r.size)
                 .sum();
-            let pk = peak(sr);
-            let (peak_at, co_live) = (pk.statement, pk.total);
-            let mut live: Vec<LiveTile> = pk
-                .live
+            // The values live together (the report's lower bound), not the
+            // family hulls the report draws.
+            let here: Vec<&report::LiveValue> = values
                 .iter()
-                .map(|&i| live_tile(f, &sr.buffers[i]))
+                .filter(|v| v.space.name() == sr.space)
                 .collect();
+            let pk = peak_of(&values_problem(&here));
+            let (peak_at, co_live) = (pk.statement + 1, pk.total.max(sr.lower_bound));
+            let mut live: Vec<LiveTile> = pk.live.iter().map(|&i| value_tile(f, here[i])).collect();
             live.sort_by(|a, b| b.bytes.cmp(&a.bytes).then(a.name.cmp(&b.name)));
-            let (peak_line, peak_stmt) = statement_at(f, &walk, peak_at);
-            let peak_col = walk
-                .get(peak_at.saturating_sub(1) as usize)
-                .map_or(0, |&(_, st)| f.pos_of(st).col);
+            let peak_stmt_id = walk
+                .iter()
+                .find(|&&(_, s)| u64::from(order.index[s]) == pk.statement && !is_trivia(f, s))
+                .map(|&(_, s)| s);
+            let (peak_line, peak_stmt) = peak_stmt_id
+                .map(|s| (f.pos_of(s).line, stmt_label(f, s)))
+                .unwrap_or((0, String::new()));
+            let peak_col = peak_stmt_id.map_or(0, |s| f.pos_of(s).col);
             let capacity = target_space_capacity(soc, &sr.space).or(sr.capacity);
             let (planned_bytes, fits) = match &planned {
                 Ok(r) => {
@@ -425,6 +433,30 @@ pub fn live_tile(f: &Function, b: &report::BufferReport) -> LiveTile {
     }
 }
 
+/// The values of one space as a placement problem (bytes and lifetimes
+/// only), for [`peak_of`].
+fn values_problem(values: &[&report::LiveValue]) -> tilemem_plan::Problem {
+    let mut p = tilemem_plan::Problem::new();
+    for v in values {
+        p.push(tilemem_plan::Buffer::new(v.bytes, v.live.0, v.live.1));
+    }
+    p
+}
+
+/// The facts of one value: the tile defining it, its bytes and lifetime.
+fn value_tile(f: &Function, v: &report::LiveValue) -> LiveTile {
+    let tile = f.ty(v.var).and_then(Type::as_tile);
+    LiveTile {
+        name: f.vars[v.var].name.to_string(),
+        bytes: v.bytes,
+        shape: tile.map_or(String::new(), |t| shape_text(&t.shape)),
+        dtype: tile.map_or(String::new(), |t| t.dtype.name().to_string()),
+        line: def_line(f, v.var).unwrap_or(0),
+        def: v.live.0 / 2,
+        last: v.live.1.saturating_sub(1) / 2,
+    }
+}
+
 /// Source line of the statement defining `v`.
 pub fn def_line(f: &Function, v: VarId) -> Option<u32> {
     match f.vars[v].def {
@@ -449,6 +481,11 @@ pub fn statement_at(f: &Function, walk: &[(crate::ir::Block, StmtId)], at: u64) 
     walk.get(at.saturating_sub(1) as usize)
         .map(|&(_, s)| (f.pos_of(s).line, stmt_label(f, s)))
         .unwrap_or((0, String::new()))
+}
+
+/// A comment or blank line (no program-order index of its own).
+fn is_trivia(f: &Function, s: StmtId) -> bool {
+    matches!(f.stmts[s].kind, StmtKind::Comment(_) | StmtKind::Blank)
 }
 
 fn stmt_label(f: &Function, s: StmtId) -> String {

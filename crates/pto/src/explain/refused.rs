@@ -14,12 +14,15 @@ use crate::ir::Function;
 ///
 /// One call analyses the function once for all its spaces.
 pub fn refused_sharings(f: &Function, soc: &Soc) -> BTreeMap<MemSpace, Vec<RefusedSharing>> {
-    use crate::passes::memory_reuse::constraints::{collect, HazardRules, SeparationReason};
-    use crate::passes::memory_reuse::lifetime::analyze;
-    let lt = analyze(f);
-    let c = collect(f, &lt, soc, HazardRules::default());
+    use crate::passes::analysis::constraints::SeparationReason;
+    use crate::passes::analysis::model::Model;
+    use crate::passes::SeedRules;
+    let Ok(model) = Model::build(f, soc, SeedRules::ALL) else {
+        return BTreeMap::new();
+    };
+    let lt = &model.lt;
     let mut out: BTreeMap<MemSpace, Vec<RefusedSharing>> = BTreeMap::new();
-    for sep in c.all_separations(&lt) {
+    for sep in model.separations() {
         let (ra, rb) = (&lt.roots[sep.a], &lt.roots[sep.b]);
         let (Some(la), Some(lb)) = (ra.lifetime(), rb.lifetime()) else {
             continue;
@@ -30,14 +33,22 @@ pub fn refused_sharings(f: &Function, soc: &Soc) -> BTreeMap<MemSpace, Vec<Refus
         let (Some(&ma), Some(&mb)) = (lt.members(sep.a).first(), lt.members(sep.b).first()) else {
             continue;
         };
-        // The rule is about the statement that writes the later buffer.
+        // The rule is about the statement the model names; without one
+        // (a declared allocation), the statement writing the later buffer.
         let later = if la.def >= lb.def { ma } else { mb };
-        let line = def_line(f, later).unwrap_or(0);
-        let writer = match f.vars[later].def {
-            crate::ir::VarDef::Stmt(s) => f.stmts[s].call().map(|c| c.op_name().to_string()),
+        let at = sep.at.or(match f.vars[later].def {
+            crate::ir::VarDef::Stmt(s) => Some(s),
             _ => None,
-        }
-        .unwrap_or_else(|| "its writer".into());
+        });
+        let line = at
+            .map(|s| f.pos_of(s).line)
+            .filter(|&l| l > 0)
+            .or_else(|| def_line(f, later))
+            .unwrap_or(0);
+        let writer = at
+            .and_then(|s| f.stmts[s].call())
+            .map(|c| c.op_name().to_string())
+            .unwrap_or_else(|| "its writer".into());
         let rule = match sep.reason {
             SeparationReason::NoAlias => {
                 format!("no-alias rule of {writer} at line {line} (its output may not share its input's bytes)")

@@ -7,7 +7,8 @@ use super::{def_line, failed_usage, replan, reserves, shape_text, used};
 use super::{LiveTile, Remedy, SpaceExplain};
 use crate::ir::{Block, Expr, Function, Program, StmtId, Type, VarId};
 use crate::passes::analysis::reserve::Reserve;
-use crate::passes::{PassContext, PlannerMode};
+use crate::passes::PlannerMode;
+use tilemem_soc::MemoryAllocatorPolicy;
 
 /// How many re-plans the remedies of one [`explain`] call may run. Each
 /// re-plan is a whole pipeline run, so a large program would otherwise
@@ -185,9 +186,7 @@ pub(super) fn remedies(
         // the re-plans use (what follows the window starts at an aligned
         // address, so a finer step gives nothing back), that still fits,
         // probably the one that gives back exactly the missing bytes.
-        let step = PassContext::new(soc.clone(), planner)
-            .policy
-            .alignment(r.space);
+        let step = tilemem_soc::DefaultPolicy.alignment(r.space);
         let guess = r.size.saturating_sub(missing) / step;
         if let Some((size, b)) = largest_fitting(r.size / step, guess, |k| {
             fits(&with_size(k * step), soc, planner, s)
@@ -228,7 +227,7 @@ pub(super) fn remedies(
         };
         let t = LiveTile {
             name: name.clone(),
-            bytes: tt.static_bytes().unwrap_or(0),
+            bytes: tt.storage_bytes(soc).unwrap_or(0),
             shape: shape_text(&tt.shape),
             dtype: tt.dtype.name().to_string(),
             line: def_line(f, v).unwrap_or(0),
@@ -266,7 +265,7 @@ pub(super) fn remedies(
             let p = with_rows(r);
             let new_tile = p.functions[fidx].ty(v).and_then(Type::as_tile);
             let new_shape = new_tile.map_or(String::new(), |tt| shape_text(&tt.shape));
-            let new_bytes = new_tile.and_then(|tt| tt.static_bytes()).unwrap_or(0);
+            let new_bytes = new_tile.and_then(|tt| tt.storage_bytes(soc)).unwrap_or(0);
             let saved = t.bytes.saturating_sub(new_bytes);
             if best.as_ref().is_none_or(|x| saved < x.saved) {
                 best = Some(Remedy {

@@ -190,6 +190,48 @@ impl Function {
         }
     }
 
+    /// Whether this is a split-AIV function (`pl.func_attr({"split": X})` with X
+    /// other than `None`), where the load + tpop hazard applies on targets that
+    /// need the workaround.
+    pub fn is_split_aiv(&self) -> bool {
+        if self.kind() != FunctionKind::Aiv {
+            return false;
+        }
+        self.body.iter().any(|&s| {
+            let Some(call) = self.stmts[s].call() else {
+                return false;
+            };
+            if call.op_name() != "func_attr" {
+                return false;
+            }
+            call.args.iter().any(|a| match a {
+                Expr::Dict(items) => items.iter().any(|(k, v)| {
+                    k.as_str() == Some("split")
+                        && match v {
+                            Expr::Path(p) => !p.ends_with(".None") && &**p != "None",
+                            Expr::None => false,
+                            _ => true,
+                        }
+                }),
+                _ => false,
+            })
+        })
+    }
+
+    /// Whether the body is a bare `...`: an abstract function (a SubWorker
+    /// bound at run time), which the memory passes leave alone.
+    pub fn is_abstract(&self) -> bool {
+        let mut code = self
+            .body
+            .iter()
+            .filter(|&&s| !matches!(self.stmts[s].kind, StmtKind::Comment(_) | StmtKind::Blank));
+        let first = code.next();
+        code.next().is_none()
+            && first.is_some_and(
+                |&s| matches!(&self.stmts[s].kind, StmtKind::Expr(Expr::Path(p)) if &**p == "..."),
+            )
+    }
+
     /// The function type named by the decorator.
     pub fn kind(&self) -> FunctionKind {
         let ty = self

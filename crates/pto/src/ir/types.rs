@@ -271,10 +271,39 @@ impl TileType {
         })
     }
 
-    /// Byte size (elements x element bits / 8, rounded up) when static.
+    /// Byte size (elements x element bits / 8, rounded up) when static:
+    /// the bytes a view window of this shape spans.
     pub fn static_bytes(&self) -> Option<u64> {
         let bits = u64::from(self.dtype.bits()?);
         Some((self.static_elems()?.checked_mul(bits)?).div_ceil(8))
+    }
+
+    /// The bytes a tile of this type takes on `soc` when static: its
+    /// elements times the element width, with the rows of an Acc (L0C)
+    /// tile padded to the target's fractal height. The one function every
+    /// pass and report sizes a tile's storage with.
+    pub fn storage_bytes(&self, soc: &tilemem_soc::Soc) -> Option<u64> {
+        let dims: Vec<u64> = self
+            .shape
+            .iter()
+            .map(|d| d.as_int().and_then(|n| u64::try_from(n).ok()))
+            .collect::<Option<_>>()?;
+        let mut count: u64 = 1;
+        for (i, &d) in dims.iter().enumerate() {
+            let d = if self.space == Some(tilemem_soc::MemSpace::Acc) && dims.len() >= 2 && i == 0 {
+                let is_int = matches!(self.dtype, super::DType::Int32 | super::DType::Uint32);
+                let m = soc.acc_row_multiple(self.dtype.bits().unwrap_or(0), is_int);
+                d.div_ceil(m) * m
+            } else {
+                d
+            };
+            count = count.checked_mul(d)?;
+        }
+        Some(
+            count
+                .checked_mul(u64::from(self.dtype.bits()?))?
+                .div_ceil(8),
+        )
     }
 }
 

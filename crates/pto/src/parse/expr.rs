@@ -400,6 +400,16 @@ impl<'s> Parser<'s> {
 
     pub(super) fn atom(&mut self) -> R<Expr> {
         let t = self.peek()?;
+        // `...`: the body of an abstract function (three dots, no space).
+        if self.is_op(t, ".") {
+            let (b, c) = (self.peek_n(1)?, self.peek_n(2)?);
+            if self.is_op(b, ".") && self.is_op(c, ".") && b.start == t.end && c.start == b.end {
+                for _ in 0..3 {
+                    self.bump()?;
+                }
+                return Ok(Expr::Path(self.intern("...")));
+            }
+        }
         match t.kind {
             Tok::Name => {
                 let s = self.text(t);

@@ -52,7 +52,7 @@ use crate::ir::{
 };
 use crate::ops::{self, OpClass, ViewRule};
 
-use super::{PassContext, PassError, PlannerMode};
+use super::context::{PassContext, PassError, PlannerMode};
 
 /// Runs InitMemRef on every function of `program`.
 pub fn run(program: &mut crate::ir::Program, ctx: &mut PassContext) -> Result<(), PassError> {
@@ -826,7 +826,7 @@ fn tile_result(
         Some(MemSpace::Ddr) | None => return Ok(()),
         Some(s) => *s,
     };
-    let Some(size) = tile_bytes(t, st.soc) else {
+    let Some(size) = t.storage_bytes(st.soc) else {
         return Err(PassError::input(format!(
             "InitMemRef: tile '{}' in {} has a dynamic or unknown-size shape; on-chip tiles \
              need static dimensions to get storage (keep the static bound in the shape and \
@@ -933,28 +933,6 @@ fn tensor_bytes(shape: &[Expr], dtype: &DType) -> u64 {
         })
         .and_then(|n| elems_bytes(n, dtype))
         .unwrap_or(0)
-}
-
-/// Storage bytes of a tile: static elements x element bits, with Acc rows
-/// padded to the target's fractal height.
-pub fn tile_bytes(t: &TileType, soc: &Soc) -> Option<u64> {
-    let dims: Vec<u64> = t
-        .shape
-        .iter()
-        .map(|d| d.as_int().and_then(|n| u64::try_from(n).ok()))
-        .collect::<Option<_>>()?;
-    let mut count: u64 = 1;
-    for (i, &d) in dims.iter().enumerate() {
-        let d = if t.space == Some(MemSpace::Acc) && dims.len() >= 2 && i == 0 {
-            let is_int = matches!(t.dtype, DType::Int32 | DType::Uint32);
-            let m = soc.acc_row_multiple(t.dtype.bits().unwrap_or(0), is_int);
-            d.div_ceil(m) * m
-        } else {
-            d
-        };
-        count = count.checked_mul(d)?;
-    }
-    elems_bytes(count, &t.dtype)
 }
 
 /// The MemRef of a window view of `src` at the element offsets `offsets`.
@@ -1117,7 +1095,7 @@ fn resolve_declared(
                 }
                 Some(_) => {}
             }
-            let Some(bytes) = tile_bytes(&t, st.soc) else {
+            let Some(bytes) = t.storage_bytes(st.soc) else {
                 return Err(err(format!(
                     "pl.MemRef(\"{name}\") binds '{vname}' whose shape is dynamic; declared \
                      allocations need static shapes"

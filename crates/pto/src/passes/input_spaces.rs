@@ -18,7 +18,7 @@
 //! Assumes: a parsed program at any stage (no memory pass changes a tile's
 //! space, so one check before the pipeline covers all of them).
 
-use super::PassError;
+use super::context::PassError;
 use crate::ir::{Expr, Function, Program, Type};
 use crate::ops;
 

@@ -2,8 +2,10 @@
 //!
 //! **Assumes** InitMemRef ran (tiles carry MemRefs, roots are `tile.alloc`s).
 //!
-//! **Guarantees**: for every loop (outer loops first) and every carried
-//! value, the storage of the loop's init value is pushed down the chain
+//! **Guarantees**: a loop carry whose init value is read again after the
+//! loop takes it starts from a copy of its own ([`carry_init`]; an
+//! accumulator's is an input error). For every loop (outer loops first)
+//! and every carried value, the storage of the loop's init value is pushed down the chain
 //! that produces the yielded value (through in-place ops, both branches of
 //! an `if`, nested loops), so init, iter arg, yielded value and loop result
 //! share one MemRef whenever that is safe; the loop result always takes the
@@ -12,7 +14,8 @@
 //! (MemoryReuse later inserts a `tile.move`), when the producer is a view,
 //! lives in another memory space, is not in-place safe and reads the target
 //! buffer, or when the target buffer is read or written after the producer
-//! and before the yield. Running it twice changes nothing.
+//! and before the yield, or read by the yield for another carry (a shift
+//! register: `yield_(t, c)` would hand the next `c` the new `t`). Running it twice changes nothing.
 //!
 //! **Planner-specific flow** (seed 000: `semantic_aliases.cpp` runs the
 //! must-alias redirection and each planner's flow). In the PYPTO planner
@@ -31,11 +34,12 @@
 //! allocations nobody names any more removed ([`cleanup`]). Every
 //! allocation keeps its own identity: nothing is shared by lifetime.
 //!
-//! [`yield_fixup::align_loop_carries`]: super::memory_reuse::yield_fixup::align_loop_carries
-//! [`yield_fixup::coalesce_acc_if_phis`]: super::memory_reuse::yield_fixup::coalesce_acc_if_phis
-//! [`yield_fixup::fix_yields`]: super::memory_reuse::yield_fixup::fix_yields
-//! [`normalize`]: super::memory_reuse::normalize
-//! [`cleanup`]: super::memory_reuse::cleanup
+//! [`yield_fixup::align_loop_carries`]: super::rewrite::yield_fixup::align_loop_carries
+//! [`yield_fixup::coalesce_acc_if_phis`]: super::rewrite::yield_fixup::coalesce_acc_if_phis
+//! [`yield_fixup::fix_yields`]: super::rewrite::yield_fixup::fix_yields
+//! [`normalize`]: super::rewrite::normalize
+//! [`cleanup`]: super::rewrite::cleanup
+//! [`carry_init`]: super::rewrite::carry_init
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -45,12 +49,13 @@ use crate::ir::{
 };
 use crate::ops;
 
-use super::memory_reuse::{normalize, yield_fixup};
-use super::{PassContext, PassError, PlannerMode};
+use super::context::{PassContext, PassError, PlannerMode};
+use super::rewrite::{carry_init, normalize, yield_fixup};
 
 /// Runs the pass on every function of `program`.
 pub fn run(program: &mut Program, ctx: &mut PassContext) -> Result<(), PassError> {
     for f in &mut program.functions {
+        carry_init::copy_reused_inits(f)?;
         run_function(f);
         if ctx.planner != PlannerMode::Pypto {
             settle_boundaries(f, ctx)?;
@@ -133,6 +138,18 @@ impl Members {
             }
             cur = after;
         }
+    }
+
+    /// The members of `root`, without changing the list.
+    fn of(&self, root: VarId) -> impl Iterator<Item = VarId> + '_ {
+        let mut cur = self.head[root.index()];
+        std::iter::from_fn(move || {
+            (cur != NONE).then(|| {
+                let v = VarId::new(cur as usize);
+                cur = self.next[cur as usize];
+                v
+            })
+        })
     }
 
     /// Empties `root`'s list, returning its members.
@@ -337,7 +354,23 @@ fn align_loop(f: &mut Function, s: StmtId, l: &ForStmt, cx: &mut Ctx) {
             continue;
         }
         cx.carried.insert(arg, target.clone());
-        if let (Some(y), Some(ys)) = (yielded.get(k).and_then(Expr::as_var), yield_stmt) {
+        // A shift register (`yield_(t, c)` for carries `(c, d)`): the
+        // yield hands the old value in this carry's buffer to another
+        // carry, so the new value may not be written there first.
+        let shifted = yielded.iter().enumerate().any(|(j, e)| {
+            let Some(u) = e.as_var().filter(|_| j != k) else {
+                return false;
+            };
+            let other = l.init_values().get(j).and_then(Expr::as_var);
+            let from = memref_of(f, cx, u).and_then(|m| root(&m));
+            let to = other
+                .and_then(|x| memref_of(f, cx, x))
+                .and_then(|m| root(&m));
+            from == root(&target) && to != from
+        });
+        if let (Some(y), Some(ys), false) =
+            (yielded.get(k).and_then(Expr::as_var), yield_stmt, shifted)
+        {
             push(f, cx, y, &target, ys, 0);
         }
         if let Some(&r) = l.results.get(k) {
@@ -407,7 +440,11 @@ fn push(f: &mut Function, cx: &mut Ctx, v: VarId, target: &MemRef, yield_stmt: S
             if target_touched_after(f, cx, s, yield_stmt, target_root, cur_root) {
                 return;
             }
-            rebase(f, cx, cur_root, cur.const_offset().unwrap_or(0), target);
+            let old_base_off = cur.const_offset().unwrap_or(0);
+            if !fits(f, cx, cur_root, old_base_off, target) {
+                return;
+            }
+            rebase(f, cx, cur_root, old_base_off, target);
         }
         StmtKind::If(i) => {
             let Some(k) = i.results.iter().position(|&r| r == v) else {
@@ -430,10 +467,15 @@ fn push(f: &mut Function, cx: &mut Ctx, v: VarId, target: &MemRef, yield_stmt: S
             let Some(k) = l.results.iter().position(|&r| r == v) else {
                 return;
             };
-            if let Some(init) = l.init_values().get(k).and_then(Expr::as_var) {
-                push(f, cx, init, target, yield_stmt, depth + 1);
+            // A loop result lives where its init lives: it moves only when
+            // the init did.
+            let Some(init) = l.init_values().get(k).and_then(Expr::as_var) else {
+                return;
+            };
+            push(f, cx, init, target, yield_stmt, depth + 1);
+            if memref_of(f, cx, init).is_some_and(|m| same_window(&m, target)) {
+                retarget(f, cx, v, target.clone());
             }
-            retarget(f, cx, v, target.clone());
         }
         _ => {}
     }
@@ -441,6 +483,40 @@ fn push(f: &mut Function, cx: &mut Ctx, v: VarId, target: &MemRef, yield_stmt: S
 
 fn same_window(a: &MemRef, b: &MemRef) -> bool {
     a.base() == b.base() && a.offset() == b.offset()
+}
+
+/// Whether the tiles rooted at `old_root`, moved as [`rebase`] moves them
+/// (relative to `old_base_off`), fit in the allocation of `target`'s root.
+/// A value larger than the carry's buffer (the reader compares the sizes
+/// it knows; an untyped carry hides them) is left in its own buffer, where
+/// the yield fix-up reports it, instead of overrunning the carry's
+/// allocation. The target's own offset is not counted: a program another
+/// planner laid out may carry absolute addresses, which the planners that
+/// place by lifetime do not read.
+fn fits(f: &Function, cx: &Ctx, old_root: VarId, old_base_off: i64, target: &MemRef) -> bool {
+    let Some(troot) = root(target) else {
+        return true;
+    };
+    let capacity = match f.vars[troot].def {
+        VarDef::Stmt(s) => f.alloc_at(s).map(|a| a.size),
+        _ => None,
+    };
+    let Some(capacity) = capacity else {
+        return true;
+    };
+    cx.members.of(old_root).all(|v| {
+        let Some(m) = f.ty(v).and_then(Type::memref) else {
+            return true;
+        };
+        let (Some(o), Some(size)) = (m.const_offset(), m.size()) else {
+            return true;
+        };
+        // A tile below the moved value keeps its place relative to it.
+        let Ok(start) = u64::try_from(o - old_base_off) else {
+            return true;
+        };
+        start.checked_add(size).is_some_and(|end| end <= capacity)
+    })
 }
 
 /// Moves every tile rooted at `old_root` into `target`'s root, keeping each
@@ -533,13 +609,13 @@ fn stmt_touches(
 ) -> bool {
     let st = &f.stmts[s];
     let mut found = false;
-    if !matches!(st.kind, StmtKind::Yield(_)) {
-        st.for_each_use(&mut |u| {
-            if hits(u) {
-                found = true;
-            }
-        });
-    }
+    // A nested loop's or `if`'s yield reads what it yields like any
+    // statement (an inner loop handing on the outer carry reads it).
+    st.for_each_use(&mut |u| {
+        if hits(u) {
+            found = true;
+        }
+    });
     if let StmtKind::Assign { targets, .. } = &st.kind {
         for &t in targets {
             let r = memref_of(f, cx, t).and_then(|m| root(&m));

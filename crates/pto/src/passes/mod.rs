@@ -1,5 +1,4 @@
-//! The PyPTO memory passes and what they share: the pass context (target,
-//! planner mode, diagnostics), the error type, and the pipeline driver.
+//! The PyPTO memory passes and what they share.
 //!
 //! Pipeline, per InCore/AIC/AIV function:
 //! `init_memref -> materialize_semantic_aliases -> memory_reuse ->
@@ -7,409 +6,39 @@
 //! memory_reuse and the PTOAS planner also the address pass; in those modes
 //! materialize_semantic_aliases runs the planner-specific flow itself (the
 //! loop-carry / if-phi yield fix-up with `tile.move` copies, accumulator
-//! if-phi coalescing, identity-copy normalisation), reusing memory_reuse's
-//! stages without its packing. Every pass is a function
+//! if-phi coalescing, identity-copy normalisation) with the shared rewrites
+//! of [`rewrite`], without packing. Every pass is a function
 //! `fn(&mut Program, &mut PassContext) -> Result<(), PassError>`, documents
 //! what it assumes and guarantees, and is idempotent: a pass that finds its
 //! work already done changes nothing.
-
-use std::fmt;
-use std::sync::Arc;
-
-use tilemem_soc::{DefaultPolicy, MemoryAllocatorPolicy, Soc};
-
-use crate::ir::{Pos, Program};
+//!
+//! Layers, each importing only the ones below it:
+//! - [`pipeline`]: the driver (runs passes by name, functions in parallel);
+//! - the passes: [`init_memref`], [`materialize_semantic_aliases`],
+//!   [`memory_reuse`], [`allocate_memory_addr`] (a switch between the
+//!   planners' address stages [`sequential`] and [`dsa_rp`], then
+//!   [`verify`] of every output);
+//! - [`rewrite`]: program rewrites several passes share;
+//! - [`analysis`]: the planner-neutral model and the facts it is built from;
+//! - [`context`]: the pass context, errors, rule switches, pass names.
 
 pub mod allocate_memory_addr;
 pub mod analysis;
+pub mod context;
 pub mod dsa_rp;
 pub mod init_memref;
 pub mod input_spaces;
 pub mod materialize_semantic_aliases;
 pub mod memory_reuse;
-mod parallel;
+pub mod pipeline;
+pub mod rewrite;
 pub mod select;
+pub mod sequential;
 pub mod verify;
 
+pub use context::{
+    DiagKind, Diagnostic, DsaOptions, ErrorKind, Loc, PassContext, PassError, PassId, PlannerMode,
+    SeedRules, SpaceReport,
+};
+pub use pipeline::{run_pass, run_pipeline};
 pub use select::select_passes;
-
-/// Who decides buffer sharing and addresses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PlannerMode {
-    /// PyPTO's default: memory_reuse packs buffers, allocate_memory_addr
-    /// lays them out sequentially.
-    Pypto,
-    /// memory_reuse is skipped; allocate_memory_addr solves placement
-    /// jointly per space.
-    DsaRp,
-    /// Both are skipped; an external assembler assigns addresses.
-    Ptoas,
-    /// Like `DsaRp`, with each space's problem solved by the exact solver.
-    Optimal,
-}
-
-impl PlannerMode {
-    /// The command-line spelling (`pypto`, `dsa-rp`, `ptoas`, `optimal`).
-    pub fn name(self) -> &'static str {
-        match self {
-            PlannerMode::Pypto => "pypto",
-            PlannerMode::DsaRp => "dsa-rp",
-            PlannerMode::Ptoas => "ptoas",
-            PlannerMode::Optimal => "optimal",
-        }
-    }
-
-    /// Parses the command-line spelling (`pypto`, `dsa-rp`, `ptoas`).
-    pub fn from_name(s: &str) -> Option<PlannerMode> {
-        match s.to_ascii_lowercase().replace('_', "-").as_str() {
-            "pypto" => Some(PlannerMode::Pypto),
-            "dsa-rp" | "dsarp" => Some(PlannerMode::DsaRp),
-            "ptoas" => Some(PlannerMode::Ptoas),
-            "optimal" => Some(PlannerMode::Optimal),
-            _ => None,
-        }
-    }
-}
-
-/// Severity of a diagnostic; the rendering follows PyPTO's unified channel.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum DiagKind {
-    /// `[perf_hint CODE] ...`: the program is correct but slower than asked.
-    PerfHint(&'static str),
-    /// `[warning] ...`.
-    Warning,
-}
-
-/// One diagnostic emitted by a pass.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Diagnostic {
-    /// Kind and code.
-    pub kind: DiagKind,
-    /// The message (function, space, numbers and a concrete fix).
-    pub message: String,
-}
-
-impl fmt::Display for Diagnostic {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.kind {
-            DiagKind::PerfHint(code) => write!(f, "[perf_hint {code}] {}", self.message),
-            DiagKind::Warning => write!(f, "[warning] {}", self.message),
-        }
-    }
-}
-
-/// A source position (1-based line and column) in the input program.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct Loc {
-    /// 1-based line.
-    pub line: u32,
-    /// 1-based column.
-    pub col: u32,
-}
-
-/// What kind of failure a [`PassError`] is; decides the exit code and the
-/// PyPTO-style prefix of the message.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ErrorKind {
-    /// The program is valid but cannot be planned (over capacity, conflicting
-    /// declarations): `ValueError: ...`, exit 1.
-    Planning,
-    /// The program violates a rule of the input language (dynamic shape where
-    /// storage is needed, invalid declaration): `ValueError: ...`, exit 2.
-    Input,
-    /// A guarantee of the pipeline was broken, or PyPTO's own internal check
-    /// fires: `InternalError: ...`, exit 1.
-    Internal,
-}
-
-/// A pass failure, with the position of the offending statement when known.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PassError {
-    /// Failure class.
-    pub kind: ErrorKind,
-    /// The message, worded as PyPTO words it where PyPTO has the same check.
-    pub message: String,
-    /// Where in the input, when the error belongs to a statement.
-    pub loc: Option<Loc>,
-}
-
-impl PassError {
-    /// A planning error (exit 1).
-    pub fn planning(message: impl Into<String>) -> PassError {
-        PassError {
-            kind: ErrorKind::Planning,
-            message: message.into(),
-            loc: None,
-        }
-    }
-
-    /// An input error (exit 2).
-    pub fn input(message: impl Into<String>) -> PassError {
-        PassError {
-            kind: ErrorKind::Input,
-            message: message.into(),
-            loc: None,
-        }
-    }
-
-    /// An internal error (exit 1).
-    pub fn internal(message: impl Into<String>) -> PassError {
-        PassError {
-            kind: ErrorKind::Internal,
-            message: message.into(),
-            loc: None,
-        }
-    }
-
-    /// Attaches a location.
-    pub fn at(mut self, loc: Loc) -> PassError {
-        self.loc = Some(loc);
-        self
-    }
-
-    /// Attaches the position of a statement (ignored for synthesized ones).
-    pub fn at_pos(self, pos: Pos) -> PassError {
-        if pos.line == 0 {
-            self
-        } else {
-            self.at(Loc {
-                line: pos.line,
-                col: pos.col,
-            })
-        }
-    }
-
-    /// The PyPTO exception name that prefixes the message.
-    pub fn prefix(&self) -> &'static str {
-        match self.kind {
-            ErrorKind::Planning | ErrorKind::Input => "ValueError",
-            ErrorKind::Internal => "InternalError",
-        }
-    }
-}
-
-impl fmt::Display for PassError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.prefix(), self.message)
-    }
-}
-
-impl std::error::Error for PassError {}
-
-/// The seed rules that are newer than the PyPTO build that printed the
-/// reference data (behaviour.md, "seed-only rules"). All are on by default;
-/// [`SeedRules::pypto_e2d0f78`] turns them off to reproduce PyPTO e2d0f78
-/// exactly (`tilemem plan --compat pypto-e2d0f78`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SeedRules {
-    /// Split-AIV load + tpop hazard on Ascend910 (seed 000).
-    pub split_load_tpop: bool,
-    /// The written workspace of `tile.sels` / `tile.gather` (seed 000).
-    pub written_workspace: bool,
-    /// A2/A3 narrowing `tile.cast` may not reuse its source (seed 000).
-    pub narrowing_casts: bool,
-    /// The if-phi branch match through `AsVarLike`: a branch yielding a
-    /// loop iter arg gets its copy too (seed 000, #2481).
-    pub as_var_like: bool,
-    /// The aligned sub-range fallback after a measured overflow (seed 000).
-    pub sub_range: bool,
-}
-
-impl SeedRules {
-    /// Every seed rule (the default).
-    pub const ALL: SeedRules = SeedRules {
-        split_load_tpop: true,
-        written_workspace: true,
-        narrowing_casts: true,
-        as_var_like: true,
-        sub_range: true,
-    };
-
-    /// PyPTO at commit e2d0f78: none of the newer seed rules.
-    pub fn pypto_e2d0f78() -> SeedRules {
-        SeedRules {
-            split_load_tpop: false,
-            written_workspace: false,
-            narrowing_casts: false,
-            as_var_like: false,
-            sub_range: false,
-        }
-    }
-
-    /// Parses a `--compat` name: `seed` (the default) or `pypto-e2d0f78`.
-    pub fn from_compat(name: &str) -> Option<SeedRules> {
-        match name {
-            "seed" => Some(SeedRules::ALL),
-            "pypto-e2d0f78" => Some(SeedRules::pypto_e2d0f78()),
-            _ => None,
-        }
-    }
-}
-
-impl Default for SeedRules {
-    fn default() -> SeedRules {
-        SeedRules::ALL
-    }
-}
-
-/// Everything a pass needs besides the program: the target, the planner
-/// mode, the address policy and the diagnostics sink.
-pub struct PassContext {
-    /// The chip being planned for.
-    pub soc: Soc,
-    /// Who decides sharing and addresses.
-    pub planner: PlannerMode,
-    /// The address policy used by allocate_memory_addr (shared by the
-    /// threads that plan the functions of one program).
-    pub policy: Arc<dyn MemoryAllocatorPolicy>,
-    /// Diagnostics emitted so far, in order.
-    pub diagnostics: Vec<Diagnostic>,
-    /// Options of the DSA_RP / optimal planner (exact-solver budget,
-    /// objective, problem export).
-    pub dsa: dsa_rp::DsaOptions,
-    /// What the DSA_RP / optimal planner decided per (function, space).
-    pub dsa_reports: Vec<dsa_rp::SpaceReport>,
-    /// Which seed rules newer than the reference PyPTO apply.
-    pub seed_rules: SeedRules,
-    /// When `Some`, the independent check of `allocate_memory_addr`
-    /// (pypto planner) appends the numbers of the summary line of each
-    /// (kernel function, space) it checks, so the summary costs no second
-    /// analysis of the program. `None` (the default): nothing is recorded.
-    pub summary: Option<Vec<crate::report::SpaceSummary>>,
-}
-
-impl PassContext {
-    /// A context with PyPTO's default policy.
-    pub fn new(soc: Soc, planner: PlannerMode) -> PassContext {
-        PassContext {
-            soc,
-            planner,
-            policy: Arc::new(DefaultPolicy),
-            diagnostics: Vec::new(),
-            dsa: dsa_rp::DsaOptions::default(),
-            dsa_reports: Vec::new(),
-            seed_rules: SeedRules::ALL,
-            summary: None,
-        }
-    }
-
-    /// Replaces the address policy (a backend's own).
-    pub fn with_policy(mut self, policy: Box<dyn MemoryAllocatorPolicy>) -> PassContext {
-        self.policy = Arc::from(policy);
-        self
-    }
-
-    /// Records a `[perf_hint CODE]` diagnostic.
-    pub fn perf_hint(&mut self, code: &'static str, message: impl Into<String>) {
-        self.diagnostics.push(Diagnostic {
-            kind: DiagKind::PerfHint(code),
-            message: message.into(),
-        });
-    }
-
-    /// Records a `[warning]` diagnostic.
-    pub fn warning(&mut self, message: impl Into<String>) {
-        self.diagnostics.push(Diagnostic {
-            kind: DiagKind::Warning,
-            message: message.into(),
-        });
-    }
-}
-
-/// The passes of the pipeline, in pipeline order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum PassId {
-    /// Allocation roots and MemRefs for every tile.
-    InitMemref,
-    /// Loop-carry must-aliases (and, without MemoryReuse, the yield
-    /// fix-up).
-    MaterializeSemanticAliases,
-    /// Buffer sharing (PYPTO planner only).
-    MemoryReuse,
-    /// Addresses.
-    AllocateMemoryAddr,
-}
-
-impl PassId {
-    /// Every pass in pipeline order.
-    pub const ALL: [PassId; 4] = [
-        PassId::InitMemref,
-        PassId::MaterializeSemanticAliases,
-        PassId::MemoryReuse,
-        PassId::AllocateMemoryAddr,
-    ];
-
-    /// The pass's name (`init_memref`, ...).
-    pub fn name(self) -> &'static str {
-        match self {
-            PassId::InitMemref => "init_memref",
-            PassId::MaterializeSemanticAliases => "materialize_semantic_aliases",
-            PassId::MemoryReuse => "memory_reuse",
-            PassId::AllocateMemoryAddr => "allocate_memory_addr",
-        }
-    }
-
-    /// Parses a pass name.
-    pub fn from_name(s: &str) -> Option<PassId> {
-        PassId::ALL.into_iter().find(|p| p.name() == s.trim())
-    }
-
-    /// The passes the planner mode runs by default.
-    pub fn default_pipeline(planner: PlannerMode) -> Vec<PassId> {
-        match planner {
-            PlannerMode::Pypto => PassId::ALL.to_vec(),
-            PlannerMode::DsaRp | PlannerMode::Optimal => vec![
-                PassId::InitMemref,
-                PassId::MaterializeSemanticAliases,
-                PassId::AllocateMemoryAddr,
-            ],
-            PlannerMode::Ptoas => vec![PassId::InitMemref, PassId::MaterializeSemanticAliases],
-        }
-    }
-}
-
-/// Runs one pass over the whole program.
-pub fn run_pass(id: PassId, program: &mut Program, ctx: &mut PassContext) -> Result<(), PassError> {
-    match id {
-        PassId::InitMemref => init_memref::run(program, ctx),
-        PassId::MaterializeSemanticAliases => materialize_semantic_aliases::run(program, ctx),
-        PassId::MemoryReuse => memory_reuse::run(program, ctx),
-        PassId::AllocateMemoryAddr => allocate_memory_addr::run(program, ctx),
-    }
-}
-
-/// Runs `passes` in the given order, stopping at the first error. Each pass
-/// sees the program the previous one produced.
-pub fn run_pipeline(
-    program: &mut Program,
-    ctx: &mut PassContext,
-    passes: &[PassId],
-) -> Result<(), PassError> {
-    // A program printed after allocate_memory_addr carries absolute
-    // addresses; the passes before it work on root-relative offsets.
-    let relative = passes
-        .iter()
-        .any(|&p| p == PassId::MemoryReuse || p == PassId::AllocateMemoryAddr);
-    // The registry's input-space constraints, on the spaces the program
-    // declares (no pass changes a tile's space).
-    for w in input_spaces::check(program)? {
-        ctx.warning(w);
-    }
-    if program.functions.len() > 1 {
-        return parallel::run(program, ctx, passes, relative);
-    }
-    if relative {
-        for f in &mut program.functions {
-            if f.kind().is_kernel() {
-                allocate_memory_addr::make_relative(f, ctx.policy.as_ref());
-                if ctx.planner == PlannerMode::Pypto {
-                    allocate_memory_addr::check_windows(f)?;
-                }
-            }
-        }
-    }
-    for &p in passes {
-        run_pass(p, program, ctx)?;
-    }
-    Ok(())
-}

@@ -2,7 +2,7 @@
 //! drive the pipeline: choosing passes by name, and telling a capacity
 //! failure from other planning errors.
 
-use super::{ErrorKind, PassError, PassId, PlannerMode};
+use super::context::{ErrorKind, PassError, PassId, PlannerMode};
 
 /// The passes to run: `passes` verbatim (names in pipeline order, without
 /// repeats), else the planner's pipeline cut after `stop_after` when given,

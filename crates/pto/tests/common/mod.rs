@@ -103,8 +103,17 @@ pub fn random_kernel(rng: &mut Rng, stmts: usize, row_set: &[u64]) -> String {
         } else if choice < 8 || (choice == 8 && rng.below(2) == 0) {
             // Two carries whose yields swap or shift them (ordered copies,
             // scratch buffers).
+            // Two carries started from one tile would share its buffer
+            // (seed 000: an error), so the second starts from another.
             let (a, ra) = live[rng.below(live.len())].clone();
-            let same: Vec<_> = live.iter().filter(|(_, r)| *r == ra).cloned().collect();
+            let same: Vec<_> = live
+                .iter()
+                .filter(|(v, r)| *r == ra && *v != a)
+                .cloned()
+                .collect();
+            if same.is_empty() {
+                continue;
+            }
             let (b, _) = same[rng.below(same.len())].clone();
             let (c1, c2, nx, r1, r2, iv) = (
                 fresh("c"),

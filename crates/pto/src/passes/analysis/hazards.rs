@@ -6,7 +6,7 @@
 
 use tilemem_soc::Family;
 
-use crate::ir::{Call, Expr, Function, FunctionKind, Type, VarId};
+use crate::ir::{Call, Expr, Function, Type, VarId};
 use crate::ops::{self, CastWidths};
 
 /// Element width in bits of a tile or tensor variable.
@@ -53,34 +53,6 @@ pub fn forbidden_operands_with(
         widths,
         narrowing_casts,
     )
-}
-
-/// Whether `f` is a split-AIV function (`pl.func_attr({"split": X})` with X
-/// other than `None`), where the load + tpop hazard applies on targets that
-/// need the workaround.
-pub fn is_split_aiv(f: &Function) -> bool {
-    if f.kind() != FunctionKind::Aiv {
-        return false;
-    }
-    f.body.iter().any(|&s| {
-        let Some(call) = f.stmts[s].call() else {
-            return false;
-        };
-        if call.op_name() != "func_attr" {
-            return false;
-        }
-        call.args.iter().any(|a| match a {
-            Expr::Dict(items) => items.iter().any(|(k, v)| {
-                k.as_str() == Some("split")
-                    && match v {
-                        Expr::Path(p) => !p.ends_with(".None") && &**p != "None",
-                        Expr::None => false,
-                        _ => true,
-                    }
-            }),
-            _ => false,
-        })
-    })
 }
 
 /// The `pipeline_membership` tags (`"g:s;g:s"`) of a call's `attrs=`.

@@ -7,6 +7,10 @@
 //! - [`evidence`]: each op's registered execution-memory-access evidence;
 //! - [`exclusive`]: branch exclusivity, roots that may share although
 //!   their lifetime hulls overlap;
+//! - [`constraints`]: the hard separations of the seeds and the registry,
+//!   isolated roots, pipeline-stage tags;
+//! - [`model`]: the planner-neutral model every planner consumes (roots,
+//!   lifetimes, separations, stages, exclusivity);
 //! - [`roots`]: allocation roots, their members (views included) and
 //!   lifetimes;
 //! - [`hazards`]: target hazards and no-alias facts, from the op table;
@@ -14,16 +18,18 @@
 //! - [`layout`]: the addresses a planner decided;
 //! - [`walk`]: program-order walks without a table of every statement.
 //!
-//! `memory_reuse`, `dsa_rp` (and the optimal planner on its model) and
-//! `allocate_memory_addr` use this layer; `verify` deliberately does not
-//! (an independent check must not share the code it checks). Nothing here
-//! imports a pass.
+//! `memory_reuse`, `dsa_rp` (and the optimal planner on its model),
+//! `explain` and the address pass use this layer; `verify` deliberately
+//! does not (an independent check must not share the code it checks).
+//! Nothing here imports a pass.
 
+pub mod constraints;
 pub mod evidence;
 pub mod exclusive;
 pub mod facts;
 pub mod hazards;
 pub mod layout;
+pub mod model;
 pub mod order;
 pub mod reserve;
 pub mod roots;

@@ -23,7 +23,7 @@ use tilemem_soc::MemoryAllocatorPolicy;
 
 use super::walk::stmts;
 use crate::ir::{Expr, Function, FunctionKind, MemSpace, StmtId};
-use crate::passes::PassError;
+use crate::passes::context::PassError;
 
 /// The op that reserves a window.
 pub const RESERVE_OP: &str = "system.reserve_buffer";
@@ -63,9 +63,10 @@ impl Reserve {
 /// PyPTO's sentences about the reserved windows of `space`, continuing an
 /// over-capacity message after its first sentence: empty when nothing is
 /// reserved there; else `. The first R bytes of that space are reserved by
-/// system.reserve_buffer, so tiles are allocated above them`, plus the hint
-/// about the pipe depth when a window is the cross-core pipe ring.
-pub fn capacity_note(reserves: &[Reserve], space: &MemSpace) -> String {
+/// system.reserve_buffer, so tiles are allocated above them`, a sentence
+/// saying so when the windows alone exceed the space's `capacity`, and the
+/// hint about the pipe depth when a window is the cross-core pipe ring.
+pub fn capacity_note(reserves: &[Reserve], space: &MemSpace, capacity: u64) -> String {
     let end = reserved_end(reserves, space);
     if end == 0 {
         return String::new();
@@ -74,6 +75,12 @@ pub fn capacity_note(reserves: &[Reserve], space: &MemSpace) -> String {
         ". The first {end} bytes of that space are reserved by system.reserve_buffer, \
          so tiles are allocated above them"
     );
+    if end > capacity {
+        note.push_str(&format!(
+            ". The reserved windows alone end at byte {end}, beyond the {capacity} bytes of \
+             the space: shrink them (size=) so that they fit"
+        ));
+    }
     if reserves
         .iter()
         .any(|r| &r.space == space && r.is_pipe_ring())

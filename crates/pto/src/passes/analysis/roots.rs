@@ -71,6 +71,10 @@ pub struct Root {
     space: u8,
     /// `pinned=True` (an author-declared allocation).
     pub pinned: bool,
+    /// Some variable's MemRef names the root (a member, or a value without
+    /// a lifetime of its own: an iter arg, a control-flow result, a free
+    /// variable). An unreferenced root holds nothing: planners drop it.
+    pub referenced: bool,
 }
 
 impl Root {
@@ -210,6 +214,32 @@ impl AllocationLifetimes {
         None
     }
 
+    /// The roots that may hold `v`'s bytes: its own, and for a value
+    /// without a definition of its own (an iter arg, a loop or `if`
+    /// result) those of the values it carries, through phis of phis (an
+    /// `if` result's branch values stay where they are until the yield
+    /// fix-up moves them onto one window).
+    pub fn carrying_roots(&self, f: &Function, v: VarId) -> Vec<RootId> {
+        let mut out = Vec::new();
+        let mut stack = vec![(v, 0u32)];
+        let mut seen: Vec<VarId> = Vec::new();
+        while let Some((w, depth)) = stack.pop() {
+            if seen.contains(&w) {
+                continue;
+            }
+            seen.push(w);
+            if let Some(r) = self.root_of(w) {
+                if !out.contains(&r) {
+                    out.push(r);
+                }
+            }
+            if depth < 64 && is_assigned(f, w).is_none() {
+                stack.extend(carried_from(f, w).into_iter().map(|n| (n, depth + 1)));
+            }
+        }
+        out
+    }
+
     /// Frees the per-variable tables (each variable's definition and
     /// root) once the caller is done with them: MemoryReuse after
     /// collecting its constraints, as packing and rewriting read only the
@@ -294,6 +324,7 @@ pub fn analyze(f: &Function) -> AllocationLifetimes {
                 last: 0,
                 space: space_index(&mut spaces, space),
                 pinned: a.pinned,
+                referenced: false,
             });
             by_var[a.var.index()] = id.index() as u32;
         }
@@ -330,6 +361,7 @@ pub fn analyze(f: &Function) -> AllocationLifetimes {
                         last: 0,
                         space: space_index(&mut spaces, space),
                         pinned: false,
+                        referenced: false,
                     });
                     names.push(n.clone());
                     by_name.insert(n, id);
@@ -338,6 +370,7 @@ pub fn analyze(f: &Function) -> AllocationLifetimes {
             },
         };
         root_of[v.index()] = id.index() as u32;
+        roots[id].referenced = true;
         let d = def[v.index()];
         if d != NO_DEF && is_assigned(f, v).is_some() {
             let r = &mut roots[id];

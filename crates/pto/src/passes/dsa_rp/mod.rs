@@ -1,12 +1,16 @@
-//! `allocate_memory_addr` for the DSA_RP planner mode (and the `optimal`
-//! mode built on the same model).
+//! The address stage of the DSA_RP planner mode (and the `optimal` mode
+//! built on the same model), run by `allocate_memory_addr`, which checks
+//! every output with [`crate::passes::verify`].
 //!
-//! # What the pass does
+//! # What the stage does
 //! MemoryReuse is skipped in this mode, so every allocation root keeps its
-//! identity. Per kernel function (InCore/AIC/AIV) and memory space the pass
-//! lowers the roots to a placement model (`model`), places them with the
-//! canonical greedy ([`tilemem_plan::solve::Canonical`]), checks the result with the independent
-//! validator of `tilemem-plan`, and writes the addresses back (`write`).
+//! identity. Per kernel function (InCore/AIC/AIV) and memory space the stage
+//! lowers the roots of the planner-neutral model
+//! ([`crate::passes::analysis::model`]) to a placement model (`model`),
+//! places them with the canonical greedy
+//! ([`tilemem_plan::solve::Canonical`]), checks the result with the
+//! validator of `tilemem-plan` on its own problem, and writes the addresses
+//! back (`write`).
 //!
 //! Assumes: InitMemRef (and MaterializeSemanticAliases) ran: tiles carry
 //! MemRefs into top-level `tile.alloc` roots. Guarantees: every tile of a
@@ -18,13 +22,15 @@
 //! first run wrote only when the program is re-planned from scratch).
 //!
 //! # The model (derived from PyPTO's reference outputs)
-//! - **Lifetimes**: statement indices as in MemoryReuse (`facts`); a root
-//!   lives on `[s, e]` (union of its members); the DSA lifetime is the
-//!   half-open `[2s+1, max(2s+2, 2e+1))`, so a value read for the last time
-//!   by the statement that defines another may share bytes with it.
-//! - **Hard pairs**: overlapping lifetimes; declared (`pinned`) allocations
-//!   against everything in their space; no-alias rules of the op table
-//!   (target aware); the split-AIV load + tpop hazard on A2/A3.
+//! - **Lifetimes**: the shared model's (MemoryReuse's roots and lifetimes,
+//!   with the occupancy of values without a definition of their own); a
+//!   root lives on `[s, e]`; the DSA lifetime is the half-open
+//!   `[2s+1, max(2s+2, 2e+1))`, so a value read for the last time by the
+//!   statement that defines another may share bytes with it.
+//! - **Hard pairs**: overlapping lifetimes and every separation of the
+//!   shared model (declared allocations, no-alias rules incl. tuples, the
+//!   A2/A3 operand pairs, the split-AIV load + tpop hazard, written
+//!   workspaces).
 //! - **Pipeline pairs**: roots holding copies of different stages of one
 //!   `pipeline_membership` group (nested pipelines tag a tile with several
 //!   groups; any shared group with different stages makes a pair). They
@@ -34,15 +40,17 @@
 //!   concurrent copies: lifetimes and the other rules alone decide, and
 //!   their handoff may cost a penalty like any other pair. The strict pass
 //!   uses the affordable depth `min(stages, capacity / slot)` (slot =
-//!   largest aligned member); when nothing fits, every group drops to depth
-//!   1 and the pass runs again. `PH-DSA-001` reports stage copies that end
+//!   largest aligned member); when nothing fits and those depths keep some
+//!   stage copies apart, all those separations become penalties of weight 1
+//!   at once and the same greedy runs again. `PH-DSA-001` reports stage copies that end
 //!   up sharing bytes. Handoffs between copies of different stages are the
 //!   pipeline's own: never a penalty.
-//! - **Soft pairs** (unit weight, only with a backend): PyPTO's penalty
-//!   recognizer (`penalty`): accesses are the operands and results of
-//!   ops with memory-access evidence; an op without functional evidence
-//!   poisons the roots it touches (a whole-root `tile.store`/`tile.assemble`
-//!   excepted); a root qualifies when every access covers it whole, all
+//! - **Soft pairs** (weight 1 however many rules match a pair, only with a
+//!   backend): PyPTO's penalty recognizer (`penalty`): accesses are the
+//!   operands and results of ops with memory-access evidence (a provably
+//!   whole `tile.assemble` does not read its target); an op without
+//!   functional evidence poisons the roots it touches (a whole-root
+//!   `tile.store`/`tile.assemble` excepted); a root qualifies when every access covers it whole, all
 //!   lie on one structured path and the first is a write on one pipe; two
 //!   qualifying roots of one path cost 1 when the earlier one has a
 //!   terminal access on a pipe other than the later one's first write, and
@@ -57,8 +65,11 @@
 //!   offset). An order's placement replaces the incumbent only when
 //!   strictly better on `(penalty, peak)`.
 //!
-//! On the reference folder this reproduces every DSA_RP case output
-//! (99/99) and, for the real kernels, every output except those listed by
+//! On the reference folder this reproduces every DSA_RP case output from
+//! the case's source and, with the address stage alone, every case but
+//! the two whose DSA_RP chain failed earlier (a divergent accumulator phi,
+//! which MaterializeSemanticAliases rejects; the address stage does no
+//! yield fix-up and no accumulator check of its own), and, for the real kernels, every output except those listed by
 //! `tests/dsa_rp_conformance.rs` (see `dsa_rp_known_good.txt`). Two kernel
 //! outputs differ by design, because the seeds are newer than the PyPTO
 //! build that printed them, and match under `--compat pypto-e2d0f78`:
@@ -84,147 +95,18 @@ mod write;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::time::Duration;
 use tilemem_plan::solve::handoff;
 
 use tilemem_plan::{Objective, Solution, SolverKind};
 
-use crate::ir::{EntityRef, Function, MemSpace, Program, StmtKind, Type};
+use crate::ir::{EntityRef, Function};
+use crate::passes::analysis::model::Model;
 use crate::passes::analysis::order::ProgramOrder;
 use crate::passes::analysis::{facts, reserve};
-use crate::passes::memory_reuse::cleanup;
-use crate::passes::{PassContext, PassError};
+use crate::passes::context::{PassContext, PassError, StageClaims};
+use crate::passes::rewrite::cleanup;
 
-/// Default work budget of the optimal mode per (function, space): a few
-/// seconds of search.
-pub const DEFAULT_NODE_LIMIT: u64 = 4_000_000;
-
-/// How the pass chooses addresses.
-#[derive(Clone, Debug)]
-pub struct DsaOptions {
-    /// Use the exact solver (optimal mode) instead of the canonical greedy
-    /// alone.
-    pub optimal: bool,
-    /// Objective of the optimal mode.
-    pub objective: Objective,
-    /// Time budget per (function, space) of the optimal mode.
-    pub time_limit: Option<Duration>,
-    /// Work budget per (function, space) of the optimal mode, in search
-    /// nodes: it cuts an unfinished search at the same point on every
-    /// machine, so the planned program is reproducible (the time limit only
-    /// guards slow machines).
-    pub node_limit: Option<u64>,
-    /// Write every (function, space) problem here (`FUNC.SPACE.csv` plus a
-    /// `FUNC.SPACE.dsa.txt` side file).
-    pub export_dir: Option<PathBuf>,
-}
-
-impl Default for DsaOptions {
-    fn default() -> DsaOptions {
-        DsaOptions {
-            optimal: false,
-            objective: Objective::PeakThenPenalty,
-            time_limit: Some(Duration::from_secs(10)),
-            node_limit: Some(DEFAULT_NODE_LIMIT),
-            export_dir: None,
-        }
-    }
-}
-
-/// What the pass decided for one (function, space).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SpaceReport {
-    /// Function name.
-    pub function: String,
-    /// Space name (`Vec`, ...).
-    pub space: String,
-    /// Number of roots placed.
-    pub buffers: usize,
-    /// Bytes used (highest end, reserved windows included).
-    pub bytes: u64,
-    /// Bytes of the canonical greedy's placement; `None` when it found no
-    /// placement within the capacity (the optimal mode's exact search did).
-    pub greedy_bytes: Option<u64>,
-    /// Summed penalty weight of the final placement (pairwise count).
-    pub penalty: u64,
-    /// Some pipeline group runs below its requested depth.
-    pub relaxed: bool,
-    /// Which placement was kept (`first-fit`, `penalty-aware`, `exact`).
-    pub chosen: String,
-    /// The exact solver proved the kept placement optimal.
-    pub proven_optimal: bool,
-}
-
-/// Runs DSA_RP address allocation with default options.
-pub fn run(program: &mut Program, ctx: &mut PassContext) -> Result<(), PassError> {
-    run_with(program, ctx, &DsaOptions::default()).map(|_| ())
-}
-
-/// Runs the pass with `opts`; returns one report per planned space.
-pub fn run_with(
-    program: &mut Program,
-    ctx: &mut PassContext,
-    opts: &DsaOptions,
-) -> Result<Vec<SpaceReport>, PassError> {
-    for f in &program.functions {
-        check_acc_phis(f)?;
-    }
-    let mut reports = Vec::new();
-    for f in program.functions.iter_mut() {
-        if !f.kind().is_kernel() {
-            continue;
-        }
-        reports.extend(plan_function(f, ctx, opts)?);
-    }
-    Ok(reports)
-}
-
-/// PyPTO's yield fix-up runs in this mode too: an `if` whose Acc result
-/// lives in another buffer than a branch's yielded value cannot be repaired
-/// (there is no Acc -> Acc move).
-pub(crate) fn check_acc_phis(f: &Function) -> Result<(), PassError> {
-    for (_, s) in f.walk() {
-        let (results, branches) = match &f.stmts[s].kind {
-            StmtKind::If(i) => {
-                let mut b = vec![crate::ir::Block::Then(s)];
-                if i.else_body.is_some() {
-                    b.push(crate::ir::Block::Else(s));
-                }
-                (i.results.clone(), b)
-            }
-            _ => continue,
-        };
-        for b in branches {
-            let Some(y) = f.yield_index(b) else { continue };
-            let StmtKind::Yield(vals) = &f.stmts[f.block(b)[y]].kind else {
-                continue;
-            };
-            for (r, v) in results.iter().zip(vals) {
-                let Some(v) = v.as_var() else { continue };
-                let (Some(Type::Tile(rt, rm)), Some(Type::Tile(vt, vm))) = (f.ty(*r), f.ty(v))
-                else {
-                    continue;
-                };
-                if rt.space != Some(MemSpace::Acc) || vt.space != Some(MemSpace::Acc) {
-                    continue;
-                }
-                let (Some(rm), Some(vm)) = (rm, vm) else {
-                    continue;
-                };
-                if !rm.same_base(vm) {
-                    // At the branch's yield: the value that cannot be moved.
-                    return Err(PassError::internal(
-                        "Internal error: MemoryReuse cannot reconcile divergent L0C accumulator \
-                         buffers with tile.move; accumulator control-flow values must be \
-                         coalesced before YieldFixup.",
-                    )
-                    .at_pos(f.pos_of(f.block(b)[y])));
-                }
-            }
-        }
-    }
-    Ok(())
-}
+pub use crate::passes::context::{DsaOptions, SpaceReport, DEFAULT_NODE_LIMIT};
 
 /// The budget of DSA_RP's greedy: penalties first, PyPTO's seed 0 for the
 /// shuffled orders, no time limit (the greedy is polynomial, and a clock
@@ -267,7 +149,10 @@ fn exact_fit(problem: &tilemem_plan::Problem, opts: &DsaOptions) -> Option<Solut
     tilemem_plan::validate(problem, &sol).ok().map(|_| sol)
 }
 
-fn plan_function(
+/// Plans the addresses of one kernel function with `opts` (the pass's
+/// work for one function; allocate_memory_addr verifies the result).
+/// Returns one report per planned space.
+pub fn plan_function(
     f: &mut Function,
     ctx: &mut PassContext,
     opts: &DsaOptions,
@@ -275,17 +160,20 @@ fn plan_function(
     let reserves = reserve::resolve(f, ctx.policy.as_ref())?;
     let order = ProgramOrder::build(f);
     let facts = facts::analyze_with(f, &order);
+    let shared = Model::build(f, &ctx.soc, ctx.seed_rules)?;
     let models = model::build(
         f,
+        &shared,
         &facts,
         &order,
         &ctx.soc,
         ctx.policy.as_ref(),
         &reserves,
-        ctx.seed_rules,
     );
+    drop(shared);
     let mut addr: BTreeMap<usize, u64> = BTreeMap::new();
     let mut reports = Vec::new();
+    let mut depths = Vec::new();
     // Each model is dropped once planned: only one space's pairs are held
     // while the solver runs.
     for m in models {
@@ -300,7 +188,7 @@ fn plan_function(
             // for one InitMemRef inserted, its first tile's.
             let pos = match f.vars[b.root].def {
                 crate::ir::VarDef::Stmt(s) if f.pos_of(s).line > 0 => Some(f.pos_of(s)),
-                _ => super::allocate_memory_addr::first_member_pos(f, b.root),
+                _ => crate::passes::sequential::first_member_pos(f, b.root),
             };
             let e = PassError::planning(format!(
                 "allocation {} of '{}' has {} bytes, more than the {} bytes tilemem can place; \
@@ -316,18 +204,22 @@ fn plan_function(
             });
         }
         // Strict first: every group at its affordable depth
-        // (`min(stages, capacity / slot)`). When nothing fits, the pipeline
-        // intent is relaxed for every group at once (depth 1: stage copies
-        // may share; copies of one stage still may not).
+        // (`min(stages, capacity / slot)`). When nothing fits and those
+        // depths keep some stage copies apart, every such separation
+        // becomes a reuse penalty of weight 1 at once and the same greedy
+        // solves again (PyPTO's relaxation): stage copies may then share,
+        // preferably not; copies of one stage still may not.
         let strict = m.affordable_depths();
-        let relaxed_depth: BTreeMap<u32, usize> = m.groups.keys().map(|&g| (g, 1)).collect();
         let mut depth = strict.clone();
         let mut problem = m.to_problem(Some(&depth));
         let mut placement = greedy(&problem);
-        if placement.is_none() && relaxed_depth != strict {
-            depth = relaxed_depth;
-            problem = m.to_problem(Some(&depth));
+        let separated = m.pipeline.keys().any(|&p| m.pipeline_hard(p, &strict));
+        let mut stage_penalties = false;
+        if placement.is_none() && separated {
+            depth = m.groups.keys().map(|&g| (g, 1)).collect();
+            problem = m.to_problem(None);
             placement = greedy(&problem);
+            stage_penalties = true;
         }
         // The optimal mode does not depend on the greedy: when the greedy
         // finds no placement within the capacity, the exact search may.
@@ -345,10 +237,14 @@ fn plan_function(
             if let Some(dir) = &opts.export_dir {
                 export(dir, m, &problem, None, None)?;
             }
+            let note = m
+                .capacity
+                .map(|c| reserve::capacity_note(&reserves, &m.space, c))
+                .unwrap_or_default();
             return Err(PassError::planning(format!(
                 "DSA-RP could not find a placement for '{}' within the on-chip memory \
                  capacities: canonical greedy found no capacity-fitting placement \
-                 ({} space: {} buffers, {} bytes requested, capacity {})",
+                 ({} space: {} buffers, {} bytes requested, capacity {}){note}",
                 m.function,
                 m.space.name(),
                 m.buffers.len(),
@@ -390,6 +286,7 @@ fn plan_function(
             // so DSA_RP's own decisions) keeps them apart.
             let opt_problem = match opts.objective {
                 Objective::PeakThenPenalty => m.to_problem_sharing(None),
+                Objective::PenaltyThenPeak if stage_penalties => m.to_problem_sharing(None),
                 Objective::PenaltyThenPeak => m.to_problem_sharing(Some(&depth)),
             };
             if let Ok(s) = tilemem_plan::validate(&opt_problem, &greedy_sol) {
@@ -479,6 +376,19 @@ fn plan_function(
         if let Some(dir) = &opts.export_dir {
             export(dir, m, &solved, Some(&chosen), placement.as_ref())?;
         }
+        // The depth each group's copies are apart at in the kept placement:
+        // none when stage separations were penalties (the relaxed greedy,
+        // the bytes-first exact search).
+        let penalties = stage_penalties
+            || (chosen_name == "exact" && opts.objective == Objective::PeakThenPenalty);
+        depths.extend(m.groups.keys().map(|&g| {
+            let d = if penalties {
+                1
+            } else {
+                depth.get(&g).copied().unwrap_or(1)
+            };
+            (m.space, g, u32::try_from(d).unwrap_or(u32::MAX))
+        }));
         for (i, b) in m.buffers.iter().enumerate() {
             addr.insert(b.root.index(), chosen.offsets[i]);
         }
@@ -500,7 +410,11 @@ fn plan_function(
     write::apply(f, &addr);
     // The same clean-up as after MemoryReuse.
     cleanup::remove_dead_allocs(f);
-    cleanup::strip_pipeline_membership(f);
+    let tags = cleanup::strip_pipeline_membership(f);
+    if !tags.is_empty() {
+        ctx.stage_claims
+            .insert(f.name.to_string(), StageClaims { tags, depths });
+    }
     Ok(reports)
 }
 
@@ -559,11 +473,12 @@ fn export(
     let pipe = |p: &Option<crate::ops::Pipe>| p.map_or("?", |x| x.name());
     for b in &m.buffers {
         let r = &b.recog;
+        let (start, end) = b.statements();
         side.push_str(&format!(
             "{},{},{},{},{},{},{},{},{},{},{}\n",
             b.name,
-            b.start,
-            b.end,
+            start,
+            end,
             r.qualifies,
             r.poisoned,
             pipe(&r.head),

@@ -9,23 +9,21 @@
 //! penalties). [`DsaModel::to_problem`] gives the IR-free problem used by the
 //! validator, the exact solver and the export files.
 
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 
 use tilemem_plan::{Buffer, BufferId, Problem};
-use tilemem_soc::{Family, MemoryAllocatorPolicy, Soc};
+use tilemem_soc::{MemoryAllocatorPolicy, Soc};
 
 use super::penalty::{self, Recog};
-use crate::ir::{Block, EntityRef, Expr, Function, MemSpace, StmtKind, Type, VarId};
-use crate::ops::{OpClass, Pipe};
-use crate::passes::analysis::exclusive::Occupancy;
+use crate::ir::{Block, EntityRef, Expr, Function, MemBase, MemRef, MemSpace, Type, VarId};
+use crate::ops::Pipe;
+use crate::passes::analysis::constraints::{SeparationReason, StageTag};
 use crate::passes::analysis::facts::Facts;
-use crate::passes::analysis::hazards::{
-    forbidden_operands_with, is_split_aiv, pipeline_membership,
-};
-use crate::passes::analysis::order::Lifetime;
+use crate::passes::analysis::model::Model;
 use crate::passes::analysis::order::ProgramOrder;
 use crate::passes::analysis::reserve::{tiles_start, Reserve};
-use crate::passes::SeedRules;
+use crate::passes::analysis::roots::RootId;
+use crate::passes::rewrite::storage::current_tile_type;
 
 /// One allocation root to place.
 #[derive(Clone, Debug)]
@@ -36,25 +34,24 @@ pub(crate) struct DsaBuffer {
     pub name: String,
     /// Bytes of the alloc.
     pub size: u64,
-    /// Statement-level lifetime `[start, end]` (union of its members).
-    pub start: u32,
-    pub end: u32,
+    /// Half-open DSA lifetime `[2s+1, max(2s+2, 2e+1))` of the root's
+    /// statement-level lifetime `[s, e]` ([`Model::half_open`]).
+    pub life: (u64, u64),
     /// Author-declared allocation (`pinned=True`).
     pub pinned: bool,
     /// What the penalty recognizer found ([`super::penalty`]).
     pub recog: Recog,
-    /// Pipeline memberships `(group, stage)` of the root's members.
-    pub stages: BTreeSet<(u32, i64)>,
+    /// Pipeline memberships `(group, dense stage ordinal)` of the root.
+    pub stages: Vec<StageTag>,
 }
 
 impl DsaBuffer {
-    /// Half-open DSA lifetime `[2s+1, max(2s+2, 2e+1))`.
-    pub fn lifetime(&self) -> (u64, u64) {
-        Lifetime {
-            def: self.start,
-            last: self.end,
-        }
-        .half_open()
+    /// The statement-level lifetime `[start, end]` the half-open one
+    /// stands for.
+    pub fn statements(&self) -> (u64, u64) {
+        let (lo, hi) = self.life;
+        let start = lo.saturating_sub(1) / 2;
+        (start, (hi.saturating_sub(1) / 2).max(start))
     }
 }
 
@@ -71,8 +68,21 @@ pub(crate) enum HardReason {
     Declared,
     /// An op's output may not alias this input.
     NoAlias,
-    /// A target hazard (split-AIV load + tpop).
+    /// A target hazard (split-AIV load + tpop, a written workspace).
     Hazard,
+}
+
+impl HardReason {
+    /// The reason a separation of the model gives.
+    fn of(r: SeparationReason) -> HardReason {
+        match r {
+            SeparationReason::NoAlias | SeparationReason::OperandOverlap => HardReason::NoAlias,
+            SeparationReason::LoadTpopHazard | SeparationReason::WrittenWorkspace => {
+                HardReason::Hazard
+            }
+            SeparationReason::Declared => HardReason::Declared,
+        }
+    }
 }
 
 /// The placement model of one (function, space).
@@ -170,7 +180,7 @@ impl DsaModel {
     pub fn to_problem(&self, depth: Option<&BTreeMap<u32, usize>>) -> Problem {
         let mut p = Problem::new();
         for b in &self.buffers {
-            let (lo, hi) = b.lifetime();
+            let (lo, hi) = b.life;
             p.push(
                 Buffer::new(b.size, lo, hi)
                     .with_align(self.align)
@@ -185,9 +195,11 @@ impl DsaModel {
         for &(i, j) in self.hard.keys() {
             p.conflicts.push((id(i), id(j)));
         }
-        // Penalty pairs, one per occurrence, counted after sorting: the
-        // same `(i, j)` order and weights as a map, without a tree node per
-        // pair (long pipelines have millions of handoff pairs).
+        // Penalty pairs, weight 1 each however many rules (a handoff, the
+        // back edge, a relaxed stage separation) match the pair (PyPTO's
+        // recognizer keeps one pair per (prior, current)); sorted and
+        // deduplicated instead of a tree node per pair (long pipelines
+        // have millions of handoff pairs).
         let mut pen: Vec<(u32, u32)> = self
             .soft
             .iter()
@@ -206,21 +218,13 @@ impl DsaModel {
             }
         }
         pen.sort_unstable();
+        pen.dedup();
         p.penalties.reserve(pen.len());
-        for run in pen.chunk_by(|a, b| a == b) {
-            let (i, j) = run[0];
-            p.penalties
-                .push((BufferId(i), BufferId(j), run.len() as u64));
+        for (i, j) in pen {
+            p.penalties.push((BufferId(i), BufferId(j), 1));
         }
         p
     }
-}
-
-/// The alloc variable a tile variable's MemRef points into.
-pub(crate) fn root_of(f: &Function, v: VarId) -> Option<VarId> {
-    let ty = f.ty(v)?;
-    let Type::Tile(_, m) = ty else { return None };
-    m.as_ref()?.base_var()
 }
 
 fn has_partial_view(ty: &Type, root_size: u64, root_low: i64) -> bool {
@@ -239,150 +243,93 @@ fn has_partial_view(ty: &Type, root_size: u64, root_low: i64) -> bool {
 }
 
 /// Builds the models of every space of `f` that has roots in use, in space
-/// order. Tiles of a space start above its `reserves`; alignment and
-/// the reserved end come from `policy`. `rules` says which seed-only hard
-/// rules apply (all of them by default; none under `--compat
-/// pypto-e2d0f78`, which reproduces the reference exactly).
+/// order, from the planner-neutral `model` ([`Model`]): its roots,
+/// lifetimes, hard separations, stage tags and branch exclusivity, with
+/// DSA_RP's own reuse penalties added. Tiles of a space start above its
+/// `reserves`; alignment, the spaces that get addresses and the reserved
+/// end come from `policy`.
 pub(crate) fn build(
     f: &Function,
+    model: &Model,
     facts: &Facts,
     order: &ProgramOrder,
     soc: &Soc,
     policy: &dyn MemoryAllocatorPolicy,
     reserves: &[Reserve],
-    rules: SeedRules,
 ) -> Vec<DsaModel> {
-    let allocs = f.allocs();
-    let alloc_vars: HashSet<VarId> = allocs.iter().map(|a| a.var).collect();
-    // Members of each root, by alloc variable.
-    let mut members: BTreeMap<usize, Vec<VarId>> = BTreeMap::new();
-    for v in f.vars.keys() {
-        if let Some(r) = root_of(f, v) {
-            if alloc_vars.contains(&r) {
-                members.entry(r.index()).or_default().push(v);
-            }
-        }
-    }
-    // A loop or `if` result printed without a MemRef of its own lives in
-    // the bytes of the value each branch (or the loop body) yields: it is
-    // a member of that root, so reads after the loop keep the root alive.
-    for (_, s) in f.walk() {
-        let (results, blocks) = match &f.stmts[s].kind {
-            StmtKind::For(l) => (&l.results, vec![crate::ir::Block::Loop(s)]),
-            StmtKind::If(i) => {
-                let mut b = vec![crate::ir::Block::Then(s)];
-                if i.else_body.is_some() {
-                    b.push(crate::ir::Block::Else(s));
-                }
-                (&i.results, b)
-            }
-            _ => continue,
-        };
-        for b in blocks {
-            let Some(y) = f.yield_index(b) else { continue };
-            let StmtKind::Yield(vals) = &f.stmts[f.block(b)[y]].kind else {
-                continue;
-            };
-            for (&r, v) in results.iter().zip(vals) {
-                if root_of(f, r).is_some() {
-                    continue;
-                }
-                let Some(root) = v.as_var().and_then(|v| root_of(f, v)) else {
-                    continue;
-                };
-                if let Some(m) = members.get_mut(&root.index()) {
-                    if !m.contains(&r) {
-                        m.push(r);
-                    }
-                }
-            }
-        }
-    }
+    let lt = &model.lt;
     let family = soc.family();
     let penalties_on = soc.has_backend();
-    let mut by_space: BTreeMap<MemSpace, Vec<usize>> = BTreeMap::new();
-    for (k, a) in allocs.iter().enumerate() {
-        if matches!(a.space, MemSpace::Ddr) || !members.contains_key(&a.var.index()) {
+    let occ = model.occupancies(f, facts, order);
+    let separations = model.separations();
+    // The lowest constant offset of the tiles naming each root (the
+    // partial-view test is relative to it).
+    let mut low: Vec<Option<i64>> = vec![None; lt.roots.len()];
+    for (v, d) in f.vars.iter() {
+        let (Some(r), Some(o)) = (
+            lt.root_of(v),
+            d.ty.as_ref()
+                .and_then(Type::memref)
+                .and_then(MemRef::const_offset),
+        ) else {
+            continue;
+        };
+        let e = &mut low[r.index()];
+        *e = Some(e.map_or(o, |x| x.min(o)));
+    }
+    let mut spaces: Vec<MemSpace> = lt.roots.keys().map(|r| lt.space(r)).collect();
+    spaces.sort();
+    spaces.dedup();
+    let mut out = Vec::new();
+    for space in spaces {
+        if !space.is_known() || !policy.should_allocate(space) {
             continue;
         }
-        by_space.entry(a.space).or_default().push(k);
-    }
-    let mut out = Vec::new();
-    for (space, ks) in by_space {
-        // Spaces the SoC does not know get no capacity and no alignment.
-        let tspace = Some(space).filter(|s| s.is_known());
-        let mut buffers = Vec::new();
-        let mut occupancy: Vec<Occupancy> = Vec::new();
-        // Each member's root size and lowest offset (its partial-view test).
-        let mut extent: BTreeMap<VarId, (u64, i64)> = BTreeMap::new();
-        let mut index_of: BTreeMap<usize, usize> = BTreeMap::new();
-        for &k in &ks {
-            let a = &allocs[k];
-            let mem = &members[&a.var.index()];
-            let mut start = u32::MAX;
-            let mut end = 0u32;
-            let mut stages = BTreeSet::new();
-            let low = mem
-                .iter()
-                .filter_map(|&v| {
-                    f.ty(v)
-                        .and_then(Type::memref)
-                        .and_then(|m| m.const_offset())
-                })
-                .min()
-                .unwrap_or(0);
-            for &v in mem {
-                let fx = facts.var(v);
-                if let Some(d) = fx.def {
-                    start = start.min(d);
-                    end = end.max(d);
-                }
-                if let Some(l) = fx.last() {
-                    end = end.max(l);
-                    start = start.min(l);
-                }
-                if f.ty(v).is_some() {
-                    extent.insert(v, (a.size, low));
-                }
-                // The defining statement, when an assignment with a real op.
-                if let crate::ir::VarDef::Stmt(s) = f.vars[v].def {
-                    if let Some(call) = f.stmts[s].call() {
-                        for gs in pipeline_membership(call) {
-                            stages.insert(gs);
-                        }
-                    }
-                }
-            }
-            if start == u32::MAX {
-                start = 0;
-            }
-            index_of.insert(a.var.index(), buffers.len());
-            occupancy.push(Occupancy::of(facts, mem));
+        // Roots with an allocation variable (the ones addresses are
+        // written for) that some tile refers to.
+        let roots: Vec<(RootId, VarId)> = model
+            .placed_roots(space)
+            .into_iter()
+            .filter_map(|r| match lt.base(r) {
+                MemBase::Var(v) => Some((r, v)),
+                MemBase::Named(_) => None,
+            })
+            .collect();
+        if roots.is_empty() {
+            continue;
+        }
+        let n = roots.len();
+        let mut index_of: Vec<u32> = vec![u32::MAX; lt.roots.len()];
+        let mut buffers = Vec::with_capacity(n);
+        for (i, &(r, var)) in roots.iter().enumerate() {
+            index_of[r.index()] = i as u32;
+            let root = &lt.roots[r];
             buffers.push(DsaBuffer {
-                root: a.var,
-                name: f.vars[a.var].name.to_string(),
-                size: a.size,
-                start,
-                end: end.max(start),
-                pinned: a.pinned,
+                root: var,
+                name: f.vars[var].name.to_string(),
+                size: root.size,
+                life: model.half_open(r, &occ[r.index()]),
+                pinned: root.pinned,
                 recog: Recog::default(),
-                stages,
+                stages: model.cons.stages.get(&r).cloned().unwrap_or_default(),
             });
         }
-        let n = buffers.len();
-        let member_root: BTreeMap<VarId, usize> = buffers
-            .iter()
-            .enumerate()
-            .flat_map(|(i, b)| members[&b.root.index()].iter().map(move |&v| (v, i)))
-            .collect();
+        let index = |r: RootId| Some(index_of[r.index()] as usize).filter(|&i| i < n);
         let recogs = penalty::recognize(
             f,
             order,
             n,
-            &|v| member_root.get(&v).copied(),
-            &|v| match (f.ty(v), extent.get(&v)) {
-                (Some(ty), Some(&(size, low))) => has_partial_view(ty, size, low),
-                _ => true,
+            &|v| lt.storage_root(f, v).and_then(index),
+            &|v| {
+                let Some(r) = lt.storage_root(f, v) else {
+                    return true;
+                };
+                match current_tile_type(f, v) {
+                    Some(ty) => {
+                        has_partial_view(&ty, lt.roots[r].size, low[r.index()].unwrap_or(0))
+                    }
+                    None => true,
+                }
             },
             family,
         );
@@ -391,42 +338,29 @@ pub(crate) fn build(
         }
         let mut hard = BTreeMap::new();
         let mut exclusive = BTreeSet::new();
-        // Pipeline groups: dense stage ordinals and slot sizes.
-        let mut group_stages: BTreeMap<u32, BTreeSet<i64>> = BTreeMap::new();
-        let mut group_slot: BTreeMap<u32, u64> = BTreeMap::new();
+        // Pipeline groups of this space: requested depth and slot size
+        // (largest aligned copy).
+        let mut groups: BTreeMap<u32, (usize, u64)> = BTreeMap::new();
         for b in &buffers {
-            for &(g, st) in &b.stages {
-                group_stages.entry(g).or_default().insert(st);
-                let e = group_slot.entry(g).or_default();
-                *e = (*e).max(tspace.map_or(b.size, |t| policy.align_address(b.size, t)));
+            for &(g, _) in &b.stages {
+                let stages = model.cons.group_depth.get(&g).copied().unwrap_or(1) as usize;
+                let e = groups.entry(g).or_insert((stages, 0));
+                e.1 = e.1.max(policy.align_address(b.size, space));
             }
         }
-        // Dense stage ordinals, looked up per pair (a scan per pair made
-        // the pair loop cubic on long pipelines).
-        let ordinals: BTreeMap<(u32, i64), usize> = group_stages
-            .iter()
-            .flat_map(|(&g, set)| set.iter().enumerate().map(move |(k, &st)| ((g, st), k)))
-            .collect();
-        let ordinal = |g: u32, st: i64| ordinals.get(&(g, st)).copied().unwrap_or(0);
-        let lifetimes: Vec<(u64, u64)> = buffers.iter().map(DsaBuffer::lifetime).collect();
         // Overlapping lifetimes: a sweep in start order meets exactly the
         // overlapping pairs (work proportional to them, not to n^2).
         let mut by_start: Vec<usize> = (0..n).collect();
-        by_start.sort_unstable_by_key(|&i| (lifetimes[i].0, i));
+        by_start.sort_unstable_by_key(|&i| (buffers[i].life.0, i));
         for (p, &x) in by_start.iter().enumerate() {
-            let hi = lifetimes[x].1;
+            let hi = buffers[x].life.1;
             for &y in &by_start[p + 1..] {
-                if lifetimes[y].0 >= hi {
+                if buffers[y].life.0 >= hi {
                     break;
                 }
                 let (i, j) = (x.min(y), x.max(y));
-                let (a, b) = (&buffers[i], &buffers[j]);
                 hard.insert((i, j), HardReason::Lifetime);
-                let grouped = a.stages.iter().any(|x| b.stages.iter().any(|y| x.0 == y.0));
-                if !(a.pinned || b.pinned || grouped)
-                    && (occupancy[i].has_gap() || occupancy[j].has_gap())
-                    && occupancy[i].disjoint(&occupancy[j])
-                {
+                if model.exclusive(&occ, roots[i].0, roots[j].0) {
                     exclusive.insert((i, j));
                 }
             }
@@ -438,13 +372,14 @@ pub(crate) fn build(
         // visiting one twice changes nothing.
         let mut apart = |i: usize, j: usize| {
             let (i, j) = (i.min(j), i.max(j));
-            let ((alo, ahi), (blo, bhi)) = (lifetimes[i], lifetimes[j]);
+            let ((alo, ahi), (blo, bhi)) = (buffers[i].life, buffers[j].life);
             if i == j || (alo < bhi && blo < ahi) {
                 return;
             }
             let (a, b) = (&buffers[i], &buffers[j]);
+            // A declared allocation is apart from everything (a hard
+            // separation of the model).
             if a.pinned || b.pinned {
-                hard.insert((i, j), HardReason::Declared);
                 return;
             }
             // Every group the two roots share, with both dense stage
@@ -457,7 +392,7 @@ pub(crate) fn build(
                     b.stages
                         .iter()
                         .filter(move |x| x.0 == g)
-                        .map(move |&(_, sb)| (g, ordinal(g, sa), ordinal(g, sb)))
+                        .map(move |&(_, sb)| (g, sa as usize, sb as usize))
                 })
                 .collect();
             if shared.iter().any(|&(_, x, y)| x != y) {
@@ -479,99 +414,27 @@ pub(crate) fn build(
             }
         };
         apart_candidates(&buffers, penalties_on, &mut apart);
-        soft.sort_unstable();
-        soft.dedup();
-        // No-alias rules and hazards, from each defining statement.
-        let split =
-            rules.split_load_tpop && is_split_aiv(f) && soc.requires_split_load_tpop_workaround();
-        let mut add_hard = |x: usize, y: usize, why: HardReason| {
-            if x != y {
-                let key = (x.min(y), x.max(y));
-                hard.entry(key).or_insert(why);
-                exclusive.remove(&key);
-            }
-        };
-        for (_, s) in f.walk() {
-            let st = &f.stmts[s];
-            let StmtKind::Assign { targets, .. } = &st.kind else {
+        // The model's hard separations (no-alias, operand pairs, hazards,
+        // written workspaces, declared allocations) of this space.
+        for sep in &separations {
+            let (Some(x), Some(y)) = (index(sep.a), index(sep.b)) else {
                 continue;
             };
-            let Some(call) = st.call() else { continue };
-            let info = crate::ops::lookup_or_default(call.op_name());
-            for &out_var in targets {
-                let Some(ro) = root_of(f, out_var) else {
-                    continue;
-                };
-                let Some(&oi) = index_of.get(&ro.index()) else {
-                    continue;
-                };
-                let arg_var = |i: usize| call.args.get(i).and_then(Expr::as_var);
-                for k in forbidden_operands_with(f, call, out_var, family, rules.narrowing_casts) {
-                    if let Some(ri) = arg_var(k)
-                        .and_then(|x| root_of(f, x))
-                        .and_then(|r| index_of.get(&r.index()))
-                    {
-                        add_hard(oi, *ri, HardReason::NoAlias);
-                    }
-                }
-                if split {
-                    // The op class of the statement defining `x`.
-                    let class_of = |x: VarId| match f.vars[x].def {
-                        crate::ir::VarDef::Stmt(d) => f.stmts[d]
-                            .call()
-                            .map(|c| crate::ops::lookup_or_default(c.op_name()).class),
-                        _ => None,
-                    };
-                    let reads_tpop = call
-                        .args
-                        .iter()
-                        .filter_map(Expr::as_var)
-                        .any(|x| class_of(x) == Some(OpClass::Tpop));
-                    if reads_tpop {
-                        for x in call.args.iter().filter_map(Expr::as_var) {
-                            let is_load = class_of(x) == Some(OpClass::Load);
-                            if let (true, Some(ri)) = (
-                                is_load,
-                                root_of(f, x).and_then(|r| index_of.get(&r.index())),
-                            ) {
-                                add_hard(oi, *ri, HardReason::Hazard);
-                            }
-                        }
-                    }
-                }
-            }
-            // The written workspace of `tile.sels` is a seed-only rule too.
-            let separations = if rules.written_workspace {
-                info.operand_separations(family, call.args.len())
-            } else {
-                Vec::new()
-            };
-            for (x, y) in separations {
-                let r = |k: usize| {
-                    call.args
-                        .get(k)
-                        .and_then(Expr::as_var)
-                        .and_then(|v| root_of(f, v))
-                        .and_then(|r| index_of.get(&r.index()).copied())
-                };
-                if let (Some(a), Some(b)) = (r(x), r(y)) {
-                    add_hard(a, b, HardReason::NoAlias);
-                }
-            }
+            let key = (x.min(y), x.max(y));
+            hard.entry(key).or_insert(HardReason::of(sep.reason));
+            exclusive.remove(&key);
         }
-        let _ = Family::A5;
+        // A pair may take one penalty however many rules match it.
         soft.retain(|&(x, y)| !hard.contains_key(&(x.min(y) as usize, x.max(y) as usize)));
+        soft.sort_unstable();
+        soft.dedup();
         soft.shrink_to_fit();
         pipeline.retain(|key, _| !hard.contains_key(key));
-        let groups = group_stages
-            .iter()
-            .map(|(&g, st)| (g, (st.len(), group_slot.get(&g).copied().unwrap_or(0))))
-            .collect();
         out.push(DsaModel {
             function: f.name.to_string(),
-            capacity: tspace.and_then(|s| soc.capacity(s)),
+            capacity: soc.capacity(space),
             reserved_end: tiles_start(reserves, &space, policy),
-            align: tspace.map_or(1, |t| policy.alignment(t)),
+            align: policy.alignment(space),
             space,
             buffers,
             hard,
@@ -697,20 +560,49 @@ mod tests {
                     lp: (pick(2) == 0).then_some(0),
                 };
                 let stages = (0..pick(3))
-                    .map(|_| (pick(3) as u32, pick(3) as i64))
+                    .map(|_| (pick(3) as u32, pick(3) as u32))
                     .collect();
                 DsaBuffer {
                     root: VarId::new(i),
                     name: format!("r{i}"),
                     size: 32,
-                    start,
-                    end,
+                    life: (2 * u64::from(start) + 1, 2 * u64::from(end) + 2),
                     pinned: pick(25) == 0,
                     recog,
                     stages,
                 }
             })
             .collect()
+    }
+
+    /// A pair weighs 1 however many rules give it a penalty (a handoff
+    /// both ways, a relaxed stage separation), as PyPTO counts it; a
+    /// relaxed stage separation is a penalty, a strict one a conflict.
+    #[test]
+    fn every_penalty_pair_weighs_one() {
+        let mut g = Mt19937_64::new(1);
+        let mut buffers = random_buffers(&mut g, 2);
+        buffers[0].life = (1, 3);
+        buffers[1].life = (5, 7);
+        let m = DsaModel {
+            function: "f".into(),
+            space: MemSpace::Vec,
+            buffers,
+            hard: BTreeMap::new(),
+            pipeline: [((0, 1), vec![(0, 0, 1)])].into_iter().collect(),
+            groups: [(0, (2, 32))].into_iter().collect(),
+            soft: vec![(0, 1), (1, 0)],
+            exclusive: BTreeSet::new(),
+            capacity: None,
+            reserved_end: 0,
+            align: 32,
+        };
+        let relaxed = m.to_problem(None);
+        assert_eq!(relaxed.penalties, [(BufferId(0), BufferId(1), 1)]);
+        assert!(relaxed.conflicts.is_empty());
+        let strict = m.to_problem(Some(&[(0, 2)].into_iter().collect()));
+        assert_eq!(strict.penalties, [(BufferId(0), BufferId(1), 1)]);
+        assert_eq!(strict.conflicts, [(BufferId(0), BufferId(1))]);
     }
 
     /// Every pair some rule other than the lifetime overlap applies to is

@@ -4,7 +4,10 @@
 //! - **Accesses** of an allocation root are the operands (reads) and
 //!   results (writes) of the calls that touch one of its tiles. Ops with
 //!   no execution memory access (views, `tile.create`, `tile.alloc`; see
-//!   [`evidence`]) are not accesses.
+//!   [`evidence`]) are not accesses. A provably whole `tile.assemble`
+//!   (the source has the target's shape, constant-zero offsets, the result
+//!   on the target's allocation) does not read its target: the target's
+//!   first access is the write.
 //! - **Poisoning**: an access through an op without functional evidence
 //!   poisons the root, which then gets no penalty at all; a three-argument
 //!   `tile.store` of a whole tile and an in-place window write
@@ -116,7 +119,13 @@ pub(crate) fn recognize(
         if let StmtKind::Assign { targets, .. } = &st.kind {
             touched.extend(targets.iter().map(|&t| (t, true)));
         }
-        st.for_each_use(&mut |v| touched.push((v, false)));
+        // A provably whole assemble writes its target without reading it.
+        let unread = whole_assemble(f, st, call, root_index);
+        st.for_each_use(&mut |v| {
+            if Some(v) != unread {
+                touched.push((v, false));
+            }
+        });
         let at = order.index[s];
         let pipe = stmt_pipe(f, s, family);
         let path = path_of(b, &block_of);
@@ -191,6 +200,36 @@ pub(crate) fn recognize(
             }
         })
         .collect()
+}
+
+/// The target of a provably whole `tile.assemble` (an in-place window
+/// write of its first argument: the source has the target's shape, every
+/// offset is the constant 0, and the result is on the target's
+/// allocation), which the op overwrites without reading it (PyPTO's
+/// recognizer: the target's first access is then the write).
+fn whole_assemble(
+    f: &Function,
+    st: &crate::ir::Stmt,
+    call: &crate::ir::Call,
+    root_index: &dyn Fn(VarId) -> Option<usize>,
+) -> Option<VarId> {
+    if !crate::ops::lookup_or_default(call.op_name()).writes_window_of_first_arg() {
+        return None;
+    }
+    let target = call.args.first().and_then(Expr::as_var)?;
+    let source = call.args.get(1).and_then(Expr::as_var)?;
+    let zero = match call.args.get(2)? {
+        Expr::List(v) | Expr::Tuple(v) => v.iter().all(|e| e.as_int() == Some(0)),
+        _ => false,
+    };
+    let StmtKind::Assign { targets, .. } = &st.kind else {
+        return None;
+    };
+    let [result] = targets.as_slice() else {
+        return None;
+    };
+    let same_root = root_index(*result).is_some() && root_index(*result) == root_index(target);
+    (zero && same_root && same_shape(f, Some(target), Some(source))).then_some(target)
 }
 
 /// Whether `prior` hands its bytes to `current` across a pipe change: both

@@ -10,10 +10,10 @@
 //! - is a view (or a bare alias of one): keeps its own window, rebased:
 //!   base `P`, offset `o + its offset` (an integer), same size and slots.
 
-use super::lifetime::AllocationLifetimes;
 use super::packing::{defined_by_view, Packing, Placement};
 use crate::ir::MemBase;
 use crate::ir::{BinOp, Expr, Function, MemRef, MemRefParts, StmtKind, Type, VarDef, VarId};
+use crate::passes::analysis::roots::AllocationLifetimes;
 use rustc_hash::FxHashMap as HashMap;
 use std::collections::BTreeSet;
 
@@ -71,7 +71,9 @@ pub fn moved_memref(f: &Function, v: VarId, old: &MemRef, mv: &Move<'_>) -> MemR
             slots: old.slots(),
             slot_index: old.slot_index().cloned(),
         })
-    } else if !super::storage::same_window(old, mv.own) && !covers_root(old, mv.size) {
+    } else if !crate::passes::rewrite::storage::same_window(old, mv.own)
+        && !covers_root(old, mv.size)
+    {
         // A window inside its root (placed there by an earlier sub-range
         // packing): keep it, shifted into the arena.
         let k = old

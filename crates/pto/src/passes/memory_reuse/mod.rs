@@ -22,14 +22,15 @@
 //! - Functions are left untouched in the DSA_RP and PTOAS planner modes.
 //!
 //! # Stages (one module each)
-//! 1. [`lifetime`]: program order and lifetimes (also used by DSA_RP).
-//! 2. [`constraints`]: hard separations, isolated roots, stage memberships,
-//!    declared-slot overlap check.
+//! 1-2. The planner-neutral model ([`Model`]): program order and
+//!    lifetimes, hard separations, isolated roots, stage memberships,
+//!    declared-slot overlap check (the same model every planner uses).
 //! 3. [`packing`]: largest-first first-fit per space, capacity-gated
 //!    pipeline depth with shedding, legacy fallback, sub-range fallback.
 //! 4. [`apply`]: rewrite the MemRefs of moved roots.
 //! 5. [`yield_fixup::align_loop_carries`], then
-//!    [`yield_fixup::coalesce_acc_if_phis`].
+//!    [`yield_fixup::coalesce_acc_if_phis`] (the shared rewrites of
+//!    [`crate::passes::rewrite`]).
 //! 6. [`normalize`] (before and after the next stage).
 //! 7. [`yield_fixup::fix_yields`]: retarget or copy, ordered, swaps through
 //!    scratch.
@@ -97,70 +98,36 @@
 //! shares `down_next` with the load buffer) nor the written-workspace hazard
 //! (`test_sels_output_may_reuse_dead_tmp_*` lets the `tmp` workspace reuse a
 //! buffer whose member died before it). The seed wins: both hazards are on
-//! by default; [`ReuseOptions::hazards`] turns them off to reproduce the
+//! by default; [`SeedRules`] turns them off to reproduce the
 //! older outputs.
 
 pub mod apply;
-pub mod cleanup;
-pub mod constraints;
-pub mod lifetime;
-pub mod normalize;
 pub mod packing;
-pub mod storage;
-pub mod yield_fixup;
 
-use super::{PassContext, PassError, PlannerMode};
+use super::analysis::model::Model;
+use super::context::{PassContext, PassError, PlannerMode, SeedRules, StageClaims};
+use super::rewrite::{cleanup, normalize, yield_fixup};
 use crate::ir::{Function, Program};
-use constraints::HazardRules;
 use packing::PackNote;
-
-pub use constraints::{AllocationConstraints, Separation, SeparationReason};
-pub use lifetime::{analyze, AllocationLifetimes, Lifetime, Root, RootId};
-
-/// Options of the pass.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ReuseOptions {
-    /// Which target hazards to enforce (all by default).
-    pub hazards: HazardRules,
-    /// Allow the aligned sub-range fallback after a measured overflow.
-    pub sub_range: bool,
-}
-
-impl Default for ReuseOptions {
-    fn default() -> ReuseOptions {
-        ReuseOptions {
-            hazards: HazardRules::default(),
-            sub_range: true,
-        }
-    }
-}
 
 /// Runs the pass on every function of `program`, with the seed rules the
 /// context selects.
 pub fn run(program: &mut Program, ctx: &mut PassContext) -> Result<(), PassError> {
     let rules = ctx.seed_rules;
-    let opts = ReuseOptions {
-        hazards: HazardRules {
-            split_load_tpop: rules.split_load_tpop,
-            written_workspace: rules.written_workspace,
-            narrowing_casts: rules.narrowing_casts,
-        },
-        sub_range: rules.sub_range,
-    };
-    run_with(program, ctx, opts)
+    run_with(program, ctx, rules)
 }
 
-/// Runs the pass with explicit options.
+/// Runs the pass with explicit seed rules.
 pub fn run_with(
     program: &mut Program,
     ctx: &mut PassContext,
-    opts: ReuseOptions,
+    rules: SeedRules,
 ) -> Result<(), PassError> {
     if ctx.planner != PlannerMode::Pypto {
         return Ok(());
     }
     for f in &mut program.functions {
-        run_function(f, ctx, opts)?;
+        run_function(f, ctx, rules)?;
     }
     Ok(())
 }
@@ -169,7 +136,7 @@ pub fn run_with(
 pub fn run_function(
     f: &mut Function,
     ctx: &mut PassContext,
-    opts: ReuseOptions,
+    rules: SeedRules,
 ) -> Result<(), PassError> {
     // Taken when the first round rewrites the function: the analyses and
     // the packing before it leave the function as it was, and its peak
@@ -181,13 +148,21 @@ pub fn run_function(
     // finds nothing left to do. Each round only merges, so this settles
     // quickly; the bound is a guard.
     let mut notes = Vec::new();
+    // The stage depths of the first packing applied (a later round only
+    // merges further what the first kept apart at those depths).
+    let mut depths = None;
     for round in 0..4 {
-        let mut lt = lifetime::analyze(f);
-        constraints::check_declared_slots(f, &lt)?;
-        let cons = constraints::collect(f, &lt, &ctx.soc, opts.hazards);
+        let Model { mut lt, cons } = Model::build(f, &ctx.soc, rules)?;
         // Packing and rewriting read only the roots and their members.
         lt.release_var_tables();
-        let packing = packing::pack(f, &lt, &cons, &ctx.soc, ctx.policy.as_ref(), opts.sub_range);
+        let packing = packing::pack(
+            f,
+            &lt,
+            &cons,
+            &ctx.soc,
+            ctx.policy.as_ref(),
+            rules.sub_range,
+        );
         let moved = packing.iter().any(|(r, p)| p.arena != r || p.offset != 0);
         // A later round that moves nothing leaves every boundary as the
         // previous round's fix-up made it.
@@ -197,6 +172,9 @@ pub fn run_function(
         if notes.is_empty() {
             notes.clone_from(&packing.notes);
         }
+        if depths.is_none() {
+            depths = Some(packing.depths.clone());
+        }
         let snap = &*snap.get_or_insert_with(|| normalize::snapshot(f));
         apply::apply(f, &lt, &packing);
         // The analysis tables describe the program before the rewrite;
@@ -205,8 +183,7 @@ pub fn run_function(
         yield_fixup::align_loop_carries(f);
         yield_fixup::coalesce_acc_if_phis(f);
         normalize::normalize(f, snap);
-        let changes =
-            yield_fixup::fix_yields_opts(f, ctx.soc.family(), true, ctx.seed_rules.as_var_like)?;
+        let changes = yield_fixup::fix_yields_opts(f, ctx.soc.family(), true, rules.as_var_like)?;
         normalize::normalize(f, snap);
         cleanup::remove_dead_allocs(f);
         if changes == yield_fixup::FixupChanges::default() {
@@ -216,7 +193,16 @@ pub fn run_function(
     for note in &notes {
         emit_note(f, ctx, note);
     }
-    cleanup::strip_pipeline_membership(f);
+    let tags = cleanup::strip_pipeline_membership(f);
+    if !tags.is_empty() {
+        ctx.stage_claims.insert(
+            f.name.to_string(),
+            StageClaims {
+                tags,
+                depths: depths.unwrap_or_default(),
+            },
+        );
+    }
     // The allocations merged away were InitMemRef's last variables and
     // statements: give their memory back for the rest of the run.
     f.shrink_arenas();

@@ -32,10 +32,11 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use tilemem_soc::{MemSpace, MemoryAllocatorPolicy, Soc};
 
-use super::constraints::AllocationConstraints;
-use super::lifetime::{AllocationLifetimes, Lifetime, RootId};
-use crate::ir::{EntityRef, Expr, Function, Type};
-use crate::passes::analysis::walk::stmts;
+use crate::ir::{EntityRef, Function, Type};
+use crate::passes::analysis::constraints::AllocationConstraints;
+use crate::passes::analysis::order::Lifetime;
+use crate::passes::analysis::reserve;
+use crate::passes::analysis::roots::{AllocationLifetimes, RootId};
 
 /// Where a root's bytes end up: inside `arena` (a representative root) at
 /// byte `offset`.
@@ -91,6 +92,9 @@ pub struct Packing {
     sub_range: BTreeMap<RootId, u64>,
     /// Diagnostics to emit.
     pub notes: Vec<PackNote>,
+    /// `(space, group, depth)`: the depth each pipeline group's copies
+    /// were kept apart at.
+    pub depths: Vec<(MemSpace, u32, u32)>,
 }
 
 impl Packing {
@@ -194,6 +198,8 @@ struct Packed {
     bufs: Vec<Buffer>,
     /// Buffer of each root (`NO_BUCKET`: none), 4 bytes a root.
     bucket_of: Vec<u32>,
+    /// The depth each pipeline group was packed at.
+    depth: BTreeMap<u32, u32>,
 }
 
 struct SpaceInput<'a> {
@@ -339,7 +345,11 @@ impl SpaceInput<'_> {
             }
             bucket_of[r.index()] = u32::try_from(bi).unwrap_or(NO_BUCKET);
         }
-        Packed { bufs, bucket_of }
+        Packed {
+            bufs,
+            bucket_of,
+            depth: depth.clone(),
+        }
     }
 
     /// The lowest aligned offset at which `r` fits in `b`'s arena clear of
@@ -410,7 +420,7 @@ fn sub_range_eligible(f: &Function, lt: &AllocationLifetimes, roots: &[RootId]) 
                 Some(o) if o >= 0 => {}
                 Some(_) => return false,
                 None => {
-                    let direct_slice = super::lifetime::is_assigned(f, m)
+                    let direct_slice = crate::passes::analysis::order::is_assigned(f, m)
                         .and_then(|s| f.stmts[s].call())
                         .is_some_and(|c| {
                             matches!(
@@ -428,36 +438,13 @@ fn sub_range_eligible(f: &Function, lt: &AllocationLifetimes, roots: &[RootId]) 
     true
 }
 
-/// Bytes reserved in `space` by `system.reserve_buffer` calls (AIC functions
-/// reserve in Mat, others in Vec): the end of the reserved window.
+/// Where the reserved windows of `space` end (the one resolver of
+/// [`reserve`]; an unresolvable window is left to the address pass, which
+/// reports it).
 pub fn reserved_end(f: &Function, space: MemSpace, policy: &dyn MemoryAllocatorPolicy) -> u64 {
-    let reserve_space = if f.kind() == crate::ir::FunctionKind::Aic {
-        MemSpace::Mat
-    } else {
-        MemSpace::Vec
-    };
-    if space != reserve_space {
-        return 0;
-    }
-    let mut end = 0u64;
-    for (_, s) in stmts(f) {
-        let Some(call) = f.stmts[s].call() else {
-            continue;
-        };
-        if !crate::ops::has_class(call.op_name(), crate::ops::OpClass::Reserve) {
-            continue;
-        }
-        let Some(size) = call.kwarg("size").and_then(Expr::as_int) else {
-            continue;
-        };
-        let size = u64::try_from(size).unwrap_or(0);
-        let base = match call.kwarg("base").and_then(Expr::as_int) {
-            Some(b) if b >= 0 => b as u64,
-            _ => policy.align_address(end, space),
-        };
-        end = end.max(base.saturating_add(size));
-    }
-    end
+    reserve::resolve(f, policy)
+        .map(|r| reserve::reserved_end(&r, &space))
+        .unwrap_or(0)
 }
 
 /// Packs every space of `f`.
@@ -533,6 +520,8 @@ pub fn pack(
                 out.sub_range.insert(m, off);
             }
         }
+        out.depths
+            .extend(packed.depth.iter().map(|(&g, &d)| (space, g, d)));
     }
     out
 }

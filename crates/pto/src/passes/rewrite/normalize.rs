@@ -32,14 +32,11 @@ impl Snapshot {
     }
 }
 
-/// Records the MemRefs of `f`'s views and their sources.
+/// Records the MemRefs of `f`'s views and their sources (for a source
+/// without a MemRef of its own, a loop iter arg as printed, the storage it
+/// carries).
 pub fn snapshot(f: &Function) -> Snapshot {
-    let mut m = HashMap::default();
-    let mut keep = |v: VarId| {
-        if let Some(mr) = f.vars[v].ty.as_ref().and_then(Type::memref) {
-            m.entry(v).or_insert_with(|| mr.clone());
-        }
-    };
+    let mut m: HashMap<VarId, MemRef> = HashMap::default();
     for (_, s) in stmts(f) {
         let StmtKind::Assign {
             targets,
@@ -49,10 +46,18 @@ pub fn snapshot(f: &Function) -> Snapshot {
             continue;
         };
         let [x] = targets.as_slice() else { continue };
-        if ops::lookup_or_default(call.op_name()).is_view() {
-            keep(*x);
-            if let Some(src) = call.args.first().and_then(Expr::as_var) {
-                keep(src);
+        if !ops::lookup_or_default(call.op_name()).is_view() {
+            continue;
+        }
+        let src = call.args.first().and_then(Expr::as_var);
+        for v in [Some(*x), src].into_iter().flatten() {
+            if m.contains_key(&v) {
+                continue;
+            }
+            let own = f.vars[v].ty.as_ref().and_then(Type::memref).cloned();
+            let carried = || (Some(v) == src).then(|| current_memref(f, v)).flatten();
+            if let Some(mr) = own.or_else(carried) {
+                m.insert(v, mr);
             }
         }
     }

@@ -5,11 +5,11 @@
 
 use rustc_hash::FxHashSet as HashSet;
 
-use super::lifetime::carried_from;
 use crate::ir::{
     Block, Expr, Function, MemBase, MemRef, MemRefParts, StmtId, StmtKind, Type, VarId,
 };
 use crate::ops;
+use crate::passes::analysis::order::carried_from;
 use tilemem_soc::MemSpace;
 
 /// The MemRef holding `v`'s bytes now: its own, else the one of the value

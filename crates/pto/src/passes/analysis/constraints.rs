@@ -2,8 +2,11 @@
 //! closed to sharing altogether, and the pipeline-stage memberships that
 //! keep concurrent stage copies apart (PyPTO's `allocation_constraints`).
 //!
-//! Every fact here is a hard rule for both planners: MemoryReuse refuses the
-//! sharing, DSA_RP turns each pair into a hard separation. Facts are keyed
+//! Every fact here is a hard rule for every planner: MemoryReuse refuses the
+//! sharing, DSA_RP and the optimal planner turn each pair into a hard
+//! separation ([`super::model`] hands them the same list), and `verify`
+//! checks the outputs of all three against its own reading of the same
+//! rules. Each separation carries the statement it is about. Facts are keyed
 //! by [`RootId`]; an operand reached through a view, a bare alias, an iter
 //! arg or a phi is resolved to the root that holds its bytes, so a forbidden
 //! operand is caught however it is reached.
@@ -11,9 +14,8 @@
 //! Sources of separations:
 //! - **No-alias** (op table): an output may not share with the inputs its
 //!   op forbids (`not_inplace_safe`, `forbid_output_alias(i)`, the
-//!   target-aware `sels`/`prelu`/`cast` rules); the A2/A3 `sels` tmp stays
-//!   apart from mask and src. Tuple results pass the rule on to every
-//!   element read with `t[k]`.
+//!   target-aware `sels`/`prelu`/`cast` rules). Tuple results pass the
+//!   rule on to every element read with `t[k]`.
 //! - **Split load + tpop hazard** (A2/A3 split-AIV functions): a writer that
 //!   consumes a `tile.tpop_from_aic` value may not take over the buffer of a
 //!   load-derived operand. Classification follows views, bare aliases and
@@ -21,7 +23,9 @@
 //!   tainted by a producer later in the body.
 //! - **Written workspace**: a workspace operand may not share with a root
 //!   that dies at or before the workspace is defined; inside a loop it is
-//!   closed to sharing ([`AllocationConstraints::isolated`]).
+//!   closed to sharing ([`AllocationConstraints::isolated`]). The A2/A3
+//!   `sels` tmp, written before mask and src are read, also stays apart
+//!   from them (an operand-overlap separation of the same seed rule).
 //!
 //! Declared (`pinned`) allocations are closed to sharing too, and the tiles
 //! bound to one constant slot of a declaration must not be live at the same
@@ -33,12 +37,13 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use tilemem_soc::{Family, Soc};
 
-use super::lifetime::{is_assigned, AllocationLifetimes, RootId};
-use crate::ir::{Expr, Function, StmtKind, Type, VarId};
+use super::hazards::forbidden_operands_with;
+use super::order::{is_assigned, Lifetime};
+use super::roots::{AllocationLifetimes, RootId};
+use super::walk::stmts;
+use crate::ir::{Expr, Function, StmtId, StmtKind, Type, VarId};
 use crate::ops::{self, OpClass};
-use crate::passes::analysis::hazards::forbidden_operands_with;
-use crate::passes::analysis::walk::stmts;
-use crate::passes::PassError;
+use crate::passes::context::{PassError, SeedRules};
 
 /// Why two roots must stay apart.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -65,27 +70,10 @@ pub struct Separation {
     pub b: RootId,
     /// The rule.
     pub reason: SeparationReason,
-}
-
-/// Which rules to apply (all on by default).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct HazardRules {
-    /// The split-AIV load + tpop hazard on targets that need it.
-    pub split_load_tpop: bool,
-    /// The written-workspace hazard.
-    pub written_workspace: bool,
-    /// A2/A3 narrowing casts keep their source apart.
-    pub narrowing_casts: bool,
-}
-
-impl Default for HazardRules {
-    fn default() -> HazardRules {
-        HazardRules {
-            split_load_tpop: true,
-            written_workspace: true,
-            narrowing_casts: true,
-        }
-    }
+    /// The statement the rule is about (the op whose operands or output
+    /// it keeps apart, the workspace's op; `None` for a declared
+    /// allocation, which is about the allocation itself).
+    pub at: Option<StmtId>,
 }
 
 /// Pipeline-stage membership of a root: `(group, dense stage ordinal)`.
@@ -101,6 +89,9 @@ pub struct AllocationConstraints {
     /// Roots closed to sharing with any other root of their space: declared
     /// allocations and workspaces written inside loops.
     pub isolated: BTreeSet<RootId>,
+    /// The op that writes each workspace root (the statement of its
+    /// written-workspace separations).
+    pub workspace_at: HashMap<RootId, StmtId>,
     /// Stage memberships per root.
     pub stages: HashMap<RootId, Vec<StageTag>>,
     /// Requested depth (number of distinct stages) per pipeline group.
@@ -124,13 +115,7 @@ impl AllocationConstraints {
     /// their lifetimes: a workspace may not take over the bytes of a value
     /// that died at or before the workspace was defined (a vector read of
     /// that value may still be in flight when the scalar pipe writes).
-    pub fn workspace_blocks(
-        &self,
-        a: RootId,
-        la: &super::lifetime::Lifetime,
-        b: RootId,
-        lb: &super::lifetime::Lifetime,
-    ) -> bool {
+    pub fn workspace_blocks(&self, a: RootId, la: &Lifetime, b: RootId, lb: &Lifetime) -> bool {
         self.workspace_def.get(&a).is_some_and(|&w| lb.last <= w)
             || self.workspace_def.get(&b).is_some_and(|&w| la.last <= w)
     }
@@ -172,7 +157,8 @@ impl AllocationConstraints {
                     continue;
                 };
                 let (a, b) = if w < o { (w, o) } else { (o, w) };
-                out.insert(Separation { a, b, reason });
+                let at = self.workspace_at.get(&w).copied();
+                out.insert(Separation { a, b, reason, at });
             }
         }
         // One reason per pair (the first in reason order).
@@ -202,13 +188,18 @@ impl AllocationConstraints {
         out
     }
 
-    fn add(&mut self, a: RootId, b: RootId, reason: SeparationReason) {
+    fn add(&mut self, a: RootId, b: RootId, reason: SeparationReason, at: StmtId) {
         if a == b {
             return;
         }
         let (a, b) = if a < b { (a, b) } else { (b, a) };
         if self.pairs.insert((a, b)) {
-            self.separations.push(Separation { a, b, reason });
+            self.separations.push(Separation {
+                a,
+                b,
+                reason,
+                at: Some(at),
+            });
         }
     }
 
@@ -228,14 +219,15 @@ impl AllocationConstraints {
     }
 }
 
-pub use crate::passes::analysis::hazards::{is_split_aiv, pipeline_membership};
+use super::hazards::pipeline_membership;
 
-/// Collects the constraints of `f` for target `soc`.
+/// Collects the constraints of `f` for target `soc`, with the seed rules
+/// `rules` selects (every planner asks with the same switches).
 pub fn collect(
     f: &Function,
     lt: &AllocationLifetimes,
     soc: &Soc,
-    rules: HazardRules,
+    rules: SeedRules,
 ) -> AllocationConstraints {
     let mut c = AllocationConstraints::default();
     let family = soc.family();
@@ -245,7 +237,7 @@ pub fn collect(
         }
     }
     no_alias(f, lt, family, rules, &mut c);
-    if rules.split_load_tpop && soc.requires_split_load_tpop_workaround() && is_split_aiv(f) {
+    if rules.split_load_tpop && soc.requires_split_load_tpop_workaround() && f.is_split_aiv() {
         load_tpop(f, lt, &mut c);
     }
     if rules.written_workspace {
@@ -260,20 +252,23 @@ fn no_alias(
     f: &Function,
     lt: &AllocationLifetimes,
     family: Family,
-    rules: HazardRules,
+    rules: SeedRules,
     c: &mut AllocationConstraints,
 ) {
-    // Forbidden operand roots of tuple-valued calls, for `t[k]` reads.
-    let mut tuple_forbid: HashMap<VarId, Vec<RootId>> = HashMap::default();
+    // Forbidden operand roots of tuple-valued calls (and the call), for
+    // `t[k]` reads.
+    let mut tuple_forbid: HashMap<VarId, (Vec<RootId>, StmtId)> = HashMap::default();
     for (_, s) in stmts(f) {
         let StmtKind::Assign { targets, value } = &f.stmts[s].kind else {
             continue;
         };
         if let Expr::Index(base, _) = value {
             if let (Some(t), [out]) = (base.as_var(), targets.as_slice()) {
-                if let (Some(list), Some(ro)) = (tuple_forbid.get(&t), lt.storage_root(f, *out)) {
+                if let (Some((list, at)), Some(ro)) =
+                    (tuple_forbid.get(&t), lt.storage_root(f, *out))
+                {
                     for &ri in list.clone().iter() {
-                        c.add(ro, ri, SeparationReason::NoAlias);
+                        c.add(ro, ri, SeparationReason::NoAlias, *at);
                     }
                 }
             }
@@ -286,27 +281,41 @@ fn no_alias(
             continue;
         };
         let info = ops::lookup_or_default(call.op_name());
+        // Every root a forbidden operand's bytes may be in (a phi's branch
+        // values too: the yield fix-up may put the phi on one of them).
         let forbidden: Vec<RootId> =
             forbidden_operands_with(f, call, first, family, rules.narrowing_casts)
                 .into_iter()
                 .filter_map(|i| call.args[i].as_var())
-                .filter_map(|v| lt.storage_root(f, v))
+                .flat_map(|v| {
+                    let mut rs = lt.carrying_roots(f, v);
+                    if rs.is_empty() {
+                        rs.extend(lt.storage_root(f, v));
+                    }
+                    rs
+                })
                 .collect();
         for &t in targets {
             if !forbidden.is_empty() && matches!(f.vars[t].ty, Some(Type::Tuple(_)) | None) {
-                tuple_forbid.entry(t).or_default().extend(&forbidden);
+                let e = tuple_forbid.entry(t).or_insert_with(|| (Vec::new(), s));
+                e.0.extend(&forbidden);
             }
             if let Some(ro) = lt.storage_root(f, t) {
                 for &ri in &forbidden {
-                    c.add(ro, ri, SeparationReason::NoAlias);
+                    c.add(ro, ri, SeparationReason::NoAlias, s);
                 }
             }
+        }
+        // The A2/A3 scratch operand written before the sources are read
+        // (`tile.sels` tmp) belongs to the written-workspace rule.
+        if !rules.written_workspace {
+            continue;
         }
         for (i, j) in info.operand_separations(family, call.args.len()) {
             let ri = call.args[i].as_var().and_then(|v| lt.storage_root(f, v));
             let rj = call.args[j].as_var().and_then(|v| lt.storage_root(f, v));
             if let (Some(ri), Some(rj)) = (ri, rj) {
-                c.add(ri, rj, SeparationReason::OperandOverlap);
+                c.add(ri, rj, SeparationReason::OperandOverlap, s);
             }
         }
     }
@@ -406,7 +415,7 @@ fn load_tpop(f: &Function, lt: &AllocationLifetimes, c: &mut AllocationConstrain
             };
             for &t in targets {
                 if let Some(ro) = lt.storage_root(f, t) {
-                    c.add(ro, rl, SeparationReason::LoadTpopHazard);
+                    c.add(ro, rl, SeparationReason::LoadTpopHazard, s);
                 }
             }
         }
@@ -427,6 +436,7 @@ fn written_workspace(f: &Function, lt: &AllocationLifetimes, c: &mut AllocationC
             let Some(rw) = lt.storage_root(f, w) else {
                 continue;
             };
+            c.workspace_at.entry(rw).or_insert(s);
             // Inside a loop the next iteration rewrites the workspace while
             // vector reads of this one may still be in flight.
             let def = match (walk.in_loop(s), is_assigned(f, w), lt.def(w)) {
@@ -585,7 +595,7 @@ pub fn check_declared_slots(f: &Function, lt: &AllocationLifetimes) -> Result<()
                             "MemoryReuse: tiles '{}' and '{}' of function '{}' are bound to slot {} of the declared allocation '{}' and are live at the same time; the second write would destroy data the first still needs. Bind them to different slots (pl.MemRef(..., slots=N)[k]) or to different declarations",
                             f.vars[a].name, f.vars[b].name, f.name, slot, base
                         ))
-                        .at(crate::passes::Loc {
+                        .at(crate::passes::context::Loc {
                             line: pos.line,
                             col: pos.col,
                         }));

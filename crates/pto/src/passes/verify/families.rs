@@ -1,41 +1,18 @@
-//! Independent check of a function's final placement.
-//!
-//! Lowers each memory space of a laid-out function into a
-//! [`tilemem_plan::Problem`] and runs the placement crate's validator, which
-//! shares no code with the passes. A failure means a pass broke its
-//! guarantees and is reported as an internal error; no output is written.
-//!
-//! The lowering:
-//! - **values**: tile variables are grouped into families of the same data
-//!   (a view and its source, an in-place result and its input, a bare alias
-//!   and its source, the four values of a loop carry, an `if` result and its
-//!   branch yields). Each (family, root) pair is one buffer whose bytes are
-//!   the hull of its members' windows;
-//! - **lifetimes**: every statement gets the next program-order index (the
-//!   whole tree, yields and returns included); a family lives from its first
-//!   definition to its last read, a read inside a loop of a value defined
-//!   before it lasting to the loop's end. `[def, last]` becomes the
-//!   half-open `[2 def + 1, max(2 def + 2, 2 last + 1))`, so a value whose
-//!   last read is the statement defining another does not overlap it;
-//! - **no-alias rules**: for every op with forbidden operands (per target
-//!   family), the output and each forbidden input form a hard conflict pair;
-//! - **capacity** from the target, **reserved** windows from
-//!   `system.reserve_buffer`, and every slot base must satisfy the address
-//!   policy's alignment.
+//! Families of tiles holding the same data and their program-order
+//! lifetimes, read from the planned program alone: a view and its source,
+//! an in-place result and its input, a bare alias and its source, the four
+//! values of a loop carry, an `if` result and its branch yields. The
+//! report draws one buffer per (family, root); the written-workspace check
+//! asks which tiles hold other data.
 
-use crate::report::SpaceSummary;
 use rustc_hash::FxHashMap as HashMap;
-
-use tilemem_plan::{validate, Buffer, BufferId, Problem, Solution};
-use tilemem_soc::{MemoryAllocatorPolicy, Soc};
 
 use crate::ir::{
     Block, EntityRef, Expr, Function, MemSpace, StmtId, StmtKind, Type, VarDef, VarId,
 };
-use crate::ops::{self, CastWidths};
+use crate::ops;
 
-use super::analysis::layout::Layout;
-use super::PassError;
+use crate::passes::analysis::layout::Layout;
 
 /// Program-order live ranges of a function's variables: one dense `u32`
 /// pair per variable (this check runs on the whole program at once, so its
@@ -149,7 +126,7 @@ fn reads(f: &Function, b: Block, num: &Numbering, stack: &mut Vec<StmtId>, lt: &
 
 /// Calls `visit` on every statement of block `b` and its nested blocks, in
 /// program order (a walk without a table of every statement).
-fn each_stmt(f: &Function, b: Block, visit: &mut impl FnMut(StmtId)) {
+pub(super) fn each_stmt(f: &Function, b: Block, visit: &mut impl FnMut(StmtId)) {
     for &s in f.block(b) {
         visit(s);
         for child in f.child_blocks(s) {
@@ -160,12 +137,12 @@ fn each_stmt(f: &Function, b: Block, visit: &mut impl FnMut(StmtId)) {
 
 /// Union-find over variables: families of the same data. A family's
 /// representative is its lowest variable.
-struct Families {
+pub(super) struct Families {
     parent: Vec<u32>,
 }
 
 impl Families {
-    fn find(&mut self, v: VarId) -> VarId {
+    pub(super) fn find(&mut self, v: VarId) -> VarId {
         let mut r = v.index();
         while self.parent[r] as usize != r {
             let p = self.parent[r] as usize;
@@ -184,7 +161,7 @@ impl Families {
     }
 }
 
-fn families(f: &Function) -> Families {
+pub(super) fn families(f: &Function) -> Families {
     let mut fam = Families {
         parent: (0..f.vars.len() as u32).collect(),
     };
@@ -244,103 +221,13 @@ fn families(f: &Function) -> Families {
 }
 
 /// The values the final `pl.yield_` of block `b` yields (none without one).
-fn yielded(f: &Function, b: Block) -> &[Expr] {
+pub(super) fn yielded(f: &Function, b: Block) -> &[Expr] {
     f.yield_index(b)
         .and_then(|i| match &f.stmts[f.block(b)[i]].kind {
             StmtKind::Yield(v) => Some(v.as_slice()),
             _ => None,
         })
         .unwrap_or_default()
-}
-
-/// Checks the placement of one laid-out function; an internal error on any
-/// violation.
-pub fn check_function(
-    f: &Function,
-    soc: &Soc,
-    policy: &dyn MemoryAllocatorPolicy,
-    layout: &Layout,
-) -> Result<(), PassError> {
-    check_function_with(f, soc, policy, layout, true, None)
-}
-
-/// [`check_function`], choosing whether an A2/A3 narrowing cast's source
-/// is a hard conflict (the seed's rule), as MemoryReuse chose: under
-/// `--compat pypto-e2d0f78` the reuse shares them, so the check must not
-/// call that sharing a bug. With `summary`, also appends the summary
-/// numbers of each space it checked (what [`crate::report::summary`]
-/// computes), in space order.
-pub fn check_function_with(
-    f: &Function,
-    soc: &Soc,
-    policy: &dyn MemoryAllocatorPolicy,
-    layout: &Layout,
-    narrowing_casts: bool,
-    mut summary: Option<&mut Vec<SpaceSummary>>,
-) -> Result<(), PassError> {
-    // One space's problem at a time: each is dropped once validated.
-    let mut failed = None;
-    let first = summary.as_ref().map_or(0, |s| s.len());
-    lower(
-        f,
-        soc,
-        layout,
-        false,
-        narrowing_casts,
-        &mut |space, problem, solution, numbers| {
-            if validate(&problem, &solution).is_ok() {
-                if let (Some(out), Some(n)) = (summary.as_deref_mut(), numbers) {
-                    out.push(n);
-                }
-                return true;
-            }
-            failed = Some(space);
-            false
-        },
-    );
-    if let Some(out) = summary {
-        out[first..].sort_by_key(|s| MemSpace::from_name(&s.space));
-    }
-    if let Some(space) = failed {
-        // Failure path only: lower again with buffer names for the message.
-        let mut violations = Vec::new();
-        lower(
-            f,
-            soc,
-            layout,
-            true,
-            narrowing_casts,
-            &mut |s, problem, solution, _| {
-                if s != space {
-                    return true;
-                }
-                violations = validate(&problem, &solution).err().unwrap_or_default();
-                false
-            },
-        );
-        let first = violations
-            .first()
-            .map(|v| v.to_string())
-            .unwrap_or_default();
-        return Err(PassError::internal(format!(
-            "placement check failed in function '{}', space {}: {first} ({} violation(s)); \
-             this is a bug in the memory passes",
-            f.name,
-            space.name(),
-            violations.len()
-        )));
-    }
-    for slot in layout.slots() {
-        if slot.space.is_known() && policy.align_address(slot.base, slot.space) != slot.base {
-            return Err(PassError::internal(format!(
-                "slot of '{}' at address {} in {} breaks the address policy's alignment",
-                f.vars[slot.root].name,
-                slot.base,
-                slot.space.name()
-            )));
-        }
-    }
-    Ok(())
 }
 
 /// One buffer per (family, root): bytes, lifetime, and the family's members.
@@ -474,96 +361,4 @@ impl Lifetimes {
             d => (u64::from(d), u64::from(self.last[rep.index()])),
         }
     }
-}
-
-/// Lowers each space of `f` into a placement problem and the placement the
-/// program uses, one space at a time, handing each to `visit` (which
-/// returns whether to go on).
-fn lower(
-    f: &Function,
-    soc: &Soc,
-    layout: &Layout,
-    named: bool,
-    narrowing_casts: bool,
-    visit: &mut dyn FnMut(MemSpace, Problem, Solution, Option<SpaceSummary>) -> bool,
-) {
-    let mut fam = families(f);
-    let per_space = family_buffers_with(f, layout, &mut fam);
-    // No-alias rules as pairs of different families, collected once.
-    let mut forbidden: Vec<(VarId, VarId)> = Vec::new();
-    each_stmt(f, Block::Body, &mut |s| {
-        let st = &f.stmts[s];
-        let (Some(x), Some(call)) = (st.def(), st.call()) else {
-            return;
-        };
-        let info = ops::lookup_or_default(call.op_name());
-        if info.alias == ops::AliasRule::InplaceSafe {
-            return;
-        }
-        let cast = cast_widths(f, x, call.args.first());
-        for i in
-            info.forbidden_alias_args_with(soc.family(), call.args.len(), cast, narrowing_casts)
-        {
-            let Some(y) = call.args.get(i).and_then(Expr::as_var) else {
-                continue;
-            };
-            let (fx, fy) = (fam.find(x), fam.find(y));
-            if fx != fy {
-                forbidden.push((fx, fy));
-            }
-        }
-    });
-    drop(fam);
-    for (space, bufs) in per_space {
-        // The summary line's numbers, while the buffers are at hand.
-        let numbers = (!named).then(|| crate::report::space_summary(f, soc, layout, space, &bufs));
-        let mut problem = Problem::new();
-        problem.capacity = soc.capacity(space);
-        for r in layout.reserves.iter().filter(|r| r.space == space) {
-            problem.reserved.push((r.base, r.base + r.size));
-        }
-        problem.buffers.reserve_exact(bufs.len());
-        let mut solution = Solution {
-            offsets: Vec::with_capacity(bufs.len()),
-        };
-        // The buffers of each family, by family then buffer order (a
-        // sorted table instead of a list per family).
-        let mut by_rep: Vec<(VarId, BufferId)> = Vec::with_capacity(bufs.len());
-        for b in &bufs {
-            let (d, l) = b.live;
-            let lower = 2 * d + 1;
-            let upper = (2 * d + 2).max(2 * l + 1);
-            let mut buffer = Buffer::new(b.end - b.start, lower, upper);
-            if named {
-                buffer = buffer.with_name(f.vars[b.rep].name.to_string());
-            }
-            let id = problem.push(buffer);
-            solution.offsets.push(b.start);
-            by_rep.push((b.rep, id));
-        }
-        drop(bufs);
-        by_rep.sort_unstable_by_key(|&(r, id)| (r, id.0));
-        let ids = |r: VarId| {
-            let lo = by_rep.partition_point(|&(x, _)| x < r);
-            let hi = by_rep.partition_point(|&(x, _)| x <= r);
-            by_rep[lo..hi].iter().map(|&(_, id)| id)
-        };
-        for &(fx, fy) in &forbidden {
-            for a in ids(fx) {
-                for b in ids(fy) {
-                    problem.conflicts.push((a, b));
-                }
-            }
-        }
-        drop(by_rep);
-        if !visit(space, problem, solution, numbers) {
-            return;
-        }
-    }
-}
-
-fn cast_widths(f: &Function, x: VarId, src: Option<&Expr>) -> Option<CastWidths> {
-    let dst_bits = f.ty(x)?.as_tile()?.dtype.bits()?;
-    let src_bits = f.ty(src?.as_var()?)?.as_tile()?.dtype.bits()?;
-    Some(CastWidths { src_bits, dst_bits })
 }

@@ -2,16 +2,24 @@
 //! attributes and remove `pl.tile.alloc` statements no variable refers to
 //! any more (PyPTO's `UsedMemRefCollector` + `RemoveUnusedAllocStatements`).
 
-use crate::ir::{Block, EntityRef, Expr, Function, Type};
+use crate::ir::{Block, EntityRef, Expr, Function, Type, VarId};
+use crate::passes::analysis::hazards::pipeline_membership;
 
 /// Removes `"pipeline_membership"` from every call's `attrs={...}`; an
-/// `attrs` left empty is dropped.
-pub fn strip_pipeline_membership(f: &mut Function) {
+/// `attrs` left empty is dropped. Returns the tags removed, as
+/// `(tile, group, stage)` for each tile the call defines (what verify
+/// checks the planner's stage decisions against).
+pub fn strip_pipeline_membership(f: &mut Function) -> Vec<(VarId, u32, i64)> {
     let ids: Vec<_> = f.walk().into_iter().map(|(_, s)| s).collect();
+    let mut tags = Vec::new();
     for s in ids {
+        let targets: Vec<VarId> = f.stmts[s].targets().to_vec();
         let Some(call) = f.stmts[s].call_mut() else {
             continue;
         };
+        for (g, st) in pipeline_membership(call) {
+            tags.extend(targets.iter().map(|&t| (t, g, st)));
+        }
         let Some(Expr::Dict(items)) = call.kwarg_mut("attrs") else {
             continue;
         };
@@ -23,6 +31,7 @@ pub fn strip_pipeline_membership(f: &mut Function) {
             call.remove_kwarg("attrs");
         }
     }
+    tags
 }
 
 /// Removes the top-level allocations whose root no variable's MemRef names.

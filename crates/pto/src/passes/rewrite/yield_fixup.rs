@@ -27,7 +27,7 @@
 
 use rustc_hash::FxHashSet as HashSet;
 
-use super::lifetime::{is_assigned, yielded};
+use super::names::Names;
 use super::storage::{
     base_name, current_memref, current_space, current_tile_type, derived, retarget, same_window,
     set_memref, starts_within, subtree, windows_overlap,
@@ -36,7 +36,8 @@ use crate::ir::{
     Block, Call, Expr, Function, Kwarg, MemBase, MemRef, StmtId, StmtKind, Type, VarDef, VarId,
 };
 use crate::ops;
-use crate::passes::PassError;
+use crate::passes::analysis::order::{is_assigned, yielded};
+use crate::passes::context::PassError;
 use tilemem_soc::{Family, MemSpace};
 
 /// The message PyPTO raises for an Acc-to-Acc reconciliation.
@@ -333,15 +334,21 @@ pub fn fix_yields_opts(
                         y,
                         t,
                         &mut changes,
-                    ));
+                    )?);
                 }
-                if copies.is_empty() {
-                    continue;
-                }
-                // Two carries on overlapping buffers cannot both be written.
-                for c in &copies {
+                // Two carries on overlapping buffers cannot both hold their
+                // own value once either is written (by a copy, or by the
+                // yielded value's producer in place).
+                let changed: Vec<(usize, MemRef)> = dsts
+                    .iter()
+                    .filter(|(k, _)| {
+                        yielded_var(f, b, *k).is_some_and(|y| Some(&y) != iter_args.get(*k))
+                    })
+                    .cloned()
+                    .collect();
+                for (ck, cdst) in &changed {
                     for (j, d) in &dsts {
-                        if *j != c.k && windows_overlap(d, &c.dst) {
+                        if j != ck && windows_overlap(d, cdst) {
                             let name = |k: usize| {
                                 iter_args
                                     .get(k)
@@ -350,13 +357,16 @@ pub fn fix_yields_opts(
                             };
                             return Err(PassError::internal(format!(
                                 "MemoryReuse: loop carries '{}' and '{}' of function '{}' share the buffer '{}', so no order of yield copies can give each its own value; initialise them from different tiles",
-                                name(c.k.min(*j)),
-                                name(c.k.max(*j)),
+                                name((*ck).min(*j)),
+                                name((*ck).max(*j)),
                                 f.name,
-                                base_name(f, &c.dst.base())
+                                base_name(f, &cdst.base())
                             )));
                         }
                     }
+                }
+                if copies.is_empty() {
+                    continue;
                 }
                 let names = names.get_or_insert_with(|| Names::of(f));
                 changes.scratch += emit_copies(f, names, b, copies)?;
@@ -399,7 +409,7 @@ pub fn fix_yields_opts(
                         e,
                         canon,
                         &mut changes,
-                    ));
+                    )?);
                 }
                 if !copies.is_empty() {
                     let Some(&eb) = blocks.get(1) else { continue };
@@ -416,7 +426,10 @@ pub fn fix_yields_opts(
 /// Puts `y`, yielded for carry `k`, into the carry's window `t`: nothing
 /// to do when it is already there (or has no storage); its producer moved
 /// onto `t` when `retarget_family` allows it and that is safe within
-/// `scope` (counted in `changes`); otherwise the copy it needs.
+/// `scope` (counted in `changes`); otherwise the copy it needs. A value
+/// larger than the window is an input error: the values a loop carries or
+/// an `if` joins have one size (the reader checks the sizes the types
+/// give; an untyped carry leaves them to the storage).
 fn retarget_or_copy(
     f: &mut Function,
     retarget_family: Option<Family>,
@@ -425,69 +438,64 @@ fn retarget_or_copy(
     y: VarId,
     t: MemRef,
     changes: &mut FixupChanges,
-) -> Option<Copy> {
-    let sm = current_memref(f, y)?;
+) -> Result<Option<Copy>, PassError> {
+    let Some(sm) = current_memref(f, y) else {
+        return Ok(None);
+    };
+    if let (Some(have), Some(room)) = (value_bytes(f, y), room_in(f, &t)) {
+        if have > room {
+            let e = PassError::input(format!(
+                "`{}` takes {have} bytes but the buffer `{}` it is yielded into holds {room}: \
+                 the values a loop carries or an `if` joins have one size",
+                f.vars[y].name,
+                base_name(f, &t.base())
+            ));
+            return Err(match f.vars[y].def {
+                VarDef::Stmt(s) => e.at_pos(f.pos_of(s)),
+                _ => e,
+            });
+        }
+    }
     // A value that starts where the carry starts, inside its window, is
     // already in place: a member of a moved group keeps its own (smaller)
     // size while the carry took the target's whole MemRef.
     if same_window(&sm, &t) || starts_within(&sm, &t) || starts_within(&t, &sm) {
-        return None;
+        return Ok(None);
     }
     if let Some(family) = retarget_family {
         if can_retarget(f, family, scope, y, &t) {
             retarget(f, y, &t, scope);
             changes.retargets += 1;
-            return None;
+            return Ok(None);
         }
     }
-    Some(Copy {
+    Ok(Some(Copy {
         k,
         orig: y,
         src: y,
         dst: t,
-    })
+    }))
 }
 
-/// Names already used in the function, for fresh move and scratch names.
-struct Names {
-    taken: HashSet<String>,
-    next_alloc: u64,
+/// The bytes of `v`'s tile value, from its type (or the type of what it
+/// carries), when static. MemRef sizes do not say it: a carry takes its
+/// target's whole window.
+fn value_bytes(f: &Function, v: VarId) -> Option<u64> {
+    match current_tile_type(f, v)? {
+        Type::Tile(tt, _) => tt.static_bytes(),
+        _ => None,
+    }
 }
 
-impl Names {
-    fn of(f: &Function) -> Names {
-        let mut next_alloc = 0u64;
-        for d in f.vars.values() {
-            if let Some(n) = d.name.strip_prefix("mem_") {
-                if let Some(num) = n.rsplit('_').next().and_then(|x| x.parse::<u64>().ok()) {
-                    next_alloc = next_alloc.max(num.saturating_add(1));
-                }
-            }
-        }
-        Names {
-            taken: f.vars.values().map(|d| d.name.to_string()).collect(),
-            next_alloc,
-        }
-    }
-
-    /// `base`, or `base_1`, `base_2`, ... whichever is free; reserves it.
-    fn fresh(&mut self, base: &str) -> String {
-        let mut name = base.to_string();
-        let mut i = 1u64;
-        while self.taken.contains(&name) {
-            name = format!("{base}_{i}");
-            i += 1;
-        }
-        self.taken.insert(name.clone());
-        name
-    }
-
-    /// A new allocation name `mem_<space>_<n>` above every existing number.
-    fn alloc(&mut self, space: MemSpace) -> String {
-        let n = self.next_alloc;
-        self.next_alloc += 1;
-        self.fresh(&space.alloc_name(n))
-    }
+/// The bytes of `t`'s allocation, when it is a `tile.alloc`. (Not less
+/// its offset: a program DSA_RP laid out carries absolute addresses,
+/// which the planners that place by lifetime do not read.)
+fn room_in(f: &Function, t: &MemRef) -> Option<u64> {
+    let root = t.base_var()?;
+    let VarDef::Stmt(s) = f.vars[root].def else {
+        return None;
+    };
+    Some(f.alloc_at(s)?.size)
 }
 
 /// Inserts `name: T(dst) = pl.tile.move(src, target_memory=space)` before
@@ -585,7 +593,7 @@ fn emit_copies(
                 let alloc_name = names.alloc(space);
                 let scratch_var = f.insert_alloc(at, &alloc_name, &space, size, false);
                 let scratch = MemRef::new(MemBase::Var(scratch_var), 0, size);
-                let name = format!("{}_swap", f.vars[src].name);
+                let name = format!("{}_swap", super::names::name_hint(f, &f.vars[src].name));
                 let Some(tmp) = insert_move(f, names, b, src, &scratch, &name) else {
                     return Err(PassError::internal(format!(
                         "MemoryReuse: cannot type the scratch copy of '{}'",
@@ -599,7 +607,7 @@ fn emit_copies(
     }
     for i in order {
         let c = &copies[i];
-        let name = format!("{}_mv", f.vars[c.orig].name);
+        let name = super::names::copy_base(f, c.orig);
         let Some(v) = insert_move(f, names, b, c.src, &c.dst, &name) else {
             return Err(PassError::internal(format!(
                 "MemoryReuse: cannot type the yield copy of '{}'",

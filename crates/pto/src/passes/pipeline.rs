@@ -1,0 +1,212 @@
+//! The pipeline driver: runs passes by name over a program, one function
+//! after another or, for a program of several functions, all at once.
+//! Only this module (and the front ends above it) imports the passes.
+//!
+//! # Many functions at once
+//!
+//! The pipeline over the functions of one program runs in parallel (rayon).
+//!
+//! Every pass plans each function on its own (no pass reads another
+//! function), so each function runs the whole pipeline in its own thread,
+//! in a one-function program with its own context. What the sequential
+//! driver would produce is then reassembled exactly:
+//! - the functions, in program order;
+//! - diagnostics and DSA_RP reports in the sequential order (pass by pass,
+//!   function by function within a pass; a failing pass hands back no
+//!   reports);
+//! - the error the sequential driver meets first: the least (pass,
+//!   function).
+//!
+//! So the output is byte-identical to a sequential run.
+
+use rayon::prelude::*;
+
+use super::allocate_memory_addr;
+use super::context::PlannerMode;
+use super::context::{Diagnostic, PassContext, PassError, PassId, SpaceReport};
+use super::sequential::{check_windows, make_relative};
+use super::{init_memref, input_spaces, materialize_semantic_aliases, memory_reuse};
+use crate::ir::{Function, Program};
+
+/// Runs one pass over the whole program.
+pub fn run_pass(id: PassId, program: &mut Program, ctx: &mut PassContext) -> Result<(), PassError> {
+    match id {
+        PassId::InitMemref => init_memref::run(program, ctx),
+        PassId::MaterializeSemanticAliases => materialize_semantic_aliases::run(program, ctx),
+        PassId::MemoryReuse => memory_reuse::run(program, ctx),
+        PassId::AllocateMemoryAddr => allocate_memory_addr::run(program, ctx),
+    }
+}
+
+/// Runs `passes` in the given order, stopping at the first error. Each pass
+/// sees the program the previous one produced.
+pub fn run_pipeline(
+    program: &mut Program,
+    ctx: &mut PassContext,
+    passes: &[PassId],
+) -> Result<(), PassError> {
+    // Abstract functions (a bare `...` body) are left as they are: set
+    // aside while the passes run, put back in their places after.
+    if program.functions.iter().any(|f| f.is_abstract()) {
+        let all = std::mem::take(&mut program.functions);
+        let (kept, set_aside): (Vec<_>, Vec<_>) = all
+            .into_iter()
+            .enumerate()
+            .partition(|(_, f)| !f.is_abstract());
+        let places: Vec<usize> = kept.iter().map(|&(i, _)| i).collect();
+        program.functions = kept.into_iter().map(|(_, f)| f).collect();
+        let result = run_concrete(program, ctx, passes);
+        let mut merged: Vec<Option<Function>> =
+            (0..places.len() + set_aside.len()).map(|_| None).collect();
+        for (i, f) in places
+            .into_iter()
+            .zip(std::mem::take(&mut program.functions))
+        {
+            merged[i] = Some(f);
+        }
+        for (i, f) in set_aside {
+            merged[i] = Some(f);
+        }
+        program.functions = merged.into_iter().flatten().collect();
+        return result;
+    }
+    run_concrete(program, ctx, passes)
+}
+
+/// [`run_pipeline`] on a program without abstract functions.
+fn run_concrete(
+    program: &mut Program,
+    ctx: &mut PassContext,
+    passes: &[PassId],
+) -> Result<(), PassError> {
+    // A program printed after allocate_memory_addr carries absolute
+    // addresses; the passes before it work on root-relative offsets.
+    let relative = passes
+        .iter()
+        .any(|&p| p == PassId::MemoryReuse || p == PassId::AllocateMemoryAddr);
+    // The registry's input-space constraints, on the spaces the program
+    // declares (no pass changes a tile's space).
+    for w in input_spaces::check(program)? {
+        ctx.warning(w);
+    }
+    if program.functions.len() > 1 {
+        return run_parallel(program, ctx, passes, relative);
+    }
+    if relative {
+        for f in &mut program.functions {
+            if f.kind().is_kernel() {
+                make_relative(f, ctx.policy.as_ref());
+                // The PYPTO planner plans relative offsets; DSA-RP places
+                // from the lifetimes and reads no offset.
+                if ctx.planner == PlannerMode::Pypto {
+                    check_windows(f)?;
+                }
+            }
+        }
+    }
+    for &p in passes {
+        run_pass(p, program, ctx)?;
+    }
+    Ok(())
+}
+
+/// What one function's pipeline left behind.
+struct Trace {
+    /// Diagnostics, per pass.
+    diagnostics: Vec<Vec<Diagnostic>>,
+    /// DSA_RP reports, per pass.
+    reports: Vec<Vec<SpaceReport>>,
+    /// The first failure: (pass index, error).
+    error: Option<(usize, PassError)>,
+}
+
+fn run_one(f: Function, ctx: &PassContext, passes: &[PassId], relative: bool) -> (Function, Trace) {
+    let mut cx = PassContext {
+        soc: ctx.soc.clone(),
+        planner: ctx.planner,
+        policy: ctx.policy.clone(),
+        diagnostics: Vec::new(),
+        dsa: ctx.dsa.clone(),
+        dsa_reports: Vec::new(),
+        seed_rules: ctx.seed_rules,
+        stage_claims: Default::default(),
+    };
+    let mut program = Program {
+        preamble: Vec::new(),
+        name: "".into(),
+        functions: vec![f],
+        trailing: Vec::new(),
+        final_newline: false,
+    };
+    let mut trace = Trace {
+        diagnostics: vec![Vec::new(); passes.len()],
+        reports: vec![Vec::new(); passes.len()],
+        error: None,
+    };
+    if relative && program.functions[0].kind().is_kernel() {
+        make_relative(&mut program.functions[0], cx.policy.as_ref());
+        // As in the one-function driver: checked before the first pass.
+        if cx.planner == PlannerMode::Pypto {
+            if let Err(e) = check_windows(&program.functions[0]) {
+                trace.error = Some((0, e));
+                let f = program.functions.pop().expect("one function in, one out");
+                return (f, trace);
+            }
+        }
+    }
+    for (k, &p) in passes.iter().enumerate() {
+        let result = run_pass(p, &mut program, &mut cx);
+        trace.diagnostics[k] = std::mem::take(&mut cx.diagnostics);
+        trace.reports[k] = std::mem::take(&mut cx.dsa_reports);
+        if let Err(e) = result {
+            trace.error = Some((k, e));
+            break;
+        }
+    }
+    let f = program.functions.pop().expect("one function in, one out");
+    (f, trace)
+}
+
+/// Runs `passes` over every function of `program` in parallel; see the
+/// module docs for why the result equals a sequential run.
+fn run_parallel(
+    program: &mut Program,
+    ctx: &mut PassContext,
+    passes: &[PassId],
+    relative: bool,
+) -> Result<(), PassError> {
+    let functions = std::mem::take(&mut program.functions);
+    let shared: &PassContext = ctx;
+    let done: Vec<(Function, Trace)> = functions
+        .into_par_iter()
+        .map(|f| run_one(f, shared, passes, relative))
+        .collect();
+    let first_error = done
+        .iter()
+        .enumerate()
+        .filter_map(|(i, (_, t))| t.error.as_ref().map(|(k, _)| (*k, i)))
+        .min();
+    let mut traces = Vec::with_capacity(done.len());
+    for (f, t) in done {
+        program.functions.push(f);
+        traces.push(t);
+    }
+    for k in 0..passes.len() {
+        for (i, t) in traces.iter_mut().enumerate() {
+            // The sequential driver stops at the first error: nothing after
+            // it in (pass, function) order was emitted.
+            if first_error.is_some_and(|e| (k, i) > e) {
+                continue;
+            }
+            ctx.diagnostics.append(&mut t.diagnostics[k]);
+            // A failing pass hands back no reports at all.
+            if first_error.is_none_or(|(ek, _)| k != ek) {
+                ctx.dsa_reports.append(&mut t.reports[k]);
+            }
+        }
+    }
+    match first_error {
+        Some((_, i)) => Err(traces[i].error.take().expect("recorded").1),
+        None => Ok(()),
+    }
+}
