@@ -203,3 +203,21 @@ func.func @sort_per_operand() {
   hivm.hir.vsort ins(%b : memref<4x20xf16, #hivm.address_space<ub>>) outs(%c : memref<4x20xf16, #hivm.address_space<ub>>) descending = false sort_axis = 1
   return
 }
+
+// -----
+
+// collectOpAlignInfo takes the element width in whole bytes
+// (getIntOrFloatBitWidth() / 8): 0 for i1, so every i1 size counts as
+// whole blocks and an i1 transpose is not resized.
+// CHECK-LABEL: func.func @transpose_i1(
+// CHECK-SAME: ) {
+// CHECK-NEXT: %alloc = memref.alloc() : memref<4x8xi1, #hivm.address_space<ub>>
+// CHECK-NEXT: %alloc_0 = memref.alloc() : memref<8x4xi1, #hivm.address_space<ub>>
+// CHECK-NEXT: hivm.hir.vtranspose ins(%alloc : memref<4x8xi1, #hivm.address_space<ub>>) outs(%alloc_0 : memref<8x4xi1, #hivm.address_space<ub>>) permutation = [1, 0]
+// CHECK-NEXT: return
+func.func @transpose_i1() {
+  %a = memref.alloc() : memref<4x8xi1, #hivm.address_space<ub>>
+  %b = memref.alloc() : memref<8x4xi1, #hivm.address_space<ub>>
+  hivm.hir.vtranspose ins(%a : memref<4x8xi1, #hivm.address_space<ub>>) outs(%b : memref<8x4xi1, #hivm.address_space<ub>>) permutation = [1, 0]
+  return
+}
