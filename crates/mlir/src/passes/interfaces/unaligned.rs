@@ -118,7 +118,7 @@ pub fn transpose(op: &Structured) -> Result<Vec<UnalignInfo>, Unsupported> {
     let doubled = dims.iter().any(|&d| {
         s.get(d).is_some_and(|&n| {
             let bytes = (n as u64).wrapping_mul(eb as u64);
-            ceil_factor_u64(bytes, hw as u64) % (hw as u64 * 2) == 0
+            ceil_factor_u64(bytes, hw as u64).is_multiple_of(hw as u64 * 2)
         })
     });
     if doubled {
