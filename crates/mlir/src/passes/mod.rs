@@ -81,7 +81,9 @@ use crate::pass::Pass;
 
 pub mod adjust;
 pub mod align_alloc_size;
+pub mod append_device_spec;
 pub mod common;
+pub mod device_spec;
 pub mod enable;
 pub mod fixpipe;
 pub mod greedy;
@@ -90,6 +92,7 @@ pub mod layout;
 pub mod mark;
 pub mod marks;
 pub mod op_table;
+pub mod plan_memory;
 pub mod pre_mark;
 pub mod propagate;
 pub mod retype;
@@ -100,10 +103,13 @@ pub mod view_maps;
 /// drivers use.
 pub fn registry() -> Vec<Box<dyn Pass>> {
     vec![
+        Box::new(append_device_spec::AppendDeviceSpec::default()),
         Box::new(align_alloc_size::AlignAllocSize),
         Box::new(pre_mark::PreMarkStrideAlign),
         Box::new(mark::MarkStrideAlign),
         Box::new(enable::EnableStrideAlign),
+        Box::new(plan_memory::membase::PlanMemory::default()),
+        Box::new(plan_memory::regbase::PlanMemoryRegbase::default()),
     ]
 }
 
