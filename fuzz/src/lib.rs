@@ -292,7 +292,8 @@ pub fn solve(data: &[u8]) {
 /// PyPTO MessagePack reader and writer: reading never panics, an error
 /// names a byte offset inside the input, and a document read and written
 /// is a fixed point (writing what reading the output gives yields the same
-/// bytes).
+/// bytes). A document that reads into the program model writes back
+/// without a panic, and what it writes reads again.
 pub fn pto_msgpack(data: &[u8]) {
     if data.len() > MAX_INPUT {
         return;
@@ -306,6 +307,12 @@ pub fn pto_msgpack(data: &[u8]) {
                 .unwrap_or_else(|e| panic!("written document does not read back: {e}"));
             let twice = tilemem_pto::msgpack::write(&again).expect("writes again");
             assert_eq!(once, twice, "write is not a fixed point of read-then-write");
+            if let Ok((p, origin)) = tilemem_pto::msgpack::read_with_origin(data) {
+                if let Ok(out) = tilemem_pto::msgpack::write_program(&p, &origin) {
+                    tilemem_pto::msgpack::read_with_origin(&out)
+                        .unwrap_or_else(|e| panic!("written program does not read back: {e}"));
+                }
+            }
         }
         Err(e) => assert!(e.offset <= data.len(), "error offset past the input: {e}"),
     }

@@ -498,12 +498,19 @@ fn opt(
     split_input_file: bool,
     allow_unregistered_dialect: bool,
 ) -> PyResult<(String, Vec<String>)> {
-    let names: Vec<String> = passes
-        .iter()
-        .map(|p| p.trim_start_matches('-').to_string())
-        .collect();
-    for n in &names {
-        if tilemem_mlir::passes::lookup(n).is_none() {
+    // `name`, `name=options` or `name{options}` (MLIR's option lists).
+    let mut flags: Vec<(String, String)> = Vec::new();
+    for flag in &passes {
+        let flag = flag.trim_start_matches('-');
+        let (n, options) = match flag.find(['=', '{']) {
+            Some(i) if flag.as_bytes()[i] == b'{' => (
+                &flag[..i],
+                flag[i + 1..].strip_suffix('}').unwrap_or(&flag[i + 1..]),
+            ),
+            Some(i) => (&flag[..i], &flag[i + 1..]),
+            None => (flag, ""),
+        };
+        let Some(mut pass) = tilemem_mlir::passes::lookup(n) else {
             let known: Vec<&str> = tilemem_mlir::passes::registry()
                 .iter()
                 .map(|p| p.name())
@@ -512,12 +519,19 @@ fn opt(
                 "unknown pass '{n}'; known passes: {}",
                 known.join(", ")
             )));
-        }
+        };
+        pass.set_options(options).map_err(PyValueError::new_err)?;
+        flags.push((n.to_string(), options.to_string()));
     }
     detached(py, move || {
-        let pipeline: Vec<_> = names
+        // Passes are not `Send`: configured again here, as checked above.
+        let pipeline: Vec<_> = flags
             .iter()
-            .filter_map(|n| tilemem_mlir::passes::lookup(n))
+            .filter_map(|(n, o)| {
+                let mut p = tilemem_mlir::passes::lookup(n)?;
+                p.set_options(o).ok()?;
+                Some(p)
+            })
             .collect();
         let chunks = if split_input_file {
             split_input(&text)
@@ -735,6 +749,56 @@ fn validate(
 }
 
 /// The HIVM MLIR passes `opt` accepts, as (name, description).
+/// Explains the local memory of HIVM MLIR text (see `tilemem.explain`):
+/// what `tilemem explain FILE.mlir` prints.
+#[pyfunction]
+#[pyo3(signature = (text, file="<string>", planner="bishengir", all=false))]
+fn explain_mlir(
+    py: Python<'_>,
+    text: String,
+    file: &str,
+    planner: &str,
+    all: bool,
+) -> PyResult<(String, bool)> {
+    use tilemem_mlir::passes::plan_memory::optimal::Planner;
+    let planner = match planner {
+        "bishengir" => Planner::Bishengir,
+        "optimal" => Planner::Optimal,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "unknown planner '{other}'; use bishengir or optimal"
+            )))
+        }
+    };
+    let file = file.to_string();
+    detached(py, move || {
+        let req = tilemem_mlir::memplan::PlanRequest {
+            target: None,
+            options: tilemem_mlir::passes::plan_memory::Options {
+                planner,
+                ..Default::default()
+            },
+        };
+        let name = if planner == Planner::Optimal {
+            "optimal"
+        } else {
+            "bishengir"
+        };
+        match tilemem_mlir::explain::explain_text(&text, &req, all) {
+            Ok(ex) => Ok((ex.render(name, &file), ex.spaces.iter().all(|s| s.fits))),
+            Err(f) => {
+                let first = f.diagnostics.first();
+                let (line, col) = first.map_or((0, 0), |d| (d.loc.line, d.loc.col));
+                let rendered: Vec<String> = f.diagnostics.iter().map(|d| d.render(&file)).collect();
+                Err(Fail::Parse(
+                    Where::at(&file, line, col),
+                    rendered.join("\n"),
+                ))
+            }
+        }
+    })
+}
+
 #[pyfunction]
 fn mlir_passes() -> Vec<(String, String)> {
     tilemem_mlir::passes::registry()
@@ -752,6 +816,7 @@ fn _tilemem(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(explain, m)?)?;
     m.add_function(wrap_pyfunction!(bench_folder, m)?)?;
     m.add_function(wrap_pyfunction!(opt, m)?)?;
+    m.add_function(wrap_pyfunction!(explain_mlir, m)?)?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(mlir_passes, m)?)?;

@@ -38,3 +38,48 @@ def test_syntax_error_and_unknown_pass():
         tilemem.opt(UNALIGNED, ["no-such-pass"])
     names = [name for name, _ in tilemem.mlir_passes()]
     assert set(PASSES) <= set(names)
+
+
+FRAGMENTED = """
+func.func @fragmented(%ga: memref<32768xf16, #hivm.address_space<gm>>, %gd: memref<65536xf16, #hivm.address_space<gm>>) {
+  %a = memref.alloc() : memref<32768xf16, #hivm.address_space<ub>>
+  %b = memref.alloc() : memref<32768xf16, #hivm.address_space<ub>>
+  %c = memref.alloc() : memref<32768xf16, #hivm.address_space<ub>>
+  hivm.hir.load ins(%ga : memref<32768xf16, #hivm.address_space<gm>>) outs(%a : memref<32768xf16, #hivm.address_space<ub>>)
+  hivm.hir.load ins(%ga : memref<32768xf16, #hivm.address_space<gm>>) outs(%b : memref<32768xf16, #hivm.address_space<ub>>)
+  hivm.hir.load ins(%ga : memref<32768xf16, #hivm.address_space<gm>>) outs(%c : memref<32768xf16, #hivm.address_space<ub>>)
+  hivm.hir.store ins(%a : memref<32768xf16, #hivm.address_space<ub>>) outs(%ga : memref<32768xf16, #hivm.address_space<gm>>)
+  hivm.hir.store ins(%c : memref<32768xf16, #hivm.address_space<ub>>) outs(%ga : memref<32768xf16, #hivm.address_space<gm>>)
+  %d = memref.alloc() : memref<65536xf16, #hivm.address_space<ub>>
+  hivm.hir.load ins(%gd : memref<65536xf16, #hivm.address_space<gm>>) outs(%d : memref<65536xf16, #hivm.address_space<ub>>)
+  hivm.hir.store ins(%d : memref<65536xf16, #hivm.address_space<ub>>) outs(%gd : memref<65536xf16, #hivm.address_space<gm>>)
+  hivm.hir.store ins(%b : memref<32768xf16, #hivm.address_space<ub>>) outs(%ga : memref<32768xf16, #hivm.address_space<gm>>)
+  return
+}
+"""
+SPEC = "hacc-append-device-spec=target=Ascend910B1"
+
+
+def test_plan_memory_options_and_the_optimal_planner():
+    # bishengir's first-fit order overflows; the optimal planner places it.
+    with pytest.raises(tilemem.PlanError, match="ub overflow, requires 2097152 bits"):
+        tilemem.opt(FRAGMENTED, [SPEC, "hivm-plan-memory"])
+    out = tilemem.opt(FRAGMENTED, [SPEC, "hivm-plan-memory=planner=optimal"])
+    assert "hivm.hir.pointer_cast(%c131072_i64) : memref<32768xf16" in out
+    assert tilemem.opt(FRAGMENTED, [SPEC, "hivm-plan-memory{planner=optimal}"]) == out
+    with pytest.raises(ValueError, match="option 'planner' takes bishengir or optimal"):
+        tilemem.opt(FRAGMENTED, ["hivm-plan-memory=planner=best"])
+
+
+def test_explain_mlir_text():
+    ex = tilemem.explain(FRAGMENTED, file="k.mlir")
+    assert not ex.fits
+    text = ex.text
+    assert "@fragmented/ub: does not fit: planner bishengir overflows" in text
+    assert "peak: k.mlir:8:3 (hivm.hir.load)" in text
+    assert "lower bound: 196608 bytes <= capacity 196608" in text
+    assert "- use the optimal planner (-hivm-plan-memory=planner=optimal): then 196608 bytes" in text
+    fixed = tilemem.explain(FRAGMENTED, planner="optimal")
+    assert fixed.fits and "every space fits" in fixed.text
+    with pytest.raises(ValueError, match="unknown planner 'dsa-rp'"):
+        tilemem.explain(FRAGMENTED, planner="dsa-rp")

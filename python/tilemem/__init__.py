@@ -205,9 +205,11 @@ def explain(
     (``tilemem explain``).
 
     Args:
-        text: the program: its text or its path.
-        target: as for :func:`plan`.
-        planner: ``"pypto"``, ``"dsa-rp"`` or ``"optimal"``.
+        text: the program: its text or its path; PyPTO, or HIVM MLIR (a
+            ``.mlir`` path or text with ``func.func``).
+        target: as for :func:`plan` (MLIR: the module's ``hacc.target``).
+        planner: ``"pypto"``, ``"dsa-rp"`` or ``"optimal"``; for MLIR
+            ``"bishengir"`` (or ``"pypto"``) or ``"optimal"``.
         all: explain every (function, space), not only those that do not fit.
         file: the name used in error messages.
 
@@ -216,6 +218,15 @@ def explain(
         ValueError: an unknown target or planner.
     """
     text, file = _read(text, file)
+    if (file or "").endswith(".mlir") or "func.func" in text:
+        # HIVM MLIR: PlanMemory's explanation (the chip from the module's
+        # hacc.target; planner "bishengir", PyPTO's default name meaning
+        # the same, or "optimal").
+        mlir_planner = "bishengir" if planner == "pypto" else planner
+        rendered, fits = _tilemem.explain_mlir(
+            text, file=file or "<string>", planner=mlir_planner, all=all
+        )
+        return Explanation(text=rendered, fits=fits, spaces=[])
     rendered, fits, spaces = _tilemem.explain(
         text, target=target, planner=planner, all=all, file=file
     )
@@ -283,7 +294,10 @@ def opt(
     Args:
         mlir_text: the module: its text or its path.
         passes: pass names in run order, with or without the leading dash,
-            e.g. ``["hivm-mark-stride-align", "hivm-enable-stride-align"]``
+            e.g. ``["hivm-mark-stride-align", "hivm-enable-stride-align"]``,
+            each optionally with options as on the command line:
+            ``"hivm-plan-memory=planner=optimal"`` or
+            ``"hivm-plan-memory{restrict-inplace-as-isa=true}"``
             (:func:`mlir_passes` lists them). The chip comes from the
             module's ``hacc.target`` attribute, as for the command line.
         file: the name used in error messages.

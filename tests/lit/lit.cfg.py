@@ -15,7 +15,7 @@ config.name = "tilemem"
 config.test_format = lit.formats.ShTest(execute_external=False)
 # `.mlir` for the MLIR driver, `.py` for PyPTO programs (tests/lit/pto).
 config.suffixes = [".mlir", ".py"]
-config.excludes = ["lit.cfg.py"]
+config.excludes = ["lit.cfg.py", "README.md"]
 config.test_source_root = os.path.dirname(__file__)
 # Keep lit's scratch files out of the source tree.
 config.test_exec_root = os.path.join(
@@ -41,3 +41,9 @@ for tool in ("tilemem", "FileCheck"):
             "'%s' not found on PATH; build tilemem and install FileCheck "
             "(Debian: apt-get install llvm-19-tools), or run .ci/run" % tool
         )
+
+# Upstream AscendNPU-IR tests (tests/lit/upstream) run unchanged: their tool
+# is bishengir-opt, whose conventions `tilemem opt` follows. `asserts`
+# stands for the -debug-only traces some of them check.
+config.substitutions.append(("bishengir-opt", "tilemem opt"))
+config.available_features.add("asserts")

@@ -5,7 +5,10 @@
 //! (`../shared/reference/ascendnpu-ir/ods` by default).
 //! `cargo xtask pto-registry [CSV]` writes `crates/pto/src/ops/table.rs`
 //! from PyPTO's op registry (see [`pto_registry`]).
+//! `cargo xtask device-spec [TD]` writes `crates/soc/src/device_spec_table.rs`
+//! from AscendNPU-IR's chip specifications (see [`device_spec`]).
 
+pub mod device_spec;
 pub mod pto_registry;
 pub mod tablegen;
 
@@ -201,7 +204,7 @@ fn attr_kind(records: &Records, v: &Val) -> String {
     "any".into()
 }
 
-fn dialect_name(records: &Records, dialect_def: &str) -> String {
+pub(crate) fn dialect_name(records: &Records, dialect_def: &str) -> String {
     records
         .def(dialect_def)
         .map(|d| records.instantiate(d))

@@ -1,6 +1,7 @@
 //! `cargo xtask ods [ODS_DIR]`: regenerates the op-format and op-traits
 //! tables.
 //! `cargo xtask pto-registry [CSV]`: regenerates the PyPTO op table.
+//! `cargo xtask device-spec [TD]`: regenerates the chip specification table.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -67,8 +68,30 @@ fn main() -> ExitCode {
             println!("wrote {}", out.display());
             ExitCode::SUCCESS
         }
+        Some("device-spec") => {
+            let td = args
+                .get(1)
+                .map(PathBuf::from)
+                .unwrap_or_else(xtask::device_spec::default_td);
+            let table = match xtask::device_spec::generate(&td) {
+                Ok(t) => t,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let out = xtask::device_spec::table_path();
+            if let Err(e) = std::fs::write(&out, table) {
+                eprintln!("error: cannot write {}: {e}", out.display());
+                return ExitCode::from(1);
+            }
+            println!("wrote {}", out.display());
+            ExitCode::SUCCESS
+        }
         _ => {
-            eprintln!("usage: cargo xtask ods [ODS_DIR] | cargo xtask pto-registry [CSV]");
+            eprintln!(
+                "usage: cargo xtask ods [ODS_DIR] | cargo xtask pto-registry [CSV] | cargo xtask device-spec [TD]"
+            );
             ExitCode::from(2)
         }
     }

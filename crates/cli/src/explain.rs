@@ -21,8 +21,10 @@ use crate::plan::MapFormat;
 /// Flags of `tilemem explain`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Input program (PyPTO text).
+    /// Input program (PyPTO text, or HIVM MLIR: a `.mlir` file).
     pub file: PathBuf,
+    /// The chip and the planner whose result is explained: pypto, dsa-rp
+    /// or optimal (MLIR: bishengir or optimal; the target does not apply).
     #[command(flatten)]
     pub chip: ChipPlanner,
     /// Explain every (function, space), not only those that do not fit.
@@ -42,6 +44,14 @@ pub struct Args {
 /// Runs the subcommand: exit 0 once explained (whether or not the program
 /// fits), 2 on bad input, 3 on an internal error ([`crate::exit`]).
 pub fn run(args: Args) -> ExitCode {
+    // HIVM MLIR by extension or by content (`input_kind`).
+    let mlir = args.file.extension().is_some_and(|e| e == "mlir")
+        || std::fs::read(&args.file)
+            .ok()
+            .is_some_and(|b| matches!(input_kind::recognise(&b), Some(InputKind::Mlir)));
+    if mlir {
+        return crate::explain_mlir::run(&args.file, &args.chip.planner, args.all);
+    }
     let soc = match args.chip.soc() {
         Ok(s) => s,
         Err(msg) => {

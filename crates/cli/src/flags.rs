@@ -15,7 +15,8 @@ pub struct ChipPlanner {
     /// left to the assembler), optimal (dsa-rp's problem, exact solver).
     /// `plan` also takes `all` (pypto, dsa-rp and optimal: the program and
     /// report are pypto's, the summary and the HTML map show all three);
-    /// `explain` takes pypto, dsa-rp or optimal.
+    /// `explain` takes pypto, dsa-rp or optimal (on HIVM MLIR: bishengir or
+    /// optimal).
     #[arg(long, default_value = "pypto")]
     pub planner: String,
 }

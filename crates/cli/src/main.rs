@@ -11,6 +11,7 @@ use clap::{Parser, Subcommand};
 mod bench;
 mod exit;
 mod explain;
+mod explain_mlir;
 mod flags;
 mod fmt;
 mod html_map;

@@ -8,7 +8,9 @@
 //! followed by the source line. Exit codes: 0 success, 1 a pass failed
 //! (signalled failure; an error a pass only emits, such as `unsupport
 //! flatten op`, is printed and the module still is, with exit 0, as
-//! mlir-opt does), 2 bad input (unreadable file, syntax error, unknown flag). With
+//! mlir-opt does), 2 bad input (unreadable file, syntax error, unknown flag
+//! or option value, a program a pass rejects, such as a dynamic-shaped
+//! allocation `-hivm-plan-memory` cannot plan). With
 //! `-verify-diagnostics` the diagnostics are checked against
 //! `// expected-error {{...}}` comments instead of printed, and only a
 //! mismatch fails the run.
@@ -18,7 +20,7 @@ use std::process::ExitCode;
 
 use tilemem_mlir::ir::Diagnostic;
 use tilemem_mlir::parse::{parse_module, split_input, ParseOptions};
-use tilemem_mlir::pass::{run_pipeline, Pass};
+use tilemem_mlir::pass::{run_pipeline_in, Pass, PassContext};
 use tilemem_mlir::passes::registry;
 use tilemem_mlir::print::print_module;
 use tilemem_mlir::verify::{expectations, verify};
@@ -101,6 +103,7 @@ struct Options {
     output: Option<String>,
     input: Option<String>,
     quiet: bool,
+    debug_only: Vec<String>,
 }
 
 enum Parsed {
@@ -120,6 +123,7 @@ fn usage() -> String {
          -pass-pipeline=<pipeline>    Passes as an MLIR pipeline string, e.g. 'builtin.module(hivm-mark-stride-align)'\n  \
          -verify-diagnostics          Check diagnostics against '// expected-error {{...}}' comments\n  \
          -o <file>                    Output file (default: stdout)\n  \
+         -debug-only=<type>[,<type>]  Print the debug trace of the given debug types on stderr (vf-inplace-reuse, hivm-plan-memory)\n  \
          -q, -quiet                   Do not print the summary of padded allocations on stderr\n  \
          -list-passes                 List the passes and exit\n  \
          -version                     Show the version and exit\n  \
@@ -138,8 +142,30 @@ fn usage() -> String {
     );
     for p in registry() {
         s.push_str(&format!("  -{:<32} {}\n", p.name(), p.description()));
+        for (o, d) in p.options() {
+            s.push_str(&format!("      {:<30} {}\n", format!("{o}=<value>"), d));
+        }
     }
+    s.push_str(
+        "\nPASS OPTIONS:\n  \
+         -pass=name=value,... is not the syntax; options are separated by spaces:\n  \
+         -hivm-plan-memory=\"mem-plan-mode=global-work-space-plan enable-global-workspace-reuse=true\"\n  \
+         or, in a pipeline, 'builtin.module(hivm-plan-memory{restrict-inplace-as-isa=true})'.\n",
+    );
     s
+}
+
+/// The registered pass named `name`, configured with the option list
+/// `options` (MLIR's `name=value name2=value2`).
+fn configured_pass(name: &str, options: &str) -> Result<Box<dyn Pass>, String> {
+    let Some(mut p) = registry().into_iter().find(|p| p.name() == name) else {
+        return Err(format!(
+            "Unknown command line argument '-{name}'. Try: 'tilemem opt --help'\n{}",
+            known_passes()
+        ));
+    };
+    p.set_options(options)?;
+    Ok(p)
 }
 
 fn known_passes() -> String {
@@ -154,11 +180,11 @@ fn known_passes() -> String {
     }
 }
 
-/// The pass names of a textual pipeline such as
-/// `builtin.module(func.func(hivm-mark-stride-align),hivm-enable-stride-align)`.
-/// Op anchors (a name followed by `(`) are flattened away: every pass here
-/// runs over the whole module.
-fn pipeline_passes(text: &str) -> Result<Vec<String>, String> {
+/// The passes of a textual pipeline such as
+/// `builtin.module(func.func(hivm-mark-stride-align),hivm-plan-memory{restrict-inplace-as-isa=true})`,
+/// as `(name, options)`. Op anchors (a name followed by `(`) are
+/// flattened away: every pass here runs over the whole module.
+fn pipeline_passes(text: &str) -> Result<Vec<(String, String)>, String> {
     let text = text.trim().trim_matches(|c| c == '"' || c == '\'');
     let bytes = text.as_bytes();
     let mut names = Vec::new();
@@ -176,9 +202,15 @@ fn pipeline_passes(text: &str) -> Result<Vec<String>, String> {
             match bytes.get(i) {
                 Some(b'(') => {}
                 Some(b'{') => {
-                    return Err(format!("pass options are not supported ('{name}{{...}}')"))
+                    let Some(close) = text[i..].find('}') else {
+                        return Err(format!(
+                            "unterminated options of '{name}' in -pass-pipeline"
+                        ));
+                    };
+                    names.push((name.to_string(), text[i + 1..i + close].to_string()));
+                    i += close + 1;
                 }
-                _ => names.push(name.to_string()),
+                _ => names.push((name.to_string(), String::new())),
             }
         } else if matches!(c, b'(' | b')' | b',' | b' ') {
             i += 1;
@@ -201,6 +233,7 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
         output: None,
         input: None,
         quiet: false,
+        debug_only: Vec::new(),
     };
     let mut i = 0;
     while i < args.len() {
@@ -239,15 +272,26 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
                         v.clone()
                     }
                 };
-                for name in pipeline_passes(&v)? {
-                    let Some(p) = registry().into_iter().find(|p| p.name() == name) else {
+                for (name, options) in pipeline_passes(&v)? {
+                    if !registry().iter().any(|p| p.name() == name) {
                         return Err(format!(
                             "unknown pass '{name}' in -pass-pipeline\n{}",
                             known_passes()
                         ));
-                    };
-                    o.passes.push(p);
+                    }
+                    o.passes.push(configured_pass(&name, &options)?);
                 }
+            }
+            "debug-only" => {
+                let Some(v) = value else {
+                    return Err("option '-debug-only' needs a value (-debug-only=TYPE)".to_string());
+                };
+                o.debug_only.extend(
+                    v.trim_matches('"')
+                        .split(',')
+                        .map(|t| t.trim().to_string())
+                        .filter(|t| !t.is_empty()),
+                );
             }
             "o" => {
                 let v = match value {
@@ -263,16 +307,14 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
                 o.output = Some(v);
             }
             _ => {
-                let Some(p) = registry().into_iter().find(|p| p.name() == flag) else {
+                if !registry().iter().any(|p| p.name() == flag) {
                     return Err(format!(
                         "Unknown command line argument '{a}'. Try: 'tilemem opt --help'\n{}",
                         known_passes()
                     ));
-                };
-                if value.is_some() {
-                    return Err(format!("pass '-{flag}' takes no options (got '{a}')"));
                 }
-                o.passes.push(p);
+                o.passes
+                    .push(configured_pass(flag, value.as_deref().unwrap_or(""))?);
             }
         }
     }
@@ -370,6 +412,9 @@ pub fn run(args: &[String]) -> ExitCode {
     let mut failed = false;
     let mut stderr = String::new();
     let mut padded: Vec<(String, u64, u64)> = Vec::new();
+    let mut debug = String::new();
+    // Summary lines passes report (the optimal planner's choices).
+    let mut notes: Vec<String> = Vec::new();
     for chunk in chunks {
         let popts = ParseOptions {
             allow_unregistered_dialect: opts.allow_unregistered,
@@ -388,13 +433,28 @@ pub fn run(args: &[String]) -> ExitCode {
             }
             Ok(mut module) => {
                 let before = allocs(&module);
-                let (diags, ok) = run_pipeline(&opts.passes, &mut module);
+                let mut cx = PassContext {
+                    debug_only: opts.debug_only.clone(),
+                    ..PassContext::default()
+                };
+                let ok = run_pipeline_in(&opts.passes, &mut module, &mut cx);
                 padded.extend(padding(&before, &allocs(&module)));
+                debug.push_str(&cx.debug);
+                notes.append(&mut cx.summary);
                 // Like mlir-opt: an error emitted by a pass that does not
                 // signal failure is reported, and the module still prints
-                // with exit 0 (see `tilemem_mlir::pass`).
-                let output = ok.then(|| print_module(&module));
-                (diags, output, false, !ok)
+                // with exit 0 (see `tilemem_mlir::pass`). Text a pass
+                // writes to standard output comes before the module.
+                let output = if ok {
+                    Some(format!("{}{}", cx.stdout, print_module(&module)))
+                } else if cx.stdout.is_empty() {
+                    None
+                } else {
+                    Some(cx.stdout)
+                };
+                // A pass that rejects its input (see `PassContext::bad_input`)
+                // makes the run exit 2 like a reading error.
+                (cx.diags, output, !ok && cx.bad_input, !ok)
             }
         };
         if opts.verify {
@@ -417,6 +477,11 @@ pub fn run(args: &[String]) -> ExitCode {
             outputs.push(out);
         }
     }
+    if !opts.quiet && !opts.verify {
+        for n in &notes {
+            stderr.push_str(&format!("[summary] {n}\n"));
+        }
+    }
     if !opts.quiet && !opts.verify && !padded.is_empty() {
         for (line, _, _) in &padded {
             stderr.push_str(&format!("[summary] {line}\n"));
@@ -428,7 +493,7 @@ pub fn run(args: &[String]) -> ExitCode {
             padded.len()
         ));
     }
-    eprint!("{stderr}");
+    eprint!("{debug}{stderr}");
     let joined = outputs.join("// -----\n");
     let code = if bad_input {
         ExitCode::from(2)

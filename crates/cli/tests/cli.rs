@@ -40,10 +40,13 @@ fn opt_lists_its_passes() {
     assert_eq!(
         names,
         [
+            "hacc-append-device-spec",
             "hivm-align-alloc-size",
             "hivm-pre-mark-stride-align",
             "hivm-mark-stride-align",
-            "hivm-enable-stride-align"
+            "hivm-enable-stride-align",
+            "hivm-plan-memory",
+            "hivm-plan-memory-regbase"
         ]
     );
 }
@@ -81,9 +84,8 @@ fn a_file_of_another_kind_names_the_command_that_reads_it() {
     let doc_says = |not: &str| {
         format!("{doc}: error: this is a PyPTO MessagePack document, not {not}: use `tilemem plan {doc}` (or `tilemem fmt` for its program text)\n")
     };
-    let cases: [(&[&str], &str, String); 9] = [
+    let cases: [(&[&str], &str, String); 8] = [
         (&["plan"], &mlir, format!("{mlir}: error: this is an MLIR file, not a PyPTO program: use `tilemem opt -hivm-mark-stride-align -hivm-enable-stride-align {mlir}`\n")),
-        (&["explain"], &mlir, format!("{mlir}: error: this is an MLIR file, not a PyPTO program: use `tilemem opt -hivm-mark-stride-align -hivm-enable-stride-align {mlir}`\n")),
         (&["fmt"], &csv, format!("{csv}: error: this is a placement problem (CSV), not a PyPTO program: use `tilemem solve {csv}` (or `tilemem validate` for a placed one)\n")),
         (&["opt", "-hivm-mark-stride-align"], &pto, format!("{pto}: error: this is a PyPTO program, not an MLIR file: use `tilemem plan {pto}` (or `tilemem explain`, `tilemem fmt`)\n")),
         (&["solve"], &pto, format!("{pto}: error: this is a PyPTO program, not a placement problem (CSV): use `tilemem plan {pto}` (or `tilemem explain`, `tilemem fmt`)\n")),
@@ -103,5 +105,12 @@ fn a_file_of_another_kind_names_the_command_that_reads_it() {
         assert_eq!(String::from_utf8_lossy(&o.stderr), want, "{args:?}");
         assert!(o.stdout.is_empty(), "{args:?}");
     }
+    // `explain` reads MLIR too (PlanMemory's explanation).
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_tilemem"))
+        .args(["explain", &mlir])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("every space fits"));
     let _ = std::fs::remove_dir_all(&doc_dir);
 }

@@ -1,6 +1,8 @@
 //! An MLIR-subset program model, its reader and printer, and the HIVM
 //! stride-alignment passes.
 //!
+//! - [`analysis`]: liveness and view/alias analyses shared by passes;
+//! - [`memplan`]: memory planning as one call (read, plan, check, report);
 //! - [`ir`]: the operation model (dense arenas, use lists, typed access to
 //!   the known ops);
 //! - [`parse`]: the reader of MLIR's textual format (generic form, the
@@ -13,13 +15,18 @@
 //!   forms with each form's reader and printer side by side;
 //! - [`pass`]: the pass interface and registry;
 //! - [`passes`]: the HIVM passes;
+//! - [`plan_check`]: the independent check of planned local memory;
 //! - [`verify`]: `-verify-diagnostics` expectations.
 
+pub mod analysis;
 mod dialect;
+pub mod explain;
 pub mod ir;
+pub mod memplan;
 pub mod parse;
 pub mod pass;
 pub mod passes;
+pub mod plan_check;
 pub mod print;
 pub mod verify;
 

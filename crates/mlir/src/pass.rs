@@ -33,6 +33,136 @@ pub trait Pass {
 
     /// Runs the pass over `module`, pushing diagnostics to `diags`.
     fn run(&self, module: &mut Module, diags: &mut Vec<Diagnostic>) -> Result<(), PassFailed>;
+
+    /// Runs the pass with the whole context: diagnostics and the text it
+    /// writes outside the diagnostic engine (see [`PassContext`]). Passes
+    /// that only emit diagnostics keep the default, which calls
+    /// [`Pass::run`].
+    fn run_in(&self, module: &mut Module, cx: &mut PassContext) -> Result<(), PassFailed> {
+        self.run(module, &mut cx.diags)
+    }
+
+    /// Sets the pass options from MLIR's option list (`name=value` items
+    /// separated by spaces, as in `-pass=name=value name2=value2` or
+    /// `pass{name=value}`). Passes without options accept only an empty
+    /// list. The error names the option and the values it accepts.
+    fn set_options(&mut self, text: &str) -> Result<(), String> {
+        if text.trim().is_empty() {
+            Ok(())
+        } else {
+            Err(format!(
+                "pass '-{}' takes no options (got '{text}')",
+                self.name()
+            ))
+        }
+    }
+
+    /// The options the pass accepts, as `(name, description)` pairs, for
+    /// `--help`.
+    fn options(&self) -> &'static [(&'static str, &'static str)] {
+        &[]
+    }
+}
+
+/// What passes produce besides the module: diagnostics, the text some
+/// reference passes print to standard output rather than through the
+/// diagnostic engine (so `-verify-diagnostics` does not see it), and debug
+/// traces for `-debug-only=TYPE`.
+#[derive(Debug, Default)]
+pub struct PassContext {
+    /// Diagnostics, in emission order.
+    pub diags: Vec<Diagnostic>,
+    /// Text for standard output, printed before the module.
+    pub stdout: String,
+    /// Debug text for standard error.
+    pub debug: String,
+    /// The debug types enabled with `-debug-only` (MLIR's `DEBUG_TYPE`s).
+    pub debug_only: Vec<String>,
+    /// Set by a pass whose failure is the input's fault (a program or
+    /// option value it does not accept: exit 2), as opposed to a request
+    /// it understood but cannot meet (no placement fits: exit 1).
+    pub bad_input: bool,
+    /// Lines for the driver's summary on standard error (not part of the
+    /// output; `-quiet` drops them).
+    pub summary: Vec<String>,
+}
+
+impl PassContext {
+    /// Whether debug output of `debug_type` is enabled.
+    pub fn debug_enabled(&self, debug_type: &str) -> bool {
+        self.debug_only.iter().any(|t| t == debug_type)
+    }
+}
+
+/// Splits an option list (`a=1 b="x y" c={1,2}`) into `(name, value)`
+/// pairs; a name without `=` has an empty value. Quotes around a value are
+/// removed; spaces inside quotes or braces do not split.
+pub fn split_options(text: &str) -> Result<Vec<(String, String)>, String> {
+    let mut items = Vec::new();
+    let mut cur = String::new();
+    let mut depth = 0i32;
+    let mut quote = false;
+    for c in text.chars() {
+        match c {
+            '"' => {
+                quote = !quote;
+                cur.push(c);
+            }
+            '{' | '[' if !quote => {
+                depth += 1;
+                cur.push(c);
+            }
+            '}' | ']' if !quote => {
+                depth -= 1;
+                cur.push(c);
+            }
+            c if c.is_whitespace() && !quote && depth == 0 => {
+                if !cur.is_empty() {
+                    items.push(std::mem::take(&mut cur));
+                }
+            }
+            c => cur.push(c),
+        }
+    }
+    if quote || depth != 0 {
+        return Err(format!(
+            "unbalanced quotes or braces in the option list '{text}'"
+        ));
+    }
+    if !cur.is_empty() {
+        items.push(cur);
+    }
+    Ok(items
+        .into_iter()
+        .map(|item| {
+            let (n, v) = item.split_once('=').unwrap_or((item.as_str(), ""));
+            let v = v.trim();
+            let v = v
+                .strip_prefix('"')
+                .and_then(|v| v.strip_suffix('"'))
+                .unwrap_or(v);
+            (n.trim().to_string(), v.to_string())
+        })
+        .collect())
+}
+
+/// Parses a boolean option value as MLIR's `cl::opt<bool>` does (`true`,
+/// `false`, `1`, `0`; an empty value means `true`).
+pub fn parse_bool_option(pass: &str, name: &str, value: &str) -> Result<bool, String> {
+    match value {
+        "" | "true" | "TRUE" | "True" | "1" => Ok(true),
+        "false" | "FALSE" | "False" | "0" => Ok(false),
+        _ => Err(format!(
+            "pass '-{pass}': option '{name}' takes true or false (got '{value}')"
+        )),
+    }
+}
+
+/// Parses an integer option value.
+pub fn parse_int_option(pass: &str, name: &str, value: &str) -> Result<i64, String> {
+    value
+        .parse::<i64>()
+        .map_err(|_| format!("pass '-{pass}': option '{name}' takes an integer (got '{value}')"))
 }
 
 /// Runs `passes` in order over `module`. Stops at the first pass that
@@ -40,16 +170,27 @@ pub trait Pass {
 /// pipeline (see the module docs). Returns every diagnostic emitted, and
 /// whether all passes succeeded.
 pub fn run_pipeline(passes: &[Box<dyn Pass>], module: &mut Module) -> (Vec<Diagnostic>, bool) {
-    let mut diags = Vec::new();
+    let mut cx = PassContext::default();
+    let ok = run_pipeline_in(passes, module, &mut cx);
+    (cx.diags, ok)
+}
+
+/// Runs `passes` in order over `module` with the context `cx` (see
+/// [`run_pipeline`]); returns whether all passes succeeded.
+pub fn run_pipeline_in(
+    passes: &[Box<dyn Pass>],
+    module: &mut Module,
+    cx: &mut PassContext,
+) -> bool {
     for p in passes {
-        if p.run(module, &mut diags).is_err() {
+        if p.run_in(module, cx).is_err() {
             debug_assert!(
-                diags.iter().any(|d| d.severity == Severity::Error),
+                cx.diags.iter().any(|d| d.severity == Severity::Error),
                 "pass {} failed without an error",
                 p.name()
             );
-            return (diags, false);
+            return false;
         }
     }
-    (diags, true)
+    true
 }

@@ -8,10 +8,14 @@
 //! - text: parse the program text, plan, print.
 //!
 //! `cargo run --release -p tilemem-pto --example msgpack_chain_bench [N...]`
+//!
+//! Times are the CPU time of each step (the machine may be shared; every
+//! step runs on this thread), with each route's wall time beside its
+//! total.
 
 use std::time::Instant;
 
-use tilemem_pto::msgpack::graph::{Graph, Node, NodeId, Span, Sym, Value};
+use tilemem_pto::msgpack::graph::{Graph, NodeId, Span, Sym, Value};
 use tilemem_pto::passes::{run_pipeline, select_passes, PassContext, PlannerMode};
 use tilemem_soc::Soc;
 
@@ -26,7 +30,7 @@ impl B {
 
     fn span(&mut self, line: i32, c0: i32, c1: i32) -> Value {
         let file = self.s("kernel.py");
-        Value::Span(Span {
+        self.g.new_span(Span {
             file,
             begin_line: line,
             begin_column: c0,
@@ -37,7 +41,7 @@ impl B {
 
     fn unknown(&mut self) -> Value {
         let file = self.s("");
-        Value::Span(Span {
+        self.g.new_span(Span {
             file,
             begin_line: -1,
             begin_column: -1,
@@ -46,26 +50,23 @@ impl B {
         })
     }
 
+    fn pairs(&mut self, entries: &[(&str, Value)]) -> Vec<(Sym, Value)> {
+        entries.iter().map(|(k, v)| (self.s(k), *v)).collect()
+    }
+
     fn map(&mut self, entries: &[(&str, Value)]) -> Value {
-        let mut e: Vec<(Sym, Value)> = entries
-            .iter()
-            .map(|(k, v)| (self.s(k), v.clone()))
-            .collect();
-        let syms = &self.g.syms;
-        e.sort_by(|a, b| syms.str(a.0).cmp(syms.str(b.0)));
-        Value::Map(e.into())
+        let mut e = self.pairs(entries);
+        self.g.new_map(&mut e)
+    }
+
+    fn array(&mut self, items: &[Value]) -> Value {
+        self.g.new_array(items)
     }
 
     fn node(&mut self, kind: &str, fields: &[(&str, Value)]) -> NodeId {
-        let Value::Map(f) = self.map(fields) else {
-            unreachable!()
-        };
+        let mut f = self.pairs(fields);
         let kind = self.s(kind);
-        self.g.add(Node {
-            kind,
-            fields: f,
-            offset: u32::MAX,
-        })
+        self.g.add(kind, &mut f)
     }
 
     fn int(&mut self, v: i64, span: Value) -> Value {
@@ -79,12 +80,13 @@ impl B {
 
     fn shaped(&mut self, kind: &str, tile: bool) -> Value {
         let u = self.unknown();
-        let d0 = self.int(128, u.clone());
+        let d0 = self.int(128, u);
         let d1 = self.int(128, u);
         let tk = Value::Str(self.s(kind));
+        let shape = self.array(&[d0, d1]);
         let mut e = vec![
             ("dtype", Value::Int(52)),
-            ("shape", Value::Array(vec![d0, d1].into())),
+            ("shape", shape),
             ("type_kind", tk),
         ];
         if tile {
@@ -108,12 +110,13 @@ impl B {
     ) -> Value {
         let name = Value::Str(self.s(op));
         let opv = self.map(&[("is_global_var", Value::Bool(false)), ("name", name)]);
+        let (args, kwargs, empty) = (self.array(&args), self.array(&kwargs), self.array(&[]));
         Value::Node(self.node(
             "Call",
             &[
-                ("args", Value::Array(args.into())),
-                ("attrs", Value::Array(Box::new([]))),
-                ("kwargs", Value::Array(kwargs.into())),
+                ("args", args),
+                ("attrs", empty),
+                ("kwargs", kwargs),
                 ("op", opv),
                 ("span", span),
                 ("type", ty),
@@ -122,10 +125,11 @@ impl B {
     }
 
     fn assign(&mut self, var: NodeId, value: Value, span: Value) -> Value {
+        let empty = self.array(&[]);
         Value::Node(self.node(
             "AssignStmt",
             &[
-                ("leading_comments", Value::Array(Box::new([]))),
+                ("leading_comments", empty),
                 ("span", span),
                 ("value", value),
                 ("var", Value::Node(var)),
@@ -135,22 +139,18 @@ impl B {
 
     fn pair(&mut self, a: i64, b: i64, line: i32) -> Value {
         let s = self.span(line, 40, 50);
-        let x = self.int(a, s.clone());
-        let y = self.int(b, s.clone());
+        let x = self.int(a, s);
+        let y = self.int(b, s);
         let tk = Value::Str(self.s("ScalarType"));
         let st = self.map(&[("dtype", Value::Int(21)), ("type_kind", tk)]);
         let tt = Value::Str(self.s("TupleType"));
-        let ty = self.map(&[
-            ("type_kind", tt),
-            ("types", Value::Array(vec![st.clone(), st].into())),
-        ]);
+        let st2 = self.g.copy(st);
+        let types = self.array(&[st, st2]);
+        let ty = self.map(&[("type_kind", tt), ("types", types)]);
+        let elements = self.array(&[x, y]);
         Value::Node(self.node(
             "MakeTuple",
-            &[
-                ("elements", Value::Array(vec![x, y].into())),
-                ("span", s),
-                ("type", ty),
-            ],
+            &[("elements", elements), ("span", s), ("type", ty)],
         ))
     }
 }
@@ -169,7 +169,7 @@ fn chain(n: usize) -> Vec<u8> {
     let mut stmts = Vec::new();
     let tt = b.shaped("TileType", true);
     let s = b.span(8, 9, 200);
-    let t0 = b.var("t0", tt, s.clone());
+    let t0 = b.var("t0", tt, s);
     let ct = b.shaped("TileType", true);
     let (o, sh, vs) = (b.pair(0, 0, 8), b.pair(128, 128, 8), b.pair(128, 128, 8));
     let key = Value::Str(b.s("target_memory"));
@@ -182,7 +182,7 @@ fn chain(n: usize) -> Vec<u8> {
         vec![Value::Node(a), o, sh, vs],
         vec![kw],
         ct,
-        s.clone(),
+        s,
     );
     stmts.push(b.assign(t0, load, s));
     let mut prev = t0;
@@ -190,14 +190,14 @@ fn chain(n: usize) -> Vec<u8> {
         let line = 8 + i as i32;
         let tt = b.shaped("TileType", true);
         let s = b.span(line, 9, 120);
-        let t = b.var(&format!("t{i}"), tt, s.clone());
+        let t = b.var(&format!("t{i}"), tt, s);
         let ct = b.shaped("TileType", true);
         let c = b.call(
             "tile.add",
             vec![Value::Node(prev), Value::Node(prev)],
             vec![],
             ct,
-            s.clone(),
+            s,
         );
         stmts.push(b.assign(t, c, s));
         prev = t;
@@ -205,76 +205,77 @@ fn chain(n: usize) -> Vec<u8> {
     let line = 8 + n as i32;
     let s = b.span(line, 9, 100);
     let st = b.shaped("TensorType", false);
-    let stored = b.var("stored", st.clone(), s.clone());
+    // The call's type and the variable's are one object in PyPTO: the
+    // same dimension nodes, in two maps of their own.
+    let st2 = b.g.copy(st);
+    let stored = b.var("stored", st2, s);
     let o = b.pair(0, 0, line);
     let c = b.call(
         "tile.store",
         vec![Value::Node(prev), o, Value::Node(out)],
         vec![],
         st,
-        s.clone(),
+        s,
     );
     stmts.push(b.assign(stored, c, s));
     let s = b.span(line + 1, 9, 20);
+    let (empty, ret_vals) = (b.array(&[]), b.array(&[Value::Node(out)]));
     let ret = b.node(
         "ReturnStmt",
         &[
-            ("leading_comments", Value::Array(Box::new([]))),
+            ("leading_comments", empty),
             ("span", s),
-            ("value", Value::Array(vec![Value::Node(out)].into())),
+            ("value", ret_vals),
         ],
     );
     stmts.push(Value::Node(ret));
     let s = b.span(7, 5, 5);
+    let (empty, stmts) = (b.array(&[]), b.array(&stmts));
     let body = b.node(
         "SeqStmts",
-        &[
-            ("leading_comments", Value::Array(Box::new([]))),
-            ("span", s.clone()),
-            ("stmts", Value::Array(stmts.into())),
-        ],
+        &[("leading_comments", empty), ("span", s), ("stmts", stmts)],
     );
     let rt = b.shaped("TensorType", false);
     let name = Value::Str(b.s("chain"));
+    let empty = b.array(&[]);
+    let dirs = b.array(&[Value::Int(0), Value::Int(1)]);
+    let params = b.array(&[Value::Node(a), Value::Node(out)]);
+    let rets = b.array(&[rt]);
     let func = b.node(
         "Function",
         &[
-            ("attrs", Value::Array(Box::new([]))),
+            ("attrs", empty),
             ("body", Value::Node(body)),
             ("func_type", Value::Int(4)),
             ("level", Value::Int(0)),
-            ("name", name.clone()),
-            (
-                "param_directions",
-                Value::Array(vec![Value::Int(0), Value::Int(1)].into()),
-            ),
-            (
-                "params",
-                Value::Array(vec![Value::Node(a), Value::Node(out)].into()),
-            ),
+            ("name", name),
+            ("param_directions", dirs),
+            ("params", params),
             ("requires_runtime_binding", Value::Bool(false)),
-            ("return_types", Value::Array(vec![rt].into())),
+            ("return_types", rets),
             ("role", Value::Int(1)),
-            ("span", s.clone()),
+            ("span", s),
         ],
     );
     let key = b.map(&[("is_global_var", Value::Bool(true)), ("name", name)]);
     let entry = b.map(&[("key", key), ("value", Value::Node(func))]);
     let pname = Value::Str(b.s("Chain"));
+    let functions = b.array(&[entry]);
     let root = b.g.root;
-    let Value::Map(fields) = b.map(&[
-        ("functions", Value::Array(vec![entry].into())),
-        ("name", pname),
-        ("span", s),
-    ]) else {
-        unreachable!()
-    };
-    b.g.nodes[root.index()].fields = fields;
+    let kind = b.g.node(root).kind;
+    let mut fields = b.pairs(&[("functions", functions), ("name", pname), ("span", s)]);
+    b.g.root = b.g.add(kind, &mut fields);
     tilemem_pto::msgpack::write(&b.g).expect("writes")
 }
 
-fn secs(t: Instant) -> f64 {
-    t.elapsed().as_secs_f64()
+/// CPU time of this thread so far, in seconds (Linux's schedstat; 0 where
+/// it is missing): the machine may be shared, and CPU time is what a step
+/// costs however busy the other cores are.
+fn cpu() -> f64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse::<f64>().ok())
+        .map_or(0.0, |ns| ns / 1e9)
 }
 
 fn main() {
@@ -292,52 +293,78 @@ fn main() {
     // Vec holds 188 KiB on 910B; a chain needs two live 64 KiB tiles.
     for n in sizes {
         let doc = chain(n);
-        if std::env::var_os("STEPS").is_some() {
-            let t = Instant::now();
-            let g = tilemem_pto::msgpack::read(&doc).expect("reads");
-            let d = secs(t);
-            let t = Instant::now();
-            let text = tilemem_pto::msgpack::to_text(&g).expect("prints");
-            let pr = secs(t);
-            let t = Instant::now();
-            let _ = tilemem_pto::msgpack::write(&g).expect("writes");
-            let w = secs(t);
-            println!(
-                "  decode {d:.3} s, print {pr:.3} s ({} bytes), encode {w:.3} s",
-                text.len()
-            );
-        }
-        let t = Instant::now();
-        let (mut p, origin) = tilemem_pto::msgpack::read_with_origin(&doc).expect("reads");
-        let read = secs(t);
-        let t = Instant::now();
-        let mut cx = PassContext::new(soc.clone(), PlannerMode::Pypto);
-        run_pipeline(&mut p, &mut cx, &passes).expect("plans");
-        let plan = secs(t);
-        let t = Instant::now();
-        let out = tilemem_pto::msgpack::write_program(&p, &origin).expect("writes");
-        let write = secs(t);
+        // Each step's CPU time (see `cpu`); wall time summed per route.
+        let (mut wall_doc, mut wall_text) = (0.0, 0.0);
+        let step = |f: &mut dyn FnMut(), wall: &mut f64| {
+            let (t, c) = (Instant::now(), cpu());
+            f();
+            *wall += t.elapsed().as_secs_f64();
+            cpu() - c
+        };
+        let mut scratch = 0.0;
+        let mut g = None;
+        let decode = step(
+            &mut || g = Some(tilemem_pto::msgpack::read(&doc).expect("reads")),
+            &mut scratch,
+        );
+        let g = g.expect("read");
+        let mut text = String::new();
+        let print = step(
+            &mut || text = tilemem_pto::msgpack::to_text(&g).expect("prints"),
+            &mut scratch,
+        );
+        let mut again = Vec::new();
+        let encode = step(
+            &mut || again = tilemem_pto::msgpack::write(&g).expect("writes"),
+            &mut scratch,
+        );
+        assert_eq!(again, doc, "a document read and written is the same bytes");
 
-        let text = tilemem_pto::msgpack::to_text(&tilemem_pto::msgpack::read(&doc).expect("reads"))
-            .expect("prints");
-        let t = Instant::now();
-        let mut q = tilemem_pto::parse(&text).expect("parses");
-        let tparse = secs(t);
-        let t = Instant::now();
-        let mut cx = PassContext::new(soc.clone(), PlannerMode::Pypto);
-        run_pipeline(&mut q, &mut cx, &passes).expect("plans");
-        let tplan = secs(t);
-        let t = Instant::now();
-        let printed = tilemem_pto::print(&q);
-        let tprint = secs(t);
+        let mut read = None;
+        let tread = step(
+            &mut || read = Some(tilemem_pto::msgpack::read_with_origin(&doc).expect("reads")),
+            &mut wall_doc,
+        );
+        let (mut p, origin) = read.expect("read");
+        let tplan = step(
+            &mut || {
+                let mut cx = PassContext::new(soc.clone(), PlannerMode::Pypto);
+                run_pipeline(&mut p, &mut cx, &passes).expect("plans");
+            },
+            &mut wall_doc,
+        );
+        let mut out = Vec::new();
+        let twrite = step(
+            &mut || out = tilemem_pto::msgpack::write_program(&p, &origin).expect("writes"),
+            &mut wall_doc,
+        );
+
+        let mut q = None;
+        let xparse = step(
+            &mut || q = Some(tilemem_pto::parse(&text).expect("parses")),
+            &mut wall_text,
+        );
+        let mut q = q.expect("parsed");
+        let xplan = step(
+            &mut || {
+                let mut cx = PassContext::new(soc.clone(), PlannerMode::Pypto);
+                run_pipeline(&mut q, &mut cx, &passes).expect("plans");
+            },
+            &mut wall_text,
+        );
+        let mut printed = String::new();
+        let xprint = step(&mut || printed = tilemem_pto::print(&q), &mut wall_text);
+        let (doc_total, text_total) = (tread + tplan + twrite, xparse + xplan + xprint);
         println!(
-            "{n} statements: document {} -> {} bytes: read {read:.3} s, plan {plan:.3} s, write {write:.3} s, total {:.3} s | text {} bytes: parse {tparse:.3} s, plan {tplan:.3} s, print {tprint:.3} s, total {:.3} s | document/text {:.2}x",
+            "{n} statements (CPU seconds)\n  \
+             document {} -> {} bytes: read {tread:.3} (decode {decode:.3}, print {print:.3}), \
+             plan {tplan:.3}, write {twrite:.3} (encode alone {encode:.3}), total {doc_total:.3} (wall {wall_doc:.3})\n  \
+             text {} bytes: parse {xparse:.3}, plan {xplan:.3}, print {xprint:.3}, total {text_total:.3} (wall {wall_text:.3})\n  \
+             document/text {:.2}x",
             doc.len(),
             out.len(),
-            read + plan + write,
             printed.len(),
-            tparse + tplan + tprint,
-            (read + plan + write) / (tparse + tplan + tprint),
+            doc_total / text_total,
         );
     }
 }

@@ -1,6 +1,6 @@
 //! PyPTO e2d0f78's behaviour where the seeds are silent, one rule each
-//! (the rules of `../shared/reference/pypto/behaviour.md` the passes
-//! gained last), on the repository's own programs.
+//! (the rules of PyPTO's behaviour notes, `reference/pypto/behaviour.md`
+//! in the shared folder, that the passes gained last), on the repository's own programs.
 
 mod common;
 

@@ -7,10 +7,12 @@
 //! how addresses are aligned, in which order buffers are laid out) is a
 //! trait so that a backend can replace PyPTO's default behaviour.
 
+mod device_spec;
 mod policy;
 mod soc;
 mod space;
 
+pub use device_spec::{DeviceSpec, DeviceSpecKey, SpecValue, DEVICE_SPECS};
 pub use policy::{AllocEntry, DefaultPolicy, MemoryAllocatorPolicy};
 pub use soc::{Family, Soc};
 pub use space::{MemSpace, SpaceName};

@@ -8,7 +8,7 @@
 // them with descriptions, a failing run writes no output file.
 
 // FLAG: tilemem opt: Unknown command line argument '-no-such-pass'. Try: 'tilemem opt --help'
-// FLAG-NEXT: known passes: -hivm-align-alloc-size, -hivm-pre-mark-stride-align, -hivm-mark-stride-align, -hivm-enable-stride-align
+// FLAG-NEXT: known passes: -hacc-append-device-spec, -hivm-align-alloc-size, -hivm-pre-mark-stride-align, -hivm-mark-stride-align, -hivm-enable-stride-align, -hivm-plan-memory, -hivm-plan-memory-regbase
 
 // HELP: USAGE: tilemem opt [options] [pass flags] <input file|->
 // HELP: -split-input-file

@@ -328,13 +328,17 @@ impl MemRefType {
 
     /// Strides and offset of the layout, like MLIR's
     /// `getStridesAndOffset`: identity layouts give the row-major strides
-    /// (dynamic once an inner size is dynamic) and offset 0. `None` for
-    /// affine-map layouts.
+    /// (dynamic once an inner size is dynamic) and offset 0; an affine-map
+    /// layout gives the coefficients of its single linear result
+    /// ([`affine_map_strides`]), `None` when it is not linear.
     pub fn strides_and_offset(&self) -> Option<(Vec<i64>, i64)> {
         match &self.layout {
             Layout::Identity => Some((identity_strides(&self.shape), 0)),
             Layout::Strided { strides, offset } => Some((strides.clone(), *offset)),
-            Layout::Map(_) => None,
+            Layout::Map(a) => match a.as_ref() {
+                Attribute::Opaque(text) => affine_map_strides(text, self.rank()),
+                _ => None,
+            },
         }
     }
 
@@ -389,5 +393,129 @@ pub fn identity_strides(shape: &[i64]) -> Vec<i64> {
 impl From<MemRefType> for Type {
     fn from(m: MemRefType) -> Type {
         Type::MemRef(m)
+    }
+}
+
+/// `getStridesAndOffset` of an affine-map layout `affine_map<(d0, ..)[s0,
+/// ..] -> (e)>` of `rank` dims: with `e` a sum of terms (a constant, a
+/// dim or a symbol, each optionally multiplied by constants), the stride
+/// of `dI` is its coefficient (0 when absent, dynamic when multiplied by a
+/// symbol) and the offset the constant part (dynamic with a symbol).
+/// `None` for several results, `mod`, divisions, parentheses or a product
+/// of dims, which MLIR's linear-expression analysis also refuses.
+pub fn affine_map_strides(text: &str, rank: usize) -> Option<(Vec<i64>, i64)> {
+    let body = text.strip_prefix("affine_map<")?.strip_suffix('>')?;
+    let (domain, result) = body.split_once("->")?;
+    let dims_end = domain.find(')')?;
+    let dims: Vec<&str> = domain[..dims_end]
+        .trim()
+        .trim_start_matches('(')
+        .split(',')
+        .map(str::trim)
+        .filter(|d| !d.is_empty())
+        .collect();
+    let symbols: Vec<&str> = match domain[dims_end + 1..].trim() {
+        "" => Vec::new(),
+        s => s
+            .strip_prefix('[')?
+            .strip_suffix(']')?
+            .split(',')
+            .map(str::trim)
+            .filter(|d| !d.is_empty())
+            .collect(),
+    };
+    if dims.len() != rank {
+        return None;
+    }
+    let expr = result.trim().strip_prefix('(')?.strip_suffix(')')?;
+    if expr.contains(['(', ')', ',']) || expr.contains("mod") || expr.contains("div") {
+        return None;
+    }
+    let mut strides = vec![0i64; rank];
+    let mut offset = 0i64;
+    // Split into signed terms at top-level `+` / `-`.
+    let mut terms: Vec<(i64, String)> = Vec::new();
+    let mut sign = 1i64;
+    let mut cur = String::new();
+    for ch in expr.chars() {
+        match ch {
+            '+' | '-' => {
+                if !cur.trim().is_empty() {
+                    terms.push((sign, std::mem::take(&mut cur)));
+                    sign = 1;
+                } else {
+                    cur.clear();
+                }
+                if ch == '-' {
+                    sign = -sign;
+                }
+            }
+            c => cur.push(c),
+        }
+    }
+    if !cur.trim().is_empty() {
+        terms.push((sign, cur));
+    }
+    for (sign, term) in terms {
+        let mut coeff = sign;
+        let mut dim: Option<usize> = None;
+        let mut symbolic = false;
+        for factor in term.split('*').map(str::trim) {
+            if let Some(i) = dims.iter().position(|&d| d == factor) {
+                if dim.replace(i).is_some() {
+                    return None;
+                }
+            } else if symbols.contains(&factor) {
+                symbolic = true;
+            } else {
+                coeff = coeff.checked_mul(factor.parse::<i64>().ok()?)?;
+            }
+        }
+        match dim {
+            Some(i) if symbolic => strides[i] = DYNAMIC,
+            Some(i) if !is_dynamic(strides[i]) => strides[i] = strides[i].checked_add(coeff)?,
+            Some(_) => {}
+            None if symbolic => offset = DYNAMIC,
+            None if !is_dynamic(offset) => offset = offset.checked_add(coeff)?,
+            None => {}
+        }
+    }
+    Some((strides, offset))
+}
+
+#[cfg(test)]
+mod affine_layout_tests {
+    use super::*;
+
+    #[test]
+    fn linear_affine_maps_have_strides() {
+        assert_eq!(
+            affine_map_strides("affine_map<(d0)[s0] -> (d0 + s0)>", 1),
+            Some((vec![1], DYNAMIC))
+        );
+        assert_eq!(
+            affine_map_strides("affine_map<(d0, d1) -> (d0 * 15 + d1 + 3)>", 2),
+            Some((vec![15, 1], 3))
+        );
+        assert_eq!(
+            affine_map_strides("affine_map<(d0, d1)[s0] -> (d0 * s0 + d1 - 2)>", 2),
+            Some((vec![DYNAMIC, 1], -2))
+        );
+        assert_eq!(
+            affine_map_strides("affine_map<(d0, d1) -> (d1)>", 2),
+            Some((vec![0, 1], 0))
+        );
+        assert_eq!(
+            affine_map_strides("affine_map<(d0, d1) -> (d0, d1)>", 2),
+            None
+        );
+        assert_eq!(
+            affine_map_strides("affine_map<(d0) -> (d0 mod 4)>", 1),
+            None
+        );
+        assert_eq!(
+            affine_map_strides("affine_map<(d0, d1) -> (d0 * d1)>", 2),
+            None
+        );
     }
 }

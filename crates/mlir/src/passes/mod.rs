@@ -45,7 +45,7 @@
 //! | `adjustAlignDim`, `adjustBrcAlignDim`, `adjustReduceAlignDim`, `adjustDeInterleaveAlignDim`, `adjustCopyAlignDim`, `adjustInlineBrcOp`, `adjustAlignInfo`, `isNoNeedAlign`, `isAlreadyAligned`, `getPrevUncontiguousDim`, `getLastNotUnitDim` | [`adjust`] |
 //! | `getFlattened` (uniform reassociation pipeline, unit folding, limited axes, contiguity, `checkMarkStride`, transposable OTF, composition) | [`interfaces::flatten`], [`strides`] |
 //! | `shouldLowerToScalarLoops` (default rule, vshr, vmod, vmulext, vcmp, cumulative ops, vreduce) | [`interfaces::scalar`] |
-//! | `getUnAlignSizeInfo` (transpose, sort, cast with `getCastSrcUnAlignSizeInfo`/`getCastDstUnAlignSizeInfo`), `collectOpAlignInfo` | [`interfaces::unaligned`] |
+//! | `getUnAlignSizeInfo` (transpose, sort, cast with `getCastSrcUnAlignSizeInfo`/`getCastDstUnAlignSizeInfo`), `collectOpAlignInfo`, `getHWAlignBytes` (UB and L1 only) | [`interfaces::unaligned`] |
 //! | `NormalizeAlignInfoPattern`, `PropagateAlignUpToRootAllocationPattern`, `propagateAlignUpFromResult` and every `propagateAlignUp`, `processYieldOp`, `getCollapsedDim`, `getExpandedDim`, `propagateAlignInfoByCollapse`/`ByExpand` | [`propagate::normalize`], [`propagate::up`] |
 //! | `AddAlignAnnotationMarkForAlloc`, `PropagateAlignDownToLeafOperandsPattern`, `propagateDownAlignInfo` and every `propagateAlignDown` | [`propagate::down`] |
 //! | `PropagateAlignAmongOperationOperands`, `processAlignPropagationAmongOperationOperands`, `markAlignInfoFor(No)AlignOperand`, `isContain`, `unionAlignInfo` | [`propagate::among`], [`marks::union`] |
@@ -65,7 +65,11 @@
 //! SSA name, not as MLIR prints a `Value` (its whole defining op); failures
 //! the C++ signals without a message (`getUnAlignSizeInfo` on an
 //! unsupported transpose, a greedy driver that does not converge) carry a
-//! message of ours; folders of ops the passes do not create or rewrite
+//! message of ours, as do its aborts on a size rule for an operand outside
+//! UB and L1 (`getHWAlignBytes`); a memref without address space, on which
+//! the C++ asserts, is taken as UB; affine-map layouts are read for strides
+//! only when their single result is linear (MLIR's `getStridesAndOffset`
+//! also handles expressions that simplify to linear ones); folders of ops the passes do not create or rewrite
 //! (arith and affine arithmetic, `memref.dim`, ...) are not run by the
 //! greedy model, and ops modified in place are revisited on the next sweep
 //! rather than re-queued at once; of the transfer folds, only
@@ -77,7 +81,9 @@ use crate::pass::Pass;
 
 pub mod adjust;
 pub mod align_alloc_size;
+pub mod append_device_spec;
 pub mod common;
+pub mod device_spec;
 pub mod enable;
 pub mod fixpipe;
 pub mod greedy;
@@ -86,6 +92,7 @@ pub mod layout;
 pub mod mark;
 pub mod marks;
 pub mod op_table;
+pub mod plan_memory;
 pub mod pre_mark;
 pub mod propagate;
 pub mod retype;
@@ -96,10 +103,13 @@ pub mod view_maps;
 /// drivers use.
 pub fn registry() -> Vec<Box<dyn Pass>> {
     vec![
+        Box::new(append_device_spec::AppendDeviceSpec::default()),
         Box::new(align_alloc_size::AlignAllocSize),
         Box::new(pre_mark::PreMarkStrideAlign),
         Box::new(mark::MarkStrideAlign),
         Box::new(enable::EnableStrideAlign),
+        Box::new(plan_memory::membase::PlanMemory::default()),
+        Box::new(plan_memory::regbase::PlanMemoryRegbase::default()),
     ]
 }
 

@@ -81,7 +81,18 @@ fn regbase(body: &str) -> String {
 #[test]
 fn registry_has_the_four_passes_in_pipeline_order() {
     let names: Vec<&str> = super::registry().iter().map(|p| p.name()).collect();
-    assert_eq!(names, [SIZE, PRE, MARK, ENABLE]);
+    assert_eq!(
+        names,
+        [
+            "hacc-append-device-spec",
+            SIZE,
+            PRE,
+            MARK,
+            ENABLE,
+            "hivm-plan-memory",
+            "hivm-plan-memory-regbase"
+        ]
+    );
 }
 
 #[test]

@@ -6,6 +6,7 @@
 //! labels with their `// pred:` comments, attribute dictionaries sorted by
 //! name, and `#map` aliases for affine maps.
 
+pub mod apfloat;
 mod names;
 mod ods;
 pub(crate) mod ops;
@@ -136,4 +137,18 @@ fn balanced_len(s: &str) -> Option<usize> {
         }
     }
     None
+}
+
+/// One op printed on its own (as MLIR's `Operation::print`, names
+/// assigned over the whole module), without a trailing newline.
+pub fn print_op(module: &Module, op: crate::ir::OpId) -> String {
+    let mut p = ops::OpPrinter::new(module);
+    p.print_op(op);
+    p.into_text()
+}
+
+/// The SSA name `v` prints with (`%alloc`, `%0`, `%arg1`), names assigned
+/// over the whole module.
+pub fn value_name(module: &Module, v: crate::ir::ValueId) -> String {
+    Names::new(module, module.top()).get(module, v)
 }

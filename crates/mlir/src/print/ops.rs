@@ -42,6 +42,11 @@ impl<'a> OpPrinter<'a> {
         self.out
     }
 
+    /// The text printed so far.
+    pub fn into_text(self) -> String {
+        self.out
+    }
+
     /// The module being printed.
     pub(crate) fn module(&self) -> &'a Module {
         self.m

@@ -325,13 +325,17 @@ pub fn round_to(v: f64, kind: FloatKind) -> f64 {
     }
 }
 
-/// A float the way MLIR prints it: `%e` with 6 digits when that reads
-/// back to the same value, otherwise the shortest exact decimal, and
-/// infinities/NaNs as bit patterns in hex.
+/// A float the way MLIR prints it (`printFloatValue`): `APFloat::toString`
+/// with 6 significant digits in scientific notation when that reads back
+/// to the same value, otherwise its natural precision (see
+/// [`crate::print::apfloat`]), and infinities/NaNs as bit patterns in hex.
 pub fn format_float(v: f64, kind: FloatKind) -> String {
     // The value as the type holds it (out-of-range values become infinite).
     let v = round_to(v, kind);
     if v.is_finite() {
+        if let Some(text) = format_apfloat(v, kind) {
+            return text;
+        }
         let e = format!("{v:.6e}");
         let (mantissa, exp) = e.split_once('e').unwrap_or((&e, "0"));
         let exp: i32 = exp.parse().unwrap_or(0);
@@ -341,12 +345,7 @@ pub fn format_float(v: f64, kind: FloatKind) -> String {
         if round_to(back, kind).to_bits() == v.to_bits() {
             return text;
         }
-        let shortest = match kind {
-            FloatKind::F32 | FloatKind::TF32 => format!("{}", v as f32),
-            FloatKind::F16 => format!("{}", half::f16::from_f64(v)),
-            FloatKind::BF16 => format!("{}", half::bf16::from_f64(v)),
-            _ => format!("{v}"),
-        };
+        let shortest = format!("{v}");
         if shortest.contains('.') {
             return shortest;
         }
@@ -360,6 +359,38 @@ pub fn format_float(v: f64, kind: FloatKind) -> String {
     };
     let digits = (kind.bit_width() as usize).div_ceil(4);
     format!("0x{bits:0digits$X}")
+}
+
+/// [`format_float`] for the IEEE kinds `APFloat` formats here (f16, bf16,
+/// f32, f64); `None` for the others.
+fn format_apfloat(v: f64, kind: FloatKind) -> Option<String> {
+    use crate::print::apfloat::{parts, to_string};
+    let (bits, e, f) = match kind {
+        FloatKind::F16 => (u64::from(half::f16::from_f64(v).to_bits()), 5, 10),
+        FloatKind::BF16 => (u64::from(half::bf16::from_f64(v).to_bits()), 8, 7),
+        FloatKind::F32 => (u64::from((v as f32).to_bits()), 8, 23),
+        FloatKind::F64 => (v.to_bits(), 11, 52),
+        _ => return None,
+    };
+    let back_bits = |text: &str| -> Option<u64> {
+        Some(match kind {
+            FloatKind::F16 => u64::from(half::f16::from_f64(text.parse().ok()?).to_bits()),
+            FloatKind::BF16 => u64::from(half::bf16::from_f64(text.parse().ok()?).to_bits()),
+            FloatKind::F32 => u64::from(text.parse::<f32>().ok()?.to_bits()),
+            _ => text.parse::<f64>().ok()?.to_bits(),
+        })
+    };
+    let Some(p) = parts(bits, e, f) else {
+        // Zero: "0.000000e+00" (the sign kept).
+        let sign = if (bits >> (e + f)) & 1 == 1 { "-" } else { "" };
+        return Some(format!("{sign}0.000000e+00"));
+    };
+    let sci = to_string(p, 6, 0, false);
+    if back_bits(&sci) == Some(bits) {
+        return Some(sci);
+    }
+    let natural = to_string(p, 0, 3, true);
+    natural.contains('.').then_some(natural)
 }
 
 impl fmt::Display for Type {

@@ -6,13 +6,20 @@
 //! and an id still undefined at the end is an error. Every error names the
 //! byte offset where reading stopped and where in the document it was
 //! (function, field path), and never panics: the input may be anything.
+//!
+//! Speed: items and entries collect on two stacks and move into the
+//! graph's arenas once their array or map is complete (one copy, no
+//! allocation per value); strings are interned straight from the input;
+//! PyPTO numbers its nodes densely from 0, so ids index a vector (a hash
+//! map takes the ids past the input's length, which no valid document
+//! has).
 
 use std::fmt;
 
 use rmp::Marker;
 use rustc_hash::FxHashMap;
 
-use super::graph::{Graph, Node, NodeId, Span, Sym, Symbols, Value};
+use super::graph::{Entries, Graph, Node, NodeId, Span, Sym, Value};
 
 /// Deepest nesting of arrays and maps read (the shared kernels nest at most
 /// 38 levels; the limit keeps a hostile input from exhausting the stack).
@@ -52,19 +59,24 @@ pub fn looks_like_msgpack(bytes: &[u8]) -> bool {
 
 /// Reads a whole document.
 pub fn read(bytes: &[u8]) -> Result<Graph, DecodeError> {
+    let mut g = Graph::empty();
+    g.reserve_for(bytes.len());
+    let keys = Keys::new(&mut g);
     let mut r = Reader {
         buf: bytes,
         pos: 0,
-        syms: Symbols::default(),
-        nodes: Vec::new(),
-        ids: FxHashMap::default(),
+        g,
+        dense: Vec::new(),
+        sparse: FxHashMap::default(),
         defined: Vec::new(),
         path: Vec::new(),
         depth: 0,
+        items: Vec::new(),
+        entries: Vec::new(),
+        k: keys,
     };
-    let s = Keys::new(&mut r.syms);
     let start = r.pos;
-    let top = r.value(&s)?;
+    let top = r.value()?;
     if r.pos != bytes.len() {
         return Err(r.error(
             r.pos,
@@ -77,23 +89,29 @@ pub fn read(bytes: &[u8]) -> Result<Graph, DecodeError> {
     let Value::Node(root) = top else {
         return Err(r.error(start, "the document is not an IR node".into()));
     };
-    if let Some((&id, _)) = r
-        .ids
+    let undefined = r
+        .dense
         .iter()
-        .filter(|(_, n)| !r.defined[n.index()])
-        .min_by_key(|(&id, _)| id)
-    {
+        .enumerate()
+        .filter(|(_, &n)| n != 0 && !r.defined[(n - 1) as usize])
+        .map(|(id, _)| id as u64)
+        .chain(
+            r.sparse
+                .iter()
+                .filter(|(_, n)| !r.defined[n.index()])
+                .map(|(&id, _)| id),
+        )
+        .min();
+    if let Some(id) = undefined {
         return Err(DecodeError {
             offset: bytes.len(),
             message: format!("reference to node id {id}, which the document never defines"),
             context: String::new(),
         });
     }
-    Ok(Graph {
-        nodes: r.nodes,
-        syms: r.syms,
-        root,
-    })
+    let mut g = r.g;
+    g.root = root;
+    Ok(g)
 }
 
 /// The keys the reader recognises, interned once.
@@ -104,27 +122,26 @@ struct Keys {
     reference: Sym,
     key: Sym,
     name: Sym,
-    filename: Sym,
+    /// Sorted, as PyPTO writes them.
     span_keys: [Sym; 5],
 }
 
 impl Keys {
-    fn new(syms: &mut Symbols) -> Keys {
+    fn new(g: &mut Graph) -> Keys {
+        let s = &mut g.syms;
         Keys {
-            id: syms.intern("id"),
-            ty: syms.intern("type"),
-            fields: syms.intern("fields"),
-            reference: syms.intern("ref"),
-            key: syms.intern("key"),
-            name: syms.intern("name"),
-            filename: syms.intern("filename"),
-            // Sorted, as PyPTO writes them.
+            id: s.intern("id"),
+            ty: s.intern("type"),
+            fields: s.intern("fields"),
+            reference: s.intern("ref"),
+            key: s.intern("key"),
+            name: s.intern("name"),
             span_keys: [
-                syms.intern("begin_column"),
-                syms.intern("begin_line"),
-                syms.intern("end_column"),
-                syms.intern("end_line"),
-                syms.intern("filename"),
+                s.intern("begin_column"),
+                s.intern("begin_line"),
+                s.intern("end_column"),
+                s.intern("end_line"),
+                s.intern("filename"),
             ],
         }
     }
@@ -140,14 +157,21 @@ enum Step {
 struct Reader<'a> {
     buf: &'a [u8],
     pos: usize,
-    syms: Symbols,
-    nodes: Vec<Node>,
-    /// Document id -> node.
-    ids: FxHashMap<u64, NodeId>,
+    g: Graph,
+    /// Document id -> node + 1 (0: not met yet), for ids below the input's
+    /// length.
+    dense: Vec<u32>,
+    /// Document id -> node, for larger ids.
+    sparse: FxHashMap<u64, NodeId>,
     /// Whether each node's definition has been read.
     defined: Vec<bool>,
     path: Vec<Step>,
     depth: usize,
+    /// Items of the arrays being read.
+    items: Vec<Value>,
+    /// Entries of the maps being read.
+    entries: Vec<(Sym, Value)>,
+    k: Keys,
 }
 
 impl Reader<'_> {
@@ -161,6 +185,7 @@ impl Reader<'_> {
 
     /// The path being read, as text.
     fn context(&self) -> String {
+        let syms = &self.g.syms;
         let mut func = None;
         let mut start = 0;
         for (i, s) in self.path.iter().enumerate() {
@@ -173,28 +198,28 @@ impl Reader<'_> {
         for s in &self.path[start..] {
             match s {
                 Step::Field(f) => {
-                    let f = self.syms.str(*f);
-                    // The node envelope ("fields") and kwarg "value" wrappers
-                    // say nothing a reader of the path needs.
-                    if f == "fields" {
+                    // The node envelope ("fields") says nothing a reader of
+                    // the path needs.
+                    if *f == self.k.fields {
                         continue;
                     }
                     if !out.is_empty() {
                         out.push('.');
                     }
-                    out.push_str(f);
+                    out.push_str(syms.str(*f));
                 }
                 Step::Index(i) => out.push_str(&format!("[{i}]")),
                 Step::Function(_) => {}
             }
         }
         match func {
-            Some(f) if out.is_empty() => format!("function '{}'", self.syms.str(f)),
-            Some(f) => format!("function '{}', {out}", self.syms.str(f)),
+            Some(f) if out.is_empty() => format!("function '{}'", syms.str(f)),
+            Some(f) => format!("function '{}', {out}", syms.str(f)),
             None => out,
         }
     }
 
+    #[inline]
     fn byte(&mut self) -> Result<u8, DecodeError> {
         match self.buf.get(self.pos) {
             Some(&b) => {
@@ -205,6 +230,7 @@ impl Reader<'_> {
         }
     }
 
+    #[cold]
     fn truncated(&self) -> DecodeError {
         self.error(
             self.pos,
@@ -215,6 +241,7 @@ impl Reader<'_> {
         )
     }
 
+    #[inline]
     fn take(&mut self, n: usize) -> Result<&[u8], DecodeError> {
         let end = self.pos.checked_add(n).filter(|&e| e <= self.buf.len());
         match end {
@@ -227,6 +254,7 @@ impl Reader<'_> {
         }
     }
 
+    #[inline]
     fn be<const N: usize>(&mut self) -> Result<[u8; N], DecodeError> {
         let s = self.take(N)?;
         let mut a = [0u8; N];
@@ -249,18 +277,20 @@ impl Reader<'_> {
     }
 
     fn string(&mut self, n: usize, at: usize) -> Result<Sym, DecodeError> {
-        let bytes = self.take(n)?;
-        match std::str::from_utf8(bytes) {
-            Ok(s) => {
-                let s = s.to_owned();
-                Ok(self.syms.intern(&s))
-            }
-            Err(_) => Err(self.error(at, "string is not valid UTF-8".into())),
+        let end = self.pos.checked_add(n).filter(|&e| e <= self.buf.len());
+        let Some(end) = end else {
+            return Err(self.truncated());
+        };
+        let buf = self.buf;
+        self.pos = end;
+        match self.g.syms.intern_bytes(&buf[end - n..end]) {
+            Some(s) => Ok(s),
+            None => Err(self.error(at, "string is not valid UTF-8".into())),
         }
     }
 
     /// Reads one value.
-    fn value(&mut self, k: &Keys) -> Result<Value, DecodeError> {
+    fn value(&mut self) -> Result<Value, DecodeError> {
         let at = self.pos;
         let m = Marker::from_u8(self.byte()?);
         Ok(match m {
@@ -288,7 +318,13 @@ impl Reader<'_> {
             }
             Marker::Bin8 | Marker::Bin16 | Marker::Bin32 => {
                 let n = self.len(m)?.unwrap_or(0);
-                Value::Bin(self.take(n)?.into())
+                let end = self.pos.checked_add(n).filter(|&e| e <= self.buf.len());
+                let Some(end) = end else {
+                    return Err(self.truncated());
+                };
+                let buf = self.buf;
+                self.pos = end;
+                Value::Bin(self.g.push_bytes(&buf[end - n..end]))
             }
             Marker::FixArray(_) | Marker::Array16 | Marker::Array32 => {
                 let n = self.len(m)?.unwrap_or(0);
@@ -299,19 +335,22 @@ impl Reader<'_> {
                 if n > self.buf.len() - self.pos {
                     return Err(self.truncated());
                 }
-                let mut items = Vec::with_capacity(n);
+                let start = self.items.len();
                 for i in 0..n {
                     self.path.push(Step::Index(i));
-                    items.push(self.value(k)?);
+                    let v = self.value()?;
+                    self.items.push(v);
                     self.path.pop();
                 }
+                let list = self.g.push_items(&self.items[start..]);
+                self.items.truncate(start);
                 self.depth -= 1;
-                Value::Array(items.into())
+                Value::Array(list)
             }
             Marker::FixMap(_) | Marker::Map16 | Marker::Map32 => {
                 let n = self.len(m)?.unwrap_or(0);
                 self.enter(at)?;
-                let v = self.map(n, at, k)?;
+                let v = self.map(n, at)?;
                 self.depth -= 1;
                 v
             }
@@ -344,21 +383,17 @@ impl Reader<'_> {
 
     /// Reads the `n` entries of a map starting at `at`, then makes it a
     /// node, a reference, a span or a plain map.
-    fn map(&mut self, n: usize, at: usize, k: &Keys) -> Result<Value, DecodeError> {
+    fn map(&mut self, n: usize, at: usize) -> Result<Value, DecodeError> {
         if n > (self.buf.len() - self.pos) / 2 {
             return Err(self.truncated());
         }
-        let mut entries: Vec<(Sym, Value)> = Vec::with_capacity(n);
+        let start = self.entries.len();
         for _ in 0..n {
             let key_at = self.pos;
             let m = Marker::from_u8(self.byte()?);
-            let key = match self.len(m)? {
-                Some(len)
-                    if matches!(
-                        m,
-                        Marker::FixStr(_) | Marker::Str8 | Marker::Str16 | Marker::Str32
-                    ) =>
-                {
+            let key = match m {
+                Marker::FixStr(_) | Marker::Str8 | Marker::Str16 | Marker::Str32 => {
+                    let len = self.len(m)?.unwrap_or(0);
                     self.string(len, key_at)?
                 }
                 _ => {
@@ -368,22 +403,22 @@ impl Reader<'_> {
                     ))
                 }
             };
-            if entries.iter().any(|(s, _)| *s == key) {
+            if self.entries[start..].iter().any(|(s, _)| *s == key) {
                 return Err(self.error(
                     key_at,
-                    format!("key '{}' twice in one map", self.syms.str(key)),
+                    format!("key '{}' twice in one map", self.g.syms.str(key)),
                 ));
             }
             // The function a `{"key": GlobalVar, "value": Function}` entry
             // holds is named by its key, which comes first.
-            let step = match entries.iter().find(|(s, _)| *s == k.key) {
-                Some((_, Value::Map(gv))) if key != k.key => gv
+            let step = match self.entries[start..].first() {
+                Some((k0, Value::Map(gv))) if *k0 == self.k.key && key != self.k.key => self
+                    .g
+                    .entries_of(*gv)
                     .iter()
-                    .find(|(s, _)| *s == k.name)
-                    .and_then(|(_, v)| match v {
-                        Value::Str(s) => Some(Step::Function(*s)),
-                        _ => None,
-                    }),
+                    .find(|(s, _)| *s == self.k.name)
+                    .and_then(|(_, v)| v.as_sym())
+                    .map(Step::Function),
                 _ => None,
             };
             let pushed_fn = step.is_some();
@@ -391,24 +426,24 @@ impl Reader<'_> {
                 self.path.push(s);
             }
             self.path.push(Step::Field(key));
-            let v = self.value(k)?;
+            let v = self.value()?;
             self.path.pop();
             if pushed_fn {
                 self.path.pop();
             }
-            entries.push((key, v));
+            self.entries.push((key, v));
         }
-        self.classify(entries, at, k)
+        let v = self.classify(start, at);
+        self.entries.truncate(start);
+        v
     }
 
-    fn classify(
-        &mut self,
-        entries: Vec<(Sym, Value)>,
-        at: usize,
-        k: &Keys,
-    ) -> Result<Value, DecodeError> {
+    /// The value of the map whose entries are `self.entries[start..]`.
+    fn classify(&mut self, start: usize, at: usize) -> Result<Value, DecodeError> {
+        let entries = &self.entries[start..];
+        let k = &self.k;
         // `{"ref": N}`
-        if let [(key, v)] = &entries[..] {
+        if let [(key, v)] = entries {
             if *key == k.reference {
                 let id = self.doc_id(v, at)?;
                 return Ok(Value::Node(self.node_for(id)));
@@ -418,15 +453,18 @@ impl Reader<'_> {
         if entries.len() == 3
             && entries
                 .iter()
-                .all(|(s, _)| [k.id, k.ty, k.fields].contains(s))
+                .all(|(s, _)| *s == k.id || *s == k.ty || *s == k.fields)
         {
-            let get = |s: Sym| &entries.iter().find(|(x, _)| *x == s).unwrap().1;
-            let id = self.doc_id(get(k.id), at)?;
-            let Value::Str(kind) = *get(k.ty) else {
+            let get = |s: Sym| entries.iter().find(|(x, _)| *x == s).map(|(_, v)| *v);
+            let (Some(id), Some(kind), Some(fields)) = (get(k.id), get(k.ty), get(k.fields)) else {
+                return Ok(Value::Map(self.g.push_entries(entries)));
+            };
+            let id = self.doc_id(&id, at)?;
+            let Value::Str(kind) = kind else {
                 return Err(self.error(at, "a node whose \"type\" is not a string".into()));
             };
-            let fields = match entries.into_iter().find(|(x, _)| *x == k.fields) {
-                Some((_, Value::Map(f))) => f,
+            let fields: Entries = match fields {
+                Value::Map(f) => f,
                 _ => return Err(self.error(at, "a node whose \"fields\" is not a map".into())),
             };
             let n = self.node_for(id);
@@ -434,7 +472,7 @@ impl Reader<'_> {
                 return Err(self.error(at, format!("node id {id} defined twice")));
             }
             self.defined[n.index()] = true;
-            self.nodes[n.index()] = Node {
+            self.g.nodes[n.index()] = Node {
                 kind,
                 fields,
                 offset: u32::try_from(at).unwrap_or(u32::MAX),
@@ -448,11 +486,10 @@ impl Reader<'_> {
                 _ => None,
             };
             if let (Some(bc), Some(bl), Some(ec), Some(el), Value::Str(file)) =
-                (int(0), int(1), int(2), int(3), &entries[4].1)
+                (int(0), int(1), int(2), int(3), entries[4].1)
             {
-                debug_assert_eq!(entries[4].0, k.filename);
-                return Ok(Value::Span(Span {
-                    file: *file,
+                return Ok(self.g.new_span(Span {
+                    file,
                     begin_line: bl,
                     begin_column: bc,
                     end_line: el,
@@ -460,7 +497,7 @@ impl Reader<'_> {
                 }));
             }
         }
-        Ok(Value::Map(entries.into()))
+        Ok(Value::Map(self.g.push_entries(entries)))
     }
 
     fn doc_id(&self, v: &Value, at: usize) -> Result<u64, DecodeError> {
@@ -473,17 +510,36 @@ impl Reader<'_> {
 
     /// The node of document id `id`, a placeholder until its definition.
     fn node_for(&mut self, id: u64) -> NodeId {
-        if let Some(&n) = self.ids.get(&id) {
-            return n;
+        let dense = usize::try_from(id).ok().filter(|&i| i < self.buf.len());
+        match dense {
+            Some(i) => {
+                if let Some(&n) = self.dense.get(i).filter(|&&n| n != 0) {
+                    return NodeId(n - 1);
+                }
+                let n = self.placeholder();
+                if self.dense.len() <= i {
+                    self.dense.resize((i + 1).max(self.dense.len() * 2), 0);
+                }
+                self.dense[i] = n.0 + 1;
+                n
+            }
+            None => {
+                if let Some(&n) = self.sparse.get(&id) {
+                    return n;
+                }
+                let n = self.placeholder();
+                self.sparse.insert(id, n);
+                n
+            }
         }
-        let n = NodeId(u32::try_from(self.nodes.len()).unwrap_or(u32::MAX));
-        self.nodes.push(Node {
-            kind: Sym(0),
-            fields: Box::new([]),
-            offset: u32::MAX,
-        });
+    }
+
+    fn placeholder(&mut self) -> NodeId {
         self.defined.push(false);
-        self.ids.insert(id, n);
-        n
+        self.g.add_node(Node {
+            kind: self.k.id,
+            fields: Entries::EMPTY,
+            offset: u32::MAX,
+        })
     }
 }

@@ -11,6 +11,8 @@
 //! the bytes. Integers are written in their shortest form, as msgpack-c
 //! does (a float is written as it was read).
 
+use rustc_hash::FxHashMap;
+
 use super::graph::{Graph, NodeId, Span, Sym, Value};
 
 /// Deepest node nesting the writer follows (a read document nests at most
@@ -152,6 +154,12 @@ fn map_rank(via: &str, is_type: bool, key: &str) -> u8 {
 }
 
 /// Writes `g` as PyPTO's serializer would.
+///
+/// Assumes each array or map of the graph is held by one place only (as
+/// the reader builds it and `Graph`'s copying helpers keep it): a node's
+/// definition is written where the first walk met it, found again by the
+/// address of the value that holds it. A graph that breaks this (a node
+/// that would be defined twice) is an error, never a wrong document.
 pub fn write(g: &Graph) -> Result<Vec<u8>, EncodeError> {
     let mut n = Numbering {
         g,
@@ -159,6 +167,7 @@ pub fn write(g: &Graph) -> Result<Vec<u8>, EncodeError> {
         def_site: vec![0; g.nodes.len()],
         next: 0,
         type_kind: g.syms.get("type_kind"),
+        ranks: FxHashMap::default(),
         depth: 0,
     };
     n.ids[g.root.index()] = 0;
@@ -167,10 +176,12 @@ pub fn write(g: &Graph) -> Result<Vec<u8>, EncodeError> {
     let mut w = Writer {
         g,
         n: &n,
-        out: Vec::with_capacity(g.nodes.len() * 64),
+        out: Vec::with_capacity(g.nodes.len() * 100),
         sorted: SortedKeys::new(g),
+        written: vec![false; g.nodes.len()],
+        keys: FixedKeys::new(),
     };
-    w.node(g.root);
+    w.node(g.root)?;
     Ok(w.out)
 }
 
@@ -183,8 +194,13 @@ struct Numbering<'a> {
     def_site: Vec<usize>,
     next: u32,
     type_kind: Option<Sym>,
+    /// [`field_rank`] by (node kind, field name).
+    ranks: FxHashMap<(Sym, Sym), u8>,
     depth: usize,
 }
+
+/// Most fields or map entries sorted without a heap allocation.
+const INLINE: usize = 16;
 
 impl Numbering<'_> {
     fn node(&mut self, n: NodeId) -> Result<(), EncodeError> {
@@ -196,21 +212,35 @@ impl Numbering<'_> {
         }
         let g = self.g;
         let node = g.node(n);
-        let kind = g.syms.str(node.kind);
-        let mut order: Vec<(u8, &str, &Value)> = node
-            .fields
-            .iter()
-            .map(|(k, v)| {
-                let name = g.syms.str(*k);
-                (field_rank(kind, name), name, v)
-            })
-            .collect();
-        order.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
-        for (_, name, v) in order {
+        let fields = g.entries_of(node.fields);
+        let mut order: Vec<(u8, &str, &Value)>;
+        let mut inline: [(u8, &str, &Value); INLINE] = [(0, "", &Value::Nil); INLINE];
+        let order: &mut [(u8, &str, &Value)] = if fields.len() <= INLINE {
+            for (slot, (k, v)) in inline.iter_mut().zip(fields) {
+                *slot = (self.rank(node.kind, *k), g.syms.str(*k), v);
+            }
+            &mut inline[..fields.len()]
+        } else {
+            order = fields
+                .iter()
+                .map(|(k, v)| (self.rank(node.kind, *k), g.syms.str(*k), v))
+                .collect();
+            &mut order
+        };
+        order.sort_unstable_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+        for &(_, name, v) in order.iter() {
             self.value(v, name)?;
         }
         self.depth -= 1;
         Ok(())
+    }
+
+    fn rank(&mut self, kind: Sym, field: Sym) -> u8 {
+        let g = self.g;
+        *self
+            .ranks
+            .entry((kind, field))
+            .or_insert_with(|| field_rank(g.syms.str(kind), g.syms.str(field)))
     }
 
     fn value(&mut self, v: &Value, via: &str) -> Result<(), EncodeError> {
@@ -222,15 +252,24 @@ impl Numbering<'_> {
                 self.node(*n)?;
             }
             Value::Array(items) => {
-                for x in items.iter() {
+                for x in self.g.items_of(*items) {
                     self.value(x, via)?;
                 }
             }
             Value::Map(entries) => {
+                let g = self.g;
+                let entries = g.entries_of(*entries);
+                // Maps of plain values (spans are not maps here; kwargs of
+                // scalars, layouts) hold no node: nothing to number.
+                if !entries
+                    .iter()
+                    .any(|(_, v)| matches!(v, Value::Node(_) | Value::Array(_) | Value::Map(_)))
+                {
+                    return Ok(());
+                }
                 let is_type = self
                     .type_kind
                     .is_some_and(|tk| entries.iter().any(|(k, _)| *k == tk));
-                let g = self.g;
                 let mut order: Vec<(u8, &str, &Value)> = entries
                     .iter()
                     .map(|(k, v)| {
@@ -238,7 +277,7 @@ impl Numbering<'_> {
                         (map_rank(via, is_type, name), name, v)
                     })
                     .collect();
-                order.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+                order.sort_unstable_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
                 for (_, name, v) in order {
                     self.value(v, name)?;
                 }
@@ -249,22 +288,86 @@ impl Numbering<'_> {
     }
 }
 
-/// Key order of a map as written: byte order of the names.
+/// Key order of a map as written (byte order of the names), and every
+/// string already encoded.
 struct SortedKeys {
     /// Rank of each symbol among all symbols in byte order.
     rank: Vec<u32>,
+    /// The MessagePack encoding of every symbol, back to back.
+    encoded: Vec<u8>,
+    /// End of each symbol's encoding in `encoded`.
+    ends: Vec<u32>,
 }
 
 impl SortedKeys {
     fn new(g: &Graph) -> SortedKeys {
         let count = g.syms.len();
         let mut all: Vec<u32> = (0..count as u32).collect();
-        all.sort_by(|&a, &b| g.syms.str(Sym(a)).cmp(g.syms.str(Sym(b))));
+        all.sort_unstable_by(|&a, &b| g.syms.str(Sym(a)).cmp(g.syms.str(Sym(b))));
         let mut rank = vec![0; count];
         for (r, s) in all.into_iter().enumerate() {
             rank[s as usize] = r as u32;
         }
-        SortedKeys { rank }
+        let mut encoded = Vec::new();
+        let mut ends = Vec::with_capacity(count);
+        for s in 0..count {
+            let _ = rmp::encode::write_str(&mut encoded, g.syms.str(Sym(s as u32)));
+            ends.push(encoded.len() as u32);
+        }
+        SortedKeys {
+            rank,
+            encoded,
+            ends,
+        }
+    }
+
+    /// The encoding of `s`.
+    fn encoded(&self, s: Sym) -> &[u8] {
+        let i = s.0 as usize;
+        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        &self.encoded[start..self.ends[i] as usize]
+    }
+}
+
+/// The encoded form of the keys every node and span writes.
+struct FixedKeys {
+    node_head: Vec<u8>,
+    id: Vec<u8>,
+    ty: Vec<u8>,
+    reference: Vec<u8>,
+    span: [Vec<u8>; 5],
+}
+
+fn encoded_str(s: &str) -> Vec<u8> {
+    let mut out = Vec::new();
+    let _ = rmp::encode::write_str(&mut out, s);
+    out
+}
+
+impl FixedKeys {
+    fn new() -> FixedKeys {
+        let mut node_head = Vec::new();
+        let _ = rmp::encode::write_map_len(&mut node_head, 3);
+        node_head.extend(encoded_str("fields"));
+        let mut reference = Vec::new();
+        let _ = rmp::encode::write_map_len(&mut reference, 1);
+        reference.extend(encoded_str("ref"));
+        let mut span0 = Vec::new();
+        let _ = rmp::encode::write_map_len(&mut span0, 5);
+        span0.extend(encoded_str("begin_column"));
+        FixedKeys {
+            node_head,
+            id: encoded_str("id"),
+            ty: encoded_str("type"),
+            reference,
+            span: [
+                span0,
+                encoded_str("begin_line"),
+                encoded_str("end_column"),
+                encoded_str("end_line"),
+                encoded_str("filename"),
+            ],
+        }
     }
 }
 
@@ -274,43 +377,55 @@ struct Writer<'a> {
     n: &'a Numbering<'a>,
     out: Vec<u8>,
     sorted: SortedKeys,
+    /// Whether each node's definition was written.
+    written: Vec<bool>,
+    keys: FixedKeys,
 }
 
 impl Writer<'_> {
-    fn node(&mut self, n: NodeId) {
+    fn node(&mut self, n: NodeId) -> Result<(), EncodeError> {
+        if std::mem::replace(&mut self.written[n.index()], true) {
+            return Err(EncodeError(format!(
+                "node {} ({}) would be defined twice: a value of the graph is held by two places",
+                n.index(),
+                self.g.kind(n)
+            )));
+        }
         let g = self.g;
-        let node = g.node(n);
+        let node = *g.node(n);
         // {"fields": {...}, "id": N, "type": KIND}
-        self.map_len(3);
-        self.str("fields");
-        self.entries(&node.fields);
-        self.str("id");
+        self.out.extend_from_slice(&self.keys.node_head);
+        self.entries(g.entries_of(node.fields))?;
+        self.out.extend_from_slice(&self.keys.id);
         self.uint(u64::from(self.n.ids[n.index()]));
-        self.str("type");
+        self.out.extend_from_slice(&self.keys.ty);
         self.sym(node.kind);
+        Ok(())
     }
 
-    fn entries(&mut self, entries: &[(Sym, Value)]) {
+    fn entries(&mut self, entries: &[(Sym, Value)]) -> Result<(), EncodeError> {
         self.map_len(entries.len());
+        let rank = &self.sorted.rank;
         let sorted = entries
             .windows(2)
-            .all(|w| self.sorted.rank[w[0].0 .0 as usize] <= self.sorted.rank[w[1].0 .0 as usize]);
+            .all(|w| rank[w[0].0 .0 as usize] <= rank[w[1].0 .0 as usize]);
         if sorted {
             for (k, v) in entries {
                 self.sym(*k);
-                self.value(v);
+                self.value(v)?;
             }
         } else {
             let mut order: Vec<&(Sym, Value)> = entries.iter().collect();
-            order.sort_by_key(|(k, _)| self.sorted.rank[k.0 as usize]);
+            order.sort_by_key(|(k, _)| rank[k.0 as usize]);
             for (k, v) in order {
                 self.sym(*k);
-                self.value(v);
+                self.value(v)?;
             }
         }
+        Ok(())
     }
 
-    fn value(&mut self, v: &Value) {
+    fn value(&mut self, v: &Value) -> Result<(), EncodeError> {
         match v {
             Value::Nil => self.out.push(0xc0),
             Value::Bool(b) => self.out.push(if *b { 0xc3 } else { 0xc2 }),
@@ -326,39 +441,46 @@ impl Writer<'_> {
             }
             Value::Str(s) => self.sym(*s),
             Value::Bin(b) => {
-                let _ = rmp::encode::write_bin(&mut self.out, b);
+                let _ = rmp::encode::write_bin(&mut self.out, self.g.bytes(*b));
             }
-            Value::Span(s) => self.span(s),
+            Value::Span(s) => {
+                let g = self.g;
+                self.span(g.span(*s));
+            }
             Value::Array(items) => {
+                let g = self.g;
+                let items = g.items_of(*items);
                 let _ = rmp::encode::write_array_len(&mut self.out, items.len() as u32);
-                for x in items.iter() {
-                    self.value(x);
+                for x in items {
+                    self.value(x)?;
                 }
             }
-            Value::Map(entries) => self.entries(entries),
+            Value::Map(entries) => {
+                let g = self.g;
+                self.entries(g.entries_of(*entries))?;
+            }
             Value::Node(n) => {
                 if self.n.def_site[n.index()] == v as *const Value as usize {
-                    self.node(*n);
+                    self.node(*n)?;
                 } else {
-                    self.map_len(1);
-                    self.str("ref");
+                    self.out.extend_from_slice(&self.keys.reference);
                     self.uint(u64::from(self.n.ids[n.index()]));
                 }
             }
         }
+        Ok(())
     }
 
     fn span(&mut self, s: &Span) {
-        self.map_len(5);
-        self.str("begin_column");
+        self.out.extend_from_slice(&self.keys.span[0]);
         self.int(s.begin_column);
-        self.str("begin_line");
+        self.out.extend_from_slice(&self.keys.span[1]);
         self.int(s.begin_line);
-        self.str("end_column");
+        self.out.extend_from_slice(&self.keys.span[2]);
         self.int(s.end_column);
-        self.str("end_line");
+        self.out.extend_from_slice(&self.keys.span[3]);
         self.int(s.end_line);
-        self.str("filename");
+        self.out.extend_from_slice(&self.keys.span[4]);
         self.sym(s.file);
     }
 
@@ -374,12 +496,7 @@ impl Writer<'_> {
         let _ = rmp::encode::write_map_len(&mut self.out, n as u32);
     }
 
-    fn str(&mut self, s: &str) {
-        let _ = rmp::encode::write_str(&mut self.out, s);
-    }
-
     fn sym(&mut self, s: Sym) {
-        let g = self.g;
-        self.str(g.syms.str(s));
+        self.out.extend_from_slice(self.sorted.encoded(s));
     }
 }

@@ -221,7 +221,9 @@ impl Printer<'_> {
 
     fn nodes(&self, n: NodeId, name: &str) -> R<Vec<NodeId>> {
         match self.field(n, name)? {
-            Value::Array(items) => items
+            Value::Array(items) => self
+                .g
+                .items_of(*items)
                 .iter()
                 .map(|v| match v {
                     Value::Node(m) => Ok(*m),
@@ -245,7 +247,7 @@ impl Printer<'_> {
         let name = self.str_field(root, "name")?.to_string();
         let mut funcs: Vec<(String, NodeId)> = Vec::new();
         if let Value::Array(entries) = self.field(root, "functions")? {
-            for e in entries.iter() {
+            for e in g.items_of(*entries) {
                 let Some(Value::Node(f)) = g.entry(e, "value") else {
                     return self.err(root, "a functions entry without a Function");
                 };
@@ -322,12 +324,18 @@ impl Printer<'_> {
                         }
                     }
                 }
-                for (_, f) in node.fields.iter() {
+                for (_, f) in g.entries_of(node.fields) {
                     self.callees(f, out, seen);
                 }
             }
-            Value::Array(items) => items.iter().for_each(|x| self.callees(x, out, seen)),
-            Value::Map(entries) => entries.iter().for_each(|(_, x)| self.callees(x, out, seen)),
+            Value::Array(items) => g
+                .items_of(*items)
+                .iter()
+                .for_each(|x| self.callees(x, out, seen)),
+            Value::Map(entries) => g
+                .entries_of(*entries)
+                .iter()
+                .for_each(|(_, x)| self.callees(x, out, seen)),
             _ => {}
         }
     }
@@ -345,10 +353,10 @@ impl Printer<'_> {
             if !seen.insert(n) {
                 continue;
             }
-            for (k, v) in g.node(n).fields.iter() {
+            for (k, v) in g.fields(n) {
                 let key = g.syms.str(*k);
                 let mut nodes = Vec::new();
-                collect_nodes(v, &mut nodes);
+                collect_nodes(g, v, &mut nodes);
                 for m in nodes {
                     let kind = g.kind(m);
                     if kind == "Var" || kind == "IterArg" {
@@ -407,7 +415,11 @@ impl Printer<'_> {
             params.push("self".to_string());
         }
         let dirs: Vec<i64> = match g.field(f, "param_directions") {
-            Some(Value::Array(d)) => d.iter().map(|v| v.as_int().unwrap_or(0)).collect(),
+            Some(Value::Array(d)) => g
+                .items_of(*d)
+                .iter()
+                .map(|v| v.as_int().unwrap_or(0))
+                .collect(),
             _ => Vec::new(),
         };
         for (i, p) in self.nodes(f, "params")?.into_iter().enumerate() {
@@ -420,7 +432,11 @@ impl Printer<'_> {
             params.push(format!("{}: {ty}", self.str_field(p, "name_hint")?));
         }
         let rets = match self.field(f, "return_types")? {
-            Value::Array(ts) => ts.iter().map(|t| self.ty(t)).collect::<R<Vec<_>>>()?,
+            Value::Array(ts) => g
+                .items_of(*ts)
+                .iter()
+                .map(|t| self.ty(t))
+                .collect::<R<Vec<_>>>()?,
             _ => Vec::new(),
         };
         let ret = match rets.len() {
@@ -435,7 +451,8 @@ impl Printer<'_> {
         self.find_allocs(body);
         if let Some(Value::Array(attrs)) = g.field(f, "attrs") {
             if !attrs.is_empty() {
-                let items = attrs
+                let items = g
+                    .items_of(*attrs)
                     .iter()
                     .map(|a| {
                         let k = g.entry(a, "key").and_then(|k| g.str_of(k)).unwrap_or("");
@@ -456,7 +473,7 @@ impl Printer<'_> {
             match g.kind(n) {
                 "SeqStmts" => {
                     if let Some(Value::Array(s)) = g.field(n, "stmts") {
-                        stack.extend(s.iter().filter_map(Value::as_node));
+                        stack.extend(g.items_of(*s).iter().filter_map(Value::as_node));
                     }
                 }
                 "AssignStmt" => {
@@ -466,7 +483,9 @@ impl Printer<'_> {
                             && g.field(c, "op")
                                 .and_then(|op| g.entry(op, "name"))
                                 .and_then(|s| g.str_of(s))
-                                == Some("tile.alloc")
+                                .is_some_and(|op| {
+                                    crate::ops::has_class(op, crate::ops::OpClass::Alloc)
+                                })
                     });
                     if let (true, Some(v)) = (is_alloc, g.field(n, "var").and_then(Value::as_node))
                     {
@@ -519,7 +538,7 @@ impl Printer<'_> {
     fn stmt(&mut self, s: NodeId, depth: usize, results: &[NodeId]) -> R<()> {
         let g = self.g;
         if let Some(Value::Array(comments)) = g.field(s, "leading_comments") {
-            for c in comments.iter() {
+            for c in g.items_of(*comments) {
                 if let Some(text) = g.str_of(c) {
                     self.indent(depth);
                     let _ = writeln!(self.out, "# {text}");
@@ -601,7 +620,7 @@ impl Printer<'_> {
                     args.push(format!("init_values=({}{comma})", inits.join(", ")));
                 }
                 if let Some(Value::Array(attrs)) = g.field(s, "attrs") {
-                    for a in attrs.iter() {
+                    for a in g.items_of(*attrs) {
                         let k = g.entry(a, "key").and_then(|k| g.str_of(k)).unwrap_or("");
                         let v = g.entry(a, "value").cloned().unwrap_or(Value::Nil);
                         args.push(format!("{k}={}", self.kwarg_value(&v)?));
@@ -794,8 +813,8 @@ impl Printer<'_> {
         }
         let mut trailing = Vec::new();
         for (i, a) in self.nodes(e, "args")?.into_iter().enumerate() {
-            // `tile.alloc`'s space is an integer in the IR, printed by name.
-            let space = (name == "tile.alloc" && i == 0 && g.kind(a) == "ConstInt")
+            // A memory space is an integer in the IR, printed by name.
+            let space = (crate::ops::arg_is_memory_space(name, i) && g.kind(a) == "ConstInt")
                 .then(|| {
                     g.field(a, "value")
                         .and_then(Value::as_int)
@@ -806,15 +825,14 @@ impl Printer<'_> {
                 Some(s) => format!("pl.Mem.{s}"),
                 None => self.expr(a, 0, true)?,
             };
-            // PyPTO prints `tile.full`'s fill value as a keyword, last.
-            if name == "tile.full" && i == 1 {
-                trailing.push(format!("value={text}"));
+            if let Some(key) = crate::ops::printed_by_name(name, i) {
+                trailing.push(format!("{key}={text}"));
             } else {
                 args.push(text);
             }
         }
         if let Some(Value::Array(kw)) = g.field(e, "kwargs") {
-            for k in kw.iter() {
+            for k in g.items_of(*kw) {
                 let key = g.entry(k, "key").and_then(|k| g.str_of(k)).unwrap_or("");
                 let v = g.entry(k, "value").cloned().unwrap_or(Value::Nil);
                 args.push(format!("{key}={}", self.kwarg_value(&v)?));
@@ -830,7 +848,8 @@ impl Printer<'_> {
         // Call attributes print as one `attrs={...}` keyword, last.
         if let Some(Value::Array(attrs)) = g.field(e, "attrs") {
             if !attrs.is_empty() {
-                let items = attrs
+                let items = g
+                    .items_of(*attrs)
                     .iter()
                     .map(|a| {
                         let k = g.entry(a, "key").and_then(|k| g.str_of(k)).unwrap_or("");
@@ -878,7 +897,8 @@ impl Printer<'_> {
                     },
                     "VarList" => match inner {
                         Some(Value::Array(items)) => {
-                            let parts = items
+                            let parts = g
+                                .items_of(*items)
                                 .iter()
                                 .map(|x| match x {
                                     Value::Node(n) => self.expr(*n, 0, true),
@@ -893,7 +913,8 @@ impl Printer<'_> {
                 }
             }
             Value::Array(items) => {
-                let parts = items
+                let parts = g
+                    .items_of(*items)
                     .iter()
                     .map(|x| self.kwarg_value(x))
                     .collect::<R<Vec<_>>>()?;
@@ -927,7 +948,7 @@ impl Printer<'_> {
     fn dims(&self, v: Option<&Value>) -> R<String> {
         let mut parts = Vec::new();
         if let Some(Value::Array(items)) = v {
-            for x in items.iter() {
+            for x in self.g.items_of(*items) {
                 match x {
                     Value::Node(n) => parts.push(self.expr(*n, 0, false)?),
                     _ => parts.push("None".into()),
@@ -957,15 +978,17 @@ impl Printer<'_> {
             "CommCtxType" => "pld.CommCtxType".into(),
             "TupleType" => {
                 let parts = match g.entry(t, "types") {
-                    Some(Value::Array(ts)) => {
-                        ts.iter().map(|x| self.ty(x)).collect::<R<Vec<_>>>()?
-                    }
+                    Some(Value::Array(ts)) => g
+                        .items_of(*ts)
+                        .iter()
+                        .map(|x| self.ty(x))
+                        .collect::<R<Vec<_>>>()?,
                     _ => Vec::new(),
                 };
                 format!("pl.Tuple[{}]", parts.join(", "))
             }
             "ArrayType" => {
-                let n = match g.entry(t, "shape").and_then(Value::as_array) {
+                let n = match g.entry(t, "shape").and_then(|v| g.items(v)) {
                     Some([Value::Node(n)]) => self.expr(*n, 0, false)?,
                     _ => "0".into(),
                 };
@@ -1085,7 +1108,8 @@ impl Printer<'_> {
         let (blayout, slayout, fractal) = match tv {
             Some(tv) => {
                 if let Some(Value::Array(vs)) = g.entry(tv, "valid_shape") {
-                    let same = g.entry(t, "shape").and_then(Value::as_array) == Some(&vs[..]);
+                    let same =
+                        g.entry(t, "shape").and_then(|v| g.items(v)) == Some(g.items_of(*vs));
                     if !vs.is_empty() && !same {
                         parts.push(format!(
                             "valid_shape={}",
@@ -1125,7 +1149,7 @@ impl Printer<'_> {
                     Some(4) => ("row_major", "col_major", 512),
                     Some(5) => ("col_major", "row_major", 1024),
                     _ => {
-                        let shape = g.entry(t, "shape").and_then(Value::as_array).unwrap_or(&[]);
+                        let shape = g.entry(t, "shape").and_then(|v| g.items(v)).unwrap_or(&[]);
                         let one = |v: &Value| matches!(v, Value::Node(n) if g.kind(*n) == "ConstInt" && g.field(*n, "value") == Some(&Value::Int(1)));
                         let col = shape.len() == 2 && one(&shape[1]) && !one(&shape[0]);
                         (if col { "col_major" } else { "row_major" }, "none_box", 512)
@@ -1158,11 +1182,17 @@ impl Printer<'_> {
 }
 
 /// The nodes directly in `v` (not inside other nodes).
-fn collect_nodes(v: &Value, out: &mut Vec<NodeId>) {
+fn collect_nodes(g: &Graph, v: &Value, out: &mut Vec<NodeId>) {
     match v {
         Value::Node(n) => out.push(*n),
-        Value::Array(items) => items.iter().for_each(|x| collect_nodes(x, out)),
-        Value::Map(entries) => entries.iter().for_each(|(_, x)| collect_nodes(x, out)),
+        Value::Array(items) => g
+            .items_of(*items)
+            .iter()
+            .for_each(|x| collect_nodes(g, x, out)),
+        Value::Map(entries) => g
+            .entries_of(*entries)
+            .iter()
+            .for_each(|(_, x)| collect_nodes(g, x, out)),
         _ => {}
     }
 }

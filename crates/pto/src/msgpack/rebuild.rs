@@ -22,7 +22,7 @@
 
 use rustc_hash::FxHashMap;
 
-use super::graph::{Graph, Node, NodeId, Span, Sym, Value};
+use super::graph::{Graph, List, NodeId, Span, Sym, Value};
 use super::print::{dtype_name, mem_space_name, to_text_with_lines};
 use super::{read, ReadError};
 use crate::ir::{
@@ -80,14 +80,16 @@ pub fn rebuild(p: &Program, origin: &Origin) -> W<Graph> {
     let mut b = Builder {
         g,
         origin,
-        subst: FxHashMap::default(),
-        memo: FxHashMap::default(),
+        subst: NodeMap::default(),
+        memo: NodeMap::default(),
+        templates: Vec::new(),
+        first_var_types: None,
         k,
     };
     let root = b.g.root;
     let mut funcs = Vec::new();
     if let Some(Value::Array(entries)) = origin.graph.field(root, "functions") {
-        for e in entries.iter() {
+        for e in origin.graph.items_of(*entries) {
             let Some(Value::Node(fnode)) = origin.graph.entry(e, "value") else {
                 return Err(WriteError("a functions entry without a Function".into()));
             };
@@ -109,7 +111,8 @@ pub fn rebuild(p: &Program, origin: &Origin) -> W<Graph> {
     if p.functions.len() != funcs.len() {
         return Err(WriteError("the passes added or removed a function".into()));
     }
-    let new_root = b.with_fields(root, &[("functions", Value::Array(funcs.into()))]);
+    let funcs = b.g.new_array(&funcs);
+    let new_root = b.with_fields(root, &[("functions", funcs)]);
     b.g.root = new_root;
     Ok(b.g)
 }
@@ -129,6 +132,8 @@ struct Keys {
     op: Sym,
     memref: Sym,
     empty: Sym,
+    assign_stmt: Sym,
+    eval_stmt: Sym,
 }
 
 impl Keys {
@@ -148,6 +153,8 @@ impl Keys {
             op: s("op"),
             memref: s("memref"),
             empty: s(""),
+            assign_stmt: s("AssignStmt"),
+            eval_stmt: s("EvalStmt"),
         }
     }
 }
@@ -156,9 +163,14 @@ struct Builder<'a> {
     g: Graph,
     origin: &'a Origin,
     /// Document node -> its replacement (variables whose type changed).
-    subst: FxHashMap<NodeId, NodeId>,
+    subst: NodeMap,
     /// [`Builder::remap`]'s results.
-    memo: FxHashMap<NodeId, NodeId>,
+    memo: NodeMap,
+    /// [`Builder::template_for`]'s answers: function, type, template.
+    templates: Vec<(String, Type, Option<Value>)>,
+    /// The type of the first document variable of each name (see
+    /// [`first_var_types`]), made when first needed.
+    first_var_types: Option<FxHashMap<String, Option<Value>>>,
     k: Keys,
 }
 
@@ -188,7 +200,7 @@ struct FnState {
 
 impl Builder<'_> {
     fn unknown_span(&mut self) -> Value {
-        Value::Span(Span {
+        self.g.new_span(Span {
             file: self.k.empty,
             begin_line: -1,
             begin_column: -1,
@@ -197,108 +209,140 @@ impl Builder<'_> {
         })
     }
 
-    fn add(&mut self, kind: &str, mut fields: Vec<(Sym, Value)>) -> NodeId {
+    fn add(&mut self, kind: &str, fields: Vec<(Sym, Value)>) -> NodeId {
         let kind = self.g.syms.intern(kind);
-        let syms = &self.g.syms;
-        fields.sort_by(|a, b| syms.str(a.0).cmp(syms.str(b.0)));
-        self.g.add(Node {
-            kind,
-            fields: fields.into(),
-            offset: u32::MAX,
-        })
+        self.add_kind(kind, fields)
+    }
+
+    /// A new node. Its arrays and maps are copies: a value placed in a new
+    /// node never shares them with another place (see `msgpack::write`).
+    fn add_kind(&mut self, kind: Sym, fields: Vec<(Sym, Value)>) -> NodeId {
+        let mut fields: Vec<(Sym, Value)> = fields
+            .into_iter()
+            .map(|(k, v)| (k, self.g.copy(v)))
+            .collect();
+        self.g.add(kind, &mut fields)
     }
 
     /// A copy of node `n` with some fields replaced.
     fn with_fields(&mut self, n: NodeId, repl: &[(&str, Value)]) -> NodeId {
-        let node = self.g.node(n).clone();
-        let mut fields = node.fields.into_vec();
+        let node = *self.g.node(n);
+        let mut fields = self.g.entries_of(node.fields).to_vec();
         for (name, v) in repl {
             let sym = self.g.syms.intern(name);
             match fields.iter_mut().find(|(k, _)| *k == sym) {
-                Some(slot) => slot.1 = v.clone(),
-                None => fields.push((sym, v.clone())),
+                Some(slot) => slot.1 = *v,
+                None => fields.push((sym, *v)),
             }
         }
-        let kind = self.g.syms.str(node.kind).to_string();
-        self.add(&kind, fields)
+        self.add_kind(node.kind, fields)
     }
 
-    /// A copy of map `m` with entry `key` set.
+    /// A copy of map `m` with entry `key` set (every array and map in it
+    /// copied).
     fn set_entry(&mut self, m: &Value, key: &str, v: Value) -> Value {
         let sym = self.g.syms.intern(key);
-        let mut entries = m.as_map().map(<[_]>::to_vec).unwrap_or_default();
+        let mut entries = self.g.entries(m).map(<[_]>::to_vec).unwrap_or_default();
         match entries.iter_mut().find(|(k, _)| *k == sym) {
             Some(slot) => slot.1 = v,
             None => entries.push((sym, v)),
         }
-        Value::Map(entries.into())
+        let mut entries: Vec<(Sym, Value)> = entries
+            .into_iter()
+            .map(|(k, x)| (k, self.g.copy(x)))
+            .collect();
+        self.g.new_map(&mut entries)
     }
 
     /// Node `n` with every replaced node under it replaced (new nodes only
     /// where something under them changed; shared nodes stay shared).
     fn remap(&mut self, n: NodeId) -> NodeId {
-        if let Some(&m) = self.subst.get(&n) {
+        if let Some(m) = self.subst.get(n) {
             return m;
         }
-        if let Some(&m) = self.memo.get(&n) {
+        if let Some(m) = self.memo.get(n) {
             return m;
         }
         // Mark first: a cycle resolves to the node itself.
         self.memo.insert(n, n);
-        let fields = self.g.node(n).fields.clone();
-        let mut changed = false;
-        let new: Vec<(Sym, Value)> = fields
-            .iter()
-            .map(|(k, v)| {
-                let nv = self.remap_value(v);
-                changed |= nv != *v;
-                (*k, nv)
-            })
-            .collect();
-        let out = if changed {
-            let kind = self.g.node(n).kind;
-            // PyPTO's mutators rebuild an assignment or expression
-            // statement without its leading comments (loops and ifs keep
-            // theirs).
-            let simple = matches!(self.g.syms.str(kind), "AssignStmt" | "EvalStmt");
-            let new: Vec<(Sym, Value)> = if !simple {
-                new
-            } else {
-                new.into_iter()
-                    .map(|(k, v)| {
-                        if k == self.k.lc {
-                            (k, Value::Array(Box::new([])))
-                        } else {
-                            (k, v)
-                        }
-                    })
-                    .collect()
-            };
-            self.g.add(Node {
-                kind,
-                fields: new.into(),
-                offset: u32::MAX,
-            })
-        } else {
-            n
+        let fields = self.g.node(n).fields;
+        let Some(mut new) =
+            self.remap_entries(self.g.entries_of(fields).len(), |g| g.entries_of(fields))
+        else {
+            return n;
         };
+        let kind = self.g.node(n).kind;
+        // PyPTO's mutators rebuild an assignment or expression statement
+        // without its leading comments (loops and ifs keep theirs).
+        if kind == self.k.assign_stmt || kind == self.k.eval_stmt {
+            for (k, v) in &mut new {
+                if *k == self.k.lc {
+                    *v = Value::Array(List::EMPTY);
+                }
+            }
+        }
+        let out = self.add_kind(kind, new);
         self.memo.insert(n, out);
         out
     }
 
-    fn remap_value(&mut self, v: &Value) -> Value {
-        match v {
-            Value::Node(n) => Value::Node(self.remap(*n)),
-            Value::Array(items) => {
-                Value::Array(items.iter().map(|x| self.remap_value(x)).collect())
+    /// The entries `of` gives (`len` of them) remapped, or `None` when
+    /// none changes (then nothing is allocated).
+    fn remap_entries(
+        &mut self,
+        len: usize,
+        of: impl Fn(&Graph) -> &[(Sym, Value)],
+    ) -> Option<Vec<(Sym, Value)>> {
+        for i in 0..len {
+            let (k, x) = of(&self.g)[i];
+            let nx = self.remap_value(&x);
+            if nx != x {
+                let mut new = Vec::with_capacity(len);
+                new.extend_from_slice(&of(&self.g)[..i]);
+                new.push((k, nx));
+                for j in i + 1..len {
+                    let (k, y) = of(&self.g)[j];
+                    let ny = self.remap_value(&y);
+                    new.push((k, ny));
+                }
+                return Some(new);
             }
-            Value::Map(entries) => Value::Map(
-                entries
-                    .iter()
-                    .map(|(k, x)| (*k, self.remap_value(x)))
-                    .collect(),
-            ),
-            other => other.clone(),
+        }
+        None
+    }
+
+    /// `v` with every replaced node under it replaced: `v` itself when
+    /// none is.
+    fn remap_value(&mut self, v: &Value) -> Value {
+        match *v {
+            Value::Node(n) => Value::Node(self.remap(n)),
+            Value::Array(items) => {
+                let len = items.len();
+                for i in 0..len {
+                    let x = self.g.items_of(items)[i];
+                    let nx = self.remap_value(&x);
+                    if nx != x {
+                        let mut new = Vec::with_capacity(len);
+                        new.extend_from_slice(&self.g.items_of(items)[..i]);
+                        new.push(nx);
+                        for j in i + 1..len {
+                            let y = self.g.items_of(items)[j];
+                            let ny = self.remap_value(&y);
+                            new.push(ny);
+                        }
+                        return self.g.new_array(&new);
+                    }
+                }
+                *v
+            }
+            Value::Map(entries) => {
+                match self.remap_entries(entries.len(), |g| g.entries_of(entries)) {
+                    // Still in key order: the entries are the old ones'.
+                    Some(new) => self.g.new_map_in_order(&new),
+                    None => *v,
+                }
+            }
+            other => other,
         }
     }
 
@@ -338,8 +382,8 @@ impl Builder<'_> {
                     named_bases.entry(name).or_insert(n);
                 }
             }
-            for (_, v) in og.node(n).fields.iter() {
-                push_nodes(v, &mut stack);
+            for (_, v) in og.fields(n) {
+                push_nodes(og, v, &mut stack);
             }
         }
         let mut origin_stmt = FxHashMap::default();
@@ -348,7 +392,9 @@ impl Builder<'_> {
         let mut by_def: FxHashMap<VarId, NodeId> = FxHashMap::default();
         let nodes_of = |n: NodeId, key: &str| -> Vec<NodeId> {
             match og.field(n, key) {
-                Some(Value::Array(a)) => a.iter().filter_map(Value::as_node).collect(),
+                Some(Value::Array(a)) => {
+                    og.items_of(*a).iter().filter_map(Value::as_node).collect()
+                }
                 Some(Value::Node(x)) => vec![*x],
                 _ => Vec::new(),
             }
@@ -399,9 +445,7 @@ impl Builder<'_> {
             if let (Some(m), Some(sm)) = (t.memref(), st_t.memref()) {
                 if m == sm && snap.vars[v].name == d.name {
                     if let Some(mv) = og.field(*o, "type").and_then(|t| og.entry(t, "memref")) {
-                        st.memrefs
-                            .entry(print_memref(f, m))
-                            .or_insert_with(|| mv.clone());
+                        st.memrefs.entry(print_memref(f, m)).or_insert(*mv);
                     }
                 }
             }
@@ -490,13 +534,11 @@ impl Builder<'_> {
             .collect::<W<_>>()?;
         let body_origin = og.field(fnode, "body").and_then(Value::as_node);
         let body = self.block(f, snap, &f.body, body_origin, &mut st)?;
-        let mut repl = vec![
-            ("params", Value::Array(params.into())),
-            ("body", Value::Node(body)),
-        ];
+        let params = self.g.new_array(&params);
+        let mut repl = vec![("params", params), ("body", Value::Node(body))];
         let rets = og
             .field(fnode, "return_types")
-            .cloned()
+            .copied()
             .unwrap_or(Value::Nil);
         if f.ret == snap.ret {
             repl.push(("return_types", self.remap_value(&rets)));
@@ -533,8 +575,8 @@ impl Builder<'_> {
         let (kind, mut fields) = match o {
             Some(o) => (
                 og.kind(o).to_string(),
-                og.node(o)
-                    .fields
+                og.fields(o)
+                    .to_vec()
                     .iter()
                     .map(|(k, x)| (*k, self.remap_value(x)))
                     .collect::<Vec<_>>(),
@@ -554,7 +596,7 @@ impl Builder<'_> {
             .and_then(|_| snap.vars.get(v))
             .filter(|s| s.name == d.name)
             .and_then(|s| s.ty.clone());
-        let origin_ty = o.and_then(|o| og.field(o, "type")).cloned();
+        let origin_ty = o.and_then(|o| og.field(o, "type")).copied();
         let t = match (&d.ty, iter_arg_init_memref(f, v), &origin_ty) {
             (Some(ty), _, _) => self.build_type(f, ty, snap_ty.as_ref(), origin_ty.as_ref(), st)?,
             (None, Some(m), Some(ot)) => {
@@ -572,13 +614,8 @@ impl Builder<'_> {
             None => fields.push((self.k.ty, t)),
         }
         let kind = self.g.syms.intern(&kind);
-        let syms = &self.g.syms;
-        fields.sort_by(|a, b| syms.str(a.0).cmp(syms.str(b.0)));
-        self.g.nodes[ph.index()] = Node {
-            kind,
-            fields: fields.into(),
-            offset: u32::MAX,
-        };
+        let n = self.add_kind(kind, fields);
+        self.g.nodes[ph.index()] = *self.g.node(n);
         Ok(())
     }
 
@@ -606,7 +643,7 @@ impl Builder<'_> {
         // A template: the document's type of this variable, or of any
         // variable of the function with the same type but for the MemRef.
         let template = match (snap, origin) {
-            (Some(s), Some(o)) if same_shape(s, ty) => Some(o.clone()),
+            (Some(s), Some(o)) if same_shape(s, ty) => Some(*o),
             _ => self.template_for(f, ty),
         };
         match ty {
@@ -652,7 +689,7 @@ impl Builder<'_> {
                     None => Value::Nil,
                 };
                 t = match memref {
-                    Value::Nil => remove_entry(&t, self.k.memref),
+                    Value::Nil => self.g.without_entry(&t, self.k.memref),
                     mv => self.set_entry(&t, "memref", mv),
                 };
                 if let Type::Tile(tt, _) = ty {
@@ -687,7 +724,7 @@ impl Builder<'_> {
         if let Some(v) = st.memrefs.get(&text) {
             return Ok(self.remap_value(&v.clone()));
         }
-        if let Some(v) = st.built_by_text.get(&text).cloned() {
+        if let Some(v) = st.built_by_text.get(&text).copied() {
             return Ok(self.remap_value(&v));
         }
         self.memref(f, m, was, st)
@@ -716,39 +753,36 @@ impl Builder<'_> {
     }
 
     /// The document type of a variable of `f` whose model type equals `ty`
-    /// but for the MemRef.
-    fn template_for(&self, f: &Function, ty: &Type) -> Option<Value> {
-        let og = &self.origin.graph;
-        let snap = self.origin.snapshot.function(&f.name)?;
-        for (v, d) in snap.vars.iter() {
-            let Some(t) = &d.ty else { continue };
-            let same = match (t, ty) {
-                (Type::Tile(x, _), Type::Tile(y, _)) => x == y,
-                (Type::Tensor(x, _), Type::Tensor(y, _)) => x == y,
-                _ => false,
-            };
-            if !same {
-                continue;
-            }
-            let _ = v;
-            // The first document variable of this name carries the type.
-            let mut stack = vec![og.root];
-            let mut seen = rustc_hash::FxHashSet::default();
-            while let Some(n) = stack.pop() {
-                if !seen.insert(n) {
-                    continue;
-                }
-                if matches!(og.kind(n), "Var" | "IterArg")
-                    && og.field(n, "name_hint").and_then(|x| og.str_of(x)) == Some(&*d.name)
-                {
-                    return og.field(n, "type").cloned();
-                }
-                for (_, x) in og.node(n).fields.iter() {
-                    push_nodes(x, &mut stack);
-                }
-            }
+    /// but for the MemRef: the first such variable of the snapshot that
+    /// the document names, the type of the first document variable of
+    /// that name. Answers are kept per shape, so a program with many new
+    /// variables costs one walk of the document, not one per variable.
+    fn template_for(&mut self, f: &Function, ty: &Type) -> Option<Value> {
+        let same = |t: &Type| match (t, ty) {
+            (Type::Tile(x, _), Type::Tile(y, _)) => x == y,
+            (Type::Tensor(x, _), Type::Tensor(y, _)) => x == y,
+            _ => false,
+        };
+        if let Some((_, _, v)) = self
+            .templates
+            .iter()
+            .find(|(name, t, _)| **name == *f.name && same(t))
+        {
+            return *v;
         }
-        None
+        let origin = self.origin;
+        let first = self
+            .first_var_types
+            .get_or_insert_with(|| first_var_types(&origin.graph));
+        let found = origin.snapshot.function(&f.name).and_then(|snap| {
+            snap.vars
+                .iter()
+                .filter(|(_, d)| d.ty.as_ref().is_some_and(same))
+                .find_map(|(_, d)| first.get(&*d.name).copied())
+                .flatten()
+        });
+        self.templates.push((f.name.to_string(), ty.clone(), found));
+        found
     }
 
     fn str_value(&mut self, s: &str) -> Value {
@@ -758,11 +792,9 @@ impl Builder<'_> {
     fn type_map(&mut self, entries: &[(&str, Value)]) -> Value {
         let mut e: Vec<(Sym, Value)> = entries
             .iter()
-            .map(|(k, v)| (self.g.syms.intern(k), v.clone()))
+            .map(|(k, v)| (self.g.syms.intern(k), *v))
             .collect();
-        let syms = &self.g.syms;
-        e.sort_by(|a, b| syms.str(a.0).cmp(syms.str(b.0)));
-        Value::Map(e.into())
+        self.g.new_map(&mut e)
     }
 
     fn const_int(&mut self, value: i64, dtype: i64) -> NodeId {
@@ -849,8 +881,8 @@ impl Builder<'_> {
             ));
         }
         let v = self.type_map(&entries);
-        st.built_by_text.entry(text).or_insert_with(|| v.clone());
-        st.built.insert(key, v.clone());
+        st.built_by_text.entry(text).or_insert(v);
+        st.built.insert(key, v);
         Ok(v)
     }
 
@@ -938,18 +970,25 @@ impl Builder<'_> {
         }
         if let Some(o) = origin.filter(|&o| self.origin.graph.kind(o) == "SeqStmts") {
             let remapped = self.remap(o);
-            if self.g.field(remapped, "stmts").and_then(Value::as_array) == Some(&out[..]) {
+            if self
+                .g
+                .field(remapped, "stmts")
+                .and_then(|v| self.g.items(v))
+                == Some(&out[..])
+            {
                 return Ok(remapped);
             }
-            return Ok(self.with_fields(remapped, &[("stmts", Value::Array(out.into()))]));
+            let stmts = self.g.new_array(&out);
+            return Ok(self.with_fields(remapped, &[("stmts", stmts)]));
         }
         let span = self.unknown_span();
+        let stmts = self.g.new_array(&out);
         Ok(self.add(
             "SeqStmts",
             vec![
                 (self.k.span, span),
-                (self.k.lc, Value::Array(Box::new([]))),
-                (self.k.stmts, Value::Array(out.into())),
+                (self.k.lc, Value::Array(List::EMPTY)),
+                (self.k.stmts, stmts),
             ],
         ))
     }
@@ -1077,9 +1116,9 @@ impl Builder<'_> {
                     .and_then(|x| x.call())
                     .and_then(|sc| sc.kwarg("attrs").cloned());
                 let attrs = match (c.kwarg("attrs"), &snap_attrs) {
-                    (None, _) => Value::Array(Box::new([])),
+                    (None, _) => Value::Array(List::EMPTY),
                     (Some(a), Some(sa)) if a == sa => {
-                        let v = og.field(call, "attrs").cloned().unwrap_or(Value::Nil);
+                        let v = og.field(call, "attrs").copied().unwrap_or(Value::Nil);
                         self.remap_value(&v)
                     }
                     _ => return Err(WriteError("the passes changed call attributes".into())),
@@ -1103,13 +1142,13 @@ impl Builder<'_> {
             return Err(WriteError("a call without kwargs".into()));
         };
         let mut out = Vec::new();
-        for e in kw.iter() {
+        for e in og.items_of(*kw).to_vec().iter() {
             let key = og
                 .entry(e, "key")
                 .and_then(|k| og.str_of(k))
                 .unwrap_or("")
                 .to_string();
-            let old = og.entry(e, "value").cloned().unwrap_or(Value::Nil);
+            let old = og.entry(e, "value").copied().unwrap_or(Value::Nil);
             let new = match (c.kwarg(&key), &old) {
                 (Some(Expr::Int(n)), Value::Int(_)) => Value::Int(*n),
                 (Some(Expr::Bool(b)), Value::Bool(_)) => Value::Bool(*b),
@@ -1118,7 +1157,7 @@ impl Builder<'_> {
             };
             out.push(self.set_entry(e, "value", new));
         }
-        Ok(Value::Array(out.into()))
+        Ok(self.g.new_array(&out))
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -1136,20 +1175,21 @@ impl Builder<'_> {
         let t = self.build_type(f, &ty, None, None, st)?;
         let op_name = self.str_value(op);
         let opv = self.type_map(&[("is_global_var", Value::Bool(false)), ("name", op_name)]);
+        let (args, kwargs) = (self.g.new_array(&args), self.g.new_array(&kwargs));
         let call = self.add(
             "Call",
             vec![
-                (self.k.span, span.clone()),
+                (self.k.span, span),
                 (self.k.ty, t),
                 (self.k.op, opv),
-                (self.k.args, Value::Array(args.into())),
-                (self.k.attrs, Value::Array(Box::new([]))),
-                (self.k.kwargs, Value::Array(kwargs.into())),
+                (self.k.args, args),
+                (self.k.attrs, Value::Array(List::EMPTY)),
+                (self.k.kwargs, kwargs),
             ],
         );
         let mut fields = vec![
             (self.k.span, span),
-            (self.k.lc, Value::Array(Box::new([]))),
+            (self.k.lc, Value::Array(List::EMPTY)),
             (self.k.value, Value::Node(call)),
         ];
         let kind = match var {
@@ -1164,17 +1204,27 @@ impl Builder<'_> {
 }
 
 /// The MemRef of the init value of iter arg `v`, if `v` is one and its init
-/// value is a variable with a MemRef.
+/// value is a variable with a MemRef: an init value that is itself an iter
+/// arg (nested loops) carries its own init value's, and so on outwards.
 fn iter_arg_init_memref(f: &Function, v: VarId) -> Option<MemRef> {
-    let crate::ir::VarDef::IterArg(s) = f.vars[v].def else {
-        return None;
-    };
-    let StmtKind::For(l) = &f.stmts[s].kind else {
-        return None;
-    };
-    let i = l.iter_args.iter().position(|&a| a == v)?;
-    let init = l.init_values().get(i)?.as_var()?;
-    f.vars[init].ty.as_ref()?.memref().cloned()
+    let mut v = v;
+    // Each step goes to an enclosing loop's iter arg: at most one step per
+    // loop, and a malformed program's cycle ends at the bound.
+    for _ in 0..=f.stmts.len() {
+        let crate::ir::VarDef::IterArg(s) = f.vars[v].def else {
+            return None;
+        };
+        let StmtKind::For(l) = &f.stmts[s].kind else {
+            return None;
+        };
+        let i = l.iter_args.iter().position(|&a| a == v)?;
+        let init = l.init_values().get(i)?.as_var()?;
+        match &f.vars[init].ty {
+            Some(t) => return t.memref().cloned(),
+            None => v = init,
+        }
+    }
+    None
 }
 
 /// The items of a `pld.DistributedTensor[...]` type expression without a
@@ -1247,18 +1297,61 @@ fn dtype_code(name: &str) -> Option<i64> {
     (0..0x60).find(|c| dtype_name(*c) == Some(name))
 }
 
-fn remove_entry(m: &Value, key: Sym) -> Value {
-    match m {
-        Value::Map(e) => Value::Map(e.iter().filter(|(k, _)| *k != key).cloned().collect()),
-        other => other.clone(),
+/// Node -> node, dense (the document's ids are dense).
+#[derive(Default)]
+struct NodeMap(Vec<u32>);
+
+impl NodeMap {
+    fn get(&self, n: NodeId) -> Option<NodeId> {
+        self.0
+            .get(n.index())
+            .filter(|&&m| m != u32::MAX)
+            .map(|&m| NodeId(m))
+    }
+
+    fn insert(&mut self, n: NodeId, m: NodeId) {
+        if self.0.len() <= n.index() {
+            self.0.resize(n.index() + 1, u32::MAX);
+        }
+        self.0[n.index()] = m.0;
     }
 }
 
-fn push_nodes(v: &Value, out: &mut Vec<NodeId>) {
+/// The type of the first `Var` or `IterArg` of each name in a depth-first
+/// walk of the document from its root (`None`: it has none).
+fn first_var_types(og: &Graph) -> FxHashMap<String, Option<Value>> {
+    let mut out = FxHashMap::default();
+    let mut stack = vec![og.root];
+    let mut seen = rustc_hash::FxHashSet::default();
+    while let Some(n) = stack.pop() {
+        if !seen.insert(n) {
+            continue;
+        }
+        if matches!(og.kind(n), "Var" | "IterArg") {
+            if let Some(name) = og.field(n, "name_hint").and_then(|x| og.str_of(x)) {
+                if !out.contains_key(name) {
+                    out.insert(name.to_string(), og.field(n, "type").copied());
+                }
+            }
+        }
+        for (_, x) in og.fields(n) {
+            push_nodes(og, x, &mut stack);
+        }
+    }
+    out
+}
+
+fn push_nodes(g: &Graph, v: &Value, out: &mut Vec<NodeId>) {
     match v {
         Value::Node(n) => out.push(*n),
-        Value::Array(items) => items.iter().for_each(|x| push_nodes(x, out)),
-        Value::Map(entries) => entries.iter().for_each(|(_, x)| push_nodes(x, out)),
+        Value::Array(items) => g
+            .items_of(*items)
+            .iter()
+            .for_each(|x| push_nodes(g, x, out)),
+        Value::Map(entries) => g
+            .entries_of(*entries)
+            .iter()
+            .for_each(|(_, x)| push_nodes(g, x, out)),
         _ => {}
     }
 }

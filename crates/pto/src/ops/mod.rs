@@ -275,6 +275,36 @@ pub fn signature(name: &str) -> Option<&'static Signature> {
         .map(|i| &SIGNATURES[i])
 }
 
+/// Whether argument `index` of op `op` is a memory space: the registry
+/// names it `memory_space` (`tile.alloc`, `tensor.alloc`). The IR holds
+/// such an argument as an integer constant (PyPTO's `MemorySpace` code);
+/// PyPTO's printer writes it by name (`pl.Mem.Vec`).
+pub fn arg_is_memory_space(op: &str, index: usize) -> bool {
+    signature(op).and_then(|s| s.args.get(index)) == Some(&"memory_space")
+}
+
+/// Arguments PyPTO's printer writes by name, after the call's keywords
+/// (`pl.tile.full([16, 128], dtype=pl.FP32, value=0.0)`), as (op, index):
+/// the op's Python function takes them after its attributes. The registry
+/// gives their names ([`Signature::args`]) but not this order, so it is
+/// listed here, one row per op.
+const PRINTED_BY_NAME: &[(&str, usize)] = &[
+    ("tensor.full", 1),
+    ("tensor.matmul_acc", 3),
+    ("tile.full", 1),
+    ("tile.matmul_acc", 3),
+];
+
+/// The registry name under which PyPTO's printer writes argument `index`
+/// of op `op` as a keyword, if it does (see [`PRINTED_BY_NAME`]).
+pub fn printed_by_name(op: &str, index: usize) -> Option<&'static str> {
+    let op = op.strip_prefix("pl.").unwrap_or(op);
+    PRINTED_BY_NAME
+        .iter()
+        .find(|&&(o, i)| o == op && i == index)
+        .and_then(|_| signature(op)?.args.get(index).copied())
+}
+
 /// Element width facts for the target-aware cast rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CastWidths {

@@ -379,3 +379,20 @@ fn every_registered_op_has_a_signature_checked_on_its_calls() {
         "missing argument"
     );
 }
+
+#[test]
+fn printing_rules_come_from_the_registry_names() {
+    // The registry names the first argument of both allocations
+    // `memory_space`; no other argument is one.
+    assert!(arg_is_memory_space("tile.alloc", 0));
+    assert!(arg_is_memory_space("pl.tensor.alloc", 0));
+    assert!(!arg_is_memory_space("tile.alloc", 1));
+    assert!(!arg_is_memory_space("tile.load", 0));
+    assert!(!arg_is_memory_space("no.such_op", 0));
+    // Arguments printed by name carry their registry name.
+    assert_eq!(printed_by_name("tile.full", 1), Some("value"));
+    assert_eq!(printed_by_name("pl.tensor.full", 1), Some("value"));
+    assert_eq!(printed_by_name("tile.matmul_acc", 3), Some("init_cond"));
+    assert_eq!(printed_by_name("tile.full", 0), None);
+    assert_eq!(printed_by_name("tile.add", 1), None);
+}

@@ -405,7 +405,8 @@ fn mask(dims: &[i64], rank: usize) -> Vec<bool> {
 /// `getAnnotationMarkByteAlignment`: the type of `v` with each stride
 /// rounded up as its stride marks ask (a mark on dim `d` asks the lcm of
 /// its elements for `d` and every dim before it); the type itself when
-/// the strides already are.
+/// the strides already are. A re-strided type carries no memory space,
+/// as the C++ builds it.
 pub fn marked_type(m: &Module, v: ValueId) -> Type {
     let ty = m.value_type(v);
     let Some(mt) = ty.as_memref() else {
@@ -462,10 +463,15 @@ pub fn marked_type(m: &Module, v: ValueId) -> Type {
     if aligned {
         return ty.clone();
     }
-    Type::MemRef(mt.with_layout(Layout::Strided {
-        strides: new_strides,
-        offset,
-    }))
+    // `MemRefType::get(shape, element, layout)`: the re-strided type has
+    // no memory space.
+    Type::MemRef(MemRefType {
+        memory_space: None,
+        ..mt.with_layout(Layout::Strided {
+            strides: new_strides,
+            offset,
+        })
+    })
 }
 
 /// `getFlattenedTransposableOTF`: an elementwise op with an inline

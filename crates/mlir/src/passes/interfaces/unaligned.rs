@@ -7,6 +7,7 @@
 use crate::ir::{is_dynamic, ValueId};
 
 use super::super::common::{block_bytes, hw_align_bytes, target_of};
+use super::super::op_table::spaces;
 use super::{IteratorType, Structured};
 
 /// One requirement: `(operand, dim, bytes)`.
@@ -23,12 +24,22 @@ fn ceil_factor(x: i64, f: i64) -> i64 {
     (x + f - 1) / f * f
 }
 
-/// The element width in bytes of a shaped value.
+/// `CEIL_FACTOR` on the unsigned 64-bit values the C++ computes with.
+fn ceil_factor_u64(x: u64, f: u64) -> u64 {
+    if f == 0 {
+        return x;
+    }
+    x.wrapping_add(f - 1) / f * f
+}
+
+/// The element width in whole bytes of a shaped value, as the C++ takes
+/// it (`getIntOrFloatBitWidth() / 8`): 0 for `i1`, whose sizes are then
+/// always whole blocks.
 fn elem_bytes(op: &Structured, v: ValueId) -> i64 {
     op.m.value_type(v)
         .element_type()
         .and_then(|t| t.bit_width())
-        .map_or(1, |b| i64::from(b / 8).max(1))
+        .map_or(1, |b| i64::from(b / 8))
 }
 
 /// The shape of a shaped value (empty otherwise).
@@ -39,10 +50,18 @@ fn shape(op: &Structured, v: ValueId) -> Vec<i64> {
         .unwrap_or_default()
 }
 
-/// The hardware alignment of a memref value's space (`getHWAlignBytes`).
+/// `getHWAlignBytes(Type)`: a block for a memref in UB or L1; `None`
+/// (the rule fails) for any other value. The C++ aborts on another HIVM
+/// space ("Unsupported address space") and asserts on a memref without
+/// one; tilemem fails the rule on the first and takes the second as UB,
+/// as every other stride rule here does.
 fn hw_of(op: &Structured, v: ValueId) -> Option<i64> {
     let t = op.memref(v)?;
-    Some(hw_align_bytes(&target_of(op.m), t))
+    match t.address_space() {
+        Some(spaces::UB) | Some(spaces::L1) => Some(hw_align_bytes(&target_of(op.m), t)),
+        None if t.memory_space.is_none() => Some(hw_align_bytes(&target_of(op.m), t)),
+        _ => None,
+    }
 }
 
 /// `collectOpAlignInfo`: for every operand of the op (extra buffers
@@ -93,9 +112,14 @@ pub fn transpose(op: &Structured) -> Result<Vec<UnalignInfo>, Unsupported> {
         return Ok(out);
     }
     let s = shape(op, src);
+    // The C++ multiplies the size as an unsigned 64-bit number, so a
+    // dynamic size (`kDynamic`, i64::MIN) times 4 wraps to 0 bytes: a
+    // dynamic transpose dim counts as already doubled.
     let doubled = dims.iter().any(|&d| {
-        s.get(d)
-            .is_some_and(|&n| ceil_factor(n * eb, hw) % (hw * 2) == 0)
+        s.get(d).is_some_and(|&n| {
+            let bytes = (n as u64).wrapping_mul(eb as u64);
+            ceil_factor_u64(bytes, hw as u64).is_multiple_of(hw as u64 * 2)
+        })
     });
     if doubled {
         return Ok(out);
@@ -122,7 +146,7 @@ pub fn sort(op: &Structured) -> Result<Vec<UnalignInfo>, Unsupported> {
     }
     let block = block_bytes(&target_of(op.m));
     Ok(collect(op, &[rank - 1], |v| {
-        let per_block = block / elem_bytes(op, v);
+        let per_block = block.checked_div(elem_bytes(op, v)).unwrap_or(0);
         if per_block == 0 {
             0
         } else {
@@ -145,7 +169,7 @@ pub fn cast(op: &Structured) -> Result<Vec<UnalignInfo>, Unsupported> {
     let dst = *op.named("dst").first().ok_or(Unsupported)?;
     let block = block_bytes(&target_of(op.m));
     let (src_b, dst_b) = (elem_bytes(op, src), elem_bytes(op, dst));
-    let factor = (src_b / dst_b).max(1);
+    let factor = src_b.checked_div(dst_b).unwrap_or(0).max(1);
     let s = shape(op, src);
     let rank = s.len();
     let dims: Vec<usize> = match rank {
@@ -156,7 +180,7 @@ pub fn cast(op: &Structured) -> Result<Vec<UnalignInfo>, Unsupported> {
     let mut out = Vec::new();
     // Source.
     let mut hw = hw_of(op, src).ok_or(Unsupported)?;
-    let per_block_dst = block / src_b * factor;
+    let per_block_dst = block.checked_div(src_b).unwrap_or(0) * factor;
     let unaligned = |n: i64, align: i64| align != 0 && (is_dynamic(n) || (n * src_b) % align != 0);
     if rank == 1 {
         hw = if !is_dynamic(s[0]) && s[0] <= per_block_dst {
@@ -180,12 +204,12 @@ pub fn cast(op: &Structured) -> Result<Vec<UnalignInfo>, Unsupported> {
     let ds = shape(op, dst);
     let mut hw = hw_of(op, dst).ok_or(Unsupported)?;
     if rank == 1 {
-        let per_block = block / dst_b;
+        let per_block = block.checked_div(dst_b).unwrap_or(0);
         hw = per_block * per_block;
     }
     for &d in &dims {
         let Some(&n) = ds.get(d) else { continue };
-        if is_dynamic(n) || (n * dst_b) % hw != 0 {
+        if hw != 0 && (is_dynamic(n) || (n * dst_b) % hw != 0) {
             out.push((dst, d, hw));
         }
     }

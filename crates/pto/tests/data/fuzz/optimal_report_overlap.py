@@ -18,5 +18,5 @@ class ControlFlow:
             w_out: pl.Tile[[64, 64], pl.FA32, pl.Mem.Vec] = pl.yield_(w2)
         for u in pl.parallel(2):
             k: pl.Scalar[pl.INDEX] = 1 << 6 + u * 2 - (u - 1) % 3 // 2
-        res: pl.Tensor[[64, 64], pl.FP32] = pl.til2.store(w_out, [0, 0], out)
+        res: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(w_out, [0, 0], out)
         return res
