@@ -94,34 +94,14 @@ pub fn analyze_with(f: &Function, order: &ProgramOrder) -> Facts {
             }
             reads.push((v, s));
         });
-        match &st.kind {
-            StmtKind::Assign { .. } | StmtKind::Alloc { .. } => {
-                for &t in st.targets() {
-                    define(&mut vars, t, at, in_cf);
-                }
-            }
-            StmtKind::Yield(_) => {
-                let results = match b.owner().map(|o| &f.stmts[o].kind) {
-                    Some(StmtKind::For(l)) => l.results.as_slice(),
-                    Some(StmtKind::If(i)) => i.results.as_slice(),
-                    _ => &[],
-                };
-                for &r in results {
-                    define(&mut vars, r, at, true);
-                }
-            }
-            StmtKind::For(l) => {
-                for &a in l.iter_args.iter().chain(&l.loop_var) {
-                    define(&mut vars, a, at, true);
-                }
-            }
-            StmtKind::If(i) if i.else_body.is_some() => {
-                // Without an else branch there is no second path to exclude.
+        for_each_definition(f, b, s, &mut |v, cf| define(&mut vars, v, at, in_cf || cf));
+        if let StmtKind::If(i) = &st.kind {
+            // Without an else branch there is no second path to exclude.
+            if i.else_body.is_some() {
                 for &r in &i.results {
                     vars[r.index()].join = Some(order.end[s]);
                 }
             }
-            _ => {}
         }
     }
     for (v, s) in reads {
@@ -130,4 +110,53 @@ pub fn analyze_with(f: &Function, order: &ProgramOrder) -> Facts {
         x.last_read = Some(x.last_read.map_or(at, |l| l.max(at)));
     }
     Facts { vars }
+}
+
+/// Calls `define(v, in_control_flow)` on every variable statement `s` (of
+/// block `b`) defines: an assignment's or allocation's targets, a yield's
+/// loop or `if` results, a loop's iter args and loop variable (the last
+/// two always inside control flow).
+fn for_each_definition(f: &Function, b: Block, s: StmtId, define: &mut impl FnMut(VarId, bool)) {
+    let st = &f.stmts[s];
+    match &st.kind {
+        StmtKind::Assign { .. } | StmtKind::Alloc { .. } => {
+            for &t in st.targets() {
+                define(t, false);
+            }
+        }
+        StmtKind::Yield(_) => {
+            let results = match b.owner().map(|o| &f.stmts[o].kind) {
+                Some(StmtKind::For(l)) => l.results.as_slice(),
+                Some(StmtKind::If(i)) => i.results.as_slice(),
+                _ => &[],
+            };
+            for &r in results {
+                define(r, true);
+            }
+        }
+        StmtKind::For(l) => {
+            for &a in l.iter_args.iter().chain(&l.loop_var) {
+                define(a, true);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The definition index of every variable ([`VarFacts::def`] alone, by
+/// variable index): for the passes that need no more of the facts, without
+/// the per-variable reader lists.
+pub fn definitions(f: &Function, order: &ProgramOrder) -> Vec<Option<u32>> {
+    let mut def: Vec<Option<u32>> = vec![None; f.vars.len()];
+    for (b, s) in stmts(f) {
+        if matches!(f.stmts[s].kind, StmtKind::Comment(_) | StmtKind::Blank) {
+            continue;
+        }
+        let at = order.index[s];
+        for_each_definition(f, b, s, &mut |v, _| {
+            let d = &mut def[v.index()];
+            *d = Some(d.map_or(at, |x| x.min(at)));
+        });
+    }
+    def
 }

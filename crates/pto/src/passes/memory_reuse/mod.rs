@@ -105,6 +105,7 @@ pub mod apply;
 pub mod packing;
 
 use super::analysis::model::Model;
+use super::analysis::reserve;
 use super::context::{PassContext, PassError, PlannerMode, SeedRules, StageClaims};
 use super::rewrite::{cleanup, normalize, yield_fixup};
 use crate::ir::{Function, Program};
@@ -151,6 +152,10 @@ pub fn run_function(
     // The stage depths of the first packing applied (a later round only
     // merges further what the first kept apart at those depths).
     let mut depths = None;
+    // The reserved windows, resolved once: the rewrites below leave the
+    // `reserve_buffer` calls alone. An unresolvable window is left to the
+    // address pass, which reports it.
+    let reserves = reserve::resolve(f, ctx.policy.as_ref()).unwrap_or_default();
     for round in 0..4 {
         let Model { mut lt, cons } = Model::build(f, &ctx.soc, rules)?;
         // Packing and rewriting read only the roots and their members.
@@ -159,6 +164,7 @@ pub fn run_function(
             f,
             &lt,
             &cons,
+            &reserves,
             &ctx.soc,
             ctx.policy.as_ref(),
             rules.sub_range,

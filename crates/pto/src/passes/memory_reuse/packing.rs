@@ -209,6 +209,8 @@ struct SpaceInput<'a> {
     align: u64,
     /// Hard-separation partners of each root.
     partners: HashMap<RootId, Vec<RootId>>,
+    /// Where the space's reserved windows end (tiles start above).
+    reserved_end: u64,
 }
 
 impl SpaceInput<'_> {
@@ -438,20 +440,13 @@ fn sub_range_eligible(f: &Function, lt: &AllocationLifetimes, roots: &[RootId]) 
     true
 }
 
-/// Where the reserved windows of `space` end (the one resolver of
-/// [`reserve`]; an unresolvable window is left to the address pass, which
-/// reports it).
-pub fn reserved_end(f: &Function, space: MemSpace, policy: &dyn MemoryAllocatorPolicy) -> u64 {
-    reserve::resolve(f, policy)
-        .map(|r| reserve::reserved_end(&r, &space))
-        .unwrap_or(0)
-}
-
-/// Packs every space of `f`.
+/// Packs every space of `f`, whose `reserve_buffer` windows are
+/// `reserves` (resolved once per function by [`reserve::resolve`]).
 pub fn pack(
     f: &Function,
     lt: &AllocationLifetimes,
     c: &AllocationConstraints,
+    reserves: &[reserve::Reserve],
     soc: &Soc,
     policy: &dyn MemoryAllocatorPolicy,
     allow_sub_range: bool,
@@ -495,6 +490,7 @@ pub fn pack(
             c,
             align: policy.alignment(space),
             partners,
+            reserved_end: reserve::reserved_end(reserves, &space),
         };
         let packed = pack_space(
             f,
@@ -554,7 +550,7 @@ fn pack_space(
     let Some(cap) = soc.capacity(space) else {
         return input.pack(&requested, false);
     };
-    let base = reserved_end(f, space, policy);
+    let base = input.reserved_end;
     let eligible = allow_sub_range && sub_range_eligible(f, lt, &input.roots);
     let attempt = |depth: &BTreeMap<u32, u32>| -> (Packed, u64) {
         let whole = input.pack(depth, false);

@@ -14,8 +14,6 @@
 //!
 //! Idempotent: a copy is read by its loop only.
 
-use rustc_hash::FxHashMap as HashMap;
-
 use super::names::Names;
 use super::normalize::{normalize, snapshot};
 use super::storage::{current_memref, current_space, current_tile_type};
@@ -150,14 +148,14 @@ fn reused_inits(f: &Function) -> Vec<(StmtId, usize, VarId, StmtId)> {
     // loop and read in it is read again by the next iteration): (program
     // index, statement).
     let po = ProgramOrder::build(f);
-    let facts = facts::analyze_with(f, &po);
-    let def = |v: VarId| facts.var(v).def;
-    let mut last: HashMap<usize, (u32, StmtId)> = HashMap::default();
+    let def = facts::definitions(f, &po);
+    // By group representative: the last read so far, if any.
+    let mut last: Vec<Option<(u32, StmtId)>> = vec![None; f.vars.len()];
     for &s in &order {
         f.stmts[s].for_each_use(&mut |v| {
             let g = find(&mut parent, v.index());
-            let at = po.extended_read_from(s, def(v));
-            let e = last.entry(g).or_insert((at, s));
+            let at = po.extended_read_from(s, def[v.index()]);
+            let e = last[g].get_or_insert((at, s));
             if at >= e.0 {
                 *e = (at, s);
             }
@@ -174,7 +172,7 @@ fn reused_inits(f: &Function) -> Vec<(StmtId, usize, VarId, StmtId)> {
             if current_space(f, x).is_none_or(|sp| !sp.is_on_chip()) {
                 continue;
             }
-            if let Some(&(j, reader)) = last.get(&find(&mut parent, x.index())) {
+            if let Some((j, reader)) = last[find(&mut parent, x.index())] {
                 if j > i {
                     out.push((s, k, x, reader));
                 }

@@ -53,6 +53,9 @@ struct Bytes {
     journal: Vec<(Start, Option<Held>)>,
     /// Marks not yet released (no journal is kept without one).
     open: usize,
+    /// Scratch for [`assign`](Self::assign): the intervals it replaces
+    /// (kept between calls, so that a write allocates nothing).
+    inside: Vec<(u64, u64, u32)>,
 }
 
 impl Bytes {
@@ -105,17 +108,20 @@ impl Bytes {
                 }
             }
         }
-        let inside: Vec<(u64, u64, u32)> = self
-            .map
-            .range((sp, lo)..(sp, hi))
-            .map(|(&(_, st), &(en, val))| (st, en, val))
-            .collect();
-        for (st, en, val) in inside {
+        let mut inside = std::mem::take(&mut self.inside);
+        inside.clear();
+        inside.extend(
+            self.map
+                .range((sp, lo)..(sp, hi))
+                .map(|(&(_, st), &(en, val))| (st, en, val)),
+        );
+        for &(st, en, val) in &inside {
             self.set((sp, st), None);
             if en > hi {
                 self.set((sp, hi), Some((en, val)));
             }
         }
+        self.inside = inside;
         if v != NONE {
             self.set((sp, lo), Some((hi, v)));
         }

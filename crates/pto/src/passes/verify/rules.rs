@@ -258,16 +258,6 @@ impl<'a> Rules<'a> {
     /// other data at all.
     fn workspaces(&mut self) -> Result<(), String> {
         let f = self.f;
-        let lt = lifetimes(f);
-        // Every placed tile, by space and start.
-        let mut tiles: Vec<(u32, u64, u64, VarId)> = self
-            .w
-            .place
-            .iter()
-            .enumerate()
-            .filter_map(|(v, p)| p.bounds().map(|w| (w.space, w.start, w.end, VarId::new(v))))
-            .collect();
-        tiles.sort_unstable();
         let mut found: Vec<(StmtId, VarId, bool)> = Vec::new();
         in_loop_walk(f, Block::Body, false, &mut |s, in_loop| {
             let Some(call) = f.stmts[s].call() else {
@@ -279,6 +269,21 @@ impl<'a> Rules<'a> {
                 }
             }
         });
+        // Without a workspace operand there is nothing to place against the
+        // other tiles (and no table of them to build).
+        if found.is_empty() {
+            return Ok(());
+        }
+        let lt = lifetimes(f);
+        // Every placed tile, by space and start.
+        let mut tiles: Vec<(u32, u64, u64, VarId)> = self
+            .w
+            .place
+            .iter()
+            .enumerate()
+            .filter_map(|(v, p)| p.bounds().map(|w| (w.space, w.start, w.end, VarId::new(v))))
+            .collect();
+        tiles.sort_unstable();
         for (s, ws, in_loop) in found {
             let Some(wb) = self.bounds(ws) else { continue };
             let assigned = matches!(

@@ -75,6 +75,8 @@ pub(super) struct Windows {
     /// Per allocation variable: its space index, whether it is declared
     /// (`pinned`), and the extent of its tiles (`None`: no tile).
     pub allocs: Vec<AllocWindow>,
+    /// The bytes each allocation of `allocs` holds (its `size`).
+    sizes: Vec<u64>,
 }
 
 impl Windows {
@@ -86,6 +88,7 @@ impl Windows {
         // Allocation variable -> index into `allocs`.
         let mut alloc_of: Vec<u32> = vec![u32::MAX; nv];
         let mut allocs = Vec::new();
+        let mut sizes = Vec::new();
         for a in f.allocs() {
             if !a.space.is_known() || !policy.should_allocate(a.space) {
                 continue;
@@ -99,6 +102,7 @@ impl Windows {
             } as u32;
             alloc_of[a.var.index()] = allocs.len() as u32;
             allocs.push((a.var, sp, a.pinned, None));
+            sizes.push(a.size);
         }
         let mut place = vec![Place::None; nv];
         let mut root: Vec<Option<VarId>> = vec![None; nv];
@@ -164,6 +168,7 @@ impl Windows {
             spaces,
             place,
             allocs,
+            sizes,
         })
     }
 
@@ -176,20 +181,16 @@ impl Windows {
         soc: &Soc,
         policy: &dyn MemoryAllocatorPolicy,
     ) -> Result<(), String> {
-        let sizes: rustc_hash::FxHashMap<VarId, u64> =
-            f.allocs().iter().map(|a| (a.var, a.size)).collect();
-        for &(r, sp, _, extent) in &self.allocs {
+        for (&(r, sp, _, extent), &size) in self.allocs.iter().zip(&self.sizes) {
             let Some((start, end)) = extent else { continue };
             let space = self.spaces[sp as usize];
-            if let Some(&size) = sizes.get(&r) {
-                if end - start > size {
-                    return Err(format!(
-                        "the tiles of allocation '{}' span bytes [{start}, {end}) of {}, more than \
-                         the {size} bytes it holds",
-                        f.vars[r].name,
-                        space.name()
-                    ));
-                }
+            if end - start > size {
+                return Err(format!(
+                    "the tiles of allocation '{}' span bytes [{start}, {end}) of {}, more than \
+                     the {size} bytes it holds",
+                    f.vars[r].name,
+                    space.name()
+                ));
             }
             if policy.align_address(start, space) != start {
                 return Err(format!(
