@@ -3,7 +3,7 @@
 //! Shares no code with the planner: it reads the `hivm.hir.pointer_cast`s
 //! of each function (address constants and memref type), derives when each
 //! buffer is accessed, and hands the result to `tilemem-plan`'s validator
-//! ([`tilemem_plan::validate`]) per (function, memory space):
+//! ([`tilemem_plan::validate()`]) per (function, memory space):
 //! - a buffer is one `pointer_cast` in `ub`, `cbuf` or `cc`; each address
 //!   is one slot (multi-buffering) of its size in bytes;
 //! - values are the same memory through views, casts, `arith.select` arms,

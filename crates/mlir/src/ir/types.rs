@@ -330,7 +330,7 @@ impl MemRefType {
     /// `getStridesAndOffset`: identity layouts give the row-major strides
     /// (dynamic once an inner size is dynamic) and offset 0; an affine-map
     /// layout gives the coefficients of its single linear result
-    /// ([`affine_map_strides`]), `None` when it is not linear.
+    /// (`affine_map_strides`), `None` when it is not linear.
     pub fn strides_and_offset(&self) -> Option<(Vec<i64>, i64)> {
         match &self.layout {
             Layout::Identity => Some((identity_strides(&self.shape), 0)),

@@ -296,7 +296,7 @@ const PRINTED_BY_NAME: &[(&str, usize)] = &[
 ];
 
 /// The registry name under which PyPTO's printer writes argument `index`
-/// of op `op` as a keyword, if it does (see [`PRINTED_BY_NAME`]).
+/// of op `op` as a keyword, if it does (see `PRINTED_BY_NAME`).
 pub fn printed_by_name(op: &str, index: usize) -> Option<&'static str> {
     let op = op.strip_prefix("pl.").unwrap_or(op);
     PRINTED_BY_NAME

@@ -35,7 +35,7 @@ use super::gen_kill::BufferLife;
 use crate::ir::ValueId;
 
 /// The buffers of an overlap: the later-born first (see
-/// [`MemPlan::overlap`]).
+/// `MemPlan::overlap`).
 pub type LifePair = (Option<ValueId>, Option<ValueId>);
 use super::storage::{align_up, merge_lifes, SeId};
 use super::MemPlan;
