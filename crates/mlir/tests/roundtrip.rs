@@ -338,3 +338,83 @@ fn custom_op_keeps_callee_and_per_input_attributes() {
         "{printed}"
     );
 }
+
+#[test]
+fn llvm_globals_and_functions_print_back_unchanged() {
+    // MLIR's `GlobalOp` and `LLVMFuncOp` custom forms: linkage (always on
+    // a global, only when not `external` on a function), visibility,
+    // `thread_local`, unnamed_addr, `constant`, calling convention, value,
+    // comdat, attributes, type (implied for a string), initializer region,
+    // variadic signatures.
+    assert_canonical(
+        r#"module {
+  llvm.mlir.global external @global_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+  llvm.mlir.global private unnamed_addr constant @str("ab\00")
+  llvm.mlir.global weak_odr hidden thread_local local_unnamed_addr constant @both(1 : i64) comdat(@c::@both) : i64
+  llvm.mlir.global internal @init() : i32 {
+    %0 = llvm.mlir.constant(42 : i32) : i32
+    "llvm.return"(%0) : (i32) -> ()
+  }
+  llvm.func @decl(i32, !llvm.ptr<1>, ...) -> i32
+  llvm.func internal hidden fastcc @body(%arg0: i32 {llvm.noundef}, %arg1: !llvm.ptr) -> !llvm.ptr attributes {hacc.entry} {
+    "llvm.return"(%arg1) : (!llvm.ptr) -> ()
+  }
+  llvm.func @kernel() attributes {hacc.entry}
+}
+"#,
+    );
+}
+
+#[test]
+fn llvm_global_and_function_spellings_print_in_mlir_form() {
+    // A global without linkage is `external`; `thread_local` is read on
+    // either side of the unnamed_addr keyword; a function's `external` and
+    // `ccc` are implied.
+    let text = r#"llvm.mlir.global @x(0.5 : f32) : f32
+llvm.mlir.global internal local_unnamed_addr thread_local @t(7 : i32) : i32
+llvm.func external ccc @f(...)
+"#;
+    let expected = r#"module {
+  llvm.mlir.global external @x(5.000000e-01 : f32) : f32
+  llvm.mlir.global internal thread_local local_unnamed_addr @t(7 : i32) : i32
+  llvm.func @f(...)
+}
+"#;
+    assert_eq!(roundtrip(text), expected);
+    assert_eq!(roundtrip(expected), expected);
+}
+
+#[test]
+fn llvm_generic_forms_read_with_the_attributes_mlir_sets() {
+    // The attributes MLIR's parsers set (default linkage, visibility,
+    // unnamed_addr and calling convention, `global_type`, an
+    // `!llvm.func` type) in generic form print in custom form.
+    let text = r#""llvm.mlir.global"() <{addr_space = 3 : i32, alignment = 16 : i64, global_type = !llvm.array<0 x i8>, linkage = #llvm.linkage<external>, sym_name = "global_smem", unnamed_addr = 0 : i64, visibility_ = 0 : i64}> ({
+}) : () -> ()
+"llvm.func"() <{CConv = #llvm.cconv<ccc>, function_type = !llvm.func<ptr<1> (i32, ptr, ...)>, linkage = #llvm.linkage<private>, sym_name = "f", unnamed_addr = 2 : i64, visibility_ = 1 : i64}> ({
+}) : () -> ()
+"#;
+    let expected = r#"module {
+  llvm.mlir.global external @global_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+  llvm.func private hidden unnamed_addr @f(i32, !llvm.ptr, ...) -> !llvm.ptr<1>
+}
+"#;
+    assert_eq!(roundtrip(text), expected);
+    assert_eq!(roundtrip(expected), expected);
+}
+
+#[test]
+fn llvm_global_without_a_type_must_hold_a_string() {
+    let opts = ParseOptions {
+        allow_unregistered_dialect: true,
+        line_offset: 0,
+    };
+    let Err(err) = parse_module("llvm.mlir.global internal @x(1 : i32)\n", &opts) else {
+        panic!("a non-string global without a type is an error");
+    };
+    let text = err.render("input");
+    assert!(
+        text.contains("input:1:38: error: expected ':' and the global's type (only a global with a string value may omit it)"),
+        "{text}"
+    );
+}

@@ -62,6 +62,23 @@ impl Parser<'_> {
                     .set("sym_visibility", Attribute::String(vis.into()));
             }
         }
+        self.parse_func_after_keywords(b, false, Some("func"))
+            .map(|_| ())
+    }
+
+    /// Reads a function's `@name(args) -> results attributes {..} {body}`
+    /// (the syntax MLIR's function interface shares), setting `sym_name`,
+    /// `function_type`, `arg_attrs`, `res_attrs` and the body region.
+    /// With `variadic`, a trailing `...` argument is read; the result says
+    /// whether there was one. `body_dialect` is the dialect of the body's
+    /// unprefixed op names.
+    pub(crate) fn parse_func_after_keywords(
+        &mut self,
+        b: &mut Built,
+        variadic: bool,
+        body_dialect: Option<&'static str>,
+    ) -> PResult<bool> {
+        let mut is_variadic = false;
         let sym = self.parse_symbol_name()?;
         b.spec.attrs.set("sym_name", Attribute::String(sym));
         self.c.expect("(")?;
@@ -72,6 +89,11 @@ impl Parser<'_> {
         if !self.c.eat(")") {
             loop {
                 self.c.skip_ws();
+                if variadic && self.c.eat("...") {
+                    is_variadic = true;
+                    self.c.expect(")")?;
+                    break;
+                }
                 let pos = self.c.pos();
                 let is_named = self.c.peek() == Some(b'%');
                 if *named.get_or_insert(is_named) != is_named {
@@ -159,10 +181,14 @@ impl Parser<'_> {
                     .c
                     .err("expected named arguments for a function with a body");
             }
-            self.default_dialect.push("func");
+            if let Some(d) = body_dialect {
+                self.default_dialect.push(d);
+            }
             let pending = self.forward_keys();
             let res = self.parse_region(r, &args);
-            self.default_dialect.pop();
+            if body_dialect.is_some() {
+                self.default_dialect.pop();
+            }
             res?;
             // A function is isolated from above: a name it uses must be
             // defined inside it, not in a later function.
@@ -171,7 +197,7 @@ impl Parser<'_> {
         // Without a body the argument names, if any, are dropped: MLIR's
         // function parser accepts named arguments on declarations.
         b.regions.push(r);
-        Ok(())
+        Ok(is_variadic)
     }
 }
 
@@ -192,6 +218,34 @@ impl OpPrinter<'_> {
         if let Some(v) = d.attr("sym_visibility").and_then(Attribute::as_str) {
             let _ = write!(self.out, "{v} ");
         }
+        let elided = [
+            "sym_name",
+            "function_type",
+            "sym_visibility",
+            "arg_attrs",
+            "res_attrs",
+        ];
+        self.print_func_after_keywords(op, sym, fty, false, &elided, Some("func"));
+        true
+    }
+
+    /// Prints a function's `@name(args) -> results attributes {..} {body}`
+    /// (see `parse_func_after_keywords`); `elided` are the attributes the
+    /// syntax writes elsewhere. The body, if any, has one entry argument
+    /// per input.
+    pub(crate) fn print_func_after_keywords(
+        &mut self,
+        op: OpId,
+        sym: &str,
+        fty: &FunctionType,
+        variadic: bool,
+        elided: &[&str],
+        body_dialect: Option<&'static str>,
+    ) {
+        let m = self.m;
+        let d = m.op(op);
+        let body = m.func_body(op);
+        let args: Vec<ValueId> = body.map(|b| m.block_args(b).to_vec()).unwrap_or_default();
         write_symbol(&mut self.out, sym);
         self.out.push('(');
         let dict_at = |name: &str, i: usize| {
@@ -211,6 +265,12 @@ impl OpPrinter<'_> {
             }
             self.ty_with_attrs(t, dict_at("arg_attrs", i));
         }
+        if variadic {
+            if !fty.inputs.is_empty() {
+                self.out.push_str(", ");
+            }
+            self.out.push_str("...");
+        }
         self.out.push(')');
         if !fty.results.is_empty() {
             self.out.push_str(" -> ");
@@ -228,26 +288,22 @@ impl OpPrinter<'_> {
                 write_result_types(&mut self.out, &fty.results);
             }
         }
-        let elided = [
-            "sym_name",
-            "function_type",
-            "sym_visibility",
-            "arg_attrs",
-            "res_attrs",
-        ];
         if d.attrs.iter().any(|(n, _)| !elided.contains(&n)) {
             self.out.push_str(" attributes");
-            self.attr_dict(op, &elided);
+            self.attr_dict(op, elided);
         }
         if let Some(&r) = d.regions().first() {
             if !m.region_blocks(r).is_empty() {
                 self.out.push(' ');
-                self.default_dialect.push("func");
+                if let Some(dialect) = body_dialect {
+                    self.default_dialect.push(dialect);
+                }
                 self.region(r, false, true);
-                self.default_dialect.pop();
+                if body_dialect.is_some() {
+                    self.default_dialect.pop();
+                }
             }
         }
-        true
     }
 }
 

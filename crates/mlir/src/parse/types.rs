@@ -542,7 +542,7 @@ impl<'a> Parser<'a> {
         Ok(Attribute::DenseArray { elem, values })
     }
 
-    fn parse_symbol_ref(&mut self) -> PResult<Attribute> {
+    pub(crate) fn parse_symbol_ref(&mut self) -> PResult<Attribute> {
         let root = self.parse_symbol_name()?;
         let mut nested = Vec::new();
         while self.c.looking_at("::@") {
