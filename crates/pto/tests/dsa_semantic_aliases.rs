@@ -163,3 +163,69 @@ class P:
 "#;
     check(src, want);
 }
+
+/// An `if` result `h` is yielded by one loop whose carry lives in `a`'s
+/// buffer, and is the init of a second loop. `h`'s then value `e` cannot
+/// move onto `a` (`a` is read after the `if`), so `h` stays in `e`'s
+/// window and the first loop copies it into `a` (`h_mv`); the first
+/// loop's result `r` then lives in `a`'s buffer until its store after the
+/// second loop. The second loop's body `w` must therefore be pushed onto
+/// `h`'s window (`mem_vec_3`), never onto `a`'s (`mem_vec_2`), which it
+/// would overwrite while `r` is still to be read.
+#[test]
+fn a_loop_fed_by_an_if_result_writes_the_if_window_not_an_earlier_carry() {
+    let src = r#"# pypto.program: P
+import pypto.language as pl
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def main(self, x: pl.Tensor[[32, 32], pl.FP32], y: pl.Out[pl.Tensor[[32, 32], pl.FP32]], k: pl.Scalar[pl.INDEX]) -> pl.Tensor[[32, 32], pl.FP32]:
+        a: pl.Tile[[32, 32], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [32, 32], [32, 32], target_memory=pl.Mem.Vec)
+        if k < 1:
+            e: pl.Tile[[32, 32], pl.FP32, pl.Mem.Vec] = pl.tile.exp(a)
+            h: pl.Tile[[32, 32], pl.FP32, pl.Mem.Vec] = pl.yield_(e)
+        else:
+            g: pl.Tile[[32, 32], pl.FP32, pl.Mem.Vec] = pl.tile.muls(a, 2.0)
+            h: pl.Tile[[32, 32], pl.FP32, pl.Mem.Vec] = pl.yield_(g)
+        s: pl.Tensor[[32, 32], pl.FP32] = pl.tile.store(a, [0, 0], y)
+        for i, (c,) in pl.range(2, init_values=(a,)):
+            r: pl.Tile[[32, 32], pl.FP32, pl.Mem.Vec] = pl.yield_(h)
+        for j, (d,) in pl.range(2, init_values=(h,)):
+            w: pl.Tile[[32, 32], pl.FP32, pl.Mem.Vec] = pl.tile.add(d, d)
+            dd: pl.Tile[[32, 32], pl.FP32, pl.Mem.Vec] = pl.yield_(w)
+        s2: pl.Tensor[[32, 32], pl.FP32] = pl.tile.store(r, [0, 0], y)
+        s3: pl.Tensor[[32, 32], pl.FP32] = pl.tile.store(dd, [0, 0], y)
+        return y
+"#;
+    let want = r#"# pypto.program: P
+import pypto.language as pl
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def main(self, x: pl.Tensor[[32, 32], pl.FP32, pl.MemRef("mem_ddr_0", pl.const(0, pl.INT64), 4096)], y: pl.Out[pl.Tensor[[32, 32], pl.FP32, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 4096)]], k: pl.Scalar[pl.INDEX]) -> pl.Tensor[[32, 32], pl.FP32]:
+        mem_vec_2: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 4096)
+        mem_vec_3: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 4096)
+        mem_vec_4: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 4096)
+        a: pl.Tile[[32, 32], pl.FP32, pl.MemRef(mem_vec_2, pl.const(0, pl.INT64), 4096), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [32, 32], [32, 32], target_memory=pl.Mem.Vec)
+        if k < 1:
+            e: pl.Tile[[32, 32], pl.FP32, pl.MemRef(mem_vec_3, pl.const(4096, pl.INT64), 4096), pl.Mem.Vec] = pl.tile.exp(a)
+            h: pl.Tile[[32, 32], pl.FP32, pl.MemRef(mem_vec_3, pl.const(4096, pl.INT64), 4096), pl.Mem.Vec] = pl.yield_(e)
+        else:
+            g: pl.Tile[[32, 32], pl.FP32, pl.MemRef(mem_vec_4, pl.const(8192, pl.INT64), 4096), pl.Mem.Vec] = pl.tile.muls(a, 2.0)
+            g_mv: pl.Tile[[32, 32], pl.FP32, pl.MemRef(mem_vec_3, pl.const(4096, pl.INT64), 4096), pl.Mem.Vec] = pl.tile.move(g, target_memory=pl.Mem.Vec)
+            h: pl.Tile[[32, 32], pl.FP32, pl.MemRef(mem_vec_3, pl.const(4096, pl.INT64), 4096), pl.Mem.Vec] = pl.yield_(g_mv)
+        s: pl.Tensor[[32, 32], pl.FP32, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 4096)] = pl.tile.store(a, [0, 0], y)
+        for i, (c,) in pl.range(2, init_values=(a,)):
+            h_mv: pl.Tile[[32, 32], pl.FP32, pl.MemRef(mem_vec_2, pl.const(0, pl.INT64), 4096), pl.Mem.Vec] = pl.tile.move(h, target_memory=pl.Mem.Vec)
+            r: pl.Tile[[32, 32], pl.FP32, pl.MemRef(mem_vec_2, pl.const(0, pl.INT64), 4096), pl.Mem.Vec] = pl.yield_(h_mv)
+        for j, (d,) in pl.range(2, init_values=(h,)):
+            w: pl.Tile[[32, 32], pl.FP32, pl.MemRef(mem_vec_3, pl.const(4096, pl.INT64), 4096), pl.Mem.Vec] = pl.tile.add(d, d)
+            dd: pl.Tile[[32, 32], pl.FP32, pl.MemRef(mem_vec_3, pl.const(4096, pl.INT64), 4096), pl.Mem.Vec] = pl.yield_(w)
+        s2: pl.Tensor[[32, 32], pl.FP32, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 4096)] = pl.tile.store(r, [0, 0], y)
+        s3: pl.Tensor[[32, 32], pl.FP32, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 4096)] = pl.tile.store(dd, [0, 0], y)
+        return y
+"#;
+    check(src, want);
+}

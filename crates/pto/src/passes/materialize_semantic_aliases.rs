@@ -15,7 +15,11 @@
 //! lives in another memory space, is not in-place safe and reads the target
 //! buffer, or when the target buffer is read or written after the producer
 //! and before the yield, or read by the yield for another carry (a shift
-//! register: `yield_(t, c)` would hand the next `c` the new `t`). Running it twice changes nothing.
+//! register: `yield_(t, c)` would hand the next `c` the new `t`). An `if`
+//! result is retargeted with its branches; without MemoryReuse (DSA_RP,
+//! optimal, PTOAS) a non-Acc one only when its then value moved too, as the
+//! yield fix-up puts it back on the then window otherwise, and a later loop
+//! taking it as init must see that window. Running it twice changes nothing.
 //!
 //! **Planner-specific flow** (seed 000: `semantic_aliases.cpp` runs the
 //! must-alias redirection and each planner's flow). In the PYPTO planner
@@ -56,7 +60,7 @@ use super::rewrite::{carry_init, normalize, yield_fixup};
 pub fn run(program: &mut Program, ctx: &mut PassContext) -> Result<(), PassError> {
     for f in &mut program.functions {
         carry_init::copy_reused_inits(f)?;
-        run_function(f);
+        run_function(f, ctx.planner == PlannerMode::Pypto);
         if ctx.planner != PlannerMode::Pypto {
             settle_boundaries(f, ctx)?;
         }
@@ -94,6 +98,10 @@ struct Ctx {
     /// instead of a vector per root (tens of thousands of roots in a long
     /// kernel).
     members: Members,
+    /// The PYPTO planner's flow: MemoryReuse settles the boundaries
+    /// later, so an `if` result is retargeted as PyPTO does, whether or
+    /// not its branch values moved.
+    pypto_flow: bool,
 }
 
 /// Lists of variables, one per root, where each variable is on at most
@@ -164,7 +172,7 @@ impl Members {
     }
 }
 
-fn run_function(f: &mut Function) {
+fn run_function(f: &mut Function, pypto_flow: bool) {
     // Loops in pre-order and each statement's block, in one walk.
     let mut parent = vec![NO_BLOCK; f.stmts.len()];
     let mut loops = Vec::new();
@@ -182,6 +190,7 @@ fn run_function(f: &mut Function) {
         carried: HashMap::default(),
         parent,
         members: Members::new(f.vars.len()),
+        pypto_flow,
     };
     // Backwards, so each list holds its members in variable order.
     for (v, d) in f.vars.iter().rev() {
@@ -450,6 +459,7 @@ fn push(f: &mut Function, cx: &mut Ctx, v: VarId, target: &MemRef, yield_stmt: S
             let Some(k) = i.results.iter().position(|&r| r == v) else {
                 return;
             };
+            let mut then_moved = false;
             for b in [Block::Then(s), Block::Else(s)] {
                 let yi = f.yield_index(b);
                 if let Some(yi) = yi {
@@ -457,11 +467,26 @@ fn push(f: &mut Function, cx: &mut Ctx, v: VarId, target: &MemRef, yield_stmt: S
                     if let StmtKind::Yield(vals) = &f.stmts[ys].kind {
                         if let Some(u) = vals.get(k).and_then(Expr::as_var) {
                             push(f, cx, u, target, yield_stmt, depth + 1);
+                            if b == Block::Then(s) {
+                                then_moved =
+                                    memref_of(f, cx, u).is_some_and(|m| same_window(&m, target));
+                            }
                         }
                     }
                 }
             }
-            retarget(f, cx, v, target.clone());
+            // Without MemoryReuse (DSA_RP, optimal, PTOAS) a non-Acc `if`
+            // result ends in the window its then branch yields (the yield
+            // fix-up realigns it there; an Acc one is coalesced onto the
+            // target or rejected). Retargeting it while the then value
+            // stays put would show a later loop taking this result as its
+            // init a window the result never holds: that loop's body
+            // would be pushed onto bytes the target's own family (the
+            // outer loop's carry and result) may still need.
+            let acc = matches!(f.ty(v), Some(Type::Tile(t, _)) if t.space == Some(MemSpace::Acc));
+            if then_moved || acc || cx.pypto_flow {
+                retarget(f, cx, v, target.clone());
+            }
         }
         StmtKind::For(l) => {
             let Some(k) = l.results.iter().position(|&r| r == v) else {
