@@ -27,6 +27,14 @@ struct Constants {
 }
 
 impl Constants {
+    fn new(entry: crate::ir::BlockId, ty: Type) -> Constants {
+        Constants {
+            entry,
+            ty,
+            made: HashMap::new(),
+        }
+    }
+
     fn get(&mut self, m: &mut Module, offset: u64, loc: Location) -> ValueId {
         if let Some(&v) = self.made.get(&offset) {
             return v;
@@ -56,16 +64,8 @@ pub fn allocs_to_pointer_casts(
     let Some(entry) = m.func_body(func) else {
         return Ok(());
     };
-    let mut consts = Constants {
-        entry,
-        ty: Type::i64(),
-        made: HashMap::new(),
-    };
-    let allocs: Vec<OpId> = m
-        .walk(func)
-        .into_iter()
-        .filter(|&o| m.op(o).is("memref.alloc"))
-        .collect();
+    let mut consts = Constants::new(entry, Type::i64());
+    let allocs = ops_named(m, func, "memref.alloc");
     for alloc in allocs {
         let d = m.op(alloc);
         let Some(v) = d.result(0) else { continue };
@@ -99,16 +99,8 @@ pub fn workspace_offsets(
     let Some(entry) = m.func_body(func) else {
         return Ok(());
     };
-    let mut consts = Constants {
-        entry,
-        ty: Type::Index,
-        made: HashMap::new(),
-    };
-    let ops: Vec<OpId> = m
-        .walk(func)
-        .into_iter()
-        .filter(|&o| m.op(o).is("memref_ext.alloc_workspace"))
-        .collect();
+    let mut consts = Constants::new(entry, Type::Index);
+    let ops = ops_named(m, func, "memref_ext.alloc_workspace");
     for op in ops {
         let d = m.op(op);
         if !d.segment(2).is_empty() {
@@ -242,4 +234,12 @@ pub fn hoist_multi_buffer_casts(m: &mut Module, func: OpId) -> Result<(), Diagno
         }
     }
     Ok(())
+}
+
+/// The ops named `name` in `func`, collected before a rewrite changes it.
+fn ops_named(m: &Module, func: OpId, name: &str) -> Vec<OpId> {
+    m.walk(func)
+        .into_iter()
+        .filter(|&o| m.op(o).is(name))
+        .collect()
 }
