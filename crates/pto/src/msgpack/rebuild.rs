@@ -22,7 +22,7 @@
 
 use rustc_hash::FxHashMap;
 
-use super::graph::{Graph, List, NodeId, Span, Sym, Value};
+use super::graph::{Graph, List, NodeId, NodeSet, Span, Sym, Value};
 use super::print::{dtype_name, mem_space_name, to_text_with_lines};
 use super::{read, ReadError};
 use crate::ir::{
@@ -350,28 +350,31 @@ impl Builder<'_> {
         let og = &self.origin.graph;
         // The document's variables of this function, by name (a name met
         // twice is ambiguous and not matched).
-        let mut by_name: FxHashMap<String, Option<NodeId>> = FxHashMap::default();
-        let mut stack = vec![fnode];
-        let mut seen = rustc_hash::FxHashSet::default();
+        let mut by_name: FxHashMap<Sym, Option<NodeId>> = FxHashMap::default();
         let mut named_bases = FxHashMap::default();
+        // Symbols absent from the document match no node.
+        let sym = |t: &str| og.syms.get(t).unwrap_or(Sym(u32::MAX));
+        let (var_kind, iter_arg_kind, ptr) = (sym("Var"), sym("IterArg"), sym("Ptr"));
+        let (name_hint, type_kind, empty) = (self.k.name_hint, sym("type_kind"), sym(""));
+        let mut stack = vec![fnode];
+        let mut seen = NodeSet::new(og);
         while let Some(n) = stack.pop() {
             if !seen.insert(n) {
                 continue;
             }
-            let kind = og.kind(n);
-            if kind == "Var" || kind == "IterArg" {
+            let kind = og.node(n).kind;
+            if kind == var_kind || kind == iter_arg_kind {
                 let name = og
-                    .field(n, "name_hint")
-                    .and_then(|v| og.str_of(v))
-                    .unwrap_or("")
-                    .to_string();
+                    .field_sym(n, name_hint)
+                    .and_then(Value::as_sym)
+                    .unwrap_or(empty);
                 let is_ptr = og
-                    .field(n, "type")
-                    .and_then(|t| og.entry(t, "type_kind"))
-                    .and_then(|k| og.str_of(k))
-                    == Some("Ptr");
+                    .field_sym(n, self.k.ty)
+                    .and_then(|t| og.entry_sym(t, type_kind))
+                    .and_then(Value::as_sym)
+                    == Some(ptr);
                 by_name
-                    .entry(name.clone())
+                    .entry(name)
                     .and_modify(|e| {
                         if *e != Some(n) {
                             *e = None
@@ -379,13 +382,17 @@ impl Builder<'_> {
                     })
                     .or_insert(Some(n));
                 if is_ptr {
-                    named_bases.entry(name).or_insert(n);
+                    named_bases
+                        .entry(og.syms.str(name).to_string())
+                        .or_insert(n);
                 }
             }
             for (_, v) in og.fields(n) {
                 push_nodes(og, v, &mut stack);
             }
         }
+        // The document variable of a name (see `by_name`).
+        let by_name = |name: &str| -> Option<Option<NodeId>> { by_name.get(&sym(name)).copied() };
         let mut origin_stmt = FxHashMap::default();
         // Variables a statement defines, matched by position with the
         // statement's node (names repeat across loops).
@@ -435,7 +442,7 @@ impl Builder<'_> {
         };
         // The document's MemRefs that stay, by text, so equal new ones share.
         for (v, d) in f.vars.iter() {
-            let Some(Some(o)) = by_name.get(d.name.as_str()) else {
+            let Some(Some(o)) = by_name(d.name.as_str()) else {
                 continue;
             };
             let (Some(t), Some(st_t)) = (&d.ty, snap.vars.get(v).and_then(|s| s.ty.as_ref()))
@@ -444,7 +451,7 @@ impl Builder<'_> {
             };
             if let (Some(m), Some(sm)) = (t.memref(), st_t.memref()) {
                 if m == sm && snap.vars[v].name == d.name {
-                    if let Some(mv) = og.field(*o, "type").and_then(|t| og.entry(t, "memref")) {
+                    if let Some(mv) = og.field(o, "type").and_then(|t| og.entry(t, "memref")) {
                         st.memrefs.entry(print_memref(f, m)).or_insert(*mv);
                     }
                 }
@@ -454,13 +461,13 @@ impl Builder<'_> {
         for (v, d) in snap.vars.iter() {
             let (Some(m), Some(Some(o))) = (
                 d.ty.as_ref().and_then(Type::memref),
-                by_name.get(d.name.as_str()),
+                by_name(d.name.as_str()),
             ) else {
                 continue;
             };
             let _ = v;
             if let Some(off) = og
-                .field(*o, "type")
+                .field(o, "type")
                 .and_then(|t| og.entry(t, "memref"))
                 .and_then(|m| og.entry(m, "byte_offset"))
                 .and_then(Value::as_node)
@@ -486,7 +493,7 @@ impl Builder<'_> {
                 .get(&v)
                 .copied()
                 .filter(|_| same_var)
-                .or_else(|| by_name.get(d.name.as_str()).copied().flatten());
+                .or_else(|| by_name(d.name.as_str()).flatten());
             let snap_same = snap
                 .vars
                 .get(v)
@@ -947,9 +954,19 @@ impl Builder<'_> {
         st: &mut FnState,
     ) -> W<NodeId> {
         let mut out = Vec::new();
+        // Whether comment lines lead the statement to come: a document
+        // statement keeps its leading comments only while the model still
+        // has them (InitMemRef drops those of assignments, also of ones it
+        // leaves otherwise alone, as PyPTO's rebuilds them).
+        let mut commented = false;
         for &s in stmts {
-            if matches!(f.stmts[s].kind, StmtKind::Comment(_) | StmtKind::Blank) {
-                continue;
+            match f.stmts[s].kind {
+                StmtKind::Comment(_) => {
+                    commented = true;
+                    continue;
+                }
+                StmtKind::Blank => continue,
+                _ => {}
             }
             // `pl.func_attr(...)` prints the function's attrs, which the
             // Function node keeps.
@@ -960,7 +977,17 @@ impl Builder<'_> {
             {
                 continue;
             }
-            out.push(Value::Node(self.stmt(f, snap, s, st)?));
+            let mut n = self.stmt(f, snap, s, st)?;
+            let has_comments = self
+                .g
+                .field_sym(n, self.k.lc)
+                .and_then(|v| self.g.items(v))
+                .is_some_and(|c| !c.is_empty());
+            if has_comments && !std::mem::take(&mut commented) {
+                n = self.with_fields(n, &[("leading_comments", Value::Array(List::EMPTY))]);
+            }
+            commented = false;
+            out.push(Value::Node(n));
         }
         // A body PyPTO holds as one statement, not a SeqStmts.
         if let (Some(o), [Value::Node(only)]) = (origin, &out[..]) {
@@ -1322,7 +1349,7 @@ impl NodeMap {
 fn first_var_types(og: &Graph) -> FxHashMap<String, Option<Value>> {
     let mut out = FxHashMap::default();
     let mut stack = vec![og.root];
-    let mut seen = rustc_hash::FxHashSet::default();
+    let mut seen = NodeSet::new(og);
     while let Some(n) = stack.pop() {
         if !seen.insert(n) {
             continue;

@@ -1,0 +1,100 @@
+//! Write-back rules of the MessagePack route, on PyPTO's own documents
+//! bundled in `tests/data/msgpack/` (two kernels, stage 31 and PyPTO's
+//! stage 32 after InitMemRef, 910B, pypto planner): each is read, run
+//! through InitMemRef, written back, and compared byte for byte with
+//! PyPTO's document, and the rule it shows is checked on the written
+//! document's node graph.
+
+use tilemem_pto::msgpack::{self, graph::Graph, graph::NodeId, graph::Value};
+use tilemem_pto::passes::{run_pipeline, PassContext, PassId, PlannerMode};
+use tilemem_soc::Soc;
+
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/msgpack");
+
+fn read(kernel: &str, stage: &str) -> Vec<u8> {
+    let p = format!("{DATA}/{kernel}/{stage}.msgpack");
+    std::fs::read(&p).unwrap_or_else(|e| panic!("{p}: {e}"))
+}
+
+/// The stage-31 document of `kernel` through InitMemRef, written back.
+fn init_memref(kernel: &str) -> Vec<u8> {
+    let input = read(kernel, "31_after_MaterializeTensorStrides");
+    let (mut p, origin) = msgpack::read_with_origin(&input).expect("reads");
+    let mut cx = PassContext::new(Soc::from_name("910b").expect("target"), PlannerMode::Pypto);
+    run_pipeline(&mut p, &mut cx, &[PassId::InitMemref]).expect("plans");
+    msgpack::write_program(&p, &origin).expect("writes")
+}
+
+/// Every node of `g` of kind `kind` whose `name_hint` is `name`.
+fn named(g: &Graph, kind: &str, name: &str) -> Vec<NodeId> {
+    (0..g.nodes.len() as u32)
+        .map(NodeId)
+        .filter(|&n| g.kind(n) == kind)
+        .filter(|&n| g.field(n, "name_hint").and_then(|v| g.str_of(v)) == Some(name))
+        .collect()
+}
+
+/// The node holding the byte offset of variable `v`'s MemRef: two
+/// variables whose MemRefs are one object share it.
+fn memref_offset(g: &Graph, v: NodeId) -> NodeId {
+    g.field(v, "type")
+        .and_then(|t| g.entry(t, "memref"))
+        .and_then(|m| g.entry(m, "byte_offset"))
+        .and_then(Value::as_node)
+        .unwrap_or_else(|| panic!("{} has no MemRef", g.kind(v)))
+}
+
+/// The iter arg of an inner loop whose init value is the outer loop's
+/// iter arg holds the MemRef object of the outer loop's init value (the
+/// text never shows an iter arg's type, so the writer derives it through
+/// the chain of init values).
+#[test]
+fn nested_iter_arg_carries_the_outer_init_values_memref() {
+    let out = init_memref("tile_assemble_double_loop");
+    let want = read("tile_assemble_double_loop", "32_after_InitMemRef");
+    let g = msgpack::read(&out).expect("reads back");
+    let only = |kind: &str, name: &str| {
+        let found = named(&g, kind, name);
+        assert_eq!(found.len(), 1, "one {kind} {name}: {found:?}");
+        found[0]
+    };
+    let init = only("Var", "tile_x__ssa_v0");
+    let outer = only("IterArg", "tile_x__iter_v1");
+    let inner = only("IterArg", "tile_x__iter_v3");
+    let object = memref_offset(&g, init);
+    assert_eq!(memref_offset(&g, outer), object, "outer iter arg");
+    assert_eq!(memref_offset(&g, inner), object, "inner iter arg");
+    assert!(out == want, "differs from PyPTO's stage-32 document");
+}
+
+/// InitMemRef drops the comments leading an assignment even where it
+/// leaves the assignment otherwise alone (PyPTO rebuilds every
+/// assignment): the written statement has no leading comments, as in
+/// PyPTO's document.
+#[test]
+fn init_memref_drops_comments_leading_an_unchanged_assignment() {
+    let input = read("window_program", "31_after_MaterializeTensorStrides");
+    let out = init_memref("window_program");
+    let want = read("window_program", "32_after_InitMemRef");
+    let comments_of_assignment_to = |doc: &[u8], name: &str| -> usize {
+        let g = msgpack::read(doc).expect("reads");
+        let var = named(&g, "Var", name);
+        let stmt = (0..g.nodes.len() as u32)
+            .map(NodeId)
+            .find(|&n| {
+                g.kind(n) == "AssignStmt"
+                    && g.field(n, "var").and_then(Value::as_node) == var.first().copied()
+            })
+            .unwrap_or_else(|| panic!("an assignment to {name}"));
+        g.field(stmt, "leading_comments")
+            .and_then(|v| g.items(v))
+            .map_or(0, <[_]>::len)
+    };
+    let name = "data_buf__ssa_v0";
+    assert!(
+        comments_of_assignment_to(&input, name) > 0,
+        "the input's comment"
+    );
+    assert_eq!(comments_of_assignment_to(&out, name), 0);
+    assert!(out == want, "differs from PyPTO's stage-32 document");
+}
