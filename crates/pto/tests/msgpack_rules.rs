@@ -1,6 +1,6 @@
 //! Write-back rules of the MessagePack route, on PyPTO's own documents
-//! bundled in `tests/data/msgpack/` (two kernels, stage 31 and PyPTO's
-//! stage 32 after InitMemRef, 910B, pypto planner): each is read, run
+//! bundled in `tests/data/msgpack/` (three kernels, stage 31 and PyPTO's
+//! stage 32 after InitMemRef, pypto planner): each is read, run
 //! through InitMemRef, written back, and compared byte for byte with
 //! PyPTO's document, and the rule it shows is checked on the written
 //! document's node graph.
@@ -16,11 +16,17 @@ fn read(kernel: &str, stage: &str) -> Vec<u8> {
     std::fs::read(&p).unwrap_or_else(|e| panic!("{p}: {e}"))
 }
 
-/// The stage-31 document of `kernel` through InitMemRef, written back.
+/// The stage-31 document of `kernel` through InitMemRef, written back
+/// (target 910B, or 950 for the `__a5` kernels).
 fn init_memref(kernel: &str) -> Vec<u8> {
     let input = read(kernel, "31_after_MaterializeTensorStrides");
     let (mut p, origin) = msgpack::read_with_origin(&input).expect("reads");
-    let mut cx = PassContext::new(Soc::from_name("910b").expect("target"), PlannerMode::Pypto);
+    let target = if kernel.ends_with("__a5") {
+        "950"
+    } else {
+        "910b"
+    };
+    let mut cx = PassContext::new(Soc::from_name(target).expect("target"), PlannerMode::Pypto);
     run_pipeline(&mut p, &mut cx, &[PassId::InitMemref]).expect("plans");
     msgpack::write_program(&p, &origin).expect("writes")
 }
@@ -96,5 +102,38 @@ fn init_memref_drops_comments_leading_an_unchanged_assignment() {
         "the input's comment"
     );
     assert_eq!(comments_of_assignment_to(&out, name), 0);
+    assert!(out == want, "differs from PyPTO's stage-32 document");
+}
+
+/// A tile result of a loop, printed untyped by a multi-value `pl.yield_`,
+/// holds its iter arg's MemRef object (PyPTO types every result; the text
+/// does not show it).
+#[test]
+fn untyped_loop_tile_result_holds_its_iter_args_memref() {
+    let kernel = "qwen3_scope3__a5";
+    let out = init_memref(kernel);
+    let want = read(kernel, "32_after_InitMemRef");
+    let g = msgpack::read(&out).expect("reads back");
+    let nodes_of = |n: NodeId, key: &str| -> Vec<NodeId> {
+        g.field(n, key)
+            .and_then(|v| g.items(v))
+            .map(|items| items.iter().filter_map(Value::as_node).collect())
+            .unwrap_or_default()
+    };
+    let mut checked = 0;
+    for l in (0..g.nodes.len() as u32).map(NodeId) {
+        if g.kind(l) != "ForStmt" {
+            continue;
+        }
+        let (args, results) = (nodes_of(l, "iter_args"), nodes_of(l, "return_vars"));
+        for (a, r) in args.iter().zip(&results) {
+            let name = g.field(*r, "name_hint").and_then(|v| g.str_of(v));
+            if name.is_some_and(|n| n.starts_with("gate_acc__rv")) {
+                assert_eq!(memref_offset(&g, *r), memref_offset(&g, *a), "{name:?}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 0, "a loop carrying gate_acc");
     assert!(out == want, "differs from PyPTO's stage-32 document");
 }

@@ -501,7 +501,7 @@ impl Builder<'_> {
             // An iter arg carries its init value's MemRef (PyPTO types it
             // so; the text does not show it).
             let carried = (d.ty.is_none())
-                .then(|| iter_arg_init_memref(f, v))
+                .then(|| carried_memref(f, v))
                 .flatten()
                 .filter(|m| {
                     let og = &self.origin.graph;
@@ -604,7 +604,7 @@ impl Builder<'_> {
             .filter(|s| s.name == d.name)
             .and_then(|s| s.ty.clone());
         let origin_ty = o.and_then(|o| og.field(o, "type")).copied();
-        let t = match (&d.ty, iter_arg_init_memref(f, v), &origin_ty) {
+        let t = match (&d.ty, carried_memref(f, v), &origin_ty) {
             (Some(ty), _, _) => self.build_type(f, ty, snap_ty.as_ref(), origin_ty.as_ref(), st)?,
             (None, Some(m), Some(ot)) => {
                 // The init value's own MemRef object: found by text among
@@ -1230,25 +1230,53 @@ impl Builder<'_> {
     }
 }
 
-/// The MemRef of the init value of iter arg `v`, if `v` is one and its init
-/// value is a variable with a MemRef: an init value that is itself an iter
-/// arg (nested loops) carries its own init value's, and so on outwards.
-fn iter_arg_init_memref(f: &Function, v: VarId) -> Option<MemRef> {
+/// The MemRef an untyped carried variable holds (the text shows no type
+/// for it; PyPTO types it): an iter arg holds its init value's; a tile
+/// result of a loop its iter arg's, a tile result of an `if` the value
+/// its then branch yields (InitMemRef's rule). A tensor result gets a
+/// MemRef of its own that the model does not keep: `None`.
+fn carried_memref(f: &Function, v: VarId) -> Option<MemRef> {
+    use crate::ir::{Block, VarDef};
     let mut v = v;
-    // Each step goes to an enclosing loop's iter arg: at most one step per
-    // loop, and a malformed program's cycle ends at the bound.
+    // Whether the chain went through a loop or `if` result.
+    let mut result = false;
+    // Each step goes to an enclosing construct's variable: a malformed
+    // program's cycle ends at the bound.
     for _ in 0..=f.stmts.len() {
-        let crate::ir::VarDef::IterArg(s) = f.vars[v].def else {
-            return None;
+        let next = match (f.vars[v].def, result || f.vars[v].ty.is_none()) {
+            (VarDef::IterArg(s), _) => {
+                let StmtKind::For(l) = &f.stmts[s].kind else {
+                    return None;
+                };
+                let i = l.iter_args.iter().position(|&a| a == v)?;
+                l.init_values().get(i)?.as_var()?
+            }
+            (VarDef::Stmt(s), true) => {
+                result = true;
+                match &f.stmts[s].kind {
+                    StmtKind::For(l) => {
+                        let i = l.results.iter().position(|&r| r == v)?;
+                        *l.iter_args.get(i)?
+                    }
+                    StmtKind::If(c) => {
+                        let i = c.results.iter().position(|&r| r == v)?;
+                        let then = f.block(Block::Then(s));
+                        let y = then.get(f.yield_index(Block::Then(s))?)?;
+                        let StmtKind::Yield(vals) = &f.stmts[*y].kind else {
+                            return None;
+                        };
+                        vals.get(i)?.as_var()?
+                    }
+                    _ => return None,
+                }
+            }
+            _ => return None,
         };
-        let StmtKind::For(l) = &f.stmts[s].kind else {
-            return None;
-        };
-        let i = l.iter_args.iter().position(|&a| a == v)?;
-        let init = l.init_values().get(i)?.as_var()?;
-        match &f.vars[init].ty {
+        match &f.vars[next].ty {
+            Some(t @ Type::Tile(..)) => return t.memref().cloned(),
+            Some(_) if result => return None,
             Some(t) => return t.memref().cloned(),
-            None => v = init,
+            None => v = next,
         }
     }
     None
