@@ -1,5 +1,5 @@
 //! Write-back rules of the MessagePack route, on PyPTO's own documents
-//! bundled in `tests/data/msgpack/` (three kernels, stage 31 and PyPTO's
+//! bundled in `tests/data/msgpack/` (four kernels, stage 31 and PyPTO's
 //! stage 32 after InitMemRef, pypto planner): each is read, run
 //! through InitMemRef, written back, and compared byte for byte with
 //! PyPTO's document, and the rule it shows is checked on the written
@@ -135,5 +135,35 @@ fn untyped_loop_tile_result_holds_its_iter_args_memref() {
         }
     }
     assert!(checked > 0, "a loop carrying gate_acc");
+    assert!(out == want, "differs from PyPTO's stage-32 document");
+}
+
+/// A tensor result of a loop, printed untyped by a multi-value
+/// `pl.yield_`, gets a DDR MemRef of its own from InitMemRef (numbered
+/// after the loop's body), not its iter arg's: the model keeps it beside
+/// the function (the text never shows it) and the writer writes it.
+#[test]
+fn untyped_loop_tensor_result_gets_its_own_ddr_memref() {
+    let kernel = "chained_snapshot_manual_dummy_phase_fence";
+    let out = init_memref(kernel);
+    let want = read(kernel, "32_after_InitMemRef");
+    let g = msgpack::read(&out).expect("reads back");
+    let only = |kind: &str, name: &str| {
+        let found = named(&g, kind, name);
+        assert_eq!(found.len(), 1, "one {kind} {name}: {found:?}");
+        found[0]
+    };
+    let result = only("Var", "out__rv_v4");
+    let arg = only("IterArg", "out__iter_v3");
+    let base = |v: NodeId| {
+        g.field(v, "type")
+            .and_then(|t| g.entry(t, "memref"))
+            .and_then(|m| g.entry(m, "base"))
+            .and_then(|b| g.str_of(b))
+            .map(str::to_string)
+    };
+    assert_eq!(base(result).as_deref(), Some("mem_ddr_3"));
+    assert_eq!(base(arg).as_deref(), Some("mem_ddr_1"));
+    assert_ne!(memref_offset(&g, result), memref_offset(&g, arg));
     assert!(out == want, "differs from PyPTO's stage-32 document");
 }

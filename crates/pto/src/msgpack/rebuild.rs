@@ -1233,8 +1233,8 @@ impl Builder<'_> {
 /// The MemRef an untyped carried variable holds (the text shows no type
 /// for it; PyPTO types it): an iter arg holds its init value's; a tile
 /// result of a loop its iter arg's, a tile result of an `if` the value
-/// its then branch yields (InitMemRef's rule). A tensor result gets a
-/// MemRef of its own that the model does not keep: `None`.
+/// its then branch yields (InitMemRef's rule); a tensor result the MemRef
+/// of its own the pass gave it ([`Function::untyped_memrefs`]).
 fn carried_memref(f: &Function, v: VarId) -> Option<MemRef> {
     use crate::ir::{Block, VarDef};
     let mut v = v;
@@ -1243,6 +1243,9 @@ fn carried_memref(f: &Function, v: VarId) -> Option<MemRef> {
     // Each step goes to an enclosing construct's variable: a malformed
     // program's cycle ends at the bound.
     for _ in 0..=f.stmts.len() {
+        if let Some(m) = f.untyped_memrefs.get(&v) {
+            return Some(m.clone());
+        }
         let next = match (f.vars[v].def, result || f.vars[v].ty.is_none()) {
             (VarDef::IterArg(s), _) => {
                 let StmtKind::For(l) = &f.stmts[s].kind else {
