@@ -1,9 +1,9 @@
 //! Write-back rules of the MessagePack route, on PyPTO's own documents
-//! bundled in `tests/data/msgpack/` (four kernels, stage 31 and PyPTO's
-//! stage 32 after InitMemRef, pypto planner): each is read, run
-//! through InitMemRef, written back, and compared byte for byte with
-//! PyPTO's document, and the rule it shows is checked on the written
-//! document's node graph.
+//! bundled in `tests/data/msgpack/` (pypto planner; stage 31 and PyPTO's
+//! stage 32 after InitMemRef, or stage 33 and PyPTO's stage 34 after
+//! MemoryReuse): each is read, run through the pass, written back, and
+//! compared byte for byte with PyPTO's document, and the rule it shows is
+//! checked on the written document's node graph.
 
 use tilemem_pto::msgpack::{self, graph::Graph, graph::NodeId, graph::Value};
 use tilemem_pto::passes::{run_pipeline, PassContext, PassId, PlannerMode};
@@ -16,10 +16,19 @@ fn read(kernel: &str, stage: &str) -> Vec<u8> {
     std::fs::read(&p).unwrap_or_else(|e| panic!("{p}: {e}"))
 }
 
-/// The stage-31 document of `kernel` through InitMemRef, written back
-/// (target 910B, or 950 for the `__a5` kernels).
+/// The stage-31 document of `kernel` through InitMemRef, written back.
 fn init_memref(kernel: &str) -> Vec<u8> {
-    let input = read(kernel, "31_after_MaterializeTensorStrides");
+    run(
+        kernel,
+        "31_after_MaterializeTensorStrides",
+        PassId::InitMemref,
+    )
+}
+
+/// Document `stage` of `kernel` through `pass`, written back (target 910B,
+/// or 950 for the `__a5` kernels).
+fn run(kernel: &str, stage: &str, pass: PassId) -> Vec<u8> {
+    let input = read(kernel, stage);
     let (mut p, origin) = msgpack::read_with_origin(&input).expect("reads");
     let target = if kernel.ends_with("__a5") {
         "950"
@@ -27,7 +36,7 @@ fn init_memref(kernel: &str) -> Vec<u8> {
         "910b"
     };
     let mut cx = PassContext::new(Soc::from_name(target).expect("target"), PlannerMode::Pypto);
-    run_pipeline(&mut p, &mut cx, &[PassId::InitMemref]).expect("plans");
+    run_pipeline(&mut p, &mut cx, &[pass]).expect("plans");
     msgpack::write_program(&p, &origin).expect("writes")
 }
 
@@ -166,4 +175,37 @@ fn untyped_loop_tensor_result_gets_its_own_ddr_memref() {
     assert_eq!(base(arg).as_deref(), Some("mem_ddr_1"));
     assert_ne!(memref_offset(&g, result), memref_offset(&g, arg));
     assert!(out == want, "differs from PyPTO's stage-32 document");
+}
+
+/// MemoryReuse gives each view (here `tile.reshape` results moved onto a
+/// donor) a MemRef object of its own with a plain index offset, also where
+/// two views' MemRefs are equal: the writer does not share them by text.
+#[test]
+fn memory_reuse_gives_each_view_its_own_memref_object() {
+    let kernel = "rms_norm";
+    let out = run(
+        kernel,
+        "33_after_MaterializeSemanticAliases",
+        PassId::MemoryReuse,
+    );
+    let want = read(kernel, "34_after_MemoryReuse");
+    let g = msgpack::read(&out).expect("reads back");
+    let var = |name: &str| {
+        let found = named(&g, "Var", name);
+        assert_eq!(found.len(), 1, "one Var {name}: {found:?}");
+        found[0]
+    };
+    // `MemRef(mem_vec_5, 0, 128)` both.
+    let (a, b) = (var("mean_sq_v1__ssa_v0"), var("mean_sq_T_v2__ssa_v0"));
+    let memref = |v: NodeId| {
+        g.field(v, "type")
+            .and_then(|t| g.entry(t, "memref"))
+            .copied()
+    };
+    for key in ["base", "size"] {
+        let of = |v| memref(v).and_then(|m| g.entry(&m, key).copied());
+        assert_eq!(of(a), of(b), "{key}");
+    }
+    assert_ne!(memref_offset(&g, a), memref_offset(&g, b));
+    assert!(out == want, "differs from PyPTO's stage-34 document");
 }

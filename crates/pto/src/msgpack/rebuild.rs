@@ -831,8 +831,12 @@ impl Builder<'_> {
         if let Some(v) = st.memrefs.get(&text) {
             return Ok(self.remap_value(&v.clone()));
         }
+        // A MemRef whose offset is a plain index constant is one MemoryReuse
+        // made for a view: PyPTO makes one such object per variable, equal
+        // ones included.
+        let per_variable = matches!(m.offset(), Some(Expr::Int(_)));
         let key = (was.filter(|w| st.split_objects.contains(w)), text);
-        if let Some(v) = st.built.get(&key) {
+        if let Some(v) = st.built.get(&key).filter(|_| !per_variable) {
             return Ok(self.remap_value(&v.clone()));
         }
         let text = key.1.clone();
