@@ -50,7 +50,12 @@ pub fn run(args: Args) -> ExitCode {
             .ok()
             .is_some_and(|b| matches!(input_kind::recognise(&b), Some(InputKind::Mlir)));
     if mlir {
-        return crate::explain_mlir::run(&args.file, &args.chip.planner, args.all);
+        return crate::explain_mlir::run(
+            &args.file,
+            &args.chip.planner,
+            args.all,
+            args.map.as_deref(),
+        );
     }
     let soc = match args.chip.soc() {
         Ok(s) => s,

@@ -5,15 +5,19 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use tilemem_mlir::explain::explain_text;
-use tilemem_mlir::memplan::PlanRequest;
+use tilemem_mlir::memplan::{plan_module_in, PlanRequest};
+use tilemem_mlir::parse::{parse_module, ParseOptions};
+use tilemem_mlir::pass::PassContext;
 use tilemem_mlir::passes::plan_memory::optimal::Planner;
 use tilemem_mlir::passes::plan_memory::Options;
 
 use crate::exit::BAD_INPUT;
 use crate::output;
 
-/// Runs `explain` on an MLIR file: exit 0 once explained, 2 on bad input.
-pub fn run(path: &Path, planner: &str, all: bool) -> ExitCode {
+/// Runs `explain` on an MLIR file: exit 0 once explained, 2 on bad input;
+/// `map`: also draw the plan's memory map there (a function that does not
+/// fit drawn beyond its capacity).
+pub fn run(path: &Path, planner: &str, all: bool, map: Option<&Path>) -> ExitCode {
     let planner = match planner {
         // `pypto` is the flag's default for PyPTO programs.
         "bishengir" | "pypto" => Planner::Bishengir,
@@ -47,10 +51,33 @@ pub fn run(path: &Path, planner: &str, all: bool) -> ExitCode {
             return ExitCode::from(BAD_INPUT);
         }
     };
-    let name = match planner {
-        Planner::Bishengir => "bishengir",
-        Planner::Optimal => "optimal",
-    };
+    let name = planner.name();
+    if let Some(path) = map {
+        let mut cx = PassContext {
+            placements: Some(Vec::new()),
+            ..PassContext::default()
+        };
+        let planned = parse_module(&text, &ParseOptions::default())
+            .map_err(|d| d.render(&file))
+            .and_then(|mut m| {
+                plan_module_in(&mut m, &req, &mut cx)
+                    .map(|chip| chip.name.to_string())
+                    .or_else(|f| {
+                        if f.bad_input {
+                            Err(f.diagnostics.iter().map(|d| d.render(&file)).collect())
+                        } else {
+                            Ok(ex.chip.clone())
+                        }
+                    })
+            });
+        let placements = cx.placements.take().unwrap_or_default();
+        if let Err(msg) = planned.and_then(|_| {
+            crate::opt::write_map(&path.display().to_string(), &file, &text, &placements, Some(name))
+        }) {
+            eprintln!("error: {msg}");
+            return ExitCode::from(BAD_INPUT);
+        }
+    }
     if let Err(e) = output::stdout(ex.render(name, &file).as_bytes()) {
         eprintln!("error: cannot write standard output: {e}");
         return ExitCode::from(BAD_INPUT);

@@ -21,7 +21,7 @@ use crate::ir::{Diagnostic, Module, OpId};
 use crate::memplan::{plan_module, with_device_spec, PlanFailure, PlanRequest};
 use crate::parse::{parse_module, ParseOptions};
 use crate::pass::PassContext;
-use crate::passes::plan_memory::explain::{space_facts, SpaceFacts};
+use crate::passes::plan_memory::explain::{space_facts, LiveBuffer, SpaceFacts};
 use crate::passes::plan_memory::optimal::Planner;
 use crate::passes::plan_memory::Variant;
 
@@ -105,13 +105,21 @@ fn multi_buffer_marks(m: &Module, alloc: OpId) -> Vec<OpId> {
 /// Explains `text` planned under `req` (see the module docs); `all`
 /// explains every space, not only those that do not fit.
 pub fn explain_text(text: &str, req: &PlanRequest, all: bool) -> Result<Explanation, PlanFailure> {
-    let read = || {
-        parse_module(text, &ParseOptions::default()).map_err(|d| PlanFailure {
-            diagnostics: vec![d],
-            bad_input: true,
-        })
-    };
-    let mut module = read()?;
+    let module = parse_module(text, &ParseOptions::default()).map_err(|d| PlanFailure {
+        diagnostics: vec![d],
+        bad_input: true,
+    })?;
+    explain_module(&module, req, all)
+}
+
+/// Explains `original` (a module as read, or as the passes before
+/// PlanMemory left it) planned under `req`; see [`explain_text`].
+pub fn explain_module(
+    original: &Module,
+    req: &PlanRequest,
+    all: bool,
+) -> Result<Explanation, PlanFailure> {
+    let mut module = original.clone();
     let chip = with_device_spec(&mut module, req, &mut PassContext::default())?;
     let variant = if chip.is_regbase() {
         Variant::Regbase
@@ -131,11 +139,10 @@ pub fn explain_text(text: &str, req: &PlanRequest, all: bool) -> Result<Explanat
         }
         v
     });
-    let original = read()?;
     let mut errors = Vec::new();
     let mut spaces = Vec::new();
     for &func in &funcs {
-        let alone = alone(&original, func, &funcs);
+        let alone = alone(original, func, &funcs);
         let mut planned = alone.clone();
         let (used, errs) = match plan_module(&mut planned, req) {
             Ok(_) => (crate::memplan::planned_functions(&planned), Vec::new()),
@@ -240,7 +247,96 @@ fn remedies(original: &Module, req: &PlanRequest, facts: &SpaceFacts) -> Vec<Rem
     out
 }
 
+/// One live allocation: `line L:C  TYPE  N bytes[ xK (multi-buffer)]`.
+fn live_line(b: &LiveBuffer) -> String {
+    let slots = if b.slots > 1 {
+        format!(" x{} (multi-buffer)", b.slots)
+    } else {
+        String::new()
+    };
+    format!(
+        "line {}:{}  {}  {} bytes{slots}",
+        b.loc.line, b.loc.col, b.ty, b.bytes
+    )
+}
+
+/// `lower bound: N bytes` and what it proves.
+fn bound_line(s: &SpaceExplain) -> String {
+    let f = &s.facts;
+    let verdict = if f.proven_over() {
+        format!(
+            "> capacity {}: no placement fits ({} bytes short)",
+            f.capacity,
+            f.lower_bound - f.capacity
+        )
+    } else if !s.fits {
+        format!(
+            "<= capacity {}: a placement could fit; the planner's order refused it",
+            f.capacity
+        )
+    } else {
+        format!("<= capacity {}", f.capacity)
+    };
+    format!("lower bound: {} bytes {verdict}", f.lower_bound)
+}
+
+/// Live allocations the short form lists.
+const SHORT_LIVE: usize = 3;
+
 impl Explanation {
+    /// The short form printed after an overflow error (`tilemem opt`), per
+    /// space that does not fit: the peak op, the largest allocations live
+    /// there, whether the lower bound proves nothing fits, and the best
+    /// remedy found: the first in the order of [`remedies`], which tries
+    /// the changes that leave the kernel as written (the optimal planner)
+    /// before those that change it, and each is re-planned and checked.
+    /// `file` names the input.
+    pub fn render_short(&self, file: &str) -> String {
+        let mut o = String::new();
+        for s in self.spaces.iter().filter(|s| !s.fits) {
+            let f = &s.facts;
+            let _ = writeln!(
+                o,
+                "explain: @{}/{} does not fit its {} bytes ({}); peak at {}:{}:{} ({})",
+                f.function,
+                f.space,
+                f.capacity,
+                self.chip,
+                file,
+                f.peak_loc.line,
+                f.peak_loc.col,
+                f.peak_op
+            );
+            let total: u64 = f.live.iter().map(|b| b.total()).sum();
+            let _ = writeln!(
+                o,
+                "  live there: {} allocations, {total} bytes; the largest:",
+                f.live.len()
+            );
+            for b in f.live.iter().take(SHORT_LIVE) {
+                let _ = writeln!(o, "    {}", live_line(b));
+            }
+            if f.live.len() > SHORT_LIVE {
+                let _ = writeln!(o, "    ... {} more", f.live.len() - SHORT_LIVE);
+            }
+            let _ = writeln!(o, "  {}", bound_line(s));
+            match s.remedies.first() {
+                Some(r) => {
+                    let _ = writeln!(
+                        o,
+                        "  best remedy (re-planned and checked): {}: then {} bytes",
+                        r.change, r.bytes_after
+                    );
+                }
+                None => o.push_str("  remedies: none found by re-planning (split the kernel)\n"),
+            }
+        }
+        if !o.is_empty() {
+            let _ = writeln!(o, "  the whole story: tilemem explain {file}");
+        }
+        o
+    }
+
     /// The explanation as text (`tilemem explain`): `planner` names the
     /// planner explained, `file` the input in locations.
     pub fn render(&self, planner: &str, file: &str) -> String {
@@ -273,32 +369,9 @@ impl Explanation {
                 f.live.len()
             );
             for b in &f.live {
-                let slots = if b.slots > 1 {
-                    format!(" x{} (multi-buffer)", b.slots)
-                } else {
-                    String::new()
-                };
-                let _ = writeln!(
-                    o,
-                    "    line {}:{}  {}  {} bytes{slots}",
-                    b.loc.line, b.loc.col, b.ty, b.bytes
-                );
+                let _ = writeln!(o, "    {}", live_line(b));
             }
-            let verdict = if f.proven_over() {
-                format!(
-                    "> capacity {}: no placement fits ({} bytes short)",
-                    f.capacity,
-                    f.lower_bound - f.capacity
-                )
-            } else if !s.fits {
-                format!(
-                    "<= capacity {}: a placement could fit; the planner's order refused it",
-                    f.capacity
-                )
-            } else {
-                format!("<= capacity {}", f.capacity)
-            };
-            let _ = writeln!(o, "  lower bound: {} bytes {verdict}", f.lower_bound);
+            let _ = writeln!(o, "  {}", bound_line(s));
             if !s.fits {
                 if s.remedies.is_empty() {
                     o.push_str("  remedies: none found by re-planning (split the kernel)\n");

@@ -120,23 +120,35 @@ pub fn plan_module(
     req: &PlanRequest,
 ) -> Result<(PassContext, &'static DeviceSpec), PlanFailure> {
     let mut cx = PassContext::default();
-    let chip = with_device_spec(module, req, &mut cx)?;
+    let chip = plan_module_in(module, req, &mut cx)?;
+    Ok((cx, chip))
+}
+
+/// [`plan_module`] in the pass context `cx` (which then holds the
+/// placements when `cx.placements` is set, whether or not everything
+/// fits).
+pub fn plan_module_in(
+    module: &mut Module,
+    req: &PlanRequest,
+    cx: &mut PassContext,
+) -> Result<&'static DeviceSpec, PlanFailure> {
+    let chip = with_device_spec(module, req, cx)?;
     let result = if chip.is_regbase() {
         PlanMemoryRegbase {
             options: req.options.clone(),
         }
-        .run_in(module, &mut cx)
+        .run_in(module, cx)
     } else {
         PlanMemory {
             options: req.options.clone(),
         }
-        .run_in(module, &mut cx)
+        .run_in(module, cx)
     };
     match result {
-        Ok(()) => Ok((cx, chip)),
+        Ok(()) => Ok(chip),
         Err(_) => Err(PlanFailure {
             bad_input: cx.bad_input,
-            diagnostics: cx.diags,
+            diagnostics: cx.diags.clone(),
         }),
     }
 }

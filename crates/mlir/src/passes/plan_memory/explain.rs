@@ -68,6 +68,8 @@ pub struct SpaceFacts {
     pub peak_op: String,
     /// Its location.
     pub peak_loc: Location,
+    /// Its op number (`None`: nothing is live anywhere).
+    pub peak_at: Option<usize>,
     /// Allocations live at the peak, largest first.
     pub live: Vec<LiveBuffer>,
     /// Bytes live at the peak: no placement uses fewer.
@@ -124,7 +126,7 @@ pub fn space_facts(
 
 impl MemPlan<'_> {
     /// The facts of the space rooted at `root` (see the module docs).
-    fn facts_of(&self, scope: &str, root: SeId) -> Option<SpaceFacts> {
+    pub(super) fn facts_of(&self, scope: &str, root: SeId) -> Option<SpaceFacts> {
         let (align, max_bits) = self.space_info(scope).ok()?;
         let mut entries = vec![root];
         entries.extend(self.se[root].children.iter().copied());
@@ -216,6 +218,7 @@ impl MemPlan<'_> {
             capacity: max_bits / 8,
             peak_op: peak_op.map_or(String::new(), |o| self.m.op(o).name().to_string()),
             peak_loc: peak_op.map_or(Location::unknown(), |o| self.m.op(o).loc),
+            peak_at: peak_op.map(|_| at / 2),
             live,
             lower_bound: peak.max(0) as u64 + apart,
         })

@@ -60,6 +60,16 @@ pub enum Planner {
     Optimal,
 }
 
+impl Planner {
+    /// The option value naming it (`planner=bishengir|optimal`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Planner::Bishengir => "bishengir",
+            Planner::Optimal => "optimal",
+        }
+    }
+}
+
 /// One memory space lowered into a placement problem.
 pub struct SpaceProblem {
     /// The space (`ub`, `cbuf`, `cc`).
