@@ -30,8 +30,9 @@
 // SUM-NOT: summary
 // QUIET-NOT: summary
 // QUIET-NOT: explain
-// REF-ERR: optimal.mlir:[[@LINE+13]]:1: error: ub overflow, requires 2097152 bits while 1572864 bits available!
+// REF-ERR: optimal.mlir:[[@LINE+14]]:1: error: ub overflow, requires 2097152 bits while 1572864 bits available!
 // REF-ERR: error: ub overflow, requires 3932160 bits while 1572864 bits available!
+// REF-ERR: [summary] smaller/ub: 196608 / 196608 bytes (100.0 %), lower bound 114688, allocations 4 -> 3 buffers, planner bishengir
 // REF-ERR-NOT: summary
 
 // First fit in allocation order: %a at 0, %b at 64 KiB, %c at 128 KiB;
