@@ -72,7 +72,13 @@ pub fn run(path: &Path, planner: &str, all: bool, map: Option<&Path>) -> ExitCod
             });
         let placements = cx.placements.take().unwrap_or_default();
         if let Err(msg) = planned.and_then(|_| {
-            crate::opt::write_map(&path.display().to_string(), &file, &text, &placements, Some(name))
+            crate::opt::write_map(
+                &path.display().to_string(),
+                &file,
+                &text,
+                &placements,
+                Some(name),
+            )
         }) {
             eprintln!("error: {msg}");
             return ExitCode::from(BAD_INPUT);

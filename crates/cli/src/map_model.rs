@@ -408,7 +408,7 @@ fn placement_rects(s: &SpacePlacement, planner: &str) -> Vec<Rect> {
     let mut rects = Vec::new();
     for (i, b) in s.buffers.iter().enumerate() {
         let name = slot_name(b);
-        let co_live: Vec<&str> = s
+        let co_live: Vec<String> = s
             .buffers
             .iter()
             .enumerate()
@@ -418,8 +418,9 @@ fn placement_rects(s: &SpacePlacement, planner: &str) -> Vec<Rect> {
                         .iter()
                         .any(|&(a, f)| b.lives.iter().any(|&(x, y)| a <= y && x <= f))
             })
-            .map(|(_, o)| o.name.as_str())
+            .map(|(_, o)| slot_name(o))
             .collect();
+        let co_live: Vec<&str> = co_live.iter().map(String::as_str).collect();
         let list = |v: &[&str]| {
             if v.is_empty() {
                 "none".to_string()
@@ -562,7 +563,11 @@ pub fn write_mlir_svg(
             names,
         };
         let title = format!("{} / {} ({chip})", s.function, s.space);
-        svg_lane(w, &map::render_svg_with(&problem, &solution, &title, &opts), i)?;
+        svg_lane(
+            w,
+            &map::render_svg_with(&problem, &solution, &title, &opts),
+            i,
+        )?;
     }
     svg_tail(w)
 }

@@ -50,7 +50,7 @@ pub fn write_map(
 ) -> Result<(), String> {
     let Some(planner) = planner else {
         return Err(format!(
-            "no memory map written to '{path}': no -hivm-plan-memory pass placed a local buffer"
+            "no memory map written to '{path}': no -hivm-plan-memory pass ran"
         ));
     };
     let format = MapFormat::of(std::path::Path::new(path))?;
@@ -366,7 +366,8 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
                     Some(v) => v,
                     None => {
                         let Some(v) = args.get(i) else {
-                            return Err("option '-map' needs a file name (FILE.html or FILE.svg)".to_string());
+                            return Err("option '-map' needs a file name (FILE.html or FILE.svg)"
+                                .to_string());
                         };
                         i += 1;
                         v.clone()
@@ -398,6 +399,13 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
                 o.passes
                     .push(configured_pass(flag, value.as_deref().unwrap_or(""))?);
             }
+        }
+    }
+    if let Some(map) = &o.map {
+        if !o.passes.iter().any(|p| is_plan_memory(p.as_ref())) {
+            return Err(format!(
+                "-map={map} draws the plan of -hivm-plan-memory or -hivm-plan-memory-regbase: add one of them"
+            ));
         }
     }
     Ok(Parsed::Run(o))
@@ -548,10 +556,10 @@ pub fn run(args: &[String]) -> ExitCode {
                     .plan_options
                     .as_ref()
                     .map_or("bishengir", |o| o.planner.name());
+                if cx.plan_options.is_some() && planner_name.is_none() {
+                    planner_name = Some(planner.to_string());
+                }
                 if let Some(p) = cx.placements.take() {
-                    if planner_name.is_none() && !p.is_empty() {
-                        planner_name = Some(planner.to_string());
-                    }
                     if !opts.quiet && !opts.verify {
                         notes.extend(
                             crate::summary::mlir_lines(&p, planner)
@@ -565,7 +573,10 @@ pub fn run(args: &[String]) -> ExitCode {
                 // reference's diagnostic.
                 let overflowed = !ok
                     && !cx.bad_input
-                    && cx.diags.iter().any(|d| d.message.contains(" overflow, requires "));
+                    && cx
+                        .diags
+                        .iter()
+                        .any(|d| d.message.contains(" overflow, requires "));
                 let explanation = match (&before_plan, &cx.plan_options) {
                     (Some(m), Some(o)) if overflowed => {
                         let req = PlanRequest {

@@ -502,8 +502,9 @@ fn plan_func(
             }
             if opts.print_allocated_size && variant == Variant::Regbase {
                 if let Some(bits) = plan.ub_bits() {
-                    cx.stdout
-                        .push_str(&format!("[AscendNPU IR] Allocated UB size = {bits} bits \n"));
+                    cx.stdout.push_str(&format!(
+                        "[AscendNPU IR] Allocated UB size = {bits} bits \n"
+                    ));
                 }
             }
             if let Some(p) = cx.placements.as_mut().filter(|_| opts.mode == Mode::Local) {
@@ -532,7 +533,10 @@ fn plan_func(
                     p.extend(drawn);
                 }
             }
-            Err(FuncFailure::Overflow(Diagnostic::error(m.op(func).loc, msg)))
+            Err(FuncFailure::Overflow(Diagnostic::error(
+                m.op(func).loc,
+                msg,
+            )))
         }
     }
 }
