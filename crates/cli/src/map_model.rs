@@ -437,7 +437,10 @@ fn placement_rects(s: &SpacePlacement, planner: &str) -> Vec<Rect> {
             ("bytes".to_string(), b.bytes.to_string()),
             (
                 "source".to_string(),
-                format!("line {}:{}", b.loc.line, b.loc.col),
+                match &b.source {
+                    Some(s) => format!("line {}:{} (loc {s})", b.loc.line, b.loc.col),
+                    None => format!("line {}:{}", b.loc.line, b.loc.col),
+                },
             ),
             (
                 "lifetime".to_string(),

@@ -55,7 +55,12 @@ pub fn mlir_lines(spaces: &[SpacePlacement], planner: &str) -> Vec<String> {
         .iter()
         .filter(|s| s.drawn_capacity.is_none())
         .map(|s| {
-            let mut allocs: Vec<&str> = s.buffers.iter().map(|b| b.name.as_str()).collect();
+            let mut allocs: Vec<&str> = s
+                .buffers
+                .iter()
+                .flat_map(|b| std::iter::once(&b.name).chain(&b.shares_with))
+                .map(String::as_str)
+                .collect();
             allocs.sort_unstable();
             allocs.dedup();
             let mut addresses: Vec<u64> = s.buffers.iter().map(|b| b.offset).collect();

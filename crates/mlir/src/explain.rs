@@ -206,8 +206,10 @@ fn remedies(original: &Module, req: &PlanRequest, facts: &SpaceFacts) -> Vec<Rem
         if let Some(after) = used_after(m, req, func, space) {
             out.push(Remedy {
                 change: format!(
-                    "drop the hivm.multi_buffer mark of the allocation at line {} ({})",
-                    b.loc.line, b.ty
+                    "drop the hivm.multi_buffer mark of the allocation at line {} ({}){}",
+                    b.loc.line,
+                    b.ty,
+                    at_source(&b.source)
                 ),
                 bytes_after: after,
             });
@@ -234,8 +236,10 @@ fn remedies(original: &Module, req: &PlanRequest, facts: &SpaceFacts) -> Vec<Rem
             if let Some(after) = used_after(m, req, func, space) {
                 out.push(Remedy {
                     change: format!(
-                        "shrink dimension {d} of the allocation at line {} ({}) from {full} to {n}",
-                        b.loc.line, b.ty
+                        "shrink dimension {d} of the allocation at line {} ({}){} from {full} to {n}",
+                        b.loc.line,
+                        b.ty,
+                        at_source(&b.source)
                     ),
                     bytes_after: after,
                 });
@@ -255,9 +259,20 @@ fn live_line(b: &LiveBuffer) -> String {
         String::new()
     };
     format!(
-        "line {}:{}  {}  {} bytes{slots}",
-        b.loc.line, b.loc.col, b.ty, b.bytes
+        "line {}:{}  {}  {} bytes{slots}{}",
+        b.loc.line,
+        b.loc.col,
+        b.ty,
+        b.bytes,
+        at_source(&b.source)
     )
+}
+
+/// `  (at kernel.py:12:24)` for a `loc(...)` that leads to a source line.
+fn at_source(source: &Option<String>) -> String {
+    source
+        .as_ref()
+        .map_or(String::new(), |s| format!("  (at {s})"))
 }
 
 /// `lower bound: N bytes` and what it proves.
@@ -297,7 +312,7 @@ impl Explanation {
             let f = &s.facts;
             let _ = writeln!(
                 o,
-                "explain: @{}/{} does not fit its {} bytes ({}); peak at {}:{}:{} ({})",
+                "explain: @{}/{} does not fit its {} bytes ({}); peak at {}:{}:{} ({}){}",
                 f.function,
                 f.space,
                 f.capacity,
@@ -305,7 +320,8 @@ impl Explanation {
                 file,
                 f.peak_loc.line,
                 f.peak_loc.col,
-                f.peak_op
+                f.peak_op,
+                at_source(&f.peak_source)
             );
             let total: u64 = f.live.iter().map(|b| b.total()).sum();
             let _ = writeln!(
@@ -359,8 +375,12 @@ impl Explanation {
             );
             let _ = writeln!(
                 o,
-                "  peak: {}:{}:{} ({})",
-                file, f.peak_loc.line, f.peak_loc.col, f.peak_op
+                "  peak: {}:{}:{} ({}){}",
+                file,
+                f.peak_loc.line,
+                f.peak_loc.col,
+                f.peak_op,
+                at_source(&f.peak_source)
             );
             let total: u64 = f.live.iter().map(|b| b.total()).sum();
             let _ = writeln!(

@@ -22,8 +22,8 @@ pub use attr::{Attribute, NamedAttrs};
 pub use ids::{BlockId, OpId, RegionId, ValueId};
 pub use location::{Diagnostic, Location, Severity};
 pub use module::{
-    BlockData, BlockOps, InsertPoint, Module, OpData, OpSpec, Piece, RegionData, Syntax, Use,
-    ValueData, ValueDef,
+    BlockData, BlockOps, InsertPoint, LocAlias, Module, OpData, OpSpec, Piece, RegionData, Syntax,
+    Use, ValueData, ValueDef,
 };
 pub use ops::{ForParts, Ofr, SliceParts};
 pub use types::{

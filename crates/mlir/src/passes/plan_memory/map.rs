@@ -34,6 +34,9 @@ pub struct PlacedBuffer {
     pub lives: Vec<(u64, u64)>,
     /// Where the allocation is.
     pub loc: Location,
+    /// The `file:line:col` its `loc(...)` leads to (the Triton source
+    /// line), when the input carries one.
+    pub source: Option<String>,
     /// Slot number (0-based) and number of slots of a multi-buffer.
     pub slot: (u32, u32),
     /// The other allocations merged into this entry (in-place reuse).
@@ -132,6 +135,7 @@ impl MemPlan<'_> {
                     offset: se.offset.div_ceil(8),
                     lives,
                     loc: m.op(info.op).loc,
+                    source: m.src_file_line(m.op(info.op).loc),
                     slot: (slot, slots),
                     shares_with: se
                         .inplace
