@@ -15,7 +15,7 @@ use std::collections::HashSet;
 use crate::ir::{Location, Module, OpId};
 use crate::print::Names;
 
-use super::storage::align_up;
+use super::storage::{align_up, SeId};
 use super::vf_reuse::CallerInfo;
 use super::{attempts, MemPlan, Options, Specs, Variant};
 
@@ -90,10 +90,19 @@ impl MemPlan<'_> {
                 Some(bits) => (bits / 8, Some(max_bits / 8)),
                 None => (max_bits / 8, None),
             };
-            let mut entries = vec![*root];
-            entries.extend(self.se[*root].children.iter().copied());
+            // Each entry, then the extra slots of one the reference
+            // upgraded at level 1, numbered after it.
+            let mut entries: Vec<(SeId, Option<(u32, u32)>)> = Vec::new();
+            for e in std::iter::once(*root).chain(self.se[*root].children.iter().copied()) {
+                let extra = self.relation_others.get(&e).cloned().unwrap_or_default();
+                let n = 1 + extra.len() as u32;
+                entries.push((e, (n > 1).then_some((0, n))));
+                for (k, x) in extra.into_iter().enumerate() {
+                    entries.push((x, Some((k as u32 + 1, n))));
+                }
+            }
             let mut buffers = Vec::new();
-            for e in entries {
+            for (e, upgraded) in entries {
                 let se = &self.se[e];
                 let Some(info) = self.lt.info(se.info) else {
                     continue;
@@ -114,11 +123,13 @@ impl MemPlan<'_> {
                     })
                     .collect();
                 let first = se.first.unwrap_or(e);
-                let slots = 1 + self.se[first].others.len() as u32;
-                let slot = match se.first {
-                    Some(f) => 1 + self.se[f].others.iter().position(|&o| o == e).unwrap_or(0),
-                    None => 0,
-                } as u32;
+                let (slot, slots) = upgraded.unwrap_or_else(|| {
+                    let slot = match se.first {
+                        Some(f) => 1 + self.se[f].others.iter().position(|&o| o == e).unwrap_or(0),
+                        None => 0,
+                    };
+                    (slot as u32, 1 + self.se[first].others.len() as u32)
+                });
                 let alloc = m.op(info.op).result(0).unwrap_or(se.info);
                 let mut use_lines: Vec<u32> = m
                     .users(alloc)

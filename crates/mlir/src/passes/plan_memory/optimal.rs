@@ -16,8 +16,16 @@
 //!   cannot say), and a buffer written but never read lives at its write
 //!   (the reference gives it no lifetime at all);
 //! - each slot of a multi-buffer is its own entry (they overlap in
-//!   lifetime, so they stay apart); the level-1 upgrade of single buffers
-//!   to extra slots is not made;
+//!   lifetime, so they stay apart). The level-1 upgrade (`MultiSpecPlan`
+//!   at `LEVEL_1`: an entry placed over a multi-buffer of its loop takes
+//!   as many slots, the others at that multi-buffer's other offsets) is a
+//!   preference of the reference's speculation, tried before level 0 and
+//!   dropped only by roll-back; an entry the reference's placement
+//!   upgraded keeps its slots here, each extra slot one more entry of the
+//!   problem live with it (so apart from it), so the optimal placement
+//!   never takes the double buffer away and the reference's placement
+//!   stays a solution of the problem (optimal <= bishengir bytes). The
+//!   optimal planner makes no upgrade of its own;
 //! - the level-3 and level-2 preferences become penalties: weight 2 when
 //!   either entry holds a DMA buffer, 1 when both sit in the same loop.
 //!
@@ -127,6 +135,24 @@ impl MemPlan<'_> {
         v
     }
 
+    /// The entries of the space rooted at `root` as the optimal planner
+    /// places them: [`Self::space_entries`], then, when the reference
+    /// placed the space, the extra slots of the entries it upgraded at
+    /// level 1 (see the module docs).
+    fn problem_entries(&self, scope: &str, root: SeId) -> Vec<SeId> {
+        let mut v = self.space_entries(root);
+        if self.planned.iter().any(|p| p == scope) {
+            let upgraded: Vec<SeId> = v
+                .iter()
+                .filter_map(|e| self.relation_others.get(e))
+                .flatten()
+                .copied()
+                .collect();
+            v.extend(upgraded);
+        }
+        v
+    }
+
     /// Whether entry `e` holds a buffer no other may share with.
     pub(super) fn entry_unique(&self, e: SeId) -> bool {
         self.se[e]
@@ -163,7 +189,7 @@ impl MemPlan<'_> {
     /// Lowers the space `scope` rooted at `root` (see the module docs).
     pub fn space_problem(&mut self, scope: &str, root: SeId) -> Option<SpaceProblem> {
         let (align, max_bits) = self.space_info(scope).ok()?;
-        let entries = self.space_entries(root);
+        let entries = self.problem_entries(scope, root);
         let mut p = Problem::new();
         let align_bytes = (align / 8).max(1);
         let mut hulls = Vec::with_capacity(entries.len());
@@ -291,7 +317,12 @@ impl MemPlan<'_> {
                 for (i, &e) in sp.entries.iter().enumerate() {
                     self.se[e].offset = sol.offsets[i] * 8;
                     self.se[e].aligned = sp.problem.buffers[i].size * 8;
-                    self.relation_others.remove(&e);
+                    // The upgrades of a placed space are entries of the
+                    // problem, placed with it; those of a failed attempt
+                    // are stale.
+                    if !placed {
+                        self.relation_others.remove(&e);
+                    }
                 }
                 let tag = format!("in {scope} address space");
                 self.stdout = self
