@@ -350,4 +350,39 @@ mod tests {
         let bad = plan_text("func.func @f(", &PlanRequest::default()).unwrap_err();
         assert!(bad.bad_input);
     }
+
+    /// A space with more entries than the optimal planner lowers keeps the
+    /// reference's placement, and the summary says so.
+    #[test]
+    fn optimal_leaves_a_space_of_more_than_max_entries_to_the_reference() {
+        use crate::passes::plan_memory::optimal::{Planner, MAX_ENTRIES};
+        let n = MAX_ENTRIES + 1;
+        let ty = "memref<64xf32, #hivm.address_space<ub>>";
+        let gm = "memref<64xf32, #hivm.address_space<gm>>";
+        let mut text = format!("func.func @many(%g: {gm}) {{\n");
+        for i in 0..n {
+            text.push_str(&format!(
+                "  %a{i} = memref.alloc() : {ty}\n  hivm.hir.load ins(%g : {gm}) outs(%a{i} : {ty})\n  \
+                 hivm.hir.store ins(%a{i} : {ty}) outs(%g : {gm})\n"
+            ));
+        }
+        text.push_str("  return\n}\n");
+        let req = |planner| PlanRequest {
+            target: None,
+            options: crate::passes::plan_memory::Options {
+                planner,
+                ..Default::default()
+            },
+        };
+        let optimal = plan_text(&text, &req(Planner::Optimal)).unwrap();
+        assert_eq!(
+            optimal.summary,
+            vec![format!(
+                "@many ub: optimal: not tried ({n} entries, more than {MAX_ENTRIES}); bishengir \
+                 196608 bytes; bishengir placement used"
+            )]
+        );
+        let reference = plan_text(&text, &req(Planner::Bishengir)).unwrap();
+        assert_eq!(optimal.text, reference.text);
+    }
 }

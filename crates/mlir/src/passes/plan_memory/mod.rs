@@ -551,6 +551,14 @@ fn summarize_choices(m: &Module, func: OpId, choices: &[SpaceChoice], cx: &mut P
             (None, _) => "bishengir overflows".to_string(),
         };
         let proven = if c.proven_optimal { " (proven)" } else { "" };
+        if let Some(n) = c.too_large {
+            cx.summary.push(format!(
+                "@{name} {}: optimal: not tried ({n} entries, more than {}); {reference}; bishengir placement used",
+                c.scope,
+                optimal::MAX_ENTRIES
+            ));
+            continue;
+        }
         let found = match c.optimal {
             Some(o) => format!("optimal {o} bytes, penalty {}{proven}", c.optimal_penalty),
             // The search ran within the reference's bytes under the

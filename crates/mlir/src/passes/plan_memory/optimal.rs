@@ -36,7 +36,8 @@
 //! bytes) than the reference's placement measured on the same problem. A
 //! space the reference overflows takes any placement found within
 //! capacity. Spaces with more entries than [`MAX_ENTRIES`] are only
-//! rescued, never re-planned. Every placement is checked with
+//! rescued, never re-planned: the reference's placement stands, and the
+//! summary line says so. Every placement is checked with
 //! `tilemem_plan::validate` here, and the rewritten function by
 //! `crate::plan_check` after.
 
@@ -109,6 +110,9 @@ pub struct SpaceChoice {
     pub proven_optimal: bool,
     /// The exact search proved no placement fits the capacity.
     pub proven_infeasible: bool,
+    /// The space has more than [`MAX_ENTRIES`] entries and the reference
+    /// placed it: not re-planned, the reference's placement is used.
+    pub too_large: Option<usize>,
 }
 
 /// A lifetime with "never killed" read as "live at its write".
@@ -277,6 +281,19 @@ impl MemPlan<'_> {
             let placed = self.planned.contains(&scope);
             let size = 1 + self.se[root].children.len();
             if placed && size > MAX_ENTRIES {
+                // The pairwise lowering is quadratic in the entries: the
+                // reference's placement stands, and the summary says so.
+                choices.push(SpaceChoice {
+                    scope: scope.clone(),
+                    bishengir: Some(self.bishengir_bytes(&scope, root)),
+                    bishengir_penalty: None,
+                    optimal: None,
+                    optimal_penalty: 0,
+                    chosen: false,
+                    proven_optimal: false,
+                    proven_infeasible: false,
+                    too_large: Some(size),
+                });
                 continue;
             }
             let Some(mut sp) = self.space_problem(&scope, root) else {
@@ -342,6 +359,7 @@ impl MemPlan<'_> {
                 chosen,
                 proven_optimal: out.as_ref().is_some_and(|o| o.proven_optimal),
                 proven_infeasible: out.as_ref().is_some_and(|o| o.proven_infeasible),
+                too_large: None,
             });
         }
         (choices, all_placed)
