@@ -583,7 +583,7 @@ pub fn run(args: &[String]) -> ExitCode {
                             target: None,
                             options: o.clone(),
                         };
-                        explain_module(m, &req, false)
+                        explain_module(m, &req, false, true)
                             .map(|ex| ex.render_short(&file))
                             .unwrap_or_default()
                     }

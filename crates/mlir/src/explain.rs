@@ -109,15 +109,18 @@ pub fn explain_text(text: &str, req: &PlanRequest, all: bool) -> Result<Explanat
         diagnostics: vec![d],
         bad_input: true,
     })?;
-    explain_module(&module, req, all)
+    explain_module(&module, req, all, false)
 }
 
 /// Explains `original` (a module as read, or as the passes before
-/// PlanMemory left it) planned under `req`; see [`explain_text`].
+/// PlanMemory left it) planned under `req`; see [`explain_text`]. With
+/// `first_remedy`, the search for remedies stops at the first found (the
+/// short form after an overflow shows only that one).
 pub fn explain_module(
     original: &Module,
     req: &PlanRequest,
     all: bool,
+    first_remedy: bool,
 ) -> Result<Explanation, PlanFailure> {
     let mut module = original.clone();
     let chip = with_device_spec(&mut module, req, &mut PassContext::default())?;
@@ -162,7 +165,7 @@ pub fn explain_module(
             let remedies = if fits {
                 Vec::new()
             } else {
-                remedies(&alone, req, facts)
+                remedies(&alone, req, facts, first_remedy)
             };
             spaces.push(SpaceExplain {
                 facts: facts.clone(),
@@ -181,7 +184,12 @@ pub fn explain_module(
 }
 
 /// The remedies of a space that does not fit (see the module docs).
-fn remedies(original: &Module, req: &PlanRequest, facts: &SpaceFacts) -> Vec<Remedy> {
+fn remedies(
+    original: &Module,
+    req: &PlanRequest,
+    facts: &SpaceFacts,
+    first_only: bool,
+) -> Vec<Remedy> {
     let (func, space) = (facts.func, facts.space.as_str());
     let mut out = Vec::new();
     if req.options.planner != Planner::Optimal {
@@ -192,6 +200,9 @@ fn remedies(original: &Module, req: &PlanRequest, facts: &SpaceFacts) -> Vec<Rem
                 change: "use the optimal planner (-hivm-plan-memory=planner=optimal)".into(),
                 bytes_after: b,
             });
+            if first_only {
+                return out;
+            }
         }
     }
     for b in &facts.live {
@@ -213,6 +224,9 @@ fn remedies(original: &Module, req: &PlanRequest, facts: &SpaceFacts) -> Vec<Rem
                 ),
                 bytes_after: after,
             });
+            if first_only {
+                return out;
+            }
         }
     }
     for b in facts.live.iter().take(3) {
@@ -243,6 +257,9 @@ fn remedies(original: &Module, req: &PlanRequest, facts: &SpaceFacts) -> Vec<Rem
                     ),
                     bytes_after: after,
                 });
+                if first_only {
+                    return out;
+                }
                 break;
             }
             n /= 2;
