@@ -412,7 +412,24 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
 }
 
 /// Renders a diagnostic MLIR-style, with the source line and a caret.
-fn render(d: &Diagnostic, file: &str, text: &str) -> String {
+/// `source`: the `file:line:col` the op's `loc(...)` leads to, when the
+/// input carries one; the diagnostic is then located there, as MLIR
+/// reports it, and a note gives its place in the IR.
+fn render(d: &Diagnostic, file: &str, text: &str, source: Option<&str>) -> String {
+    if let Some(at) = source {
+        let note = Diagnostic {
+            severity: tilemem_mlir::ir::Severity::Note,
+            message: "the operation in the IR".to_string(),
+            notes: d.notes.clone(),
+            ..d.clone()
+        };
+        return format!(
+            "{at}: {}: {}\n{}",
+            d.severity,
+            d.message,
+            render(&note, file, text, None)
+        );
+    }
     let mut out = String::new();
     let one = |d: &Diagnostic, out: &mut String| {
         let head = Diagnostic {
@@ -514,7 +531,10 @@ pub fn run(args: &[String]) -> ExitCode {
             allow_unregistered_dialect: opts.allow_unregistered,
             line_offset: chunk.line_offset,
         };
-        // Diagnostics of this chunk, whether reading and the passes succeeded.
+        // Diagnostics of this chunk, whether reading and the passes
+        // succeeded; the source location of each diagnostic, when its
+        // op's loc(...) gives one.
+        let mut sources: Vec<Option<String>> = Vec::new();
         let (diags, output, chunk_bad, chunk_failed) = match parse_module(chunk.text, &popts) {
             Err(d) => {
                 // A PyPTO program or a problem file given to `opt`: say
@@ -603,6 +623,11 @@ pub fn run(args: &[String]) -> ExitCode {
                 if !explanation.is_empty() {
                     explanations.push(explanation);
                 }
+                sources = cx
+                    .diags
+                    .iter()
+                    .map(|d| module.src_file_line(d.loc))
+                    .collect();
                 // A pass that rejects its input (see `PassContext::bad_input`)
                 // makes the run exit 2 like a reading error.
                 (cx.diags, output, !ok && cx.bad_input, !ok)
@@ -614,12 +639,13 @@ pub fn run(args: &[String]) -> ExitCode {
                 Err(d) => vec![d],
             };
             for d in &mismatches {
-                stderr.push_str(&render(d, &file, &text));
+                stderr.push_str(&render(d, &file, &text, None));
             }
             failed |= !mismatches.is_empty();
         } else {
-            for d in &diags {
-                stderr.push_str(&render(d, &file, &text));
+            for (i, d) in diags.iter().enumerate() {
+                let at = sources.get(i).and_then(Option::as_deref);
+                stderr.push_str(&render(d, &file, &text, at));
             }
             for e in explanations.drain(..) {
                 stderr.push_str(&e);
