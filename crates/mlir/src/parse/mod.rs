@@ -295,6 +295,10 @@ impl Parser<'_> {
                 );
             }
             let body = self.m.src_locs.pop().unwrap_or_default();
+            // A location is an attribute too: a reference elsewhere than
+            // after an op (inside another attribute) reads it as before.
+            self.attr_aliases
+                .insert(name.clone(), Attribute::Opaque(format!("loc({body})")));
             let trailing = self.m.block_ops(self.m.body()).next().is_some();
             self.m.loc_aliases.push(crate::ir::LocAlias {
                 name,
