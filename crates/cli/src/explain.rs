@@ -30,7 +30,7 @@ pub struct Args {
     /// Explain every (function, space), not only those that do not fit.
     #[arg(long)]
     pub all: bool,
-    /// Also write the facts as JSON to this file.
+    /// Also write the facts as JSON to this file (PyPTO and MLIR).
     #[arg(long, value_name = "FILE.json")]
     pub report: Option<PathBuf>,
     /// Also draw the memory map of the plan into this file (FILE.html
@@ -55,6 +55,7 @@ pub fn run(args: Args) -> ExitCode {
             &args.chip.planner,
             args.all,
             args.map.as_deref(),
+            args.report.as_deref(),
         );
     }
     let soc = match args.chip.soc() {

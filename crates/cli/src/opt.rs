@@ -38,10 +38,12 @@ fn is_plan_memory(p: &dyn Pass) -> bool {
     matches!(p.name(), "hivm-plan-memory" | "hivm-plan-memory-regbase")
 }
 
-/// Writes the memory map of `placements` to `path` (HTML or SVG by its
-/// extension); `planner` names the planner. A function that overflowed
-/// is drawn beyond its capacity, and the map says so under its title.
-pub fn write_map(
+/// Stages the memory map of `placements` for `path` in `o` (HTML or SVG
+/// by its extension); `planner` names the planner. A function that
+/// overflowed is drawn beyond its capacity, and the map says so under its
+/// title.
+pub fn stage_map(
+    o: &mut Outputs<'_>,
     path: &str,
     file: &str,
     text: &str,
@@ -70,7 +72,6 @@ pub fn write_map(
             over.join("; ")
         )
     });
-    let mut o = Outputs::new();
     match format {
         MapFormat::Html => {
             let doc = crate::map_model::mlir_doc(file, placements, planner, text, note);
@@ -83,7 +84,7 @@ pub fn write_map(
             o.add(path, svg);
         }
     }
-    o.commit().map_err(|e| e.to_string())
+    Ok(())
 }
 
 /// One `memref.alloc`: source position, type text and bytes.
@@ -674,7 +675,16 @@ pub fn run(args: &[String]) -> ExitCode {
         ));
     }
     if let Some(path) = opts.map.as_deref() {
-        if let Err(msg) = write_map(path, &file, &text, &placements, planner_name.as_deref()) {
+        let mut o = Outputs::new();
+        let staged = stage_map(
+            &mut o,
+            path,
+            &file,
+            &text,
+            &placements,
+            planner_name.as_deref(),
+        );
+        if let Err(msg) = staged.and_then(|()| o.commit().map_err(|e| e.to_string())) {
             stderr.push_str(&format!("tilemem opt: {msg}\n"));
         }
     }

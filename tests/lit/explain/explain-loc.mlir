@@ -1,12 +1,26 @@
 // RUN: tilemem explain %s | FileCheck %s
 // RUN: not tilemem opt %s -hacc-append-device-spec=target=Ascend910B1 -hivm-plan-memory 2>&1 >/dev/null | FileCheck %s --check-prefix=OPT
+// RUN: tilemem explain %s --report %t.json > /dev/null
+// RUN: FileCheck %s --input-file=%t.json --check-prefix=JSON
 // When the IR carries source locations (Triton's debug info), explain and
 // the short form after an overflow give the source line each op and
 // allocation comes from: the first file:line:col its loc(...) leads to
 // through #loc aliases, names, call sites (the callee first) and fused
 // locations. The overflow error itself is located where the function's
 // loc(...) leads, as MLIR reports it, with a note at its place in the IR.
+// --report writes the same facts as JSON.
 // UB of Ascend910B1: 196608 bytes.
+// JSON: "chip": "Ascend910B1",
+// JSON: "ub overflow, requires 2097152 bits while 1572864 bits available!
+// JSON: "planner": "bishengir",
+// JSON: "source": "k.py:5:8",
+// JSON: "source": "k.py:6:8",
+// JSON: "lower_bound": 262144,
+// JSON: "op": "hivm.hir.load",
+// JSON-NEXT: "source": "helpers.py:40:4"
+// JSON: "proven_over_capacity": true,
+// JSON: "bytes_after": 196608,
+// JSON-NEXT: "change": "shrink dimension 0 of the allocation at line
 // CHECK: @k/ub: does not fit: planner bishengir overflows, capacity 196608 bytes (Ascend910B1)
 // CHECK-NEXT: peak: {{.*}}explain-loc.mlir:[[@LINE+21]]:5 (hivm.hir.load)  (at helpers.py:40:4)
 // CHECK-NEXT: live at the peak: 2 allocations, 262144 bytes
