@@ -674,7 +674,10 @@ pub fn run(args: &[String]) -> ExitCode {
             padded.len()
         ));
     }
-    if let Some(path) = opts.map.as_deref() {
+    // The map is written whether or not everything fits (it shows the
+    // overflow), but not for input the passes reject (exit 2: nothing is
+    // written).
+    if let Some(path) = opts.map.as_deref().filter(|_| !bad_input) {
         let mut o = Outputs::new();
         let staged = stage_map(
             &mut o,
