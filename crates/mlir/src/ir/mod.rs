@@ -11,6 +11,7 @@ mod ids;
 mod location;
 mod module;
 pub mod ods;
+mod src_loc;
 #[rustfmt::skip]
 mod ods_table;
 mod ods_traits;
@@ -22,10 +23,11 @@ pub use attr::{Attribute, NamedAttrs};
 pub use ids::{BlockId, OpId, RegionId, ValueId};
 pub use location::{Diagnostic, Location, Severity};
 pub use module::{
-    BlockData, BlockOps, InsertPoint, LocAlias, Module, OpData, OpSpec, Piece, RegionData, Syntax,
-    Use, ValueData, ValueDef,
+    BlockData, BlockOps, InsertPoint, Module, OpData, OpSpec, Piece, RegionData, Syntax, Use,
+    ValueData, ValueDef,
 };
 pub use ops::{ForParts, Ofr, SliceParts};
+pub use src_loc::LocAlias;
 pub use types::{
     identity_strides, is_dynamic, FloatKind, FunctionType, Layout, MemRefType, Signedness, Type,
     VectorType, DYNAMIC,

@@ -552,10 +552,13 @@ fn summarize_choices(m: &Module, func: OpId, choices: &[SpaceChoice], cx: &mut P
         };
         let proven = if c.proven_optimal { " (proven)" } else { "" };
         if let Some(n) = c.too_large {
+            let (limit, used) = match c.bishengir {
+                Some(_) => (optimal::MAX_ENTRIES, "bishengir placement used"),
+                None => (optimal::MAX_RESCUE_ENTRIES, "nothing placed"),
+            };
             cx.summary.push(format!(
-                "@{name} {}: optimal: not tried ({n} entries, more than {}); {reference}; bishengir placement used",
-                c.scope,
-                optimal::MAX_ENTRIES
+                "@{name} {}: optimal: not tried ({n} entries, more than {limit}); {reference}; {used}",
+                c.scope
             ));
             continue;
         }

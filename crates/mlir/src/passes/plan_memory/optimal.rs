@@ -36,8 +36,9 @@
 //! bytes) than the reference's placement measured on the same problem. A
 //! space the reference overflows takes any placement found within
 //! capacity. Spaces with more entries than [`MAX_ENTRIES`] are only
-//! rescued, never re-planned: the reference's placement stands, and the
-//! summary line says so. Every placement is checked with
+//! rescued (up to [`MAX_RESCUE_ENTRIES`]), never re-planned: the
+//! reference's placement (or overflow) stands, and the summary line says
+//! so. Every placement is checked with
 //! `tilemem_plan::validate` here, and the rewritten function by
 //! `crate::plan_check` after.
 
@@ -58,6 +59,10 @@ const TIME_LIMIT: Duration = Duration::from_secs(10);
 /// Spaces with more storage entries are re-planned only when the
 /// reference allocator overflows them (the pairwise lowering is quadratic).
 pub const MAX_ENTRIES: usize = 2_000;
+/// Spaces the reference allocator overflows are re-planned up to this
+/// many entries (the lowering's pairs, at most about 8 million, bound its
+/// time and memory); a larger one keeps the reference's error.
+pub const MAX_RESCUE_ENTRIES: usize = 4_000;
 
 /// Which allocator places a function's local memory.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -110,8 +115,10 @@ pub struct SpaceChoice {
     pub proven_optimal: bool,
     /// The exact search proved no placement fits the capacity.
     pub proven_infeasible: bool,
-    /// The space has more than [`MAX_ENTRIES`] entries and the reference
-    /// placed it: not re-planned, the reference's placement is used.
+    /// The space has more entries than the optimal planner lowers
+    /// ([`MAX_ENTRIES`] when the reference placed it, else
+    /// [`MAX_RESCUE_ENTRIES`]): not re-planned, the reference's placement
+    /// (or its overflow) stands.
     pub too_large: Option<usize>,
 }
 
@@ -280,12 +287,19 @@ impl MemPlan<'_> {
         for (scope, root) in self.roots.clone() {
             let placed = self.planned.contains(&scope);
             let size = 1 + self.se[root].children.len();
-            if placed && size > MAX_ENTRIES {
+            let limit = if placed {
+                MAX_ENTRIES
+            } else {
+                MAX_RESCUE_ENTRIES
+            };
+            if size > limit {
                 // The pairwise lowering is quadratic in the entries: the
-                // reference's placement stands, and the summary says so.
+                // reference's placement (or its overflow) stands, and the
+                // summary says so.
+                all_placed &= placed;
                 choices.push(SpaceChoice {
                     scope: scope.clone(),
-                    bishengir: Some(self.bishengir_bytes(&scope, root)),
+                    bishengir: placed.then(|| self.bishengir_bytes(&scope, root)),
                     bishengir_penalty: None,
                     optimal: None,
                     optimal_penalty: 0,
