@@ -11,7 +11,8 @@
 //! For HIVM MLIR (`opt` with a plan-memory pass) the same line per
 //! (function, space) that fits: `[summary] FUNC/SPACE: USED / CAPACITY
 //! bytes (P %), lower bound LB, allocations N -> M buffers, planner NAME`,
-//! `N` the allocations, `M` the distinct addresses their slots were given.
+//! `N` the allocations (`N (S slots)` when multi-buffers add slots), `M`
+//! the distinct addresses their slots were given.
 
 use tilemem_mlir::passes::plan_memory::map::SpacePlacement;
 use tilemem_pto::report::SpaceSummary;
@@ -66,15 +67,21 @@ pub fn mlir_lines(spaces: &[SpacePlacement], planner: &str) -> Vec<String> {
             let mut addresses: Vec<u64> = s.buffers.iter().map(|b| b.offset).collect();
             addresses.sort_unstable();
             addresses.dedup();
+            // Multi-buffer slots are placed one by one.
+            let slots = s.buffers.len() + s.buffers.iter().map(|b| b.shares_with.len()).sum::<usize>();
+            let allocations = if slots > allocs.len() {
+                format!("{} ({slots} slots)", allocs.len())
+            } else {
+                allocs.len().to_string()
+            };
             format!(
-                "[summary] {}/{}: {} / {} bytes ({}), lower bound {}, allocations {} -> {} buffers, planner {planner}",
+                "[summary] {}/{}: {} / {} bytes ({}), lower bound {}, allocations {allocations} -> {} buffers, planner {planner}",
                 s.function,
                 s.space,
                 s.used,
                 s.capacity,
                 percent(s.used, s.capacity),
                 s.lower_bound,
-                allocs.len(),
                 addresses.len(),
             )
         })

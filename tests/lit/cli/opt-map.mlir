@@ -2,6 +2,7 @@
 // RUN: FileCheck %s --input-file=%t.html --check-prefix=HTML
 // RUN: tilemem opt %s -split-input-file -hacc-append-device-spec=target=Ascend910B1 -hivm-plan-memory -quiet --map %t.svg -o /dev/null
 // RUN: FileCheck %s --input-file=%t.svg --check-prefix=SVG
+// RUN: tilemem opt %s -split-input-file -hacc-append-device-spec=target=Ascend910B1 -hivm-plan-memory -o /dev/null 2>&1 | FileCheck %s --check-prefix=SUM
 // RUN: not tilemem opt %s -hivm-plan-memory -map=%t.txt 2>&1 | FileCheck %s --check-prefix=BADEXT
 // RUN: not tilemem opt %s -hivm-align-alloc-size -map=%t.none.html 2>&1 | FileCheck %s --check-prefix=NOPLAN
 // -map=FILE.html|svg (or --map FILE) draws what -hivm-plan-memory placed,
@@ -13,8 +14,8 @@
 
 // HTML: "title":"{{.*}}opt-map.mlir","note":null
 // HTML: "planner":"bishengir","lanes":[{"function":"two","space":"ub","capacity":196608,"used":131072,"lower_bound":65536
-// HTML-SAME: "rects":[{"name":"%alloc","group":"%alloc","start":0,"end":65536,"t0":{{[0-9]+}},"t1":{{[0-9]+}},"line":[[@LINE+13]]
-// HTML-SAME: {"name":"%alloc_0","group":"%alloc_0","start":65536,"end":131072,"t0":{{[0-9]+}},"t1":{{[0-9]+}},"line":[[@LINE+15]]
+// HTML-SAME: "rects":[{"name":"%alloc","group":"%alloc","start":0,"end":65536,"t0":{{[0-9]+}},"t1":{{[0-9]+}},"line":[[@LINE+16]]
+// HTML-SAME: {"name":"%alloc_0","group":"%alloc_0","start":65536,"end":131072,"t0":{{[0-9]+}},"t1":{{[0-9]+}},"line":[[@LINE+18]]
 // HTML: {"function":"db","space":"ub","capacity":196608
 // HTML-SAME: "name":"%alloc [slot 1/2]"
 // HTML-SAME: "name":"%alloc [slot 2/2]"
@@ -23,6 +24,9 @@
 // SVG: 2 buffers, 128 KiB used of 192 KiB (66.7 %), lower bound 64 KiB
 // SVG: db / ub ({{.*}}opt-map.mlir)
 // SVG: </svg>
+// The summary line of each space (a double buffer's slots counted).
+// SUM: [summary] two/ub: 131072 / 196608 bytes (66.7 %), lower bound 65536, allocations 2 -> 2 buffers, planner bishengir
+// SUM-NEXT: [summary] db/ub: 32768 / 196608 bytes (16.7 %), lower bound 32768, allocations 1 (2 slots) -> 2 buffers, planner bishengir
 // BADEXT: tilemem opt: --map {{.*}}.txt: name a file ending in .html (interactive) or .svg (static)
 // NOPLAN: tilemem opt: -map={{.*}}none.html draws the plan of -hivm-plan-memory or -hivm-plan-memory-regbase: add one of them
 func.func @two(%g: memref<32768xf16, #hivm.address_space<gm>>) {
