@@ -66,6 +66,7 @@ pub fn plan_doc(
         .collect();
     MapDoc {
         title: title.to_string(),
+        noun: "tile".to_string(),
         note,
         source: source.lines().map(str::to_string).collect(),
         views,
@@ -274,6 +275,7 @@ pub fn solve_doc(title: &str, problem: &Problem, solution: &Solution, solver: &s
         .collect();
     MapDoc {
         title: title.to_string(),
+        noun: "buffer".to_string(),
         note: None,
         source: Vec::new(),
         views: vec![View {
@@ -524,6 +526,7 @@ pub fn mlir_doc(
         .collect();
     MapDoc {
         title: title.to_string(),
+        noun: "buffer".to_string(),
         note,
         source: source.lines().map(str::to_string).collect(),
         views: vec![View {
