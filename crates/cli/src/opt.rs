@@ -688,7 +688,9 @@ pub fn run(args: &[String]) -> ExitCode {
             planner_name.as_deref(),
         );
         if let Err(msg) = staged.and_then(|()| o.commit().map_err(|e| e.to_string())) {
+            // An output that cannot be written: exit 2.
             stderr.push_str(&format!("tilemem opt: {msg}\n"));
+            bad_input = true;
         }
     }
     eprint!("{debug}{stderr}");
