@@ -101,6 +101,7 @@ pub fn run(
     if let Some(path) = map {
         let mut cx = PassContext {
             placements: Some(Vec::new()),
+            placements_beyond_capacity: true,
             ..PassContext::default()
         };
         // Planned as `opt` plans it; an overflow still leaves placements.

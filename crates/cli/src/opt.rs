@@ -556,6 +556,7 @@ pub fn run(args: &[String]) -> ExitCode {
                 let explained = !opts.quiet && !opts.verify;
                 if plans && (opts.map.is_some() || explained) {
                     cx.placements = Some(Vec::new());
+                    cx.placements_beyond_capacity = opts.map.is_some();
                 }
                 // The module as the plan-memory pass received it: what an
                 // overflow's explanation re-plans.

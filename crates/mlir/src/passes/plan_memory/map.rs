@@ -5,8 +5,9 @@
 //! axis).
 //!
 //! Recorded by the pass itself when `PassContext::placements` is set, so
-//! what is drawn is what was planned. A function that overflows is
-//! planned again with every capacity doubled until it fits (at most 64
+//! what is drawn is what was planned. With
+//! `PassContext::placements_beyond_capacity`, a function that overflows
+//! is planned again with every capacity doubled until it fits (at most 64
 //! times the real one) and drawn against the real capacity, the overflow
 //! visible; [`SpacePlacement::drawn_capacity`] says so.
 

@@ -527,7 +527,8 @@ fn plan_func(
                 let (json, file) = plan.display_json(Some(&msg));
                 write_display(&json, &file, cx);
             }
-            if cx.placements.is_some() && opts.mode == Mode::Local {
+            if cx.placements.is_some() && cx.placements_beyond_capacity && opts.mode == Mode::Local
+            {
                 let drawn = map::beyond_capacity(m, func, opts, variant, caller, cv_allowed, specs);
                 if let Some(p) = cx.placements.as_mut() {
                     p.extend(drawn);
@@ -741,11 +742,13 @@ pub fn run(
                 // The reference stops here. The memory map still shows the
                 // functions after this one: planned for it alone, nothing
                 // else of theirs reported.
-                if let Some(mut p) = cx.placements.take() {
+                let map = cx.placements_beyond_capacity;
+                if let Some(mut p) = cx.placements.take_if(|_| map) {
                     let rest = funcs.iter().skip_while(|&&g| g != f).skip(1);
                     for &g in rest {
                         let mut aside = PassContext {
                             placements: Some(Vec::new()),
+                            placements_beyond_capacity: true,
                             ..PassContext::default()
                         };
                         let _ = plan_func(m, g, opts, variant, &vf, &cv_allowed, &mut aside);
