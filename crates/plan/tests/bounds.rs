@@ -2,8 +2,8 @@
 //! a bound may never exceed the lowest height of any placement.
 
 use proptest::prelude::*;
-use tilemem_plan::bound::{grain, refuted_bound};
-use tilemem_plan::{lower_bound, Budget, Buffer, Problem};
+use tilemem_plan::bound::{best_bound, grain, refuted_bound, Rule};
+use tilemem_plan::{lower_bound, Budget, Buffer, BufferId, Problem};
 
 /// A refutation budget of `nodes` units of work and no time limit.
 fn work(nodes: u64) -> Budget {
@@ -12,7 +12,8 @@ fn work(nodes: u64) -> Budget {
         .with_time_limit(None)
 }
 
-/// Lowest aligned offset where `b` clashes with no placed co-live buffer.
+/// Lowest aligned offset where `b` clashes with no placed buffer it must
+/// stay apart from (co-live or in a hard conflict).
 fn lowest_fit(p: &Problem, placed: &[(usize, u64)], i: usize) -> u64 {
     let b = &p.buffers[i];
     let a = b.align.max(1);
@@ -20,7 +21,14 @@ fn lowest_fit(p: &Problem, placed: &[(usize, u64)], i: usize) -> u64 {
     loop {
         let clash = placed.iter().find(|&&(j, oj)| {
             let c = &p.buffers[j];
-            b.size > 0 && c.size > 0 && b.lifetime_overlaps(c) && o < oj + c.size && oj < o + b.size
+            let conflict = p.conflicts.iter().any(|&(x, y)| {
+                (x.index(), y.index()) == (i, j) || (x.index(), y.index()) == (j, i)
+            });
+            b.size > 0
+                && c.size > 0
+                && (b.lifetime_overlaps(c) || conflict)
+                && o < oj + c.size
+                && oj < o + b.size
         });
         match clash {
             Some(&(j, oj)) => o = (oj + p.buffers[j].size).div_ceil(a) * a,
@@ -83,6 +91,9 @@ proptest! {
     fn bounds_never_pass_the_optimum(p in problems()) {
         let opt = brute_force(&p);
         prop_assert!(lower_bound(&p) <= opt, "co-live {} > optimum {opt}", lower_bound(&p));
+        let best = best_bound(&p);
+        prop_assert!(best.value <= opt, "{best} = {} > optimum {opt}", best.value);
+        prop_assert!(best.value >= lower_bound(&p));
         prop_assert_eq!(opt % grain(&p), 0, "optimum off the grain");
         let r = refuted_bound(&p, None, &work(200_000));
         prop_assert!(r.bound <= opt, "refuted {} > optimum {opt}", r.bound);
@@ -94,6 +105,45 @@ proptest! {
         let capped = refuted_bound(&p, Some(opt), &work(200_000));
         prop_assert_eq!(capped.bound, opt);
     }
+
+    /// With hard conflict pairs (between any two buffers, co-live or not)
+    /// the best bound, conflict cliques included, stays at or below the
+    /// optimum.
+    #[test]
+    fn the_best_bound_never_passes_the_optimum_with_conflicts(
+        p in problems(),
+        pairs in prop::collection::vec((0u32..6, 0u32..6), 0..5),
+    ) {
+        let mut p = p;
+        let n = p.len() as u32;
+        for (a, b) in pairs {
+            if a % n != b % n {
+                p.conflicts.push((BufferId(a % n), BufferId(b % n)));
+            }
+        }
+        let opt = brute_force(&p);
+        let best = best_bound(&p);
+        prop_assert!(best.value <= opt, "{best} = {} > optimum {opt}", best.value);
+        prop_assert!(best.value >= lower_bound(&p));
+    }
+}
+
+/// The constructed case of `refutation_raises_the_co_live_bound` needs no
+/// search for the best bound: the three buffers live at instant 1 stack
+/// no lower than 9 under their alignments, where the co-live peak says 7.
+#[test]
+fn the_aligned_stack_is_strictly_better_than_co_live() {
+    let mut p = Problem::new();
+    p.push(Buffer::new(2, 0, 2).with_align(4));
+    p.push(Buffer::new(2, 0, 2).with_align(4));
+    p.push(Buffer::new(3, 1, 3));
+    // A 1-byte buffer aligned to 1 elsewhere keeps the co-live bound
+    // from rounding anything.
+    p.push(Buffer::new(1, 5, 6));
+    let best = best_bound(&p);
+    assert_eq!((lower_bound(&p), best.value, brute_force(&p)), (7, 9, 9));
+    assert_eq!(best.rule, Rule::AlignedStack);
+    assert_eq!(best.window, Some((1, 2)));
 }
 
 /// A problem whose optimum is above its co-live bound: two 2-byte buffers
