@@ -16,7 +16,7 @@ pub mod refute;
 pub mod rules;
 
 pub use grain::grain;
-pub use refute::{refuted_bound, Refutation};
+pub use refute::{refuted_bound, refuted_bound_from, Refutation};
 pub use rules::{best_bound, Bound, Rule};
 
 /// The classic bound: the largest total size of buffers live at one instant,
