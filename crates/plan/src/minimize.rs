@@ -5,19 +5,20 @@
 //! under a budget; [`minimize`] drives them to the smallest height:
 //!
 //! 1. **Upper bound**: a solve for the lowest placement (within the
-//!    problem's capacity, if it has one) gives the first height `hi`.
+//!    problem's capacity, if it has one; two thirds of the budget) gives
+//!    the first height `hi`.
 //! 2. **Lower bound**: the [`best_bound`] of the problem, raised by
 //!    refuting heights on time windows
 //!    ([`refuted_bound_from`]), gives `lo`.
-//! 3. **Targets**: while `lo < hi`, a target `T` on the
+//! 3. **Targets**: while `lo < hi`, a capacity `T` on the
 //!    [`grain`](crate::bound::grain()) (every height is a multiple of it)
-//!    between them is solved as a capacity, stopping at the first
-//!    placement that fits. A placement lowers `hi` to its height; a proof
-//!    that none fits raises `lo` to `T` plus one grain; an attempt cut by
-//!    its budget proves nothing, and the next targets lie above it. The
-//!    first target is midway (bisection), later ones midway in what is
-//!    left, so the last one is always `hi` minus one grain, whose
-//!    refutation proves `hi` minimal.
+//!    is solved, for the lowest placement within it. A placement lowers
+//!    `hi` to its height; a proof that none fits raises `lo` to `T` plus
+//!    one grain; an attempt cut by its budget proves nothing. The first
+//!    target is `hi` minus one grain, whose refutation proves `hi`
+//!    minimal; once a target is left undecided, the next lie below it,
+//!    bisecting down towards `lo` (lower capacities are easier to
+//!    refute, and a refutation raises the floor).
 //!
 //! The budget (time and work) is the whole run's: each step gets a share
 //! of what is left. With only a work limit the result is the same on
@@ -167,10 +168,13 @@ pub fn minimize(
     };
     let g = grain(problem);
     let mut bound = best_bound(problem);
-    // 1. The first placement: the solver's own lowest within half.
+    // 1. The first placement: the solver's own lowest (an anytime search
+    // that bisects by itself) within two thirds.
     let budget = &budget.with_objective(Objective::PeakThenPenalty);
     let first_budget = left
-        .share(budget, 2)
+        .share(budget, 3)
+        .map(|b| b.with_time_limit(b.time_limit.map(|t| t * 2)))
+        .map(|b| b.with_node_limit(b.node_limit.map(|n| n.saturating_mul(2))))
         .unwrap_or(budget.with_node_limit(Some(0)))
         .with_goal(Goal::Lowest);
     let mut best = solve(problem, kind, &first_budget)?;
@@ -204,16 +208,27 @@ pub fn minimize(
                 }
             }
         }
-        // 3. Targets between the floor and the best height.
+        // 3. Targets between the floor and the best height: just below
+        // the height first (a placement there lowers it, a refutation
+        // proves it minimal), then, below the lowest target left
+        // undecided, midway down to the floor (a refutation there raises
+        // the floor).
         let mut undecided: Option<u64> = None;
         while lo < best.height {
-            let floor = undecided.map_or(lo, |u| lo.max(u + g));
             // The highest target below the best height, on the grain.
             let top = (best.height - 1) / g * g;
-            if top < floor {
+            let target = match undecided {
+                Some(u) if u <= top => {
+                    let Some(below) = u.checked_sub(g).filter(|&b| b >= lo) else {
+                        break;
+                    };
+                    round_to_grain(lo + (below - lo) / 2, g).min(below)
+                }
+                _ => top,
+            };
+            if target < lo {
                 break;
             }
-            let target = round_to_grain(floor + (top - floor) / 2, g).min(top);
             let Some(b) = left.share(budget, 3) else {
                 out_of_budget = true;
                 break;
@@ -240,7 +255,7 @@ pub fn minimize(
                 }
                 Verdict::Undecided => {
                     out_of_budget |= out.cut_short;
-                    undecided = Some(target);
+                    undecided = Some(undecided.map_or(target, |u| u.min(target)));
                 }
             }
         }

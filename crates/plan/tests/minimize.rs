@@ -6,7 +6,7 @@ mod common;
 
 use common::{brute_force, problems};
 use proptest::prelude::*;
-use tilemem_plan::gen::cut_packing;
+use tilemem_plan::gen::{cut_packing, sliced, Pick};
 use tilemem_plan::minimize::{minimize, Minimum, Verdict};
 use tilemem_plan::{validate, Budget, Buffer, Problem, SolverKind};
 
@@ -107,4 +107,28 @@ fn no_work_gives_a_valid_unproven_placement() {
     let m = minimize(&p, SolverKind::Auto, &work(0)).unwrap();
     check(&p, &m);
     assert!(m.steps.is_empty());
+}
+
+/// Generated problems with holes (pieces dropped from a cut rectangle,
+/// so the bound may be below the optimum) under a modest work budget:
+/// the first placement is not proven, and targets below it are tried
+/// (seed 22: the target one grain below the first height is placed
+/// 6 grains lower); every result is valid and never below the floor.
+#[test]
+fn targets_below_the_first_height_lower_it() {
+    let mut placed = 0;
+    for seed in 20..24 {
+        let mut p = sliced(seed, 150, 10, Pick::Mixed, 256, 256, 1);
+        p.capacity = None;
+        let m = minimize(&p, SolverKind::Exact, &work(100_000)).unwrap();
+        let h = check(&p, &m);
+        assert!(h <= m.first_height);
+        for s in &m.steps {
+            if let Verdict::Placed(x) = s.verdict {
+                assert!(x < m.first_height);
+                placed += 1;
+            }
+        }
+    }
+    assert!(placed > 0);
 }
