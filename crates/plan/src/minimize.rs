@@ -278,6 +278,9 @@ pub fn minimize(
     } else {
         lo
     };
+    if best.solution.is_none() && problem.capacity.is_some_and(|c| lo > c) {
+        best.proven_infeasible = true;
+    }
     // Height first: the minimum height with the least penalty the last
     // solve found; optimal only when no penalty is left to lower.
     best.proven_optimal = proven && best.penalty == 0;

@@ -92,6 +92,11 @@ fn a_capacity_below_the_optimum_has_no_minimum() {
     let m = minimize(&p, SolverKind::Auto, &work(100_000)).unwrap();
     assert!(m.outcome.solution.is_none());
     assert!(m.outcome.proven_infeasible);
+    // A greedy proves nothing, but the aligned-stack bound (9) does.
+    let m = minimize(&p, SolverKind::FirstFit, &work(100_000)).unwrap();
+    assert!(m.outcome.solution.is_none());
+    assert!(m.outcome.proven_infeasible);
+    assert_eq!(m.outcome.lower_bound, 9);
     p.capacity = Some(9);
     let m = minimize(&p, SolverKind::Auto, &work(100_000)).unwrap();
     assert_eq!(check(&p, &m), 9);
