@@ -339,7 +339,7 @@ mod tests {
         let mut rng = crate::gen::Rng(7);
         for round in 0..40 {
             // Every fourth round crowded: thousands of ranges, many sets.
-            let n = 20 + rng.below(if round % 4 == 3 { 2000 } else { 200 }) as usize;
+            let n = 20 + rng.below(if round % 4 == 3 { 1000 } else { 200 }) as usize;
             let bufs: Vec<(u64, u64, u64, u64)> = (0..n)
                 .map(|_| {
                     let l = rng.below(100);
