@@ -236,7 +236,12 @@ fn timings_name_every_phase_on_stderr_only() {
     let out = d.join("out.csv");
     let run = |timings: bool| {
         let mut c = Command::new(env!("CARGO_BIN_EXE_tilemem"));
-        c.args(["solve", input.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+        c.args([
+            "solve",
+            input.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ]);
         if timings {
             c.arg("--timings");
         }
@@ -257,6 +262,10 @@ fn timings_name_every_phase_on_stderr_only() {
         .split([',', ';'])
         .map(|p| p.split_whitespace().next().unwrap_or(""))
         .collect();
-    assert_eq!(phases, ["read", "solve", "validate", "write", "total"], "{line}");
+    assert_eq!(
+        phases,
+        ["read", "solve", "validate", "write", "total"],
+        "{line}"
+    );
     assert!(!String::from_utf8_lossy(&without.stderr).contains("timings"));
 }
