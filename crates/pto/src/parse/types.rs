@@ -1,7 +1,10 @@
 //! Type annotations: `pl.Tensor`, `pl.Tile` with MemRef, space and view,
 //! `pl.Scalar`, `pl.Ptr`, `pl.Tuple`.
 
-use crate::ir::{DType, Expr, MemBase, MemRef, MemRefParts, MemSpace, TensorType, TileType, Type};
+use crate::diag::ParseError;
+use crate::ir::{
+    DType, Expr, MemBase, MemRef, MemRefParts, MemSpace, TensorType, TileType, Type, PYPTO_DTYPES,
+};
 
 use super::lexer::{Tok, Token};
 use super::{is_keyword, Parser, R};
@@ -206,6 +209,14 @@ impl<'s> Parser<'s> {
     pub(super) fn dtype(&mut self) -> R<DType> {
         match self.peek_pl()? {
             Some(name) if name.chars().next().is_some_and(|c| c.is_ascii_uppercase()) => {
+                if !DType::is_pypto_name(name) {
+                    // Underline `pl.NAME`.
+                    let t = Token {
+                        end: self.peek_n(2)?.end,
+                        ..self.peek()?
+                    };
+                    return Err(self.unknown_dtype(t, name));
+                }
                 for _ in 0..3 {
                     self.bump()?;
                 }
@@ -216,6 +227,17 @@ impl<'s> Parser<'s> {
                 Err(self.expected(t, "a dtype such as `pl.FP32`"))
             }
         }
+    }
+
+    /// "unknown dtype `pl.NAME`" at `t`, with the closest of PyPTO's.
+    pub(super) fn unknown_dtype(&self, t: Token, name: &str) -> Box<ParseError> {
+        let hint = crate::diag::closest(name, PYPTO_DTYPES.iter().copied())
+            .map_or(String::new(), |c| format!("did you mean `pl.{c}`? "));
+        self.err(
+            t,
+            format!("unknown dtype `pl.{name}`"),
+            &format!("{hint}PyPTO's dtypes are {}", PYPTO_DTYPES.join(", ")),
+        )
     }
 
     /// `pl.MemRef(base[, offset[, size]][, slots=N])[k]`.
