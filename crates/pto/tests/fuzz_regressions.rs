@@ -364,6 +364,18 @@ fn plan_checked(src: &str, planner: PlannerMode, target: &str) -> Option<String>
 const PLANNERS: [PlannerMode; 3] = [PlannerMode::Pypto, PlannerMode::DsaRp, PlannerMode::Optimal];
 const TARGETS: [&str; 4] = ["910b", "950", "310b", "none"];
 
+/// Plans `src` under every planner and target with [`plan_checked`];
+/// how many of them planned it.
+fn plan_everywhere(src: &str) -> usize {
+    let mut planned = 0;
+    for target in TARGETS {
+        for planner in PLANNERS {
+            planned += usize::from(plan_checked(src, planner, target).is_some());
+        }
+    }
+    planned
+}
+
 /// fuzz finding `plan-optimal-report-overlap`: a loop carrying a value
 /// through an `if` (one branch yields, the other does not): the optimal
 /// planner's report placed two co-live tiles at one address (its model and
@@ -490,13 +502,7 @@ fn a_loop_body_name_read_after_the_loop_is_a_reader_error() {
     // Read through its result instead, the program plans under every
     // planner and target.
     let fixed = src.replace("pl.tile.add(w, t)", "pl.tile.add(w, nxt)");
-    let mut planned = 0;
-    for target in TARGETS {
-        for planner in PLANNERS {
-            planned += usize::from(plan_checked(&fixed, planner, target).is_some());
-        }
-    }
-    assert!(planned > 0);
+    assert!(plan_everywhere(&fixed) > 0);
 }
 
 /// What to read instead is the block's result when the name is yielded
@@ -581,11 +587,7 @@ fn an_if_branch_name_read_after_the_if_is_a_reader_error() {
         assert_eq!((m.as_str(), h.as_str()), (message, help), "{after}");
     }
     let ok = src("z: T8 = pl.tile.exp(r)");
-    for target in TARGETS {
-        for planner in PLANNERS {
-            plan_checked(&ok, planner, target);
-        }
-    }
+    assert!(plan_everywhere(&ok) > 0);
     // A name of the then branch is not visible in the else branch either.
     let sibling = src("z: T8 = pl.tile.exp(r)").replace("pl.tile.add(a, a)", "pl.tile.add(a, b)");
     assert_eq!(
@@ -633,11 +635,7 @@ fn a_nested_loop_name_is_out_of_scope_after_the_outer_loop() {
         )
     );
     let ok = src.replace("pl.tile.add(nxt, f)", "pl.tile.add(nxt, a)");
-    for target in TARGETS {
-        for planner in PLANNERS {
-            plan_checked(&ok, planner, target);
-        }
-    }
+    assert!(plan_everywhere(&ok) > 0);
 }
 
 /// A body name that shadows an outer one ends with the body: after the
@@ -684,11 +682,7 @@ fn a_shadowing_body_name_gives_way_to_the_outer_one_after_the_loop() {
         panic!("an assignment")
     };
     assert_eq!(f.pos_of(def).line, 9);
-    for target in TARGETS {
-        for planner in PLANNERS {
-            plan_checked(&src, planner, target);
-        }
-    }
+    assert!(plan_everywhere(&src) > 0);
 }
 
 /// A `with` block is no scope: its names stay visible after it.
