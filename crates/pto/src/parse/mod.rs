@@ -10,10 +10,10 @@
 //! [`VarDef::Free`](crate::ir::VarDef::Free) variable; a name whose loop
 //! body or `if` branch has ended is an error naming the block's result to
 //! read instead; any other undefined name is an error naming the closest
-//! defined one), and reports the first error with its line, column and what was expected. A
-//! program read whole is then checked for consistency (module
-//! `consistency`: unique function names; MemRefs that agree with their
-//! allocations). It never
+//! defined one), and reports the first error with its line, column and
+//! what was expected. A program read whole is then checked for consistency
+//! (module `consistency`: unique function names; MemRefs that agree with
+//! their allocations). It never
 //! panics: deep nesting and oversized input are errors too.
 
 mod consistency;
