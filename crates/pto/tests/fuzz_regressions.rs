@@ -699,3 +699,52 @@ fn a_with_block_name_stays_visible_after_the_block() {
     );
     tilemem_pto::parse::parse(&src).expect("reads");
 }
+
+/// Found as `plan-expression-as-type-drops-alloc` (the `plan` run after
+/// the scope fix): an annotation that is an expression (`-pl.Tile[...]`)
+/// was read as an opaque type, so the tile it spells and the allocation its
+/// MemRef names went unseen; the alloc clean-up dropped the allocation and
+/// the planned output named an undefined `mem_vec_1`. An annotation is a
+/// name, a dotted name or one subscripted, as PyPTO's parser resolves
+/// them: anything else is a reader error at the annotation.
+#[test]
+fn an_expression_as_a_type_is_a_reader_error() {
+    let tile = "pl.Tile[[8, 8], pl.FP32, pl.MemRef(mem_vec_1, 0, 256), pl.Mem.Vec]";
+    let src = |annotation: &str| {
+        program(
+            "InCore",
+            SIG,
+            &[
+                "mem_vec_1: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 256)",
+                &format!("b: {annotation} = pl.tile.create([8, 8], dtype=pl.FP32, target_memory=pl.Mem.Vec)"),
+                "r: pl.Tensor[[8, 8], pl.FP32] = pl.tile.store(b, [0, 0], y)",
+                "return r",
+            ],
+        )
+    };
+    plan_and_reread(&src(tile));
+    // In parentheses it is the same type, as in Python.
+    let mut p = tilemem_pto::parse::parse(&src(&format!("({tile})"))).unwrap();
+    let q = tilemem_pto::parse::parse(&src(tile)).unwrap();
+    assert_eq!(p.functions[0].vars, q.functions[0].vars);
+    let mut ctx = PassContext::new(Soc::from_name("910b").unwrap(), PlannerMode::Pypto);
+    run_pipeline(&mut p, &mut ctx, &PassId::ALL).expect("plans");
+    let help = "write the type alone: `pl.Tile[...]`, `pl.Tensor[...]`, `pl.Scalar[...]`, \
+                `pl.Ptr`, `pl.Tuple[...]`, ...";
+    for (annotation, col) in [
+        (format!("-{tile}"), 12),
+        (format!("(-{tile})"), 13),
+        ("tuple(x)".to_string(), 12),
+        ("7".to_string(), 12),
+    ] {
+        let (m, h) = read_error_and_help(&src(&annotation));
+        assert_eq!(
+            (m.as_str(), h.as_str()),
+            (
+                format!("9:{col}: an annotation is a type, not an expression").as_str(),
+                help
+            ),
+            "{annotation}"
+        );
+    }
+}

@@ -44,6 +44,13 @@ impl<'s> Parser<'s> {
     }
 
     pub(super) fn ty_inner(&mut self) -> R<Type> {
+        // `(T)` is `T`, as in Python.
+        if self.peek_is_op("(")? {
+            self.bump()?;
+            let t = self.ty()?;
+            self.expect_op(")", "`)` after the type")?;
+            return Ok(t);
+        }
         let head = self.peek_pl()?;
         match head {
             Some(k @ ("Tensor" | "Tile")) => {
@@ -202,7 +209,23 @@ impl<'s> Parser<'s> {
                     ),
                 ))
             }
-            _ => Ok(Type::Other(Box::new(self.expr()?))),
+            _ => {
+                let start = self.peek()?;
+                let e = self.expr()?;
+                if !is_type_shaped(&e) {
+                    let t = Token {
+                        end: self.last_end,
+                        ..start
+                    };
+                    return Err(self.err(
+                        t,
+                        "an annotation is a type, not an expression".into(),
+                        "write the type alone: `pl.Tile[...]`, `pl.Tensor[...]`, \
+                         `pl.Scalar[...]`, `pl.Ptr`, `pl.Tuple[...]`, ...",
+                    ));
+                }
+                Ok(Type::Other(Box::new(e)))
+            }
         }
     }
 
@@ -324,5 +347,19 @@ impl<'s> Parser<'s> {
             }
         }
         Err(self.expected(t, &format!("{what} as a non-negative integer")))
+    }
+}
+
+/// Whether an annotation kept as written has a type's shape, as PyPTO's
+/// parser resolves annotations: a name, a dotted name, `None`, or one of
+/// these subscripted (`pld.DistributedTensor[...]`, `tuple[...]`). An
+/// operator, a call or a literal at the top (`-pl.Tile[...]`) makes an
+/// expression; read as an opaque type, it would hide the tile it spells
+/// and the allocation its MemRef names from the memory passes.
+fn is_type_shaped(e: &Expr) -> bool {
+    match e {
+        Expr::Var(_) | Expr::Path(_) | Expr::Attr(..) | Expr::None => true,
+        Expr::Index(base, _) => matches!(**base, Expr::Var(_) | Expr::Path(_) | Expr::Attr(..)),
+        _ => false,
     }
 }
