@@ -748,3 +748,37 @@ fn an_expression_as_a_type_is_a_reader_error() {
         );
     }
 }
+
+/// A loop-carried variable of an inner loop read after the outer loop is
+/// named as its own loop's, and no result is offered (the inner loop's
+/// result ended with the outer loop too).
+#[test]
+fn an_inner_carry_read_after_the_outer_loop_names_its_own_loop() {
+    let t = |l: &str| l.replace("T8", T8);
+    let src = program(
+        "InCore",
+        SIG,
+        &[
+            LOAD,
+            "for i, (acc,) in pl.range(0, 4, 1, init_values=(a,)):",
+            "    for j, (acc2,) in pl.range(0, 2, 1, init_values=(acc,)):",
+            &t("        f: T8 = pl.tile.add(acc2, acc)"),
+            &t("        g: T8 = pl.yield_(f)"),
+            &t("    nxt: T8 = pl.yield_(g)"),
+            &t("z: T8 = pl.tile.add(nxt, acc2)"),
+            "r: pl.Tensor[[8, 8], pl.FP32] = pl.tile.store(z, [0, 0], y)",
+            "return r",
+        ],
+    );
+    assert_eq!(
+        read_error_and_help(&src),
+        (
+            "14:68: `acc2` is not visible after its loop: it is the loop-carried variable of \
+             the loop at line 10, and ends with the loop"
+                .to_string(),
+            "only the loop's results (`nxt`...) are visible after it: carry `acc2` out as one \
+             more loop-carried value yielded by `pl.yield_`"
+                .to_string()
+        )
+    );
+}

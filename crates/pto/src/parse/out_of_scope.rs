@@ -58,9 +58,11 @@ impl Parser<'_> {
             }
             cur = p;
         }
+        // The block `v` belongs to directly: its own loop, or the block
+        // its statement stands in.
         let innermost = match data.def {
             VarDef::Stmt(s) => parent.get(s.index()).copied().flatten(),
-            _ => ending,
+            _ => Some(start),
         };
         let what = match data.def {
             VarDef::LoopVar(_) => "the loop variable",
@@ -101,9 +103,10 @@ impl Parser<'_> {
                          ends with the loop"
                     )
                 } else {
+                    // `line` is its own loop's.
                     format!(
                         "`{name}` is not visible after its loop: it is {what} of the loop at \
-                         line {at}, and ends with the loop"
+                         line {line}, and ends with the loop"
                     )
                 };
                 let label = if result.is_some() {
