@@ -267,7 +267,8 @@ fn too_many_arguments_are_reported_with_the_registry_signature() {
 }
 
 /// A dtype is one of PyPTO's `DataType` names; any other (`pl.FP30`) is an
-/// error at the name with the closest one, in a type and in `pl.const`.
+/// error at the name with the closest one, in a type (a distributed
+/// tensor's too) and in `pl.const`.
 #[test]
 fn unknown_dtypes_name_the_closest_known_one() {
     let all = "PyPTO's dtypes are BOOL, INT4, INT8, INT16, INT32, INT64, INDEX, UINT4, UINT8, \
@@ -283,6 +284,11 @@ fn unknown_dtypes_name_the_closest_known_one() {
             "        s: pl.Scalar[pl.INT64] = pl.tensor.dim(x,\n            pl.const(0, pl.INT65))",
             (9, 25, "unknown dtype `pl.INT65`"),
             format!("did you mean `pl.INT64`? {all}"),
+        ),
+        (
+            "        d: pld.DistributedTensor[[32, 32], pl.BF61] = pl.tensor.create([32, 32])",
+            (8, 44, "unknown dtype `pl.BF61`"),
+            format!("did you mean `pl.BF16`? {all}"),
         ),
         (
             "        a: pl.Tile[[32, 32], pl.QQQQQQQ] = pl.tile.load(x, [0, 0], [32, 32])",

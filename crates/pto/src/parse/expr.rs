@@ -600,7 +600,7 @@ impl<'s> Parser<'s> {
     /// A token spanning the first `text` of the source after token `t`
     /// (already read), for a diagnostic on a part of an expression; `t`
     /// itself when there is none.
-    fn token_after(&self, t: Token, text: &str) -> Token {
+    pub(super) fn token_after(&self, t: Token, text: &str) -> Token {
         let from = t.end as usize;
         let Some(at) = self.src.get(from..).and_then(|rest| rest.find(text)) else {
             return t;

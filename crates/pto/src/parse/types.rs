@@ -224,6 +224,13 @@ impl<'s> Parser<'s> {
                          `pl.Scalar[...]`, `pl.Ptr`, `pl.Tuple[...]`, ...",
                     ));
                 }
+                // A distributed tensor's dtype is a dtype like any other.
+                if let Some(d) = distributed_dtype(&e) {
+                    if !DType::is_pypto_name(d) {
+                        let t = self.token_after(start, &format!("pl.{d}"));
+                        return Err(self.unknown_dtype(t, d));
+                    }
+                }
                 Ok(Type::Other(Box::new(e)))
             }
         }
@@ -361,5 +368,23 @@ fn is_type_shaped(e: &Expr) -> bool {
         Expr::Var(_) | Expr::Path(_) | Expr::Attr(..) | Expr::None => true,
         Expr::Index(base, _) => matches!(**base, Expr::Var(_) | Expr::Path(_) | Expr::Attr(..)),
         _ => false,
+    }
+}
+
+/// The dtype name (without `pl.`) of `pld.DistributedTensor[[shape],
+/// pl.DTYPE, ...]`.
+fn distributed_dtype(e: &Expr) -> Option<&str> {
+    let Expr::Index(base, items) = e else {
+        return None;
+    };
+    if !matches!(&**base, Expr::Path(p) if p.rsplit('.').next() == Some("DistributedTensor")) {
+        return None;
+    }
+    let Expr::Tuple(items) = &**items else {
+        return None;
+    };
+    match items.get(1)? {
+        Expr::Path(p) => p.strip_prefix("pl.").filter(|d| !d.contains('.')),
+        _ => None,
     }
 }
