@@ -141,8 +141,10 @@ fn emptied_body_prints_as_pass_and_reads_back() {
 /// window [16384, 32768) lay past its 16384-byte allocation, and `b` moved
 /// on every re-plan (16384 -> 32800 -> 49216). A window outside its
 /// allocation is now an input error at the tile for the PYPTO planner,
-/// which plans offsets relative to their allocations (DSA-RP places from
-/// the lifetimes alone).
+/// which plans offsets relative to their allocations (DSA-RP and the
+/// optimal planner count them from the allocation's lowest tile, where
+/// `b`, alone in `mem_vec_3`, sits at 0: see
+/// `every_planner_rejects_a_window_past_its_allocation`).
 #[test]
 fn a_window_outside_its_allocation_is_an_input_error() {
     let src = |b_offset: u64| {
@@ -780,5 +782,48 @@ fn an_inner_carry_read_after_the_outer_loop_names_its_own_loop() {
              more loop-carried value yielded by `pl.yield_`"
                 .to_string()
         )
+    );
+}
+
+/// Found as `plan-dsa-rp-window-past-its-allocation`: a program after
+/// InitMemRef (its parameters carry MemRefs, so its tiles keep theirs)
+/// with a tile at offset 1 of an allocation of the tile's own size. The
+/// PYPTO planner rejected it as an input error; DSA-RP and the optimal
+/// planner keep each tile's offset from its allocation's lowest tile (`c`,
+/// at 0), so `a` spanned one byte past the bytes placed for the allocation
+/// and the placement check stopped them (exit 3). They now check the
+/// windows as they read them, and reject it too.
+#[test]
+fn every_planner_rejects_a_window_past_its_allocation() {
+    let src = program(
+        "AIV",
+        "x: pl.Tensor[[64, 64], pl.FP32, pl.MemRef(\"mem_ddr_0\", pl.const(0, pl.INT64), 16384)], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]]) -> pl.Tensor[[64, 64], pl.FP32]",
+        &[
+            "mem_vec_2: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 16384)",
+            "a: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_vec_2, pl.const(1, pl.INT64), 16384), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [64, 64], [64, 64], target_memory=pl.Mem.Vec)",
+            "c: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_vec_2, pl.const(0, pl.INT64), 16384), pl.Mem.Vec] = pl.tile.adds(a, 1.0)",
+            "r: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(c, [0, 0], y)",
+            "return r",
+        ],
+    );
+    for target in TARGETS {
+        for planner in PLANNERS {
+            let mut p = tilemem_pto::parse::parse(&src).unwrap();
+            let opts = tilemem_pto::PlanOptions::new(Soc::from_name(target).unwrap(), planner);
+            let e = tilemem_pto::plan(&mut p, &opts).unwrap_err().error;
+            assert_eq!(e.kind, ErrorKind::Input, "{planner:?} on {target}: {e}");
+            assert_eq!(
+                e.message,
+                "tile 'a' has the window [1, 1 + 16384) of allocation 'mem_vec_2', which holds \
+                 16384 bytes: MemRef offsets are relative to their allocation, or the addresses \
+                 allocate_memory_addr gave; write the offset within the allocation",
+                "{planner:?} on {target}"
+            );
+        }
+    }
+    // At offset 0 it plans under every planner and target.
+    assert_eq!(
+        plan_everywhere(&src.replace("pl.const(1, pl.INT64)", "pl.const(0, pl.INT64)")),
+        PLANNERS.len() * TARGETS.len()
     );
 }
