@@ -457,6 +457,24 @@ fn read_error_and_help(src: &str) -> (String, String) {
     }
 }
 
+/// The reader's message for `name` (defined at `line`, in the body of the
+/// loop at `loop_line`) read after the loop at `at` (`line:col`).
+fn after_loop(at: &str, name: &str, line: u32, loop_line: u32) -> String {
+    format!(
+        "{at}: `{name}` is not visible after its loop: it is defined at line {line}, in the \
+         body of the loop at line {loop_line}, and a name a loop body defines ends with the loop"
+    )
+}
+
+/// The reader's help for `name` read after a loop whose first result is
+/// `nxt` and which does not yield `name`.
+fn carry_out(name: &str) -> String {
+    format!(
+        "only the loop's results (`nxt`...) are visible after it: carry `{name}` out as one \
+         more loop-carried value yielded by `pl.yield_`"
+    )
+}
+
 /// A loop carrying `acc` from `a`, whose body defines `t` and `u` and
 /// yields `u` into `nxt`; then `after` (line 13), a store of `z` and the
 /// return.
@@ -492,14 +510,7 @@ fn a_loop_body_name_read_after_the_loop_is_a_reader_error() {
     let src = include_str!("data/fuzz/loop_body_tile_read_after_its_loop.py");
     assert_eq!(
         read_error_and_help(src),
-        (
-            "14:68: `t` is not visible after its loop: it is defined at line 10, in the body \
-             of the loop at line 9, and a name a loop body defines ends with the loop"
-                .to_string(),
-            "only the loop's results (`nxt`...) are visible after it: carry `t` out as one \
-             more loop-carried value yielded by `pl.yield_`"
-                .to_string()
-        )
+        (after_loop("14:68", "t", 10, 9), carry_out("t"))
     );
     // Read through its result instead, the program plans under every
     // planner and target.
@@ -605,7 +616,8 @@ fn an_if_branch_name_read_after_the_if_is_a_reader_error() {
 
 /// A name of an inner loop's body read after the outer loop is out of the
 /// outer loop's scope (the block whose end took it away); a name the
-/// outer body defines before the inner loop is visible inside it.
+/// outer body defines before the inner loop is visible inside it. An
+/// inner loop-carried variable is named with its own loop.
 #[test]
 fn a_nested_loop_name_is_out_of_scope_after_the_outer_loop() {
     let t = |l: &str| l.replace("T8", T8);
@@ -627,13 +639,17 @@ fn a_nested_loop_name_is_out_of_scope_after_the_outer_loop() {
     );
     assert_eq!(
         read_error_and_help(&src),
+        (after_loop("15:68", "f", 12, 9), carry_out("f"))
+    );
+    // The inner loop's carry is named with its own loop (line 11), and no
+    // result is offered: the inner loop's ended with the outer loop too.
+    assert_eq!(
+        read_error_and_help(&src.replace("pl.tile.add(nxt, f)", "pl.tile.add(nxt, acc2)")),
         (
-            "15:68: `f` is not visible after its loop: it is defined at line 12, in the body \
-             of the loop at line 9, and a name a loop body defines ends with the loop"
+            "15:68: `acc2` is not visible after its loop: it is the loop-carried variable of \
+             the loop at line 11, and ends with the loop"
                 .to_string(),
-            "only the loop's results (`nxt`...) are visible after it: carry `f` out as one \
-             more loop-carried value yielded by `pl.yield_`"
-                .to_string()
+            carry_out("acc2")
         )
     );
     let ok = src.replace("pl.tile.add(nxt, f)", "pl.tile.add(nxt, a)");
@@ -749,40 +765,6 @@ fn an_expression_as_a_type_is_a_reader_error() {
             "{annotation}"
         );
     }
-}
-
-/// A loop-carried variable of an inner loop read after the outer loop is
-/// named as its own loop's, and no result is offered (the inner loop's
-/// result ended with the outer loop too).
-#[test]
-fn an_inner_carry_read_after_the_outer_loop_names_its_own_loop() {
-    let t = |l: &str| l.replace("T8", T8);
-    let src = program(
-        "InCore",
-        SIG,
-        &[
-            LOAD,
-            "for i, (acc,) in pl.range(0, 4, 1, init_values=(a,)):",
-            "    for j, (acc2,) in pl.range(0, 2, 1, init_values=(acc,)):",
-            &t("        f: T8 = pl.tile.add(acc2, acc)"),
-            &t("        g: T8 = pl.yield_(f)"),
-            &t("    nxt: T8 = pl.yield_(g)"),
-            &t("z: T8 = pl.tile.add(nxt, acc2)"),
-            "r: pl.Tensor[[8, 8], pl.FP32] = pl.tile.store(z, [0, 0], y)",
-            "return r",
-        ],
-    );
-    assert_eq!(
-        read_error_and_help(&src),
-        (
-            "14:68: `acc2` is not visible after its loop: it is the loop-carried variable of \
-             the loop at line 10, and ends with the loop"
-                .to_string(),
-            "only the loop's results (`nxt`...) are visible after it: carry `acc2` out as one \
-             more loop-carried value yielded by `pl.yield_`"
-                .to_string()
-        )
-    );
 }
 
 /// Found as `plan-dsa-rp-window-past-its-allocation`: a program after
