@@ -30,7 +30,7 @@ pub struct Args {
     /// Explain every (function, space), not only those that do not fit.
     #[arg(long)]
     pub all: bool,
-    /// Also write the facts as JSON to this file.
+    /// Also write the facts as JSON to this file (PyPTO and MLIR).
     #[arg(long, value_name = "FILE.json")]
     pub report: Option<PathBuf>,
     /// Also draw the memory map of the plan into this file (FILE.html
@@ -50,7 +50,13 @@ pub fn run(args: Args) -> ExitCode {
             .ok()
             .is_some_and(|b| matches!(input_kind::recognise(&b), Some(InputKind::Mlir)));
     if mlir {
-        return crate::explain_mlir::run(&args.file, &args.chip.planner, args.all);
+        return crate::explain_mlir::run(
+            &args.file,
+            &args.chip.planner,
+            args.all,
+            args.map.as_deref(),
+            args.report.as_deref(),
+        );
     }
     let soc = match args.chip.soc() {
         Ok(s) => s,

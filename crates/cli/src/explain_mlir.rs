@@ -4,16 +4,60 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use tilemem_mlir::explain::explain_text;
-use tilemem_mlir::memplan::PlanRequest;
+use serde_json::json;
+use tilemem_mlir::explain::{explain_text, Explanation};
+use tilemem_mlir::memplan::{plan_module_in, PlanRequest};
+use tilemem_mlir::parse::{parse_module, ParseOptions};
+use tilemem_mlir::pass::PassContext;
 use tilemem_mlir::passes::plan_memory::optimal::Planner;
 use tilemem_mlir::passes::plan_memory::Options;
 
 use crate::exit::BAD_INPUT;
-use crate::output;
+use crate::output::{self, Outputs};
 
-/// Runs `explain` on an MLIR file: exit 0 once explained, 2 on bad input.
-pub fn run(path: &Path, planner: &str, all: bool) -> ExitCode {
+/// The explanation as JSON (the same facts as the text): per (function,
+/// space) the capacity, whether and in how many bytes the planner placed
+/// it, the peak op and its locations, the live allocations, the lower
+/// bound and the remedies.
+fn to_json(ex: &Explanation, planner: &str) -> serde_json::Value {
+    let at = |l: &tilemem_mlir::ir::Location| json!({"line": l.line, "col": l.col});
+    json!({
+        "planner": planner,
+        "chip": ex.chip,
+        "errors": ex.errors.iter().map(|d| d.message.clone()).collect::<Vec<_>>(),
+        "spaces": ex.spaces.iter().map(|s| {
+            let f = &s.facts;
+            json!({
+                "function": f.function,
+                "space": f.space,
+                "capacity": f.capacity,
+                "fits": s.fits,
+                "planned_bytes": s.planned,
+                "peak": {"op": f.peak_op, "at": at(&f.peak_loc), "source": f.peak_source},
+                "live": f.live.iter().map(|b| json!({
+                    "type": b.ty, "bytes": b.bytes, "slots": b.slots,
+                    "at": at(&b.loc), "source": b.source,
+                })).collect::<Vec<_>>(),
+                "lower_bound": f.lower_bound,
+                "proven_over_capacity": f.proven_over(),
+                "remedies": s.remedies.iter().map(|r| json!({
+                    "change": r.change, "bytes_after": r.bytes_after,
+                })).collect::<Vec<_>>(),
+            })
+        }).collect::<Vec<_>>(),
+    })
+}
+
+/// Runs `explain` on an MLIR file: exit 0 once explained, 2 on bad input;
+/// `map`: also draw the plan's memory map there (a function that does not
+/// fit drawn beyond its capacity); `report`: also write the facts as JSON.
+pub fn run(
+    path: &Path,
+    planner: &str,
+    all: bool,
+    map: Option<&Path>,
+    report: Option<&Path>,
+) -> ExitCode {
     let planner = match planner {
         // `pypto` is the flag's default for PyPTO programs.
         "bishengir" | "pypto" => Planner::Bishengir,
@@ -47,10 +91,42 @@ pub fn run(path: &Path, planner: &str, all: bool) -> ExitCode {
             return ExitCode::from(BAD_INPUT);
         }
     };
-    let name = match planner {
-        Planner::Bishengir => "bishengir",
-        Planner::Optimal => "optimal",
-    };
+    let name = planner.name();
+    let mut o = Outputs::new();
+    if let Some(path) = report {
+        let mut json = serde_json::to_string_pretty(&to_json(&ex, name)).unwrap_or_default();
+        json.push('\n');
+        o.add(path, json);
+    }
+    if let Some(path) = map {
+        let mut cx = PassContext {
+            placements: Some(Vec::new()),
+            placements_beyond_capacity: true,
+            ..PassContext::default()
+        };
+        // Planned as `opt` plans it; an overflow still leaves placements.
+        let planned = match parse_module(&text, &ParseOptions::default()) {
+            Ok(mut m) => match plan_module_in(&mut m, &req, &mut cx) {
+                Err(f) if f.bad_input => {
+                    Err(f.diagnostics.iter().map(|d| d.render(&file)).collect())
+                }
+                _ => Ok(()),
+            },
+            Err(d) => Err(d.render(&file)),
+        };
+        let placements = cx.placements.take().unwrap_or_default();
+        let path = path.display().to_string();
+        if let Err(msg) = planned.and_then(|()| {
+            crate::opt::stage_map(&mut o, &path, &file, &text, &placements, Some(name))
+        }) {
+            eprintln!("error: {msg}");
+            return ExitCode::from(BAD_INPUT);
+        }
+    }
+    if let Err(e) = o.commit() {
+        eprintln!("error: {e}");
+        return ExitCode::from(BAD_INPUT);
+    }
     if let Err(e) = output::stdout(ex.render(name, &file).as_bytes()) {
         eprintln!("error: cannot write standard output: {e}");
         return ExitCode::from(BAD_INPUT);

@@ -30,6 +30,10 @@ pub struct MapDoc {
     pub title: String,
     /// A line shown under the title (a failed plan says so here).
     pub note: Option<String>,
+    /// What one bar is, in the user's terms (`tile` for PyPTO, `buffer`
+    /// for problems and HIVM slots): the lane headers count them, the
+    /// search box names them.
+    pub noun: String,
     /// The program's source lines (empty for a problem file): the source
     /// pane, highlighted on hover.
     pub source: Vec<String>,
@@ -131,6 +135,7 @@ pub fn render(doc: &MapDoc) -> String {
         .unwrap_or_else(|_| "{\"title\":\"\",\"views\":[]}".into())
         .replace("</", "<\\/");
     let title = escape(&doc.title);
+    let noun = escape(&doc.noun);
     let note = doc
         .note
         .as_deref()
@@ -141,7 +146,7 @@ pub fn render(doc: &MapDoc) -> String {
          <title>{title}</title>\n<style>\n{STYLE}</style>\n</head>\n<body>\n\
          <header><h1>{title}</h1>{note}\n<div id=\"controls\">\
          <label>planner <select id=\"planner\"></select></label> \
-         <label>search <input id=\"search\" type=\"search\" placeholder=\"tile name\"></label> \
+         <label>search <input id=\"search\" type=\"search\" placeholder=\"{noun} name\"></label> \
          <label><input id=\"showcap\" type=\"checkbox\"> show capacity</label> \
          <button id=\"zin\" type=\"button\">zoom +</button>\
          <button id=\"zout\" type=\"button\">zoom -</button>\
@@ -301,7 +306,7 @@ const SCRIPT: &str = r#"'use strict';
     const cap = lane.capacity == null ? null : lane.capacity;
     let text = lane.space + ': ' + bytes(lane.used) + (cap == null ? '' : ' of ' + bytes(cap) +
       ' (' + (100 * lane.used / cap).toFixed(1) + ' %)') + ', lower bound ' + bytes(lane.lower_bound) +
-      ', ' + lane.rects.length + ' tiles';
+      ', ' + lane.rects.length + ' ' + doc.noun + 's';
     h.textContent = text;
     const over = cap != null && lane.used > cap;
     if (over) {
@@ -465,6 +470,7 @@ mod tests {
         MapDoc {
             title: "k </script> & co".into(),
             note: None,
+            noun: "tile".into(),
             source: vec!["a = 1 </script>".into()],
             views: vec![View {
                 planner: "pypto".into(),

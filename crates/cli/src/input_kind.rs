@@ -31,7 +31,8 @@ struct Kind {
     what: &'static str,
     /// The command line to use instead, with `FILE` for the file.
     usage: &'static str,
-    /// Other commands that read it, said after the command line.
+    /// Other commands that read it, said after the command line (`FILE`
+    /// for the file).
     also: &'static str,
     /// Whether the first bytes of a file are of this kind.
     test: fn(&[u8]) -> bool,
@@ -56,8 +57,11 @@ const KINDS: &[Kind] = &[
     Kind {
         kind: InputKind::Mlir,
         what: "an MLIR file",
-        usage: "tilemem opt -hivm-mark-stride-align -hivm-enable-stride-align FILE",
-        also: "",
+        usage: "tilemem opt -hacc-append-device-spec=target=Ascend910B1 -hivm-plan-memory FILE",
+        also: " (plan its local memory), `tilemem explain FILE` (where the memory goes, what \
+               would make it fit), `tilemem opt -hivm-mark-stride-align \
+               -hivm-enable-stride-align FILE` (stride alignment); `tilemem opt --help` lists \
+               every pass",
         test: is_mlir,
     },
     Kind {
@@ -90,7 +94,7 @@ pub fn mismatch(file: &str, bytes: &[u8], want: InputKind) -> Option<String> {
         k.what,
         wanted.what,
         k.usage.replace("FILE", file),
-        k.also
+        k.also.replace("FILE", file)
     ))
 }
 
@@ -215,7 +219,10 @@ mod tests {
         assert_eq!(
             mismatch("x.mlir", MLIR.as_bytes(), InputKind::Pypto).unwrap(),
             "x.mlir: error: this is an MLIR file, not a PyPTO program: use `tilemem opt \
-             -hivm-mark-stride-align -hivm-enable-stride-align x.mlir`"
+             -hacc-append-device-spec=target=Ascend910B1 -hivm-plan-memory x.mlir` (plan its \
+             local memory), `tilemem explain x.mlir` (where the memory goes, what would make it \
+             fit), `tilemem opt -hivm-mark-stride-align -hivm-enable-stride-align x.mlir` \
+             (stride alignment); `tilemem opt --help` lists every pass"
         );
         assert_eq!(
             mismatch("y.py", PTO.as_bytes(), InputKind::Mlir).unwrap(),

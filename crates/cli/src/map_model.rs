@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 
+use tilemem_mlir::passes::plan_memory::map::{PlacedBuffer, SpacePlacement};
 use tilemem_plan::{map, Problem, Solution};
 use tilemem_pto::explain::{
     before_sharing, live_tile, peak, peak_of, refused_sharings, reserves, statement_at,
@@ -65,6 +66,7 @@ pub fn plan_doc(
         .collect();
     MapDoc {
         title: title.to_string(),
+        noun: "tile".to_string(),
         note,
         source: source.lines().map(str::to_string).collect(),
         views,
@@ -273,6 +275,7 @@ pub fn solve_doc(title: &str, problem: &Problem, solution: &Solution, solver: &s
         .collect();
     MapDoc {
         title: title.to_string(),
+        noun: "buffer".to_string(),
         note: None,
         source: Vec::new(),
         views: vec![View {
@@ -305,6 +308,39 @@ pub fn solve_doc(title: &str, problem: &Problem, solution: &Solution, solver: &s
     }
 }
 
+/// Writes the SVG header of `lanes` stacked lanes.
+fn svg_head(w: &mut dyn std::io::Write, lanes: usize) -> std::io::Result<()> {
+    let (lane_w, lane_h) = map::SVG_SIZE;
+    let width = if lanes == 0 { 0f64 } else { lane_w };
+    let height = lane_h * lanes as f64;
+    writeln!(
+        w,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\">"
+    )
+}
+
+/// Writes one lane's picture (`svg`, a standalone document) moved down to
+/// lane `i`.
+fn svg_lane(w: &mut dyn std::io::Write, svg: &str, i: usize) -> std::io::Result<()> {
+    let y = map::SVG_SIZE.1 * i as f64;
+    // The lane's own root element, moved down to its place.
+    let head = "<svg xmlns=\"http://www.w3.org/2000/svg\" ";
+    match svg.find(head) {
+        Some(at) => {
+            w.write_all(&svg.as_bytes()[..at])?;
+            write!(w, "<svg y=\"{y}\" ")?;
+            w.write_all(&svg.as_bytes()[at + head.len()..])
+        }
+        None => w.write_all(svg.as_bytes()),
+    }
+}
+
+/// Closes a stacked picture.
+fn svg_tail(w: &mut dyn std::io::Write) -> std::io::Result<()> {
+    w.write_all(b"</svg>\n")?;
+    w.flush()
+}
+
 /// One SVG picture with a lane per (function, space), stacked, written
 /// into `w` one lane at a time (a long kernel's lane alone is megabytes):
 /// the header comes from the fixed size of every lane
@@ -319,14 +355,8 @@ pub fn write_plan_svg(
         .iter()
         .map(|f| f.spaces.len())
         .sum::<usize>();
-    let (lane_w, lane_h) = map::SVG_SIZE;
-    let width = if lanes == 0 { 0f64 } else { lane_w };
-    let height = lane_h * lanes as f64;
-    writeln!(
-        w,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\">"
-    )?;
-    let mut y = 0f64;
+    svg_head(w, lanes)?;
+    let mut i = 0;
     for f in &report.functions {
         let func = program.function(&f.name);
         let walk = func.map(|func| func.walk()).unwrap_or_default();
@@ -338,35 +368,212 @@ pub fn write_plan_svg(
                     .map(|func| statement_ticks(func, &walk, &problem))
                     .unwrap_or_default()
                     .into_iter()
-                    .map(|t| {
-                        (
-                            t.at,
-                            if t.line > 0 {
-                                format!("L{}", t.line)
-                            } else {
-                                String::new()
-                            },
-                        )
-                    })
+                    .map(|t| (t.at, line_label(t.line)))
                     .collect(),
                 groups: s.buffers.iter().map(|b| b.root.clone()).collect(),
                 names: s.buffers.iter().map(|b| b.name.clone()).collect(),
             };
             let svg = map::render_svg_with(&problem, &solution, &title, &opts);
             drop((problem, solution));
-            // The lane's own root element, moved down to its place.
-            let head = "<svg xmlns=\"http://www.w3.org/2000/svg\" ";
-            match svg.find(head) {
-                Some(i) => {
-                    w.write_all(&svg.as_bytes()[..i])?;
-                    write!(w, "<svg y=\"{y}\" ")?;
-                    w.write_all(&svg.as_bytes()[i + head.len()..])?;
-                }
-                None => w.write_all(svg.as_bytes())?,
-            }
-            y += lane_h;
+            svg_lane(w, &svg, i)?;
+            i += 1;
         }
     }
-    w.write_all(b"</svg>\n")?;
-    w.flush()
+    svg_tail(w)
+}
+
+/// `L12` for source line 12, nothing for an unknown line.
+fn line_label(line: u32) -> String {
+    if line > 0 {
+        format!("L{line}")
+    } else {
+        String::new()
+    }
+}
+
+// ----- HIVM MLIR -----------------------------------------------------------
+//
+// A PlanMemory placement on the lanes' time scale: op number `p` runs at
+// `2p + 1`; a slot live over ops `[a, f]` is drawn on `[2a + 1, 2f + 2)`.
+
+/// `%alloc`, or `%alloc [slot 2/2]` for a multi-buffer's slot.
+fn slot_name(b: &PlacedBuffer) -> String {
+    if b.slot.1 > 1 {
+        format!("{} [slot {}/{}]", b.name, b.slot.0 + 1, b.slot.1)
+    } else {
+        b.name.clone()
+    }
+}
+
+/// The rectangles of one space: one per lifetime of each slot.
+fn placement_rects(s: &SpacePlacement, planner: &str) -> Vec<Rect> {
+    let mut rects = Vec::new();
+    for (i, b) in s.buffers.iter().enumerate() {
+        let name = slot_name(b);
+        let co_live: Vec<String> = s
+            .buffers
+            .iter()
+            .enumerate()
+            .filter(|&(j, o)| {
+                j != i
+                    && o.lives
+                        .iter()
+                        .any(|&(a, f)| b.lives.iter().any(|&(x, y)| a <= y && x <= f))
+            })
+            .map(|(_, o)| slot_name(o))
+            .collect();
+        let co_live: Vec<&str> = co_live.iter().map(String::as_str).collect();
+        let list = |v: &[&str]| {
+            if v.is_empty() {
+                "none".to_string()
+            } else if v.len() > MAX_NAMES {
+                format!("{}, ... ({} in all)", v[..MAX_NAMES].join(", "), v.len())
+            } else {
+                v.join(", ")
+            }
+        };
+        let shares: Vec<&str> = b.shares_with.iter().map(String::as_str).collect();
+        let details = vec![
+            ("allocation".to_string(), name.clone()),
+            ("type".to_string(), b.ty.clone()),
+            ("bytes".to_string(), b.bytes.to_string()),
+            (
+                "source".to_string(),
+                match &b.source {
+                    Some(s) => format!("line {}:{} (loc {s})", b.loc.line, b.loc.col),
+                    None => format!("line {}:{}", b.loc.line, b.loc.col),
+                },
+            ),
+            (
+                "lifetime".to_string(),
+                b.lives
+                    .iter()
+                    .map(|(a, f)| format!("ops {a} .. {f}"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ),
+            (
+                "address".to_string(),
+                format!("[{}, {})", b.offset, b.offset + b.bytes),
+            ),
+            ("in place with".to_string(), list(&shares)),
+            ("live with (kept apart)".to_string(), list(&co_live)),
+            ("planner".to_string(), planner.to_string()),
+        ];
+        for &(a, f) in &b.lives {
+            rects.push(Rect {
+                name: name.clone(),
+                group: b.name.clone(),
+                start: b.offset,
+                end: b.offset + b.bytes,
+                t0: 2 * a + 1,
+                t1: 2 * f + 2,
+                line: b.loc.line,
+                uses: b.use_lines.clone(),
+                details: details.clone(),
+            });
+        }
+    }
+    rects
+}
+
+/// The op axis of a space: the ops over its slots' lifetimes, at most
+/// [`MAX_TICKS`] of them.
+fn placement_ticks(s: &SpacePlacement) -> Vec<Tick> {
+    let lives = s.buffers.iter().flat_map(|b| b.lives.iter());
+    let first = lives.clone().map(|l| l.0).min().unwrap_or(0);
+    let last = lives.map(|l| l.1).max().unwrap_or(0);
+    let every = ((last - first + 1) as usize).div_ceil(MAX_TICKS).max(1);
+    (first..=last)
+        .step_by(every)
+        .filter_map(|p| {
+            let (name, loc) = s.ops.get(p as usize)?;
+            Some(Tick {
+                at: 2 * p + 1,
+                line: loc.line,
+                label: name.clone(),
+            })
+        })
+        .collect()
+}
+
+/// The HTML map of the spaces PlanMemory placed (`planner` names the
+/// planner), `source` the MLIR text for the source pane, `note` a line
+/// under the title.
+pub fn mlir_doc(
+    title: &str,
+    spaces: &[SpacePlacement],
+    planner: &str,
+    source: &str,
+    note: Option<String>,
+) -> MapDoc {
+    let lanes = spaces
+        .iter()
+        .map(|s| Lane {
+            function: s.function.clone(),
+            space: s.space.clone(),
+            capacity: Some(s.capacity),
+            used: s.used,
+            lower_bound: s.lower_bound,
+            reserved: Vec::new(),
+            peak: s.peak.as_ref().map(|(at, op, loc)| Peak {
+                at: 2 * at + 1,
+                label: format!("{op} (line {}), {} bytes live", loc.line, s.lower_bound),
+            }),
+            rects: placement_rects(s, planner),
+            ticks: placement_ticks(s),
+        })
+        .collect();
+    MapDoc {
+        title: title.to_string(),
+        noun: "buffer".to_string(),
+        note,
+        source: source.lines().map(str::to_string).collect(),
+        views: vec![View {
+            planner: planner.to_string(),
+            lanes,
+        }],
+    }
+}
+
+/// The SVG picture of the spaces PlanMemory placed, a lane per space.
+pub fn write_mlir_svg(
+    spaces: &[SpacePlacement],
+    chip: &str,
+    w: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    svg_head(w, spaces.len())?;
+    for (i, s) in spaces.iter().enumerate() {
+        let mut problem = Problem::new();
+        problem.capacity = Some(s.capacity);
+        let mut offsets = Vec::new();
+        let mut groups = Vec::new();
+        let mut names = Vec::new();
+        for b in &s.buffers {
+            for &(a, f) in &b.lives {
+                let mut buf = tilemem_plan::Buffer::new(b.bytes, 2 * a + 1, 2 * f + 2);
+                buf.name = Some(b.name.clone());
+                problem.buffers.push(buf);
+                offsets.push(b.offset);
+                groups.push(b.name.clone());
+                names.push(slot_name(b));
+            }
+        }
+        let solution = Solution { offsets };
+        let opts = map::SvgOptions {
+            ticks: placement_ticks(s)
+                .into_iter()
+                .map(|t| (t.at, line_label(t.line)))
+                .collect(),
+            groups,
+            names,
+        };
+        let title = format!("{} / {} ({chip})", s.function, s.space);
+        svg_lane(
+            w,
+            &map::render_svg_with(&problem, &solution, &title, &opts),
+            i,
+        )?;
+    }
+    svg_tail(w)
 }

@@ -20,13 +20,72 @@ use std::process::ExitCode;
 
 use tilemem_mlir::ir::Diagnostic;
 use tilemem_mlir::parse::{parse_module, split_input, ParseOptions};
-use tilemem_mlir::pass::{run_pipeline_in, Pass, PassContext};
+use tilemem_mlir::pass::{Pass, PassContext};
 use tilemem_mlir::passes::registry;
 use tilemem_mlir::print::print_module;
 use tilemem_mlir::verify::{expectations, verify};
 
+use tilemem_mlir::explain::explain_module;
+use tilemem_mlir::memplan::PlanRequest;
+use tilemem_mlir::passes::plan_memory::map::SpacePlacement;
+
 use crate::input_kind::{self, InputKind};
 use crate::output::Outputs;
+use crate::plan::MapFormat;
+
+/// Whether `p` is one of the plan-memory passes.
+fn is_plan_memory(p: &dyn Pass) -> bool {
+    matches!(p.name(), "hivm-plan-memory" | "hivm-plan-memory-regbase")
+}
+
+/// Stages the memory map of `placements` for `path` in `o` (HTML or SVG
+/// by its extension); `planner` names the planner. A function that
+/// overflowed is drawn beyond its capacity, and the map says so under its
+/// title.
+pub fn stage_map(
+    o: &mut Outputs<'_>,
+    path: &str,
+    file: &str,
+    text: &str,
+    placements: &[SpacePlacement],
+    planner: Option<&str>,
+) -> Result<(), String> {
+    let Some(planner) = planner else {
+        return Err(format!(
+            "no memory map written to '{path}': no -hivm-plan-memory pass ran"
+        ));
+    };
+    let format = MapFormat::of(std::path::Path::new(path))?;
+    let over: Vec<String> = placements
+        .iter()
+        .filter_map(|s| {
+            let drawn = s.drawn_capacity?;
+            Some(format!(
+                "@{}/{} needs {} of {} bytes (drawn as planned with {drawn})",
+                s.function, s.space, s.used, s.capacity
+            ))
+        })
+        .collect();
+    let note = (!over.is_empty()).then(|| {
+        format!(
+            "does not fit; drawn as planned with larger capacities against the real ones: {}",
+            over.join("; ")
+        )
+    });
+    match format {
+        MapFormat::Html => {
+            let doc = crate::map_model::mlir_doc(file, placements, planner, text, note);
+            o.add(path, crate::html_map::render(&doc));
+        }
+        MapFormat::Svg => {
+            let mut svg = Vec::new();
+            crate::map_model::write_mlir_svg(placements, file, &mut svg)
+                .map_err(|e| e.to_string())?;
+            o.add(path, svg);
+        }
+    }
+    Ok(())
+}
 
 /// One `memref.alloc`: source position, type text and bytes.
 struct AllocInfo {
@@ -104,6 +163,8 @@ struct Options {
     input: Option<String>,
     quiet: bool,
     debug_only: Vec<String>,
+    /// `-map=FILE.html|svg`: the memory map of the plan-memory passes.
+    map: Option<String>,
 }
 
 enum Parsed {
@@ -124,7 +185,8 @@ fn usage() -> String {
          -verify-diagnostics          Check diagnostics against '// expected-error {{...}}' comments\n  \
          -o <file>                    Output file (default: stdout)\n  \
          -debug-only=<type>[,<type>]  Print the debug trace of the given debug types on stderr (vf-inplace-reuse, hivm-plan-memory)\n  \
-         -q, -quiet                   Do not print the summary of padded allocations on stderr\n  \
+         -q, -quiet                   Do not print the summary (padded allocations, planned spaces) nor the explanation of an overflow on stderr\n  \
+         -map=<FILE.html|FILE.svg>    Draw the memory map of -hivm-plan-memory(-regbase) into this file (an overflowing function is drawn beyond its capacity)\n  \
          -list-passes                 List the passes and exit\n  \
          -version                     Show the version and exit\n  \
          -h, --help                   Show this help\n\n\
@@ -137,7 +199,13 @@ fn usage() -> String {
          There is no command-line flag for the target: it travels with the IR.\n\n\
          SUMMARY:\n  \
          Unless -quiet, each allocation the passes padded is listed on stderr as\n  \
-         'line L: TYPE BEFORE -> TYPE AFTER: B -> A bytes', then the total.\n\n\
+         'line L: TYPE BEFORE -> TYPE AFTER: B -> A bytes', then the total; after\n  \
+         -hivm-plan-memory(-regbase), each (function, space) placed within capacity as\n  \
+         'FUNC/SPACE: USED / CAPACITY bytes (P %), lower bound LB, allocations N -> M\n  \
+         buffers, planner NAME'. After an overflow error, a short explanation: the peak\n  \
+         op, the largest allocations live there, whether the lower bound proves that\n  \
+         nothing fits, and the best remedy found by re-planning ('tilemem explain FILE'\n  \
+         tells the whole story).\n\n\
          PASSES (run in the order given):\n",
     );
     for p in registry() {
@@ -234,6 +302,7 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
         input: None,
         quiet: false,
         debug_only: Vec::new(),
+        map: None,
     };
     let mut i = 0;
     while i < args.len() {
@@ -293,6 +362,21 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
                         .filter(|t| !t.is_empty()),
                 );
             }
+            "map" => {
+                let v = match value {
+                    Some(v) => v,
+                    None => {
+                        let Some(v) = args.get(i) else {
+                            return Err("option '-map' needs a file name (FILE.html or FILE.svg)"
+                                .to_string());
+                        };
+                        i += 1;
+                        v.clone()
+                    }
+                };
+                MapFormat::of(std::path::Path::new(&v))?;
+                o.map = Some(v);
+            }
             "o" => {
                 let v = match value {
                     Some(v) => v,
@@ -318,11 +402,35 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
             }
         }
     }
+    if let Some(map) = &o.map {
+        if !o.passes.iter().any(|p| is_plan_memory(p.as_ref())) {
+            return Err(format!(
+                "-map={map} draws the plan of -hivm-plan-memory or -hivm-plan-memory-regbase: add one of them"
+            ));
+        }
+    }
     Ok(Parsed::Run(o))
 }
 
 /// Renders a diagnostic MLIR-style, with the source line and a caret.
-fn render(d: &Diagnostic, file: &str, text: &str) -> String {
+/// `source`: the `file:line:col` the op's `loc(...)` leads to, when the
+/// input carries one; the diagnostic is then located there, as MLIR
+/// reports it, and a note gives its place in the IR.
+fn render(d: &Diagnostic, file: &str, text: &str, source: Option<&str>) -> String {
+    if let Some(at) = source {
+        let note = Diagnostic {
+            severity: tilemem_mlir::ir::Severity::Note,
+            message: "the operation in the IR".to_string(),
+            notes: d.notes.clone(),
+            ..d.clone()
+        };
+        return format!(
+            "{at}: {}: {}\n{}",
+            d.severity,
+            d.message,
+            render(&note, file, text, None)
+        );
+    }
     let mut out = String::new();
     let one = |d: &Diagnostic, out: &mut String| {
         let head = Diagnostic {
@@ -415,12 +523,19 @@ pub fn run(args: &[String]) -> ExitCode {
     let mut debug = String::new();
     // Summary lines passes report (the optimal planner's choices).
     let mut notes: Vec<String> = Vec::new();
+    // What the plan-memory passes placed (the map), and the planner.
+    let mut placements: Vec<SpacePlacement> = Vec::new();
+    let mut planner_name: Option<String> = None;
+    let mut explanations: Vec<String> = Vec::new();
     for chunk in chunks {
         let popts = ParseOptions {
             allow_unregistered_dialect: opts.allow_unregistered,
             line_offset: chunk.line_offset,
         };
-        // Diagnostics of this chunk, whether reading and the passes succeeded.
+        // Diagnostics of this chunk, whether reading and the passes
+        // succeeded; the source location of each diagnostic, when its
+        // op's loc(...) gives one.
+        let mut sources: Vec<Option<String>> = Vec::new();
         let (diags, output, chunk_bad, chunk_failed) = match parse_module(chunk.text, &popts) {
             Err(d) => {
                 // A PyPTO program or a problem file given to `opt`: say
@@ -437,10 +552,65 @@ pub fn run(args: &[String]) -> ExitCode {
                     debug_only: opts.debug_only.clone(),
                     ..PassContext::default()
                 };
-                let ok = run_pipeline_in(&opts.passes, &mut module, &mut cx);
+                let plans = opts.passes.iter().any(|p| is_plan_memory(p.as_ref()));
+                let explained = !opts.quiet && !opts.verify;
+                if plans && (opts.map.is_some() || explained) {
+                    cx.placements = Some(Vec::new());
+                    cx.placements_beyond_capacity = opts.map.is_some();
+                }
+                // The module as the plan-memory pass received it: what an
+                // overflow's explanation re-plans.
+                let mut before_plan: Option<tilemem_mlir::ir::Module> = None;
+                let mut ok = true;
+                for p in &opts.passes {
+                    if is_plan_memory(p.as_ref()) && explained {
+                        before_plan = Some(module.clone());
+                    }
+                    if p.run_in(&mut module, &mut cx).is_err() {
+                        ok = false;
+                        break;
+                    }
+                }
                 padded.extend(padding(&before, &allocs(&module)));
                 debug.push_str(&cx.debug);
                 notes.append(&mut cx.summary);
+                let planner = cx
+                    .plan_options
+                    .as_ref()
+                    .map_or("bishengir", |o| o.planner.name());
+                if cx.plan_options.is_some() && planner_name.is_none() {
+                    planner_name = Some(planner.to_string());
+                }
+                if let Some(p) = cx.placements.take() {
+                    if !opts.quiet && !opts.verify {
+                        notes.extend(
+                            crate::summary::mlir_lines(&p, planner)
+                                .into_iter()
+                                .map(|l| l.trim_start_matches("[summary] ").to_string()),
+                        );
+                    }
+                    placements.extend(p);
+                }
+                // After an overflow, the short explanation follows the
+                // reference's diagnostic.
+                let overflowed = !ok
+                    && !cx.bad_input
+                    && cx
+                        .diags
+                        .iter()
+                        .any(|d| d.message.contains(" overflow, requires "));
+                let explanation = match (&before_plan, &cx.plan_options) {
+                    (Some(m), Some(o)) if overflowed => {
+                        let req = PlanRequest {
+                            target: None,
+                            options: o.clone(),
+                        };
+                        explain_module(m, &req, false, true)
+                            .map(|ex| ex.render_short(&file))
+                            .unwrap_or_default()
+                    }
+                    _ => String::new(),
+                };
                 // Like mlir-opt: an error emitted by a pass that does not
                 // signal failure is reported, and the module still prints
                 // with exit 0 (see `tilemem_mlir::pass`). Text a pass
@@ -452,6 +622,14 @@ pub fn run(args: &[String]) -> ExitCode {
                 } else {
                     Some(cx.stdout)
                 };
+                if !explanation.is_empty() {
+                    explanations.push(explanation);
+                }
+                sources = cx
+                    .diags
+                    .iter()
+                    .map(|d| module.src_file_line(d.loc))
+                    .collect();
                 // A pass that rejects its input (see `PassContext::bad_input`)
                 // makes the run exit 2 like a reading error.
                 (cx.diags, output, !ok && cx.bad_input, !ok)
@@ -463,12 +641,16 @@ pub fn run(args: &[String]) -> ExitCode {
                 Err(d) => vec![d],
             };
             for d in &mismatches {
-                stderr.push_str(&render(d, &file, &text));
+                stderr.push_str(&render(d, &file, &text, None));
             }
             failed |= !mismatches.is_empty();
         } else {
-            for d in &diags {
-                stderr.push_str(&render(d, &file, &text));
+            for (i, d) in diags.iter().enumerate() {
+                let at = sources.get(i).and_then(Option::as_deref);
+                stderr.push_str(&render(d, &file, &text, at));
+            }
+            for e in explanations.drain(..) {
+                stderr.push_str(&e);
             }
             bad_input |= chunk_bad;
             failed |= chunk_failed;
@@ -492,6 +674,25 @@ pub fn run(args: &[String]) -> ExitCode {
             "[summary] {} allocation(s) padded: {before} -> {after} bytes\n",
             padded.len()
         ));
+    }
+    // The map is written whether or not everything fits (it shows the
+    // overflow), but not for input the passes reject (exit 2: nothing is
+    // written).
+    if let Some(path) = opts.map.as_deref().filter(|_| !bad_input) {
+        let mut o = Outputs::new();
+        let staged = stage_map(
+            &mut o,
+            path,
+            &file,
+            &text,
+            &placements,
+            planner_name.as_deref(),
+        );
+        if let Err(msg) = staged.and_then(|()| o.commit().map_err(|e| e.to_string())) {
+            // An output that cannot be written: exit 2.
+            stderr.push_str(&format!("tilemem opt: {msg}\n"));
+            bad_input = true;
+        }
     }
     eprint!("{debug}{stderr}");
     let joined = outputs.join("// -----\n");

@@ -3,7 +3,9 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use tilemem_plan::{map, solve, validate, Objective};
+use tilemem_plan::bound::{best_bound, Bound, Rule};
+use tilemem_plan::minimize::{minimize, Minimum, Verdict};
+use tilemem_plan::{map, solve, validate, Objective, Outcome, Problem};
 
 use std::fmt::Write as _;
 
@@ -49,6 +51,13 @@ pub struct Args {
     /// Exponential in the worst case, hence opt-in.
     #[arg(long, value_name = "NODES")]
     pub prove_bound: Option<u64>,
+    /// Search the smallest height that fits (within the capacity, if
+    /// any): a first placement, the best lower bound, then capacities
+    /// between them solved one by one, bisecting, until the height is
+    /// proven minimal or the time and work budgets (for the whole run)
+    /// are spent. Writes the lowest placement found.
+    #[arg(long, conflicts_with = "penalty_first")]
+    pub minimize: bool,
 }
 
 /// Runs the subcommand.
@@ -98,7 +107,12 @@ pub fn run(args: Args) -> ExitCode {
         })
         .with_seed(args.seed)
         .with_stop(interrupt::stop_flag());
-    let mut out = match solve(problem, kind, &budget) {
+    let solved = if args.minimize {
+        minimize(problem, kind, &budget).map(|m| (m.outcome.clone(), Some(m)))
+    } else {
+        solve(problem, kind, &budget).map(|o| (o, None))
+    };
+    let (mut out, minimum) = match solved {
         Ok(o) => o,
         Err(e) => {
             let e = file.locate(&args.file.display().to_string(), &e);
@@ -106,7 +120,14 @@ pub fn run(args: Args) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let co_live = out.lower_bound;
+    let co_live = tilemem_plan::lower_bound(problem);
+    // The best bound and its source: the minimum search's own, else the
+    // rules of `best_bound`, then refuted heights if asked for.
+    let mut source = match &minimum {
+        Some(m) => m.bound.clone(),
+        None => best_bound(problem),
+    };
+    raise_bound(problem, &mut out, source.value);
     let refuted = args
         .prove_bound
         .filter(|_| !interrupt::stopped())
@@ -114,7 +135,19 @@ pub fn run(args: Args) -> ExitCode {
             // The bound search gets what the solve left of the time limit.
             let left = budget.time_limit.map(|l| l.saturating_sub(out.elapsed));
             let b = budget.with_node_limit(Some(nodes)).with_time_limit(left);
-            raise_bound(problem, &mut out, &b)
+            let upper = out.solution.as_ref().map(|_| out.height);
+            let r = tilemem_plan::bound::refuted_bound_from(problem, out.lower_bound, upper, &b);
+            if let Some(p) = r.proofs.last().filter(|_| r.bound > out.lower_bound) {
+                source = Bound {
+                    value: r.bound,
+                    rule: Rule::WindowRefuted,
+                    window: Some(p.window),
+                    buffers: p.buffers,
+                    rounded_from: None,
+                };
+                raise_bound(problem, &mut out, r.bound);
+            }
+            r
         });
     let interrupted = interrupt::stopped();
     let done = if interrupted {
@@ -133,7 +166,7 @@ pub fn run(args: Args) -> ExitCode {
     if out.lower_bound > co_live {
         let _ = writeln!(
             t,
-            "lower bound: {} (co-live {co_live}; higher heights refuted by search)",
+            "lower bound: {} ({source}; co-live {co_live})",
             out.lower_bound
         );
     } else {
@@ -148,6 +181,9 @@ pub fn run(args: Args) -> ExitCode {
             r.tried,
             r.unsettled
         );
+    }
+    if let Some(m) = &minimum {
+        write_minimum(t, m);
     }
     let _ = writeln!(t, "solver:      {}", out.solver);
     let _ = writeln!(t, "time:        {:.3} s", out.elapsed.as_secs_f64());
@@ -197,6 +233,17 @@ pub fn run(args: Args) -> ExitCode {
     if !problem.penalties.is_empty() {
         let _ = writeln!(t, "penalty:     {}", out.penalty);
     }
+    if let Some(m) = &minimum {
+        let _ = writeln!(
+            t,
+            "minimum:     {}",
+            if m.proven() {
+                "proven (no lower height exists)".to_string()
+            } else {
+                format!("not proven (floor {})", out.lower_bound)
+            }
+        );
+    }
     let _ = writeln!(
         t,
         "optimal:     {}",
@@ -230,6 +277,8 @@ pub fn run(args: Args) -> ExitCode {
             "interrupted: the placement written is the best found by then (validated), height {}",
             out.height
         );
+    } else if let Some(why) = stop_reason(&out, &budget, minimum.as_ref()) {
+        eprintln!("stopped: {why}");
     }
     if args.map.as_ref().is_some_and(|p| p.as_os_str() == "-") {
         text.push_str(&map::render_text(problem, sol, 16, 72));
@@ -237,25 +286,74 @@ pub fn run(args: Args) -> ExitCode {
     output::finish(&text, done)
 }
 
-/// Raises `out.lower_bound` with
-/// [`refuted_bound`](tilemem_plan::bound::refuted_bound) (below the height
-/// found, which cannot be refuted), and with it the proven flags.
-fn raise_bound(
-    problem: &tilemem_plan::Problem,
-    out: &mut tilemem_plan::Outcome,
-    budget: &tilemem_plan::Budget,
-) -> tilemem_plan::bound::Refutation {
-    let upper = out.solution.as_ref().map(|_| out.height);
-    let r = tilemem_plan::bound::refuted_bound(problem, upper, budget);
-    if r.bound <= out.lower_bound {
-        return r;
+/// Raises `out.lower_bound` to `bound` (a proven lower bound), and with
+/// it the proven flags.
+fn raise_bound(problem: &Problem, out: &mut Outcome, bound: u64) {
+    if bound <= out.lower_bound {
+        return;
     }
-    out.lower_bound = r.bound;
-    if out.solution.is_some() && out.height <= r.bound && out.penalty == 0 {
+    out.lower_bound = bound;
+    if out.solution.is_some() && out.height <= bound && out.penalty == 0 {
         out.proven_optimal = true;
     }
-    if out.solution.is_none() && problem.capacity.is_some_and(|c| r.bound > c) {
+    if out.solution.is_none() && problem.capacity.is_some_and(|c| bound > c) {
         out.proven_infeasible = true;
     }
-    r
+}
+
+/// Why a run that did not prove its result ended, for stderr: the time or
+/// work limit, or the solver running out of moves before either (`None`
+/// when the result is proven: nothing to explain).
+fn stop_reason(
+    out: &Outcome,
+    budget: &tilemem_plan::Budget,
+    minimum: Option<&Minimum>,
+) -> Option<String> {
+    if let Some(m) = minimum {
+        return (!m.proven()).then(|| m.stop.describe().to_string());
+    }
+    if out.proven_optimal || out.proven_infeasible {
+        return None;
+    }
+    let secs = out.elapsed.as_secs_f64();
+    if out.cut_short {
+        return Some(match budget.node_limit {
+            Some(n) if out.work >= n => format!("work limit reached ({n} units) after {secs:.3} s"),
+            _ => match budget.time_limit {
+                Some(l) => format!("time limit reached ({:.3} s)", l.as_secs_f64()),
+                None => format!("budget spent after {secs:.3} s"),
+            },
+        });
+    }
+    let limit = budget.time_limit.map_or("no time limit".to_string(), |l| {
+        format!("{:.3} s allowed", l.as_secs_f64())
+    });
+    let why = out.stopped_by.map_or(String::new(), |w| format!(" ({w})"));
+    Some(format!(
+        "no move found: {} ended its search after {secs:.3} s ({limit}, {} units of work) \
+         with nothing left to try{why}; a longer time limit does not change this result",
+        out.solver, out.work
+    ))
+}
+
+/// The lines of a `--minimize` run: the first height, then each capacity
+/// tried and its answer.
+fn write_minimum(t: &mut String, m: &Minimum) {
+    let _ = writeln!(t, "first:       {} (first placement)", m.first_height);
+    let tried: Vec<String> = m
+        .steps
+        .iter()
+        .map(|s| match s.verdict {
+            Verdict::Placed(h) => format!("{} placed {h}", s.target),
+            Verdict::Refuted => format!("{} refuted", s.target),
+            Verdict::Undecided => format!("{} undecided", s.target),
+        })
+        .collect();
+    if tried.is_empty() {
+        let _ = writeln!(t, "targets:     none");
+    } else {
+        let _ = writeln!(t, "targets:     {}", tried.join(", "));
+    }
+    let _ = writeln!(t, "grain:       {}", m.grain);
+    let _ = writeln!(t, "stopped:     {}", m.stop.describe());
 }

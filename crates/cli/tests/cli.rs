@@ -62,6 +62,17 @@ fn opt_help_says_how_the_chip_is_chosen() {
     assert!(out.contains("selects the default: Ascend910B"), "{out}");
 }
 
+/// What an MLIR file given to a command of another input says: every
+/// command that reads MLIR.
+fn mlir_commands(file: &str) -> String {
+    format!(
+        "use `tilemem opt -hacc-append-device-spec=target=Ascend910B1 -hivm-plan-memory {file}` \
+         (plan its local memory), `tilemem explain {file}` (where the memory goes, what would \
+         make it fit), `tilemem opt -hivm-mark-stride-align -hivm-enable-stride-align {file}` \
+         (stride alignment); `tilemem opt --help` lists every pass"
+    )
+}
+
 /// A file given to a command that reads another kind of input is named
 /// for what it is, with the command that reads it (exit 2, not a syntax
 /// error at 1:1).
@@ -85,11 +96,11 @@ fn a_file_of_another_kind_names_the_command_that_reads_it() {
         format!("{doc}: error: this is a PyPTO MessagePack document, not {not}: use `tilemem plan {doc}` (or `tilemem fmt` for its program text)\n")
     };
     let cases: [(&[&str], &str, String); 8] = [
-        (&["plan"], &mlir, format!("{mlir}: error: this is an MLIR file, not a PyPTO program: use `tilemem opt -hivm-mark-stride-align -hivm-enable-stride-align {mlir}`\n")),
+        (&["plan"], &mlir, format!("{mlir}: error: this is an MLIR file, not a PyPTO program: {}\n", mlir_commands(&mlir))),
         (&["fmt"], &csv, format!("{csv}: error: this is a placement problem (CSV), not a PyPTO program: use `tilemem solve {csv}` (or `tilemem validate` for a placed one)\n")),
         (&["opt", "-hivm-mark-stride-align"], &pto, format!("{pto}: error: this is a PyPTO program, not an MLIR file: use `tilemem plan {pto}` (or `tilemem explain`, `tilemem fmt`)\n")),
         (&["solve"], &pto, format!("{pto}: error: this is a PyPTO program, not a placement problem (CSV): use `tilemem plan {pto}` (or `tilemem explain`, `tilemem fmt`)\n")),
-        (&["validate"], &mlir, format!("{mlir}: error: this is an MLIR file, not a placement problem (CSV): use `tilemem opt -hivm-mark-stride-align -hivm-enable-stride-align {mlir}`\n")),
+        (&["validate"], &mlir, format!("{mlir}: error: this is an MLIR file, not a placement problem (CSV): {}\n", mlir_commands(&mlir))),
         (&["explain"], &doc, doc_says("a PyPTO program")),
         (&["opt", "-hivm-mark-stride-align"], &doc, doc_says("an MLIR file")),
         (&["solve"], &doc, doc_says("a placement problem (CSV)")),

@@ -190,11 +190,13 @@ fn csv_errors_name_file_line_and_column_in_every_command() {
     }
 }
 
-/// `--prove-bound` raises the printed bound past the co-live one by
-/// refuting heights: two 2-byte buffers aligned to 4 leave only 2-byte
-/// holes for the 3-byte one, so 7 and 8 bytes are refuted and 9 is optimal.
+/// The printed bound says where it comes from: two 2-byte buffers
+/// aligned to 4 leave only 2-byte holes for the 3-byte one live with them
+/// at instant 1, so no stack of the three is below 9 bytes (the co-live
+/// peak says 7). `--prove-bound` then finds nothing more to refute below
+/// the first-fit placement (10 bytes): 9 is reachable.
 #[test]
-fn prove_bound_refutes_heights_below_the_placement() {
+fn the_lower_bound_names_its_rule_and_instant() {
     let d = scratch("prove");
     let input = d.join("p.csv");
     std::fs::write(
@@ -212,13 +214,16 @@ fn prove_bound_refutes_heights_below_the_placement() {
         String::from_utf8_lossy(&o.stdout).into_owned()
     };
     let plain = run(&[]);
-    assert!(plain.contains("lower bound: 7\n"), "{plain}");
+    assert!(
+        plain.contains("lower bound: 9 (aligned stack at t=1, 3 buffers; co-live 7)\n"),
+        "{plain}"
+    );
     assert!(!plain.contains("bound search"), "{plain}");
     let proved = run(&["--prove-bound", "100000"]);
     assert!(
         proved.contains(
-            "lower bound: 9 (co-live 7; higher heights refuted by search)\n\
-             bound search: 2 height(s) refuted; at 9: 3 window(s) tried, 0 cut by the budget\n"
+            "lower bound: 9 (aligned stack at t=1, 3 buffers; co-live 7)\n\
+             bound search: 0 height(s) refuted; at 9: 3 window(s) tried, 0 cut by the budget\n"
         ),
         "{proved}"
     );
@@ -226,4 +231,105 @@ fn prove_bound_refutes_heights_below_the_placement() {
     // one above the proven 9.
     assert!(proved.contains("height:      10\n"), "{proved}");
     assert!(proved.contains("optimal:     not proven\n"), "{proved}");
+}
+
+/// `--minimize` searches the smallest height, whatever the capacity says
+/// (which stays a limit): the aligned three-buffer problem fits in 9
+/// bytes and no lower, and the placement written is validated. With the
+/// first-fit greedy (10 bytes) the run cannot decide 9 and says so on
+/// stderr.
+#[test]
+fn minimize_finds_the_smallest_height_and_writes_it() {
+    let d = scratch("minimize");
+    let input = d.join("p.csv");
+    std::fs::write(
+        &input,
+        "id,lower,upper,size,alignment\na,0,2,2,4\nb,0,2,2,4\nc,1,3,3,1\n",
+    )
+    .unwrap();
+    let out = d.join("out.csv");
+    let run = |extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_tilemem"))
+            .args(["solve", input.to_str().unwrap(), "--minimize"])
+            .args(["--capacity", "64", "--node-limit", "100000"])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let o = run(&["-o", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(stdout.contains("capacity:    64\n"), "{stdout}");
+    assert!(stdout.contains("height:      9\n"), "{stdout}");
+    assert!(
+        stdout.contains("minimum:     proven (no lower height exists)\n"),
+        "{stdout}"
+    );
+    assert!(
+        o.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let v = Command::new(env!("CARGO_BIN_EXE_tilemem"))
+        .args(["validate", out.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(v.status.code(), Some(0));
+    assert!(
+        String::from_utf8_lossy(&v.stdout).contains("height 9"),
+        "{}",
+        String::from_utf8_lossy(&v.stdout)
+    );
+
+    let o = run(&["--solver", "first-fit"]);
+    assert_eq!(o.status.code(), Some(0));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(stdout.contains("targets:     9 undecided\n"), "{stdout}");
+    assert!(stdout.contains("height:      10\n"), "{stdout}");
+    assert!(
+        stdout.contains("minimum:     not proven (floor 9)\n"),
+        "{stdout}"
+    );
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.starts_with("stopped: every capacity left below the height was tried"),
+        "{stderr}"
+    );
+
+    // Height first: the penalty-first objective does not go with it.
+    let o = run(&["--penalty-first"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+/// A run that ends before its time limit without a proof says why on
+/// stderr: the greedy has no further move.
+#[test]
+fn an_unproven_early_end_says_why() {
+    let d = scratch("why");
+    let input = d.join("p.csv");
+    std::fs::write(
+        &input,
+        "id,lower,upper,size,alignment\na,0,2,2,4\nb,0,2,2,4\nc,1,3,3,1\n",
+    )
+    .unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_tilemem"))
+        .args(["solve", input.to_str().unwrap(), "--solver", "first-fit"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.starts_with("stopped: no move found: first-fit ended its search after "),
+        "{stderr}"
+    );
+    // A proven result needs no explanation.
+    let o = Command::new(env!("CARGO_BIN_EXE_tilemem"))
+        .args(["solve", input.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        o.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
 }

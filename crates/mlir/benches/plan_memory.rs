@@ -6,15 +6,18 @@
 //!
 //! Run with `cargo bench -p tilemem-mlir --bench plan_memory`. Prints, in
 //! one run, the best and median wall and CPU time and the peak heap of
-//! reading and printing alone, and of reading, appending the device spec, planning
-//! (with its independent check) and printing, and their ratios.
+//! reading and printing alone, of reading, appending the device spec, planning
+//! (with its independent check) and printing, and of the same recording
+//! each space's placement (what `tilemem opt` does for its summary line
+//! and `-map`), and their ratios.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use tilemem_mlir::memplan::{plan_module, PlanRequest};
+use tilemem_mlir::memplan::{plan_module, plan_module_in, PlanRequest};
 use tilemem_mlir::parse::{parse_module, ParseOptions};
+use tilemem_mlir::pass::PassContext;
 use tilemem_mlir::print::print_module;
 
 /// Counts live and peak heap bytes.
@@ -146,6 +149,7 @@ fn main() {
     let (mut base_t, mut plan_t) = (Vec::new(), Vec::new());
     let (mut base_cpu, mut plan_cpu) = (Vec::new(), Vec::new());
     let (mut base_peak, mut plan_peak) = (0, 0);
+    let (mut rec_t, mut rec_cpu, mut rec_peak) = (Vec::new(), Vec::new(), 0);
     let mut summary = String::new();
     for _ in 0..5 {
         let (_, t, cpu, peak) = measure(|| {
@@ -170,6 +174,18 @@ fn main() {
         plan_cpu.push(cpu);
         plan_peak = plan_peak.max(peak);
         summary = format!("{} KiB out, UB used {used} bytes", len / 1024);
+        let (_, t, cpu, peak) = measure(|| {
+            let mut m = parse_module(&text, &opts).expect("reads");
+            let mut cx = PassContext {
+                placements: Some(Vec::new()),
+                ..PassContext::default()
+            };
+            plan_module_in(&mut m, &PlanRequest::default(), &mut cx).expect("plans");
+            (print_module(&m).len(), cx.placements.map_or(0, |p| p.len()))
+        });
+        rec_t.push(t);
+        rec_cpu.push(cpu);
+        rec_peak = rec_peak.max(peak);
     }
     let (bb, bm) = stats(base_t);
     let (pb, pm) = stats(plan_t);
@@ -184,9 +200,20 @@ fn main() {
         "read + plan + print: wall best {pb:.1} ms, median {pm:.1} ms; cpu best {pcb:.1} ms, median {pcm:.1} ms; peak heap {} KiB",
         plan_peak / 1024
     );
+    let (rb, rm) = stats(rec_t);
+    let (rcb, rcm) = stats(rec_cpu);
+    println!(
+        "  + placements:      wall best {rb:.1} ms, median {rm:.1} ms; cpu best {rcb:.1} ms, median {rcm:.1} ms; peak heap {} KiB",
+        rec_peak / 1024
+    );
     println!(
         "ratio (plan / read+print): cpu time {:.2}x, peak heap {:.2}x",
         pcm / bcm,
         plan_peak as f64 / base_peak.max(1) as f64
+    );
+    println!(
+        "ratio (plan + placements / plan): cpu time {:.2}x, peak heap {:.2}x",
+        rcm / pcm,
+        rec_peak as f64 / plan_peak.max(1) as f64
     );
 }

@@ -21,7 +21,7 @@ use crate::ir::{Diagnostic, Module, OpId};
 use crate::memplan::{plan_module, with_device_spec, PlanFailure, PlanRequest};
 use crate::parse::{parse_module, ParseOptions};
 use crate::pass::PassContext;
-use crate::passes::plan_memory::explain::{space_facts, SpaceFacts};
+use crate::passes::plan_memory::explain::{space_facts, LiveBuffer, SpaceFacts};
 use crate::passes::plan_memory::optimal::Planner;
 use crate::passes::plan_memory::Variant;
 
@@ -105,13 +105,24 @@ fn multi_buffer_marks(m: &Module, alloc: OpId) -> Vec<OpId> {
 /// Explains `text` planned under `req` (see the module docs); `all`
 /// explains every space, not only those that do not fit.
 pub fn explain_text(text: &str, req: &PlanRequest, all: bool) -> Result<Explanation, PlanFailure> {
-    let read = || {
-        parse_module(text, &ParseOptions::default()).map_err(|d| PlanFailure {
-            diagnostics: vec![d],
-            bad_input: true,
-        })
-    };
-    let mut module = read()?;
+    let module = parse_module(text, &ParseOptions::default()).map_err(|d| PlanFailure {
+        diagnostics: vec![d],
+        bad_input: true,
+    })?;
+    explain_module(&module, req, all, false)
+}
+
+/// Explains `original` (a module as read, or as the passes before
+/// PlanMemory left it) planned under `req`; see [`explain_text`]. With
+/// `first_remedy`, the search for remedies stops at the first found (the
+/// short form after an overflow shows only that one).
+pub fn explain_module(
+    original: &Module,
+    req: &PlanRequest,
+    all: bool,
+    first_remedy: bool,
+) -> Result<Explanation, PlanFailure> {
+    let mut module = original.clone();
     let chip = with_device_spec(&mut module, req, &mut PassContext::default())?;
     let variant = if chip.is_regbase() {
         Variant::Regbase
@@ -131,11 +142,10 @@ pub fn explain_text(text: &str, req: &PlanRequest, all: bool) -> Result<Explanat
         }
         v
     });
-    let original = read()?;
     let mut errors = Vec::new();
     let mut spaces = Vec::new();
     for &func in &funcs {
-        let alone = alone(&original, func, &funcs);
+        let alone = alone(original, func, &funcs);
         let mut planned = alone.clone();
         let (used, errs) = match plan_module(&mut planned, req) {
             Ok(_) => (crate::memplan::planned_functions(&planned), Vec::new()),
@@ -155,7 +165,7 @@ pub fn explain_text(text: &str, req: &PlanRequest, all: bool) -> Result<Explanat
             let remedies = if fits {
                 Vec::new()
             } else {
-                remedies(&alone, req, facts)
+                remedies(&alone, req, facts, first_remedy)
             };
             spaces.push(SpaceExplain {
                 facts: facts.clone(),
@@ -174,7 +184,12 @@ pub fn explain_text(text: &str, req: &PlanRequest, all: bool) -> Result<Explanat
 }
 
 /// The remedies of a space that does not fit (see the module docs).
-fn remedies(original: &Module, req: &PlanRequest, facts: &SpaceFacts) -> Vec<Remedy> {
+fn remedies(
+    original: &Module,
+    req: &PlanRequest,
+    facts: &SpaceFacts,
+    first_only: bool,
+) -> Vec<Remedy> {
     let (func, space) = (facts.func, facts.space.as_str());
     let mut out = Vec::new();
     if req.options.planner != Planner::Optimal {
@@ -185,6 +200,9 @@ fn remedies(original: &Module, req: &PlanRequest, facts: &SpaceFacts) -> Vec<Rem
                 change: "use the optimal planner (-hivm-plan-memory=planner=optimal)".into(),
                 bytes_after: b,
             });
+            if first_only {
+                return out;
+            }
         }
     }
     for b in &facts.live {
@@ -199,11 +217,16 @@ fn remedies(original: &Module, req: &PlanRequest, facts: &SpaceFacts) -> Vec<Rem
         if let Some(after) = used_after(m, req, func, space) {
             out.push(Remedy {
                 change: format!(
-                    "drop the hivm.multi_buffer mark of the allocation at line {} ({})",
-                    b.loc.line, b.ty
+                    "drop the hivm.multi_buffer mark of the allocation at line {} ({}){}",
+                    b.loc.line,
+                    b.ty,
+                    at_source(&b.source)
                 ),
                 bytes_after: after,
             });
+            if first_only {
+                return out;
+            }
         }
     }
     for b in facts.live.iter().take(3) {
@@ -227,11 +250,16 @@ fn remedies(original: &Module, req: &PlanRequest, facts: &SpaceFacts) -> Vec<Rem
             if let Some(after) = used_after(m, req, func, space) {
                 out.push(Remedy {
                     change: format!(
-                        "shrink dimension {d} of the allocation at line {} ({}) from {full} to {n}",
-                        b.loc.line, b.ty
+                        "shrink dimension {d} of the allocation at line {} ({}){} from {full} to {n}",
+                        b.loc.line,
+                        b.ty,
+                        at_source(&b.source)
                     ),
                     bytes_after: after,
                 });
+                if first_only {
+                    return out;
+                }
                 break;
             }
             n /= 2;
@@ -240,7 +268,108 @@ fn remedies(original: &Module, req: &PlanRequest, facts: &SpaceFacts) -> Vec<Rem
     out
 }
 
+/// One live allocation: `line L:C  TYPE  N bytes[ xK (multi-buffer)]`.
+fn live_line(b: &LiveBuffer) -> String {
+    let slots = if b.slots > 1 {
+        format!(" x{} (multi-buffer)", b.slots)
+    } else {
+        String::new()
+    };
+    format!(
+        "line {}:{}  {}  {} bytes{slots}{}",
+        b.loc.line,
+        b.loc.col,
+        b.ty,
+        b.bytes,
+        at_source(&b.source)
+    )
+}
+
+/// `  (at kernel.py:12:24)` for a `loc(...)` that leads to a source line.
+fn at_source(source: &Option<String>) -> String {
+    source
+        .as_ref()
+        .map_or(String::new(), |s| format!("  (at {s})"))
+}
+
+/// `lower bound: N bytes` and what it proves.
+fn bound_line(s: &SpaceExplain) -> String {
+    let f = &s.facts;
+    let verdict = if f.proven_over() {
+        format!(
+            "> capacity {}: no placement fits ({} bytes short)",
+            f.capacity,
+            f.lower_bound - f.capacity
+        )
+    } else if !s.fits {
+        format!(
+            "<= capacity {}: a placement could fit; the planner's order refused it",
+            f.capacity
+        )
+    } else {
+        format!("<= capacity {}", f.capacity)
+    };
+    format!("lower bound: {} bytes {verdict}", f.lower_bound)
+}
+
+/// Live allocations the short form lists.
+const SHORT_LIVE: usize = 3;
+
 impl Explanation {
+    /// The short form printed after an overflow error (`tilemem opt`), per
+    /// space that does not fit: the peak op, the largest allocations live
+    /// there, whether the lower bound proves nothing fits, and the best
+    /// remedy found: the first in the order of [`remedies`], which tries
+    /// the changes that leave the kernel as written (the optimal planner)
+    /// before those that change it, and each is re-planned and checked.
+    /// `file` names the input.
+    pub fn render_short(&self, file: &str) -> String {
+        let mut o = String::new();
+        for s in self.spaces.iter().filter(|s| !s.fits) {
+            let f = &s.facts;
+            let _ = writeln!(
+                o,
+                "explain: @{}/{} does not fit its {} bytes ({}); peak at {}:{}:{} ({}){}",
+                f.function,
+                f.space,
+                f.capacity,
+                self.chip,
+                file,
+                f.peak_loc.line,
+                f.peak_loc.col,
+                f.peak_op,
+                at_source(&f.peak_source)
+            );
+            let total: u64 = f.live.iter().map(|b| b.total()).sum();
+            let _ = writeln!(
+                o,
+                "  live there: {} allocations, {total} bytes; the largest:",
+                f.live.len()
+            );
+            for b in f.live.iter().take(SHORT_LIVE) {
+                let _ = writeln!(o, "    {}", live_line(b));
+            }
+            if f.live.len() > SHORT_LIVE {
+                let _ = writeln!(o, "    ... {} more", f.live.len() - SHORT_LIVE);
+            }
+            let _ = writeln!(o, "  {}", bound_line(s));
+            match s.remedies.first() {
+                Some(r) => {
+                    let _ = writeln!(
+                        o,
+                        "  best remedy (re-planned and checked): {}: then {} bytes",
+                        r.change, r.bytes_after
+                    );
+                }
+                None => o.push_str("  remedies: none found by re-planning (split the kernel)\n"),
+            }
+        }
+        if !o.is_empty() {
+            let _ = writeln!(o, "  the whole story: tilemem explain {file}");
+        }
+        o
+    }
+
     /// The explanation as text (`tilemem explain`): `planner` names the
     /// planner explained, `file` the input in locations.
     pub fn render(&self, planner: &str, file: &str) -> String {
@@ -263,8 +392,12 @@ impl Explanation {
             );
             let _ = writeln!(
                 o,
-                "  peak: {}:{}:{} ({})",
-                file, f.peak_loc.line, f.peak_loc.col, f.peak_op
+                "  peak: {}:{}:{} ({}){}",
+                file,
+                f.peak_loc.line,
+                f.peak_loc.col,
+                f.peak_op,
+                at_source(&f.peak_source)
             );
             let total: u64 = f.live.iter().map(|b| b.total()).sum();
             let _ = writeln!(
@@ -273,32 +406,9 @@ impl Explanation {
                 f.live.len()
             );
             for b in &f.live {
-                let slots = if b.slots > 1 {
-                    format!(" x{} (multi-buffer)", b.slots)
-                } else {
-                    String::new()
-                };
-                let _ = writeln!(
-                    o,
-                    "    line {}:{}  {}  {} bytes{slots}",
-                    b.loc.line, b.loc.col, b.ty, b.bytes
-                );
+                let _ = writeln!(o, "    {}", live_line(b));
             }
-            let verdict = if f.proven_over() {
-                format!(
-                    "> capacity {}: no placement fits ({} bytes short)",
-                    f.capacity,
-                    f.lower_bound - f.capacity
-                )
-            } else if !s.fits {
-                format!(
-                    "<= capacity {}: a placement could fit; the planner's order refused it",
-                    f.capacity
-                )
-            } else {
-                format!("<= capacity {}", f.capacity)
-            };
-            let _ = writeln!(o, "  lower bound: {} bytes {verdict}", f.lower_bound);
+            let _ = writeln!(o, "  {}", bound_line(s));
             if !s.fits {
                 if s.remedies.is_empty() {
                     o.push_str("  remedies: none found by re-planning (split the kernel)\n");

@@ -120,23 +120,35 @@ pub fn plan_module(
     req: &PlanRequest,
 ) -> Result<(PassContext, &'static DeviceSpec), PlanFailure> {
     let mut cx = PassContext::default();
-    let chip = with_device_spec(module, req, &mut cx)?;
+    let chip = plan_module_in(module, req, &mut cx)?;
+    Ok((cx, chip))
+}
+
+/// [`plan_module`] in the pass context `cx` (which then holds the
+/// placements when `cx.placements` is set, whether or not everything
+/// fits).
+pub fn plan_module_in(
+    module: &mut Module,
+    req: &PlanRequest,
+    cx: &mut PassContext,
+) -> Result<&'static DeviceSpec, PlanFailure> {
+    let chip = with_device_spec(module, req, cx)?;
     let result = if chip.is_regbase() {
         PlanMemoryRegbase {
             options: req.options.clone(),
         }
-        .run_in(module, &mut cx)
+        .run_in(module, cx)
     } else {
         PlanMemory {
             options: req.options.clone(),
         }
-        .run_in(module, &mut cx)
+        .run_in(module, cx)
     };
     match result {
-        Ok(()) => Ok((cx, chip)),
+        Ok(()) => Ok(chip),
         Err(_) => Err(PlanFailure {
             bad_input: cx.bad_input,
-            diagnostics: cx.diags,
+            diagnostics: cx.diags.clone(),
         }),
     }
 }
@@ -337,5 +349,40 @@ mod tests {
         assert_eq!(a5.functions[0].spaces[0].capacity, 2_031_616 / 8);
         let bad = plan_text("func.func @f(", &PlanRequest::default()).unwrap_err();
         assert!(bad.bad_input);
+    }
+
+    /// A space with more entries than the optimal planner lowers keeps the
+    /// reference's placement, and the summary says so.
+    #[test]
+    fn optimal_leaves_a_space_of_more_than_max_entries_to_the_reference() {
+        use crate::passes::plan_memory::optimal::{Planner, MAX_ENTRIES};
+        let n = MAX_ENTRIES + 1;
+        let ty = "memref<64xf32, #hivm.address_space<ub>>";
+        let gm = "memref<64xf32, #hivm.address_space<gm>>";
+        let mut text = format!("func.func @many(%g: {gm}) {{\n");
+        for i in 0..n {
+            text.push_str(&format!(
+                "  %a{i} = memref.alloc() : {ty}\n  hivm.hir.load ins(%g : {gm}) outs(%a{i} : {ty})\n  \
+                 hivm.hir.store ins(%a{i} : {ty}) outs(%g : {gm})\n"
+            ));
+        }
+        text.push_str("  return\n}\n");
+        let req = |planner| PlanRequest {
+            target: None,
+            options: crate::passes::plan_memory::Options {
+                planner,
+                ..Default::default()
+            },
+        };
+        let optimal = plan_text(&text, &req(Planner::Optimal)).unwrap();
+        assert_eq!(
+            optimal.summary,
+            vec![format!(
+                "@many ub: optimal: not tried ({n} entries, more than {MAX_ENTRIES}); bishengir \
+                 196608 bytes; bishengir placement used"
+            )]
+        );
+        let reference = plan_text(&text, &req(Planner::Bishengir)).unwrap();
+        assert_eq!(optimal.text, reference.text);
     }
 }

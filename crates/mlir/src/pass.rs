@@ -85,6 +85,18 @@ pub struct PassContext {
     /// Lines for the driver's summary on standard error (not part of the
     /// output; `-quiet` drops them).
     pub summary: Vec<String>,
+    /// When set, the plan-memory passes record here the placement of each
+    /// (function, space) they plan, for the summary line and the memory
+    /// map; a function that overflows is drawn beyond its capacity
+    /// ([`crate::passes::plan_memory::map`]).
+    pub placements: Option<Vec<crate::passes::plan_memory::map::SpacePlacement>>,
+    /// With `placements`: also record the functions that overflow, planned
+    /// again with larger capacities (for a memory map; it costs more
+    /// plans).
+    pub placements_beyond_capacity: bool,
+    /// The options the last plan-memory pass ran with (what an
+    /// explanation of its result re-plans with).
+    pub plan_options: Option<crate::passes::plan_memory::Options>,
 }
 
 impl PassContext {

@@ -418,3 +418,45 @@ fn llvm_global_without_a_type_must_hold_a_string() {
         "{text}"
     );
 }
+
+/// Source locations are kept as written and followed to the first
+/// `file:line:col`: through aliases (defined after their use), names,
+/// call sites (the callee first, else the caller), fused lists (the first
+/// that has one, commas and quotes inside file names included) and
+/// ranges; `unknown` and a bare name lead nowhere.
+#[test]
+fn source_locations_lead_to_a_file_line_and_column() {
+    let text = r#"module {
+  "t.a"() : () -> () loc(#l1)
+  "t.b"() : () -> () loc(callsite(unknown at #l2))
+  "t.c"() : () -> () loc(fused<"meta">[unknown, "x, \"y\".py":3:4, "z.py":5:6])
+  "t.d"() : () -> () loc("only a name")
+  "t.e"() : () -> () loc(unknown)
+  "t.f"() : () -> () loc("f.py":7:8 to 9:10)
+  "t.g"() : () -> () loc(#l3)
+  "t.h"() : () -> ()
+}
+#l1 = loc("n"(#l2))
+#l2 = loc("k.py":12:24)
+#l3 = loc(#l3)
+"#;
+    let m = read(text);
+    let got: Vec<Option<String>> = m
+        .all_ops()
+        .into_iter()
+        .filter(|&o| m.op(o).name().starts_with("t."))
+        .map(|o| m.src_file_line(m.op(o).loc))
+        .collect();
+    let want = [
+        Some("k.py:12:24"),
+        Some("k.py:12:24"),
+        Some("x, \\\"y\\\".py:3:4"),
+        None,
+        None,
+        Some("f.py:7:8"),
+        None,
+        None,
+    ];
+    assert_eq!(got, want.map(|w| w.map(str::to_string)));
+    assert_canonical(text);
+}

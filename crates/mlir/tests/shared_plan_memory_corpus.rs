@@ -114,8 +114,25 @@ fn used(out: &PlanOutcome) -> BTreeMap<(String, String), u64> {
         .collect()
 }
 
+/// Slots (addresses) per buffer of a plan, in order, per (function,
+/// space): a double buffer has two.
+fn slots(out: &PlanOutcome) -> BTreeMap<(String, String), Vec<usize>> {
+    out.functions
+        .iter()
+        .flat_map(|f| {
+            f.spaces.iter().map(|s| {
+                (
+                    (f.name.clone(), s.space.clone()),
+                    s.buffers.iter().map(|b| b.offsets.len()).collect(),
+                )
+            })
+        })
+        .collect()
+}
+
 /// `planner=optimal` against the reference's allocator on every chunk:
-/// never more bytes in any (function, space), the same chunks planned
+/// never more bytes in any (function, space), every buffer with as many
+/// slots (a level-1 upgrade is never lost), the same chunks planned
 /// except overflows it rescues. Prints the table of the comparison.
 #[test]
 fn shared_corpus_optimal_never_uses_more_bytes() {
@@ -135,6 +152,7 @@ fn shared_corpus_optimal_never_uses_more_bytes() {
     let (mut functions, mut spaces, mut smaller) = (0usize, 0usize, 0usize);
     let (mut bytes_ref, mut bytes_opt) = (0u64, 0u64);
     let (mut overflows, mut rescued) = (0usize, 0usize);
+    let mut upgraded = 0usize;
     let mut problems = Vec::new();
     for (at, text) in &chunks {
         let reference = plan_text(text, &PlanRequest::default());
@@ -143,6 +161,16 @@ fn shared_corpus_optimal_never_uses_more_bytes() {
             (Ok(r), Ok(o)) => {
                 functions += r.functions.len();
                 let (ur, uo) = (used(&r), used(&o));
+                if slots(&r) != slots(&o) {
+                    problems.push(format!("{at}: optimal changes the slots of a buffer"));
+                }
+                upgraded += r
+                    .functions
+                    .iter()
+                    .flat_map(|f| f.spaces.iter())
+                    .flat_map(|s| s.buffers.iter())
+                    .filter(|b| b.offsets.len() > 1)
+                    .count();
                 for (key, &b) in &ur {
                     spaces += 1;
                     let Some(&x) = uo.get(key) else {
@@ -186,6 +214,7 @@ fn shared_corpus_optimal_never_uses_more_bytes() {
     eprintln!("  pairs where optimal is smaller {smaller}");
     eprintln!("  chunks bishengir overflows     {overflows}");
     eprintln!("  overflows optimal rescues      {rescued}");
+    eprintln!("  buffers of several slots       {upgraded} (as many under both)");
     assert!(
         problems.is_empty(),
         "{} problems:\n{}",

@@ -13,9 +13,11 @@ use crate::problem::Problem;
 
 pub mod grain;
 pub mod refute;
+pub mod rules;
 
 pub use grain::grain;
-pub use refute::{refuted_bound, Refutation};
+pub use refute::{refuted_bound, refuted_bound_from, Refutation};
+pub use rules::{best_bound, Bound, Rule};
 
 /// The classic bound: the largest total size of buffers live at one instant,
 /// refined for alignment, and never below the end of a pinned buffer.

@@ -64,6 +64,7 @@ pub mod bound;
 pub mod csv;
 pub mod gen;
 pub mod map;
+pub mod minimize;
 pub mod problem;
 pub mod solve;
 pub mod validate;

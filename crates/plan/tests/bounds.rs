@@ -1,79 +1,18 @@
 //! Lower bounds against the brute-force optimum on small random problems:
 //! a bound may never exceed the lowest height of any placement.
 
+mod common;
+
+use common::{brute_force, problems};
 use proptest::prelude::*;
-use tilemem_plan::bound::{grain, refuted_bound};
-use tilemem_plan::{lower_bound, Budget, Buffer, Problem};
+use tilemem_plan::bound::{best_bound, grain, refuted_bound, Rule};
+use tilemem_plan::{lower_bound, Budget, Buffer, BufferId, Problem};
 
 /// A refutation budget of `nodes` units of work and no time limit.
 fn work(nodes: u64) -> Budget {
     Budget::default()
         .with_node_limit(Some(nodes))
         .with_time_limit(None)
-}
-
-/// Lowest aligned offset where `b` clashes with no placed co-live buffer.
-fn lowest_fit(p: &Problem, placed: &[(usize, u64)], i: usize) -> u64 {
-    let b = &p.buffers[i];
-    let a = b.align.max(1);
-    let mut o = 0u64;
-    loop {
-        let clash = placed.iter().find(|&&(j, oj)| {
-            let c = &p.buffers[j];
-            b.size > 0 && c.size > 0 && b.lifetime_overlaps(c) && o < oj + c.size && oj < o + b.size
-        });
-        match clash {
-            Some(&(j, oj)) => o = (oj + p.buffers[j].size).div_ceil(a) * a,
-            None => return o,
-        }
-    }
-}
-
-/// The optimum: the lowest first-fit height over every buffer order.
-/// Complete because first-fit in the offset order of an optimal placement
-/// puts every buffer at or below its optimal offset (everything placed
-/// before it and co-live with it lies below its optimal offset there).
-fn brute_force(p: &Problem) -> u64 {
-    fn go(p: &Problem, used: &mut Vec<bool>, placed: &mut Vec<(usize, u64)>, best: &mut u64) {
-        let h = placed
-            .iter()
-            .map(|&(j, o)| o + p.buffers[j].size)
-            .max()
-            .unwrap_or(0);
-        if h >= *best {
-            return;
-        }
-        if placed.len() == p.buffers.len() {
-            *best = h;
-            return;
-        }
-        for i in 0..p.buffers.len() {
-            if !used[i] {
-                used[i] = true;
-                let o = lowest_fit(p, placed, i);
-                placed.push((i, o));
-                go(p, used, placed, best);
-                placed.pop();
-                used[i] = false;
-            }
-        }
-    }
-    let mut best = u64::MAX;
-    go(p, &mut vec![false; p.len()], &mut Vec::new(), &mut best);
-    best
-}
-
-/// Small problems: up to 6 buffers over 6 instants, sizes a multiple of a
-/// common step, alignments 1, 2 or 4.
-fn problems() -> impl Strategy<Value = Problem> {
-    let buffer = (1u64..=6, 0u64..6, 1u64..=6, 0usize..3);
-    (1u64..=3, prop::collection::vec(buffer, 1..=6)).prop_map(|(step, bs)| {
-        let mut p = Problem::new();
-        for (s, l, len, a) in bs {
-            p.push(Buffer::new(s * step, l, l + len).with_align([1, 2, 4][a]));
-        }
-        p
-    })
 }
 
 proptest! {
@@ -83,6 +22,9 @@ proptest! {
     fn bounds_never_pass_the_optimum(p in problems()) {
         let opt = brute_force(&p);
         prop_assert!(lower_bound(&p) <= opt, "co-live {} > optimum {opt}", lower_bound(&p));
+        let best = best_bound(&p);
+        prop_assert!(best.value <= opt, "{best} = {} > optimum {opt}", best.value);
+        prop_assert!(best.value >= lower_bound(&p));
         prop_assert_eq!(opt % grain(&p), 0, "optimum off the grain");
         let r = refuted_bound(&p, None, &work(200_000));
         prop_assert!(r.bound <= opt, "refuted {} > optimum {opt}", r.bound);
@@ -94,6 +36,45 @@ proptest! {
         let capped = refuted_bound(&p, Some(opt), &work(200_000));
         prop_assert_eq!(capped.bound, opt);
     }
+
+    /// With hard conflict pairs (between any two buffers, co-live or not)
+    /// the best bound, conflict cliques included, stays at or below the
+    /// optimum.
+    #[test]
+    fn the_best_bound_never_passes_the_optimum_with_conflicts(
+        p in problems(),
+        pairs in prop::collection::vec((0u32..6, 0u32..6), 0..5),
+    ) {
+        let mut p = p;
+        let n = p.len() as u32;
+        for (a, b) in pairs {
+            if a % n != b % n {
+                p.conflicts.push((BufferId(a % n), BufferId(b % n)));
+            }
+        }
+        let opt = brute_force(&p);
+        let best = best_bound(&p);
+        prop_assert!(best.value <= opt, "{best} = {} > optimum {opt}", best.value);
+        prop_assert!(best.value >= lower_bound(&p));
+    }
+}
+
+/// The constructed case of `refutation_raises_the_co_live_bound` needs no
+/// search for the best bound: the three buffers live at instant 1 stack
+/// no lower than 9 under their alignments, where the co-live peak says 7.
+#[test]
+fn the_aligned_stack_is_strictly_better_than_co_live() {
+    let mut p = Problem::new();
+    p.push(Buffer::new(2, 0, 2).with_align(4));
+    p.push(Buffer::new(2, 0, 2).with_align(4));
+    p.push(Buffer::new(3, 1, 3));
+    // A 1-byte buffer aligned to 1 elsewhere keeps the co-live bound
+    // from rounding anything.
+    p.push(Buffer::new(1, 5, 6));
+    let best = best_bound(&p);
+    assert_eq!((lower_bound(&p), best.value, brute_force(&p)), (7, 9, 9));
+    assert_eq!(best.rule, Rule::AlignedStack);
+    assert_eq!(best.window, Some((1, 2)));
 }
 
 /// A problem whose optimum is above its co-live bound: two 2-byte buffers

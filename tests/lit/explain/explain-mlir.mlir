@@ -2,6 +2,17 @@
 // RUN: tilemem explain --all %s | FileCheck %s --check-prefix=ALL
 // RUN: tilemem explain --planner=optimal %s | FileCheck %s --check-prefix=OPT
 // RUN: not tilemem explain --planner=dsa-rp %s 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: tilemem explain %s --map %t.html > /dev/null
+// RUN: FileCheck %s --input-file=%t.html --check-prefix=MAP
+// RUN: not tilemem explain %s --map %t.png 2>&1 | FileCheck %s --check-prefix=BADMAP
+// --map draws the plan as `tilemem opt -map` does: each function planned
+// (one that overflows beyond its capacity, against the real one, the note
+// says by how much), not only the first that overflows.
+// MAP: "note":"does not fit; drawn as planned with larger capacities against the real ones: @fragmented/ub needs 327680 of 196608 bytes (drawn as planned with 393216); @mb/ub needs 212992 of 196608 bytes (drawn as planned with 393216)"
+// MAP: "function":"fragmented","space":"ub","capacity":196608,"used":327680,"lower_bound":196608
+// MAP: "function":"mb","space":"ub","capacity":196608,"used":212992,"lower_bound":212992
+// MAP: "function":"fits","space":"ub","capacity":196608,"used":65536,"lower_bound":65536
+// BADMAP: error: --map {{.*}}.png: name a file ending in .html (interactive) or .svg (static)
 // tilemem explain on HIVM MLIR: per (function, space) the peak op, the
 // allocations live there largest first, the lower bound and whether it
 // proves nothing fits, and remedies, each re-planned with PlanMemory.

@@ -9,18 +9,30 @@
 // within the bytes the reference's placement uses, and takes the result
 // only when it is strictly better; it places what the reference overflows
 // when a placement exists. Each choice is a summary line on stderr
-// (after the diagnostics; -quiet drops it).
+// (after the diagnostics; -quiet drops it), followed by the line of each
+// space placed; an overflow is followed by its short explanation.
 // UB of Ascend910B1: 196608 bytes.
 // SUM: error: ub overflow, requires 3932160 bits while 1572864 bits available!
 // SUM-NEXT: func.func @too_big
 // SUM-NEXT: ^
+// SUM-NEXT: explain: @too_big/ub does not fit its 196608 bytes (Ascend910B1); peak at {{.*}}optimal.mlir:{{[0-9]+}}:3 (hivm.hir.load)
+// SUM-NEXT: live there: 2 allocations, 491520 bytes; the largest:
+// SUM-NEXT: line {{[0-9]+}}:3  memref<61440xf32, #hivm.address_space<ub>>  245760 bytes
+// SUM-NEXT: line {{[0-9]+}}:3  memref<61440xf32, #hivm.address_space<ub>>  245760 bytes
+// SUM-NEXT: lower bound: 491520 bytes > capacity 196608: no placement fits (294912 bytes short)
+// SUM-NEXT: remedies: none found by re-planning (split the kernel)
+// SUM-NEXT: the whole story: tilemem explain {{.*}}optimal.mlir
 // SUM-NEXT: [summary] @fragmented ub: optimal 196608 bytes, penalty 6 (proven); bishengir overflows; optimal placement used
+// SUM-NEXT: [summary] fragmented/ub: 196608 / 196608 bytes (100.0 %), lower bound 196608, allocations 4 -> 3 buffers, planner optimal
 // SUM-NEXT: [summary] @smaller ub: optimal 131072 bytes, penalty 3 (proven); bishengir 196608 bytes, penalty 3; optimal placement used
+// SUM-NEXT: [summary] smaller/ub: 131072 / 196608 bytes (66.7 %), lower bound 114688, allocations 4 -> 3 buffers, planner optimal
 // SUM-NEXT: [summary] @too_big ub: optimal: no placement fits (proven); bishengir overflows; nothing placed
 // SUM-NOT: summary
 // QUIET-NOT: summary
-// REF-ERR: optimal.mlir:[[@LINE+13]]:1: error: ub overflow, requires 2097152 bits while 1572864 bits available!
+// QUIET-NOT: explain
+// REF-ERR: optimal.mlir:[[@LINE+14]]:1: error: ub overflow, requires 2097152 bits while 1572864 bits available!
 // REF-ERR: error: ub overflow, requires 3932160 bits while 1572864 bits available!
+// REF-ERR: [summary] smaller/ub: 196608 / 196608 bytes (100.0 %), lower bound 114688, allocations 4 -> 3 buffers, planner bishengir
 // REF-ERR-NOT: summary
 
 // First fit in allocation order: %a at 0, %b at 64 KiB, %c at 128 KiB;

@@ -118,7 +118,7 @@ impl Parser<'_> {
                 } else {
                     Default::default()
                 };
-                self.skip_loc()?;
+                self.parse_arg_loc(pos)?;
                 if let Some(n) = name {
                     args.push((n, ty.clone(), pos));
                 }
@@ -264,6 +264,9 @@ impl OpPrinter<'_> {
                 self.out.push_str(": ");
             }
             self.ty_with_attrs(t, dict_at("arg_attrs", i));
+            if body.is_some() {
+                self.arg_loc(args[i]);
+            }
         }
         if variadic {
             if !fty.inputs.is_empty() {

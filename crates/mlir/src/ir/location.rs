@@ -10,12 +10,16 @@ pub struct Location {
     pub line: u32,
     /// 1-based column; 0 means unknown.
     pub col: u32,
+    /// The `loc(...)` the input gave the operation, if any: 1 + its index
+    /// in [`crate::ir::Module::src_locs`] (0: none). Kept apart from the
+    /// position, which stays that of the text read.
+    pub src: u32,
 }
 
 impl Location {
     /// A known position.
     pub fn new(line: u32, col: u32) -> Location {
-        Location { line, col }
+        Location { line, col, src: 0 }
     }
 
     /// The unknown location.

@@ -11,6 +11,7 @@ mod ids;
 mod location;
 mod module;
 pub mod ods;
+mod src_loc;
 #[rustfmt::skip]
 mod ods_table;
 mod ods_traits;
@@ -26,6 +27,7 @@ pub use module::{
     ValueData, ValueDef,
 };
 pub use ops::{ForParts, Ofr, SliceParts};
+pub use src_loc::LocAlias;
 pub use types::{
     identity_strides, is_dynamic, FloatKind, FunctionType, Layout, MemRefType, Signedness, Type,
     VectorType, DYNAMIC,

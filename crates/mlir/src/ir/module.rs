@@ -6,7 +6,11 @@
 //! stable. Every value records its uses (`(op, operand index)`), so
 //! "users of a value" and "replace all uses" are cheap.
 
+use std::collections::HashMap;
+
 use crate::ir::{Attribute, BlockId, Location, NamedAttrs, OpId, RegionId, Type, ValueId};
+
+use super::src_loc::LocAlias;
 
 /// Where a value comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -400,6 +404,16 @@ pub struct Module {
     /// written (`dense_resource<..>` attributes name their blobs); printed
     /// back after the module.
     pub resources: Vec<String>,
+    /// The source locations of the input, as written inside `loc(...)`
+    /// (`"kernel.py":12:24`, `#loc3`, `fused[...]`, ...); a
+    /// [`Location::src`] indexes them.
+    pub src_locs: Vec<String>,
+    /// The `#name = loc(...)` aliases of the input, in order, printed back
+    /// where they were (see [`LocAlias`]).
+    pub loc_aliases: Vec<LocAlias>,
+    /// The `loc(...)` of block arguments (`%a: T loc(...)`), as
+    /// [`Location::src`] values.
+    pub arg_locs: HashMap<ValueId, u32>,
 }
 
 impl Default for Module {
@@ -418,6 +432,9 @@ impl Module {
             regions: Vec::new(),
             top: OpId(0),
             resources: Vec::new(),
+            src_locs: Vec::new(),
+            loc_aliases: Vec::new(),
+            arg_locs: HashMap::new(),
         };
         let top = m.create_op(OpSpec::new("builtin.module", Location::unknown()).regions(1));
         m.top = top;

@@ -138,6 +138,7 @@ pub fn parse_module(text: &str, options: &ParseOptions) -> Result<Module, Diagno
         type_memo: HashMap::new(),
         labels: Vec::new(),
         forward: HashMap::new(),
+        arg_locs: HashMap::new(),
     };
     p.parse_top()?;
     p.check_forward()?;
@@ -210,6 +211,9 @@ pub(crate) struct Parser<'a> {
     /// placeholder and where it was first used. The definition replaces
     /// it; one left at the end is an undeclared name.
     forward: HashMap<(String, usize), Forward>,
+    /// The `loc(...)` of block arguments read but not yet bound, by the
+    /// argument's source position.
+    arg_locs: HashMap<usize, u32>,
 }
 
 /// A block label: its block, whether its definition was read, and where
@@ -278,6 +282,31 @@ impl Parser<'_> {
         };
         let name = name.to_string();
         self.c.expect("=")?;
+        if is_attr && self.c.looking_at_keyword("loc") {
+            // `#loc3 = loc(...)`: kept as written, printed back in place.
+            let src = self.parse_trailing_loc()?;
+            if src == 0 {
+                return self.c.err("expected '(' in location");
+            }
+            if self.m.loc_aliases.iter().any(|a| a.name == name) {
+                return self.c.err_at(
+                    start,
+                    format!("redefinition of attribute alias id '{name}'"),
+                );
+            }
+            let body = self.m.src_locs.pop().unwrap_or_default();
+            // A location is an attribute too: a reference elsewhere than
+            // after an op (inside another attribute) reads it as before.
+            self.attr_aliases
+                .insert(name.clone(), Attribute::Opaque(format!("loc({body})")));
+            let trailing = self.m.block_ops(self.m.body()).next().is_some();
+            self.m.loc_aliases.push(crate::ir::LocAlias {
+                name,
+                body,
+                trailing,
+            });
+            return Ok(());
+        }
         if is_attr {
             let a = self.parse_attribute()?;
             if self.attr_aliases.insert(name.clone(), a).is_some() {
@@ -553,6 +582,9 @@ impl Parser<'_> {
     fn bind_block_args(&mut self, b: BlockId, args: &[(String, Type, usize)]) -> PResult<()> {
         let values = self.m.block_args(b).to_vec();
         for ((name, _, pos), v) in args.iter().zip(values) {
+            if let Some(src) = self.arg_locs.remove(pos) {
+                self.m.arg_locs.insert(v, src);
+            }
             self.define(name, 0, v, *pos)?;
         }
         Ok(())
@@ -599,7 +631,7 @@ impl Parser<'_> {
             let name = name.to_string();
             self.c.expect(":")?;
             let ty = self.parse_type()?;
-            self.skip_loc()?;
+            self.parse_arg_loc(pos)?;
             args.push((name, ty, pos));
             if self.c.eat(")") {
                 return Ok(args);
@@ -660,16 +692,29 @@ impl Parser<'_> {
         }
     }
 
-    /// Skips a trailing `loc(...)`.
-    pub(crate) fn skip_loc(&mut self) -> PResult<()> {
-        if self.c.looking_at_keyword("loc") {
-            let p = self.c.pos();
-            self.c.eat_keyword("loc");
-            if self.c.peek_raw(0) == Some(b'(') {
-                self.c.balanced()?;
-            } else {
-                self.c.reset(p);
-            }
+    /// Reads a trailing `loc(...)`, if any, into the module's source
+    /// locations: the [`crate::ir::Location::src`] value (0: none).
+    pub(crate) fn parse_trailing_loc(&mut self) -> PResult<u32> {
+        if !self.c.looking_at_keyword("loc") {
+            return Ok(0);
+        }
+        let p = self.c.pos();
+        self.c.eat_keyword("loc");
+        if self.c.peek_raw(0) != Some(b'(') {
+            self.c.reset(p);
+            return Ok(0);
+        }
+        let group = self.c.balanced()?;
+        let body = group[1..group.len() - 1].trim();
+        Ok(self.m.add_src_loc(body))
+    }
+
+    /// Reads the `loc(...)` of a block argument declared at `pos`: kept
+    /// until the argument's value exists ([`Self::bind_block_args`]).
+    pub(crate) fn parse_arg_loc(&mut self, pos: usize) -> PResult<()> {
+        let src = self.parse_trailing_loc()?;
+        if src != 0 {
+            self.arg_locs.insert(pos, src);
         }
         Ok(())
     }

@@ -70,12 +70,12 @@ impl Parser<'_> {
             }
             self.c.expect("=")?;
         }
-        let built = if self.c.peek() == Some(b'"') {
+        let mut built = if self.c.peek() == Some(b'"') {
             self.parse_generic(loc)?
         } else {
             self.parse_custom(loc)?
         };
-        self.skip_loc()?;
+        built.spec.loc.src = self.parse_trailing_loc()?;
         let wanted: usize = results.iter().map(|r| r.1).sum();
         let have = built.spec.result_types.len();
         if !results.is_empty() && wanted != have {

@@ -24,7 +24,16 @@ use crate::ir::Module;
 /// Prints a module (ending with a newline).
 pub fn print_module(module: &Module) -> String {
     let body = ops::OpPrinter::new(module).print_module();
-    let mut out = alias_affine_maps(body);
+    let mut out = String::new();
+    // Location aliases where the input had them: those before the module
+    // first, the trailing ones after it.
+    for a in module.loc_aliases.iter().filter(|a| !a.trailing) {
+        out.push_str(&format!("#{} = loc({})\n", a.name, a.body));
+    }
+    out.push_str(&alias_affine_maps(body));
+    for a in module.loc_aliases.iter().filter(|a| a.trailing) {
+        out.push_str(&format!("#{} = loc({})\n", a.name, a.body));
+    }
     for r in &module.resources {
         out.push('\n');
         out.push_str(r);

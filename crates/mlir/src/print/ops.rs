@@ -250,6 +250,26 @@ impl<'a> OpPrinter<'a> {
             self.out.truncate(mark);
             self.print_generic(op);
         }
+        self.trailing_loc(self.m.op(op).loc.src);
+    }
+
+    /// ` loc(...)` as the input wrote it, for a source location `src`
+    /// ([`crate::ir::Location::src`]; 0: nothing printed).
+    pub(crate) fn trailing_loc(&mut self, src: u32) {
+        let loc = crate::ir::Location {
+            src,
+            ..Default::default()
+        };
+        if let Some(text) = self.m.src_loc(loc) {
+            let _ = write!(self.out, " loc({text})");
+        }
+    }
+
+    /// The ` loc(...)` of block argument `v`, when the input gave one.
+    pub(crate) fn arg_loc(&mut self, v: ValueId) {
+        if let Some(&src) = self.m.arg_locs.get(&v) {
+            self.trailing_loc(src);
+        }
     }
 
     fn print_generic(&mut self, op: OpId) {
@@ -315,6 +335,7 @@ impl<'a> OpPrinter<'a> {
                         self.out.push_str(": ");
                         let t = self.m.value_type(a).clone();
                         self.ty(&t);
+                        self.arg_loc(a);
                     }
                     self.out.push(')');
                 }

@@ -66,6 +66,8 @@ pub struct Refutation {
     pub tried: usize,
     /// See `tried`.
     pub unsettled: usize,
+    /// Units of work the attempts used (at most the node limit).
+    pub work: u64,
 }
 
 /// Raises [`lower_bound`] by refuting heights (see the module doc): from
@@ -81,6 +83,18 @@ pub struct Refutation {
 /// are a safety net on top (a result they cut is reported as
 /// `cut_short`).
 pub fn refuted_bound(problem: &Problem, upper: Option<u64>, budget: &Budget) -> Refutation {
+    refuted_bound_from(problem, lower_bound(problem), upper, budget)
+}
+
+/// [`refuted_bound`] starting from a known lower bound `from` (such as
+/// [`best_bound`](super::best_bound)) instead of [`lower_bound`]: heights
+/// below it are not tried again.
+pub fn refuted_bound_from(
+    problem: &Problem,
+    from: u64,
+    upper: Option<u64>,
+    budget: &Budget,
+) -> Refutation {
     let nodes = budget.node_limit.unwrap_or(DEFAULT_NODES);
     let time_limit = budget.time_limit;
     let stopped = || {
@@ -89,13 +103,14 @@ pub fn refuted_bound(problem: &Problem, upper: Option<u64>, budget: &Budget) -> 
             .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
     };
     let start = Instant::now();
-    let lb = lower_bound(problem);
+    let lb = from.max(lower_bound(problem));
     let mut out = Refutation {
         bound: lb,
         proofs: Vec::new(),
         cut_short: false,
         tried: 0,
         unsettled: 0,
+        work: 0,
     };
     if !problem.is_plain() || problem.check().is_err() {
         return out;
@@ -162,6 +177,7 @@ pub fn refuted_bound(problem: &Problem, upper: Option<u64>, budget: &Budget) -> 
         out.cut_short = out.unsettled > 0;
         break;
     }
+    out.work = nodes - left;
     if upper.is_some_and(|u| out.bound > u) {
         // Only a wrong proof could pass a known placement.
         debug_assert!(false, "refuted a height a placement reaches");

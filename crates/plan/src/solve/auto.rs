@@ -199,7 +199,11 @@ fn solve_huge(problem: &Problem, budget: &Budget, start: Instant, meter: &Meter)
     if problem.capacity.is_some_and(|c| best_h > c && floor <= c) {
         return exact_from(problem, best, budget, start, "auto/exact", meter);
     }
-    finish(problem, best, lb, floor, name, start)
+    let mut out = finish(problem, best, lb, floor, name, start);
+    if !out.proven_optimal {
+        out.stopped_by = repaired.stop;
+    }
+    out
 }
 
 /// [`finish`] of a placement that may be missing (pinned buffers clash).
@@ -256,5 +260,6 @@ fn finish(
         cut_short: false,
         work: 0,
         elapsed: start.elapsed(),
+        stopped_by: None,
     }
 }

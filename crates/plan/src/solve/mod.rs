@@ -323,6 +323,10 @@ pub struct Outcome {
     pub work: u64,
     /// Wall-clock time spent.
     pub elapsed: Duration,
+    /// Why the solver ended before its budget without a proof, when a rule
+    /// of its own ended it (such as the repair's stall rule); `None`
+    /// otherwise.
+    pub stopped_by: Option<&'static str>,
 }
 
 impl Outcome {
@@ -461,6 +465,7 @@ pub(crate) fn outcome_with_bound(
         cut_short: false,
         work: 0,
         elapsed: Duration::ZERO,
+        stopped_by: None,
     };
     if let Some(offsets) = offsets {
         let sol = Solution { offsets };

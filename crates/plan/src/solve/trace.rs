@@ -103,6 +103,9 @@ pub(crate) struct Repaired {
     /// raised the floor; 0: none).
     pub(crate) rounds: u32,
     pub(crate) last_gain: u32,
+    /// Why the rounds ended, when a rule of the repair ended them rather
+    /// than the budget or the floor (`None`).
+    pub(crate) stop: Option<&'static str>,
 }
 
 /// A place the repair has opened a window at.
@@ -127,6 +130,7 @@ pub(crate) fn repair(problem: &Problem, incumbent: Vec<u64>, lb: u64, meter: &Me
         floor: lb,
         rounds: 0,
         last_gain: 0,
+        stop: None,
     };
     if !is_plain(problem) || cur_h <= lb || !meter.alive() {
         return out;
@@ -182,6 +186,7 @@ pub(crate) fn repair(problem: &Problem, incumbent: Vec<u64>, lb: u64, meter: &Me
         // A window problem holding most of the buffers is nearly the whole
         // problem: that is the exact search's job, not the repair's.
         let Some(sub) = WindowProblem::new(problem, &[window], (total / 2).min(MOST)) else {
+            out.stop = Some("the next repair window would hold too many buffers");
             break;
         };
         // Each window may use half of the time left. Under a node limit,
@@ -190,6 +195,9 @@ pub(crate) fn repair(problem: &Problem, incumbent: Vec<u64>, lb: u64, meter: &Me
         let limit = (!meter.has_node_limit()).then(|| (left / 2).min(WINDOW_LIMIT));
         let Some((optimum, sol)) = sub.solve(limit, meter) else {
             // Not settled in time: a wider window will not be either.
+            if meter.alive() {
+                out.stop = Some("a repair window was not settled by the exact search in time");
+            }
             break;
         };
         if optimum > out.floor {
@@ -209,6 +217,9 @@ pub(crate) fn repair(problem: &Problem, incumbent: Vec<u64>, lb: u64, meter: &Me
             &mut scratch,
             meter,
         ) else {
+            if meter.alive() {
+                out.stop = Some("a repair round could not place the buffers around its window");
+            }
             break;
         };
         // The zone holds the top buffer (it is live in the window), so
@@ -228,6 +239,15 @@ pub(crate) fn repair(problem: &Problem, incumbent: Vec<u64>, lb: u64, meter: &Me
                 break;
             }
         }
+    }
+    if cur_h > out.floor && meter.alive() && out.stop.is_none() {
+        out.stop = Some(if stalled >= STALL_ROUNDS {
+            "the peak-window repair went 6 rounds without a gain"
+        } else if rounds >= MAX_ROUNDS {
+            "the peak-window repair ran its 256 rounds"
+        } else {
+            "the peak-window repair found no window to work on"
+        });
     }
     out
 }

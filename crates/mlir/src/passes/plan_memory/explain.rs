@@ -44,6 +44,9 @@ pub struct LiveBuffer {
     pub slots: u32,
     /// Where the allocation is.
     pub loc: Location,
+    /// The `file:line:col` its `loc(...)` leads to (the Triton source
+    /// line), when the input carries one.
+    pub source: Option<String>,
 }
 
 impl LiveBuffer {
@@ -68,6 +71,11 @@ pub struct SpaceFacts {
     pub peak_op: String,
     /// Its location.
     pub peak_loc: Location,
+    /// Its op number (`None`: nothing is live anywhere).
+    pub peak_at: Option<usize>,
+    /// The `file:line:col` its `loc(...)` leads to, when the input
+    /// carries one.
+    pub peak_source: Option<String>,
     /// Allocations live at the peak, largest first.
     pub live: Vec<LiveBuffer>,
     /// Bytes live at the peak: no placement uses fewer.
@@ -124,7 +132,7 @@ pub fn space_facts(
 
 impl MemPlan<'_> {
     /// The facts of the space rooted at `root` (see the module docs).
-    fn facts_of(&self, scope: &str, root: SeId) -> Option<SpaceFacts> {
+    pub(super) fn facts_of(&self, scope: &str, root: SeId) -> Option<SpaceFacts> {
         let (align, max_bits) = self.space_info(scope).ok()?;
         let mut entries = vec![root];
         entries.extend(self.se[root].children.iter().copied());
@@ -205,6 +213,7 @@ impl MemPlan<'_> {
                 bytes: bytes[i],
                 slots: 1,
                 loc: self.m.op(info.op).loc,
+                source: self.m.src_file_line(self.m.op(info.op).loc),
             });
         }
         live.sort_by(|a, b| b.total().cmp(&a.total()).then(a.loc.cmp(&b.loc)));
@@ -216,6 +225,8 @@ impl MemPlan<'_> {
             capacity: max_bits / 8,
             peak_op: peak_op.map_or(String::new(), |o| self.m.op(o).name().to_string()),
             peak_loc: peak_op.map_or(Location::unknown(), |o| self.m.op(o).loc),
+            peak_at: peak_op.map(|_| at / 2),
+            peak_source: peak_op.and_then(|o| self.m.src_file_line(self.m.op(o).loc)),
             live,
             lower_bound: peak.max(0) as u64 + apart,
         })

@@ -27,6 +27,7 @@ pub mod display;
 pub mod explain;
 pub mod gen_kill;
 pub mod inplace;
+pub mod map;
 pub mod membase;
 pub mod op_facts;
 pub mod optimal;
@@ -437,8 +438,50 @@ impl From<Diagnostic> for FuncFailure {
     }
 }
 
+/// The attempts of `planMemoryForFuncOp` under `specs`: up to 20, one
+/// per shuffle seed (with `planner=optimal`, its choices are summary lines
+/// of `cx`); the first plan that places everything, or the last attempt
+/// with its failure.
+#[allow(clippy::too_many_arguments)]
+fn attempts<'m>(
+    m: &'m Module,
+    func: OpId,
+    opts: &'m Options,
+    variant: Variant,
+    caller: Option<&'m CallerInfo>,
+    cv_allowed: &'m HashSet<(i32, i32)>,
+    specs: Specs,
+    cx: &mut PassContext,
+) -> Result<Result<MemPlan<'m>, (MemPlan<'m>, PlanError)>, Diagnostic> {
+    let mut attempt = 0;
+    loop {
+        let lt = Walk::new(m, func, opts.mode, variant, opts.disable_tcb_reuse, attempt).build()?;
+        let mut plan = MemPlan::new(m, func, opts, variant, lt, caller, cv_allowed, specs);
+        let mut result = plan.plan();
+        let last = attempt + 1 == RETRIES;
+        let optimal = opts.planner == Planner::Optimal && opts.mode == Mode::Local;
+        if optimal && (result.is_ok() || last) {
+            let (choices, all_placed) = plan.plan_optimal();
+            summarize_choices(m, func, &choices, cx);
+            if all_placed && choices.iter().any(|c| c.chosen) {
+                plan.offsets.clear();
+                plan.buffer_offsets();
+                result = Ok(());
+            }
+        }
+        match result {
+            Ok(()) => return Ok(Ok(plan)),
+            Err(e @ PlanError::Fatal(_)) => return Ok(Err((plan, e))),
+            Err(e) if last => return Ok(Err((plan, e))),
+            Err(_) => attempt += 1,
+        }
+    }
+}
+
 /// Plans `func` (`planMemoryForFuncOp`): up to 20 attempts, one per
-/// shuffle seed; only the last failure is reported.
+/// shuffle seed; only the last failure is reported. With
+/// `cx.placements` set, the placement of each space is recorded for the
+/// memory map ([`map`]).
 fn plan_func(
     m: &Module,
     func: OpId,
@@ -450,60 +493,53 @@ fn plan_func(
 ) -> Result<FuncPlan, FuncFailure> {
     let specs = specs_of(m, func, opts)?;
     let caller = vf.caller(func);
-    for attempt in 0..RETRIES {
-        let lt = Walk::new(m, func, opts.mode, variant, opts.disable_tcb_reuse, attempt).build()?;
-        let mut plan = MemPlan::new(m, func, opts, variant, lt, caller, cv_allowed, specs);
-        let mut result = plan.plan();
-        let optimal = opts.planner == Planner::Optimal && opts.mode == Mode::Local;
-        if optimal && (result.is_ok() || attempt + 1 == RETRIES) {
-            let (choices, all_placed) = plan.plan_optimal();
-            summarize_choices(m, func, &choices, cx);
-            if all_placed && choices.iter().any(|c| c.chosen) {
-                plan.offsets.clear();
-                plan.buffer_offsets();
-                result = Ok(());
+    match attempts(m, func, opts, variant, caller, cv_allowed, specs, cx)? {
+        Ok(plan) => {
+            cx.stdout.push_str(&plan.stdout);
+            if opts.memory_display && variant == Variant::Membase {
+                let (json, file) = plan.display_json(None);
+                write_display(&json, &file, cx);
             }
+            if opts.print_allocated_size && variant == Variant::Regbase {
+                if let Some(bits) = plan.ub_bits() {
+                    cx.stdout.push_str(&format!(
+                        "[AscendNPU IR] Allocated UB size = {bits} bits \n"
+                    ));
+                }
+            }
+            if let Some(p) = cx.placements.as_mut().filter(|_| opts.mode == Mode::Local) {
+                p.extend(plan.map_spaces(None));
+            }
+            Ok(plan.offsets)
         }
-        match result {
-            Ok(()) => {
-                cx.stdout.push_str(&plan.stdout);
-                if opts.memory_display && variant == Variant::Membase {
-                    let (json, file) = plan.display_json(None);
-                    write_display(&json, &file, cx);
-                }
-                if opts.print_allocated_size && variant == Variant::Regbase {
-                    if let Some(bits) = plan.ub_bits() {
-                        cx.stdout.push_str(&format!(
-                            "[AscendNPU IR] Allocated UB size = {bits} bits \n"
-                        ));
-                    }
-                }
-                return Ok(plan.offsets);
+        Err((_, PlanError::Fatal(msg))) => Err(Diagnostic::error(m.op(func).loc, msg).into()),
+        Err((mut plan, PlanError::Overflow(o))) => {
+            let cap = plan.space_info(&o.scope).map_or(0, |s| s.1);
+            let mut msg = format!(
+                "{} overflow, requires {} bits while {} bits available!",
+                o.scope, o.required, cap
+            );
+            if variant == Variant::Membase {
+                msg.push_str(" (possible reason: tiling basic block is too large or block number is more than what user expect due to multi-buffer feature is enabled and some ops need extra local buffer.)");
             }
-            Err(PlanError::Fatal(msg)) => return Err(Diagnostic::error(m.op(func).loc, msg).into()),
-            Err(PlanError::Overflow(o)) if attempt + 1 == RETRIES => {
-                let cap = plan.space_info(&o.scope).map_or(0, |s| s.1);
-                let mut msg = format!(
-                    "{} overflow, requires {} bits while {} bits available!",
-                    o.scope, o.required, cap
-                );
-                if variant == Variant::Membase {
-                    msg.push_str(" (possible reason: tiling basic block is too large or block number is more than what user expect due to multi-buffer feature is enabled and some ops need extra local buffer.)");
-                }
-                if opts.memory_display && variant == Variant::Membase {
-                    plan.buffer_offsets();
-                    let (json, file) = plan.display_json(Some(&msg));
-                    write_display(&json, &file, cx);
-                }
-                return Err(FuncFailure::Overflow(Diagnostic::error(
-                    m.op(func).loc,
-                    msg,
-                )));
+            if opts.memory_display && variant == Variant::Membase {
+                plan.buffer_offsets();
+                let (json, file) = plan.display_json(Some(&msg));
+                write_display(&json, &file, cx);
             }
-            Err(PlanError::Overflow(_)) => {}
+            if cx.placements.is_some() && cx.placements_beyond_capacity && opts.mode == Mode::Local
+            {
+                let drawn = map::beyond_capacity(m, func, opts, variant, caller, cv_allowed, specs);
+                if let Some(p) = cx.placements.as_mut() {
+                    p.extend(drawn);
+                }
+            }
+            Err(FuncFailure::Overflow(Diagnostic::error(
+                m.op(func).loc,
+                msg,
+            )))
         }
     }
-    unreachable!("the last attempt returns")
 }
 
 /// One summary line per space the optimal planner looked at.
@@ -516,6 +552,17 @@ fn summarize_choices(m: &Module, func: OpId, choices: &[SpaceChoice], cx: &mut P
             (None, _) => "bishengir overflows".to_string(),
         };
         let proven = if c.proven_optimal { " (proven)" } else { "" };
+        if let Some(n) = c.too_large {
+            let (limit, used) = match c.bishengir {
+                Some(_) => (optimal::MAX_ENTRIES, "bishengir placement used"),
+                None => (optimal::MAX_RESCUE_ENTRIES, "nothing placed"),
+            };
+            cx.summary.push(format!(
+                "@{name} {}: optimal: not tried ({n} entries, more than {limit}); {reference}; {used}",
+                c.scope
+            ));
+            continue;
+        }
         let found = match c.optimal {
             Some(o) => format!("optimal {o} bytes, penalty {}{proven}", c.optimal_penalty),
             // The search ran within the reference's bytes under the
@@ -653,6 +700,7 @@ pub fn run(
     variant: Variant,
     cx: &mut PassContext,
 ) -> Result<(), PassFailed> {
+    cx.plan_options = Some(opts.clone());
     let m: &Module = module;
     let vf = VfReuse::build(m);
     if cx.debug_enabled("vf-inplace-reuse") {
@@ -691,6 +739,23 @@ pub fn run(
             }
             Err(FuncFailure::Overflow(d)) => {
                 cx.diags.push(d);
+                // The reference stops here. The memory map still shows the
+                // functions after this one: planned for it alone, nothing
+                // else of theirs reported.
+                let map = cx.placements_beyond_capacity;
+                if let Some(mut p) = cx.placements.take_if(|_| map) {
+                    let rest = funcs.iter().skip_while(|&&g| g != f).skip(1);
+                    for &g in rest {
+                        let mut aside = PassContext {
+                            placements: Some(Vec::new()),
+                            placements_beyond_capacity: true,
+                            ..PassContext::default()
+                        };
+                        let _ = plan_func(m, g, opts, variant, &vf, &cv_allowed, &mut aside);
+                        p.extend(aside.placements.unwrap_or_default());
+                    }
+                    cx.placements = Some(p);
+                }
                 return Err(PassFailed);
             }
             Err(FuncFailure::Rejected(d)) => {

@@ -16,8 +16,16 @@
 //!   cannot say), and a buffer written but never read lives at its write
 //!   (the reference gives it no lifetime at all);
 //! - each slot of a multi-buffer is its own entry (they overlap in
-//!   lifetime, so they stay apart); the level-1 upgrade of single buffers
-//!   to extra slots is not made;
+//!   lifetime, so they stay apart). The level-1 upgrade (`MultiSpecPlan`
+//!   at `LEVEL_1`: an entry placed over a multi-buffer of its loop takes
+//!   as many slots, the others at that multi-buffer's other offsets) is a
+//!   preference of the reference's speculation, tried before level 0 and
+//!   dropped only by roll-back; an entry the reference's placement
+//!   upgraded keeps its slots here, each extra slot one more entry of the
+//!   problem live with it (so apart from it), so the optimal placement
+//!   never takes the double buffer away and the reference's placement
+//!   stays a solution of the problem (optimal <= bishengir bytes). The
+//!   optimal planner makes no upgrade of its own;
 //! - the level-3 and level-2 preferences become penalties: weight 2 when
 //!   either entry holds a DMA buffer, 1 when both sit in the same loop.
 //!
@@ -28,7 +36,9 @@
 //! bytes) than the reference's placement measured on the same problem. A
 //! space the reference overflows takes any placement found within
 //! capacity. Spaces with more entries than [`MAX_ENTRIES`] are only
-//! rescued, never re-planned. Every placement is checked with
+//! rescued (up to [`MAX_RESCUE_ENTRIES`]), never re-planned: the
+//! reference's placement (or overflow) stands, and the summary line says
+//! so. Every placement is checked with
 //! `tilemem_plan::validate` here, and the rewritten function by
 //! `crate::plan_check` after.
 
@@ -49,6 +59,10 @@ const TIME_LIMIT: Duration = Duration::from_secs(10);
 /// Spaces with more storage entries are re-planned only when the
 /// reference allocator overflows them (the pairwise lowering is quadratic).
 pub const MAX_ENTRIES: usize = 2_000;
+/// Spaces the reference allocator overflows are re-planned up to this
+/// many entries (the lowering's pairs, at most about 8 million, bound its
+/// time and memory); a larger one keeps the reference's error.
+pub const MAX_RESCUE_ENTRIES: usize = 4_000;
 
 /// Which allocator places a function's local memory.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -58,6 +72,16 @@ pub enum Planner {
     Bishengir,
     /// The exact solver, never more bytes than the reference.
     Optimal,
+}
+
+impl Planner {
+    /// The option value naming it (`planner=bishengir|optimal`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Planner::Bishengir => "bishengir",
+            Planner::Optimal => "optimal",
+        }
+    }
 }
 
 /// One memory space lowered into a placement problem.
@@ -91,6 +115,11 @@ pub struct SpaceChoice {
     pub proven_optimal: bool,
     /// The exact search proved no placement fits the capacity.
     pub proven_infeasible: bool,
+    /// The space has more entries than the optimal planner lowers
+    /// ([`MAX_ENTRIES`] when the reference placed it, else
+    /// [`MAX_RESCUE_ENTRIES`]): not re-planned, the reference's placement
+    /// (or its overflow) stands.
+    pub too_large: Option<usize>,
 }
 
 /// A lifetime with "never killed" read as "live at its write".
@@ -114,6 +143,24 @@ impl MemPlan<'_> {
     fn space_entries(&self, root: SeId) -> Vec<SeId> {
         let mut v = vec![root];
         v.extend(self.se[root].children.iter().copied());
+        v
+    }
+
+    /// The entries of the space rooted at `root` as the optimal planner
+    /// places them: [`Self::space_entries`], then, when the reference
+    /// placed the space, the extra slots of the entries it upgraded at
+    /// level 1 (see the module docs).
+    fn problem_entries(&self, scope: &str, root: SeId) -> Vec<SeId> {
+        let mut v = self.space_entries(root);
+        if self.planned.iter().any(|p| p == scope) {
+            let upgraded: Vec<SeId> = v
+                .iter()
+                .filter_map(|e| self.relation_others.get(e))
+                .flatten()
+                .copied()
+                .collect();
+            v.extend(upgraded);
+        }
         v
     }
 
@@ -153,7 +200,7 @@ impl MemPlan<'_> {
     /// Lowers the space `scope` rooted at `root` (see the module docs).
     pub fn space_problem(&mut self, scope: &str, root: SeId) -> Option<SpaceProblem> {
         let (align, max_bits) = self.space_info(scope).ok()?;
-        let entries = self.space_entries(root);
+        let entries = self.problem_entries(scope, root);
         let mut p = Problem::new();
         let align_bytes = (align / 8).max(1);
         let mut hulls = Vec::with_capacity(entries.len());
@@ -240,7 +287,27 @@ impl MemPlan<'_> {
         for (scope, root) in self.roots.clone() {
             let placed = self.planned.contains(&scope);
             let size = 1 + self.se[root].children.len();
-            if placed && size > MAX_ENTRIES {
+            let limit = if placed {
+                MAX_ENTRIES
+            } else {
+                MAX_RESCUE_ENTRIES
+            };
+            if size > limit {
+                // The pairwise lowering is quadratic in the entries: the
+                // reference's placement (or its overflow) stands, and the
+                // summary says so.
+                all_placed &= placed;
+                choices.push(SpaceChoice {
+                    scope: scope.clone(),
+                    bishengir: placed.then(|| self.bishengir_bytes(&scope, root)),
+                    bishengir_penalty: None,
+                    optimal: None,
+                    optimal_penalty: 0,
+                    chosen: false,
+                    proven_optimal: false,
+                    proven_infeasible: false,
+                    too_large: Some(size),
+                });
                 continue;
             }
             let Some(mut sp) = self.space_problem(&scope, root) else {
@@ -281,7 +348,12 @@ impl MemPlan<'_> {
                 for (i, &e) in sp.entries.iter().enumerate() {
                     self.se[e].offset = sol.offsets[i] * 8;
                     self.se[e].aligned = sp.problem.buffers[i].size * 8;
-                    self.relation_others.remove(&e);
+                    // The upgrades of a placed space are entries of the
+                    // problem, placed with it; those of a failed attempt
+                    // are stale.
+                    if !placed {
+                        self.relation_others.remove(&e);
+                    }
                 }
                 let tag = format!("in {scope} address space");
                 self.stdout = self
@@ -301,6 +373,7 @@ impl MemPlan<'_> {
                 chosen,
                 proven_optimal: out.as_ref().is_some_and(|o| o.proven_optimal),
                 proven_infeasible: out.as_ref().is_some_and(|o| o.proven_infeasible),
+                too_large: None,
             });
         }
         (choices, all_placed)
