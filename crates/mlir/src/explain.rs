@@ -319,7 +319,7 @@ impl Explanation {
     /// The short form printed after an overflow error (`tilemem opt`), per
     /// space that does not fit: the peak op, the largest allocations live
     /// there, whether the lower bound proves nothing fits, and the best
-    /// remedy found: the first in the order of [`remedies`], which tries
+    /// remedy found: the first in the order of `remedies`, which tries
     /// the changes that leave the kernel as written (the optimal planner)
     /// before those that change it, and each is re-planned and checked.
     /// `file` names the input.

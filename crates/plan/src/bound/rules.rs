@@ -258,7 +258,7 @@ fn stack_work(n: usize) -> u64 {
 
 /// The lowest height of a stack of `(size, alignment)` items that must be
 /// pairwise apart, each at a multiple of its alignment: exact for up to
-/// [`EXACT_STACK`] items, else a bound (sizes rounded to the greatest
+/// `EXACT_STACK` items, else a bound (sizes rounded to the greatest
 /// common divisor of the alignments, the topmost unrounded).
 pub fn lowest_stack(items: &[(u64, u64)]) -> u64 {
     let items: Vec<(u64, u64)> = items.iter().copied().filter(|&(s, _)| s > 0).collect();
