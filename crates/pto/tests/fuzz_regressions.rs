@@ -809,3 +809,43 @@ fn every_planner_rejects_a_window_past_its_allocation() {
         PLANNERS.len() * TARGETS.len()
     );
 }
+
+/// Found as `plan-carry-without-init-values` (the `plan` run after the
+/// window fix): a loop with carried variables whose `init_values=` keyword
+/// was misspelt (`inituav_les=`) carried values that started from nothing,
+/// and the report's placement put a carry and a later tile on the same
+/// bytes. Each carry starts from one init value (PyPTO's ForStmt): a count
+/// that differs is a reader error at the loop.
+#[test]
+fn a_loop_carry_without_its_init_value_is_a_reader_error() {
+    let t = |l: &str| l.replace("T8", T8);
+    let src = |iter: &str| {
+        program(
+            "InCore",
+            SIG,
+            &[
+                LOAD,
+                &t("b: T8 = pl.tile.exp(a)"),
+                &format!("for k, (p, q) in pl.range(4, {iter}):"),
+                &t("    p2: T8 = pl.tile.mul(p, q)"),
+                "    p_out, q_out = pl.yield_(p2, q)",
+                "r: pl.Tensor[[8, 8], pl.FP32] = pl.tile.store(p_out, [0, 0], y)",
+                "return r",
+            ],
+        )
+    };
+    plan_and_reread(&src("init_values=(a, b)"));
+    for (iter, n) in [("inituav_les=(a, b)", 0), ("init_values=(a,)", 1)] {
+        assert_eq!(
+            read_error_and_help(&src(iter)),
+            (
+                format!(
+                    "10:9: the loop carries 2 value(s) but `init_values` gives {n}: each \
+                     loop-carried variable starts from one init value"
+                ),
+                "give `init_values=(...)` one value per loop-carried variable".to_string()
+            ),
+            "{iter}"
+        );
+    }
+}
