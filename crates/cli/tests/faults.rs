@@ -122,6 +122,39 @@ fn plan_into_a_read_only_folder_writes_nothing() {
     assert!(!d.join("out.py").exists());
 }
 
+/// A truncated or corrupted MessagePack document (PyPTO's own, from the
+/// pto crate's test data) is an error that names the byte offset and the
+/// node being read: exit 2, no output file.
+#[test]
+fn plan_of_a_broken_document_names_the_offset_and_writes_nothing() {
+    let doc = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../pto/tests/data/msgpack/tile_assemble_double_loop/31_after_MaterializeTensorStrides.msgpack"
+    ))
+    .unwrap();
+    let d = scratch("plan-msgpack-broken");
+    let mut corrupt = doc.clone();
+    // A byte MessagePack never uses, inside the first function.
+    corrupt[doc.len() / 2] = 0xc1;
+    for (name, bytes) in [
+        ("cut.msgpack", &doc[..doc.len() / 2]),
+        ("bad.msgpack", &corrupt[..]),
+    ] {
+        let input = d.join(name);
+        std::fs::write(&input, bytes).unwrap();
+        let out = d.join("out.msgpack");
+        let o = tilemem(&["plan", s(&input), "-o", s(&out), "--emit", "msgpack"]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{name}: {err}");
+        assert!(err.contains("byte"), "{name}: {err}");
+        assert!(
+            err.contains("function '"),
+            "{name}: the node being read: {err}"
+        );
+        assert!(!out.exists(), "{name}");
+    }
+}
+
 #[test]
 fn solve_writes_nothing_when_the_map_cannot_be_written() {
     let d = scratch("solve-nodir");

@@ -169,6 +169,12 @@ pub struct Function {
     positions: Vec<Pos>,
     /// Position of `def`.
     pub pos: Pos,
+    /// The MemRefs of variables the text shows untyped (results of a
+    /// multi-value `pl.yield_`) that a pass gave one of their own (InitMemRef
+    /// gives each tensor result a new DDR MemRef). Printing never shows
+    /// them; the MessagePack writer, whose documents type every variable,
+    /// writes them.
+    pub untyped_memrefs: FxHashMap<VarId, super::types::MemRef>,
 }
 
 impl Function {
@@ -187,6 +193,7 @@ impl Function {
             comments: FxHashMap::default(),
             positions: Vec::new(),
             pos: Pos::default(),
+            untyped_memrefs: FxHashMap::default(),
         }
     }
 

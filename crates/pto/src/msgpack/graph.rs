@@ -543,3 +543,49 @@ fn arena_index(i: usize) -> u32 {
 pub fn lookup(entries: &[(Sym, Value)], sym: Sym) -> Option<&Value> {
     entries.iter().find(|(k, _)| *k == sym).map(|(_, v)| v)
 }
+
+/// A set of a graph's nodes, dense: walks of documents of millions of
+/// nodes mark what they met without hashing. [`NodeSet::clear`] empties it
+/// in constant time, so one set serves many walks.
+#[derive(Clone, Debug)]
+pub struct NodeSet {
+    /// The generation that marked each node.
+    marks: Vec<u32>,
+    /// The current generation (never 0, the mark of a node never met).
+    generation: u32,
+}
+
+impl NodeSet {
+    /// An empty set for the nodes of `g` (nodes added later are held too).
+    pub fn new(g: &Graph) -> NodeSet {
+        NodeSet {
+            marks: vec![0; g.nodes.len()],
+            generation: 1,
+        }
+    }
+
+    /// Adds `n`; whether it was absent.
+    pub fn insert(&mut self, n: NodeId) -> bool {
+        let i = n.index();
+        if i >= self.marks.len() {
+            self.marks.resize(i + 1, 0);
+        }
+        let fresh = self.marks[i] != self.generation;
+        self.marks[i] = self.generation;
+        fresh
+    }
+
+    /// Whether `n` is in the set.
+    pub fn contains(&self, n: NodeId) -> bool {
+        self.marks.get(n.index()) == Some(&self.generation)
+    }
+
+    /// Empties the set.
+    pub fn clear(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.marks.fill(0);
+            self.generation = 1;
+        }
+    }
+}

@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::graph::{Graph, NodeId, Value};
+use super::graph::{Graph, NodeId, NodeSet, Sym, Value};
 
 /// Why a document could not be printed: a node of an unexpected shape.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -260,8 +260,9 @@ impl Printer<'_> {
             funcs.iter().map(|(n, f)| (n.as_str(), *f)).collect();
         let mut order = Vec::new();
         let mut seen = FxHashSet::default();
+        let mut walked = NodeSet::new(self.g);
         for (n, _) in &funcs {
-            self.visit_fn(n, &by_name, &mut seen, &mut order)?;
+            self.visit_fn(n, &by_name, &mut seen, &mut walked, &mut order)?;
         }
         let _ = writeln!(
             self.out,
@@ -290,6 +291,7 @@ impl Printer<'_> {
         name: &str,
         by_name: &FxHashMap<&str, NodeId>,
         seen: &mut FxHashSet<NodeId>,
+        walked: &mut NodeSet,
         order: &mut Vec<NodeId>,
     ) -> R<()> {
         let Some(&f) = by_name.get(name) else {
@@ -299,15 +301,19 @@ impl Printer<'_> {
             return Ok(());
         }
         let mut callees = BTreeSet::new();
-        self.callees(&Value::Node(f), &mut callees, &mut FxHashSet::default());
+        walked.clear();
+        let kinds = [g_sym(self.g, "Call"), g_sym(self.g, "Submit")];
+        self.callees(&Value::Node(f), kinds, &mut callees, walked);
         for c in callees {
-            self.visit_fn(&c, by_name, seen, order)?;
+            self.visit_fn(&c, by_name, seen, walked, order)?;
         }
         order.push(f);
         Ok(())
     }
 
-    fn callees(&self, v: &Value, out: &mut BTreeSet<String>, seen: &mut FxHashSet<NodeId>) {
+    /// Names of the global functions called under `v`; `calls`: the
+    /// symbols of `Call` and `Submit`.
+    fn callees(&self, v: &Value, calls: [Sym; 2], out: &mut BTreeSet<String>, seen: &mut NodeSet) {
         let g = self.g;
         match v {
             Value::Node(n) => {
@@ -315,7 +321,7 @@ impl Printer<'_> {
                     return;
                 }
                 let node = g.node(*n);
-                if g.kind(*n) == "Call" || g.kind(*n) == "Submit" {
+                if calls.contains(&node.kind) {
                     if let Some(op) = g.field(*n, "op") {
                         if matches!(g.entry(op, "is_global_var"), Some(Value::Bool(true))) {
                             if let Some(s) = g.entry(op, "name").and_then(|v| g.str_of(v)) {
@@ -325,17 +331,17 @@ impl Printer<'_> {
                     }
                 }
                 for (_, f) in g.entries_of(node.fields) {
-                    self.callees(f, out, seen);
+                    self.callees(f, calls, out, seen);
                 }
             }
             Value::Array(items) => g
                 .items_of(*items)
                 .iter()
-                .for_each(|x| self.callees(x, out, seen)),
+                .for_each(|x| self.callees(x, calls, out, seen)),
             Value::Map(entries) => g
                 .entries_of(*entries)
                 .iter()
-                .for_each(|(_, x)| self.callees(x, out, seen)),
+                .for_each(|(_, x)| self.callees(x, calls, out, seen)),
             _ => {}
         }
     }
@@ -344,26 +350,29 @@ impl Printer<'_> {
     /// sizes), sorted.
     fn free_vars(&self, funcs: &[NodeId]) -> R<BTreeSet<String>> {
         let g = self.g;
-        let mut defined = FxHashSet::default();
-        let mut used = FxHashSet::default();
-        let mut seen = FxHashSet::default();
-        let defs = ["params", "var", "loop_var", "iter_args", "return_vars"];
+        let mut defined = NodeSet::new(g);
+        let mut used = NodeSet::new(g);
+        let mut used_list = Vec::new();
+        let mut seen = NodeSet::new(g);
+        let defs = ["params", "var", "loop_var", "iter_args", "return_vars"].map(|k| g_sym(g, k));
+        let vars = [g_sym(g, "Var"), g_sym(g, "IterArg")];
+        let calls = [g_sym(g, "Call"), g_sym(g, "Submit")];
         let mut stack: Vec<NodeId> = funcs.to_vec();
+        let mut nodes = Vec::new();
         while let Some(n) = stack.pop() {
             if !seen.insert(n) {
                 continue;
             }
+            let is_call = calls.contains(&g.node(n).kind);
             for (k, v) in g.fields(n) {
-                let key = g.syms.str(*k);
-                let mut nodes = Vec::new();
+                nodes.clear();
                 collect_nodes(g, v, &mut nodes);
-                for m in nodes {
-                    let kind = g.kind(m);
-                    if kind == "Var" || kind == "IterArg" {
-                        if defs.contains(&key) && !matches!(g.kind(n), "Call" | "Submit") {
+                for &m in &nodes {
+                    if vars.contains(&g.node(m).kind) {
+                        if defs.contains(k) && !is_call {
                             defined.insert(m);
-                        } else {
-                            used.insert(m);
+                        } else if used.insert(m) {
+                            used_list.push(m);
                         }
                     }
                     stack.push(m);
@@ -371,8 +380,8 @@ impl Printer<'_> {
             }
         }
         let mut out = BTreeSet::new();
-        for v in used {
-            if defined.contains(&v) {
+        for v in used_list {
+            if defined.contains(v) {
                 continue;
             }
             // MemRef roots (`pl.Ptr`) are not sizes.
@@ -1195,4 +1204,10 @@ fn collect_nodes(g: &Graph, v: &Value, out: &mut Vec<NodeId>) {
             .for_each(|(_, x)| collect_nodes(g, x, out)),
         _ => {}
     }
+}
+
+/// The symbol of `s` in `g`, or one that names nothing of `g` when the
+/// document has no such string (compares unequal to every symbol of it).
+fn g_sym(g: &Graph, s: &str) -> Sym {
+    g.syms.get(s).unwrap_or(Sym(u32::MAX))
 }

@@ -22,7 +22,7 @@
 
 use rustc_hash::FxHashMap;
 
-use super::graph::{Graph, List, NodeId, Span, Sym, Value};
+use super::graph::{Graph, List, NodeId, NodeSet, Span, Sym, Value};
 use super::print::{dtype_name, mem_space_name, to_text_with_lines};
 use super::{read, ReadError};
 use crate::ir::{
@@ -350,28 +350,31 @@ impl Builder<'_> {
         let og = &self.origin.graph;
         // The document's variables of this function, by name (a name met
         // twice is ambiguous and not matched).
-        let mut by_name: FxHashMap<String, Option<NodeId>> = FxHashMap::default();
-        let mut stack = vec![fnode];
-        let mut seen = rustc_hash::FxHashSet::default();
+        let mut by_name: FxHashMap<Sym, Option<NodeId>> = FxHashMap::default();
         let mut named_bases = FxHashMap::default();
+        // Symbols absent from the document match no node.
+        let sym = |t: &str| og.syms.get(t).unwrap_or(Sym(u32::MAX));
+        let (var_kind, iter_arg_kind, ptr) = (sym("Var"), sym("IterArg"), sym("Ptr"));
+        let (name_hint, type_kind, empty) = (self.k.name_hint, sym("type_kind"), sym(""));
+        let mut stack = vec![fnode];
+        let mut seen = NodeSet::new(og);
         while let Some(n) = stack.pop() {
             if !seen.insert(n) {
                 continue;
             }
-            let kind = og.kind(n);
-            if kind == "Var" || kind == "IterArg" {
+            let kind = og.node(n).kind;
+            if kind == var_kind || kind == iter_arg_kind {
                 let name = og
-                    .field(n, "name_hint")
-                    .and_then(|v| og.str_of(v))
-                    .unwrap_or("")
-                    .to_string();
+                    .field_sym(n, name_hint)
+                    .and_then(Value::as_sym)
+                    .unwrap_or(empty);
                 let is_ptr = og
-                    .field(n, "type")
-                    .and_then(|t| og.entry(t, "type_kind"))
-                    .and_then(|k| og.str_of(k))
-                    == Some("Ptr");
+                    .field_sym(n, self.k.ty)
+                    .and_then(|t| og.entry_sym(t, type_kind))
+                    .and_then(Value::as_sym)
+                    == Some(ptr);
                 by_name
-                    .entry(name.clone())
+                    .entry(name)
                     .and_modify(|e| {
                         if *e != Some(n) {
                             *e = None
@@ -379,13 +382,17 @@ impl Builder<'_> {
                     })
                     .or_insert(Some(n));
                 if is_ptr {
-                    named_bases.entry(name).or_insert(n);
+                    named_bases
+                        .entry(og.syms.str(name).to_string())
+                        .or_insert(n);
                 }
             }
             for (_, v) in og.fields(n) {
                 push_nodes(og, v, &mut stack);
             }
         }
+        // The document variable of a name (see `by_name`).
+        let by_name = |name: &str| -> Option<Option<NodeId>> { by_name.get(&sym(name)).copied() };
         let mut origin_stmt = FxHashMap::default();
         // Variables a statement defines, matched by position with the
         // statement's node (names repeat across loops).
@@ -435,7 +442,7 @@ impl Builder<'_> {
         };
         // The document's MemRefs that stay, by text, so equal new ones share.
         for (v, d) in f.vars.iter() {
-            let Some(Some(o)) = by_name.get(d.name.as_str()) else {
+            let Some(Some(o)) = by_name(d.name.as_str()) else {
                 continue;
             };
             let (Some(t), Some(st_t)) = (&d.ty, snap.vars.get(v).and_then(|s| s.ty.as_ref()))
@@ -444,7 +451,7 @@ impl Builder<'_> {
             };
             if let (Some(m), Some(sm)) = (t.memref(), st_t.memref()) {
                 if m == sm && snap.vars[v].name == d.name {
-                    if let Some(mv) = og.field(*o, "type").and_then(|t| og.entry(t, "memref")) {
+                    if let Some(mv) = og.field(o, "type").and_then(|t| og.entry(t, "memref")) {
                         st.memrefs.entry(print_memref(f, m)).or_insert(*mv);
                     }
                 }
@@ -454,13 +461,13 @@ impl Builder<'_> {
         for (v, d) in snap.vars.iter() {
             let (Some(m), Some(Some(o))) = (
                 d.ty.as_ref().and_then(Type::memref),
-                by_name.get(d.name.as_str()),
+                by_name(d.name.as_str()),
             ) else {
                 continue;
             };
             let _ = v;
             if let Some(off) = og
-                .field(*o, "type")
+                .field(o, "type")
                 .and_then(|t| og.entry(t, "memref"))
                 .and_then(|m| og.entry(m, "byte_offset"))
                 .and_then(Value::as_node)
@@ -486,7 +493,7 @@ impl Builder<'_> {
                 .get(&v)
                 .copied()
                 .filter(|_| same_var)
-                .or_else(|| by_name.get(d.name.as_str()).copied().flatten());
+                .or_else(|| by_name(d.name.as_str()).flatten());
             let snap_same = snap
                 .vars
                 .get(v)
@@ -494,7 +501,7 @@ impl Builder<'_> {
             // An iter arg carries its init value's MemRef (PyPTO types it
             // so; the text does not show it).
             let carried = (d.ty.is_none())
-                .then(|| iter_arg_init_memref(f, v))
+                .then(|| carried_memref(f, v))
                 .flatten()
                 .filter(|m| {
                     let og = &self.origin.graph;
@@ -597,7 +604,7 @@ impl Builder<'_> {
             .filter(|s| s.name == d.name)
             .and_then(|s| s.ty.clone());
         let origin_ty = o.and_then(|o| og.field(o, "type")).copied();
-        let t = match (&d.ty, iter_arg_init_memref(f, v), &origin_ty) {
+        let t = match (&d.ty, carried_memref(f, v), &origin_ty) {
             (Some(ty), _, _) => self.build_type(f, ty, snap_ty.as_ref(), origin_ty.as_ref(), st)?,
             (None, Some(m), Some(ot)) => {
                 // The init value's own MemRef object: found by text among
@@ -824,8 +831,12 @@ impl Builder<'_> {
         if let Some(v) = st.memrefs.get(&text) {
             return Ok(self.remap_value(&v.clone()));
         }
+        // A MemRef whose offset is a plain index constant is one MemoryReuse
+        // made for a view: PyPTO makes one such object per variable, equal
+        // ones included.
+        let per_variable = matches!(m.offset(), Some(Expr::Int(_)));
         let key = (was.filter(|w| st.split_objects.contains(w)), text);
-        if let Some(v) = st.built.get(&key) {
+        if let Some(v) = st.built.get(&key).filter(|_| !per_variable) {
             return Ok(self.remap_value(&v.clone()));
         }
         let text = key.1.clone();
@@ -947,9 +958,19 @@ impl Builder<'_> {
         st: &mut FnState,
     ) -> W<NodeId> {
         let mut out = Vec::new();
+        // Whether comment lines lead the statement to come: a document
+        // statement keeps its leading comments only while the model still
+        // has them (InitMemRef drops those of assignments, also of ones it
+        // leaves otherwise alone, as PyPTO's rebuilds them).
+        let mut commented = false;
         for &s in stmts {
-            if matches!(f.stmts[s].kind, StmtKind::Comment(_) | StmtKind::Blank) {
-                continue;
+            match f.stmts[s].kind {
+                StmtKind::Comment(_) => {
+                    commented = true;
+                    continue;
+                }
+                StmtKind::Blank => continue,
+                _ => {}
             }
             // `pl.func_attr(...)` prints the function's attrs, which the
             // Function node keeps.
@@ -960,7 +981,17 @@ impl Builder<'_> {
             {
                 continue;
             }
-            out.push(Value::Node(self.stmt(f, snap, s, st)?));
+            let mut n = self.stmt(f, snap, s, st)?;
+            let has_comments = self
+                .g
+                .field_sym(n, self.k.lc)
+                .and_then(|v| self.g.items(v))
+                .is_some_and(|c| !c.is_empty());
+            if has_comments && !std::mem::take(&mut commented) {
+                n = self.with_fields(n, &[("leading_comments", Value::Array(List::EMPTY))]);
+            }
+            commented = false;
+            out.push(Value::Node(n));
         }
         // A body PyPTO holds as one statement, not a SeqStmts.
         if let (Some(o), [Value::Node(only)]) = (origin, &out[..]) {
@@ -1203,25 +1234,56 @@ impl Builder<'_> {
     }
 }
 
-/// The MemRef of the init value of iter arg `v`, if `v` is one and its init
-/// value is a variable with a MemRef: an init value that is itself an iter
-/// arg (nested loops) carries its own init value's, and so on outwards.
-fn iter_arg_init_memref(f: &Function, v: VarId) -> Option<MemRef> {
+/// The MemRef an untyped carried variable holds (the text shows no type
+/// for it; PyPTO types it): an iter arg holds its init value's; a tile
+/// result of a loop its iter arg's, a tile result of an `if` the value
+/// its then branch yields (InitMemRef's rule); a tensor result the MemRef
+/// of its own the pass gave it ([`Function::untyped_memrefs`]).
+fn carried_memref(f: &Function, v: VarId) -> Option<MemRef> {
+    use crate::ir::{Block, VarDef};
     let mut v = v;
-    // Each step goes to an enclosing loop's iter arg: at most one step per
-    // loop, and a malformed program's cycle ends at the bound.
+    // Whether the chain went through a loop or `if` result.
+    let mut result = false;
+    // Each step goes to an enclosing construct's variable: a malformed
+    // program's cycle ends at the bound.
     for _ in 0..=f.stmts.len() {
-        let crate::ir::VarDef::IterArg(s) = f.vars[v].def else {
-            return None;
+        if let Some(m) = f.untyped_memrefs.get(&v) {
+            return Some(m.clone());
+        }
+        let next = match (f.vars[v].def, result || f.vars[v].ty.is_none()) {
+            (VarDef::IterArg(s), _) => {
+                let StmtKind::For(l) = &f.stmts[s].kind else {
+                    return None;
+                };
+                let i = l.iter_args.iter().position(|&a| a == v)?;
+                l.init_values().get(i)?.as_var()?
+            }
+            (VarDef::Stmt(s), true) => {
+                result = true;
+                match &f.stmts[s].kind {
+                    StmtKind::For(l) => {
+                        let i = l.results.iter().position(|&r| r == v)?;
+                        *l.iter_args.get(i)?
+                    }
+                    StmtKind::If(c) => {
+                        let i = c.results.iter().position(|&r| r == v)?;
+                        let then = f.block(Block::Then(s));
+                        let y = then.get(f.yield_index(Block::Then(s))?)?;
+                        let StmtKind::Yield(vals) = &f.stmts[*y].kind else {
+                            return None;
+                        };
+                        vals.get(i)?.as_var()?
+                    }
+                    _ => return None,
+                }
+            }
+            _ => return None,
         };
-        let StmtKind::For(l) = &f.stmts[s].kind else {
-            return None;
-        };
-        let i = l.iter_args.iter().position(|&a| a == v)?;
-        let init = l.init_values().get(i)?.as_var()?;
-        match &f.vars[init].ty {
+        match &f.vars[next].ty {
+            Some(t @ Type::Tile(..)) => return t.memref().cloned(),
+            Some(_) if result => return None,
             Some(t) => return t.memref().cloned(),
-            None => v = init,
+            None => v = next,
         }
     }
     None
@@ -1322,7 +1384,7 @@ impl NodeMap {
 fn first_var_types(og: &Graph) -> FxHashMap<String, Option<Value>> {
     let mut out = FxHashMap::default();
     let mut stack = vec![og.root];
-    let mut seen = rustc_hash::FxHashSet::default();
+    let mut seen = NodeSet::new(og);
     while let Some(n) = stack.pop() {
         if !seen.insert(n) {
             continue;

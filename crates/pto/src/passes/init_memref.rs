@@ -657,6 +657,7 @@ fn bind_results(f: &mut Function, results: &[VarId], yielded: &[Expr], st: &mut 
                         .unwrap_or(0);
                     let m = st.ddr_memref(bytes);
                     st.kinds.insert(r, Stored::Tensor);
+                    f.untyped_memrefs.insert(r, m.clone());
                     st.carried.insert(r, m);
                 }
                 None => {

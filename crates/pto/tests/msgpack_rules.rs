@@ -1,0 +1,211 @@
+//! Write-back rules of the MessagePack route, on PyPTO's own documents
+//! bundled in `tests/data/msgpack/` (pypto planner; stage 31 and PyPTO's
+//! stage 32 after InitMemRef, or stage 33 and PyPTO's stage 34 after
+//! MemoryReuse): each is read, run through the pass, written back, and
+//! compared byte for byte with PyPTO's document, and the rule it shows is
+//! checked on the written document's node graph.
+
+use tilemem_pto::msgpack::{self, graph::Graph, graph::NodeId, graph::Value};
+use tilemem_pto::passes::{run_pipeline, PassContext, PassId, PlannerMode};
+use tilemem_soc::Soc;
+
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/msgpack");
+
+fn read(kernel: &str, stage: &str) -> Vec<u8> {
+    let p = format!("{DATA}/{kernel}/{stage}.msgpack");
+    std::fs::read(&p).unwrap_or_else(|e| panic!("{p}: {e}"))
+}
+
+/// The stage-31 document of `kernel` through InitMemRef, written back.
+fn init_memref(kernel: &str) -> Vec<u8> {
+    run(
+        kernel,
+        "31_after_MaterializeTensorStrides",
+        PassId::InitMemref,
+    )
+}
+
+/// Document `stage` of `kernel` through `pass`, written back (target 910B,
+/// or 950 for the `__a5` kernels).
+fn run(kernel: &str, stage: &str, pass: PassId) -> Vec<u8> {
+    let input = read(kernel, stage);
+    let (mut p, origin) = msgpack::read_with_origin(&input).expect("reads");
+    let target = if kernel.ends_with("__a5") {
+        "950"
+    } else {
+        "910b"
+    };
+    let mut cx = PassContext::new(Soc::from_name(target).expect("target"), PlannerMode::Pypto);
+    run_pipeline(&mut p, &mut cx, &[pass]).expect("plans");
+    msgpack::write_program(&p, &origin).expect("writes")
+}
+
+/// Every node of `g` of kind `kind` whose `name_hint` is `name`.
+fn named(g: &Graph, kind: &str, name: &str) -> Vec<NodeId> {
+    (0..g.nodes.len() as u32)
+        .map(NodeId)
+        .filter(|&n| g.kind(n) == kind)
+        .filter(|&n| g.field(n, "name_hint").and_then(|v| g.str_of(v)) == Some(name))
+        .collect()
+}
+
+/// The node holding the byte offset of variable `v`'s MemRef: two
+/// variables whose MemRefs are one object share it.
+fn memref_offset(g: &Graph, v: NodeId) -> NodeId {
+    g.field(v, "type")
+        .and_then(|t| g.entry(t, "memref"))
+        .and_then(|m| g.entry(m, "byte_offset"))
+        .and_then(Value::as_node)
+        .unwrap_or_else(|| panic!("{} has no MemRef", g.kind(v)))
+}
+
+/// The iter arg of an inner loop whose init value is the outer loop's
+/// iter arg holds the MemRef object of the outer loop's init value (the
+/// text never shows an iter arg's type, so the writer derives it through
+/// the chain of init values).
+#[test]
+fn nested_iter_arg_carries_the_outer_init_values_memref() {
+    let out = init_memref("tile_assemble_double_loop");
+    let want = read("tile_assemble_double_loop", "32_after_InitMemRef");
+    let g = msgpack::read(&out).expect("reads back");
+    let only = |kind: &str, name: &str| {
+        let found = named(&g, kind, name);
+        assert_eq!(found.len(), 1, "one {kind} {name}: {found:?}");
+        found[0]
+    };
+    let init = only("Var", "tile_x__ssa_v0");
+    let outer = only("IterArg", "tile_x__iter_v1");
+    let inner = only("IterArg", "tile_x__iter_v3");
+    let object = memref_offset(&g, init);
+    assert_eq!(memref_offset(&g, outer), object, "outer iter arg");
+    assert_eq!(memref_offset(&g, inner), object, "inner iter arg");
+    assert!(out == want, "differs from PyPTO's stage-32 document");
+}
+
+/// InitMemRef drops the comments leading an assignment even where it
+/// leaves the assignment otherwise alone (PyPTO rebuilds every
+/// assignment): the written statement has no leading comments, as in
+/// PyPTO's document.
+#[test]
+fn init_memref_drops_comments_leading_an_unchanged_assignment() {
+    let input = read("window_program", "31_after_MaterializeTensorStrides");
+    let out = init_memref("window_program");
+    let want = read("window_program", "32_after_InitMemRef");
+    let comments_of_assignment_to = |doc: &[u8], name: &str| -> usize {
+        let g = msgpack::read(doc).expect("reads");
+        let var = named(&g, "Var", name);
+        let stmt = (0..g.nodes.len() as u32)
+            .map(NodeId)
+            .find(|&n| {
+                g.kind(n) == "AssignStmt"
+                    && g.field(n, "var").and_then(Value::as_node) == var.first().copied()
+            })
+            .unwrap_or_else(|| panic!("an assignment to {name}"));
+        g.field(stmt, "leading_comments")
+            .and_then(|v| g.items(v))
+            .map_or(0, <[_]>::len)
+    };
+    let name = "data_buf__ssa_v0";
+    assert!(
+        comments_of_assignment_to(&input, name) > 0,
+        "the input's comment"
+    );
+    assert_eq!(comments_of_assignment_to(&out, name), 0);
+    assert!(out == want, "differs from PyPTO's stage-32 document");
+}
+
+/// A tile result of a loop, printed untyped by a multi-value `pl.yield_`,
+/// holds its iter arg's MemRef object (PyPTO types every result; the text
+/// does not show it).
+#[test]
+fn untyped_loop_tile_result_holds_its_iter_args_memref() {
+    let kernel = "qwen3_scope3__a5";
+    let out = init_memref(kernel);
+    let want = read(kernel, "32_after_InitMemRef");
+    let g = msgpack::read(&out).expect("reads back");
+    let nodes_of = |n: NodeId, key: &str| -> Vec<NodeId> {
+        g.field(n, key)
+            .and_then(|v| g.items(v))
+            .map(|items| items.iter().filter_map(Value::as_node).collect())
+            .unwrap_or_default()
+    };
+    let mut checked = 0;
+    for l in (0..g.nodes.len() as u32).map(NodeId) {
+        if g.kind(l) != "ForStmt" {
+            continue;
+        }
+        let (args, results) = (nodes_of(l, "iter_args"), nodes_of(l, "return_vars"));
+        for (a, r) in args.iter().zip(&results) {
+            let name = g.field(*r, "name_hint").and_then(|v| g.str_of(v));
+            if name.is_some_and(|n| n.starts_with("gate_acc__rv")) {
+                assert_eq!(memref_offset(&g, *r), memref_offset(&g, *a), "{name:?}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 0, "a loop carrying gate_acc");
+    assert!(out == want, "differs from PyPTO's stage-32 document");
+}
+
+/// A tensor result of a loop, printed untyped by a multi-value
+/// `pl.yield_`, gets a DDR MemRef of its own from InitMemRef (numbered
+/// after the loop's body), not its iter arg's: the model keeps it beside
+/// the function (the text never shows it) and the writer writes it.
+#[test]
+fn untyped_loop_tensor_result_gets_its_own_ddr_memref() {
+    let kernel = "chained_snapshot_manual_dummy_phase_fence";
+    let out = init_memref(kernel);
+    let want = read(kernel, "32_after_InitMemRef");
+    let g = msgpack::read(&out).expect("reads back");
+    let only = |kind: &str, name: &str| {
+        let found = named(&g, kind, name);
+        assert_eq!(found.len(), 1, "one {kind} {name}: {found:?}");
+        found[0]
+    };
+    let result = only("Var", "out__rv_v4");
+    let arg = only("IterArg", "out__iter_v3");
+    let base = |v: NodeId| {
+        g.field(v, "type")
+            .and_then(|t| g.entry(t, "memref"))
+            .and_then(|m| g.entry(m, "base"))
+            .and_then(|b| g.str_of(b))
+            .map(str::to_string)
+    };
+    assert_eq!(base(result).as_deref(), Some("mem_ddr_3"));
+    assert_eq!(base(arg).as_deref(), Some("mem_ddr_1"));
+    assert_ne!(memref_offset(&g, result), memref_offset(&g, arg));
+    assert!(out == want, "differs from PyPTO's stage-32 document");
+}
+
+/// MemoryReuse gives each view (here `tile.reshape` results moved onto a
+/// donor) a MemRef object of its own with a plain index offset, also where
+/// two views' MemRefs are equal: the writer does not share them by text.
+#[test]
+fn memory_reuse_gives_each_view_its_own_memref_object() {
+    let kernel = "rms_norm";
+    let out = run(
+        kernel,
+        "33_after_MaterializeSemanticAliases",
+        PassId::MemoryReuse,
+    );
+    let want = read(kernel, "34_after_MemoryReuse");
+    let g = msgpack::read(&out).expect("reads back");
+    let var = |name: &str| {
+        let found = named(&g, "Var", name);
+        assert_eq!(found.len(), 1, "one Var {name}: {found:?}");
+        found[0]
+    };
+    // `MemRef(mem_vec_5, 0, 128)` both.
+    let (a, b) = (var("mean_sq_v1__ssa_v0"), var("mean_sq_T_v2__ssa_v0"));
+    let memref = |v: NodeId| {
+        g.field(v, "type")
+            .and_then(|t| g.entry(t, "memref"))
+            .copied()
+    };
+    for key in ["base", "size"] {
+        let of = |v| memref(v).and_then(|m| g.entry(&m, key).copied());
+        assert_eq!(of(a), of(b), "{key}");
+    }
+    assert_ne!(memref_offset(&g, a), memref_offset(&g, b));
+    assert!(out == want, "differs from PyPTO's stage-34 document");
+}
