@@ -51,6 +51,11 @@ pub struct Args {
     /// Exponential in the worst case, hence opt-in.
     #[arg(long, value_name = "NODES")]
     pub prove_bound: Option<u64>,
+    /// Print on standard error the time of each phase: reading the file,
+    /// solving (with --minimize, the bounds and --prove-bound), validating
+    /// the placement and writing the outputs.
+    #[arg(long)]
+    pub timings: bool,
     /// Search the smallest height that fits (within the capacity, if
     /// any): a first placement, the best lower bound, then capacities
     /// between them solved one by one, bisecting, until the height is
@@ -94,10 +99,12 @@ pub fn run(args: Args) -> ExitCode {
         Ok(kb) => kb,
         Err(code) => return code,
     };
+    let mut phases = Phases::new(args.timings);
     let file = match problem_file::read(&args.file, args.capacity) {
         Ok(f) => f,
         Err(code) => return code,
     };
+    phases.end("read");
     let problem = &file.problem;
     let budget = budget
         .with_objective(if args.penalty_first {
@@ -149,6 +156,7 @@ pub fn run(args: Args) -> ExitCode {
             }
             r
         });
+    phases.end("solve");
     let interrupted = interrupt::stopped();
     let done = if interrupted {
         ExitCode::from(interrupt::EXIT as u8)
@@ -214,6 +222,7 @@ pub fn run(args: Args) -> ExitCode {
                 "result:      no placement found within the time limit (not a proof)"
             );
         }
+        phases.report();
         if interrupted {
             eprintln!("interrupted: no placement found by then; nothing was written");
             return output::finish(&text, done);
@@ -228,6 +237,7 @@ pub fn run(args: Args) -> ExitCode {
         }
         return ExitCode::from(crate::exit::INTERNAL);
     }
+    phases.end("validate");
     let _ = writeln!(t, "height:      {}", out.height);
     let _ = writeln!(t, "gap:         {:.3} %", out.gap_percent());
     if !problem.penalties.is_empty() {
@@ -272,6 +282,8 @@ pub fn run(args: Args) -> ExitCode {
         eprintln!("error: {e}");
         return ExitCode::from(2);
     }
+    phases.end("write");
+    phases.report();
     if interrupted {
         eprintln!(
             "interrupted: the placement written is the best found by then (validated), height {}",
@@ -284,6 +296,46 @@ pub fn run(args: Args) -> ExitCode {
         text.push_str(&map::render_text(problem, sol, 16, 72));
     }
     output::finish(&text, done)
+}
+
+/// Wall time of the phases of a run, printed on standard error with
+/// `--timings` (a million-buffer problem spends as long reading, checking
+/// and writing as solving, so the solve's own time alone misleads).
+struct Phases {
+    on: bool,
+    last: std::time::Instant,
+    done: Vec<(&'static str, std::time::Duration)>,
+}
+
+impl Phases {
+    fn new(on: bool) -> Phases {
+        Phases {
+            on,
+            last: std::time::Instant::now(),
+            done: Vec::new(),
+        }
+    }
+
+    /// Ends the phase `name`, begun when the last one ended.
+    fn end(&mut self, name: &'static str) {
+        let now = std::time::Instant::now();
+        self.done.push((name, now - self.last));
+        self.last = now;
+    }
+
+    /// Prints the phases ended so far and their sum, when asked for.
+    fn report(&self) {
+        if !self.on {
+            return;
+        }
+        let total: f64 = self.done.iter().map(|(_, d)| d.as_secs_f64()).sum();
+        let parts: Vec<String> = self
+            .done
+            .iter()
+            .map(|(n, d)| format!("{n} {:.3} s", d.as_secs_f64()))
+            .collect();
+        eprintln!("timings: {}; total {total:.3} s", parts.join(", "));
+    }
 }
 
 /// Raises `out.lower_bound` to `bound` (a proven lower bound), and with

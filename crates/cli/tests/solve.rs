@@ -233,6 +233,48 @@ fn the_lower_bound_names_its_rule_and_instant() {
     assert!(proved.contains("optimal:     not proven\n"), "{proved}");
 }
 
+#[test]
+fn timings_name_every_phase_on_stderr_only() {
+    let d = scratch("timings");
+    let input = d.join("p.csv");
+    std::fs::write(&input, PROBLEM).unwrap();
+    let out = d.join("out.csv");
+    let run = |timings: bool| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_tilemem"));
+        c.args([
+            "solve",
+            input.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        if timings {
+            c.arg("--timings");
+        }
+        c.output().unwrap()
+    };
+    let with = run(true);
+    let placed = std::fs::read_to_string(&out).unwrap();
+    let without = run(false);
+    assert_eq!(with.status.code(), Some(0));
+    // The placement written is the same with or without.
+    assert_eq!(placed, std::fs::read_to_string(&out).unwrap());
+    let stderr = String::from_utf8_lossy(&with.stderr);
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with("timings: "))
+        .unwrap_or_else(|| panic!("{stderr}"));
+    let phases: Vec<&str> = line["timings: ".len()..]
+        .split([',', ';'])
+        .map(|p| p.split_whitespace().next().unwrap_or(""))
+        .collect();
+    assert_eq!(
+        phases,
+        ["read", "solve", "validate", "write", "total"],
+        "{line}"
+    );
+    assert!(!String::from_utf8_lossy(&without.stderr).contains("timings"));
+}
+
 /// `--minimize` searches the smallest height, whatever the capacity says
 /// (which stays a limit): the aligned three-buffer problem fits in 9
 /// bytes and no lower, and the placement written is validated. With the

@@ -31,6 +31,15 @@
 //! of which lie on the two paths. Every range in those sets belongs to a
 //! buffer live in the run, so the lowest free offset over their union is
 //! exactly first-fit's (the same offset the time index gives).
+//!
+//! A query keeps one cursor per set and raises the candidate offset only
+//! past the set whose next range starts lowest (a heap), so its work is
+//! the ranges that really block it, not a round over every set after each
+//! move: on 100,000-buffer training traces that cut the work of a pass
+//! from 134 to 37 million steps, about half its time (same placement).
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 use super::geom::align_up;
 
@@ -39,6 +48,10 @@ use super::geom::align_up;
 struct Ranges(Vec<(u64, u64)>);
 
 impl Ranges {
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
     /// Adds `[s, e)`, merging it with ranges it overlaps or touches.
     fn insert(&mut self, s: u64, e: u64) {
         let v = &mut self.0;
@@ -60,13 +73,41 @@ impl Ranges {
         }
     }
 
-    /// The end of a range overlapping `[s, e)` (the last one starting
-    /// before `e`, when it ends after `s`).
-    fn blocking(&self, s: u64, e: u64) -> Option<u64> {
+    /// The index of the first range ending after `at`, searched from
+    /// index `from` on (every range before `from` must end at or before
+    /// `at`): a few steps forward, then a binary search.
+    fn first_ending_after(&self, from: usize, at: u64) -> usize {
         let v = &self.0;
-        let k = v.partition_point(|r| r.0 < e);
-        let r = v.get(k.checked_sub(1)?)?;
-        (r.1 > s).then_some(r.1)
+        let mut k = from;
+        for _ in 0..4 {
+            if v.get(k).is_none_or(|r| r.1 > at) {
+                return k;
+            }
+            k += 1;
+        }
+        k + v[k..].partition_point(|r| r.1 <= at)
+    }
+
+    /// Raises `cand` (aligned to `align`) past every range of this set
+    /// that overlaps `[cand, cand + size)`, from `c` (the first range
+    /// ending after `cand`) on, until the set leaves `size` bytes free
+    /// there. Returns the new cursor and the ranges stepped over.
+    fn climb(&self, mut c: usize, cand: &mut u64, size: u64, align: u64) -> (usize, usize) {
+        let mut steps = 0usize;
+        while let Some(&(s, e)) = self.0.get(c) {
+            if e <= *cand {
+                // Jumped over by an aligned candidate.
+                c += 1;
+                continue;
+            }
+            if s >= cand.saturating_add(size) {
+                break;
+            }
+            steps += 1;
+            *cand = align_up(e, align);
+            c += 1;
+        }
+        (c, steps)
     }
 }
 
@@ -79,8 +120,10 @@ pub(crate) struct Occupancy {
     leaves: usize,
     stored: Vec<Ranges>,
     below: Vec<Ranges>,
-    /// Scratch: the sets a query examines.
+    /// Scratch: the sets a query examines, and a cursor into each.
     sets: Vec<u32>,
+    cursors: Vec<usize>,
+    heap: BinaryHeap<Reverse<(u64, u32)>>,
 }
 
 impl Occupancy {
@@ -101,6 +144,8 @@ impl Occupancy {
             stored: vec![Ranges::default(); 2 * leaves],
             below: vec![Ranges::default(); 2 * leaves],
             sets: Vec::new(),
+            cursors: Vec::new(),
+            heap: BinaryHeap::new(),
         }
     }
 
@@ -203,7 +248,7 @@ impl Occupancy {
             } else {
                 (&stored[v], 2 * v + 1)
             };
-            if !set.0.is_empty() {
+            if !set.is_empty() {
                 sets.push(id as u32);
             }
         });
@@ -217,24 +262,43 @@ impl Occupancy {
                 &stored[v]
             }
         };
-        // Cycle through the sets until a whole round moves nothing.
-        let mut examined = 0usize;
-        let mut clean = 0usize;
-        let mut k = 0usize;
-        while clean < sets.len() {
-            examined += 1;
-            match set(sets[k]).blocking(cand, cand.saturating_add(size)) {
-                // Past the range; the same set may block again higher up.
-                Some(e) => {
-                    cand = align_up(e, align);
-                    clean = 0;
-                }
-                None => {
-                    clean += 1;
-                    k = (k + 1) % sets.len();
-                }
+        // Each set keeps a cursor on its first range ending above the
+        // candidate (the only one that can overlap `[cand, cand + size)`:
+        // the ranges are disjoint and sorted); the candidate only rises, so
+        // cursors only move forward. The set whose cursor range starts
+        // lowest is the only one that can block: a heap keyed by that start
+        // visits a set only when it blocks, not every set after every move
+        // (a round over all sets per move cost ten times the moves).
+        let mut cursors = std::mem::take(&mut self.cursors);
+        let mut heap = std::mem::take(&mut self.heap);
+        cursors.clear();
+        heap.clear();
+        for (k, &id) in sets.iter().enumerate() {
+            let c = set(id).first_ending_after(0, cand);
+            cursors.push(c);
+            if let Some(r) = set(id).0.get(c) {
+                heap.push(Reverse((r.0, k as u32)));
             }
         }
+        let mut examined = 0usize;
+        while let Some(&Reverse((start, k))) = heap.peek() {
+            if start >= cand.saturating_add(size) {
+                break;
+            }
+            heap.pop();
+            let k = k as usize;
+            let ranges = set(sets[k]);
+            let from = ranges.first_ending_after(cursors[k], cand);
+            // Afterwards the set is clean at the candidate.
+            let (c, steps) = ranges.climb(from, &mut cand, size, align);
+            cursors[k] = c;
+            examined += 1 + steps;
+            if let Some(r) = ranges.0.get(c) {
+                heap.push(Reverse((r.0, k as u32)));
+            }
+        }
+        self.cursors = cursors;
+        self.heap = heap;
         self.sets = sets;
         (cand, examined)
     }
@@ -256,10 +320,17 @@ mod tests {
         r.insert(50, 60);
         r.insert(0, 1);
         assert_eq!(r.0, [(0, 1), (5, 40), (50, 60)]);
-        assert_eq!(r.blocking(40, 50), None);
-        assert_eq!(r.blocking(39, 50), Some(40));
-        assert_eq!(r.blocking(1, 5), None);
-        assert_eq!(r.blocking(45, 55), Some(60));
+        assert_eq!(r.first_ending_after(0, 0), 0);
+        assert_eq!(r.first_ending_after(0, 1), 1);
+        assert_eq!(r.first_ending_after(1, 39), 1);
+        assert_eq!(r.first_ending_after(1, 40), 2);
+        assert_eq!(r.first_ending_after(0, 60), 3);
+        let mut cand = 2;
+        assert_eq!(r.climb(1, &mut cand, 10, 1), (2, 1));
+        assert_eq!(cand, 40);
+        let mut cand = 38;
+        assert_eq!(r.climb(1, &mut cand, 4, 32), (3, 1));
+        assert_eq!(cand, 64);
     }
 
     /// Against a brute-force first fit over every placed buffer.
@@ -267,7 +338,8 @@ mod tests {
     fn matches_brute_force_first_fit() {
         let mut rng = crate::gen::Rng(7);
         for round in 0..40 {
-            let n = 20 + rng.below(200) as usize;
+            // Every fourth round crowded: up to a thousand buffers, many sets.
+            let n = 20 + rng.below(if round % 4 == 3 { 1000 } else { 200 }) as usize;
             let bufs: Vec<(u64, u64, u64, u64)> = (0..n)
                 .map(|_| {
                     let l = rng.below(100);
