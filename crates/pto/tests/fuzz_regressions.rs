@@ -141,8 +141,10 @@ fn emptied_body_prints_as_pass_and_reads_back() {
 /// window [16384, 32768) lay past its 16384-byte allocation, and `b` moved
 /// on every re-plan (16384 -> 32800 -> 49216). A window outside its
 /// allocation is now an input error at the tile for the PYPTO planner,
-/// which plans offsets relative to their allocations (DSA-RP places from
-/// the lifetimes alone).
+/// which plans offsets relative to their allocations (DSA-RP and the
+/// optimal planner count them from the allocation's lowest tile, where
+/// `b`, alone in `mem_vec_3`, sits at 0: see
+/// `every_planner_rejects_a_window_past_its_allocation`).
 #[test]
 fn a_window_outside_its_allocation_is_an_input_error() {
     let src = |b_offset: u64| {
@@ -364,11 +366,25 @@ fn plan_checked(src: &str, planner: PlannerMode, target: &str) -> Option<String>
 const PLANNERS: [PlannerMode; 3] = [PlannerMode::Pypto, PlannerMode::DsaRp, PlannerMode::Optimal];
 const TARGETS: [&str; 4] = ["910b", "950", "310b", "none"];
 
+/// Plans `src` under every planner and target with [`plan_checked`];
+/// how many of them planned it.
+fn plan_everywhere(src: &str) -> usize {
+    let mut planned = 0;
+    for target in TARGETS {
+        for planner in PLANNERS {
+            planned += usize::from(plan_checked(src, planner, target).is_some());
+        }
+    }
+    planned
+}
+
 /// fuzz finding `plan-optimal-report-overlap`: a loop carrying a value
 /// through an `if` (one branch yields, the other does not): the optimal
 /// planner's report placed two co-live tiles at one address (its model and
 /// the independent check disagreed). The input read `w`, defined nowhere,
-/// which the reader now rejects; it reads the carry `acc` instead. Every planner now takes its separations from the one model
+/// which the reader now rejects; it reads the carry `acc` instead (and
+/// `pl.FP32` where it had the unknown dtype `pl.FA32`, also rejected now).
+/// Every planner now takes its separations from the one model
 /// and every output is checked.
 #[test]
 fn optimal_report_keeps_co_live_tiles_apart() {
@@ -428,5 +444,408 @@ fn a_yielded_value_larger_than_its_carry_is_an_input_error() {
             );
             assert_eq!(e.loc.map(|l| l.line), Some(15), "{planner:?} on {target}");
         }
+    }
+}
+
+const T8: &str = "pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec]";
+
+/// Reads `src` and returns the reader's error and its help label.
+fn read_error_and_help(src: &str) -> (String, String) {
+    match tilemem_pto::parse::parse(src) {
+        Ok(_) => panic!("the reader accepts:\n{src}"),
+        Err(e) => (e.to_string(), e.label.clone()),
+    }
+}
+
+/// The reader's message for `name` (defined at `line`, in the body of the
+/// loop at `loop_line`) read after the loop at `at` (`line:col`).
+fn after_loop(at: &str, name: &str, line: u32, loop_line: u32) -> String {
+    format!(
+        "{at}: `{name}` is not visible after its loop: it is defined at line {line}, in the \
+         body of the loop at line {loop_line}, and a name a loop body defines ends with the loop"
+    )
+}
+
+/// The reader's help for `name` read after a loop whose first result is
+/// `nxt` and which does not yield `name`.
+fn carry_out(name: &str) -> String {
+    format!(
+        "only the loop's results (`nxt`...) are visible after it: carry `{name}` out as one \
+         more loop-carried value yielded by `pl.yield_`"
+    )
+}
+
+/// A loop carrying `acc` from `a`, whose body defines `t` and `u` and
+/// yields `u` into `nxt`; then `after` (line 13), a store of `z` and the
+/// return.
+fn loop_then(after: &str) -> String {
+    let t = |l: &str| l.replace("T8", T8);
+    program(
+        "InCore",
+        SIG,
+        &[
+            LOAD,
+            "for i, (acc,) in pl.range(0, 4, 1, init_values=(a,)):",
+            &t("    t: T8 = pl.tile.exp(acc)"),
+            &t("    u: T8 = pl.tile.add(acc, t)"),
+            &t("    nxt: T8 = pl.yield_(u)"),
+            &t(after),
+            "r: pl.Tensor[[8, 8], pl.FP32] = pl.tile.store(z, [0, 0], y)",
+            "return r",
+        ],
+    )
+}
+
+/// fuzz finding `plan-loop-body-tile-read-after-its-loop`: a tile defined
+/// in a loop body and read after the loop was read as in Python (names
+/// resolved flat), but the memory passes end its lifetime with the loop,
+/// so another tile took its bytes and the independent placement check
+/// stopped every planner with an internal error. PyPTO's IR scopes a
+/// loop's variables and its body's names to the loop (only the return
+/// variables of its `pl.yield_` are visible after it): the read is a
+/// reader error at the name, saying where it is defined and what to read
+/// instead.
+#[test]
+fn a_loop_body_name_read_after_the_loop_is_a_reader_error() {
+    let src = include_str!("data/fuzz/loop_body_tile_read_after_its_loop.py");
+    assert_eq!(
+        read_error_and_help(src),
+        (after_loop("14:68", "t", 10, 9), carry_out("t"))
+    );
+    // Read through its result instead, the program plans under every
+    // planner and target.
+    let fixed = src.replace("pl.tile.add(w, t)", "pl.tile.add(w, nxt)");
+    assert!(plan_everywhere(&fixed) > 0);
+}
+
+/// What to read instead is the block's result when the name is yielded
+/// (a loop-carried variable: its own result); the loop variable ends with
+/// the loop too.
+#[test]
+fn out_of_scope_reads_name_the_result_to_read_instead() {
+    let cases = [
+        (
+            "z: T8 = pl.tile.exp(u)",
+            "13:63: `u` is not visible after its loop: it is defined at line 11, in the body \
+             of the loop at line 9, and a name a loop body defines ends with the loop",
+            "read the loop's result `nxt` (line 12) instead, which holds `u`'s last value",
+        ),
+        (
+            "z: T8 = pl.tile.exp(acc)",
+            "13:63: `acc` is not visible after its loop: it is the loop-carried variable of \
+             the loop at line 9, and ends with the loop",
+            "read the loop's result `nxt` (line 12) instead, which holds `acc`'s last value",
+        ),
+        (
+            "z: T8 = pl.tile.load(x, [i, 0], [8, 8], [8, 8], target_memory=pl.Mem.Vec)",
+            "13:68: `i` is not visible after its loop: it is the loop variable of the loop \
+             at line 9, and ends with the loop",
+            "compute the value from the loop's bounds after the loop",
+        ),
+    ];
+    for (after, message, help) in cases {
+        let (m, h) = read_error_and_help(&loop_then(after));
+        assert_eq!((m.as_str(), h.as_str()), (message, help), "{after}");
+    }
+    // The result itself is visible after the loop.
+    plan_and_reread(&loop_then("z: T8 = pl.tile.exp(nxt)"));
+}
+
+/// An `if` branch's names end with the branch; its results (the targets of
+/// each branch's `pl.yield_`) are what is visible after the `if`.
+#[test]
+fn an_if_branch_name_read_after_the_if_is_a_reader_error() {
+    let t = |l: &str| l.replace("T8", T8);
+    let src = |after: &str| {
+        program(
+            "InCore",
+            "x: pl.Tensor[[8, 8], pl.FP32], n: pl.Scalar[pl.INDEX], y: pl.Out[pl.Tensor[[8, 8], pl.FP32]]) -> pl.Tensor[[8, 8], pl.FP32]",
+            &[
+                LOAD,
+                "if n > 0:",
+                &t("    b: T8 = pl.tile.exp(a)"),
+                &t("    c: T8 = pl.tile.add(a, b)"),
+                &t("    r: T8 = pl.yield_(c)"),
+                "else:",
+                &t("    d: T8 = pl.tile.add(a, a)"),
+                &t("    r: T8 = pl.yield_(d)"),
+                &t(after),
+                "s: pl.Tensor[[8, 8], pl.FP32] = pl.tile.store(z, [0, 0], y)",
+                "return s",
+            ],
+        )
+    };
+    let cases = [
+        (
+            "z: T8 = pl.tile.exp(c)",
+            "16:63: `c` is not visible after its `if`: it is defined at line 11, in a branch \
+             of the `if` at line 9, and a name a branch defines ends with the branch",
+            "read the `if`'s result `r` (line 12) instead, which holds `c`'s last value",
+        ),
+        (
+            "z: T8 = pl.tile.exp(d)",
+            "16:63: `d` is not visible after its `if`: it is defined at line 14, in a branch \
+             of the `if` at line 9, and a name a branch defines ends with the branch",
+            "read the `if`'s result `r` (line 15) instead, which holds `d`'s last value",
+        ),
+        (
+            "z: T8 = pl.tile.exp(b)",
+            "16:63: `b` is not visible after its `if`: it is defined at line 10, in a branch \
+             of the `if` at line 9, and a name a branch defines ends with the branch",
+            "yield it from every branch (`r: T = pl.yield_(b)`) and read the `if`'s result `r`",
+        ),
+    ];
+    for (after, message, help) in cases {
+        let (m, h) = read_error_and_help(&src(after));
+        assert_eq!((m.as_str(), h.as_str()), (message, help), "{after}");
+    }
+    let ok = src("z: T8 = pl.tile.exp(r)");
+    assert!(plan_everywhere(&ok) > 0);
+    // A name of the then branch is not visible in the else branch either.
+    let sibling = src("z: T8 = pl.tile.exp(r)").replace("pl.tile.add(a, a)", "pl.tile.add(a, b)");
+    assert_eq!(
+        read_error_and_help(&sibling),
+        (
+            "14:70: `b` (defined at line 10) is not visible here: a name a loop body or an \
+             `if` branch defines ends with that block"
+                .to_string(),
+            "read `b` inside its block, or yield it out of the block".to_string()
+        )
+    );
+}
+
+/// A name of an inner loop's body read after the outer loop is out of the
+/// outer loop's scope (the block whose end took it away); a name the
+/// outer body defines before the inner loop is visible inside it. An
+/// inner loop-carried variable is named with its own loop.
+#[test]
+fn a_nested_loop_name_is_out_of_scope_after_the_outer_loop() {
+    let t = |l: &str| l.replace("T8", T8);
+    let src = program(
+        "InCore",
+        SIG,
+        &[
+            LOAD,
+            "for i, (acc,) in pl.range(0, 4, 1, init_values=(a,)):",
+            &t("    e: T8 = pl.tile.exp(acc)"),
+            "    for j, (acc2,) in pl.range(0, 2, 1, init_values=(e,)):",
+            &t("        f: T8 = pl.tile.add(acc2, e)"),
+            &t("        g: T8 = pl.yield_(f)"),
+            &t("    nxt: T8 = pl.yield_(g)"),
+            &t("z: T8 = pl.tile.add(nxt, f)"),
+            "r: pl.Tensor[[8, 8], pl.FP32] = pl.tile.store(z, [0, 0], y)",
+            "return r",
+        ],
+    );
+    assert_eq!(
+        read_error_and_help(&src),
+        (after_loop("15:68", "f", 12, 9), carry_out("f"))
+    );
+    // The inner loop's carry is named with its own loop (line 11), and no
+    // result is offered: the inner loop's ended with the outer loop too.
+    assert_eq!(
+        read_error_and_help(&src.replace("pl.tile.add(nxt, f)", "pl.tile.add(nxt, acc2)")),
+        (
+            "15:68: `acc2` is not visible after its loop: it is the loop-carried variable of \
+             the loop at line 11, and ends with the loop"
+                .to_string(),
+            carry_out("acc2")
+        )
+    );
+    let ok = src.replace("pl.tile.add(nxt, f)", "pl.tile.add(nxt, a)");
+    assert!(plan_everywhere(&ok) > 0);
+}
+
+/// A body name that shadows an outer one ends with the body: after the
+/// loop the name refers to the outer definition again (as in PyPTO's
+/// scoped IR), so the read is not an error and plans safely.
+#[test]
+fn a_shadowing_body_name_gives_way_to_the_outer_one_after_the_loop() {
+    let t = |l: &str| l.replace("T8", T8);
+    let src = program(
+        "InCore",
+        SIG,
+        &[
+            LOAD,
+            &t("b: T8 = pl.tile.exp(a)"),
+            "for i, (acc,) in pl.range(0, 4, 1, init_values=(a,)):",
+            &t("    b: T8 = pl.tile.add(acc, acc)"),
+            &t("    nxt: T8 = pl.yield_(b)"),
+            &t("z: T8 = pl.tile.add(nxt, b)"),
+            "r: pl.Tensor[[8, 8], pl.FP32] = pl.tile.store(z, [0, 0], y)",
+            "return r",
+        ],
+    );
+    let p = tilemem_pto::parse::parse(&src).unwrap();
+    let f = &p.functions[0];
+    // `b` after the loop is the one defined before it, on line 9.
+    let read = f
+        .stmts
+        .iter()
+        .find_map(|(s, st)| match &st.kind {
+            tilemem_pto::ir::StmtKind::Assign { targets, value }
+                if &*f.vars[targets[0]].name == "z" =>
+            {
+                Some((s, value.clone()))
+            }
+            _ => None,
+        })
+        .unwrap()
+        .1;
+    let tilemem_pto::ir::Expr::Call(c) = read else {
+        panic!("a call")
+    };
+    let b = c.args[1].as_var().unwrap();
+    let tilemem_pto::ir::VarDef::Stmt(def) = f.vars[b].def else {
+        panic!("an assignment")
+    };
+    assert_eq!(f.pos_of(def).line, 9);
+    assert!(plan_everywhere(&src) > 0);
+}
+
+/// A `with` block is no scope: its names stay visible after it.
+#[test]
+fn a_with_block_name_stays_visible_after_the_block() {
+    let src = program(
+        "Orchestration",
+        SIG,
+        &[
+            "with pl.scope(mode=pl.ScopeMode.MANUAL):",
+            "    r: pl.Tensor[[8, 8], pl.FP32] = self.k(x, y)",
+            "return r",
+        ],
+    );
+    tilemem_pto::parse::parse(&src).expect("reads");
+}
+
+/// Found as `plan-expression-as-type-drops-alloc` (the `plan` run after
+/// the scope fix): an annotation that is an expression (`-pl.Tile[...]`)
+/// was read as an opaque type, so the tile it spells and the allocation its
+/// MemRef names went unseen; the alloc clean-up dropped the allocation and
+/// the planned output named an undefined `mem_vec_1`. An annotation is a
+/// name, a dotted name or one subscripted, as PyPTO's parser resolves
+/// them: anything else is a reader error at the annotation.
+#[test]
+fn an_expression_as_a_type_is_a_reader_error() {
+    let tile = "pl.Tile[[8, 8], pl.FP32, pl.MemRef(mem_vec_1, 0, 256), pl.Mem.Vec]";
+    let src = |annotation: &str| {
+        program(
+            "InCore",
+            SIG,
+            &[
+                "mem_vec_1: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 256)",
+                &format!("b: {annotation} = pl.tile.create([8, 8], dtype=pl.FP32, target_memory=pl.Mem.Vec)"),
+                "r: pl.Tensor[[8, 8], pl.FP32] = pl.tile.store(b, [0, 0], y)",
+                "return r",
+            ],
+        )
+    };
+    plan_and_reread(&src(tile));
+    // In parentheses it is the same type, as in Python.
+    let mut p = tilemem_pto::parse::parse(&src(&format!("({tile})"))).unwrap();
+    let q = tilemem_pto::parse::parse(&src(tile)).unwrap();
+    assert_eq!(p.functions[0].vars, q.functions[0].vars);
+    let mut ctx = PassContext::new(Soc::from_name("910b").unwrap(), PlannerMode::Pypto);
+    run_pipeline(&mut p, &mut ctx, &PassId::ALL).expect("plans");
+    let help = "write the type alone: `pl.Tile[...]`, `pl.Tensor[...]`, `pl.Scalar[...]`, \
+                `pl.Ptr`, `pl.Tuple[...]`, ...";
+    for (annotation, col) in [
+        (format!("-{tile}"), 12),
+        (format!("(-{tile})"), 13),
+        ("tuple(x)".to_string(), 12),
+        ("7".to_string(), 12),
+    ] {
+        let (m, h) = read_error_and_help(&src(&annotation));
+        assert_eq!(
+            (m.as_str(), h.as_str()),
+            (
+                format!("9:{col}: an annotation is a type, not an expression").as_str(),
+                help
+            ),
+            "{annotation}"
+        );
+    }
+}
+
+/// Found as `plan-dsa-rp-window-past-its-allocation`: a program after
+/// InitMemRef (its parameters carry MemRefs, so its tiles keep theirs)
+/// with a tile at offset 1 of an allocation of the tile's own size. The
+/// PYPTO planner rejected it as an input error; DSA-RP and the optimal
+/// planner keep each tile's offset from its allocation's lowest tile (`c`,
+/// at 0), so `a` spanned one byte past the bytes placed for the allocation
+/// and the placement check stopped them (exit 3). They now check the
+/// windows as they read them, and reject it too.
+#[test]
+fn every_planner_rejects_a_window_past_its_allocation() {
+    let src = program(
+        "AIV",
+        "x: pl.Tensor[[64, 64], pl.FP32, pl.MemRef(\"mem_ddr_0\", pl.const(0, pl.INT64), 16384)], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]]) -> pl.Tensor[[64, 64], pl.FP32]",
+        &[
+            "mem_vec_2: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 16384)",
+            "a: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_vec_2, pl.const(1, pl.INT64), 16384), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [64, 64], [64, 64], target_memory=pl.Mem.Vec)",
+            "c: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_vec_2, pl.const(0, pl.INT64), 16384), pl.Mem.Vec] = pl.tile.adds(a, 1.0)",
+            "r: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(c, [0, 0], y)",
+            "return r",
+        ],
+    );
+    for target in TARGETS {
+        for planner in PLANNERS {
+            let mut p = tilemem_pto::parse::parse(&src).unwrap();
+            let opts = tilemem_pto::PlanOptions::new(Soc::from_name(target).unwrap(), planner);
+            let e = tilemem_pto::plan(&mut p, &opts).unwrap_err().error;
+            assert_eq!(e.kind, ErrorKind::Input, "{planner:?} on {target}: {e}");
+            assert_eq!(
+                e.message,
+                "tile 'a' has the window [1, 1 + 16384) of allocation 'mem_vec_2', which holds \
+                 16384 bytes: MemRef offsets are relative to their allocation, or the addresses \
+                 allocate_memory_addr gave; write the offset within the allocation",
+                "{planner:?} on {target}"
+            );
+        }
+    }
+    // At offset 0 it plans under every planner and target.
+    assert_eq!(
+        plan_everywhere(&src.replace("pl.const(1, pl.INT64)", "pl.const(0, pl.INT64)")),
+        PLANNERS.len() * TARGETS.len()
+    );
+}
+
+/// Found as `plan-carry-without-init-values` (the `plan` run after the
+/// window fix): a loop with carried variables whose `init_values=` keyword
+/// was misspelt (`inituav_les=`) carried values that started from nothing,
+/// and the report's placement put a carry and a later tile on the same
+/// bytes. Each carry starts from one init value (PyPTO's ForStmt): a count
+/// that differs is a reader error at the loop.
+#[test]
+fn a_loop_carry_without_its_init_value_is_a_reader_error() {
+    let t = |l: &str| l.replace("T8", T8);
+    let src = |iter: &str| {
+        program(
+            "InCore",
+            SIG,
+            &[
+                LOAD,
+                &t("b: T8 = pl.tile.exp(a)"),
+                &format!("for k, (p, q) in pl.range(4, {iter}):"),
+                &t("    p2: T8 = pl.tile.mul(p, q)"),
+                "    p_out, q_out = pl.yield_(p2, q)",
+                "r: pl.Tensor[[8, 8], pl.FP32] = pl.tile.store(p_out, [0, 0], y)",
+                "return r",
+            ],
+        )
+    };
+    plan_and_reread(&src("init_values=(a, b)"));
+    for (iter, n) in [("inituav_les=(a, b)", 0), ("init_values=(a,)", 1)] {
+        assert_eq!(
+            read_error_and_help(&src(iter)),
+            (
+                format!(
+                    "10:9: the loop carries 2 value(s) but `init_values` gives {n}: each \
+                     loop-carried variable starts from one init value"
+                ),
+                "give `init_values=(...)` one value per loop-carried variable".to_string()
+            ),
+            "{iter}"
+        );
     }
 }

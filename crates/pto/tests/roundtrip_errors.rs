@@ -265,3 +265,47 @@ fn too_many_arguments_are_reported_with_the_registry_signature() {
         "'tile.exp' takes at most 1 positional argument (tile), found 2"
     );
 }
+
+/// A dtype is one of PyPTO's `DataType` names; any other (`pl.FP30`) is an
+/// error at the name with the closest one, in a type (a distributed
+/// tensor's too) and in `pl.const`.
+#[test]
+fn unknown_dtypes_name_the_closest_known_one() {
+    let all = "PyPTO's dtypes are BOOL, INT4, INT8, INT16, INT32, INT64, INDEX, UINT4, UINT8, \
+               UINT16, UINT32, UINT64, FP4, FP8E4M3FN, FP8E5M2, FP8E8M0, FP16, FP32, BF16, HF4, \
+               HF8, TASK_ID";
+    let cases = [
+        (
+            "        a: pl.Tile[[32, 32], pl.FP30, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [32, 32])",
+            (8, 30, "unknown dtype `pl.FP30`"),
+            format!("did you mean `pl.FP32`? {all}"),
+        ),
+        (
+            "        s: pl.Scalar[pl.INT64] = pl.tensor.dim(x,\n            pl.const(0, pl.INT65))",
+            (9, 25, "unknown dtype `pl.INT65`"),
+            format!("did you mean `pl.INT64`? {all}"),
+        ),
+        (
+            "        d: pld.DistributedTensor[[32, 32], pl.BF61] = pl.tensor.create([32, 32])",
+            (8, 44, "unknown dtype `pl.BF61`"),
+            format!("did you mean `pl.BF16`? {all}"),
+        ),
+        (
+            "        a: pl.Tile[[32, 32], pl.QQQQQQQ] = pl.tile.load(x, [0, 0], [32, 32])",
+            (8, 30, "unknown dtype `pl.QQQQQQQ`"),
+            all.to_string(),
+        ),
+    ];
+    for (body, at, label) in cases {
+        let e = err(body);
+        assert_eq!((e.line, e.col, e.message.as_str()), at, "{body}");
+        assert_eq!(e.label, label, "{body}");
+    }
+    // Every name of the list reads, and prints back as written.
+    for d in tilemem_pto::ir::PYPTO_DTYPES {
+        let line = format!("s: pl.Scalar[pl.{d}] = pl.tensor.dim(x, pl.const(0, pl.{d}))");
+        let src = format!("{HEAD}        {line}\n        return x\n");
+        let p = parse(&src).unwrap_or_else(|e| panic!("{d}: {e}"));
+        assert!(tilemem_pto::print::print(&p).contains(&line), "{d}");
+    }
+}

@@ -406,7 +406,7 @@ fn reorder_remedy(
     };
     let f = &program.functions[fidx];
     let mut best: Option<(bool, u64, super::reorder::Move)> = None;
-    for m in super::reorder::candidates(f, space, 4) {
+    for m in super::reorder::candidates(f, space, soc, 4) {
         let mut p = program.clone();
         super::reorder::apply(&mut p.functions[fidx], &m);
         let (fits, bytes) = match probe(&p, soc, planner, s) {

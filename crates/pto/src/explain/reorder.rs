@@ -30,7 +30,7 @@
 
 use std::collections::HashSet;
 
-use tilemem_soc::MemSpace;
+use tilemem_soc::{MemSpace, Soc};
 
 use crate::ir::{Block, Function, StmtId, StmtKind, Type, VarId};
 use crate::ops::{self, ArgEffect, ArgEffects, CrossCoreRole, OpClass};
@@ -107,7 +107,7 @@ fn effect_of(f: &Function, s: StmtId) -> Effect {
     }
 }
 
-fn node(f: &Function, s: StmtId, space: MemSpace) -> Node {
+fn node(f: &Function, s: StmtId, space: MemSpace, soc: &Soc) -> Node {
     let mut uses = Vec::new();
     let mut bound = Vec::new();
     let mut stmts = vec![s];
@@ -140,7 +140,8 @@ fn node(f: &Function, s: StmtId, space: MemSpace) -> Node {
         .into_iter()
         .filter_map(|v| {
             let t = f.ty(v).and_then(Type::as_tile)?;
-            (t.space == Some(space)).then_some((v, t.static_bytes()?))
+            // The bytes the planners give the tile (Acc rows padded).
+            (t.space == Some(space)).then_some((v, t.storage_bytes(soc)?))
         })
         .collect();
     Node {
@@ -269,15 +270,15 @@ fn moved(n: usize, from: usize, to: usize) -> Vec<usize> {
 }
 
 /// Candidate moves of single body statements that lower the model's peak
-/// of `space`, best first (at most `max`). Empty when the body is longer
-/// than [`MAX_BODY`].
-pub fn candidates(f: &Function, space: MemSpace, max: usize) -> Vec<Move> {
+/// of `space` on `soc`, best first (at most `max`). Empty when the body is
+/// longer than [`MAX_BODY`].
+pub fn candidates(f: &Function, space: MemSpace, soc: &Soc, max: usize) -> Vec<Move> {
     let body = f.block(Block::Body);
     let n = body.len();
     if !(2..=MAX_BODY).contains(&n) {
         return Vec::new();
     }
-    let nodes: Vec<Node> = body.iter().map(|&s| node(f, s, space)).collect();
+    let nodes: Vec<Node> = body.iter().map(|&s| node(f, s, space, soc)).collect();
     let mut preds = vec![Vec::new(); n];
     for j in 0..n {
         for i in 0..j {

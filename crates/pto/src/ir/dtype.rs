@@ -77,7 +77,41 @@ impl fmt::Debug for DTypeName {
     }
 }
 
+/// The dtypes of PyPTO's language, by name without the `pl.` prefix: the
+/// `DataType` constants of PyPTO's `core_dtype.h` (FP64's code is reserved
+/// there, with no constant and no printed name). The reader rejects any
+/// other name where a dtype is expected.
+pub const PYPTO_DTYPES: &[&str] = &[
+    "BOOL",
+    "INT4",
+    "INT8",
+    "INT16",
+    "INT32",
+    "INT64",
+    "INDEX",
+    "UINT4",
+    "UINT8",
+    "UINT16",
+    "UINT32",
+    "UINT64",
+    "FP4",
+    "FP8E4M3FN",
+    "FP8E5M2",
+    "FP8E8M0",
+    "FP16",
+    "FP32",
+    "BF16",
+    "HF4",
+    "HF8",
+    "TASK_ID",
+];
+
 impl DType {
+    /// Whether `name` (without the `pl.` prefix) is one of [`PYPTO_DTYPES`].
+    pub fn is_pypto_name(name: &str) -> bool {
+        PYPTO_DTYPES.contains(&name)
+    }
+
     /// Reads a dtype from its name without the `pl.` prefix (`"FP32"`).
     pub fn from_name(name: &str) -> DType {
         match name {

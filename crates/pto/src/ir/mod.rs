@@ -59,9 +59,12 @@
 //! - **Rename**: `f.vars[v].name = "new".into()` renames every use;
 //!   **retarget** uses with [`Expr::map_vars`].
 //! - **Names**: a use refers to the latest definition before it in program
-//!   order (parameters, assignments, loop variables, iter args, results);
-//!   a name never defined becomes a [`VarDef::Free`] variable. A result of
-//!   a `for`/`if` has [`VarDef::Stmt`] of that statement.
+//!   order (parameters, assignments, loop variables, iter args, results)
+//!   that is still in scope: a loop's variables and the names its body
+//!   defines end with the loop, the names an `if` branch defines end with
+//!   the branch; only their results (and names of `with` blocks) are seen
+//!   after them. A name of the module becomes a [`VarDef::Free`] variable.
+//!   A result of a `for`/`if` has [`VarDef::Stmt`] of that statement.
 //! - **Trivia**: own-line comments and blank lines of hand-written
 //!   programs are [`StmtKind::Comment`] / [`StmtKind::Blank`] statements
 //!   in their block; passes skip them. [`Function::pos_of`] is the source position
@@ -117,7 +120,7 @@ mod thin;
 mod types;
 mod var;
 
-pub use dtype::DTypeName;
+pub use dtype::{DTypeName, PYPTO_DTYPES};
 pub use entity::{EntityRef, PrimaryMap, SecondaryMap};
 pub use expr::{BinOp, Call, Expr, Kwarg, Quote, UnaryOp};
 pub use func::{

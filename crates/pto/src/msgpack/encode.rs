@@ -167,7 +167,7 @@ pub fn write(g: &Graph) -> Result<Vec<u8>, EncodeError> {
         def_site: vec![0; g.nodes.len()],
         next: 0,
         type_kind: g.syms.get("type_kind"),
-        ranks: FxHashMap::default(),
+        orders: FxHashMap::default(),
         depth: 0,
     };
     n.ids[g.root.index()] = 0;
@@ -185,6 +185,25 @@ pub fn write(g: &Graph) -> Result<Vec<u8>, EncodeError> {
     Ok(w.out)
 }
 
+/// What decides the visiting order of a node's fields or a map's entries
+/// besides their keys: the node's kind, or the key a plain map is reached
+/// through (types: any key).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum OrderOf {
+    Node(Sym),
+    Map(Sym),
+    Type,
+}
+
+/// The visiting order last computed for one [`OrderOf`]: for the keys
+/// `keys` (in stored order), the positions of the entries in visiting
+/// order. Nodes of one kind nearly always have the same fields, so one
+/// remembered order per kind saves a sort per node.
+struct Order {
+    keys: Vec<Sym>,
+    positions: Vec<u32>,
+}
+
 /// The first walk: node ids in PyPTO's visiting order.
 struct Numbering<'a> {
     g: &'a Graph,
@@ -194,12 +213,12 @@ struct Numbering<'a> {
     def_site: Vec<usize>,
     next: u32,
     type_kind: Option<Sym>,
-    /// [`field_rank`] by (node kind, field name).
-    ranks: FxHashMap<(Sym, Sym), u8>,
+    /// The last visiting order computed for each [`OrderOf`].
+    orders: FxHashMap<OrderOf, Order>,
     depth: usize,
 }
 
-/// Most fields or map entries sorted without a heap allocation.
+/// Most fields or map entries visited without a heap allocation.
 const INLINE: usize = 16;
 
 impl Numbering<'_> {
@@ -213,37 +232,66 @@ impl Numbering<'_> {
         let g = self.g;
         let node = g.node(n);
         let fields = g.entries_of(node.fields);
-        let mut order: Vec<(u8, &str, &Value)>;
-        let mut inline: [(u8, &str, &Value); INLINE] = [(0, "", &Value::Nil); INLINE];
-        let order: &mut [(u8, &str, &Value)] = if fields.len() <= INLINE {
-            for (slot, (k, v)) in inline.iter_mut().zip(fields) {
-                *slot = (self.rank(node.kind, *k), g.syms.str(*k), v);
-            }
-            &mut inline[..fields.len()]
-        } else {
-            order = fields
-                .iter()
-                .map(|(k, v)| (self.rank(node.kind, *k), g.syms.str(*k), v))
-                .collect();
-            &mut order
-        };
-        order.sort_unstable_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
-        for &(_, name, v) in order.iter() {
-            self.value(v, name)?;
-        }
+        self.visit(OrderOf::Node(node.kind), fields)?;
         self.depth -= 1;
         Ok(())
     }
 
-    fn rank(&mut self, kind: Sym, field: Sym) -> u8 {
-        let g = self.g;
-        *self
-            .ranks
-            .entry((kind, field))
-            .or_insert_with(|| field_rank(g.syms.str(kind), g.syms.str(field)))
+    /// Visits `entries` (a node's fields or a map's entries) in the order
+    /// `of` and their keys give.
+    fn visit(&mut self, of: OrderOf, entries: &[(Sym, Value)]) -> Result<(), EncodeError> {
+        let fresh = match self.orders.get(&of) {
+            Some(o) => !o.keys.iter().copied().eq(entries.iter().map(|(k, _)| *k)),
+            None => true,
+        };
+        if fresh {
+            let order = self.order(of, entries);
+            self.orders.insert(of, order);
+        }
+        let positions = &self.orders[&of].positions;
+        // The positions leave `self` before the walk goes on (it needs
+        // `self` mutably).
+        let mut inline = [0u32; INLINE];
+        let heap: Vec<u32>;
+        let positions: &[u32] = if positions.len() <= INLINE {
+            inline[..positions.len()].copy_from_slice(positions);
+            &inline[..positions.len()]
+        } else {
+            heap = positions.clone();
+            &heap
+        };
+        for &i in positions {
+            let (k, v) = &entries[i as usize];
+            self.value(v, *k)?;
+        }
+        Ok(())
     }
 
-    fn value(&mut self, v: &Value, via: &str) -> Result<(), EncodeError> {
+    /// The visiting order of `entries` (see [`field_rank`], [`map_rank`]):
+    /// by rank, then by name.
+    fn order(&self, of: OrderOf, entries: &[(Sym, Value)]) -> Order {
+        let syms = &self.g.syms;
+        let mut ranked: Vec<(u8, &str, u32)> = entries
+            .iter()
+            .enumerate()
+            .map(|(i, (k, _))| {
+                let name = syms.str(*k);
+                let rank = match of {
+                    OrderOf::Node(kind) => field_rank(syms.str(kind), name),
+                    OrderOf::Map(via) => map_rank(syms.str(via), false, name),
+                    OrderOf::Type => map_rank("", true, name),
+                };
+                (rank, name, i as u32)
+            })
+            .collect();
+        ranked.sort_unstable_by(|a, b| (a.0, a.1, a.2).cmp(&(b.0, b.1, b.2)));
+        Order {
+            keys: entries.iter().map(|(k, _)| *k).collect(),
+            positions: ranked.into_iter().map(|(_, _, i)| i).collect(),
+        }
+    }
+
+    fn value(&mut self, v: &Value, via: Sym) -> Result<(), EncodeError> {
         match v {
             Value::Node(n) if self.ids[n.index()] == u32::MAX => {
                 self.ids[n.index()] = self.next;
@@ -270,17 +318,12 @@ impl Numbering<'_> {
                 let is_type = self
                     .type_kind
                     .is_some_and(|tk| entries.iter().any(|(k, _)| *k == tk));
-                let mut order: Vec<(u8, &str, &Value)> = entries
-                    .iter()
-                    .map(|(k, v)| {
-                        let name = g.syms.str(*k);
-                        (map_rank(via, is_type, name), name, v)
-                    })
-                    .collect();
-                order.sort_unstable_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
-                for (_, name, v) in order {
-                    self.value(v, name)?;
-                }
+                let of = if is_type {
+                    OrderOf::Type
+                } else {
+                    OrderOf::Map(via)
+                };
+                self.visit(of, entries)?;
             }
             _ => {}
         }

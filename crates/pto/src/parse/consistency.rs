@@ -13,8 +13,8 @@
 //!   gives it storage of that shape);
 //! - a bare alias of a tile (`x: T = y`) holds no more bytes than its
 //!   source, whose storage it shares;
-//! - a loop with `init_values` starts each carry from a value the
-//!   function defines, ends its body with a `pl.yield_` of one value per
+//! - a loop with `init_values` starts each carry from one init value,
+//!   a value the function defines, ends its body with a `pl.yield_` of one value per
 //!   carry, and the values a loop carries or an `if` joins
 //!   (one buffer) have one size.
 //!
@@ -125,6 +125,22 @@ fn check_carry(f: &Function, s: crate::ir::StmtId) -> Option<ParseError> {
     };
     if l.iter_args.is_empty() {
         return None;
+    }
+    // Each carry starts from one init value (ForStmt: as many iter_args as
+    // init values); without `init_values=` (a misspelt keyword) the
+    // carries would start from nothing.
+    let inits = l.init_values().len();
+    if inits != l.iter_args.len() {
+        return Some(error(
+            f.pos_of(s),
+            3,
+            format!(
+                "the loop carries {} value(s) but `init_values` gives {inits}: each \
+                 loop-carried variable starts from one init value",
+                l.iter_args.len()
+            ),
+            "give `init_values=(...)` one value per loop-carried variable",
+        ));
     }
     // A carry starts from a value of the function: a name defined nowhere
     // in it (a misspelling) has no storage to carry.

@@ -2,7 +2,9 @@
 
 use std::sync::Arc;
 
-use crate::ir::{BinOp, Call, DType, Expr, Kwarg, MemSpace, Quote, UnaryOp, VarDef, VarId};
+use crate::ir::{
+    BinOp, Call, DType, Expr, Kwarg, MemSpace, Quote, UnaryOp, VarData, VarDef, VarId,
+};
 
 use super::lexer::{op_code, Tok, Token};
 use super::{is_keyword, Parser, R};
@@ -345,6 +347,9 @@ impl<'s> Parser<'s> {
             if self.scratch_kw.len() == k0 && self.scratch.len() == a0 + 2 {
                 if let (Expr::Int(n), Expr::Path(p)) = (&self.scratch[a0], &self.scratch[a0 + 1]) {
                     if let Some(d) = p.strip_prefix("pl.").filter(|d| !d.contains('.')) {
+                        if !DType::is_pypto_name(d) {
+                            return Err(self.unknown_dtype(self.token_after(open, p), d));
+                        }
                         let e = Expr::Const(*n, DType::from_name(d));
                         self.scratch.truncate(a0);
                         return Ok(e);
@@ -567,7 +572,13 @@ impl<'s> Parser<'s> {
         let v = match self.scope.get(name, &self.f.vars) {
             Some(v) => v,
             None if name.ends_with(FREE_VAR_SUFFIX) || self.is_global(name) => {
-                self.bind(t, None, VarDef::Free)
+                let v = self.f.vars.push(VarData {
+                    name: name.into(),
+                    ty: None,
+                    def: VarDef::Free,
+                });
+                self.scope.bind_for_good(v, &self.f.vars);
+                v
             }
             None => return Err(self.undefined(t)),
         };
@@ -586,8 +597,39 @@ impl<'s> Parser<'s> {
             || self.globals.iter().any(|g| &**g == name)
     }
 
-    /// "undefined name" at token `t`, naming the closest defined name.
+    /// A token spanning the first `text` of the source after token `t`
+    /// (already read), for a diagnostic on a part of an expression; `t`
+    /// itself when there is none.
+    pub(super) fn token_after(&self, t: Token, text: &str) -> Token {
+        let from = t.end as usize;
+        let Some(at) = self.src.get(from..).and_then(|rest| rest.find(text)) else {
+            return t;
+        };
+        let start = from + at;
+        let skipped = &self.src[t.start as usize..start];
+        let (line, line_start) = match skipped.rfind('\n') {
+            Some(nl) => (
+                t.line + skipped.matches('\n').count() as u32,
+                (t.start as usize + nl + 1) as u32,
+            ),
+            None => (t.line, t.line_start),
+        };
+        Token {
+            start: start as u32,
+            end: (start + text.len()) as u32,
+            line,
+            line_start,
+            ..t
+        }
+    }
+
+    /// "undefined name" at token `t`, naming the closest defined name; or,
+    /// when the name is defined in a loop body or `if` branch that has
+    /// ended, that it is out of scope and what to read instead.
     fn undefined(&self, t: Token) -> Box<ParseError> {
+        if let Some(e) = self.out_of_scope(t) {
+            return e;
+        }
         let name = self.text(t);
         let mut best: Option<(usize, String, Option<u32>)> = None;
         let mut consider = |cand: &str, line: Option<u32>| {
@@ -632,7 +674,7 @@ impl<'s> Parser<'s> {
     }
 
     /// The line where variable `v` is defined, when known.
-    fn def_line(&self, v: VarId) -> Option<u32> {
+    pub(super) fn def_line(&self, v: VarId) -> Option<u32> {
         let stmt = match self.f.vars[v].def {
             VarDef::Param(_) => return Some(self.f.pos.line),
             VarDef::Stmt(s) | VarDef::LoopVar(s) | VarDef::IterArg(s) => s,

@@ -5,19 +5,22 @@
 //! (plain tiles without MemRefs, comments, blank lines, bracketed or `\`
 //! line continuations, `elif`), resolves every name to a [`VarId`] of its
 //! function (a use refers to the latest definition before it in program
-//! order; a name the module defines, or that PyPTO printed as a free
-//! variable, becomes a [`VarDef::Free`](crate::ir::VarDef::Free) variable;
-//! any other undefined name is an error naming the closest defined one), and
-//! reports the first error with its line, column and what was expected. A
-//! program read whole is then checked for consistency (module
-//! `consistency`: unique function names; MemRefs that agree with their
-//! allocations). It never
+//! order that is still in scope: module `scope`; a name the module
+//! defines, or that PyPTO printed as a free variable, becomes a
+//! [`VarDef::Free`](crate::ir::VarDef::Free) variable; a name whose loop
+//! body or `if` branch has ended is an error naming the block's result to
+//! read instead; any other undefined name is an error naming the closest
+//! defined one), and reports the first error with its line, column and
+//! what was expected. A program read whole is then checked for consistency
+//! (module `consistency`: unique function names; MemRefs that agree with
+//! their allocations). It never
 //! panics: deep nesting and oversized input are errors too.
 
 mod consistency;
 mod expr;
 mod items;
 pub mod lexer;
+mod out_of_scope;
 mod scope;
 mod stmt;
 mod type_cache;

@@ -1,5 +1,15 @@
 //! The names visible while reading a function: each name to the variable
 //! it refers to now.
+//!
+//! Names are scoped as in PyPTO's IR, not flat as in Python: a loop's
+//! induction variable, its loop-carried variables and every name its body
+//! defines belong to the loop, and a name an `if` branch defines belongs
+//! to the branch (`ForStmt`/`IfStmt` in PyPTO's `ir/stmt.h`: iter_args are
+//! "scoped to loop body", and only the return variables, the targets of
+//! the final `pl.yield_`, are "accessible after loop"). The memory passes
+//! rely on it: a tile's lifetime ends with the body that defines it. So a
+//! body opens a [`Scope::open`] frame, and its [`Scope::close`] takes back
+//! every binding made inside, restoring what an inner name shadowed.
 
 use std::hash::BuildHasher;
 
@@ -31,6 +41,11 @@ pub(super) struct Scope {
     table: HashTable<VarId>,
     /// Bindings since the last move, at most [`RECENT`].
     recent: HashTable<VarId>,
+    /// Each binding made inside an open frame, with what its name referred
+    /// to before (`None`: nothing), in binding order.
+    undo: Vec<(VarId, Option<VarId>)>,
+    /// Where each open frame's bindings start in `undo`, innermost last.
+    frames: Vec<usize>,
 }
 
 fn hash(name: &str) -> u64 {
@@ -48,10 +63,56 @@ impl Scope {
             .copied()
     }
 
-    /// Makes `v` (already in `vars`) what its name refers to from now on.
+    /// Makes `v` (already in `vars`) what its name refers to from now on,
+    /// until the innermost open frame closes.
     pub(super) fn bind(&mut self, v: VarId, vars: &PrimaryMap<VarId, VarData>) {
+        if !self.frames.is_empty() {
+            let before = self.get(&vars[v].name, vars);
+            self.undo.push((v, before));
+        }
+        self.bind_for_good(v, vars);
+    }
+
+    /// Makes `v` what its name refers to from now on, in every frame (a
+    /// free variable: a name of the module, visible everywhere).
+    pub(super) fn bind_for_good(&mut self, v: VarId, vars: &PrimaryMap<VarId, VarData>) {
         if !put(&mut self.recent, hash(&vars[v].name), v, vars) && self.recent.len() >= RECENT {
             self.flush(vars);
+        }
+    }
+
+    /// Opens a frame: a loop or an `if` branch starts.
+    pub(super) fn open(&mut self) {
+        self.frames.push(self.undo.len());
+    }
+
+    /// Closes the innermost frame: each name bound since its
+    /// [`Scope::open`] refers again to what it did before.
+    pub(super) fn close(&mut self, vars: &PrimaryMap<VarId, VarData>) {
+        let Some(start) = self.frames.pop() else {
+            return;
+        };
+        // Latest first, so a name bound twice in the frame ends at what it
+        // was before the first.
+        while self.undo.len() > start {
+            let Some((v, before)) = self.undo.pop() else {
+                break;
+            };
+            let name = &*vars[v].name;
+            let h = hash(name);
+            match before {
+                // The recent table is read first: it shadows the main one.
+                Some(w) => {
+                    put(&mut self.recent, h, w, vars);
+                }
+                None => {
+                    for table in [&mut self.recent, &mut self.table] {
+                        if let Ok(e) = table.find_entry(h, |&w| vars[w].name == name) {
+                            e.remove();
+                        }
+                    }
+                }
+            }
         }
     }
 
@@ -75,6 +136,8 @@ impl Scope {
     pub(super) fn clear(&mut self) {
         self.table.clear();
         self.recent.clear();
+        self.undo.clear();
+        self.frames.clear();
     }
 
     /// Makes room for `n` more names.

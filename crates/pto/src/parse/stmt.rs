@@ -35,6 +35,14 @@ impl<'s> Parser<'s> {
         Ok(stmts)
     }
 
+    /// An `if` branch: a block whose names end with it.
+    fn scoped_suite(&mut self) -> R<Vec<StmtId>> {
+        self.scope.open();
+        let body = self.suite()?;
+        self.scope.close(&self.f.vars);
+        Ok(body)
+    }
+
     /// The indent token that opens a block, left unread; an error naming
     /// the block (`what`) when the next token is anything else.
     pub(super) fn expect_indent(&mut self, what: &str) -> R<Token> {
@@ -360,6 +368,8 @@ impl<'s> Parser<'s> {
         self.expect_op(":", "`:` after the loop header")?;
         let comment = self.end_of_line()?;
         let id = self.push_stmt(StmtKind::Blank, comment, pos);
+        // The induction and loop-carried variables belong to the loop.
+        self.scope.open();
         let loop_var = loop_var.map(|t| self.bind(t, None, VarDef::LoopVar(id)));
         let iter_args: Vec<VarId> = iter_names
             .into_iter()
@@ -367,6 +377,7 @@ impl<'s> Parser<'s> {
             .collect();
         self.open_construct(id);
         let body = self.suite()?;
+        self.scope.close(&self.f.vars);
         let results = self.close_construct();
         self.f.stmts[id].kind = StmtKind::For(Box::new(ForStmt {
             iter,
@@ -493,7 +504,7 @@ impl<'s> Parser<'s> {
             let comment = self.end_of_line()?;
             let id = self.push_stmt(StmtKind::Blank, comment, pos);
             self.open_construct(id);
-            let then_body = self.suite()?;
+            let then_body = self.scoped_suite()?;
             chain.push((id, cond, then_body));
             // Trivia between the branches belongs to the else branch.
             let mut k = 0;
@@ -512,7 +523,7 @@ impl<'s> Parser<'s> {
             if self.text(kw) == "else" {
                 self.expect_op(":", "`:` after `else`")?;
                 self.end_of_line()?;
-                body.extend(self.suite()?);
+                body.extend(self.scoped_suite()?);
                 break Some(body);
             }
             if chain.len() >= MAX_ELIF {

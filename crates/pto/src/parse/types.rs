@@ -1,7 +1,10 @@
 //! Type annotations: `pl.Tensor`, `pl.Tile` with MemRef, space and view,
 //! `pl.Scalar`, `pl.Ptr`, `pl.Tuple`.
 
-use crate::ir::{DType, Expr, MemBase, MemRef, MemRefParts, MemSpace, TensorType, TileType, Type};
+use crate::diag::ParseError;
+use crate::ir::{
+    DType, Expr, MemBase, MemRef, MemRefParts, MemSpace, TensorType, TileType, Type, PYPTO_DTYPES,
+};
 
 use super::lexer::{Tok, Token};
 use super::{is_keyword, Parser, R};
@@ -41,6 +44,13 @@ impl<'s> Parser<'s> {
     }
 
     pub(super) fn ty_inner(&mut self) -> R<Type> {
+        // `(T)` is `T`, as in Python.
+        if self.peek_is_op("(")? {
+            self.bump()?;
+            let t = self.ty()?;
+            self.expect_op(")", "`)` after the type")?;
+            return Ok(t);
+        }
         let head = self.peek_pl()?;
         match head {
             Some(k @ ("Tensor" | "Tile")) => {
@@ -199,13 +209,44 @@ impl<'s> Parser<'s> {
                     ),
                 ))
             }
-            _ => Ok(Type::Other(Box::new(self.expr()?))),
+            _ => {
+                let start = self.peek()?;
+                let e = self.expr()?;
+                if !is_type_shaped(&e) {
+                    let t = Token {
+                        end: self.last_end,
+                        ..start
+                    };
+                    return Err(self.err(
+                        t,
+                        "an annotation is a type, not an expression".into(),
+                        "write the type alone: `pl.Tile[...]`, `pl.Tensor[...]`, \
+                         `pl.Scalar[...]`, `pl.Ptr`, `pl.Tuple[...]`, ...",
+                    ));
+                }
+                // A distributed tensor's dtype is a dtype like any other.
+                if let Some(d) = distributed_dtype(&e) {
+                    if !DType::is_pypto_name(d) {
+                        let t = self.token_after(start, &format!("pl.{d}"));
+                        return Err(self.unknown_dtype(t, d));
+                    }
+                }
+                Ok(Type::Other(Box::new(e)))
+            }
         }
     }
 
     pub(super) fn dtype(&mut self) -> R<DType> {
         match self.peek_pl()? {
             Some(name) if name.chars().next().is_some_and(|c| c.is_ascii_uppercase()) => {
+                if !DType::is_pypto_name(name) {
+                    // Underline `pl.NAME`.
+                    let t = Token {
+                        end: self.peek_n(2)?.end,
+                        ..self.peek()?
+                    };
+                    return Err(self.unknown_dtype(t, name));
+                }
                 for _ in 0..3 {
                     self.bump()?;
                 }
@@ -216,6 +257,17 @@ impl<'s> Parser<'s> {
                 Err(self.expected(t, "a dtype such as `pl.FP32`"))
             }
         }
+    }
+
+    /// "unknown dtype `pl.NAME`" at `t`, with the closest of PyPTO's.
+    pub(super) fn unknown_dtype(&self, t: Token, name: &str) -> Box<ParseError> {
+        let hint = crate::diag::closest(name, PYPTO_DTYPES.iter().copied())
+            .map_or(String::new(), |c| format!("did you mean `pl.{c}`? "));
+        self.err(
+            t,
+            format!("unknown dtype `pl.{name}`"),
+            &format!("{hint}PyPTO's dtypes are {}", PYPTO_DTYPES.join(", ")),
+        )
     }
 
     /// `pl.MemRef(base[, offset[, size]][, slots=N])[k]`.
@@ -302,5 +354,37 @@ impl<'s> Parser<'s> {
             }
         }
         Err(self.expected(t, &format!("{what} as a non-negative integer")))
+    }
+}
+
+/// Whether an annotation kept as written has a type's shape, as PyPTO's
+/// parser resolves annotations: a name, a dotted name, `None`, or one of
+/// these subscripted (`pld.DistributedTensor[...]`, `tuple[...]`). An
+/// operator, a call or a literal at the top (`-pl.Tile[...]`) makes an
+/// expression; read as an opaque type, it would hide the tile it spells
+/// and the allocation its MemRef names from the memory passes.
+fn is_type_shaped(e: &Expr) -> bool {
+    match e {
+        Expr::Var(_) | Expr::Path(_) | Expr::Attr(..) | Expr::None => true,
+        Expr::Index(base, _) => matches!(**base, Expr::Var(_) | Expr::Path(_) | Expr::Attr(..)),
+        _ => false,
+    }
+}
+
+/// The dtype name (without `pl.`) of `pld.DistributedTensor[[shape],
+/// pl.DTYPE, ...]`.
+fn distributed_dtype(e: &Expr) -> Option<&str> {
+    let Expr::Index(base, items) = e else {
+        return None;
+    };
+    if !matches!(&**base, Expr::Path(p) if p.rsplit('.').next() == Some("DistributedTensor")) {
+        return None;
+    }
+    let Expr::Tuple(items) = &**items else {
+        return None;
+    };
+    match items.get(1)? {
+        Expr::Path(p) => p.strip_prefix("pl.").filter(|d| !d.contains('.')),
+        _ => None,
     }
 }

@@ -96,10 +96,8 @@ fn run_concrete(
         for f in &mut program.functions {
             if f.kind().is_kernel() {
                 make_relative(f, ctx.policy.as_ref());
-                // The PYPTO planner plans relative offsets; DSA-RP places
-                // from the lifetimes and reads no offset.
-                if ctx.planner == PlannerMode::Pypto {
-                    check_windows(f)?;
+                if let Some(from_lowest) = window_rule(ctx.planner) {
+                    check_windows(f, from_lowest)?;
                 }
             }
         }
@@ -108,6 +106,19 @@ fn run_concrete(
         run_pass(p, program, ctx)?;
     }
     Ok(())
+}
+
+/// How `planner` reads a tile's offset within its allocation, for
+/// [`check_windows`]: from 0 (the PYPTO planner plans relative offsets),
+/// from the allocation's lowest tile (DSA-RP and the optimal planner move
+/// whole allocations and keep those offsets); `None` for a planner that
+/// gives no addresses.
+fn window_rule(planner: PlannerMode) -> Option<bool> {
+    match planner {
+        PlannerMode::Pypto => Some(false),
+        PlannerMode::DsaRp | PlannerMode::Optimal => Some(true),
+        PlannerMode::Ptoas => None,
+    }
 }
 
 /// What one function's pipeline left behind.
@@ -146,8 +157,8 @@ fn run_one(f: Function, ctx: &PassContext, passes: &[PassId], relative: bool) ->
     if relative && program.functions[0].kind().is_kernel() {
         make_relative(&mut program.functions[0], cx.policy.as_ref());
         // As in the one-function driver: checked before the first pass.
-        if cx.planner == PlannerMode::Pypto {
-            if let Err(e) = check_windows(&program.functions[0]) {
+        if let Some(from_lowest) = window_rule(cx.planner) {
+            if let Err(e) = check_windows(&program.functions[0], from_lowest) {
                 trace.error = Some((0, e));
                 let f = program.functions.pop().expect("one function in, one out");
                 return (f, trace);

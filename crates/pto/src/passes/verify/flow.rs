@@ -350,6 +350,21 @@ impl Flow<'_> {
             })
     }
 
+    /// A loop: its body's write set (a walk of the body that runs
+    /// nothing), then the body run once from the header state.
+    ///
+    /// The first walk is what makes one run enough: the header state of
+    /// iteration 2 and later is the state before the loop joined with the
+    /// state at the body's end, and the two differ exactly on the bytes the
+    /// body writes on some path (the body writes only values it defines,
+    /// never one held before the loop, and the iter-arg windows are set at
+    /// the header). So "every byte the body writes cleared" is the fixed
+    /// point of that join, reached without iterating, and it must be known
+    /// before the body's first read is checked against it. Doing without
+    /// the walk would mean deferring every read of a value from before the
+    /// loop to the loop's end and checking it there against the writes
+    /// seen, which moves errors out of program order for no saving (the
+    /// walk only collects windows; the run does the interval work).
     fn for_loop(&mut self, s: StmtId) -> Result<(), Clobber> {
         let f = self.f;
         let StmtKind::For(l) = &f.stmts[s].kind else {

@@ -15,7 +15,7 @@ class ControlFlow:
                 v: pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec] = pl.tile
             pl.cond(n > 0 and not n == 3)
             w2: pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec] = pl.tile.exp(acc)
-            w_out: pl.Tile[[64, 64], pl.FA32, pl.Mem.Vec] = pl.yield_(w2)
+            w_out: pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec] = pl.yield_(w2)
         for u in pl.parallel(2):
             k: pl.Scalar[pl.INDEX] = 1 << 6 + u * 2 - (u - 1) % 3 // 2
         res: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(w_out, [0, 0], out)
