@@ -114,11 +114,21 @@ pub fn run(args: Args) -> ExitCode {
         })
         .with_seed(args.seed)
         .with_stop(interrupt::stop_flag());
-    let solved = if args.minimize {
-        minimize(problem, kind, &budget).map(|m| (m.outcome.clone(), Some(m)))
-    } else {
-        solve(problem, kind, &budget).map(|o| (o, None))
-    };
+    // The best bound (a sweep over every instant, about a second at a
+    // million buffers) is computed beside the solve, not after it, so a
+    // run under a time limit ends near the limit. The minimum search
+    // computes its own.
+    let (solved, bound) = std::thread::scope(|s| {
+        let bound = (!args.minimize).then(|| s.spawn(|| best_bound(problem)));
+        let solved = if args.minimize {
+            minimize(problem, kind, &budget).map(|m| (m.outcome.clone(), Some(m)))
+        } else {
+            solve(problem, kind, &budget).map(|o| (o, None))
+        };
+        // A panic in the bound is a bug; recompute rather than propagate.
+        let bound = bound.map(|b| b.join().unwrap_or_else(|_| best_bound(problem)));
+        (solved, bound)
+    });
     let (mut out, minimum) = match solved {
         Ok(o) => o,
         Err(e) => {
@@ -130,9 +140,10 @@ pub fn run(args: Args) -> ExitCode {
     let co_live = tilemem_plan::lower_bound(problem);
     // The best bound and its source: the minimum search's own, else the
     // rules of `best_bound`, then refuted heights if asked for.
-    let mut source = match &minimum {
-        Some(m) => m.bound.clone(),
-        None => best_bound(problem),
+    let mut source = match (&minimum, bound) {
+        (Some(m), _) => m.bound.clone(),
+        (None, Some(b)) => b,
+        (None, None) => best_bound(problem),
     };
     raise_bound(problem, &mut out, source.value);
     let refuted = args

@@ -249,3 +249,40 @@ fn an_injected_clock_ends_the_repair() {
     assert_eq!(validate(&p, sol).expect("valid").height, out.height);
     assert!(out.cut_short);
 }
+
+/// Under a time limit `auto` above 10,000 buffers spends what the repair
+/// and best-fit leave on first-fit and the repair in other orders, so the
+/// limit, not the repair's stall rules, ends the run. Without a time limit
+/// the run stops where the repair stops (its window would hold too many
+/// buffers here); with one (an hour: a work limit of 500,000 units more
+/// ends the run, so the result is the same on every machine) the same work
+/// runs first and then the other orders: valid, never higher, all the work
+/// used.
+#[test]
+fn time_left_goes_to_other_orders() {
+    let p = tilemem_plan::gen::training_step(1, 12_000);
+    let work = Budget::default()
+        .with_time_limit(None)
+        .with_node_limit(Some(50_000_000));
+    let plain = solve(&p, SolverKind::Auto, &work).expect("well-formed");
+    let work = work.with_node_limit(Some(plain.work + 500_000));
+    let timed = work.with_time_limit(Some(std::time::Duration::from_secs(3600)));
+    let out = solve(&p, SolverKind::Auto, &timed).expect("well-formed");
+    let sol = out.solution.as_ref().expect("no capacity: always placed");
+    assert_eq!(
+        validate(&p, sol).expect("valid placement").height,
+        out.height
+    );
+    assert!(!plain.proven_optimal, "an unproven case");
+    assert_eq!(
+        plain.stopped_by,
+        Some("the next repair window would hold too many buffers")
+    );
+    assert!(out.height <= plain.height);
+    assert!(out.work > plain.work, "the work left was used");
+    assert!(out.proven_optimal || out.cut_short);
+    println!(
+        "bound {} plain {} ({}, {} units) orders {} ({}, {} units)",
+        out.lower_bound, plain.height, plain.solver, plain.work, out.height, out.solver, out.work
+    );
+}

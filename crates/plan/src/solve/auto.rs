@@ -12,23 +12,24 @@
 //! searches side by side, the lower kept).
 //!
 //! Above 10,000 buffers: first-fit, then the repair (within three quarters
-//! of the time limit, or [`HUGE_REPAIR`] without one), then best-fit, each only while the bound is not met;
-//! the lowest is kept, and the exact search runs only when it is above the
-//! capacity (see `solve_huge`).
+//! of the time limit, or [`HUGE_REPAIR`] without one), then best-fit, and
+//! under a time limit first-fit and the repair in other orders until the
+//! limit, each only while the bound is not met; the lowest is kept, and the
+//! exact search runs only when it is above the capacity (see `solve_huge`).
 //!
 //! Problems with conflict, compatible or penalty pairs go to the
 //! penalty-aware canonical greedy.
 
 use std::time::{Duration, Instant};
 
-use super::exact::{best_greedy, exact_from};
+use super::exact::{best_greedy, exact_from, SplitMix};
 use super::geom::height_of;
 use super::greedy::{place_in_order, place_or_complete, size_order, Fit};
 use super::portfolio::{portfolio_from, AUTO_MEMBERS};
 use super::trace::repair;
 use super::{fallback, outcome_from, Budget, Goal, Meter, Outcome, Solver};
 use crate::bound::lower_bound;
-use crate::problem::{Problem, Solution};
+use crate::problem::{Buffer, Problem, Solution};
 
 /// Above this many buffers `auto` runs no exact search on a placement that
 /// fits.
@@ -145,8 +146,10 @@ pub(crate) fn auto_run(problem: &Problem, budget: &Budget, meter: &Meter) -> Out
 /// second opinion. The lowest is kept (earlier on ties), so the result is
 /// never above `best_greedy`'s (first-fit and best-fit in size order at
 /// this size), and best-fit is skipped whenever an earlier step is final
-/// (a million buffers take over a second per pass). A placement above the
-/// capacity still goes to the exact search.
+/// (a million buffers take over a second per pass). Under a time limit,
+/// the time left then goes to first-fit and the repair in
+/// [`other_orders`]. A placement above the capacity still goes to the
+/// exact search.
 fn solve_huge(problem: &Problem, budget: &Budget, start: Instant, meter: &Meter) -> Outcome {
     let (first, lb) = std::thread::scope(|s| {
         let lb = s.spawn(|| lower_bound(problem));
@@ -181,7 +184,7 @@ fn solve_huge(problem: &Problem, budget: &Budget, start: Instant, meter: &Meter)
     let window = meter.sub(repair_time(meter, limit, start), None);
     let repaired = repair(problem, greedy.clone(), lb, &window);
     meter.charge(window.used());
-    let floor = repaired.floor;
+    let mut floor = repaired.floor;
     let hr = height_of(problem, &repaired.offsets);
     let (mut best, mut best_h, mut name) = if hr < h {
         (repaired.offsets, hr, "auto/repair")
@@ -196,15 +199,81 @@ fn solve_huge(problem: &Problem, budget: &Budget, start: Instant, meter: &Meter)
             }
         }
     }
+    let mut stop = repaired.stop;
+    // Under a time limit, the time the repair and best-fit left goes to
+    // first-fit in other orders, each followed by the repair: the time
+    // limit, not the repair's own rules, ends the run (unless every order
+    // has been tried). Without one, the run stays within seconds as above.
+    if budget.time_limit.is_some() {
+        for order in other_orders(problem, budget.seed) {
+            if done(best_h) || best_h <= floor || !meter.alive() {
+                break;
+            }
+            let Some(placed) = place_or_complete(problem, &order, Fit::First, meter) else {
+                break;
+            };
+            // Half of the time left for the repair of this order.
+            let half = meter.time_left().map(|l| l / 2);
+            let window = meter.sub(half, None);
+            let r = repair(problem, placed, lb, &window);
+            meter.charge(window.used());
+            floor = floor.max(r.floor);
+            let h = height_of(problem, &r.offsets);
+            if h < best_h {
+                (best, best_h, name) = (r.offsets, h, "auto/orders");
+            }
+        }
+        stop = meter
+            .alive()
+            .then_some("first-fit and the repair ran in every order");
+    }
     if problem.capacity.is_some_and(|c| best_h > c && floor <= c) {
         return exact_from(problem, best, budget, start, "auto/exact", meter);
     }
     let mut out = finish(problem, best, lb, floor, name, start);
     if !out.proven_optimal {
-        out.stopped_by = repaired.stop;
+        out.stopped_by = stop;
     }
     out
 }
+
+/// Orders for first-fit beside [`size_order`], for the time a time limit
+/// leaves above [`HUGE`] buffers: size descending with the longer lifetime
+/// first, area (size times lifetime) descending, lifetime descending, birth
+/// ascending (size descending within an instant), then [`JITTERED`] orders
+/// of size descending with each size raised by up to a sixteenth at random
+/// (from `seed`): first-fit's ties and near-ties broken another way. Ties
+/// go to the lower id; pinned buffers come first, as in `size_order`.
+fn other_orders(problem: &Problem, seed: u64) -> impl Iterator<Item = Vec<u32>> + '_ {
+    let life = |b: &Buffer| u128::from(b.upper.saturating_sub(b.lower));
+    let mut rng = SplitMix(seed ^ 0x6f72_6465_7273);
+    (0..4 + JITTERED).map(move |k| {
+        let mut keyed: Vec<(bool, u128, u128, u32)> = problem
+            .buffers
+            .iter()
+            .enumerate()
+            .map(|(i, b)| {
+                let size = u128::from(b.size);
+                let (first, second) = match k {
+                    0 => (u128::MAX - size, u128::MAX - life(b)),
+                    1 => (u128::MAX - size * life(b), 0),
+                    2 => (u128::MAX - life(b), u128::MAX - size),
+                    3 => (u128::from(b.lower), u128::MAX - size),
+                    _ => (
+                        u128::MAX - size * u128::from(4096 + rng.next() % 257),
+                        u128::from(b.lower),
+                    ),
+                };
+                (b.fixed_offset.is_none(), first, second, i as u32)
+            })
+            .collect();
+        keyed.sort_unstable();
+        keyed.into_iter().map(|k| k.3).collect()
+    })
+}
+
+/// Jittered size orders [`other_orders`] gives after its four fixed ones.
+const JITTERED: usize = 28;
 
 /// [`finish`] of a placement that may be missing (pinned buffers clash).
 fn finish_or_none(

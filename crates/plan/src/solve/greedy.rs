@@ -197,18 +197,42 @@ fn crowded(problem: &Problem) -> bool {
     first < last && lives >= CROWDED * (last - first) as u128
 }
 
+/// Time a cut crowded pass leaves for its completion, in multiples of the
+/// time its tree took to build: measured on 1,000,000-buffer traces, the
+/// skyline completion took 3 to 4 times as long as that build (1.55 s
+/// against 0.40 to 0.50 s on a loaded 2-core machine).
+const COMPLETION_RESERVE: u32 = 4;
+
+/// Buffers between two readings of the clock for [`COMPLETION_RESERVE`].
+const RESERVE_CHECK_EVERY: usize = 256;
+
 /// First-fit in `order` over merged byte ranges: the placement of the
 /// time-index pass, with work per buffer that grows with the ranges met,
 /// not with the buffers live with it (see [`Occupancy`]). For problems
 /// [`crowded`] accepts.
+///
+/// Under a time limit the pass also stops once no more than
+/// [`COMPLETION_RESERVE`] times the time it took to build the tree is
+/// left, so the skyline completion of a cut pass (the same order of work:
+/// a sort of the lifetime ends and a tree over them) ends within the
+/// limit.
 fn first_fit_crowded(problem: &Problem, order: &[u32], meter: &Meter) -> Pass {
     let b = &problem.buffers;
+    let before = meter.time_left();
     let mut occupancy = Occupancy::new(b.iter().filter(|x| x.size > 0).map(|x| (x.lower, x.upper)));
+    let reserve = before
+        .zip(meter.time_left())
+        .map(|(then, now)| then.saturating_sub(now).saturating_mul(COMPLETION_RESERVE));
     let mut offsets = vec![0u64; b.len()];
     for (k, &i) in order.iter().enumerate() {
         let x = &b[i as usize];
         if x.size == 0 {
             continue;
+        }
+        if k % RESERVE_CHECK_EVERY == 0
+            && reserve.is_some_and(|r| meter.time_left().is_some_and(|l| l <= r))
+        {
+            return Pass::Cut { offsets, placed: k };
         }
         let (o, examined) = occupancy.first_fit(x.lower, x.upper, x.size, x.align);
         if !meter.charge_obstacles(examined) {
