@@ -518,6 +518,29 @@ fn a_loop_body_name_read_after_the_loop_is_a_reader_error() {
     assert!(plan_everywhere(&fixed) > 0);
 }
 
+/// Finding `plan-elif-inner-result-read-after-its-chain` (found by
+/// review): an `elif` is an `if` nested in the previous `else` branch, so
+/// the results its branches yield (`r2`, where the first branch yields
+/// `r`) end with that branch. They stayed visible after the whole chain;
+/// read there, the passes freed their bytes with the chain and the
+/// placement check stopped every planner. Now the read is a reader error,
+/// and a chain whose branches all yield one name plans as before.
+#[test]
+fn an_elif_result_read_after_the_chain_is_a_reader_error() {
+    let src = include_str!("data/fuzz/elif_inner_result_read_after_its_chain.py");
+    assert_eq!(
+        read_error_and_help(src),
+        (
+            "19:68: `r2` is not visible after its `if`: it is defined at line 12, in a branch \
+             of the `if` at line 9, and a name a branch defines ends with the branch"
+                .to_string(),
+            "yield it from every branch (`r: T = pl.yield_(r2)`) and read the `if`'s result `r`"
+                .to_string(),
+        )
+    );
+    assert!(plan_everywhere(&src.replace("r2", "r")) > 0);
+}
+
 /// What to read instead is the block's result when the name is yielded
 /// (a loop-carried variable: its own result); the loop variable ends with
 /// the loop too.

@@ -547,7 +547,19 @@ impl<'s> Parser<'s> {
                 body.push(nested);
                 else_b = Some(body);
             }
+            // An `elif` is an `if` in the previous `else` branch: its
+            // results end with that branch, so after the chain only the
+            // outermost `if`'s results are visible (a read of an inner
+            // one there is an out-of-scope error, not a tile whose bytes
+            // the passes free with the chain).
+            let in_else_branch = !chain.is_empty();
+            if in_else_branch {
+                self.scope.open();
+            }
             let results = self.close_construct();
+            if in_else_branch {
+                self.scope.close(&self.f.vars);
+            }
             self.f.stmts[id].kind = StmtKind::If(Box::new(IfStmt {
                 cond,
                 then_body,
