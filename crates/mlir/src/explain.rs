@@ -292,6 +292,18 @@ fn at_source(source: &Option<String>) -> String {
         .map_or(String::new(), |s| format!("  (at {s})"))
 }
 
+/// Where the peak is: `file:line:col (op)`, then the source line the op's
+/// `loc(...)` names when it has one (both renderings print it so).
+fn peak_at(f: &SpaceFacts, file: &str) -> String {
+    format!(
+        "{file}:{}:{} ({}){}",
+        f.peak_loc.line,
+        f.peak_loc.col,
+        f.peak_op,
+        at_source(&f.peak_source)
+    )
+}
+
 /// `lower bound: N bytes` and what it proves.
 fn bound_line(s: &SpaceExplain) -> String {
     let f = &s.facts;
@@ -329,16 +341,12 @@ impl Explanation {
             let f = &s.facts;
             let _ = writeln!(
                 o,
-                "explain: @{}/{} does not fit its {} bytes ({}); peak at {}:{}:{} ({}){}",
+                "explain: @{}/{} does not fit its {} bytes ({}); peak at {}",
                 f.function,
                 f.space,
                 f.capacity,
                 self.chip,
-                file,
-                f.peak_loc.line,
-                f.peak_loc.col,
-                f.peak_op,
-                at_source(&f.peak_source)
+                peak_at(f, file)
             );
             let total: u64 = f.live.iter().map(|b| b.total()).sum();
             let _ = writeln!(
@@ -390,15 +398,7 @@ impl Explanation {
                 "@{}/{}: {head}, capacity {} bytes ({})",
                 f.function, f.space, f.capacity, ex.chip
             );
-            let _ = writeln!(
-                o,
-                "  peak: {}:{}:{} ({}){}",
-                file,
-                f.peak_loc.line,
-                f.peak_loc.col,
-                f.peak_op,
-                at_source(&f.peak_source)
-            );
+            let _ = writeln!(o, "  peak: {}", peak_at(f, file));
             let total: u64 = f.live.iter().map(|b| b.total()).sum();
             let _ = writeln!(
                 o,

@@ -294,27 +294,20 @@ impl MemPlan<'_> {
         }
     }
 
-    /// `PlanMemAddressForSingleLevel`: a plan at one level in unbounded
-    /// space; returns the bits it uses.
-    pub fn plan_single_level(&mut self, root: SeId, level: i32) -> u64 {
-        let scope = self.scope(root);
-        let align = self.space_info(&scope).map_or(1, |s| s.0);
-        let root = self.reorder_root(root);
+    /// Places `root` and then each of its children, in order, from an
+    /// empty outline with `multi_spec_plan` starting at `si` (the loop of
+    /// `PlanMemAddressForSingleLevel` and of the workspace plan). Stops
+    /// when a step finds no room (unbounded space always has room; this
+    /// keeps the loop finite).
+    fn plan_entries_in_order(&mut self, root: SeId, align: u64, mut si: SpecInfo) {
         let mut outline: Outline = vec![bound(Vec::new(), 0, u64::MAX, None)];
         let mut his = History::default();
-        let mut si = SpecInfo {
-            level,
-            max_level: level,
-            min_level: level,
-            ..SpecInfo::default()
-        };
         let n = self.se[root].children.len() as i32;
         let mut cur = root;
         while si.child_idx < n {
             self.se[cur].aligned = align_up(self.bits(cur), align);
             self.se[cur].child_idx = si.child_idx;
             if !self.multi_spec_plan(&mut si, &mut outline, &mut his, cur) {
-                // Unbounded space always has room; keep the loop finite.
                 break;
             }
             if si.child_idx >= n {
@@ -322,6 +315,24 @@ impl MemPlan<'_> {
             }
             cur = self.child(root, si.child_idx);
         }
+    }
+
+    /// `PlanMemAddressForSingleLevel`: a plan at one level in unbounded
+    /// space; returns the bits it uses.
+    pub fn plan_single_level(&mut self, root: SeId, level: i32) -> u64 {
+        let scope = self.scope(root);
+        let align = self.space_info(&scope).map_or(1, |s| s.0);
+        let root = self.reorder_root(root);
+        self.plan_entries_in_order(
+            root,
+            align,
+            SpecInfo {
+                level,
+                max_level: level,
+                min_level: level,
+                ..SpecInfo::default()
+            },
+        );
         let mut max_alloc = self.se[root].aligned;
         for c in self.se[root].children.clone() {
             max_alloc = max_alloc.max(self.se[c].offset.wrapping_add(self.se[c].aligned));
@@ -1008,23 +1019,9 @@ impl MemPlan<'_> {
                 }
                 continue;
             }
-            let mut outline: Outline = vec![bound(Vec::new(), 0, u64::MAX, None)];
-            let mut his = History::default();
             let mut si = SpecInfo::default();
             si.level = si.min_level;
-            let n = self.se[root].children.len() as i32;
-            let mut cur = root;
-            while si.child_idx < n {
-                self.se[cur].aligned = align_up(self.bits(cur), align);
-                self.se[cur].child_idx = si.child_idx;
-                if !self.multi_spec_plan(&mut si, &mut outline, &mut his, cur) {
-                    break;
-                }
-                if si.child_idx >= n {
-                    break;
-                }
-                cur = self.child(root, si.child_idx);
-            }
+            self.plan_entries_in_order(root, align, si);
         }
     }
 }

@@ -613,6 +613,27 @@ fn cv_mark(m: &Module, mark: OpId) -> Option<(i32, ValueId)> {
     Some((id, traceback_to_alloc_value(m, src)?))
 }
 
+/// The tightly coupled buffer marks of `f` whose space one core of the
+/// pair plans: `(id, allocation, owned)`. The vector core plans `ub` and
+/// the cube core `cbuf` (`owned`); the other core takes the offsets its
+/// peer planned for the same id. Marks on any other space are left out.
+fn coupled_marks(m: &Module, f: OpId) -> Vec<(i32, ValueId, bool)> {
+    let core = op_facts::func_core_type(m, f).unwrap_or_default();
+    m.walk(f)
+        .into_iter()
+        .filter_map(|op| {
+            let (id, alloc) = cv_mark(m, op)?;
+            let space = op_facts::address_space(m, alloc).unwrap_or_default();
+            let owned = match (core.as_str(), space.as_str()) {
+                ("AIV", "ub") | ("AIC", "cbuf") => true,
+                ("AIC", "ub") | ("AIV", "cbuf") => false,
+                _ => return None,
+            };
+            Some((id, alloc, owned))
+        })
+        .collect()
+}
+
 /// `BuildCVReuseAllowedPairs` (register-based pass): tightly coupled ids
 /// whose use ranges are disjoint in every function using both.
 fn cv_reuse_allowed_pairs(m: &Module, funcs: &[OpId]) -> HashSet<(i32, i32)> {
@@ -725,13 +746,8 @@ pub fn run(
                 if let Ok(specs) = specs_of(m, f, opts) {
                     ub_caps.push((f, specs.ub.1));
                 }
-                let core = op_facts::func_core_type(m, f).unwrap_or_default();
-                for op in m.walk(f) {
-                    let Some((id, alloc)) = cv_mark(m, op) else {
-                        continue;
-                    };
-                    let space = op_facts::address_space(m, alloc).unwrap_or_default();
-                    if (core == "AIV" && space == "ub") || (core == "AIC" && space == "cbuf") {
+                for (id, alloc, owned) in coupled_marks(m, f) {
+                    if owned {
                         id_offsets.insert(id, p.get(&alloc).cloned().unwrap_or_default());
                     }
                 }
@@ -767,13 +783,8 @@ pub fn run(
     }
     for (f, mut p) in plans {
         let m: &Module = module;
-        let core = op_facts::func_core_type(m, f).unwrap_or_default();
-        for op in m.walk(f) {
-            let Some((id, alloc)) = cv_mark(m, op) else {
-                continue;
-            };
-            let space = op_facts::address_space(m, alloc).unwrap_or_default();
-            if (core == "AIC" && space == "ub") || (core == "AIV" && space == "cbuf") {
+        for (id, alloc, owned) in coupled_marks(m, f) {
+            if !owned {
                 p.insert(alloc, id_offsets.get(&id).cloned().unwrap_or_default());
             }
         }
