@@ -520,25 +520,34 @@ fn a_loop_body_name_read_after_the_loop_is_a_reader_error() {
 
 /// Finding `plan-elif-inner-result-read-after-its-chain` (found by
 /// review): an `elif` is an `if` nested in the previous `else` branch, so
-/// the results its branches yield (`r2`, where the first branch yields
-/// `r`) end with that branch. They stayed visible after the whole chain;
-/// read there, the passes freed their bytes with the chain and the
-/// placement check stopped every planner. Now the read is a reader error,
-/// and a chain whose branches all yield one name plans as before.
+/// the results its branches yield are that nested `if`'s, never the outer
+/// one's. Read as a chain, the outer `if`'s result held nothing on the
+/// `elif` paths: with other names the read after the chain stopped every
+/// planner at the placement check, and with the same name (`r` in every
+/// branch) every planner wrote a read of bytes the `elif` branch never
+/// wrote, without an error. An `elif` after an `if` whose branch yields is
+/// a reader error; the nested form plans under every planner and target.
 #[test]
-fn an_elif_result_read_after_the_chain_is_a_reader_error() {
+fn an_elif_after_a_yielding_if_branch_is_a_reader_error() {
     let src = include_str!("data/fuzz/elif_inner_result_read_after_its_chain.py");
-    assert_eq!(
-        read_error_and_help(src),
-        (
-            "19:68: `r2` is not visible after its `if`: it is defined at line 12, in a branch \
-             of the `if` at line 9, and a name a branch defines ends with the branch"
-                .to_string(),
-            "yield it from every branch (`r: T = pl.yield_(r2)`) and read the `if`'s result `r`"
-                .to_string(),
-        )
+    let elif = (
+        "12:9: an `elif` branch cannot yield into the results of the `if` before it: the \
+         `elif` is an `if` of its own, nested in that `if`'s else branch"
+            .to_string(),
+        "write `else:`, put the `if` inside it, and end the `else` with `pl.yield_` of that \
+         `if`'s results"
+            .to_string(),
     );
-    assert!(plan_everywhere(&src.replace("r2", "r")) > 0);
+    assert_eq!(read_error_and_help(src), elif);
+    // Every branch yielding the same name: the silent case, now the same error.
+    assert_eq!(read_error_and_help(&src.replace("r2", "r")), elif);
+    // The nested form: the outer `else` yields the inner `if`'s result.
+    let nested = src.replace(
+        "        elif n == 1:\n            c: pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec] = pl.tile.add(a, a)\n            r2: pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec] = pl.yield_(c)\n        else:\n            d: pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec] = pl.tile.mul(a, a)\n            r2: pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec] = pl.yield_(d)\n",
+        "        else:\n            if n == 1:\n                c: pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec] = pl.tile.add(a, a)\n                q: pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec] = pl.yield_(c)\n            else:\n                d: pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec] = pl.tile.mul(a, a)\n                q: pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec] = pl.yield_(d)\n            r: pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec] = pl.yield_(q)\n",
+    );
+    assert_ne!(nested, src);
+    assert!(plan_everywhere(&nested.replace("add(e, r2)", "add(e, r)")) > 0);
 }
 
 /// What to read instead is the block's result when the name is yielded

@@ -234,6 +234,8 @@ struct Construct<'s> {
     stmt: StmtId,
     /// Results with their names, once a yield with targets was read.
     results: Option<Vec<(VarId, &'s str)>>,
+    /// Yields with targets read into it: one per branch that yields.
+    yields: u32,
 }
 
 struct Parser<'s> {

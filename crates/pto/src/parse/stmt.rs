@@ -300,6 +300,7 @@ impl<'s> Parser<'s> {
             ));
         };
         if !targets.is_empty() {
+            self.constructs[ctx].yields += 1;
             match &self.constructs[ctx].results {
                 None => {
                     let owner = self.constructs[ctx].stmt;
@@ -466,6 +467,7 @@ impl<'s> Parser<'s> {
         self.constructs.push(Construct {
             stmt: id,
             results: None,
+            yields: 0,
         });
     }
 
@@ -495,6 +497,8 @@ impl<'s> Parser<'s> {
     pub(super) fn if_stmt(&mut self, pos: Pos) -> R<StmtId> {
         // (statement, condition, then branch) of each `if` of the chain.
         let mut chain: Vec<(StmtId, Expr, Vec<StmtId>)> = Vec::new();
+        // The `else`/`elif` keyword after each `if`'s then branch, if any.
+        let mut else_kws: Vec<Token> = Vec::new();
         // Trivia read before each `elif`.
         let mut pending: Vec<Vec<StmtId>> = Vec::new();
         let mut pos = pos;
@@ -520,6 +524,7 @@ impl<'s> Parser<'s> {
                 self.trivia_stmts_one(&mut body)?;
             }
             let kw = self.bump()?;
+            else_kws.push(kw);
             if self.text(kw) == "else" {
                 self.expect_op(":", "`:` after `else`")?;
                 self.end_of_line()?;
@@ -553,6 +558,21 @@ impl<'s> Parser<'s> {
             // one there is an out-of-scope error, not a tile whose bytes
             // the passes free with the chain).
             let in_else_branch = !chain.is_empty();
+            // The else branch of an `if` followed by `elif` is the nested
+            // `if`, which yields into its own results, never into this
+            // one's: with results of its own, this `if`'s would hold
+            // nothing on the `elif` paths (read as a chain, a user's
+            // `r = pl.yield_(..)` in the `elif` branch would be lost).
+            let yields = self.constructs.last().map_or(0, |c| c.yields);
+            if let Some(&kw) = else_kws.get(chain.len()) {
+                if yields > 0 && self.text(kw) == "elif" {
+                    return Err(self.err(
+                        kw,
+                        "an `elif` branch cannot yield into the results of the `if` before it: the `elif` is an `if` of its own, nested in that `if`'s else branch".into(),
+                        "write `else:`, put the `if` inside it, and end the `else` with `pl.yield_` of that `if`'s results",
+                    ));
+                }
+            }
             if in_else_branch {
                 self.scope.open();
             }
