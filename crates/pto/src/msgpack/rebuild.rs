@@ -214,13 +214,10 @@ impl Builder<'_> {
         self.add_kind(kind, fields)
     }
 
-    /// A new node. Its arrays and maps are copies: a value placed in a new
-    /// node never shares them with another place (see `msgpack::write`).
-    fn add_kind(&mut self, kind: Sym, fields: Vec<(Sym, Value)>) -> NodeId {
-        let mut fields: Vec<(Sym, Value)> = fields
-            .into_iter()
-            .map(|(k, v)| (k, self.g.copy(v)))
-            .collect();
+    /// A new node. Its arrays and maps may be shared with other nodes
+    /// (the writer tells occurrences apart by the node holding them, see
+    /// `msgpack::write`); no value is placed twice in one node's fields.
+    fn add_kind(&mut self, kind: Sym, mut fields: Vec<(Sym, Value)>) -> NodeId {
         self.g.add(kind, &mut fields)
     }
 
@@ -238,20 +235,11 @@ impl Builder<'_> {
         self.add_kind(node.kind, fields)
     }
 
-    /// A copy of map `m` with entry `key` set (every array and map in it
-    /// copied).
+    /// A copy of map `m` with entry `key` set (the other entries shared
+    /// with `m`, which the copy replaces).
     fn set_entry(&mut self, m: &Value, key: &str, v: Value) -> Value {
         let sym = self.g.syms.intern(key);
-        let mut entries = self.g.entries(m).map(<[_]>::to_vec).unwrap_or_default();
-        match entries.iter_mut().find(|(k, _)| *k == sym) {
-            Some(slot) => slot.1 = v,
-            None => entries.push((sym, v)),
-        }
-        let mut entries: Vec<(Sym, Value)> = entries
-            .into_iter()
-            .map(|(k, x)| (k, self.g.copy(x)))
-            .collect();
-        self.g.new_map(&mut entries)
+        self.g.with_entry(m, sym, v)
     }
 
     /// Node `n` with every replaced node under it replaced (new nodes only
