@@ -290,6 +290,26 @@ impl Graph {
         }
     }
 
+    /// A copy of the graph with room to double without moving its arenas
+    /// (a plain clone has none: the first node added would copy every
+    /// arena again).
+    pub(super) fn clone_with_room(&self) -> Graph {
+        fn roomy<T: Clone>(v: &[T]) -> Vec<T> {
+            let mut out = Vec::with_capacity(2 * v.len() + 16);
+            out.extend_from_slice(v);
+            out
+        }
+        Graph {
+            nodes: roomy(&self.nodes),
+            items: roomy(&self.items),
+            entries: roomy(&self.entries),
+            bytes: self.bytes.clone(),
+            spans: roomy(&self.spans),
+            syms: self.syms.clone(),
+            root: self.root,
+        }
+    }
+
     /// Makes room for about `n` bytes of document.
     pub(super) fn reserve_for(&mut self, n: usize) {
         // Measured on PyPTO's documents: a node per 90 bytes, an entry

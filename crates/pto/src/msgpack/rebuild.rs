@@ -26,7 +26,8 @@ use super::graph::{Graph, List, NodeId, NodeSet, Span, Sym, Value};
 use super::print::{dtype_name, mem_space_name, to_text_with_lines};
 use super::{read, ReadError};
 use crate::ir::{
-    EntityRef, Expr, Function, MemBase, MemRef, Program, StmtId, StmtKind, Type, VarId,
+    EntityRef, Expr, Function, MemBase, MemRef, Program, SecondaryMap, StmtId, StmtKind, Type,
+    VarId,
 };
 use crate::print::{print_expr, print_type};
 
@@ -75,7 +76,7 @@ pub fn write_program(p: &Program, origin: &Origin) -> W<Vec<u8>> {
 
 /// The graph of `p` (see the module docs).
 pub fn rebuild(p: &Program, origin: &Origin) -> W<Graph> {
-    let mut g = origin.graph.clone();
+    let mut g = origin.graph.clone_with_room();
     let k = Keys::new(&mut g);
     let mut b = Builder {
         g,
@@ -170,7 +171,7 @@ struct Builder<'a> {
     templates: Vec<(String, Type, Option<Value>)>,
     /// The type of the first document variable of each name (see
     /// [`first_var_types`]), made when first needed.
-    first_var_types: Option<FxHashMap<String, Option<Value>>>,
+    first_var_types: Option<FxHashMap<Sym, Option<Value>>>,
     k: Keys,
 }
 
@@ -195,7 +196,7 @@ struct FnState {
     /// Base `Ptr` variables of string-named roots, by name.
     named_bases: FxHashMap<String, NodeId>,
     /// The document's statement node of each snapshot statement.
-    origin_stmt: FxHashMap<StmtId, NodeId>,
+    origin_stmt: SecondaryMap<StmtId, Option<NodeId>>,
 }
 
 impl Builder<'_> {
@@ -381,7 +382,7 @@ impl Builder<'_> {
         }
         // The document variable of a name (see `by_name`).
         let by_name = |name: &str| -> Option<Option<NodeId>> { by_name.get(&sym(name)).copied() };
-        let mut origin_stmt = FxHashMap::default();
+        let mut origin_stmt = SecondaryMap::new();
         // Variables a statement defines, matched by position with the
         // statement's node (names repeat across loops).
         let mut by_def: FxHashMap<VarId, NodeId> = FxHashMap::default();
@@ -397,7 +398,7 @@ impl Builder<'_> {
         for (_, s) in snap.walk() {
             let line = snap.pos_of(s).line as usize;
             if let Some(Some(n)) = self.origin.lines.get(line) {
-                origin_stmt.insert(s, *n);
+                origin_stmt[s] = Some(*n);
                 let pairs: Vec<(Vec<VarId>, Vec<NodeId>)> = match &snap.stmts[s].kind {
                     StmtKind::For(l) if og.kind(*n) == "ForStmt" => vec![
                         (l.iter_args.clone(), nodes_of(*n, "iter_args")),
@@ -635,12 +636,6 @@ impl Builder<'_> {
             (Type::Other(x), Type::Other(y)) => without_memref(x) == without_memref(y),
             _ => false,
         };
-        // A template: the document's type of this variable, or of any
-        // variable of the function with the same type but for the MemRef.
-        let template = match (snap, origin) {
-            (Some(s), Some(o)) if same_shape(s, ty) => Some(*o),
-            _ => self.template_for(f, ty),
-        };
         match ty {
             Type::Ptr => Ok({
                 let tk = self.str_value("Ptr");
@@ -667,6 +662,13 @@ impl Builder<'_> {
                 let m = match &other {
                     Some(m) => m.as_ref(),
                     None => ty.memref(),
+                };
+                // A template: the document's type of this variable, or of
+                // any variable of the function with the same type but for
+                // the MemRef.
+                let template = match (snap, origin) {
+                    (Some(s), Some(o)) if same_shape(s, ty) => Some(*o),
+                    _ => self.template_for(f, ty),
                 };
                 let Some(template) = template else {
                     return Err(WriteError(format!(
@@ -773,7 +775,10 @@ impl Builder<'_> {
             snap.vars
                 .iter()
                 .filter(|(_, d)| d.ty.as_ref().is_some_and(same))
-                .find_map(|(_, d)| first.get(&*d.name).copied())
+                .find_map(|(_, d)| {
+                    let name = origin.graph.syms.get(&d.name)?;
+                    first.get(&name).copied()
+                })
                 .flatten()
         });
         self.templates.push((f.name.to_string(), ty.clone(), found));
@@ -962,7 +967,7 @@ impl Builder<'_> {
             }
             // `pl.func_attr(...)` prints the function's attrs, which the
             // Function node keeps.
-            if !st.origin_stmt.contains_key(&s)
+            if st.origin_stmt[s].is_none()
                 && f.stmts[s]
                     .call()
                     .is_some_and(|c| c.op_name() == "func_attr")
@@ -1014,7 +1019,7 @@ impl Builder<'_> {
 
     fn stmt(&mut self, f: &Function, snap: &Function, s: StmtId, st: &mut FnState) -> W<NodeId> {
         let kind = &f.stmts[s].kind;
-        let origin = st.origin_stmt.get(&s).copied();
+        let origin = st.origin_stmt[s];
         let unchanged = origin.is_some() && snap.stmts.get(s).is_some_and(|x| &x.kind == kind);
         let og = &self.origin.graph;
         match kind {
@@ -1369,19 +1374,23 @@ impl NodeMap {
 
 /// The type of the first `Var` or `IterArg` of each name in a depth-first
 /// walk of the document from its root (`None`: it has none).
-fn first_var_types(og: &Graph) -> FxHashMap<String, Option<Value>> {
+fn first_var_types(og: &Graph) -> FxHashMap<Sym, Option<Value>> {
     let mut out = FxHashMap::default();
     let mut stack = vec![og.root];
     let mut seen = NodeSet::new(og);
+    // Symbols absent from the document match no node.
+    let sym = |t: &str| og.syms.get(t).unwrap_or(Sym(u32::MAX));
+    let (var, iter_arg, name_hint, ty) =
+        (sym("Var"), sym("IterArg"), sym("name_hint"), sym("type"));
     while let Some(n) = stack.pop() {
         if !seen.insert(n) {
             continue;
         }
-        if matches!(og.kind(n), "Var" | "IterArg") {
-            if let Some(name) = og.field(n, "name_hint").and_then(|x| og.str_of(x)) {
-                if !out.contains_key(name) {
-                    out.insert(name.to_string(), og.field(n, "type").copied());
-                }
+        let kind = og.node(n).kind;
+        if kind == var || kind == iter_arg {
+            if let Some(name) = og.field_sym(n, name_hint).and_then(Value::as_sym) {
+                out.entry(name)
+                    .or_insert_with(|| og.field_sym(n, ty).copied());
             }
         }
         for (_, x) in og.fields(n) {
