@@ -64,10 +64,7 @@ pub fn read(bytes: &[u8]) -> Result<Graph, DecodeError> {
     // The path an error names is followed only when there is an error: the
     // read is repeated with it (reading is deterministic, so it stops at
     // the same byte for the same reason).
-    read_tracking(bytes, false).or_else(|e| match read_tracking(bytes, true) {
-        Err(traced) => Err(traced),
-        Ok(_) => Err(e),
-    })
+    read_tracking(bytes, false).map_err(|e| read_tracking(bytes, true).err().unwrap_or(e))
 }
 
 /// Reads a whole document, following the path being read when `track`.
