@@ -192,6 +192,9 @@ struct FnState {
     split_objects: rustc_hash::FxHashSet<NodeId>,
     /// The first MemRef built of each text.
     built_by_text: FxHashMap<String, Value>,
+    /// MemRefs made for one variable (see [`object_owner`]), by owner and
+    /// text.
+    own: FxHashMap<(VarId, String), Value>,
     /// Base `Ptr` variables of string-named roots, by name.
     named_bases: FxHashMap<String, NodeId>,
     /// The document's statement node of each snapshot statement.
@@ -436,6 +439,7 @@ impl Builder<'_> {
             memrefs: FxHashMap::default(),
             built: FxHashMap::default(),
             built_by_text: FxHashMap::default(),
+            own: FxHashMap::default(),
             split_objects: Default::default(),
             named_bases,
             origin_stmt,
@@ -605,7 +609,12 @@ impl Builder<'_> {
             .and_then(|s| s.ty.clone());
         let origin_ty = o.and_then(|o| og.field(o, "type")).copied();
         let t = match (&d.ty, carried_memref(f, v), &origin_ty) {
-            (Some(ty), _, _) => self.build_type(f, ty, snap_ty.as_ref(), origin_ty.as_ref(), st)?,
+            (Some(ty), _, _) => match self.alias_source_type(f, v, st) {
+                Some(t) => t,
+                None => {
+                    self.build_type(f, ty, snap_ty.as_ref(), origin_ty.as_ref(), Some(v), st)?
+                }
+            },
             (None, Some(m), Some(ot)) => {
                 // The init value's own MemRef object: found by text among
                 // the kept ones, or the one built for the init variable.
@@ -626,6 +635,17 @@ impl Builder<'_> {
         Ok(())
     }
 
+    /// The type of a bare alias `v = y` that follows its source's whole
+    /// type (see [`crate::ir::ObjectSharing::whole_type_aliases`]): `y`'s
+    /// written type value itself, shape nodes and MemRef object included.
+    /// `None` for any other variable, or while `y` has no type written yet.
+    fn alias_source_type(&mut self, f: &Function, v: VarId, st: &FnState) -> Option<Value> {
+        let y = pending_alias_source(f, v)?;
+        let src = st.vars.get(y.index()).copied().flatten()?;
+        let t = self.g.field_sym(src, self.k.ty).copied()?;
+        Some(self.remap_value(&t))
+    }
+
     /// The document value of type `ty`: the document's own (`origin`) where
     /// the model's equals what was read (`snap`), changed parts new.
     fn build_type(
@@ -634,6 +654,7 @@ impl Builder<'_> {
         ty: &Type,
         snap: Option<&Type>,
         origin: Option<&Value>,
+        var: Option<VarId>,
         st: &mut FnState,
     ) -> W<Value> {
         if let (Some(s), Some(o)) = (snap, origin) {
@@ -692,7 +713,7 @@ impl Builder<'_> {
                     .and_then(|mv| self.origin.graph.entry(mv, "byte_offset"))
                     .and_then(Value::as_node);
                 let memref = match m {
-                    Some(m) => self.memref(f, m, was, st)?,
+                    Some(m) => self.memref(f, m, was, var, st)?,
                     None => Value::Nil,
                 };
                 t = match memref {
@@ -734,7 +755,7 @@ impl Builder<'_> {
         if let Some(v) = st.built_by_text.get(&text).copied() {
             return Ok(self.remap_value(&v));
         }
-        self.memref(f, m, was, st)
+        self.memref(f, m, was, None, st)
     }
 
     /// Whether document MemRef `old` reads as model MemRef `m`.
@@ -818,13 +839,16 @@ impl Builder<'_> {
         )
     }
 
-    /// The document value of MemRef `m`: one object per distinct MemRef of
-    /// the function.
+    /// The document value of MemRef `m` (of variable `var`, when building
+    /// a variable's type): one object per distinct MemRef of the function,
+    /// but one per variable for the MemRefs MemoryReuse makes for a single
+    /// variable (see [`object_owner`]).
     fn memref(
         &mut self,
         f: &Function,
         m: &MemRef,
         was: Option<NodeId>,
+        var: Option<VarId>,
         st: &mut FnState,
     ) -> W<Value> {
         let text = print_memref(f, m);
@@ -834,7 +858,12 @@ impl Builder<'_> {
         // A MemRef whose offset is a plain index constant is one MemoryReuse
         // made for a view: PyPTO makes one such object per variable, equal
         // ones included.
-        let per_variable = matches!(m.offset(), Some(Expr::Int(_)));
+        let per_variable = matches!(m.offset(), Some(Expr::Int(_)))
+            || var.is_some_and(|v| f.sharing.own_memrefs.contains(&v));
+        let owner = var.filter(|_| per_variable).map(|v| object_owner(f, v));
+        if let Some(v) = owner.and_then(|o| st.own.get(&(o, text.clone()))) {
+            return Ok(self.remap_value(&v.clone()));
+        }
         let key = (was.filter(|w| st.split_objects.contains(w)), text);
         if let Some(v) = st.built.get(&key).filter(|_| !per_variable) {
             return Ok(self.remap_value(&v.clone()));
@@ -892,6 +921,9 @@ impl Builder<'_> {
             ));
         }
         let v = self.type_map(&entries);
+        if let Some(o) = owner {
+            st.own.insert((o, text.clone()), v);
+        }
         st.built_by_text.entry(text).or_insert(v);
         st.built.insert(key, v);
         Ok(v)
@@ -1203,7 +1235,7 @@ impl Builder<'_> {
         st: &mut FnState,
     ) -> W<NodeId> {
         let span = self.unknown_span();
-        let t = self.build_type(f, &ty, None, None, st)?;
+        let t = self.build_type(f, &ty, None, None, None, st)?;
         let op_name = self.str_value(op);
         let opv = self.type_map(&[("is_global_var", Value::Bool(false)), ("name", op_name)]);
         let (args, kwargs) = (self.g.new_array(&args), self.g.new_array(&kwargs));
@@ -1287,6 +1319,77 @@ fn carried_memref(f: &Function, v: VarId) -> Option<MemRef> {
         }
     }
     None
+}
+
+/// The variable whose MemRef object `v` holds: a variable that takes its
+/// MemRef from another holds that one's object while the two MemRefs are
+/// equal — a bare alias its source's, an iter arg its init value's, a loop
+/// result its iter arg's, an `if` result the value its then branch yields
+/// (the yield fix-up's canonical object); any other variable its own.
+fn object_owner(f: &Function, v: VarId) -> VarId {
+    use crate::ir::{Block, VarDef};
+    let memref = |x: VarId| f.vars[x].ty.as_ref().and_then(Type::memref);
+    let Some(m) = memref(v) else { return v };
+    let mut x = v;
+    // Each step goes to an earlier or enclosing definition: a malformed
+    // cycle ends at the bound.
+    for _ in 0..=f.vars.len() {
+        let next = match f.vars[x].def {
+            VarDef::IterArg(s) => match &f.stmts[s].kind {
+                StmtKind::For(l) => l
+                    .iter_args
+                    .iter()
+                    .position(|&a| a == x)
+                    .and_then(|i| l.init_values().get(i).and_then(Expr::as_var)),
+                _ => None,
+            },
+            VarDef::Stmt(s) => match &f.stmts[s].kind {
+                StmtKind::Assign {
+                    targets,
+                    value: Expr::Var(y),
+                } if targets[..] == [x] => Some(*y),
+                StmtKind::For(l) => l
+                    .results
+                    .iter()
+                    .position(|&r| r == x)
+                    .and_then(|i| l.iter_args.get(i).copied()),
+                StmtKind::If(c) => c.results.iter().position(|&r| r == x).and_then(|i| {
+                    let then = f.block(Block::Then(s));
+                    let y = then.get(f.yield_index(Block::Then(s))?)?;
+                    match &f.stmts[*y].kind {
+                        StmtKind::Yield(vals) => vals.get(i)?.as_var(),
+                        _ => None,
+                    }
+                }),
+                _ => None,
+            },
+            _ => None,
+        };
+        match next {
+            Some(y) if memref(y) == Some(m) => x = y,
+            _ => return x,
+        }
+    }
+    x
+}
+
+/// The source `y` of a bare alias `v = y` that follows its source's whole
+/// type (see [`crate::ir::ObjectSharing::whole_type_aliases`]), while the
+/// two types are equal.
+fn pending_alias_source(f: &Function, v: VarId) -> Option<VarId> {
+    if !f.sharing.whole_type_aliases.contains(&v) {
+        return None;
+    }
+    let crate::ir::VarDef::Stmt(s) = f.vars[v].def else {
+        return None;
+    };
+    match &f.stmts[s].kind {
+        StmtKind::Assign {
+            targets,
+            value: Expr::Var(y),
+        } if targets[..] == [v] && f.vars[*y].ty == f.vars[v].ty => Some(*y),
+        _ => None,
+    }
 }
 
 /// The items of a `pld.DistributedTensor[...]` type expression without a

@@ -21,7 +21,7 @@
 
 use super::context::{PassContext, PassError, PlannerMode, SpaceReport};
 use super::{dsa_rp, sequential, verify};
-use crate::ir::Program;
+use crate::ir::{Expr, Function, Program, Type};
 
 pub use super::analysis::layout::{Layout, Slot};
 
@@ -38,6 +38,7 @@ pub fn run(program: &mut Program, ctx: &mut PassContext) -> Result<(), PassError
         if !f.kind().is_kernel() {
             continue;
         }
+        note_own_memrefs(f);
         match ctx.planner {
             PlannerMode::Pypto => {
                 sequential::allocate_function(f, &ctx.soc, ctx.policy.as_ref())?;
@@ -58,4 +59,16 @@ pub fn run(program: &mut Program, ctx: &mut PassContext) -> Result<(), PassError
     }
     ctx.dsa_reports.extend(reports);
     Ok(())
+}
+
+/// Records the variables whose MemRef is an object of their own before
+/// the addresses make every offset print alike (see
+/// [`crate::ir::ObjectSharing::own_memrefs`]).
+fn note_own_memrefs(f: &mut Function) {
+    let own = f.vars.iter().filter_map(|(v, d)| {
+        let m = d.ty.as_ref().and_then(Type::memref)?;
+        matches!(m.offset(), Some(Expr::Int(_))).then_some(v)
+    });
+    let own: Vec<_> = own.collect();
+    f.sharing.own_memrefs.extend(own);
 }
