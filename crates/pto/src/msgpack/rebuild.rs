@@ -902,7 +902,10 @@ impl Builder<'_> {
                 self.const_int(n, code)
             }
             Some(Expr::Int(n)) => self.const_int(n, 0x15),
-            Some(other) => self.fresh_expr(f, &other, st)?,
+            Some(other) => match self.window_offset_args(f, var, st) {
+                Some(args) => self.window_offset(f, &other, &args, st)?,
+                None => self.fresh_expr(f, &other, st)?,
+            },
             None => self.const_int(0, 0x14),
         };
         let base_str = self.str_value(&base_name);
@@ -927,6 +930,113 @@ impl Builder<'_> {
         st.built_by_text.entry(text).or_insert(v);
         st.built.insert(key, v);
         Ok(v)
+    }
+
+    /// The offset arguments of the window view (`tensor.slice`) that
+    /// defines `var`, each with its node in the written document, when the
+    /// statement is the document's.
+    fn window_offset_args(
+        &mut self,
+        f: &Function,
+        var: Option<VarId>,
+        st: &FnState,
+    ) -> Option<Vec<(Expr, NodeId)>> {
+        let crate::ir::VarDef::Stmt(s) = f.vars[var?].def else {
+            return None;
+        };
+        let StmtKind::Assign {
+            value: Expr::Call(c),
+            ..
+        } = &f.stmts[s].kind
+        else {
+            return None;
+        };
+        let crate::ops::ViewRule::Window { offsets_arg } =
+            crate::ops::lookup_or_default(c.op_name()).view
+        else {
+            return None;
+        };
+        let offsets = c.args.get(offsets_arg)?.as_elems()?;
+        let og = &self.origin.graph;
+        let call = og.field(*st.origin_stmt.get(&s)?, "value")?.as_node()?;
+        let tuple = og
+            .items(og.field(call, "args")?)?
+            .get(offsets_arg)?
+            .as_node()?;
+        let nodes: Vec<NodeId> = og
+            .items(og.field(tuple, "elements")?)?
+            .iter()
+            .map(Value::as_node)
+            .collect::<Option<_>>()?;
+        if nodes.len() != offsets.len() {
+            return None;
+        }
+        let nodes: Vec<NodeId> = nodes.into_iter().map(|n| self.remap(n)).collect();
+        Some(offsets.iter().cloned().zip(nodes).collect())
+    }
+
+    /// The byte offset of a window view as InitMemRef builds it from the
+    /// view's offset arguments: `(off_0 * stride_0 + ... ) * elem_bytes`,
+    /// a term per offset in dimension order (constant zero offsets with a
+    /// constant stride left out, constant terms folded, a stride of 1 left
+    /// out). PyPTO's terms hold the call's own offset argument objects
+    /// (their spans included), so each term's offset is the node of the
+    /// next argument equal to it; strides, folded constants and the
+    /// element size are new.
+    fn window_offset(
+        &mut self,
+        f: &Function,
+        e: &Expr,
+        args: &[(Expr, NodeId)],
+        st: &mut FnState,
+    ) -> W<NodeId> {
+        use crate::ir::BinOp;
+        let Expr::Binary(BinOp::Mul, sum, bytes) = e else {
+            return self.fresh_expr(f, e, st);
+        };
+        let mut terms = Vec::new();
+        let mut x = &**sum;
+        while let Expr::Binary(BinOp::Add, a, b) = x {
+            terms.push(&**b);
+            x = a;
+        }
+        terms.push(x);
+        terms.reverse();
+        let mut next = 0;
+        let mut acc: Option<NodeId> = None;
+        for t in terms {
+            let (lead, stride) = match t {
+                Expr::Binary(BinOp::Mul, l, r) => (&**l, Some(&**r)),
+                _ => (t, None),
+            };
+            // A folded constant term is new.
+            let folded = stride.is_none() && matches!(t, Expr::Int(_) | Expr::Const(..));
+            let arg = (!folded)
+                .then(|| args[next..].iter().position(|(a, _)| a == lead))
+                .flatten();
+            let lead_node = match arg {
+                Some(i) => {
+                    let n = args[next + i].1;
+                    next += i + 1;
+                    n
+                }
+                None => self.fresh_expr(f, lead, st)?,
+            };
+            let term = match stride {
+                Some(r) => {
+                    let r = self.fresh_expr(f, r, st)?;
+                    self.index_binary("Mul", lead_node, r)
+                }
+                None => lead_node,
+            };
+            acc = Some(match acc {
+                None => term,
+                Some(a) => self.index_binary("Add", a, term),
+            });
+        }
+        let sum = acc.ok_or_else(|| WriteError("an empty window offset".into()))?;
+        let bytes = self.fresh_expr(f, bytes, st)?;
+        Ok(self.index_binary("Mul", sum, bytes))
     }
 
     /// A new index expression (a computed MemRef offset): PyPTO builds
@@ -956,20 +1066,7 @@ impl Builder<'_> {
                 };
                 let l = self.fresh_expr(f, a, st)?;
                 let r = self.fresh_expr(f, b, st)?;
-                let span = self.unknown_span();
-                let tk = self.str_value("ScalarType");
-                let ty = self.type_map(&[("dtype", Value::Int(0x15)), ("type_kind", tk)]);
-                let left = self.g.syms.intern("left");
-                let right = self.g.syms.intern("right");
-                self.add(
-                    kind,
-                    vec![
-                        (self.k.span, span),
-                        (self.k.ty, ty),
-                        (left, Value::Node(l)),
-                        (right, Value::Node(r)),
-                    ],
-                )
+                self.index_binary(kind, l, r)
             }
             _ => {
                 return Err(WriteError(format!(
@@ -978,6 +1075,24 @@ impl Builder<'_> {
                 )))
             }
         })
+    }
+
+    /// A new `INDEX` binary expression node without a span.
+    fn index_binary(&mut self, kind: &str, l: NodeId, r: NodeId) -> NodeId {
+        let span = self.unknown_span();
+        let tk = self.str_value("ScalarType");
+        let ty = self.type_map(&[("dtype", Value::Int(0x15)), ("type_kind", tk)]);
+        let left = self.g.syms.intern("left");
+        let right = self.g.syms.intern("right");
+        self.add(
+            kind,
+            vec![
+                (self.k.span, span),
+                (self.k.ty, ty),
+                (left, Value::Node(l)),
+                (right, Value::Node(r)),
+            ],
+        )
     }
 
     /// The SeqStmts of `stmts`: `origin`'s node when nothing in it changed.
