@@ -1,9 +1,10 @@
 //! Write-back rules of the MessagePack route, on PyPTO's own documents
 //! bundled in `tests/data/msgpack/` (pypto planner; stage 31 and PyPTO's
 //! stage 32 after InitMemRef, or stage 33 and PyPTO's stage 34 after
-//! MemoryReuse): each is read, run through the pass, written back, and
-//! compared byte for byte with PyPTO's document, and the rule it shows is
-//! checked on the written document's node graph.
+//! MemoryReuse or stage 35 after MemoryReuse and AllocateMemoryAddr): each
+//! is read, run through the passes, written back, and compared byte for
+//! byte with PyPTO's document, and the rule it shows is checked on the
+//! written document's node graph.
 
 use tilemem_pto::msgpack::{self, graph::Graph, graph::NodeId, graph::Value};
 use tilemem_pto::passes::{run_pipeline, PassContext, PassId, PlannerMode};
@@ -28,6 +29,11 @@ fn init_memref(kernel: &str) -> Vec<u8> {
 /// Document `stage` of `kernel` through `pass`, written back (target 910B,
 /// or 950 for the `__a5` kernels).
 fn run(kernel: &str, stage: &str, pass: PassId) -> Vec<u8> {
+    run_passes(kernel, stage, &[pass])
+}
+
+/// Document `stage` of `kernel` through `passes`, written back.
+fn run_passes(kernel: &str, stage: &str, passes: &[PassId]) -> Vec<u8> {
     let input = read(kernel, stage);
     let (mut p, origin) = msgpack::read_with_origin(&input).expect("reads");
     let target = if kernel.ends_with("__a5") {
@@ -36,7 +42,7 @@ fn run(kernel: &str, stage: &str, pass: PassId) -> Vec<u8> {
         "910b"
     };
     let mut cx = PassContext::new(Soc::from_name(target).expect("target"), PlannerMode::Pypto);
-    run_pipeline(&mut p, &mut cx, &[pass]).expect("plans");
+    run_pipeline(&mut p, &mut cx, passes).expect("plans");
     msgpack::write_program(&p, &origin).expect("writes")
 }
 
@@ -208,4 +214,129 @@ fn memory_reuse_gives_each_view_its_own_memref_object() {
     }
     assert_ne!(memref_offset(&g, a), memref_offset(&g, b));
     assert!(out == want, "differs from PyPTO's stage-34 document");
+}
+
+/// The type map of variable `v`.
+fn type_of(g: &Graph, v: NodeId) -> Value {
+    *g.field(v, "type").expect("a typed variable")
+}
+
+/// The nodes of the `shape` of type map `t`.
+fn shape_nodes(g: &Graph, t: &Value) -> Vec<NodeId> {
+    g.entry(t, "shape")
+        .and_then(|s| g.items(s))
+        .map(|items| items.iter().filter_map(Value::as_node).collect())
+        .unwrap_or_default()
+}
+
+/// The one `Var` of `g` named `name`.
+fn only_var(g: &Graph, name: &str) -> NodeId {
+    let found = named(g, "Var", name);
+    assert_eq!(found.len(), 1, "one Var {name}: {found:?}");
+    found[0]
+}
+
+/// A `tensor.slice` view's MemRef offset is built from the call's own
+/// offset arguments: the constant `0` of `[0, 0]` in
+/// `0 * block_size_cfg * 4` is the argument's node (with its span), the
+/// stride variable is the variable, and the element size is new.
+#[test]
+fn tensor_slice_offset_holds_the_calls_offset_arguments() {
+    let kernel = "dynamic_paged_attention_orch";
+    let out = init_memref(kernel);
+    let want = read(kernel, "32_after_InitMemRef");
+    let g = msgpack::read(&out).expect("reads back");
+    let view = only_var(&g, "sij_valid__ssa_v0");
+    let stmt = (0..g.nodes.len() as u32)
+        .map(NodeId)
+        .find(|&n| {
+            g.kind(n) == "AssignStmt" && g.field(n, "var").and_then(Value::as_node) == Some(view)
+        })
+        .expect("the view's assignment");
+    let call = g
+        .field(stmt, "value")
+        .and_then(Value::as_node)
+        .expect("a call");
+    let args = g
+        .field(call, "args")
+        .and_then(|a| g.items(a))
+        .expect("args");
+    let offsets = args[2].as_node().expect("the offsets tuple");
+    let first = g
+        .field(offsets, "elements")
+        .and_then(|e| g.items(e))
+        .and_then(|e| e.first())
+        .and_then(Value::as_node)
+        .expect("offset 0");
+    assert_eq!(g.kind(first), "ConstInt");
+    // (0 * block_size_cfg) * 4
+    let offset = memref_offset(&g, view);
+    let left = |n: NodeId| g.field(n, "left").and_then(Value::as_node).expect("left");
+    let right = |n: NodeId| g.field(n, "right").and_then(Value::as_node).expect("right");
+    let term = left(offset);
+    assert_eq!(left(term), first, "the offset argument's own node");
+    assert_eq!(g.kind(right(term)), "Var", "the stride variable");
+    assert_eq!(g.kind(right(offset)), "ConstInt", "the element size");
+    assert!(out == want, "differs from PyPTO's stage-32 document");
+}
+
+/// After MemoryReuse and AllocateMemoryAddr, each view MemoryReuse gave a
+/// MemRef of its own keeps it: AllocateMemoryAddr replaces each MemRef
+/// object by one new object, so two views whose MemRefs now print alike
+/// (`MemRef(mem_vec_5, pl.const(8448, pl.INT64), 128)`) still hold two.
+#[test]
+fn memory_reuse_views_keep_their_own_memref_objects_through_addresses() {
+    let kernel = "rms_norm";
+    let out = run_passes(
+        kernel,
+        "33_after_MaterializeSemanticAliases",
+        &[PassId::MemoryReuse, PassId::AllocateMemoryAddr],
+    );
+    let want = read(kernel, "35_after_AllocateMemoryAddr");
+    let g = msgpack::read(&out).expect("reads back");
+    let (a, b) = (
+        only_var(&g, "mean_sq_v1__ssa_v0"),
+        only_var(&g, "mean_sq_T_v2__ssa_v0"),
+    );
+    let value = |n: NodeId| g.field(n, "value").and_then(Value::as_int);
+    let (oa, ob) = (memref_offset(&g, a), memref_offset(&g, b));
+    assert_eq!(value(oa), value(ob));
+    assert_ne!(oa, ob);
+    assert!(out == want, "differs from PyPTO's stage-35 document");
+}
+
+/// MemoryReuse moves an `if` result with its buffer; a bare alias of it
+/// then has the result's whole type object (its shape nodes and MemRef
+/// object), while an assignment-defined value's alias keeps its own shape;
+/// and an `if` result holds the MemRef object its then branch yields, also
+/// where MemoryReuse made that object for one variable (and after
+/// AllocateMemoryAddr), while the else branch's equal MemRef is another.
+#[test]
+fn memory_reuse_alias_of_a_moved_if_result_takes_its_whole_type() {
+    let kernel = "mat_split_k_kernel";
+    let out = run_passes(
+        kernel,
+        "33_after_MaterializeSemanticAliases",
+        &[PassId::MemoryReuse, PassId::AllocateMemoryAddr],
+    );
+    let want = read(kernel, "35_after_AllocateMemoryAddr");
+    let g = msgpack::read(&out).expect("reads back");
+    // `c__tile_t0 = c__tile_t0_l0_c_phi_2`
+    let (alias, phi) = (
+        only_var(&g, "c__tile_t0"),
+        only_var(&g, "c__tile_t0_l0_c_phi_2"),
+    );
+    let (ta, tp) = (type_of(&g, alias), type_of(&g, phi));
+    assert_eq!(shape_nodes(&g, &ta), shape_nodes(&g, &tp));
+    assert_eq!(memref_offset(&g, alias), memref_offset(&g, phi));
+    // `if ...: d__tile_l0_c_first = ...; yield` / `else: d__tile_l0_c_acc`
+    let first = only_var(&g, "d__tile_l0_c_first");
+    let acc = only_var(&g, "d__tile_l0_c_acc");
+    let phis = named(&g, "Var", "d__tile_l0_c_phi");
+    assert!(!phis.is_empty(), "the if result");
+    for p in phis {
+        assert_eq!(memref_offset(&g, p), memref_offset(&g, first));
+    }
+    assert_ne!(memref_offset(&g, acc), memref_offset(&g, first));
+    assert!(out == want, "differs from PyPTO's stage-35 document");
 }
