@@ -855,9 +855,11 @@ impl Builder<'_> {
         if let Some(v) = st.memrefs.get(&text) {
             return Ok(self.remap_value(&v.clone()));
         }
-        // A MemRef whose offset is a plain index constant is one MemoryReuse
-        // made for a view: PyPTO makes one such object per variable, equal
-        // ones included.
+        // A MemRef whose offset is a plain index constant (or was one when
+        // AllocateMemoryAddr gave it an address) is one MemoryReuse made for
+        // a single moved member, or InitMemRef for a window view: PyPTO
+        // makes one such object per variable, equal ones included, held
+        // also by the variables that take their MemRef from it.
         let per_variable = matches!(m.offset(), Some(Expr::Int(_)))
             || var.is_some_and(|v| f.sharing.own_memrefs.contains(&v));
         let owner = var.filter(|_| per_variable).map(|v| object_owner(f, v));
