@@ -339,3 +339,26 @@ fn memory_reuse_alias_of_a_moved_if_result_takes_its_whole_type() {
     assert_ne!(memref_offset(&g, acc), memref_offset(&g, first));
     assert!(same, "differs from PyPTO's stage-35 document");
 }
+
+/// A bare alias of an assignment-defined value that MemoryReuse moves with
+/// its source keeps its own type object (its own shape nodes): only the
+/// aliases of a moved `if` result take their source's whole type.
+#[test]
+fn memory_reuse_alias_of_an_assigned_value_keeps_its_own_shape() {
+    let kernel = "split_aiv_none_pipe";
+    let out = run(
+        kernel,
+        "33_after_MaterializeSemanticAliases",
+        PassId::MemoryReuse,
+    );
+    let want = read(kernel, "34_after_MemoryReuse");
+    let g = msgpack::read(&out).expect("reads back");
+    // `acc__rv_v2 = acc__ssa_v3_2`, both on `mem_vec_2` now.
+    let (alias, src) = (only_var(&g, "acc__rv_v2"), only_var(&g, "acc__ssa_v3_2"));
+    let (ta, ts) = (type_of(&g, alias), type_of(&g, src));
+    assert_eq!(memref_offset(&g, alias), memref_offset(&g, src));
+    let (sa, ss) = (shape_nodes(&g, &ta), shape_nodes(&g, &ts));
+    assert_eq!(sa.len(), 2);
+    assert!(sa.iter().all(|n| !ss.contains(n)), "{sa:?} {ss:?}");
+    assert!(out == want, "differs from PyPTO's stage-34 document");
+}
