@@ -362,3 +362,120 @@ fn memory_reuse_alias_of_an_assigned_value_keeps_its_own_shape() {
     assert!(sa.iter().all(|n| !ss.contains(n)), "{sa:?} {ss:?}");
     assert!(out == want, "differs from PyPTO's stage-34 document");
 }
+
+/// `tile_assemble_double_loop`'s stage-31 document with the row window
+/// made static (`tile.slice(tile_src, [1, 16], [2, 0])`) and a reshape of
+/// it added after it (`tile_row_r = tile.reshape(tile_row, [1, 16])`),
+/// built on PyPTO's own nodes (no shared kernel has a static tile window).
+fn static_window_and_reshape() -> Vec<u8> {
+    let doc = read(
+        "tile_assemble_double_loop",
+        "31_after_MaterializeTensorStrides",
+    );
+    let mut g = msgpack::read(&doc).expect("reads");
+    let mut sym = |g: &mut Graph, t: &str| g.syms.intern(t);
+    let var = only_var(&g, "tile_row__ssa_v0");
+    let stmt = (0..g.nodes.len() as u32)
+        .map(NodeId)
+        .find(|&n| {
+            g.kind(n) == "AssignStmt" && g.field(n, "var").and_then(Value::as_node) == Some(var)
+        })
+        .expect("the window's assignment");
+    let call = g
+        .field(stmt, "value")
+        .and_then(Value::as_node)
+        .expect("a call");
+    let args: Vec<Value> = g
+        .field(call, "args")
+        .and_then(|a| g.items(a))
+        .expect("args")
+        .to_vec();
+    let (src, shape, offsets) = (args[0], args[1], args[2].as_node().expect("offsets"));
+    // Offsets `[row, 0]` -> `[2, 0]`, in place.
+    let elems: Vec<Value> = g
+        .field(offsets, "elements")
+        .and_then(|e| g.items(e))
+        .expect("elements")
+        .to_vec();
+    let zero = elems[1].as_node().expect("a constant");
+    let value = sym(&mut g, "value");
+    let two = g.with_fields(zero, &[(value, Value::Int(2))]);
+    let elements = g.new_array(&[Value::Node(two), elems[1]]);
+    let key = sym(&mut g, "elements");
+    let n = g.with_fields(offsets, &[(key, elements)]);
+    g.nodes[offsets.index()] = *g.node(n);
+    // The reshape: the window's call and variable, renamed and re-opped.
+    let name = sym(&mut g, "tile_row_r__ssa_v0");
+    let key = sym(&mut g, "name_hint");
+    let var2 = g.with_fields(var, &[(key, Value::Str(name))]);
+    let op = *g.field(call, "op").expect("op");
+    let (key, name) = (sym(&mut g, "name"), sym(&mut g, "tile.reshape"));
+    let op = g.with_entry(&op, key, Value::Str(name));
+    let args = g.new_array(&[Value::Node(var), shape]);
+    let (k_op, k_args) = (sym(&mut g, "op"), sym(&mut g, "args"));
+    let call2 = g.with_fields(call, &[(k_op, op), (k_args, args)]);
+    let _ = src;
+    let (k_var, k_value) = (sym(&mut g, "var"), sym(&mut g, "value"));
+    let stmt2 = g.with_fields(
+        stmt,
+        &[(k_var, Value::Node(var2)), (k_value, Value::Node(call2))],
+    );
+    // Placed after the window, in place of its block.
+    let k_stmts = sym(&mut g, "stmts");
+    let block = (0..g.nodes.len() as u32)
+        .map(NodeId)
+        .find(|&n| {
+            g.kind(n) == "SeqStmts"
+                && g.field(n, "stmts")
+                    .and_then(|v| g.items(v))
+                    .is_some_and(|items| items.contains(&Value::Node(stmt)))
+        })
+        .expect("the window's block");
+    let mut items: Vec<Value> = g
+        .field(block, "stmts")
+        .and_then(|v| g.items(v))
+        .expect("stmts")
+        .to_vec();
+    let at = items
+        .iter()
+        .position(|x| *x == Value::Node(stmt))
+        .expect("the window")
+        + 1;
+    items.insert(at, Value::Node(stmt2));
+    let items = g.new_array(&items);
+    let n = g.with_fields(block, &[(k_stmts, items)]);
+    g.nodes[block.index()] = *g.node(n);
+    msgpack::write(&g).expect("writes")
+}
+
+/// A whole-source view (`tile.reshape`) of a static window holds the
+/// window's MemRef object: InitMemRef binds an inherit-input op's result
+/// to its argument's MemRef (PyPTO's op registry notes, InitMemRef), a
+/// window's MemRef is one object per window, and AllocateMemoryAddr
+/// replaces each object by one new object, so after both passes the two
+/// variables still share one.
+#[test]
+fn init_memref_reshape_of_a_static_window_holds_the_windows_memref() {
+    let doc = static_window_and_reshape();
+    for passes in [
+        &[PassId::InitMemref][..],
+        &[PassId::InitMemref, PassId::AllocateMemoryAddr][..],
+    ] {
+        let (mut p, origin) = msgpack::read_with_origin(&doc).expect("reads");
+        let soc = Soc::from_name("910b").expect("target");
+        let mut cx = PassContext::new(soc, PlannerMode::Pypto);
+        run_pipeline(&mut p, &mut cx, passes).expect("plans");
+        let out = msgpack::write_program(&p, &origin).expect("writes");
+        let g = msgpack::read(&out).expect("reads back");
+        let (window, view) = (
+            only_var(&g, "tile_row__ssa_v0"),
+            only_var(&g, "tile_row_r__ssa_v0"),
+        );
+        let offset = memref_offset(&g, window);
+        // Row 2 of a [32, 16] FP32 tile: 128 bytes in (an address after
+        // AllocateMemoryAddr).
+        let bytes = g.field(offset, "value").and_then(Value::as_int);
+        assert!(bytes.is_some_and(|b| b >= 128), "{passes:?}: {bytes:?}");
+        assert_eq!(memref_offset(&g, view), offset, "{passes:?}");
+    }
+}

@@ -185,12 +185,14 @@ pub struct Function {
 /// to write what PyPTO's passes build. A program read from text has none.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ObjectSharing {
-    /// Variables whose MemRef was an object of their own (an offset that
-    /// is a plain integer: MemoryReuse gives a moved view, or a member of
-    /// another size, a MemRef made for it alone) when AllocateMemoryAddr
-    /// gave it an address, which prints every offset alike. PyPTO's pass
-    /// replaces each MemRef object by one new object, so these stay apart
-    /// from equal MemRefs of other variables.
+    /// Variables whose MemRef is an object made for them alone: MemoryReuse
+    /// records the members it gives a MemRef of their own (rebased views,
+    /// members of another size: a plain-integer offset), and
+    /// AllocateMemoryAddr, whose addresses make every offset print alike,
+    /// the other plain-integer ones a variable does not hold from another
+    /// (InitMemRef's windows). PyPTO's address pass replaces each MemRef
+    /// object by one new object, so these stay apart from equal MemRefs of
+    /// other variables (see `passes::rewrite::storage::memref_owner`).
     pub own_memrefs: rustc_hash::FxHashSet<VarId>,
     /// Bare aliases `x = y` of an `if` result (directly or through other
     /// bare aliases) whose MemRef MemoryReuse moved: PyPTO's alias

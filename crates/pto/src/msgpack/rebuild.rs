@@ -28,6 +28,7 @@ use super::{read, ReadError};
 use crate::ir::{
     EntityRef, Expr, Function, MemBase, MemRef, Program, StmtId, StmtKind, Type, VarId,
 };
+use crate::passes::rewrite::storage::memref_owner;
 use crate::print::{print_expr, print_type};
 
 /// A program read from a document, with what writing it back needs: the
@@ -192,9 +193,12 @@ struct FnState {
     split_objects: rustc_hash::FxHashSet<NodeId>,
     /// The first MemRef built of each text.
     built_by_text: FxHashMap<String, Value>,
-    /// MemRefs made for one variable (see [`object_owner`]), by owner and
+    /// MemRefs made for one variable (see [`memref_owner`]), by owner and
     /// text.
     own: FxHashMap<(VarId, String), Value>,
+    /// The document's MemRef object (offset node) of each variable that
+    /// has a document node with one, by variable index.
+    doc_objects: Vec<Option<NodeId>>,
     /// Base `Ptr` variables of string-named roots, by name.
     named_bases: FxHashMap<String, NodeId>,
     /// The document's statement node of each snapshot statement.
@@ -440,6 +444,7 @@ impl Builder<'_> {
             built: FxHashMap::default(),
             built_by_text: FxHashMap::default(),
             own: FxHashMap::default(),
+            doc_objects: vec![None; f.vars.len()],
             split_objects: Default::default(),
             named_bases,
             origin_stmt,
@@ -498,6 +503,11 @@ impl Builder<'_> {
                 .copied()
                 .filter(|_| same_var)
                 .or_else(|| by_name(d.name.as_str()).flatten());
+            st.doc_objects[v.index()] = origin
+                .and_then(|o| og.field(o, "type"))
+                .and_then(|t| og.entry(t, "memref"))
+                .and_then(|m| og.entry(m, "byte_offset"))
+                .and_then(Value::as_node);
             let snap_same = snap
                 .vars
                 .get(v)
@@ -842,7 +852,7 @@ impl Builder<'_> {
     /// The document value of MemRef `m` (of variable `var`, when building
     /// a variable's type): one object per distinct MemRef of the function,
     /// but one per variable for the MemRefs MemoryReuse makes for a single
-    /// variable (see [`object_owner`]).
+    /// variable (see [`memref_owner`]).
     fn memref(
         &mut self,
         f: &Function,
@@ -855,14 +865,24 @@ impl Builder<'_> {
         if let Some(v) = st.memrefs.get(&text) {
             return Ok(self.remap_value(&v.clone()));
         }
-        // A MemRef whose offset is a plain index constant (or was one when
-        // AllocateMemoryAddr gave it an address) is one MemoryReuse made for
-        // a single moved member, or InitMemRef for a window view: PyPTO
-        // makes one such object per variable, equal ones included, held
-        // also by the variables that take their MemRef from it.
+        // A MemRef whose offset is a plain index constant (or that a pass
+        // recorded as made for one variable) is one MemoryReuse made for a
+        // single moved member, or InitMemRef for a window view: PyPTO makes
+        // one such object per variable, equal ones included, held also by
+        // the variables that take their MemRef from it (`memref_owner`).
+        let own = &f.sharing.own_memrefs;
         let per_variable = matches!(m.offset(), Some(Expr::Int(_)))
-            || var.is_some_and(|v| f.sharing.own_memrefs.contains(&v));
-        let owner = var.filter(|_| per_variable).map(|v| object_owner(f, v));
+            || var.is_some_and(|v| {
+                !own.is_empty() && own.contains(&memref_owner(f, v, |_, _| false))
+            });
+        let owner = var.filter(|_| per_variable).map(|v| {
+            // The document's objects, where both variables have one.
+            let apart = |x: VarId, y: VarId| {
+                let doc = |v: VarId| st.doc_objects.get(v.index()).copied().flatten();
+                matches!((doc(x), doc(y)), (Some(a), Some(b)) if a != b)
+            };
+            memref_owner(f, v, apart)
+        });
         if let Some(v) = owner.and_then(|o| st.own.get(&(o, text.clone()))) {
             return Ok(self.remap_value(&v.clone()));
         }
@@ -1436,58 +1456,6 @@ fn carried_memref(f: &Function, v: VarId) -> Option<MemRef> {
         }
     }
     None
-}
-
-/// The variable whose MemRef object `v` holds: a variable that takes its
-/// MemRef from another holds that one's object while the two MemRefs are
-/// equal — a bare alias its source's, an iter arg its init value's, a loop
-/// result its iter arg's, an `if` result the value its then branch yields
-/// (the yield fix-up's canonical object); any other variable its own.
-fn object_owner(f: &Function, v: VarId) -> VarId {
-    use crate::ir::{Block, VarDef};
-    let memref = |x: VarId| f.vars[x].ty.as_ref().and_then(Type::memref);
-    let Some(m) = memref(v) else { return v };
-    let mut x = v;
-    // Each step goes to an earlier or enclosing definition: a malformed
-    // cycle ends at the bound.
-    for _ in 0..=f.vars.len() {
-        let next = match f.vars[x].def {
-            VarDef::IterArg(s) => match &f.stmts[s].kind {
-                StmtKind::For(l) => l
-                    .iter_args
-                    .iter()
-                    .position(|&a| a == x)
-                    .and_then(|i| l.init_values().get(i).and_then(Expr::as_var)),
-                _ => None,
-            },
-            VarDef::Stmt(s) => match &f.stmts[s].kind {
-                StmtKind::Assign {
-                    targets,
-                    value: Expr::Var(y),
-                } if targets[..] == [x] => Some(*y),
-                StmtKind::For(l) => l
-                    .results
-                    .iter()
-                    .position(|&r| r == x)
-                    .and_then(|i| l.iter_args.get(i).copied()),
-                StmtKind::If(c) => c.results.iter().position(|&r| r == x).and_then(|i| {
-                    let then = f.block(Block::Then(s));
-                    let y = then.get(f.yield_index(Block::Then(s))?)?;
-                    match &f.stmts[*y].kind {
-                        StmtKind::Yield(vals) => vals.get(i)?.as_var(),
-                        _ => None,
-                    }
-                }),
-                _ => None,
-            },
-            _ => None,
-        };
-        match next {
-            Some(y) if memref(y) == Some(m) => x = y,
-            _ => return x,
-        }
-    }
-    x
 }
 
 /// The source `y` of a bare alias `v = y` that follows its source's whole
