@@ -188,14 +188,7 @@ fn untyped_loop_tensor_result_gets_its_own_ddr_memref() {
 /// two views' MemRefs are equal: the writer does not share them by text.
 #[test]
 fn memory_reuse_gives_each_view_its_own_memref_object() {
-    let kernel = "rms_norm";
-    let out = run(
-        kernel,
-        "33_after_MaterializeSemanticAliases",
-        PassId::MemoryReuse,
-    );
-    let want = read(kernel, "34_after_MemoryReuse");
-    let g = msgpack::read(&out).expect("reads back");
+    let (g, same) = from_stage_33("rms_norm", &[PassId::MemoryReuse], "34_after_MemoryReuse");
     let var = |name: &str| {
         let found = named(&g, "Var", name);
         assert_eq!(found.len(), 1, "one Var {name}: {found:?}");
@@ -213,20 +206,34 @@ fn memory_reuse_gives_each_view_its_own_memref_object() {
         assert_eq!(of(a), of(b), "{key}");
     }
     assert_ne!(memref_offset(&g, a), memref_offset(&g, b));
-    assert!(out == want, "differs from PyPTO's stage-34 document");
+    assert!(same, "differs from PyPTO's stage-34 document");
 }
 
-/// Stage 33 of `kernel` through MemoryReuse and
-/// AllocateMemoryAddr, read back, and whether it is PyPTO's stage-35
-/// document byte for byte.
-fn reuse_and_alloc(kernel: &str) -> (Graph, bool) {
-    let out = run_passes(
-        kernel,
-        "33_after_MaterializeSemanticAliases",
-        &[PassId::MemoryReuse, PassId::AllocateMemoryAddr],
-    );
-    let same = out == read(kernel, "35_after_AllocateMemoryAddr");
+/// Stage 33 of `kernel` through `passes`, read back, and whether it is
+/// PyPTO's document `want` byte for byte.
+fn from_stage_33(kernel: &str, passes: &[PassId], want: &str) -> (Graph, bool) {
+    let out = run_passes(kernel, "33_after_MaterializeSemanticAliases", passes);
+    let same = out == read(kernel, want);
     (msgpack::read(&out).expect("reads back"), same)
+}
+
+/// Stage 33 of `kernel` through MemoryReuse and AllocateMemoryAddr (see
+/// [`from_stage_33`]).
+fn reuse_and_alloc(kernel: &str) -> (Graph, bool) {
+    let passes = [PassId::MemoryReuse, PassId::AllocateMemoryAddr];
+    from_stage_33(kernel, &passes, "35_after_AllocateMemoryAddr")
+}
+
+/// The assignment defining variable `var`, and its call.
+fn assignment_of(g: &Graph, var: NodeId) -> (NodeId, NodeId) {
+    let stmt = (0..g.nodes.len() as u32)
+        .map(NodeId)
+        .find(|&n| {
+            g.kind(n) == "AssignStmt" && g.field(n, "var").and_then(Value::as_node) == Some(var)
+        })
+        .expect("an assignment of the variable");
+    let call = g.field(stmt, "value").and_then(Value::as_node);
+    (stmt, call.expect("a call"))
 }
 
 /// The type map of variable `v`.
@@ -260,16 +267,7 @@ fn tensor_slice_offset_holds_the_calls_offset_arguments() {
     let want = read(kernel, "32_after_InitMemRef");
     let g = msgpack::read(&out).expect("reads back");
     let view = only_var(&g, "sij_valid__ssa_v0");
-    let stmt = (0..g.nodes.len() as u32)
-        .map(NodeId)
-        .find(|&n| {
-            g.kind(n) == "AssignStmt" && g.field(n, "var").and_then(Value::as_node) == Some(view)
-        })
-        .expect("the view's assignment");
-    let call = g
-        .field(stmt, "value")
-        .and_then(Value::as_node)
-        .expect("a call");
+    let (_, call) = assignment_of(&g, view);
     let args = g
         .field(call, "args")
         .and_then(|a| g.items(a))
@@ -345,14 +343,11 @@ fn memory_reuse_alias_of_a_moved_if_result_takes_its_whole_type() {
 /// aliases of a moved `if` result take their source's whole type.
 #[test]
 fn memory_reuse_alias_of_an_assigned_value_keeps_its_own_shape() {
-    let kernel = "split_aiv_none_pipe";
-    let out = run(
-        kernel,
-        "33_after_MaterializeSemanticAliases",
-        PassId::MemoryReuse,
+    let (g, same) = from_stage_33(
+        "split_aiv_none_pipe",
+        &[PassId::MemoryReuse],
+        "34_after_MemoryReuse",
     );
-    let want = read(kernel, "34_after_MemoryReuse");
-    let g = msgpack::read(&out).expect("reads back");
     // `acc__rv_v2 = acc__ssa_v3_2`, both on `mem_vec_2` now.
     let (alias, src) = (only_var(&g, "acc__rv_v2"), only_var(&g, "acc__ssa_v3_2"));
     let (ta, ts) = (type_of(&g, alias), type_of(&g, src));
@@ -360,7 +355,7 @@ fn memory_reuse_alias_of_an_assigned_value_keeps_its_own_shape() {
     let (sa, ss) = (shape_nodes(&g, &ta), shape_nodes(&g, &ts));
     assert_eq!(sa.len(), 2);
     assert!(sa.iter().all(|n| !ss.contains(n)), "{sa:?} {ss:?}");
-    assert!(out == want, "differs from PyPTO's stage-34 document");
+    assert!(same, "differs from PyPTO's stage-34 document");
 }
 
 /// `tile_assemble_double_loop`'s stage-31 document with the row window
@@ -373,24 +368,15 @@ fn static_window_and_reshape() -> Vec<u8> {
         "31_after_MaterializeTensorStrides",
     );
     let mut g = msgpack::read(&doc).expect("reads");
-    let mut sym = |g: &mut Graph, t: &str| g.syms.intern(t);
+    let sym = |g: &mut Graph, t: &str| g.syms.intern(t);
     let var = only_var(&g, "tile_row__ssa_v0");
-    let stmt = (0..g.nodes.len() as u32)
-        .map(NodeId)
-        .find(|&n| {
-            g.kind(n) == "AssignStmt" && g.field(n, "var").and_then(Value::as_node) == Some(var)
-        })
-        .expect("the window's assignment");
-    let call = g
-        .field(stmt, "value")
-        .and_then(Value::as_node)
-        .expect("a call");
+    let (stmt, call) = assignment_of(&g, var);
     let args: Vec<Value> = g
         .field(call, "args")
         .and_then(|a| g.items(a))
         .expect("args")
         .to_vec();
-    let (src, shape, offsets) = (args[0], args[1], args[2].as_node().expect("offsets"));
+    let (shape, offsets) = (args[1], args[2].as_node().expect("offsets"));
     // Offsets `[row, 0]` -> `[2, 0]`, in place.
     let elems: Vec<Value> = g
         .field(offsets, "elements")
@@ -414,7 +400,6 @@ fn static_window_and_reshape() -> Vec<u8> {
     let args = g.new_array(&[Value::Node(var), shape]);
     let (k_op, k_args) = (sym(&mut g, "op"), sym(&mut g, "args"));
     let call2 = g.with_fields(call, &[(k_op, op), (k_args, args)]);
-    let _ = src;
     let (k_var, k_value) = (sym(&mut g, "var"), sym(&mut g, "value"));
     let stmt2 = g.with_fields(
         stmt,
