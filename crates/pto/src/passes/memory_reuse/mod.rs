@@ -157,6 +157,7 @@ pub fn run_function(
     // address pass, which reports it.
     let reserves = reserve::resolve(f, ctx.policy.as_ref()).unwrap_or_default();
     let if_results = if_result_memrefs(f);
+    let own_before = f.sharing.own_memrefs.clone();
     for round in 0..4 {
         let Model { mut lt, cons } = Model::build(f, &ctx.soc, rules)?;
         // Packing and rewriting read only the roots and their members.
@@ -198,6 +199,7 @@ pub fn run_function(
         }
     }
     note_whole_type_aliases(f, &if_results);
+    forget_replaced_own_memrefs(f, &own_before);
     for note in &notes {
         emit_note(f, ctx, note);
     }
@@ -262,6 +264,18 @@ fn note_whole_type_aliases(f: &mut Function, before: &[(VarId, Option<MemRef>)])
         }
     }
     f.sharing.whole_type_aliases.extend(found);
+}
+
+/// Drops the members this run recorded as holding a MemRef of their own
+/// whose MemRef a later stage of the pass replaced (a producer the yield
+/// fix-up retargeted onto the canonical buffer holds that buffer's
+/// object); `before` is the record when the pass started.
+fn forget_replaced_own_memrefs(f: &mut Function, before: &rustc_hash::FxHashSet<VarId>) {
+    let vars = &f.vars;
+    f.sharing.own_memrefs.retain(|&v| {
+        let m = vars[v].ty.as_ref().and_then(Type::memref);
+        before.contains(&v) || m.is_some_and(|m| matches!(m.offset(), Some(Expr::Int(_))))
+    });
 }
 
 fn emit_note(f: &Function, ctx: &mut PassContext, note: &PackNote) {
