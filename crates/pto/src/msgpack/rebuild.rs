@@ -973,7 +973,7 @@ impl Builder<'_> {
         };
         let offsets = c.args.get(offsets_arg)?.as_elems()?;
         let og = &self.origin.graph;
-        let call = og.field(*st.origin_stmt.get(&s)?, "value")?.as_node()?;
+        let call = og.field(st.origin_stmt[s]?, "value")?.as_node()?;
         let tuple = og
             .items(og.field(call, "args")?)?
             .get(offsets_arg)?
