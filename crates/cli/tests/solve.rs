@@ -317,10 +317,9 @@ fn minimize_finds_the_smallest_height_and_writes_it() {
         .output()
         .unwrap();
     assert_eq!(v.status.code(), Some(0));
-    assert!(
-        String::from_utf8_lossy(&v.stdout).contains("height 9"),
-        "{}",
-        String::from_utf8_lossy(&v.stdout)
+    assert_eq!(
+        String::from_utf8_lossy(&v.stdout),
+        "ok: 3 buffers, height 9, lower bound 9 (aligned stack at t=1, 3 buffers; co-live 7)\n"
     );
 
     let o = run(&["--solver", "first-fit"]);
@@ -373,5 +372,41 @@ fn an_unproven_early_end_says_why() {
         o.stderr.is_empty(),
         "{}",
         String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+/// `validate` reports the best lower bound with its rule and instant, as
+/// `solve` does: the aligned stack (9) where alignment lifts it above the
+/// co-live peak (7), else the co-live peak and where it is.
+#[test]
+fn validate_reports_the_best_bound_and_its_source() {
+    let d = scratch("validate-bound");
+    let aligned = d.join("aligned.csv");
+    std::fs::write(
+        &aligned,
+        "id,lower,upper,size,alignment,offset\na,0,2,2,4,0\nb,0,2,2,4,4\nc,1,3,3,1,8\n",
+    )
+    .unwrap();
+    let plain = d.join("plain.csv");
+    std::fs::write(
+        &plain,
+        "id,lower,upper,size,offset\na,0,2,64,0\nb,1,3,64,64\nc,2,4,64,0\n",
+    )
+    .unwrap();
+    let validate = |f: &std::path::Path| {
+        let o = Command::new(env!("CARGO_BIN_EXE_tilemem"))
+            .args(["validate", f.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0));
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    assert_eq!(
+        validate(&aligned),
+        "ok: 3 buffers, height 11, lower bound 9 (aligned stack at t=1, 3 buffers; co-live 7)\n"
+    );
+    assert_eq!(
+        validate(&plain),
+        "ok: 3 buffers, height 128, lower bound 128 (co-live peak at t=1, 2 buffers)\n"
     );
 }
