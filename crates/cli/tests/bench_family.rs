@@ -37,7 +37,7 @@ fn random_family_without_and_with_slack() {
         "{out}"
     );
     let family = out.lines().last().unwrap();
-    assert!(family.contains("| 0 | auto/greedy 1 |"), "{family}");
+    assert!(family.contains("| 0 | 0 | auto/greedy 1 |"), "{family}");
 }
 
 /// `--write` into a folder that does not exist warned once per instance,

@@ -24,6 +24,11 @@ pub struct Row {
     pub height: Option<u64>,
     /// Proven optimal (or, with `--fit`, proven to fit).
     pub proven: bool,
+    /// The time or work budget ended the solve before it finished: the
+    /// height is the best found by then, and a larger budget may lower it
+    /// (on large traces `auto` cut before its repair gives first-fit's
+    /// height).
+    pub cut_short: bool,
     /// Time of the solve.
     pub time: Duration,
     /// Height of plain first-fit on the same problem (the baseline).
@@ -128,6 +133,7 @@ pub fn bench_problem(instance: &str, problem: &Problem, kind: SolverKind, budget
         .map(|o| o.height)
         .unwrap_or(0);
     let solver = out.as_ref().map_or("-", |o| o.solver);
+    let cut_short = out.as_ref().is_ok_and(|o| o.cut_short);
     let (height, proven, valid) = match &out {
         Ok(o) => match &o.solution {
             Some(s) => (
@@ -146,6 +152,7 @@ pub fn bench_problem(instance: &str, problem: &Problem, kind: SolverKind, budget
         lower_bound: lower_bound(problem),
         height,
         proven,
+        cut_short,
         time,
         first_fit: ff,
         valid,
@@ -213,7 +220,11 @@ pub fn table(rows: &[Row]) -> String {
             r.lower_bound,
             h,
             ratio_cell(r.height, r.lower_bound),
-            if r.proven { "yes" } else { "no" },
+            match (r.proven, r.cut_short) {
+                (true, _) => "yes",
+                (false, true) => "no (budget spent)",
+                (false, false) => "no",
+            },
             r.time.as_secs_f64(),
             r.solver,
             peer_time_cell(r.minimalloc.as_ref()),
@@ -273,7 +284,9 @@ pub fn meets_goal(r: &Row) -> Option<bool> {
 
 /// One line per family: the distribution of tilemem's solve times and of
 /// its height ÷ the co-live bound over the instances placed, failures (no
-/// placement within the capacity, or invalid), the members that won; then
+/// placement within the capacity, or invalid), the unproven solves the
+/// budget cut short (their height is the best found by then), the members
+/// that won; then
 /// the peers on the same instances when measured: MiniMalloc's times, its
 /// timeouts and failures, tilemem's time ÷ MiniMalloc's (a timeout
 /// counting as the limit) and how many instances meet the goal
@@ -283,7 +296,7 @@ pub fn meets_goal(r: &Row) -> Option<bool> {
 /// measured show `-`.
 pub fn family_table(families: &[(String, Vec<Row>)]) -> String {
     let mut s = String::from(
-        "| family | instances | buffers (median) | time (s) median / p90 / worst | worst instance | height ÷ bound median / worst | failures | won by | MiniMalloc (s) median / worst | MiniMalloc timeouts / failures | time ÷ MiniMalloc median / p90 / worst | goal met |",
+        "| family | instances | buffers (median) | time (s) median / p90 / worst | worst instance | height ÷ bound median / worst | failures | budget spent | won by | MiniMalloc (s) median / worst | MiniMalloc timeouts / failures | time ÷ MiniMalloc median / p90 / worst | goal met |",
     );
     for l in IDEALLOC_LIVES {
         s.push_str(&format!(
@@ -296,7 +309,7 @@ pub fn family_table(families: &[(String, Vec<Row>)]) -> String {
     }
     s.pop();
     s.push_str("| at or below idealloc |\n");
-    s.push_str(&"|---".repeat(14 + 2 * IDEALLOC_LIVES.len()));
+    s.push_str(&"|---".repeat(15 + 2 * IDEALLOC_LIVES.len()));
     s.push_str("|\n");
     for (name, rows) in families {
         if rows.is_empty() {
@@ -328,7 +341,7 @@ pub fn family_table(families: &[(String, Vec<Row>)]) -> String {
         won.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
         let won: Vec<String> = won.iter().map(|(n, c)| format!("{n} {c}")).collect();
         s.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             name,
             rows.len(),
             sizes[(sizes.len() - 1) / 2],
@@ -336,6 +349,7 @@ pub fn family_table(families: &[(String, Vec<Row>)]) -> String {
             worst,
             spread(heights, false, 5),
             fails,
+            rows.iter().filter(|r| r.cut_short && !r.proven).count(),
             won.join(", "),
             minimalloc_cells(rows),
         ));
@@ -457,6 +471,7 @@ mod tests {
             lower_bound: 100,
             height,
             proven: false,
+            cut_short: false,
             time: Duration::from_secs_f64(time),
             first_fit: 120,
             valid: true,
@@ -492,20 +507,21 @@ mod tests {
         assert_eq!(meets_goal(&a), Some(true));
         assert_eq!(meets_goal(&b), Some(true));
         assert_eq!(meets_goal(&c), Some(false));
-        let plain = row("y-0", 1.5, Some(103), "auto/repair");
+        let mut plain = row("y-0", 1.5, Some(103), "auto/repair");
+        plain.cut_short = true;
         assert_eq!(meets_goal(&plain), None);
         let t = family_table(&[("x".into(), vec![a, b, c]), ("y".into(), vec![plain])]);
         let lines: Vec<&str> = t.lines().collect();
         assert_eq!(lines.len(), 4, "{t}");
         assert_eq!(
             lines[2],
-            "| x | 3 | 10 | 0.200 / 0.300 / 0.300 | x-2 | 1.00000 / 1.02000 | 1 | auto/exact 2, auto/greedy 1 \
+            "| x | 3 | 10 | 0.200 / 0.300 / 0.300 | x-2 | 1.00000 / 1.02000 | 1 | 0 | auto/exact 2, auto/greedy 1 \
              | 0.500 / 1.000 | 1 / 0 | 0.100 / 0.300 / 0.300 | 2 / 3 \
              | 1.01000 / 1.10000 | 0.200 / 0.300 | 1.05000 / 1.05000 | 1.000 / 1.000 | 0 / 1 | 1 / 2 |"
         );
         assert_eq!(
             lines[3],
-            "| y | 1 | 10 | 1.500 / 1.500 / 1.500 | y-0 | 1.03000 / 1.03000 | 0 | auto/repair 1 \
+            "| y | 1 | 10 | 1.500 / 1.500 / 1.500 | y-0 | 1.03000 / 1.03000 | 0 | 1 | auto/repair 1 \
              | - | - | - | - | - | - | - | - | - | - |"
         );
         assert_eq!(lines[0].matches('|').count(), lines[2].matches('|').count());
@@ -517,13 +533,14 @@ mod tests {
     #[test]
     fn rows_show_each_peer() {
         let mut a = row("p", 0.001, Some(100), "auto/greedy");
+        a.cut_short = true;
         a.minimalloc = Some(PeerRun::NotApplicable);
         a.idealloc = Some([done(0.25, Some(103)), PeerRun::Timeout(1.0)]);
         let t = table(&[a]);
         let lines: Vec<&str> = t.lines().collect();
         assert_eq!(
             lines[2],
-            "| p | 10 | - | 100 | 100 | 1.00000 | no | 0.001 | auto/greedy | - | 1.03000 | 0.250 | - | timeout | 120 | 1.200 | ok |"
+            "| p | 10 | - | 100 | 100 | 1.00000 | no (budget spent) | 0.001 | auto/greedy | - | 1.03000 | 0.250 | - | timeout | 120 | 1.200 | ok |"
         );
         assert_eq!(lines[0].matches('|').count(), lines[2].matches('|').count());
         assert_eq!(lines[1].matches('|').count(), lines[2].matches('|').count());
