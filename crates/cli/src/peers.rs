@@ -41,20 +41,26 @@ impl Peers {
 
     /// Runs every peer named on `p` and records it in `row`.
     pub fn measure(&self, row: &mut Row, p: &Problem) {
+        if self.minimalloc.is_none() && self.idealloc.is_none() {
+            return;
+        }
+        // One copy of the problem for every run (none when the peers
+        // cannot read it).
+        let input = readable(p).then(|| self.write_input(p));
+        let run = |f: &dyn Fn(&Path) -> PeerRun| match &input {
+            Some(Ok(path)) => f(path),
+            Some(Err(e)) => PeerRun::Failed(e.clone()),
+            None => PeerRun::NotApplicable,
+        };
         if let Some(bin) = &self.minimalloc {
             row.minimalloc = Some(match p.capacity {
-                Some(cap) if readable(p) => self.minimalloc(bin, p, cap),
-                _ => PeerRun::NotApplicable,
+                Some(cap) => run(&|input| self.minimalloc(bin, input, cap)),
+                None => PeerRun::NotApplicable,
             });
         }
         if let Some(bin) = &self.idealloc {
-            row.idealloc = Some(IDEALLOC_LIVES.map(|lives| {
-                if readable(p) {
-                    self.idealloc(bin, p, lives)
-                } else {
-                    PeerRun::NotApplicable
-                }
-            }));
+            row.idealloc =
+                Some(IDEALLOC_LIVES.map(|lives| run(&|input| self.idealloc(bin, input, lives))));
         }
     }
 
@@ -71,12 +77,9 @@ impl Peers {
         Ok(input)
     }
 
-    /// MiniMalloc at `capacity`: its time when it writes a solution.
-    fn minimalloc(&self, bin: &Path, p: &Problem, capacity: u64) -> PeerRun {
-        let input = match self.write_input(p) {
-            Ok(i) => i,
-            Err(e) => return PeerRun::Failed(e),
-        };
+    /// MiniMalloc on the problem file `input` at `capacity`: its time
+    /// when it writes a solution.
+    fn minimalloc(&self, bin: &Path, input: &Path, capacity: u64) -> PeerRun {
         let output = self.dir.join("solution.csv");
         let _ = std::fs::remove_file(&output);
         let mut cmd = Command::new(bin);
@@ -102,16 +105,13 @@ impl Peers {
         }
     }
 
-    /// idealloc with `lives` tries: the `Makespan` it prints and its time.
-    fn idealloc(&self, bin: &Path, p: &Problem, lives: u32) -> PeerRun {
-        let input = match self.write_input(p) {
-            Ok(i) => i,
-            Err(e) => return PeerRun::Failed(e),
-        };
+    /// idealloc on the problem file `input` with `lives` tries: the
+    /// `Makespan` it prints and its time.
+    fn idealloc(&self, bin: &Path, input: &Path, lives: u32) -> PeerRun {
         let log = self.dir.join("idealloc.out");
         let mut cmd = Command::new(bin);
         cmd.arg("-i")
-            .arg(&input)
+            .arg(input)
             .arg("ex-csv")
             .arg("-l")
             .arg(lives.to_string());
