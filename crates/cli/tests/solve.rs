@@ -15,6 +15,17 @@ fn scratch(name: &str) -> std::path::PathBuf {
     d
 }
 
+/// `tilemem validate FILE`, which must accept it: its standard output.
+fn validated(file: &std::path::Path) -> String {
+    let o = Command::new(env!("CARGO_BIN_EXE_tilemem"))
+        .args(["validate", file.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert_eq!(o.status.code(), Some(0), "{stdout}");
+    stdout
+}
+
 #[test]
 fn writes_a_validated_placement_and_its_maps() {
     let d = scratch("map");
@@ -312,13 +323,8 @@ fn minimize_finds_the_smallest_height_and_writes_it() {
         "{}",
         String::from_utf8_lossy(&o.stderr)
     );
-    let v = Command::new(env!("CARGO_BIN_EXE_tilemem"))
-        .args(["validate", out.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert_eq!(v.status.code(), Some(0));
     assert_eq!(
-        String::from_utf8_lossy(&v.stdout),
+        validated(&out),
         "ok: 3 buffers, height 9, lower bound 9 (aligned stack at t=1, 3 buffers; co-live 7)\n"
     );
 
@@ -393,20 +399,12 @@ fn validate_reports_the_best_bound_and_its_source() {
         "id,lower,upper,size,offset\na,0,2,64,0\nb,1,3,64,64\nc,2,4,64,0\n",
     )
     .unwrap();
-    let validate = |f: &std::path::Path| {
-        let o = Command::new(env!("CARGO_BIN_EXE_tilemem"))
-            .args(["validate", f.to_str().unwrap()])
-            .output()
-            .unwrap();
-        assert_eq!(o.status.code(), Some(0));
-        String::from_utf8_lossy(&o.stdout).into_owned()
-    };
     assert_eq!(
-        validate(&aligned),
+        validated(&aligned),
         "ok: 3 buffers, height 11, lower bound 9 (aligned stack at t=1, 3 buffers; co-live 7)\n"
     );
     assert_eq!(
-        validate(&plain),
+        validated(&plain),
         "ok: 3 buffers, height 128, lower bound 128 (co-live peak at t=1, 2 buffers)\n"
     );
 }
@@ -468,13 +466,8 @@ fn minimize_proves_the_optimum_by_a_refuted_target() {
         ],
         "{stdout}"
     );
-    let v = Command::new(env!("CARGO_BIN_EXE_tilemem"))
-        .args(["validate", out.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert_eq!(v.status.code(), Some(0));
     assert_eq!(
-        String::from_utf8_lossy(&v.stdout),
+        validated(&out),
         "ok: 63 buffers, height 33, lower bound 32 (co-live peak at t=10, 7 buffers)\n"
     );
 }
