@@ -28,6 +28,7 @@ use super::{read, ReadError};
 use crate::ir::{
     EntityRef, Expr, Function, MemBase, MemRef, Program, StmtId, StmtKind, Type, VarId,
 };
+use crate::passes::rewrite::storage::memref_owner;
 use crate::print::{print_expr, print_type};
 
 /// A program read from a document, with what writing it back needs: the
@@ -192,6 +193,12 @@ struct FnState {
     split_objects: rustc_hash::FxHashSet<NodeId>,
     /// The first MemRef built of each text.
     built_by_text: FxHashMap<String, Value>,
+    /// MemRefs made for one variable (see [`memref_owner`]), by owner and
+    /// text.
+    own: FxHashMap<(VarId, String), Value>,
+    /// The document's MemRef object (offset node) of each variable that
+    /// has a document node with one, by variable index.
+    doc_objects: Vec<Option<NodeId>>,
     /// Base `Ptr` variables of string-named roots, by name.
     named_bases: FxHashMap<String, NodeId>,
     /// The document's statement node of each snapshot statement.
@@ -436,6 +443,8 @@ impl Builder<'_> {
             memrefs: FxHashMap::default(),
             built: FxHashMap::default(),
             built_by_text: FxHashMap::default(),
+            own: FxHashMap::default(),
+            doc_objects: vec![None; f.vars.len()],
             split_objects: Default::default(),
             named_bases,
             origin_stmt,
@@ -494,6 +503,11 @@ impl Builder<'_> {
                 .copied()
                 .filter(|_| same_var)
                 .or_else(|| by_name(d.name.as_str()).flatten());
+            st.doc_objects[v.index()] = origin
+                .and_then(|o| og.field(o, "type"))
+                .and_then(|t| og.entry(t, "memref"))
+                .and_then(|m| og.entry(m, "byte_offset"))
+                .and_then(Value::as_node);
             let snap_same = snap
                 .vars
                 .get(v)
@@ -605,7 +619,12 @@ impl Builder<'_> {
             .and_then(|s| s.ty.clone());
         let origin_ty = o.and_then(|o| og.field(o, "type")).copied();
         let t = match (&d.ty, carried_memref(f, v), &origin_ty) {
-            (Some(ty), _, _) => self.build_type(f, ty, snap_ty.as_ref(), origin_ty.as_ref(), st)?,
+            (Some(ty), _, _) => match self.alias_source_type(f, v, st) {
+                Some(t) => t,
+                None => {
+                    self.build_type(f, ty, snap_ty.as_ref(), origin_ty.as_ref(), Some(v), st)?
+                }
+            },
             (None, Some(m), Some(ot)) => {
                 // The init value's own MemRef object: found by text among
                 // the kept ones, or the one built for the init variable.
@@ -626,6 +645,17 @@ impl Builder<'_> {
         Ok(())
     }
 
+    /// The type of a bare alias `v = y` that follows its source's whole
+    /// type (see [`crate::ir::ObjectSharing::whole_type_aliases`]): `y`'s
+    /// written type value itself, shape nodes and MemRef object included.
+    /// `None` for any other variable, or while `y` has no type written yet.
+    fn alias_source_type(&mut self, f: &Function, v: VarId, st: &FnState) -> Option<Value> {
+        let y = pending_alias_source(f, v)?;
+        let src = st.vars.get(y.index()).copied().flatten()?;
+        let t = self.g.field_sym(src, self.k.ty).copied()?;
+        Some(self.remap_value(&t))
+    }
+
     /// The document value of type `ty`: the document's own (`origin`) where
     /// the model's equals what was read (`snap`), changed parts new.
     fn build_type(
@@ -634,6 +664,7 @@ impl Builder<'_> {
         ty: &Type,
         snap: Option<&Type>,
         origin: Option<&Value>,
+        var: Option<VarId>,
         st: &mut FnState,
     ) -> W<Value> {
         if let (Some(s), Some(o)) = (snap, origin) {
@@ -692,7 +723,7 @@ impl Builder<'_> {
                     .and_then(|mv| self.origin.graph.entry(mv, "byte_offset"))
                     .and_then(Value::as_node);
                 let memref = match m {
-                    Some(m) => self.memref(f, m, was, st)?,
+                    Some(m) => self.memref(f, m, was, var, st)?,
                     None => Value::Nil,
                 };
                 t = match memref {
@@ -734,7 +765,7 @@ impl Builder<'_> {
         if let Some(v) = st.built_by_text.get(&text).copied() {
             return Ok(self.remap_value(&v));
         }
-        self.memref(f, m, was, st)
+        self.memref(f, m, was, None, st)
     }
 
     /// Whether document MemRef `old` reads as model MemRef `m`.
@@ -818,23 +849,43 @@ impl Builder<'_> {
         )
     }
 
-    /// The document value of MemRef `m`: one object per distinct MemRef of
-    /// the function.
+    /// The document value of MemRef `m` (of variable `var`, when building
+    /// a variable's type): one object per distinct MemRef of the function,
+    /// but one per variable for the MemRefs MemoryReuse makes for a single
+    /// variable (see [`memref_owner`]).
     fn memref(
         &mut self,
         f: &Function,
         m: &MemRef,
         was: Option<NodeId>,
+        var: Option<VarId>,
         st: &mut FnState,
     ) -> W<Value> {
         let text = print_memref(f, m);
         if let Some(v) = st.memrefs.get(&text) {
             return Ok(self.remap_value(&v.clone()));
         }
-        // A MemRef whose offset is a plain index constant is one MemoryReuse
-        // made for a view: PyPTO makes one such object per variable, equal
-        // ones included.
-        let per_variable = matches!(m.offset(), Some(Expr::Int(_)));
+        // A MemRef whose offset is a plain index constant (or that a pass
+        // recorded as made for one variable) is one MemoryReuse made for a
+        // single moved member, or InitMemRef for a window view: PyPTO makes
+        // one such object per variable, equal ones included, held also by
+        // the variables that take their MemRef from it (`memref_owner`).
+        let own = &f.sharing.own_memrefs;
+        let per_variable = matches!(m.offset(), Some(Expr::Int(_)))
+            || var.is_some_and(|v| {
+                !own.is_empty() && own.contains(&memref_owner(f, v, |_, _| false))
+            });
+        let owner = var.filter(|_| per_variable).map(|v| {
+            // The document's objects, where both variables have one.
+            let apart = |x: VarId, y: VarId| {
+                let doc = |v: VarId| st.doc_objects.get(v.index()).copied().flatten();
+                matches!((doc(x), doc(y)), (Some(a), Some(b)) if a != b)
+            };
+            memref_owner(f, v, apart)
+        });
+        if let Some(v) = owner.and_then(|o| st.own.get(&(o, text.clone()))) {
+            return Ok(self.remap_value(&v.clone()));
+        }
         let key = (was.filter(|w| st.split_objects.contains(w)), text);
         if let Some(v) = st.built.get(&key).filter(|_| !per_variable) {
             return Ok(self.remap_value(&v.clone()));
@@ -873,7 +924,10 @@ impl Builder<'_> {
                 self.const_int(n, code)
             }
             Some(Expr::Int(n)) => self.const_int(n, 0x15),
-            Some(other) => self.fresh_expr(f, &other, st)?,
+            Some(other) => match self.window_offset_args(f, var, st) {
+                Some(args) => self.window_offset(f, &other, &args, st)?,
+                None => self.fresh_expr(f, &other, st)?,
+            },
             None => self.const_int(0, 0x14),
         };
         let base_str = self.str_value(&base_name);
@@ -892,9 +946,119 @@ impl Builder<'_> {
             ));
         }
         let v = self.type_map(&entries);
+        if let Some(o) = owner {
+            st.own.insert((o, text.clone()), v);
+        }
         st.built_by_text.entry(text).or_insert(v);
         st.built.insert(key, v);
         Ok(v)
+    }
+
+    /// The offset arguments of the window view (`tensor.slice`) that
+    /// defines `var`, each with its node in the written document, when the
+    /// statement is the document's.
+    fn window_offset_args(
+        &mut self,
+        f: &Function,
+        var: Option<VarId>,
+        st: &FnState,
+    ) -> Option<Vec<(Expr, NodeId)>> {
+        let crate::ir::VarDef::Stmt(s) = f.vars[var?].def else {
+            return None;
+        };
+        let StmtKind::Assign {
+            value: Expr::Call(c),
+            ..
+        } = &f.stmts[s].kind
+        else {
+            return None;
+        };
+        let crate::ops::ViewRule::Window { offsets_arg } =
+            crate::ops::lookup_or_default(c.op_name()).view
+        else {
+            return None;
+        };
+        let offsets = c.args.get(offsets_arg)?.as_elems()?;
+        let og = &self.origin.graph;
+        let call = og.field(*st.origin_stmt.get(&s)?, "value")?.as_node()?;
+        let tuple = og
+            .items(og.field(call, "args")?)?
+            .get(offsets_arg)?
+            .as_node()?;
+        let nodes: Vec<NodeId> = og
+            .items(og.field(tuple, "elements")?)?
+            .iter()
+            .map(Value::as_node)
+            .collect::<Option<_>>()?;
+        if nodes.len() != offsets.len() {
+            return None;
+        }
+        let nodes: Vec<NodeId> = nodes.into_iter().map(|n| self.remap(n)).collect();
+        Some(offsets.iter().cloned().zip(nodes).collect())
+    }
+
+    /// The byte offset of a window view as InitMemRef builds it from the
+    /// view's offset arguments: `(off_0 * stride_0 + ... ) * elem_bytes`,
+    /// a term per offset in dimension order (constant zero offsets with a
+    /// constant stride left out, constant terms folded, a stride of 1 left
+    /// out). PyPTO's terms hold the call's own offset argument objects
+    /// (their spans included), so each term's offset is the node of the
+    /// next argument equal to it; strides, folded constants and the
+    /// element size are new.
+    fn window_offset(
+        &mut self,
+        f: &Function,
+        e: &Expr,
+        args: &[(Expr, NodeId)],
+        st: &mut FnState,
+    ) -> W<NodeId> {
+        use crate::ir::BinOp;
+        let Expr::Binary(BinOp::Mul, sum, bytes) = e else {
+            return self.fresh_expr(f, e, st);
+        };
+        let mut terms = Vec::new();
+        let mut x = &**sum;
+        while let Expr::Binary(BinOp::Add, a, b) = x {
+            terms.push(&**b);
+            x = a;
+        }
+        terms.push(x);
+        terms.reverse();
+        let mut next = 0;
+        let mut acc: Option<NodeId> = None;
+        for t in terms {
+            let (lead, stride) = match t {
+                Expr::Binary(BinOp::Mul, l, r) => (&**l, Some(&**r)),
+                _ => (t, None),
+            };
+            // A folded constant term is new.
+            let folded = stride.is_none() && matches!(t, Expr::Int(_) | Expr::Const(..));
+            let arg = (!folded)
+                .then(|| args[next..].iter().position(|(a, _)| a == lead))
+                .flatten();
+            let lead_node = match arg {
+                Some(i) => {
+                    let n = args[next + i].1;
+                    next += i + 1;
+                    n
+                }
+                None => self.fresh_expr(f, lead, st)?,
+            };
+            let term = match stride {
+                Some(r) => {
+                    let r = self.fresh_expr(f, r, st)?;
+                    self.index_binary("Mul", lead_node, r)
+                }
+                None => lead_node,
+            };
+            acc = Some(match acc {
+                None => term,
+                Some(a) => self.index_binary("Add", a, term),
+            });
+        }
+        let sum = acc.ok_or_else(|| WriteError("an empty window offset".into()))?;
+        let bytes = self.fresh_expr(f, bytes, st)?;
+        Ok(self.index_binary("Mul", sum, bytes))
     }
 
     /// A new index expression (a computed MemRef offset): PyPTO builds
@@ -924,20 +1088,7 @@ impl Builder<'_> {
                 };
                 let l = self.fresh_expr(f, a, st)?;
                 let r = self.fresh_expr(f, b, st)?;
-                let span = self.unknown_span();
-                let tk = self.str_value("ScalarType");
-                let ty = self.type_map(&[("dtype", Value::Int(0x15)), ("type_kind", tk)]);
-                let left = self.g.syms.intern("left");
-                let right = self.g.syms.intern("right");
-                self.add(
-                    kind,
-                    vec![
-                        (self.k.span, span),
-                        (self.k.ty, ty),
-                        (left, Value::Node(l)),
-                        (right, Value::Node(r)),
-                    ],
-                )
+                self.index_binary(kind, l, r)
             }
             _ => {
                 return Err(WriteError(format!(
@@ -946,6 +1097,24 @@ impl Builder<'_> {
                 )))
             }
         })
+    }
+
+    /// A new `INDEX` binary expression node without a span.
+    fn index_binary(&mut self, kind: &str, l: NodeId, r: NodeId) -> NodeId {
+        let span = self.unknown_span();
+        let tk = self.str_value("ScalarType");
+        let ty = self.type_map(&[("dtype", Value::Int(0x15)), ("type_kind", tk)]);
+        let left = self.g.syms.intern("left");
+        let right = self.g.syms.intern("right");
+        self.add(
+            kind,
+            vec![
+                (self.k.span, span),
+                (self.k.ty, ty),
+                (left, Value::Node(l)),
+                (right, Value::Node(r)),
+            ],
+        )
     }
 
     /// The SeqStmts of `stmts`: `origin`'s node when nothing in it changed.
@@ -1203,7 +1372,7 @@ impl Builder<'_> {
         st: &mut FnState,
     ) -> W<NodeId> {
         let span = self.unknown_span();
-        let t = self.build_type(f, &ty, None, None, st)?;
+        let t = self.build_type(f, &ty, None, None, None, st)?;
         let op_name = self.str_value(op);
         let opv = self.type_map(&[("is_global_var", Value::Bool(false)), ("name", op_name)]);
         let (args, kwargs) = (self.g.new_array(&args), self.g.new_array(&kwargs));
@@ -1287,6 +1456,25 @@ fn carried_memref(f: &Function, v: VarId) -> Option<MemRef> {
         }
     }
     None
+}
+
+/// The source `y` of a bare alias `v = y` that follows its source's whole
+/// type (see [`crate::ir::ObjectSharing::whole_type_aliases`]), while the
+/// two types are equal.
+fn pending_alias_source(f: &Function, v: VarId) -> Option<VarId> {
+    if !f.sharing.whole_type_aliases.contains(&v) {
+        return None;
+    }
+    let crate::ir::VarDef::Stmt(s) = f.vars[v].def else {
+        return None;
+    };
+    match &f.stmts[s].kind {
+        StmtKind::Assign {
+            targets,
+            value: Expr::Var(y),
+        } if targets[..] == [v] && f.vars[*y].ty == f.vars[v].ty => Some(*y),
+        _ => None,
+    }
 }
 
 /// The items of a `pld.DistributedTensor[...]` type expression without a
