@@ -26,7 +26,8 @@ use super::graph::{Graph, List, NodeId, NodeSet, Span, Sym, Value};
 use super::print::{dtype_name, mem_space_name, to_text_with_lines};
 use super::{read, ReadError};
 use crate::ir::{
-    EntityRef, Expr, Function, MemBase, MemRef, Program, StmtId, StmtKind, Type, VarId,
+    EntityRef, Expr, Function, MemBase, MemRef, Program, SecondaryMap, StmtId, StmtKind, Type,
+    VarId,
 };
 use crate::passes::rewrite::storage::memref_owner;
 use crate::print::{print_expr, print_type};
@@ -76,7 +77,7 @@ pub fn write_program(p: &Program, origin: &Origin) -> W<Vec<u8>> {
 
 /// The graph of `p` (see the module docs).
 pub fn rebuild(p: &Program, origin: &Origin) -> W<Graph> {
-    let mut g = origin.graph.clone();
+    let mut g = origin.graph.clone_with_room();
     let k = Keys::new(&mut g);
     let mut b = Builder {
         g,
@@ -171,7 +172,7 @@ struct Builder<'a> {
     templates: Vec<(String, Type, Option<Value>)>,
     /// The type of the first document variable of each name (see
     /// [`first_var_types`]), made when first needed.
-    first_var_types: Option<FxHashMap<String, Option<Value>>>,
+    first_var_types: Option<FxHashMap<Sym, Option<Value>>>,
     k: Keys,
 }
 
@@ -202,7 +203,7 @@ struct FnState {
     /// Base `Ptr` variables of string-named roots, by name.
     named_bases: FxHashMap<String, NodeId>,
     /// The document's statement node of each snapshot statement.
-    origin_stmt: FxHashMap<StmtId, NodeId>,
+    origin_stmt: SecondaryMap<StmtId, Option<NodeId>>,
 }
 
 impl Builder<'_> {
@@ -221,13 +222,10 @@ impl Builder<'_> {
         self.add_kind(kind, fields)
     }
 
-    /// A new node. Its arrays and maps are copies: a value placed in a new
-    /// node never shares them with another place (see `msgpack::write`).
-    fn add_kind(&mut self, kind: Sym, fields: Vec<(Sym, Value)>) -> NodeId {
-        let mut fields: Vec<(Sym, Value)> = fields
-            .into_iter()
-            .map(|(k, v)| (k, self.g.copy(v)))
-            .collect();
+    /// A new node. Its arrays and maps may be shared with other nodes
+    /// (the writer tells occurrences apart by the node holding them, see
+    /// `msgpack::write`); no value is placed twice in one node's fields.
+    fn add_kind(&mut self, kind: Sym, mut fields: Vec<(Sym, Value)>) -> NodeId {
         self.g.add(kind, &mut fields)
     }
 
@@ -245,20 +243,11 @@ impl Builder<'_> {
         self.add_kind(node.kind, fields)
     }
 
-    /// A copy of map `m` with entry `key` set (every array and map in it
-    /// copied).
+    /// A copy of map `m` with entry `key` set (the other entries shared
+    /// with `m`, which the copy replaces).
     fn set_entry(&mut self, m: &Value, key: &str, v: Value) -> Value {
         let sym = self.g.syms.intern(key);
-        let mut entries = self.g.entries(m).map(<[_]>::to_vec).unwrap_or_default();
-        match entries.iter_mut().find(|(k, _)| *k == sym) {
-            Some(slot) => slot.1 = v,
-            None => entries.push((sym, v)),
-        }
-        let mut entries: Vec<(Sym, Value)> = entries
-            .into_iter()
-            .map(|(k, x)| (k, self.g.copy(x)))
-            .collect();
-        self.g.new_map(&mut entries)
+        self.g.with_entry(m, sym, v)
     }
 
     /// Node `n` with every replaced node under it replaced (new nodes only
@@ -400,7 +389,7 @@ impl Builder<'_> {
         }
         // The document variable of a name (see `by_name`).
         let by_name = |name: &str| -> Option<Option<NodeId>> { by_name.get(&sym(name)).copied() };
-        let mut origin_stmt = FxHashMap::default();
+        let mut origin_stmt = SecondaryMap::new();
         // Variables a statement defines, matched by position with the
         // statement's node (names repeat across loops).
         let mut by_def: FxHashMap<VarId, NodeId> = FxHashMap::default();
@@ -416,7 +405,7 @@ impl Builder<'_> {
         for (_, s) in snap.walk() {
             let line = snap.pos_of(s).line as usize;
             if let Some(Some(n)) = self.origin.lines.get(line) {
-                origin_stmt.insert(s, *n);
+                origin_stmt[s] = Some(*n);
                 let pairs: Vec<(Vec<VarId>, Vec<NodeId>)> = match &snap.stmts[s].kind {
                     StmtKind::For(l) if og.kind(*n) == "ForStmt" => vec![
                         (l.iter_args.clone(), nodes_of(*n, "iter_args")),
@@ -678,12 +667,6 @@ impl Builder<'_> {
             (Type::Other(x), Type::Other(y)) => without_memref(x) == without_memref(y),
             _ => false,
         };
-        // A template: the document's type of this variable, or of any
-        // variable of the function with the same type but for the MemRef.
-        let template = match (snap, origin) {
-            (Some(s), Some(o)) if same_shape(s, ty) => Some(*o),
-            _ => self.template_for(f, ty),
-        };
         match ty {
             Type::Ptr => Ok({
                 let tk = self.str_value("Ptr");
@@ -710,6 +693,13 @@ impl Builder<'_> {
                 let m = match &other {
                     Some(m) => m.as_ref(),
                     None => ty.memref(),
+                };
+                // A template: the document's type of this variable, or of
+                // any variable of the function with the same type but for
+                // the MemRef.
+                let template = match (snap, origin) {
+                    (Some(s), Some(o)) if same_shape(s, ty) => Some(*o),
+                    _ => self.template_for(f, ty),
                 };
                 let Some(template) = template else {
                     return Err(WriteError(format!(
@@ -816,7 +806,10 @@ impl Builder<'_> {
             snap.vars
                 .iter()
                 .filter(|(_, d)| d.ty.as_ref().is_some_and(same))
-                .find_map(|(_, d)| first.get(&*d.name).copied())
+                .find_map(|(_, d)| {
+                    let name = origin.graph.syms.get(&d.name)?;
+                    first.get(&name).copied()
+                })
                 .flatten()
         });
         self.templates.push((f.name.to_string(), ty.clone(), found));
@@ -980,7 +973,7 @@ impl Builder<'_> {
         };
         let offsets = c.args.get(offsets_arg)?.as_elems()?;
         let og = &self.origin.graph;
-        let call = og.field(*st.origin_stmt.get(&s)?, "value")?.as_node()?;
+        let call = og.field(st.origin_stmt[s]?, "value")?.as_node()?;
         let tuple = og
             .items(og.field(call, "args")?)?
             .get(offsets_arg)?
@@ -1143,7 +1136,7 @@ impl Builder<'_> {
             }
             // `pl.func_attr(...)` prints the function's attrs, which the
             // Function node keeps.
-            if !st.origin_stmt.contains_key(&s)
+            if st.origin_stmt[s].is_none()
                 && f.stmts[s]
                     .call()
                     .is_some_and(|c| c.op_name() == "func_attr")
@@ -1195,7 +1188,7 @@ impl Builder<'_> {
 
     fn stmt(&mut self, f: &Function, snap: &Function, s: StmtId, st: &mut FnState) -> W<NodeId> {
         let kind = &f.stmts[s].kind;
-        let origin = st.origin_stmt.get(&s).copied();
+        let origin = st.origin_stmt[s];
         let unchanged = origin.is_some() && snap.stmts.get(s).is_some_and(|x| &x.kind == kind);
         let og = &self.origin.graph;
         match kind {
@@ -1569,19 +1562,23 @@ impl NodeMap {
 
 /// The type of the first `Var` or `IterArg` of each name in a depth-first
 /// walk of the document from its root (`None`: it has none).
-fn first_var_types(og: &Graph) -> FxHashMap<String, Option<Value>> {
+fn first_var_types(og: &Graph) -> FxHashMap<Sym, Option<Value>> {
     let mut out = FxHashMap::default();
     let mut stack = vec![og.root];
     let mut seen = NodeSet::new(og);
+    // Symbols absent from the document match no node.
+    let sym = |t: &str| og.syms.get(t).unwrap_or(Sym(u32::MAX));
+    let (var, iter_arg, name_hint, ty) =
+        (sym("Var"), sym("IterArg"), sym("name_hint"), sym("type"));
     while let Some(n) = stack.pop() {
         if !seen.insert(n) {
             continue;
         }
-        if matches!(og.kind(n), "Var" | "IterArg") {
-            if let Some(name) = og.field(n, "name_hint").and_then(|x| og.str_of(x)) {
-                if !out.contains_key(name) {
-                    out.insert(name.to_string(), og.field(n, "type").copied());
-                }
+        let kind = og.node(n).kind;
+        if kind == var || kind == iter_arg {
+            if let Some(name) = og.field_sym(n, name_hint).and_then(Value::as_sym) {
+                out.entry(name)
+                    .or_insert_with(|| og.field_sym(n, ty).copied());
             }
         }
         for (_, x) in og.fields(n) {
