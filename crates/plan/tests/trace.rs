@@ -342,7 +342,7 @@ fn a_budget_spent_before_the_repair_leaves_first_fits_height() {
     let Ok(p) = tilemem_plan::bench::load(std::path::Path::new(path), None) else {
         let _ = writeln!(
             std::io::stderr(),
-            "SKIPPED (no ../shared): a_budget_spent_before_the_repair_leaves_first_fits_height on pangu_2.6B: {path} not found"
+            "SKIPPED (no ../shared): a_budget_spent_before_the_repair_leaves_first_fits_height: pangu_2.6B: {path} not found"
         );
         return;
     };
