@@ -1,16 +1,18 @@
 //! `tilemem bench`: solve every problem file of a folder, or the generated
-//! instances of a family, and print one table; beside MiniMalloc's time per
-//! instance when the environment variable `MINIMALLOC` names its binary.
+//! instances of a family, and print one table; beside MiniMalloc's time
+//! per instance when the environment variable `MINIMALLOC` names its
+//! binary, and idealloc's height and time when `IDEALLOC` names its binary
+//! (see [`crate::peers`]).
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode, Stdio};
-use std::time::{Duration, Instant};
+use std::path::PathBuf;
+use std::process::ExitCode;
 
 use tilemem_plan::bench::{bench_problem, family_table, load, problem_files, table, Row};
-use tilemem_plan::gen::{family, FAMILIES};
+use tilemem_plan::gen::{family_with, FAMILIES, TRACE_BUFFERS};
 use tilemem_plan::{csv, Problem};
 
 use crate::output::{self, Outputs};
+use crate::peers::Peers;
 use crate::search::SearchFlags;
 
 /// Flags of `tilemem bench`. The shared search flags keep help texts
@@ -25,15 +27,24 @@ pub struct Args {
     #[arg(required_unless_present = "family")]
     pub dir: Option<PathBuf>,
     /// Generated family instead of a folder: challenging, guillotine,
-    /// staircase, random, sliced, settled or all (repeatable). Prints the
-    /// distribution per family; instances with a capacity are always
-    /// solved with --fit at it, those without (random) for the lowest
-    /// placement unless --slack gives them one.
+    /// staircase, random, sliced, settled, trace or all (repeatable).
+    /// Prints the distribution per family; instances with a capacity are
+    /// always solved with --fit at it, those without (random, trace) for
+    /// the lowest placement unless --slack gives them one. Peers run
+    /// beside tilemem on every instance they can read, killed at the time
+    /// limit: MiniMalloc (at the capacity) when the environment variable
+    /// MINIMALLOC names its binary, idealloc (-l 1 and -l 10) when IDEALLOC
+    /// does.
     #[arg(long, value_name = "NAME")]
     pub family: Vec<String>,
     /// Instances per family.
     #[arg(long, default_value_t = 100)]
     pub count: u64,
+    /// Buffers of each instance of the trace family (training steps:
+    /// weights, saved activations, gradients, optimizer buffers; at least
+    /// 1,000).
+    #[arg(long, value_name = "N", default_value_t = TRACE_BUFFERS)]
+    pub trace_buffers: usize,
     /// With --family: also print one row per instance.
     #[arg(long)]
     pub rows: bool,
@@ -61,17 +72,15 @@ pub fn run(args: Args) -> ExitCode {
         Ok(kb) => kb,
         Err(code) => return code,
     };
-    let minimalloc = std::env::var_os("MINIMALLOC").map(PathBuf::from);
     // Checked by `solver_and_budget` above.
     let limit = args
         .search
         .time_limit()
         .unwrap_or(tilemem_plan::LONGEST_TIME_LIMIT);
+    let peers = Peers::from_env(limit);
     let measure = |name: &str, p: &Problem, budget: &tilemem_plan::Budget| {
         let mut row = bench_problem(name, p, kind, budget);
-        if let (Some(bin), Some(cap)) = (&minimalloc, p.capacity) {
-            row.minimalloc = Some(run_minimalloc(bin, p, cap, limit));
-        }
+        peers.measure(&mut row, p);
         row
     };
     if !args.family.is_empty() {
@@ -104,7 +113,7 @@ pub fn run(args: Args) -> ExitCode {
         for name in names {
             let rows: Vec<Row> = (0..args.count)
                 .map(|seed| {
-                    let mut p = family(&name, seed).expect("known family");
+                    let mut p = family_with(&name, seed, args.trace_buffers).expect("known family");
                     if let (None, Some(pct)) = (p.capacity, args.slack) {
                         let lb = tilemem_plan::lower_bound(&p);
                         p.capacity = Some(lb + (lb as f64 * pct / 100.0).ceil() as u64);
@@ -165,55 +174,4 @@ pub fn run(args: Args) -> ExitCode {
         return output::finish(&text, ExitCode::from(crate::exit::INTERNAL));
     }
     output::finish(&text, ExitCode::SUCCESS)
-}
-
-/// Runs MiniMalloc on `p` at `capacity` (killed after `limit`): its wall
-/// time when it writes a solution, else why not.
-fn run_minimalloc(bin: &Path, p: &Problem, capacity: u64, limit: Duration) -> Result<f64, String> {
-    if p.buffers.iter().any(|b| b.align > 1) || !p.is_plain() {
-        return Err("n/a".into());
-    }
-    let dir = std::env::temp_dir().join(format!("tilemem-bench-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let input = dir.join("problem.csv");
-    let output = dir.join("solution.csv");
-    let _ = std::fs::remove_file(&output);
-    // MiniMalloc's columns: id, lower, upper, size.
-    let mut text = String::from("id,lower,upper,size\n");
-    for (i, b) in p.buffers.iter().enumerate() {
-        text.push_str(&format!("{i},{},{},{}\n", b.lower, b.upper, b.size));
-    }
-    std::fs::write(&input, text).map_err(|e| e.to_string())?;
-    let start = Instant::now();
-    let mut child = Command::new(bin)
-        .arg(format!("--capacity={capacity}"))
-        .arg(format!("--input={}", input.display()))
-        .arg(format!("--output={}", output.display()))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|e| format!("cannot run {}: {e}", bin.display()))?;
-    let status = loop {
-        if let Some(s) = child.try_wait().map_err(|e| e.to_string())? {
-            break s;
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err("timeout".into());
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    };
-    let time = start.elapsed().as_secs_f64();
-    let placed = status.success()
-        && std::fs::read_to_string(&output)
-            .ok()
-            .and_then(|t| csv::parse(&t, "minimalloc output").ok())
-            .is_some_and(|s| s.solution().is_ok());
-    let _ = std::fs::remove_dir_all(&dir);
-    if placed {
-        Ok(time)
-    } else {
-        Err("failed".into())
-    }
 }

@@ -20,6 +20,7 @@ mod map_file;
 mod map_model;
 mod opt;
 mod output;
+mod peers;
 mod plan;
 mod planned;
 mod problem_file;

@@ -1,9 +1,11 @@
-//! `tilemem validate`: check a placement independently of the solvers.
+//! `tilemem validate`: check a placement independently of the solvers,
+//! and report its height beside the best lower bound and its source.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use tilemem_plan::bound::best_bound;
 use tilemem_plan::{lower_bound, validate};
 
 use crate::output;
@@ -37,12 +39,21 @@ pub fn run(args: Args) -> ExitCode {
     let mut text = String::new();
     let code = match validate(&file.problem, &solution) {
         Ok(stats) => {
-            let lb = lower_bound(&file.problem);
+            // The best bound with the rule and instant it came from, as
+            // `tilemem solve` reports it, so the height can be judged.
+            let best = best_bound(&file.problem);
+            let co_live = lower_bound(&file.problem);
+            let source = if best.value > co_live {
+                format!("{best}; co-live {co_live}")
+            } else {
+                best.to_string()
+            };
             let _ = writeln!(
                 text,
-                "ok: {} buffers, height {}, lower bound {lb}",
+                "ok: {} buffers, height {}, lower bound {} ({source})",
                 file.problem.len(),
-                stats.height
+                stats.height,
+                best.value
             );
             if !file.problem.penalties.is_empty() {
                 let _ = writeln!(text, "penalty: {}", stats.penalty);

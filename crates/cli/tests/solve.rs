@@ -15,6 +15,17 @@ fn scratch(name: &str) -> std::path::PathBuf {
     d
 }
 
+/// `tilemem validate FILE`, which must accept it: its standard output.
+fn validated(file: &std::path::Path) -> String {
+    let o = Command::new(env!("CARGO_BIN_EXE_tilemem"))
+        .args(["validate", file.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert_eq!(o.status.code(), Some(0), "{stdout}");
+    stdout
+}
+
 #[test]
 fn writes_a_validated_placement_and_its_maps() {
     let d = scratch("map");
@@ -312,15 +323,9 @@ fn minimize_finds_the_smallest_height_and_writes_it() {
         "{}",
         String::from_utf8_lossy(&o.stderr)
     );
-    let v = Command::new(env!("CARGO_BIN_EXE_tilemem"))
-        .args(["validate", out.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert_eq!(v.status.code(), Some(0));
-    assert!(
-        String::from_utf8_lossy(&v.stdout).contains("height 9"),
-        "{}",
-        String::from_utf8_lossy(&v.stdout)
+    assert_eq!(
+        validated(&out),
+        "ok: 3 buffers, height 9, lower bound 9 (aligned stack at t=1, 3 buffers; co-live 7)\n"
     );
 
     let o = run(&["--solver", "first-fit"]);
@@ -373,5 +378,96 @@ fn an_unproven_early_end_says_why() {
         o.stderr.is_empty(),
         "{}",
         String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+/// `validate` reports the best lower bound with its rule and instant, as
+/// `solve` does: the aligned stack (9) where alignment lifts it above the
+/// co-live peak (7), else the co-live peak and where it is.
+#[test]
+fn validate_reports_the_best_bound_and_its_source() {
+    let d = scratch("validate-bound");
+    let aligned = d.join("aligned.csv");
+    std::fs::write(
+        &aligned,
+        "id,lower,upper,size,alignment,offset\na,0,2,2,4,0\nb,0,2,2,4,4\nc,1,3,3,1,8\n",
+    )
+    .unwrap();
+    let plain = d.join("plain.csv");
+    std::fs::write(
+        &plain,
+        "id,lower,upper,size,offset\na,0,2,64,0\nb,1,3,64,64\nc,2,4,64,0\n",
+    )
+    .unwrap();
+    assert_eq!(
+        validated(&aligned),
+        "ok: 3 buffers, height 11, lower bound 9 (aligned stack at t=1, 3 buffers; co-live 7)\n"
+    );
+    assert_eq!(
+        validated(&plain),
+        "ok: 3 buffers, height 128, lower bound 128 (co-live peak at t=1, 2 buffers)\n"
+    );
+}
+
+/// `--minimize` proves an optimum that every bound misses by refuting the
+/// height one grain below it, and says so: a 32 x 32 square cut into 60
+/// pieces (fits at 32, its bound) after three aligned buffers that need
+/// 33 (brute force in the plan crate's tests). The portfolio's first
+/// placement is 33, the target 32 is refuted by the search, and the
+/// placement written validates at 33.
+#[test]
+fn minimize_proves_the_optimum_by_a_refuted_target() {
+    use tilemem_plan::gen::{sliced, Pick};
+    use tilemem_plan::Buffer;
+    let mut p = sliced(11, 60, 0, Pick::Mixed, 32, 32, 1);
+    p.capacity = None;
+    for b in &mut p.buffers {
+        b.lower += 10;
+        b.upper += 10;
+    }
+    for (size, lower, upper, align) in [(15, 3, 7, 3), (15, 0, 5, 6), (9, 2, 3, 12)] {
+        p.push(Buffer::new(size, lower, upper).with_align(align));
+    }
+    let d = scratch("minimize-refuted");
+    let input = d.join("p.csv");
+    std::fs::write(&input, tilemem_plan::csv::write_problem(&p, None)).unwrap();
+    let out = d.join("out.csv");
+    let o = Command::new(env!("CARGO_BIN_EXE_tilemem"))
+        .args(["solve", input.to_str().unwrap(), "--minimize"])
+        .args([
+            "--solver",
+            "portfolio",
+            "--node-limit",
+            "4401",
+            "--time-limit",
+            "600",
+        ])
+        .args(["-o", out.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let without_time: Vec<&str> = stdout.lines().filter(|l| !l.starts_with("time:")).collect();
+    assert_eq!(
+        without_time,
+        [
+            "buffers:     63",
+            "capacity:    none",
+            "lower bound: 33 (refuted by search, 63 buffers; co-live 32)",
+            "first:       33 (first placement)",
+            "targets:     32 refuted",
+            "grain:       1",
+            "stopped:     the height is proven minimal",
+            "solver:      portfolio/exact",
+            "height:      33",
+            "gap:         0.000 %",
+            "minimum:     proven (no lower height exists)",
+            "optimal:     proven",
+        ],
+        "{stdout}"
+    );
+    assert_eq!(
+        validated(&out),
+        "ok: 63 buffers, height 33, lower bound 32 (co-live peak at t=10, 7 buffers)\n"
     );
 }

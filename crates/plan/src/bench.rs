@@ -24,6 +24,11 @@ pub struct Row {
     pub height: Option<u64>,
     /// Proven optimal (or, with `--fit`, proven to fit).
     pub proven: bool,
+    /// The time or work budget ended the solve before it finished: the
+    /// height is the best found by then, and a larger budget may lower it
+    /// (on large traces `auto` cut before its repair gives first-fit's
+    /// height).
+    pub cut_short: bool,
     /// Time of the solve.
     pub time: Duration,
     /// Height of plain first-fit on the same problem (the baseline).
@@ -32,10 +37,66 @@ pub struct Row {
     pub valid: bool,
     /// The solver (or portfolio member) that produced the placement.
     pub solver: &'static str,
-    /// The time of MiniMalloc on the same problem and capacity, when
-    /// measured: `Some(Ok(seconds))` when it placed it, `Some(Err(why))`
-    /// when it failed or timed out.
-    pub minimalloc: Option<Result<f64, String>>,
+    /// MiniMalloc on the same problem and capacity, when measured (it
+    /// reports no height: a run that placed it fits the capacity).
+    pub minimalloc: Option<PeerRun>,
+    /// idealloc with each of [`IDEALLOC_LIVES`] tries, when measured.
+    pub idealloc: Option<[PeerRun; 2]>,
+}
+
+/// The numbers of tries idealloc is run with (its `-l`).
+pub const IDEALLOC_LIVES: [u32; 2] = [1, 10];
+
+/// Under this time an instance meets the speed goal against MiniMalloc
+/// whatever the ratio.
+pub const GOAL_FAST: f64 = 0.05;
+
+/// At most this fraction of MiniMalloc's time meets the speed goal.
+pub const GOAL_RATIO: f64 = 0.2;
+
+/// A peer's run on one instance, as its own process.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PeerRun {
+    /// It ended with a result: its wall time, and the height it reported
+    /// (`None` for a peer that only says it fits the capacity).
+    Done {
+        /// Wall time of the process, in seconds.
+        seconds: f64,
+        /// Height of its placement, when it reports one.
+        height: Option<u64>,
+    },
+    /// Still running at the time limit (in seconds): killed.
+    Timeout(f64),
+    /// It ended without a result (or could not be started): why.
+    Failed(String),
+    /// The problem has what the peer cannot read (alignments, conflicts,
+    /// pinned offsets, no capacity for a fixed-capacity peer).
+    NotApplicable,
+}
+
+impl PeerRun {
+    /// Its time, a timeout counting as the limit; `None` when it failed
+    /// or did not apply.
+    pub fn seconds(&self) -> Option<f64> {
+        match self {
+            PeerRun::Done { seconds, .. } => Some(*seconds),
+            PeerRun::Timeout(limit) => Some(*limit),
+            _ => None,
+        }
+    }
+
+    /// The height it reported.
+    pub fn height(&self) -> Option<u64> {
+        match self {
+            PeerRun::Done { height, .. } => *height,
+            _ => None,
+        }
+    }
+
+    /// It ran (ended or timed out), so it counts in the distributions.
+    pub fn ran(&self) -> bool {
+        matches!(self, PeerRun::Done { .. } | PeerRun::Timeout(_))
+    }
 }
 
 /// Capacity given by a file name such as `A.1048576.csv`.
@@ -72,6 +133,7 @@ pub fn bench_problem(instance: &str, problem: &Problem, kind: SolverKind, budget
         .map(|o| o.height)
         .unwrap_or(0);
     let solver = out.as_ref().map_or("-", |o| o.solver);
+    let cut_short = out.as_ref().is_ok_and(|o| o.cut_short);
     let (height, proven, valid) = match &out {
         Ok(o) => match &o.solution {
             Some(s) => (
@@ -90,11 +152,13 @@ pub fn bench_problem(instance: &str, problem: &Problem, kind: SolverKind, budget
         lower_bound: lower_bound(problem),
         height,
         proven,
+        cut_short,
         time,
         first_fit: ff,
         valid,
         solver,
         minimalloc: None,
+        idealloc: None,
     }
 }
 
@@ -108,44 +172,73 @@ pub fn load(path: &Path, capacity: Option<u64>) -> Result<Problem, csv::CsvError
     Ok(p)
 }
 
-/// Renders the rows as one Markdown table.
+/// Height ÷ bound with five decimals (`-` without a height or bound).
+fn ratio_cell(height: Option<u64>, bound: u64) -> String {
+    match height {
+        Some(h) if bound > 0 => format!("{:.5}", h as f64 / bound as f64),
+        _ => "-".into(),
+    }
+}
+
+/// A peer's time: seconds, `timeout`, why it failed, or `-`.
+fn peer_time_cell(run: Option<&PeerRun>) -> String {
+    match run {
+        None | Some(PeerRun::NotApplicable) => "-".into(),
+        Some(PeerRun::Done { seconds, .. }) => format!("{seconds:.3}"),
+        Some(PeerRun::Timeout(_)) => "timeout".into(),
+        Some(PeerRun::Failed(why)) => why.clone(),
+    }
+}
+
+/// Renders the rows as one Markdown table. Heights are compared with the
+/// co-live lower bound, idealloc's LOAD.
 pub fn table(rows: &[Row]) -> String {
-    let mut s = String::from(
-        "| instance | buffers | capacity | lower bound | height | gap % | proven | time (s) | solver | MiniMalloc (s) | first-fit | first-fit / height | valid |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
-    );
+    let mut s = String::from("| instance | buffers | capacity | lower bound | height | height ÷ bound | proven | time (s) | solver | MiniMalloc (s) |");
+    for l in IDEALLOC_LIVES {
+        s.push_str(&format!(
+            " idealloc -l {l} height ÷ bound | idealloc -l {l} (s) |"
+        ));
+    }
+    s.push_str(" first-fit | first-fit / height | valid |\n");
+    s.push_str(&"|---".repeat(13 + 2 * IDEALLOC_LIVES.len()));
+    s.push_str("|\n");
     for r in rows {
         let cap = r.capacity.map_or("-".to_string(), |c| c.to_string());
-        let (h, gap, ratio) = match r.height {
-            Some(h) => (
+        let (h, ratio) = match r.height {
+            Some(h) if h > 0 => (
                 h.to_string(),
-                if r.lower_bound > 0 {
-                    format!(
-                        "{:.3}",
-                        (h as f64 - r.lower_bound as f64) * 100.0 / r.lower_bound as f64
-                    )
-                } else {
-                    "0".into()
-                },
-                if h > 0 {
-                    format!("{:.3}", r.first_fit as f64 / h as f64)
-                } else {
-                    "-".into()
-                },
+                format!("{:.3}", r.first_fit as f64 / h as f64),
             ),
-            None => ("none".into(), "-".into(), "-".into()),
+            Some(h) => (h.to_string(), "-".into()),
+            None => ("none".into(), "-".into()),
         };
         s.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {:.3} | {} | {} | {} | {} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} | {:.3} | {} | {} |",
             r.instance,
             r.buffers,
             cap,
             r.lower_bound,
             h,
-            gap,
-            if r.proven { "yes" } else { "no" },
+            ratio_cell(r.height, r.lower_bound),
+            match (r.proven, r.cut_short) {
+                (true, _) => "yes",
+                (false, true) => "no (budget spent)",
+                (false, false) => "no",
+            },
             r.time.as_secs_f64(),
             r.solver,
-            minimalloc_cell(&r.minimalloc),
+            peer_time_cell(r.minimalloc.as_ref()),
+        ));
+        for k in 0..IDEALLOC_LIVES.len() {
+            let run = r.idealloc.as_ref().map(|i| &i[k]);
+            s.push_str(&format!(
+                " {} | {} |",
+                ratio_cell(run.and_then(PeerRun::height), r.lower_bound),
+                peer_time_cell(run)
+            ));
+        }
+        s.push_str(&format!(
+            " {} | {} | {} |\n",
             r.first_fit,
             ratio,
             if r.valid { "ok" } else { "INVALID" }
@@ -154,41 +247,80 @@ pub fn table(rows: &[Row]) -> String {
     s
 }
 
-fn minimalloc_cell(m: &Option<Result<f64, String>>) -> String {
-    match m {
-        None => "-".into(),
-        Some(Ok(t)) => format!("{t:.3}"),
-        Some(Err(why)) => why.clone(),
+/// The value at quantile `q` (nearest rank) of sorted `v`.
+fn quantile(v: &[f64], q: f64) -> Option<f64> {
+    if v.is_empty() {
+        return None;
+    }
+    let rank = ((q * v.len() as f64).ceil() as usize).clamp(1, v.len());
+    Some(v[rank - 1])
+}
+
+/// `median / p90 / worst` (or `median / worst`) of `v` with `digits`
+/// decimals, `-` when empty.
+fn spread(mut v: Vec<f64>, with_p90: bool, digits: usize) -> String {
+    v.sort_by(f64::total_cmp);
+    let Some(med) = quantile(&v, 0.5) else {
+        return "-".into();
+    };
+    let worst = v[v.len() - 1];
+    if with_p90 {
+        let p90 = quantile(&v, 0.9).unwrap_or(worst);
+        format!("{med:.digits$} / {p90:.digits$} / {worst:.digits$}")
+    } else {
+        format!("{med:.digits$} / {worst:.digits$}")
     }
 }
 
-/// One line per family: the distribution of the solve times and of the
-/// gaps to the lower bound over its instances (median and worst), failures (no placement within the
-/// capacity, or invalid), the members that won, and MiniMalloc's figures
-/// on the same instances when measured.
+/// Whether a row meets the speed goal against MiniMalloc: placed, and
+/// under [`GOAL_FAST`] seconds or at most [`GOAL_RATIO`] of MiniMalloc's
+/// time (a timeout counting as the limit). `None` when MiniMalloc did not
+/// run.
+pub fn meets_goal(r: &Row) -> Option<bool> {
+    let mm = r.minimalloc.as_ref().filter(|m| m.ran())?.seconds()?;
+    let t = r.time.as_secs_f64();
+    Some(r.height.is_some() && r.valid && (t < GOAL_FAST || t <= GOAL_RATIO * mm))
+}
+
+/// One line per family: the distribution of tilemem's solve times and of
+/// its height ÷ the co-live bound over the instances placed, failures (no
+/// placement within the capacity, or invalid), the unproven solves the
+/// budget cut short (their height is the best found by then), the members
+/// that won; then
+/// the peers on the same instances when measured: MiniMalloc's times, its
+/// timeouts and failures, tilemem's time ÷ MiniMalloc's (a timeout
+/// counting as the limit) and how many instances meet the goal
+/// ([`meets_goal`]); idealloc's height ÷ bound and times per number of
+/// tries, its timeouts, and on how many instances tilemem's height is at
+/// or below every height idealloc reported. Columns of a peer not
+/// measured show `-`.
 pub fn family_table(families: &[(String, Vec<Row>)]) -> String {
     let mut s = String::from(
-        "| family | instances | buffers (median) | median (s) | worst (s) | worst instance | gap % median | gap % worst | failures | won by | MiniMalloc median (s) | MiniMalloc worst (s) | MiniMalloc failures | slower than MiniMalloc |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+        "| family | instances | buffers (median) | time (s) median / p90 / worst | worst instance | height ÷ bound median / worst | failures | budget spent | won by | MiniMalloc (s) median / worst | MiniMalloc timeouts / failures | time ÷ MiniMalloc median / p90 / worst | goal met |",
     );
+    for l in IDEALLOC_LIVES {
+        s.push_str(&format!(
+            " idealloc -l {l} height ÷ bound median / worst | idealloc -l {l} (s) median / worst |"
+        ));
+    }
+    s.push_str(" idealloc timeouts");
+    for l in IDEALLOC_LIVES {
+        s.push_str(&format!(" -l {l} /"));
+    }
+    s.pop();
+    s.push_str("| at or below idealloc |\n");
+    s.push_str(&"|---".repeat(15 + 2 * IDEALLOC_LIVES.len()));
+    s.push_str("|\n");
     for (name, rows) in families {
         if rows.is_empty() {
             continue;
         }
-        let mut times: Vec<f64> = rows.iter().map(|r| r.time.as_secs_f64()).collect();
-        times.sort_by(f64::total_cmp);
-        // Gap of the placement to the lower bound; an instance without one
-        // counts as infinitely far.
-        let mut gaps: Vec<f64> = rows
+        let times: Vec<f64> = rows.iter().map(|r| r.time.as_secs_f64()).collect();
+        let heights: Vec<f64> = rows
             .iter()
-            .map(|r| match r.height {
-                Some(h) if r.lower_bound > 0 => {
-                    100.0 * (h as f64 - r.lower_bound as f64) / r.lower_bound as f64
-                }
-                Some(_) => 0.0,
-                None => f64::INFINITY,
-            })
+            .filter(|r| r.lower_bound > 0)
+            .filter_map(|r| Some(r.height? as f64 / r.lower_bound as f64))
             .collect();
-        gaps.sort_by(f64::total_cmp);
         let mut sizes: Vec<usize> = rows.iter().map(|r| r.buffers).collect();
         sizes.sort_unstable();
         let worst = rows
@@ -208,49 +340,209 @@ pub fn family_table(families: &[(String, Vec<Row>)]) -> String {
         }
         won.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
         let won: Vec<String> = won.iter().map(|(n, c)| format!("{n} {c}")).collect();
-        let mm: Vec<&Result<f64, String>> =
-            rows.iter().filter_map(|r| r.minimalloc.as_ref()).collect();
-        let (mm_med, mm_worst, mm_fail, slower) = if mm.is_empty() {
-            ("-".into(), "-".into(), "-".into(), "-".into())
-        } else {
-            let mut t: Vec<f64> = mm.iter().filter_map(|m| m.as_ref().ok().copied()).collect();
-            t.sort_by(f64::total_cmp);
-            let fail = mm.len() - t.len();
-            let slower = rows
-                .iter()
-                .filter(|r| match &r.minimalloc {
-                    Some(Ok(m)) => r.height.is_none() || r.time.as_secs_f64() > *m,
-                    _ => false,
-                })
-                .count();
-            (
-                t.get(t.len() / 2).map_or("-".into(), |x| format!("{x:.3}")),
-                if fail > 0 {
-                    "timeout".into()
-                } else {
-                    t.last().map_or("-".into(), |x| format!("{x:.3}"))
-                },
-                fail.to_string(),
-                slower.to_string(),
-            )
-        };
         s.push_str(&format!(
-            "| {} | {} | {} | {:.3} | {:.3} | {} | {:.2} | {:.2} | {} | {} | {} | {} | {} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             name,
             rows.len(),
-            sizes[sizes.len() / 2],
-            times[times.len() / 2],
-            times[times.len() - 1],
+            sizes[(sizes.len() - 1) / 2],
+            spread(times, true, 3),
             worst,
-            gaps[gaps.len() / 2],
-            gaps[gaps.len() - 1],
+            spread(heights, false, 5),
             fails,
+            rows.iter().filter(|r| r.cut_short && !r.proven).count(),
             won.join(", "),
-            mm_med,
-            mm_worst,
-            mm_fail,
-            slower
+            minimalloc_cells(rows),
         ));
+        s.push_str(&idealloc_cells(rows));
+        s.push('\n');
     }
     s
+}
+
+/// The MiniMalloc cells of a family line (see [`family_table`]).
+fn minimalloc_cells(rows: &[Row]) -> String {
+    let runs: Vec<(&Row, &PeerRun)> = rows
+        .iter()
+        .filter_map(|r| {
+            Some((
+                r,
+                r.minimalloc
+                    .as_ref()
+                    .filter(|m| **m != PeerRun::NotApplicable)?,
+            ))
+        })
+        .collect();
+    if runs.is_empty() {
+        return "- | - | - | -".into();
+    }
+    let done: Vec<f64> = runs
+        .iter()
+        .filter_map(|(_, m)| match m {
+            PeerRun::Done { seconds, .. } => Some(*seconds),
+            _ => None,
+        })
+        .collect();
+    let timeouts = runs
+        .iter()
+        .filter(|(_, m)| matches!(m, PeerRun::Timeout(_)))
+        .count();
+    let failures = runs.len() - done.len() - timeouts;
+    let ratios: Vec<f64> = runs
+        .iter()
+        .filter_map(|(r, m)| Some(r.time.as_secs_f64() / m.seconds()?.max(1e-9)))
+        .collect();
+    let judged: Vec<bool> = rows.iter().filter_map(meets_goal).collect();
+    format!(
+        "{} | {timeouts} / {failures} | {} | {} / {}",
+        spread(done, false, 3),
+        spread(ratios, true, 3),
+        judged.iter().filter(|&&m| m).count(),
+        judged.len()
+    )
+}
+
+/// The idealloc cells of a family line (see [`family_table`]).
+fn idealloc_cells(rows: &[Row]) -> String {
+    let runs: Vec<(&Row, &[PeerRun; 2])> = rows
+        .iter()
+        .filter_map(|r| Some((r, r.idealloc.as_ref()?)))
+        .filter(|(_, i)| i.iter().any(|x| *x != PeerRun::NotApplicable))
+        .collect();
+    let mut s = String::new();
+    if runs.is_empty() {
+        s.push_str(&" - | - |".repeat(IDEALLOC_LIVES.len()));
+        s.push_str(" - | - |");
+        return s;
+    }
+    let mut timeouts = Vec::new();
+    for k in 0..IDEALLOC_LIVES.len() {
+        let heights: Vec<f64> = runs
+            .iter()
+            .filter(|(r, _)| r.lower_bound > 0)
+            .filter_map(|(r, i)| Some(i[k].height()? as f64 / r.lower_bound as f64))
+            .collect();
+        let times: Vec<f64> = runs
+            .iter()
+            .filter_map(|(_, i)| match &i[k] {
+                PeerRun::Done { seconds, .. } => Some(*seconds),
+                _ => None,
+            })
+            .collect();
+        timeouts.push(
+            runs.iter()
+                .filter(|(_, i)| matches!(i[k], PeerRun::Timeout(_)))
+                .count()
+                .to_string(),
+        );
+        s.push_str(&format!(
+            " {} | {} |",
+            spread(heights, false, 5),
+            spread(times, false, 3)
+        ));
+    }
+    // Instances where idealloc reported a height: tilemem at or below all.
+    let compared: Vec<bool> = runs
+        .iter()
+        .filter(|(_, i)| i.iter().any(|x| x.height().is_some()))
+        .map(|(r, i)| {
+            r.valid
+                && r.height
+                    .is_some_and(|h| i.iter().filter_map(PeerRun::height).all(|x| h <= x))
+        })
+        .collect();
+    s.push_str(&format!(
+        " {} | {} / {} |",
+        timeouts.join(" / "),
+        compared.iter().filter(|&&b| b).count(),
+        compared.len()
+    ));
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(name: &str, time: f64, height: Option<u64>, solver: &'static str) -> Row {
+        Row {
+            instance: name.into(),
+            buffers: 10,
+            capacity: None,
+            lower_bound: 100,
+            height,
+            proven: false,
+            cut_short: false,
+            time: Duration::from_secs_f64(time),
+            first_fit: 120,
+            valid: true,
+            solver,
+            minimalloc: None,
+            idealloc: None,
+        }
+    }
+
+    fn done(seconds: f64, height: Option<u64>) -> PeerRun {
+        PeerRun::Done { seconds, height }
+    }
+
+    /// The family line's distributions, counted by hand: nearest-rank
+    /// median and p90, timeouts counted as the limit in the time ratio,
+    /// the goal met under 50 ms or at 0.2x MiniMalloc's time (never
+    /// without a placement), and tilemem at or below idealloc only where
+    /// idealloc reported a height. A family without peers shows `-`.
+    #[test]
+    fn family_lines_count_the_peers() {
+        let mut a = row("x-0", 0.010, Some(100), "auto/exact");
+        a.minimalloc = Some(done(0.5, None));
+        a.idealloc = Some([done(0.2, Some(110)), done(1.0, Some(105))]);
+        let mut b = row("x-1", 0.200, Some(102), "auto/exact");
+        b.minimalloc = Some(PeerRun::Timeout(2.0));
+        b.idealloc = Some([done(0.3, Some(101)), PeerRun::Timeout(2.0)]);
+        let mut c = row("x-2", 0.300, None, "auto/greedy");
+        c.minimalloc = Some(done(1.0, None));
+        c.idealloc = Some([
+            PeerRun::Failed("failed".into()),
+            PeerRun::Failed("failed".into()),
+        ]);
+        assert_eq!(meets_goal(&a), Some(true));
+        assert_eq!(meets_goal(&b), Some(true));
+        assert_eq!(meets_goal(&c), Some(false));
+        let mut plain = row("y-0", 1.5, Some(103), "auto/repair");
+        plain.cut_short = true;
+        assert_eq!(meets_goal(&plain), None);
+        let t = family_table(&[("x".into(), vec![a, b, c]), ("y".into(), vec![plain])]);
+        let lines: Vec<&str> = t.lines().collect();
+        assert_eq!(lines.len(), 4, "{t}");
+        assert_eq!(
+            lines[2],
+            "| x | 3 | 10 | 0.200 / 0.300 / 0.300 | x-2 | 1.00000 / 1.02000 | 1 | 0 | auto/exact 2, auto/greedy 1 \
+             | 0.500 / 1.000 | 1 / 0 | 0.100 / 0.300 / 0.300 | 2 / 3 \
+             | 1.01000 / 1.10000 | 0.200 / 0.300 | 1.05000 / 1.05000 | 1.000 / 1.000 | 0 / 1 | 1 / 2 |"
+        );
+        assert_eq!(
+            lines[3],
+            "| y | 1 | 10 | 1.500 / 1.500 / 1.500 | y-0 | 1.03000 / 1.03000 | 0 | 1 | auto/repair 1 \
+             | - | - | - | - | - | - | - | - | - | - |"
+        );
+        assert_eq!(lines[0].matches('|').count(), lines[2].matches('|').count());
+        assert_eq!(lines[1].matches('|').count(), lines[2].matches('|').count());
+    }
+
+    /// A row's peers: a timeout and a failure say so, a peer that does not
+    /// apply (or was not measured) shows `-`.
+    #[test]
+    fn rows_show_each_peer() {
+        let mut a = row("p", 0.001, Some(100), "auto/greedy");
+        a.cut_short = true;
+        a.minimalloc = Some(PeerRun::NotApplicable);
+        a.idealloc = Some([done(0.25, Some(103)), PeerRun::Timeout(1.0)]);
+        let t = table(&[a]);
+        let lines: Vec<&str> = t.lines().collect();
+        assert_eq!(
+            lines[2],
+            "| p | 10 | - | 100 | 100 | 1.00000 | no (budget spent) | 0.001 | auto/greedy | - | 1.03000 | 0.250 | - | timeout | 120 | 1.200 | ok |"
+        );
+        assert_eq!(lines[0].matches('|').count(), lines[2].matches('|').count());
+        assert_eq!(lines[1].matches('|').count(), lines[2].matches('|').count());
+    }
 }

@@ -529,22 +529,36 @@ impl Trace {
 }
 
 /// The generated families `tilemem bench --family` measures.
-pub const FAMILIES: [&str; 6] = [
+pub const FAMILIES: [&str; 7] = [
     "challenging",
     "guillotine",
     "staircase",
     "random",
     "sliced",
     "settled",
+    "trace",
 ];
 
+/// Buffers of an instance of the `trace` family unless asked otherwise
+/// (see [`family_with`]).
+pub const TRACE_BUFFERS: usize = 10_000;
+
 /// Instance `seed` of a family (see [`FAMILIES`]), `None` for an unknown
-/// name. Every instance of the first three has a capacity at which a
-/// placement is known to exist, so a solver that does not fit it has
-/// failed; `random` instances have none (their optimum is unknown: the
-/// lowest placement is asked for, and its gap to the lower bound is the
-/// measure).
+/// name; `trace` instances have about [`TRACE_BUFFERS`] buffers.
 pub fn family(name: &str, seed: u64) -> Option<Problem> {
+    family_with(name, seed, TRACE_BUFFERS)
+}
+
+/// Instance `seed` of a family, `None` for an unknown name. Every
+/// instance of `challenging`, `guillotine`, `staircase`, `sliced` and
+/// `settled` has a capacity at which a placement is known to exist, so a
+/// solver that does not fit it has failed; `random` and `trace`
+/// instances have none (their optimum is unknown: the lowest placement
+/// is asked for, and its ratio to the lower bound is the measure).
+/// `trace` instances are [`training_step`]s of about `trace_buffers`
+/// buffers (at least 1,000): the shape of the ResNet-50 and PanGu
+/// traces, the peer idealloc's home ground.
+pub fn family_with(name: &str, seed: u64, trace_buffers: usize) -> Option<Problem> {
     match name {
         "challenging" => Some(challenging(seed)),
         "guillotine" => Some(guillotine(seed)),
@@ -552,6 +566,7 @@ pub fn family(name: &str, seed: u64) -> Option<Problem> {
         "random" => Some(random_intervals(seed)),
         "sliced" => Some(sliced_square(seed)),
         "settled" => Some(settled_strip(seed)),
+        "trace" => Some(training_step(seed, trace_buffers)),
         _ => None,
     }
 }
@@ -710,6 +725,14 @@ mod tests {
                         p.len()
                     );
                     assert_eq!(p.capacity, None);
+                    continue;
+                }
+                if name == "trace" {
+                    assert_eq!(Some(&p), family_with(name, seed, TRACE_BUFFERS).as_ref());
+                    assert!((8_000..=14_000).contains(&p.len()), "{seed}: {}", p.len());
+                    assert_eq!(p.capacity, None);
+                    let small = family_with(name, seed, 2_000).expect("known");
+                    assert_eq!(small, training_step(seed, 2_000));
                     continue;
                 }
                 let cap = p.capacity.expect("capacity");

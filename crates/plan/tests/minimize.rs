@@ -137,3 +137,83 @@ fn targets_below_the_first_height_lower_it() {
     }
     assert!(placed > 0);
 }
+
+/// A problem whose optimum is above every bound but the search's: a
+/// 32 x 32 square cut into 60 pieces with none dropped (it fits at 32,
+/// its bound), then, before it in time, three buffers whose alignments
+/// leave no placement below 33 (11 x 3, brute force) where the best bound
+/// says 30. The optimum is 33; the bounds say 32.
+fn square_after_an_aligned_trio(seed: u64) -> (Problem, u64) {
+    let mut p = sliced(seed, 60, 0, Pick::Mixed, 32, 32, 1);
+    assert_eq!(p.capacity.take(), Some(32));
+    for b in &mut p.buffers {
+        b.lower += 10;
+        b.upper += 10;
+    }
+    let mut trio = Problem::new();
+    for (size, lower, upper, align) in [(15, 3, 7, 3), (15, 0, 5, 6), (9, 2, 3, 12)] {
+        trio.push(Buffer::new(size, lower, upper).with_align(align));
+        p.push(Buffer::new(size, lower, upper).with_align(align));
+    }
+    let opt = brute_force(&trio);
+    assert_eq!(opt, 33);
+    assert_eq!(tilemem_plan::bound::best_bound(&trio).value, 30);
+    assert_eq!(tilemem_plan::bound::best_bound(&p).value, 32);
+    (p, opt)
+}
+
+/// Budgets from 3,000 to 16,000 units of work.
+fn budgets() -> impl Iterator<Item = u64> {
+    (0..26).map(|e| (3000.0 * 1.07f64.powi(e)) as u64)
+}
+
+/// The optimum proven only by refuting the height one grain below it: the
+/// portfolio's first placement is the optimum (33), its own search runs
+/// out before the proof, and the target 32 is refuted by the exact
+/// search. At every budget the result is valid, never below the optimum,
+/// and a refuted target is always below it.
+#[test]
+fn the_optimum_is_proven_by_refuting_one_grain_below() {
+    let (p, opt) = square_after_an_aligned_trio(11);
+    let mut refuted_at_the_optimum = 0;
+    for w in budgets() {
+        let m = minimize(&p, SolverKind::Portfolio, &work(w)).unwrap();
+        let h = check(&p, &m);
+        assert!(h >= opt && m.outcome.lower_bound <= opt, "{w}");
+        let steps: Vec<(u64, Verdict)> = m.steps.iter().map(|s| (s.target, s.verdict)).collect();
+        if m.first_height == opt && steps == [(opt - 1, Verdict::Refuted)] {
+            assert!(m.proven(), "{w}");
+            assert_eq!(m.bound.rule, tilemem_plan::bound::Rule::SearchRefuted);
+            assert_eq!(m.outcome.lower_bound, opt);
+            refuted_at_the_optimum += 1;
+        }
+    }
+    assert!(refuted_at_the_optimum > 0);
+}
+
+/// The first placement above the optimum (34 or 35 by MiniMalloc's
+/// search), a target between the optimum and it left undecided, and the
+/// target one grain below the optimum refuted: the floor rises to the
+/// optimum (33) with the height still above it, so the run says the
+/// minimum is not proven and gives the floor.
+#[test]
+fn a_refuted_target_raises_the_floor_to_the_optimum() {
+    let (p, opt) = square_after_an_aligned_trio(5);
+    let mut raised = 0;
+    for w in budgets() {
+        let m = minimize(&p, SolverKind::MiniMalloc, &work(w)).unwrap();
+        let h = check(&p, &m);
+        assert!(h >= opt && m.outcome.lower_bound <= opt, "{w}");
+        let refuted = m.steps.iter().any(|s| s.verdict == Verdict::Refuted);
+        if m.first_height > opt && refuted {
+            assert!(m
+                .steps
+                .iter()
+                .any(|s| s.target == opt - 1 && s.verdict == Verdict::Refuted));
+            assert_eq!(m.outcome.lower_bound, opt, "{w}");
+            assert_eq!(m.proven(), h == opt);
+            raised += 1;
+        }
+    }
+    assert!(raised > 0);
+}

@@ -1,5 +1,5 @@
-//! Why planned documents differ from PyPTO's: for each single-pass check of
-//! `tests/msgpack_conformance.rs` (init, reuse, alloc) that does not give
+//! Why planned documents differ from PyPTO's: for each check of
+//! `tests/msgpack_conformance.rs` (single passes and pipelines) that does not give
 //! PyPTO's bytes, whether the written document prints as PyPTO's text (a
 //! write-back difference: object sharing, spans, constant types) or not (a
 //! planning difference, with the first differing line), and a count of
@@ -12,7 +12,10 @@
 use tilemem_pto::msgpack;
 use tilemem_pto::passes::{run_pipeline, PassContext, PassId, PlannerMode, SeedRules};
 use tilemem_soc::Soc;
-use PassId::{AllocateMemoryAddr as Alloc, InitMemref as Init, MemoryReuse as Reuse};
+use PassId::{
+    AllocateMemoryAddr as Alloc, InitMemref as Init, MaterializeSemanticAliases as Msa,
+    MemoryReuse as Reuse,
+};
 fn main() {
     let root = std::env::args()
         .nth(1)
@@ -47,6 +50,12 @@ fn main() {
                         "32_after_InitMemRef",
                     ),
                     (
+                        "msa",
+                        "31_after_MaterializeTensorStrides",
+                        vec![Init, Msa],
+                        "33_after_MaterializeSemanticAliases",
+                    ),
+                    (
                         "reuse",
                         "33_after_MaterializeSemanticAliases",
                         vec![Reuse],
@@ -56,6 +65,18 @@ fn main() {
                         "alloc",
                         "34_after_MemoryReuse",
                         vec![Alloc],
+                        "35_after_AllocateMemoryAddr",
+                    ),
+                    (
+                        "reuse_alloc",
+                        "33_after_MaterializeSemanticAliases",
+                        vec![Reuse, Alloc],
+                        "35_after_AllocateMemoryAddr",
+                    ),
+                    (
+                        "full",
+                        "31_after_MaterializeTensorStrides",
+                        vec![Init, Msa, Reuse, Alloc],
                         "35_after_AllocateMemoryAddr",
                     ),
                 ]
@@ -68,9 +89,21 @@ fn main() {
                         "32_after_InitMemRef",
                     ),
                     (
+                        "msa",
+                        "31_after_MaterializeTensorStrides",
+                        vec![Init, Msa],
+                        "33_after_MaterializeSemanticAliases",
+                    ),
+                    (
                         "alloc",
                         "33_after_MaterializeSemanticAliases",
                         vec![Alloc],
+                        "34_after_AllocateMemoryAddr",
+                    ),
+                    (
+                        "full",
+                        "31_after_MaterializeTensorStrides",
+                        vec![Init, Msa, Alloc],
                         "34_after_AllocateMemoryAddr",
                     ),
                 ]

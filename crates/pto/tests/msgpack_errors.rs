@@ -163,3 +163,58 @@ fn deep_nesting_is_refused_not_a_stack_overflow() {
     assert!(e.message.contains("nested more than"), "{e}");
     assert_eq!(e.offset, msgpack::MAX_DEPTH);
 }
+
+/// A graph whose two `Var` nodes hold `shape` arrays with one `ConstInt`:
+/// one array shared by both (`shared`) or each its own copy.
+fn two_vars(shared: bool) -> msgpack::Graph {
+    use msgpack::graph::Value;
+    let mut g = msgpack::Graph::new("Program");
+    let (const_int, var, shape, value) = (
+        g.syms.intern("ConstInt"),
+        g.syms.intern("Var"),
+        g.syms.intern("shape"),
+        g.syms.intern("value"),
+    );
+    let c = g.add(const_int, &mut [(value, Value::Int(128))]);
+    let dims = g.new_array(&[Value::Node(c)]);
+    let a = g.add(var, &mut [(shape, dims)]);
+    let other = if shared { dims } else { g.copy(dims) };
+    let b = g.add(var, &mut [(shape, other)]);
+    let vars = g.new_array(&[Value::Node(a), Value::Node(b)]);
+    let kind = g.node(g.root).kind;
+    let functions = g.syms.intern("functions");
+    g.root = g.add(kind, &mut [(functions, vars)]);
+    g
+}
+
+#[test]
+fn nodes_may_share_an_array_but_one_node_may_not_hold_it_twice() {
+    // Shared between two nodes: the same document as with copies, the
+    // constant defined once (in the first variable) and referenced after.
+    let shared = msgpack::write(&two_vars(true)).unwrap();
+    assert_eq!(shared, msgpack::write(&two_vars(false)).unwrap());
+    let g = msgpack::read(&shared).unwrap();
+    let vars = g.items(g.field(g.root, "functions").unwrap()).unwrap();
+    let dim = |v: &msgpack::graph::Value| {
+        let shape = g.field(v.as_node().unwrap(), "shape").unwrap();
+        g.items(shape).unwrap()[0].as_node().unwrap()
+    };
+    assert_eq!(dim(&vars[0]), dim(&vars[1]), "one constant object");
+
+    // One node holding one array twice: the writer cannot tell the two
+    // places apart, which is an error, never a document with the constant
+    // defined twice or not at all.
+    use msgpack::graph::Value;
+    let mut g = msgpack::Graph::new("Program");
+    let (const_int, add) = (g.syms.intern("ConstInt"), g.syms.intern("Add"));
+    let (left, right, value) = (
+        g.syms.intern("left"),
+        g.syms.intern("right"),
+        g.syms.intern("value"),
+    );
+    let c = g.add(const_int, &mut [(value, Value::Int(1))]);
+    let both = g.new_array(&[Value::Node(c)]);
+    g.root = g.add(add, &mut [(left, both), (right, both)]);
+    let e = msgpack::write(&g).unwrap_err();
+    assert!(e.0.contains("defined twice"), "{e}");
+}

@@ -175,6 +175,32 @@ pub struct Function {
     /// them; the MessagePack writer, whose documents type every variable,
     /// writes them.
     pub untyped_memrefs: FxHashMap<VarId, super::types::MemRef>,
+    /// How the passes shared MemRef and type objects where the text cannot
+    /// show it (see [`ObjectSharing`]).
+    pub sharing: ObjectSharing,
+}
+
+/// Object sharing the passes decided that printing never shows: PyPTO's
+/// MessagePack documents share objects by pointer, so the writer needs it
+/// to write what PyPTO's passes build. A program read from text has none.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ObjectSharing {
+    /// Variables whose MemRef is an object made for them alone: MemoryReuse
+    /// records the members it gives a MemRef of their own (rebased views,
+    /// members of another size: a plain-integer offset), and
+    /// AllocateMemoryAddr, whose addresses make every offset print alike,
+    /// the other plain-integer ones a variable does not hold from another
+    /// (InitMemRef's windows). PyPTO's address pass replaces each MemRef
+    /// object by one new object, so these stay apart from equal MemRefs of
+    /// other variables (see `passes::rewrite::storage::memref_owner`).
+    pub own_memrefs: rustc_hash::FxHashSet<VarId>,
+    /// Bare aliases `x = y` of an `if` result (directly or through other
+    /// bare aliases) whose MemRef MemoryReuse moved: PyPTO's alias
+    /// normalization carries the result's pending state along bare aliases
+    /// and, once the yield fix-up settled it, a bare SSA rename follows its
+    /// source's complete type (seed 000, step 6): `x`'s type is `y`'s type
+    /// object.
+    pub whole_type_aliases: rustc_hash::FxHashSet<VarId>,
 }
 
 impl Function {
@@ -194,6 +220,7 @@ impl Function {
             positions: Vec::new(),
             pos: Pos::default(),
             untyped_memrefs: FxHashMap::default(),
+            sharing: ObjectSharing::default(),
         }
     }
 

@@ -124,7 +124,8 @@ pub use dtype::{DTypeName, PYPTO_DTYPES};
 pub use entity::{EntityRef, PrimaryMap, SecondaryMap};
 pub use expr::{BinOp, Call, Expr, Kwarg, Quote, UnaryOp};
 pub use func::{
-    Alloc, Block, Function, FunctionKind, Param, ParamDir, Program, Trivia, VarData, VarDef, VarId,
+    Alloc, Block, Function, FunctionKind, ObjectSharing, Param, ParamDir, Program, Trivia, VarData,
+    VarDef, VarId,
 };
 pub use stmt::{ForStmt, IfStmt, LoopKind, Pos, Stmt, StmtId, StmtKind, WithStmt};
 pub use targets::Targets;

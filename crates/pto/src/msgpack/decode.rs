@@ -9,7 +9,9 @@
 //!
 //! Speed: items and entries collect on two stacks and move into the
 //! graph's arenas once their array or map is complete (one copy, no
-//! allocation per value); strings are interned straight from the input;
+//! allocation per value); strings are interned straight from the input,
+//! the ones met again found in a small cache first; the field path an
+//! error names is followed only when reading again after an error;
 //! PyPTO numbers its nodes densely from 0, so ids index a vector (a hash
 //! map takes the ids past the input's length, which no valid document
 //! has).
@@ -59,6 +61,14 @@ pub fn looks_like_msgpack(bytes: &[u8]) -> bool {
 
 /// Reads a whole document.
 pub fn read(bytes: &[u8]) -> Result<Graph, DecodeError> {
+    // The path an error names is followed only when there is an error: the
+    // read is repeated with it (reading is deterministic, so it stops at
+    // the same byte for the same reason).
+    read_tracking(bytes, false).map_err(|e| read_tracking(bytes, true).err().unwrap_or(e))
+}
+
+/// Reads a whole document, following the path being read when `track`.
+fn read_tracking(bytes: &[u8], track: bool) -> Result<Graph, DecodeError> {
     let mut g = Graph::empty();
     g.reserve_for(bytes.len());
     let keys = Keys::new(&mut g);
@@ -70,6 +80,8 @@ pub fn read(bytes: &[u8]) -> Result<Graph, DecodeError> {
         sparse: FxHashMap::default(),
         defined: Vec::new(),
         path: Vec::new(),
+        track,
+        strings: StrCache::new(),
         depth: 0,
         items: Vec::new(),
         entries: Vec::new(),
@@ -147,6 +159,56 @@ impl Keys {
     }
 }
 
+/// The strings met last, by their first and last bytes: most strings of a
+/// document are field names and kinds met again and again, and a hit costs
+/// no hashing of the table and no comparison with the stored text for
+/// strings of at most 16 bytes (their key is the whole string).
+struct StrCache {
+    slots: Vec<(StrKey, Sym)>,
+}
+
+/// Length, first 8 and last 8 bytes (zero-padded) of a string.
+type StrKey = (u64, u64, u64);
+
+impl StrCache {
+    const SLOTS: usize = 4096;
+
+    fn new() -> StrCache {
+        // A length no string has: an empty slot never hits.
+        StrCache {
+            slots: vec![((u64::MAX, 0, 0), Sym(0)); Self::SLOTS],
+        }
+    }
+
+    /// The key of `b` and its slot.
+    #[inline]
+    fn key(b: &[u8]) -> (StrKey, usize) {
+        /// The first 8 bytes of `x`, zero-padded, read without a loop or
+        /// a call (overlapping loads of the same bytes agree).
+        #[inline]
+        fn word(x: &[u8]) -> u64 {
+            let n = x.len();
+            let u32_at =
+                |i: usize| u64::from(u32::from_le_bytes([x[i], x[i + 1], x[i + 2], x[i + 3]]));
+            match n {
+                8.. => u64::from_le_bytes([x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7]]),
+                4..=7 => u32_at(0) | u32_at(n - 4) << (8 * (n - 4)),
+                1..=3 => {
+                    u64::from(x[0])
+                        | u64::from(x[n / 2]) << (8 * (n / 2))
+                        | u64::from(x[n - 1]) << (8 * (n - 1))
+                }
+                0 => 0,
+            }
+        }
+        let n = b.len();
+        let head = word(b);
+        let tail = if n > 8 { word(&b[n.max(16) - 8..]) } else { 0 };
+        let mixed = (head ^ tail.rotate_left(23) ^ n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        ((n as u64, head, tail), (mixed >> 52) as usize % Self::SLOTS)
+    }
+}
+
 /// One step of the path shown in errors.
 enum Step {
     Field(Sym),
@@ -166,6 +228,9 @@ struct Reader<'a> {
     /// Whether each node's definition has been read.
     defined: Vec<bool>,
     path: Vec<Step>,
+    /// Whether `path` is kept (see [`read`]).
+    track: bool,
+    strings: StrCache,
     depth: usize,
     /// Items of the arrays being read.
     items: Vec<Value>,
@@ -283,8 +348,17 @@ impl Reader<'_> {
         };
         let buf = self.buf;
         self.pos = end;
-        match self.g.syms.intern_bytes(&buf[end - n..end]) {
-            Some(s) => Ok(s),
+        let b = &buf[end - n..end];
+        let (key, slot) = StrCache::key(b);
+        let hit = self.strings.slots[slot];
+        if hit.0 == key && (n <= 16 || self.g.syms.str(hit.1).as_bytes() == b) {
+            return Ok(hit.1);
+        }
+        match self.g.syms.intern_bytes(b) {
+            Some(s) => {
+                self.strings.slots[slot] = (key, s);
+                Ok(s)
+            }
             None => Err(self.error(at, "string is not valid UTF-8".into())),
         }
     }
@@ -337,10 +411,14 @@ impl Reader<'_> {
                 }
                 let start = self.items.len();
                 for i in 0..n {
-                    self.path.push(Step::Index(i));
+                    if self.track {
+                        self.path.push(Step::Index(i));
+                    }
                     let v = self.value()?;
                     self.items.push(v);
-                    self.path.pop();
+                    if self.track {
+                        self.path.pop();
+                    }
                 }
                 let list = self.g.push_items(&self.items[start..]);
                 self.items.truncate(start);
@@ -408,6 +486,11 @@ impl Reader<'_> {
                     key_at,
                     format!("key '{}' twice in one map", self.g.syms.str(key)),
                 ));
+            }
+            if !self.track {
+                let v = self.value()?;
+                self.entries.push((key, v));
+                continue;
             }
             // The function a `{"key": GlobalVar, "value": Function}` entry
             // holds is named by its key, which comes first.
@@ -541,5 +624,43 @@ impl Reader<'_> {
             fields: Entries::EMPTY,
             offset: u32::MAX,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::StrCache;
+
+    #[test]
+    fn a_short_strings_cache_key_is_the_whole_string() {
+        // Every string of up to 16 bytes over a small alphabet, and the
+        // strings that differ from one of them in one byte: equal keys
+        // exactly for equal strings.
+        let mut strings: Vec<Vec<u8>> = vec![Vec::new()];
+        for n in 1..=16usize {
+            for seed in 0..40u32 {
+                let s: Vec<u8> = (0..n)
+                    .map(|i| b'a' + ((seed as usize * 7 + i * i * 3 + n) % 5) as u8)
+                    .collect();
+                for at in 0..n {
+                    let mut t = s.clone();
+                    t[at] = b'z';
+                    strings.push(t);
+                }
+                strings.push(s);
+            }
+        }
+        strings.push(vec![0; 3]);
+        strings.push(vec![0; 4]);
+        strings.sort();
+        strings.dedup();
+        let keys: Vec<_> = strings.iter().map(|s| StrCache::key(s).0).collect();
+        let mut sorted = keys.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), strings.len(), "two strings share a key");
+        for (s, k) in strings.iter().zip(&keys) {
+            assert_eq!(k.0, s.len() as u64);
+        }
     }
 }

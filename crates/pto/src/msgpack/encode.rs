@@ -155,16 +155,19 @@ fn map_rank(via: &str, is_type: bool, key: &str) -> u8 {
 
 /// Writes `g` as PyPTO's serializer would.
 ///
-/// Assumes each array or map of the graph is held by one place only (as
-/// the reader builds it and `Graph`'s copying helpers keep it): a node's
-/// definition is written where the first walk met it, found again by the
-/// address of the value that holds it. A graph that breaks this (a node
-/// that would be defined twice) is an error, never a wrong document.
+/// A node's definition is written where the first walk met it, found
+/// again by the node whose fields hold that occurrence and the address of
+/// the value: so nodes may share arrays and maps (a rebuilt node keeps its
+/// original's shape array), but one node's fields must not reach the same
+/// array or map twice (as the reader builds graphs and `Graph::copy`
+/// keeps them). A graph that breaks this (a node that would be defined
+/// twice) is an error, never a wrong document.
 pub fn write(g: &Graph) -> Result<Vec<u8>, EncodeError> {
     let mut n = Numbering {
         g,
         ids: vec![u32::MAX; g.nodes.len()],
-        def_site: vec![0; g.nodes.len()],
+        def_site: vec![(u32::MAX, 0); g.nodes.len()],
+        holder: g.root,
         next: 0,
         type_kind: g.syms.get("type_kind"),
         orders: FxHashMap::default(),
@@ -179,6 +182,7 @@ pub fn write(g: &Graph) -> Result<Vec<u8>, EncodeError> {
         out: Vec::with_capacity(g.nodes.len() * 100),
         sorted: SortedKeys::new(g),
         written: vec![false; g.nodes.len()],
+        holder: g.root,
         keys: FixedKeys::new(),
     };
     w.node(g.root)?;
@@ -209,8 +213,11 @@ struct Numbering<'a> {
     g: &'a Graph,
     /// Id per node (`u32::MAX`: not met yet).
     ids: Vec<u32>,
-    /// Address of the [`Value::Node`] occurrence that defines each node.
-    def_site: Vec<usize>,
+    /// The occurrence that defines each node: the node whose fields hold
+    /// it and the address of its [`Value::Node`].
+    def_site: Vec<(u32, usize)>,
+    /// The node whose fields are being walked.
+    holder: NodeId,
     next: u32,
     type_kind: Option<Sym>,
     /// The last visiting order computed for each [`OrderOf`].
@@ -232,7 +239,9 @@ impl Numbering<'_> {
         let g = self.g;
         let node = g.node(n);
         let fields = g.entries_of(node.fields);
+        let outer = std::mem::replace(&mut self.holder, n);
         self.visit(OrderOf::Node(node.kind), fields)?;
+        self.holder = outer;
         self.depth -= 1;
         Ok(())
     }
@@ -296,7 +305,7 @@ impl Numbering<'_> {
             Value::Node(n) if self.ids[n.index()] == u32::MAX => {
                 self.ids[n.index()] = self.next;
                 self.next += 1;
-                self.def_site[n.index()] = v as *const Value as usize;
+                self.def_site[n.index()] = (self.holder.0, v as *const Value as usize);
                 self.node(*n)?;
             }
             Value::Array(items) => {
@@ -422,6 +431,8 @@ struct Writer<'a> {
     sorted: SortedKeys,
     /// Whether each node's definition was written.
     written: Vec<bool>,
+    /// The node whose fields are being written.
+    holder: NodeId,
     keys: FixedKeys,
 }
 
@@ -429,7 +440,7 @@ impl Writer<'_> {
     fn node(&mut self, n: NodeId) -> Result<(), EncodeError> {
         if std::mem::replace(&mut self.written[n.index()], true) {
             return Err(EncodeError(format!(
-                "node {} ({}) would be defined twice: a value of the graph is held by two places",
+                "node {} ({}) would be defined twice: one node's fields reach an array or map of the graph twice",
                 n.index(),
                 self.g.kind(n)
             )));
@@ -438,7 +449,9 @@ impl Writer<'_> {
         let node = *g.node(n);
         // {"fields": {...}, "id": N, "type": KIND}
         self.out.extend_from_slice(&self.keys.node_head);
+        let outer = std::mem::replace(&mut self.holder, n);
         self.entries(g.entries_of(node.fields))?;
+        self.holder = outer;
         self.out.extend_from_slice(&self.keys.id);
         self.uint(u64::from(self.n.ids[n.index()]));
         self.out.extend_from_slice(&self.keys.ty);
@@ -503,7 +516,7 @@ impl Writer<'_> {
                 self.entries(g.entries_of(*entries))?;
             }
             Value::Node(n) => {
-                if self.n.def_site[n.index()] == v as *const Value as usize {
+                if self.n.def_site[n.index()] == (self.holder.0, v as *const Value as usize) {
                     self.node(*n)?;
                 } else {
                     self.out.extend_from_slice(&self.keys.reference);

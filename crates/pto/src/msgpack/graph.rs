@@ -290,6 +290,26 @@ impl Graph {
         }
     }
 
+    /// A copy of the graph with room to double without moving its arenas
+    /// (a plain clone has none: the first node added would copy every
+    /// arena again).
+    pub(super) fn clone_with_room(&self) -> Graph {
+        fn roomy<T: Clone>(v: &[T]) -> Vec<T> {
+            let mut out = Vec::with_capacity(2 * v.len() + 16);
+            out.extend_from_slice(v);
+            out
+        }
+        Graph {
+            nodes: roomy(&self.nodes),
+            items: roomy(&self.items),
+            entries: roomy(&self.entries),
+            bytes: self.bytes.clone(),
+            spans: roomy(&self.spans),
+            syms: self.syms.clone(),
+            root: self.root,
+        }
+    }
+
     /// Makes room for about `n` bytes of document.
     pub(super) fn reserve_for(&mut self, n: usize) {
         // Measured on PyPTO's documents: a node per 90 bytes, an entry
@@ -430,10 +450,11 @@ impl Graph {
     }
 
     /// `v` with its arrays and maps copied (nodes are shared, not
-    /// copied): a value placed somewhere new while its original stays must
-    /// not share the original's arrays and maps (see `msgpack::write`).
-    /// Arrays and maps that hold no node are shared: the writer only cares
-    /// where a node is held.
+    /// copied): one node's fields must not reach the same array or map
+    /// twice (see `msgpack::write`), so a value placed twice in one node
+    /// is a copy the second time. Values in different nodes may share
+    /// their arrays and maps. Arrays and maps that hold no node are shared:
+    /// the writer only cares where a node is held.
     pub fn copy(&mut self, v: Value) -> Value {
         if !self.holds_node(&v) {
             return v;
@@ -468,39 +489,44 @@ impl Graph {
     }
 
     /// `map` with entry `key` set to `v` (added when absent), as a new map
-    /// (the other entries copied).
+    /// (the other entries shared with `map`: the result replaces `map`, it
+    /// is not placed beside it in one node).
     pub fn with_entry(&mut self, map: &Value, key: Sym, v: Value) -> Value {
-        let old = self.entries(map).map(<[_]>::to_vec).unwrap_or_default();
-        let mut e: Vec<(Sym, Value)> = old
-            .into_iter()
-            .filter(|(k, _)| *k != key)
-            .map(|(k, x)| (k, self.copy(x)))
-            .collect();
+        let old = self.entries(map).unwrap_or_default();
+        let mut e: Vec<(Sym, Value)> = Vec::with_capacity(old.len() + 1);
+        e.extend(old.iter().filter(|(k, _)| *k != key));
         e.push((key, v));
         self.new_map(&mut e)
     }
 
-    /// `map` without entry `key`, as a new map (the other entries copied).
+    /// `map` without entry `key`, as a new map (the other entries shared,
+    /// as in [`Graph::with_entry`]).
     pub fn without_entry(&mut self, map: &Value, key: Sym) -> Value {
-        let old = self.entries(map).map(<[_]>::to_vec).unwrap_or_default();
-        let e: Vec<(Sym, Value)> = old
-            .into_iter()
-            .filter(|(k, _)| *k != key)
-            .map(|(k, x)| (k, self.copy(x)))
-            .collect();
-        Value::Map(self.push_entries(&e))
+        let start = self.entries.len();
+        if let Value::Map(e) = *map {
+            for i in e.start..e.start + e.len {
+                let entry = self.entries[i as usize];
+                if entry.0 != key {
+                    self.entries.push(entry);
+                }
+            }
+        }
+        Value::Map(Entries {
+            start: arena_index(start),
+            len: arena_index(self.entries.len() - start),
+        })
     }
 
-    /// A copy of node `n` with some fields set (added when absent; the
-    /// other fields copied).
+    /// A new node: `n` with some fields set (added when absent; the other
+    /// fields shared with `n`).
     pub fn with_fields(&mut self, n: NodeId, repl: &[(Sym, Value)]) -> NodeId {
         let node = *self.node(n);
-        let old = self.entries_of(node.fields).to_vec();
-        let mut fields: Vec<(Sym, Value)> = old
-            .into_iter()
-            .filter(|(k, _)| !repl.iter().any(|(r, _)| r == k))
-            .map(|(k, x)| (k, self.copy(x)))
-            .collect();
+        let old = self.entries_of(node.fields);
+        let mut fields: Vec<(Sym, Value)> = Vec::with_capacity(old.len() + repl.len());
+        fields.extend(
+            old.iter()
+                .filter(|(k, _)| !repl.iter().any(|(r, _)| r == k)),
+        );
         fields.extend_from_slice(repl);
         self.add(node.kind, &mut fields)
     }

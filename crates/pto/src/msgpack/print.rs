@@ -44,7 +44,9 @@ pub fn to_text(g: &Graph) -> R<String> {
 pub fn to_text_with_lines(g: &Graph) -> R<(String, Vec<Option<NodeId>>)> {
     let mut p = Printer {
         g,
-        out: String::new(),
+        // About 33 bytes of text per node in PyPTO's documents: room for
+        // the whole text, so it is not copied as it grows.
+        out: String::with_capacity(g.nodes.len() * 40),
         allocs: FxHashSet::default(),
         lines: vec![None],
         scanned: 0,
@@ -302,8 +304,9 @@ impl Printer<'_> {
         }
         let mut callees = BTreeSet::new();
         walked.clear();
-        let kinds = [g_sym(self.g, "Call"), g_sym(self.g, "Submit")];
-        self.callees(&Value::Node(f), kinds, &mut callees, walked);
+        let g = self.g;
+        let keys = ["Call", "Submit", "op", "is_global_var", "name"].map(|k| g_sym(g, k));
+        self.callees(&Value::Node(f), &keys, &mut callees, walked);
         for c in callees {
             self.visit_fn(&c, by_name, seen, walked, order)?;
         }
@@ -311,37 +314,38 @@ impl Printer<'_> {
         Ok(())
     }
 
-    /// Names of the global functions called under `v`; `calls`: the
-    /// symbols of `Call` and `Submit`.
-    fn callees(&self, v: &Value, calls: [Sym; 2], out: &mut BTreeSet<String>, seen: &mut NodeSet) {
+    /// Names of the global functions called under `v`; `keys`: the
+    /// symbols of `Call`, `Submit`, `op`, `is_global_var` and `name`.
+    fn callees(&self, v: &Value, keys: &[Sym; 5], out: &mut BTreeSet<String>, seen: &mut NodeSet) {
         let g = self.g;
+        let [call, submit, op_key, is_global_var, name] = *keys;
         match v {
             Value::Node(n) => {
                 if !seen.insert(*n) {
                     return;
                 }
                 let node = g.node(*n);
-                if calls.contains(&node.kind) {
-                    if let Some(op) = g.field(*n, "op") {
-                        if matches!(g.entry(op, "is_global_var"), Some(Value::Bool(true))) {
-                            if let Some(s) = g.entry(op, "name").and_then(|v| g.str_of(v)) {
+                if node.kind == call || node.kind == submit {
+                    if let Some(op) = g.field_sym(*n, op_key) {
+                        if matches!(g.entry_sym(op, is_global_var), Some(Value::Bool(true))) {
+                            if let Some(s) = g.entry_sym(op, name).and_then(|v| g.str_of(v)) {
                                 out.insert(s.to_string());
                             }
                         }
                     }
                 }
                 for (_, f) in g.entries_of(node.fields) {
-                    self.callees(f, calls, out, seen);
+                    self.callees(f, keys, out, seen);
                 }
             }
             Value::Array(items) => g
                 .items_of(*items)
                 .iter()
-                .for_each(|x| self.callees(x, calls, out, seen)),
+                .for_each(|x| self.callees(x, keys, out, seen)),
             Value::Map(entries) => g
                 .entries_of(*entries)
                 .iter()
-                .for_each(|(_, x)| self.callees(x, calls, out, seen)),
+                .for_each(|(_, x)| self.callees(x, keys, out, seen)),
             _ => {}
         }
     }
@@ -477,35 +481,51 @@ impl Printer<'_> {
 
     fn find_allocs(&mut self, body: NodeId) {
         let g = self.g;
+        let [seq, assign, call_kind, stmts, value, op_key, name, var] = [
+            "SeqStmts",
+            "AssignStmt",
+            "Call",
+            "stmts",
+            "value",
+            "op",
+            "name",
+            "var",
+        ]
+        .map(|k| g_sym(g, k));
+        let bodies = ["body", "then_body", "else_body"].map(|k| g_sym(g, k));
+        // Whether each op name met is an allocation (one table lookup per
+        // op, not per statement).
+        let mut alloc_ops: FxHashMap<Sym, bool> = FxHashMap::default();
         let mut stack = vec![body];
         while let Some(n) = stack.pop() {
-            match g.kind(n) {
-                "SeqStmts" => {
-                    if let Some(Value::Array(s)) = g.field(n, "stmts") {
-                        stack.extend(g.items_of(*s).iter().filter_map(Value::as_node));
-                    }
+            let kind = g.node(n).kind;
+            if kind == seq {
+                if let Some(Value::Array(s)) = g.field_sym(n, stmts) {
+                    stack.extend(g.items_of(*s).iter().filter_map(Value::as_node));
                 }
-                "AssignStmt" => {
-                    let call = g.field(n, "value").and_then(Value::as_node);
-                    let is_alloc = call.is_some_and(|c| {
-                        g.kind(c) == "Call"
-                            && g.field(c, "op")
-                                .and_then(|op| g.entry(op, "name"))
-                                .and_then(|s| g.str_of(s))
-                                .is_some_and(|op| {
-                                    crate::ops::has_class(op, crate::ops::OpClass::Alloc)
+            } else if kind == assign {
+                let call = g.field_sym(n, value).and_then(Value::as_node);
+                let is_alloc = call.is_some_and(|c| {
+                    g.node(c).kind == call_kind
+                        && g.field_sym(c, op_key)
+                            .and_then(|op| g.entry_sym(op, name))
+                            .and_then(Value::as_sym)
+                            .is_some_and(|op| {
+                                *alloc_ops.entry(op).or_insert_with(|| {
+                                    crate::ops::has_class(
+                                        g.syms.str(op),
+                                        crate::ops::OpClass::Alloc,
+                                    )
                                 })
-                    });
-                    if let (true, Some(v)) = (is_alloc, g.field(n, "var").and_then(Value::as_node))
-                    {
-                        self.allocs.insert(v);
-                    }
+                            })
+                });
+                if let (true, Some(v)) = (is_alloc, g.field_sym(n, var).and_then(Value::as_node)) {
+                    self.allocs.insert(v);
                 }
-                _ => {
-                    for key in ["body", "then_body", "else_body"] {
-                        if let Some(Value::Node(b)) = g.field(n, key) {
-                            stack.push(*b);
-                        }
+            } else {
+                for key in bodies {
+                    if let Some(Value::Node(b)) = g.field_sym(n, key) {
+                        stack.push(*b);
                     }
                 }
             }

@@ -26,8 +26,10 @@ use super::graph::{Graph, List, NodeId, NodeSet, Span, Sym, Value};
 use super::print::{dtype_name, mem_space_name, to_text_with_lines};
 use super::{read, ReadError};
 use crate::ir::{
-    EntityRef, Expr, Function, MemBase, MemRef, Program, StmtId, StmtKind, Type, VarId,
+    EntityRef, Expr, Function, MemBase, MemRef, Program, SecondaryMap, StmtId, StmtKind, Type,
+    VarId,
 };
+use crate::passes::rewrite::storage::memref_owner;
 use crate::print::{print_expr, print_type};
 
 /// A program read from a document, with what writing it back needs: the
@@ -75,7 +77,7 @@ pub fn write_program(p: &Program, origin: &Origin) -> W<Vec<u8>> {
 
 /// The graph of `p` (see the module docs).
 pub fn rebuild(p: &Program, origin: &Origin) -> W<Graph> {
-    let mut g = origin.graph.clone();
+    let mut g = origin.graph.clone_with_room();
     let k = Keys::new(&mut g);
     let mut b = Builder {
         g,
@@ -170,7 +172,7 @@ struct Builder<'a> {
     templates: Vec<(String, Type, Option<Value>)>,
     /// The type of the first document variable of each name (see
     /// [`first_var_types`]), made when first needed.
-    first_var_types: Option<FxHashMap<String, Option<Value>>>,
+    first_var_types: Option<FxHashMap<Sym, Option<Value>>>,
     k: Keys,
 }
 
@@ -192,10 +194,16 @@ struct FnState {
     split_objects: rustc_hash::FxHashSet<NodeId>,
     /// The first MemRef built of each text.
     built_by_text: FxHashMap<String, Value>,
+    /// MemRefs made for one variable (see [`memref_owner`]), by owner and
+    /// text.
+    own: FxHashMap<(VarId, String), Value>,
+    /// The document's MemRef object (offset node) of each variable that
+    /// has a document node with one, by variable index.
+    doc_objects: Vec<Option<NodeId>>,
     /// Base `Ptr` variables of string-named roots, by name.
     named_bases: FxHashMap<String, NodeId>,
     /// The document's statement node of each snapshot statement.
-    origin_stmt: FxHashMap<StmtId, NodeId>,
+    origin_stmt: SecondaryMap<StmtId, Option<NodeId>>,
 }
 
 impl Builder<'_> {
@@ -214,13 +222,10 @@ impl Builder<'_> {
         self.add_kind(kind, fields)
     }
 
-    /// A new node. Its arrays and maps are copies: a value placed in a new
-    /// node never shares them with another place (see `msgpack::write`).
-    fn add_kind(&mut self, kind: Sym, fields: Vec<(Sym, Value)>) -> NodeId {
-        let mut fields: Vec<(Sym, Value)> = fields
-            .into_iter()
-            .map(|(k, v)| (k, self.g.copy(v)))
-            .collect();
+    /// A new node. Its arrays and maps may be shared with other nodes
+    /// (the writer tells occurrences apart by the node holding them, see
+    /// `msgpack::write`); no value is placed twice in one node's fields.
+    fn add_kind(&mut self, kind: Sym, mut fields: Vec<(Sym, Value)>) -> NodeId {
         self.g.add(kind, &mut fields)
     }
 
@@ -238,20 +243,11 @@ impl Builder<'_> {
         self.add_kind(node.kind, fields)
     }
 
-    /// A copy of map `m` with entry `key` set (every array and map in it
-    /// copied).
+    /// A copy of map `m` with entry `key` set (the other entries shared
+    /// with `m`, which the copy replaces).
     fn set_entry(&mut self, m: &Value, key: &str, v: Value) -> Value {
         let sym = self.g.syms.intern(key);
-        let mut entries = self.g.entries(m).map(<[_]>::to_vec).unwrap_or_default();
-        match entries.iter_mut().find(|(k, _)| *k == sym) {
-            Some(slot) => slot.1 = v,
-            None => entries.push((sym, v)),
-        }
-        let mut entries: Vec<(Sym, Value)> = entries
-            .into_iter()
-            .map(|(k, x)| (k, self.g.copy(x)))
-            .collect();
-        self.g.new_map(&mut entries)
+        self.g.with_entry(m, sym, v)
     }
 
     /// Node `n` with every replaced node under it replaced (new nodes only
@@ -393,7 +389,7 @@ impl Builder<'_> {
         }
         // The document variable of a name (see `by_name`).
         let by_name = |name: &str| -> Option<Option<NodeId>> { by_name.get(&sym(name)).copied() };
-        let mut origin_stmt = FxHashMap::default();
+        let mut origin_stmt = SecondaryMap::new();
         // Variables a statement defines, matched by position with the
         // statement's node (names repeat across loops).
         let mut by_def: FxHashMap<VarId, NodeId> = FxHashMap::default();
@@ -409,7 +405,7 @@ impl Builder<'_> {
         for (_, s) in snap.walk() {
             let line = snap.pos_of(s).line as usize;
             if let Some(Some(n)) = self.origin.lines.get(line) {
-                origin_stmt.insert(s, *n);
+                origin_stmt[s] = Some(*n);
                 let pairs: Vec<(Vec<VarId>, Vec<NodeId>)> = match &snap.stmts[s].kind {
                     StmtKind::For(l) if og.kind(*n) == "ForStmt" => vec![
                         (l.iter_args.clone(), nodes_of(*n, "iter_args")),
@@ -436,6 +432,8 @@ impl Builder<'_> {
             memrefs: FxHashMap::default(),
             built: FxHashMap::default(),
             built_by_text: FxHashMap::default(),
+            own: FxHashMap::default(),
+            doc_objects: vec![None; f.vars.len()],
             split_objects: Default::default(),
             named_bases,
             origin_stmt,
@@ -494,6 +492,11 @@ impl Builder<'_> {
                 .copied()
                 .filter(|_| same_var)
                 .or_else(|| by_name(d.name.as_str()).flatten());
+            st.doc_objects[v.index()] = origin
+                .and_then(|o| og.field(o, "type"))
+                .and_then(|t| og.entry(t, "memref"))
+                .and_then(|m| og.entry(m, "byte_offset"))
+                .and_then(Value::as_node);
             let snap_same = snap
                 .vars
                 .get(v)
@@ -605,7 +608,12 @@ impl Builder<'_> {
             .and_then(|s| s.ty.clone());
         let origin_ty = o.and_then(|o| og.field(o, "type")).copied();
         let t = match (&d.ty, carried_memref(f, v), &origin_ty) {
-            (Some(ty), _, _) => self.build_type(f, ty, snap_ty.as_ref(), origin_ty.as_ref(), st)?,
+            (Some(ty), _, _) => match self.alias_source_type(f, v, st) {
+                Some(t) => t,
+                None => {
+                    self.build_type(f, ty, snap_ty.as_ref(), origin_ty.as_ref(), Some(v), st)?
+                }
+            },
             (None, Some(m), Some(ot)) => {
                 // The init value's own MemRef object: found by text among
                 // the kept ones, or the one built for the init variable.
@@ -626,6 +634,17 @@ impl Builder<'_> {
         Ok(())
     }
 
+    /// The type of a bare alias `v = y` that follows its source's whole
+    /// type (see [`crate::ir::ObjectSharing::whole_type_aliases`]): `y`'s
+    /// written type value itself, shape nodes and MemRef object included.
+    /// `None` for any other variable, or while `y` has no type written yet.
+    fn alias_source_type(&mut self, f: &Function, v: VarId, st: &FnState) -> Option<Value> {
+        let y = pending_alias_source(f, v)?;
+        let src = st.vars.get(y.index()).copied().flatten()?;
+        let t = self.g.field_sym(src, self.k.ty).copied()?;
+        Some(self.remap_value(&t))
+    }
+
     /// The document value of type `ty`: the document's own (`origin`) where
     /// the model's equals what was read (`snap`), changed parts new.
     fn build_type(
@@ -634,6 +653,7 @@ impl Builder<'_> {
         ty: &Type,
         snap: Option<&Type>,
         origin: Option<&Value>,
+        var: Option<VarId>,
         st: &mut FnState,
     ) -> W<Value> {
         if let (Some(s), Some(o)) = (snap, origin) {
@@ -646,12 +666,6 @@ impl Builder<'_> {
             (Type::Tensor(x, _), Type::Tensor(y, _)) => x == y,
             (Type::Other(x), Type::Other(y)) => without_memref(x) == without_memref(y),
             _ => false,
-        };
-        // A template: the document's type of this variable, or of any
-        // variable of the function with the same type but for the MemRef.
-        let template = match (snap, origin) {
-            (Some(s), Some(o)) if same_shape(s, ty) => Some(*o),
-            _ => self.template_for(f, ty),
         };
         match ty {
             Type::Ptr => Ok({
@@ -680,6 +694,13 @@ impl Builder<'_> {
                     Some(m) => m.as_ref(),
                     None => ty.memref(),
                 };
+                // A template: the document's type of this variable, or of
+                // any variable of the function with the same type but for
+                // the MemRef.
+                let template = match (snap, origin) {
+                    (Some(s), Some(o)) if same_shape(s, ty) => Some(*o),
+                    _ => self.template_for(f, ty),
+                };
                 let Some(template) = template else {
                     return Err(WriteError(format!(
                         "no type in the document to build `{}` from",
@@ -692,7 +713,7 @@ impl Builder<'_> {
                     .and_then(|mv| self.origin.graph.entry(mv, "byte_offset"))
                     .and_then(Value::as_node);
                 let memref = match m {
-                    Some(m) => self.memref(f, m, was, st)?,
+                    Some(m) => self.memref(f, m, was, var, st)?,
                     None => Value::Nil,
                 };
                 t = match memref {
@@ -734,7 +755,7 @@ impl Builder<'_> {
         if let Some(v) = st.built_by_text.get(&text).copied() {
             return Ok(self.remap_value(&v));
         }
-        self.memref(f, m, was, st)
+        self.memref(f, m, was, None, st)
     }
 
     /// Whether document MemRef `old` reads as model MemRef `m`.
@@ -785,7 +806,10 @@ impl Builder<'_> {
             snap.vars
                 .iter()
                 .filter(|(_, d)| d.ty.as_ref().is_some_and(same))
-                .find_map(|(_, d)| first.get(&*d.name).copied())
+                .find_map(|(_, d)| {
+                    let name = origin.graph.syms.get(&d.name)?;
+                    first.get(&name).copied()
+                })
                 .flatten()
         });
         self.templates.push((f.name.to_string(), ty.clone(), found));
@@ -818,23 +842,43 @@ impl Builder<'_> {
         )
     }
 
-    /// The document value of MemRef `m`: one object per distinct MemRef of
-    /// the function.
+    /// The document value of MemRef `m` (of variable `var`, when building
+    /// a variable's type): one object per distinct MemRef of the function,
+    /// but one per variable for the MemRefs MemoryReuse makes for a single
+    /// variable (see [`memref_owner`]).
     fn memref(
         &mut self,
         f: &Function,
         m: &MemRef,
         was: Option<NodeId>,
+        var: Option<VarId>,
         st: &mut FnState,
     ) -> W<Value> {
         let text = print_memref(f, m);
         if let Some(v) = st.memrefs.get(&text) {
             return Ok(self.remap_value(&v.clone()));
         }
-        // A MemRef whose offset is a plain index constant is one MemoryReuse
-        // made for a view: PyPTO makes one such object per variable, equal
-        // ones included.
-        let per_variable = matches!(m.offset(), Some(Expr::Int(_)));
+        // A MemRef whose offset is a plain index constant (or that a pass
+        // recorded as made for one variable) is one MemoryReuse made for a
+        // single moved member, or InitMemRef for a window view: PyPTO makes
+        // one such object per variable, equal ones included, held also by
+        // the variables that take their MemRef from it (`memref_owner`).
+        let own = &f.sharing.own_memrefs;
+        let per_variable = matches!(m.offset(), Some(Expr::Int(_)))
+            || var.is_some_and(|v| {
+                !own.is_empty() && own.contains(&memref_owner(f, v, |_, _| false))
+            });
+        let owner = var.filter(|_| per_variable).map(|v| {
+            // The document's objects, where both variables have one.
+            let apart = |x: VarId, y: VarId| {
+                let doc = |v: VarId| st.doc_objects.get(v.index()).copied().flatten();
+                matches!((doc(x), doc(y)), (Some(a), Some(b)) if a != b)
+            };
+            memref_owner(f, v, apart)
+        });
+        if let Some(v) = owner.and_then(|o| st.own.get(&(o, text.clone()))) {
+            return Ok(self.remap_value(&v.clone()));
+        }
         let key = (was.filter(|w| st.split_objects.contains(w)), text);
         if let Some(v) = st.built.get(&key).filter(|_| !per_variable) {
             return Ok(self.remap_value(&v.clone()));
@@ -873,7 +917,10 @@ impl Builder<'_> {
                 self.const_int(n, code)
             }
             Some(Expr::Int(n)) => self.const_int(n, 0x15),
-            Some(other) => self.fresh_expr(f, &other, st)?,
+            Some(other) => match self.window_offset_args(f, var, st) {
+                Some(args) => self.window_offset(f, &other, &args, st)?,
+                None => self.fresh_expr(f, &other, st)?,
+            },
             None => self.const_int(0, 0x14),
         };
         let base_str = self.str_value(&base_name);
@@ -892,9 +939,119 @@ impl Builder<'_> {
             ));
         }
         let v = self.type_map(&entries);
+        if let Some(o) = owner {
+            st.own.insert((o, text.clone()), v);
+        }
         st.built_by_text.entry(text).or_insert(v);
         st.built.insert(key, v);
         Ok(v)
+    }
+
+    /// The offset arguments of the window view (`tensor.slice`) that
+    /// defines `var`, each with its node in the written document, when the
+    /// statement is the document's.
+    fn window_offset_args(
+        &mut self,
+        f: &Function,
+        var: Option<VarId>,
+        st: &FnState,
+    ) -> Option<Vec<(Expr, NodeId)>> {
+        let crate::ir::VarDef::Stmt(s) = f.vars[var?].def else {
+            return None;
+        };
+        let StmtKind::Assign {
+            value: Expr::Call(c),
+            ..
+        } = &f.stmts[s].kind
+        else {
+            return None;
+        };
+        let crate::ops::ViewRule::Window { offsets_arg } =
+            crate::ops::lookup_or_default(c.op_name()).view
+        else {
+            return None;
+        };
+        let offsets = c.args.get(offsets_arg)?.as_elems()?;
+        let og = &self.origin.graph;
+        let call = og.field(st.origin_stmt[s]?, "value")?.as_node()?;
+        let tuple = og
+            .items(og.field(call, "args")?)?
+            .get(offsets_arg)?
+            .as_node()?;
+        let nodes: Vec<NodeId> = og
+            .items(og.field(tuple, "elements")?)?
+            .iter()
+            .map(Value::as_node)
+            .collect::<Option<_>>()?;
+        if nodes.len() != offsets.len() {
+            return None;
+        }
+        let nodes: Vec<NodeId> = nodes.into_iter().map(|n| self.remap(n)).collect();
+        Some(offsets.iter().cloned().zip(nodes).collect())
+    }
+
+    /// The byte offset of a window view as InitMemRef builds it from the
+    /// view's offset arguments: `(off_0 * stride_0 + ... ) * elem_bytes`,
+    /// a term per offset in dimension order (constant zero offsets with a
+    /// constant stride left out, constant terms folded, a stride of 1 left
+    /// out). PyPTO's terms hold the call's own offset argument objects
+    /// (their spans included), so each term's offset is the node of the
+    /// next argument equal to it; strides, folded constants and the
+    /// element size are new.
+    fn window_offset(
+        &mut self,
+        f: &Function,
+        e: &Expr,
+        args: &[(Expr, NodeId)],
+        st: &mut FnState,
+    ) -> W<NodeId> {
+        use crate::ir::BinOp;
+        let Expr::Binary(BinOp::Mul, sum, bytes) = e else {
+            return self.fresh_expr(f, e, st);
+        };
+        let mut terms = Vec::new();
+        let mut x = &**sum;
+        while let Expr::Binary(BinOp::Add, a, b) = x {
+            terms.push(&**b);
+            x = a;
+        }
+        terms.push(x);
+        terms.reverse();
+        let mut next = 0;
+        let mut acc: Option<NodeId> = None;
+        for t in terms {
+            let (lead, stride) = match t {
+                Expr::Binary(BinOp::Mul, l, r) => (&**l, Some(&**r)),
+                _ => (t, None),
+            };
+            // A folded constant term is new.
+            let folded = stride.is_none() && matches!(t, Expr::Int(_) | Expr::Const(..));
+            let arg = (!folded)
+                .then(|| args[next..].iter().position(|(a, _)| a == lead))
+                .flatten();
+            let lead_node = match arg {
+                Some(i) => {
+                    let n = args[next + i].1;
+                    next += i + 1;
+                    n
+                }
+                None => self.fresh_expr(f, lead, st)?,
+            };
+            let term = match stride {
+                Some(r) => {
+                    let r = self.fresh_expr(f, r, st)?;
+                    self.index_binary("Mul", lead_node, r)
+                }
+                None => lead_node,
+            };
+            acc = Some(match acc {
+                None => term,
+                Some(a) => self.index_binary("Add", a, term),
+            });
+        }
+        let sum = acc.ok_or_else(|| WriteError("an empty window offset".into()))?;
+        let bytes = self.fresh_expr(f, bytes, st)?;
+        Ok(self.index_binary("Mul", sum, bytes))
     }
 
     /// A new index expression (a computed MemRef offset): PyPTO builds
@@ -924,20 +1081,7 @@ impl Builder<'_> {
                 };
                 let l = self.fresh_expr(f, a, st)?;
                 let r = self.fresh_expr(f, b, st)?;
-                let span = self.unknown_span();
-                let tk = self.str_value("ScalarType");
-                let ty = self.type_map(&[("dtype", Value::Int(0x15)), ("type_kind", tk)]);
-                let left = self.g.syms.intern("left");
-                let right = self.g.syms.intern("right");
-                self.add(
-                    kind,
-                    vec![
-                        (self.k.span, span),
-                        (self.k.ty, ty),
-                        (left, Value::Node(l)),
-                        (right, Value::Node(r)),
-                    ],
-                )
+                self.index_binary(kind, l, r)
             }
             _ => {
                 return Err(WriteError(format!(
@@ -946,6 +1090,24 @@ impl Builder<'_> {
                 )))
             }
         })
+    }
+
+    /// A new `INDEX` binary expression node without a span.
+    fn index_binary(&mut self, kind: &str, l: NodeId, r: NodeId) -> NodeId {
+        let span = self.unknown_span();
+        let tk = self.str_value("ScalarType");
+        let ty = self.type_map(&[("dtype", Value::Int(0x15)), ("type_kind", tk)]);
+        let left = self.g.syms.intern("left");
+        let right = self.g.syms.intern("right");
+        self.add(
+            kind,
+            vec![
+                (self.k.span, span),
+                (self.k.ty, ty),
+                (left, Value::Node(l)),
+                (right, Value::Node(r)),
+            ],
+        )
     }
 
     /// The SeqStmts of `stmts`: `origin`'s node when nothing in it changed.
@@ -974,7 +1136,7 @@ impl Builder<'_> {
             }
             // `pl.func_attr(...)` prints the function's attrs, which the
             // Function node keeps.
-            if !st.origin_stmt.contains_key(&s)
+            if st.origin_stmt[s].is_none()
                 && f.stmts[s]
                     .call()
                     .is_some_and(|c| c.op_name() == "func_attr")
@@ -1026,7 +1188,7 @@ impl Builder<'_> {
 
     fn stmt(&mut self, f: &Function, snap: &Function, s: StmtId, st: &mut FnState) -> W<NodeId> {
         let kind = &f.stmts[s].kind;
-        let origin = st.origin_stmt.get(&s).copied();
+        let origin = st.origin_stmt[s];
         let unchanged = origin.is_some() && snap.stmts.get(s).is_some_and(|x| &x.kind == kind);
         let og = &self.origin.graph;
         match kind {
@@ -1203,7 +1365,7 @@ impl Builder<'_> {
         st: &mut FnState,
     ) -> W<NodeId> {
         let span = self.unknown_span();
-        let t = self.build_type(f, &ty, None, None, st)?;
+        let t = self.build_type(f, &ty, None, None, None, st)?;
         let op_name = self.str_value(op);
         let opv = self.type_map(&[("is_global_var", Value::Bool(false)), ("name", op_name)]);
         let (args, kwargs) = (self.g.new_array(&args), self.g.new_array(&kwargs));
@@ -1287,6 +1449,25 @@ fn carried_memref(f: &Function, v: VarId) -> Option<MemRef> {
         }
     }
     None
+}
+
+/// The source `y` of a bare alias `v = y` that follows its source's whole
+/// type (see [`crate::ir::ObjectSharing::whole_type_aliases`]), while the
+/// two types are equal.
+fn pending_alias_source(f: &Function, v: VarId) -> Option<VarId> {
+    if !f.sharing.whole_type_aliases.contains(&v) {
+        return None;
+    }
+    let crate::ir::VarDef::Stmt(s) = f.vars[v].def else {
+        return None;
+    };
+    match &f.stmts[s].kind {
+        StmtKind::Assign {
+            targets,
+            value: Expr::Var(y),
+        } if targets[..] == [v] && f.vars[*y].ty == f.vars[v].ty => Some(*y),
+        _ => None,
+    }
 }
 
 /// The items of a `pld.DistributedTensor[...]` type expression without a
@@ -1381,19 +1562,23 @@ impl NodeMap {
 
 /// The type of the first `Var` or `IterArg` of each name in a depth-first
 /// walk of the document from its root (`None`: it has none).
-fn first_var_types(og: &Graph) -> FxHashMap<String, Option<Value>> {
+fn first_var_types(og: &Graph) -> FxHashMap<Sym, Option<Value>> {
     let mut out = FxHashMap::default();
     let mut stack = vec![og.root];
     let mut seen = NodeSet::new(og);
+    // Symbols absent from the document match no node.
+    let sym = |t: &str| og.syms.get(t).unwrap_or(Sym(u32::MAX));
+    let (var, iter_arg, name_hint, ty) =
+        (sym("Var"), sym("IterArg"), sym("name_hint"), sym("type"));
     while let Some(n) = stack.pop() {
         if !seen.insert(n) {
             continue;
         }
-        if matches!(og.kind(n), "Var" | "IterArg") {
-            if let Some(name) = og.field(n, "name_hint").and_then(|x| og.str_of(x)) {
-                if !out.contains_key(name) {
-                    out.insert(name.to_string(), og.field(n, "type").copied());
-                }
+        let kind = og.node(n).kind;
+        if kind == var || kind == iter_arg {
+            if let Some(name) = og.field_sym(n, name_hint).and_then(Value::as_sym) {
+                out.entry(name)
+                    .or_insert_with(|| og.field_sym(n, ty).copied());
             }
         }
         for (_, x) in og.fields(n) {

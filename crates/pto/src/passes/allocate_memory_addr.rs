@@ -20,8 +20,9 @@
 //! own; a planner bug is an internal error and nothing is written.
 
 use super::context::{PassContext, PassError, PlannerMode, SpaceReport};
+use super::rewrite::storage::memref_owner;
 use super::{dsa_rp, sequential, verify};
-use crate::ir::Program;
+use crate::ir::{Expr, Function, Program, Type};
 
 pub use super::analysis::layout::{Layout, Slot};
 
@@ -38,6 +39,7 @@ pub fn run(program: &mut Program, ctx: &mut PassContext) -> Result<(), PassError
         if !f.kind().is_kernel() {
             continue;
         }
+        note_own_memrefs(f);
         match ctx.planner {
             PlannerMode::Pypto => {
                 sequential::allocate_function(f, &ctx.soc, ctx.policy.as_ref())?;
@@ -58,4 +60,20 @@ pub fn run(program: &mut Program, ctx: &mut PassContext) -> Result<(), PassError
     }
     ctx.dsa_reports.extend(reports);
     Ok(())
+}
+
+/// Records the variables whose MemRef is an object of their own before
+/// the addresses make every offset print alike (see
+/// [`crate::ir::ObjectSharing::own_memrefs`]): a MemRef with a plain-integer
+/// offset (a view's, made for it alone by MemoryReuse or InitMemRef) that
+/// the variable does not hold from another (a whole-source view of a
+/// window holds the window's).
+fn note_own_memrefs(f: &mut Function) {
+    let own = f.vars.iter().filter_map(|(v, d)| {
+        let m = d.ty.as_ref().and_then(Type::memref)?;
+        let int = matches!(m.offset(), Some(Expr::Int(_)));
+        (int && memref_owner(f, v, |_, _| false) == v).then_some(v)
+    });
+    let own: Vec<_> = own.collect();
+    f.sharing.own_memrefs.extend(own);
 }

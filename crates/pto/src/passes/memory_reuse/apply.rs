@@ -192,6 +192,12 @@ pub fn apply(f: &mut Function, lt: &AllocationLifetimes, placement: &Packing) {
                 }
                 phis.entry(BaseKey::of(&new.base())).or_default().insert(m);
             }
+            // A MemRef with a plain-integer offset is one made for this
+            // member alone (PyPTO's rebased views and members of another
+            // size): an object of its own.
+            if matches!(new.offset(), Some(Expr::Int(_))) {
+                f.sharing.own_memrefs.insert(m);
+            }
             if let Some(slot) = f.vars[m].ty.as_mut().and_then(Type::memref_mut) {
                 *slot = Some(new);
             }

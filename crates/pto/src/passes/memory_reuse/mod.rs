@@ -108,7 +108,7 @@ use super::analysis::model::Model;
 use super::analysis::reserve;
 use super::context::{PassContext, PassError, PlannerMode, SeedRules, StageClaims};
 use super::rewrite::{cleanup, normalize, yield_fixup};
-use crate::ir::{Function, Program};
+use crate::ir::{Expr, Function, MemRef, Program, StmtKind, Type, VarId};
 use packing::PackNote;
 
 /// Runs the pass on every function of `program`, with the seed rules the
@@ -156,6 +156,8 @@ pub fn run_function(
     // `reserve_buffer` calls alone. An unresolvable window is left to the
     // address pass, which reports it.
     let reserves = reserve::resolve(f, ctx.policy.as_ref()).unwrap_or_default();
+    let if_results = if_result_memrefs(f);
+    let own_before = f.sharing.own_memrefs.clone();
     for round in 0..4 {
         let Model { mut lt, cons } = Model::build(f, &ctx.soc, rules)?;
         // Packing and rewriting read only the roots and their members.
@@ -196,6 +198,8 @@ pub fn run_function(
             break;
         }
     }
+    note_whole_type_aliases(f, &if_results);
+    forget_replaced_own_memrefs(f, &own_before);
     for note in &notes {
         emit_note(f, ctx, note);
     }
@@ -213,6 +217,65 @@ pub fn run_function(
     // statements: give their memory back for the rest of the run.
     f.shrink_arenas();
     Ok(())
+}
+
+/// The MemRef of every `if` result of `f`.
+fn if_result_memrefs(f: &Function) -> Vec<(VarId, Option<MemRef>)> {
+    let mut out = Vec::new();
+    for (_, s) in f.walk() {
+        if let StmtKind::If(i) = &f.stmts[s].kind {
+            for &r in &i.results {
+                out.push((r, f.vars[r].ty.as_ref().and_then(Type::memref).cloned()));
+            }
+        }
+    }
+    out
+}
+
+/// Records the bare aliases of `if` results this pass moved that follow
+/// their source's whole type (see
+/// [`crate::ir::ObjectSharing::whole_type_aliases`]); `before` holds the
+/// results' MemRefs when the pass started.
+fn note_whole_type_aliases(f: &mut Function, before: &[(VarId, Option<MemRef>)]) {
+    let memref = |f: &Function, v: VarId| f.vars[v].ty.as_ref().and_then(Type::memref).cloned();
+    // Variables whose alias chain leads to a moved `if` result, in
+    // definition order (a source is defined before its aliases).
+    let mut pending: rustc_hash::FxHashSet<VarId> = before
+        .iter()
+        .filter(|(r, m)| memref(f, *r) != *m)
+        .map(|(r, _)| *r)
+        .collect();
+    if pending.is_empty() {
+        return;
+    }
+    let mut found = Vec::new();
+    for (_, s) in f.walk() {
+        let StmtKind::Assign {
+            targets,
+            value: Expr::Var(y),
+        } = &f.stmts[s].kind
+        else {
+            continue;
+        };
+        let [x] = targets.as_slice() else { continue };
+        if pending.contains(y) && f.vars[*x].ty.is_some() && f.vars[*x].ty == f.vars[*y].ty {
+            pending.insert(*x);
+            found.push(*x);
+        }
+    }
+    f.sharing.whole_type_aliases.extend(found);
+}
+
+/// Drops the members this run recorded as holding a MemRef of their own
+/// whose MemRef a later stage of the pass replaced (a producer the yield
+/// fix-up retargeted onto the canonical buffer holds that buffer's
+/// object); `before` is the record when the pass started.
+fn forget_replaced_own_memrefs(f: &mut Function, before: &rustc_hash::FxHashSet<VarId>) {
+    let vars = &f.vars;
+    f.sharing.own_memrefs.retain(|&v| {
+        let m = vars[v].ty.as_ref().and_then(Type::memref);
+        before.contains(&v) || m.is_some_and(|m| matches!(m.offset(), Some(Expr::Int(_))))
+    });
 }
 
 fn emit_note(f: &Function, ctx: &mut PassContext, note: &PackNote) {

@@ -199,3 +199,72 @@ pub fn retarget(f: &mut Function, v: VarId, target: &MemRef, scope: &[StmtId]) {
         }
     }
 }
+
+/// The variable whose MemRef object `v` holds (PyPTO's passes share MemRef
+/// objects by pointer; the text shows only equal MemRefs): a variable that
+/// takes its MemRef from another holds that one's object while the two
+/// MemRefs are equal — a bare alias its source's, an iter arg its init
+/// value's, a loop result its iter arg's, an `if` result the value its
+/// then branch yields (the yield fix-up's canonical object), and, as
+/// InitMemRef binds them, a whole-source view (`tile.reshape`) or an
+/// output bound to an input its argument's, unless a pass gave it an
+/// object of its own ([`crate::ir::ObjectSharing::own_memrefs`]); any other
+/// variable its own. `apart(x, y)` stops the walk where `x` and `y` are
+/// known to hold different objects.
+pub fn memref_owner(f: &Function, v: VarId, apart: impl Fn(VarId, VarId) -> bool) -> VarId {
+    let memref = |x: VarId| f.vars[x].ty.as_ref().and_then(Type::memref);
+    let Some(m) = memref(v) else { return v };
+    let mut x = v;
+    // Each step goes to an earlier or enclosing definition: a malformed
+    // cycle ends at the bound.
+    for _ in 0..=f.vars.len() {
+        let next = match f.vars[x].def {
+            crate::ir::VarDef::IterArg(s) => match &f.stmts[s].kind {
+                StmtKind::For(l) => l
+                    .iter_args
+                    .iter()
+                    .position(|&a| a == x)
+                    .and_then(|i| l.init_values().get(i).and_then(Expr::as_var)),
+                _ => None,
+            },
+            crate::ir::VarDef::Stmt(s) => match &f.stmts[s].kind {
+                StmtKind::Assign {
+                    targets,
+                    value: Expr::Var(y),
+                } if targets[..] == [x] => Some(*y),
+                StmtKind::Assign {
+                    targets,
+                    value: Expr::Call(c),
+                } if targets[..] == [x] && !f.sharing.own_memrefs.contains(&x) => {
+                    let info = ops::lookup_or_default(c.op_name());
+                    let arg = match info.view {
+                        ops::ViewRule::WholeSource => Some(0),
+                        ops::ViewRule::NotView => info.output_binds_input(),
+                        ops::ViewRule::Window { .. } => None,
+                    };
+                    arg.and_then(|i| c.args.get(i)).and_then(Expr::as_var)
+                }
+                StmtKind::For(l) => l
+                    .results
+                    .iter()
+                    .position(|&r| r == x)
+                    .and_then(|i| l.iter_args.get(i).copied()),
+                StmtKind::If(c) => c.results.iter().position(|&r| r == x).and_then(|i| {
+                    let then = f.block(Block::Then(s));
+                    let y = then.get(f.yield_index(Block::Then(s))?)?;
+                    match &f.stmts[*y].kind {
+                        StmtKind::Yield(vals) => vals.get(i)?.as_var(),
+                        _ => None,
+                    }
+                }),
+                _ => None,
+            },
+            _ => None,
+        };
+        match next {
+            Some(y) if memref(y) == Some(m) && !apart(x, y) => x = y,
+            _ => return x,
+        }
+    }
+    x
+}

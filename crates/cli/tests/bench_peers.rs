@@ -1,0 +1,183 @@
+//! `tilemem bench` with its peers in the same run, MiniMalloc
+//! (`MINIMALLOC`) and idealloc (`IDEALLOC`, `-l 1` and `-l 10`), played
+//! here by small scripts so the tests need neither binary: what each
+//! peer reports lands in its columns, a peer past the time limit is
+//! killed and reported as a timeout, one that fails says so, and the
+//! family lines count them.
+#![cfg(unix)]
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// idealloc's stand-in: `-i FILE ex-csv -l N` prints the height of every
+/// buffer stacked (`-l 1`) or of all but the last (`-l 10`), as idealloc
+/// prints its Makespan. FAKE_SLOW: `-l 10` never ends; FAKE_FAIL: prints
+/// nothing and fails.
+const IDEALLOC: &str = r#"#!/bin/sh
+[ -n "$FAKE_FAIL" ] && exit 3
+if [ "$5" = 10 ] && [ -n "$FAKE_SLOW" ]; then exec sleep 30; fi
+exec awk -F, -v lives="$5" 'NR > 1 { s += $4; last = $4 }
+  END { if (lives == 10) s -= last; printf "Total allocation time: 9 us\nMakespan:\t%.0f bytes\nLOAD:\t\t1 bytes\n", s }' "$2"
+"#;
+
+/// MiniMalloc's stand-in: `--capacity=C --input=IN --output=OUT` writes a
+/// solution file; FAKE_FAIL: writes nothing and fails.
+const MINIMALLOC: &str = r#"#!/bin/sh
+[ -n "$FAKE_FAIL" ] && exit 1
+exec awk -F, 'NR == 1 { print $0 ",offset"; next } { print $0 ",0" }' "${2#--input=}" > "${3#--output=}"
+"#;
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("tilemem-bench-peers-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    for (file, text) in [("idealloc", IDEALLOC), ("minimalloc", MINIMALLOC)] {
+        let path = d.join(file);
+        std::fs::write(&path, text).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    d
+}
+
+fn bench(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> (Option<i32>, String) {
+    let o = Command::new(env!("CARGO_BIN_EXE_tilemem"))
+        .arg("bench")
+        .args(args)
+        .env("MINIMALLOC", dir.join("minimalloc"))
+        .env("IDEALLOC", dir.join("idealloc"))
+        .env_remove("FAKE_SLOW")
+        .env_remove("FAKE_FAIL")
+        .envs(env.iter().copied())
+        .output()
+        .unwrap();
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+    )
+}
+
+/// The output with the cells that depend on the machine's speed (times,
+/// time ratios, the goal on time, the slowest instance) replaced by `T`
+/// where they hold numbers; `timeout`, `failed` and `-` stay.
+fn masked(out: &str) -> String {
+    let mut header: Vec<String> = Vec::new();
+    let mut s = String::new();
+    for line in out.lines() {
+        let cells: Vec<&str> = line.split('|').collect();
+        if line.starts_with("| instance") || line.starts_with("| family") {
+            header = cells.iter().map(|c| c.trim().to_string()).collect();
+        } else if line.starts_with("| ") {
+            let cells: Vec<String> = cells
+                .iter()
+                .enumerate()
+                .map(|(k, c)| {
+                    let h = header.get(k).map_or("", String::as_str);
+                    let timed = h.contains("(s)")
+                        || h.contains("time ÷")
+                        || h == "goal met"
+                        || h == "worst instance";
+                    let number = c
+                        .trim()
+                        .chars()
+                        .all(|ch| ch.is_ascii_digit() || " ./".contains(ch));
+                    if timed && (number || h == "worst instance") && !c.trim().is_empty() {
+                        " T ".to_string()
+                    } else {
+                        c.to_string()
+                    }
+                })
+                .collect();
+            s.push_str(&cells.join("|"));
+            s.push('\n');
+            continue;
+        }
+        s.push_str(line);
+        s.push('\n');
+    }
+    s
+}
+
+const FAMILIES: &str = "\
+| instance | buffers | capacity | lower bound | height | height ÷ bound | proven | time (s) | solver | MiniMalloc (s) | idealloc -l 1 height ÷ bound | idealloc -l 1 (s) | idealloc -l 10 height ÷ bound | idealloc -l 10 (s) | first-fit | first-fit / height | valid |
+|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
+| challenging-0 | 167 | 1048576 | 1048576 | 1048576 | 1.00000 | yes | T | auto/exact | T | 22.59375 | T | 22.56836 | T | 1187840 | 1.133 | ok |
+
+| instance | buffers | capacity | lower bound | height | height ÷ bound | proven | time (s) | solver | MiniMalloc (s) | idealloc -l 1 height ÷ bound | idealloc -l 1 (s) | idealloc -l 10 height ÷ bound | idealloc -l 10 (s) | first-fit | first-fit / height | valid |
+|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
+| trace-0 | 1000 | - | 1046284096 | 1048557056 | 1.00217 | no (budget spent) | T | auto/greedy | - | 2.69970 | T | 2.69584 | T | 1048557056 | 1.000 | ok |
+
+| family | instances | buffers (median) | time (s) median / p90 / worst | worst instance | height ÷ bound median / worst | failures | budget spent | won by | MiniMalloc (s) median / worst | MiniMalloc timeouts / failures | time ÷ MiniMalloc median / p90 / worst | goal met | idealloc -l 1 height ÷ bound median / worst | idealloc -l 1 (s) median / worst | idealloc -l 10 height ÷ bound median / worst | idealloc -l 10 (s) median / worst | idealloc timeouts -l 1 / -l 10 | at or below idealloc |
+|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
+| challenging | 1 | 167 | T | T | 1.00000 / 1.00000 | 0 | 0 | auto/exact 1 | T | 0 / 0 | T | T | 22.59375 / 22.59375 | T | 22.56836 / 22.56836 | T | 0 / 0 | 1 / 1 |
+| trace | 1 | 1000 | T | T | 1.00217 / 1.00217 | 0 | 1 | auto/greedy 1 | - | - | - | - | 2.69970 / 2.69970 | T | 2.69584 / 2.69584 | T | 0 / 0 | 1 / 1 |
+";
+
+/// Families challenging and trace (1,000-buffer training steps) with both
+/// peers: MiniMalloc runs where there is a capacity (not on traces),
+/// idealloc everywhere; heights are divided by the co-live bound in every
+/// column, and tilemem is at or below idealloc's heights. The trace's
+/// solve ends on its work limit, and its row and family line say so.
+#[test]
+fn families_with_both_peers() {
+    let d = scratch("families");
+    let (code, out) = bench(
+        &d,
+        &[
+            "--family",
+            "challenging",
+            "--family",
+            "trace",
+            "--count",
+            "1",
+            "--trace-buffers",
+            "1000",
+            "--rows",
+            "--node-limit",
+            "20000",
+            "--time-limit",
+            "600",
+        ],
+        &[],
+    );
+    assert_eq!(code, Some(0), "{out}");
+    // The fake idealloc stacks every buffer: challenging-0's 167 buffers
+    // sum to 22.59 times its capacity; the 1,000-buffer training step's to
+    // 2.70 times its bound.
+    assert_eq!(masked(&out), FAMILIES);
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// A folder: the peers run on every file; idealloc -l 10 still running at
+/// the time limit is killed and reported as a timeout, -l 1 placed it;
+/// a MiniMalloc that fails says so. With idealloc failing too, both of
+/// its columns say so.
+#[test]
+fn folders_with_a_timeout_and_failures() {
+    let d = scratch("folder");
+    let problems = d.join("problems");
+    std::fs::create_dir_all(&problems).unwrap();
+    std::fs::write(
+        problems.join("p.12.csv"),
+        "id,lower,upper,size\na,0,2,4\nb,1,3,4\nc,2,4,4\n",
+    )
+    .unwrap();
+    let dir = problems.to_str().unwrap();
+    let header = "\
+| instance | buffers | capacity | lower bound | height | height ÷ bound | proven | time (s) | solver | MiniMalloc (s) | idealloc -l 1 height ÷ bound | idealloc -l 1 (s) | idealloc -l 10 height ÷ bound | idealloc -l 10 (s) | first-fit | first-fit / height | valid |
+|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
+";
+    let (code, out) = bench(&d, &[dir, "--time-limit", "0.5"], &[("FAKE_SLOW", "1")]);
+    assert_eq!(code, Some(0), "{out}");
+    assert_eq!(
+        masked(&out),
+        format!("{header}| p.12 | 3 | 12 | 8 | 8 | 1.00000 | yes | T | auto/greedy | T | 1.50000 | T | - | timeout | 8 | 1.000 | ok |\n")
+    );
+    let (code, out) = bench(&d, &[dir], &[("FAKE_FAIL", "1")]);
+    assert_eq!(code, Some(0), "{out}");
+    assert_eq!(
+        masked(&out),
+        format!("{header}| p.12 | 3 | 12 | 8 | 8 | 1.00000 | yes | T | auto/greedy | failed | - | failed | - | failed | 8 | 1.000 | ok |\n")
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
