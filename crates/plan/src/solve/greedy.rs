@@ -232,6 +232,9 @@ fn first_fit_crowded(problem: &Problem, order: &[u32], meter: &Meter) -> Pass {
         if k % RESERVE_CHECK_EVERY == 0
             && reserve.is_some_and(|r| meter.time_left().is_some_and(|l| l <= r))
         {
+            // The time left is the completion's: the pass was cut by the
+            // time limit, and what follows must not start new work.
+            meter.mark_spent();
             return Pass::Cut { offsets, placed: k };
         }
         let (o, examined) = occupancy.first_fit(x.lower, x.upper, x.size, x.align);
