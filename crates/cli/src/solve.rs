@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use tilemem_plan::bound::{best_bound, Bound, Rule};
+use tilemem_plan::bound::{best_and_co_live, best_bound, Bound, Rule};
 use tilemem_plan::minimize::{minimize, Minimum, Verdict};
 use tilemem_plan::{map, solve, validate, Objective, Outcome, Problem};
 
@@ -115,19 +115,28 @@ pub fn run(args: Args) -> ExitCode {
         .with_seed(args.seed)
         .with_stop(interrupt::stop_flag());
     // The best bound (a sweep over every instant, about a second at a
-    // million buffers) is computed beside the solve, not after it, so a
-    // run under a time limit ends near the limit. The minimum search
-    // computes its own.
-    let (solved, bound) = std::thread::scope(|s| {
-        let bound = (!args.minimize).then(|| s.spawn(|| best_bound(problem)));
+    // million buffers) and the co-live bound the bound's line shows (the
+    // best bound starts from it) are computed beside the solve, not after
+    // it, so a run under a time limit ends near the limit. The minimum
+    // search computes its own best bound.
+    let both = || {
+        if args.minimize {
+            (None, tilemem_plan::lower_bound(problem))
+        } else {
+            let (best, co_live) = best_and_co_live(problem);
+            (Some(best), co_live)
+        }
+    };
+    let (solved, bound, co_live) = std::thread::scope(|s| {
+        let bound = s.spawn(both);
         let solved = if args.minimize {
             minimize(problem, kind, &budget).map(|m| (m.outcome.clone(), Some(m)))
         } else {
             solve(problem, kind, &budget).map(|o| (o, None))
         };
         // A panic in the bound is a bug; recompute rather than propagate.
-        let bound = bound.map(|b| b.join().unwrap_or_else(|_| best_bound(problem)));
-        (solved, bound)
+        let (bound, co_live) = bound.join().unwrap_or_else(|_| both());
+        (solved, bound, co_live)
     });
     let (mut out, minimum) = match solved {
         Ok(o) => o,
@@ -137,7 +146,6 @@ pub fn run(args: Args) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let co_live = tilemem_plan::lower_bound(problem);
     // The best bound and its source: the minimum search's own, else the
     // rules of `best_bound`, then refuted heights if asked for.
     let mut source = match (&minimum, bound) {

@@ -178,21 +178,27 @@ pub(crate) struct Occupancy {
 }
 
 impl Occupancy {
-    /// An empty tree over the lifetime ends of `lifetimes` (`(lower,
-    /// upper)` pairs; empty ones are ignored).
-    pub(crate) fn new(lifetimes: impl Iterator<Item = (u64, u64)>) -> Occupancy {
-        Occupancy::with_top(lifetimes, TOP)
-    }
-
-    /// [`Occupancy::new`] with `full` and `cover` at levels `0..=top` (at
-    /// most the leaves' level).
-    fn with_top(lifetimes: impl Iterator<Item = (u64, u64)>, top: u32) -> Occupancy {
+    /// The sorted distinct lifetime ends of `lifetimes` (`(lower, upper)`
+    /// pairs; empty ones are ignored): the first step of a build, a sort,
+    /// which [`Occupancy::over`] completes by allocating the tree.
+    pub(crate) fn ends(lifetimes: impl Iterator<Item = (u64, u64)>) -> Vec<u64> {
         let mut times: Vec<u64> = lifetimes
             .filter(|&(l, u)| l < u)
             .flat_map(|(l, u)| [l, u])
             .collect();
         times.sort_unstable();
         times.dedup();
+        times
+    }
+
+    /// An empty tree over `times` ([`Occupancy::ends`]).
+    pub(crate) fn over(times: Vec<u64>) -> Occupancy {
+        Occupancy::with_top(times, TOP)
+    }
+
+    /// [`Occupancy::over`] with `full` and `cover` at levels `0..=top` (at
+    /// most the leaves' level).
+    fn with_top(times: Vec<u64>, top: u32) -> Occupancy {
         let sections = times.len().saturating_sub(1).max(1);
         let leaves = sections.next_power_of_two();
         let depth = leaves.trailing_zeros();
@@ -218,7 +224,7 @@ impl Occupancy {
     }
 
     /// The sections `[a, z)` of lifetime `[lower, upper)` (which must have
-    /// been given to [`Occupancy::new`]).
+    /// been given to [`Occupancy::ends`]).
     fn run(&self, lower: u64, upper: u64) -> (usize, usize) {
         let a = self.times.partition_point(|&t| t < lower);
         let z = self.times.partition_point(|&t| t < upper);
@@ -432,7 +438,7 @@ mod tests {
     #[test]
     fn one_section_stacks_the_buffers() {
         // One lifetime for all: the tree is a single leaf, the root.
-        let mut occ = Occupancy::new([(3, 9); 4].into_iter());
+        let mut occ = Occupancy::over(Occupancy::ends([(3, 9); 4].into_iter()));
         for (size, want) in [(5, 0), (2, 5), (4, 7)] {
             assert_eq!(occ.first_fit(3, 9, size, 1).0, want);
             occ.insert(3, 9, want, want + size);
@@ -459,7 +465,8 @@ mod tests {
             // Every depth of the merged levels: none (the root only), some,
             // and all the way to the leaves.
             let top = [0, 2, 4, 40][round / 4 % 4];
-            let mut occ = Occupancy::with_top(bufs.iter().map(|b| (b.0, b.1)), top);
+            let mut occ =
+                Occupancy::with_top(Occupancy::ends(bufs.iter().map(|b| (b.0, b.1))), top);
             let mut placed: Vec<(u64, u64, u64, u64)> = Vec::new();
             for &(l, u, size, align) in &bufs {
                 let mut obstacles: Vec<(u64, u64)> = placed
