@@ -54,7 +54,7 @@ impl Peers {
         };
         if let Some(bin) = &self.minimalloc {
             row.minimalloc = Some(match p.capacity {
-                Some(cap) => run(&|input| self.minimalloc(bin, input, cap)),
+                Some(cap) => run(&|input| self.minimalloc(bin, input, p, cap)),
                 None => PeerRun::NotApplicable,
             });
         }
@@ -77,9 +77,10 @@ impl Peers {
         Ok(input)
     }
 
-    /// MiniMalloc on the problem file `input` at `capacity`: its time
-    /// when it writes a solution.
-    fn minimalloc(&self, bin: &Path, input: &Path, capacity: u64) -> PeerRun {
+    /// MiniMalloc on the problem file `input` (a copy of `p`) at
+    /// `capacity`: its time when it writes a solution that our validator
+    /// accepts for `p` (a peer's wrong placement is a failure, not a win).
+    fn minimalloc(&self, bin: &Path, input: &Path, p: &Problem, capacity: u64) -> PeerRun {
         let output = self.dir.join("solution.csv");
         let _ = std::fs::remove_file(&output);
         let mut cmd = Command::new(bin);
@@ -94,7 +95,8 @@ impl Peers {
             && std::fs::read_to_string(&output)
                 .ok()
                 .and_then(|t| csv::parse(&t, "minimalloc output").ok())
-                .is_some_and(|s| s.solution().is_ok());
+                .and_then(|s| s.solution().ok())
+                .is_some_and(|s| tilemem_plan::validate(p, &s).is_ok());
         if placed {
             PeerRun::Done {
                 seconds,

@@ -22,10 +22,15 @@ exec awk -F, -v lives="$5" 'NR > 1 { s += $4; last = $4 }
 "#;
 
 /// MiniMalloc's stand-in: `--capacity=C --input=IN --output=OUT` writes a
-/// solution file; FAKE_FAIL: writes nothing and fails.
+/// solution file (tilemem's own placement, `TILEMEM`); FAKE_FAIL: writes
+/// nothing and fails; FAKE_WRONG: succeeds with every offset 0, a
+/// placement that overlaps, which the bench must not count as placed.
 const MINIMALLOC: &str = r#"#!/bin/sh
 [ -n "$FAKE_FAIL" ] && exit 1
-exec awk -F, 'NR == 1 { print $0 ",offset"; next } { print $0 ",0" }' "${2#--input=}" > "${3#--output=}"
+if [ -n "$FAKE_WRONG" ]; then
+  exec awk -F, 'NR == 1 { print $0 ",offset"; next } { print $0 ",0" }' "${2#--input=}" > "${3#--output=}"
+fi
+exec "$TILEMEM" solve "${2#--input=}" "${1}" --fit -o "${3#--output=}" > /dev/null
 "#;
 
 fn scratch(name: &str) -> PathBuf {
@@ -46,8 +51,10 @@ fn bench(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> (Option<i32>, Strin
         .args(args)
         .env("MINIMALLOC", dir.join("minimalloc"))
         .env("IDEALLOC", dir.join("idealloc"))
+        .env("TILEMEM", env!("CARGO_BIN_EXE_tilemem"))
         .env_remove("FAKE_SLOW")
         .env_remove("FAKE_FAIL")
+        .env_remove("FAKE_WRONG")
         .envs(env.iter().copied())
         .output()
         .unwrap();
@@ -172,6 +179,14 @@ fn folders_with_a_timeout_and_failures() {
     assert_eq!(
         masked(&out),
         format!("{header}| p.12 | 3 | 12 | 8 | 8 | 1.00000 | yes | T | auto/greedy | T | 1.50000 | T | - | timeout | 8 | 1.000 | ok |\n")
+    );
+    // A MiniMalloc that exits 0 with a placement that overlaps: checked
+    // by our validator, it is a failure, not a time to compare with.
+    let (code, out) = bench(&d, &[dir], &[("FAKE_WRONG", "1")]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        masked(&out).contains("| auto/greedy | failed | 1.50000 |"),
+        "{out}"
     );
     let (code, out) = bench(&d, &[dir], &[("FAKE_FAIL", "1")]);
     assert_eq!(code, Some(0), "{out}");
