@@ -263,3 +263,58 @@ fn affine_subscripts_are_a_checked_map() {
     );
     assert_eq!(print_module(&parse_module(&once, &strict).unwrap()), once);
 }
+
+/// Finding `mlir_reader-function-defines-a-name-used-outside` (CI's fuzz
+/// smoke, reduced): a use waiting for its definition (`%c0` in the loop
+/// bounds) was resolved by a definition inside a function nested further
+/// down, whose body is a name scope of its own. The print named the
+/// function's value as the function names it, where the use outside sees
+/// another value of that name (or none):
+/// `scf.for %arg0 = %c0 ...` read back as "use of undeclared SSA value
+/// name '%c0'" or with the wrong type. Rule (MLIR's isolated name
+/// scopes): a function body, a module and a global's initializer neither
+/// see names defined around them nor define names seen there.
+#[test]
+fn an_isolated_region_neither_sees_nor_defines_names_around_it() {
+    let lenient = ParseOptions {
+        allow_unregistered_dialect: true,
+        line_offset: 0,
+    };
+    let err = |text: &str| parse_module(text, &lenient).unwrap_err().render("in.mlir");
+    // The fuzz input, reduced: the only `%c0` is inside the function.
+    let e = err("module{scf.for%i=%c0 to%c0 step%c1{scope.scope{func.func@t(){%c0=arith.constant 0:index}}%c1=arith.constant 4:index}}");
+    assert!(
+        e.starts_with("in.mlir:1:18: error: use of undeclared SSA value name '%c0'"),
+        "{e}"
+    );
+    // A function argument does not define a name used before the function.
+    let e = err("\"test.use\"(%a) : (index) -> ()\n\
+        func.func @f(%a: index) {\n  return\n}\n");
+    assert!(
+        e.starts_with("in.mlir:1:12: error: use of undeclared SSA value name '%a'"),
+        "{e}"
+    );
+    // Nor is a name defined before a function visible inside it, in
+    // custom or generic form.
+    let e = err("%c = arith.constant 1 : index\n\
+        func.func @f() {\n  \"test.use\"(%c) : (index) -> ()\n  return\n}\n");
+    assert!(
+        e.starts_with("in.mlir:3:14: error: use of undeclared SSA value name '%c'"),
+        "{e}"
+    );
+    let e = err("%c = arith.constant 1 : index\n\
+        \"func.func\"() ({\n  \"test.use\"(%c) : (index) -> ()\n}) {function_type = () -> (), sym_name = \"f\"} : () -> ()\n");
+    assert!(
+        e.starts_with("in.mlir:3:14: error: use of undeclared SSA value name '%c'"),
+        "{e}"
+    );
+    // A module body is a graph region: a use before its definition at
+    // the same level still reads, and the print reads back to itself.
+    let text = "\"test.use\"(%c) : (index) -> ()\n%c = arith.constant 1 : index\n";
+    let m = parse_module(text, &lenient).expect("reads");
+    assert_eq!(
+        print_module(&m),
+        "module {\n  \"test.use\"(%c1) : (index) -> ()\n  %c1 = arith.constant 1 : index\n}\n"
+    );
+    assert_round_trip(text);
+}

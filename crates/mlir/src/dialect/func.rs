@@ -184,15 +184,13 @@ impl Parser<'_> {
             if let Some(d) = body_dialect {
                 self.default_dialect.push(d);
             }
-            let pending = self.forward_keys();
-            let res = self.parse_region(r, &args);
+            // A function is isolated from above: a name it uses must be
+            // defined inside it, and names around it are not visible.
+            let res = self.parse_isolated_region(r, &args);
             if body_dialect.is_some() {
                 self.default_dialect.pop();
             }
             res?;
-            // A function is isolated from above: a name it uses must be
-            // defined inside it, not in a later function.
-            self.check_forward_since(&pending)?;
         }
         // Without a body the argument names, if any, are dropped: MLIR's
         // function parser accepts named arguments on declarations.
