@@ -133,6 +133,7 @@ const ISOLATED_FROM_ABOVE: &[&str] = &[
     "gpu.module",
     "llvm.func",
     "llvm.mlir.global",
+    "transform.named_sequence",
 ];
 
 /// Whether the op `name` is isolated from above (its regions neither see
