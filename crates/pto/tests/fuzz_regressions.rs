@@ -881,3 +881,26 @@ fn a_loop_carry_without_its_init_value_is_a_reader_error() {
         );
     }
 }
+
+/// Finding `plan-alloc-read-by-a-statement-removed` (a long run of the
+/// target, reduced): an allocation whose variable a statement reads
+/// (`[mem_vec_2]`, an expression statement) but no tile's MemRef names was
+/// removed by the clean-up after sharing, leaving a read of an undefined
+/// name: `[mem_vec_2]` alone in the body, "undefined name `mem_vec_2`"
+/// when the planned program was read back. Rule: an allocation a statement
+/// reads is used, and stays.
+#[test]
+fn an_allocation_a_statement_reads_stays() {
+    let src = "@pl.program\nclass r:\n    @pl.function\n    def l():\n      \
+               mem_vec_2=pl.tile.alloc(pl.Mem.c,4)\n      [(mem_vec_2)]\n";
+    let mut p = tilemem_pto::parse::parse(src).expect("the input reads");
+    let mut ctx = PassContext::new(Soc::from_name("910b").unwrap(), PlannerMode::Pypto);
+    run_pipeline(&mut p, &mut ctx, &PassId::ALL).expect("plans");
+    let out = tilemem_pto::print::print(&p);
+    assert_eq!(
+        out,
+        "@pl.program\nclass r:\n    @pl.function\n    def l():\n        \
+         mem_vec_2 = pl.tile.alloc(pl.Mem.c, 4)\n        [mem_vec_2]\n"
+    );
+    plan_and_reread(src);
+}
