@@ -904,3 +904,19 @@ fn an_allocation_a_statement_reads_stays() {
     );
     plan_and_reread(src);
 }
+
+/// Finding `plan-tile-type-arguments-reordered` (a long run of the target,
+/// reduced): `pl.Mem` alone in a tile type was kept as an extra argument,
+/// printed after the space: `pl.Tile[[], pl.FP32, pl.Mem, pl.Mem.Vec]`
+/// printed `pl.Tile[[], pl.FP32, pl.Mem.Vec, pl.Mem]`, which does not
+/// read ("unexpected argument in a `pl.Tile` type"). Rule: an argument on
+/// `pl.Mem` is a memory space `pl.Mem.X`, anything else there is an error.
+#[test]
+fn a_tile_type_argument_on_pl_mem_is_a_memory_space() {
+    let src = "@pl.program\nclass o:\n    @pl.function\n    def l():\n     \
+               a:pl.Tile[[],pl.FP32,pl.Mem,pl.Mem.Vec]=pl\n";
+    assert_eq!(
+        read_error(src),
+        "5:27: expected a memory space `pl.Mem.X` in a `pl.Tile` type"
+    );
+}
