@@ -111,7 +111,8 @@ impl<'s> Parser<'s> {
                                 None => {
                                     return Err(self.err(
                                         t,
-                                        "expected a memory space `pl.Mem.X` in a `pl.Tile` type".to_string(),
+                                        "expected a memory space `pl.Mem.X` in a `pl.Tile` type"
+                                            .to_string(),
                                         "the spaces are pl.Mem.DDR, Vec, Mat, Left, Right, \
                                          Acc, Bias, LeftScale and RightScale",
                                     ));
