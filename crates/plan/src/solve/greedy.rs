@@ -215,6 +215,12 @@ const COMPLETION_RESERVE: u32 = 4;
 /// completion past the limit, and a pass cut at once places nothing.
 const BUILD_AND_COMPLETION_PER_SORT: u32 = 16;
 
+/// How many buffers ahead a crowded pass asks for the nodes of a
+/// buffer's queries, and for the first ranges of their sets (see
+/// [`Occupancy::prefetch`]).
+const PREFETCH_NODES: usize = 8;
+const PREFETCH_SETS: usize = 4;
+
 /// First-fit in `order` over merged byte ranges: the placement of the
 /// time-index pass, with work per buffer that grows with the ranges met,
 /// not with the buffers live with it (see [`Occupancy`]). For problems
@@ -240,13 +246,28 @@ fn first_fit_crowded(problem: &Problem, order: &[u32], meter: &Meter) -> Pass {
         }
     }
     let mut occupancy = Occupancy::over(ends);
+    // The reserve scales with the sort and the allocation, the work the
+    // completion repeats; the plan below is the pass's own.
     let reserve = before
         .zip(meter.time_left())
         .map(|(then, now)| then.saturating_sub(now).saturating_mul(COMPLETION_RESERVE));
+    occupancy.plan(
+        order
+            .iter()
+            .map(|&i| &b[i as usize])
+            .filter(|x| x.size > 0)
+            .map(|x| (x.lower, x.upper)),
+    );
     for (k, &i) in order.iter().enumerate() {
         let x = &b[i as usize];
         if x.size == 0 {
             continue;
+        }
+        for (ahead, deep) in [(PREFETCH_NODES, true), (PREFETCH_SETS, false)] {
+            if let Some(&j) = order.get(k + ahead) {
+                let y = &b[j as usize];
+                occupancy.prefetch(y.lower, y.upper, deep);
+            }
         }
         // Read at every buffer: the largest buffers come first and one of
         // them may take milliseconds (a few hundred took over a second on
@@ -261,12 +282,11 @@ fn first_fit_crowded(problem: &Problem, order: &[u32], meter: &Meter) -> Pass {
             let _ = std::thread::Builder::new().spawn(move || drop(occupancy));
             return Pass::Cut { offsets, placed: k };
         }
-        let (o, examined) = occupancy.first_fit(x.lower, x.upper, x.size, x.align);
-        if !meter.charge_obstacles(examined) {
-            return Pass::Cut { offsets, placed: k };
-        }
+        let (o, examined) = occupancy.place(x.lower, x.upper, x.size, x.align);
         offsets[i as usize] = o;
-        occupancy.insert(x.lower, x.upper, o, o + x.size);
+        if !meter.charge_obstacles(examined) {
+            return Pass::Cut { offsets, placed: k + 1 };
+        }
     }
     Pass::Done(offsets)
 }
