@@ -14,8 +14,7 @@ use std::time::Instant;
 use super::geom::{align_up, best_fit, conflict_lists, first_fit, sorted_reserved, TimeIndex};
 use super::occupancy::Occupancy;
 use super::skyline;
-use super::{fallback, outcome_with_bound, Budget, Meter, Outcome, Solver};
-use crate::bound::lower_bound;
+use super::{co_live_of, fallback, outcome_with_bound, Budget, Meter, Outcome, Solver};
 use crate::problem::Problem;
 
 /// How a greedy pass chooses among the gaps.
@@ -38,7 +37,7 @@ impl Solver for FirstFit {
         "first-fit"
     }
     fn solve(&self, problem: &Problem, budget: &Budget) -> Outcome {
-        run(problem, Fit::First, self.name(), &Meter::new(budget))
+        run(problem, Fit::First, self.name(), budget)
     }
 }
 
@@ -47,7 +46,7 @@ impl Solver for BestFit {
         "best-fit"
     }
     fn solve(&self, problem: &Problem, budget: &Budget) -> Outcome {
-        run(problem, Fit::Best, self.name(), &Meter::new(budget))
+        run(problem, Fit::Best, self.name(), budget)
     }
 }
 
@@ -57,8 +56,9 @@ const BOUND_BESIDE: usize = 100_000;
 
 /// A greedy pass within the budget; a pass the budget cuts short keeps
 /// what it placed and places the rest on the skyline ([`place_or_complete`]).
-fn run(problem: &Problem, fit: Fit, name: &'static str, meter: &Meter) -> Outcome {
+fn run(problem: &Problem, fit: Fit, name: &'static str, budget: &Budget) -> Outcome {
     let start = Instant::now();
+    let meter = &Meter::new(budget);
     let place = || {
         let offsets =
             size_order(problem).and_then(|order| place_or_complete(problem, &order, fit, meter));
@@ -70,7 +70,7 @@ fn run(problem: &Problem, fit: Fit, name: &'static str, meter: &Meter) -> Outcom
     };
     let (offsets, lb) = if problem.len() > BOUND_BESIDE {
         std::thread::scope(|s| {
-            let lb = s.spawn(|| lower_bound(problem));
+            let lb = s.spawn(|| co_live_of(problem, budget));
             let offsets = place();
             (
                 offsets,
@@ -78,7 +78,7 @@ fn run(problem: &Problem, fit: Fit, name: &'static str, meter: &Meter) -> Outcom
             )
         })
     } else {
-        (place(), lower_bound(problem))
+        (place(), co_live_of(problem, budget))
     };
     let mut out = outcome_with_bound(problem, offsets.clone(), name, start, lb);
     if offsets.is_none() {
