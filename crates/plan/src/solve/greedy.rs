@@ -285,7 +285,10 @@ fn first_fit_crowded(problem: &Problem, order: &[u32], meter: &Meter) -> Pass {
         let (o, examined) = occupancy.place(x.lower, x.upper, x.size, x.align);
         offsets[i as usize] = o;
         if !meter.charge_obstacles(examined) {
-            return Pass::Cut { offsets, placed: k + 1 };
+            return Pass::Cut {
+                offsets,
+                placed: k + 1,
+            };
         }
     }
     Pass::Done(offsets)

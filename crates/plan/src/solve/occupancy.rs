@@ -599,13 +599,7 @@ impl Occupancy {
     /// over lifetime `[lower, upper)`, and the number of sets examined
     /// (the work of the query).
     #[cfg(test)]
-    fn first_fit(
-        &mut self,
-        lower: u64,
-        upper: u64,
-        size: u64,
-        align: u64,
-    ) -> (u64, usize) {
+    fn first_fit(&mut self, lower: u64, upper: u64, size: u64, align: u64) -> (u64, usize) {
         if lower >= upper || size == 0 {
             return (align_up(0, align), 0);
         }
@@ -746,7 +740,10 @@ mod tests {
             want[k].insert(s, e);
             assert_eq!(sets[k].slice(&arena), &want[k].0[..], "step {step}");
         }
-        assert!(sets.iter().all(|s| s.cap > 0), "every set moved to the arena");
+        assert!(
+            sets.iter().all(|s| s.cap > 0),
+            "every set moved to the arena"
+        );
         // Merging a whole set into one range, then one more.
         sets[0].insert(&mut arena, 0, 3_000);
         assert_eq!(sets[0].slice(&arena), [(0, 3_000)]);
