@@ -37,7 +37,10 @@ fn smoke() -> bool {
                 .num_threads(1)
                 .use_current_thread()
                 .build_global();
-            assert!(one.is_ok(), "rayon's pool was built before the smoke set it up");
+            assert!(
+                one.is_ok(),
+                "rayon's pool was built before the smoke set it up"
+            );
         }
         smoke
     })

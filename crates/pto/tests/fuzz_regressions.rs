@@ -881,3 +881,42 @@ fn a_loop_carry_without_its_init_value_is_a_reader_error() {
         );
     }
 }
+
+/// Finding `plan-alloc-read-by-a-statement-removed` (a long run of the
+/// target, reduced): an allocation whose variable a statement reads
+/// (`[mem_vec_2]`, an expression statement) but no tile's MemRef names was
+/// removed by the clean-up after sharing, leaving a read of an undefined
+/// name: `[mem_vec_2]` alone in the body, "undefined name `mem_vec_2`"
+/// when the planned program was read back. Rule: an allocation a statement
+/// reads is used, and stays.
+#[test]
+fn an_allocation_a_statement_reads_stays() {
+    let src = "@pl.program\nclass r:\n    @pl.function\n    def l():\n      \
+               mem_vec_2=pl.tile.alloc(pl.Mem.c,4)\n      [(mem_vec_2)]\n";
+    let mut p = tilemem_pto::parse::parse(src).expect("the input reads");
+    let mut ctx = PassContext::new(Soc::from_name("910b").unwrap(), PlannerMode::Pypto);
+    run_pipeline(&mut p, &mut ctx, &PassId::ALL).expect("plans");
+    let out = tilemem_pto::print::print(&p);
+    assert_eq!(
+        out,
+        "@pl.program\nclass r:\n    @pl.function\n    def l():\n        \
+         mem_vec_2 = pl.tile.alloc(pl.Mem.c, 4)\n        [mem_vec_2]\n"
+    );
+    plan_and_reread(src);
+}
+
+/// Finding `plan-tile-type-arguments-reordered` (a long run of the target,
+/// reduced): `pl.Mem` alone in a tile type was kept as an extra argument,
+/// printed after the space: `pl.Tile[[], pl.FP32, pl.Mem, pl.Mem.Vec]`
+/// printed `pl.Tile[[], pl.FP32, pl.Mem.Vec, pl.Mem]`, which does not
+/// read ("unexpected argument in a `pl.Tile` type"). Rule: an argument on
+/// `pl.Mem` is a memory space `pl.Mem.X`, anything else there is an error.
+#[test]
+fn a_tile_type_argument_on_pl_mem_is_a_memory_space() {
+    let src = "@pl.program\nclass o:\n    @pl.function\n    def l():\n     \
+               a:pl.Tile[[],pl.FP32,pl.Mem,pl.Mem.Vec]=pl\n";
+    assert_eq!(
+        read_error(src),
+        "5:27: expected a memory space `pl.Mem.X` in a `pl.Tile` type"
+    );
+}

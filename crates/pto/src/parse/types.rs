@@ -105,7 +105,18 @@ impl<'s> Parser<'s> {
                                     ));
                                 }
                                 Some((_, Some(s))) => space = Some(s),
-                                None => extras.push(e),
+                                // `pl.Mem` alone, or an expression on it:
+                                // kept as an extra argument it printed
+                                // after the space, where it does not read.
+                                None => {
+                                    return Err(self.err(
+                                        t,
+                                        "expected a memory space `pl.Mem.X` in a `pl.Tile` type"
+                                            .to_string(),
+                                        "the spaces are pl.Mem.DDR, Vec, Mat, Left, Right, \
+                                         Acc, Bias, LeftScale and RightScale",
+                                    ));
+                                }
                             }
                         }
                         _ => {

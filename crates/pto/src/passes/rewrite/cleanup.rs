@@ -34,8 +34,12 @@ pub fn strip_pipeline_membership(f: &mut Function) -> Vec<(VarId, u32, i64)> {
     tags
 }
 
-/// Removes the top-level allocations whose root no variable's MemRef names.
-/// Returns how many were removed.
+/// Removes the top-level allocations whose root no variable's MemRef names
+/// and no statement reads. Returns how many were removed.
+///
+/// A statement may read an allocation's variable itself (`[mem_vec_2]` as
+/// an expression statement): removing the allocation then left a read of
+/// an undefined name, a program that does not read back.
 ///
 /// Holds one flag a variable and one a statement (a list of the
 /// allocations and two hash sets cost 6 MB at 100k statements, the peak
@@ -47,6 +51,9 @@ pub fn remove_dead_allocs(f: &mut Function) -> usize {
         if let Some(v) = m.and_then(|m| m.base_var()) {
             used[v.index()] = true;
         }
+    }
+    for (_, s) in f.walk() {
+        f.stmts[s].for_each_use(&mut |v| used[v.index()] = true);
     }
     let mut dead = vec![false; f.stmts.len()];
     let mut n = 0;
