@@ -14,11 +14,12 @@
 //!   its depth: see [`search_cost`]. It is what lowers traces whose peak the
 //!   repair cannot open, when it has the time.
 //!
-//! When the greedy pass misses the bound and the search's expected cost
-//! fits within the budget ([`search_planned`]), the chain runs first with its
-//! repair cut to leave the search that time (see [`after`]), and the search
-//! continues from the chain's placement with the rest; the lower result is
-//! kept. Otherwise the chain runs alone, as it always did above [`HUGE`].
+//! When the greedy pass misses the bound, the chain's repair and best-fit
+//! run first with their whole share of the time; then, when the time left
+//! covers the search's expected cost ([`search_planned`], [`after`]), the
+//! search continues from the chain's placement in place of the other
+//! orders, and the lower result is kept. Otherwise the chain runs alone,
+//! as it always did above [`HUGE`].
 //!
 //! The two run one after the other, not side by side on two threads: on
 //! a machine whose cores are busy (2 cores, several solves and builds at
@@ -211,7 +212,7 @@ impl Chain<'_> {
     /// The chain from first-fit's placement `greedy`: [`Chain::first`],
     /// then [`Chain::orders`].
     fn run(&self, greedy: Vec<u64>, meter: &Meter) -> Reached {
-        let reached = self.first(greedy, meter, None);
+        let reached = self.first(greedy, meter);
         self.orders(reached, meter)
     }
 
@@ -223,16 +224,13 @@ impl Chain<'_> {
     /// whenever an earlier step is final (a million buffers take over a
     /// second per pass).
     ///
-    /// With `repair_limit` (a search waits for the time) the repair stops
-    /// that long after the start of the solve instead.
-    fn first(&self, greedy: Vec<u64>, meter: &Meter, repair_limit: Option<Duration>) -> Reached {
+    fn first(&self, greedy: Vec<u64>, meter: &Meter) -> Reached {
         let (problem, budget, lb, done) = (self.problem, self.budget, self.lb, self.done);
         let h = height_of(problem, &greedy);
         // Three quarters of a given time limit (the rest is for the best-fit
         // pass and the output), else `HUGE_REPAIR`: a round re-places only the
         // zone of its window, but a window search may take a quarter second.
-        let limit =
-            repair_limit.unwrap_or_else(|| budget.time_limit.map_or(HUGE_REPAIR, |l| l / 4 * 3));
+        let limit = budget.time_limit.map_or(HUGE_REPAIR, |l| l / 4 * 3);
         let window = meter.sub(repair_time(meter, limit, self.start), None);
         let repaired = repair(problem, greedy.clone(), lb, &window);
         meter.charge(window.used());
@@ -312,25 +310,30 @@ impl Chain<'_> {
     }
 }
 
-/// The repair and best-fit ([`Chain::first`]), the repair cut so that
-/// the search keeps its expected cost (the repair keeps at least a quarter
-/// of the time limit and at most three quarters, as alone), then the
-/// search from the chain's placement with what is left.
-/// The repair comes first because it settles most traces within a second
-/// or two (at the bound, proven: 26 of 70 training steps of 10,000
-/// buffers, within 0.8 to 3.6 s on a loaded machine), while the search's
-/// gain comes only after its whole cost; the search takes the place of the
-/// other orders, which on the traces the repair cannot open stalled 0.3 to
-/// 0.8 % above the bound where the search reached it. A repair that ends
-/// early by its own rules leaves the search more time.
+/// The repair and best-fit ([`Chain::first`], the repair with its whole
+/// share of the time, as alone), then, when the time left covers the
+/// search's expected cost, the search from the chain's placement with the
+/// rest, in place of the other orders; else the other orders, as the chain
+/// alone has them.
+///
+/// The repair keeps its share because it settles most traces within a
+/// second or two (at the bound, proven), and cutting it to leave the
+/// search its cost lost more than the search won: measured on 37 training
+/// steps of 10,000 buffers at 5 s, one after the other on a loaded
+/// machine (load 5 to 9, about 2.3 s of CPU time per solve), a repair cut
+/// to 1.5 s left 15 placements higher (13 of them at the bound before,
+/// up to 0.3 % above it after) and the search lowered 2. So the search
+/// takes only time the chain would have spent on other orders, which on
+/// the traces the repair cannot open stalled 0.3 to 0.8 % above the bound
+/// where the search alone reached it within 2 to 4 s of CPU time.
 fn after(chain: &Chain<'_>, greedy: Vec<u64>, meter: &Meter) -> (Reached, Option<Outcome>) {
-    let repair_limit = chain.budget.time_limit.map(|l| {
-        l.saturating_sub(search_cost(chain.problem.len()))
-            .clamp(l / 4, l / 4 * 3)
-    });
-    let reached = chain.first(greedy, meter, repair_limit);
+    let reached = chain.first(greedy, meter);
     if (chain.done)(reached.height) || reached.height <= reached.floor || !meter.alive() {
         return (reached, None);
+    }
+    let cost = search_cost(chain.problem.len());
+    if meter.time_left().is_some_and(|l| l < cost) {
+        return (chain.orders(reached, meter), None);
     }
     let out = exact_from(
         chain.problem,
