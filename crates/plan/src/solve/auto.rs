@@ -13,9 +13,9 @@
 //!
 //! Above 10,000 buffers (beyond the MiniMalloc member's reach), and from
 //! 1,000 on when the whole-problem search is not expected to gain within
-//! the time limit: first-fit, then the repair chain, with the exact search
-//! beside it when its expected cost fits the budget (see
-//! [`huge`](super::huge)).
+//! the time limit: first-fit, then the repair chain, the exact search
+//! taking the place of its other orders when the time left covers the
+//! search's expected cost (see [`huge`](super::huge)).
 //!
 //! Problems with conflict, compatible or penalty pairs go to the
 //! penalty-aware canonical greedy.
@@ -34,8 +34,8 @@ use crate::problem::{Problem, Solution};
 /// Above this many buffers `auto` takes the path of [`super::huge`]: the
 /// portfolio's MiniMalloc member does not search problems larger than this
 /// ([`super::mm::MAX_BUFFERS`]: its overlap lists grow with the pairs of
-/// buffers live together), and the exact search alone runs there beside
-/// the repair chain, when its expected cost fits the time limit.
+/// buffers live together), and the exact search alone runs there after
+/// the repair chain, when the time left covers its expected cost.
 pub(crate) const HUGE: usize = 10_000;
 
 /// From this many buffers up to [`HUGE`], the search after the repair is
