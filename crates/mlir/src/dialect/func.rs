@@ -225,7 +225,8 @@ fn may_end_function_block(m: &crate::ir::Module, op: crate::ir::OpId) -> bool {
     let name = d.name();
     FUNCTION_TERMINATORS.contains(&name)
         || !d.successors().is_empty()
-        || (crate::dialect::custom_form(name).is_none() && crate::ir::format::lookup(name).is_none())
+        || (crate::dialect::custom_form(name).is_none()
+            && crate::ir::format::lookup(name).is_none())
 }
 
 impl Parser<'_> {

@@ -27,8 +27,7 @@ use super::geom::height_of;
 use super::huge::{chain_first, solve_huge};
 use super::portfolio::{portfolio_from, AUTO_MEMBERS};
 use super::trace::repair;
-use super::{fallback, outcome_from, Budget, Goal, Meter, Outcome, Solver};
-use crate::bound::lower_bound;
+use super::{co_live_of, fallback, outcome_from, Budget, Goal, Meter, Outcome, Solver};
 use crate::problem::{Problem, Solution};
 
 /// Above this many buffers `auto` takes the path of [`super::huge`]: the
@@ -89,7 +88,7 @@ pub(crate) fn auto_run(problem: &Problem, budget: &Budget, meter: &Meter) -> Out
             out.proven_infeasible = true;
             return out;
         };
-        let lb = lower_bound(problem);
+        let lb = co_live_of(problem, budget);
         let fit_question = budget.goal == Goal::Fit && problem.capacity.is_some();
         let done = |h: u64| h <= lb || (fit_question && problem.capacity.is_some_and(|c| h <= c));
         if done(height_of(problem, &greedy)) {
@@ -158,11 +157,11 @@ pub(super) fn repair_time(meter: &Meter, limit: Duration, start: Instant) -> Opt
 
 /// The outcome of a placement that respects every hard rule except
 /// possibly the capacity, for a problem without penalty pairs: what
-/// `outcome_from` computes, with the known [`lower_bound`] `lb` rather than
+/// `outcome_from` computes, with the known [`lower_bound`](crate::bound::lower_bound) `lb` rather than
 /// a second computation (a fifth of a greedy pass at a million buffers).
 /// `floor` is a proven
 /// lower bound on every placement's height, at least the problem's
-/// [`lower_bound`] (the repair may raise it): a placement at it is optimal,
+/// [`lower_bound`](crate::bound::lower_bound) (the repair may raise it): a placement at it is optimal,
 /// a capacity below it infeasible. The outcome reports the problem's bound.
 pub(super) fn finish(
     problem: &Problem,

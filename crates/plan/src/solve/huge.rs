@@ -47,7 +47,7 @@ use super::exact::{exact_from, searchable_base, SplitMix};
 use super::geom::height_of;
 use super::greedy::{place_in_order, place_or_complete, size_order, Fit};
 use super::trace::repair;
-use super::{fallback, outcome_from, Budget, Goal, Meter, Outcome};
+use super::{co_live_of, fallback, outcome_from, Budget, Goal, Meter, Outcome};
 use crate::bound::lower_bound;
 use crate::problem::{Buffer, Problem};
 
@@ -116,7 +116,7 @@ pub(crate) fn solve_huge(
     meter: &Meter,
 ) -> Outcome {
     let (first, lb) = std::thread::scope(|s| {
-        let lb = s.spawn(|| lower_bound(problem));
+        let lb = s.spawn(|| co_live_of(problem, budget));
         let first = size_order(problem).and_then(|order| {
             Some((
                 place_or_complete(problem, &order, Fit::First, meter)?,
