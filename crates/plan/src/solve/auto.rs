@@ -11,42 +11,38 @@
 //! (from [`MID`] buffers on, the portfolio: the exact and the MiniMalloc
 //! searches side by side, the lower kept).
 //!
-//! Above 10,000 buffers: first-fit, then the repair (within three quarters
-//! of the time limit, or [`HUGE_REPAIR`] without one), then best-fit, and
-//! under a time limit first-fit and the repair in other orders until the
-//! limit, each only while the bound is not met; the lowest is kept, and the
-//! exact search runs only when it is above the capacity (see `solve_huge`).
+//! Above 10,000 buffers (beyond the MiniMalloc member's reach), and from
+//! 1,000 on when the whole-problem search is not expected to gain within
+//! the time limit: first-fit, then the repair chain, the exact search
+//! taking the place of its other orders when the time left covers the
+//! search's expected cost (see [`huge`](super::huge)).
 //!
 //! Problems with conflict, compatible or penalty pairs go to the
 //! penalty-aware canonical greedy.
 
 use std::time::{Duration, Instant};
 
-use super::exact::{best_greedy, exact_from, SplitMix};
+use super::exact::{best_greedy, exact_from};
 use super::geom::height_of;
-use super::greedy::{place_in_order, place_or_complete, size_order, Fit};
+use super::huge::{chain_first, solve_huge};
 use super::portfolio::{portfolio_from, AUTO_MEMBERS};
 use super::trace::repair;
 use super::{co_live_of, fallback, outcome_from, Budget, Goal, Meter, Outcome, Solver};
-use crate::bound::lower_bound;
-use crate::problem::{Buffer, Problem, Solution};
+use crate::problem::{Problem, Solution};
 
-/// Above this many buffers `auto` runs no exact search on a placement that
-/// fits.
-const HUGE: usize = 10_000;
-
-/// Time the repair may take on problems above [`HUGE`] buffers without a
-/// time limit, counted from the start of the solve: the exact search does
-/// not run there, and such traces are expected to be placed within a couple
-/// of seconds.
-const HUGE_REPAIR: Duration = Duration::from_millis(1200);
+/// Above this many buffers `auto` takes the path of [`super::huge`]: the
+/// portfolio's MiniMalloc member does not search problems larger than this
+/// ([`super::mm::MAX_BUFFERS`]: its overlap lists grow with the pairs of
+/// buffers live together), and the exact search alone runs there after
+/// the repair chain, when the time left covers its expected cost.
+pub(crate) const HUGE: usize = 10_000;
 
 /// From this many buffers up to [`HUGE`], the search after the repair is
 /// the portfolio (skyline and MiniMalloc searches side by side) rather than
 /// the skyline search alone: the MiniMalloc search's bisection lowers random
 /// interval instances of this size by about half the gap where the skyline
 /// search stalls (and the reverse on others).
-const MID: usize = 1_000;
+pub(crate) const MID: usize = 1_000;
 
 /// Time the repair may take below [`HUGE`] buffers (at most a quarter of the
 /// budget), counted from the start of the solve.
@@ -81,7 +77,7 @@ pub(crate) fn auto_run(problem: &Problem, budget: &Budget, meter: &Meter) -> Out
             out.elapsed = start.elapsed();
             return out;
         }
-        if problem.len() > HUGE {
+        if problem.len() > HUGE || (problem.len() >= MID && chain_first(problem, budget)) {
             return solve_huge(problem, budget, start, meter);
         }
         let Some(greedy) = best_greedy(problem, meter) else {
@@ -138,149 +134,8 @@ pub(crate) fn auto_run(problem: &Problem, budget: &Budget, meter: &Meter) -> Out
     }
 }
 
-/// `auto` above [`HUGE`] buffers, where the exact search's work per node
-/// (which grows with buffers and instants) rarely pays within seconds:
-/// first-fit in size order (the lower bound computed beside it, on a second
-/// thread); when that misses the bound, the repair from it (at most
-/// three quarters of the time limit); when that misses too, best-fit in size order as a
-/// second opinion. The lowest is kept (earlier on ties), so the result is
-/// never above `best_greedy`'s (first-fit and best-fit in size order at
-/// this size), and best-fit is skipped whenever an earlier step is final
-/// (a million buffers take over a second per pass). Under a time limit,
-/// the time left then goes to first-fit and the repair in
-/// [`other_orders`]. A placement above the capacity still goes to the
-/// exact search.
-fn solve_huge(problem: &Problem, budget: &Budget, start: Instant, meter: &Meter) -> Outcome {
-    let (first, lb) = std::thread::scope(|s| {
-        let lb = s.spawn(|| co_live_of(problem, budget));
-        let first = size_order(problem).and_then(|order| {
-            Some((
-                place_or_complete(problem, &order, Fit::First, meter)?,
-                order,
-            ))
-        });
-        // A panic in the bound is a bug; recompute rather than propagate.
-        let lb = lb.join().unwrap_or_else(|_| lower_bound(problem));
-        (first, lb)
-    });
-    let Some((greedy, order)) = first else {
-        if meter.spent() {
-            return finish_or_none(problem, fallback(problem), lb, "auto/fallback", start);
-        }
-        let mut out = outcome_from(problem, None, "auto/greedy", start);
-        out.proven_infeasible = true;
-        return out;
-    };
-    let fit_question = budget.goal == Goal::Fit && problem.capacity.is_some();
-    let done = |h: u64| h <= lb || (fit_question && problem.capacity.is_some_and(|c| h <= c));
-    let h = height_of(problem, &greedy);
-    if done(h) {
-        return finish(problem, greedy, lb, lb, "auto/greedy", start);
-    }
-    // Three quarters of a given time limit (the rest is for the best-fit
-    // pass and the output), else `HUGE_REPAIR`: a round re-places only the
-    // zone of its window, but a window search may take a quarter second.
-    let limit = budget.time_limit.map_or(HUGE_REPAIR, |l| l / 4 * 3);
-    let window = meter.sub(repair_time(meter, limit, start), None);
-    let repaired = repair(problem, greedy.clone(), lb, &window);
-    meter.charge(window.used());
-    let mut floor = repaired.floor;
-    let hr = height_of(problem, &repaired.offsets);
-    let (mut best, mut best_h, mut name) = if hr < h {
-        (repaired.offsets, hr, "auto/repair")
-    } else {
-        (greedy, h, "auto/greedy")
-    };
-    if !done(best_h) && best_h > floor && meter.alive() {
-        if let Some(bf) = place_in_order(problem, &order, Fit::Best, meter) {
-            let hb = height_of(problem, &bf);
-            if hb < best_h {
-                (best, best_h, name) = (bf, hb, "auto/greedy");
-            }
-        }
-    }
-    let mut stop = repaired.stop;
-    // Under a time limit, the time the repair and best-fit left goes to
-    // first-fit in other orders, each followed by the repair: the time
-    // limit, not the repair's own rules, ends the run (unless every order
-    // has been tried). Without one, the run stays within seconds as above.
-    if budget.time_limit.is_some() {
-        // The checks come before the next order is built (the iterator is
-        // lazy): at a million buffers an order's sort alone takes a tenth
-        // of a second, several times that on a loaded machine.
-        let mut orders = other_orders(problem, budget.seed);
-        while !done(best_h) && best_h > floor && meter.alive() {
-            let Some(order) = orders.next() else {
-                break;
-            };
-            let Some(placed) = place_or_complete(problem, &order, Fit::First, meter) else {
-                break;
-            };
-            // Half of the time left for the repair of this order.
-            let half = meter.time_left().map(|l| l / 2);
-            let window = meter.sub(half, None);
-            let r = repair(problem, placed, lb, &window);
-            meter.charge(window.used());
-            floor = floor.max(r.floor);
-            let h = height_of(problem, &r.offsets);
-            if h < best_h {
-                (best, best_h, name) = (r.offsets, h, "auto/orders");
-            }
-        }
-        stop = meter
-            .alive()
-            .then_some("first-fit and the repair ran in every order");
-    }
-    if problem.capacity.is_some_and(|c| best_h > c && floor <= c) {
-        return exact_from(problem, best, budget, start, "auto/exact", meter);
-    }
-    let mut out = finish(problem, best, lb, floor, name, start);
-    if !out.proven_optimal {
-        out.stopped_by = stop;
-    }
-    out
-}
-
-/// Orders for first-fit beside [`size_order`], for the time a time limit
-/// leaves above [`HUGE`] buffers: size descending with the longer lifetime
-/// first, area (size times lifetime) descending, lifetime descending, birth
-/// ascending (size descending within an instant), then [`JITTERED`] orders
-/// of size descending with each size raised by up to a sixteenth at random
-/// (from `seed`): first-fit's ties and near-ties broken another way. Ties
-/// go to the lower id; pinned buffers come first, as in `size_order`.
-fn other_orders(problem: &Problem, seed: u64) -> impl Iterator<Item = Vec<u32>> + '_ {
-    let life = |b: &Buffer| u128::from(b.upper.saturating_sub(b.lower));
-    let mut rng = SplitMix(seed ^ 0x6f72_6465_7273);
-    (0..4 + JITTERED).map(move |k| {
-        let mut keyed: Vec<(bool, u128, u128, u32)> = problem
-            .buffers
-            .iter()
-            .enumerate()
-            .map(|(i, b)| {
-                let size = u128::from(b.size);
-                let (first, second) = match k {
-                    0 => (u128::MAX - size, u128::MAX - life(b)),
-                    1 => (u128::MAX - size * life(b), 0),
-                    2 => (u128::MAX - life(b), u128::MAX - size),
-                    3 => (u128::from(b.lower), u128::MAX - size),
-                    _ => (
-                        u128::MAX - size * u128::from(4096 + rng.next() % 257),
-                        u128::from(b.lower),
-                    ),
-                };
-                (b.fixed_offset.is_none(), first, second, i as u32)
-            })
-            .collect();
-        keyed.sort_unstable();
-        keyed.into_iter().map(|k| k.3).collect()
-    })
-}
-
-/// Jittered size orders [`other_orders`] gives after its four fixed ones.
-const JITTERED: usize = 28;
-
 /// [`finish`] of a placement that may be missing (pinned buffers clash).
-fn finish_or_none(
+pub(super) fn finish_or_none(
     problem: &Problem,
     offsets: Option<Vec<u64>>,
     lb: u64,
@@ -296,19 +151,19 @@ fn finish_or_none(
 /// The time the repair may take (counted from `start`): `limit`, unless
 /// the budget has a node limit, which then bounds the repair instead (its
 /// windows have work limits of their own), so the result is reproducible.
-fn repair_time(meter: &Meter, limit: Duration, start: Instant) -> Option<Duration> {
+pub(super) fn repair_time(meter: &Meter, limit: Duration, start: Instant) -> Option<Duration> {
     (!meter.has_node_limit()).then(|| limit.saturating_sub(start.elapsed()))
 }
 
 /// The outcome of a placement that respects every hard rule except
 /// possibly the capacity, for a problem without penalty pairs: what
-/// `outcome_from` computes, with the known [`lower_bound`] `lb` rather than
+/// `outcome_from` computes, with the known [`lower_bound`](crate::bound::lower_bound) `lb` rather than
 /// a second computation (a fifth of a greedy pass at a million buffers).
 /// `floor` is a proven
 /// lower bound on every placement's height, at least the problem's
-/// [`lower_bound`] (the repair may raise it): a placement at it is optimal,
+/// [`lower_bound`](crate::bound::lower_bound) (the repair may raise it): a placement at it is optimal,
 /// a capacity below it infeasible. The outcome reports the problem's bound.
-fn finish(
+pub(super) fn finish(
     problem: &Problem,
     offsets: Vec<u64>,
     lb: u64,

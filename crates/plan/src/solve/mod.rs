@@ -23,6 +23,7 @@ mod exact;
 mod geom;
 mod greedy;
 pub mod handoff;
+mod huge;
 mod meter;
 mod mm;
 pub mod mt;
