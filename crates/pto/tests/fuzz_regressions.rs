@@ -920,3 +920,33 @@ fn a_tile_type_argument_on_pl_mem_is_a_memory_space() {
         "5:27: expected a memory space `pl.Mem.X` in a `pl.Tile` type"
     );
 }
+
+/// Finding `plan-duplicate-alloc-name-read-before-definition` (a long run
+/// of the target, reduced by hand): sharing made the larger allocation,
+/// written after the first tile, the storage of both tiles, and the
+/// clean-up removed the first allocation, so the planned program named
+/// `mem_vec_4` above its definition and did not read back. Rule: an
+/// allocation moves above the first statement that names it.
+#[test]
+fn a_shared_allocation_is_defined_before_its_first_tile() {
+    let src = "@pl.program\nclass c:\n    @pl.function\n    def k(x: pl.Tensor[[64, 64], pl.FP32]):\n        \
+               mem_vec_2: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 16384)\n        \
+               a: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_vec_2, pl.const(0, pl.INT64), 16384), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [64, 64])\n        \
+               mem_vec_4: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 32768)\n        \
+               b: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_vec_4, pl.const(0, pl.INT64), 16384), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [64, 64])\n";
+    let mut p = tilemem_pto::parse::parse(src).expect("the input reads");
+    let mut ctx = PassContext::new(Soc::from_name("910b").unwrap(), PlannerMode::Pypto);
+    run_pipeline(&mut p, &mut ctx, &[PassId::MemoryReuse]).expect("plans");
+    let out = tilemem_pto::print::print(&p);
+    let body: Vec<&str> = out.lines().skip(4).map(str::trim).collect();
+    assert_eq!(
+        body,
+        [
+            "mem_vec_4: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 32768)",
+            "a: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_vec_4, pl.const(0, pl.INT64), 32768), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [64, 64])",
+            "b: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_vec_4, pl.const(0, pl.INT64), 16384), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [64, 64])",
+        ],
+        "{out}"
+    );
+    plan_and_reread(src);
+}

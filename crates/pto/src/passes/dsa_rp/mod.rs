@@ -410,6 +410,7 @@ pub fn plan_function(
     write::apply(f, &addr);
     // The same clean-up as after MemoryReuse.
     cleanup::remove_dead_allocs(f);
+    cleanup::hoist_allocs_above_uses(f);
     let tags = cleanup::strip_pipeline_membership(f);
     if !tags.is_empty() {
         ctx.stage_claims

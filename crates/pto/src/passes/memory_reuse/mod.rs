@@ -194,6 +194,7 @@ pub fn run_function(
         let changes = yield_fixup::fix_yields_opts(f, ctx.soc.family(), true, rules.as_var_like)?;
         normalize::normalize(f, snap);
         cleanup::remove_dead_allocs(f);
+        cleanup::hoist_allocs_above_uses(f);
         if changes == yield_fixup::FixupChanges::default() {
             break;
         }

@@ -70,3 +70,86 @@ pub fn remove_dead_allocs(f: &mut Function) -> usize {
     f.remove_where(Block::Body, |s| dead[s.index()]);
     n
 }
+
+/// Moves each top-level `pl.tile.alloc` statement above the first
+/// top-level statement that names its variable (in a MemRef of a variable
+/// the statement or its blocks define, or read as a value). Returns how
+/// many moved.
+///
+/// Sharing can give a tile defined early the storage of an allocation
+/// written later (the larger of two allocations becomes the arena of
+/// both), and the clean-up then removes the earlier allocation: the
+/// program read the surviving allocation's name above its definition and
+/// did not read back. PyPTO's InitMemRef writes every allocation at the top
+/// of the function, so a program it made never moves; an allocation has no
+/// effect but naming storage, so moving it up changes nothing else.
+pub fn hoist_allocs_above_uses(f: &mut Function) -> usize {
+    // first[v]: the first top-level statement naming variable v.
+    let mut first = vec![usize::MAX; f.vars.len()];
+    let body: Vec<_> = f.block(Block::Body).to_vec();
+    for (i, &top) in body.iter().enumerate() {
+        let note = |v: VarId, first: &mut Vec<usize>| {
+            if first[v.index()] == usize::MAX {
+                first[v.index()] = i;
+            }
+        };
+        let mut subtree = vec![(Block::Body, top)];
+        subtree.extend(f.child_blocks(top).into_iter().flat_map(|b| f.walk_in(b)));
+        for (_, s) in subtree {
+            if f.alloc_at(s).is_some() {
+                continue;
+            }
+            let stmt = &f.stmts[s];
+            let mut defined: Vec<VarId> = stmt.targets().to_vec();
+            match &stmt.kind {
+                crate::ir::StmtKind::For(l) => {
+                    defined.extend(l.loop_var);
+                    defined.extend(&l.iter_args);
+                    defined.extend(&l.results);
+                }
+                crate::ir::StmtKind::If(c) => defined.extend(&c.results),
+                _ => {}
+            }
+            for d in defined {
+                let base = f.vars[d].ty.as_ref().and_then(Type::memref);
+                if let Some(p) = base.and_then(|m| m.base_var()) {
+                    note(p, &mut first);
+                }
+            }
+            stmt.for_each_use(&mut |v| note(v, &mut first));
+        }
+    }
+    let mut moved_to: Vec<Option<usize>> = vec![None; body.len()];
+    let mut n = 0;
+    for (j, &s) in body.iter().enumerate() {
+        if let Some(a) = f.alloc_at(s) {
+            let i = first[a.var.index()];
+            if i < j {
+                moved_to[j] = Some(i);
+                n += 1;
+            }
+        }
+    }
+    if n == 0 {
+        return 0;
+    }
+    // Rebuilt in one pass: each moved allocation (in its original order)
+    // goes right before the statement that first names it.
+    let mut before: Vec<Vec<crate::ir::StmtId>> = vec![Vec::new(); body.len()];
+    for (j, to) in moved_to.iter().enumerate() {
+        if let Some(i) = to {
+            before[*i].push(body[j]);
+        }
+    }
+    let mut out = Vec::with_capacity(body.len());
+    for (j, &s) in body.iter().enumerate() {
+        out.extend(before[j].iter().copied());
+        if moved_to[j].is_none() {
+            out.push(s);
+        }
+    }
+    if let Some(b) = f.block_mut(Block::Body) {
+        *b = out;
+    }
+    n
+}
