@@ -14,9 +14,15 @@
 # fuzz/logs/TARGET.log, and the exit code is 0. A smoke run starts from
 # the repository's seeds alone (a fresh corpus), replays them, then runs a
 # fixed number of mutations with a fixed seed (about 20 s a target on two
-# cores; SMOKE_PERCENT scales the counts), so that it checks the same
-# inputs on every machine; it fails (exit 1, naming the reproducer) at the
-# first broken promise.
+# cores; SMOKE_PERCENT scales the counts); it fails (exit 1, naming the
+# reproducer) at the first broken promise. It tries the same inputs in the
+# same order on every machine and every run: the seeds are handed over as
+# a sorted list (a corpus folder is read in the file system's order), the
+# corpus is not reloaded on a timer, the target runs with a fixed
+# getrandom (fixed_random.c), so that HashMap orders, and the coverage
+# that decides which inputs libFuzzer keeps, are the same every time, and
+# libFuzzer does not take its mutations from the operands of comparisons
+# (-use_cmp=0: some are addresses, which differ by machine and by run).
 set -euo pipefail
 cd "$(dirname "$0")"
 MODE=serial
@@ -40,11 +46,17 @@ if [ "$MODE" = smoke ]; then
     CORPUS="$(mktemp -d)"
     trap 'rm -rf "$CORPUS"' EXIT
 fi
+# A smoke run lists them (CORPUS/TARGET.seeds) instead, for -seed_inputs.
 seed() {
     local target="$1"; shift
     mkdir -p "$CORPUS/$target"
     for f in "$@"; do
-        [ -f "$f" ] && cp -n "$f" "$CORPUS/$target/$(echo "$f" | tr '/' '_')"
+        [ -f "$f" ] || continue
+        if [ "$MODE" = smoke ]; then
+            echo "$f" >>"$CORPUS/$target.seeds"
+        else
+            cp -n "$f" "$CORPUS/$target/$(echo "$f" | tr '/' '_')"
+        fi
     done
     return 0
 }
@@ -52,14 +64,19 @@ shopt -s nullglob globstar
 PTO=(../examples/pto/*.py ../crates/pto/tests/data/**/*.py ../tests/lit/pto/*.py)
 MLIR=(../examples/mlir/*.mlir ../tests/lit/**/*.mlir)
 CSV=(../examples/dsa/*.csv seeds/csv/*.csv)
-seed pto_reader "${PTO[@]}"
-seed plan "${PTO[@]}"
-seed mlir_reader "${MLIR[@]}"
-seed csv_reader "${CSV[@]}"
-seed solve "${CSV[@]}"
-# PyPTO's own documents, when the shared data is beside the checkout.
-MSGPACK=(../../shared/data/pto/msgpack/kernels/tile_add*/*/*.msgpack ../../shared/data/pto/msgpack/kernels/rms_norm/*/*.msgpack)
-seed pto_msgpack "${MSGPACK[@]}"
+MSGPACK=(../crates/pto/tests/data/msgpack/**/*.msgpack)
+seed pto_reader "${PTO[@]}" findings/fixed/pto_reader-*
+seed plan "${PTO[@]}" findings/fixed/plan-*
+seed mlir_reader "${MLIR[@]}" findings/fixed/mlir_reader-*
+seed csv_reader "${CSV[@]}" findings/fixed/csv_reader-*
+seed solve "${CSV[@]}" findings/fixed/solve-*
+seed pto_msgpack "${MSGPACK[@]}" findings/fixed/pto_msgpack-*
+# PyPTO's own documents, when the shared data is beside the checkout (long
+# runs only: a smoke run checks the same inputs with or without it).
+if [ "$MODE" != smoke ]; then
+    seed pto_msgpack ../../shared/data/pto/msgpack/kernels/tile_add*/*/*.msgpack \
+        ../../shared/data/pto/msgpack/kernels/rms_norm/*/*.msgpack
+fi
 
 nice -n 19 cargo fuzz build --sanitizer none
 mkdir -p logs
@@ -69,13 +86,25 @@ COMMON=(-timeout=30 -rss_limit_mb=2048 -max_len=8192)
 if [ "$MODE" = smoke ]; then
     # Runs per target: about 20 s each on two idle cores.
     declare -A RUNS=([pto_reader]=100000 [mlir_reader]=20000 [csv_reader]=300000 [plan]=15000 [solve]=15000)
+    BIN="${CARGO_TARGET_DIR:-target}/$(rustc -vV | sed -n 's/^host: //p')/release"
+    "${CC:-cc}" -shared -fPIC -O2 -o "$CORPUS/fixed_random.so" fixed_random.c
     failed=0
     for t in "${TARGETS[@]}"; do
         runs=$(( ${RUNS[$t]:-10000} * ${SMOKE_PERCENT:-100} / 100 ))
+        # The seeds in one order on every machine (libFuzzer shuffles them
+        # with its seed, then sorts them by size, stably).
+        # (-seed_inputs=@FILE: names joined by commas, no newline.)
+        seeds=()
+        if [ -s "$CORPUS/$t.seeds" ]; then
+            LC_ALL=C sort -u "$CORPUS/$t.seeds" | paste -sd, | tr -d '\n' >"$CORPUS/$t.list"
+            seeds=(-seed_inputs="@$CORPUS/$t.list")
+        fi
+        mkdir -p "$CORPUS/$t" "artifacts/$t"
         start=$(date +%s)
         # No fork mode: the first failure ends the run with its reproducer.
-        if nice -n 19 cargo fuzz run --sanitizer none "$t" "$CORPUS/$t" -- \
-            -seed=1 -runs="$runs" "${COMMON[@]}" >"logs/$t.smoke.log" 2>&1; then
+        if nice -n 19 env LD_PRELOAD="$CORPUS/fixed_random.so" TILEMEM_FUZZ_SMOKE=1 "$BIN/$t" \
+            -artifact_prefix="artifacts/$t/" "${seeds[@]}" "$CORPUS/$t" \
+            -seed=1 -runs="$runs" -reload=0 -use_cmp=0 "${COMMON[@]}" >"logs/$t.smoke.log" 2>&1; then
             echo "fuzz smoke: $t ok ($runs runs after the seeds, $(( $(date +%s) - start )) s)"
         else
             echo "fuzz smoke: $t FAILED (fuzz/logs/$t.smoke.log):" >&2

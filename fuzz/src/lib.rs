@@ -20,6 +20,29 @@ use tilemem_pto::passes::{ErrorKind, PlannerMode};
 use tilemem_pto::PlanOptions;
 use tilemem_soc::Soc;
 
+/// Whether this is a smoke run (`fuzz/run.sh --smoke` sets
+/// `TILEMEM_FUZZ_SMOKE`), which must try the same inputs on every run: the
+/// work of a target then runs on the fuzzing thread alone. Threads racing
+/// (rayon's workers waking, a portfolio's members sharing a bound) change
+/// the coverage libFuzzer sees from run to run, and with it the inputs it
+/// keeps and mutates. The long runs keep the threads, to look for races.
+fn smoke() -> bool {
+    static SMOKE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *SMOKE.get_or_init(|| {
+        let smoke = std::env::var_os("TILEMEM_FUZZ_SMOKE").is_some();
+        if smoke {
+            // One worker, the calling thread: parallel loops run inline.
+            // (An error means the pool exists already, with its threads.)
+            let one = rayon::ThreadPoolBuilder::new()
+                .num_threads(1)
+                .use_current_thread()
+                .build_global();
+            assert!(one.is_ok(), "rayon's pool was built before the smoke set it up");
+        }
+        smoke
+    })
+}
+
 /// Inputs larger than this are skipped: the targets look for wrong
 /// behaviour, not for slow behaviour on huge inputs (the benchmarks do).
 const MAX_INPUT: usize = 16 * 1024;
@@ -146,6 +169,7 @@ const TARGETS: [&str; 4] = ["910b", "950", "310b", "none"];
 ///   (and so does tilemem), so a second run of a pipelined program may
 ///   share further (see docs/architecture.md, "Idempotence").
 pub fn plan(data: &[u8]) {
+    smoke();
     let Some(src) = text(data) else { return };
     if tilemem_pto::parse::parse(src).is_err() {
         return;
@@ -238,9 +262,13 @@ pub fn solve(data: &[u8]) {
     if file.problem.len() > 64 || file.problem.check().is_err() {
         return;
     }
+    // A smoke run bounds the work alone (the node limit cuts every solver
+    // at the same point on every machine; a clock would not).
+    let time_limit = (!smoke()).then_some(std::time::Duration::from_secs(2));
     let budget = Budget::default()
-        .with_time_limit(Some(std::time::Duration::from_secs(2)))
-        .with_node_limit(Some(20_000));
+        .with_time_limit(time_limit)
+        .with_node_limit(Some(20_000))
+        .with_threads(smoke().then_some(1));
     let mut outcomes = Vec::new();
     for kind in [
         SolverKind::Sequential,

@@ -2,8 +2,9 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::OnceLock;
 
-use tilemem_plan::bound::{best_and_co_live, best_bound, Bound, Rule};
+use tilemem_plan::bound::{best_bound, best_from_co_live, Bound, Rule};
 use tilemem_plan::minimize::{minimize, Minimum, Verdict};
 use tilemem_plan::{map, solve, validate, Objective, Outcome, Problem};
 
@@ -113,18 +114,21 @@ pub fn run(args: Args) -> ExitCode {
             Objective::PeakThenPenalty
         })
         .with_seed(args.seed)
-        .with_stop(interrupt::stop_flag());
+        .with_stop(interrupt::stop_flag())
+        .with_co_live(&CO_LIVE);
     // The best bound (a sweep over every instant, about a second at a
     // million buffers) and the co-live bound the bound's line shows (the
     // best bound starts from it) are computed beside the solve, not after
-    // it, so a run under a time limit ends near the limit. The minimum
-    // search computes its own best bound.
+    // it, so a run under a time limit ends near the limit. The co-live
+    // bound is handed to the solver as soon as it is known (the solver
+    // waits for it rather than computing it again). The minimum search
+    // computes its own best bound.
     let both = || {
+        let co_live = publish_co_live(problem);
         if args.minimize {
-            (None, tilemem_plan::lower_bound(problem))
+            (None, co_live)
         } else {
-            let (best, co_live) = best_and_co_live(problem);
-            (Some(best), co_live)
+            (Some(best_from_co_live(problem, co_live)), co_live)
         }
     };
     let (solved, bound, co_live) = std::thread::scope(|s| {
@@ -315,6 +319,28 @@ pub fn run(args: Args) -> ExitCode {
         text.push_str(&map::render_text(problem, sol, 16, 72));
     }
     output::finish(&text, done)
+}
+
+/// The co-live bound of the problem solved, for the solver
+/// ([`tilemem_plan::Budget::co_live`]): one problem per process.
+static CO_LIVE: OnceLock<u64> = OnceLock::new();
+
+/// Computes the co-live bound of `problem` and hands it to the solver
+/// through [`CO_LIVE`]. Should the computation panic (a bug), the solver
+/// gets 0, a valid bound, rather than waiting forever; the panic then
+/// surfaces when the caller joins this thread.
+fn publish_co_live(problem: &Problem) -> u64 {
+    struct Unblock;
+    impl Drop for Unblock {
+        fn drop(&mut self) {
+            let _ = CO_LIVE.set(0);
+        }
+    }
+    let unblock = Unblock;
+    let co_live = tilemem_plan::lower_bound(problem);
+    let _ = CO_LIVE.set(co_live);
+    drop(unblock);
+    co_live
 }
 
 /// Wall time of the phases of a run, printed on standard error with

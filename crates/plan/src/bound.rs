@@ -17,7 +17,7 @@ pub mod rules;
 
 pub use grain::grain;
 pub use refute::{refuted_bound, refuted_bound_from, Refutation};
-pub use rules::{best_and_co_live, best_bound, Bound, Rule};
+pub use rules::{best_and_co_live, best_bound, best_from_co_live, Bound, Rule};
 
 /// The classic bound: the largest total size of buffers live at one instant,
 /// refined for alignment, and never below the end of a pinned buffer.

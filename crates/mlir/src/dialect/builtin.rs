@@ -54,7 +54,8 @@ impl Parser<'_> {
         }
         let r = self.m.new_detached_region();
         self.default_dialect.push("builtin");
-        let res = self.parse_region(r, &[]);
+        // A module is isolated from above: a name scope of its own.
+        let res = self.parse_isolated_region(r, &[]);
         self.default_dialect.pop();
         res?;
         if self.m.region_blocks(r).is_empty() {

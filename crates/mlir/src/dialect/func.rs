@@ -184,20 +184,84 @@ impl Parser<'_> {
             if let Some(d) = body_dialect {
                 self.default_dialect.push(d);
             }
-            let pending = self.forward_keys();
-            let res = self.parse_region(r, &args);
+            // A function is isolated from above: a name it uses must be
+            // defined inside it, and names around it are not visible.
+            let body_pos = self.c.pos();
+            let res = self.parse_isolated_region(r, &args);
             if body_dialect.is_some() {
                 self.default_dialect.pop();
             }
             res?;
-            // A function is isolated from above: a name it uses must be
-            // defined inside it, not in a later function.
-            self.check_forward_since(&pending)?;
+            self.check_function_body(r, body_pos)?;
         }
         // Without a body the argument names, if any, are dropped: MLIR's
         // function parser accepts named arguments on declarations.
         b.regions.push(r);
         Ok(is_variadic)
+    }
+}
+
+/// The terminators a function body's block may end with (MLIR's
+/// `IsTerminator` ops of the dialects read here that can stand in one;
+/// `transform.yield` ends a `transform.named_sequence`, read as a function).
+const FUNCTION_TERMINATORS: &[&str] = &[
+    "cf.br",
+    "cf.cond_br",
+    "cf.switch",
+    "func.return",
+    "llvm.br",
+    "llvm.cond_br",
+    "llvm.return",
+    "llvm.switch",
+    "llvm.unreachable",
+    "transform.yield",
+];
+
+/// Whether `op` may end a block of a function body: a terminator, an op
+/// with successors, or an op whose traits the reader does not know (an
+/// unregistered one), which MLIR lets end a block too.
+fn may_end_function_block(m: &crate::ir::Module, op: crate::ir::OpId) -> bool {
+    let d = m.op(op);
+    let name = d.name();
+    FUNCTION_TERMINATORS.contains(&name)
+        || !d.successors().is_empty()
+        || (crate::dialect::custom_form(name).is_none()
+            && crate::ir::format::lookup(name).is_none())
+}
+
+impl Parser<'_> {
+    /// A function body holds blocks that each end with a terminator, as
+    /// MLIR's verifier requires (`{}` without arguments is no body at
+    /// all: MLIR's "expected non-empty function body"). Without the rule a
+    /// body could end in an op a pass may erase (an unused allocation),
+    /// leaving a block with nothing in it, which no text reads back as.
+    fn check_function_body(&mut self, r: crate::ir::RegionId, body_pos: usize) -> PResult<()> {
+        let blocks = self.m.region_blocks(r).to_vec();
+        if blocks.is_empty() {
+            return self.c.err_at(body_pos, "expected non-empty function body");
+        }
+        for b in blocks {
+            match self.m.last_op(b) {
+                None => {
+                    return self
+                        .c
+                        .err_at(body_pos, "empty block: expect at least a terminator")
+                }
+                Some(last) if !may_end_function_block(&self.m, last) => {
+                    let d = self.m.op(last);
+                    return Err(crate::ir::Diagnostic::error(
+                        d.loc,
+                        format!(
+                            "block with no terminator, has '{}': end the function body with \
+                             'func.return' (or a branch)",
+                            d.name()
+                        ),
+                    ));
+                }
+                Some(_) => {}
+            }
+        }
+        Ok(())
     }
 }
 

@@ -368,9 +368,7 @@ impl Parser<'_> {
             let ty = self.parse_type()?;
             if self.c.peek() == Some(b'{') {
                 // The initializer is isolated from above, like a function body.
-                let pending = self.forward_keys();
-                self.parse_region(r, &[])?;
-                self.check_forward_since(&pending)?;
+                self.parse_isolated_region(r, &[])?;
             }
             ty
         } else if let Some(Attribute::String(s)) = &value {

@@ -124,6 +124,24 @@ pub(crate) fn static_index(v: i128) -> Result<i64, String> {
     }
 }
 
+/// The ops of registered dialects with MLIR's `IsolatedFromAbove` trait:
+/// their regions are name scopes of their own.
+const ISOLATED_FROM_ABOVE: &[&str] = &[
+    "builtin.module",
+    "func.func",
+    "gpu.func",
+    "gpu.module",
+    "llvm.func",
+    "llvm.mlir.global",
+    "transform.named_sequence",
+];
+
+/// Whether the op `name` is isolated from above (its regions neither see
+/// names defined around it nor define names seen there).
+pub(crate) fn is_isolated_from_above(name: &str) -> bool {
+    ISOLATED_FROM_ABOVE.contains(&name)
+}
+
 /// Reads a module. Errors carry the location of the offending token.
 pub fn parse_module(text: &str, options: &ParseOptions) -> Result<Module, Diagnostic> {
     let mut p = Parser {
@@ -132,6 +150,7 @@ pub fn parse_module(text: &str, options: &ParseOptions) -> Result<Module, Diagno
         attr_aliases: HashMap::new(),
         type_aliases: HashMap::new(),
         scopes: vec![HashMap::new()],
+        isolated_from: 0,
         depth: 0,
         opts: options.clone(),
         default_dialect: Vec::new(),
@@ -197,6 +216,10 @@ pub(crate) struct Parser<'a> {
     pub(crate) type_aliases: HashMap<String, Type>,
     /// Visible names per region scope: `%name` to its values (`%name#i`).
     scopes: Vec<HashMap<String, Vec<ValueId>>>,
+    /// The first of `scopes` visible: the scope of the innermost region
+    /// isolated from above (MLIR's `IsolatedSSANameScope`), whose names
+    /// neither see nor are seen by the scopes around it.
+    isolated_from: usize,
     pub(crate) depth: usize,
     pub(crate) opts: ParseOptions,
     pub(crate) default_dialect: Vec<&'static str>,
@@ -207,9 +230,10 @@ pub(crate) struct Parser<'a> {
     /// label's block and whether its definition has been read (a branch
     /// may name a block defined further down).
     labels: Vec<(RegionId, HashMap<String, Label>)>,
-    /// Values used before their definition (`%name`, result number): a
-    /// placeholder and where it was first used. The definition replaces
-    /// it; one left at the end is an undeclared name.
+    /// Values used before their definition (`%name`, result number) in
+    /// the innermost name scope isolated from above: a placeholder and
+    /// where it was first used. The definition replaces it; one left at
+    /// the end of its isolated scope is an undeclared name.
     forward: HashMap<(String, usize), Forward>,
     /// The `loc(...)` of block arguments read but not yet bound, by the
     /// argument's source position.
@@ -342,7 +366,7 @@ impl Parser<'_> {
                 _ => return self.c.err("expected result number after '#'"),
             }
         }
-        for scope in self.scopes.iter().rev() {
+        for scope in self.scopes[self.isolated_from..].iter().rev() {
             if let Some(vs) = scope.get(name) {
                 let Some(&v) = vs.get(index as usize) else {
                     return self.c.err_at(
@@ -388,21 +412,11 @@ impl Parser<'_> {
         })
     }
 
-    /// The forward references pending now.
-    pub(crate) fn forward_keys(&self) -> std::collections::HashSet<(String, usize)> {
-        self.forward.keys().cloned().collect()
-    }
-
-    /// Fails on the first forward reference made since `before` and not
-    /// defined yet.
-    pub(crate) fn check_forward_since(
-        &mut self,
-        before: &std::collections::HashSet<(String, usize)>,
-    ) -> PResult<()> {
+    /// Fails on the first (in the text) forward reference not defined.
+    fn check_forward(&mut self) -> PResult<()> {
         let first = self
             .forward
             .iter()
-            .filter(|(k, _)| !before.contains(*k))
             .min_by_key(|(_, f)| f.pos)
             .map(|((name, _), f)| (name.clone(), f.pos));
         match first {
@@ -411,11 +425,6 @@ impl Parser<'_> {
                 .err_at(pos, format!("use of undeclared SSA value name '%{name}'")),
             None => Ok(()),
         }
-    }
-
-    /// Fails on the first forward reference never defined.
-    fn check_forward(&mut self) -> PResult<()> {
-        self.check_forward_since(&std::collections::HashSet::new())
     }
 
     /// Replaces the placeholder of a forward reference to `%name#index`
@@ -551,6 +560,37 @@ impl Parser<'_> {
         self.scopes.pop();
         self.depth -= 1;
         r
+    }
+
+    /// Reads the region of an op isolated from above (a function body, a
+    /// module, a global's initializer): a name scope of its own, as in
+    /// MLIR. Names defined around it are not visible inside; a name used
+    /// inside must be defined inside (its definition elsewhere is not
+    /// this value), and a definition inside does not resolve a use
+    /// outside that is still waiting for its definition.
+    pub(crate) fn parse_isolated_region(
+        &mut self,
+        region: RegionId,
+        entry_args: &[(String, Type, usize)],
+    ) -> PResult<()> {
+        let outer_forward = std::mem::take(&mut self.forward);
+        let outer_from = std::mem::replace(&mut self.isolated_from, self.scopes.len());
+        let r = self
+            .parse_region(region, entry_args)
+            .and_then(|()| self.check_forward());
+        self.forward = outer_forward;
+        self.isolated_from = outer_from;
+        r
+    }
+
+    /// Reads a region of an op named `op` in generic or lenient form:
+    /// isolated from above when the op is ([`is_isolated_from_above`]).
+    pub(crate) fn parse_region_of(&mut self, op: &str, region: RegionId) -> PResult<()> {
+        if is_isolated_from_above(op) {
+            self.parse_isolated_region(region, &[])
+        } else {
+            self.parse_region(region, &[])
+        }
     }
 
     fn parse_region_body(

@@ -160,7 +160,7 @@ impl Parser<'_> {
             self.c.expect("(")?;
             loop {
                 let r = self.m.new_detached_region();
-                self.parse_region(r, &[])?;
+                self.parse_region_of(&name, r)?;
                 b.regions.push(r);
                 if !self.c.eat(",") {
                     break;
@@ -502,7 +502,8 @@ impl Parser<'_> {
                 Some(b'{') => {
                     if self.looks_like_region() {
                         let r = self.m.new_detached_region();
-                        self.parse_region(r, &[])?;
+                        let name = b.spec.name.clone();
+                        self.parse_region_of(&name, r)?;
                         pieces.push(Piece::Region(b.regions.len()));
                         b.regions.push(r);
                     } else {

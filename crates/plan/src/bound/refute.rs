@@ -154,6 +154,9 @@ pub fn refuted_bound_from(
                     time_limit: time_left,
                     goal: Goal::Fit,
                     threads: Some(1),
+                    // A window problem: the whole problem's bound is not
+                    // its own.
+                    co_live: None,
                     ..*budget
                 };
                 let (res, used) = exact_counted(&sub, &attempt);

@@ -131,8 +131,14 @@ pub fn best_bound(problem: &Problem) -> Bound {
 /// [`best_bound`] and the co-live bound ([`lower_bound`]) it starts from,
 /// for a caller that reports both (one sweep fewer at a million buffers).
 pub fn best_and_co_live(problem: &Problem) -> (Bound, u64) {
-    let sweep = Sweep::of(problem);
     let co_live = lower_bound(problem);
+    (best_from_co_live(problem, co_live), co_live)
+}
+
+/// [`best_bound`] from the problem's co-live bound `co_live`
+/// ([`lower_bound`]), for a caller that has it already.
+pub fn best_from_co_live(problem: &Problem, co_live: u64) -> Bound {
+    let sweep = Sweep::of(problem);
     let mut best = Bound {
         value: co_live,
         rule: Rule::CoLive,
@@ -152,7 +158,7 @@ pub fn best_and_co_live(problem: &Problem) -> (Bound, u64) {
         best.rounded_from = Some(best.value);
         best.value = rounded;
     }
-    (best, co_live)
+    best
 }
 
 /// The live sets of one sweep over time: the plain peak and the best

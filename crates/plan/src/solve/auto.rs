@@ -27,7 +27,7 @@ use super::geom::height_of;
 use super::greedy::{place_in_order, place_or_complete, size_order, Fit};
 use super::portfolio::{portfolio_from, AUTO_MEMBERS};
 use super::trace::repair;
-use super::{fallback, outcome_from, Budget, Goal, Meter, Outcome, Solver};
+use super::{co_live_of, fallback, outcome_from, Budget, Goal, Meter, Outcome, Solver};
 use crate::bound::lower_bound;
 use crate::problem::{Buffer, Problem, Solution};
 
@@ -92,7 +92,7 @@ pub(crate) fn auto_run(problem: &Problem, budget: &Budget, meter: &Meter) -> Out
             out.proven_infeasible = true;
             return out;
         };
-        let lb = lower_bound(problem);
+        let lb = co_live_of(problem, budget);
         let fit_question = budget.goal == Goal::Fit && problem.capacity.is_some();
         let done = |h: u64| h <= lb || (fit_question && problem.capacity.is_some_and(|c| h <= c));
         if done(height_of(problem, &greedy)) {
@@ -152,7 +152,7 @@ pub(crate) fn auto_run(problem: &Problem, budget: &Budget, meter: &Meter) -> Out
 /// exact search.
 fn solve_huge(problem: &Problem, budget: &Budget, start: Instant, meter: &Meter) -> Outcome {
     let (first, lb) = std::thread::scope(|s| {
-        let lb = s.spawn(|| lower_bound(problem));
+        let lb = s.spawn(|| co_live_of(problem, budget));
         let first = size_order(problem).and_then(|order| {
             Some((
                 place_or_complete(problem, &order, Fit::First, meter)?,

@@ -14,8 +14,7 @@ use std::time::Instant;
 use super::geom::{align_up, best_fit, conflict_lists, first_fit, sorted_reserved, TimeIndex};
 use super::occupancy::Occupancy;
 use super::skyline;
-use super::{fallback, outcome_with_bound, Budget, Meter, Outcome, Solver};
-use crate::bound::lower_bound;
+use super::{co_live_of, fallback, outcome_with_bound, Budget, Meter, Outcome, Solver};
 use crate::problem::Problem;
 
 /// How a greedy pass chooses among the gaps.
@@ -38,7 +37,7 @@ impl Solver for FirstFit {
         "first-fit"
     }
     fn solve(&self, problem: &Problem, budget: &Budget) -> Outcome {
-        run(problem, Fit::First, self.name(), &Meter::new(budget))
+        run(problem, Fit::First, self.name(), budget)
     }
 }
 
@@ -47,7 +46,7 @@ impl Solver for BestFit {
         "best-fit"
     }
     fn solve(&self, problem: &Problem, budget: &Budget) -> Outcome {
-        run(problem, Fit::Best, self.name(), &Meter::new(budget))
+        run(problem, Fit::Best, self.name(), budget)
     }
 }
 
@@ -57,8 +56,9 @@ const BOUND_BESIDE: usize = 100_000;
 
 /// A greedy pass within the budget; a pass the budget cuts short keeps
 /// what it placed and places the rest on the skyline ([`place_or_complete`]).
-fn run(problem: &Problem, fit: Fit, name: &'static str, meter: &Meter) -> Outcome {
+fn run(problem: &Problem, fit: Fit, name: &'static str, budget: &Budget) -> Outcome {
     let start = Instant::now();
+    let meter = &Meter::new(budget);
     let place = || {
         let offsets =
             size_order(problem).and_then(|order| place_or_complete(problem, &order, fit, meter));
@@ -70,7 +70,7 @@ fn run(problem: &Problem, fit: Fit, name: &'static str, meter: &Meter) -> Outcom
     };
     let (offsets, lb) = if problem.len() > BOUND_BESIDE {
         std::thread::scope(|s| {
-            let lb = s.spawn(|| lower_bound(problem));
+            let lb = s.spawn(|| co_live_of(problem, budget));
             let offsets = place();
             (
                 offsets,
@@ -78,7 +78,7 @@ fn run(problem: &Problem, fit: Fit, name: &'static str, meter: &Meter) -> Outcom
             )
         })
     } else {
-        (place(), lower_bound(problem))
+        (place(), co_live_of(problem, budget))
     };
     let mut out = outcome_with_bound(problem, offsets.clone(), name, start, lb);
     if offsets.is_none() {
@@ -215,6 +215,12 @@ const COMPLETION_RESERVE: u32 = 4;
 /// completion past the limit, and a pass cut at once places nothing.
 const BUILD_AND_COMPLETION_PER_SORT: u32 = 16;
 
+/// How many buffers ahead a crowded pass asks for the nodes of a
+/// buffer's queries, and for the first ranges of their sets (see
+/// [`Occupancy::prefetch`]).
+const PREFETCH_NODES: usize = 8;
+const PREFETCH_SETS: usize = 4;
+
 /// First-fit in `order` over merged byte ranges: the placement of the
 /// time-index pass, with work per buffer that grows with the ranges met,
 /// not with the buffers live with it (see [`Occupancy`]). For problems
@@ -240,13 +246,28 @@ fn first_fit_crowded(problem: &Problem, order: &[u32], meter: &Meter) -> Pass {
         }
     }
     let mut occupancy = Occupancy::over(ends);
+    // The reserve scales with the sort and the allocation, the work the
+    // completion repeats; the plan below is the pass's own.
     let reserve = before
         .zip(meter.time_left())
         .map(|(then, now)| then.saturating_sub(now).saturating_mul(COMPLETION_RESERVE));
+    occupancy.plan(
+        order
+            .iter()
+            .map(|&i| &b[i as usize])
+            .filter(|x| x.size > 0)
+            .map(|x| (x.lower, x.upper)),
+    );
     for (k, &i) in order.iter().enumerate() {
         let x = &b[i as usize];
         if x.size == 0 {
             continue;
+        }
+        for (ahead, deep) in [(PREFETCH_NODES, true), (PREFETCH_SETS, false)] {
+            if let Some(&j) = order.get(k + ahead) {
+                let y = &b[j as usize];
+                occupancy.prefetch(y.lower, y.upper, deep);
+            }
         }
         // Read at every buffer: the largest buffers come first and one of
         // them may take milliseconds (a few hundred took over a second on
@@ -261,12 +282,14 @@ fn first_fit_crowded(problem: &Problem, order: &[u32], meter: &Meter) -> Pass {
             let _ = std::thread::Builder::new().spawn(move || drop(occupancy));
             return Pass::Cut { offsets, placed: k };
         }
-        let (o, examined) = occupancy.first_fit(x.lower, x.upper, x.size, x.align);
-        if !meter.charge_obstacles(examined) {
-            return Pass::Cut { offsets, placed: k };
-        }
+        let (o, examined) = occupancy.place(x.lower, x.upper, x.size, x.align);
         offsets[i as usize] = o;
-        occupancy.insert(x.lower, x.upper, o, o + x.size);
+        if !meter.charge_obstacles(examined) {
+            return Pass::Cut {
+                offsets,
+                placed: k + 1,
+            };
+        }
     }
     Pass::Done(offsets)
 }

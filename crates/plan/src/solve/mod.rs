@@ -44,6 +44,7 @@ pub(crate) use meter::Meter;
 pub use portfolio::{MiniMalloc, Portfolio};
 pub use sequential::Sequential;
 use std::sync::atomic::AtomicBool;
+use std::sync::OnceLock;
 
 /// Which solver to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -193,6 +194,14 @@ pub struct Budget {
     /// returns the best placement completed by then, cut short. Set from a
     /// signal handler (`SIGINT`) or another thread.
     pub stop: Option<&'static AtomicBool>,
+    /// The co-live bound ([`lower_bound`]) of the problem solved, when the
+    /// caller computes it anyway (`None`: solvers compute it themselves).
+    /// A solver that needs the bound waits until the cell is set instead
+    /// of computing it again (at a million buffers, a second of CPU on a
+    /// loaded machine, taken from the core the solve shares with the
+    /// caller's bound): the caller must set it, and to this problem's
+    /// bound (a smaller value is still a valid, weaker bound).
+    pub co_live: Option<&'static OnceLock<u64>>,
 }
 
 impl PartialEq for Budget {
@@ -229,6 +238,7 @@ impl Default for Budget {
             threads: None,
             clock: None,
             stop: None,
+            co_live: None,
         }
     }
 }
@@ -286,6 +296,12 @@ impl Budget {
     /// Measures the time limit with `clock` instead of the real clock.
     pub fn with_clock(mut self, clock: Clock) -> Budget {
         self.clock = Some(clock);
+        self
+    }
+    /// Takes the problem's co-live bound from `cell`, which the caller
+    /// sets (see [`Budget::co_live`]).
+    pub fn with_co_live(mut self, cell: &'static OnceLock<u64>) -> Budget {
+        self.co_live = Some(cell);
         self
     }
     /// Ends the solve early, as a spent budget does, once `flag` is set.
@@ -367,6 +383,14 @@ pub fn solver(kind: SolverKind) -> Box<dyn Solver> {
     }
 }
 
+/// The co-live bound of `problem`: the one the budget's caller computes
+/// ([`Budget::co_live`]), else computed here.
+pub(crate) fn co_live_of(problem: &Problem, budget: &Budget) -> u64 {
+    budget
+        .co_live
+        .map_or_else(|| lower_bound(problem), |cell| *cell.wait())
+}
+
 /// Checks the problem, then runs the solver of `kind` on it.
 ///
 /// Every byte of a returned placement lies below [`MAX_BYTES`] (2^60), the
@@ -383,7 +407,7 @@ pub fn solve(
         let mut capped = problem.clone();
         capped.capacity = Some(problem.capacity.map_or(MAX_BYTES, |c| c.min(MAX_BYTES)));
         let mut out = solver(kind).solve(&capped, budget);
-        out.lower_bound = lower_bound(problem);
+        out.lower_bound = co_live_of(problem, budget);
         return Ok(out);
     }
     Ok(solver(kind).solve(problem, budget))
