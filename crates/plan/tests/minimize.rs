@@ -117,15 +117,15 @@ fn no_work_gives_a_valid_unproven_placement() {
 /// Generated problems with holes (pieces dropped from a cut rectangle,
 /// so the bound may be below the optimum) under a modest work budget:
 /// the first placement is not proven, and targets below it are tried
-/// (seed 22: the target one grain below the first height is placed
-/// 6 grains lower); every result is valid and never below the floor.
+/// (seed 28: the first placement is 263 high, the target one grain below
+/// it is placed at 259); every result is valid and never below the floor.
 #[test]
 fn targets_below_the_first_height_lower_it() {
     let mut placed = 0;
-    for seed in 20..24 {
+    for seed in 26..30 {
         let mut p = sliced(seed, 150, 10, Pick::Mixed, 256, 256, 1);
         p.capacity = None;
-        let m = minimize(&p, SolverKind::Exact, &work(100_000)).unwrap();
+        let m = minimize(&p, SolverKind::Exact, &work(300_000)).unwrap();
         let h = check(&p, &m);
         assert!(h <= m.first_height);
         for s in &m.steps {

@@ -663,9 +663,9 @@ mod tests {
     fn the_repair_stops_after_rounds_without_a_gain() {
         // Random intervals: the top moves between windows that do not
         // bring the placement down; without the stall rule the repair ran
-        // until its budget was spent (seed 1: six rounds, none gaining;
-        // seeds 0, 2 and 3 end after five on a window that is not settled).
-        let p = crate::gen::random_intervals(1);
+        // until its budget was spent (seed 0: six rounds, none gaining;
+        // seeds 1-7 end after five on a window that is not settled).
+        let p = crate::gen::random_intervals(0);
         let lb = lower_bound(&p);
         let greedy = best_greedy(&p, &Meter::unlimited()).expect("plain");
         let h = height_of(&p, &greedy);
