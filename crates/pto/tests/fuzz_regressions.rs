@@ -950,3 +950,36 @@ fn a_shared_allocation_is_defined_before_its_first_tile() {
     );
     plan_and_reread(src);
 }
+
+/// The placement checker's side of the finding above: a planned program
+/// naming an allocation above its definition is an internal error, not
+/// output (the allocation is moved below the tile by hand here, as the
+/// clean-up once left it).
+#[test]
+fn the_placement_check_rejects_an_allocation_named_above_its_definition() {
+    let src = "@pl.program\nclass c:\n    @pl.function\n    def k(x: pl.Tensor[[64, 64], pl.FP32]):\n        \
+               mem_vec_2: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 16384)\n        \
+               a: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_vec_2, pl.const(0, pl.INT64), 16384), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [64, 64])\n";
+    let mut p = tilemem_pto::parse::parse(src).expect("the input reads");
+    let mut ctx = PassContext::new(Soc::from_name("910b").unwrap(), PlannerMode::Pypto);
+    run_pipeline(&mut p, &mut ctx, &PassId::ALL).expect("plans");
+    let f = &mut p.functions[0];
+    let check = |f: &tilemem_pto::ir::Function| {
+        tilemem_pto::passes::verify::check_function(
+            f,
+            &ctx.soc,
+            ctx.policy.as_ref(),
+            ctx.seed_rules,
+            None,
+        )
+    };
+    check(f).expect("the planned program passes");
+    f.body.swap(0, 1);
+    let e = check(f).expect_err("the allocation is below its tile");
+    assert!(
+        e.to_string().contains(
+            "placement check failed in function 'k': allocation 'mem_vec_1' is named at line 6 above its definition"
+        ),
+        "{e}"
+    );
+}

@@ -17,8 +17,11 @@
 //!   through loops and branches);
 //! - **rules** (`rules`): reserved windows, declared allocations,
 //!   no-alias, written workspaces, the split-AIV load + tpop hazard and the
-//!   pipeline-stage separation the planner claims.
+//!   pipeline-stage separation the planner claims;
+//! - **definitions** (`defs`): every allocation the program names is
+//!   defined above the name.
 
+mod defs;
 mod families;
 mod flow;
 mod rules;
@@ -48,6 +51,14 @@ pub fn check_function(
             f.name
         ))
     };
+    if let Err((at, alloc)) = defs::check(f) {
+        return Err(fail(format!(
+            "allocation '{}' is named at line {} above its definition",
+            f.vars[alloc].name,
+            f.pos_of(at).line
+        ))
+        .at_pos(f.pos_of(at)));
+    }
     let w = windows::Windows::of(f, policy).map_err(fail)?;
     w.check_bounds(f, soc, policy).map_err(fail)?;
     if let Err(c) = flow::check(f, &w) {
