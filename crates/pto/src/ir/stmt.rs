@@ -75,6 +75,22 @@ impl Stmt {
         }
     }
 
+    /// Calls `f` on every variable this statement itself defines: an
+    /// assignment's targets, an allocation's variable, a loop's variable,
+    /// iter args and results, an `if`'s results (not its blocks' names).
+    pub fn for_each_def(&self, f: &mut impl FnMut(VarId)) {
+        self.targets().iter().copied().for_each(&mut *f);
+        match &self.kind {
+            StmtKind::For(l) => {
+                l.loop_var.into_iter().for_each(&mut *f);
+                l.iter_args.iter().copied().for_each(&mut *f);
+                l.results.iter().copied().for_each(&mut *f);
+            }
+            StmtKind::If(i) => i.results.iter().copied().for_each(&mut *f),
+            _ => {}
+        }
+    }
+
     /// Calls `f` on every variable read by this statement itself (not by
     /// nested blocks): right-hand sides, loop bounds and `init_values`, `if`
     /// conditions, yielded and returned values.

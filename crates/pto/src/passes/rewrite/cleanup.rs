@@ -100,22 +100,12 @@ pub fn hoist_allocs_above_uses(f: &mut Function) -> usize {
                 continue;
             }
             let stmt = &f.stmts[s];
-            let mut defined: Vec<VarId> = stmt.targets().to_vec();
-            match &stmt.kind {
-                crate::ir::StmtKind::For(l) => {
-                    defined.extend(l.loop_var);
-                    defined.extend(&l.iter_args);
-                    defined.extend(&l.results);
-                }
-                crate::ir::StmtKind::If(c) => defined.extend(&c.results),
-                _ => {}
-            }
-            for d in defined {
+            stmt.for_each_def(&mut |d| {
                 let base = f.vars[d].ty.as_ref().and_then(Type::memref);
                 if let Some(p) = base.and_then(|m| m.base_var()) {
                     note(p, &mut first);
                 }
-            }
+            });
             stmt.for_each_use(&mut |v| note(v, &mut first));
         }
     }

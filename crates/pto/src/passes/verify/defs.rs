@@ -6,7 +6,7 @@
 //! defect there writes a program that names storage above its definition
 //! (it does not read back); here it is an error instead.
 
-use crate::ir::{Block, EntityRef, Function, StmtKind, VarId};
+use crate::ir::{Block, EntityRef, Function, VarId};
 
 /// The first statement naming an allocation not defined before it, with
 /// the allocation's variable.
@@ -39,20 +39,10 @@ fn walk(
         let stmt = &f.stmts[s];
         let mut named = Vec::new();
         stmt.for_each_use(&mut |v| named.push(v));
-        let mut defs: Vec<VarId> = stmt.targets().to_vec();
-        match &stmt.kind {
-            StmtKind::For(l) => {
-                defs.extend(l.loop_var);
-                defs.extend(&l.iter_args);
-                defs.extend(&l.results);
-            }
-            StmtKind::If(c) => defs.extend(&c.results),
-            _ => {}
-        }
-        for d in defs {
+        stmt.for_each_def(&mut |d| {
             let m = f.vars[d].ty.as_ref().and_then(crate::ir::Type::memref);
             named.extend(m.and_then(|m| m.base_var()));
-        }
+        });
         if let Some(&p) = named
             .iter()
             .find(|&&v| is_alloc[v.index()] && !defined[v.index()])
