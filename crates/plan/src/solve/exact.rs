@@ -1779,7 +1779,6 @@ mod tests {
             crate::gen::sliced(223, 60, 0, crate::gen::Pick::Uniform, 32, 32, 1),
             crate::gen::challenging(3),
             crate::gen::training_step(8, 1_000),
-            crate::gen::training_step(5, 1_200),
         ];
         let mut placed = 0;
         for p in &problems {
@@ -1806,7 +1805,7 @@ mod tests {
                         });
                         let mut best = vec![0; p.len()];
                         let mut best_h = u64::MAX;
-                        let r = dfs.run(20_000, &meter, target, &mut best, &mut best_h);
+                        let r = dfs.run(5_000, &meter, target, &mut best, &mut best_h);
                         (r, dfs.nodes, dfs.deepest, best_h, best)
                     };
                     let (lazy, full) = (run(FIRST_CHUNK), run(usize::MAX));
@@ -1822,6 +1821,7 @@ mod tests {
         }
         // The comparison covers runs that place everything, not only cut
         // ones.
+        eprintln!("{placed} runs placed everything");
         assert!(placed >= 4, "{placed} runs placed everything");
     }
 }
