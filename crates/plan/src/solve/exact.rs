@@ -589,6 +589,13 @@ impl Part {
         let mut last_mid = u64::MAX;
         let len = ORDERS.len() as u64;
         for run in 0u64.. {
+            // A run's order and state take a pass over every buffer's
+            // sections (tens of milliseconds at 10,000 buffers, several
+            // times that on a loaded machine) before its first clock read:
+            // none starts once time is up.
+            if limits.time_is_up() {
+                break;
+            }
             // Three schedules take turns run by run, alike but for the
             // rank of the candidates' fit in their order (see
             // `Dfs::open`): left out, second, first. Each has heavy tails
