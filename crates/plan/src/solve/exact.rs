@@ -377,6 +377,8 @@ struct Part {
     class_items: Vec<u32>,
     /// Per-buffer lifetime length in sections' instants (for orders).
     length: Vec<u64>,
+    /// The restarts include repair runs (see [`Part::search`]).
+    repair: bool,
 }
 
 impl Part {
@@ -452,6 +454,7 @@ impl Part {
             class,
             class_first,
             class_items,
+            repair: true,
         }
     }
 
@@ -605,7 +608,7 @@ impl Part {
         let mut run = 0u64;
         for turn in 0u64.. {
             let d = (repairs % 2) as usize;
-            if turn % 4 == 3 && !stop_refuted && elite_depth[d] > 0 {
+            if self.repair && turn % 4 == 3 && !stop_refuted && elite_depth[d] > 0 {
                 let path = &elite[d];
                 let r = mix(seed ^ 0x5245_5041_4952, repairs);
                 let share = 0.5 + 0.45 * (r >> 11) as f64 / (1u64 << 53) as f64;
@@ -1045,17 +1048,21 @@ impl<'a> Dfs<'a> {
         }
         self.synced = self.stack.len();
         debug_assert_eq!(self.path.len(), self.start + self.stack.len());
-        debug_assert!(self.stack.iter().zip(&self.path[self.start..]).all(|(f, st)| {
-            match (f.applied, *st) {
-                (Applied::Placed(b), Step::Place(c, o)) => {
-                    b == c && o == align_up(f.level, p.align[b as usize])
+        debug_assert!(self
+            .stack
+            .iter()
+            .zip(&self.path[self.start..])
+            .all(|(f, st)| {
+                match (f.applied, *st) {
+                    (Applied::Placed(b), Step::Place(c, o)) => {
+                        b == c && o == align_up(f.level, p.align[b as usize])
+                    }
+                    (Applied::Raised, Step::Raise(lo, hi, to)) => {
+                        (lo, hi, Some(to)) == (f.lo, f.hi, f.raise_to)
+                    }
+                    _ => false,
                 }
-                (Applied::Raised, Step::Raise(lo, hi, to)) => {
-                    (lo, hi, Some(to)) == (f.lo, f.hi, f.raise_to)
-                }
-                _ => false,
-            }
-        }));
+            }));
     }
 
     fn sections_ok(&self, lo: u32, hi: u32) -> bool {
@@ -1947,7 +1954,8 @@ mod tests {
             for keep in (0..=n).rev() {
                 let cut = repair_cut(&path, keep);
                 for (target, fits) in [(want, true), (want - 1, false)] {
-                    let mut dfs = Dfs::new(&part, part.order(2, Some(keep as u64)), target, &mut cache);
+                    let mut dfs =
+                        Dfs::new(&part, part.order(2, Some(keep as u64)), target, &mut cache);
                     dfs.all_valleys = true;
                     dfs.fit = FitRank::First;
                     let (mut best, mut best_h) = (vec![0; n], u64::MAX);
@@ -1971,5 +1979,45 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The search of a whole fit question within `nodes`, with or without
+    /// repair runs: whether it placed the problem, and the work it used.
+    fn fit_search(p: &Problem, repair: bool, nodes: u64) -> (bool, u64) {
+        let budget = Budget::default()
+            .with_time_limit(None)
+            .with_node_limit(Some(nodes))
+            .with_goal(Goal::Fit);
+        let meter = Meter::new(&budget);
+        let greedy = best_greedy(p, &meter).expect("greedy");
+        let ids: Vec<u32> = (0..p.len() as u32).collect();
+        let mut part = Part::new(p, &ids, 0);
+        part.repair = repair;
+        let inc_h = part.height(&greedy);
+        let cap = p.capacity.expect("a capacity");
+        let mut limits = Limits { meter: &meter };
+        let r = part.search(greedy, inc_h, Some(cap), cap, 0, &mut limits);
+        let placed = r.height <= cap;
+        if placed {
+            let sol = crate::problem::Solution { offsets: r.offsets };
+            assert!(crate::validate::validate(p, &sol).is_ok());
+        }
+        (placed, meter.used())
+    }
+
+    /// A generated guillotine packing (seed 27 of the family: 0 slack)
+    /// that the restarts alone do not place within 20,000 nodes and the
+    /// restarts with repair runs do (64,172 against 17,121 nodes when
+    /// measured); both placements validated.
+    #[test]
+    fn repairs_place_a_tight_packing_sooner() {
+        let p = crate::gen::guillotine(27);
+        assert_eq!(crate::bound::lower_bound(&p), p.capacity.expect("capacity"));
+        let (placed, _) = fit_search(&p, false, 20_000);
+        assert!(!placed);
+        let (placed, nodes) = fit_search(&p, true, 20_000);
+        assert!(placed, "{nodes} nodes");
+        let (placed, _) = fit_search(&p, false, 100_000);
+        assert!(placed);
     }
 }
