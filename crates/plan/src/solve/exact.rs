@@ -53,9 +53,13 @@
 //! halfway between the highest refuted height and the best placement (a
 //! bisection that finds low placements sooner than byte-by-byte descent),
 //! and one byte below the best. A run that runs out of branches proves the
-//! best placement optimal (or the capacity infeasible). Independent
-//! partitions (groups of buffers separated by an instant where nothing
-//! crosses) are solved one by one.
+//! best placement optimal (or the capacity infeasible). Where every run
+//! aims at the goal (a fit question), every fourth turn is a *repair*: it
+//! keeps the lower part of the deepest partial placement reached so far
+//! fixed and searches the rest again (it proves nothing). Failed states
+//! are cached with the target they failed at, one cache per direction for
+//! all runs. Independent partitions (groups of buffers separated by an
+//! instant where nothing crosses) are solved one by one.
 //!
 //! # Scope
 //! Complete for problems without conflict pairs, penalties, pinned buffers
@@ -584,16 +588,17 @@ impl Part {
         // cache of failed states, each state with the target it failed at,
         // shared by all its runs.
         //
-        // Every fourth run (once a run at `stop` has left a partial
-        // placement) is a *repair*: it starts from the deepest partial
-        // placement the runs at `stop` reached in its direction, keeps a
-        // random share (half to 95 %) of its first placements fixed and
-        // searches the rest again in a jittered order. A search that
-        // stalls near the end of a tight packing has usually gone wrong
-        // somewhere above its lower part; restarting from the root throws
-        // the good lower part away, while backtracking keeps revisiting
-        // the last few choices. A repair run proves nothing (its fixed
-        // part is never undone), so its exhaustion counts for nothing.
+        // Where every run aims at `stop`, every fourth run (once a run has
+        // left a partial placement) is a *repair*: it starts from the
+        // deepest partial placement the runs at `stop` reached in its
+        // direction, keeps a random share (half to 95 %) of its first
+        // placements fixed and searches the rest again in a jittered
+        // order. A search that stalls near the end of a tight packing has
+        // usually gone wrong somewhere above its lower part; restarting
+        // from the root throws the good lower part away, while
+        // backtracking keeps revisiting the last few choices. A repair run
+        // proves nothing (its fixed part is never undone), so its
+        // exhaustion counts for nothing.
         let back = self.reversed();
         let mut caches: [FailedStates; 2] = Default::default();
         let mut stop_refuted = false;
@@ -608,7 +613,16 @@ impl Part {
         let mut run = 0u64;
         for turn in 0u64.. {
             let d = (repairs % 2) as usize;
-            if self.repair && turn % 4 == 3 && !stop_refuted && elite_depth[d] > 0 {
+            // Repairs only where every run aims at `stop` (a fit question,
+            // or a best placement one byte above it): while runs still aim
+            // at several heights, a quarter of the turns at `stop` alone
+            // slowed the proof of the shared instance D at its bound by
+            // about a fifth.
+            let aims_at_stop = match cap {
+                Some(c) if best_h > c => c <= stop,
+                _ => best_h - 1 <= stop,
+            };
+            if self.repair && aims_at_stop && turn % 4 == 3 && !stop_refuted && elite_depth[d] > 0 {
                 let path = &elite[d];
                 let r = mix(seed ^ 0x5245_5041_4952, repairs);
                 let share = 0.5 + 0.45 * (r >> 11) as f64 / (1u64 << 53) as f64;
