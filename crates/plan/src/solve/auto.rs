@@ -12,8 +12,9 @@
 //! searches side by side, the lower kept).
 //!
 //! Above 10,000 buffers (beyond the MiniMalloc member's reach), and from
-//! 1,000 on when the whole-problem search is not expected to gain within
-//! the time limit: first-fit, then the repair chain, the exact search
+//! 1,000 on when the time limit holds fewer than four of the
+//! whole-problem search's expected costs (see [`chain_first`]): first-fit,
+//! then the repair chain, the exact search
 //! taking the place of its other orders when the time left covers the
 //! search's expected cost (see [`huge`](super::huge)).
 //!

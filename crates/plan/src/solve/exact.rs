@@ -612,6 +612,13 @@ impl Part {
         let mut repairs = 0u64;
         let mut run = 0u64;
         for turn in 0u64.. {
+            // A run's order and state take a pass over every buffer's
+            // sections (tens of milliseconds at 10,000 buffers, several
+            // times that on a loaded machine) before its first clock read:
+            // none starts once time is up.
+            if limits.time_is_up() {
+                break;
+            }
             let d = (repairs % 2) as usize;
             // Repairs only where every run aims at `stop` (a fit question,
             // or a best placement one byte above it): while runs still aim
@@ -851,6 +858,9 @@ struct Frame {
     /// the waste of uncovered sections).
     min_cand: u64,
     next: u32,
+    /// Candidates before this index are in branch order, the rest wait
+    /// unordered (see [`Dfs::sort_next`]).
+    sorted: u32,
     /// The lower neighbour floor of the valley (bounds waste).
     raise_to: Option<u64>,
     /// The raise branch is open (no critical section forbids it).
@@ -868,6 +878,39 @@ struct Frame {
     /// Undo-log heights when the frame was created.
     forbid_mark: u32,
     floor_mark: u32,
+}
+
+/// Candidates a node puts in branch order at once (see [`Dfs::sort_next`]).
+const FIRST_CHUNK: usize = 8;
+
+/// A candidate's place in the branch order of its node as one integer:
+/// the two leading keys (covering the least covered section, the fit;
+/// which comes first is the run's [`FitRank`]) above the static rank,
+/// which is a permutation, so integer order is branch order, keys are
+/// distinct, and the buffer is found back from its rank
+/// ([`Dfs::by_rank`]). A sort then compares integers rather than
+/// recomputing keys, and a frame's candidates take 8 bytes each.
+struct BranchKey;
+
+impl BranchKey {
+    /// Highest fit a candidate can score (two ends, two flush tops).
+    const MAX_FIT: u32 = 4;
+
+    fn pack(mode: FitRank, off_tight: bool, fit: u32, rank: u32) -> u64 {
+        debug_assert!(fit <= Self::MAX_FIT);
+        let unfit = u64::from(Self::MAX_FIT - fit);
+        let off = u64::from(off_tight);
+        let lead = if mode == FitRank::First {
+            unfit << 1 | off
+        } else {
+            off << 3 | unfit
+        };
+        lead << 32 | u64::from(rank)
+    }
+
+    fn rank(key: u64) -> usize {
+        key as u32 as usize
+    }
 }
 
 /// Keys of search states proven to have no completion at or below a
@@ -900,6 +943,31 @@ impl FailedStates {
     }
 }
 
+/// A static rank as a permutation of the buffers, and its inverse. The
+/// orders of [`Part::order`] are permutations already and stay as they
+/// are; any other rank has its ties broken by the buffer id.
+fn permutation(rank: Vec<u32>) -> (Vec<u32>, Vec<u32>) {
+    let n = rank.len();
+    let mut by_rank = vec![u32::MAX; n];
+    let mut ok = true;
+    for (b, &r) in rank.iter().enumerate() {
+        match by_rank.get_mut(r as usize) {
+            Some(slot) if *slot == u32::MAX => *slot = b as u32,
+            _ => ok = false,
+        }
+    }
+    if ok {
+        return (rank, by_rank);
+    }
+    let mut ids: Vec<u32> = (0..n as u32).collect();
+    ids.sort_by_key(|&b| (rank[b as usize], b));
+    let mut fixed = vec![0u32; n];
+    for (r, &b) in ids.iter().enumerate() {
+        fixed[b as usize] = r as u32;
+    }
+    (fixed, ids)
+}
+
 fn mix(a: u64, b: u64) -> u64 {
     let mut z = a ^ b.wrapping_mul(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -924,7 +992,14 @@ struct Dfs<'a> {
     unplaced: usize,
     floor_log: Vec<(u32, u64)>,
     forbid_log: Vec<(u32, u64)>,
-    cands: Vec<u32>,
+    /// Candidates of the open frames, frame after frame: buffer ids while
+    /// a node collects them, their [`BranchKey`]s once it is open.
+    cands: Vec<u64>,
+    /// The buffer of each static rank (the inverse of `rank`).
+    by_rank: Vec<u32>,
+    /// Length of a node's first ordered chunk ([`FIRST_CHUNK`]; tests
+    /// compare with `usize::MAX`, a full sort at once).
+    first_chunk: usize,
     cover: Vec<u32>,
     fill: Vec<u64>,
     deepest: usize,
@@ -971,6 +1046,7 @@ enum FitRank {
 impl<'a> Dfs<'a> {
     fn new(part: &'a Part, rank: Vec<u32>, target: u64, failed: &'a mut FailedStates) -> Dfs<'a> {
         let n = part.size.len();
+        let (rank, by_rank) = permutation(rank);
         let mut rng = SplitMix(0x5EED);
         let zobrist = (0..n).map(|_| rng.next()).collect();
         let mut rem = vec![0u64; part.sections];
@@ -996,6 +1072,8 @@ impl<'a> Dfs<'a> {
             floor_log: Vec::new(),
             forbid_log: Vec::new(),
             cands: Vec::new(),
+            by_rank,
+            first_chunk: FIRST_CHUNK,
             cover: Vec::new(),
             fill: Vec::new(),
             deepest: 0,
@@ -1191,17 +1269,18 @@ impl<'a> Dfs<'a> {
                 + u32::from(l && left == Some(top))
                 + u32::from(r && right == Some(top))
         };
+        // Each candidate's key is computed once and packed with the
+        // buffer into one integer (see `BranchKey`); the order is sorted
+        // lazily, a chunk at a time (`Dfs::sort_next`), since most nodes
+        // try only their first few candidates while a valley low in a
+        // trace of thousands of buffers holds thousands of them.
         let rank = &self.rank;
-        self.cands[cand_start..].sort_unstable_by_key(|&b| {
-            let bi = b as usize;
+        for c in &mut self.cands[cand_start..] {
+            let bi = *c as usize;
             let off_tight = !(p.sl[bi] <= tight && tight < p.su[bi]);
-            let fit = std::cmp::Reverse(fit(bi));
-            if mode == FitRank::First {
-                (false, fit, off_tight, rank[bi])
-            } else {
-                (off_tight, fit, false, rank[bi])
-            }
-        });
+            *c = BranchKey::pack(mode, off_tight, fit(bi), rank[bi]);
+        }
+        let sorted = self.sort_next(cand_start, cand_start, self.cands.len());
         self.stack.push(Frame {
             level,
             lo: lo as u32,
@@ -1210,6 +1289,7 @@ impl<'a> Dfs<'a> {
             cover_start: cover_start as u32,
             min_cand,
             next: cand_start as u32,
+            sorted: sorted as u32,
             raise_to,
             can_raise,
             raised: false,
@@ -1398,7 +1478,7 @@ impl<'a> Dfs<'a> {
                 if o < self.min_allowed[bi] || o + p.size[bi] > self.target {
                     continue;
                 }
-                self.cands.push(b);
+                self.cands.push(u64::from(b));
                 self.cover[cover_start + a] = self.cover[cover_start + a].wrapping_add(1);
                 self.cover[cover_start + z] = self.cover[cover_start + z].wrapping_sub(1);
             }
@@ -1599,6 +1679,33 @@ impl<'a> Dfs<'a> {
         ok
     }
 
+    /// Puts the next chunk of the candidates `[from, end)` of the frame
+    /// whose candidates start at `start` in branch order (their keys
+    /// sorted); returns the end of the ordered prefix. A chunk is as long
+    /// as the prefix already ordered (at least [`FIRST_CHUNK`]), so a node
+    /// that tries every candidate pays about a full sort, and one that
+    /// tries a few pays a linear selection. Keys are distinct (they hold
+    /// the buffer), so the order is the one a full sort gives.
+    fn sort_next(&mut self, start: usize, from: usize, end: usize) -> usize {
+        let to = from
+            .saturating_add((from - start).max(self.first_chunk))
+            .min(end);
+        if from == to {
+            return to;
+        }
+        let keys = &mut self.cands[from..end];
+        if to < end {
+            keys.select_nth_unstable(to - from - 1);
+        }
+        keys[..to - from].sort_unstable();
+        to
+    }
+
+    /// The buffer of the candidate at `i` of an open frame.
+    fn cand(&self, i: usize) -> u32 {
+        self.by_rank[BranchKey::rank(self.cands[i])]
+    }
+
     fn run(
         &mut self,
         node_limit: u64,
@@ -1662,9 +1769,12 @@ impl<'a> Dfs<'a> {
             if !dead {
                 let frame = &self.stack[fi];
                 let end = self.cands.len() as u32;
-                let mut next = frame.next;
+                let (mut next, mut sorted, start) = (frame.next, frame.sorted, frame.cand_start);
                 while next < end {
-                    let b = self.cands[next as usize];
+                    if next == sorted {
+                        sorted = self.sort_next(start as usize, next as usize, end as usize) as u32;
+                    }
+                    let b = self.cand(next as usize);
                     next += 1;
                     let bi = b as usize;
                     if self.placed[bi] {
@@ -1678,6 +1788,7 @@ impl<'a> Dfs<'a> {
                     break;
                 }
                 self.stack[fi].next = next;
+                self.stack[fi].sorted = sorted;
                 if child.is_none() && !self.stack[fi].raised && self.stack[fi].can_raise {
                     child = Some(Applied::Raised);
                 }
@@ -1830,7 +1941,9 @@ mod tests {
             assert!(dfs.open());
             let f = dfs.stack.last().expect("a node");
             assert_eq!((f.level, f.lo, f.hi), (0, 1, 3));
-            dfs.cands[f.cand_start as usize..].to_vec()
+            (f.cand_start as usize..dfs.cands.len())
+                .map(|i| dfs.cand(i))
+                .collect::<Vec<_>>()
         };
         // V covers the least covered section; U and W tie on it, and U's
         // flush top breaks the tie against the static rank.
@@ -2033,5 +2146,61 @@ mod tests {
         assert!(placed, "{nodes} nodes");
         let (placed, _) = fit_search(&p, false, 100_000);
         assert!(placed);
+    }
+
+    /// The lazy chunked order of the candidates (`Dfs::sort_next`) is the
+    /// order a full sort gives: runs on node budgets, with and without a
+    /// target, in every fit mode, forward and with time reversed, end with
+    /// the same outcome, the same nodes and the same placement either way.
+    #[test]
+    fn chunked_candidate_order_matches_a_full_sort() {
+        let problems = [
+            crate::gen::sliced(223, 60, 0, crate::gen::Pick::Uniform, 32, 32, 1),
+            crate::gen::challenging(3),
+            crate::gen::training_step(8, 1_000),
+        ];
+        let mut placed = 0;
+        for p in &problems {
+            let ids: Vec<u32> = (0..p.len() as u32).collect();
+            let fwd = Part::new(p, &ids, 0);
+            let lb = crate::bound::lower_bound(p);
+            for part in [&fwd, &fwd.reversed()] {
+                for (fit, k, target) in [
+                    (FitRank::Off, 0, u64::MAX / 4),
+                    (FitRank::Second, 3, lb),
+                    (FitRank::First, 4, lb + lb / 200),
+                    (FitRank::Off, 6, lb + lb / 100),
+                ] {
+                    let run = |chunk: usize| {
+                        let mut cache = FailedStates::default();
+                        let mut dfs = Dfs::new(part, part.order(k, Some(7)), target, &mut cache);
+                        dfs.all_valleys = true;
+                        dfs.fit = fit;
+                        dfs.dive = target > u64::MAX / 8;
+                        dfs.first_chunk = chunk;
+                        let meter = Meter::new(&Budget {
+                            time_limit: None,
+                            ..Budget::default()
+                        });
+                        let mut best = vec![0; p.len()];
+                        let mut best_h = u64::MAX;
+                        let r = dfs.run(5_000, &meter, target, &mut best, &mut best_h);
+                        (r, dfs.nodes, dfs.deepest, best_h, best)
+                    };
+                    let (lazy, full) = (run(FIRST_CHUNK), run(usize::MAX));
+                    let d = std::mem::discriminant::<Run>;
+                    assert_eq!(d(&lazy.0), d(&full.0));
+                    assert_eq!((lazy.1, lazy.2, lazy.3), (full.1, full.2, full.3));
+                    assert_eq!(lazy.4, full.4);
+                    if matches!(lazy.0, Run::Stopped) {
+                        placed += 1;
+                    }
+                }
+            }
+        }
+        // The comparison covers runs that place everything, not only cut
+        // ones.
+        eprintln!("{placed} runs placed everything");
+        assert!(placed >= 4, "{placed} runs placed everything");
     }
 }

@@ -1,7 +1,8 @@
 //! `auto` on problems where the whole-problem search cannot be expected to
 //! pay within the budget alone: above [`HUGE`] buffers (beyond the reach of
 //! the MiniMalloc member of the portfolio), and from [`MID`] buffers on
-//! when the time limit is shorter than the search's expected cost.
+//! when the time limit holds fewer than four of the search's expected
+//! costs ([`chain_first`]).
 //!
 //! Two kinds of work lower a greedy placement there:
 //! - the *chain*: the peak-window repair ([`repair`]), best-fit as a second
@@ -60,11 +61,13 @@ const HUGE_REPAIR: Duration = Duration::from_millis(1200);
 /// from first-fit's placement to its first lower placement, measured
 /// (release build) on the generated training steps whose peak the repair
 /// cannot open (one micro-batch: a quarter of the buffers live at the
-/// peak): `trace-8` (10,029 buffers) needed 0.4 s for 300,000 units of
-/// work without a gain and 3.7 s for 400,000 (then 0.036 % above the
-/// bound; the bound itself, proven, after 800,000 units and about 10 s);
-/// `trace-7` (10,000 buffers) 6.8 s to 0.069 %.
-const SEARCH_COST_10K: Duration = Duration::from_millis(3500);
+/// peak): `trace-8` (10,029 buffers) reaches its first gain (0.036 % above
+/// the bound) after 400,000 units of work, 3.7 s when a node sorted all
+/// its candidates (3.5 s was the constant then); since nodes order their
+/// candidates a chunk at a time the same 400,000 units take 0.44 times the
+/// CPU time (2.9 s against 6.7 s, one after the other at load 10), so
+/// 1.6 s.
+const SEARCH_COST_10K: Duration = Duration::from_millis(1600);
 
 /// The expected CPU time of the whole-problem search to its first gain on
 /// a trace of `n` buffers: [`SEARCH_COST_10K`] scaled by `(n / 10,000)²`.
@@ -93,16 +96,47 @@ fn search_planned(problem: &Problem, budget: &Budget, meter: &Meter) -> bool {
 
 /// True when a problem of at least `MID` buffers should take the chain
 /// rather than the portfolio: a plain problem, asked for its lowest
-/// placement, whose whole-problem search is not expected to gain within the
-/// time limit (at 10,000 buffers and 2 s the portfolio stayed at first-fit's
-/// height, 1.95 % above the bound, where the repair gains).
+/// placement, where the time limit is less than [`PORTFOLIO_COSTS`] times
+/// the whole-problem search's expected cost.
+///
+/// The two paths spend a time limit differently. The portfolio gives the
+/// repair at most a quarter of it (half a second) and the rest to two
+/// searches side by side; the chain gives the repair three quarters, and
+/// the search ([`after`]) only what the repair leaves when that covers one
+/// search cost. Comparing only one search cost with the limit sent traces
+/// of exactly 10,000 buffers at 5 s (cost 3.5 s then) to the portfolio,
+/// which stayed at greedy's height (`trace-34` 0.015 % above the bound),
+/// while the chain's repair proved the bound in 0.9 s.
 pub(crate) fn chain_first(problem: &Problem, budget: &Budget) -> bool {
     budget.goal == Goal::Lowest
         && searchable_base(problem).is_some()
         && budget
             .time_limit
-            .is_some_and(|l| search_cost(problem.len()) > l)
+            .is_some_and(|l| search_cost(problem.len()) * PORTFOLIO_COSTS > l)
 }
+
+/// The wall time a search takes for each second of its CPU time
+/// ([`search_cost`] is CPU time, the time limit wall time): a solve shares
+/// the two cores with others; measured on the generated traces of 10,000
+/// buffers at 5 s and load 9 to 14, a solve got 1.5 to 2.4 s of CPU time.
+/// [`after`] gives the search the time left only when it holds this many
+/// costs: with one, at 5 s, the search took the place of the other orders
+/// on 7 of 70 traces, where the orders had reached or nearly reached the
+/// bound and the search did not gain (`trace-63` 1.00001 by the orders,
+/// 1.00034 after the search), and won on none.
+const SHARED_CORE: u32 = 2;
+
+/// How many expected search costs ([`search_cost`]) a time limit must hold
+/// for the portfolio to be chosen over the chain ([`chain_first`]): its two
+/// searches run side by side on cores that are shared (two cores, other
+/// solves beside), so each reaches its first gain after about twice the
+/// cost; and a search is worth the repair time it takes from the chain
+/// only if it can expect more than that first gain, at least a second one
+/// (gains come from many short restarts, not one long run): 2 x 2. At the
+/// measured cost this keeps the portfolio up to about 8,900 buffers at
+/// 5 s and 5,600 at 2 s (the random-interval family, 1,000 to 5,000
+/// buffers, where the portfolio's two searches win, stays there).
+const PORTFOLIO_COSTS: u32 = 4;
 
 /// `auto` on the problems of this module (see the module doc): first-fit
 /// in size order (the lower bound computed beside it, on a second thread);
@@ -312,7 +346,8 @@ impl Chain<'_> {
 
 /// The repair and best-fit ([`Chain::first`], the repair with its whole
 /// share of the time, as alone), then, when the time left covers the
-/// search's expected cost, the search from the chain's placement with the
+/// search's expected cost in wall time ([`SHARED_CORE`]), the search from
+/// the chain's placement with the
 /// rest, in place of the other orders; else the other orders, as the chain
 /// alone has them.
 ///
@@ -331,7 +366,7 @@ fn after(chain: &Chain<'_>, greedy: Vec<u64>, meter: &Meter) -> (Reached, Option
     if (chain.done)(reached.height) || reached.height <= reached.floor || !meter.alive() {
         return (reached, None);
     }
-    let cost = search_cost(chain.problem.len());
+    let cost = search_cost(chain.problem.len()) * SHARED_CORE;
     if meter.time_left().is_some_and(|l| l < cost) {
         return (chain.orders(reached, meter), None);
     }
@@ -383,3 +418,51 @@ fn other_orders(problem: &Problem, seed: u64) -> impl Iterator<Item = Vec<u32>> 
 
 /// Jittered size orders [`other_orders`] gives after its four fixed ones.
 const JITTERED: usize = 28;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::problem::Buffer;
+
+    fn intervals(n: u64) -> Problem {
+        let mut p = Problem::new();
+        for k in 0..n {
+            p.push(Buffer::new(1 + k % 7, k, k + 3));
+        }
+        p
+    }
+
+    fn limited(secs: f64) -> Budget {
+        Budget::default().with_time_limit(Some(Duration::from_secs_f64(secs)))
+    }
+
+    /// The expected search cost grows with the square of the buffers.
+    #[test]
+    fn search_cost_scales_with_the_square() {
+        assert_eq!(search_cost(10_000), SEARCH_COST_10K);
+        assert_eq!(search_cost(20_000), SEARCH_COST_10K * 4);
+        assert_eq!(search_cost(5_000), SEARCH_COST_10K / 4);
+    }
+
+    /// The chain takes the problems whose time limit holds fewer than
+    /// `PORTFOLIO_COSTS` search costs: 10,000 buffers at 5 s (one cost
+    /// fits, four do not) and at 2 s; the portfolio keeps 10,000 buffers
+    /// with a minute, 4,000 at 2 s, and every problem without a time limit
+    /// or asked only whether it fits.
+    #[test]
+    fn the_chain_takes_a_limit_of_fewer_than_four_search_costs() {
+        let p10 = intervals(10_000);
+        let p4 = intervals(4_000);
+        assert!(search_cost(10_000) < Duration::from_secs(5));
+        assert!(chain_first(&p10, &limited(5.0)));
+        assert!(chain_first(&p10, &limited(2.0)));
+        assert!(!chain_first(&p10, &limited(60.0)));
+        assert!(!chain_first(&p4, &limited(2.0)));
+        assert!(chain_first(&p4, &limited(0.2)));
+        assert!(!chain_first(&p10, &Budget::default().with_time_limit(None)));
+        assert!(!chain_first(&p10, &limited(5.0).with_goal(Goal::Fit)));
+        // At exactly four costs the portfolio still runs.
+        let edge = Budget::default().with_time_limit(Some(search_cost(10_000) * 4));
+        assert!(!chain_first(&p10, &edge));
+    }
+}
