@@ -131,7 +131,11 @@ fn the_crowded_pass_looks_ahead_at_sized_buffers_only() {
     let csv = |sized: usize, zero: &[(u64, u64)]| {
         let mut s = String::from("id,lower,upper,size\n");
         for i in 0..sized {
-            let (l, u) = if sized % 2 == 0 { (0, 2) } else { (i % 5, 4 + i % 5) };
+            let (l, u) = if sized % 2 == 0 {
+                (0, 2)
+            } else {
+                (i % 5, 4 + i % 5)
+            };
             s.push_str(&format!("b{i},{l},{u},{}\n", 64 * (1 + i % 7)));
         }
         for (i, (l, u)) in zero.iter().enumerate() {
@@ -144,8 +148,29 @@ fn the_crowded_pass_looks_ahead_at_sized_buffers_only() {
     let tails: [&[(u64, u64)]; 4] = [
         &[(1, 1000)],
         &[(1, 1000), (2, 5000), (0, 1 << 40), (6, 7)],
-        &[(7, 9), (8, 9), (9, 10), (10, 11), (11, 12), (12, 13), (13, 14), (14, 15), (15, 16)],
-        &[(0, 1), (1, 2), (2, 3), (3, 4), (4, 5), (5, 6), (6, 7), (7, 8), (8, 9), (0, 100)],
+        &[
+            (7, 9),
+            (8, 9),
+            (9, 10),
+            (10, 11),
+            (11, 12),
+            (12, 13),
+            (13, 14),
+            (14, 15),
+            (15, 16),
+        ],
+        &[
+            (0, 1),
+            (1, 2),
+            (2, 3),
+            (3, 4),
+            (4, 5),
+            (5, 6),
+            (6, 7),
+            (7, 8),
+            (8, 9),
+            (0, 100),
+        ],
     ];
     for sized in [128, 129, 130, 135, 136, 137, 200, 201] {
         let alone = csv(sized, &[]);
@@ -157,7 +182,10 @@ fn the_crowded_pass_looks_ahead_at_sized_buffers_only() {
                 let p = csv(sized, tail);
                 let out = solve(&p, kind, &Budget::default()).unwrap();
                 let sol = out.solution.expect("no capacity: placed");
-                assert!(validate(&p, &sol).is_ok(), "{kind:?}, {sized} buffers, {tail:?}");
+                assert!(
+                    validate(&p, &sol).is_ok(),
+                    "{kind:?}, {sized} buffers, {tail:?}"
+                );
                 assert_eq!(
                     sol.offsets[..sized],
                     base.offsets[..],

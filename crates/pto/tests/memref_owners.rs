@@ -37,7 +37,9 @@ fn chain(n: usize) -> String {
     } else {
         n
     };
-    body.push(format!("b1: pl.Tile[[16, 8], pl.FP32, pl.Mem.Vec] = r{last}"));
+    body.push(format!(
+        "b1: pl.Tile[[16, 8], pl.FP32, pl.Mem.Vec] = r{last}"
+    ));
     body.push("b2: pl.Tile[[16, 8], pl.FP32, pl.Mem.Vec] = b1".to_string());
     body.push("for i, (acc,) in pl.range(4, init_values=(b2,)):".to_string());
     body.push("    t: pl.Tile[[16, 8], pl.FP32, pl.Mem.Vec] = pl.tile.add(acc, acc)".to_string());
@@ -62,7 +64,8 @@ fn init(n: usize) -> tilemem_pto::ir::Program {
 }
 
 fn var(f: &Function, name: &str) -> VarId {
-    f.var_by_name(name).unwrap_or_else(|| panic!("no variable {name}"))
+    f.var_by_name(name)
+        .unwrap_or_else(|| panic!("no variable {name}"))
 }
 
 #[test]
@@ -74,7 +77,10 @@ fn the_table_gives_memref_owner_of_every_variable() {
     let mut vars: Vec<VarId> = f.vars.keys().collect();
     vars.sort_by_key(|v| (v.index() % 7, v.index()));
     for &v in &vars {
-        assert_eq!(owners.get(f, v, |_, _| false), memref_owner(f, v, |_, _| false));
+        assert_eq!(
+            owners.get(f, v, |_, _| false),
+            memref_owner(f, v, |_, _| false)
+        );
     }
     // Every view and alias holds the window's object; the loop's own
     // tiles hold their own.
