@@ -131,7 +131,7 @@ fn the_crowded_pass_looks_ahead_at_sized_buffers_only() {
     let csv = |sized: usize, zero: &[(u64, u64)]| {
         let mut s = String::from("id,lower,upper,size\n");
         for i in 0..sized {
-            let (l, u) = if sized % 2 == 0 {
+            let (l, u) = if sized.is_multiple_of(2) {
                 (0, 2)
             } else {
                 (i % 5, 4 + i % 5)

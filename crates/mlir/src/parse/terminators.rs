@@ -81,7 +81,7 @@ pub(crate) fn check(
             match m.last_op(b) {
                 None => {
                     return Err(Diagnostic::error(
-                        op_loc.clone(),
+                        *op_loc,
                         format!(
                             "empty block: expect at least a terminator: a block of '{op}' \
                              ends with {names} (or a branch)"
@@ -91,7 +91,7 @@ pub(crate) fn check(
                 Some(last) if !may_end_block(m, last, allowed) => {
                     let d = m.op(last);
                     return Err(Diagnostic::error(
-                        d.loc.clone(),
+                        d.loc,
                         format!(
                             "block with no terminator, has '{}': end each block of '{op}' \
                              with {names} (or a branch)",
