@@ -51,6 +51,28 @@ fn writes_the_input_back_with_offsets() {
     );
 }
 
+/// An `offset` column already there is replaced in place (here between
+/// other columns); cells come back trimmed, pair lists and the preamble as
+/// they were.
+#[test]
+fn writes_offsets_into_an_existing_column() {
+    let text = "# capacity=64\nid, lower,offset ,upper,size,conflicts\n\
+                a ,0,,3,4,b c\nb,1, 7 ,9,4,\nc,5,,6,8,a\n";
+    let f = parse(text, "o.csv").unwrap();
+    assert_eq!(f.offsets, vec![None, Some(7), None]);
+    let sol = tilemem_plan::Solution {
+        offsets: vec![0, 4, 16],
+    };
+    assert_eq!(
+        f.write_with(&sol),
+        "# capacity=64\nid,lower,offset,upper,size,conflicts\n\
+         a,0,0,3,4,b c\nb,1,4,9,4,\nc,5,16,6,8,a\n"
+    );
+    // The missing offset is reported at its cell (line 3, column 6).
+    let e = f.solution_or_error("o.csv").unwrap_err();
+    assert_eq!((e.line, e.col), (3, 6));
+}
+
 fn error(text: &str) -> String {
     parse(text, "bad.csv").unwrap_err().to_string()
 }

@@ -53,9 +53,13 @@
 //! halfway between the highest refuted height and the best placement (a
 //! bisection that finds low placements sooner than byte-by-byte descent),
 //! and one byte below the best. A run that runs out of branches proves the
-//! best placement optimal (or the capacity infeasible). Independent
-//! partitions (groups of buffers separated by an instant where nothing
-//! crosses) are solved one by one.
+//! best placement optimal (or the capacity infeasible). Where every run
+//! aims at the goal (a fit question), every fourth turn is a *repair*: it
+//! keeps the lower part of the deepest partial placement reached so far
+//! fixed and searches the rest again (it proves nothing). Failed states
+//! are cached with the target they failed at, one cache per direction for
+//! all runs. Independent partitions (groups of buffers separated by an
+//! instant where nothing crosses) are solved one by one.
 //!
 //! # Scope
 //! Complete for problems without conflict pairs, penalties, pinned buffers
@@ -377,6 +381,8 @@ struct Part {
     class_items: Vec<u32>,
     /// Per-buffer lifetime length in sections' instants (for orders).
     length: Vec<u64>,
+    /// The restarts include repair runs (see [`Part::search`]).
+    repair: bool,
 }
 
 impl Part {
@@ -452,6 +458,7 @@ impl Part {
             class,
             class_first,
             class_items,
+            repair: true,
         }
     }
 
@@ -577,18 +584,85 @@ impl Part {
         // reversed; after the first pass every order is jittered with a
         // fresh seed. Runs take turns aiming straight at `stop` (usually
         // the lower bound: the strongest pruning), halfway down from the
-        // best placement, and just below it. Each direction and kind keeps
-        // its own cache of failed states, valid for its target or lower,
+        // best placement, and just below it. Each direction keeps one
+        // cache of failed states, each state with the target it failed at,
         // shared by all its runs.
+        //
+        // Where every run aims at `stop`, every fourth run (once a run has
+        // left a partial placement) is a *repair*: it starts from the
+        // deepest partial placement the runs at `stop` reached in its
+        // direction, keeps a random share (half to 95 %) of its first
+        // placements fixed and searches the rest again in a jittered
+        // order. A search that stalls near the end of a tight packing has
+        // usually gone wrong somewhere above its lower part; restarting
+        // from the root throws the good lower part away, while
+        // backtracking keeps revisiting the last few choices. A repair run
+        // proves nothing (its fixed part is never undone), so its
+        // exhaustion counts for nothing.
         let back = self.reversed();
-        // Caches per kind of run: [aim, middle, improve] x [forward, back].
-        let mut caches: [[FailedStates; 2]; 3] = Default::default();
+        let mut caches: [FailedStates; 2] = Default::default();
         let mut stop_refuted = false;
         // Every height up to this one is proven out of reach (0: none yet).
         let mut refuted_up_to = 0u64;
-        let mut last_mid = u64::MAX;
         let len = ORDERS.len() as u64;
-        for run in 0u64.. {
+        // The deepest partial placement of the runs at `stop`, per
+        // direction, and the number of buffers it places.
+        let mut elite: [Vec<Step>; 2] = Default::default();
+        let mut elite_depth = [0usize; 2];
+        let mut repairs = 0u64;
+        let mut run = 0u64;
+        for turn in 0u64.. {
+            let d = (repairs % 2) as usize;
+            // Repairs only where every run aims at `stop` (a fit question,
+            // or a best placement one byte above it): while runs still aim
+            // at several heights, a quarter of the turns at `stop` alone
+            // slowed the proof of the shared instance D at its bound by
+            // about a fifth.
+            let aims_at_stop = match cap {
+                Some(c) if best_h > c => c <= stop,
+                _ => best_h - 1 <= stop,
+            };
+            if self.repair && aims_at_stop && turn % 4 == 3 && !stop_refuted && elite_depth[d] > 0 {
+                let path = &elite[d];
+                let r = mix(seed ^ 0x5245_5041_4952, repairs);
+                let share = 0.5 + 0.45 * (r >> 11) as f64 / (1u64 << 53) as f64;
+                let keep = (elite_depth[d] as f64 * share) as usize;
+                let cut = repair_cut(path, keep);
+                let part = if d == 1 { &back } else { self };
+                let k = ORDERS[(repairs % len) as usize];
+                let order = part.order(k, Some(mix(seed, r)));
+                let mut dfs = Dfs::new(part, order, stop, &mut caches[d]);
+                dfs.all_valleys = true;
+                dfs.fit = [FitRank::First, FitRank::Second, FitRank::Off][(repairs % 3) as usize];
+                repairs += 1;
+                if !dfs.replay(&path[..cut]) {
+                    continue;
+                }
+                dfs.record = true;
+                let run_limit = unit.saturating_mul(luby(repairs));
+                let (r, spent) = limits.run(&mut dfs, run_limit, stop, &mut best, &mut best_h);
+                if dfs.deepest > elite_depth[d] {
+                    elite_depth[d] = dfs.deepest;
+                    elite[d] = std::mem::take(&mut dfs.path);
+                }
+                if spent {
+                    break;
+                }
+                match r {
+                    Run::Stopped => {
+                        return PartResult {
+                            offsets: best,
+                            height: best_h,
+                            proven: true,
+                        }
+                    }
+                    Run::OutOfTime => break,
+                    Run::Exhausted | Run::OutOfNodes => {}
+                }
+                continue;
+            }
+            run += 1;
+            let run = run - 1;
             // Three schedules take turns run by run, alike but for the
             // rank of the candidates' fit in their order (see
             // `Dfs::open`): left out, second, first. Each has heavy tails
@@ -630,21 +704,21 @@ impl Part {
                 _ => 2,
             };
             let target = [stop, mid, improve][kind];
-            if kind == 1 {
-                // A cache holds states failed below its target: a higher
-                // target makes it stale.
-                if mid > last_mid {
-                    caches[1] = Default::default();
-                }
-                last_mid = mid;
-            }
             let order = part.order(k, noise);
-            let cache = &mut caches[kind][backward as usize];
+            let cache = &mut caches[backward as usize];
             let mut dfs = Dfs::new(part, order, target, cache);
             dfs.all_valleys = true;
             dfs.fit = fit;
+            // Runs at `stop` leave their deepest partial placement for the
+            // repairs.
+            dfs.record = target == stop;
             let run_limit = unit.saturating_mul(luby(i));
             let (r, spent) = limits.run(&mut dfs, run_limit, stop, &mut best, &mut best_h);
+            let d = backward as usize;
+            if dfs.record && dfs.deepest > elite_depth[d] {
+                elite_depth[d] = dfs.deepest;
+                elite[d] = std::mem::take(&mut dfs.path);
+            }
             if spent {
                 break;
             }
@@ -729,6 +803,29 @@ fn luby(i: u64) -> u64 {
     }
 }
 
+/// One step of a path through the search: a buffer placed at an offset,
+/// or the sections `[lo, hi)` raised to a floor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Step {
+    Place(u32, u64),
+    Raise(u32, u32, u64),
+}
+
+/// Length of the prefix of `path` that holds its first `keep` placements
+/// (and the raises before them).
+fn repair_cut(path: &[Step], keep: usize) -> usize {
+    let mut placed = 0;
+    for (k, st) in path.iter().enumerate() {
+        if let Step::Place(..) = st {
+            if placed == keep {
+                return k;
+            }
+            placed += 1;
+        }
+    }
+    path.len()
+}
+
 /// Partitions with more sections search in lite mode (no failed-state
 /// cache, first valley only): per-node work stays linear.
 const LITE_SECTIONS: usize = 400;
@@ -773,22 +870,33 @@ struct Frame {
     floor_mark: u32,
 }
 
-/// Keys of search states proven to have no completion below the target.
-/// The target only drops, so an entry stays true for the whole search of a
-/// partition, across restarts. Keys are 64-bit hashes of the state (floors
-/// of live sections, placed set, forbidden offsets).
+/// Keys of search states proven to have no completion at or below a
+/// target, each with the highest such target. A state with no completion
+/// at or below `t` has none at or below any lower target either, so one
+/// cache serves every run of a direction, whatever its target (the aimed,
+/// middle and improving runs of the restarts), and what one run refuted
+/// prunes all later ones. Keys are 64-bit hashes of the state (floors of
+/// live sections, placed set, forbidden offsets).
 #[derive(Default)]
 struct FailedStates {
-    keys: std::collections::HashSet<u64>,
+    keys: std::collections::HashMap<u64, u64>,
 }
 
 impl FailedStates {
     const MAX: usize = 1 << 22;
-    fn insert(&mut self, key: u64) {
+    /// Records that the state `key` has no completion at or below `target`.
+    fn insert(&mut self, key: u64, target: u64) {
         if self.keys.len() >= Self::MAX {
             self.keys.clear();
         }
-        self.keys.insert(key);
+        let t = self.keys.entry(key).or_insert(target);
+        *t = (*t).max(target);
+    }
+
+    /// True when the state `key` is known to have no completion at or
+    /// below `target`.
+    fn refutes(&self, key: u64, target: u64) -> bool {
+        self.keys.get(&key).is_some_and(|&t| t >= target)
     }
 }
 
@@ -836,6 +944,16 @@ struct Dfs<'a> {
     recheck: bool,
     /// Where the candidates' fit ranks in their order (see [`Dfs::open`]).
     fit: FitRank,
+    /// Keep in `path` the way to the deepest state reached (`deepest`
+    /// buffers placed), the replayed start included.
+    record: bool,
+    path: Vec<Step>,
+    /// Steps replayed before the search (see [`Dfs::replay`]): the head
+    /// of `path`, one step per frame after it.
+    start: usize,
+    /// Frames whose step in `path` is still theirs (a frame's step
+    /// changes only while it is on top): recording copies the rest only.
+    synced: usize,
 }
 
 /// Where the fit of a candidate (see [`Dfs::open`]) ranks in the branch
@@ -891,7 +1009,74 @@ impl<'a> Dfs<'a> {
             stack: Vec::new(),
             recheck: false,
             fit: FitRank::Off,
+            record: false,
+            path: Vec::new(),
+            start: 0,
+            synced: 0,
         }
+    }
+
+    /// Applies `steps` (a path an earlier run recorded at the same target)
+    /// as the fixed start of this run: no frame holds them, so they are
+    /// never undone and the run's exhaustion proves nothing. Forbidden
+    /// offsets met along the original path are not restored (a dominance
+    /// rule: leaving it out loses pruning, no placement). False when the
+    /// start already breaks section inference.
+    fn replay(&mut self, steps: &[Step]) -> bool {
+        for &st in steps {
+            let ok = match st {
+                Step::Place(b, o) => self.place(b, o),
+                Step::Raise(lo, hi, to) => {
+                    for s in lo..hi {
+                        self.floor_log.push((s, self.floor[s as usize]));
+                        self.floor[s as usize] = to;
+                    }
+                    self.sections_ok(lo, hi)
+                }
+            };
+            if !ok {
+                return false;
+            }
+        }
+        self.path = steps.to_vec();
+        self.start = steps.len();
+        self.deepest = self.placed.len() - self.unplaced;
+        true
+    }
+
+    /// Keeps the way to the current state in `path`.
+    fn record_path(&mut self) {
+        let p = self.part;
+        self.path.truncate(self.start + self.synced);
+        for f in &self.stack[self.synced..] {
+            match f.applied {
+                Applied::Placed(b) => self
+                    .path
+                    .push(Step::Place(b, align_up(f.level, p.align[b as usize]))),
+                Applied::Raised => {
+                    self.path
+                        .push(Step::Raise(f.lo, f.hi, f.raise_to.expect("raised")))
+                }
+                Applied::Nothing => {}
+            }
+        }
+        self.synced = self.stack.len();
+        debug_assert_eq!(self.path.len(), self.start + self.stack.len());
+        debug_assert!(self
+            .stack
+            .iter()
+            .zip(&self.path[self.start..])
+            .all(|(f, st)| {
+                match (f.applied, *st) {
+                    (Applied::Placed(b), Step::Place(c, o)) => {
+                        b == c && o == align_up(f.level, p.align[b as usize])
+                    }
+                    (Applied::Raised, Step::Raise(lo, hi, to)) => {
+                        (lo, hi, Some(to)) == (f.lo, f.hi, f.raise_to)
+                    }
+                    _ => false,
+                }
+            }));
     }
 
     fn sections_ok(&self, lo: u32, hi: u32) -> bool {
@@ -1081,7 +1266,7 @@ impl<'a> Dfs<'a> {
             } else {
                 self.comp_key(lo as usize, hi as usize)
             };
-            if !self.lite && self.failed.keys.contains(&key) {
+            if !self.lite && self.failed.refutes(key, self.target) {
                 self.taint_outside(lo, hi);
                 self.comp_keys = keys;
                 return None;
@@ -1444,6 +1629,7 @@ impl<'a> Dfs<'a> {
             let frame = &self.stack[fi];
             let (applied, floor_mark, level) = (frame.applied, frame.floor_mark, frame.level);
             self.stack[fi].applied = Applied::Nothing;
+            self.synced = self.synced.min(fi);
             let mut dead = false;
             match applied {
                 Applied::Placed(b) => {
@@ -1508,7 +1694,7 @@ impl<'a> Dfs<'a> {
                 self.cands.truncate(frame.cand_start as usize);
                 self.cover.truncate(frame.cover_start as usize);
                 if !frame.tainted && !self.lite {
-                    self.failed.insert(frame.key);
+                    self.failed.insert(frame.key, self.target);
                 }
                 continue;
             };
@@ -1533,7 +1719,13 @@ impl<'a> Dfs<'a> {
             if !ok {
                 continue;
             }
-            self.deepest = self.deepest.max(self.placed.len() - self.unplaced);
+            let depth = self.placed.len() - self.unplaced;
+            if depth > self.deepest {
+                self.deepest = depth;
+                if self.record {
+                    self.record_path();
+                }
+            }
             if self.unplaced == 0 {
                 let h = self.part.height(&self.offset);
                 if h < *best_h {
@@ -1661,5 +1853,185 @@ mod tests {
             assert!(placed);
             assert!(nodes < 1_000, "{nodes} nodes");
         }
+    }
+
+    /// A failed state counts at its own target and below, never above.
+    #[test]
+    fn failed_states_refute_at_their_target_and_below() {
+        let mut f = FailedStates::default();
+        f.insert(7, 100);
+        assert!(f.refutes(7, 100) && f.refutes(7, 50));
+        assert!(!f.refutes(7, 101) && !f.refutes(8, 50));
+        // A later failure at a higher target widens it; a lower one does
+        // not narrow it.
+        f.insert(7, 120);
+        f.insert(7, 90);
+        assert!(f.refutes(7, 120) && !f.refutes(7, 121));
+    }
+
+    /// Lowest height of a small problem by trying every offset.
+    fn brute_lowest(p: &Problem) -> u64 {
+        fn go(p: &Problem, i: usize, offs: &mut Vec<u64>, h: u64, best: &mut u64) {
+            if h >= *best {
+                return;
+            }
+            if i == p.buffers.len() {
+                *best = h;
+                return;
+            }
+            let b = &p.buffers[i];
+            for o in 0..*best {
+                if o + b.size >= *best {
+                    break;
+                }
+                let clash = (0..i).any(|j| {
+                    let c = &p.buffers[j];
+                    b.lifetime_overlaps(c) && o < offs[j] + c.size && offs[j] < o + b.size
+                });
+                if !clash {
+                    offs.push(o);
+                    go(p, i + 1, offs, h.max(o + b.size), best);
+                    offs.pop();
+                }
+            }
+        }
+        let mut best = p.buffers.iter().map(|b| b.size).sum::<u64>() + 1;
+        go(p, 0, &mut Vec::new(), 0, &mut best);
+        best
+    }
+
+    /// The repairs' ground: a run at the optimum records the path to its
+    /// placement; from every prefix of that path, replayed as a fixed
+    /// start, the search finds a placement at the optimum again (all runs
+    /// sharing one failed-state cache, so no state a prefixed run caches
+    /// as failed cuts a placement), and one byte lower it finds none.
+    /// Optima by brute force; every placement validated.
+    #[test]
+    fn replayed_prefixes_keep_every_placement() {
+        let mut rng = SplitMix(41);
+        for case in 0..60 {
+            let n = 3 + case % 6;
+            let mut p = Problem::new();
+            for _ in 0..n {
+                let l = rng.next() % 8;
+                let u = l + 1 + rng.next() % (8 - l);
+                p.push(crate::problem::Buffer::new(1 + rng.next() % 5, l, u));
+            }
+            let want = brute_lowest(&p);
+            let ids: Vec<u32> = (0..n as u32).collect();
+            let part = Part::new(&p, &ids, 0);
+            let meter = Meter::unlimited();
+            let mut cache = FailedStates::default();
+            let path = {
+                let mut dfs = Dfs::new(&part, part.order(3, None), want, &mut cache);
+                dfs.all_valleys = true;
+                dfs.record = true;
+                let (mut best, mut best_h) = (vec![0; n], u64::MAX);
+                let r = dfs.run(u64::MAX, &meter, want, &mut best, &mut best_h);
+                assert!(matches!(r, Run::Stopped), "case {case}");
+                assert_eq!(dfs.deepest, n, "case {case}");
+                // The path leads to the placement found, step by step.
+                let mut again = FailedStates::default();
+                let mut re = Dfs::new(&part, part.order(3, None), want, &mut again);
+                assert!(re.replay(&dfs.path), "case {case}");
+                assert_eq!((re.unplaced, &re.offset), (0, &best), "case {case}");
+                dfs.path.clone()
+            };
+            // One byte lower the run backtracks to exhaustion; the path it
+            // kept still leads, step by step, to its deepest state: a
+            // partial placement without overlaps.
+            if want > 1 {
+                let mut scratch = FailedStates::default();
+                let mut dfs = Dfs::new(&part, part.order(0, None), want - 1, &mut scratch);
+                dfs.all_valleys = true;
+                dfs.record = true;
+                let (mut best, mut best_h) = (vec![0; n], u64::MAX);
+                dfs.run(u64::MAX, &meter, want - 1, &mut best, &mut best_h);
+                let mut again = FailedStates::default();
+                let mut re = Dfs::new(&part, part.order(0, None), want - 1, &mut again);
+                assert!(re.replay(&dfs.path), "case {case}");
+                assert_eq!(n - re.unplaced, dfs.deepest, "case {case}");
+                for a in 0..n {
+                    for b in 0..a {
+                        let (x, y) = (&p.buffers[a], &p.buffers[b]);
+                        let apart = re.offset[a] + x.size <= re.offset[b]
+                            || re.offset[b] + y.size <= re.offset[a];
+                        assert!(
+                            !(re.placed[a] && re.placed[b] && x.lifetime_overlaps(y)) || apart,
+                            "case {case}"
+                        );
+                    }
+                }
+            }
+            let mut q = p.clone();
+            q.capacity = Some(want);
+            for keep in (0..=n).rev() {
+                let cut = repair_cut(&path, keep);
+                for (target, fits) in [(want, true), (want - 1, false)] {
+                    let mut dfs =
+                        Dfs::new(&part, part.order(2, Some(keep as u64)), target, &mut cache);
+                    dfs.all_valleys = true;
+                    dfs.fit = FitRank::First;
+                    let (mut best, mut best_h) = (vec![0; n], u64::MAX);
+                    let placed = dfs.replay(&path[..cut])
+                        && (dfs.unplaced == 0 && dfs.part.height(&dfs.offset) <= target
+                            || matches!(
+                                dfs.run(u64::MAX, &meter, target, &mut best, &mut best_h),
+                                Run::Stopped
+                            ));
+                    assert_eq!(placed, fits, "case {case} keep {keep} target {target}");
+                    if placed {
+                        // The whole path replayed is the recorded placement.
+                        let offsets = if best_h == u64::MAX {
+                            dfs.offset.clone()
+                        } else {
+                            best
+                        };
+                        let sol = crate::problem::Solution { offsets };
+                        assert!(crate::validate::validate(&q, &sol).is_ok(), "case {case}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// The search of a whole fit question within `nodes`, with or without
+    /// repair runs: whether it placed the problem, and the work it used.
+    fn fit_search(p: &Problem, repair: bool, nodes: u64) -> (bool, u64) {
+        let budget = Budget::default()
+            .with_time_limit(None)
+            .with_node_limit(Some(nodes))
+            .with_goal(Goal::Fit);
+        let meter = Meter::new(&budget);
+        let greedy = best_greedy(p, &meter).expect("greedy");
+        let ids: Vec<u32> = (0..p.len() as u32).collect();
+        let mut part = Part::new(p, &ids, 0);
+        part.repair = repair;
+        let inc_h = part.height(&greedy);
+        let cap = p.capacity.expect("a capacity");
+        let mut limits = Limits { meter: &meter };
+        let r = part.search(greedy, inc_h, Some(cap), cap, 0, &mut limits);
+        let placed = r.height <= cap;
+        if placed {
+            let sol = crate::problem::Solution { offsets: r.offsets };
+            assert!(crate::validate::validate(p, &sol).is_ok());
+        }
+        (placed, meter.used())
+    }
+
+    /// A generated guillotine packing (seed 27 of the family: 0 slack)
+    /// that the restarts alone do not place within 20,000 nodes and the
+    /// restarts with repair runs do (64,172 against 17,121 nodes when
+    /// measured); both placements validated.
+    #[test]
+    fn repairs_place_a_tight_packing_sooner() {
+        let p = crate::gen::guillotine(27);
+        assert_eq!(crate::bound::lower_bound(&p), p.capacity.expect("capacity"));
+        let (placed, _) = fit_search(&p, false, 20_000);
+        assert!(!placed);
+        let (placed, nodes) = fit_search(&p, true, 20_000);
+        assert!(placed, "{nodes} nodes");
+        let (placed, _) = fit_search(&p, false, 100_000);
+        assert!(placed);
     }
 }
