@@ -36,7 +36,12 @@ if [ "$MODE" != smoke ] && [ $# -gt 0 ] && [[ "$1" =~ ^[0-9]+$ ]]; then
     shift
 fi
 TARGETS=("$@")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(pto_reader pto_msgpack mlir_reader csv_reader plan solve)
+# hivm_plan runs in the long runs only: its optimal planner keeps a time
+# limit, so the smoke could not try the same inputs on every machine.
+if [ ${#TARGETS[@]} -eq 0 ]; then
+    TARGETS=(pto_reader pto_msgpack mlir_reader csv_reader plan solve)
+    [ "$MODE" = smoke ] || TARGETS+=(hivm_plan)
+fi
 export RUSTC_BOOTSTRAP=1
 
 # Seeds: the repository's examples and test programs, per input language,
@@ -71,6 +76,9 @@ seed mlir_reader "${MLIR[@]}" findings/fixed/mlir_reader-*
 seed csv_reader "${CSV[@]}" findings/fixed/csv_reader-*
 seed solve "${CSV[@]}" findings/fixed/solve-*
 seed pto_msgpack "${MSGPACK[@]}" findings/fixed/pto_msgpack-*
+# Its input is a recipe of a kernel (see src/lib.rs), not a text: no seeds
+# but the fixed findings.
+seed hivm_plan findings/fixed/hivm_plan-*
 # PyPTO's own documents, when the shared data is beside the checkout (long
 # runs only: a smoke run checks the same inputs with or without it).
 if [ "$MODE" != smoke ]; then

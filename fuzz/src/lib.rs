@@ -298,6 +298,7 @@ pub fn solve(data: &[u8]) {
             panic!("{kind:?}: placement rejected after the round trip: {v:?}");
         }
     }
+    crowded_copies(&file.problem, &budget);
     // The solvers agree: none proves "no placement" where another placed
     // every buffer within the capacity, and none finds a placement below
     // a height another proved optimal (penalties aside: plain problems).
@@ -346,5 +347,382 @@ pub fn pto_msgpack(data: &[u8]) {
             }
         }
         Err(e) => assert!(e.offset <= data.len(), "error offset past the input: {e}"),
+    }
+}
+
+/// Buffers at most in a crowded copy ([`crowded_copies`]).
+const CROWDED_MAX: u64 = 4096;
+
+/// The greedy solvers take another path on crowded problems (128 buffers
+/// or more, 64 live at once on average: a tree over the lifetime ends,
+/// with look-ahead fetches), which the 64-buffer inputs never reach. The
+/// input's buffers, each repeated enough times to be crowded (up to
+/// [`CROWDED_MAX`] buffers, without a capacity), go through them too:
+/// every placement passes the validator.
+fn crowded_copies(problem: &tilemem_plan::Problem, budget: &Budget) {
+    let plain = problem.conflicts.is_empty()
+        && problem.compatible.is_empty()
+        && problem.reserved.is_empty()
+        && problem.buffers.iter().all(|b| b.fixed_offset.is_none());
+    let live = problem
+        .buffers
+        .iter()
+        .filter(|b| b.size > 0 && b.lower < b.upper);
+    let first = live.clone().map(|b| b.lower).min();
+    let last = live.clone().map(|b| b.upper).max();
+    let lives: u128 = live.map(|b| (b.upper - b.lower) as u128).sum();
+    let (Some(first), Some(last), true) = (first, last, plain) else {
+        return;
+    };
+    let n = problem.len() as u128;
+    let copies = (128u128.div_ceil(n)).max((64 * (last - first) as u128).div_ceil(lives.max(1)));
+    if n * copies > CROWDED_MAX as u128 {
+        return;
+    }
+    let mut crowded = problem.clone();
+    crowded.capacity = None;
+    crowded.penalties.clear();
+    crowded.buffers = problem
+        .buffers
+        .iter()
+        .flat_map(|b| std::iter::repeat_n(b.clone(), copies as usize))
+        .collect();
+    for kind in [SolverKind::FirstFit, SolverKind::BestFit] {
+        let out = tilemem_plan::solve(&crowded, kind, budget)
+            .unwrap_or_else(|e| panic!("{kind:?} (crowded copy): checked problem rejected: {e}"));
+        if let Some(sol) = out.solution {
+            if let Err(v) = validate(&crowded, &sol) {
+                panic!("{kind:?} (crowded copy, {copies} of each): invalid placement: {v:?}");
+            }
+        }
+    }
+}
+
+/// One local buffer or view the generated HIVM program can name.
+struct Local {
+    name: String,
+    /// Rows, columns, element type (`f16`/`f32`).
+    shape: (u64, u64, &'static str),
+    /// The memref type as written.
+    ty: String,
+}
+
+/// Inputs larger than this are skipped by [`hivm_plan`] (two bytes a step).
+const HIVM_MAX_INPUT: usize = 128;
+
+/// The chips [`hivm_program`] targets, one per input (by its length): a
+/// memory-based one and a register-based one.
+const HIVM_CHIPS: [&str; 2] = ["Ascend910B1", "Ascend950PR_9589"];
+
+/// A HIVM kernel built from the fuzz input (see [`hivm_plan`]): one
+/// function of allocations in `ub`, loads, stores, element-wise ops,
+/// casts, views, multi-buffer marks, loops and `if`s (some yielding one of
+/// two buffers), nested as the input says.
+fn hivm_program(data: &[u8]) -> String {
+    let chip = HIVM_CHIPS[data.len() % HIVM_CHIPS.len()];
+    let mut bytes = data.iter().copied();
+    let mut next = move || bytes.next();
+    let ub = "#hivm.address_space<ub>";
+    let gm = "#hivm.address_space<gm>";
+    let mut body = String::new();
+    let mut args: Vec<String> = vec!["%cond: i1".into(), "%n: index".into()];
+    // Visible locals; a scope is the length of `locals` when it opened,
+    // with the text closing it (and what to add after it closes).
+    let mut locals: Vec<Local> = Vec::new();
+    let mut scopes: Vec<(usize, &'static str)> = Vec::new();
+    let mut fresh = 0usize;
+    let mut name = |p: &str| {
+        fresh += 1;
+        format!("%{p}{fresh}")
+    };
+    let indent = |depth: usize| "  ".repeat(depth + 1);
+    let pick =
+        |locals: &[Local], b: u8, shape: Option<(u64, u64, &'static str)>| -> Option<usize> {
+            let fit: Vec<usize> = (0..locals.len())
+                .filter(|&i| shape.is_none_or(|s| locals[i].shape == s))
+                .collect();
+            (!fit.is_empty()).then(|| fit[b as usize % fit.len()])
+        };
+    body.push_str("  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n");
+    let mut ops = 0;
+    while let Some(op) = next() {
+        ops += 1;
+        if ops > 200 {
+            break;
+        }
+        let d = indent(scopes.len());
+        let arg = next().unwrap_or(0);
+        match op % 12 {
+            // An allocation.
+            0 | 1 => {
+                let rows = 1u64 << (arg % 5);
+                let cols = 1 + u64::from(next().unwrap_or(0) % 64);
+                let t = if arg & 0x80 != 0 { "f32" } else { "f16" };
+                let n = name("a");
+                let ty = format!("memref<{rows}x{cols}x{t}, {ub}>");
+                body.push_str(&format!("{d}{n} = memref.alloc() : {ty}\n"));
+                locals.push(Local {
+                    name: n,
+                    shape: (rows, cols, t),
+                    ty,
+                });
+            }
+            // A load into, or a store from, a local.
+            2 | 3 => {
+                let Some(i) = pick(&locals, arg, None) else {
+                    continue;
+                };
+                let l = &locals[i];
+                let (r, c, t) = l.shape;
+                let g = format!("%g{}", args.len());
+                let gty = format!("memref<{r}x{c}x{t}, {gm}>");
+                args.push(format!("{g}: {gty}"));
+                if op % 12 == 2 {
+                    body.push_str(&format!(
+                        "{d}hivm.hir.load ins({g} : {gty}) outs({} : {})\n",
+                        l.name, l.ty
+                    ));
+                } else {
+                    body.push_str(&format!(
+                        "{d}hivm.hir.store ins({} : {}) outs({g} : {gty})\n",
+                        l.name, l.ty
+                    ));
+                }
+            }
+            // Element-wise: two inputs or one, one output of the same shape.
+            4 | 5 => {
+                let Some(i) = pick(&locals, arg, None) else {
+                    continue;
+                };
+                let s = locals[i].shape;
+                let b = next().unwrap_or(0);
+                let (Some(j), Some(k)) = (pick(&locals, b, Some(s)), pick(&locals, b / 3, Some(s)))
+                else {
+                    continue;
+                };
+                let (x, y, z) = (&locals[i], &locals[j], &locals[k]);
+                if op % 12 == 4 {
+                    body.push_str(&format!(
+                        "{d}hivm.hir.vadd ins({}, {} : {}, {}) outs({} : {})\n",
+                        x.name, y.name, x.ty, y.ty, z.name, z.ty
+                    ));
+                } else {
+                    body.push_str(&format!(
+                        "{d}hivm.hir.vexp ins({} : {}) outs({} : {})\n",
+                        x.name, x.ty, z.name, z.ty
+                    ));
+                }
+            }
+            // A cast between f16 and f32 of one shape.
+            6 => {
+                let Some(i) = pick(&locals, arg, None) else {
+                    continue;
+                };
+                let (r, c, t) = locals[i].shape;
+                let other = if t == "f16" { "f32" } else { "f16" };
+                let Some(k) = pick(&locals, next().unwrap_or(0), Some((r, c, other))) else {
+                    continue;
+                };
+                let (x, z) = (&locals[i], &locals[k]);
+                body.push_str(&format!(
+                    "{d}hivm.hir.vcast ins({} : {}) outs({} : {})\n",
+                    x.name, x.ty, z.name, z.ty
+                ));
+            }
+            // A view: some columns of a whole allocation.
+            7 => {
+                let Some(i) = pick(&locals, arg, None) else {
+                    continue;
+                };
+                let (r, c, t) = locals[i].shape;
+                if !locals[i].ty.starts_with(&format!("memref<{r}x{c}x{t}, #")) {
+                    continue;
+                }
+                let b = u64::from(next().unwrap_or(0));
+                let off = b % c;
+                let w = 1 + (b / 7) % (c - off);
+                let n = name("v");
+                let layout = if off == 0 {
+                    format!("strided<[{c}, 1]>")
+                } else {
+                    format!("strided<[{c}, 1], offset: {off}>")
+                };
+                let ty = format!("memref<{r}x{w}x{t}, {layout}, {ub}>");
+                body.push_str(&format!(
+                    "{d}{n} = memref.subview {}[0, {off}] [{r}, {w}] [1, 1] : {} to {ty}\n",
+                    locals[i].name, locals[i].ty
+                ));
+                locals.push(Local {
+                    name: n,
+                    shape: (r, w, t),
+                    ty,
+                });
+            }
+            // A multi-buffer mark on an allocation.
+            8 => {
+                let Some(i) = pick(&locals, arg, None) else {
+                    continue;
+                };
+                let l = &locals[i];
+                body.push_str(&format!(
+                    "{d}annotation.mark {} {{hivm.multi_buffer = {} : i32}} : {}\n",
+                    l.name,
+                    1 + next().unwrap_or(0) % 3,
+                    l.ty
+                ));
+            }
+            // A loop, an `if`, its `else`, the end of the innermost.
+            9 => {
+                if scopes.len() >= 4 {
+                    continue;
+                }
+                if arg % 2 == 0 {
+                    let iv = name("i");
+                    body.push_str(&format!("{d}scf.for {iv} = %c0 to %n step %c1 {{\n"));
+                    scopes.push((locals.len(), "for"));
+                } else {
+                    body.push_str(&format!("{d}scf.if %cond {{\n"));
+                    scopes.push((locals.len(), "then"));
+                }
+            }
+            10 => {
+                let Some((len, kind)) = scopes.pop() else {
+                    continue;
+                };
+                locals.truncate(len);
+                let d = indent(scopes.len());
+                if kind == "then" && arg % 2 == 0 {
+                    body.push_str(&format!("{d}}} else {{\n"));
+                    scopes.push((len, "else"));
+                } else {
+                    body.push_str(&format!("{d}}}\n"));
+                }
+            }
+            // An `if` yielding one of two locals of one type.
+            _ => {
+                let Some(i) = pick(&locals, arg, None) else {
+                    continue;
+                };
+                let ty = locals[i].ty.clone();
+                let same: Vec<usize> = (0..locals.len()).filter(|&j| locals[j].ty == ty).collect();
+                let j = same[next().unwrap_or(0) as usize % same.len()];
+                let n = name("s");
+                body.push_str(&format!(
+                    "{d}{n} = scf.if %cond -> ({ty}) {{\n{d}  scf.yield {} : {ty}\n{d}}} else {{\n{d}  scf.yield {} : {ty}\n{d}}}\n",
+                    locals[i].name, locals[j].name
+                ));
+                let shape = locals[i].shape;
+                locals.push(Local { name: n, shape, ty });
+            }
+        }
+    }
+    while scopes.pop().is_some() {
+        body.push_str(&format!("{}}}\n", indent(scopes.len())));
+    }
+    format!(
+        "module attributes {{hacc.target = #hacc.target<\"{chip}\">}} {{\n\
+         func.func @kernel({}) {{\n{body}  return\n}}\n}}\n",
+        args.join(", ")
+    )
+}
+
+/// HIVM's passes on generated kernels ([`hivm_program`]): the kernel
+/// reads; every pass alone and the whole pipeline either fail with a
+/// diagnostic that is not an internal error (the planner's own check
+/// refusing its plan) or give a module whose print reads back and prints
+/// the same, and whose planned addresses the independent check
+/// ([`tilemem_mlir::plan_check`]) accepts as read back.
+pub fn hivm_plan(data: &[u8]) {
+    // Kernels of up to 64 steps: larger ones cost the optimal planner
+    // seconds (its time limit is 10 s) and find nothing smaller ones miss.
+    if data.len() > HIVM_MAX_INPUT {
+        return;
+    }
+    let src = hivm_program(data);
+    // `TILEMEM_FUZZ_SHOW=1 cargo fuzz run hivm_plan FILE` shows the kernel
+    // of a reproducer and what each pipeline made of it.
+    let show = std::env::var_os("TILEMEM_FUZZ_SHOW").is_some();
+    if show {
+        eprintln!("{src}");
+    }
+    let strict = ParseOptions::default();
+    let module = parse_module(&src, &strict).unwrap_or_else(|d| {
+        panic!(
+            "generated kernel does not read: {}:{}: {}\n{src}",
+            d.loc.line, d.loc.col, d.message
+        )
+    });
+    let once = mlir_fixed_point(&module, &strict, "kernel");
+    let names: Vec<&'static str> = tilemem_mlir::passes::registry()
+        .iter()
+        .map(|p| p.name())
+        .collect();
+    // Each pass alone after the device spec, the whole pipeline, and the
+    // planners with their options (the chip's own planner: the other
+    // fails at once).
+    let spec = "hacc-append-device-spec";
+    let mut pipelines: Vec<Vec<&'static str>> = names.iter().map(|&n| vec![spec, n]).collect();
+    pipelines.push(names.clone());
+    for planner in ["hivm-plan-memory", "hivm-plan-memory-regbase"] {
+        for options in [
+            "",
+            "planner=optimal",
+            "restrict-inplace-as-isa=true",
+            "plan-memory-strategy=largest-first",
+        ] {
+            let mut p = names.clone();
+            p.retain(|n| !n.starts_with("hivm-plan-memory"));
+            p.push(planner);
+            p.push(options);
+            pipelines.push(p);
+        }
+    }
+    for pipeline in &pipelines {
+        let mut m = parse_module(&once, &strict).expect("checked by mlir_fixed_point");
+        // A pass name followed by its options (an entry with '=', or empty).
+        let mut passes: Vec<Box<dyn tilemem_mlir::pass::Pass>> = Vec::new();
+        for n in pipeline {
+            if n.is_empty() {
+                continue;
+            }
+            if n.contains('=') {
+                let last = passes.last_mut().expect("options follow a pass");
+                last.set_options(n)
+                    .unwrap_or_else(|e| panic!("option {n}: {e}"));
+            } else {
+                passes.push(tilemem_mlir::passes::lookup(n).expect("a registered pass"));
+            }
+        }
+        let what = pipeline.join(",");
+        let (diags, ok) = tilemem_mlir::pass::run_pipeline(&passes, &mut m);
+        if show {
+            let first = diags.first().map(|d| d.message.as_str()).unwrap_or("");
+            eprintln!("{what}: ok={ok} {first}");
+        }
+        for d in &diags {
+            assert!(
+                !d.message.contains("internal error"),
+                "{what}: {}:{}: {}\n{once}",
+                d.loc.line,
+                d.loc.col,
+                d.message
+            );
+        }
+        if !ok {
+            continue;
+        }
+        let printed = mlir_fixed_point(&m, &strict, &what);
+        if pipeline.iter().any(|n| n.starts_with("hivm-plan-memory")) {
+            let back = parse_module(&printed, &strict).expect("checked by mlir_fixed_point");
+            let bad = tilemem_mlir::plan_check::check_module(&back, &|_| None);
+            assert!(
+                bad.is_empty(),
+                "{what}: the planned kernel fails the independent check: {}\n{printed}",
+                bad.iter()
+                    .map(|d| format!("{}:{}: {}", d.loc.line, d.loc.col, d.message))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            );
+        }
     }
 }

@@ -361,3 +361,115 @@ fn a_function_body_ends_each_block_with_a_terminator() {
          func.func private @g()\n}\n"
     );
 }
+
+/// Rule (MLIR's `addDefinition`: one table of visible names per isolated
+/// name scope): a nested region may not define a name visible from a
+/// region around it, by a result or a block argument. Before, the inner
+/// definition shadowed the outer one, a program MLIR rejects. A nested
+/// region's names end with it (siblings and the code after it may reuse
+/// them), and a region isolated from above starts afresh.
+#[test]
+fn a_nested_region_does_not_redefine_a_name_visible_around_it() {
+    let strict = ParseOptions::default();
+    let err = |text: &str| parse_module(text, &strict).unwrap_err().render("in.mlir");
+    let head = "func.func @f(%n: index, %c: i1) {\n  %c0 = arith.constant 0 : index\n  \
+                %c1 = arith.constant 1 : index\n";
+    // A result in a loop body.
+    let e = err(&format!(
+        "{head}  scf.for %i = %c0 to %n step %c1 {{\n    %c0 = arith.constant 2 : index\n  }}\n  return\n}}\n"
+    ));
+    assert!(
+        e.starts_with("in.mlir:5:5: error: redefinition of SSA value '%c0'"),
+        "{e}"
+    );
+    // A loop variable (a block argument), two regions down.
+    let e = err(&format!(
+        "{head}  scf.if %c {{\n    scf.for %n = %c0 to %c1 step %c1 {{\n    }}\n  }}\n  return\n}}\n"
+    ));
+    assert!(
+        e.starts_with("in.mlir:5:13: error: redefinition of SSA value '%n'"),
+        "{e}"
+    );
+    // A labelled block's argument in a generic op's region.
+    let e = err(&format!(
+        "{head}  \"scf.execute_region\"() ({{\n  ^bb0(%c1: index):\n    \"scf.yield\"() : () -> ()\n  }}) : () -> ()\n  return\n}}\n"
+    ));
+    assert!(
+        e.starts_with("in.mlir:5:8: error: redefinition of SSA value '%c1'"),
+        "{e}"
+    );
+    // Sibling regions and the code after a region reuse its names; a
+    // function nested in a loop's region is a scope of its own.
+    let text = format!(
+        "{head}  scf.if %c {{\n    %t = arith.constant 3 : index\n  }} else {{\n    \
+         %t = arith.constant 4 : index\n  }}\n  %t = arith.constant 5 : index\n  return\n}}\n\
+         module {{\n  %c0 = arith.constant 0 : index\n  scf.for %i = %c0 to %c0 step %c0 {{\n    \
+         func.func @g(%i: index) {{\n      %c0 = arith.constant 1 : index\n      return\n    }}\n  \
+         }}\n}}\n"
+    );
+    parse_module(&text, &strict).expect("reads");
+    assert_round_trip(&text);
+}
+
+/// Rule (MLIR's verifier, for every op without the `NoTerminator` trait,
+/// not only functions): each block of its regions ends with a terminator.
+/// Before, `scf.while` regions and generic-form bodies were read without
+/// one; `hivm-align-alloc-size` then erased an unused allocation ending
+/// such a block and left it empty, printed `do {\n    }`, which reads back
+/// as a region with no block. The short forms of ops with an implicit
+/// terminator (`scf.for`, `scf.if`, `scope.scope`) still omit it.
+#[test]
+fn every_block_of_a_region_needing_a_terminator_ends_with_one() {
+    let strict = ParseOptions::default();
+    let err = |text: &str| parse_module(text, &strict).unwrap_err().render("in.mlir");
+    let e = err("func.func @f(%c: i1) {\n  scf.while () : () -> () {\n    scf.condition(%c)\n  } do {\n    \
+                 %a = memref.alloc() : memref<16xf16>\n  }\n  return\n}\n");
+    assert!(
+        e.starts_with(
+            "in.mlir:5:5: error: block with no terminator, has 'memref.alloc': end each block \
+             of 'scf.while' with 'scf.condition' or 'scf.yield' (or a branch)"
+        ),
+        "{e}"
+    );
+    // The generic form writes the implicit terminator too.
+    let e = err("func.func @f(%n: index) {\n  \"scf.for\"(%n, %n, %n) ({\n  ^bb0(%i: index):\n    \
+                 %a = memref.alloc() : memref<16xf16>\n  }) : (index, index, index) -> ()\n  return\n}\n");
+    assert!(
+        e.starts_with(
+            "in.mlir:4:5: error: block with no terminator, has 'memref.alloc': end each block \
+             of 'scf.for' with 'scf.yield' (or a branch)"
+        ),
+        "{e}"
+    );
+    let e = err("func.func @f(%c: i1) {\n  \"scf.if\"(%c) ({\n  ^bb0:\n  }, {\n  }) : (i1) -> ()\n  return\n}\n");
+    assert!(
+        e.starts_with("in.mlir:2:3: error: empty block: expect at least a terminator"),
+        "{e}"
+    );
+    // A generic function body is a function body too.
+    let e = err(
+        "\"func.func\"() ({\n  %a = memref.alloc() : memref<16xf16>\n}) \
+                 {function_type = () -> (), sym_name = \"f\"} : () -> ()\n",
+    );
+    assert!(
+        e.starts_with("in.mlir:2:3: error: block with no terminator, has 'memref.alloc'"),
+        "{e}"
+    );
+    // The short forms read and add the terminator (the loop's and the
+    // branch's print without it).
+    let text = "func.func @f(%n: index, %c: i1) {\n  scf.for %i = %n to %n step %n {\n    \
+                %a = memref.alloc() : memref<16xf16>\n  }\n  scf.if %c {\n    \
+                %b = memref.alloc() : memref<16xf16>\n  }\n  scope.scope : () -> () {\n    \
+                %d = memref.alloc() : memref<16xf16>\n  }\n  return\n}\n";
+    let m = parse_module(text, &strict).expect("reads");
+    let printed = print_module(&m);
+    assert!(!printed.contains("yield"), "{printed}");
+    assert!(
+        printed
+            .contains("      %alloc = memref.alloc() : memref<16xf16>\n      scope.return\n    }"),
+        "{printed}"
+    );
+    assert_round_trip(text);
+    // An unregistered op may end a block: its traits are unknown.
+    assert_round_trip("func.func @f(%c: i1) {\n  scf.while () : () -> () {\n    \"x.cond\"(%c) : (i1) -> ()\n  } do {\n    \"x.y\"() : () -> ()\n  }\n  return\n}\n");
+}

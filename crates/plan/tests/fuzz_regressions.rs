@@ -114,3 +114,84 @@ out,12,93,1024,32
     assert_eq!(canonical.height, 47274);
     assert_eq!((exact.height, exact.proven_optimal), (47274, true));
 }
+
+/// A crowded problem (128 buffers or more, 64 live at once on average)
+/// takes the greedy solvers' tree pass, which asks for the tree nodes of
+/// the buffers a few places ahead in its order. Zero-size buffers come
+/// last in that order, and their lifetimes were never given to the tree:
+/// one reaching past every sized buffer's end asked for a node past the
+/// tree (`tilemem solve --solver first-fit`: index out of bounds, exit
+/// 101). Rule: the look-ahead is a hint about sized buffers only; the
+/// placement is the same with or without buffers it may look at, and
+/// with the order's end anywhere within the look-ahead.
+#[test]
+fn the_crowded_pass_looks_ahead_at_sized_buffers_only() {
+    // The sized buffers' ends split time into 1 or 8 sections: a power of
+    // two, a tree with no leaf to spare past the last section.
+    let csv = |sized: usize, zero: &[(u64, u64)]| {
+        let mut s = String::from("id,lower,upper,size\n");
+        for i in 0..sized {
+            let (l, u) = if sized.is_multiple_of(2) {
+                (0, 2)
+            } else {
+                (i % 5, 4 + i % 5)
+            };
+            s.push_str(&format!("b{i},{l},{u},{}\n", 64 * (1 + i % 7)));
+        }
+        for (i, (l, u)) in zero.iter().enumerate() {
+            s.push_str(&format!("z{i},{l},{u},0\n"));
+        }
+        parse(&s, "crowded.csv").unwrap().problem
+    };
+    // Past the last end, inside, and before the first instant; as many
+    // as the look-ahead and more.
+    let tails: [&[(u64, u64)]; 4] = [
+        &[(1, 1000)],
+        &[(1, 1000), (2, 5000), (0, 1 << 40), (6, 7)],
+        &[
+            (7, 9),
+            (8, 9),
+            (9, 10),
+            (10, 11),
+            (11, 12),
+            (12, 13),
+            (13, 14),
+            (14, 15),
+            (15, 16),
+        ],
+        &[
+            (0, 1),
+            (1, 2),
+            (2, 3),
+            (3, 4),
+            (4, 5),
+            (5, 6),
+            (6, 7),
+            (7, 8),
+            (8, 9),
+            (0, 100),
+        ],
+    ];
+    for sized in [128, 129, 130, 135, 136, 137, 200, 201] {
+        let alone = csv(sized, &[]);
+        for kind in [SolverKind::FirstFit, SolverKind::BestFit, SolverKind::Auto] {
+            let base = solve(&alone, kind, &Budget::default()).unwrap();
+            let base = base.solution.expect("no capacity: placed");
+            assert!(validate(&alone, &base).is_ok(), "{kind:?}, {sized} buffers");
+            for tail in tails {
+                let p = csv(sized, tail);
+                let out = solve(&p, kind, &Budget::default()).unwrap();
+                let sol = out.solution.expect("no capacity: placed");
+                assert!(
+                    validate(&p, &sol).is_ok(),
+                    "{kind:?}, {sized} buffers, {tail:?}"
+                );
+                assert_eq!(
+                    sol.offsets[..sized],
+                    base.offsets[..],
+                    "{kind:?}, {sized} buffers: the zero-size buffers {tail:?} moved the others"
+                );
+            }
+        }
+    }
+}

@@ -204,7 +204,7 @@ impl Parser<'_> {
 /// The terminators a function body's block may end with (MLIR's
 /// `IsTerminator` ops of the dialects read here that can stand in one;
 /// `transform.yield` ends a `transform.named_sequence`, read as a function).
-const FUNCTION_TERMINATORS: &[&str] = &[
+pub(crate) const FUNCTION_TERMINATORS: &[&str] = &[
     "cf.br",
     "cf.cond_br",
     "cf.switch",

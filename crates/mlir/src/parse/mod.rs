@@ -14,6 +14,7 @@ pub(crate) mod cursor;
 pub(crate) mod dense;
 mod ods;
 pub(crate) mod ops;
+mod terminators;
 mod types;
 
 use std::collections::HashMap;
@@ -465,6 +466,13 @@ impl Parser<'_> {
     }
 
     /// Binds `%name` to `v` in the innermost scope.
+    ///
+    /// A name is defined once in its isolated name scope: as in MLIR
+    /// (`OperationParser::addDefinition`, whose table of visible names
+    /// spans the nested regions of one isolated scope), a nested region
+    /// may not define a name visible from a region around it. A nested
+    /// region's names end with the region, so sibling regions may reuse
+    /// them, and a region isolated from above starts afresh.
     pub(crate) fn define(
         &mut self,
         name: &str,
@@ -472,13 +480,17 @@ impl Parser<'_> {
         v: ValueId,
         pos: usize,
     ) -> PResult<()> {
+        if index == 0
+            && self.scopes[self.isolated_from..]
+                .iter()
+                .any(|s| s.contains_key(name))
+        {
+            return self
+                .c
+                .err_at(pos, format!("redefinition of SSA value '%{name}'"));
+        }
         let scope = self.scopes.last_mut().expect("scope stack never empty");
         match scope.get_mut(name) {
-            Some(_) if index == 0 => {
-                return self
-                    .c
-                    .err_at(pos, format!("redefinition of SSA value '%{name}'"))
-            }
             Some(vs) => vs.push(v),
             None => {
                 scope.insert(name.to_string(), vec![v]);

@@ -76,6 +76,7 @@ impl Parser<'_> {
             self.parse_custom(loc)?
         };
         built.spec.loc.src = self.parse_trailing_loc()?;
+        super::terminators::check(&self.m, &built.spec.name, &built.regions, &built.spec.loc)?;
         let wanted: usize = results.iter().map(|r| r.1).sum();
         let have = built.spec.result_types.len();
         if !results.is_empty() && wanted != have {
@@ -677,6 +678,13 @@ impl Parser<'_> {
         b.spec.operands = values(&operands);
         b.spec.segments = segments;
         b.spec.syntax = Some(Box::new(Syntax { pieces }));
+        if b.spec.name == "scope.scope" {
+            // Its terminator is implicit (the printer leaves out an empty
+            // `scope.return`): added when the text omits it.
+            for &r in &b.regions {
+                self.ensure_terminator(r, "scope.return");
+            }
+        }
         Ok(())
     }
 

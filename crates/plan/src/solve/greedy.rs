@@ -266,7 +266,11 @@ fn first_fit_crowded(problem: &Problem, order: &[u32], meter: &Meter) -> Pass {
         for (ahead, deep) in [(PREFETCH_NODES, true), (PREFETCH_SETS, false)] {
             if let Some(&j) = order.get(k + ahead) {
                 let y = &b[j as usize];
-                occupancy.prefetch(y.lower, y.upper, deep);
+                // Only lifetimes given to `Occupancy::ends`: a zero-size
+                // buffer's may reach past every end (no node there).
+                if y.size > 0 {
+                    occupancy.prefetch(y.lower, y.upper, deep);
+                }
             }
         }
         // Read at every buffer: the largest buffers come first and one of

@@ -29,7 +29,7 @@ use crate::ir::{
     EntityRef, Expr, Function, MemBase, MemRef, Program, SecondaryMap, StmtId, StmtKind, Type,
     VarId,
 };
-use crate::passes::rewrite::storage::memref_owner;
+use crate::passes::rewrite::storage::MemrefOwners;
 use crate::print::{print_expr, print_type};
 
 /// A program read from a document, with what writing it back needs: the
@@ -194,12 +194,17 @@ struct FnState {
     split_objects: rustc_hash::FxHashSet<NodeId>,
     /// The first MemRef built of each text.
     built_by_text: FxHashMap<String, Value>,
-    /// MemRefs made for one variable (see [`memref_owner`]), by owner and
+    /// MemRefs made for one variable (see [`crate::passes::rewrite::storage::memref_owner`]), by owner and
     /// text.
     own: FxHashMap<(VarId, String), Value>,
     /// The document's MemRef object (offset node) of each variable that
     /// has a document node with one, by variable index.
     doc_objects: Vec<Option<NodeId>>,
+    /// The MemRef owners of the variables asked about, without and with
+    /// the document's objects kept apart (one table each: a walk per
+    /// variable would be quadratic on a long chain of views).
+    owners: MemrefOwners,
+    owners_apart: MemrefOwners,
     /// Base `Ptr` variables of string-named roots, by name.
     named_bases: FxHashMap<String, NodeId>,
     /// The document's statement node of each snapshot statement.
@@ -434,6 +439,8 @@ impl Builder<'_> {
             built_by_text: FxHashMap::default(),
             own: FxHashMap::default(),
             doc_objects: vec![None; f.vars.len()],
+            owners: MemrefOwners::new(f),
+            owners_apart: MemrefOwners::new(f),
             split_objects: Default::default(),
             named_bases,
             origin_stmt,
@@ -845,7 +852,7 @@ impl Builder<'_> {
     /// The document value of MemRef `m` (of variable `var`, when building
     /// a variable's type): one object per distinct MemRef of the function,
     /// but one per variable for the MemRefs MemoryReuse makes for a single
-    /// variable (see [`memref_owner`]).
+    /// variable (see [`crate::passes::rewrite::storage::memref_owner`]).
     fn memref(
         &mut self,
         f: &Function,
@@ -866,15 +873,17 @@ impl Builder<'_> {
         let own = &f.sharing.own_memrefs;
         let per_variable = matches!(m.offset(), Some(Expr::Int(_)))
             || var.is_some_and(|v| {
-                !own.is_empty() && own.contains(&memref_owner(f, v, |_, _| false))
+                !own.is_empty() && own.contains(&st.owners.get(f, v, |_, _| false))
             });
         let owner = var.filter(|_| per_variable).map(|v| {
-            // The document's objects, where both variables have one.
+            // The document's objects, where both variables have one (set
+            // for every variable before the first MemRef is built).
+            let doc_objects = &st.doc_objects;
             let apart = |x: VarId, y: VarId| {
-                let doc = |v: VarId| st.doc_objects.get(v.index()).copied().flatten();
+                let doc = |v: VarId| doc_objects.get(v.index()).copied().flatten();
                 matches!((doc(x), doc(y)), (Some(a), Some(b)) if a != b)
             };
-            memref_owner(f, v, apart)
+            st.owners_apart.get(f, v, apart)
         });
         if let Some(v) = owner.and_then(|o| st.own.get(&(o, text.clone()))) {
             return Ok(self.remap_value(&v.clone()));

@@ -20,7 +20,7 @@
 //! own; a planner bug is an internal error and nothing is written.
 
 use super::context::{PassContext, PassError, PlannerMode, SpaceReport};
-use super::rewrite::storage::memref_owner;
+use super::rewrite::storage::MemrefOwners;
 use super::{dsa_rp, sequential, verify};
 use crate::ir::{Expr, Function, Program, Type};
 
@@ -69,10 +69,13 @@ pub fn run(program: &mut Program, ctx: &mut PassContext) -> Result<(), PassError
 /// the variable does not hold from another (a whole-source view of a
 /// window holds the window's).
 fn note_own_memrefs(f: &mut Function) {
+    // One table for every variable: a walk per variable would be
+    // quadratic on a long chain of views.
+    let mut owners = MemrefOwners::new(f);
     let own = f.vars.iter().filter_map(|(v, d)| {
         let m = d.ty.as_ref().and_then(Type::memref)?;
         let int = matches!(m.offset(), Some(Expr::Int(_)));
-        (int && memref_owner(f, v, |_, _| false) == v).then_some(v)
+        (int && owners.get(f, v, |_, _| false) == v).then_some(v)
     });
     let own: Vec<_> = own.collect();
     f.sharing.own_memrefs.extend(own);

@@ -6,7 +6,7 @@
 use rustc_hash::FxHashSet as HashSet;
 
 use crate::ir::{
-    Block, Expr, Function, MemBase, MemRef, MemRefParts, StmtId, StmtKind, Type, VarId,
+    Block, EntityRef, Expr, Function, MemBase, MemRef, MemRefParts, StmtId, StmtKind, Type, VarId,
 };
 use crate::ops;
 use crate::passes::analysis::order::carried_from;
@@ -218,53 +218,127 @@ pub fn memref_owner(f: &Function, v: VarId, apart: impl Fn(VarId, VarId) -> bool
     // Each step goes to an earlier or enclosing definition: a malformed
     // cycle ends at the bound.
     for _ in 0..=f.vars.len() {
-        let next = match f.vars[x].def {
-            crate::ir::VarDef::IterArg(s) => match &f.stmts[s].kind {
-                StmtKind::For(l) => l
-                    .iter_args
-                    .iter()
-                    .position(|&a| a == x)
-                    .and_then(|i| l.init_values().get(i).and_then(Expr::as_var)),
-                _ => None,
-            },
-            crate::ir::VarDef::Stmt(s) => match &f.stmts[s].kind {
-                StmtKind::Assign {
-                    targets,
-                    value: Expr::Var(y),
-                } if targets[..] == [x] => Some(*y),
-                StmtKind::Assign {
-                    targets,
-                    value: Expr::Call(c),
-                } if targets[..] == [x] && !f.sharing.own_memrefs.contains(&x) => {
-                    let info = ops::lookup_or_default(c.op_name());
-                    let arg = match info.view {
-                        ops::ViewRule::WholeSource => Some(0),
-                        ops::ViewRule::NotView => info.output_binds_input(),
-                        ops::ViewRule::Window { .. } => None,
-                    };
-                    arg.and_then(|i| c.args.get(i)).and_then(Expr::as_var)
-                }
-                StmtKind::For(l) => l
-                    .results
-                    .iter()
-                    .position(|&r| r == x)
-                    .and_then(|i| l.iter_args.get(i).copied()),
-                StmtKind::If(c) => c.results.iter().position(|&r| r == x).and_then(|i| {
-                    let then = f.block(Block::Then(s));
-                    let y = then.get(f.yield_index(Block::Then(s))?)?;
-                    match &f.stmts[*y].kind {
-                        StmtKind::Yield(vals) => vals.get(i)?.as_var(),
-                        _ => None,
-                    }
-                }),
-                _ => None,
-            },
-            _ => None,
-        };
-        match next {
+        match memref_source(f, x) {
             Some(y) if memref(y) == Some(m) && !apart(x, y) => x = y,
             _ => return x,
         }
     }
     x
+}
+
+/// The variable `x` takes its MemRef object from, if any, before the
+/// checks of [`memref_owner`] (equal MemRefs, not known apart): one step
+/// of its walk.
+fn memref_source(f: &Function, x: VarId) -> Option<VarId> {
+    match f.vars[x].def {
+        crate::ir::VarDef::IterArg(s) => match &f.stmts[s].kind {
+            StmtKind::For(l) => l
+                .iter_args
+                .iter()
+                .position(|&a| a == x)
+                .and_then(|i| l.init_values().get(i).and_then(Expr::as_var)),
+            _ => None,
+        },
+        crate::ir::VarDef::Stmt(s) => match &f.stmts[s].kind {
+            StmtKind::Assign {
+                targets,
+                value: Expr::Var(y),
+            } if targets[..] == [x] => Some(*y),
+            StmtKind::Assign {
+                targets,
+                value: Expr::Call(c),
+            } if targets[..] == [x] && !f.sharing.own_memrefs.contains(&x) => {
+                let info = ops::lookup_or_default(c.op_name());
+                let arg = match info.view {
+                    ops::ViewRule::WholeSource => Some(0),
+                    ops::ViewRule::NotView => info.output_binds_input(),
+                    ops::ViewRule::Window { .. } => None,
+                };
+                arg.and_then(|i| c.args.get(i)).and_then(Expr::as_var)
+            }
+            StmtKind::For(l) => l
+                .results
+                .iter()
+                .position(|&r| r == x)
+                .and_then(|i| l.iter_args.get(i).copied()),
+            StmtKind::If(c) => c.results.iter().position(|&r| r == x).and_then(|i| {
+                let then = f.block(Block::Then(s));
+                let y = then.get(f.yield_index(Block::Then(s))?)?;
+                match &f.stmts[*y].kind {
+                    StmtKind::Yield(vals) => vals.get(i)?.as_var(),
+                    _ => None,
+                }
+            }),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// [`memref_owner`] of many variables of one function, each step of the
+/// walks taken once: a walk stops at the first variable whose owner is
+/// known. Asking for every variable of a chain of `n` views (`r1 =
+/// reshape(r0)`, `r2 = reshape(r1)`, ...) costs `n` steps, where one
+/// [`memref_owner`] call per variable costs `n²/2`. `apart` must give the
+/// same answer for the same pair on every call (the owners are kept), and
+/// the function must not change between calls.
+pub struct MemrefOwners {
+    /// The owner of each variable asked about or met on a walk, by index.
+    owner: Vec<Option<VarId>>,
+    /// Steps taken so far (a work count, for tests).
+    steps: usize,
+}
+
+impl MemrefOwners {
+    /// An empty table for `f`.
+    pub fn new(f: &Function) -> MemrefOwners {
+        MemrefOwners {
+            owner: vec![None; f.vars.len()],
+            steps: 0,
+        }
+    }
+
+    /// The steps of the walks taken so far: at most one per variable.
+    pub fn steps(&self) -> usize {
+        self.steps
+    }
+
+    /// `memref_owner(f, v, apart)`.
+    pub fn get(&mut self, f: &Function, v: VarId, apart: impl Fn(VarId, VarId) -> bool) -> VarId {
+        if self.owner.len() < f.vars.len() {
+            self.owner.resize(f.vars.len(), None);
+        }
+        if let Some(o) = self.owner[v.index()] {
+            return o;
+        }
+        let memref = |x: VarId| f.vars[x].ty.as_ref().and_then(Type::memref);
+        if memref(v).is_none() {
+            self.owner[v.index()] = Some(v);
+            return v;
+        }
+        // Every variable on the walk has `v`'s MemRef, so its owner is the
+        // walk's end too; a malformed cycle ends at the bound, as in
+        // `memref_owner`.
+        let mut path = vec![v];
+        let end = loop {
+            let x = *path.last().expect("the walk starts at v");
+            self.steps += 1;
+            match memref_source(f, x) {
+                Some(y) if memref(y) == memref(x) && !apart(x, y) => {
+                    if let Some(o) = self.owner[y.index()] {
+                        break o;
+                    }
+                    if path.len() > f.vars.len() {
+                        break x;
+                    }
+                    path.push(y);
+                }
+                _ => break x,
+            }
+        };
+        for x in path {
+            self.owner[x.index()] = Some(end);
+        }
+        end
+    }
 }
