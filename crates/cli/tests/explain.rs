@@ -125,6 +125,77 @@ fn a_failed_plan_ends_with_the_short_explanation() {
     assert_eq!(String::from_utf8_lossy(&o.stderr).lines().count(), 1);
 }
 
+/// The dsa-rp and optimal planners' capacity errors carry a position by
+/// the pypto planner's rule: the largest allocation that alone exceeds the
+/// capacity, at its line (for an InitMemRef-inserted one, its first
+/// tile's); otherwise the function's line. Exit 1, nothing written.
+#[test]
+fn every_planners_capacity_error_names_line_and_column() {
+    let d = scratch("positions");
+    let ring = write(&d, "ring.py", RING);
+    // Without the reserve window, `tb` widened to 128 x 512 FP32 (256 KiB)
+    // alone exceeds the 184 KiB Vec space.
+    let big = RING
+        .replace(
+            "        _: pl.Scalar[pl.INT32] = pl.system.reserve_buffer(name='ring', size=65536, base=-1)\n",
+            "",
+        )
+        .replace("tb: pl.Tile[[128, 128]", "tb: pl.Tile[[128, 512]")
+        .replace(
+            "pl.tile.load(b, [0, 0], [128, 128], [128, 128]",
+            "pl.tile.load(b, [0, 0], [128, 512], [128, 512]",
+        );
+    let big = write(&d, "big.py", &big);
+    let out = d.join("out.py");
+    let first_line = |input: &str, planner: &str| {
+        let o = tilemem(&[
+            "plan",
+            input,
+            "--planner",
+            planner,
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(1), "{planner}");
+        assert!(!out.exists(), "{planner} wrote {}", out.display());
+        let err = String::from_utf8_lossy(&o.stderr);
+        err.lines().next().unwrap_or_default().to_string()
+    };
+    for planner in ["dsa-rp", "optimal"] {
+        assert_eq!(
+            first_line(&ring, planner),
+            format!(
+                "{ring}:7:5: ValueError: DSA-RP could not find a placement for 'kern' within \
+                 the on-chip memory capacities: canonical greedy found no capacity-fitting \
+                 placement (Vec space: 3 buffers, 196608 bytes requested, capacity 188416). \
+                 The first 65536 bytes of that space are reserved by system.reserve_buffer, \
+                 so tiles are allocated above them"
+            ),
+            "{planner}"
+        );
+        assert_eq!(
+            first_line(&big, planner),
+            format!(
+                "{big}:9:9: ValueError: DSA-RP could not find a placement for 'kern' within \
+                 the on-chip memory capacities: canonical greedy found no capacity-fitting \
+                 placement (Vec space: 3 buffers, 393216 bytes requested, capacity 188416); \
+                 the allocation 'mem_vec_4' alone needs 262144 bytes"
+            ),
+            "{planner}"
+        );
+    }
+    // The pypto planner's error on the same inputs: same positions.
+    assert!(first_line(&ring, "pypto").starts_with(&format!("{ring}:7:5: ValueError: Vec")));
+    assert_eq!(
+        first_line(&big, "pypto"),
+        format!(
+            "{big}:9:9: ValueError: Vec buffer usage (327680 bytes) exceeds platform limit \
+             (188416 bytes); in function 'kern': shrink tiles, enable buffer reuse, or split \
+             the kernel; the allocation 'mem_vec_4' alone needs 262144 bytes"
+        )
+    );
+}
+
 /// Each remedy, applied to the text, plans; one step further does not
 /// (the remedy is the smallest change).
 #[test]

@@ -149,6 +149,16 @@ fn exact_fit(problem: &tilemem_plan::Problem, opts: &DsaOptions) -> Option<Solut
     tilemem_plan::validate(problem, &sol).ok().map(|_| sol)
 }
 
+/// Where an allocation root is written: its own statement's line or, for
+/// one InitMemRef inserted (no line of its own), its first tile's
+/// definition; `None` when neither has a position (MessagePack input).
+fn root_pos(f: &Function, root: crate::ir::VarId) -> Option<crate::ir::Pos> {
+    match f.vars[root].def {
+        crate::ir::VarDef::Stmt(s) if f.pos_of(s).line > 0 => Some(f.pos_of(s)),
+        _ => crate::passes::sequential::first_member_pos(f, root),
+    }
+}
+
 /// Plans the addresses of one kernel function with `opts` (the pass's
 /// work for one function; allocate_memory_addr verifies the result).
 /// Returns one report per planned space.
@@ -186,10 +196,7 @@ pub fn plan_function(
             // No chip holds it: the request cannot be met (as the PYPTO
             // planner's over-capacity error), at the allocation's line or,
             // for one InitMemRef inserted, its first tile's.
-            let pos = match f.vars[b.root].def {
-                crate::ir::VarDef::Stmt(s) if f.pos_of(s).line > 0 => Some(f.pos_of(s)),
-                _ => crate::passes::sequential::first_member_pos(f, b.root),
-            };
+            let pos = root_pos(f, b.root);
             let e = PassError::planning(format!(
                 "allocation {} of '{}' has {} bytes, more than the {} bytes tilemem can place; \
                  split the tile",
@@ -241,17 +248,35 @@ pub fn plan_function(
                 .capacity
                 .map(|c| reserve::capacity_note(&reserves, &m.space, c))
                 .unwrap_or_default();
+            // Positioned by the pypto planner's rule: the largest buffer
+            // that alone exceeds the capacity, at its own line (that is
+            // the one to shrink); otherwise the function, since the
+            // overflow is a property of the whole kernel's lifetimes.
+            let alone = m.capacity.and_then(|c| {
+                m.buffers
+                    .iter()
+                    .filter(|b| b.size > c)
+                    .max_by_key(|b| b.size)
+            });
+            let (pos, why) = match alone {
+                Some(b) => (
+                    root_pos(f, b.root).unwrap_or(f.pos),
+                    format!("; the allocation '{}' alone needs {} bytes", b.name, b.size),
+                ),
+                None => (f.pos, String::new()),
+            };
             return Err(PassError::planning(format!(
                 "DSA-RP could not find a placement for '{}' within the on-chip memory \
                  capacities: canonical greedy found no capacity-fitting placement \
-                 ({} space: {} buffers, {} bytes requested, capacity {}){note}",
+                 ({} space: {} buffers, {} bytes requested, capacity {}){note}{why}",
                 m.function,
                 m.space.name(),
                 m.buffers.len(),
                 m.buffers.iter().map(|b| b.size).sum::<u64>(),
                 m.capacity
                     .map_or("unlimited".to_string(), |c| c.to_string()),
-            )));
+            ))
+            .at_pos(pos));
         };
         let relaxed = m
             .groups
