@@ -154,7 +154,7 @@ pub(crate) fn place_or_complete(
     match pass(problem, order, fit, meter) {
         Pass::Done(offsets) => Some(offsets),
         Pass::Clash => None,
-        Pass::Cut { offsets, placed } => complete_rest(problem, order, placed, offsets),
+        Pass::Cut { offsets, placed } => complete_rest(problem, order, placed, offsets, meter),
     }
 }
 
@@ -308,6 +308,7 @@ fn complete_rest(
     order: &[u32],
     placed: usize,
     mut offsets: Vec<u64>,
+    meter: &Meter,
 ) -> Option<Vec<u64>> {
     let b = &problem.buffers;
     let mut done = vec![false; b.len()];
@@ -342,6 +343,9 @@ fn complete_rest(
                 .map_or_else(Vec::new, |c| c.iter().map(|&j| j as usize).collect())
         },
         &|x, i| align_up(x, b[i].align),
+        // The deadline only: a pass cut by its work budget, or stopped
+        // by a race, completes on the skyline as before.
+        &|| meter.time_left().is_some_and(|l| l.is_zero()),
     );
     (!pinned_left || pinned_are_consistent(problem)).then_some(offsets)
 }
@@ -460,5 +464,88 @@ mod tests {
         // build time) is reached, one reading per buffer.
         let placed = placed_within(200);
         assert!(placed > 100 && placed < 200, "{placed}");
+    }
+
+    /// A clock that advances ten milliseconds each time it is read.
+    fn leaping() -> Duration {
+        static READS: AtomicU64 = AtomicU64::new(0);
+        Duration::from_millis(10 * READS.fetch_add(1, Ordering::Relaxed))
+    }
+
+    /// A pass cut at once leaves its completion to the skyline; past the
+    /// deadline the completion stops raising it and stacks the buffers
+    /// left above everything placed, and the placement stays valid. The
+    /// leaping clock puts the deadline (17.1 ms) behind the second
+    /// reading: the pass is cut before its tree, the completion places
+    /// its first 1,024 buffers as it would without a limit (the clock is
+    /// read only between chunks) and stacks the rest.
+    #[test]
+    fn a_completion_past_the_deadline_stacks_the_buffers_left() {
+        let mut p = Problem::new();
+        // Staggered lifetimes (about 170 live at once): the skyline
+        // reuses bytes that stacking cannot.
+        for i in 0..3_000u64 {
+            let lower = (i * 37) % 2_000;
+            p.push(Buffer::new(
+                32 * (1 + (i * 7919) % 97),
+                lower,
+                lower + 100 + i % 50,
+            ));
+        }
+        assert!(crowded(&p));
+        let order = size_order(&p).expect("no pins");
+        let unlimited =
+            place_or_complete(&p, &order, Fit::First, &Meter::unlimited()).expect("no pins");
+        let budget = Budget::default()
+            .with_time_limit(Some(Duration::from_millis(18)))
+            .with_clock(leaping);
+        let meter = Meter::new(&budget);
+        let offsets = match first_fit_crowded(&p, &order, &meter) {
+            Pass::Cut { offsets, placed } => {
+                assert_eq!(placed, 0);
+                complete_rest(&p, &order, 0, offsets, &meter).expect("no pins")
+            }
+            _ => panic!("the pass should be cut before its tree"),
+        };
+        crate::validate::validate(
+            &p,
+            &Solution {
+                offsets: offsets.clone(),
+            },
+        )
+        .expect("valid");
+        // The first chunk goes on the skyline alone: the placement a
+        // completion of the whole order from nothing gives it.
+        let mut alone = vec![0u64; p.len()];
+        let mut done = vec![false; p.len()];
+        skyline::complete(
+            &p,
+            &mut alone,
+            &mut done,
+            order[..1024].iter().map(|&i| i as usize),
+            &[],
+            &|_| Vec::new(),
+            &|x, i| align_up(x, p.buffers[i].align),
+            &|| false,
+        );
+        let top = order[..1024]
+            .iter()
+            .map(|&i| {
+                let i = i as usize;
+                assert_eq!(offsets[i], alone[i], "buffer {i}");
+                offsets[i] + p.buffers[i].size
+            })
+            .max()
+            .expect("buffers");
+        // The rest one above the other, in order, from that top.
+        let mut next = top;
+        for &i in &order[1024..] {
+            let i = i as usize;
+            assert_eq!(offsets[i], next, "buffer {i}");
+            next += p.buffers[i].size;
+        }
+        // Without a limit the same completion keeps the skyline to the end.
+        let lowest = |o: &[u64]| (0..p.len()).map(|i| o[i] + p.buffers[i].size).max();
+        assert!(lowest(&unlimited) < lowest(&offsets));
     }
 }

@@ -389,6 +389,7 @@ fn complete_rest(
             apart
         },
         &|x, i| align_up(x, v.align[i]),
+        &|| false,
     );
     for (o, x) in off.iter_mut().zip(offsets) {
         *o = Some(x);

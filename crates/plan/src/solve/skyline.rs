@@ -165,6 +165,9 @@ impl Skyline {
     }
 }
 
+/// Buffers of a completion between two readings of the clock.
+const CHECK_EVERY: usize = 1024;
+
 /// Completes a cut pass on the skyline (see the module doc).
 ///
 /// `offsets[i]` is final where `done[i]`; the buffers of `rest` (none of
@@ -174,6 +177,13 @@ impl Skyline {
 /// `up(x, i)` rounds `x` up to an offset buffer `i` may take. Buffers
 /// without bytes go at offset 0; pinned buffers keep their offset (the
 /// caller checks them against each other).
+///
+/// `time_is_up` is read before every [`CHECK_EVERY`]th buffer of `rest`:
+/// once it answers true, the buffers left are stacked above everything
+/// placed (linear work, each apart from all others), so a completion
+/// under a time limit ends with it rather than after the whole skyline
+/// pass (1.7 to 1.9 s at a million buffers on a loaded 2-core machine).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn complete(
     problem: &Problem,
     offsets: &mut [u64],
@@ -182,16 +192,24 @@ pub(crate) fn complete(
     taken: &[(u64, u64)],
     apart: &dyn Fn(usize) -> Vec<usize>,
     up: &dyn Fn(u64, usize) -> u64,
+    time_is_up: &dyn Fn() -> bool,
 ) {
     let b = &problem.buffers;
     let mut sky = Skyline::new(problem);
+    // The top of every placed byte: where a stacked buffer may start.
+    let mut top = 0u64;
     for (i, x) in b.iter().enumerate() {
         if done[i] && x.size > 0 {
             sky.raise(sky.span(x.lower, x.upper), offsets[i] + x.size);
+            top = top.max(offsets[i] + x.size);
         }
     }
+    let mut stacking = false;
     let mut obstacles: Vec<(u64, u64)> = Vec::new();
-    for i in rest {
+    for (k, i) in rest.into_iter().enumerate() {
+        if !stacking && k > 0 && k % CHECK_EVERY == 0 && time_is_up() {
+            stacking = true;
+        }
         let x = &b[i];
         offsets[i] = match x.fixed_offset {
             Some(o) => o,
@@ -207,8 +225,8 @@ pub(crate) fn complete(
                 if obstacles.len() > taken.len() {
                     obstacles.sort_unstable();
                 }
-                let span = sky.span(x.lower, x.upper);
-                let mut o = up(sky.height(span), i);
+                let span = (!stacking).then(|| sky.span(x.lower, x.upper));
+                let mut o = up(span.map_or(top, |span| sky.height(span)), i);
                 for &(s, e) in &obstacles {
                     if s >= o + x.size {
                         break;
@@ -217,10 +235,15 @@ pub(crate) fn complete(
                         o = up(e, i);
                     }
                 }
-                sky.raise(span, o + x.size);
+                if let Some(span) = span {
+                    sky.raise(span, o + x.size);
+                }
                 o
             }
         };
+        if x.size > 0 {
+            top = top.max(offsets[i] + x.size);
+        }
         done[i] = true;
     }
 }
@@ -308,6 +331,7 @@ mod tests {
             &[],
             &|_| Vec::new(),
             &|x, _| x,
+            &|| false,
         );
         assert_eq!(offsets, [0, 4, 0, 2]);
         assert!(done.iter().all(|&d| d));
@@ -330,6 +354,7 @@ mod tests {
             &[(8, 10)],
             &|i| if i == 1 { vec![0] } else { Vec::new() },
             &|x, i| crate::solve::geom::align_up(x, p.buffers[i].align),
+            &|| false,
         );
         assert_eq!(offsets, [0, 16]);
     }
