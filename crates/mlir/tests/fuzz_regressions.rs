@@ -336,7 +336,7 @@ fn a_function_body_ends_each_block_with_a_terminator() {
     assert!(
         e.starts_with(
             "in.mlir:1:15: error: block with no terminator, has 'memref.alloc': \
-             end the function body with 'func.return' (or a branch)"
+             end each block of 'func.func' with 'func.return' (or a branch)"
         ),
         "{e}"
     );

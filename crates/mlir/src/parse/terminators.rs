@@ -71,7 +71,16 @@ pub(crate) fn check(
     let Some(allowed) = terminators_of(op) else {
         return Ok(());
     };
-    let names = allowed
+    // Named in the message: the op's own dialect's terminators (a
+    // `func.func` ends with `func.return`; the other dialects' ones it
+    // also accepts, branches and returns read into it, are not the advice).
+    let dialect = |t: &str| t.split('.').next().unwrap_or(t).to_string();
+    let own: Vec<&str> = allowed
+        .iter()
+        .copied()
+        .filter(|t| dialect(t) == dialect(op))
+        .collect();
+    let names = (if own.is_empty() { allowed } else { &own[..] })
         .iter()
         .map(|t| format!("'{t}'"))
         .collect::<Vec<_>>()
