@@ -176,9 +176,7 @@ impl MemPlan<'_> {
             return false;
         }
         let kind = inplace_kind(m.op(op).name());
-        if kind == InplaceKind::Isa
-            && !has_inline_broadcast(m, op)
-            && !has_inline_transpose(m, op)
+        if kind == InplaceKind::Isa && !has_inline_broadcast(m, op) && !has_inline_transpose(m, op)
         {
             return true;
         }

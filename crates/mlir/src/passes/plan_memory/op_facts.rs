@@ -391,7 +391,11 @@ mod tests {
     fn inplace_kinds_follow_is_reuse_hivm_op() {
         // PlanMemory.cpp:1366-1367: the seven ops the ISA documents.
         for op in ["vadd", "vsub", "vmax", "vmin", "vor", "vand", "vmul"] {
-            assert_eq!(inplace_kind(&format!("hivm.hir.{op}")), InplaceKind::Isa, "{op}");
+            assert_eq!(
+                inplace_kind(&format!("hivm.hir.{op}")),
+                InplaceKind::Isa,
+                "{op}"
+            );
         }
         // vxor and vdiv are elementwise but not in the ISA list.
         assert_eq!(inplace_kind("hivm.hir.vxor"), InplaceKind::Other);
