@@ -28,16 +28,25 @@ BRANCH = re.compile(
     r'^\s*(\}\s*else\s+)?if\s*\(|^\s*\}?\s*else\s+if|^\s*case\s|^\s*default:'
     r'|emitError|emitWarning|emitRemark|emitOpError|LLVM_DEBUG|\bLDBG\('
     r'|return\s+failure|signalPassFailure|notifyMatchFailure|\?\s.*:\s')
+CLASS = re.compile(r'^(?:struct|class)\s+(\w+)\b(?!.*;\s*$)')
+METHOD = re.compile(r'^  (?!return\b|if\b|for\b|while\b|switch\b|else\b)'
+                    r'[A-Za-z_][\w:<>,\s\*&]*?\b(\w+)\s*\([^;]*$')
 FUNC = re.compile(r'^(?:static\s+|inline\s+|template\s*<[^>]*>\s*)*'
                   r'[A-Za-z_][\w:<>,\s\*&]*?\b([A-Za-z_]\w*(?:::[~\w]+)*)\s*\(')
 
 
 def branches(path):
     cur = None
+    cls = None
     lines = open(path, encoding='utf-8').read().split('\n')
     for i, line in enumerate(lines, 1):
+        c = CLASS.match(line)
+        if c:
+            cls = c.group(1)
+        elif line.startswith('};'):
+            cls = None
         if line and not line[0].isspace() and line[0] not in '}#/' \
-                and not line.startswith(('namespace', 'using')):
+                and not line.startswith(('namespace', 'using', 'struct', 'class')):
             m = FUNC.match(line)
             if m:
                 cur = m.group(1)
@@ -45,6 +54,10 @@ def branches(path):
                 m2 = re.match(r'^\s*([\w:~]+)\(', lines[i])
                 if m2:
                     cur = m2.group(1)
+        elif cls and METHOD.match(line) and not line.rstrip().endswith(';'):
+            # A method defined inside its struct or class (a pattern's
+            # matchAndRewrite): named after the class.
+            cur = f'{cls}::{METHOD.match(line).group(1)}'
         s = line.strip()
         if s.startswith('//') or cur is None or not BRANCH.search(line):
             continue
