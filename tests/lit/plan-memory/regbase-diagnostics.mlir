@@ -79,3 +79,15 @@ func.func @l1_overflow(%g: memref<196608xf16, #hivm.address_space<gm>>) {
   hivm.hir.store ins(%b : memref<196608xf16, #hivm.address_space<cbuf>>) outs(%g : memref<196608xf16, #hivm.address_space<gm>>)
   return
 }
+
+// -----
+
+// GenerateBufferInfo (regbase/PlanMemory.cpp:1075-1077): an SSBUF
+// allocation stops the register-based pass at the allocation (the
+// memory-based pass gets as far as GetBufferSpaceInfo: diagnostics.mlir).
+func.func @ssbuf(%x: i8) {
+  // expected-error@+1 {{Alloc-like on SSBUF is not yet supported!}}
+  %a = memref.alloc() : memref<i8, #hivm.address_space<ssbuf>>
+  memref.store %x, %a[] : memref<i8, #hivm.address_space<ssbuf>>
+  return
+}
