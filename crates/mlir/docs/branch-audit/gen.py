@@ -71,7 +71,7 @@ def branches(path):
             kind = 'case'
         else:
             kind = 'cond'
-        yield i, cur, kind, re.sub(r'\s+', ' ', s)[:80].replace('|', '\\|')
+        yield i, cur, kind
 
 
 def table(name):
@@ -109,7 +109,7 @@ def main():
     per = table('branches.tsv')
     rows, totals = [], {}
     for f in FILES:
-        for line, fn, kind, text in branches(os.path.join(REF, f)):
+        for line, fn, kind in branches(os.path.join(REF, f)):
             short = fn.split('::')[-1]
             key = next((k for k in (f'{f}|{fn}', f'{f}|{short}', fn, short) if k in fns), None)
             if key is None and f == 'plan-memory/HIVMUtils.cpp':
@@ -125,7 +125,7 @@ def main():
             live = [t for t in tests.split() if exists(t) and runs(t, f)]
             if status in ('fn', 'test', 'fixed') and not live:
                 status = 'none'
-            rows.append((f'{f}:{line}', fn, kind, text, mod, ' '.join(live) or '-', status, note))
+            rows.append((f'{f}:{line}', fn, kind, mod, ' '.join(live) or '-', status, note))
             t = totals.setdefault(f, {})
             t[status] = t.get(status, 0) + 1
     with open(os.path.join(HERE, 'branches.md'), 'w', encoding='utf-8') as o:
@@ -141,10 +141,10 @@ def main():
             for k in keys:
                 grand[k] += t.get(k, 0)
         o.write(f'| all | {sum(grand.values())} | ' + ' | '.join(str(grand[k]) for k in keys) + ' |\n\n')
-        o.write('| C++ | function | kind | branch | our module | our test | status | note |\n')
-        o.write('|---|---|---|---|---|---|---|---|\n')
+        o.write('| C++ | function | kind | our module | our test | status | note |\n')
+        o.write('|---|---|---|---|---|---|---|\n')
         for r in rows:
-            o.write('| ' + ' | '.join(x.replace('|', '\\|') if i != 3 else x for i, x in enumerate(r)) + ' |\n')
+            o.write('| ' + ' | '.join(x.replace('|', '\\|') for x in r) + ' |\n')
     print(' '.join(f'{k}={v}' for k, v in grand.items()), 'total', sum(grand.values()))
 
 
