@@ -20,7 +20,12 @@
 //! covers the search's expected cost ([`search_planned`], [`after`]), the
 //! search continues from the chain's placement in place of the other
 //! orders, and the lower result is kept. Otherwise the chain runs alone,
-//! as it always did above [`HUGE`].
+//! as it always did above [`HUGE`]. Before the search, the repair is a
+//! *probe*: its window searches get a measured amount of work per buffer,
+//! and a repair that gains nothing because its first windows do not settle
+//! within it (a peak too crowded to open) hands the rest of the time to
+//! the search at once, which hands it on to the other orders when its
+//! first window of work does not gain either ([`hand_over`]).
 //!
 //! The two run one after the other, not side by side on two threads: on
 //! a machine whose cores are busy (2 cores, several solves and builds at
@@ -47,7 +52,7 @@ use super::auto::{finish, finish_or_none, repair_time};
 use super::exact::{exact_from, searchable_base, SplitMix};
 use super::geom::height_of;
 use super::greedy::{place_in_order, place_or_complete, size_order, Fit};
-use super::trace::repair;
+use super::trace::{repair, repair_within, UNSETTLED};
 use super::{co_live_of, fallback, outcome_from, Budget, Goal, Meter, Outcome};
 use crate::bound::lower_bound;
 use crate::problem::{Buffer, Problem};
@@ -149,6 +154,18 @@ pub(crate) fn solve_huge(
     start: Instant,
     meter: &Meter,
 ) -> Outcome {
+    solve_probed(problem, budget, start, meter, Probe::of(problem.len()))
+}
+
+/// [`solve_huge`] with the work limits of [`after`] given.
+fn solve_probed(
+    problem: &Problem,
+    budget: &Budget,
+    start: Instant,
+    meter: &Meter,
+    probe: Probe,
+) -> Outcome {
+    let cpu0 = thread_cpu();
     let (first, lb) = std::thread::scope(|s| {
         let lb = s.spawn(|| co_live_of(problem, budget));
         let first = size_order(problem).and_then(|order| {
@@ -181,9 +198,10 @@ pub(crate) fn solve_huge(
         lb,
         done: &done,
         start,
+        cpu0,
     };
     let (best, search) = if search_planned(problem, budget, meter) {
-        after(&chain_in, greedy, meter)
+        after(&chain_in, greedy, meter, probe)
     } else {
         (chain_in.run(greedy, meter), None)
     };
@@ -227,6 +245,8 @@ struct Chain<'p> {
     /// True at a height that ends the solve.
     done: &'p dyn Fn(u64) -> bool,
     start: Instant,
+    /// This thread's CPU time when the solve began ([`thread_cpu`]).
+    cpu0: Option<Duration>,
 }
 
 /// The lowest placement a member reached.
@@ -243,6 +263,20 @@ struct Reached {
 }
 
 impl Chain<'_> {
+    /// The share of a core this solve has had since it began: its
+    /// thread's CPU time over the wall time. 1 under a node limit (the
+    /// result must not depend on the machine's load), before a fifth of
+    /// a second has passed, or where the CPU time cannot be read.
+    fn core_share(&self, meter: &Meter) -> f64 {
+        let wall = self.start.elapsed();
+        match (self.cpu0, thread_cpu()) {
+            (Some(a), Some(b)) if !meter.has_node_limit() && wall >= Duration::from_millis(200) => {
+                (b.saturating_sub(a).as_secs_f64() / wall.as_secs_f64()).clamp(0.05, 1.0)
+            }
+            _ => 1.0,
+        }
+    }
+
     /// The chain from first-fit's placement `greedy`: [`Chain::first`],
     /// then [`Chain::orders`].
     fn run(&self, greedy: Vec<u64>, meter: &Meter) -> Reached {
@@ -252,33 +286,57 @@ impl Chain<'_> {
 
     /// The repair (within three quarters of the time limit from the start
     /// of the solve, or [`HUGE_REPAIR`] without one), then best-fit in size
-    /// order as a second opinion, each only while the bound is not met; the
-    /// lowest is kept (earlier on ties), so the result is never above
-    /// first-fit's or best-fit's in size order, and best-fit is skipped
-    /// whenever an earlier step is final (a million buffers take over a
-    /// second per pass).
-    ///
+    /// order as a second opinion ([`Chain::second_opinion`]).
     fn first(&self, greedy: Vec<u64>, meter: &Meter) -> Reached {
-        let (problem, budget, lb, done) = (self.problem, self.budget, self.lb, self.done);
-        let h = height_of(problem, &greedy);
-        // Three quarters of a given time limit (the rest is for the best-fit
-        // pass and the output), else `HUGE_REPAIR`: a round re-places only the
-        // zone of its window, but a window search may take a quarter second.
+        let reached = self.repaired(greedy, u64::MAX, meter);
+        self.second_opinion(reached, meter)
+    }
+
+    /// The peak-window repair from `from` within three quarters of a given
+    /// time limit from the start of the solve (the rest is for the
+    /// best-fit pass and the output), else [`HUGE_REPAIR`] (a round
+    /// re-places only the zone of its window, but a window search may take
+    /// a quarter second), each window search within `per_buffer` units of
+    /// work per buffer of its window (see [`repair_within`]). The lower of
+    /// `from` and the repair's result is kept.
+    fn repaired(&self, from: Vec<u64>, per_buffer: u64, meter: &Meter) -> Reached {
+        let (problem, budget, lb) = (self.problem, self.budget, self.lb);
+        let h = height_of(problem, &from);
         let limit = budget.time_limit.map_or(HUGE_REPAIR, |l| l / 4 * 3);
         let window = meter.sub(repair_time(meter, limit, self.start), None);
-        let repaired = repair(problem, greedy.clone(), lb, &window);
+        let repaired = repair_within(problem, from.clone(), lb, &window, per_buffer);
         meter.charge(window.used());
-        let floor = repaired.floor;
         let hr = height_of(problem, &repaired.offsets);
-        let (mut best, mut best_h, mut name) = if hr < h {
+        let (offsets, height, name) = if hr < h {
             (repaired.offsets, hr, "auto/repair")
         } else {
-            (greedy, h, "auto/greedy")
+            (from, h, "auto/greedy")
         };
-        let stop = repaired.stop;
-        if !done(best_h) && best_h > floor && meter.alive() {
-            if let Some(bf) = place_in_order(problem, self.order, Fit::Best, meter) {
-                let hb = height_of(problem, &bf);
+        Reached {
+            offsets,
+            height,
+            floor: repaired.floor,
+            name,
+            stop: repaired.stop,
+        }
+    }
+
+    /// Best-fit in size order as a second opinion on `reached`, only while
+    /// the bound is not met; the lowest is kept (earlier on ties), so the
+    /// result is never above first-fit's or best-fit's in size order, and
+    /// best-fit is skipped whenever an earlier step is final (a million
+    /// buffers take over a second per pass).
+    fn second_opinion(&self, reached: Reached, meter: &Meter) -> Reached {
+        let Reached {
+            offsets: mut best,
+            height: mut best_h,
+            floor,
+            mut name,
+            stop,
+        } = reached;
+        if !(self.done)(best_h) && best_h > floor && meter.alive() {
+            if let Some(bf) = place_in_order(self.problem, self.order, Fit::Best, meter) {
+                let hb = height_of(self.problem, &bf);
                 if hb < best_h {
                     (best, best_h, name) = (bf, hb, "auto/greedy");
                 }
@@ -344,27 +402,46 @@ impl Chain<'_> {
     }
 }
 
-/// The repair and best-fit ([`Chain::first`], the repair with its whole
-/// share of the time, as alone), then, when the time left covers the
-/// search's expected cost in wall time ([`SHARED_CORE`]), the search from
-/// the chain's placement with the
-/// rest, in place of the other orders; else the other orders, as the chain
-/// alone has them.
+/// The repair as a probe: each window search within [`PROBE_PER_BUFFER`]
+/// units of work per buffer of its window. Then best-fit gives its second
+/// opinion, and:
+/// - when the repair gained nothing and ended at a window it could not
+///   settle within that (the window around the peak holds the whole
+///   crowded peak, and the repair cannot open it), the time left goes to
+///   the whole-problem search when it holds one search cost, with the
+///   other orders as the fallback ([`hand_over`]);
+/// - otherwise, as before the probe, the search takes the time the other
+///   orders would have had when the time left holds [`SHARED_CORE`]
+///   search costs ([`search_cost`]), else the other orders run.
 ///
-/// The repair keeps its share because it settles most traces within a
-/// second or two (at the bound, proven), and cutting it to leave the
-/// search its cost lost more than the search won: measured on 37 training
-/// steps of 10,000 buffers at 5 s, one after the other on a loaded
-/// machine (load 5 to 9, about 2.3 s of CPU time per solve), a repair cut
-/// to 1.5 s left 15 placements higher (13 of them at the bound before,
-/// up to 0.3 % above it after) and the search lowered 2. So the search
-/// takes only time the chain would have spent on other orders, which on
-/// the traces the repair cannot open stalled 0.3 to 0.8 % above the bound
-/// where the search alone reached it within 2 to 4 s of CPU time.
-fn after(chain: &Chain<'_>, greedy: Vec<u64>, meter: &Meter) -> (Reached, Option<Outcome>) {
-    let reached = chain.first(greedy, meter);
+/// The repair keeps its share where it settles its windows because it
+/// settles most traces within a second or two (at the bound, proven), and
+/// cutting it to leave the search its cost lost more than the search won:
+/// measured on 37 training steps of 10,000 buffers at 5 s, one after the
+/// other on a loaded machine (load 5 to 9, about 2.3 s of CPU time per
+/// solve), a repair cut to 1.5 s left 15 placements higher (13 of them at
+/// the bound before, up to 0.3 % above it after) and the search lowered
+/// 2. Where the first window does not settle, the repair used to spend
+/// its whole share on it (up to 400,000 units, 3.5 s at load 9 on
+/// `trace-8`) and leave the search less than its cost, while the search
+/// from the same placement reaches the bound of `trace-8`, `-21` and
+/// `-46` within about its cost.
+fn after(
+    chain: &Chain<'_>,
+    greedy: Vec<u64>,
+    meter: &Meter,
+    limits: Probe,
+) -> (Reached, Option<Outcome>) {
+    let h0 = height_of(chain.problem, &greedy);
+    let probe = chain.repaired(greedy, limits.per_buffer, meter);
+    let gained = probe.height < h0 || probe.floor > chain.lb;
+    let unsettled = probe.stop == Some(UNSETTLED);
+    let reached = chain.second_opinion(probe, meter);
     if (chain.done)(reached.height) || reached.height <= reached.floor || !meter.alive() {
         return (reached, None);
+    }
+    if !gained && unsettled {
+        return hand_over(chain, reached, meter, limits.search);
     }
     let cost = search_cost(chain.problem.len()) * SHARED_CORE;
     if meter.time_left().is_some_and(|l| l < cost) {
@@ -379,6 +456,122 @@ fn after(chain: &Chain<'_>, greedy: Vec<u64>, meter: &Meter) -> (Reached, Option
         meter,
     );
     (reached, Some(out))
+}
+
+/// Units of work per buffer of a repair window within which the probe's
+/// window searches ([`after`]) must settle it: on 70 training steps of
+/// 10,000 buffers, the 187 window searches that settled (1,028 to 3,872
+/// buffers) took at most 52.3 units per buffer, and those that had not
+/// settled by 400,000 units or by the repair's time had taken 75 to 89 on
+/// the windows of the crowded peaks (`trace-8`, `-21`, `-40`); 64 leaves a
+/// fifth over the most measured. Work, not time: the probe ends at the
+/// same window on every machine.
+const PROBE_PER_BUFFER: u64 = 64;
+
+/// CPU time the calling thread has run (user and system), from
+/// `/proc/thread-self/stat` in clock ticks of 10 ms; `None` where that
+/// cannot be read.
+fn thread_cpu() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+    Some(Duration::from_millis(cpu_ticks(&stat)? * 10))
+}
+
+/// User and system clock ticks of a `/proc/.../stat` line: the fields
+/// after the command name (which may hold spaces and parentheses, so the
+/// last `)` ends it) are the state, then ten others, then utime and
+/// stime.
+fn cpu_ticks(stat: &str) -> Option<u64> {
+    let rest = stat.rsplit_once(')')?.1;
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    Some(f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?)
+}
+
+/// The work limits of [`after`].
+#[derive(Clone, Copy, Debug)]
+struct Probe {
+    /// Units per buffer of a repair window ([`PROBE_PER_BUFFER`]).
+    per_buffer: u64,
+    /// Units of the search's first window ([`search_units`]).
+    search: u64,
+}
+
+impl Probe {
+    /// The measured limits for a problem of `n` buffers.
+    fn of(n: usize) -> Probe {
+        Probe {
+            per_buffer: PROBE_PER_BUFFER,
+            search: search_units(n),
+        }
+    }
+}
+
+/// The whole-problem search from `reached` (a placement the repair could
+/// not lower), when the time left holds one [`search_cost`] at the share
+/// of a core the solve has had so far ([`Chain::core_share`]; the cost is
+/// CPU time, the time left wall time: at load 8 to 12 on two cores a
+/// solve gets a fifth to a half of a core, and measured so, 70 traces at
+/// 5 s, `trace-21` handed over at one cost of wall time ended at greedy's
+/// height, 1.295 % above the bound, where the other orders had reached
+/// 0.733 %): its first
+/// `units` of work ([`search_units`]) are a window that must lower the placement;
+/// when it does, the search goes on with the rest of the time, and when it
+/// does not, the other orders get the rest. One cost, not [`SHARED_CORE`]
+/// of them: the repair has shown that it cannot use the time, and the
+/// window hands the time back to the orders when the search does not
+/// gain either.
+fn hand_over(
+    chain: &Chain<'_>,
+    reached: Reached,
+    meter: &Meter,
+    units: u64,
+) -> (Reached, Option<Outcome>) {
+    let share = chain.core_share(meter);
+    if meter
+        .time_left()
+        .is_some_and(|l| l.mul_f64(share) < search_cost(chain.problem.len()))
+    {
+        return (chain.orders(reached, meter), None);
+    }
+    let window = meter.sub(None, Some(units));
+    let first = exact_from(
+        chain.problem,
+        reached.offsets.clone(),
+        chain.budget,
+        chain.start,
+        "auto/exact",
+        &window,
+    );
+    meter.charge(window.used());
+    if first.proven_optimal || first.proven_infeasible || !meter.alive() {
+        return (reached, Some(first));
+    }
+    match first.solution.filter(|_| first.height < reached.height) {
+        Some(sol) => {
+            let out = exact_from(
+                chain.problem,
+                sol.offsets,
+                chain.budget,
+                chain.start,
+                "auto/exact",
+                meter,
+            );
+            (reached, Some(out))
+        }
+        None => (chain.orders(reached, meter), None),
+    }
+}
+
+/// Work units the whole-problem search over a trace of 10,000 buffers
+/// takes to its first gain: `trace-8`, whose peak the repair cannot open,
+/// gained after 400,000 (the measurement behind [`SEARCH_COST_10K`]);
+/// from the repair's placement `trace-21` and `-46` gained after 260,000
+/// and 227,000.
+const SEARCH_UNITS_10K: u64 = 400_000;
+
+/// [`SEARCH_UNITS_10K`] scaled by `(n / 10,000)²`, as [`search_cost`].
+fn search_units(n: usize) -> u64 {
+    let scale = n as f64 / 10_000.0;
+    (SEARCH_UNITS_10K as f64 * scale * scale) as u64
 }
 
 /// Orders for first-fit beside [`size_order`], for the time a time limit
@@ -434,6 +627,125 @@ mod tests {
 
     fn limited(secs: f64) -> Budget {
         Budget::default().with_time_limit(Some(Duration::from_secs_f64(secs)))
+    }
+
+    /// Five buffers that first-fit and best-fit in size order stack one
+    /// unit too high (8 where 7 suffice: see `tests/trace.rs`), then 200
+    /// one-byte buffers of one instant each.
+    fn gadget() -> Problem {
+        let mut p = Problem::new();
+        for (size, lower, upper) in [(3, 2, 3), (2, 3, 7), (4, 1, 4), (2, 5, 9), (3, 5, 6)] {
+            p.push(Buffer::new(size, lower, upper));
+        }
+        for k in 0..200 {
+            p.push(Buffer::new(1, 100 + k, 101 + k));
+        }
+        p
+    }
+
+    /// A clock that never advances: the work limit ends every run.
+    fn frozen() -> Duration {
+        Duration::ZERO
+    }
+
+    /// `solve_probed` on `p` with a time limit that never passes and a
+    /// work limit, its placement validated. The time left after the
+    /// repair (95 % of the limit) holds one and a half search costs: the
+    /// search runs after a repair that settled its windows only when two
+    /// fit, after one that could not settle them when one does.
+    fn probed(p: &Problem, probe: Probe) -> Outcome {
+        let limit = search_cost(p.len()).mul_f64(1.5 / 0.95);
+        let budget = Budget::default()
+            .with_time_limit(Some(limit))
+            .with_clock(frozen)
+            .with_node_limit(Some(5_000_000));
+        let meter = Meter::new(&budget);
+        let out = solve_probed(p, &budget, Instant::now(), &meter, probe);
+        let sol = out.solution.as_ref().expect("no capacity: always placed");
+        let stats = crate::validate::validate(p, sol).expect("valid placement");
+        assert_eq!(stats.height, out.height);
+        out
+    }
+
+    /// The repair's first window settles within the measured work per
+    /// buffer and the repair lowers the placement to the bound: no search.
+    #[test]
+    fn a_probe_that_settles_its_window_keeps_the_repair() {
+        let p = gadget();
+        assert_eq!(lower_bound(&p), 7);
+        let out = probed(&p, Probe::of(p.len()));
+        assert_eq!((out.height, out.solver), (7, "auto/repair"));
+        assert!(out.proven_optimal);
+    }
+
+    /// A window the probe cannot settle (no work per buffer) ends the
+    /// repair without a gain: the time goes to the whole-problem search
+    /// (one search cost is left, not two), which places at the bound
+    /// within its first window.
+    #[test]
+    fn a_probe_that_cannot_settle_its_window_hands_over_to_the_search() {
+        let p = gadget();
+        let out = probed(
+            &p,
+            Probe {
+                per_buffer: 0,
+                search: search_units(p.len()).max(1_000),
+            },
+        );
+        assert_eq!((out.height, out.solver), (7, "auto/exact"));
+        assert!(out.proven_optimal);
+    }
+
+    /// A search whose first window does not lower the placement (no work
+    /// at all) hands the time back: the other orders, each followed by
+    /// the repair with its full window budget, reach the bound. (So does
+    /// a repair that settled its windows without a gain, where one and a
+    /// half search costs are left: see `probed`.)
+    #[test]
+    fn a_search_window_without_a_gain_hands_back_to_the_orders() {
+        let p = gadget();
+        let out = probed(
+            &p,
+            Probe {
+                per_buffer: 0,
+                search: 0,
+            },
+        );
+        assert_eq!((out.height, out.solver), (7, "auto/orders"));
+        assert!(out.proven_optimal);
+    }
+
+    /// utime and stime are read after the command name, whatever it
+    /// holds; a short line reads as nothing.
+    #[test]
+    fn cpu_ticks_are_read_after_the_command_name() {
+        let line = "4242 (a (b) c) R 1 4242 4242 0 -1 4194560 900 0 0 0 317 25 0 0 20 0 3 0";
+        assert_eq!(cpu_ticks(line), Some(317 + 25));
+        assert_eq!(cpu_ticks("4242 (x) R 1 2 3"), None);
+        assert_eq!(cpu_ticks("no parenthesis"), None);
+    }
+
+    /// Under a node limit the share of a core is 1, whatever the load:
+    /// the hand-over does not depend on the machine.
+    #[test]
+    fn the_core_share_is_one_under_a_node_limit() {
+        let p = gadget();
+        let order = size_order(&p).expect("no pins");
+        let done = |_: u64| false;
+        let budget = limited(60.0).with_node_limit(Some(1_000));
+        let chain = Chain {
+            problem: &p,
+            budget: &budget,
+            order: &order,
+            lb: 7,
+            done: &done,
+            start: Instant::now() - Duration::from_secs(10),
+            cpu0: Some(Duration::ZERO),
+        };
+        assert_eq!(chain.core_share(&Meter::new(&budget)), 1.0);
+        let timed = limited(60.0);
+        let share = chain.core_share(&Meter::new(&timed));
+        assert!(share > 0.0 && share <= 1.0, "{share}");
     }
 
     /// The expected search cost grows with the square of the buffers.

@@ -124,6 +124,22 @@ struct Spot {
 /// repair. Work stops when `meter` (usually a part of the solve's
 /// budget, see `Meter::sub`) is spent.
 pub(crate) fn repair(problem: &Problem, incumbent: Vec<u64>, lb: u64, meter: &Meter) -> Repaired {
+    repair_within(problem, incumbent, lb, meter, u64::MAX)
+}
+
+/// Why the repair stops at a window its search did not settle.
+pub(crate) const UNSETTLED: &str = "a repair window was not settled by the exact search in time";
+
+/// [`repair`] with each window search limited to `per_buffer` units of
+/// work per buffer of its window (and to [`WINDOW_NODES`]): the repair
+/// then ends at the first window that does not settle within that.
+pub(crate) fn repair_within(
+    problem: &Problem,
+    incumbent: Vec<u64>,
+    lb: u64,
+    meter: &Meter,
+    per_buffer: u64,
+) -> Repaired {
     let mut cur_h = height_of(problem, &incumbent);
     let mut out = Repaired {
         offsets: incumbent,
@@ -193,10 +209,13 @@ pub(crate) fn repair(problem: &Problem, incumbent: Vec<u64>, lb: u64, meter: &Me
         // work bounds the windows (reproducible).
         let left = meter.time_left().unwrap_or(WINDOW_LIMIT * 2);
         let limit = (!meter.has_node_limit()).then(|| (left / 2).min(WINDOW_LIMIT));
-        let Some((optimum, sol)) = sub.solve(limit, meter) else {
+        let nodes = per_buffer
+            .saturating_mul(sub.ids.len() as u64)
+            .min(WINDOW_NODES);
+        let Some((optimum, sol)) = sub.solve(limit, nodes, meter) else {
             // Not settled in time: a wider window will not be either.
             if meter.alive() {
-                out.stop = Some("a repair window was not settled by the exact search in time");
+                out.stop = Some(UNSETTLED);
             }
             break;
         };
@@ -397,9 +416,9 @@ impl WindowProblem {
     /// short by the clock would make the result depend on the machine's
     /// speed, and an optimal window is what the repair relies on. The work
     /// limit ends hopeless windows at the same point on every machine; the
-    /// clock only guards slow ones.
-    fn solve(&self, limit: Option<Duration>, meter: &Meter) -> Option<(u64, Vec<u64>)> {
-        let window = meter.sub(limit, Some(WINDOW_NODES));
+    /// clock only guards slow ones. `nodes` is that work limit.
+    fn solve(&self, limit: Option<Duration>, nodes: u64, meter: &Meter) -> Option<(u64, Vec<u64>)> {
+        let window = meter.sub(limit, Some(nodes));
         let out = exact_run(&self.sub, &Budget::default(), &window, "exact");
         meter.charge(window.used());
         if !out.proven_optimal {
