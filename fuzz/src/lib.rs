@@ -166,11 +166,10 @@ const TARGETS: [&str; 4] = ["910b", "950", "310b", "none"];
 ///   placement check ([`tilemem_pto::report::check_placement`]) accepts
 ///   the printed program;
 /// - the printed program reads back, and read-then-print is a fixed point;
-/// - planning the printed program again changes nothing, when the input
-///   carries every fact the planner used: PyPTO consumes the
-///   `pipeline_membership` stage tags and prints its result without them
-///   (and so does tilemem), so a second run of a pipelined program may
-///   share further (see docs/architecture.md, "Idempotence").
+/// - planning the printed program again changes nothing, pipelined
+///   programs included: the stage tags are consumed, and the planned
+///   program's placement stands for them (see docs/architecture.md,
+///   "Idempotence").
 pub fn plan(data: &[u8]) {
     smoke();
     let Some(src) = text(data) else { return };
@@ -178,7 +177,6 @@ pub fn plan(data: &[u8]) {
         return;
     }
     let target = TARGETS[data.len() % TARGETS.len()];
-    let carries_facts = !src.contains("pipeline_membership");
     for planner in [
         PlannerMode::Pypto,
         PlannerMode::DsaRp,
@@ -196,9 +194,6 @@ pub fn plan(data: &[u8]) {
             first,
             "{planner:?} on {target}: print is not a fixed point of read-then-print"
         );
-        if !carries_facts {
-            continue;
-        }
         let second = plan_once(&first, planner, target).unwrap_or_else(|| {
             panic!("{planner:?} on {target}: planned program cannot be planned again\n{first}")
         });

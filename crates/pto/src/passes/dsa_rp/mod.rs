@@ -181,6 +181,8 @@ pub fn plan_function(
         &reserves,
     );
     drop(shared);
+    let input = ctx.placed.remove(&*f.name).map(|p| p.addresses);
+    let input = input.as_ref();
     let mut addr: BTreeMap<usize, u64> = BTreeMap::new();
     let mut reports = Vec::new();
     let mut depths = Vec::new();
@@ -209,6 +211,17 @@ pub fn plan_function(
                 Some(p) => e.at_pos(p),
                 None => e.at_pos(f.pos),
             });
+        }
+        // A planned program's placement is the decision when it is a valid
+        // placement of this problem: the stage tags that shaped it were
+        // consumed, so solving again would share the stage copies it
+        // kept apart (see `InputPlacement`).
+        if let Some(kept) = input.and_then(|a| kept_placement(f, m, a, opts.optimal)) {
+            for (i, b) in m.buffers.iter().enumerate() {
+                addr.insert(b.root.index(), kept.offsets[i]);
+            }
+            reports.push(kept.report);
+            continue;
         }
         // Strict first: every group at its affordable depth
         // (`min(stages, capacity / slot)`). When nothing fits and those
@@ -442,6 +455,56 @@ pub fn plan_function(
             .insert(f.name.to_string(), StageClaims { tags, depths });
     }
     Ok(reports)
+}
+
+/// An input placement kept for one space: the offsets, in buffer order,
+/// and its report.
+struct Kept {
+    offsets: Vec<u64>,
+    report: SpaceReport,
+}
+
+/// The placement the input carried for `m`'s buffers (`addresses`, by
+/// root name), when every buffer has one and it is a valid placement of
+/// the problem this planner solves (capacity, reserved windows,
+/// alignment and every hard pair; with no stage tags left there are no
+/// pipeline pairs to keep).
+fn kept_placement(
+    f: &Function,
+    m: &model::DsaModel,
+    addresses: &rustc_hash::FxHashMap<Box<str>, u64>,
+    optimal: bool,
+) -> Option<Kept> {
+    let offsets: Vec<u64> = m
+        .buffers
+        .iter()
+        .map(|b| addresses.get(f.vars[b.root].name.as_str()).copied())
+        .collect::<Option<_>>()?;
+    let depth = m.affordable_depths();
+    let problem = if optimal {
+        m.to_problem_sharing(Some(&depth))
+    } else {
+        m.to_problem(Some(&depth))
+    };
+    let sol = Solution {
+        offsets: offsets.clone(),
+    };
+    let stats = tilemem_plan::validate(&problem, &sol).ok()?;
+    let bytes = stats.height.max(m.reserved_end);
+    Some(Kept {
+        offsets,
+        report: SpaceReport {
+            function: m.function.clone(),
+            space: m.space.name().to_string(),
+            buffers: m.buffers.len(),
+            bytes,
+            greedy_bytes: None,
+            penalty: stats.penalty,
+            relaxed: false,
+            chosen: "input".to_string(),
+            proven_optimal: false,
+        },
+    })
 }
 
 /// The first pairs of a list for a diagnostic, joined, with the count of
