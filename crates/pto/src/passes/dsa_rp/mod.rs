@@ -105,6 +105,7 @@ use crate::passes::analysis::order::ProgramOrder;
 use crate::passes::analysis::{facts, reserve};
 use crate::passes::context::{PassContext, PassError, StageClaims};
 use crate::passes::rewrite::cleanup;
+use crate::passes::sequential::capacity_error_pos;
 
 pub use crate::passes::context::{DsaOptions, SpaceReport, DEFAULT_NODE_LIMIT};
 
@@ -149,16 +150,6 @@ fn exact_fit(problem: &tilemem_plan::Problem, opts: &DsaOptions) -> Option<Solut
     tilemem_plan::validate(problem, &sol).ok().map(|_| sol)
 }
 
-/// Where an allocation root is written: its own statement's line or, for
-/// one InitMemRef inserted (no line of its own), its first tile's
-/// definition; `None` when neither has a position (MessagePack input).
-fn root_pos(f: &Function, root: crate::ir::VarId) -> Option<crate::ir::Pos> {
-    match f.vars[root].def {
-        crate::ir::VarDef::Stmt(s) if f.pos_of(s).line > 0 => Some(f.pos_of(s)),
-        _ => crate::passes::sequential::first_member_pos(f, root),
-    }
-}
-
 /// Plans the addresses of one kernel function with `opts` (the pass's
 /// work for one function; allocate_memory_addr verifies the result).
 /// Returns one report per planned space.
@@ -198,19 +189,16 @@ pub fn plan_function(
             // No chip holds it: the request cannot be met (as the PYPTO
             // planner's over-capacity error), at the allocation's line or,
             // for one InitMemRef inserted, its first tile's.
-            let pos = root_pos(f, b.root);
-            let e = PassError::planning(format!(
+            let pos = capacity_error_pos(f, Some(b.root));
+            return Err(PassError::planning(format!(
                 "allocation {} of '{}' has {} bytes, more than the {} bytes tilemem can place; \
                  split the tile",
                 b.name,
                 m.function,
                 b.size,
                 tilemem_plan::problem::MAX_BYTES
-            ));
-            return Err(match pos {
-                Some(p) => e.at_pos(p),
-                None => e.at_pos(f.pos),
-            });
+            ))
+            .at_pos(pos));
         }
         // A planned program's placement is the decision when it is a valid
         // placement of this problem: the stage tags that shaped it were
@@ -271,13 +259,10 @@ pub fn plan_function(
                     .filter(|b| b.size > c)
                     .max_by_key(|b| b.size)
             });
-            let (pos, why) = match alone {
-                Some(b) => (
-                    root_pos(f, b.root).unwrap_or(f.pos),
-                    format!("; the allocation '{}' alone needs {} bytes", b.name, b.size),
-                ),
-                None => (f.pos, String::new()),
-            };
+            let pos = capacity_error_pos(f, alone.map(|b| b.root));
+            let why = alone.map_or(String::new(), |b| {
+                format!("; the allocation '{}' alone needs {} bytes", b.name, b.size)
+            });
             return Err(PassError::planning(format!(
                 "DSA-RP could not find a placement for '{}' within the on-chip memory \
                  capacities: canonical greedy found no capacity-fitting placement \
