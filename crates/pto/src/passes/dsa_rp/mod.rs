@@ -263,16 +263,22 @@ pub fn plan_function(
             let why = alone.map_or(String::new(), |b| {
                 format!("; the allocation '{}' alone needs {} bytes", b.name, b.size)
             });
+            // PyPTO's words first (the reference data compares them),
+            // then what to change, as the pypto planner's error says it.
+            let planner = if opts.optimal { "optimal" } else { "dsa-rp" };
             return Err(PassError::planning(format!(
                 "DSA-RP could not find a placement for '{}' within the on-chip memory \
                  capacities: canonical greedy found no capacity-fitting placement \
-                 ({} space: {} buffers, {} bytes requested, capacity {}){note}{why}",
+                 ({} space: {} buffers, {} bytes requested, capacity {}){note}; in function \
+                 '{}': shrink tiles or split the kernel (`tilemem explain --planner {planner}` \
+                 names the peak and what would fit){why}",
                 m.function,
                 m.space.name(),
                 m.buffers.len(),
                 m.buffers.iter().map(|b| b.size).sum::<u64>(),
                 m.capacity
                     .map_or("unlimited".to_string(), |c| c.to_string()),
+                m.function,
             ))
             .at_pos(pos));
         };
