@@ -626,7 +626,8 @@ fn hivm_program(data: &[u8]) -> String {
 /// diagnostic that is not an internal error (the planner's own check
 /// refusing its plan) or give a module whose print reads back and prints
 /// the same, and whose planned addresses the independent check
-/// ([`tilemem_mlir::plan_check`]) accepts as read back.
+/// ([`tilemem_mlir::plan_check`]) accepts as read back; planning it again
+/// changes nothing.
 pub fn hivm_plan(data: &[u8]) {
     // Kernels of up to 64 steps: larger ones cost the optimal planner
     // seconds (its time limit is 10 s) and find nothing smaller ones miss.
@@ -717,6 +718,28 @@ pub fn hivm_plan(data: &[u8]) {
                     .map(|d| format!("{}:{}: {}", d.loc.line, d.loc.col, d.message))
                     .collect::<Vec<_>>()
                     .join("\n")
+            );
+            // Planning the planned kernel again changes nothing: the
+            // planner alone, with its options, on the printed module.
+            let at = pipeline
+                .iter()
+                .rposition(|n| n.starts_with("hivm-plan-memory"))
+                .expect("a planner in the pipeline");
+            let mut planner = tilemem_mlir::passes::lookup(pipeline[at]).expect("registered");
+            if let Some(o) = pipeline.get(at + 1).filter(|o| o.contains('=')) {
+                planner.set_options(o).expect("checked above");
+            }
+            let mut again = back;
+            let (diags, ok) = tilemem_mlir::pass::run_pipeline(&[planner], &mut again);
+            assert!(
+                ok,
+                "{what}: the planned kernel does not plan again: {:?}\n{printed}",
+                diags.first().map(|d| &d.message)
+            );
+            assert_eq!(
+                tilemem_mlir::print::print_module(&again),
+                printed,
+                "{what}: planning the planned kernel again changed it"
             );
         }
     }

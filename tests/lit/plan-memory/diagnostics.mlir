@@ -105,3 +105,18 @@ func.func @l1_overflow(%g: memref<196608xf16, #hivm.address_space<gm>>) {
   return
 }
 
+// -----
+
+// Planned IR with an allocation added: not the pass's own output, so the
+// pointer cast is an op the pass does not know (replan.mlir: planned IR
+// alone is left as it is).
+func.func @mixed(%g: memref<16xf32, #hivm.address_space<gm>>) {
+  %c0_i64 = arith.constant 0 : i64
+  // expected-error@+1 {{PlanMemory Fail : Unrecognized type of Operation touches local buffer!}}
+  %p = hivm.hir.pointer_cast(%c0_i64) : memref<16xf32, #hivm.address_space<ub>>
+  hivm.hir.load ins(%g : memref<16xf32, #hivm.address_space<gm>>) outs(%p : memref<16xf32, #hivm.address_space<ub>>)
+  %a = memref.alloc() : memref<16xf32, #hivm.address_space<ub>>
+  hivm.hir.load ins(%g : memref<16xf32, #hivm.address_space<gm>>) outs(%a : memref<16xf32, #hivm.address_space<ub>>)
+  hivm.hir.store ins(%a : memref<16xf32, #hivm.address_space<ub>>) outs(%g : memref<16xf32, #hivm.address_space<gm>>)
+  return
+}
