@@ -716,7 +716,7 @@ fn cv_reuse_allowed_pairs(m: &Module, funcs: &[OpId]) -> HashSet<(i32, i32)> {
 
 /// Whether `f` is this pass's own output (local-memory mode): no
 /// `memref.alloc` left to plan, its buffers held by
-/// `hivm.hir.pointer_cast`s at planned addresses. Such a function is left as
+/// `hivm.hir.pointer_cast`s of constant addresses. Such a function is left as
 /// it is, so that planning planned IR is a fixed point (the project's
 /// passes are idempotent). The reference never sees it in bishengir's
 /// pipeline and, given it, rejects the first `pointer_cast` as an
@@ -729,8 +729,24 @@ fn already_planned(m: &Module, f: OpId, mode: Mode) -> bool {
         return false;
     }
     let ops = m.walk(f);
+    let casts: Vec<OpId> = ops
+        .iter()
+        .copied()
+        .filter(|&o| m.op(o).is("hivm.hir.pointer_cast"))
+        .collect();
+    // The pass's casts take their addresses from `arith.constant`s (none
+    // for a tightly coupled buffer whose partner function placed nothing);
+    // a cast of a runtime address (a function argument, say) is not a
+    // plan of this pass, and stays an op it does not know (ssbuf.mlir).
+    let planned_cast = |o: OpId| {
+        m.op(o).segment(0).iter().all(|&a| {
+            m.defining_op(a)
+                .is_some_and(|d| m.op(d).is("arith.constant"))
+        })
+    };
     !ops.iter().any(|&o| m.op(o).is("memref.alloc"))
-        && ops.iter().any(|&o| m.op(o).is("hivm.hir.pointer_cast"))
+        && !casts.is_empty()
+        && casts.iter().all(|&o| planned_cast(o))
 }
 
 /// Runs a plan-memory pass over the module (`PlanMemoryPass::runOnOperation`).
