@@ -115,11 +115,7 @@ fn plan(
     )?;
     detached(py, move || {
         let mut program = read_program(&text, file)?;
-        let (report, diagnostics) = setup.run(&mut program, file, || {
-            // The program was planned in place: read it again for the
-            // peak of a capacity error.
-            tilemem_pto::parse::parse(&text).ok()
-        })?;
+        let (report, diagnostics) = setup.run(&mut program, file)?;
         Ok((tilemem_pto::print::print(&program), report, diagnostics))
     })
 }
@@ -159,9 +155,7 @@ fn plan_document<'py>(
     let (out, report, diagnostics) = detached(py, move || {
         let (mut program, origin) = tilemem_pto::msgpack::read_with_origin(&data)
             .map_err(|e| Fail::Parse(Where::at(file, 0, 0), e.to_string()))?;
-        // A document's statements have no lines of their own: a capacity
-        // error keeps the place the pass gave.
-        let (report, diagnostics) = setup.run(&mut program, file, || None)?;
+        let (report, diagnostics) = setup.run(&mut program, file)?;
         let out = tilemem_pto::msgpack::write_program(&program, &origin)
             .map_err(|e| Fail::Plan(Where::at(file, 0, 0), e.to_string()))?;
         Ok((out, report, diagnostics))
@@ -227,13 +221,10 @@ impl Setup {
     }
 
     /// Runs the passes; returns the JSON report and the diagnostics.
-    /// `input` gives the program as read again, for the peak statement of
-    /// a capacity error (the program is planned in place).
     fn run(
         self,
         program: &mut tilemem_pto::ir::Program,
         file: &str,
-        input: impl FnOnce() -> Option<tilemem_pto::ir::Program>,
     ) -> Result<(String, Vec<String>), Fail> {
         let mut opts = tilemem_pto::PlanOptions::new(self.soc.clone(), self.mode);
         opts.passes = Some(self.selected);
@@ -247,9 +238,7 @@ impl Setup {
         let done = match tilemem_pto::plan(program, &opts) {
             Ok(done) => done,
             Err(failed) => {
-                let e = failed.error;
-                let input = if e.is_capacity() { input() } else { None };
-                return Err(pass_fail(&e, file, input.as_ref(), &self.soc, self.mode));
+                return Err(pass_fail(&failed.error, file));
             }
         };
         let diagnostics: Vec<String> = done.diagnostics.iter().map(|d| d.to_string()).collect();
@@ -289,35 +278,18 @@ fn read_program(text: &str, file: &str) -> Result<tilemem_pto::ir::Program, Fail
 }
 
 /// The exception of a failed pass, in the words of the command line
-/// without its class-name prefix. A capacity error the pass placed at a
-/// function's definition points at the peak statement of the first space
-/// that does not fit (where the bytes are); one placed at a statement (an
-/// allocation that alone does not fit) stays there.
-fn pass_fail(
-    e: &tilemem_pto::passes::PassError,
-    file: &str,
-    input: Option<&tilemem_pto::ir::Program>,
-    soc: &Soc,
-    mode: PlannerMode,
-) -> Fail {
-    let mut at = match e.loc {
+/// without its class-name prefix, at the place the pass gave, as the
+/// command line reports it: a capacity error sits at the allocation that
+/// alone exceeds its space (the one to shrink) or else at the function's
+/// definition, the overflow being a property of the whole kernel's
+/// lifetimes (the planners' one rule; `tilemem.explain` shows the peak).
+fn pass_fail(e: &tilemem_pto::passes::PassError, file: &str) -> Fail {
+    let at = match e.loc {
         Some(l) => Where::at(file, l.line, l.col),
         None => Where::at(file, 0, 0),
     };
     let message = e.message.clone();
     if e.is_capacity() {
-        let at_function = |p: &tilemem_pto::ir::Program| match e.loc {
-            Some(l) => p.functions.iter().any(|f| f.pos.line == l.line),
-            None => true,
-        };
-        let explained = input
-            .filter(|p| at_function(p))
-            .and_then(|p| tilemem_pto::explain::explain(p, soc, mode, false, Some(0)).ok());
-        if let Some(ex) = explained {
-            if let Some(s) = ex.spaces.iter().find(|s| !s.fits && s.peak_line > 0) {
-                at = Where::at(file, s.peak_line, s.peak_col);
-            }
-        }
         return Fail::Capacity(at, message);
     }
     if e.kind == ErrorKind::Input {
@@ -366,7 +338,7 @@ fn explain(
     let (rendered, fits, spaces) = detached(py, move || {
         let program = read_program(&text, file)?;
         let ex = tilemem_pto::explain::explain(&program, &soc, mode, all, Some(400))
-            .map_err(|e| pass_fail(&e, file, Some(&program), &soc, mode))?;
+            .map_err(|e| pass_fail(&e, file))?;
         let fits = ex.spaces.iter().all(|s| s.fits);
         Ok((
             tilemem_pto::explain::render(&ex, mode, false),

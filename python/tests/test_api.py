@@ -60,14 +60,20 @@ def test_compat_is_a_keyword_of_plan_and_memory_passes():
         tilemem.plan(KERNEL, compat="newest")
 
 
-def test_a_capacity_error_points_at_the_peak_and_names_no_python_class():
-    with pytest.raises(tilemem.CapacityError) as info:
-        tilemem.plan(OVER)
-    e = info.value
+def test_a_capacity_error_sits_where_the_command_line_puts_it_and_names_no_python_class():
+    # No allocation alone exceeds Vec: the overflow belongs to the whole
+    # kernel, so the error sits at its `def` line (10:5), as
+    # `tilemem plan examples/pto/over_capacity.py` reports it, and not at
+    # the peak statement `explain` names.
+    for planner in ("pypto", "dsa-rp"):
+        with pytest.raises(tilemem.CapacityError) as info:
+            tilemem.plan(OVER, planner=planner)
+        e = info.value
+        assert (e.file, e.line, e.col) == (str(OVER), 10, 5), (planner, e)
+        assert "Error:" not in e.message, e.message
+        assert str(e).count(f"{OVER}:") == 1
     ex = tilemem.explain(OVER)
-    assert (e.line, e.file) == (ex.spaces[0]["peak_line"], str(OVER))
-    assert "Error:" not in e.message, e.message
-    assert str(e).count(f"{OVER}:") == 1
+    assert ex.spaces[0]["peak_line"] > 10
 
 
 def test_an_undefined_name_is_a_parse_error_with_the_closest_name():

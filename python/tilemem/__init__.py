@@ -149,7 +149,9 @@ def plan(
     Raises:
         ParseError: the program does not read, or breaks a rule of the DSL.
         CapacityError: the buffers exceed the chip's on-chip memory; its
-            line is the statement where the most bytes are live.
+            line is the allocation that alone exceeds its space or, when
+            none does, the function's ``def`` line (as the command line
+            reports it; ``explain`` shows the peak statement).
         PlanError: any other planning failure.
         ValueError: an unknown target, planner, pass or compat name.
     """

@@ -515,7 +515,9 @@ pub fn run(args: &[String]) -> ExitCode {
             line_offset: 0,
         }]
     };
-    let mut outputs: Vec<String> = Vec::new();
+    // Per chunk: what its passes wrote to standard output, and the module
+    // (none when the passes failed).
+    let mut outputs: Vec<(String, Option<String>)> = Vec::new();
     let mut bad_input = false;
     let mut failed = false;
     let mut stderr = String::new();
@@ -555,8 +557,9 @@ pub fn run(args: &[String]) -> ExitCode {
                 let plans = opts.passes.iter().any(|p| is_plan_memory(p.as_ref()));
                 let explained = !opts.quiet && !opts.verify;
                 if plans && (opts.map.is_some() || explained) {
+                    // Only what fits is drawn: a run that overflows
+                    // writes no map.
                     cx.placements = Some(Vec::new());
-                    cx.placements_beyond_capacity = opts.map.is_some();
                 }
                 // The module as the plan-memory pass received it: what an
                 // overflow's explanation re-plans.
@@ -614,13 +617,15 @@ pub fn run(args: &[String]) -> ExitCode {
                 // Like mlir-opt: an error emitted by a pass that does not
                 // signal failure is reported, and the module still prints
                 // with exit 0 (see `tilemem_mlir::pass`). Text a pass
-                // writes to standard output comes before the module.
+                // writes to standard output (`llvm::outs()` in the
+                // reference) comes before the module; it stays on standard
+                // output when -o sends the module to a file.
                 let output = if ok {
-                    Some(format!("{}{}", cx.stdout, print_module(&module)))
+                    Some((cx.stdout, Some(print_module(&module))))
                 } else if cx.stdout.is_empty() {
                     None
                 } else {
-                    Some(cx.stdout)
+                    Some((cx.stdout, None))
                 };
                 if !explanation.is_empty() {
                     explanations.push(explanation);
@@ -675,10 +680,18 @@ pub fn run(args: &[String]) -> ExitCode {
             padded.len()
         ));
     }
-    // The map is written whether or not everything fits (it shows the
-    // overflow), but not for input the passes reject (exit 2: nothing is
-    // written).
-    if let Some(path) = opts.map.as_deref().filter(|_| !bad_input) {
+    // A failed run writes no file (no partial outputs): not the map of an
+    // overflow either, which `explain --map` draws on request.
+    if let (Some(path), true) = (opts.map.as_deref(), bad_input || failed) {
+        if !opts.quiet && !opts.verify {
+            stderr.push_str(&format!(
+                "[note] no map written to {path}: the run failed; `tilemem explain {file} \
+                 --map {path}` draws the plan as made without capacity limits, the overflow \
+                 marked\n"
+            ));
+        }
+    }
+    if let Some(path) = opts.map.as_deref().filter(|_| !bad_input && !failed) {
         let mut o = Outputs::new();
         let staged = stage_map(
             &mut o,
@@ -695,7 +708,30 @@ pub fn run(args: &[String]) -> ExitCode {
         }
     }
     eprint!("{debug}{stderr}");
-    let joined = outputs.join("// -----\n");
+    // On standard output each chunk's pass text precedes its module; with
+    // -o the file holds the modules alone, the pass text goes to standard
+    // output (a file that reads back as MLIR).
+    let to_stdout = matches!(opts.output.as_deref(), None | Some("-"));
+    let joined = if to_stdout {
+        outputs
+            .iter()
+            .map(|(text, module)| format!("{text}{}", module.as_deref().unwrap_or("")))
+            .collect::<Vec<_>>()
+            .join("// -----\n")
+    } else {
+        outputs
+            .iter()
+            .filter_map(|(_, module)| module.as_deref())
+            .collect::<Vec<_>>()
+            .join("// -----\n")
+    };
+    if !to_stdout {
+        let text: String = outputs.iter().map(|(text, _)| text.as_str()).collect();
+        let mut out = std::io::stdout().lock();
+        if out.write_all(text.as_bytes()).is_err() || out.flush().is_err() {
+            return ExitCode::from(2);
+        }
+    }
     let code = if bad_input {
         ExitCode::from(2)
     } else if failed {

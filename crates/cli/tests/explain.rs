@@ -169,7 +169,9 @@ fn every_planners_capacity_error_names_line_and_column() {
                  the on-chip memory capacities: canonical greedy found no capacity-fitting \
                  placement (Vec space: 3 buffers, 196608 bytes requested, capacity 188416). \
                  The first 65536 bytes of that space are reserved by system.reserve_buffer, \
-                 so tiles are allocated above them"
+                 so tiles are allocated above them; in function 'kern': shrink tiles or split \
+                 the kernel (`tilemem explain --planner {planner}` names the peak and what \
+                 would fit)"
             ),
             "{planner}"
         );
@@ -179,7 +181,9 @@ fn every_planners_capacity_error_names_line_and_column() {
                 "{big}:9:9: ValueError: DSA-RP could not find a placement for 'kern' within \
                  the on-chip memory capacities: canonical greedy found no capacity-fitting \
                  placement (Vec space: 3 buffers, 393216 bytes requested, capacity 188416); \
-                 the allocation 'mem_vec_4' alone needs 262144 bytes"
+                 in function 'kern': shrink tiles or split the kernel (`tilemem explain \
+                 --planner {planner}` names the peak and what would fit); the allocation \
+                 'mem_vec_4' alone needs 262144 bytes"
             ),
             "{planner}"
         );

@@ -472,36 +472,46 @@ fn compat_help_explains_its_terms() {
     }
 }
 
-/// A plan that does not fit still writes its map (and only its map): the
-/// plan without capacity limits, the overflow marked.
+/// A plan that does not fit writes no file, whichever outputs were asked
+/// for (no partial output on error): the map of the overflowing plan is
+/// `explain --map`'s, and the note says so.
 #[test]
-fn a_plan_that_does_not_fit_writes_its_map() {
+fn a_plan_that_does_not_fit_writes_no_file() {
     let over = include_str!("../../../examples/pto/over_capacity.py");
     let (d, input) = program("overmap", over);
-    let (out, html, svg) = (d.join("out.py"), d.join("m.html"), d.join("m.svg"));
-    for map in [&html, &svg] {
-        let o = tilemem(&[
-            "plan",
-            input.to_str().unwrap(),
-            "-o",
-            out.to_str().unwrap(),
-            "--map",
-            map.to_str().unwrap(),
-        ]);
-        assert_eq!(o.status.code(), Some(1));
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert!(
-            err.contains("[note] memory map of the plan without capacity limits"),
-            "{err}"
-        );
-        assert!(!out.exists());
-    }
-    let page = std::fs::read_to_string(&html).unwrap();
-    assert!(
-        page.contains("does not fit; drawn as planned without capacity limits"),
-        "{page}"
+    let (out, report, html, svg, problems) = (
+        d.join("out.py"),
+        d.join("r.json"),
+        d.join("m.html"),
+        d.join("m.svg"),
+        d.join("problems"),
     );
-    assert!(page.contains(r#""capacity":188416"#), "{page}");
-    let picture = std::fs::read_to_string(&svg).unwrap();
-    assert!(picture.contains("does not fit, 8576 over"), "{picture}");
+    for planner in ["pypto", "dsa-rp", "optimal", "all"] {
+        for map in [&html, &svg] {
+            let o = tilemem(&[
+                "plan",
+                input.to_str().unwrap(),
+                "--planner",
+                planner,
+                "-o",
+                out.to_str().unwrap(),
+                "--report",
+                report.to_str().unwrap(),
+                "--map",
+                map.to_str().unwrap(),
+                "--export-problems",
+                problems.to_str().unwrap(),
+            ]);
+            assert_eq!(o.status.code(), Some(1), "{planner}");
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert!(
+                err.contains(&format!("[note] no map written to {}", map.display())),
+                "{planner}: {err}"
+            );
+            assert!(err.contains("`tilemem explain "), "{planner}: {err}");
+            for f in [&out, &report, &html, &svg, &problems] {
+                assert!(!f.exists(), "{planner}: {} written", f.display());
+            }
+        }
+    }
 }

@@ -252,8 +252,9 @@ fn no_placement_is_a_planning_error() {
         e.to_string(),
         "ValueError: DSA-RP could not find a placement for 'main' within the on-chip memory \
          capacities: canonical greedy found no capacity-fitting placement (Vec space: 1 \
-         buffers, 200000 bytes requested, capacity 188416); the allocation 'mem_vec_0' \
-         alone needs 200000 bytes"
+         buffers, 200000 bytes requested, capacity 188416); in function 'main': shrink \
+         tiles or split the kernel (`tilemem explain --planner dsa-rp` names the peak and \
+         what would fit); the allocation 'mem_vec_0' alone needs 200000 bytes"
     );
     // At the allocation's own line (the pypto planner's rule).
     let line = src

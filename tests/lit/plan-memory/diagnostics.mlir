@@ -43,9 +43,24 @@ func.func @dynamic(%g: memref<?xf32, #hivm.address_space<gm>>, %n: index) {
 // -----
 
 func.func @never_written(%g: memref<16xf32, #hivm.address_space<gm>>) {
-  // expected-error@+1 {{'memref.alloc' op error: read before first write}}
+  // expected-error@+2 {{'memref.alloc' op error: read before first write}}
+  // expected-note@+1 {{no op writes this buffer before it is read: write it first}}
   %a = memref.alloc() : memref<16xf32, #hivm.address_space<ub>>
   hivm.hir.store ins(%a : memref<16xf32, #hivm.address_space<ub>>) outs(%g : memref<16xf32, #hivm.address_space<gm>>)
+  return
+}
+
+// -----
+
+// Never used: AscendNPU-IR's PlanMemory rejects it too (defined, never
+// written, so no offsets for AllocToPointerCast), in the same words.
+func.func @never_used(%g: memref<16xf32, #hivm.address_space<gm>>) {
+  // expected-error@+2 {{'memref.alloc' op error: read before first write}}
+  // expected-note@+1 {{nothing uses this allocation, and PlanMemory places only buffers an op writes: remove it}}
+  %a = memref.alloc() : memref<16xf32, #hivm.address_space<ub>>
+  %b = memref.alloc() : memref<16xf32, #hivm.address_space<ub>>
+  hivm.hir.load ins(%g : memref<16xf32, #hivm.address_space<gm>>) outs(%b : memref<16xf32, #hivm.address_space<ub>>)
+  hivm.hir.store ins(%b : memref<16xf32, #hivm.address_space<ub>>) outs(%g : memref<16xf32, #hivm.address_space<gm>>)
   return
 }
 
@@ -87,5 +102,21 @@ func.func @l1_overflow(%g: memref<196608xf16, #hivm.address_space<gm>>) {
   hivm.hir.load ins(%g : memref<196608xf16, #hivm.address_space<gm>>) outs(%b : memref<196608xf16, #hivm.address_space<cbuf>>)
   hivm.hir.store ins(%a : memref<196608xf16, #hivm.address_space<cbuf>>) outs(%g : memref<196608xf16, #hivm.address_space<gm>>)
   hivm.hir.store ins(%b : memref<196608xf16, #hivm.address_space<cbuf>>) outs(%g : memref<196608xf16, #hivm.address_space<gm>>)
+  return
+}
+
+// -----
+
+// Planned IR with an allocation added: not the pass's own output, so the
+// pointer cast is an op the pass does not know (replan.mlir: planned IR
+// alone is left as it is).
+func.func @mixed(%g: memref<16xf32, #hivm.address_space<gm>>) {
+  %c0_i64 = arith.constant 0 : i64
+  // expected-error@+1 {{PlanMemory Fail : Unrecognized type of Operation touches local buffer!}}
+  %p = hivm.hir.pointer_cast(%c0_i64) : memref<16xf32, #hivm.address_space<ub>>
+  hivm.hir.load ins(%g : memref<16xf32, #hivm.address_space<gm>>) outs(%p : memref<16xf32, #hivm.address_space<ub>>)
+  %a = memref.alloc() : memref<16xf32, #hivm.address_space<ub>>
+  hivm.hir.load ins(%g : memref<16xf32, #hivm.address_space<gm>>) outs(%a : memref<16xf32, #hivm.address_space<ub>>)
+  hivm.hir.store ins(%a : memref<16xf32, #hivm.address_space<ub>>) outs(%g : memref<16xf32, #hivm.address_space<gm>>)
   return
 }

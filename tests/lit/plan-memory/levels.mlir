@@ -1,5 +1,15 @@
 // RUN: tilemem opt %s -hacc-append-device-spec=target=Ascend910B1 -hivm-plan-memory | FileCheck %s
 // RUN: tilemem opt %s -hacc-append-device-spec=target=Ascend910B1 -hivm-plan-memory -verify-diagnostics -o /dev/null
+// RUN: tilemem opt %s -hacc-append-device-spec=target=Ascend910B1 -hivm-plan-memory -o %t.mlir | FileCheck %s --check-prefix=STDOUT
+// RUN: FileCheck %s --input-file=%t.mlir --check-prefix=FILE
+// RUN: tilemem opt %t.mlir -o /dev/null
+// With -o the module goes to the file and the warning, which the
+// reference writes to standard output (llvm::outs()), stays there: the
+// file holds the module alone and reads back.
+// STDOUT: warning: [hivm-plan-memory] There reused some dma buffers in ub address space
+// STDOUT-NOT: func.func
+// FILE-NOT: warning
+// FILE: module
 // When everything does not fit, the level-3 plan (DMA buffers never
 // reused) is tried first; at 2359296 bits it does not fit either, so the
 // planner goes level by level and reuses DMA buffers by lifetime, and says

@@ -42,7 +42,8 @@ func.func @dynamic(%g: memref<?xf32, #hivm.address_space<gm>>, %n: index) {
 // -----
 
 func.func @never_written(%g: memref<16xf32, #hivm.address_space<gm>>) {
-  // expected-error@+1 {{'memref.alloc' op error: read before first write}}
+  // expected-error@+2 {{'memref.alloc' op error: read before first write}}
+  // expected-note@+1 {{no op writes this buffer before it is read: write it first}}
   %a = memref.alloc() : memref<16xf32, #hivm.address_space<ub>>
   hivm.hir.store ins(%a : memref<16xf32, #hivm.address_space<ub>>) outs(%g : memref<16xf32, #hivm.address_space<gm>>)
   return

@@ -303,6 +303,36 @@ pub struct PassContext {
     /// the check after allocate_memory_addr (the tags themselves are
     /// stripped from the program when they are consumed).
     pub stage_claims: FxHashMap<String, StageClaims>,
+    /// The placement each kernel function of the input already carried,
+    /// per function name (recorded by the pipeline driver before the
+    /// offsets are made relative; see [`InputPlacement`]).
+    pub placed: FxHashMap<String, InputPlacement>,
+}
+
+/// The placement a kernel function of the input carries when the input is
+/// a planned program (printed after allocate_memory_addr).
+///
+/// Planning decides sharing from facts the printed program no longer
+/// holds: the `pipeline_membership` tags are consumed (seed 000 strips
+/// them after MemoryReuse, and PyPTO's printed text has no place for
+/// them), and with them the stage separation and the capacity-gated depth
+/// each group was kept apart at. Planned again from its text alone, a
+/// program would share the stage copies the first plan kept apart. So a
+/// planned program's placement is itself the decision: the PYPTO planner
+/// keeps its buffers as they are (MemoryReuse merges nothing) and DSA-RP
+/// and the optimal planner keep its addresses when they are a valid
+/// placement of the function's problem. Re-planning a planned program is
+/// then a fixed point for every planner.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct InputPlacement {
+    /// The offsets were the layout the PYPTO planner's address stage
+    /// makes (recognised, and made relative, by
+    /// [`crate::passes::sequential::make_relative`]).
+    pub laid_out: bool,
+    /// The address of each allocation root, by the root's name: the
+    /// lowest constant offset among its tiles (how DSA-RP reads an
+    /// allocation's address).
+    pub addresses: FxHashMap<Box<str>, u64>,
 }
 
 /// The pipeline-stage decisions a planner made for one function: the
@@ -331,6 +361,7 @@ impl PassContext {
             dsa_reports: Vec::new(),
             seed_rules: SeedRules::ALL,
             stage_claims: FxHashMap::default(),
+            placed: FxHashMap::default(),
         }
     }
 
@@ -463,7 +494,8 @@ pub struct SpaceReport {
     pub penalty: u64,
     /// Some pipeline group runs below its requested depth.
     pub relaxed: bool,
-    /// Which placement was kept (`first-fit`, `penalty-aware`, `exact`).
+    /// Which placement was kept (`first-fit`, `penalty-aware`, `exact`,
+    /// or `input`: the planned input's own, see [`InputPlacement`]).
     pub chosen: String,
     /// The exact solver proved the kept placement optimal.
     pub proven_optimal: bool,

@@ -37,8 +37,8 @@ pub mod sequential;
 pub mod verify;
 
 pub use context::{
-    DiagKind, Diagnostic, DsaOptions, ErrorKind, Loc, PassContext, PassError, PassId, PlannerMode,
-    SeedRules, SpaceReport,
+    DiagKind, Diagnostic, DsaOptions, ErrorKind, InputPlacement, Loc, PassContext, PassError,
+    PassId, PlannerMode, SeedRules, SpaceReport,
 };
 pub use pipeline::{run_pass, run_pipeline};
 pub use select::select_passes;

@@ -23,10 +23,10 @@ use rayon::prelude::*;
 
 use super::allocate_memory_addr;
 use super::context::PlannerMode;
-use super::context::{Diagnostic, PassContext, PassError, PassId, SpaceReport};
+use super::context::{Diagnostic, InputPlacement, PassContext, PassError, PassId, SpaceReport};
 use super::sequential::{check_windows, make_relative};
 use super::{init_memref, input_spaces, materialize_semantic_aliases, memory_reuse};
-use crate::ir::{Function, Program};
+use crate::ir::{Function, Program, Type};
 
 /// Runs one pass over the whole program.
 pub fn run_pass(id: PassId, program: &mut Program, ctx: &mut PassContext) -> Result<(), PassError> {
@@ -95,7 +95,7 @@ fn run_concrete(
     if relative {
         for f in &mut program.functions {
             if f.kind().is_kernel() {
-                make_relative(f, ctx.policy.as_ref());
+                prepare_planned(f, ctx);
                 if let Some(from_lowest) = window_rule(ctx.planner) {
                     check_windows(f, from_lowest)?;
                 }
@@ -106,6 +106,56 @@ fn run_concrete(
         run_pass(p, program, ctx)?;
     }
     Ok(())
+}
+
+/// Records the placement a kernel function of the input carries (see
+/// [`InputPlacement`]: the planners keep a planned program's decisions)
+/// and makes a PYPTO layout's absolute addresses relative again.
+fn prepare_planned(f: &mut Function, ctx: &mut PassContext) {
+    let addresses = input_addresses(f);
+    let laid_out = make_relative(f, ctx.policy.as_ref());
+    if let Some(addresses) = addresses {
+        ctx.placed.insert(
+            f.name.to_string(),
+            InputPlacement {
+                laid_out,
+                addresses,
+            },
+        );
+    }
+}
+
+/// The address of every allocation root of `f` (the lowest constant
+/// offset among its tiles), when `f` reads as a planned program: no call
+/// still carries a `pipeline_membership` tag (planning consumes them) and
+/// some root sits at a nonzero address (in a program not yet planned
+/// every root's own tile is at offset 0).
+fn input_addresses(f: &Function) -> Option<rustc_hash::FxHashMap<Box<str>, u64>> {
+    let mut low: rustc_hash::FxHashMap<crate::ir::VarId, i64> = Default::default();
+    for d in f.vars.values() {
+        if let Some(Type::Tile(_, Some(m))) = &d.ty {
+            if let (Some(r), Some(o)) = (m.base_var(), m.const_offset()) {
+                let e = low.entry(r).or_insert(o);
+                *e = (*e).min(o);
+            }
+        }
+    }
+    if !low.values().any(|&o| o > 0) || low.values().any(|&o| o < 0) {
+        return None;
+    }
+    let tagged = f.walk().into_iter().any(|(_, s)| {
+        f.stmts[s]
+            .call()
+            .is_some_and(|c| !super::analysis::hazards::pipeline_membership(c).is_empty())
+    });
+    if tagged {
+        return None;
+    }
+    Some(
+        low.into_iter()
+            .map(|(r, o)| (Box::from(f.vars[r].name.as_str()), o.unsigned_abs()))
+            .collect(),
+    )
 }
 
 /// How `planner` reads a tile's offset within its allocation, for
@@ -141,6 +191,7 @@ fn run_one(f: Function, ctx: &PassContext, passes: &[PassId], relative: bool) ->
         dsa_reports: Vec::new(),
         seed_rules: ctx.seed_rules,
         stage_claims: Default::default(),
+        placed: Default::default(),
     };
     let mut program = Program {
         preamble: Vec::new(),
@@ -155,7 +206,7 @@ fn run_one(f: Function, ctx: &PassContext, passes: &[PassId], relative: bool) ->
         error: None,
     };
     if relative && program.functions[0].kind().is_kernel() {
-        make_relative(&mut program.functions[0], cx.policy.as_ref());
+        prepare_planned(&mut program.functions[0], &mut cx);
         // As in the one-function driver: checked before the first pass.
         if let Some(from_lowest) = window_rule(cx.planner) {
             if let Err(e) = check_windows(&program.functions[0], from_lowest) {

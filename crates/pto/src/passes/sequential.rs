@@ -249,6 +249,21 @@ impl RootFacts {
     }
 }
 
+/// Where a capacity error of `f` is reported: the planners' one rule,
+/// which every front end (the command line, the Python module) prints as
+/// it is. At the allocation `alone` that by itself exceeds its space, the
+/// one to shrink (its own line or, for one InitMemRef inserted, its first
+/// tile's definition); otherwise at the function's `def`, since the
+/// overflow is then a property of the whole kernel's lifetimes, not of any
+/// one statement (`explain` names the peak).
+pub fn capacity_error_pos(f: &Function, alone: Option<VarId>) -> crate::ir::Pos {
+    let Some(r) = alone else { return f.pos };
+    match f.vars[r].def {
+        crate::ir::VarDef::Stmt(s) if f.pos_of(s).line > 0 => f.pos_of(s),
+        _ => first_member_pos(f, r).unwrap_or(f.pos),
+    }
+}
+
 /// The definition of the first tile (in variable order) whose MemRef
 /// names root `r` and that has a line of its own.
 pub(crate) fn first_member_pos(f: &Function, r: VarId) -> Option<crate::ir::Pos> {
@@ -335,24 +350,13 @@ fn plan_layout(
                         (*size > cap).then_some((a, *size))
                     })
                     .max_by_key(|&(_, size)| size);
-                // An allocation InitMemRef inserted has no line of its
-                // own: its first tile's definition stands for it.
-                let line_of = |a: &crate::ir::Alloc| {
-                    let own = f.pos_of(a.stmt);
-                    if own.line > 0 {
-                        return own;
-                    }
-                    first_member_pos(f, a.var).unwrap_or(f.pos)
-                };
-                let (pos, why) = match alone {
-                    Some((a, size)) => (
-                        line_of(a),
-                        format!(
-                            "; the allocation '{}' alone needs {size} bytes",
-                            f.vars[a.var].name
-                        ),
+                let pos = capacity_error_pos(f, alone.map(|(a, _)| a.var));
+                let why = match alone {
+                    Some((a, size)) => format!(
+                        "; the allocation '{}' alone needs {size} bytes",
+                        f.vars[a.var].name
                     ),
-                    None => (f.pos, String::new()),
+                    None => String::new(),
                 };
                 return Err(PassError::planning(format!(
                     "{} buffer usage ({used} bytes) exceeds platform limit ({cap} bytes){note}; \

@@ -5,7 +5,9 @@
 //!   one `i64` address per slot; each distinct address is one
 //!   `arith.constant` created at the start of the function's entry block
 //!   (so they print in reverse order of first use). An allocation the plan
-//!   did not cover fails: `error: read before first write`.
+//!   did not cover fails: `error: read before first write` (as in the
+//!   reference, an allocation nothing uses included), with a note saying
+//!   what to change.
 //! - With `mem-plan-mode=global-work-space-plan` every
 //!   `memref_ext.alloc_workspace` without offsets gets its byte offsets as
 //!   `index` constants.
@@ -55,6 +57,22 @@ impl Constants {
     }
 }
 
+/// What to change for an allocation the plan did not cover, beside the
+/// reference's error, which names only the symptom. PlanMemory gives a
+/// buffer its place from the op that first writes it, so an allocation no
+/// op writes has none; AscendNPU-IR's pass rejects it in the same words
+/// (a never-used allocation included: it is defined, never generated, and
+/// `walkAllocToPointerCast` finds no offsets for it).
+fn unplanned_note(m: &Module, v: ValueId) -> &'static str {
+    if m.has_uses(v) {
+        "no op writes this buffer before it is read: write it first (an op \
+         with it among its outs) or read another buffer"
+    } else {
+        "nothing uses this allocation, and PlanMemory places only buffers an op \
+         writes: remove it"
+    }
+}
+
 /// `walkAllocToPointerCast`.
 pub fn allocs_to_pointer_casts(
     m: &mut Module,
@@ -71,10 +89,10 @@ pub fn allocs_to_pointer_casts(
         let Some(v) = d.result(0) else { continue };
         let loc = d.loc;
         let Some(offs) = offsets.get(&v) else {
-            return Err(Diagnostic::error(
-                loc,
-                "'memref.alloc' op error: read before first write",
-            ));
+            return Err(
+                Diagnostic::error(loc, "'memref.alloc' op error: read before first write")
+                    .with_note(loc, unplanned_note(m, v)),
+            );
         };
         let dynamic = d.segment(0).to_vec();
         let ty = m.value_type(v).clone();
@@ -112,7 +130,8 @@ pub fn workspace_offsets(
             return Err(Diagnostic::error(
                 loc,
                 "'memref_ext.alloc_workspace' op error: read before first write",
-            ));
+            )
+            .with_note(loc, unplanned_note(m, v)));
         };
         let dynamic = d.segment(0).to_vec();
         let arg = d.segment(1).to_vec();

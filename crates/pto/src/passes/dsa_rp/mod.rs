@@ -105,6 +105,7 @@ use crate::passes::analysis::order::ProgramOrder;
 use crate::passes::analysis::{facts, reserve};
 use crate::passes::context::{PassContext, PassError, StageClaims};
 use crate::passes::rewrite::cleanup;
+use crate::passes::sequential::capacity_error_pos;
 
 pub use crate::passes::context::{DsaOptions, SpaceReport, DEFAULT_NODE_LIMIT};
 
@@ -149,16 +150,6 @@ fn exact_fit(problem: &tilemem_plan::Problem, opts: &DsaOptions) -> Option<Solut
     tilemem_plan::validate(problem, &sol).ok().map(|_| sol)
 }
 
-/// Where an allocation root is written: its own statement's line or, for
-/// one InitMemRef inserted (no line of its own), its first tile's
-/// definition; `None` when neither has a position (MessagePack input).
-fn root_pos(f: &Function, root: crate::ir::VarId) -> Option<crate::ir::Pos> {
-    match f.vars[root].def {
-        crate::ir::VarDef::Stmt(s) if f.pos_of(s).line > 0 => Some(f.pos_of(s)),
-        _ => crate::passes::sequential::first_member_pos(f, root),
-    }
-}
-
 /// Plans the addresses of one kernel function with `opts` (the pass's
 /// work for one function; allocate_memory_addr verifies the result).
 /// Returns one report per planned space.
@@ -181,6 +172,8 @@ pub fn plan_function(
         &reserves,
     );
     drop(shared);
+    let input = ctx.placed.remove(&*f.name).map(|p| p.addresses);
+    let input = input.as_ref();
     let mut addr: BTreeMap<usize, u64> = BTreeMap::new();
     let mut reports = Vec::new();
     let mut depths = Vec::new();
@@ -196,19 +189,27 @@ pub fn plan_function(
             // No chip holds it: the request cannot be met (as the PYPTO
             // planner's over-capacity error), at the allocation's line or,
             // for one InitMemRef inserted, its first tile's.
-            let pos = root_pos(f, b.root);
-            let e = PassError::planning(format!(
+            let pos = capacity_error_pos(f, Some(b.root));
+            return Err(PassError::planning(format!(
                 "allocation {} of '{}' has {} bytes, more than the {} bytes tilemem can place; \
                  split the tile",
                 b.name,
                 m.function,
                 b.size,
                 tilemem_plan::problem::MAX_BYTES
-            ));
-            return Err(match pos {
-                Some(p) => e.at_pos(p),
-                None => e.at_pos(f.pos),
-            });
+            ))
+            .at_pos(pos));
+        }
+        // A planned program's placement is the decision when it is a valid
+        // placement of this problem: the stage tags that shaped it were
+        // consumed, so solving again would share the stage copies it
+        // kept apart (see `InputPlacement`).
+        if let Some(kept) = input.and_then(|a| kept_placement(f, m, a, opts.optimal)) {
+            for (i, b) in m.buffers.iter().enumerate() {
+                addr.insert(b.root.index(), kept.offsets[i]);
+            }
+            reports.push(kept.report);
+            continue;
         }
         // Strict first: every group at its affordable depth
         // (`min(stages, capacity / slot)`). When nothing fits and those
@@ -258,23 +259,26 @@ pub fn plan_function(
                     .filter(|b| b.size > c)
                     .max_by_key(|b| b.size)
             });
-            let (pos, why) = match alone {
-                Some(b) => (
-                    root_pos(f, b.root).unwrap_or(f.pos),
-                    format!("; the allocation '{}' alone needs {} bytes", b.name, b.size),
-                ),
-                None => (f.pos, String::new()),
-            };
+            let pos = capacity_error_pos(f, alone.map(|b| b.root));
+            let why = alone.map_or(String::new(), |b| {
+                format!("; the allocation '{}' alone needs {} bytes", b.name, b.size)
+            });
+            // PyPTO's words first (the reference data compares them),
+            // then what to change, as the pypto planner's error says it.
+            let planner = if opts.optimal { "optimal" } else { "dsa-rp" };
             return Err(PassError::planning(format!(
                 "DSA-RP could not find a placement for '{}' within the on-chip memory \
                  capacities: canonical greedy found no capacity-fitting placement \
-                 ({} space: {} buffers, {} bytes requested, capacity {}){note}{why}",
+                 ({} space: {} buffers, {} bytes requested, capacity {}){note}; in function \
+                 '{}': shrink tiles or split the kernel (`tilemem explain --planner {planner}` \
+                 names the peak and what would fit){why}",
                 m.function,
                 m.space.name(),
                 m.buffers.len(),
                 m.buffers.iter().map(|b| b.size).sum::<u64>(),
                 m.capacity
                     .map_or("unlimited".to_string(), |c| c.to_string()),
+                m.function,
             ))
             .at_pos(pos));
         };
@@ -442,6 +446,56 @@ pub fn plan_function(
             .insert(f.name.to_string(), StageClaims { tags, depths });
     }
     Ok(reports)
+}
+
+/// An input placement kept for one space: the offsets, in buffer order,
+/// and its report.
+struct Kept {
+    offsets: Vec<u64>,
+    report: SpaceReport,
+}
+
+/// The placement the input carried for `m`'s buffers (`addresses`, by
+/// root name), when every buffer has one and it is a valid placement of
+/// the problem this planner solves (capacity, reserved windows,
+/// alignment and every hard pair; with no stage tags left there are no
+/// pipeline pairs to keep).
+fn kept_placement(
+    f: &Function,
+    m: &model::DsaModel,
+    addresses: &rustc_hash::FxHashMap<Box<str>, u64>,
+    optimal: bool,
+) -> Option<Kept> {
+    let offsets: Vec<u64> = m
+        .buffers
+        .iter()
+        .map(|b| addresses.get(f.vars[b.root].name.as_str()).copied())
+        .collect::<Option<_>>()?;
+    let depth = m.affordable_depths();
+    let problem = if optimal {
+        m.to_problem_sharing(Some(&depth))
+    } else {
+        m.to_problem(Some(&depth))
+    };
+    let sol = Solution {
+        offsets: offsets.clone(),
+    };
+    let stats = tilemem_plan::validate(&problem, &sol).ok()?;
+    let bytes = stats.height.max(m.reserved_end);
+    Some(Kept {
+        offsets,
+        report: SpaceReport {
+            function: m.function.clone(),
+            space: m.space.name().to_string(),
+            buffers: m.buffers.len(),
+            bytes,
+            greedy_bytes: None,
+            penalty: stats.penalty,
+            relaxed: false,
+            chosen: "input".to_string(),
+            proven_optimal: false,
+        },
+    })
 }
 
 /// The first pairs of a list for a diagnostic, joined, with the count of

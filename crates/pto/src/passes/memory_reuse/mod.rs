@@ -16,9 +16,15 @@
 //!   it (by retargeting the producer or by an inserted `tile.move`).
 //! - `pipeline_membership` attributes are gone; every remaining
 //!   `pl.tile.alloc` is referenced.
-//! - Idempotent: a second run changes nothing (for pipelined programs the
-//!   consumed stage tags are gone, so a second run may merge stage copies
-//!   further).
+//! - Idempotent: a second run changes nothing. A program that carries the
+//!   PYPTO planner's addresses (printed after allocate_memory_addr) keeps
+//!   its buffers as they are: the stage tags that kept some apart were
+//!   consumed, and the text shows the decision only through the buffers
+//!   ([`crate::passes::InputPlacement`]). A program printed after this
+//!   pass alone carries neither tags nor addresses: a second run there
+//!   may merge stage copies of a lowered pipeline further (a `pl.pipeline`
+//!   loop still in the text keeps its copies apart, see
+//!   `constraints::planned_pipeline_stages`).
 //! - Functions are left untouched in the DSA_RP and PTOAS planner modes.
 //!
 //! # Stages (one module each)
@@ -163,20 +169,29 @@ pub fn run_function(
     // address pass, which reports it.
     let reserves = reserve::resolve(f, ctx.policy.as_ref()).unwrap_or_default();
     let if_results = if_result_memrefs(f);
+    // A program laid out by an earlier plan keeps its buffers: what kept
+    // them apart (consumed stage tags, the depth they bought) is not in
+    // its text, so packing it again would merge what the first plan
+    // separated (see `InputPlacement`).
+    let keep = ctx.placed.get(&*f.name).is_some_and(|p| p.laid_out);
     let own_before = f.sharing.own_memrefs.clone();
     for round in 0..4 {
         let Model { mut lt, cons } = Model::build(f, &ctx.soc, rules)?;
         // Packing and rewriting read only the roots and their members.
         lt.release_var_tables();
-        let packing = packing::pack(
-            f,
-            &lt,
-            &cons,
-            &reserves,
-            &ctx.soc,
-            ctx.policy.as_ref(),
-            rules.sub_range,
-        );
+        let packing = if keep {
+            packing::keep(&lt)
+        } else {
+            packing::pack(
+                f,
+                &lt,
+                &cons,
+                &reserves,
+                &ctx.soc,
+                ctx.policy.as_ref(),
+                rules.sub_range,
+            )
+        };
         let moved = packing.iter().any(|(r, p)| p.arena != r || p.offset != 0);
         // A later round that moves nothing leaves every boundary as the
         // previous round's fix-up made it.

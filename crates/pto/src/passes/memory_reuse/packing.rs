@@ -400,6 +400,23 @@ fn footprint(
     cur
 }
 
+/// The packing that keeps every root in a buffer of its own: a planned
+/// program's sharing is already decided (see
+/// [`crate::passes::InputPlacement`]), and the facts that decided it (the
+/// consumed `pipeline_membership` tags) are gone from it.
+pub fn keep(lt: &AllocationLifetimes) -> Packing {
+    let mut out = Packing {
+        arena: vec![NO_BUCKET; lt.roots.len()],
+        ..Packing::default()
+    };
+    for (r, root) in lt.roots.iter() {
+        if root.lifetime().is_some() {
+            out.arena[r.index()] = r.index() as u32;
+        }
+    }
+    out
+}
+
 /// Whether every member offset of the space's roots is a compile-time
 /// integer, dynamic offsets being allowed only on direct window views
 /// (`tile.slice`; the table's `ViewRule::Window`).
