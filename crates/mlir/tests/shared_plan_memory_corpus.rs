@@ -53,6 +53,7 @@ const REFERENCE_MESSAGES: &[&str] = &[
     "Use allocOp before defined!",
     "Unsupported loop parent for pointer cast op with multibuffer attribute",
     "PlanMemory Fail : SimtVFDynamicSize have to in range",
+    "Alloc-like on SSBUF is not yet supported!",
 ];
 
 fn is_reference_message(msg: &str) -> bool {

@@ -23,48 +23,6 @@ use tilemem_pto::passes::{PassId, PlannerMode, SeedRules};
 mod support;
 use support::DATA;
 
-/// Each seed-only rule with its name, switched off alone.
-fn without_one() -> Vec<(&'static str, SeedRules)> {
-    let all = SeedRules::ALL;
-    vec![
-        (
-            "split_load_tpop",
-            SeedRules {
-                split_load_tpop: false,
-                ..all
-            },
-        ),
-        (
-            "written_workspace",
-            SeedRules {
-                written_workspace: false,
-                ..all
-            },
-        ),
-        (
-            "narrowing_casts",
-            SeedRules {
-                narrowing_casts: false,
-                ..all
-            },
-        ),
-        (
-            "as_var_like",
-            SeedRules {
-                as_var_like: false,
-                ..all
-            },
-        ),
-        (
-            "sub_range",
-            SeedRules {
-                sub_range: false,
-                ..all
-            },
-        ),
-    ]
-}
-
 #[test]
 fn shared_dsa_rp_compat_differences_are_single_seed_rules() {
     let root = Path::new(DATA);
@@ -93,7 +51,7 @@ fn shared_dsa_rp_compat_differences_are_single_seed_rules() {
         if outcome != Some(support::Outcome::SameWithCompat) {
             continue;
         }
-        let rules: Vec<&str> = without_one()
+        let rules: Vec<&str> = SeedRules::each_off_alone()
             .into_iter()
             .filter(|(_, r)| {
                 support::check_with(

@@ -179,16 +179,26 @@ fn alloc_capacity_error_names_space_usage_and_limit() {
 }
 
 /// The over-capacity message of a Vec tile that does not fit above a
-/// 64 KiB reserve named `reserve` on the 910B.
-fn capacity_error_above(reserve: &str) -> String {
+/// 64 KiB reserve named `reserve` on the 910B; with `pipe`, the reserve's
+/// variable is handed to `aiv_initialize_pipe` as its slot ring.
+fn capacity_error_above(reserve: &str, pipe: bool) -> String {
+    let reserve_line = format!(
+        "_r: pl.Scalar[pl.INT32] = pl.system.reserve_buffer(name='{reserve}', size=65536, base=-1)"
+    );
+    let mut body = vec![reserve_line.as_str()];
+    if pipe {
+        body.push(
+            "pl.system.aiv_initialize_pipe(_r, pl.const(0, pl.INT32), dir_mask=1, slot_size=32768, slot_num=2)",
+        );
+    }
+    body.extend([
+        "a: pl.Tile[[32, 1024], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [32, 1024], [32, 1024], target_memory=pl.Mem.Vec)",
+        "return x",
+    ]);
     let src = program(
         "AIV",
         "x: pl.Tensor[[32, 1024], pl.FP32]) -> pl.Tensor[[32, 1024], pl.FP32]",
-        &[
-            &format!("_r: pl.Scalar[pl.INT32] = pl.system.reserve_buffer(name='{reserve}', size=65536, base=-1)"),
-            "a: pl.Tile[[32, 1024], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [32, 1024], [32, 1024], target_memory=pl.Mem.Vec)",
-            "return x",
-        ],
+        &body,
     );
     plan(
         &src,
@@ -199,28 +209,34 @@ fn capacity_error_above(reserve: &str) -> String {
     .message
 }
 
+const PLAIN_RESERVE_ERROR: &str = "Vec buffer usage (196608 bytes) exceeds platform limit \
+    (188416 bytes). The first 65536 bytes of that space are reserved by system.reserve_buffer, \
+    so tiles are allocated above them; in function 'main': shrink tiles, enable buffer reuse, \
+    or split the kernel";
+
 #[test]
 fn alloc_capacity_error_counts_reserved_bytes() {
-    assert_eq!(
-        capacity_error_above("ring"),
-        "Vec buffer usage (196608 bytes) exceeds platform limit (188416 bytes). The first 65536 \
-         bytes of that space are reserved by system.reserve_buffer, so tiles are allocated above \
-         them; in function 'main': shrink tiles, enable buffer reuse, or split the kernel"
-    );
+    assert_eq!(capacity_error_above("ring", false), PLAIN_RESERVE_ERROR);
 }
 
 /// When the reserve is the kernel's cross-core pipe ring, PyPTO's message
 /// adds the hint about lowering the pipe depth (behaviour.md, "Capacity
-/// error wording"); an ordinary reserve does not get it (test above).
+/// error wording"); an ordinary reserve does not get it (test above). What
+/// makes a window the ring is its use by a `*_initialize_pipe` call, not
+/// its name: a hand-named ring gets the hint, and a window named like
+/// PyPTO's generated rings that no pipe uses does not.
 #[test]
 fn alloc_capacity_error_names_the_pipe_ring_depth() {
-    assert_eq!(
-        capacity_error_above("k_c2v_slot_buffer"),
-        "Vec buffer usage (196608 bytes) exceeds platform limit (188416 bytes). The first 65536 \
-         bytes of that space are reserved by system.reserve_buffer, so tiles are allocated above \
-         them. The reserve is the cross-core pipe ring: a lower pipe depth \
+    let with_hint = "Vec buffer usage (196608 bytes) exceeds platform limit (188416 bytes). The \
+         first 65536 bytes of that space are reserved by system.reserve_buffer, so tiles are \
+         allocated above them. The reserve is the cross-core pipe ring: a lower pipe depth \
          (optimizations=[pl.cross_core_slot(slot_num=N)]) shrinks it; in function 'main': \
-         shrink tiles, enable buffer reuse, or split the kernel"
+         shrink tiles, enable buffer reuse, or split the kernel";
+    assert_eq!(capacity_error_above("k_c2v_slot_buffer", true), with_hint);
+    assert_eq!(capacity_error_above("my_ring", true), with_hint);
+    assert_eq!(
+        capacity_error_above("k_c2v_slot_buffer", false),
+        PLAIN_RESERVE_ERROR
     );
 }
 

@@ -1,5 +1,9 @@
 // RUN: tilemem opt %s -hacc-append-device-spec=target=Ascend910B1 -hivm-plan-memory -split-input-file | FileCheck %s
 // RUN: tilemem opt %s -hacc-append-device-spec=target=Ascend910B1 -hivm-plan-memory=restrict-inplace-as-isa=true -split-input-file | FileCheck %s --check-prefix=ISA
+// RUN: tilemem opt %s -hacc-append-device-spec=target=Ascend950PR_950z -hivm-plan-memory-regbase -split-input-file | FileCheck %s
+// RUN: tilemem opt %s -hacc-append-device-spec=target=Ascend950PR_950z -hivm-plan-memory-regbase=restrict-inplace-as-isa=true -split-input-file | FileCheck %s --check-prefix=ISA
+// The register-based pass (regbase/PlanMemory.cpp:1238-1272) follows the
+// same rules for these ops; where the two differ see inplace-branches.mlir.
 // In-place reuse (IsReuseHIVMOp): an op's output takes the memory of an
 // input that dies at the op.
 

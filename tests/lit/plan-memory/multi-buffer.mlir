@@ -1,4 +1,8 @@
 // RUN: tilemem opt %s -hacc-append-device-spec=target=Ascend910B1 -hivm-plan-memory -split-input-file | FileCheck %s
+// RUN: tilemem opt %s -hacc-append-device-spec=target=Ascend950PR_950z -hivm-plan-memory-regbase -split-input-file | FileCheck %s
+// The register-based pass expands, places and hoists the slots alike
+// (regbase/PlanMemory.cpp ExpandMultiBufferStorageEntry,
+// fixMultibufferEnabledPointerCastOps 3050-3103).
 // Multi-buffering: a buffer marked hivm.multi_buffer = N gets N slots
 // (N addresses: the first slots of every buffer in gen order, then the
 // other slots); its pointer_cast moves to the front of the loop body with

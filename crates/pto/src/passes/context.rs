@@ -220,6 +220,50 @@ impl SeedRules {
         }
     }
 
+    /// Each rule by its field name, as the rule set with only that rule off
+    /// (the others on): what tells which single rule explains a difference
+    /// from the reference.
+    pub fn each_off_alone() -> [(&'static str, SeedRules); 5] {
+        let all = SeedRules::ALL;
+        [
+            (
+                "split_load_tpop",
+                SeedRules {
+                    split_load_tpop: false,
+                    ..all
+                },
+            ),
+            (
+                "written_workspace",
+                SeedRules {
+                    written_workspace: false,
+                    ..all
+                },
+            ),
+            (
+                "narrowing_casts",
+                SeedRules {
+                    narrowing_casts: false,
+                    ..all
+                },
+            ),
+            (
+                "as_var_like",
+                SeedRules {
+                    as_var_like: false,
+                    ..all
+                },
+            ),
+            (
+                "sub_range",
+                SeedRules {
+                    sub_range: false,
+                    ..all
+                },
+            ),
+        ]
+    }
+
     /// Parses a `--compat` name: `seed` (the default) or `pypto-e2d0f78`.
     pub fn from_compat(name: &str) -> Option<SeedRules> {
         match name {

@@ -506,6 +506,11 @@ impl<'m> Walk<'m> {
             if self.status.contains_key(&v) {
                 continue;
             }
+            // regbase/PlanMemory.cpp:1075-1077: the register-based pass
+            // stops at an SSBUF allocation before anything else.
+            if self.variant == Variant::Regbase && address_space(m, v).as_deref() == Some("ssbuf") {
+                return Err(self.error(op, "Alloc-like on SSBUF is not yet supported!"));
+            }
             let scope = match self.mode {
                 Mode::Local => address_space(m, v).unwrap_or_default(),
                 Mode::Workspace => "gm".to_string(),

@@ -35,21 +35,10 @@ use crate::ir::{Layout, OpId, Type, ValueId};
 
 use super::op_facts::{
     dps_inits, dps_inputs, extra_buffer_for_scalar_or_brc, extra_buffers, has_inline_broadcast,
-    has_inline_transpose, is_vf_call, traits, Pipe,
+    has_inline_transpose, inplace_kind, is_vf_call, traits, InplaceKind, Pipe,
 };
 use super::pipes::parent_loop;
 use super::MemPlan;
-
-/// The ops whose in-place reuse the ISA documents.
-const ISA_INPLACE: &[&str] = &[
-    "hivm.hir.vadd",
-    "hivm.hir.vand",
-    "hivm.hir.vmax",
-    "hivm.hir.vmin",
-    "hivm.hir.vmul",
-    "hivm.hir.vor",
-    "hivm.hir.vsub",
-];
 
 fn elem_bits(t: &Type) -> Option<u32> {
     match t {
@@ -186,10 +175,8 @@ impl MemPlan<'_> {
         if !self.regbase() && (!t.structured || !self.same_offsets(op)) {
             return false;
         }
-        let name = m.op(op).name();
-        if ISA_INPLACE.contains(&name)
-            && !has_inline_broadcast(m, op)
-            && !has_inline_transpose(m, op)
+        let kind = inplace_kind(m.op(op).name());
+        if kind == InplaceKind::Isa && !has_inline_broadcast(m, op) && !has_inline_transpose(m, op)
         {
             return true;
         }
@@ -213,7 +200,7 @@ impl MemPlan<'_> {
         if t.same_operands_element_type {
             return true;
         }
-        if !self.regbase() && name == "hivm.hir.vsel" {
+        if !self.regbase() && kind == InplaceKind::Select {
             let d = m.op(op);
             let cond = d.operand(0).map(|v| m.value_type(v).clone());
             let src = d.operand(1).map(|v| m.value_type(v).clone());
@@ -227,7 +214,7 @@ impl MemPlan<'_> {
             }
             return true;
         }
-        self.reusable_operands(op)
+        self.reusable_operands(op, kind)
     }
 
     /// `isReusableByOffset`: output and memref inputs at one static offset.
@@ -273,7 +260,7 @@ impl MemPlan<'_> {
     }
 
     /// `isReusableOperands`.
-    fn reusable_operands(&self, op: OpId) -> bool {
+    fn reusable_operands(&self, op: OpId, kind: InplaceKind) -> bool {
         let m = self.m;
         let Some(&out) = dps_inits(m, op).first() else {
             return false;
@@ -289,7 +276,7 @@ impl MemPlan<'_> {
                 return true;
             }
             if ob != 0 && ib % ob == 0 {
-                if m.op(op).is("hivm.hir.vcast") {
+                if kind == InplaceKind::Cast {
                     let ot = m.value_type(out);
                     let rank = ot.as_memref().map_or(0, |t| t.rank());
                     return rank <= 1

@@ -221,6 +221,35 @@ pub fn extra_buffers(m: &Module, op: OpId) -> Option<Vec<ValueId>> {
     Some(Vec::new())
 }
 
+/// What `IsReuseHIVMOp` asks of an op by its kind, beyond its traits
+/// (`PlanMemory.cpp:1366-1398`, `regbase/PlanMemory.cpp:1240-1271`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InplaceKind {
+    /// The ISA documents in-place execution (`vadd`, `vsub`, `vmax`,
+    /// `vmin`, `vor`, `vand`, `vmul`) unless it broadcasts or transposes
+    /// inline.
+    Isa,
+    /// `vcast`: a narrowing cast reuses in place only in rank 1 with a
+    /// contiguous last dimension (`isReusableCastOp`).
+    Cast,
+    /// `vsel`: the memory-based pass never gives an `i64` select's output
+    /// the `i1` condition's buffer (`isReusableVSelOp`).
+    Select,
+    /// Every other op: its traits alone decide.
+    Other,
+}
+
+/// The [`InplaceKind`] of op `name`.
+pub fn inplace_kind(name: &str) -> InplaceKind {
+    match name {
+        "hivm.hir.vadd" | "hivm.hir.vand" | "hivm.hir.vmax" | "hivm.hir.vmin" | "hivm.hir.vmul"
+        | "hivm.hir.vor" | "hivm.hir.vsub" => InplaceKind::Isa,
+        "hivm.hir.vcast" => InplaceKind::Cast,
+        "hivm.hir.vsel" => InplaceKind::Select,
+        _ => InplaceKind::Other,
+    }
+}
+
 /// The binary and unary vector ops whose extra buffer exists for scalar
 /// or on-the-fly broadcast operands (`GetExtraBuffers.cpp`).
 const EXTRA_FOR_SCALAR_OR_BRC: &[&str] = &[
@@ -356,7 +385,24 @@ pub fn is_loop_like(name: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::PlanTraits;
+    use super::{inplace_kind, InplaceKind, PlanTraits};
+
+    #[test]
+    fn inplace_kinds_follow_is_reuse_hivm_op() {
+        // PlanMemory.cpp:1366-1367: the seven ops the ISA documents.
+        for op in ["vadd", "vsub", "vmax", "vmin", "vor", "vand", "vmul"] {
+            assert_eq!(
+                inplace_kind(&format!("hivm.hir.{op}")),
+                InplaceKind::Isa,
+                "{op}"
+            );
+        }
+        // vxor and vdiv are elementwise but not in the ISA list.
+        assert_eq!(inplace_kind("hivm.hir.vxor"), InplaceKind::Other);
+        assert_eq!(inplace_kind("hivm.hir.vdiv"), InplaceKind::Other);
+        assert_eq!(inplace_kind("hivm.hir.vcast"), InplaceKind::Cast);
+        assert_eq!(inplace_kind("hivm.hir.vsel"), InplaceKind::Select);
+    }
 
     fn t(name: &str) -> PlanTraits {
         PlanTraits::of(name).expect("an HIVM op")

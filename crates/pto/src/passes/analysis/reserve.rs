@@ -43,6 +43,10 @@ pub struct Reserve {
     pub size: u64,
     /// The base was AUTO (resolved by this module).
     pub auto: bool,
+    /// The window is a cross-core pipe ring: its variable is the ring
+    /// argument (the first) of a `system.*_initialize_pipe` call, the op
+    /// table's `InitializePipe` role.
+    pub pipe_ring: bool,
 }
 
 impl Reserve {
@@ -52,11 +56,13 @@ impl Reserve {
     }
 
     /// Whether the window is a kernel's cross-core pipe ring: the slot
-    /// buffer PyPTO reserves for `tpush`/`tpop` between cube and vector
-    /// cores (`*_c2v_slot_buffer`, `*_v2c_slot_buffer`), whose size the
-    /// `cross_core_slot` optimization's slot count sets.
+    /// buffer a `*_initialize_pipe` call hands to `tpush`/`tpop` between
+    /// cube and vector cores, whose size the `cross_core_slot`
+    /// optimization's slot count sets. Decided by that use, not by the
+    /// window's name, so a hand-named ring counts and a window merely named
+    /// like one does not.
     pub fn is_pipe_ring(&self) -> bool {
-        self.name.ends_with("_c2v_slot_buffer") || self.name.ends_with("_v2c_slot_buffer")
+        self.pipe_ring
     }
 }
 
@@ -120,6 +126,7 @@ pub fn resolve(
     policy: &dyn MemoryAllocatorPolicy,
 ) -> Result<Vec<Reserve>, PassError> {
     let space = reserve_space(f);
+    let rings = pipe_ring_vars(f);
     let mut out: Vec<Reserve> = Vec::new();
     let mut cursor = 0u64;
     for (_, s) in stmts(f) {
@@ -177,9 +184,24 @@ pub fn resolve(
             base,
             size,
             auto,
+            pipe_ring: f.stmts[s].def().is_some_and(|v| rings.contains(&v)),
         });
     }
     Ok(out)
+}
+
+/// The variables `f` hands to a `*_initialize_pipe` call as its slot ring
+/// (the call's first argument).
+fn pipe_ring_vars(f: &Function) -> Vec<crate::ir::VarId> {
+    stmts(f)
+        .filter_map(|(_, s)| {
+            let c = f.stmts[s].call()?;
+            if !crate::ops::has_role(c.op_name(), crate::ops::CrossCoreRole::InitializePipe) {
+                return None;
+            }
+            c.args.first()?.as_var()
+        })
+        .collect()
 }
 
 /// Where tiles of `space` may start: the policy-aligned end of the windows

@@ -97,9 +97,15 @@
 //! (`test_dsa_rp_ascend910b_split_aiv_physically_separates_load_buffer`
 //! shares `down_next` with the load buffer) nor the written-workspace hazard
 //! (`test_sels_output_may_reuse_dead_tmp_*` lets the `tmp` workspace reuse a
-//! buffer whose member died before it). The seed wins: both hazards are on
-//! by default; [`SeedRules`] turns them off to reproduce the
-//! older outputs.
+//! buffer whose member died before it), nor the A2/A3 narrowing-cast
+//! separation. The kernels show the same: `bidirect_ud`, `c2v_lr` and
+//! `mixed_matmul_bias_lr` on 910B share a loaded tile's buffer with the
+//! writer that adds a popped value to it (the last one fits beside its
+//! pipe ring only so; with the hazard it is over capacity), and
+//! `qwen3_scope3` on 910B writes FP32 -> BF16 casts over their source
+//! (`tests/pypto_seed_rules.rs` attributes each to its one rule). The seed
+//! wins: these rules are on by default; [`SeedRules`] turns them off to
+//! reproduce the older outputs.
 
 pub mod apply;
 pub mod packing;
