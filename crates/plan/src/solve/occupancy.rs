@@ -82,10 +82,10 @@
 //! machine, with the same offsets. An insertion enters each set the query
 //! before it examined at the query's cursor instead of searching it again,
 //! a cursor moves forward in steps doubling in length rather than by a
-//! binary search over the rest of its set, and the nodes lie in huge pages
-//! where the system grants them: 3 to 5 % less CPU for a whole pass at a
-//! million buffers (three runs side by side with the previous pass, load
-//! 8 to 12), with the same offsets.
+//! binary search over the rest of its set (the same offsets). Huge pages
+//! for the nodes were tried and left out: faulting them in made the
+//! tree's build slower, and under a time limit the pass, whose reserve
+//! scales with that build, stopped earlier.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -300,36 +300,6 @@ fn prefetch<T>(x: &T) {
     let _ = x;
 }
 
-/// `n` copies of `x` in memory backed by huge pages where the system
-/// allows it (Linux's transparent huge pages on request).
-///
-/// A query walks a path of nodes spread over a tree of hundreds of
-/// megabytes: with 4 KiB pages every node below the first levels also
-/// missed the address translation cache.
-fn huge_vec<T: Clone>(n: usize, x: T) -> Vec<T> {
-    let mut v: Vec<T> = Vec::with_capacity(n);
-    #[cfg(target_os = "linux")]
-    {
-        const HUGE: usize = 2 << 20;
-        let bytes = n * std::mem::size_of::<T>();
-        if bytes >= 2 * HUGE {
-            let at = v.as_mut_ptr() as usize;
-            let from = at.next_multiple_of(HUGE);
-            let to = (at + bytes) / HUGE * HUGE;
-            if from < to {
-                // SAFETY: the range lies inside the vector's own
-                // allocation; the advice changes no content (none is
-                // written yet) and a refusal is harmless.
-                unsafe {
-                    libc::madvise(from as *mut libc::c_void, to - from, libc::MADV_HUGEPAGE);
-                }
-            }
-        }
-    }
-    v.resize(n, x);
-    v
-}
-
 /// The two sets of a node below the merged levels, in one cache line.
 #[derive(Clone, Copy, Default)]
 #[repr(align(64))]
@@ -431,7 +401,7 @@ impl Occupancy {
             leaves,
             depth,
             top,
-            nodes: huge_vec(2 * leaves, Node::default()),
+            nodes: vec![Node::default(); 2 * leaves],
             arena: Vec::new(),
             last: Vec::new(),
             placed: 0,
