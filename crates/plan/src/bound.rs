@@ -254,7 +254,11 @@ mod tests {
                 })
                 .collect();
             let sorted = co_live_peak(&live_events(bufs.iter().copied()));
-            assert_eq!(dense_peak(bufs.iter().copied()), Some(sorted), "round {round}");
+            assert_eq!(
+                dense_peak(bufs.iter().copied()),
+                Some(sorted),
+                "round {round}"
+            );
         }
         let sparse = [(5, 0, 1_000), (7, 500, 2_000)];
         assert_eq!(dense_peak(sparse.iter().copied()), None);
