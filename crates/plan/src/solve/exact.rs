@@ -1728,8 +1728,11 @@ impl<'a> Dfs<'a> {
                 return Run::OutOfNodes;
             }
             // Nodes of large partitions take long: read the clock often
-            // enough that the budget holds within a few milliseconds.
-            if nodes & 15 == 0 && meter.time_is_up() {
+            // enough that the budget holds within a few milliseconds. A
+            // portfolio member also stops as soon as another member's
+            // proof leaves it no chance (its nodes are booked when the run
+            // ends, so the meter alone would wait for the end of the run).
+            if nodes & 15 == 0 && (meter.time_is_up() || meter.outrun(nodes)) {
                 return Run::OutOfTime;
             }
             // Take back the child tried last.

@@ -83,16 +83,37 @@ pub(crate) struct Pace {
 }
 
 impl Pace {
+    /// A pace whose leader leads from the start (it need not report
+    /// progress).
+    pub(crate) fn led() -> Pace {
+        Pace {
+            lead: AtomicBool::new(true),
+        }
+    }
+
     /// Longest single pause: keeps the follower responsive to a stop.
     const MAX_PAUSE: Duration = Duration::from_millis(20);
 
+    /// Slice of a pause between two reads of the race: a proof by the
+    /// leader ends the pause within this, so the portfolio does not wait
+    /// for a sleeping follower to join.
+    const PAUSE_SLICE: Duration = Duration::from_millis(1);
+
     /// Pauses the follower (when the leader leads) in proportion to the
-    /// time it ran since `resumed`.
-    fn pause(&self, resumed: &Cell<Option<Instant>>) {
+    /// time it ran since `resumed`, until the `race` is decided.
+    fn pause(&self, resumed: &Cell<Option<Instant>>, race: Option<&AtomicU64>) {
         let now = Instant::now();
         if self.lead.load(Ordering::Relaxed) {
             if let Some(r) = resumed.get() {
-                std::thread::sleep((now - r).saturating_mul(3).min(Self::MAX_PAUSE));
+                let until = now + (now - r).saturating_mul(3).min(Self::MAX_PAUSE);
+                let open = || race.is_none_or(|r| r.load(Ordering::Relaxed) == u64::MAX);
+                loop {
+                    let t = Instant::now();
+                    if t >= until || !open() {
+                        break;
+                    }
+                    std::thread::sleep((until - t).min(Self::PAUSE_SLICE));
+                }
             }
             resumed.set(Some(Instant::now()));
         } else {
@@ -226,7 +247,7 @@ impl<'a> Meter<'a> {
                 .race
                 .is_none_or(|r| r.load(Ordering::Relaxed) == u64::MAX);
             if let (Some((p, false)), true) = (self.pace, open) {
-                p.pause(&self.resumed);
+                p.pause(&self.resumed, self.race);
             }
             if self.time_is_up() {
                 self.spent.set(true);
@@ -247,6 +268,15 @@ impl<'a> Meter<'a> {
     pub(crate) fn time_is_up(&self) -> bool {
         self.stop.is_some_and(|f| f.load(Ordering::Relaxed))
             || self.deadline.is_some_and(|d| (self.clock)() >= d)
+    }
+
+    /// True when `pending` units of work not yet booked would take this
+    /// member past the race bound: it can no longer win, so a search
+    /// that books its work in batches (a run of the exact search) need
+    /// not finish the batch.
+    pub(crate) fn outrun(&self, pending: u64) -> bool {
+        self.race
+            .is_some_and(|r| self.used.get().saturating_add(pending) > r.load(Ordering::Relaxed))
     }
 
     /// Checks the clock without booking work; false when spent.
@@ -339,5 +369,36 @@ mod tests {
         assert!(m.charge(5));
         assert!(!m.charge(1));
         assert!(m.spent());
+    }
+
+    /// Work not yet booked counts against the race bound: a member that
+    /// books in batches learns mid-batch that it cannot win.
+    #[test]
+    fn pending_work_past_the_race_bound_is_outrun() {
+        let race = AtomicU64::new(u64::MAX);
+        let parent = Meter::new(&Budget::default().with_time_limit(None));
+        let m = parent.share(1_000, None, &race);
+        assert!(m.charge(10));
+        assert!(!m.outrun(500));
+        race.store(15, Ordering::Relaxed);
+        assert!(!m.outrun(5));
+        assert!(m.outrun(6));
+        // A meter outside any race is never outrun.
+        assert!(!parent.outrun(u64::MAX));
+    }
+
+    /// A leading pace pauses its follower from the start; the default
+    /// pace only once the leader reports progress.
+    #[test]
+    fn a_led_pace_leads_from_the_start() {
+        assert!(Pace::led().lead.load(Ordering::Relaxed));
+        let pace = Pace::default();
+        assert!(!pace.lead.load(Ordering::Relaxed));
+        let parent = Meter::new(&Budget::default().with_time_limit(None));
+        let leader = parent.sub(None, None).paced(&pace, true);
+        leader.progress(6, 8);
+        assert!(!pace.lead.load(Ordering::Relaxed));
+        leader.progress(7, 8);
+        assert!(pace.lead.load(Ordering::Relaxed));
     }
 }
