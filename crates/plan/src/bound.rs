@@ -108,7 +108,9 @@ fn separated_bound(problem: &Problem) -> u64 {
 /// tens of thousands of buffers need not build one).
 pub fn plain_lower_bound(buffers: impl Iterator<Item = (u64, u64, u64)> + Clone) -> u64 {
     let largest = buffers.clone().map(|b| b.0).max().unwrap_or(0);
-    co_live_peak(&live_events(buffers)).max(largest)
+    dense_peak(buffers.clone())
+        .unwrap_or_else(|| co_live_peak(&live_events(buffers)))
+        .max(largest)
 }
 
 /// Birth and death events of the live buffers, sorted: deaths (`false`)
@@ -122,6 +124,43 @@ fn live_events(buffers: impl Iterator<Item = (u64, u64, u64)> + Clone) -> Vec<(u
     }
     events.sort_unstable();
     events
+}
+
+/// The largest total size live at one instant when the instants are
+/// dense (a span of at most 4 per live buffer, as in traces: one
+/// allocation per instant), from the change of the live size at each
+/// instant: linear work with no sort. `None` for sparse instants.
+///
+/// A million-buffer trace's events took 0.3 to 0.5 s to sort on a loaded
+/// 2-core machine, on the thread beside the first-fit pass (which waits
+/// for the bound at its end); the pass of a 0.5 s limit ended late.
+fn dense_peak(buffers: impl Iterator<Item = (u64, u64, u64)> + Clone) -> Option<u64> {
+    let live = |&(size, lower, upper): &(u64, u64, u64)| size > 0 && lower < upper;
+    let (mut t0, mut t1, mut count) = (u64::MAX, 0u64, 0u64);
+    for (_, lower, upper) in buffers.clone().filter(live) {
+        t0 = t0.min(lower);
+        t1 = t1.max(upper);
+        count += 1;
+    }
+    if count == 0 {
+        return Some(0);
+    }
+    if t1 - t0 > 4 * count + 64 {
+        return None;
+    }
+    // Births add, deaths subtract; a buffer is live over [lower, upper).
+    let mut delta = vec![0i128; (t1 - t0) as usize + 1];
+    for (size, lower, upper) in buffers.filter(live) {
+        delta[(lower - t0) as usize] += i128::from(size);
+        delta[(upper - t0) as usize] -= i128::from(size);
+    }
+    let mut sum = 0i128;
+    let mut best = 0i128;
+    for d in delta {
+        sum += d;
+        best = best.max(sum);
+    }
+    Some(best.min(i128::from(u64::MAX)) as u64)
 }
 
 /// The largest total size live at one instant, over sorted events.
@@ -156,7 +195,13 @@ fn co_live_bound(problem: &Problem) -> u64 {
         .buffers
         .iter()
         .any(|b| b.size > 0 && round(b.size) != b.size);
-    let events = live_events(problem.buffers.iter().map(|b| (b.size, b.lower, b.upper)));
+    let lifetimes = problem.buffers.iter().map(|b| (b.size, b.lower, b.upper));
+    if !padded {
+        if let Some(peak) = dense_peak(lifetimes.clone()) {
+            return peak;
+        }
+    }
+    let events = live_events(lifetimes);
     if !padded {
         return co_live_peak(&events);
     }
@@ -182,4 +227,42 @@ fn co_live_bound(problem: &Problem) -> u64 {
         }
     }
     best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The peak from per-instant changes equals the peak over sorted
+    /// events, on dense lifetimes with shared ends, empty lifetimes,
+    /// zero sizes and sizes near 2^60; sparse instants take the events.
+    #[test]
+    fn dense_peak_matches_the_sorted_events() {
+        let mut rng = crate::gen::Rng(17);
+        for round in 0..60 {
+            let n = 1 + rng.below(300);
+            let bufs: Vec<(u64, u64, u64)> = (0..n)
+                .map(|_| {
+                    let lower = 1_000 + rng.below(n);
+                    let upper = lower + rng.below(if round % 2 == 0 { 4 } else { n });
+                    let size = match rng.below(6) {
+                        0 => 0,
+                        1 => 1 << 60,
+                        _ => 1 + rng.below(100),
+                    };
+                    (size, lower, upper)
+                })
+                .collect();
+            let sorted = co_live_peak(&live_events(bufs.iter().copied()));
+            assert_eq!(
+                dense_peak(bufs.iter().copied()),
+                Some(sorted),
+                "round {round}"
+            );
+        }
+        let sparse = [(5, 0, 1_000), (7, 500, 2_000)];
+        assert_eq!(dense_peak(sparse.iter().copied()), None);
+        assert_eq!(plain_lower_bound(sparse.iter().copied()), 12);
+        assert_eq!(dense_peak([(3, 4, 4)].iter().copied()), Some(0));
+    }
 }

@@ -91,10 +91,27 @@ fn run(problem: &Problem, fit: Fit, name: &'static str, budget: &Budget) -> Outc
 
 /// Pinned buffers first, then size descending, earlier start, lower id.
 pub(crate) fn size_order(problem: &Problem) -> Option<Vec<u32>> {
+    let b = &problem.buffers;
+    // One 128-bit key per buffer where the fields fit (no pins, starts
+    // and ids below 2^32: traces), compared as integers: a sort of a
+    // million (flag, size, start, id) tuples took a quarter second, a
+    // tenth of a time limit of 0.5 s, before the first reading of the
+    // clock.
+    if b.len() < u32::MAX as usize
+        && b.iter()
+            .all(|x| x.fixed_offset.is_none() && x.lower <= u64::from(u32::MAX))
+    {
+        let mut keyed: Vec<u128> = b
+            .iter()
+            .enumerate()
+            .map(|(i, x)| (u128::from(!x.size) << 64) | u128::from(x.lower << 32 | i as u64))
+            .collect();
+        keyed.sort_unstable();
+        return Some(keyed.into_iter().map(|k| k as u32).collect());
+    }
     // Keys gathered first: sorting a million ids by looking their buffers up
     // in every comparison would be dominated by cache misses.
-    let mut keyed: Vec<(bool, std::cmp::Reverse<u64>, u64, u32)> = problem
-        .buffers
+    let mut keyed: Vec<(bool, std::cmp::Reverse<u64>, u64, u32)> = b
         .iter()
         .enumerate()
         .map(|(i, b)| {
@@ -415,6 +432,47 @@ mod tests {
     use crate::problem::{Buffer, Solution};
     use std::sync::atomic::{AtomicU64, Ordering};
     use std::time::Duration;
+
+    /// The packed keys give the order of the (pinned, size, start, id)
+    /// tuples, and problems they cannot hold (pins, late starts) take
+    /// the tuples.
+    #[test]
+    fn size_order_packed_and_tuple_keys_agree() {
+        let tuples = |p: &Problem| -> Vec<u32> {
+            let mut k: Vec<_> = (0..p.len())
+                .map(|i| {
+                    let b = &p.buffers[i];
+                    (
+                        b.fixed_offset.is_none(),
+                        std::cmp::Reverse(b.size),
+                        b.lower,
+                        i as u32,
+                    )
+                })
+                .collect();
+            k.sort();
+            k.into_iter().map(|k| k.3).collect()
+        };
+        let mut rng = crate::gen::Rng(3);
+        for round in 0..30 {
+            let mut p = Problem::new();
+            for _ in 0..200 {
+                // Few distinct sizes and starts: ties on both are common.
+                let size = [0, 1, 32, 33, u64::MAX / 2][rng.below(5) as usize];
+                let lower = match round % 3 {
+                    0 => rng.below(4),
+                    1 => u64::from(u32::MAX) - rng.below(3),
+                    _ => rng.below(4) << 33,
+                };
+                let mut b = Buffer::new(size, lower, lower + 1 + rng.below(5));
+                if round % 5 == 4 && rng.below(10) == 0 {
+                    b = b.with_fixed_offset(rng.below(100));
+                }
+                p.push(b);
+            }
+            assert_eq!(size_order(&p).expect("order"), tuples(&p), "round {round}");
+        }
+    }
 
     /// A clock that advances one millisecond each time it is read.
     fn ticking() -> Duration {

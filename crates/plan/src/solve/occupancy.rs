@@ -79,7 +79,13 @@
 //! buffers ahead of time ([`Occupancy::prefetch`]). On a 1,000,000-buffer
 //! training trace this took the CPU of a whole `first-fit` run (reading,
 //! bound and check included) from 25.6 to 16 s on a loaded 2-core
-//! machine, with the same offsets.
+//! machine, with the same offsets. An insertion enters each set the query
+//! before it examined at the query's cursor instead of searching it again,
+//! a cursor moves forward in steps doubling in length rather than by a
+//! binary search over the rest of its set (the same offsets). Huge pages
+//! for the nodes were tried and left out: faulting them in made the
+//! tree's build slower, and under a time limit the pass, whose reserve
+//! scales with that build, stopped earlier.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -91,12 +97,25 @@ type Range = (u64, u64);
 
 /// Where `[s, e)` goes in `v` (sorted, disjoint, merged ranges): the
 /// ranges `i..j` it overlaps or touches, and their union with it.
-fn merge_span(v: &[Range], s: u64, e: u64) -> (usize, usize, Range) {
+///
+/// `hint`, when known, is the index of the first range of `v` ending after
+/// `s` (a query's cursor at its answer), which spares the search.
+fn merge_span(v: &[Range], s: u64, e: u64, hint: Option<usize>) -> (usize, usize, Range) {
     // First range ending at or after `s` (it may touch or overlap); a
     // buffer stacked on top of the others lands past the last one, which
     // is checked first (no search through the set).
-    let i = match v.last() {
-        Some(r) if r.1 < s => v.len(),
+    let i = match (hint, v.last()) {
+        // Only the range before the hint can end at `s` itself: merged
+        // ranges do not touch, so the one before it ends below its start.
+        (Some(c), _) => {
+            debug_assert_eq!(c, v.partition_point(|r| r.1 <= s), "hint");
+            if c > 0 && v[c - 1].1 == s {
+                c - 1
+            } else {
+                c
+            }
+        }
+        (None, Some(r)) if r.1 < s => v.len(),
         _ => v.partition_point(|r| r.1 < s),
     };
     // Ranges starting at or before `e` from there on merge.
@@ -112,7 +131,13 @@ fn merge_span(v: &[Range], s: u64, e: u64) -> (usize, usize, Range) {
 
 /// The index of the first range of `v` (sorted, disjoint) ending after
 /// `at`, searched from index `from` on (every range before `from` must end
-/// at or before `at`): a few steps forward, then a binary search.
+/// at or before `at`): a few steps forward, then steps doubling in length
+/// and a binary search within the last one.
+///
+/// The answer is usually near `from` (a candidate rises by a buffer or a
+/// gap at a time), and in a set of thousands of ranges a binary search
+/// over the whole rest waited for a cache line far away at each of its
+/// first steps; doubling steps stay near the cursor.
 fn first_ending_after(v: &[Range], from: usize, at: u64) -> usize {
     let mut k = from;
     for _ in 0..4 {
@@ -121,7 +146,17 @@ fn first_ending_after(v: &[Range], from: usize, at: u64) -> usize {
         }
         k += 1;
     }
-    k + v[k..].partition_point(|r| r.1 <= at)
+    // Every range before `k` ends at or before `at`.
+    let mut step = 4;
+    loop {
+        let probe = k + step;
+        if probe >= v.len() || v[probe].1 > at {
+            let hi = probe.min(v.len());
+            return k + v[k..hi].partition_point(|r| r.1 <= at);
+        }
+        k = probe + 1;
+        step *= 2;
+    }
 }
 
 /// Raises `cand` (aligned to `align`) past every range of `v` that
@@ -157,9 +192,9 @@ impl Ranges {
     }
 
     /// Adds `[s, e)`, merging it with ranges it overlaps or touches.
-    fn insert(&mut self, s: u64, e: u64) {
+    fn insert(&mut self, s: u64, e: u64, hint: Option<usize>) {
         let v = &mut self.0;
-        let (i, j, merged) = merge_span(v, s, e);
+        let (i, j, merged) = merge_span(v, s, e, hint);
         if i == j {
             v.insert(i, (s, e));
         } else {
@@ -210,9 +245,9 @@ impl Set {
 
     /// Adds `[s, e)`, merging it with ranges it overlaps or touches (as
     /// [`Ranges::insert`]).
-    fn insert(&mut self, arena: &mut Vec<Range>, s: u64, e: u64) {
+    fn insert(&mut self, arena: &mut Vec<Range>, s: u64, e: u64, hint: Option<usize>) {
         let len = self.len as usize;
-        let (i, j, merged) = merge_span(self.slice(arena), s, e);
+        let (i, j, merged) = merge_span(self.slice(arena), s, e, hint);
         if i < j {
             let v = self.slice_mut(arena);
             v[i] = merged;
@@ -470,11 +505,14 @@ impl Occupancy {
             return;
         }
         let (a, z) = self.run(lower, upper);
-        self.insert_run(a, z, start, end);
+        self.insert_run(a, z, start, end, false);
     }
 
-    /// [`Occupancy::insert`] over sections `[a, z)`.
-    fn insert_run(&mut self, a: usize, z: usize, start: u64, end: u64) {
+    /// [`Occupancy::insert`] over sections `[a, z)`. With `queried`, the
+    /// range starts at the answer of the last query ([`Occupancy::first_fit_run`])
+    /// over the same sections, and the sets that query examined are
+    /// entered at its cursors instead of by a search.
+    fn insert_run(&mut self, a: usize, z: usize, start: u64, end: u64, queried: bool) {
         if a >= z {
             return;
         }
@@ -484,14 +522,27 @@ impl Occupancy {
         // (see `Occupancy::plan`).
         let (last, placed) = (&self.last, self.placed);
         let read_later = |v: usize| last.get(v).is_none_or(|&k| k > placed);
+        // The query's cursor on set `id` (numbered as in `first_fit_run`):
+        // the first range ending after the answer. Taken once: a set may
+        // be met twice here (a canonical node on a path), and after the
+        // first insertion the cursor is stale.
+        let (sets, cursors) = (&self.sets, &mut self.cursors);
+        let mut hint = |id: usize| -> Option<usize> {
+            if !queried {
+                return None;
+            }
+            let k = sets.binary_search(&(id as u32)).ok()?;
+            let c = std::mem::replace(&mut cursors[k], usize::MAX);
+            (c != usize::MAX).then_some(c)
+        };
         let (mut l, mut r) = (a + self.leaves, z + self.leaves);
         while l < r {
             if l & 1 == 1 {
                 if Self::level(l) > top {
                     let n = &mut nodes[l];
-                    n.stored.insert(arena, start, end);
+                    n.stored.insert(arena, start, end, hint(4 * l + 1));
                     if read_later(l) {
-                        n.below.insert(arena, start, end);
+                        n.below.insert(arena, start, end, hint(4 * l));
                     }
                 }
                 l += 1;
@@ -500,9 +551,9 @@ impl Occupancy {
                 r -= 1;
                 if Self::level(r) > top {
                     let n = &mut nodes[r];
-                    n.stored.insert(arena, start, end);
+                    n.stored.insert(arena, start, end, hint(4 * r + 1));
                     if read_later(r) {
-                        n.below.insert(arena, start, end);
+                        n.below.insert(arena, start, end, hint(4 * r));
                     }
                 }
             }
@@ -516,10 +567,10 @@ impl Occupancy {
         let (mut u, mut w) = ((a + self.leaves) >> 1, (z - 1 + self.leaves) >> 1);
         while u > 0 && Self::level(u) > top {
             if read_later(u) {
-                nodes[u].below.insert(arena, start, end);
+                nodes[u].below.insert(arena, start, end, hint(4 * u));
             }
             if w != u && read_later(w) {
-                nodes[w].below.insert(arena, start, end);
+                nodes[w].below.insert(arena, start, end, hint(4 * w));
             }
             u >>= 1;
             w >>= 1;
@@ -529,13 +580,13 @@ impl Occupancy {
             for j in (a >> shift)..=((z - 1) >> shift) {
                 let v = (1 << lvl) + j;
                 if read_later(v) {
-                    self.full[v].insert(start, end);
+                    self.full[v].insert(start, end, hint(4 * v + 2));
                 }
             }
         }
         let shift = depth - top;
         for j in a.div_ceil(1 << shift)..(z >> shift) {
-            self.cover[j].insert(start, end);
+            self.cover[j].insert(start, end, hint(4 * ((1 << top) + j) + 3));
         }
     }
 
@@ -554,7 +605,7 @@ impl Occupancy {
         // The position of this buffer is `placed`: sets read by queries
         // after it only (`last > placed + 1`) take its range.
         self.placed += 1;
-        self.insert_run(a, z, o, o + size);
+        self.insert_run(a, z, o, o + size, true);
         (o, examined)
     }
 
@@ -700,14 +751,14 @@ mod tests {
     #[test]
     fn ranges_merge_on_insert() {
         let mut r = Ranges::default();
-        r.insert(10, 20);
-        r.insert(30, 40);
-        r.insert(20, 25);
+        r.insert(10, 20, None);
+        r.insert(30, 40, None);
+        r.insert(20, 25, None);
         assert_eq!(r.0, [(10, 25), (30, 40)]);
-        r.insert(5, 35);
+        r.insert(5, 35, None);
         assert_eq!(r.0, [(5, 40)]);
-        r.insert(50, 60);
-        r.insert(0, 1);
+        r.insert(50, 60, None);
+        r.insert(0, 1, None);
         assert_eq!(r.0, [(0, 1), (5, 40), (50, 60)]);
         let v = &r.0;
         assert_eq!(first_ending_after(v, 0, 0), 0);
@@ -723,6 +774,34 @@ mod tests {
         assert_eq!(cand, 64);
     }
 
+    /// The doubling search finds what a binary search over the whole set
+    /// finds, from every valid start, in sets of every size.
+    #[test]
+    fn doubling_search_matches_a_binary_search() {
+        let mut rng = crate::gen::Rng(5);
+        for n in [0usize, 1, 3, 5, 9, 17, 40, 100, 1_000] {
+            let mut v: Vec<Range> = Vec::new();
+            let mut at = rng.below(3);
+            for _ in 0..n {
+                let s = at + 1 + rng.below(5);
+                let e = s + 1 + rng.below(5);
+                v.push((s, e));
+                at = e;
+            }
+            for _ in 0..200 {
+                let x = rng.below(at + 10);
+                let want = v.partition_point(|r| r.1 <= x);
+                for from in [0, want / 2, want.saturating_sub(1), want] {
+                    assert_eq!(
+                        first_ending_after(&v, from, x),
+                        want,
+                        "n {n} x {x} from {from}"
+                    );
+                }
+            }
+        }
+    }
+
     /// The inline-or-arena sets against vector sets, under random
     /// insertions into many sets sharing one arena (each grows, moves to
     /// the arena's end, or grows in place there).
@@ -736,8 +815,11 @@ mod tests {
             let k = rng.below(8) as usize;
             let s = rng.below(2_000);
             let e = s + 1 + rng.below(if step % 3 == 0 { 60 } else { 6 });
-            sets[k].insert(&mut arena, s, e);
-            want[k].insert(s, e);
+            // Every other insertion enters at a known position (as after
+            // a query), the others search.
+            let hint = (step % 2 == 0).then(|| want[k].0.partition_point(|r| r.1 <= s));
+            sets[k].insert(&mut arena, s, e, hint);
+            want[k].insert(s, e, None);
             assert_eq!(sets[k].slice(&arena), &want[k].0[..], "step {step}");
         }
         assert!(
@@ -745,13 +827,13 @@ mod tests {
             "every set moved to the arena"
         );
         // Merging a whole set into one range, then one more.
-        sets[0].insert(&mut arena, 0, 3_000);
+        sets[0].insert(&mut arena, 0, 3_000, None);
         assert_eq!(sets[0].slice(&arena), [(0, 3_000)]);
-        sets[0].insert(&mut arena, 4_000, 4_001);
+        sets[0].insert(&mut arena, 4_000, 4_001, Some(1));
         assert_eq!(sets[0].slice(&arena), [(0, 3_000), (4_000, 4_001)]);
         let mut inline = Set::default();
-        inline.insert(&mut arena, 5, 9);
-        inline.insert(&mut arena, 1, 5);
+        inline.insert(&mut arena, 5, 9, None);
+        inline.insert(&mut arena, 1, 5, Some(0));
         assert_eq!((inline.slice(&arena), inline.cap), (&[(1, 9)][..], 0));
     }
 
