@@ -14,7 +14,6 @@
 //! e2d0f78 uses 16384). (At the time of writing the only other such
 //! kernel is `mixed_matmul_bias_lr`, the split-AIV load + tpop hazard.)
 
-use std::fs;
 use std::io::Write as _;
 use std::path::Path;
 
@@ -34,16 +33,8 @@ fn shared_dsa_rp_compat_differences_are_single_seed_rules() {
         return;
     }
     let passes = [PassId::AllocateMemoryAddr];
-    let mut kernels: Vec<_> = fs::read_dir(root.join("kernels"))
-        .map(|d| d.flatten().map(|e| e.path()).collect())
-        .unwrap_or_default();
-    kernels.sort();
     let mut explained: Vec<(String, Vec<&str>)> = Vec::new();
-    for k in kernels {
-        let d = k.join("dsa_rp");
-        let name = k.file_name().unwrap().to_string_lossy().to_string();
-        let target =
-            support::target_of(&fs::read_to_string(d.join("meta.json")).unwrap_or_default());
+    for (name, d, target) in support::kernel_dirs(root, "dsa_rp") {
         let input = d.join("33_after_MaterializeSemanticAliases.py");
         let want = d.join("34_after_AllocateMemoryAddr.py");
         let err = d.join("error.txt");

@@ -21,7 +21,6 @@
 //!
 //! Their `__a5` twins match as they are: neither rule applies on 950.
 
-use std::fs;
 use std::io::Write as _;
 use std::path::Path;
 
@@ -55,17 +54,9 @@ fn shared_pypto_compat_differences_are_single_seed_rules() {
             "35_after_AllocateMemoryAddr.py",
         ),
     ];
-    let mut kernels: Vec<_> = fs::read_dir(root.join("kernels"))
-        .map(|d| d.flatten().map(|e| e.path()).collect())
-        .unwrap_or_default();
-    kernels.sort();
     // (kernel and step, rules whose removal alone reproduces PyPTO)
     let mut explained: Vec<(String, Vec<&str>)> = Vec::new();
-    for k in kernels {
-        let d = k.join("pypto");
-        let name = k.file_name().unwrap().to_string_lossy().to_string();
-        let target =
-            support::target_of(&fs::read_to_string(d.join("meta.json")).unwrap_or_default());
+    for (name, d, target) in support::kernel_dirs(root, "pypto") {
         let input = d.join("33_after_MaterializeSemanticAliases.py");
         let err = d.join("error.txt");
         for (passes, want) in steps {

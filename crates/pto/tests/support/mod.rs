@@ -2,7 +2,7 @@
 //! data lives, how outputs are compared, and how expected errors match.
 
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use tilemem_pto::passes::{run_pipeline, PassContext, PassId, PlannerMode, SeedRules};
 use tilemem_pto::{parse, print};
@@ -27,6 +27,26 @@ pub fn target_of(meta: &str) -> String {
         .and_then(|at| meta[at + 11..].split('"').next())
         .unwrap_or("none")
         .to_string()
+}
+
+/// Every shared kernel's `planner` directory (`pypto` or `dsa_rp`) under
+/// `root`, sorted by kernel name: (kernel name, directory, its meta.json's
+/// target). (Not every test binary that shares this module walks kernels.)
+#[allow(dead_code)]
+pub fn kernel_dirs(root: &Path, planner: &str) -> Vec<(String, PathBuf, String)> {
+    let mut kernels: Vec<PathBuf> = fs::read_dir(root.join("kernels"))
+        .map(|d| d.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    kernels.sort();
+    kernels
+        .into_iter()
+        .map(|k| {
+            let name = k.file_name().unwrap().to_string_lossy().to_string();
+            let d = k.join(planner);
+            let target = target_of(&fs::read_to_string(d.join("meta.json")).unwrap_or_default());
+            (name, d, target)
+        })
+        .collect()
 }
 
 /// The part of PyPTO's error message that must appear in ours: what follows
