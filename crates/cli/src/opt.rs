@@ -557,9 +557,8 @@ pub fn run(args: &[String]) -> ExitCode {
                 let plans = opts.passes.iter().any(|p| is_plan_memory(p.as_ref()));
                 let explained = !opts.quiet && !opts.verify;
                 if plans && (opts.map.is_some() || explained) {
-                    // Only what fits is drawn: a run that overflows
-                    // writes no map.
                     cx.placements = Some(Vec::new());
+                    cx.placements_beyond_capacity = opts.map.is_some();
                 }
                 // The module as the plan-memory pass received it: what an
                 // overflow's explanation re-plans.
@@ -680,18 +679,10 @@ pub fn run(args: &[String]) -> ExitCode {
             padded.len()
         ));
     }
-    // A failed run writes no file (no partial outputs): not the map of an
-    // overflow either, which `explain --map` draws on request.
-    if let (Some(path), true) = (opts.map.as_deref(), bad_input || failed) {
-        if !opts.quiet && !opts.verify {
-            stderr.push_str(&format!(
-                "[note] no map written to {path}: the run failed; `tilemem explain {file} \
-                 --map {path}` draws the plan as made without capacity limits, the overflow \
-                 marked\n"
-            ));
-        }
-    }
-    if let Some(path) = opts.map.as_deref().filter(|_| !bad_input && !failed) {
+    // The map is written whether or not everything fits (it is the
+    // overflow's diagnosis, not a partial result), but not for input the
+    // passes reject (exit 2: nothing is written).
+    if let Some(path) = opts.map.as_deref().filter(|_| !bad_input) {
         let mut o = Outputs::new();
         let staged = stage_map(
             &mut o,

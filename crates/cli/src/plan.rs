@@ -258,17 +258,45 @@ pub fn run(args: Args) -> ExitCode {
                     Some(l) => eprintln!("{file}:{}:{}: {e}", l.line, l.col),
                     None => eprintln!("{file}: {e}"),
                 }
-                // A failed plan writes no file at all (-o, --report, --map,
-                // --export-problems): a map of a plan that was not made
-                // would be a partial output. `explain` draws it on request.
-                if let (ErrorKind::Planning, Some(path), false) = (e.kind, &args.map, args.quiet) {
-                    eprintln!(
-                        "[note] no map written to {}: the plan failed; `tilemem explain {file} \
-                         --map {}` (with this command's --target and --planner) draws it as \
-                         planned without capacity limits, the overflow marked",
-                        path.display(),
-                        path.display()
-                    );
+                if let (ErrorKind::Planning, Some(path), Some(format)) =
+                    (e.kind, &args.map, map_format)
+                {
+                    // The map still shows the plan, overflowing.
+                    if let Ok(p) = read_program(&args.file, &file) {
+                        let opts_of = |on: &Soc| {
+                            let mut o = options(&args, on, mode, seed_rules);
+                            o.passes = Some(passes.clone());
+                            o
+                        };
+                        if let Ok((planned, Some(err))) =
+                            crate::map_file::plan_for_map(&p, &soc, &opts_of)
+                        {
+                            let title = format!("{} ({})", file, soc.name());
+                            let source = std::fs::read_to_string(&args.file).unwrap_or_default();
+                            let results = [planned];
+                            let mut outputs = Outputs::new();
+                            crate::map_file::add(
+                                &mut outputs,
+                                path,
+                                format,
+                                &title,
+                                &results,
+                                &p,
+                                &soc,
+                                &source,
+                                Some(crate::map_file::overflow_note(&err)),
+                            );
+                            match outputs.commit() {
+                                Ok(()) if args.quiet => {}
+                                Ok(()) => eprintln!(
+                                    "[note] memory map of the plan without capacity limits, \
+                                     overflow marked: {}",
+                                    path.display()
+                                ),
+                                Err(e) => eprintln!("error: {e}"),
+                            }
+                        }
+                    }
                 }
                 if e.kind == ErrorKind::Planning && !args.quiet {
                     // Planned in place: read the file again for the explanation.

@@ -472,11 +472,12 @@ fn compat_help_explains_its_terms() {
     }
 }
 
-/// A plan that does not fit writes no file, whichever outputs were asked
-/// for (no partial output on error): the map of the overflowing plan is
-/// `explain --map`'s, and the note says so.
+/// A plan that does not fit still writes its map (and only its map), with
+/// every planner: the plan without capacity limits, the overflow marked
+/// (the map is the failure's diagnosis, not a partial result). The program
+/// (-o), the report and the exported problems are not written.
 #[test]
-fn a_plan_that_does_not_fit_writes_no_file() {
+fn a_plan_that_does_not_fit_writes_its_map() {
     let over = include_str!("../../../examples/pto/over_capacity.py");
     let (d, input) = program("overmap", over);
     let (out, report, html, svg, problems) = (
@@ -488,6 +489,7 @@ fn a_plan_that_does_not_fit_writes_no_file() {
     );
     for planner in ["pypto", "dsa-rp", "optimal", "all"] {
         for map in [&html, &svg] {
+            let _ = std::fs::remove_file(map);
             let o = tilemem(&[
                 "plan",
                 input.to_str().unwrap(),
@@ -505,13 +507,21 @@ fn a_plan_that_does_not_fit_writes_no_file() {
             assert_eq!(o.status.code(), Some(1), "{planner}");
             let err = String::from_utf8_lossy(&o.stderr);
             assert!(
-                err.contains(&format!("[note] no map written to {}", map.display())),
+                err.contains("[note] memory map of the plan without capacity limits"),
                 "{planner}: {err}"
             );
-            assert!(err.contains("`tilemem explain "), "{planner}: {err}");
-            for f in [&out, &report, &html, &svg, &problems] {
+            assert!(map.exists(), "{planner}: no map at {}", map.display());
+            for f in [&out, &report, &problems] {
                 assert!(!f.exists(), "{planner}: {} written", f.display());
             }
         }
     }
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(
+        page.contains("does not fit; drawn as planned without capacity limits"),
+        "{page}"
+    );
+    assert!(page.contains(r#""capacity":188416"#), "{page}");
+    let picture = std::fs::read_to_string(&svg).unwrap();
+    assert!(picture.contains("does not fit, 8576 over"), "{picture}");
 }

@@ -11,8 +11,9 @@
 // -map=FILE.html|svg (or --map FILE) draws what -hivm-plan-memory placed,
 // with the renderer of `tilemem plan --map`: per (function, space) a lane
 // of the allocations' slots (address up, op number right), the capacity,
-// the lower bound and the peak. A run that overflows writes no map
-// (opt-map-overflow.mlir): `explain --map` draws it.
+// the lower bound and the peak. A function that overflows is drawn as
+// planned with larger capacities, against the real one, and the map's
+// note says so (opt-map-overflow.mlir).
 
 // HTML: "title":"{{.*}}opt-map.mlir","note":null
 // HTML: "planner":"bishengir","lanes":[{"function":"two","space":"ub","capacity":196608,"used":131072,"lower_bound":65536
