@@ -762,12 +762,32 @@ pub fn run(
     if cx.debug_enabled("vf-inplace-reuse") {
         cx.debug.push_str(&vf.dump(m));
     }
-    let funcs: Vec<OpId> = m
+    let (kept, funcs): (Vec<OpId>, Vec<OpId>) = m
         .funcs()
         .into_iter()
         .filter(|&f| !op_facts::is_host(m, f) && !op_facts::is_vf(m, f))
-        .filter(|&f| !already_planned(m, f, opts.mode))
-        .collect();
+        .partition(|&f| already_planned(m, f, opts.mode));
+    // A function kept as planned is printed as it came: the independent
+    // check accepts its placement first, or the input is refused (its
+    // addresses were not this pass's to choose, so a bad one is an input
+    // error, not an internal one).
+    let mut bad = Vec::new();
+    for &f in &kept {
+        for mut d in crate::plan_check::check_function(m, f, None) {
+            d.message = format!(
+                "the function's planned buffers (pointer casts at constant addresses, kept as \
+                 they are) fail the placement check: {}; plan the function from its \
+                 allocations instead",
+                d.message
+            );
+            bad.push(d);
+        }
+    }
+    if !bad.is_empty() {
+        cx.diags.extend(bad);
+        cx.bad_input = true;
+        return Err(PassFailed);
+    }
     let cv_allowed = if variant == Variant::Regbase {
         cv_reuse_allowed_pairs(m, &funcs)
     } else {
