@@ -69,8 +69,8 @@ pub fn run(args: Args) -> ExitCode {
         Ok([p]) if *p != PlannerMode::Ptoas => *p,
         _ => {
             eprintln!(
-                "error: unknown --planner '{}'; use pypto, dsa-rp or optimal",
-                args.chip.planner
+                "error: {}",
+                crate::flags::unknown_planner(&args.chip.planner, "pypto, dsa-rp or optimal")
             );
             return ExitCode::from(2);
         }
@@ -114,7 +114,15 @@ pub fn run(args: Args) -> ExitCode {
             return crate::exit::of_pass_error(e.kind);
         }
     };
-    let text = render(&ex, planner, false);
+    // Nothing to explain at all reads differently from "everything fits".
+    let nothing = ex.spaces.is_empty()
+        && (args.all
+            || explain(&program, &soc, planner, true, Some(0)).is_ok_and(|e| e.spaces.is_empty()));
+    let text = if nothing {
+        format!("{}\n", crate::summary::nothing_planned(&program, &file))
+    } else {
+        render(&ex, planner, false)
+    };
     let mapped;
     let mut o = Outputs::new();
     if let Some(path) = &args.report {
