@@ -334,3 +334,146 @@ fn help_opt_is_opts_help() {
     assert!(String::from_utf8_lossy(&a.stdout).contains("-hivm-plan-memory "));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Every flag README's command table names for a command is one its help
+/// lists, with each value the table offers for it (`--solver a\|b`).
+#[test]
+fn readme_command_table_matches_the_help() {
+    let text = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let dir = scratch("table");
+    let mut checked = 0;
+    let mut wrong = Vec::new();
+    for (n, row) in text.lines().enumerate() {
+        let Some(rest) = row.strip_prefix("| `tilemem ") else {
+            continue;
+        };
+        let command = rest.split([' ', '`']).next().unwrap();
+        let help = sh(&dir, &format!("tilemem {command} --help"));
+        let help = String::from_utf8_lossy(&help.stdout).to_string();
+        let what = row.splitn(3, '|').nth(2).unwrap_or("");
+        for quoted in what.split('`').skip(1).step_by(2) {
+            let mut words = quoted.split_whitespace();
+            let Some(flag) = words.next().filter(|w| w.starts_with('-') && w.len() > 1) else {
+                continue;
+            };
+            // `-pass-pipeline=`, `-map=FILE.html`: the flag's name.
+            let name = flag.split('=').next().unwrap();
+            let listed = help.contains(&format!("{name} "))
+                || help.contains(&format!("{name}="))
+                || help.contains(&format!("{name},"))
+                || help.contains(&format!("{name}\n"));
+            if !listed {
+                wrong.push(format!(
+                    "README.md:{}: `{flag}` not in `tilemem {command} --help`",
+                    n + 1
+                ));
+            }
+            for value in words.next().into_iter().flat_map(|v| v.split("\\|")) {
+                let value = value.trim_matches(|c: char| !c.is_ascii_alphanumeric());
+                if value
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+                    && !help.contains(value)
+                {
+                    wrong.push(format!(
+                        "README.md:{}: `{flag}` value `{value}` not in `tilemem {command} --help`",
+                        n + 1
+                    ));
+                }
+            }
+            checked += 1;
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert!(checked >= 30, "{checked}");
+}
+
+/// The one-test commands of CONTRIBUTING.md name test files, modules and
+/// name filters that exist (a filter that matches nothing runs nothing,
+/// silently).
+#[test]
+fn contributing_test_commands_select_something() {
+    let text = std::fs::read_to_string(root().join("CONTRIBUTING.md")).unwrap();
+    let mut checked = 0;
+    for line in text.lines().filter(|l| l.starts_with("cargo test -p ")) {
+        let words: Vec<&str> = line.split('#').next().unwrap().split_whitespace().collect();
+        let krate = words[3];
+        let dir = match krate {
+            "tilemem" => "cli".to_string(),
+            "xtask" => "../xtask".to_string(),
+            k => k.trim_start_matches("tilemem-").to_string(),
+        };
+        let base = root().join("crates").join(&dir);
+        if let Some(i) = words.iter().position(|w| *w == "--test") {
+            let file = base.join("tests").join(format!("{}.rs", words[i + 1]));
+            let src =
+                std::fs::read_to_string(&file).unwrap_or_else(|_| panic!("{line}: no {file:?}"));
+            if let Some(filter) = words.get(i + 2).filter(|w| !w.starts_with('-')) {
+                assert!(
+                    src.lines()
+                        .any(|l| l.trim_start().starts_with("fn ") && l.contains(filter)),
+                    "{line}: no test in {file:?} has `{filter}` in its name"
+                );
+            }
+        } else if let Some(i) = words.iter().position(|w| *w == "--lib") {
+            let module = words[i + 1].trim_end_matches("::");
+            let file = base.join("src").join(format!("{module}.rs"));
+            assert!(file.is_file(), "{line}: no {file:?}");
+        } else {
+            assert!(base.is_dir(), "{line}: no crate folder {base:?}");
+        }
+        checked += 1;
+    }
+    assert!(checked >= 4, "{checked}");
+}
+
+/// Relative links and images of the documents point at files that exist,
+/// and `#anchor` links at a heading of the same document.
+#[test]
+fn document_links_resolve() {
+    let mut broken = Vec::new();
+    for doc in [
+        "README.md",
+        "CONTRIBUTING.md",
+        "docs/architecture.md",
+        "python/README.md",
+        "CHANGELOG.md",
+    ] {
+        let path = root().join(doc);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let anchors: Vec<String> = text
+            .lines()
+            .filter(|l| l.starts_with('#'))
+            .map(|l| {
+                l.trim_start_matches('#')
+                    .trim()
+                    .to_lowercase()
+                    .chars()
+                    .filter(|c| c.is_alphanumeric() || *c == ' ' || *c == '-' || *c == '_')
+                    .collect::<String>()
+                    .replace(' ', "-")
+            })
+            .collect();
+        for (n, line) in text.lines().enumerate() {
+            for part in line.split("](").skip(1) {
+                let target = part.split(')').next().unwrap_or("");
+                if target.contains("://") || target.starts_with("mailto:") {
+                    continue;
+                }
+                let ok = match target.strip_prefix('#') {
+                    Some(anchor) => anchors.iter().any(|a| a == anchor),
+                    None => path
+                        .parent()
+                        .unwrap()
+                        .join(target.split('#').next().unwrap())
+                        .exists(),
+                };
+                if !ok {
+                    broken.push(format!("{doc}:{}: ({target})", n + 1));
+                }
+            }
+        }
+    }
+    assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
+}
