@@ -72,7 +72,8 @@ Examples:
 
 /// The end of `tilemem explain --help`.
 const EXPLAIN_HELP: &str = "\
-Without --all, only the (function, space) pairs that do not fit are explained.
+Without --all, only the (function, space) pairs that do not fit are explained;
+with it, a space that fits also lists its buffers and the tiles in each.
 On HIVM MLIR the chip comes from the module's hacc.target (--target does not
 apply) and --planner takes bishengir (the default) or optimal.
 

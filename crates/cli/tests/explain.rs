@@ -269,6 +269,9 @@ fn a_fitting_program_is_explained_on_request() {
     ta     65536 bytes  [128, 128] FP32  line 9
     tb     65536 bytes  [128, 128] FP32  line 10
   lower bound: 131072 co-live + 1024 reserved = 132096 bytes <= capacity 188416
+  buffers: 2 for 3 tiles, each with its tiles in program order
+    mem_vec_3  [1024, 66560)    ta, c
+    mem_vec_4  [66560, 132096)  tb
 "
     );
 }
