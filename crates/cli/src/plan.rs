@@ -391,8 +391,23 @@ pub fn run(args: Args) -> ExitCode {
         eprintln!("{line}");
     }
     if summarised && summary.is_empty() {
+        // `--passes memory_reuse` on a program without MemRefs: the usual
+        // cause when the program has kernels.
+        let without_init = pass_lists
+            .first()
+            .is_some_and(|p| !p.contains(&PassId::InitMemref));
+        let has_kernel = primary
+            .program
+            .functions
+            .iter()
+            .any(|f| f.kind().is_kernel());
+        let hint = if without_init && has_kernel {
+            "; init_memref, which gives tiles their storage, was not among the passes run"
+        } else {
+            ""
+        };
         eprintln!(
-            "[note] {}",
+            "[note] {}{hint}",
             crate::summary::nothing_planned(&primary.program, &file)
         );
     }

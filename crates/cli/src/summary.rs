@@ -102,7 +102,8 @@ pub fn nothing_planned(program: &Program, file: &str) -> String {
         .collect();
     if !kernels.is_empty() {
         return format!(
-            "nothing planned: the kernel functions of {file} ({}) hold no tile in on-chip memory",
+            "nothing planned: no tile of the kernel functions of {file} ({}) has storage \
+             (a MemRef) in on-chip memory",
             kernels.join(", ")
         );
     }

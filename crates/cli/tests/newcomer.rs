@@ -50,6 +50,20 @@ fn a_program_without_a_kernel_is_planned_with_a_note() {
             assert_eq!(stdout(&o), format!("{why}\n"));
         }
     }
+    // A kernel whose tiles got no storage: `--passes` without init_memref.
+    let f = d.join("k.py");
+    std::fs::write(&f, common::KERNEL).unwrap();
+    let k = f.to_str().unwrap();
+    let o = tilemem(&["plan", k, "--passes", "memory_reuse", "-o", "/dev/null"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        stderr(&o),
+        format!(
+            "[note] nothing planned: no tile of the kernel functions of {k} (main) has storage \
+             (a MemRef) in on-chip memory; init_memref, which gives tiles their storage, was not \
+             among the passes run\n"
+        )
+    );
     // A kernel still gets its summary and no note.
     let f = d.join("k.py");
     std::fs::write(&f, common::KERNEL).unwrap();
