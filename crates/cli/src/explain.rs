@@ -26,7 +26,7 @@ pub struct Args {
     /// Input program (PyPTO text, or HIVM MLIR: a `.mlir` file).
     pub file: PathBuf,
     /// The chip and the planner whose result is explained: pypto, dsa-rp
-    /// or optimal (MLIR: bishengir or optimal; the target does not apply).
+    /// or optimal (MLIR: bishengir or optimal; a --target is refused).
     #[command(flatten)]
     pub chip: ChipPlanner,
     /// Explain every (function, space), not only those that do not fit; a
@@ -54,6 +54,15 @@ pub fn run(args: Args) -> ExitCode {
             .ok()
             .is_some_and(|b| matches!(input_kind::recognise(&b), Some(InputKind::Mlir)));
     if mlir {
+        // The chip of HIVM travels with the module: a --target here would
+        // be ignored, so the run would explain another chip than asked.
+        if let Some(t) = &args.chip.target {
+            eprintln!(
+                "error: --target {t} does not apply to HIVM MLIR: the chip comes from the module's \
+                 hacc.target (write it with `tilemem opt -hacc-append-device-spec=target=CHIP`)"
+            );
+            return ExitCode::from(2);
+        }
         return crate::explain_mlir::run(
             &args.file,
             &args.chip.planner,

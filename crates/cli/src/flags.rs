@@ -7,9 +7,9 @@ use tilemem_soc::Soc;
 #[derive(clap::Args)]
 pub struct ChipPlanner {
     /// Target chip: 910b (A2/A3), 950 (A5), 310b, or none (no backend:
-    /// unlimited capacity, default policy).
-    #[arg(long, default_value = "910b")]
-    pub target: String,
+    /// unlimited capacity, default policy) [default: 910b].
+    #[arg(long)]
+    pub target: Option<String>,
     /// Who decides sharing and addresses: pypto (reuse, then sequential
     /// addresses), dsa-rp (joint placement, no reuse pass), ptoas (addresses
     /// left to the assembler), optimal (dsa-rp's problem, exact solver).
@@ -24,7 +24,8 @@ pub struct ChipPlanner {
 impl ChipPlanner {
     /// The target, or the message for an unknown one.
     pub fn soc(&self) -> Result<Soc, String> {
-        Soc::from_name(&self.target).ok_or_else(|| unknown_target(&self.target))
+        let name = self.target.as_deref().unwrap_or("910b");
+        Soc::from_name(name).ok_or_else(|| unknown_target(name))
     }
 
     /// The planners `--planner` names: one, or with `all` the three that

@@ -74,8 +74,8 @@ Examples:
 const EXPLAIN_HELP: &str = "\
 Without --all, only the (function, space) pairs that do not fit are explained;
 with it, a space that fits also lists its buffers and the tiles in each.
-On HIVM MLIR the chip comes from the module's hacc.target (--target does not
-apply) and --planner takes bishengir (the default) or optimal.
+On HIVM MLIR the chip comes from the module's hacc.target (a --target is
+refused) and --planner takes bishengir (the default) or optimal.
 
 Exit codes: 0 explained (whether or not the program fits); 2 bad input or flag;
 3 internal error.

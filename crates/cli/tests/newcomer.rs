@@ -210,6 +210,16 @@ fn the_chip_flag_of_each_front_end_is_named() {
         stderr(&o),
         "error: unexpected argument '--chip': the chip is chosen with --target 910b|950|310b|none\n"
     );
+    // On HIVM the chip travels with the module; a --target was ignored.
+    let m = d.join("t.mlir");
+    std::fs::write(&m, TENSORS).unwrap();
+    let o = tilemem(&["explain", m.to_str().unwrap(), "--target", "950"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        "error: --target 950 does not apply to HIVM MLIR: the chip comes from the module's \
+         hacc.target (write it with `tilemem opt -hacc-append-device-spec=target=CHIP`)\n"
+    );
     let o = tilemem(&["opt", "--target", "910b", f]);
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(
