@@ -61,9 +61,10 @@ one summary line per (function, space): bytes used / capacity, the lower bound
 no placement beats, and how many tiles share how many buffers. Only kernel
 functions (type=pl.FunctionType.InCore, AIC, AIV) are planned.
 
-Exit codes: 0 planned; 1 does not fit (the summary is followed by what
-`tilemem explain` prints) or the planner failed; 2 bad input or flag; 3 internal
-error. Nothing is written unless everything succeeded.
+Exit codes: 0 planned; 1 does not fit (the error, in PyPTO's words, is followed
+by a short form of what `tilemem explain` prints) or the planner failed; 2 bad
+input or flag; 3 internal error. Nothing is written unless everything succeeded,
+except a --map, which draws the overflow.
 
 Examples:
   tilemem plan examples/pto/vector_chain.py
