@@ -235,7 +235,18 @@ fn unknown_flag_message(e: &clap::Error, args: &[String]) -> Option<String> {
     let Some(ContextValue::String(flag)) = e.get(ContextKind::InvalidArg) else {
         return None;
     };
-    let command = args.get(1).map_or("", String::as_str);
+    let commands = ["solve", "validate", "bench", "fmt", "plan", "explain"];
+    let Some(command) = args
+        .get(1)
+        .map(String::as_str)
+        .filter(|c| commands.contains(c))
+    else {
+        // Before any command: `tilemem --target 950 plan FILE`.
+        return Some(format!(
+            "error: unexpected argument '{flag}': flags follow the command (`tilemem COMMAND {flag} ...`); \
+             `tilemem --help` lists the commands"
+        ));
+    };
     let name = flag.trim_start_matches('-');
     let name = name.split_once('=').map_or(name, |(n, _)| n);
     let chip_flags = ["plan", "explain"];

@@ -238,6 +238,14 @@ fn an_unknown_flag_points_to_the_help() {
         stderr(&o),
         "error: unexpected argument '-O' for `tilemem plan`; `tilemem plan --help` lists its flags\n"
     );
+    // Before the command.
+    let o = tilemem(&["--target", "950", "plan", "x.py"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        "error: unexpected argument '--target': flags follow the command (`tilemem COMMAND --target \
+         ...`); `tilemem --help` lists the commands\n"
+    );
     // A near miss keeps clap's suggestion.
     let o = tilemem(&["solve", "x.csv", "--capcity", "1"]);
     assert_eq!(o.status.code(), Some(2));
