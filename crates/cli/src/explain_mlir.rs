@@ -3,7 +3,6 @@
 
 use std::path::Path;
 use std::process::ExitCode;
-use tilemem_pto::passes::PlannerMode;
 
 use serde_json::json;
 use tilemem_mlir::explain::{explain_text, Explanation};
@@ -12,6 +11,7 @@ use tilemem_mlir::parse::{parse_module, ParseOptions};
 use tilemem_mlir::pass::PassContext;
 use tilemem_mlir::passes::plan_memory::optimal::Planner;
 use tilemem_mlir::passes::plan_memory::Options;
+use tilemem_pto::passes::PlannerMode;
 
 use crate::exit::BAD_INPUT;
 use crate::output::{self, Outputs};

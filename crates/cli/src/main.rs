@@ -31,7 +31,7 @@ mod validate;
 
 /// What `tilemem --help` prints after the commands: which one reads which
 /// input, the exit codes, and commands to start from (run from the
-/// repository root; `tests/help.rs` runs them).
+/// repository root; `tests/readme.rs` runs them).
 const AFTER_HELP: &str = "\
 Which command for which input:
   a PyPTO program (.py text, or PyPTO's MessagePack IR)    plan, explain, fmt
