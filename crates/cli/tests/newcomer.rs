@@ -269,3 +269,21 @@ fn the_help_says_which_command_reads_which_input() {
     }
     assert!(help.contains("\nExit codes (every command): 0 success; 1 cannot be met"));
 }
+
+#[test]
+fn validating_a_problem_not_yet_placed_says_to_solve_it() {
+    let root = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/dsa/staircase.csv"
+    );
+    let o = tilemem(&["validate", root]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        format!(
+            "{root}:2:19: error: no offset; every row needs an `offset` to validate\n  help: this is \
+             a problem, not a placement: place it with `tilemem solve {root} -o placed.csv`, then \
+             validate placed.csv\n"
+        )
+    );
+}
