@@ -258,7 +258,14 @@ fn a_fitting_program_is_explained_on_request() {
     let o = tilemem(&["explain", &input]);
     assert_eq!(
         String::from_utf8_lossy(&o.stdout),
-        "every space fits its capacity (use --all to explain each)\n"
+        "every space fits its capacity (use --all to explain each)\n  \
+         kern/Vec: planner pypto uses 132096 of 188416 bytes, lower bound 132096\n"
+    );
+    let o = tilemem(&["explain", &input, "--target", "none"]);
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "every space fits its capacity (use --all to explain each)\n  \
+         kern/Vec: planner pypto uses 132096 bytes (unlimited capacity), lower bound 132096\n"
     );
     let o = tilemem(&["explain", &input, "--all"]);
     assert_eq!(
