@@ -5,6 +5,7 @@ import threading
 import pytest
 
 import tilemem
+import tilemem.pypto
 from conftest import KERNEL, ROOT
 
 
@@ -134,8 +135,6 @@ def test_co_live_tiles_sharing_a_memref_are_an_input_error():
             "still read at line 12; give 'tile_b' a MemRef of its own (its own allocation), or "
             "drop the MemRefs and let the planner decide what shares"
         ), e.message
-    import tilemem.pypto
-
     document = (SHARING / "co_live.msgpack").read_bytes()
     with pytest.raises(tilemem.ParseError) as info:
         tilemem.pypto.plan_document(document, file="co_live.msgpack")
