@@ -1,4 +1,5 @@
 // RUN: tilemem opt %s -hacc-append-device-spec=target=Ascend910B1 -hivm-plan-memory -split-input-file -verify-diagnostics
+// RUN: rm -f %t.never
 // RUN: not tilemem opt %s -hacc-append-device-spec=target=Ascend910B1 -hivm-plan-memory -split-input-file -o %t.never 2>&1 | FileCheck %s --check-prefix=EXIT
 // RUN: not test -e %t.never
 // The errors of the reference, word for word, at its locations. A failing

@@ -1,3 +1,4 @@
+// RUN: rm -f %t.out
 // RUN: not tilemem opt %s -hacc-append-device-spec=target=Ascend910B1 -hivm-plan-memory -o %t.out 2>&1 | FileCheck %s
 // RUN: not test -e %t.out
 // RUN: sed 's/-3 : i32/2147483647 : i32/' %s > %t.huge.mlir

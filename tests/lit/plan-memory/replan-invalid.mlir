@@ -1,3 +1,4 @@
+// RUN: rm -f %t.out
 // RUN: not tilemem opt %s -hacc-append-device-spec=target=Ascend910B1 -hivm-plan-memory -o %t.out 2>&1 | FileCheck %s
 // RUN: not test -e %t.out
 // A function that is already planned (pointer casts at constant addresses,
