@@ -296,7 +296,7 @@ impl Chain<'_> {
     /// time limit from the start of the solve (the rest is for the
     /// best-fit pass and the output), else [`HUGE_REPAIR`] (a round
     /// re-places only the zone of its window, but a window search may take
-    /// a quarter second), each window search within `per_buffer` units of
+    /// half of the time left), each window search within `per_buffer` units of
     /// work per buffer of its window (see [`repair_within`]). The lower of
     /// `from` and the repair's result is kept.
     fn repaired(&self, from: Vec<u64>, per_buffer: u64, meter: &Meter) -> Reached {
@@ -561,17 +561,24 @@ fn hand_over(
     }
 }
 
-/// Work units the whole-problem search over a trace of 10,000 buffers
-/// takes to its first gain: `trace-8`, whose peak the repair cannot open,
-/// gained after 400,000 (the measurement behind [`SEARCH_COST_10K`]);
-/// from the repair's placement `trace-21` and `-46` gained after 260,000
-/// and 227,000.
-const SEARCH_UNITS_10K: u64 = 400_000;
+/// Work units per buffer of the whole-problem search's first window
+/// ([`hand_over`]): its first gain comes from its first dive (the skyline
+/// heuristic, one node per buffer placed or valley raised), measured from
+/// the repair's placement on the generated training steps of 10,000
+/// buffers whose peaks the repair cannot open: `trace-8`, `-21` and `-46`
+/// gained in the dive, after 22,300, 22,860 and 23,045 units (2.2 to 2.3
+/// per buffer), and `trace-21` and `-46` reached their bound in the first
+/// restart after it (3 units per buffer) at 45,833 and 46,236. Eight per
+/// buffer covers the dive and that restart with a margin; the 400,000
+/// units at 10,000 buffers used before (40 per buffer) counted the greedy
+/// passes of a search started from scratch, and a window without a gain
+/// kept the other orders waiting for all of them.
+const SEARCH_UNITS_PER_BUFFER: u64 = 8;
 
-/// [`SEARCH_UNITS_10K`] scaled by `(n / 10,000)²`, as [`search_cost`].
+/// The units of the search's first window on `n` buffers
+/// ([`SEARCH_UNITS_PER_BUFFER`] each).
 fn search_units(n: usize) -> u64 {
-    let scale = n as f64 / 10_000.0;
-    (SEARCH_UNITS_10K as f64 * scale * scale) as u64
+    SEARCH_UNITS_PER_BUFFER.saturating_mul(n as u64)
 }
 
 /// Orders for first-fit beside [`size_order`], for the time a time limit
