@@ -5,6 +5,7 @@ import threading
 import pytest
 
 import tilemem
+import tilemem.pypto
 from conftest import KERNEL, ROOT
 
 
@@ -113,3 +114,35 @@ def test_planning_runs_in_parallel_threads():
     for t in threads:
         t.join()
     assert len(set(results)) == 1 and results[0]
+
+
+SHARING = ROOT / "crates" / "pto" / "tests" / "data" / "input_sharing"
+
+
+def test_co_live_tiles_sharing_a_memref_are_an_input_error():
+    # The input's own sharing is checked before planning: a ParseError (an
+    # input error) at the second tile, naming both tiles and the MemRef,
+    # from every planner, from text and from a MessagePack document.
+    text = (SHARING / "co_live.py").read_text()
+    for planner in ["pypto", "dsa-rp", "optimal", "ptoas"]:
+        with pytest.raises(tilemem.ParseError) as info:
+            tilemem.plan(text, planner=planner, file="co_live.py")
+        e = info.value
+        assert (e.file, e.line, e.col) == ("co_live.py", 11, 9)
+        assert e.message == (
+            "tiles 'tile_a' and 'tile_b' share MemRef 'mem_vec_3' (bytes [0, 16384) of its Vec "
+            "allocation) while both are live: 'tile_b' is written here over 'tile_a', which is "
+            "still read at line 12; give 'tile_b' a MemRef of its own (its own allocation), or "
+            "drop the MemRefs and let the planner decide what shares"
+        ), e.message
+    document = (SHARING / "co_live.msgpack").read_bytes()
+    with pytest.raises(tilemem.ParseError) as info:
+        tilemem.pypto.plan_document(document, file="co_live.msgpack")
+    e = info.value
+    assert (e.file, e.line, e.col) == ("co_live.msgpack", 14, 9)
+    assert e.message.startswith(
+        "tiles 'tile_x__ssa_v0' and 'tile_gamma__ssa_v0' share MemRef 'mem_vec_3'"
+    ), e.message
+    # The legal sharing of the same kernel (views, in-place results) plans.
+    legal = ROOT / "crates/pto/tests/data/msgpack/rms_norm/34_after_MemoryReuse.msgpack"
+    assert tilemem.pypto.plan_document(legal.read_bytes())[0]

@@ -7,11 +7,13 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use serde_json::json;
-use tilemem_pto::explain::{explain, render, Explanation, SpaceExplain};
+use tilemem_pto::explain::{
+    before_sharing, explain, refused_sharings, render, replan, Explanation, SpaceExplain,
+};
 use tilemem_pto::ir::Program;
 use tilemem_pto::passes::PlannerMode;
 use tilemem_pto::PlanOptions;
-use tilemem_soc::Soc;
+use tilemem_soc::{MemSpace, Soc};
 
 use crate::flags::ChipPlanner;
 use crate::input_kind::{self, InputKind};
@@ -24,10 +26,12 @@ pub struct Args {
     /// Input program (PyPTO text, or HIVM MLIR: a `.mlir` file).
     pub file: PathBuf,
     /// The chip and the planner whose result is explained: pypto, dsa-rp
-    /// or optimal (MLIR: bishengir or optimal; the target does not apply).
+    /// or optimal (MLIR: bishengir or optimal; a --target is refused).
     #[command(flatten)]
     pub chip: ChipPlanner,
-    /// Explain every (function, space), not only those that do not fit.
+    /// Explain every (function, space), not only those that do not fit; a
+    /// space that fits also lists its buffers with the tiles in each, and
+    /// the sharings a rule refused when it uses more than its lower bound.
     #[arg(long)]
     pub all: bool,
     /// Also write the facts as JSON to this file (PyPTO and MLIR).
@@ -50,6 +54,15 @@ pub fn run(args: Args) -> ExitCode {
             .ok()
             .is_some_and(|b| matches!(input_kind::recognise(&b), Some(InputKind::Mlir)));
     if mlir {
+        // The chip of HIVM travels with the module: a --target here would
+        // be ignored, so the run would explain another chip than asked.
+        if let Some(t) = &args.chip.target {
+            eprintln!(
+                "error: --target {t} does not apply to HIVM MLIR: the chip comes from the module's \
+                 hacc.target (write it with `tilemem opt -hacc-append-device-spec=target=CHIP`)"
+            );
+            return ExitCode::from(2);
+        }
         return crate::explain_mlir::run(
             &args.file,
             &args.chip.planner,
@@ -69,8 +82,8 @@ pub fn run(args: Args) -> ExitCode {
         Ok([p]) if *p != PlannerMode::Ptoas => *p,
         _ => {
             eprintln!(
-                "error: unknown --planner '{}'; use pypto, dsa-rp or optimal",
-                args.chip.planner
+                "error: {}",
+                crate::flags::unknown_planner(&args.chip.planner, "pypto, dsa-rp or optimal")
             );
             return ExitCode::from(2);
         }
@@ -114,7 +127,37 @@ pub fn run(args: Args) -> ExitCode {
             return crate::exit::of_pass_error(e.kind);
         }
     };
-    let text = render(&ex, planner, false);
+    // Everything fits: the spaces that do, in one line each (without
+    // remedies to search, explaining them costs one plan).
+    let fitting = (ex.spaces.is_empty() && !args.all)
+        .then(|| explain(&program, &soc, planner, true, Some(0)).ok())
+        .flatten();
+    // Nothing to explain at all reads differently from "everything fits".
+    let nothing =
+        ex.spaces.is_empty() && (args.all || fitting.as_ref().is_some_and(|e| e.spaces.is_empty()));
+    let text = if nothing {
+        format!("{}\n", crate::summary::nothing_planned(&program, &file))
+    } else if args.all {
+        render_all(&ex, &program, &soc, planner)
+    } else {
+        let mut text = render(&ex, planner, false);
+        for s in fitting.iter().flat_map(|e| &e.spaces) {
+            let used = s.planned_bytes.map_or("-".to_string(), |b| b.to_string());
+            let of = s
+                .capacity
+                .map_or(" bytes (unlimited capacity)".to_string(), |c| {
+                    format!(" of {c} bytes")
+                });
+            text.push_str(&format!(
+                "  {}/{}: planner {} uses {used}{of}, lower bound {}\n",
+                s.function,
+                s.space,
+                planner.name(),
+                s.lower_bound()
+            ));
+        }
+        text
+    };
     let mapped;
     let mut o = Outputs::new();
     if let Some(path) = &args.report {
@@ -152,6 +195,93 @@ pub fn run(args: Args) -> ExitCode {
         return ExitCode::from(2);
     }
     ExitCode::SUCCESS
+}
+
+/// `explain --all`: each space as [`render`] shows it, and for a space
+/// that fits, what `plan` alone does not say: the sharings a rule refused
+/// when the planner used more than the lower bound (why it did), and
+/// which tiles went into which buffer (what was shared). Spaces that do
+/// not fit already list the refused sharings; their buffers are not
+/// final, so none are listed.
+fn render_all(ex: &Explanation, program: &Program, soc: &Soc, planner: PlannerMode) -> String {
+    let planned = replan(program, soc, planner).ok();
+    let early = before_sharing(program, soc, planner).ok();
+    let mut refused_of = std::collections::HashMap::new();
+    let mut o = String::new();
+    for s in &ex.spaces {
+        let mut s = s.clone();
+        let above_bound = s.planned_bytes.is_some_and(|b| b > s.lower_bound());
+        if s.fits && above_bound && s.refused.is_empty() {
+            if let Some(f) = early.as_ref().and_then(|p| p.function(&s.function)) {
+                let per_space = refused_of
+                    .entry(s.function.clone())
+                    .or_insert_with(|| refused_sharings(f, soc));
+                s.refused = MemSpace::from_name(&s.space)
+                    .and_then(|space| per_space.get(&space))
+                    .cloned()
+                    .unwrap_or_default();
+            }
+        }
+        let fits = s.fits;
+        let (function, space) = (s.function.clone(), s.space.clone());
+        let one = Explanation {
+            spaces: vec![s],
+            ..ex.clone()
+        };
+        o.push_str(&render(&one, planner, false));
+        let report = planned.as_ref().filter(|_| fits).and_then(|r| {
+            r.functions
+                .iter()
+                .find(|f| f.name == function)
+                .and_then(|f| f.spaces.iter().find(|sp| sp.space == space))
+        });
+        if let Some(sr) = report {
+            o.push_str(&buffers_text(&sr.buffers));
+        }
+    }
+    o
+}
+
+/// The `buffers:` lines of one space: per buffer (root allocation), its
+/// address range and the tiles in it in program order.
+fn buffers_text(tiles: &[tilemem_pto::report::BufferReport]) -> String {
+    let mut roots: Vec<(&str, u64, u64, Vec<&tilemem_pto::report::BufferReport>)> = Vec::new();
+    for t in tiles {
+        match roots.iter_mut().find(|r| r.0 == t.root) {
+            Some(r) => {
+                r.1 = r.1.min(t.start);
+                r.2 = r.2.max(t.end);
+                r.3.push(t);
+            }
+            None => roots.push((&t.root, t.start, t.end, vec![t])),
+        }
+    }
+    roots.sort_by_key(|r| (r.1, r.0));
+    let mut o = format!(
+        "  buffers: {} for {} tiles, each with its tiles in program order\n",
+        roots.len(),
+        tiles.len()
+    );
+    let ranges: Vec<String> = roots
+        .iter()
+        .map(|r| format!("[{}, {})", r.1, r.2))
+        .collect();
+    let name_w = roots.iter().map(|r| r.0.chars().count()).max().unwrap_or(0);
+    let range_w = ranges.iter().map(String::len).max().unwrap_or(0);
+    for (r, range) in roots.iter_mut().zip(&ranges) {
+        r.3.sort_by_key(|t| (t.def, t.last));
+        let names: Vec<&str> = r.3.iter().map(|t| t.name.as_str()).collect();
+        // Padded by hand, as the live list is: a width past 65535 is a
+        // formatting error.
+        let pad = " ".repeat(name_w - r.0.chars().count());
+        let pad2 = " ".repeat(range_w - range.len());
+        o.push_str(&format!(
+            "    {}{pad}  {range}{pad2}  {}\n",
+            r.0,
+            names.join(", ")
+        ));
+    }
+    o
 }
 
 /// Re-plans the short explanation after a failed `plan` may run.

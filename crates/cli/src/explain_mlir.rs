@@ -11,6 +11,7 @@ use tilemem_mlir::parse::{parse_module, ParseOptions};
 use tilemem_mlir::pass::PassContext;
 use tilemem_mlir::passes::plan_memory::optimal::Planner;
 use tilemem_mlir::passes::plan_memory::Options;
+use tilemem_pto::passes::PlannerMode;
 
 use crate::exit::BAD_INPUT;
 use crate::output::{self, Outputs};
@@ -48,6 +49,34 @@ fn to_json(ex: &Explanation, planner: &str) -> serde_json::Value {
     })
 }
 
+/// What a module without any local buffer is told.
+const NO_ALLOC: &str = "nothing to plan: no memref.alloc in an on-chip address space \
+    (tilemem plans bufferized HIVM: `memref.alloc() : memref<..., #hivm.address_space<ub>>`)";
+
+/// Why planning found nothing in `text`, when it computes on tensors
+/// (HIVM before bufferization, which the planner cannot see buffers in);
+/// `None` when it has allocations or no tensors.
+pub fn nothing_to_plan(text: &str) -> Option<String> {
+    (text.contains("tensor<") && !text.contains("memref.alloc")).then(|| {
+        format!(
+            "{NO_ALLOC}; this module computes on tensors: bufferize it first \
+             (bishengir's pipeline does, before its own memory planning)"
+        )
+    })
+}
+
+/// What to change after a diagnostic whose words are the reference's
+/// (kept verbatim, so they say what is wrong but not what to do).
+pub fn help_for(message: &str) -> Option<&'static str> {
+    message
+        .starts_with("Alloc buffer not at UB space")
+        .then_some(
+            "  help: give each memref.alloc its on-chip address space, e.g. \
+         `memref<16xf32, #hivm.address_space<ub>>`: tilemem plans HIVM after bishengir \
+         has inferred the address spaces",
+        )
+}
+
 /// Runs `explain` on an MLIR file: exit 0 once explained, 2 on bad input;
 /// `map`: also draw the plan's memory map there (a function that does not
 /// fit drawn beyond its capacity); `report`: also write the facts as JSON.
@@ -63,7 +92,13 @@ pub fn run(
         "bishengir" | "pypto" => Planner::Bishengir,
         "optimal" => Planner::Optimal,
         other => {
-            eprintln!("error: unknown --planner '{other}' for MLIR; use bishengir or optimal");
+            let pypto = PlannerMode::from_name(other).is_some() || other == "all";
+            let why = if pypto {
+                format!(" ({other} is a PyPTO planner: `tilemem plan FILE.py`; bishengir is HIVM's own)")
+            } else {
+                String::new()
+            };
+            eprintln!("error: unknown --planner '{other}' for MLIR; use bishengir or optimal{why}");
             return ExitCode::from(BAD_INPUT);
         }
     };
@@ -87,11 +122,22 @@ pub fn run(
         Err(f) => {
             for d in &f.diagnostics {
                 eprintln!("{}", d.render(&file));
+                if let Some(help) = help_for(&d.message) {
+                    eprintln!("{help}");
+                }
             }
             return ExitCode::from(BAD_INPUT);
         }
     };
     let name = planner.name();
+    // Nothing to explain at all reads differently from "everything fits".
+    let nothing = if ex.spaces.is_empty()
+        && (all || explain_text(&text, &req, true).is_ok_and(|e| e.spaces.is_empty()))
+    {
+        Some(nothing_to_plan(&text).unwrap_or_else(|| NO_ALLOC.to_string()))
+    } else {
+        None
+    };
     let mut o = Outputs::new();
     if let Some(path) = report {
         let mut json = serde_json::to_string_pretty(&to_json(&ex, name)).unwrap_or_default();
@@ -127,7 +173,11 @@ pub fn run(
         eprintln!("error: {e}");
         return ExitCode::from(BAD_INPUT);
     }
-    if let Err(e) = output::stdout(ex.render(name, &file).as_bytes()) {
+    let text = match nothing {
+        Some(why) => format!("{file}: {why}\n"),
+        None => ex.render(name, &file),
+    };
+    if let Err(e) = output::stdout(text.as_bytes()) {
         eprintln!("error: cannot write standard output: {e}");
         return ExitCode::from(BAD_INPUT);
     }

@@ -29,9 +29,97 @@ mod solve;
 mod summary;
 mod validate;
 
+/// What `tilemem --help` prints after the commands: which one reads which
+/// input, the exit codes, and commands to start from (run from the
+/// repository root; `tests/readme.rs` runs them).
+const AFTER_HELP: &str = "\
+Which command for which input:
+  a PyPTO program (.py text, or PyPTO's MessagePack IR)    plan, explain, fmt
+  HIVM MLIR (bufferized: memref.alloc in ub, cbuf, ...)     opt, explain
+  a placement problem (MiniMalloc CSV: id,lower,upper,size) solve, validate, bench
+
+Exit codes (every command): 0 success; 1 cannot be met (no placement, over
+capacity, `fmt --check` or `validate` found a difference); 2 bad input, unknown
+flag or value, or an output that cannot be written; 3 internal error (nothing
+is written); 130 interrupted.
+
+Examples (from the repository root):
+  tilemem plan examples/pto/vector_chain.py --target 910b
+  tilemem explain examples/pto/over_capacity.py
+  tilemem opt -hacc-append-device-spec=target=Ascend910B1 -hivm-plan-memory examples/mlir/unaligned_rows.mlir
+  tilemem solve examples/dsa/staircase.csv --capacity 20480 --map -
+
+`tilemem COMMAND --help` explains each command; `tilemem opt --help` lists the HIVM passes.";
+
+/// The end of `tilemem plan --help` (`tests/readme.rs` runs the examples
+/// of every command's help).
+const PLAN_HELP: &str = "\
+Output: the planned program on standard output (or -o): every tile gets a
+MemRef(BUFFER, OFFSET, BYTES), tiles that share a buffer name the same one, and
+each buffer is declared by a `pl.tile.alloc(SPACE, BYTES)`. On standard error,
+one summary line per (function, space): bytes used / capacity, the lower bound
+no placement beats, and how many tiles share how many buffers. Only kernel
+functions (type=pl.FunctionType.InCore, AIC, AIV) are planned.
+
+Exit codes: 0 planned; 1 does not fit (the error, in PyPTO's words, is followed
+by a short form of what `tilemem explain` prints) or the planner failed; 2 bad
+input or flag; 3 internal error. Nothing is written unless everything succeeded,
+except a --map, which draws the overflow.
+
+Examples:
+  tilemem plan examples/pto/vector_chain.py
+  tilemem plan examples/pto/vector_chain.py --target 950 --planner all --report r.json --map map.html
+  tilemem plan examples/pto/vector_chain.py --stop-after memory_reuse -q";
+
+/// The end of `tilemem explain --help`.
+const EXPLAIN_HELP: &str = "\
+Without --all, only the (function, space) pairs that do not fit are explained;
+with it, a space that fits also lists its buffers and the tiles in each.
+On HIVM MLIR the chip comes from the module's hacc.target (a --target is
+refused) and --planner takes bishengir (the default) or optimal.
+
+Exit codes: 0 explained (whether or not the program fits); 2 bad input or flag;
+3 internal error.
+
+Examples:
+  tilemem explain examples/pto/over_capacity.py
+  tilemem explain examples/pto/vector_chain.py --all
+  tilemem explain examples/mlir/double_buffer_overflow.mlir --planner optimal";
+
+/// The end of `tilemem fmt --help`.
+const FMT_HELP: &str = "\
+Exit codes: 0 printed (or canonical, with --check); 1 --check found a
+difference; 2 bad input or flag.
+
+Examples:
+  tilemem fmt examples/pto/vector_chain.py
+  tilemem fmt --check examples/pto/vector_chain.py";
+
+/// The end of `tilemem validate --help`.
+const VALIDATE_HELP: &str = "\
+Exit codes: 0 the placement is valid; 1 a violation (overlap, alignment,
+capacity), each one listed; 2 bad input (a row without `offset`: place the
+problem first with `tilemem solve FILE -o placed.csv`).
+
+Examples:
+  tilemem solve examples/dsa/staircase.csv -o placed.csv && tilemem validate placed.csv";
+
+/// The end of `tilemem bench --help`.
+const BENCH_HELP: &str = "\
+Examples:
+  tilemem bench examples/dsa
+  tilemem bench --family staircase --count 5 --time-limit 1";
+
 /// On-chip memory planner for tile-based NPU compilers.
 #[derive(Parser)]
-#[command(name = "tilemem", version, about, long_about = None, propagate_version = true)]
+#[command(
+    name = "tilemem",
+    version,
+    about,
+    long_about = None,
+    propagate_version = true,
+    after_help = AFTER_HELP
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -42,14 +130,19 @@ enum Command {
     /// Place the buffers of a placement problem (MiniMalloc-style CSV).
     Solve(solve::Args),
     /// Check a placement (a problem CSV with an `offset` column).
+    #[command(after_help = VALIDATE_HELP)]
     Validate(validate::Args),
     /// Run the solvers over a folder of problems and print one table.
+    #[command(after_help = BENCH_HELP)]
     Bench(bench::Args),
     /// Read a PyPTO program and print it back in canonical form.
+    #[command(after_help = FMT_HELP)]
     Fmt(fmt::Args),
     /// Run the PyPTO memory passes on a program.
+    #[command(after_help = PLAN_HELP)]
     Plan(plan::Args),
     /// Explain where a program's memory goes and what would make it fit.
+    #[command(after_help = EXPLAIN_HELP)]
     Explain(explain::Args),
     /// Run HIVM MLIR passes, mlir-opt style (`tilemem opt --help`).
     Opt,
@@ -98,9 +191,19 @@ fn main() -> ExitCode {
     if args.get(1).map(String::as_str) == Some("opt") {
         return opt::run(&args[2..]);
     }
+    // `tilemem help opt`: opt's own help, not clap's empty stub.
+    if args.get(1).map(String::as_str) == Some("help")
+        && args.get(2).map(String::as_str) == Some("opt")
+    {
+        return opt::run(&["--help".to_string()]);
+    }
     let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
         Err(e) => {
+            if let Some(msg) = unknown_flag_message(&e, &args) {
+                eprintln!("{msg}");
+                return ExitCode::from(2);
+            }
             let _ = e.print();
             return if e.use_stderr() {
                 ExitCode::from(2)
@@ -118,4 +221,44 @@ fn main() -> ExitCode {
         Command::Explain(a) => explain::run(a),
         Command::Opt => opt::run(&[]),
     }
+}
+
+/// A clearer message than clap's for an unknown flag that has no similar
+/// one: clap suggests `-- FLAG` (passing the flag as a file name), which
+/// is never what a user of these commands meant. `--soc` and `--chip` name
+/// what `--target` does.
+fn unknown_flag_message(e: &clap::Error, args: &[String]) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if e.kind() != ErrorKind::UnknownArgument || e.get(ContextKind::SuggestedArg).is_some() {
+        return None;
+    }
+    let Some(ContextValue::String(flag)) = e.get(ContextKind::InvalidArg) else {
+        return None;
+    };
+    let commands = ["solve", "validate", "bench", "fmt", "plan", "explain"];
+    let Some(command) = args
+        .get(1)
+        .map(String::as_str)
+        .filter(|c| commands.contains(c))
+    else {
+        // Before any command: `tilemem --target 950 plan FILE`.
+        return Some(format!(
+            "error: unexpected argument '{flag}': flags follow the command (`tilemem COMMAND {flag} ...`); \
+             `tilemem --help` lists the commands"
+        ));
+    };
+    let name = flag.trim_start_matches('-');
+    let name = name.split_once('=').map_or(name, |(n, _)| n);
+    let chip_flags = ["plan", "explain"];
+    if matches!(name, "soc" | "chip") && chip_flags.contains(&command) {
+        return Some(format!(
+            "error: unexpected argument '{flag}': the chip is chosen with --target 910b|950|310b|none"
+        ));
+    }
+    if !flag.starts_with('-') || flag == "-" {
+        return None;
+    }
+    Some(format!(
+        "error: unexpected argument '{flag}' for `tilemem {command}`; `tilemem {command} --help` lists its flags"
+    ))
 }

@@ -196,7 +196,9 @@ fn usage() -> String {
          Ascend950* and Ascend910_95* select Ascend950 (register-based vector units),\n  \
          Ascend310B* the other register-based chip; any other value, or a module without\n  \
          hacc.target, selects the default: Ascend910B (A2/A3, memory-based vector units).\n  \
-         There is no command-line flag for the target: it travels with the IR.\n\n\
+         The target travels with the IR: -hacc-append-device-spec=target=CHIP writes it\n  \
+         (with the chip's buffer sizes, which -hivm-plan-memory needs) when the module\n  \
+         lacks it; there is no --target flag.\n\n\
          SUMMARY:\n  \
          Unless -quiet, each allocation the passes padded is listed on stderr as\n  \
          'line L: TYPE BEFORE -> TYPE AFTER: B -> A bytes', then the total; after\n  \
@@ -206,6 +208,19 @@ fn usage() -> String {
          op, the largest allocations live there, whether the lower bound proves that\n  \
          nothing fits, and the best remedy found by re-planning ('tilemem explain FILE'\n  \
          tells the whole story).\n\n\
+         INPUT:\n  \
+         Bufferized HIVM: memref.alloc with an on-chip address space\n  \
+         (memref<..., #hivm.address_space<ub>>, cbuf, ca, cb, cc). A PyPTO program\n  \
+         goes to `tilemem plan`, a placement problem (CSV) to `tilemem solve`.\n\n\
+         EXIT CODES:\n  \
+         0 success (also a pass error that does not fail the pass, as in mlir-opt);\n  \
+         1 a pass failed (e.g. an overflow) or -verify-diagnostics found a mismatch;\n  \
+         2 bad input, unknown flag or option, or an output that cannot be written.\n\n\
+         EXAMPLES (from the repository root):\n  \
+         tilemem opt -hivm-mark-stride-align -hivm-enable-stride-align examples/mlir/unaligned_rows.mlir\n  \
+         tilemem opt -hacc-append-device-spec=target=Ascend910B1 -hivm-plan-memory examples/mlir/unaligned_rows.mlir\n  \
+         tilemem opt -hacc-append-device-spec=target=Ascend910B1 -hivm-plan-memory=planner=optimal examples/mlir/unaligned_rows.mlir\n  \
+         tilemem opt -pass-pipeline='builtin.module(hivm-mark-stride-align,hivm-enable-stride-align)' examples/mlir/unaligned_rows.mlir\n\n\
          PASSES (run in the order given):\n",
     );
     for p in registry() {
@@ -234,6 +249,50 @@ fn configured_pass(name: &str, options: &str) -> Result<Box<dyn Pass>, String> {
     };
     p.set_options(options)?;
     Ok(p)
+}
+
+/// What to do instead of an unknown flag: the flags of `plan` that `opt`
+/// spells differently, a pass one or two letters away, or the list of
+/// passes.
+fn unknown_flag_hint(flag: &str) -> String {
+    match flag {
+        "target" | "soc" | "chip" => {
+            return "the chip travels with the IR: add -hacc-append-device-spec=target=Ascend910B1 \
+                    (or another chip name) before the plan-memory pass, or set hacc.target on the module"
+                .to_string()
+        }
+        "planner" => {
+            return "the planner is an option of the plan-memory pass: -hivm-plan-memory=planner=optimal"
+                .to_string()
+        }
+        _ => {}
+    }
+    let near = registry()
+        .into_iter()
+        .map(|p| (edit_distance(p.name(), flag), p.name().to_string()))
+        .min()
+        .filter(|(d, _)| *d <= 2)
+        .map(|(_, name)| name);
+    match near {
+        Some(name) => format!("did you mean -{name}?"),
+        None => known_passes(),
+    }
+}
+
+/// Levenshtein distance of two short flag names.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diag = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let up = row[j + 1];
+            row[j + 1] = (diag + usize::from(ca != cb)).min(up + 1).min(row[j] + 1);
+            diag = up;
+        }
+    }
+    row[b.len()]
 }
 
 fn known_passes() -> String {
@@ -394,7 +453,7 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
                 if !registry().iter().any(|p| p.name() == flag) {
                     return Err(format!(
                         "Unknown command line argument '{a}'. Try: 'tilemem opt --help'\n{}",
-                        known_passes()
+                        unknown_flag_hint(flag)
                     ));
                 }
                 o.passes
@@ -529,6 +588,8 @@ pub fn run(args: &[String]) -> ExitCode {
     let mut placements: Vec<SpacePlacement> = Vec::new();
     let mut planner_name: Option<String> = None;
     let mut explanations: Vec<String> = Vec::new();
+    // Why a plan-memory pass found nothing to place (tensors, not buffers).
+    let mut nothing: Vec<String> = Vec::new();
     for chunk in chunks {
         let popts = ParseOptions {
             allow_unregistered_dialect: opts.allow_unregistered,
@@ -584,6 +645,11 @@ pub fn run(args: &[String]) -> ExitCode {
                     planner_name = Some(planner.to_string());
                 }
                 if let Some(p) = cx.placements.take() {
+                    if ok && p.is_empty() && !opts.quiet && !opts.verify {
+                        if let Some(why) = crate::explain_mlir::nothing_to_plan(chunk.text) {
+                            nothing.push(why);
+                        }
+                    }
                     if !opts.quiet && !opts.verify {
                         notes.extend(
                             crate::summary::mlir_lines(&p, planner)
@@ -652,6 +718,9 @@ pub fn run(args: &[String]) -> ExitCode {
             for (i, d) in diags.iter().enumerate() {
                 let at = sources.get(i).and_then(Option::as_deref);
                 stderr.push_str(&render(d, &file, &text, at));
+                if let Some(help) = crate::explain_mlir::help_for(&d.message) {
+                    stderr.push_str(&format!("{help}\n"));
+                }
             }
             for e in explanations.drain(..) {
                 stderr.push_str(&e);
@@ -666,6 +735,9 @@ pub fn run(args: &[String]) -> ExitCode {
     if !opts.quiet && !opts.verify {
         for n in &notes {
             stderr.push_str(&format!("[summary] {n}\n"));
+        }
+        if let Some(why) = nothing.first() {
+            stderr.push_str(&format!("[note] {file}: {why}\n"));
         }
     }
     if !opts.quiet && !opts.verify && !padded.is_empty() {

@@ -197,6 +197,7 @@ pub fn run(args: Args) -> ExitCode {
     let needs_report = args.report.is_some() || args.map.is_some();
     let mut done: Vec<Planned> = Vec::new();
     let mut summary: Vec<String> = Vec::new();
+    let mut summarised = false;
     for (i, (&mode, passes)) in modes.iter().zip(&pass_lists).enumerate() {
         let last = i + 1 == modes.len();
         let taken = if last && !keep_input {
@@ -312,6 +313,7 @@ pub fn run(args: Args) -> ExitCode {
             }
         };
         if let Some(spaces) = spaces {
+            summarised = true;
             summary.extend(crate::summary::plan_lines(&spaces, mode.name()));
         }
         done.push(Planned {
@@ -387,6 +389,27 @@ pub fn run(args: Args) -> ExitCode {
     }
     for line in &summary {
         eprintln!("{line}");
+    }
+    if summarised && summary.is_empty() {
+        // `--passes memory_reuse` on a program without MemRefs: the usual
+        // cause when the program has kernels.
+        let without_init = pass_lists
+            .first()
+            .is_some_and(|p| !p.contains(&PassId::InitMemref));
+        let has_kernel = primary
+            .program
+            .functions
+            .iter()
+            .any(|f| f.kind().is_kernel());
+        let hint = if without_init && has_kernel {
+            "; init_memref, which gives tiles their storage, was not among the passes run"
+        } else {
+            ""
+        };
+        eprintln!(
+            "[note] {}{hint}",
+            crate::summary::nothing_planned(&primary.program, &file)
+        );
     }
     if args.output.is_none() {
         if let Err(e) = output::stdout_stream(print) {

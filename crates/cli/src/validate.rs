@@ -32,6 +32,19 @@ pub fn run(args: Args) -> ExitCode {
         Ok(s) => s,
         Err(e) => {
             eprintln!("{}: error: {}", e.location(), e.message);
+            // A problem not placed yet (no `offset` column at all): the
+            // likely mix-up of a first run.
+            let header_has_offset = std::fs::read_to_string(&args.file).is_ok_and(|t| {
+                t.lines()
+                    .find(|l| !l.trim().is_empty() && !l.starts_with('#'))
+                    .is_some_and(|h| h.split(',').any(|c| c.trim() == "offset"))
+            });
+            if e.message.starts_with("no offset") && !header_has_offset {
+                eprintln!(
+                    "  help: this is a problem, not a placement: place it with `tilemem solve {} -o placed.csv`, then validate placed.csv",
+                    args.file.display()
+                );
+            }
             return ExitCode::from(2);
         }
     };

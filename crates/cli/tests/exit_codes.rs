@@ -192,6 +192,49 @@ fn bad_input_is_2() {
     expect(&i, &["bench", "@no-such-folder"], 2, "");
 }
 
+/// An input whose co-live tiles already share one MemRef (as text and as
+/// MessagePack) is bad input for every planner, at the second tile, with
+/// nothing written; it once surfaced as an internal error (exit 3) from
+/// the placement check after planning.
+#[test]
+fn co_live_tiles_sharing_a_memref_are_bad_input_and_write_nothing() {
+    let i = Inputs::new("sharing");
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../pto/tests/data/input_sharing");
+    for name in ["co_live.py", "co_live.msgpack"] {
+        std::fs::copy(data.join(name), i.dir.join(name)).unwrap();
+    }
+    let out = i.path("out");
+    for planner in ["pypto", "dsa-rp", "optimal", "ptoas"] {
+        expect(
+            &i,
+            &["plan", "@co_live.py", "--planner", planner, "-o", &out],
+            2,
+            "co_live.py:11:9: ValueError: tiles 'tile_a' and 'tile_b' share MemRef 'mem_vec_3' \
+             (bytes [0, 16384) of its Vec allocation) while both are live: 'tile_b' is written \
+             here over 'tile_a', which is still read at line 12; give 'tile_b' a MemRef of its \
+             own (its own allocation), or drop the MemRefs and let the planner decide what \
+             shares\n",
+        );
+        expect(
+            &i,
+            &["plan", "@co_live.msgpack", "--planner", planner, "-o", &out],
+            2,
+            "co_live.msgpack:14:9: ValueError: tiles 'tile_x__ssa_v0' and 'tile_gamma__ssa_v0' \
+             share MemRef 'mem_vec_3'",
+        );
+        assert!(
+            !Path::new(&out).exists(),
+            "{planner}: an output was written"
+        );
+    }
+    expect(
+        &i,
+        &["explain", "@co_live.py"],
+        2,
+        "co_live.py:11:9: ValueError: tiles",
+    );
+}
+
 #[test]
 fn two_outputs_in_one_file_are_bad_input_and_write_nothing() {
     let i = Inputs::new("same");

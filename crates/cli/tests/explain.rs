@@ -258,7 +258,14 @@ fn a_fitting_program_is_explained_on_request() {
     let o = tilemem(&["explain", &input]);
     assert_eq!(
         String::from_utf8_lossy(&o.stdout),
-        "every space fits its capacity (use --all to explain each)\n"
+        "every space fits its capacity (use --all to explain each)\n  \
+         kern/Vec: planner pypto uses 132096 of 188416 bytes, lower bound 132096\n"
+    );
+    let o = tilemem(&["explain", &input, "--target", "none"]);
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "every space fits its capacity (use --all to explain each)\n  \
+         kern/Vec: planner pypto uses 132096 bytes (unlimited capacity), lower bound 132096\n"
     );
     let o = tilemem(&["explain", &input, "--all"]);
     assert_eq!(
@@ -269,6 +276,9 @@ fn a_fitting_program_is_explained_on_request() {
     ta     65536 bytes  [128, 128] FP32  line 9
     tb     65536 bytes  [128, 128] FP32  line 10
   lower bound: 131072 co-live + 1024 reserved = 132096 bytes <= capacity 188416
+  buffers: 2 for 3 tiles, each with its tiles in program order
+    mem_vec_3  [1024, 66560)    ta, c
+    mem_vec_4  [66560, 132096)  tb
 "
     );
 }

@@ -235,6 +235,18 @@ pub fn capacity(module: &Module, space: &str) -> Option<u64> {
     npu_spec_int(module, key).map(|b| (b.max(0) as u64) / 8)
 }
 
+/// The alignment in bytes of `space` from the module's device spec.
+fn align_bytes(module: &Module, space: &str) -> Option<u64> {
+    use tilemem_soc::DeviceSpecKey as K;
+    let key = match space {
+        "ub" => K::UbAlignSize,
+        "cbuf" => K::L1AlignSize,
+        "cc" => K::L0cAlignSize,
+        _ => return None,
+    };
+    npu_spec_int(module, key).map(|b| (b.max(0) as u64) / 8)
+}
+
 /// Where the buffers of a planned module went, read from its
 /// `hivm.hir.pointer_cast`s.
 pub fn planned_functions(module: &Module) -> Vec<FunctionPlan> {
@@ -276,8 +288,14 @@ pub fn planned_functions(module: &Module) -> Vec<FunctionPlan> {
                     spaces.last_mut().expect("just pushed")
                 }
             };
+            // PlanMemory gives each buffer whole alignment units (its
+            // storage entries, the `opt` summary and the lower bound count
+            // them so): a 48-byte buffer takes 64 bytes of a UB aligned to
+            // 32, and the space's usage must say 64, never less than the
+            // bound.
+            let unit = align_bytes(module, &space).unwrap_or(1).max(1);
             for &o in &offsets {
-                s.used = s.used.max(o + bytes);
+                s.used = s.used.max(o + bytes.div_ceil(unit) * unit);
             }
             s.buffers.push(BufferPlan {
                 name: names.get(module, v),

@@ -176,3 +176,39 @@ fn forward_reference_does_not_cross_functions() {
         "t.mlir:2:11: error: use of undeclared SSA value name '%x'"
     );
 }
+
+/// An `scf.for` or `scf.if` yields one value per result: a yield of
+/// another count once read, planned and printed with exit 0.
+#[test]
+fn a_yield_gives_one_value_per_result() {
+    let ty = "memref<4xf32>";
+    let for_loop = |yielded: &str, results: &str| {
+        format!(
+            "func.func @f(%a: {ty}) {{\n  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n  \
+             {results} = scf.for %i = %c0 to %c1 step %c1 iter_args(%x = %a) -> ({ty}) {{\n    \
+             scf.yield {yielded}\n  }}\n  return\n}}\n"
+        )
+    };
+    assert_eq!(
+        error(&for_loop(&format!("%x, %x : {ty}, {ty}"), "%r"), false),
+        "t.mlir:5:5: error: 'scf.yield' op yields 2 value(s), but the enclosing 'scf.for' has 1 \
+         result(s): yield one value per result"
+    );
+    assert!(parse_module(
+        &for_loop(&format!("%x : {ty}"), "%r"),
+        &ParseOptions {
+            allow_unregistered_dialect: false,
+            line_offset: 0,
+        }
+    )
+    .is_ok());
+    let branches = format!(
+        "func.func @f(%a: {ty}, %t: i1) {{\n  %r = scf.if %t -> ({ty}) {{\n    scf.yield %a : {ty}\n  }} \
+         else {{\n    scf.yield %a, %a : {ty}, {ty}\n  }}\n  return\n}}\n"
+    );
+    assert_eq!(
+        error(&branches, false),
+        "t.mlir:5:5: error: 'scf.yield' op yields 2 value(s), but the enclosing 'scf.if' has 1 \
+         result(s): yield one value per result"
+    );
+}

@@ -209,6 +209,48 @@ fn a_carrying_loop_yields_one_value_per_carry() {
         "9:9: the loop carries 1 value(s) but its body yields 2: a loop with \
          `init_values` ends its body with `pl.yield_` of one value per carry"
     );
+    // One value yielded per carry, but into two results: the second result
+    // had no value, and the printed program did not read as PyPTO.
+    assert_eq!(
+        read_error(&body("    res, res2 = pl.yield_(t)")),
+        "11:13: the loop carries 1 value(s) but its yield assigns 2 result(s): a loop's \
+         results are its carries after the last iteration, one each"
+    );
+    // Results not taken at all are fine.
+    reads(&body("    pl.yield_(t)"));
+}
+
+/// A branch of an `if` that yields gives one value per result: an else
+/// branch yielding two values into one result once planned with exit 0
+/// and printed the bad yield back.
+#[test]
+fn each_branch_yields_one_value_per_if_result() {
+    let with_else = |last: &str| {
+        program(
+            "InCore",
+            SIG,
+            &[
+                "a: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [8, 8], [8, 8], target_memory=pl.Mem.Vec)",
+                "if 1 < 2:",
+                "    p: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.yield_(a)",
+                "else:",
+                "    b: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.tile.exp(a)",
+                last,
+                "r: pl.Tensor[[8, 8], pl.FP32] = pl.tile.store(p, [0, 0], y)",
+                "return r",
+            ],
+        )
+    };
+    reads(&with_else(
+        "    p: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.yield_(b)",
+    ));
+    assert_eq!(
+        read_error(&with_else(
+            "    p: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.yield_(b, a)"
+        )),
+        "13:13: the `if` has 1 result(s) but its else branch yields 2: a branch yields one \
+         value per result"
+    );
 }
 
 /// Found by the `plan` fuzz target: a loop result declared `[64, 32]`
@@ -259,5 +301,36 @@ fn carried_and_joined_values_have_one_size() {
         read_error(&branch("4, 8")),
         "9:9: `q` declares 128 bytes but `p` declares 256, and the `if` joins them into one \
          buffer: the values a loop carries or an `if` joins have one size"
+    );
+}
+
+/// A MemRef's base is an allocation: one naming a tile (`pl.MemRef(a, ...)`
+/// with `a` a tile) was read and planned with exit 0, InitMemRef dropping
+/// it for storage of the tile's own.
+#[test]
+fn a_memref_base_is_an_allocation() {
+    let src = |base: &str| {
+        program(
+            "InCore",
+            SIG,
+            &[
+                "mem_0: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 256)",
+                "a: pl.Tile[[8, 8], pl.FP32, pl.MemRef(mem_0, pl.const(0, pl.INT64), 256), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [8, 8], [8, 8], target_memory=pl.Mem.Vec)",
+                &format!("b: pl.Tile[[8, 8], pl.FP32, pl.MemRef({base}, pl.const(0, pl.INT64), 256), pl.Mem.Vec] = pl.tile.exp(a)"),
+                "r: pl.Tensor[[8, 8], pl.FP32] = pl.tile.store(b, [0, 0], y)",
+                "return r",
+            ],
+        )
+    };
+    reads(&src("mem_0"));
+    assert_eq!(
+        read_error(&src("a")),
+        "10:9: the MemRef of tile `b` names `a`, which is not an allocation but data: a \
+         MemRef's base is a `pl.tile.alloc` result"
+    );
+    assert_eq!(
+        read_error(&src("x")),
+        "10:9: the MemRef of tile `b` names `x`, which is not an allocation but data: a \
+         MemRef's base is a `pl.tile.alloc` result"
     );
 }

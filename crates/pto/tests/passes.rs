@@ -700,8 +700,10 @@ class P:
 }
 
 #[test]
-fn alloc_placement_check_rejects_co_live_tiles_on_one_buffer() {
-    // b is read after c is written, but both were put on mem_vec_1.
+fn co_live_tiles_on_one_buffer_in_the_input_are_an_input_error() {
+    // b is read after c is written, but the input put both on mem_vec_1:
+    // the input's own sharing, refused before planning (the placement
+    // check after it would blame the passes).
     let src = program(
         "InCore",
         "x: pl.Tensor[[8, 8], pl.FP32, pl.MemRef(\"mem_ddr_0\", pl.const(0, pl.INT64), 256)]) -> pl.Tensor[[8, 8], pl.FP32]",
@@ -714,20 +716,24 @@ fn alloc_placement_check_rejects_co_live_tiles_on_one_buffer() {
         ],
     );
     let e = plan(&src, "910b", &[PassId::AllocateMemoryAddr]).unwrap_err();
-    assert_eq!(e.kind, ErrorKind::Internal);
+    assert_eq!(e.kind, ErrorKind::Input);
     assert_eq!(
         e.message,
-        "placement check failed in function 'main': tile 'b' read at line 11 finds its bytes \
-         [0, 256) in Vec holding 'c'; this is a bug in the memory passes"
+        "tiles 'b' and 'c' share MemRef 'mem_vec_1' (bytes [0, 256) of its Vec allocation) \
+         while both are live: 'c' is written here over 'b', which is still read at line 11; \
+         give 'c' a MemRef of its own (its own allocation), or drop the MemRefs and let the \
+         planner decide what shares"
     );
+    assert_eq!(e.loc.map(|l| (l.line, l.col)), Some((10, 9)));
     // Sequential reuse of the same buffer (b dies where c is written) passes.
     let ok = src.replace("pl.tile.add(b, c)", "pl.tile.add(c, c)");
     assert!(plan(&ok, "910b", &[PassId::AllocateMemoryAddr]).is_ok());
 }
 
 #[test]
-fn alloc_placement_check_enforces_no_alias_rules() {
-    // recip may not write over its input, even though the input dies there.
+fn input_sharing_keeps_the_no_alias_rules() {
+    // recip may not write over its input, even though the input dies there:
+    // the input's own sharing breaks the op's rule, an input error at it.
     let src = program(
         "InCore",
         "x: pl.Tensor[[8, 8], pl.FP32, pl.MemRef(\"mem_ddr_0\", pl.const(0, pl.INT64), 256)]) -> pl.Tensor[[8, 8], pl.FP32]",
@@ -739,7 +745,14 @@ fn alloc_placement_check_enforces_no_alias_rules() {
         ],
     );
     let e = plan(&src, "910b", &[PassId::AllocateMemoryAddr]).unwrap_err();
-    assert_eq!(e.kind, ErrorKind::Internal);
+    assert_eq!(e.kind, ErrorKind::Input);
+    assert_eq!(
+        e.message,
+        "the program's own MemRefs break a sharing rule: output 'c' of tile.recip at line 10 \
+         shares bytes with its input 'b', which the op's no-alias rule forbids; give the output \
+         a MemRef of its own, or drop the MemRefs and let the planner decide what shares"
+    );
+    assert_eq!(e.loc.map(|l| (l.line, l.col)), Some((10, 9)));
     let ok = src.replace("pl.tile.recip(b)", "pl.tile.exp(b)");
     assert!(plan(&ok, "910b", &[PassId::AllocateMemoryAddr]).is_ok());
 }

@@ -77,6 +77,12 @@ impl Parser<'_> {
         };
         built.spec.loc.src = self.parse_trailing_loc()?;
         super::terminators::check(&self.m, &built.spec.name, &built.regions, &built.spec.loc)?;
+        super::terminators::check_yields(
+            &self.m,
+            &built.spec.name,
+            &built.regions,
+            built.spec.result_types.len(),
+        )?;
         let wanted: usize = results.iter().map(|r| r.1).sum();
         let have = built.spec.result_types.len();
         if !results.is_empty() && wanted != have {

@@ -114,3 +114,36 @@ pub(crate) fn check(
     }
     Ok(())
 }
+
+/// An `scf.for` or `scf.if` yields one value per result from each block
+/// (MLIR's region-branch verifier: the yield's operands are the values the
+/// op's results take); a yield of another count leaves a result without a
+/// value, or a value without a result.
+pub(crate) fn check_yields(
+    m: &Module,
+    op: &str,
+    regions: &[RegionId],
+    results: usize,
+) -> Result<(), Diagnostic> {
+    if op != "scf.for" && op != "scf.if" {
+        return Ok(());
+    }
+    for &r in regions {
+        for &b in m.region_blocks(r) {
+            let Some(last) = m.last_op(b) else { continue };
+            let d = m.op(last);
+            if d.name() != "scf.yield" || d.operands().len() == results {
+                continue;
+            }
+            return Err(Diagnostic::error(
+                d.loc,
+                format!(
+                    "'scf.yield' op yields {} value(s), but the enclosing '{op}' has {results} \
+                     result(s): yield one value per result",
+                    d.operands().len()
+                ),
+            ));
+        }
+    }
+    Ok(())
+}

@@ -23,7 +23,7 @@
 //! `super::fallback`), reported as cut short.
 
 use std::cell::Cell;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 use std::time::{Duration, Instant};
 
 use super::Budget;
@@ -69,31 +69,34 @@ pub(crate) struct Meter<'a> {
     race: Option<&'a AtomicU64>,
     /// A stop request, read with the clock.
     stop: Option<&'static AtomicBool>,
-    /// A portfolio's pacing between two members (see [`Pace`]), and
-    /// whether this meter's member is the one that may take the lead.
-    pace: Option<(&'a Pace, bool)>,
+    /// A portfolio's pacing between its members (see [`Pace`]), and this
+    /// meter's member number.
+    pace: Option<(&'a Pace, u8)>,
     /// When this member last ran on (for the pause of a paced member).
     resumed: Cell<Option<Instant>>,
 }
 
-/// Pacing between two members of a portfolio racing on shared cores: once
-/// the *leader* reports that its search is close to a full placement
-/// ([`Meter::progress`]), the *follower* pauses at each clock check for
-/// three times as long as it ran since the last one, so the leader gets
-/// most of a core that the follower shares with it (or with other
-/// processes). Pauses change only when work happens, never how much or
-/// which: results under a node limit stay the same.
+/// Pacing between members of a portfolio racing on shared cores: while
+/// one member leads, every other one pauses at each clock check for three
+/// times as long as it ran since the last one, so the leader gets most of
+/// a core that the others share with it (or with other processes). A
+/// member may lead from the start ([`Pace::led_by`]); a member whose
+/// search reports that it is close to a full placement
+/// ([`Meter::progress`]) takes the lead. Pauses change only when work
+/// happens, never how much or which: results under a node limit stay the
+/// same.
 #[derive(Default)]
 pub(crate) struct Pace {
-    lead: AtomicBool,
+    /// The leading member's number (0: nobody leads yet).
+    leader: AtomicU8,
 }
 
 impl Pace {
-    /// A pace whose leader leads from the start (it need not report
-    /// progress).
-    pub(crate) fn led() -> Pace {
+    /// A pace led by `member` from the start (until another member
+    /// reports progress).
+    pub(crate) fn led_by(member: u8) -> Pace {
         Pace {
-            lead: AtomicBool::new(true),
+            leader: AtomicU8::new(member),
         }
     }
 
@@ -105,11 +108,12 @@ impl Pace {
     /// for a sleeping follower to join.
     const PAUSE_SLICE: Duration = Duration::from_millis(1);
 
-    /// Pauses the follower (when the leader leads) in proportion to the
-    /// time it ran since `resumed`, until the `race` is decided.
-    fn pause(&self, resumed: &Cell<Option<Instant>>, race: Option<&AtomicU64>) {
+    /// Pauses `member` (when another one leads) in proportion to the time
+    /// it ran since `resumed`, until the `race` is decided.
+    fn pause(&self, member: u8, resumed: &Cell<Option<Instant>>, race: Option<&AtomicU64>) {
         let now = Instant::now();
-        if self.lead.load(Ordering::Relaxed) {
+        let leader = self.leader.load(Ordering::Relaxed);
+        if leader != 0 && leader != member {
             if let Some(r) = resumed.get() {
                 let until = now + (now - r).saturating_mul(3).min(Self::MAX_PAUSE);
                 let open = || race.is_none_or(|r| r.load(Ordering::Relaxed) == u64::MAX);
@@ -189,24 +193,23 @@ impl<'a> Meter<'a> {
         }
     }
 
-    /// This meter paced by `pace`: as the leader (`lead`), whose
-    /// [`Meter::progress`] reports count, or as the follower, which pauses
-    /// while the leader leads.
-    pub(crate) fn paced(self, pace: &'a Pace, lead: bool) -> Meter<'a> {
+    /// This meter paced by `pace` as member number `member` (not 0),
+    /// which pauses while another member leads.
+    pub(crate) fn paced(self, pace: &'a Pace, member: u8) -> Meter<'a> {
         Meter {
-            pace: Some((pace, lead)),
+            pace: Some((pace, member)),
             ..self
         }
     }
 
     /// Reports that the member's search has placed `placed` of `total`
-    /// buffers at once (its deepest so far): a leader that places seven
+    /// buffers at once (its deepest so far): a member that places seven
     /// eighths takes the lead. A placement count, not work or time, so the
     /// signal is the same on every machine.
     pub(crate) fn progress(&self, placed: usize, total: usize) {
-        if let Some((p, true)) = self.pace {
+        if let Some((p, member)) = self.pace {
             if placed.saturating_mul(8) >= total.saturating_mul(7) {
-                p.lead.store(true, Ordering::Relaxed);
+                p.leader.store(member, Ordering::Relaxed);
             }
         }
     }
@@ -262,8 +265,8 @@ impl<'a> Meter<'a> {
             let open = self
                 .race
                 .is_none_or(|r| r.load(Ordering::Relaxed) == u64::MAX);
-            if let (Some((p, false)), true) = (self.pace, open) {
-                p.pause(&self.resumed, self.race);
+            if let (Some((p, member)), true) = (self.pace, open) {
+                p.pause(member, &self.resumed, self.race);
             }
             if self.time_is_up() {
                 self.spent.set(true);
@@ -490,18 +493,35 @@ mod tests {
         assert!(!parent.outrun(u64::MAX));
     }
 
-    /// A leading pace pauses its follower from the start; the default
-    /// pace only once the leader reports progress.
+    /// A pace led from the start keeps its leader until another member
+    /// places seven eighths; the default pace has no leader until then.
     #[test]
-    fn a_led_pace_leads_from_the_start() {
-        assert!(Pace::led().lead.load(Ordering::Relaxed));
-        let pace = Pace::default();
-        assert!(!pace.lead.load(Ordering::Relaxed));
+    fn a_member_close_to_a_placement_takes_the_lead() {
         let parent = Meter::new(&Budget::default().with_time_limit(None));
-        let leader = parent.sub(None, None).paced(&pace, true);
-        leader.progress(6, 8);
-        assert!(!pace.lead.load(Ordering::Relaxed));
-        leader.progress(7, 8);
-        assert!(pace.lead.load(Ordering::Relaxed));
+        for (pace, first) in [(Pace::led_by(1), 1), (Pace::default(), 0)] {
+            assert_eq!(pace.leader.load(Ordering::Relaxed), first);
+            let other = parent.sub(None, None).paced(&pace, 2);
+            other.progress(6, 8);
+            assert_eq!(pace.leader.load(Ordering::Relaxed), first);
+            other.progress(7, 8);
+            assert_eq!(pace.leader.load(Ordering::Relaxed), 2);
+        }
+    }
+
+    /// Only a member that does not lead pauses, and only while somebody
+    /// leads.
+    #[test]
+    fn only_a_member_behind_a_leader_pauses() {
+        let ran = Instant::now() - Duration::from_millis(2);
+        let paused = |pace: &Pace, member: u8| {
+            let resumed = Cell::new(Some(ran));
+            let t = Instant::now();
+            pace.pause(member, &resumed, None);
+            t.elapsed() >= Duration::from_millis(5)
+        };
+        assert!(!paused(&Pace::default(), 1));
+        assert!(!paused(&Pace::led_by(1), 1));
+        assert!(paused(&Pace::led_by(1), 2));
+        assert!(paused(&Pace::led_by(2), 1));
     }
 }

@@ -116,6 +116,14 @@ fn merge_span(v: &[Range], s: u64, e: u64, hint: Option<usize>) -> (usize, usize
             }
         }
         (None, Some(r)) if r.1 < s => v.len(),
+        // The last range starts at or before `e`: every range from `i` on
+        // merges, and `i` is near the end (a buffer placed on or into the
+        // top of the set). A search back from the end finds it in a few
+        // steps where a binary search over the set waited for a dozen
+        // cache lines: on a million-buffer training trace the buffers live
+        // over most of it land so in a hundred merged sets each, and that
+        // search was a sixth of the pass.
+        (None, Some(r)) if r.0 <= e => first_ending_from_back(v, s),
         _ => v.partition_point(|r| r.1 < s),
     };
     // Ranges starting at or before `e` from there on merge.
@@ -127,6 +135,26 @@ fn merge_span(v: &[Range], s: u64, e: u64, hint: Option<usize>) -> (usize, usize
         j += 1;
     }
     (i, j, (ns, ne))
+}
+
+/// The index of the first range of `v` (sorted, disjoint) ending at or
+/// after `s`, searched back from the end in steps doubling in length (the
+/// answer is expected near the end), then by a binary search within the
+/// last step.
+fn first_ending_from_back(v: &[Range], s: u64) -> usize {
+    // Every range from `hi` on ends at or after `s`.
+    let mut hi = v.len();
+    let mut step = 1;
+    loop {
+        let Some(probe) = hi.checked_sub(step) else {
+            return v[..hi].partition_point(|r| r.1 < s);
+        };
+        if v[probe].1 < s {
+            return probe + 1 + v[probe + 1..hi].partition_point(|r| r.1 < s);
+        }
+        hi = probe;
+        step *= 2;
+    }
 }
 
 /// The index of the first range of `v` (sorted, disjoint) ending after
@@ -288,7 +316,7 @@ impl Set {
 /// Asks the processor to bring the cache line of `x` in (a hint: no
 /// effect on the results).
 #[inline]
-fn prefetch<T>(x: &T) {
+pub(super) fn prefetch<T>(x: &T) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: a prefetch reads nothing the program sees and never faults;
     // the address comes from a reference.
@@ -797,6 +825,38 @@ mod tests {
                         want,
                         "n {n} x {x} from {from}"
                     );
+                }
+            }
+        }
+    }
+
+    /// The search back from the end finds what a binary search finds, and
+    /// insertions that merge into the top of a set (the case it serves)
+    /// give the same sets as insertions searched from the front.
+    #[test]
+    fn search_from_the_back_matches_a_binary_search() {
+        let mut rng = crate::gen::Rng(9);
+        for n in [1usize, 2, 3, 6, 17, 100, 1_000] {
+            let mut v: Vec<Range> = Vec::new();
+            let mut at = rng.below(3);
+            for _ in 0..n {
+                let s = at + 1 + rng.below(5);
+                let e = s + 1 + rng.below(5);
+                v.push((s, e));
+                at = e;
+            }
+            for s in 0..=at + 2 {
+                let want = v.partition_point(|r| r.1 < s);
+                if want < v.len() {
+                    assert_eq!(first_ending_from_back(&v, s), want, "n {n} s {s}");
+                }
+                // Through `merge_span`: a range from `s` up to the last
+                // range's start, or beyond the end.
+                for e in [s.max(v[n - 1].0), at + 3] {
+                    let (i, j, _) = merge_span(&v, s, e.max(s + 1), None);
+                    let wi = v.partition_point(|r| r.1 < s);
+                    let wj = v.partition_point(|r| r.0 <= e.max(s + 1));
+                    assert_eq!((i, j), (wi, wj.max(wi)), "n {n} s {s} e {e}");
                 }
             }
         }

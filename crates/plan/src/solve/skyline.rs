@@ -28,6 +28,7 @@
 //! when instants are sparse) and not charged to the spent meter: it is a
 //! bounded epilogue, cheaper per buffer than the pass it completes.
 
+use super::occupancy::prefetch;
 use crate::problem::Problem;
 
 /// How instants map to sections.
@@ -183,6 +184,8 @@ const CHECK_EVERY: usize = 1024;
 /// placed (linear work, each apart from all others), so a completion
 /// under a time limit ends with it rather than after the whole skyline
 /// pass (1.7 to 1.9 s at a million buffers on a loaded 2-core machine).
+/// It is also read before the skyline is built: a completion that starts
+/// with the time up stacks every buffer.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn complete(
     problem: &Problem,
@@ -195,18 +198,33 @@ pub(crate) fn complete(
     time_is_up: &dyn Fn() -> bool,
 ) {
     let b = &problem.buffers;
-    let mut sky = Skyline::new(problem);
+    // With the time already up the skyline is not built at all (at a
+    // million buffers its allocation and first touches took 0.1 s).
+    let mut stacking = time_is_up();
+    let mut sky = (!stacking).then(|| Skyline::new(problem));
     // The top of every placed byte: where a stacked buffer may start.
     let mut top = 0u64;
     for (i, x) in b.iter().enumerate() {
         if done[i] && x.size > 0 {
-            sky.raise(sky.span(x.lower, x.upper), offsets[i] + x.size);
+            if let Some(sky) = &mut sky {
+                sky.raise(sky.span(x.lower, x.upper), offsets[i] + x.size);
+            }
             top = top.max(offsets[i] + x.size);
         }
     }
-    let mut stacking = false;
+    // The buffers of `rest` come in an order of their own (size order),
+    // each read and written at a place of its own in memory: the buffers
+    // a few ahead are fetched early: stacking a million buffers past a
+    // deadline took 0.28 to 0.32 s without, 0.09 to 0.18 s with (wall
+    // time on a 2-core machine at load 6 to 13).
+    let rest: Vec<usize> = rest.into_iter().collect();
     let mut obstacles: Vec<(u64, u64)> = Vec::new();
-    for (k, i) in rest.into_iter().enumerate() {
+    for (k, &i) in rest.iter().enumerate() {
+        if let Some(&j) = rest.get(k + PREFETCH) {
+            prefetch(&b[j]);
+            prefetch(&offsets[j]);
+            prefetch(&done[j]);
+        }
         if !stacking && k > 0 && k % CHECK_EVERY == 0 && time_is_up() {
             stacking = true;
         }
@@ -225,8 +243,13 @@ pub(crate) fn complete(
                 if obstacles.len() > taken.len() {
                     obstacles.sort_unstable();
                 }
-                let span = (!stacking).then(|| sky.span(x.lower, x.upper));
-                let mut o = up(span.map_or(top, |span| sky.height(span)), i);
+                let sky = sky.as_mut().filter(|_| !stacking);
+                let span = sky.as_ref().map(|sky| sky.span(x.lower, x.upper));
+                let mut o = up(
+                    span.zip(sky.as_ref())
+                        .map_or(top, |(span, sky)| sky.height(span)),
+                    i,
+                );
                 for &(s, e) in &obstacles {
                     if s >= o + x.size {
                         break;
@@ -235,7 +258,7 @@ pub(crate) fn complete(
                         o = up(e, i);
                     }
                 }
-                if let Some(span) = span {
+                if let Some((span, sky)) = span.zip(sky) {
                     sky.raise(span, o + x.size);
                 }
                 o
@@ -247,6 +270,10 @@ pub(crate) fn complete(
         done[i] = true;
     }
 }
+
+/// Buffers of a completion ahead of the one placed whose data is fetched
+/// early.
+const PREFETCH: usize = 16;
 
 #[cfg(test)]
 mod tests {

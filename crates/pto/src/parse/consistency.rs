@@ -62,6 +62,7 @@ fn check_function(f: &Function) -> Result<(), ParseError> {
         }
         errors.extend(check_alias(f, s));
         errors.extend(check_carry(f, s));
+        errors.extend(check_branch_yields(f, s));
         errors.extend(check_joined(f, s));
     }
     let vars = f
@@ -169,7 +170,25 @@ fn check_carry(f: &Function, s: crate::ir::StmtId) -> Option<ParseError> {
             _ => None,
         });
     if yielded == Some(l.iter_args.len()) {
-        return None;
+        // The yield's targets are the loop's results: one per carry, or
+        // none (results not taken).
+        let n = l.results.len();
+        if n == 0 || n == l.iter_args.len() {
+            return None;
+        }
+        let at = f
+            .yield_index(b)
+            .map_or(f.pos_of(s), |i| f.pos_of(f.block(b)[i]));
+        return Some(error(
+            at,
+            1,
+            format!(
+                "the loop carries {} value(s) but its yield assigns {n} result(s): a \
+                 loop's results are its carries after the last iteration, one each",
+                l.iter_args.len()
+            ),
+            "give the yield one target per loop-carried variable",
+        ));
     }
     Some(error(
         f.pos_of(s),
@@ -182,6 +201,49 @@ fn check_carry(f: &Function, s: crate::ir::StmtId) -> Option<ParseError> {
         ),
         "end the body with `pl.yield_(...)`",
     ))
+}
+
+/// A branch of an `if` that yields gives one value per result (the
+/// results are the yield's targets): a branch that yields more or fewer
+/// values leaves a result without a value on that path, or a value
+/// without a result.
+fn check_branch_yields(f: &Function, s: crate::ir::StmtId) -> Option<ParseError> {
+    use crate::ir::{Block, StmtKind};
+    let StmtKind::If(i) = &f.stmts[s].kind else {
+        return None;
+    };
+    let n = i.results.len();
+    for b in f.child_blocks(s) {
+        let (Block::Then(_) | Block::Else(_)) = b else {
+            continue;
+        };
+        let at = f.yield_index(b).map(|k| f.block(b)[k]);
+        let yielded = at.and_then(|y| match &f.stmts[y].kind {
+            StmtKind::Yield(v) => Some(v.len()),
+            _ => None,
+        });
+        // A branch that yields nothing is left alone (its results are
+        // not used on that path in the programs PyPTO's parser accepts).
+        if yielded.is_none_or(|k| k == n) {
+            continue;
+        }
+        let branch = if matches!(b, Block::Then(_)) {
+            "then"
+        } else {
+            "else"
+        };
+        return Some(error(
+            at.map_or(f.pos_of(s), |y| f.pos_of(y)),
+            1,
+            format!(
+                "the `if` has {n} result(s) but its {branch} branch yields {}: a branch \
+                 yields one value per result",
+                yielded.unwrap_or(0)
+            ),
+            "yield one value per result in every branch",
+        ));
+    }
+    None
 }
 
 /// The values a loop carries (init value, iter arg, yielded value,
@@ -303,6 +365,21 @@ fn check_var(
         return None;
     };
     let root = memref.base_var()?;
+    // A MemRef's base is an allocation (a `pl.Ptr`): one naming a tile or
+    // a tensor was dropped by InitMemRef, which then gave the tile storage
+    // of its own without a word.
+    if matches!(f.vars[root].ty, Some(Type::Tile(..) | Type::Tensor(..))) {
+        let base = &f.vars[root].name;
+        return Some(error(
+            at,
+            width,
+            format!(
+                "the MemRef of tile `{name}` names `{base}`, which is not an allocation but \
+                 data: a MemRef's base is a `pl.tile.alloc` result"
+            ),
+            "name the allocation the tile lives in, or drop the MemRef",
+        ));
+    }
     let a = allocs.get(&root)?;
     let alloc_name = &f.vars[root].name;
     let alloc_line = f.pos_of(a.stmt).line;

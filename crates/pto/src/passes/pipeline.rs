@@ -25,7 +25,7 @@ use super::allocate_memory_addr;
 use super::context::PlannerMode;
 use super::context::{Diagnostic, InputPlacement, PassContext, PassError, PassId, SpaceReport};
 use super::sequential::{check_windows, make_relative};
-use super::{init_memref, input_spaces, materialize_semantic_aliases, memory_reuse};
+use super::{init_memref, input_spaces, materialize_semantic_aliases, memory_reuse, verify};
 use crate::ir::{Function, Program, Type};
 
 /// Runs one pass over the whole program.
@@ -92,20 +92,32 @@ fn run_concrete(
     if program.functions.len() > 1 {
         return run_parallel(program, ctx, passes, relative);
     }
-    if relative {
-        for f in &mut program.functions {
-            if f.kind().is_kernel() {
-                prepare_planned(f, ctx);
-                if let Some(from_lowest) = window_rule(ctx.planner) {
-                    check_windows(f, from_lowest)?;
-                }
-            }
+    for f in &mut program.functions {
+        if f.kind().is_kernel() {
+            check_input(f, ctx, relative)?;
         }
     }
     for &p in passes {
         run_pass(p, program, ctx)?;
     }
     Ok(())
+}
+
+/// Prepares and checks a kernel function's own MemRefs before the passes
+/// plan it. When the passes plan addresses (`relative`): its input
+/// placement recorded and made relative, every tile's window inside its
+/// allocation. Always: no two tiles the input puts in one allocation live
+/// at once. A failure is an input error (the planners keep the input's
+/// sharing, so the placement check after them would otherwise report it
+/// as theirs, an internal error).
+fn check_input(f: &mut Function, ctx: &mut PassContext, relative: bool) -> Result<(), PassError> {
+    if relative {
+        prepare_planned(f, ctx);
+        if let Some(from_lowest) = window_rule(ctx.planner) {
+            check_windows(f, from_lowest)?;
+        }
+    }
+    verify::check_input_sharing(f, &ctx.soc, ctx.policy.as_ref(), ctx.seed_rules)
 }
 
 /// Records the placement a kernel function of the input carries (see
@@ -205,15 +217,12 @@ fn run_one(f: Function, ctx: &PassContext, passes: &[PassId], relative: bool) ->
         reports: vec![Vec::new(); passes.len()],
         error: None,
     };
-    if relative && program.functions[0].kind().is_kernel() {
-        prepare_planned(&mut program.functions[0], &mut cx);
+    if program.functions[0].kind().is_kernel() {
         // As in the one-function driver: checked before the first pass.
-        if let Some(from_lowest) = window_rule(cx.planner) {
-            if let Err(e) = check_windows(&program.functions[0], from_lowest) {
-                trace.error = Some((0, e));
-                let f = program.functions.pop().expect("one function in, one out");
-                return (f, trace);
-            }
+        if let Err(e) = check_input(&mut program.functions[0], &mut cx, relative) {
+            trace.error = Some((0, e));
+            let f = program.functions.pop().expect("one function in, one out");
+            return (f, trace);
         }
     }
     for (k, &p) in passes.iter().enumerate() {

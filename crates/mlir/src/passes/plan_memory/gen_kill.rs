@@ -614,8 +614,7 @@ impl<'m> Walk<'m> {
             return Ok(());
         }
         if self.mode != Mode::Local {
-            self.multi_buffer(mark, src);
-            return Ok(());
+            return self.multi_buffer(mark, src);
         }
         let Some(alloc) = traceback_to_alloc(m, src) else {
             return Ok(());
@@ -623,7 +622,7 @@ impl<'m> Walk<'m> {
         let Some(av) = m.op(alloc).result(0) else {
             return Ok(());
         };
-        self.multi_buffer(mark, av);
+        self.multi_buffer(mark, av)?;
         self.preload_buffer(mark, alloc, av)?;
         if m.op(mark).has_attr("mem_unique") {
             match self.out.info_mut(av) {
@@ -641,12 +640,28 @@ impl<'m> Walk<'m> {
         Ok(())
     }
 
-    fn multi_buffer(&mut self, mark: OpId, v: ValueId) {
+    /// Records a `hivm.multi_buffer = N` mark: `N` copies of the buffer
+    /// take turns. A count below 1 names no buffer, and each copy is a
+    /// buffer of its own to plan, so the count is bounded as the reader
+    /// bounds other counts (one copy per storage entry: a count of 2^31
+    /// would not finish).
+    fn multi_buffer(&mut self, mark: OpId, v: ValueId) -> R<()> {
+        const MAX_COPIES: i128 = 1 << 16;
         if let Some(Attribute::Integer { value, .. }) = self.m.op(mark).attr("hivm.multi_buffer") {
+            if !(1..=MAX_COPIES).contains(value) {
+                return Err(self.error(
+                    mark,
+                    format!(
+                        "hivm.multi_buffer = {value} is not a buffer count: mark 1 to \
+                         {MAX_COPIES} copies (2 for double buffering)"
+                    ),
+                ));
+            }
             if *value != 1 {
                 self.out.multi_num.insert(v, *value as u32);
             }
         }
+        Ok(())
     }
 
     fn preload_buffer(&mut self, mark: OpId, alloc: OpId, av: ValueId) -> R<()> {

@@ -169,6 +169,9 @@ pub(super) struct Clobber {
     pub window: Window,
     /// The value found there instead (`None`: none known on some path).
     pub found: Option<VarId>,
+    /// The value the read expected: the variable that wrote it (a view
+    /// or alias reads its source's).
+    pub expected: VarId,
 }
 
 struct Flow<'a> {
@@ -209,6 +212,7 @@ impl Flow<'_> {
             at,
             window: w,
             found: (found != NONE).then(|| VarId::new(found as usize)),
+            expected: VarId::new(val as usize),
         })
     }
 
@@ -336,6 +340,7 @@ impl Flow<'_> {
             at,
             window: wc,
             found: (found != NONE).then(|| VarId::new(found as usize)),
+            expected: VarId::new(v as usize),
         })
     }
 

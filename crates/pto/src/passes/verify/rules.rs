@@ -38,6 +38,8 @@ pub(super) struct Rules<'a> {
     pub rules: SeedRules,
     pub w: &'a Windows,
     fam: Families,
+    /// The statement of the last violation found, when it has one.
+    pub at: Option<StmtId>,
 }
 
 impl<'a> Rules<'a> {
@@ -48,6 +50,7 @@ impl<'a> Rules<'a> {
             rules,
             w,
             fam: families(f),
+            at: None,
         }
     }
 
@@ -87,6 +90,23 @@ impl<'a> Rules<'a> {
         }
         if let Some(c) = claims {
             self.stages(c)?;
+        }
+        Ok(())
+    }
+
+    /// The rules about which tiles may share bytes (no-alias, written
+    /// workspaces, the split-AIV load + tpop hazard), without those about
+    /// addresses: what a program's own sharing must keep before planning.
+    pub fn check_sharing(&mut self) -> Result<(), String> {
+        self.ops()?;
+        if self.rules.written_workspace {
+            self.workspaces()?;
+        }
+        if self.rules.split_load_tpop
+            && self.soc.requires_split_load_tpop_workaround()
+            && self.f.is_split_aiv()
+        {
+            self.load_tpop()?;
         }
         Ok(())
     }
@@ -181,6 +201,7 @@ impl<'a> Rules<'a> {
                 };
                 for y in list {
                     if self.clash(*out, y) {
+                        self.at = Some(at);
                         return Err(self.no_alias_message(*out, y, at));
                     }
                 }
@@ -210,6 +231,7 @@ impl<'a> Rules<'a> {
                 }
                 for &y in &forbidden {
                     if self.clash(t, y) {
+                        self.at = Some(s);
                         return Err(self.no_alias_message(t, y, s));
                     }
                 }
@@ -225,6 +247,7 @@ impl<'a> Rules<'a> {
                     continue;
                 };
                 if self.clash(a, b) {
+                    self.at = Some(s);
                     return Err(format!(
                         "operands '{}' and '{}' of {} at line {} share bytes, which the op writes \
                          before it reads (written-workspace rule)",
@@ -310,6 +333,7 @@ impl<'a> Rules<'a> {
                     } else {
                         "a workspace may not take the bytes of a tile defined before it"
                     };
+                    self.at = Some(s);
                     return Err(format!(
                         "workspace '{}' of {} at line {} shares bytes [{}, {}) with '{}' ({why}; \
                          written-workspace rule)",
@@ -395,6 +419,7 @@ impl<'a> Rules<'a> {
             for &x in operands.iter().filter(|v| load[v.index()]) {
                 for &t in targets.iter() {
                     if self.clash(t, x) {
+                        self.at = Some(s);
                         return Err(format!(
                             "output '{}' of {} at line {} reads a popped tile and shares bytes with \
                              the loaded '{}' (split-AIV load + tpop hazard)",

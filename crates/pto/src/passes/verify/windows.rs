@@ -83,6 +83,27 @@ impl Windows {
     /// Reads the places of `f`'s tiles. Only spaces the SoC knows and the
     /// policy places are checked.
     pub fn of(f: &Function, policy: &dyn MemoryAllocatorPolicy) -> Result<Windows, String> {
+        Self::read(f, policy, false)
+    }
+
+    /// As [`of`](Self::of), but every allocation is a space of its own
+    /// (the space index is the allocation's index in
+    /// [`allocs`](Self::allocs), the offsets stay as the MemRefs give
+    /// them): two tiles then overlap only when they share an allocation,
+    /// whatever the addresses of the allocations are. This is how a
+    /// program's own sharing is checked before any address is planned.
+    pub fn per_allocation(
+        f: &Function,
+        policy: &dyn MemoryAllocatorPolicy,
+    ) -> Result<Windows, String> {
+        Self::read(f, policy, true)
+    }
+
+    fn read(
+        f: &Function,
+        policy: &dyn MemoryAllocatorPolicy,
+        per_allocation: bool,
+    ) -> Result<Windows, String> {
         let nv = f.vars.len();
         let mut spaces: Vec<MemSpace> = Vec::new();
         // Allocation variable -> index into `allocs`.
@@ -94,8 +115,8 @@ impl Windows {
                 continue;
             }
             let sp = match spaces.iter().position(|&s| s == a.space) {
-                Some(i) => i,
-                None => {
+                Some(i) if !per_allocation => i,
+                _ => {
                     spaces.push(a.space);
                     spaces.len() - 1
                 }
@@ -162,6 +183,31 @@ impl Windows {
                     break;
                 }
                 cur = next;
+            }
+        }
+        if per_allocation {
+            // Before planning, a view's MemRef is not yet its own: the
+            // passes give a view its source's root (MaterializeSemantic-
+            // Aliases may move the source and leave the view's MemRef
+            // behind). A view on another root than its source's is left
+            // untracked rather than read as a sharing.
+            for (_, s) in f.walk() {
+                let StmtKind::Assign {
+                    targets,
+                    value: crate::ir::Expr::Call(call),
+                } = &f.stmts[s].kind
+                else {
+                    continue;
+                };
+                if !crate::ops::lookup_or_default(call.op_name()).is_view() {
+                    continue;
+                }
+                let src = call.args.first().and_then(Expr::as_var);
+                for &t in targets.iter() {
+                    if src.is_none_or(|x| root[x.index()] != root[t.index()]) {
+                        place[t.index()] = Place::None;
+                    }
+                }
             }
         }
         Ok(Windows {
