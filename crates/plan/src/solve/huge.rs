@@ -296,7 +296,7 @@ impl Chain<'_> {
     /// time limit from the start of the solve (the rest is for the
     /// best-fit pass and the output), else [`HUGE_REPAIR`] (a round
     /// re-places only the zone of its window, but a window search may take
-    /// a quarter second), each window search within `per_buffer` units of
+    /// half of the time left), each window search within `per_buffer` units of
     /// work per buffer of its window (see [`repair_within`]). The lower of
     /// `from` and the repair's result is kept.
     fn repaired(&self, from: Vec<u64>, per_buffer: u64, meter: &Meter) -> Reached {
@@ -412,7 +412,16 @@ impl Chain<'_> {
 ///   other orders as the fallback ([`hand_over`]);
 /// - otherwise, as before the probe, the search takes the time the other
 ///   orders would have had when the time left holds [`SHARED_CORE`]
-///   search costs ([`search_cost`]), else the other orders run.
+///   search costs ([`search_cost`]); with less, the search gets its first
+///   window on the same terms as above ([`hand_over`]: one cost at this
+///   share of a core, the other orders when the window does not gain).
+///   Measured one after the other at 5 s on 20 generated training steps
+///   of 10,000 buffers (load 1.6 to 2.9), against the other orders
+///   directly: `trace-46` 0.464 % above the bound -> at the bound (the
+///   probe had settled a window without reaching the floor, and the
+///   search's first dive lowered it), `trace-23` 0.012 % -> at the bound,
+///   18 the same; at load 11 to 13 the window is not affordable and the
+///   orders run as before.
 ///
 /// The repair keeps its share where it settles its windows because it
 /// settles most traces within a second or two (at the bound, proven), and
@@ -440,12 +449,9 @@ fn after(
     if (chain.done)(reached.height) || reached.height <= reached.floor || !meter.alive() {
         return (reached, None);
     }
-    if !gained && unsettled {
-        return hand_over(chain, reached, meter, limits.search);
-    }
     let cost = search_cost(chain.problem.len()) * SHARED_CORE;
-    if meter.time_left().is_some_and(|l| l < cost) {
-        return (chain.orders(reached, meter), None);
+    if (!gained && unsettled) || meter.time_left().is_some_and(|l| l < cost) {
+        return hand_over(chain, reached, meter, limits.search);
     }
     let out = exact_from(
         chain.problem,
@@ -505,8 +511,10 @@ impl Probe {
     }
 }
 
-/// The whole-problem search from `reached` (a placement the repair could
-/// not lower), when the time left holds one [`search_cost`] at the share
+/// The whole-problem search from `reached` (the probe's placement, above
+/// the floor, with fewer than [`SHARED_CORE`] search costs left or a
+/// window the repair could not settle), when the time left holds one
+/// [`search_cost`] at the share
 /// of a core the solve has had so far ([`Chain::core_share`]; the cost is
 /// CPU time, the time left wall time: at load 8 to 12 on two cores a
 /// solve gets a fifth to a half of a core, and measured so, 70 traces at
@@ -516,9 +524,8 @@ impl Probe {
 /// `units` of work ([`search_units`]) are a window that must lower the placement;
 /// when it does, the search goes on with the rest of the time, and when it
 /// does not, the other orders get the rest. One cost, not [`SHARED_CORE`]
-/// of them: the repair has shown that it cannot use the time, and the
-/// window hands the time back to the orders when the search does not
-/// gain either.
+/// of them: the window hands the time back to the orders when the search
+/// does not gain.
 fn hand_over(
     chain: &Chain<'_>,
     reached: Reached,
@@ -561,17 +568,24 @@ fn hand_over(
     }
 }
 
-/// Work units the whole-problem search over a trace of 10,000 buffers
-/// takes to its first gain: `trace-8`, whose peak the repair cannot open,
-/// gained after 400,000 (the measurement behind [`SEARCH_COST_10K`]);
-/// from the repair's placement `trace-21` and `-46` gained after 260,000
-/// and 227,000.
-const SEARCH_UNITS_10K: u64 = 400_000;
+/// Work units per buffer of the whole-problem search's first window
+/// ([`hand_over`]): its first gain comes from its first dive (the skyline
+/// heuristic, one node per buffer placed or valley raised), measured from
+/// the repair's placement on the generated training steps of 10,000
+/// buffers whose peaks the repair cannot open: `trace-8`, `-21` and `-46`
+/// gained in the dive, after 22,300, 22,860 and 23,045 units (2.2 to 2.3
+/// per buffer), and `trace-21` and `-46` reached their bound in the first
+/// restart after it (3 units per buffer) at 45,833 and 46,236. Eight per
+/// buffer covers the dive and that restart with a margin; the 400,000
+/// units at 10,000 buffers used before (40 per buffer) counted the greedy
+/// passes of a search started from scratch, and a window without a gain
+/// kept the other orders waiting for all of them.
+const SEARCH_UNITS_PER_BUFFER: u64 = 8;
 
-/// [`SEARCH_UNITS_10K`] scaled by `(n / 10,000)²`, as [`search_cost`].
+/// The units of the search's first window on `n` buffers
+/// ([`SEARCH_UNITS_PER_BUFFER`] each).
 fn search_units(n: usize) -> u64 {
-    let scale = n as f64 / 10_000.0;
-    (SEARCH_UNITS_10K as f64 * scale * scale) as u64
+    SEARCH_UNITS_PER_BUFFER.saturating_mul(n as u64)
 }
 
 /// Orders for first-fit beside [`size_order`], for the time a time limit
@@ -650,9 +664,9 @@ mod tests {
 
     /// `solve_probed` on `p` with a time limit that never passes and a
     /// work limit, its placement validated. The time left after the
-    /// repair (95 % of the limit) holds one and a half search costs: the
-    /// search runs after a repair that settled its windows only when two
-    /// fit, after one that could not settle them when one does.
+    /// repair (95 % of the limit) holds one and a half search costs: one
+    /// for the search's first window ([`hand_over`]), not two for the
+    /// whole search.
     fn probed(p: &Problem, probe: Probe) -> Outcome {
         let limit = search_cost(p.len()).mul_f64(1.5 / 0.95);
         let budget = Budget::default()
@@ -698,9 +712,7 @@ mod tests {
 
     /// A search whose first window does not lower the placement (no work
     /// at all) hands the time back: the other orders, each followed by
-    /// the repair with its full window budget, reach the bound. (So does
-    /// a repair that settled its windows without a gain, where one and a
-    /// half search costs are left: see `probed`.)
+    /// the repair with its full window budget, reach the bound.
     #[test]
     fn a_search_window_without_a_gain_hands_back_to_the_orders() {
         let p = gadget();

@@ -54,7 +54,13 @@ pub(crate) struct Meter<'a> {
     clock: Clock,
     /// Clock reading at which time is up (`None`: no time limit).
     deadline: Option<Duration>,
+    /// Units this meter may book: the budget's node limit, or a
+    /// sub-search's work cap (see [`Meter::sub`]).
     limit: u64,
+    /// True when the solve's budget has a node limit (inherited by every
+    /// sub-meter): work alone must bound every step, so the result does
+    /// not depend on the machine. A sub-meter's work cap does not set it.
+    node_limited: bool,
     used: Cell<u64>,
     next_check: Cell<u64>,
     spent: Cell<bool>,
@@ -140,6 +146,7 @@ impl<'a> Meter<'a> {
                 .time_limit
                 .and_then(|d| now.checked_add(d.mul_f64(0.95))),
             limit: budget.node_limit.unwrap_or(u64::MAX),
+            node_limited: budget.node_limit.is_some(),
             used: Cell::new(0),
             next_check: Cell::new(CHECK_EVERY),
             spent: Cell::new(false),
@@ -156,6 +163,7 @@ impl<'a> Meter<'a> {
             clock: real_clock,
             deadline: None,
             limit: u64::MAX,
+            node_limited: false,
             used: Cell::new(0),
             next_check: Cell::new(u64::MAX),
             spent: Cell::new(false),
@@ -209,6 +217,13 @@ impl<'a> Meter<'a> {
     /// A meter with this one's deadline cut to `within` from now and its
     /// work to `units` (for a sub-search such as a repair window). Work it
     /// books must be charged to this meter too (see [`Meter::used`]).
+    ///
+    /// It carries both limits: the work cap (at most what this meter has
+    /// left) and the deadline. Whether the solve has a node limit is
+    /// inherited, not read from the cap: a cap (or the work this meter
+    /// has booked, which lowers what is left below `u64::MAX`) does not
+    /// make a timed solve node-limited, so a sub-search keeps its time
+    /// limit.
     pub(crate) fn sub(&self, within: Option<Duration>, units: Option<u64>) -> Meter<'a> {
         let now = (self.clock)();
         let deadline = match (self.deadline, within.and_then(|w| now.checked_add(w))) {
@@ -220,6 +235,7 @@ impl<'a> Meter<'a> {
             clock: self.clock,
             deadline,
             limit: units.unwrap_or(u64::MAX).min(self.left()),
+            node_limited: self.node_limited,
             used: Cell::new(0),
             next_check: Cell::new(CHECK_EVERY),
             spent: Cell::new(self.spent.get()),
@@ -309,10 +325,11 @@ impl<'a> Meter<'a> {
         limit.saturating_sub(self.used.get())
     }
 
-    /// True when the budget has a node limit: work, not time, should bound
-    /// the steps (so the result is reproducible).
+    /// True when the solve's budget has a node limit: work, not time,
+    /// should bound the steps (so the result is reproducible). A work cap
+    /// of a sub-meter ([`Meter::sub`]) is not a node limit.
     pub(crate) fn has_node_limit(&self) -> bool {
-        self.limit != u64::MAX
+        self.node_limited
     }
 
     /// Time left before the deadline (`None`: no time limit).
@@ -358,6 +375,92 @@ mod tests {
         assert!(!m.charge(1));
         let sub = m.sub(None, None);
         assert!(sub.spent());
+    }
+
+    /// A clock for one test alone: what [`MOVED`] holds, in milliseconds
+    /// (the other tests never read it, so they cannot move it).
+    static MOVED: AtomicU64 = AtomicU64::new(0);
+    fn moved() -> Duration {
+        Duration::from_millis(MOVED.load(Ordering::Relaxed))
+    }
+
+    /// A clock that never advances: only work limits end anything.
+    fn frozen() -> Duration {
+        Duration::ZERO
+    }
+
+    /// A sub-meter of a solve with a time limit and no node limit is not
+    /// node-limited, whatever work its parent booked and whatever work
+    /// cap it has: the cap bounds its work, and a sub-search asking
+    /// whether to take a time limit of its own is told to. (Before, the
+    /// parent's booked work made what it had left `u64::MAX - used`, which
+    /// the sub-meter reported as a node limit, so the repair's window
+    /// searches dropped their time limits.)
+    #[test]
+    fn a_work_cap_is_not_a_node_limit() {
+        let budget = Budget::default()
+            .with_time_limit(Some(Duration::from_secs(10)))
+            .with_clock(frozen);
+        let parent = Meter::new(&budget);
+        assert!(!parent.has_node_limit());
+        assert!(parent.charge(1_000));
+        let uncapped = parent.sub(None, None);
+        assert!(!uncapped.has_node_limit());
+        assert_eq!(uncapped.left(), u64::MAX - 1_000);
+        let capped = parent.sub(None, Some(100));
+        assert!(!capped.has_node_limit());
+        assert_eq!(capped.left(), 100);
+        assert!(capped.charge(100));
+        assert!(!capped.charge(1), "the work cap still holds");
+        assert!(capped.spent());
+        assert!(parent.alive(), "the parent is not spent by its sub-meter");
+    }
+
+    /// A node limit is inherited by every sub-meter (the whole solve must
+    /// be reproducible), and a sub-meter's cap is at most what its parent
+    /// has left.
+    #[test]
+    fn a_node_limit_is_inherited() {
+        let budget = Budget::default()
+            .with_time_limit(Some(Duration::from_secs(10)))
+            .with_clock(frozen)
+            .with_node_limit(Some(1_000));
+        let parent = Meter::new(&budget);
+        assert!(parent.charge(900));
+        let sub = parent.sub(Some(Duration::from_millis(1)), Some(500));
+        assert!(sub.has_node_limit());
+        assert_eq!(sub.left(), 100);
+        let race = AtomicU64::new(u64::MAX);
+        assert!(parent.share(50, None, &race).has_node_limit());
+        // `u64::MAX` as a node limit is still a node limit.
+        let huge = Budget::default().with_node_limit(Some(u64::MAX));
+        assert!(Meter::new(&huge).sub(None, Some(10)).has_node_limit());
+    }
+
+    /// A capped sub-meter keeps its parent's deadline (cut to `within`
+    /// when that comes first): it is spent when the parent's time is up
+    /// even with work left, and when its own shorter time is up.
+    #[test]
+    fn a_sub_meter_carries_the_cap_and_the_deadline() {
+        MOVED.store(0, Ordering::Relaxed);
+        let budget = Budget::default()
+            .with_time_limit(Some(Duration::from_secs(1)))
+            .with_clock(moved);
+        let parent = Meter::new(&budget);
+        assert!(parent.charge(10));
+        let long = parent.sub(Some(Duration::from_secs(60)), Some(1_000_000));
+        let short = parent.sub(Some(Duration::from_millis(250)), Some(1_000_000));
+        // The deadline is 95 % of the time limit.
+        assert_eq!(long.time_left(), Some(Duration::from_millis(950)));
+        assert_eq!(short.time_left(), Some(Duration::from_millis(250)));
+        MOVED.store(300, Ordering::Relaxed);
+        assert!(!short.alive(), "its own time is up");
+        assert!(long.alive() && parent.alive());
+        assert_eq!(long.time_left(), Some(Duration::from_millis(650)));
+        MOVED.store(950, Ordering::Relaxed);
+        assert!(!long.alive(), "the parent's deadline holds");
+        assert!(long.left() > 0, "with work left");
+        assert!(!parent.alive());
     }
 
     /// Work past the race bound spends a member's meter.
