@@ -13,7 +13,7 @@ use tilemem_plan::{Buffer, Problem, Solution};
 use tilemem_soc::Soc;
 
 use crate::ir::{
-    Alloc, EntityRef, Expr, Function, MemRef, MemSpace, Program, StmtKind, Type, VarId,
+    Alloc, Block, EntityRef, Expr, Function, MemRef, MemSpace, Program, StmtKind, Type, VarId,
 };
 use crate::ops;
 use crate::passes::analysis::facts;
@@ -160,10 +160,14 @@ pub fn build(program: &Program, soc: &Soc, addressed: bool) -> Report {
 }
 
 /// A value of a function as the lower bound counts it: a tile value (a
-/// view or a bare alias is its source's value), with its bytes and its
-/// half-open lifetime from its definition to its last read
-/// ([`Lifetime::half_open`], loop-extended; an `if` result from the join
-/// of its branches, a loop iter arg from its loop's start).
+/// view or a bare alias is its source's value), with its bytes and one
+/// half-open span in which it is live. A value is live from its definition
+/// ([`Lifetime::half_open`]; an `if` result from the join of its branches,
+/// a loop iter arg from its loop's start) up to each of its reads
+/// (loop-extended), except in the branches that exclude a read: on the
+/// path through an `if`'s then branch a value whose next read is in the
+/// else branch holds nothing still needed. A value whose live instants
+/// have such gaps is listed once per span.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LiveValue {
     /// The tile that defines the value.
@@ -172,24 +176,61 @@ pub struct LiveValue {
     pub space: MemSpace,
     /// Its bytes.
     pub bytes: u64,
-    /// `[lower, upper)` on the doubled program-order scale.
+    /// One `[lower, upper)` span on the doubled program-order scale.
     pub live: (u64, u64),
+    /// The hull of all its spans: from its definition to its last read.
+    pub hull: (u64, u64),
 }
 
-/// Every value of `f`'s tiles, in variable order. Two values live at one
-/// instant hold different data that is still to be read, so no correct
-/// placement gives them the same bytes: the largest total live at one
-/// instant bounds every planner's usage from below (unlike hulls of
-/// families, which also span the stretches where a family's bytes hold
-/// nothing still needed).
+/// Every value of `f`'s tiles, in variable order (a value's spans in time
+/// order). Two values live at one instant hold different data that is
+/// still to be read on one path, so no correct placement gives them the
+/// same bytes: the largest total live at one instant bounds every
+/// planner's usage from below (unlike hulls of families, which also span
+/// the stretches where a family's bytes hold nothing still needed, and
+/// unlike program-order hulls of values, which also span the branches of
+/// an `if` where a value read only in the other branch is dead).
 pub fn live_values(f: &Function) -> Vec<LiveValue> {
     let order = ProgramOrder::build(f);
     let facts = facts::analyze_with(f, &order);
-    // The value each view or bare alias reads the bytes of.
+    let def_of = |v: VarId| {
+        let fx = facts.var(v);
+        fx.join.or(fx.def)
+    };
+    // The value each view or bare alias reads the bytes of, the block
+    // holding each statement, and per value the end of the span its reads
+    // outside other branches give (all such spans start at its
+    // definition); the pieces of reads that other branches cut go to
+    // `pieces`. One walk in program order: an alias is defined, and a
+    // statement's enclosing blocks are entered, before they are read.
     let mut source: Vec<VarId> = f.vars.keys().collect();
-    let mut last: Vec<Option<u32>> = f.vars.keys().map(|v| facts.var(v).last()).collect();
-    for (_, s) in stmts(f) {
-        let StmtKind::Assign { targets, value } = &f.stmts[s].kind else {
+    let mut chain: Vec<Block> = Vec::new();
+    let mut end: Vec<u64> = vec![0; f.vars.len()];
+    let mut pieces: Vec<(VarId, (u64, u64))> = Vec::new();
+    let mut walk = stmts(f);
+    while let Some((_, s)) = walk.next() {
+        let st = &f.stmts[s];
+        if matches!(st.kind, StmtKind::Comment(_) | StmtKind::Blank) {
+            continue;
+        }
+        chain.clear();
+        chain.extend(walk.enclosing(s));
+        st.for_each_use(&mut |x| {
+            let v = source[x.index()];
+            let Some(def) = def_of(v) else { return };
+            let at = order.extended_read_from(s, facts.var(x).def);
+            let span = Lifetime {
+                def,
+                last: at.max(def),
+            }
+            .half_open();
+            let around = deciding_blocks(f, &order, &chain, facts.var(x).def, at);
+            match excluding_other_branches(f, &order, around, span) {
+                Some(cut) => pieces.extend(cut.into_iter().map(|p| (v, p))),
+                None => end[v.index()] = end[v.index()].max(span.1),
+            }
+        });
+        let StmtKind::Assign { targets, value } = &st.kind else {
             continue;
         };
         let src = match value {
@@ -205,36 +246,110 @@ pub fn live_values(f: &Function) -> Vec<LiveValue> {
             }
         }
     }
-    for v in f.vars.keys() {
-        let s = source[v.index()];
-        if s != v {
-            last[s.index()] = last[s.index()].max(last[v.index()]);
-        }
-    }
+    pieces.sort_unstable_by_key(|&(v, p)| (v.index(), p));
+    let mut next_piece = 0;
     let mut out = Vec::new();
+    let mut merged: Vec<(u64, u64)> = Vec::new();
     for v in f.vars.keys() {
+        let first = next_piece;
+        while next_piece < pieces.len() && pieces[next_piece].0 == v {
+            next_piece += 1;
+        }
         if source[v.index()] != v {
             continue;
         }
-        let (Some(Type::Tile(t, m)), fx) = (current_tile_type(f, v), facts.var(v)) else {
+        let (Some(Type::Tile(t, m)), Some(def)) = (current_tile_type(f, v), def_of(v)) else {
             continue;
         };
         let Some(space) = t.space.filter(|s| s.is_on_chip()) else {
             continue;
         };
-        let (Some(bytes), Some(def)) = (m.as_ref().and_then(MemRef::size), fx.join.or(fx.def))
-        else {
+        let Some(bytes) = m.as_ref().and_then(MemRef::size) else {
             continue;
         };
-        let last = last[v.index()].unwrap_or(def).max(def);
-        out.push(LiveValue {
+        // A value never read still takes its bytes where it is written.
+        let own = Lifetime { def, last: def }.half_open();
+        let whole = (own.0, own.1.max(end[v.index()]));
+        merged.clear();
+        merged.push(whole);
+        for &(_, (lo, hi)) in &pieces[first..next_piece] {
+            // Pieces are sorted; `whole` starts at the definition, where
+            // every piece starts or after.
+            match merged.last_mut() {
+                Some(last) if lo <= last.1 => last.1 = last.1.max(hi),
+                _ => merged.push((lo, hi)),
+            }
+        }
+        let hull = (merged[0].0, merged[merged.len() - 1].1);
+        out.extend(merged.iter().map(|&live| LiveValue {
             var: v,
             space,
             bytes,
-            live: Lifetime { def, last }.half_open(),
-        });
+            live,
+            hull,
+        }));
     }
     out
+}
+
+/// The blocks whose branches decide on which paths a read happens, by a
+/// statement enclosed by `chain` (outermost first) of a value defined at
+/// `def`, extended to index `at`: those around the loop the read was
+/// extended to (the outermost loop of the chain that started after `def`
+/// and ends at `at`: its next iteration reads again, so the value is live
+/// on every path through it), else the whole chain.
+fn deciding_blocks<'c>(
+    f: &Function,
+    order: &ProgramOrder,
+    chain: &'c [Block],
+    def: Option<u32>,
+    at: u32,
+) -> &'c [Block] {
+    let extended_to = chain.iter().position(|b| match *b {
+        Block::Loop(l) => {
+            matches!(f.stmts[l].kind, StmtKind::For(_))
+                && def.is_none_or(|d| order.index[l] > d)
+                && order.end[l] == at
+        }
+        _ => false,
+    });
+    &chain[..extended_to.unwrap_or(chain.len())]
+}
+
+/// `span` without the then branches of the `if`s whose else branch is
+/// one of `around` (the blocks around a read): on a path through such a
+/// then branch the read does not happen. Branch indices `[a, b]` cover
+/// the instants `[2a + 1, 2b + 2)`. `None` when no else branch is around
+/// the read (the span stays whole).
+fn excluding_other_branches(
+    f: &Function,
+    order: &ProgramOrder,
+    around: &[Block],
+    span: (u64, u64),
+) -> Option<Vec<(u64, u64)>> {
+    let mut pieces = vec![span];
+    let mut cut_any = false;
+    for &b in around {
+        let Block::Else(owner) = b else { continue };
+        if let StmtKind::If(i) = &f.stmts[owner].kind {
+            if let (Some(&first), Some(&last)) = (i.then_body.first(), i.then_body.last()) {
+                cut_any = true;
+                let cut = (
+                    2 * u64::from(order.index[first]) + 1,
+                    2 * u64::from(order.end[last]) + 2,
+                );
+                pieces = pieces
+                    .into_iter()
+                    .flat_map(|(lo, hi)| {
+                        let before = (lo, hi.min(cut.0));
+                        let after = (lo.max(cut.1), hi);
+                        [before, after].into_iter().filter(|&(a, b)| a < b)
+                    })
+                    .collect();
+            }
+        }
+    }
+    cut_any.then_some(pieces)
 }
 
 /// The lower bound of `space`: the largest total of values live at one

@@ -335,6 +335,57 @@ fn alloc_uses_a_custom_policy() {
     );
 }
 
+/// The lower bound counts a value as live only on the paths that still
+/// read it: `a`, read in the else branch alone, holds nothing needed on
+/// the path through the then branch, where `b` lives. The program-order
+/// hull of `a` spans the then branch too, which counted `a` and `b` as
+/// co-live (512 bytes, above what an optimal placement of this program
+/// needs: 256).
+#[test]
+fn lower_bound_excludes_a_value_read_only_in_the_other_branch() {
+    let src = program(
+        "InCore",
+        "x: pl.Tensor[[8, 8], pl.FP32], k: pl.Scalar[pl.INDEX], y: pl.Out[pl.Tensor[[8, 8], pl.FP32]]) -> pl.Tensor[[8, 8], pl.FP32]",
+        &[
+            "a: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [8, 8], [8, 8], target_memory=pl.Mem.Vec)",
+            "if k < 1:",
+            "    b: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [8, 8], [8, 8], target_memory=pl.Mem.Vec)",
+            "    c: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.tile.exp(b)",
+            "    p: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.yield_(c)",
+            "else:",
+            "    d: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.tile.exp(a)",
+            "    p: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.yield_(d)",
+            "r: pl.Tensor[[8, 8], pl.FP32] = pl.tile.store(p, [0, 0], y)",
+            "return r",
+        ],
+    );
+    let mut p = parse(&src).unwrap();
+    run_pipeline(&mut p, &mut ctx("910b"), &[PassId::InitMemref]).unwrap();
+    let f = &p.functions[0];
+    let values = tilemem_pto::report::live_values(f);
+    let spans = |name: &str| -> Vec<(u64, u64)> {
+        values
+            .iter()
+            .filter(|v| f.vars[v.var].name.as_str() == name)
+            .map(|v| v.live)
+            .collect()
+    };
+    // a: from its load to its read in the else branch, less the then
+    // branch; b and c inside the then branch.
+    let a = spans("a");
+    let b = spans("b");
+    assert_eq!(a.len(), 2, "{a:?}");
+    assert!(
+        b.iter()
+            .all(|&(lo, hi)| a.iter().all(|&(x, y)| hi <= x || y <= lo)),
+        "{a:?} {b:?}"
+    );
+    assert_eq!(
+        tilemem_pto::report::lower_bound(&values, MemSpace::Vec),
+        256
+    );
+}
+
 #[test]
 fn report_lists_buffers_usage_and_bound() {
     let src = program(

@@ -452,8 +452,8 @@ fn value_tile(f: &Function, v: &report::LiveValue) -> LiveTile {
         shape: tile.map_or(String::new(), |t| shape_text(&t.shape)),
         dtype: tile.map_or(String::new(), |t| t.dtype.name().to_string()),
         line: def_line(f, v.var).unwrap_or(0),
-        def: v.live.0 / 2,
-        last: v.live.1.saturating_sub(1) / 2,
+        def: v.hull.0 / 2,
+        last: v.hull.1.saturating_sub(1) / 2,
     }
 }
 

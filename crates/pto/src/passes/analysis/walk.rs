@@ -38,6 +38,25 @@ impl Stmts<'_> {
     }
 }
 
+impl Stmts<'_> {
+    /// The blocks enclosing `s`, the statement just returned, outermost
+    /// first: neither the blocks of `s` itself nor an `if`'s else branch
+    /// while its then branch is walked (both wait on the stack).
+    pub fn enclosing(&self, s: StmtId) -> impl Iterator<Item = Block> + '_ {
+        self.open
+            .iter()
+            .enumerate()
+            .filter(move |&(k, &(b, _))| {
+                let pending_else = matches!(
+                    (b, self.open.get(k + 1)),
+                    (Block::Else(i), Some(&(Block::Then(j), _))) if i == j
+                );
+                b.owner() != Some(s) && !pending_else
+            })
+            .map(|(_, &(b, _))| b)
+    }
+}
+
 impl Iterator for Stmts<'_> {
     type Item = (Block, StmtId);
 
