@@ -8,33 +8,16 @@
 //!   planning the document's text gives, or both fail with the same error,
 //!   for the pypto and dsa-rp planners.
 
+mod common;
+
 use std::path::{Path, PathBuf};
+
+use common::documents;
 
 use tilemem_pto::msgpack;
 use tilemem_pto::passes::{PlannerMode, SeedRules};
 use tilemem_pto::plan::{plan, PlanOptions};
 use tilemem_soc::Soc;
-
-/// Every `.msgpack` file under `dir`, sorted.
-fn documents(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in rd.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "msgpack") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 fn own() -> Vec<PathBuf> {
     let here = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");

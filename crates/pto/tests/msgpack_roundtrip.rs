@@ -4,7 +4,11 @@
 //! that name the byte offset.
 
 use std::io::Write as _;
+mod common;
+
 use std::path::{Path, PathBuf};
+
+use common::documents;
 
 use tilemem_pto::msgpack;
 
@@ -12,27 +16,6 @@ const DATA: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../../../shared/data/pto/msgpack/kernels"
 );
-
-/// Every `.msgpack` file under `dir`, sorted.
-pub fn documents(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in rd.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "msgpack") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 #[test]
 fn every_shared_document_round_trips_byte_for_byte() {

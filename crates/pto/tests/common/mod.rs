@@ -169,3 +169,24 @@ pub fn random_kernel(rng: &mut Rng, stmts: usize, row_set: &[u64]) -> String {
         "# pypto.program: R\nimport pypto.language as pl\n\n@pl.program\nclass R:\n    @pl.function(type=pl.FunctionType.InCore)\n    def k(x: pl.Tensor[[64, 64], pl.FP32], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]], k: pl.Scalar[pl.INDEX]):\n{out}"
     )
 }
+
+/// Every `.msgpack` file under `dir` (its subfolders too), sorted.
+pub fn documents(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "msgpack") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
