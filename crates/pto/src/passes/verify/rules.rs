@@ -78,16 +78,7 @@ impl<'a> Rules<'a> {
     pub fn check(&mut self, claims: Option<&StageClaims>) -> Result<(), String> {
         self.reserves()?;
         self.declared()?;
-        self.ops()?;
-        if self.rules.written_workspace {
-            self.workspaces()?;
-        }
-        if self.rules.split_load_tpop
-            && self.soc.requires_split_load_tpop_workaround()
-            && self.f.is_split_aiv()
-        {
-            self.load_tpop()?;
-        }
+        self.check_sharing()?;
         if let Some(c) = claims {
             self.stages(c)?;
         }
