@@ -340,11 +340,14 @@ fn explain(
         let ex = tilemem_pto::explain::explain(&program, &soc, mode, all, Some(400))
             .map_err(|e| pass_fail(&e, file))?;
         let fits = ex.spaces.iter().all(|s| s.fits);
-        Ok((
-            tilemem_pto::explain::render(&ex, mode, false),
-            fits,
-            ex.spaces,
-        ))
+        // With `all`, what `tilemem explain --all` prints: also the
+        // buffers of a space that fits and the sharings a rule refused.
+        let rendered = if all && !ex.spaces.is_empty() {
+            tilemem_pto::explain::render_all(&ex, &program, &soc, mode)
+        } else {
+            tilemem_pto::explain::render(&ex, mode, false)
+        };
+        Ok((rendered, fits, ex.spaces))
     })?;
     let dicts = spaces
         .iter()

@@ -44,6 +44,14 @@ def test_explain_says_why_and_what_fits():
     assert tilemem.explain(CHAIN, all=True).spaces[0]["fits"]
 
 
+def test_explain_all_shows_the_buffers_and_refused_sharings_as_the_cli_does():
+    text = tilemem.explain(CHAIN, all=True).text
+    assert "  buffers: 3 for 8 tiles, each with its tiles in program order\n" in text
+    assert "    mem_vec_4  [32768, 33024)  row_max, row_sum\n" in text
+    assert "max_tmp and row_max (256 bytes): no-alias rule of tile.row_max at line 10" in text
+    assert "buffers:" not in tilemem.explain(CHAIN).text
+
+
 def test_bench_solves_a_folder():
     rows, table = tilemem.bench(ROOT / "examples/dsa", time_limit=2.0)
     (row,) = rows

@@ -7,13 +7,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use serde_json::json;
-use tilemem_pto::explain::{
-    before_sharing, explain, refused_sharings, render, replan, Explanation, SpaceExplain,
-};
+use tilemem_pto::explain::{explain, render, render_all, Explanation, SpaceExplain};
 use tilemem_pto::ir::Program;
 use tilemem_pto::passes::PlannerMode;
 use tilemem_pto::PlanOptions;
-use tilemem_soc::{MemSpace, Soc};
+use tilemem_soc::Soc;
 
 use crate::flags::ChipPlanner;
 use crate::input_kind::{self, InputKind};
@@ -195,93 +193,6 @@ pub fn run(args: Args) -> ExitCode {
         return ExitCode::from(2);
     }
     ExitCode::SUCCESS
-}
-
-/// `explain --all`: each space as [`render`] shows it, and for a space
-/// that fits, what `plan` alone does not say: the sharings a rule refused
-/// when the planner used more than the lower bound (why it did), and
-/// which tiles went into which buffer (what was shared). Spaces that do
-/// not fit already list the refused sharings; their buffers are not
-/// final, so none are listed.
-fn render_all(ex: &Explanation, program: &Program, soc: &Soc, planner: PlannerMode) -> String {
-    let planned = replan(program, soc, planner).ok();
-    let early = before_sharing(program, soc, planner).ok();
-    let mut refused_of = std::collections::HashMap::new();
-    let mut o = String::new();
-    for s in &ex.spaces {
-        let mut s = s.clone();
-        let above_bound = s.planned_bytes.is_some_and(|b| b > s.lower_bound());
-        if s.fits && above_bound && s.refused.is_empty() {
-            if let Some(f) = early.as_ref().and_then(|p| p.function(&s.function)) {
-                let per_space = refused_of
-                    .entry(s.function.clone())
-                    .or_insert_with(|| refused_sharings(f, soc));
-                s.refused = MemSpace::from_name(&s.space)
-                    .and_then(|space| per_space.get(&space))
-                    .cloned()
-                    .unwrap_or_default();
-            }
-        }
-        let fits = s.fits;
-        let (function, space) = (s.function.clone(), s.space.clone());
-        let one = Explanation {
-            spaces: vec![s],
-            ..ex.clone()
-        };
-        o.push_str(&render(&one, planner, false));
-        let report = planned.as_ref().filter(|_| fits).and_then(|r| {
-            r.functions
-                .iter()
-                .find(|f| f.name == function)
-                .and_then(|f| f.spaces.iter().find(|sp| sp.space == space))
-        });
-        if let Some(sr) = report {
-            o.push_str(&buffers_text(&sr.buffers));
-        }
-    }
-    o
-}
-
-/// The `buffers:` lines of one space: per buffer (root allocation), its
-/// address range and the tiles in it in program order.
-fn buffers_text(tiles: &[tilemem_pto::report::BufferReport]) -> String {
-    let mut roots: Vec<(&str, u64, u64, Vec<&tilemem_pto::report::BufferReport>)> = Vec::new();
-    for t in tiles {
-        match roots.iter_mut().find(|r| r.0 == t.root) {
-            Some(r) => {
-                r.1 = r.1.min(t.start);
-                r.2 = r.2.max(t.end);
-                r.3.push(t);
-            }
-            None => roots.push((&t.root, t.start, t.end, vec![t])),
-        }
-    }
-    roots.sort_by_key(|r| (r.1, r.0));
-    let mut o = format!(
-        "  buffers: {} for {} tiles, each with its tiles in program order\n",
-        roots.len(),
-        tiles.len()
-    );
-    let ranges: Vec<String> = roots
-        .iter()
-        .map(|r| format!("[{}, {})", r.1, r.2))
-        .collect();
-    let name_w = roots.iter().map(|r| r.0.chars().count()).max().unwrap_or(0);
-    let range_w = ranges.iter().map(String::len).max().unwrap_or(0);
-    for (r, range) in roots.iter_mut().zip(&ranges) {
-        r.3.sort_by_key(|t| (t.def, t.last));
-        let names: Vec<&str> = r.3.iter().map(|t| t.name.as_str()).collect();
-        // Padded by hand, as the live list is: a width past 65535 is a
-        // formatting error.
-        let pad = " ".repeat(name_w - r.0.chars().count());
-        let pad2 = " ".repeat(range_w - range.len());
-        o.push_str(&format!(
-            "    {}{pad}  {range}{pad2}  {}\n",
-            r.0,
-            names.join(", ")
-        ));
-    }
-    o
 }
 
 /// Re-plans the short explanation after a failed `plan` may run.
