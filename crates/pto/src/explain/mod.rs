@@ -298,16 +298,10 @@ pub fn explain(
     }
     let error = planned.as_ref().err().cloned();
     // Per function, computed when one of its spaces is the first over.
-    let mut refused: HashMap<String, BTreeMap<MemSpace, Vec<RefusedSharing>>> = HashMap::default();
+    let mut refused = RefusedCache::default();
     for s in spaces.iter_mut().filter(|s| s.over()) {
         if let Some(f) = early.function(&s.function) {
-            let per_space = refused
-                .entry(s.function.clone())
-                .or_insert_with(|| refused_sharings(f, soc));
-            s.refused = MemSpace::from_name(&s.space)
-                .and_then(|space| per_space.get(&space))
-                .cloned()
-                .unwrap_or_default();
+            s.refused = refused.of(f, soc, &s.space);
         }
         s.remedies = remedies(program, soc, planner, s);
     }
@@ -413,6 +407,25 @@ pub fn peak_of(problem: &tilemem_plan::Problem) -> PeakInstant {
         })
         .collect();
     best
+}
+
+/// The sharings a rule refused, per function and space, each function's
+/// computed once ([`refused_sharings`] walks the whole function).
+#[derive(Default)]
+pub(crate) struct RefusedCache(HashMap<String, BTreeMap<MemSpace, Vec<RefusedSharing>>>);
+
+impl RefusedCache {
+    /// The sharings a rule refused in space `space` (by name) of `f`.
+    pub(crate) fn of(&mut self, f: &Function, soc: &Soc, space: &str) -> Vec<RefusedSharing> {
+        let per_space = self
+            .0
+            .entry(f.name.to_string())
+            .or_insert_with(|| refused_sharings(f, soc));
+        MemSpace::from_name(space)
+            .and_then(|space| per_space.get(&space))
+            .cloned()
+            .unwrap_or_default()
+    }
 }
 
 /// The facts of one buffer of a report: name, bytes, shape, dtype, line.

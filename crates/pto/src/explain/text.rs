@@ -5,12 +5,11 @@
 
 use std::fmt::Write as _;
 
-use tilemem_soc::{MemSpace, Soc};
+use tilemem_soc::Soc;
 
-use super::{before_sharing, refused_sharings, replan, Explanation};
+use super::{before_sharing, replan, Explanation, RefusedCache};
 use crate::ir::Program;
 use crate::passes::PlannerMode;
-use std::collections::HashMap;
 
 fn cap_text(c: Option<u64>) -> String {
     c.map_or("unlimited".into(), |c| c.to_string())
@@ -148,20 +147,14 @@ pub fn render(ex: &Explanation, planner: PlannerMode, short: bool) -> String {
 pub fn render_all(ex: &Explanation, program: &Program, soc: &Soc, planner: PlannerMode) -> String {
     let planned = replan(program, soc, planner).ok();
     let early = before_sharing(program, soc, planner).ok();
-    let mut refused_of = HashMap::new();
+    let mut refused = RefusedCache::default();
     let mut o = String::new();
     for s in &ex.spaces {
         let mut s = s.clone();
         let above_bound = s.planned_bytes.is_some_and(|b| b > s.lower_bound());
         if s.fits && above_bound && s.refused.is_empty() {
             if let Some(f) = early.as_ref().and_then(|p| p.function(&s.function)) {
-                let per_space = refused_of
-                    .entry(s.function.clone())
-                    .or_insert_with(|| refused_sharings(f, soc));
-                s.refused = MemSpace::from_name(&s.space)
-                    .and_then(|space| per_space.get(&space))
-                    .cloned()
-                    .unwrap_or_default();
+                s.refused = refused.of(f, soc, &s.space);
             }
         }
         let fits = s.fits;
