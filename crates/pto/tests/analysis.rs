@@ -522,3 +522,59 @@ fn on_branch_and_loop_programs_the_optimal_planner_reaches_the_bound() {
     }
     assert!(below_hulls >= 5, "{below_hulls} of 60");
 }
+
+/// A value read inside a loop it was defined before is read again by the
+/// next iteration, so the loop's last statement may not write over it
+/// (unlike a statement that reads a value for the last time). Here the
+/// last statement is a load whose tile nothing reads, and then the
+/// reading `exp` itself: DSA_RP and the optimal planner keep both off
+/// `a`'s bytes, and the checker accepts their placements.
+#[test]
+fn a_loop_last_statement_does_not_write_over_a_value_the_next_iteration_reads() {
+    for last in [vt("t", None, LOAD), vt("e", None, "pl.tile.exp(a)")] {
+        let lines = [
+            vt("a", None, LOAD),
+            "for i in pl.range(2):".into(),
+            format!("    {}", vt("e", None, "pl.tile.exp(a)")),
+            format!("    {last}"),
+            "return y".into(),
+        ];
+        let lines = if last.starts_with("e:") {
+            vec![
+                lines[0].clone(),
+                lines[1].clone(),
+                lines[3].clone(),
+                lines[4].clone(),
+            ]
+        } else {
+            lines.to_vec()
+        };
+        let body: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let src = program("InCore", BRANCH_SIG, &body);
+        for mode in [PlannerMode::DsaRp, PlannerMode::Optimal] {
+            let (out, _) = plan_report(&src, mode);
+            check_alone(&out).unwrap();
+            let at = |name: &str| {
+                let l = out
+                    .lines()
+                    .find(|l| l.trim_start().starts_with(&format!("{name}: ")))
+                    .unwrap();
+                l.split_once("pl.const(")
+                    .unwrap()
+                    .1
+                    .split(',')
+                    .next()
+                    .unwrap()
+                    .to_string()
+            };
+            let written: &[&str] = if last.starts_with("t:") {
+                &["e", "t"]
+            } else {
+                &["e"]
+            };
+            for w in written {
+                assert_ne!(at("a"), at(w), "{mode:?} {w}\n{out}");
+            }
+        }
+    }
+}

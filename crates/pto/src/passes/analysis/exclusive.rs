@@ -16,7 +16,11 @@
 //! was extended to: the next iteration of that loop reads again, so on
 //! every path through the loop's body the value is still needed (a value
 //! defined before a loop and read in the else branch of an `if` inside it
-//! is not cut in the then branch). The lower bound of the report
+//! is not cut in the then branch). Such a read repeated by a later
+//! iteration keeps the value live through the loop's last statement
+//! (`2 end + 2`), as the next iteration needs it after that statement
+//! wrote: a tile that statement writes may not take its bytes (a value
+//! read for the last time by a statement may). The lower bound of the report
 //! ([`crate::report::live_values`]) and the occupancies below both apply
 //! this one rule.
 //!
@@ -177,11 +181,16 @@ pub fn reach(
             let Some((v, from)) = value_of(x) else { return };
             let own_def = facts.var(x).def;
             let at = order.extended_read_from(s, own_def);
-            let span = Lifetime {
+            let mut span = Lifetime {
                 def: from,
                 last: at.max(from),
             }
             .half_open();
+            if order.read_again(s, own_def) {
+                // The next iteration reads it again: it is still needed
+                // while the loop's last statement writes (`2 at + 1`).
+                span.1 = span.1.max(2 * u64::from(at) + 2);
+            }
             let around = deciding_blocks(f, order, &chain, own_def, at);
             match excluding_other_branches(f, order, around, span) {
                 Some(cut) => pieces.extend(cut.into_iter().map(|p| (v, p))),
