@@ -423,8 +423,8 @@ fn the_checker_rejects_the_branch_sharing_when_a_loop_reads_again() {
 /// A program of nested `if`/`else` branches and loops from `rng`: loads,
 /// element-wise ops without sharing rules (`exp`, `muls`, `add`) and
 /// stores of values in scope, `[rows, 64]` FP32 tiles of 8, 16 or 32
-/// rows. Every loop body ends with a store (a tile written by a loop's
-/// last statement is a separate matter of the loop extension).
+/// rows. Every loop body ends with a store of an outer value (a tile
+/// written by a loop's last statement has a test of its own).
 fn branchy(rng: &mut common::Rng) -> String {
     fn block(
         rng: &mut common::Rng,
