@@ -80,8 +80,7 @@ pub(crate) struct Meter<'a> {
 /// one member leads, every other one pauses at each clock check for three
 /// times as long as it ran since the last one, so the leader gets most of
 /// a core that the others share with it (or with other processes). A
-/// member may lead from the start for a number of units of its work
-/// ([`Pace::led_by`]), after which nobody leads; a member whose
+/// member may lead from the start ([`Pace::led_by`]); a member whose
 /// search reports that it is close to a full placement
 /// ([`Meter::progress`]) takes the lead. Pauses change only when work
 /// happens, never how much or which: results under a node limit stay the
@@ -90,48 +89,15 @@ pub(crate) struct Meter<'a> {
 pub(crate) struct Pace {
     /// The leading member's number (0: nobody leads yet).
     leader: AtomicU8,
-    /// The member leading from the start (0: none), and the units of its
-    /// work after which that lead ends.
-    first: u8,
-    lead_for: u64,
-    /// Units booked so far by the member leading from the start.
-    led: AtomicU64,
 }
 
 impl Pace {
-    /// A pace led by `member` from the start until it has booked `units`
-    /// of work (or another member reports progress first); then nobody
-    /// leads, and the members share alike.
-    pub(crate) fn led_by(member: u8, units: u64) -> Pace {
+    /// A pace led by `member` from the start (until another member
+    /// reports progress).
+    pub(crate) fn led_by(member: u8) -> Pace {
         Pace {
             leader: AtomicU8::new(member),
-            first: member,
-            lead_for: units,
-            led: AtomicU64::new(0),
         }
-    }
-
-    /// Books `units` of `member`'s work toward the end of a lead given
-    /// from the start.
-    fn booked(&self, member: u8, units: u64) {
-        if member == self.first {
-            self.led.fetch_add(units, Ordering::Relaxed);
-        }
-    }
-
-    /// The leading member (0: nobody), ending a lead given from the start
-    /// once its leader has booked the units it was given.
-    fn leader(&self) -> u8 {
-        let leader = self.leader.load(Ordering::Relaxed);
-        if leader != 0 && leader == self.first && self.led.load(Ordering::Relaxed) >= self.lead_for
-        {
-            // A member that took the lead by its progress meanwhile keeps it.
-            let _ = self
-                .leader
-                .compare_exchange(leader, 0, Ordering::Relaxed, Ordering::Relaxed);
-            return self.leader.load(Ordering::Relaxed);
-        }
-        leader
     }
 
     /// Longest single pause: keeps the follower responsive to a stop.
@@ -146,7 +112,7 @@ impl Pace {
     /// it ran since `resumed`, until the `race` is decided.
     fn pause(&self, member: u8, resumed: &Cell<Option<Instant>>, race: Option<&AtomicU64>) {
         let now = Instant::now();
-        let leader = self.leader();
+        let leader = self.leader.load(Ordering::Relaxed);
         if leader != 0 && leader != member {
             if let Some(r) = resumed.get() {
                 let until = now + (now - r).saturating_mul(3).min(Self::MAX_PAUSE);
@@ -288,9 +254,6 @@ impl<'a> Meter<'a> {
         }
         let used = self.used.get().saturating_add(units);
         self.used.set(used);
-        if let Some((p, member)) = self.pace {
-            p.booked(member, units);
-        }
         if used > self.limit || self.race.is_some_and(|r| used > r.load(Ordering::Relaxed)) {
             self.spent.set(true);
             return false;
@@ -535,7 +498,7 @@ mod tests {
     #[test]
     fn a_member_close_to_a_placement_takes_the_lead() {
         let parent = Meter::new(&Budget::default().with_time_limit(None));
-        for (pace, first) in [(Pace::led_by(1, u64::MAX), 1), (Pace::default(), 0)] {
+        for (pace, first) in [(Pace::led_by(1), 1), (Pace::default(), 0)] {
             assert_eq!(pace.leader.load(Ordering::Relaxed), first);
             let other = parent.sub(None, None).paced(&pace, 2);
             other.progress(6, 8);
@@ -557,34 +520,8 @@ mod tests {
             t.elapsed() >= Duration::from_millis(5)
         };
         assert!(!paused(&Pace::default(), 1));
-        assert!(!paused(&Pace::led_by(1, u64::MAX), 1));
-        assert!(paused(&Pace::led_by(1, u64::MAX), 2));
-        assert!(paused(&Pace::led_by(2, u64::MAX), 1));
-    }
-
-    /// A lead given from the start ends once its leader has booked the
-    /// units it was given (work booked by the others does not count); a
-    /// member that took the lead by its progress keeps it.
-    #[test]
-    fn a_lead_from_the_start_ends_after_its_units() {
-        let parent = Meter::new(&Budget::default().with_time_limit(None));
-        let pace = Pace::led_by(1, 1_000);
-        let first = parent.sub(None, None).paced(&pace, 1);
-        let other = parent.sub(None, None).paced(&pace, 2);
-        assert!(other.charge(5_000));
-        assert!(first.charge(999));
-        assert_eq!(pace.leader(), 1);
-        assert!(first.charge(1));
-        assert_eq!(pace.leader(), 0, "nobody leads: equal shares");
-        other.progress(7, 8);
-        assert_eq!(pace.leader(), 2);
-        let pace = Pace::led_by(1, 1_000);
-        let (first, other) = (
-            parent.sub(None, None).paced(&pace, 1),
-            parent.sub(None, None).paced(&pace, 2),
-        );
-        other.progress(7, 8);
-        assert!(first.charge(2_000));
-        assert_eq!(pace.leader(), 2, "progress outlasts the first lead");
+        assert!(!paused(&Pace::led_by(1), 1));
+        assert!(paused(&Pace::led_by(1), 2));
+        assert!(paused(&Pace::led_by(2), 1));
     }
 }

@@ -32,10 +32,7 @@
 //! the winner's time. Below 1 % of slack (capacity over the lower bound,
 //! see [`exact_leads`]) the exact member leads from the start: there its
 //! section inference is at its strongest, and on the 0-slack generated
-//! families it needed about half the CPU time of the portfolio. That lead
-//! lasts [`EXACT_LEAD`] units of the exact member's work; then nobody
-//! leads, so the time lost against the MiniMalloc member where that one
-//! wins stays bounded. At any
+//! families it needed about half the CPU time of the portfolio. At any
 //! slack the MiniMalloc member takes the lead once its search has placed
 //! seven eighths of the buffers at once (a count, the same on every
 //! machine): it alone needed half the time the portfolio did at 4 % slack
@@ -101,17 +98,6 @@ pub(crate) const AUTO_MEMBERS: [&str; 3] = ["auto/greedy", "auto/exact", "auto/m
 const EXACT: u8 = 1;
 const MINIMALLOC: u8 = 2;
 
-/// Units of its work for which the exact member leads a fit question
-/// below 1 % of slack (see [`exact_leads`]); then the members share
-/// alike. About 0.4-0.5 s of the exact search's CPU time (1.0-1.4
-/// million nodes a second measured on 0-slack sliced and guillotine
-/// instances): the hard instances the exact member wins mostly end within
-/// it, and past it an instance the MiniMalloc member wins costs at most
-/// twice that member's time plus the lead, where a lead without end cost
-/// four times (sliced-88 of the generated family: the MiniMalloc member
-/// alone 0.20 s, the portfolio 2.6 s).
-pub(crate) const EXACT_LEAD: u64 = 1 << 19;
-
 /// Stack of a thread running the MiniMalloc search (recursive, one frame
 /// per placed buffer).
 const STACK: usize = 256 << 20;
@@ -152,7 +138,7 @@ pub(crate) fn portfolio_from(
     let race = AtomicU64::new(u64::MAX);
     let exact_first = problem.capacity.is_some_and(|c| exact_leads(c, lb));
     let pace = if exact_first {
-        Pace::led_by(EXACT, EXACT_LEAD)
+        Pace::led_by(EXACT)
     } else {
         Pace::default()
     };
