@@ -108,28 +108,13 @@ impl Pace {
     /// for a sleeping follower to join.
     const PAUSE_SLICE: Duration = Duration::from_millis(1);
 
-    /// Shortest run after which a follower pauses. A member that books
-    /// work fast reaches a clock check every few microseconds (the
-    /// MiniMalloc member about every 10 us): pausing after each such run
-    /// slept more than three times the run (a sleep's least length and
-    /// its wake-up) and ran the follower on cold caches, so a follower
-    /// that alone needed 0.20 s of CPU still had not placed after 2 s of
-    /// the portfolio's (sliced-88 of the generated family, 21.7k sleeps
-    /// in 3.7 s). Runs are gathered until this long, so a pause is at
-    /// least three milliseconds and the follower's share is its quarter.
-    const MIN_RUN: Duration = Duration::from_millis(1);
-
     /// Pauses `member` (when another one leads) in proportion to the time
-    /// it ran since `resumed` (once that is at least [`Pace::MIN_RUN`]),
-    /// until the `race` is decided.
+    /// it ran since `resumed`, until the `race` is decided.
     fn pause(&self, member: u8, resumed: &Cell<Option<Instant>>, race: Option<&AtomicU64>) {
         let now = Instant::now();
         let leader = self.leader.load(Ordering::Relaxed);
         if leader != 0 && leader != member {
             if let Some(r) = resumed.get() {
-                if now - r < Self::MIN_RUN {
-                    return;
-                }
                 let until = now + (now - r).saturating_mul(3).min(Self::MAX_PAUSE);
                 let open = || race.is_none_or(|r| r.load(Ordering::Relaxed) == u64::MAX);
                 loop {
@@ -527,7 +512,7 @@ mod tests {
     /// leads.
     #[test]
     fn only_a_member_behind_a_leader_pauses() {
-        let ran = Instant::now() - Duration::from_millis(3);
+        let ran = Instant::now() - Duration::from_millis(2);
         let paused = |pace: &Pace, member: u8| {
             let resumed = Cell::new(Some(ran));
             let t = Instant::now();
@@ -538,16 +523,5 @@ mod tests {
         assert!(!paused(&Pace::led_by(1), 1));
         assert!(paused(&Pace::led_by(1), 2));
         assert!(paused(&Pace::led_by(2), 1));
-    }
-
-    /// A follower's runs shorter than [`Pace::MIN_RUN`] are gathered: no
-    /// pause, and the run goes on from the same instant.
-    #[test]
-    fn a_short_run_does_not_pause() {
-        let pace = Pace::led_by(1);
-        let ran = Instant::now();
-        let resumed = Cell::new(Some(ran));
-        pace.pause(2, &resumed, None);
-        assert_eq!(resumed.get(), Some(ran));
     }
 }
