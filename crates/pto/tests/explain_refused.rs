@@ -141,7 +141,7 @@ fn the_explanation_holds_the_listed_refusals_with_their_mark() {
         bytes: 256,
         never_together: true,
     };
-    assert_eq!(refused(PlannerMode::Optimal), [pair.clone()]);
+    assert_eq!(refused(PlannerMode::Optimal), std::slice::from_ref(&pair));
     assert_eq!(refused(PlannerMode::DsaRp), []);
     assert_eq!(refused(PlannerMode::Pypto), []);
     let planners = [
