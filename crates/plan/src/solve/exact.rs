@@ -1456,17 +1456,21 @@ impl<'a> Dfs<'a> {
     /// the sections (no components, no cache keys).
     fn lite_valley(&mut self) -> Option<(u32, u32, u64, u64, Option<ValleyInfo>)> {
         let sections = self.part.sections;
-        let mut level = u64::MAX;
-        let mut lo = 0;
-        for s in 0..sections {
-            if self.rem[s] > 0 && self.floor[s] < level {
-                level = self.floor[s];
-                lo = s;
-            }
-        }
+        // Two branch-free passes (the lowest floor, then where it is first)
+        // rather than one that branches on every section: the scan runs
+        // at every node over thousands of sections (about a sixth of the
+        // instructions of the dive over a trace of 10,000 buffers).
+        let (rem, floor) = (&self.rem[..sections], &self.floor[..sections]);
+        let open = |(&r, &f): (&u64, &u64)| if r > 0 { f } else { u64::MAX };
+        let level = rem.iter().zip(floor).map(open).min().unwrap_or(u64::MAX);
         if level == u64::MAX {
             return Some((0, 0, 0, 0, None));
         }
+        let lo = rem
+            .iter()
+            .zip(floor)
+            .position(|(&r, &f)| r > 0 && f == level)
+            .expect("a section at the lowest floor");
         let mut hi = lo + 1;
         while hi < sections && self.rem[hi] > 0 && self.floor[hi] == level {
             hi += 1;
