@@ -1437,9 +1437,11 @@ impl<'a> Dfs<'a> {
             if better {
                 if kept_cands > cand_start || kept_cover > cover_start {
                     self.cands.copy_within(kept_cands.., cand_start);
-                    self.cands.truncate(self.cands.len() - (kept_cands - cand_start));
+                    self.cands
+                        .truncate(self.cands.len() - (kept_cands - cand_start));
                     self.cover.copy_within(kept_cover.., cover_start);
-                    self.cover.truncate(self.cover.len() - (kept_cover - cover_start));
+                    self.cover
+                        .truncate(self.cover.len() - (kept_cover - cover_start));
                 }
                 chosen = Some(v);
                 chosen_level = f;
