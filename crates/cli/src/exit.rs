@@ -42,12 +42,21 @@ mod tests {
     #[test]
     fn each_pass_error_kind_has_its_code() {
         let code = |e: PassError| (e.prefix(), of_pass_error(e.kind));
-        assert_eq!(code(PassError::planning("x")), ("ValueError", ExitCode::from(1)));
-        assert_eq!(code(PassError::input("x")), ("ValueError", ExitCode::from(2)));
+        assert_eq!(
+            code(PassError::planning("x")),
+            ("ValueError", ExitCode::from(1))
+        );
+        assert_eq!(
+            code(PassError::input("x")),
+            ("ValueError", ExitCode::from(2))
+        );
         assert_eq!(
             code(PassError::input_pypto_internal("x")),
             ("InternalError", ExitCode::from(2))
         );
-        assert_eq!(code(PassError::internal("x")), ("InternalError", ExitCode::from(3)));
+        assert_eq!(
+            code(PassError::internal("x")),
+            ("InternalError", ExitCode::from(3))
+        );
     }
 }

@@ -309,7 +309,8 @@ fn two_outputs_in_one_file_are_bad_input_and_write_nothing() {
 fn pypto_internal_errors_on_a_wrong_program_are_bad_input() {
     let i = Inputs::new("pypto-internal");
     let out = i.path("out.py");
-    let acc = "acc.py:20:13: InternalError: Internal error: MemoryReuse cannot reconcile divergent \
+    let acc =
+        "acc.py:20:13: InternalError: Internal error: MemoryReuse cannot reconcile divergent \
                L0C accumulator buffers with tile.move; accumulator control-flow values must be \
                coalesced before YieldFixup. The accumulator 'acc' yielded here is in another Acc \
                buffer than the result it becomes, and no pipe moves one L0C buffer to another: \
@@ -329,12 +330,39 @@ fn pypto_internal_errors_on_a_wrong_program_are_bad_input() {
             expect(&i, &[&args[..], &["@acc.py"]].concat(), 2, acc);
             expect(&i, &[&args[..], &["@reserve.py"]].concat(), 2, reserve);
         }
-        expect(&i, &["plan", "@carries.py", "--planner", planner], 2, carries);
-        expect(&i, &["plan", "@acc.py", "--target", "950", "--planner", planner, "-o", &out], 2, "");
-        assert!(!Path::new(&out).exists(), "{planner}: an output was written");
+        expect(
+            &i,
+            &["plan", "@carries.py", "--planner", planner],
+            2,
+            carries,
+        );
+        expect(
+            &i,
+            &[
+                "plan",
+                "@acc.py",
+                "--target",
+                "950",
+                "--planner",
+                planner,
+                "-o",
+                &out,
+            ],
+            2,
+            "",
+        );
+        assert!(
+            !Path::new(&out).exists(),
+            "{planner}: an output was written"
+        );
     }
     // `--all` does not turn it into "every space fits".
-    expect(&i, &["explain", "@acc.py", "--target", "950", "--all"], 2, acc);
+    expect(
+        &i,
+        &["explain", "@acc.py", "--target", "950", "--all"],
+        2,
+        acc,
+    );
 }
 
 /// Inputs that once panicked (exit 101) now run or are refused with a

@@ -363,7 +363,11 @@ pub fn fix_yields_opts(
                             let from = if init(k1) == init(k2) {
                                 format!("both start from {}", init(k1))
                             } else {
-                                format!("their initial values {} and {} share bytes", init(k1), init(k2))
+                                format!(
+                                    "their initial values {} and {} share bytes",
+                                    init(k1),
+                                    init(k2)
+                                )
                             };
                             // The program's own sharing: an input error.
                             return Err(PassError::input_pypto_internal(format!(
@@ -571,8 +575,7 @@ fn emit_copies(
                  the result it becomes, and no pipe moves one L0C buffer to another: make every \
                  branch (or the loop's init and body) yield an accumulator in one buffer, e.g. \
                  give '{}' and the tiles it accumulates in place the result's MemRef",
-                f.vars[c.orig].name,
-                f.vars[c.orig].name
+                f.vars[c.orig].name, f.vars[c.orig].name
             ));
             return Err(match f.yield_index(b) {
                 Some(i) => e.at_pos(f.pos_of(f.block(b)[i])),
