@@ -112,7 +112,9 @@ pub fn byte_size(value: &str) -> Result<u64, String> {
             _ => Err(refuse("not a hexadecimal number")),
         };
     }
-    let split = s.find(|c: char| !(c.is_ascii_digit() || c == '_')).unwrap_or(s.len());
+    let split = s
+        .find(|c: char| !(c.is_ascii_digit() || c == '_'))
+        .unwrap_or(s.len());
     let (number, unit) = s.split_at(split);
     let digits = number.replace('_', "");
     if digits.is_empty() {

@@ -303,7 +303,11 @@ fn byte_size_flags_take_units_and_hex_or_say_what_they_take() {
     for value in ["16k", "16K", "16KiB", "0x4000", "16_384"] {
         let o = tilemem(&["solve", csv, "--capacity", value]);
         assert_eq!(o.status.code(), Some(0), "{value}: {}", stderr(&o));
-        assert!(stdout(&o).contains("capacity:    16384\n"), "{value}: {}", stdout(&o));
+        assert!(
+            stdout(&o).contains("capacity:    16384\n"),
+            "{value}: {}",
+            stdout(&o)
+        );
         let o = tilemem(&["validate", placed_s, "--capacity", value]);
         assert_eq!(o.status.code(), Some(0), "{value}: {}", stderr(&o));
     }
