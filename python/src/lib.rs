@@ -561,7 +561,12 @@ fn opt(
                     Fail::Parse(Where::at(file, d.loc.line, d.loc.col), d.message.clone())
                 })
             })?;
-            let (diags, ok) = tilemem_mlir::pass::run_pipeline(&pipeline, &mut module);
+            let mut cx = tilemem_mlir::pass::PassContext::default();
+            let ok = tilemem_mlir::pass::run_pipeline_in(&pipeline, &mut module, &mut cx);
+            // A pass that rejects its input is bad input, as the command
+            // line's exit 2 (see `PassContext::bad_input`).
+            let bad_input = !ok && cx.bad_input;
+            let diags = cx.diags;
             let first_error = diags.iter().position(|d| d.severity == Severity::Error);
             if !ok || first_error.is_some() {
                 let (line, col, mut message) = match first_error {
@@ -578,7 +583,12 @@ fn opt(
                         message.push_str(&d.render(file));
                     }
                 }
-                return Err(Fail::Plan(Where::at(file, line, col), message));
+                let at = Where::at(file, line, col);
+                return Err(if bad_input {
+                    Fail::Parse(at, message)
+                } else {
+                    Fail::Plan(at, message)
+                });
             }
             notes.extend(diags.iter().map(|d| d.render(file)));
             outputs.push(tilemem_mlir::print::print_module(&module));

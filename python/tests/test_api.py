@@ -177,7 +177,7 @@ def test_an_opt_error_says_each_place_once():
         tilemem.opt("func.func @f( {\n", ["hivm-mark-stride-align"], file="x.mlir")
     assert str(info.value).count("x.mlir") == 1, str(info.value)
     text = (ROOT / "tests/lit/stride-align/mark-errors.mlir").read_text()
-    with pytest.raises(tilemem.PlanError) as info:
+    with pytest.raises(tilemem.ParseError) as info:
         tilemem.opt(text, ["hivm-mark-stride-align"], file="m.mlir", split_input_file=True)
     e = info.value
     first = f"m.mlir:{e.line}:{e.col}"

@@ -365,6 +365,66 @@ fn pypto_internal_errors_on_a_wrong_program_are_bad_input() {
     );
 }
 
+/// A HIVM module the stride passes reject (not bufferized, a mark of 6
+/// bytes on 32-bit elements) is bad input, at the op, with nothing
+/// written; it was exit 1 ("a pass failed"), which stays for a
+/// propagation that does not converge.
+#[test]
+fn hivm_the_stride_passes_reject_is_bad_input() {
+    let i = Inputs::new("stride");
+    let lit = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/lit/stride-align");
+    for name in [
+        "mark-errors.mlir",
+        "enable-errors.mlir",
+        "enable-max-iterations-error.mlir",
+    ] {
+        std::fs::copy(lit.join(name), i.dir.join(name)).unwrap();
+    }
+    let out = i.path("out.mlir");
+    let split = "-split-input-file";
+    expect(
+        &i,
+        &[
+            "opt",
+            "-hivm-mark-stride-align",
+            split,
+            "@mark-errors.mlir",
+            "-o",
+            &out,
+        ],
+        2,
+        "mark-errors.mlir:9:3: error: Not bufferized.\n",
+    );
+    expect(
+        &i,
+        &[
+            "opt",
+            "-hivm-enable-stride-align",
+            split,
+            "@enable-errors.mlir",
+            "-o",
+            &out,
+        ],
+        2,
+        "enable-errors.mlir:86:3: error: alignment of 6 bytes is not a whole number of 32-bit \
+         elements\n",
+    );
+    assert!(!Path::new(&out).exists(), "an output was written");
+    expect(
+        &i,
+        &[
+            "opt",
+            "-hivm-enable-stride-align",
+            "@enable-max-iterations-error.mlir",
+            "-o",
+            &out,
+        ],
+        1,
+        "error: propagate storage align failure and match the max iterations10\n",
+    );
+    assert!(!Path::new(&out).exists(), "an output was written");
+}
+
 /// Inputs that once panicked (exit 101) now run or are refused with a
 /// code of the table.
 #[test]
