@@ -370,13 +370,9 @@ fn explain(
         let ex = tilemem_pto::explain::explain(&program, &soc, mode, all, Some(400))
             .map_err(|e| pass_fail(&e, file))?;
         let fits = ex.spaces.iter().all(|s| s.fits);
-        // With `all`, what `tilemem explain --all` prints: also the
-        // buffers of a space that fits and the sharings a rule refused.
-        let rendered = if all && !ex.spaces.is_empty() {
-            tilemem_pto::explain::render_all(&ex, &program, &soc, mode)
-        } else {
-            tilemem_pto::explain::render(&ex, mode, false)
-        };
+        // What `tilemem explain` prints (with `all`, `--all`), from the
+        // one renderer both use.
+        let rendered = tilemem_pto::explain::render_text(&ex, &program, &soc, mode, all, file);
         Ok((rendered, fits, ex.spaces))
     })?;
     let dicts = spaces

@@ -131,6 +131,23 @@ def test_explain_all_shows_the_buffers_and_refused_sharings_as_the_cli_does():
     assert "buffers:" not in tilemem.explain(CHAIN).text
 
 
+def test_explain_says_what_the_command_line_says_when_all_fits_or_nothing_is_planned(kernel):
+    # The one renderer of `tilemem explain`: Python lacked the line per
+    # fitting space, and said "every space fits" where nothing is planned.
+    assert tilemem.explain(CHAIN).text == (
+        "every space fits its capacity (use --all to explain each)\n"
+        "  softmax_rows/Vec: planner pypto uses 33024 of 188416 bytes, lower bound 32768\n"
+    )
+    opaque = kernel.replace("@pl.function(type=pl.FunctionType.InCore)", "@pl.function")
+    want = (
+        "nothing planned: k.py has no kernel function; the memory passes plan only "
+        "`@pl.function(type=pl.FunctionType.InCore)` (or AIC, AIV), and it has main "
+        "(Opaque, the default without type=)\n"
+    )
+    for all_ in (False, True):
+        assert tilemem.explain(opaque, file="k.py", all=all_).text == want
+
+
 def test_bench_solves_a_folder():
     rows, table = tilemem.bench(ROOT / "examples/dsa", time_limit=2.0)
     (row,) = rows
