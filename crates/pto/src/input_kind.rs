@@ -4,7 +4,7 @@
 //! command line names its commands, Python its functions
 //! ([`Front`]).
 //!
-//! Each kind is one entry of [`KINDS`]: a name, what reads it in each
+//! Each kind is one entry of `KINDS`: a name, what reads it in each
 //! front end and a test on the file's first bytes. A new input form
 //! (another binary or text format) is one more entry. The front ends
 //! consult the recogniser only when their own reader fails, so a valid
