@@ -179,6 +179,10 @@ pub fn print_short(program: &Program, soc: &Soc, planner: PlannerMode) {
     }
 }
 
+/// One space of the report. `refused_sharings` is the text's list of the
+/// sharings a rule refused: `a`, `b`, `rule`, `line`, `bytes`, and
+/// `never_together` (live together in program order but never on one
+/// path: listed under the optimal planner only).
 fn space_json(s: &SpaceExplain) -> serde_json::Value {
     json!({
         "function": s.function,
@@ -198,6 +202,7 @@ fn space_json(s: &SpaceExplain) -> serde_json::Value {
         "live_total": s.live_total(),
         "refused_sharings": s.refused.iter().map(|r| json!({
             "a": r.a, "b": r.b, "rule": r.rule, "line": r.line, "bytes": r.bytes,
+            "never_together": r.never_together,
         })).collect::<Vec<_>>(),
         "remedies": s.remedies.iter().map(|r| json!({
             "change": r.change, "bytes_after": r.bytes_after, "saved": r.saved,

@@ -8,6 +8,7 @@ use tilemem_mlir::passes::plan_memory::map::{PlacedBuffer, SpacePlacement};
 use tilemem_plan::{map, Problem, Solution};
 use tilemem_pto::explain::{
     before_sharing, live_tile, peak, peak_of, refused_sharings, reserves, statement_at,
+    RefusedSharing,
 };
 use tilemem_pto::ir::Program;
 use tilemem_pto::passes::PlannerMode;
@@ -35,24 +36,14 @@ pub fn plan_doc(
     source: &str,
     note: Option<String>,
 ) -> MapDoc {
-    // Tile -> the tiles a rule keeps it apart from, and why.
-    let mut refused: HashMap<(String, String, String), Vec<String>> = HashMap::new();
+    // (function, space) -> the sharings a rule refused, for any planner.
+    let mut refused_all: Vec<(String, String, Vec<RefusedSharing>)> = Vec::new();
     if let Ok(early) = before_sharing(input, soc, PlannerMode::Pypto) {
         for f in early.functions.iter().filter(|f| f.kind().is_kernel()) {
-            let per_space = refused_sharings(f, soc);
+            let mut per_space = refused_sharings(f, soc);
             for space in spaces_of(results, &f.name) {
-                let Some(refused_here) =
-                    MemSpace::from_name(&space).and_then(|s| per_space.get(&s))
-                else {
-                    continue;
-                };
-                for r in refused_here {
-                    for (x, y) in [(&r.a, &r.b), (&r.b, &r.a)] {
-                        refused
-                            .entry((f.name.to_string(), space.clone(), x.clone()))
-                            .or_default()
-                            .push(format!("{y}: {}", r.rule));
-                    }
+                if let Some(here) = MemSpace::from_name(&space).and_then(|s| per_space.remove(&s)) {
+                    refused_all.push((f.name.to_string(), space, here));
                 }
             }
         }
@@ -61,7 +52,7 @@ pub fn plan_doc(
         .iter()
         .map(|p| View {
             planner: p.planner.name().to_string(),
-            lanes: plan_lanes(p, &refused),
+            lanes: plan_lanes(p, &refused_under(&refused_all, p.planner)),
         })
         .collect();
     MapDoc {
@@ -86,7 +77,31 @@ fn spaces_of(results: &[Planned], name: &str) -> Vec<String> {
     out
 }
 
+/// (function, space, tile) -> the tiles a rule keeps it apart from, and why.
 type Refused = HashMap<(String, String, String), Vec<String>>;
+
+/// The refused sharings `planner`'s lifetimes allow, per tile: what
+/// `explain --all` lists for that planner (a pair never live together
+/// only under the optimal planner).
+fn refused_under(all: &[(String, String, Vec<RefusedSharing>)], planner: PlannerMode) -> Refused {
+    let mut refused = Refused::new();
+    for (function, space, list) in all {
+        for r in list.iter().filter(|r| r.refused_under(planner)) {
+            let apart = if r.never_together {
+                " (never live together)"
+            } else {
+                ""
+            };
+            for (x, y) in [(&r.a, &r.b), (&r.b, &r.a)] {
+                refused
+                    .entry((function.clone(), space.clone(), x.clone()))
+                    .or_default()
+                    .push(format!("{y}{apart}: {}", r.rule));
+            }
+        }
+    }
+    refused
+}
 
 fn plan_lanes(p: &Planned, refused: &Refused) -> Vec<Lane> {
     let mut lanes = Vec::new();

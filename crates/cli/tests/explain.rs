@@ -548,3 +548,170 @@ fn explain_writes_a_map_of_what_it_explains() {
         "{svg}"
     );
 }
+
+/// PyPTO's `test_different_if_branches_can_share` after its yield fix-up,
+/// with its MemRefs as PyPTO prints them before AllocateMemoryAddr: the
+/// then branch loads `b` into the phi's window, the else branch loads `c`
+/// and moves it there (line 15). `b` and `c` are never live together, so
+/// the optimal planner could share them, but the move's output may not
+/// share its input's bytes; DSA_RP's lifetimes (hulls) keep them apart.
+const BRANCHES: &str = r#"# pypto.program: P
+import pypto.language as pl
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def main(x: pl.Tensor[[8, 8], pl.FP32, pl.MemRef("mem_ddr_0", pl.const(0, pl.INT64), 256)], k: pl.Scalar[pl.INDEX], y: pl.Out[pl.Tensor[[8, 8], pl.FP32, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 256)]]) -> pl.Tensor[[8, 8], pl.FP32]:
+        mem_vec_2: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 256)
+        mem_vec_3: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 256)
+        if k < 2:
+            b: pl.Tile[[8, 8], pl.FP32, pl.MemRef(mem_vec_2, pl.const(0, pl.INT64), 256), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [8, 8], [8, 8], target_memory=pl.Mem.Vec)
+            r: pl.Tile[[8, 8], pl.FP32, pl.MemRef(mem_vec_2, pl.const(0, pl.INT64), 256), pl.Mem.Vec] = pl.yield_(b)
+        else:
+            c: pl.Tile[[8, 8], pl.FP32, pl.MemRef(mem_vec_3, pl.const(0, pl.INT64), 256), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [8, 8], [8, 8], target_memory=pl.Mem.Vec)
+            cm: pl.Tile[[8, 8], pl.FP32, pl.MemRef(mem_vec_2, pl.const(0, pl.INT64), 256), pl.Mem.Vec] = pl.tile.move(c, target_memory=pl.Mem.Vec)
+            r: pl.Tile[[8, 8], pl.FP32, pl.MemRef(mem_vec_2, pl.const(0, pl.INT64), 256), pl.Mem.Vec] = pl.yield_(cm)
+        s: pl.Tensor[[8, 8], pl.FP32] = pl.tile.store(r, [0, 0], y)
+        return s
+"#;
+
+/// The move's no-alias rule, as every output words it.
+const MOVE_RULE: &str =
+    "no-alias rule of tile.move at line 15 (its output may not share its input's bytes)";
+
+/// `explain --all --report`'s refused sharings of the one space.
+fn refused_in_report(d: &std::path::Path, planner: &str) -> serde_json::Value {
+    let input = write(d, "branches.py", BRANCHES);
+    let rep = d.join(format!("{planner}.json"));
+    let o = tilemem(&[
+        "explain",
+        &input,
+        "--all",
+        "--planner",
+        planner,
+        "--report",
+        rep.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let text = String::from_utf8_lossy(&o.stdout);
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&rep).unwrap()).unwrap();
+    let spaces = v["spaces"].as_array().unwrap();
+    assert_eq!(spaces.len(), 1, "{v}");
+    assert_eq!(spaces[0]["planned_bytes"], 512);
+    assert_eq!(spaces[0]["lower_bound"], 256);
+    // The text lists exactly what the report does.
+    let listed = text.contains("  sharings the lifetimes allow but a rule refuses:\n");
+    assert_eq!(
+        listed,
+        !spaces[0]["refused_sharings"].as_array().unwrap().is_empty(),
+        "{text}"
+    );
+    spaces[0]["refused_sharings"].clone()
+}
+
+/// The report of a space that fits above its bound names the refused
+/// sharing `explain --all` prints, with whether the two tiles are never
+/// live together (optimal), and none where the planner's lifetimes keep
+/// them apart (dsa-rp), as the text does.
+#[test]
+fn the_report_lists_the_refused_sharings_the_text_lists() {
+    let d = scratch("report-refused");
+    assert_eq!(
+        refused_in_report(&d, "optimal"),
+        serde_json::json!([{
+            "a": "b", "b": "c", "rule": MOVE_RULE, "line": 15, "bytes": 256,
+            "never_together": true,
+        }])
+    );
+    assert_eq!(refused_in_report(&d, "dsa-rp"), serde_json::json!([]));
+    // A pair whose lifetimes do not overlap is not marked.
+    let input = write(&d, "cast.py", CAST);
+    let rep = d.join("cast.json");
+    let o = tilemem(&["explain", &input, "--report", rep.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0));
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&rep).unwrap()).unwrap();
+    assert_eq!(
+        v["spaces"][0]["refused_sharings"],
+        serde_json::json!([{
+            "a": "x", "b": "y", "line": 9, "bytes": 81920, "never_together": false,
+            "rule": "no-alias rule of tile.cast at line 9 (its output may not share its input's bytes)",
+        }])
+    );
+}
+
+/// Each view of the HTML map: planner -> (tile -> its "kept apart by a
+/// rule" detail, tiles without one left out).
+fn kept_apart(html: &str) -> Vec<(String, Vec<(String, String)>)> {
+    let start = html
+        .find(r#"<script id="data" type="application/json">"#)
+        .unwrap();
+    let data = &html[start..];
+    let data = &data[data.find('>').unwrap() + 1..data.find("</script>").unwrap()];
+    let doc: serde_json::Value = serde_json::from_str(data).unwrap();
+    let mut out = Vec::new();
+    for view in doc["views"].as_array().unwrap() {
+        let mut tiles = Vec::new();
+        for lane in view["lanes"].as_array().unwrap() {
+            for rect in lane["rects"].as_array().unwrap() {
+                for kv in rect["details"].as_array().unwrap() {
+                    if kv[0] == "kept apart by a rule" {
+                        let name = rect["name"].as_str().unwrap().to_string();
+                        tiles.push((name, kv[1].as_str().unwrap().to_string()));
+                    }
+                }
+            }
+        }
+        out.push((view["planner"].as_str().unwrap().to_string(), tiles));
+    }
+    out
+}
+
+/// The HTML map names the rule that kept two tiles apart for exactly the
+/// planners `explain --all` lists it for: the branches' tiles under the
+/// optimal planner only, marked never live together.
+#[test]
+fn the_map_lists_the_refused_sharings_explain_lists_for_each_planner() {
+    let d = scratch("map-refused");
+    let input = write(&d, "branches.py", BRANCHES);
+    let map = d.join("m.html");
+    let o = tilemem(&[
+        "plan",
+        &input,
+        "--quiet",
+        "--planner",
+        "all",
+        "--map",
+        map.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let apart = |y: &str| format!("{y} (never live together): {MOVE_RULE}");
+    assert_eq!(
+        kept_apart(&std::fs::read_to_string(&map).unwrap()),
+        [
+            ("pypto".to_string(), vec![]),
+            ("dsa-rp".to_string(), vec![]),
+            (
+                "optimal".to_string(),
+                vec![("b".to_string(), apart("c")), ("c".to_string(), apart("b"))]
+            ),
+        ]
+    );
+    // `explain --map` draws the map of the planner it explains.
+    for (planner, tiles) in [("optimal", 2), ("dsa-rp", 0)] {
+        let map = d.join(format!("{planner}.html"));
+        let o = tilemem(&[
+            "explain",
+            &input,
+            "--planner",
+            planner,
+            "--map",
+            map.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{o:?}");
+        let views = kept_apart(&std::fs::read_to_string(&map).unwrap());
+        assert_eq!(views.len(), 1);
+        assert_eq!((views[0].0.as_str(), views[0].1.len()), (planner, tiles));
+    }
+}

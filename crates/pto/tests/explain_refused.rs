@@ -118,3 +118,46 @@ main/Vec: fits: planner optimal uses 256 bytes, capacity 188416
 "
     );
 }
+
+/// `explain` with `all` holds what `explain --all` prints (its report
+/// carries the same list): the refused pair of a space that fits above
+/// its bound, marked never live together, under optimal only.
+#[test]
+fn the_explanation_holds_the_listed_refusals_with_their_mark() {
+    use tilemem_pto::explain::RefusedSharing;
+    let p = parse(&branches("pl.tile.move(c, target_memory=pl.Mem.Vec)")).unwrap();
+    let soc = Soc::from_name("910b").unwrap();
+    let refused = |planner| -> Vec<RefusedSharing> {
+        let ex = explain(&p, &soc, planner, true, None).unwrap();
+        assert_eq!(ex.spaces.len(), 1);
+        ex.spaces[0].refused.clone()
+    };
+    let pair = RefusedSharing {
+        a: "b".into(),
+        b: "c".into(),
+        rule: "no-alias rule of tile.move at line 15 (its output may not share its input's bytes)"
+            .into(),
+        line: 15,
+        bytes: 256,
+        never_together: true,
+    };
+    assert_eq!(refused(PlannerMode::Optimal), std::slice::from_ref(&pair));
+    assert_eq!(refused(PlannerMode::DsaRp), []);
+    assert_eq!(refused(PlannerMode::Pypto), []);
+    let planners = [
+        PlannerMode::Pypto,
+        PlannerMode::DsaRp,
+        PlannerMode::Ptoas,
+        PlannerMode::Optimal,
+    ];
+    let under = |r: &RefusedSharing| planners.map(|m| r.refused_under(m));
+    assert_eq!(under(&pair), [false, false, false, true]);
+    let apart = RefusedSharing {
+        never_together: false,
+        ..pair
+    };
+    assert_eq!(under(&apart), [true; 4]);
+    // Without `all` a space that fits is not explained.
+    let ex = explain(&p, &soc, PlannerMode::Optimal, false, None).unwrap();
+    assert!(ex.spaces.is_empty());
+}

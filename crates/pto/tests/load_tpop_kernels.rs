@@ -159,7 +159,7 @@ fn ring_kernel(planned: Option<(u64, &str, u64)>) -> String {
         FUNC_ATTR.replace("UP_DOWN", "LEFT_RIGHT"),
         "mem_vec_0: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 32768)".to_string(),
     ];
-    if planned.map_or(true, |(_, t_base, _)| t_base == "mem_vec_1") {
+    if planned.is_none_or(|(_, t_base, _)| t_base == "mem_vec_1") {
         body.push("mem_vec_1: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 32768)".into());
     }
     let base = if planned.is_some() { 0 } else { -1 };

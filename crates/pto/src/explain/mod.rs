@@ -85,6 +85,17 @@ pub struct RefusedSharing {
     pub never_together: bool,
 }
 
+impl RefusedSharing {
+    /// Whether `planner`'s lifetimes allow this sharing, so that a rule is
+    /// what refused it: a pair never live together only under the optimal
+    /// planner (the one that shares by occupancy); every other planner
+    /// keeps such a pair apart by its lifetimes already. What `explain`,
+    /// its report and the memory map list for `planner`.
+    pub fn refused_under(&self, planner: PlannerMode) -> bool {
+        !self.never_together || planner == PlannerMode::Optimal
+    }
+}
+
 /// A change that makes the program fit, found by re-planning it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Remedy {
@@ -154,6 +165,11 @@ impl SpaceExplain {
     pub fn over(&self) -> bool {
         !self.fits
     }
+
+    /// True when the planner used more bytes than the lower bound.
+    pub fn above_bound(&self) -> bool {
+        self.planned_bytes.is_some_and(|b| b > self.lower_bound())
+    }
 }
 
 /// What [`explain`] found.
@@ -216,7 +232,9 @@ fn used(r: &report::Report, function: &str, space: &str) -> Option<u64> {
 /// Explains every (function, space) of `program` planned with `planner`.
 /// Remedies are computed for spaces that do not fit, with at most
 /// `max_replans` re-plans in all (`None`: no limit); with `all`, the facts
-/// of every space are returned (else only those that do not fit).
+/// of every space are returned (else only those that do not fit), and a
+/// space that fits above its lower bound lists the sharings a rule
+/// refused too.
 pub fn explain(
     program: &Program,
     soc: &Soc,
@@ -309,6 +327,15 @@ pub fn explain(
             s.refused = refused.of(f, soc, &s.space, planner);
         }
         s.remedies = remedies(program, soc, planner, s);
+    }
+    // With `all`, a space that fits but uses more than its lower bound
+    // also names the sharings a rule refused: why it did.
+    if all {
+        for s in spaces.iter_mut().filter(|s| s.fits && s.above_bound()) {
+            if let Some(f) = early.function(&s.function) {
+                s.refused = refused.of(f, soc, &s.space, planner);
+            }
+        }
     }
     if !all {
         spaces.retain(SpaceExplain::over);
@@ -438,9 +465,7 @@ impl RefusedCache {
             .and_then(|space| per_space.get(&space))
             .cloned()
             .unwrap_or_default();
-        if planner != PlannerMode::Optimal {
-            out.retain(|r| !r.never_together);
-        }
+        out.retain(|r| r.refused_under(planner));
         out
     }
 }

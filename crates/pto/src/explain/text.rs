@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 use tilemem_soc::Soc;
 
-use super::{before_sharing, replan, Explanation, RefusedCache};
+use super::{replan, Explanation};
 use crate::ir::{FunctionKind, Program};
 use crate::passes::PlannerMode;
 
@@ -150,22 +150,15 @@ pub fn render(ex: &Explanation, planner: PlannerMode, short: bool) -> String {
 /// `explain --all`: each space as [`render`] shows it, and for a space
 /// that fits, what `plan` alone does not say: the sharings a rule refused
 /// when the planner used more than the lower bound (why it did), and
-/// which tiles went into which buffer (what was shared). Spaces that do
-/// not fit already list the refused sharings; their buffers are not
-/// final, so none are listed.
+/// which tiles went into which buffer (what was shared). `ex` is what
+/// [`explain`](super::explain) with `all` found (the refused sharings of
+/// every space are in it, as in the report). Spaces that do not fit list
+/// no buffers: theirs are not final.
 pub fn render_all(ex: &Explanation, program: &Program, soc: &Soc, planner: PlannerMode) -> String {
     let planned = replan(program, soc, planner).ok();
-    let early = before_sharing(program, soc, planner).ok();
-    let mut refused = RefusedCache::default();
     let mut o = String::new();
     for s in &ex.spaces {
-        let mut s = s.clone();
-        let above_bound = s.planned_bytes.is_some_and(|b| b > s.lower_bound());
-        if s.fits && above_bound && s.refused.is_empty() {
-            if let Some(f) = early.as_ref().and_then(|p| p.function(&s.function)) {
-                s.refused = refused.of(f, soc, &s.space, planner);
-            }
-        }
+        let s = s.clone();
         let fits = s.fits;
         let (function, space) = (s.function.clone(), s.space.clone());
         let one = Explanation {
