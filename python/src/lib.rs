@@ -17,6 +17,7 @@ use tilemem_mlir::ir::Severity;
 use tilemem_mlir::parse::{parse_module, split_input, Chunk, ParseOptions};
 use tilemem_plan::csv::{self, CsvError, CsvProblem};
 use tilemem_plan::{lower_bound, validate as check, Budget, Goal, Objective, SolverKind};
+use tilemem_pto::input_kind::{self, Front, InputKind};
 use tilemem_pto::passes::{select_passes, ErrorKind, PassId, PlannerMode, SeedRules};
 use tilemem_soc::Soc;
 
@@ -265,9 +266,38 @@ fn compat_of(compat: &str) -> PyResult<SeedRules> {
     })
 }
 
+/// When `bytes` (named `file`) do not read as `want` and are recognisably
+/// of another kind, the failure naming the function that reads them, as
+/// the command line names its command.
+fn kind_fail(file: &str, bytes: &[u8], want: InputKind) -> Option<Fail> {
+    input_kind::mismatch_for(Front::Python, file, bytes, want)
+        .map(|m| Fail::Parse(Where::at(file, 0, 0), m))
+}
+
+/// The `tilemem.errors.ParseError` message for `data` of another kind than
+/// `want` (`pypto`, `mlir` or `csv`), or `None` when its kind is not told:
+/// for the Python half, which reads files that are not UTF-8 text.
+#[pyfunction]
+fn kind_error(data: &[u8], file: &str, want: &str) -> PyResult<Option<String>> {
+    let want = match want {
+        "pypto" => InputKind::Pypto,
+        "mlir" => InputKind::Mlir,
+        "csv" => InputKind::ProblemCsv,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "unknown input kind '{other}'"
+            )))
+        }
+    };
+    Ok(input_kind::mismatch_for(Front::Python, file, data, want))
+}
+
 /// Reads PyPTO program text named `file`.
 fn read_program(text: &str, file: &str) -> Result<tilemem_pto::ir::Program, Fail> {
     tilemem_pto::parse::parse(text).map_err(|e| {
+        if let Some(f) = kind_fail(file, text.as_bytes(), InputKind::Pypto) {
+            return f;
+        }
         let message = if e.label.is_empty() {
             e.message
         } else {
@@ -340,13 +370,9 @@ fn explain(
         let ex = tilemem_pto::explain::explain(&program, &soc, mode, all, Some(400))
             .map_err(|e| pass_fail(&e, file))?;
         let fits = ex.spaces.iter().all(|s| s.fits);
-        // With `all`, what `tilemem explain --all` prints: also the
-        // buffers of a space that fits and the sharings a rule refused.
-        let rendered = if all && !ex.spaces.is_empty() {
-            tilemem_pto::explain::render_all(&ex, &program, &soc, mode)
-        } else {
-            tilemem_pto::explain::render(&ex, mode, false)
-        };
+        // What `tilemem explain` prints (with `all`, `--all`), from the
+        // one renderer both use.
+        let rendered = tilemem_pto::explain::render_text(&ex, &program, &soc, mode, all, file);
         Ok((rendered, fits, ex.spaces))
     })?;
     let dicts = spaces
@@ -527,9 +553,16 @@ fn opt(
             // is that error's text, then every other diagnostic rendered
             // with its own place (each place said once).
             let mut module = parse_module(chunk.text, &options).map_err(|d| {
-                Fail::Parse(Where::at(file, d.loc.line, d.loc.col), d.message.clone())
+                kind_fail(file, chunk.text.as_bytes(), InputKind::Mlir).unwrap_or_else(|| {
+                    Fail::Parse(Where::at(file, d.loc.line, d.loc.col), d.message.clone())
+                })
             })?;
-            let (diags, ok) = tilemem_mlir::pass::run_pipeline(&pipeline, &mut module);
+            let mut cx = tilemem_mlir::pass::PassContext::default();
+            let ok = tilemem_mlir::pass::run_pipeline_in(&pipeline, &mut module, &mut cx);
+            // A pass that rejects its input is bad input, as the command
+            // line's exit 2 (see `PassContext::bad_input`).
+            let bad_input = !ok && cx.bad_input;
+            let diags = cx.diags;
             let first_error = diags.iter().position(|d| d.severity == Severity::Error);
             if !ok || first_error.is_some() {
                 let (line, col, mut message) = match first_error {
@@ -546,7 +579,12 @@ fn opt(
                         message.push_str(&d.render(file));
                     }
                 }
-                return Err(Fail::Plan(Where::at(file, line, col), message));
+                let at = Where::at(file, line, col);
+                return Err(if bad_input {
+                    Fail::Parse(at, message)
+                } else {
+                    Fail::Plan(at, message)
+                });
             }
             notes.extend(diags.iter().map(|d| d.render(file)));
             outputs.push(tilemem_mlir::print::print_module(&module));
@@ -564,11 +602,17 @@ fn read_problem(
     capacity: Option<u64>,
 ) -> Result<CsvProblem, Fail> {
     let mut read = match (path, text) {
-        (Some(p), _) => csv::read(Path::new(p)),
-        (None, Some(t)) => csv::parse(t, file),
+        (Some(p), _) => csv::read(Path::new(p)).map_err(|e| {
+            std::fs::read(p)
+                .ok()
+                .and_then(|b| kind_fail(p, &b, InputKind::ProblemCsv))
+                .unwrap_or_else(|| csv_fail(e))
+        }),
+        (None, Some(t)) => csv::parse(t, file).map_err(|e| {
+            kind_fail(file, t.as_bytes(), InputKind::ProblemCsv).unwrap_or_else(|| csv_fail(e))
+        }),
         (None, None) => return Err(Fail::Value("give a problem file or problem text".into())),
-    }
-    .map_err(csv_fail)?;
+    }?;
     if capacity.is_some() {
         read.problem.capacity = capacity;
     }
@@ -795,5 +839,6 @@ fn _tilemem(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(mlir_passes, m)?)?;
+    m.add_function(wrap_pyfunction!(kind_error, m)?)?;
     Ok(())
 }

@@ -1,6 +1,7 @@
 """The Python API as a new user meets it: paths or text, every command,
 every option of the command line, and errors that read cleanly."""
 
+import os
 import pathlib
 
 import pytest
@@ -32,6 +33,84 @@ def test_errors_of_a_path_name_the_file():
     assert info.value.file.endswith("staircase.csv")
 
 
+def _raised(call, *args):
+    with pytest.raises(tilemem.ParseError) as info:
+        call(*args)
+    return info.value
+
+
+def test_a_file_of_another_kind_is_named_with_the_function_that_reads_it(tmp_path):
+    # What the command line says for a file given to the wrong command,
+    # naming the Python function instead of the command.
+    csv, mlir, py = "staircase.csv", "unaligned_rows.mlir", "vector_chain.py"
+    for name, folder in ((csv, "dsa"), (mlir, "mlir"), (py, "pto")):
+        (tmp_path / name).write_bytes((ROOT / "examples" / folder / name).read_bytes())
+    doc = ROOT / "crates/pto/tests/data/input_sharing/co_live.msgpack"
+    (tmp_path / "k.msgpack").write_bytes(doc.read_bytes())
+    is_csv = (
+        'this is a placement problem (CSV), not a PyPTO program: use `tilemem.solve("staircase.csv")` '
+        "(or `tilemem.validate` for a placed one)"
+    )
+    is_mlir = (
+        'this is an MLIR file, not a PyPTO program: use `tilemem.opt("unaligned_rows.mlir", '
+        '["hacc-append-device-spec=target=Ascend910B1", "hivm-plan-memory"])` (plan its local '
+        'memory), `tilemem.explain("unaligned_rows.mlir")` (where the memory goes, what would '
+        "make it fit); `tilemem.mlir_passes()` lists every pass"
+    )
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        for call in (tilemem.plan, tilemem.fmt, tilemem.explain):
+            e = _raised(call, pathlib.Path(csv))
+            assert (e.file, e.line, e.col, e.message) == (csv, None, None, is_csv), call
+        for call in (tilemem.plan, tilemem.fmt):
+            e = _raised(call, pathlib.Path(mlir))
+            assert (e.file, e.message) == (mlir, is_mlir), call
+        assert str(_raised(tilemem.plan, mlir)) == f"{mlir}: {is_mlir}"
+        assert _raised(tilemem.opt, pathlib.Path(py), ["hivm-plan-memory"]).message == (
+            'this is a PyPTO program, not an MLIR file: use `tilemem.plan("vector_chain.py")` '
+            "(or `tilemem.explain`, `tilemem.fmt`)"
+        )
+        assert _raised(tilemem.solve, py).message == (
+            'this is a PyPTO program, not a placement problem (CSV): use `tilemem.plan("vector_chain.py")` '
+            "(or `tilemem.explain`, `tilemem.fmt`)"
+        )
+        assert _raised(tilemem.validate, mlir, []).message.startswith(
+            "this is an MLIR file, not a placement problem (CSV): use `tilemem.opt("
+        )
+        # A binary document is not text: named, not a UnicodeDecodeError.
+        assert _raised(tilemem.plan, pathlib.Path("k.msgpack")).message == (
+            "this is a PyPTO MessagePack document, not a PyPTO program: use "
+            '`tilemem.pypto.plan_document(pathlib.Path("k.msgpack").read_bytes())`'
+        )
+    finally:
+        os.chdir(cwd)
+    # Text in a string has no path to name.
+    e = _raised(tilemem.plan, (ROOT / "examples/dsa" / csv).read_text())
+    assert str(e) == (
+        "<string>: this is a placement problem (CSV), not a PyPTO program: use "
+        "`tilemem.solve(path)` (or `tilemem.validate` for a placed one)"
+    )
+
+
+def test_a_program_pypto_rejects_with_internal_error_is_a_parse_error(kernel):
+    # Overlapping reserve_buffer windows: PyPTO's InternalError, the
+    # user's mistake (the command line's exit 2), with what to change.
+    bad = kernel.replace(
+        "        b: pl.Tile",
+        "        _a: pl.Scalar[pl.INT32] = pl.system.reserve_buffer(name='first', size=4096, base=-1)\n"
+        "        _b: pl.Scalar[pl.INT32] = pl.system.reserve_buffer(name='second', size=1024, base=2048)\n"
+        "        b: pl.Tile",
+    )
+    e = _raised(tilemem.plan, bad)
+    assert (e.line, e.col) == (10, 9)
+    assert e.message == (
+        "overlapping reserve_buffer ranges in function 'main': [2048, 3072) overlaps with "
+        "[0, 4096); reserve_buffer 'second' (base=2048, size=1024) overlaps 'first': give "
+        "'second' base=-1 (AUTO) to place it above the others, or a base of at least 4096"
+    )
+
+
 def test_explain_says_why_and_what_fits():
     ex = tilemem.explain(OVER)
     assert not ex.fits
@@ -50,6 +129,23 @@ def test_explain_all_shows_the_buffers_and_refused_sharings_as_the_cli_does():
     assert "    mem_vec_4  [32768, 33024)  row_max, row_sum\n" in text
     assert "max_tmp and row_max (256 bytes): no-alias rule of tile.row_max at line 10" in text
     assert "buffers:" not in tilemem.explain(CHAIN).text
+
+
+def test_explain_says_what_the_command_line_says_when_all_fits_or_nothing_is_planned(kernel):
+    # The one renderer of `tilemem explain`: Python lacked the line per
+    # fitting space, and said "every space fits" where nothing is planned.
+    assert tilemem.explain(CHAIN).text == (
+        "every space fits its capacity (use --all to explain each)\n"
+        "  softmax_rows/Vec: planner pypto uses 33024 of 188416 bytes, lower bound 32768\n"
+    )
+    opaque = kernel.replace("@pl.function(type=pl.FunctionType.InCore)", "@pl.function")
+    want = (
+        "nothing planned: k.py has no kernel function; the memory passes plan only "
+        "`@pl.function(type=pl.FunctionType.InCore)` (or AIC, AIV), and it has main "
+        "(Opaque, the default without type=)\n"
+    )
+    for all_ in (False, True):
+        assert tilemem.explain(opaque, file="k.py", all=all_).text == want
 
 
 def test_bench_solves_a_folder():
@@ -98,7 +194,7 @@ def test_an_opt_error_says_each_place_once():
         tilemem.opt("func.func @f( {\n", ["hivm-mark-stride-align"], file="x.mlir")
     assert str(info.value).count("x.mlir") == 1, str(info.value)
     text = (ROOT / "tests/lit/stride-align/mark-errors.mlir").read_text()
-    with pytest.raises(tilemem.PlanError) as info:
+    with pytest.raises(tilemem.ParseError) as info:
         tilemem.opt(text, ["hivm-mark-stride-align"], file="m.mlir", split_input_file=True)
     e = info.value
     first = f"m.mlir:{e.line}:{e.col}"

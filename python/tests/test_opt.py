@@ -21,13 +21,25 @@ def test_pads_unaligned_rows():
     assert tilemem.opt(out, PASSES) == out
 
 
-def test_pass_failure_is_a_plan_error_at_the_op():
+def test_a_pass_rejecting_its_input_is_a_parse_error_at_the_op():
+    # The command line's exit 2: the module is not bufferized.
     text = (ROOT / "tests/lit/stride-align/mark-errors.mlir").read_text()
-    with pytest.raises(tilemem.PlanError) as info:
+    with pytest.raises(tilemem.ParseError) as info:
         tilemem.opt(text, ["hivm-mark-stride-align"], file="m.mlir", split_input_file=True)
     e = info.value
-    assert e.file == "m.mlir" and e.line is not None and e.col == 3
-    assert "Not bufferized." in e.message
+    assert (e.file, e.line, e.col) == ("m.mlir", 9, 3)
+    assert e.message == "Not bufferized."  # the first chunk fails; the others are not run
+
+
+def test_a_pass_that_fails_on_its_own_is_a_plan_error():
+    # The command line's exit 1: the propagation does not converge.
+    text = (ROOT / "tests/lit/stride-align/enable-max-iterations-error.mlir").read_text()
+    with pytest.raises(tilemem.PlanError) as info:
+        tilemem.opt(text, ["hivm-enable-stride-align"], file="i.mlir")
+    assert not isinstance(info.value, ValueError)
+    assert info.value.message.startswith(
+        "propagate storage align failure and match the max iterations10"
+    ), info.value.message
 
 
 def test_syntax_error_and_unknown_pass():

@@ -89,19 +89,29 @@ class Plan:
 Source = Union[str, "os.PathLike[str]"]
 
 
-def _read(source: Source, file: Optional[str]) -> Tuple[str, str]:
+def _read(source: Source, file: Optional[str], want: str = "pypto") -> Tuple[str, str]:
     """The text of ``source`` and the name errors use for it.
 
     A path-like is read; a ``str`` naming an existing file (and holding no
     newline, which no path has but every program does) is read too; any
-    other ``str`` is the text itself.
+    other ``str`` is the text itself. A file that is not UTF-8 text raises
+    :class:`ParseError`, naming what reads it when its kind is told (a
+    MessagePack document given for ``want``, ``"pypto"`` or ``"mlir"``).
     """
     if isinstance(source, os.PathLike) or (
         isinstance(source, str) and "\n" not in source and os.path.isfile(source)
     ):
         path = os.fspath(source)
-        with open(path, encoding="utf-8") as f:
-            return f.read(), file or path
+        with open(path, "rb") as f:
+            data = f.read()
+        name = file or path
+        try:
+            # Universal newlines, as text-mode open() reads.
+            text = data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+            return text, name
+        except UnicodeDecodeError as e:
+            kind = _tilemem.kind_error(data, name, want)
+            raise ParseError(kind or f"not UTF-8 text: {e}", file=name) from None
     if not isinstance(source, str):
         raise TypeError(
             f"expected program text or a path, got {type(source).__name__}"
@@ -311,7 +321,7 @@ def opt(
         PlanError: a pass failed (the message holds every diagnostic).
         ValueError: an unknown pass name.
     """
-    mlir_text, file = _read(mlir_text, file)
+    mlir_text, file = _read(mlir_text, file, "mlir")
     out, _notes = _tilemem.opt(
         mlir_text,
         list(passes),

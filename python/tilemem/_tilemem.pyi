@@ -77,3 +77,7 @@ def validate(
 
 def mlir_passes() -> List[Tuple[str, str]]:
     """(name, description) of every HIVM pass."""
+
+def kind_error(data: bytes, file: str, want: str) -> Optional[str]:
+    """The ParseError message for a file of another kind than ``want``
+    (``"pypto"``, ``"mlir"`` or ``"csv"``), or None when its kind is not told."""

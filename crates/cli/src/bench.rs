@@ -56,8 +56,9 @@ pub struct Args {
     /// Solver and search budget.
     #[command(flatten)]
     pub search: SearchFlags,
-    /// Capacity for every problem (overrides file names).
-    #[arg(long)]
+    /// Capacity in bytes for every problem: 16384, 16K, 16KiB, 0x4000
+    /// (overrides file names).
+    #[arg(long, value_name = "BYTES", value_parser = crate::flags::byte_size)]
     pub capacity: Option<u64>,
     /// With --family: give instances without a capacity (random) one this
     /// many percent above their lower bound, and solve them with --fit at

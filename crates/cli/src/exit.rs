@@ -4,12 +4,13 @@
 //! |---|---|
 //! | 0 | success (`explain`: explained, whether or not the program fits) |
 //! | 1 | the request was understood but cannot be met: no placement, over capacity, a planning error, `fmt --check` found a difference, `validate` found a violation |
-//! | 2 | bad input: an unreadable or inconsistent file (syntax, a MemRef that contradicts its allocation, ...), an unknown flag or value, an output that cannot be written, two outputs naming one file |
-//! | 3 | internal error: a check inside tilemem failed (the independent validator rejected a placement, or PyPTO's own internal check fires on this program, as PyPTO raises `InternalError` for it); nothing is written |
+//! | 2 | bad input: an unreadable or inconsistent file (syntax, a MemRef that contradicts its allocation, ...), a program PyPTO rejects with its own `InternalError` (overlapping `reserve_buffer` windows, a divergent accumulator phi, two loop carries from one tile: the message keeps PyPTO's class), an unknown flag or value, an output that cannot be written, two outputs naming one file |
+//! | 3 | internal error: a check inside tilemem failed whatever the input (the independent validator rejected a placement): a bug to report; nothing is written |
 //! | 130 | interrupted (`SIGINT`) |
 //!
 //! A panic (Rust's 101) is a bug in any case. `tests/exit_codes.rs` runs
-//! each kind of failure through each command and asserts this table.
+//! each kind of failure through each command and asserts this table; no
+//! input reaches 3 (it would be a bug), so its mapping is asserted here.
 
 use std::process::ExitCode;
 
@@ -29,4 +30,33 @@ pub fn of_pass_error(kind: ErrorKind) -> ExitCode {
         ErrorKind::Input => BAD_INPUT,
         ErrorKind::Internal => INTERNAL,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tilemem_pto::passes::PassError;
+
+    /// PyPTO's `InternalError` on a wrong program is bad input; only a
+    /// failed check of tilemem's own is 3.
+    #[test]
+    fn each_pass_error_kind_has_its_code() {
+        let code = |e: PassError| (e.prefix(), of_pass_error(e.kind));
+        assert_eq!(
+            code(PassError::planning("x")),
+            ("ValueError", ExitCode::from(1))
+        );
+        assert_eq!(
+            code(PassError::input("x")),
+            ("ValueError", ExitCode::from(2))
+        );
+        assert_eq!(
+            code(PassError::input_pypto_internal("x")),
+            ("InternalError", ExitCode::from(2))
+        );
+        assert_eq!(
+            code(PassError::internal("x")),
+            ("InternalError", ExitCode::from(3))
+        );
+    }
 }

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use serde_json::json;
-use tilemem_pto::explain::{explain, render, render_all, Explanation, SpaceExplain};
+use tilemem_pto::explain::{explain, render, render_text, Explanation, SpaceExplain};
 use tilemem_pto::ir::Program;
 use tilemem_pto::passes::PlannerMode;
 use tilemem_pto::PlanOptions;
@@ -125,37 +125,7 @@ pub fn run(args: Args) -> ExitCode {
             return crate::exit::of_pass_error(e.kind);
         }
     };
-    // Everything fits: the spaces that do, in one line each (without
-    // remedies to search, explaining them costs one plan).
-    let fitting = (ex.spaces.is_empty() && !args.all)
-        .then(|| explain(&program, &soc, planner, true, Some(0)).ok())
-        .flatten();
-    // Nothing to explain at all reads differently from "everything fits".
-    let nothing =
-        ex.spaces.is_empty() && (args.all || fitting.as_ref().is_some_and(|e| e.spaces.is_empty()));
-    let text = if nothing {
-        format!("{}\n", crate::summary::nothing_planned(&program, &file))
-    } else if args.all {
-        render_all(&ex, &program, &soc, planner)
-    } else {
-        let mut text = render(&ex, planner, false);
-        for s in fitting.iter().flat_map(|e| &e.spaces) {
-            let used = s.planned_bytes.map_or("-".to_string(), |b| b.to_string());
-            let of = s
-                .capacity
-                .map_or(" bytes (unlimited capacity)".to_string(), |c| {
-                    format!(" of {c} bytes")
-                });
-            text.push_str(&format!(
-                "  {}/{}: planner {} uses {used}{of}, lower bound {}\n",
-                s.function,
-                s.space,
-                planner.name(),
-                s.lower_bound()
-            ));
-        }
-        text
-    };
+    let text = render_text(&ex, &program, &soc, planner, args.all, &file);
     let mapped;
     let mut o = Outputs::new();
     if let Some(path) = &args.report {

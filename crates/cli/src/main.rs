@@ -39,9 +39,10 @@ Which command for which input:
   a placement problem (MiniMalloc CSV: id,lower,upper,size) solve, validate, bench
 
 Exit codes (every command): 0 success; 1 cannot be met (no placement, over
-capacity, `fmt --check` or `validate` found a difference); 2 bad input, unknown
-flag or value, or an output that cannot be written; 3 internal error (nothing
-is written); 130 interrupted.
+capacity, `fmt --check` or `validate` found a difference); 2 bad input (also a
+program PyPTO rejects with InternalError), unknown flag or value, or an output
+that cannot be written; 3 internal error: a check inside tilemem failed, a bug
+to report (nothing is written); 130 interrupted.
 
 Examples (from the repository root):
   tilemem plan examples/pto/vector_chain.py --target 910b
@@ -63,7 +64,8 @@ functions (type=pl.FunctionType.InCore, AIC, AIV) are planned.
 
 Exit codes: 0 planned; 1 does not fit (the error, in PyPTO's words, is followed
 by a short form of what `tilemem explain` prints) or the planner failed; 2 bad
-input or flag; 3 internal error. Nothing is written unless everything succeeded,
+input or flag (also a program PyPTO rejects with InternalError, such as
+overlapping reserve_buffer windows); 3 internal error (a bug). Nothing is written unless everything succeeded,
 except a --map, which draws the overflow.
 
 Examples:
@@ -78,8 +80,8 @@ with it, a space that fits also lists its buffers and the tiles in each.
 On HIVM MLIR the chip comes from the module's hacc.target (a --target is
 refused) and --planner takes bishengir (the default) or optimal.
 
-Exit codes: 0 explained (whether or not the program fits); 2 bad input or flag;
-3 internal error.
+Exit codes: 0 explained (whether or not the program fits); 2 bad input or flag
+(also a program PyPTO rejects with InternalError); 3 internal error (a bug).
 
 Examples:
   tilemem explain examples/pto/over_capacity.py

@@ -10,7 +10,9 @@
 //! flatten op`, is printed and the module still is, with exit 0, as
 //! mlir-opt does), 2 bad input (unreadable file, syntax error, unknown flag
 //! or option value, a program a pass rejects, such as a dynamic-shaped
-//! allocation `-hivm-plan-memory` cannot plan). With
+//! allocation `-hivm-plan-memory` cannot plan, an op
+//! `-hivm-mark-stride-align` finds not bufferized, or a stride mark
+//! `-hivm-enable-stride-align` cannot satisfy). With
 //! `-verify-diagnostics` the diagnostics are checked against
 //! `// expected-error {{...}}` comments instead of printed, and only a
 //! mismatch fails the run.
@@ -215,7 +217,9 @@ fn usage() -> String {
          EXIT CODES:\n  \
          0 success (also a pass error that does not fail the pass, as in mlir-opt);\n  \
          1 a pass failed (e.g. an overflow) or -verify-diagnostics found a mismatch;\n  \
-         2 bad input, unknown flag or option, or an output that cannot be written.\n\n\
+         2 bad input (also a program a pass rejects: not bufferized, stride marks no\n  \
+         padding satisfies, a dynamic-shaped allocation to plan), unknown flag or\n  \
+         option, or an output that cannot be written.\n\n\
          EXAMPLES (from the repository root):\n  \
          tilemem opt -hivm-mark-stride-align -hivm-enable-stride-align examples/mlir/unaligned_rows.mlir\n  \
          tilemem opt -hacc-append-device-spec=target=Ascend910B1 -hivm-plan-memory examples/mlir/unaligned_rows.mlir\n  \

@@ -26,8 +26,9 @@ code is 130; without a placement nothing is written. A second Ctrl-C ends at onc
 pub struct Args {
     /// Problem file (MiniMalloc CSV: `id,lower,upper,size[,alignment]...`).
     pub file: PathBuf,
-    /// Capacity in bytes (overrides a `# capacity=` line of the file).
-    #[arg(long)]
+    /// Capacity in bytes: 16384, 16K, 16KiB, 0x4000 (overrides a
+    /// `# capacity=` line of the file).
+    #[arg(long, value_name = "BYTES", value_parser = crate::flags::byte_size)]
     pub capacity: Option<u64>,
     /// Solver and search budget.
     #[command(flatten)]

@@ -15,7 +15,6 @@
 //! the distinct addresses their slots were given.
 
 use tilemem_mlir::passes::plan_memory::map::SpacePlacement;
-use tilemem_pto::ir::{FunctionKind, Program};
 use tilemem_pto::report::SpaceSummary;
 
 /// `x %` of `used` against `capacity`, one decimal.
@@ -89,40 +88,6 @@ pub fn mlir_lines(spaces: &[SpacePlacement], planner: &str) -> Vec<String> {
         .collect()
 }
 
-/// Why a PyPTO program got no summary line: no kernel function (the
-/// passes plan only InCore, AIC and AIV functions; a bare `@pl.function`
-/// is Opaque), or kernels without a tile in on-chip memory. A newcomer's
-/// hand-written program often lacks the `type=`.
-pub fn nothing_planned(program: &Program, file: &str) -> String {
-    let kernels: Vec<&str> = program
-        .functions
-        .iter()
-        .filter(|f| f.kind().is_kernel())
-        .map(|f| &*f.name)
-        .collect();
-    if !kernels.is_empty() {
-        return format!(
-            "nothing planned: no tile of the kernel functions of {file} ({}) has storage \
-             (a MemRef) in on-chip memory",
-            kernels.join(", ")
-        );
-    }
-    let others: Vec<String> = program
-        .functions
-        .iter()
-        .map(|f| {
-            let kind = match f.kind() {
-                FunctionKind::Opaque => "Opaque, the default without type=".to_string(),
-                FunctionKind::Orchestration => "Orchestration".to_string(),
-                FunctionKind::Other(t) => t.to_string(),
-                k => format!("{k:?}"),
-            };
-            format!("{} ({kind})", f.name)
-        })
-        .collect();
-    format!(
-        "nothing planned: {file} has no kernel function; the memory passes plan only \
-         `@pl.function(type=pl.FunctionType.InCore)` (or AIC, AIV), and it has {}",
-        others.join(", ")
-    )
-}
+/// Why a PyPTO program got no summary line (the library's, which
+/// `explain` prints too).
+pub use tilemem_pto::explain::nothing_planned;

@@ -16,8 +16,9 @@ use crate::problem_file;
 pub struct Args {
     /// Problem file with an `offset` column (as written by `tilemem solve`).
     pub file: PathBuf,
-    /// Capacity in bytes (overrides a `# capacity=` line of the file).
-    #[arg(long)]
+    /// Capacity in bytes: 16384, 16K, 16KiB, 0x4000 (overrides a
+    /// `# capacity=` line of the file).
+    #[arg(long, value_name = "BYTES", value_parser = crate::flags::byte_size)]
     pub capacity: Option<u64>,
 }
 

@@ -1,6 +1,7 @@
 //! The exit-code table of `src/exit.rs` (README, "Exit codes"), asserted
 //! by running each kind of outcome through each command that can have it:
-//! 0 success, 1 cannot be met, 2 bad input, 3 internal error. Failures
+//! 0 success, 1 cannot be met, 2 bad input, 3 internal error (no input
+//! reaches it; `src/exit.rs` asserts its mapping). Failures
 //! also name `file:line:col` where the input has a place to point at.
 
 mod common;
@@ -11,8 +12,8 @@ use common::{scratch, tilemem, KERNEL};
 
 /// PyPTO's `test_divergent_acc_phi_rejects_acc_to_acc_move` after
 /// InitMemRef: an `if` whose Acc branches yield different buffers. PyPTO
-/// raises `InternalError` for it (no Acc -> Acc move exists), with every
-/// planner; its `else` yield is line 20.
+/// raises `InternalError` for it (no Acc -> Acc move exists), and so does
+/// tilemem with every planner, as bad input; its `else` yield is line 20.
 const ACC_PHI: &str = r#"# pypto.program: Before
 import pypto.language as pl
 
@@ -35,6 +36,41 @@ class Before:
             phi: pl.Tile[[16, 64], pl.FP32, pl.MemRef(mem_acc_6, pl.const(0, pl.INT64), 4096), pl.Mem.Acc] = pl.yield_(acc)
         result: pl.Tensor[[16, 64], pl.FP32, pl.MemRef("mem_ddr_2", pl.const(0, pl.INT64), 4096)] = pl.tile.store(phi, [0, 0], out)
         return result
+"#;
+
+/// PyPTO's `test_allocate_memory_addr_rejects_overlapping_reserve_buffer_ranges`:
+/// an explicit `reserve_buffer` window (line 10) inside an AUTO one.
+const RESERVES: &str = r#"import pypto.language as pl
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.AIV)
+    def main(self, x: pl.Tensor[[8, 8], pl.FP32], y: pl.Out[pl.Tensor[[8, 8], pl.FP32]]) -> pl.Tensor[[8, 8], pl.FP32]:
+        a: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [8, 8])
+        b: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.tile.exp(a)
+        _a: pl.Scalar[pl.INT32] = pl.system.reserve_buffer(name='first', size=4096, base=-1)
+        _b: pl.Scalar[pl.INT32] = pl.system.reserve_buffer(name='second', size=1024, base=2048)
+        r: pl.Tensor[[8, 8], pl.FP32] = pl.tile.store(b, [0, 0], y)
+        return r
+"#;
+
+/// Two loop carries (line 10) initialised from one tile: no order of
+/// yield copies gives each its own value.
+const CARRIES: &str = r#"import pypto.language as pl
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def main(self, x: pl.Tensor[[64, 64], pl.FP32], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):
+        mem_vec_0: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 16384)
+        mem_vec_2: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 16384)
+        a0: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_vec_0, pl.const(0, pl.INT64), 16384), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [64, 64], [64, 64], target_memory=pl.Mem.Vec)
+        for i, (a, b) in pl.range(4, init_values=(a0, a0)):
+            v: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_vec_2, pl.const(0, pl.INT64), 16384), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [64, 64], [64, 64], target_memory=pl.Mem.Vec)
+            w: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_vec_2, pl.const(0, pl.INT64), 16384), pl.Mem.Vec] = pl.tile.add(v, a)
+            u: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_vec_2, pl.const(0, pl.INT64), 16384), pl.Mem.Vec] = pl.tile.add(w, b)
+            ra, rb = pl.yield_(u, w)
+        r: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(ra, [0, 0], y)
 "#;
 
 /// Files of every kind, written once per test into its scratch folder.
@@ -61,6 +97,8 @@ impl Inputs {
             ),
             ("noncanonical.py", KERNEL.replace("[0, 0], y)", "[0,0], y)")),
             ("acc.py", ACC_PHI.to_string()),
+            ("reserve.py", RESERVES.to_string()),
+            ("carries.py", CARRIES.to_string()),
             ("ok.csv", "id,lower,upper,size\na,0,2,8\nb,1,3,8\n".into()),
             ("over.csv", "# capacity=8\nid,lower,upper,size\na,0,2,8\nb,1,3,8\n".into()),
             ("syntax.csv", "id,lower,upper,size\na,0,x,8\n".into()),
@@ -263,26 +301,128 @@ fn two_outputs_in_one_file_are_bad_input_and_write_nothing() {
     assert!(!Path::new(&same).exists() && !Path::new(&svg).exists());
 }
 
+/// A program PyPTO rejects with its own `InternalError` is still the
+/// user's mistake: exit 2 with its position, PyPTO's class and words, and
+/// what to change, from every command and planner; nothing is written.
+/// (These were exit 3, which the table keeps for checks inside tilemem.)
 #[test]
-fn internal_error_is_3_with_its_position_from_every_command_and_planner() {
-    let i = Inputs::new("internal");
+fn pypto_internal_errors_on_a_wrong_program_are_bad_input() {
+    let i = Inputs::new("pypto-internal");
+    let out = i.path("out.py");
+    let acc =
+        "acc.py:20:13: InternalError: Internal error: MemoryReuse cannot reconcile divergent \
+               L0C accumulator buffers with tile.move; accumulator control-flow values must be \
+               coalesced before YieldFixup. The accumulator 'acc' yielded here is in another Acc \
+               buffer than the result it becomes, and no pipe moves one L0C buffer to another: \
+               make every branch (or the loop's init and body) yield an accumulator in one \
+               buffer, e.g. give 'acc' and the tiles it accumulates in place the result's \
+               MemRef\n";
+    let reserve = "reserve.py:10:9: InternalError: overlapping reserve_buffer ranges in function \
+                   'main': [2048, 3072) overlaps with [0, 4096); reserve_buffer 'second' \
+                   (base=2048, size=1024) overlaps 'first': give 'second' base=-1 (AUTO) to \
+                   place it above the others, or a base of at least 4096\n";
+    let carries = "carries.py:10:9: InternalError: MemoryReuse: loop carries 'a' and 'b' of \
+                   function 'main' share one buffer, so no order of yield copies can give each \
+                   its own value (both start from 'a0'); initialise them from different tiles\n";
     for planner in ["pypto", "dsa-rp", "optimal"] {
         for cmd in ["plan", "explain"] {
-            expect(
-                &i,
-                &[cmd, "@acc.py", "--target", "950", "--planner", planner],
-                3,
-                "acc.py:20:13: InternalError: Internal error: MemoryReuse cannot reconcile",
-            );
+            let args = [cmd, "--target", "950", "--planner", planner];
+            expect(&i, &[&args[..], &["@acc.py"]].concat(), 2, acc);
+            expect(&i, &[&args[..], &["@reserve.py"]].concat(), 2, reserve);
         }
+        expect(
+            &i,
+            &["plan", "@carries.py", "--planner", planner],
+            2,
+            carries,
+        );
+        expect(
+            &i,
+            &[
+                "plan",
+                "@acc.py",
+                "--target",
+                "950",
+                "--planner",
+                planner,
+                "-o",
+                &out,
+            ],
+            2,
+            "",
+        );
+        assert!(
+            !Path::new(&out).exists(),
+            "{planner}: an output was written"
+        );
     }
     // `--all` does not turn it into "every space fits".
     expect(
         &i,
         &["explain", "@acc.py", "--target", "950", "--all"],
-        3,
-        "",
+        2,
+        acc,
     );
+}
+
+/// A HIVM module the stride passes reject (not bufferized, a mark of 6
+/// bytes on 32-bit elements) is bad input, at the op, with nothing
+/// written; it was exit 1 ("a pass failed"), which stays for a
+/// propagation that does not converge.
+#[test]
+fn hivm_the_stride_passes_reject_is_bad_input() {
+    let i = Inputs::new("stride");
+    let lit = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/lit/stride-align");
+    for name in [
+        "mark-errors.mlir",
+        "enable-errors.mlir",
+        "enable-max-iterations-error.mlir",
+    ] {
+        std::fs::copy(lit.join(name), i.dir.join(name)).unwrap();
+    }
+    let out = i.path("out.mlir");
+    let split = "-split-input-file";
+    expect(
+        &i,
+        &[
+            "opt",
+            "-hivm-mark-stride-align",
+            split,
+            "@mark-errors.mlir",
+            "-o",
+            &out,
+        ],
+        2,
+        "mark-errors.mlir:9:3: error: Not bufferized.\n",
+    );
+    expect(
+        &i,
+        &[
+            "opt",
+            "-hivm-enable-stride-align",
+            split,
+            "@enable-errors.mlir",
+            "-o",
+            &out,
+        ],
+        2,
+        "enable-errors.mlir:86:3: error: alignment of 6 bytes is not a whole number of 32-bit \
+         elements\n",
+    );
+    assert!(!Path::new(&out).exists(), "an output was written");
+    expect(
+        &i,
+        &[
+            "opt",
+            "-hivm-enable-stride-align",
+            "@enable-max-iterations-error.mlir",
+            "-o",
+            &out,
+        ],
+        1,
+        "error: propagate storage align failure and match the max iterations10\n",
+    );
+    assert!(!Path::new(&out).exists(), "an output was written");
 }
 
 /// Inputs that once panicked (exit 101) now run or are refused with a

@@ -287,3 +287,44 @@ fn validating_a_problem_not_yet_placed_says_to_solve_it() {
         )
     );
 }
+
+/// A byte size as an engineer types it (`16k`, `0x4000`) is read by every
+/// byte-size flag; one that does not read says what does (it was clap's
+/// "invalid digit found in string").
+#[test]
+fn byte_size_flags_take_units_and_hex_or_say_what_they_take() {
+    let d = scratch("newcomer", "byte-size");
+    let csv = d.join("p.csv");
+    std::fs::write(&csv, "id,lower,upper,size\na,0,2,8192\nb,1,3,8192\n").unwrap();
+    let placed = d.join("placed.csv");
+    let (csv, placed_s) = (csv.to_str().unwrap(), placed.to_str().unwrap());
+    let base = tilemem(&["solve", csv, "--capacity", "16384", "-o", placed_s]);
+    assert_eq!(base.status.code(), Some(0), "{}", stderr(&base));
+    for value in ["16k", "16K", "16KiB", "0x4000", "16_384"] {
+        let o = tilemem(&["solve", csv, "--capacity", value]);
+        assert_eq!(o.status.code(), Some(0), "{value}: {}", stderr(&o));
+        assert!(
+            stdout(&o).contains("capacity:    16384\n"),
+            "{value}: {}",
+            stdout(&o)
+        );
+        let o = tilemem(&["validate", placed_s, "--capacity", value]);
+        assert_eq!(o.status.code(), Some(0), "{value}: {}", stderr(&o));
+    }
+    let o = tilemem(&["validate", placed_s, "--capacity", "8K"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let forms = "give bytes as 16384, 0x4000, or with a binary unit: 16K, 16KiB, 16KB (each \
+                 16384), 1M, 1MiB (1048576), 1G";
+    for cmd in ["solve", "validate", "bench"] {
+        let o = tilemem(&[cmd, csv, "--capacity", "16q"]);
+        assert_eq!(o.status.code(), Some(2));
+        assert_eq!(
+            stderr(&o),
+            format!(
+                "error: invalid value '16q' for '--capacity <BYTES>': unknown unit 'q': \
+                 {forms}\n\nFor more information, try '--help'.\n"
+            ),
+            "{cmd}"
+        );
+    }
+}

@@ -17,6 +17,7 @@ pub use parse::{decode, parse};
 pub use print::print;
 
 pub mod explain;
+pub mod input_kind;
 pub mod msgpack;
 pub mod ops;
 pub mod passes;

@@ -11,7 +11,9 @@ use common::program;
 use tilemem_pto::ir::{EntityRef, Function, MemSpace};
 use tilemem_pto::passes::analysis::model::Model;
 use tilemem_pto::passes::analysis::{facts, order::ProgramOrder};
-use tilemem_pto::passes::{run_pipeline, PassContext, PassError, PassId, PlannerMode, SeedRules};
+use tilemem_pto::passes::{
+    run_pipeline, ErrorKind, PassContext, PassError, PassId, PlannerMode, SeedRules,
+};
 use tilemem_pto::{parse, print, report};
 use tilemem_soc::Soc;
 
@@ -72,10 +74,12 @@ fn overlapping_reserves_fail_with_one_text_in_every_planner() {
         let e = plan(&src, mode).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "InternalError: overlapping reserve_buffer ranges in function 'main': [2048, 3072) overlaps with [0, 4096)",
+            "InternalError: overlapping reserve_buffer ranges in function 'main': [2048, 3072) overlaps with [0, 4096); reserve_buffer 'two' (base=2048, size=1024) overlaps 'one': give 'two' base=-1 (AUTO) to place it above the others, or a base of at least 4096",
             "{mode:?}"
         );
         assert_eq!(e.loc.map(|l| l.line), Some(10), "{mode:?}");
+        // The program is wrong, whatever PyPTO's class for it: exit 2.
+        assert_eq!(e.kind, ErrorKind::Input, "{mode:?}");
     }
 }
 

@@ -67,6 +67,13 @@ fn an_allocation_holds_its_tiles_bytes() {
         "9:9: tile `a` needs 256 bytes (its shape) but its allocation `mem_0` (line 8) \
          holds 128: an allocation holds the bytes of its tiles"
     );
+    // A negative size was read as some other call: its tiles had no
+    // storage, and nothing was planned (exit 0).
+    assert_eq!(
+        read_error(&planned("pl.tile.alloc(pl.Mem.Vec, -16)", VEC_TILE)),
+        "8:9: allocation `mem_0` has size -16: an allocation holds a non-negative number of \
+         bytes"
+    );
 }
 
 #[test]
@@ -331,6 +338,16 @@ fn a_memref_base_is_an_allocation() {
     assert_eq!(
         read_error(&src("x")),
         "10:9: the MemRef of tile `b` names `x`, which is not an allocation but data: a \
+         MemRef's base is a `pl.tile.alloc` result"
+    );
+    // A scalar was kept as the base in the output, with nothing planned.
+    let scalar = src("n").replace(
+        SIG,
+        &SIG.replace("y: pl.Out", "n: pl.Scalar[pl.INDEX], y: pl.Out"),
+    );
+    assert_eq!(
+        read_error(&scalar),
+        "10:9: the MemRef of tile `b` names `n`, which is not an allocation but data: a \
          MemRef's base is a `pl.tile.alloc` result"
     );
 }

@@ -297,7 +297,7 @@ fn reserve_buffer_windows_come_first_and_overlaps_are_rejected() {
     let e = plan(&bad, "910b").unwrap_err();
     assert_eq!(
         e.to_string(),
-        "InternalError: overlapping reserve_buffer ranges in function 'main': [2048, 3072) overlaps with [0, 4096)"
+        "InternalError: overlapping reserve_buffer ranges in function 'main': [2048, 3072) overlaps with [0, 4096); reserve_buffer 'two' (base=2048, size=1024) overlaps 'one': give 'two' base=-1 (AUTO) to place it above the others, or a base of at least 4096"
     );
 }
 

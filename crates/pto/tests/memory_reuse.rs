@@ -572,8 +572,12 @@ fn two_carries_on_one_buffer_are_an_error() {
     let err = run_on(&src, Soc::ascend910b(), SeedRules::ALL)
         .err()
         .expect("the pass fails");
-    assert!(err.contains("loop carries 'a' and 'b'"), "{err}");
-    assert!(err.contains("share the buffer 'mem_vec_0'"), "{err}");
+    assert_eq!(
+        err,
+        "InternalError: MemoryReuse: loop carries 'a' and 'b' of function 'k' share one buffer, \
+         so no order of yield copies can give each its own value (both start from 'a0'); \
+         initialise them from different tiles"
+    );
 }
 
 fn acc(base: &str) -> String {
@@ -644,13 +648,18 @@ fn accumulator_if_phi_seed_is_coalesced_onto_the_accumulator() {
 }
 
 #[test]
-fn divergent_accumulator_phi_is_an_internal_error_not_a_move() {
+fn divergent_accumulator_phi_is_pyptos_internal_error_not_a_move() {
     let err = run_on(&split_k("pre"), Soc::ascend950(), SeedRules::ALL)
         .err()
         .expect("the pass fails");
     assert_eq!(
         err,
-        "InternalError: Internal error: MemoryReuse cannot reconcile divergent L0C accumulator buffers with tile.move; accumulator control-flow values must be coalesced before YieldFixup."
+        "InternalError: Internal error: MemoryReuse cannot reconcile divergent L0C accumulator \
+         buffers with tile.move; accumulator control-flow values must be coalesced before \
+         YieldFixup. The accumulator 'acc' yielded here is in another Acc buffer than the result \
+         it becomes, and no pipe moves one L0C buffer to another: make every branch (or the \
+         loop's init and body) yield an accumulator in one buffer, e.g. give 'acc' and the tiles \
+         it accumulates in place the result's MemRef"
     );
 }
 

@@ -134,10 +134,11 @@ fn alloc_rejects_overlapping_reserves_with_pypto_message() {
         ],
     );
     let e = plan(&src, "950", &[PassId::AllocateMemoryAddr]).unwrap_err();
-    assert_eq!(e.kind, ErrorKind::Internal);
+    // PyPTO's class and words, with what to change; bad input (exit 2).
+    assert_eq!(e.kind, ErrorKind::Input);
     assert_eq!(
         e.to_string(),
-        "InternalError: overlapping reserve_buffer ranges in function 'main': [2048, 3072) overlaps with [0, 4096)"
+        "InternalError: overlapping reserve_buffer ranges in function 'main': [2048, 3072) overlaps with [0, 4096); reserve_buffer 'second' (base=2048, size=1024) overlaps 'first': give 'second' base=-1 (AUTO) to place it above the others, or a base of at least 4096"
     );
 }
 

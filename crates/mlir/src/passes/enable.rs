@@ -41,7 +41,7 @@
 //! fails only when it does not converge.
 
 use crate::ir::{Attribute, Diagnostic, Module, OpId};
-use crate::pass::{Pass, PassFailed};
+use crate::pass::{Pass, PassContext, PassFailed};
 
 use tilemem_soc::{Family, Soc};
 
@@ -67,19 +67,39 @@ impl Pass for EnableStrideAlign {
     }
 
     fn run(&self, m: &mut Module, diags: &mut Vec<Diagnostic>) -> Result<(), PassFailed> {
-        let target = target_of(m);
-        let mut fixpipe_seen = false;
-        for func in m.funcs() {
-            if is_host(m, func) {
-                continue;
-            }
-            if !fixpipe_seen {
-                fixpipe_seen = m.walk(func).into_iter().any(|o| m.op(o).is(FIXPIPE_OP));
-            }
-            run_on_function(m, func, &target, fixpipe_seen, diags)?;
-        }
-        Ok(())
+        run_flagged(m, diags, &mut false)
     }
+
+    /// A failure the input causes (a mark whose bytes are not a whole
+    /// number of elements) is bad input; a rewrite that does not converge
+    /// is a pass failure.
+    fn run_in(&self, m: &mut Module, cx: &mut PassContext) -> Result<(), PassFailed> {
+        let mut bad_input = false;
+        let r = run_flagged(m, &mut cx.diags, &mut bad_input);
+        cx.bad_input |= r.is_err() && bad_input;
+        r
+    }
+}
+
+/// [`EnableStrideAlign`]'s run; sets `bad_input` when it fails on a
+/// property of the input.
+fn run_flagged(
+    m: &mut Module,
+    diags: &mut Vec<Diagnostic>,
+    bad_input: &mut bool,
+) -> Result<(), PassFailed> {
+    let target = target_of(m);
+    let mut fixpipe_seen = false;
+    for func in m.funcs() {
+        if is_host(m, func) {
+            continue;
+        }
+        if !fixpipe_seen {
+            fixpipe_seen = m.walk(func).into_iter().any(|o| m.op(o).is(FIXPIPE_OP));
+        }
+        run_on_function(m, func, &target, fixpipe_seen, diags, bad_input)?;
+    }
+    Ok(())
 }
 
 /// The C++ fails silently where a greedy rewrite does not converge; here
@@ -99,6 +119,7 @@ fn run_on_function(
     target: &Soc,
     fixpipe_seen: bool,
     diags: &mut Vec<Diagnostic>,
+    bad_input: &mut bool,
 ) -> Result<(), PassFailed> {
     if !prop::propagate_up_to_alloc(m, func, STRIDE, true, target, diags) {
         return Err(driver_failed(m, func, diags));
@@ -150,6 +171,7 @@ fn run_on_function(
     );
     if let Some(d) = error {
         diags.push(d);
+        *bad_input = true;
         return Err(PassFailed);
     }
     if !converged {

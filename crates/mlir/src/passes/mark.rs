@@ -51,7 +51,7 @@
 use tilemem_soc::{Family, Soc};
 
 use crate::ir::{Attribute, Diagnostic, Location, MemRefType, Module, OpId, Type, ValueId};
-use crate::pass::{Pass, PassFailed};
+use crate::pass::{Pass, PassContext, PassFailed};
 
 use super::adjust::{
     adjust_align_dim, adjust_align_info, hivm_memref_types, last_not_unit_dim,
@@ -113,6 +113,14 @@ impl Pass for MarkStrideAlign {
         } else {
             Ok(())
         }
+    }
+
+    /// Every failure of the pass is the input's (not bufferized, a layout
+    /// it does not take, a dimension past the rank): bad input.
+    fn run_in(&self, m: &mut Module, cx: &mut PassContext) -> Result<(), PassFailed> {
+        let r = self.run(m, &mut cx.diags);
+        cx.bad_input |= r.is_err();
+        r
     }
 }
 

@@ -43,7 +43,7 @@ mod text;
 
 pub use refused::refused_sharings;
 use remedies::{budget_exhausted, remedies, replans_used, reset_budget};
-pub use text::{render, render_all};
+pub use text::{nothing_planned, render, render_all, render_text};
 
 /// One tile live at the peak.
 #[derive(Clone, Debug, PartialEq, Eq)]

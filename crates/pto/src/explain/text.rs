@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use tilemem_soc::Soc;
 
 use super::{replan, Explanation};
-use crate::ir::Program;
+use crate::ir::{FunctionKind, Program};
 use crate::passes::PlannerMode;
 
 fn cap_text(c: Option<u64>) -> String {
@@ -219,4 +219,89 @@ fn buffers_text(tiles: &[crate::report::BufferReport]) -> String {
         ));
     }
     o
+}
+
+/// What `tilemem explain` prints for a PyPTO program, and what Python's
+/// `explain` returns, from the explanation `ex` (made with `all`): the
+/// spaces that do not fit; when every space fits, one line for each
+/// (without `all`) or each with its buffers ([`render_all`]); and, when no
+/// tile is planned at all, why ([`nothing_planned`]), which reads
+/// differently from "everything fits". `file` names the program.
+pub fn render_text(
+    ex: &Explanation,
+    program: &Program,
+    soc: &Soc,
+    planner: PlannerMode,
+    all: bool,
+    file: &str,
+) -> String {
+    // Everything fits: the spaces that do, in one line each (without
+    // remedies to search, explaining them costs one plan).
+    let fitting = (ex.spaces.is_empty() && !all)
+        .then(|| super::explain(program, soc, planner, true, Some(0)).ok())
+        .flatten();
+    let nothing =
+        ex.spaces.is_empty() && (all || fitting.as_ref().is_some_and(|e| e.spaces.is_empty()));
+    if nothing {
+        return format!("{}\n", nothing_planned(program, file));
+    }
+    if all {
+        return render_all(ex, program, soc, planner);
+    }
+    let mut text = render(ex, planner, false);
+    for s in fitting.iter().flat_map(|e| &e.spaces) {
+        let used = s.planned_bytes.map_or("-".to_string(), |b| b.to_string());
+        let of = s
+            .capacity
+            .map_or(" bytes (unlimited capacity)".to_string(), |c| {
+                format!(" of {c} bytes")
+            });
+        let _ = writeln!(
+            text,
+            "  {}/{}: planner {} uses {used}{of}, lower bound {}",
+            s.function,
+            s.space,
+            planner.name(),
+            s.lower_bound()
+        );
+    }
+    text
+}
+
+/// Why a PyPTO program got no summary line: no kernel function (the
+/// passes plan only InCore, AIC and AIV functions; a bare `@pl.function`
+/// is Opaque), or kernels without a tile in on-chip memory. A newcomer's
+/// hand-written program often lacks the `type=`.
+pub fn nothing_planned(program: &Program, file: &str) -> String {
+    let kernels: Vec<&str> = program
+        .functions
+        .iter()
+        .filter(|f| f.kind().is_kernel())
+        .map(|f| &*f.name)
+        .collect();
+    if !kernels.is_empty() {
+        return format!(
+            "nothing planned: no tile of the kernel functions of {file} ({}) has storage \
+             (a MemRef) in on-chip memory",
+            kernels.join(", ")
+        );
+    }
+    let others: Vec<String> = program
+        .functions
+        .iter()
+        .map(|f| {
+            let kind = match f.kind() {
+                FunctionKind::Opaque => "Opaque, the default without type=".to_string(),
+                FunctionKind::Orchestration => "Orchestration".to_string(),
+                FunctionKind::Other(t) => t.to_string(),
+                k => format!("{k:?}"),
+            };
+            format!("{} ({kind})", f.name)
+        })
+        .collect();
+    format!(
+        "nothing planned: {file} has no kernel function; the memory passes plan only \
+         `@pl.function(type=pl.FunctionType.InCore)` (or AIC, AIV), and it has {}",
+        others.join(", ")
+    )
 }

@@ -62,6 +62,7 @@ fn check_function(f: &Function) -> Result<(), ParseError> {
         }
         errors.extend(check_alias(f, s));
         errors.extend(check_carry(f, s));
+        errors.extend(check_alloc_size(f, s));
         errors.extend(check_branch_yields(f, s));
         errors.extend(check_joined(f, s));
     }
@@ -114,6 +115,29 @@ fn check_alias(f: &Function, s: crate::ir::StmtId) -> Option<ParseError> {
              an alias names its source's data"
         ),
         "give the alias its source's shape and dtype",
+    ))
+}
+
+/// An allocation holds a non-negative number of bytes: `pl.tile.alloc`
+/// with a negative size was read as some other call, so its tiles had no
+/// storage and nothing was planned, without a word.
+fn check_alloc_size(f: &Function, s: crate::ir::StmtId) -> Option<ParseError> {
+    let call = f.stmts[s].call()?;
+    if !crate::ops::has_class(call.op_name(), crate::ops::OpClass::Alloc) {
+        return None;
+    }
+    let size = call.args.get(1)?.as_int().filter(|&n| n < 0)?;
+    let name = f.stmts[s]
+        .def()
+        .map_or_else(String::new, |v| f.vars[v].name.to_string());
+    Some(error(
+        f.pos_of(s),
+        name.chars().count(),
+        format!(
+            "allocation `{name}` has size {size}: an allocation holds a non-negative number of \
+             bytes"
+        ),
+        "give the bytes its tiles need",
     ))
 }
 
@@ -365,10 +389,14 @@ fn check_var(
         return None;
     };
     let root = memref.base_var()?;
-    // A MemRef's base is an allocation (a `pl.Ptr`): one naming a tile or
-    // a tensor was dropped by InitMemRef, which then gave the tile storage
-    // of its own without a word.
-    if matches!(f.vars[root].ty, Some(Type::Tile(..) | Type::Tensor(..))) {
+    // A MemRef's base is an allocation (a `pl.Ptr`): one naming a tile, a
+    // tensor or a scalar was dropped by InitMemRef, which then gave the
+    // tile storage of its own without a word (a scalar one was kept in the
+    // output, and nothing was planned).
+    if matches!(
+        f.vars[root].ty,
+        Some(Type::Tile(..) | Type::Tensor(..) | Type::Scalar(_) | Type::Tuple(_))
+    ) {
         let base = &f.vars[root].name;
         return Some(error(
             at,

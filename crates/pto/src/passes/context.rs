@@ -100,9 +100,14 @@ pub enum ErrorKind {
     Planning,
     /// The program violates a rule of the input language (dynamic shape where
     /// storage is needed, invalid declaration): `ValueError: ...`, exit 2.
+    /// Where PyPTO rejects the same program through one of its own internal
+    /// checks ([`PassError::input_pypto_internal`]), the message keeps
+    /// PyPTO's class, `InternalError: ...`; it is still the program that
+    /// is wrong, so still exit 2.
     Input,
-    /// A guarantee of the pipeline was broken, or PyPTO's own internal check
-    /// fires: `InternalError: ...`, exit 1.
+    /// A guarantee of tilemem's pipeline was broken (the independent
+    /// placement check rejected a planner's output): `InternalError: ...`,
+    /// exit 3.
     Internal,
 }
 
@@ -115,6 +120,11 @@ pub struct PassError {
     pub message: String,
     /// Where in the input, when the error belongs to a statement.
     pub loc: Option<Loc>,
+    /// PyPTO raises `InternalError` for this input error (its own internal
+    /// check fires on a property of the program): the message keeps that
+    /// class name, so it reads as PyPTO's does. Only with
+    /// [`ErrorKind::Input`].
+    pub pypto_internal: bool,
 }
 
 impl PassError {
@@ -124,6 +134,7 @@ impl PassError {
             kind: ErrorKind::Planning,
             message: message.into(),
             loc: None,
+            pypto_internal: false,
         }
     }
 
@@ -133,15 +144,31 @@ impl PassError {
             kind: ErrorKind::Input,
             message: message.into(),
             loc: None,
+            pypto_internal: false,
         }
     }
 
-    /// An internal error (exit 1).
+    /// An input error (exit 2) that PyPTO raises as `InternalError`: the
+    /// program is wrong (overlapping `reserve_buffer` windows, a divergent
+    /// accumulator phi), but PyPTO finds it in an internal check. The
+    /// message keeps PyPTO's class and wording; it should end with what to
+    /// change.
+    pub fn input_pypto_internal(message: impl Into<String>) -> PassError {
+        PassError {
+            pypto_internal: true,
+            ..PassError::input(message)
+        }
+    }
+
+    /// An internal error (exit 3): a check inside tilemem failed, whatever
+    /// the input. An error that a property of the input causes is
+    /// [`PassError::input`] or [`PassError::input_pypto_internal`].
     pub fn internal(message: impl Into<String>) -> PassError {
         PassError {
             kind: ErrorKind::Internal,
             message: message.into(),
             loc: None,
+            pypto_internal: false,
         }
     }
 
@@ -166,6 +193,7 @@ impl PassError {
     /// The PyPTO exception name that prefixes the message.
     pub fn prefix(&self) -> &'static str {
         match self.kind {
+            ErrorKind::Input if self.pypto_internal => "InternalError",
             ErrorKind::Planning | ErrorKind::Input => "ValueError",
             ErrorKind::Internal => "InternalError",
         }

@@ -168,10 +168,16 @@ pub fn resolve(
             .iter()
             .find(|r| size > 0 && r.size > 0 && base < r.end() && r.base < end)
         {
-            return Err(PassError::internal(format!(
-                "overlapping reserve_buffer ranges in function '{}': [{base}, {end}) overlaps with [{}, {})",
+            // PyPTO's wording and class; the window at fault is always
+            // this explicit one (an AUTO base starts past every earlier end).
+            return Err(PassError::input_pypto_internal(format!(
+                "overlapping reserve_buffer ranges in function '{}': [{base}, {end}) overlaps with [{}, {}); \
+                 reserve_buffer '{name}' (base={base}, size={size}) overlaps '{}': give '{name}' base=-1 \
+                 (AUTO) to place it above the others, or a base of at least {}",
                 f.name,
                 r.base,
+                r.end(),
+                r.name,
                 r.end()
             ))
             .at_pos(pos));

@@ -355,13 +355,28 @@ pub fn fix_yields_opts(
                                     .map(|v| f.vars[*v].name.to_string())
                                     .unwrap_or_else(|| format!("#{k}"))
                             };
-                            return Err(PassError::internal(format!(
-                                "MemoryReuse: loop carries '{}' and '{}' of function '{}' share the buffer '{}', so no order of yield copies can give each its own value; initialise them from different tiles",
-                                name((*ck).min(*j)),
-                                name((*ck).max(*j)),
+                            let init = |k: usize| match inits.get(k).and_then(Expr::as_var) {
+                                Some(v) => format!("'{}'", f.vars[v].name),
+                                None => format!("#{k}"),
+                            };
+                            let (k1, k2) = ((*ck).min(*j), (*ck).max(*j));
+                            let from = if init(k1) == init(k2) {
+                                format!("both start from {}", init(k1))
+                            } else {
+                                format!(
+                                    "their initial values {} and {} share bytes",
+                                    init(k1),
+                                    init(k2)
+                                )
+                            };
+                            // The program's own sharing: an input error.
+                            return Err(PassError::input_pypto_internal(format!(
+                                "MemoryReuse: loop carries '{}' and '{}' of function '{}' share one buffer, so no order of yield copies can give each its own value ({from}); initialise them from different tiles",
+                                name(k1),
+                                name(k2),
                                 f.name,
-                                base_name(f, &cdst.base())
-                            )));
+                            ))
+                            .at_pos(f.pos_of(s)));
                         }
                     }
                 }
@@ -552,8 +567,16 @@ fn emit_copies(
     let mut scratch_count = 0;
     for c in &copies {
         if current_space(f, c.src) == Some(MemSpace::Acc) {
-            // At the yield whose value would need the move.
-            let e = PassError::internal(ACC_MOVE_ERROR);
+            // At the yield whose value would need the move. The program
+            // is wrong (no pipe copies one L0C buffer to another), so an
+            // input error, in PyPTO's words and class, with the fix.
+            let e = PassError::input_pypto_internal(format!(
+                "{ACC_MOVE_ERROR} The accumulator '{}' yielded here is in another Acc buffer than \
+                 the result it becomes, and no pipe moves one L0C buffer to another: make every \
+                 branch (or the loop's init and body) yield an accumulator in one buffer, e.g. \
+                 give '{}' and the tiles it accumulates in place the result's MemRef",
+                f.vars[c.orig].name, f.vars[c.orig].name
+            ));
             return Err(match f.yield_index(b) {
                 Some(i) => e.at_pos(f.pos_of(f.block(b)[i])),
                 None => e,
