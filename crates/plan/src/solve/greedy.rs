@@ -345,7 +345,7 @@ fn complete_rest(
     } else {
         conflict_lists(problem)
     };
-    skyline::complete(
+    skyline::complete_within(
         problem,
         &mut offsets,
         &mut done,
@@ -359,7 +359,7 @@ fn complete_rest(
         &|x, i| align_up(x, b[i].align),
         // The deadline only: a pass cut by its work budget, or stopped
         // by a race, completes on the skyline as before.
-        &|| meter.time_left().is_some_and(|l| l.is_zero()),
+        &|| meter.time_left(),
     );
     (!pinned_left || pinned_are_consistent(problem)).then_some(offsets)
 }
