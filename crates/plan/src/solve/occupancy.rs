@@ -142,15 +142,22 @@ fn merge_span(v: &[Range], s: u64, e: u64, hint: Option<usize>) -> (usize, usize
 /// answer is expected near the end), then by a binary search within the
 /// last step.
 fn first_ending_from_back(v: &[Range], s: u64) -> usize {
-    // Every range from `hi` on ends at or after `s`.
+    first_from_back(v, |r| r.1 < s)
+}
+
+/// The index of the first element of `v` not `before` (`before` must
+/// hold for a prefix of `v`), searched back from the end as
+/// [`first_ending_from_back`].
+fn first_from_back<T>(v: &[T], before: impl Fn(&T) -> bool) -> usize {
+    // No element from `hi` on is `before`.
     let mut hi = v.len();
     let mut step = 1;
     loop {
         let Some(probe) = hi.checked_sub(step) else {
-            return v[..hi].partition_point(|r| r.1 < s);
+            return v[..hi].partition_point(&before);
         };
-        if v[probe].1 < s {
-            return probe + 1 + v[probe + 1..hi].partition_point(|r| r.1 < s);
+        if before(&v[probe]) {
+            return probe + 1 + v[probe + 1..hi].partition_point(&before);
         }
         hi = probe;
         step *= 2;
@@ -334,38 +341,29 @@ impl Blocks {
             self.lasts.push(e);
             return;
         }
-        // The first range ending at or after `s` (`(b, i)`: `i` is below
-        // the block's length, or the set's end is the last block's end).
-        let (b, i) = match hint {
+        // The block of the first range ending at or after `s` (the last
+        // block when none does), and the range's place in it when known.
+        let (b, hint) = match hint {
             Some(c) => {
                 debug_assert_eq!(c, self.seek(0, s), "hint");
-                // Only the range before the hint can end at `s` itself.
+                // Only the range before the hint can end at `s` itself;
+                // `merge_span` looks at it within the block.
                 let (b, i) = split(c);
-                if i > 0 {
-                    (b, i - usize::from(self.blocks[b][i - 1].1 == s))
-                } else if b > 0 && self.lasts[b - 1] == s {
-                    (b - 1, self.blocks[b - 1].len() - 1)
-                } else if b == n {
-                    (n - 1, self.blocks[n - 1].len())
+                if b == n {
+                    (n - 1, Some(self.blocks[n - 1].len()))
+                } else if i == 0 && b > 0 && self.lasts[b - 1] == s {
+                    (b - 1, Some(self.blocks[b - 1].len()))
                 } else {
-                    (b, 0)
+                    (b, Some(i))
                 }
             }
-            None => match self.lasts.partition_point(|&l| l < s) {
-                b if b == n => (n - 1, self.blocks[n - 1].len()),
-                b => (b, self.blocks[b].partition_point(|r| r.1 < s)),
-            },
+            // Searched back from the end, where an insertion mostly lands
+            // (see `merge_span`).
+            None => (first_from_back(&self.lasts, |&l| l < s).min(n - 1), None),
         };
         let v = &mut self.blocks[b];
         let len = v.len();
-        // Ranges starting at or before `e` from there on merge.
-        let mut k = i;
-        let (mut ns, mut ne) = (s, e);
-        while k < len && v[k].0 <= e {
-            ns = ns.min(v[k].0);
-            ne = ne.max(v[k].1);
-            k += 1;
-        }
+        let (i, k, (ns, mut ne)) = merge_span(v, s, e, hint);
         if k == i {
             v.insert(i, (s, e));
             if i == len {
