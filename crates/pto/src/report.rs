@@ -13,14 +13,14 @@ use tilemem_plan::{Buffer, Problem, Solution};
 use tilemem_soc::Soc;
 
 use crate::ir::{
-    Alloc, Block, EntityRef, Expr, Function, MemRef, MemSpace, Program, StmtKind, Type, VarId,
+    Alloc, EntityRef, Expr, Function, MemRef, MemSpace, Program, StmtKind, Type, VarId,
 };
 use crate::ops;
-use crate::passes::analysis::facts;
 use crate::passes::analysis::layout::{Layout, Slot};
 use crate::passes::analysis::order::{Lifetime, ProgramOrder};
 use crate::passes::analysis::reserve;
 use crate::passes::analysis::walk::stmts;
+use crate::passes::analysis::{exclusive, facts};
 use crate::passes::rewrite::storage::current_tile_type;
 use crate::passes::verify::{family_buffers, FamilyBuffer};
 
@@ -166,8 +166,9 @@ pub fn build(program: &Program, soc: &Soc, addressed: bool) -> Report {
 /// a loop iter arg from its loop's start) up to each of its reads
 /// (loop-extended), except in the branches that exclude a read: on the
 /// path through an `if`'s then branch a value whose next read is in the
-/// else branch holds nothing still needed. A value whose live instants
-/// have such gaps is listed once per span.
+/// else branch holds nothing still needed (the branch rule of
+/// [`exclusive::reach`], which the planners' occupancies apply too). A
+/// value whose live instants have such gaps is listed once per span.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LiveValue {
     /// The tile that defines the value.
@@ -197,40 +198,11 @@ pub fn live_values(f: &Function) -> Vec<LiveValue> {
         let fx = facts.var(v);
         fx.join.or(fx.def)
     };
-    // The value each view or bare alias reads the bytes of, the block
-    // holding each statement, and per value the end of the span its reads
-    // outside other branches give (all such spans start at its
-    // definition); the pieces of reads that other branches cut go to
-    // `pieces`. One walk in program order: an alias is defined, and a
-    // statement's enclosing blocks are entered, before they are read.
+    // The value each view or bare alias reads the bytes of: one walk in
+    // program order, as an alias is defined before it is read.
     let mut source: Vec<VarId> = f.vars.keys().collect();
-    let mut chain: Vec<Block> = Vec::new();
-    let mut end: Vec<u64> = vec![0; f.vars.len()];
-    let mut pieces: Vec<(VarId, (u64, u64))> = Vec::new();
-    let mut walk = stmts(f);
-    while let Some((_, s)) = walk.next() {
-        let st = &f.stmts[s];
-        if matches!(st.kind, StmtKind::Comment(_) | StmtKind::Blank) {
-            continue;
-        }
-        chain.clear();
-        chain.extend(walk.enclosing(s));
-        st.for_each_use(&mut |x| {
-            let v = source[x.index()];
-            let Some(def) = def_of(v) else { return };
-            let at = order.extended_read_from(s, facts.var(x).def);
-            let span = Lifetime {
-                def,
-                last: at.max(def),
-            }
-            .half_open();
-            let around = deciding_blocks(f, &order, &chain, facts.var(x).def, at);
-            match excluding_other_branches(f, &order, around, span) {
-                Some(cut) => pieces.extend(cut.into_iter().map(|p| (v, p))),
-                None => end[v.index()] = end[v.index()].max(span.1),
-            }
-        });
-        let StmtKind::Assign { targets, value } = &st.kind else {
+    for (_, s) in stmts(f) {
+        let StmtKind::Assign { targets, value } = &f.stmts[s].kind else {
             continue;
         };
         let src = match value {
@@ -246,15 +218,17 @@ pub fn live_values(f: &Function) -> Vec<LiveValue> {
             }
         }
     }
-    pieces.sort_unstable_by_key(|&(v, p)| (v.index(), p));
-    let mut next_piece = 0;
+    // Every read is charged to the value its bytes hold, from that
+    // value's definition, by the branch rule the planners' occupancies
+    // use.
+    let reach = exclusive::reach(f, &order, &facts, |x| {
+        let v = source[x.index()];
+        def_of(v).map(|d| (v, d))
+    });
+    let mut next = 0;
     let mut out = Vec::new();
     let mut merged: Vec<(u64, u64)> = Vec::new();
     for v in f.vars.keys() {
-        let first = next_piece;
-        while next_piece < pieces.len() && pieces[next_piece].0 == v {
-            next_piece += 1;
-        }
         if source[v.index()] != v {
             continue;
         }
@@ -269,17 +243,7 @@ pub fn live_values(f: &Function) -> Vec<LiveValue> {
         };
         // A value never read still takes its bytes where it is written.
         let own = Lifetime { def, last: def }.half_open();
-        let whole = (own.0, own.1.max(end[v.index()]));
-        merged.clear();
-        merged.push(whole);
-        for &(_, (lo, hi)) in &pieces[first..next_piece] {
-            // Pieces are sorted; `whole` starts at the definition, where
-            // every piece starts or after.
-            match merged.last_mut() {
-                Some(last) if lo <= last.1 => last.1 = last.1.max(hi),
-                _ => merged.push((lo, hi)),
-            }
-        }
+        reach.spans_of(v, own, &mut next, &mut merged);
         let hull = (merged[0].0, merged[merged.len() - 1].1);
         out.extend(merged.iter().map(|&live| LiveValue {
             var: v,
@@ -290,66 +254,6 @@ pub fn live_values(f: &Function) -> Vec<LiveValue> {
         }));
     }
     out
-}
-
-/// The blocks whose branches decide on which paths a read happens, by a
-/// statement enclosed by `chain` (outermost first) of a value defined at
-/// `def`, extended to index `at`: those around the loop the read was
-/// extended to (the outermost loop of the chain that started after `def`
-/// and ends at `at`: its next iteration reads again, so the value is live
-/// on every path through it), else the whole chain.
-fn deciding_blocks<'c>(
-    f: &Function,
-    order: &ProgramOrder,
-    chain: &'c [Block],
-    def: Option<u32>,
-    at: u32,
-) -> &'c [Block] {
-    let extended_to = chain.iter().position(|b| match *b {
-        Block::Loop(l) => {
-            matches!(f.stmts[l].kind, StmtKind::For(_))
-                && def.is_none_or(|d| order.index[l] > d)
-                && order.end[l] == at
-        }
-        _ => false,
-    });
-    &chain[..extended_to.unwrap_or(chain.len())]
-}
-
-/// `span` without the then branches of the `if`s whose else branch is
-/// one of `around` (the blocks around a read): on a path through such a
-/// then branch the read does not happen. Branch indices `[a, b]` cover
-/// the instants `[2a + 1, 2b + 2)`. `None` when no else branch is around
-/// the read (the span stays whole).
-fn excluding_other_branches(
-    f: &Function,
-    order: &ProgramOrder,
-    around: &[Block],
-    span: (u64, u64),
-) -> Option<Vec<(u64, u64)>> {
-    let mut pieces = vec![span];
-    let mut cut_any = false;
-    for &b in around {
-        let Block::Else(owner) = b else { continue };
-        if let StmtKind::If(i) = &f.stmts[owner].kind {
-            if let (Some(&first), Some(&last)) = (i.then_body.first(), i.then_body.last()) {
-                cut_any = true;
-                let cut = (
-                    2 * u64::from(order.index[first]) + 1,
-                    2 * u64::from(order.end[last]) + 2,
-                );
-                pieces = pieces
-                    .into_iter()
-                    .flat_map(|(lo, hi)| {
-                        let before = (lo, hi.min(cut.0));
-                        let after = (lo.max(cut.1), hi);
-                        [before, after].into_iter().filter(|&(a, b)| a < b)
-                    })
-                    .collect();
-            }
-        }
-    }
-    cut_any.then_some(pieces)
 }
 
 /// The lower bound of `space`: the largest total of values live at one

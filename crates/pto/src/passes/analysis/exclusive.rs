@@ -3,35 +3,57 @@
 //! on a path through one branch of an `if` while the other is not live on
 //! that path (seed 000: "tiles of different if branches can share"; the
 //! hulls of [`super::roots`] do not see it, as an `if` result's reads are
-//! charged to the value of each branch).
+//! charged to the value of each branch, and a value read only in an else
+//! branch is charged across the then branch before it).
+//!
+//! # The branch rule ([`reach`])
+//!
+//! One read keeps a value live from the value's start to the read
+//! (loop-extended, [`ProgramOrder::extended_read_from`]), except in the
+//! then branch of each `if` whose else branch holds the read: a path
+//! through that then branch never reaches the read. Which else branches
+//! count is decided by the blocks around the read, up to the loop the read
+//! was extended to: the next iteration of that loop reads again, so on
+//! every path through the loop's body the value is still needed (a value
+//! defined before a loop and read in the else branch of an `if` inside it
+//! is not cut in the then branch). Such a read repeated by a later
+//! iteration keeps the value live through the loop's last statement
+//! (`2 end + 2`), as the next iteration needs it after that statement
+//! wrote: a tile that statement writes may not take its bytes (a value
+//! read for the last time by a statement may). The lower bound of the report
+//! ([`crate::report::live_values`]) and the occupancies below both apply
+//! this one rule.
+//!
+//! # Occupancy
 //!
 //! A root's *occupancy* is the union, in program order, of the spans in
 //! which some value it holds is live:
 //! - a member (an assignment-defined tile whose MemRef names the root):
-//!   from its definition to its last (loop-extended) read;
+//!   from its definition to each of its reads, by the branch rule;
 //! - a value without a definition of its own, charged to its own root and
 //!   to the roots of every value it carries (`carried_from`, followed
 //!   through phis of phis): a loop iter arg over its whole loop (the next
 //!   iteration reads it again), a loop result and an `if` result from where
 //!   their statement ends (an `if` result before the join sits in the bytes
 //!   of the value the taken branch yields, which are members with spans of
-//!   their own) to their last read, a parameter or free variable from the
-//!   start.
+//!   their own), a parameter or free variable from the start; each to its
+//!   reads by the branch rule.
 //!
 //! Occupancy may have gaps: a root that holds the then-branch value and
-//! the phi is not occupied during the else branch. Two roots whose
-//! occupancies are disjoint may share bytes although their hulls overlap:
-//! during such a gap only the other branch runs, and on that path the
-//! gapped root holds nothing yet. Program-order disjointness is enough
-//! inside loops too, as any value live across an iteration covers its
-//! whole loop.
+//! the phi is not occupied during the else branch, a root whose value is
+//! read only in an else branch is not occupied during the then branch.
+//! Two roots whose occupancies are disjoint may share bytes although their
+//! hulls overlap: during such a gap the gapped root holds nothing still
+//! needed on the path taken. Program-order disjointness is enough inside
+//! loops too, as any value live across an iteration covers its whole loop.
 //!
 //! Read-only and deterministic.
 
 use super::facts::Facts;
 use super::order::{is_assigned, Lifetime, ProgramOrder};
-use super::roots::{AllocationLifetimes, RootId};
-use crate::ir::{EntityRef, Function, StmtKind, VarDef};
+use super::roots::AllocationLifetimes;
+use super::walk::stmts;
+use crate::ir::{Block, EntityRef, Function, StmtKind, VarDef, VarId};
 
 /// The occupancy of one root: sorted, merged half-open intervals in the
 /// DSA_RP model's time scale ([`Lifetime::half_open`]).
@@ -81,44 +103,225 @@ impl Occupancy {
     }
 }
 
-/// The occupancy of every root of `lt`, indexed by [`RootId`].
+/// Where the reads of a function keep values live, by the branch rule
+/// (see the module doc), on the half-open scale of
+/// [`Lifetime::half_open`]. Every span starts at its value's start; the
+/// reads no else branch cuts are kept as one end per value.
+#[derive(Clone, Debug, Default)]
+pub struct Reach {
+    /// Per value (by variable index): the greatest upper end of its
+    /// uncut read spans, 0 when it has none.
+    pub end: Vec<u64>,
+    /// The pieces of the read spans some else branch cuts, sorted by
+    /// value (variable index), then span.
+    pub pieces: Vec<(VarId, (u64, u64))>,
+}
+
+impl Reach {
+    /// The spans of value `v` as sorted, merged half-open intervals: from
+    /// `own` (its start, a span where it is written) to its uncut reads,
+    /// and its cut pieces. `next` is a cursor into
+    /// [`pieces`](Self::pieces): call for values in increasing index order
+    /// with one cursor, starting at 0.
+    pub fn spans_of(&self, v: VarId, own: (u64, u64), next: &mut usize, out: &mut Vec<(u64, u64)>) {
+        let first = self.skip_to(v, next);
+        out.clear();
+        out.push((own.0, own.1.max(self.end[v.index()])));
+        for &(_, (lo, hi)) in &self.pieces[first..*next] {
+            // Pieces are sorted and start at or after the value's start.
+            match out.last_mut() {
+                Some(last) if lo <= last.1 => last.1 = last.1.max(hi),
+                _ => out.push((lo, hi)),
+            }
+        }
+    }
+
+    /// Moves the cursor `next` past the pieces of `v` (and of every value
+    /// before it); returns where the pieces of `v` start.
+    pub fn skip_to(&self, v: VarId, next: &mut usize) -> usize {
+        while *next < self.pieces.len() && self.pieces[*next].0 < v {
+            *next += 1;
+        }
+        let first = *next;
+        while *next < self.pieces.len() && self.pieces[*next].0 == v {
+            *next += 1;
+        }
+        first
+    }
+
+    /// Whether value `v` was read at all.
+    pub fn is_read(&self, v: VarId, first: usize, next: usize) -> bool {
+        self.end[v.index()] > 0 || first < next
+    }
+}
+
+/// The branch rule over every read of `f`: a read of `x` is charged to
+/// the value `value_of(x)` names with the index its span starts at
+/// (`None`: not charged), and keeps it live from there to the read
+/// (loop-extended from `x`'s own definition), less the then branches the
+/// blocks around the read exclude.
+pub fn reach(
+    f: &Function,
+    order: &ProgramOrder,
+    facts: &Facts,
+    value_of: impl Fn(VarId) -> Option<(VarId, u32)>,
+) -> Reach {
+    let mut chain: Vec<Block> = Vec::new();
+    let mut end: Vec<u64> = vec![0; f.vars.len()];
+    let mut pieces: Vec<(VarId, (u64, u64))> = Vec::new();
+    let mut walk = stmts(f);
+    while let Some((_, s)) = walk.next() {
+        let st = &f.stmts[s];
+        if matches!(st.kind, StmtKind::Comment(_) | StmtKind::Blank) {
+            continue;
+        }
+        chain.clear();
+        chain.extend(walk.enclosing(s));
+        st.for_each_use(&mut |x| {
+            let Some((v, from)) = value_of(x) else { return };
+            let own_def = facts.var(x).def;
+            let at = order.extended_read_from(s, own_def);
+            let mut span = Lifetime {
+                def: from,
+                last: at.max(from),
+            }
+            .half_open();
+            if order.read_again(s, own_def) {
+                // The next iteration reads it again: it is still needed
+                // while the loop's last statement writes (`2 at + 1`).
+                span.1 = span.1.max(2 * u64::from(at) + 2);
+            }
+            let around = deciding_blocks(f, order, &chain, own_def, at);
+            match excluding_other_branches(f, order, around, span) {
+                Some(cut) => pieces.extend(cut.into_iter().map(|p| (v, p))),
+                None => end[v.index()] = end[v.index()].max(span.1),
+            }
+        });
+    }
+    pieces.sort_unstable_by_key(|&(v, p)| (v.index(), p));
+    Reach { end, pieces }
+}
+
+/// The blocks whose branches decide on which paths a read happens, by a
+/// statement enclosed by `chain` (outermost first) of a value defined at
+/// `def`, extended to index `at`: those around the loop the read was
+/// extended to (the outermost loop of the chain that started after `def`
+/// and ends at `at`: its next iteration reads again, so the value is live
+/// on every path through it), else the whole chain.
+fn deciding_blocks<'c>(
+    f: &Function,
+    order: &ProgramOrder,
+    chain: &'c [Block],
+    def: Option<u32>,
+    at: u32,
+) -> &'c [Block] {
+    let extended_to = chain.iter().position(|b| match *b {
+        Block::Loop(l) => {
+            matches!(f.stmts[l].kind, StmtKind::For(_))
+                && def.is_none_or(|d| order.index[l] > d)
+                && order.end[l] == at
+        }
+        _ => false,
+    });
+    &chain[..extended_to.unwrap_or(chain.len())]
+}
+
+/// `span` without the then branches of the `if`s whose else branch is
+/// one of `around` (the blocks around a read): on a path through such a
+/// then branch the read does not happen. Branch indices `[a, b]` cover
+/// the instants `[2a + 1, 2b + 2)`. `None` when no else branch is around
+/// the read (the span stays whole).
+fn excluding_other_branches(
+    f: &Function,
+    order: &ProgramOrder,
+    around: &[Block],
+    span: (u64, u64),
+) -> Option<Vec<(u64, u64)>> {
+    let mut pieces = vec![span];
+    let mut cut_any = false;
+    for &b in around {
+        let Block::Else(owner) = b else { continue };
+        if let StmtKind::If(i) = &f.stmts[owner].kind {
+            if let (Some(&first), Some(&last)) = (i.then_body.first(), i.then_body.last()) {
+                cut_any = true;
+                let cut = (
+                    2 * u64::from(order.index[first]) + 1,
+                    2 * u64::from(order.end[last]) + 2,
+                );
+                pieces = pieces
+                    .into_iter()
+                    .flat_map(|(lo, hi)| {
+                        let before = (lo, hi.min(cut.0));
+                        let after = (lo.max(cut.1), hi);
+                        [before, after].into_iter().filter(|&(a, b)| a < b)
+                    })
+                    .collect();
+            }
+        }
+    }
+    cut_any.then_some(pieces)
+}
+
+/// The occupancy of every root of `lt`, indexed by
+/// [`RootId`](super::roots::RootId).
 pub fn occupancies(
     f: &Function,
     lt: &AllocationLifetimes,
     facts: &Facts,
     order: &ProgramOrder,
 ) -> Vec<Occupancy> {
-    let mut spans: Vec<Vec<(u64, u64)>> = vec![Vec::new(); lt.roots.len()];
-    let mut push = |r: RootId, def: u32, last: u32| {
-        let l = Lifetime {
-            def: def.min(last),
-            last: def.max(last),
-        };
-        spans[r.index()].push(l.half_open());
-    };
-    for v in f.vars.keys() {
-        let fx = facts.var(v);
+    // Where each value's span starts: a member at its definition, a loop
+    // iter arg at its loop, a loop or `if` result where its statement
+    // ends, a parameter or free variable at the start.
+    let start = |v: VarId| -> Option<u32> {
         if is_assigned(f, v).is_some() {
-            if let (Some(r), Some(d)) = (lt.root_of(v), fx.def) {
-                push(r, d, fx.last().unwrap_or(d));
+            return lt.root_of(v).and(facts.var(v).def);
+        }
+        match f.vars[v].def {
+            VarDef::IterArg(s) => Some(order.index[s]),
+            VarDef::Stmt(s) if matches!(f.stmts[s].kind, StmtKind::For(_) | StmtKind::If(_)) => {
+                Some(order.end[s])
+            }
+            VarDef::Param(_) | VarDef::Free => Some(0),
+            _ => None,
+        }
+    };
+    let reach = reach(f, order, facts, |x| start(x).map(|d| (x, d)));
+    let mut spans: Vec<Vec<(u64, u64)>> = vec![Vec::new(); lt.roots.len()];
+    let mut next = 0;
+    let mut own: Vec<(u64, u64)> = Vec::new();
+    for v in f.vars.keys() {
+        let Some(from) = start(v) else { continue };
+        let at = Lifetime {
+            def: from,
+            last: from,
+        }
+        .half_open();
+        if is_assigned(f, v).is_some() {
+            reach.spans_of(v, at, &mut next, &mut own);
+            if let Some(r) = lt.root_of(v) {
+                spans[r.index()].extend_from_slice(&own);
             }
             continue;
         }
-        let last = fx.last_read;
-        let (from, to) = match f.vars[v].def {
-            VarDef::IterArg(s) => (order.index[s], order.end[s].max(last.unwrap_or(0))),
-            VarDef::Stmt(s) if matches!(f.stmts[s].kind, StmtKind::For(_) | StmtKind::If(_)) => {
-                let at = order.end[s];
-                (at, last.unwrap_or(at).max(at))
-            }
-            VarDef::Param(_) | VarDef::Free => match last {
-                Some(l) => (0, l),
-                None => continue,
-            },
-            _ => continue,
-        };
+        let first = reach.skip_to(v, &mut next);
+        let unread = !reach.is_read(v, first, next);
+        if unread && matches!(f.vars[v].def, VarDef::Param(_) | VarDef::Free) {
+            // A parameter never read holds nothing.
+            continue;
+        }
+        next = first;
+        reach.spans_of(v, at, &mut next, &mut own);
+        if let VarDef::IterArg(s) = f.vars[v].def {
+            // The whole loop: the next iteration reads it again.
+            let whole = Lifetime {
+                def: order.index[s],
+                last: order.end[s],
+            };
+            own.push(whole.half_open());
+        }
         for r in lt.carrying_roots(f, v) {
-            push(r, from, to);
+            spans[r.index()].extend_from_slice(&own);
         }
     }
     spans.into_iter().map(Occupancy::of_spans).collect()

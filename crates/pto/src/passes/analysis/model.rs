@@ -87,12 +87,27 @@ impl Model {
     }
 
     /// Whether roots `a` and `b`, whose hulls overlap, may still share
-    /// bytes: neither is declared, they share no pipeline group, one of
-    /// them has a gap and their occupancies are disjoint. (A hard
-    /// separation between them still wins.)
+    /// bytes: neither is declared, neither is a written workspace of a
+    /// value defined after the other root's first tile, they share no
+    /// pipeline group, one of them has a gap and their occupancies are
+    /// disjoint. (A hard separation between them still wins.)
     pub fn exclusive(&self, occ: &[Occupancy], a: RootId, b: RootId) -> bool {
         let (ra, rb) = (&self.lt.roots[a], &self.lt.roots[b]);
         if ra.pinned || rb.pinned {
+            return false;
+        }
+        // A workspace may not take the bytes of any tile defined before
+        // it, live or not (seed 000's written-workspace rule: a read of
+        // that tile may still be in flight). The rule's own test only
+        // sees roots that died before the workspace, leaving the rest to
+        // the lifetime overlap that exclusivity lifts.
+        let defined_before = |w: RootId, o: RootId| {
+            self.cons
+                .workspace_def
+                .get(&w)
+                .is_some_and(|&d| self.lt.roots[o].lifetime().is_none_or(|l| l.def < d))
+        };
+        if defined_before(a, b) || defined_before(b, a) {
             return false;
         }
         let grouped = match (self.cons.stages.get(&a), self.cons.stages.get(&b)) {

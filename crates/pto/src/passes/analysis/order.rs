@@ -172,6 +172,22 @@ impl ProgramOrder {
         at
     }
 
+    /// Whether a read by statement `s` of a value defined at `def`
+    /// (`None`: before every loop) is repeated by a later iteration: some
+    /// loop enclosing `s` started after `def`. Such a value is still
+    /// needed while that loop's last statement writes, unlike a value
+    /// that statement reads for the last time.
+    pub fn read_again(&self, s: StmtId, def: Option<u32>) -> bool {
+        let mut lp = self.enclosing_loop(s);
+        while let Some(l) = lp {
+            if def.is_none_or(|d| self.loops[l as usize].start > d) {
+                return true;
+            }
+            lp = self.loop_parent[l as usize];
+        }
+        false
+    }
+
     /// The innermost loop (into `loops`) enclosing statement `s`; `None`
     /// at top level.
     pub fn enclosing_loop(&self, s: StmtId) -> Option<u32> {

@@ -23,10 +23,14 @@
 //!
 //! # The model (derived from PyPTO's reference outputs)
 //! - **Lifetimes**: the shared model's (MemoryReuse's roots and lifetimes,
-//!   with the occupancy of values without a definition of their own); a
-//!   root lives on `[s, e]`; the DSA lifetime is the half-open
-//!   `[2s+1, max(2s+2, 2e+1))`, so a value read for the last time by the
-//!   statement that defines another may share bytes with it.
+//!   with the occupancy of every value a root holds,
+//!   [`crate::passes::analysis::exclusive`]); a root lives on `[s, e]`;
+//!   the DSA lifetime is the half-open `[2s+1, max(2s+2, 2e+1))`, so a
+//!   value read for the last time by the statement that defines another
+//!   may share bytes with it; a value the next iteration of a loop reads
+//!   again lives to `2e+2` at that loop's end `e`, past the writes of the
+//!   loop's last statement (MemoryReuse's `[s, e]` alone would let that
+//!   statement's output take its bytes, which the checker rejects).
 //! - **Hard pairs**: overlapping lifetimes and every separation of the
 //!   shared model (declared allocations, no-alias rules incl. tuples, the
 //!   A2/A3 operand pairs, the split-AIV load + tpop hazard, written
