@@ -484,9 +484,9 @@ mod tests {
         assert_eq!(reads.get(), 10);
         assert_eq!(offsets[..9_216], unlimited[..9_216]);
         let mut next = (0..9_216).map(|i| offsets[i] + p.buffers[i].size).max();
-        for i in 9_216..p.len() {
-            assert_eq!(Some(offsets[i]), next, "buffer {i}");
-            next = next.map(|n| n + p.buffers[i].size);
+        for (i, (&o, x)) in offsets.iter().zip(&p.buffers).enumerate().skip(9_216) {
+            assert_eq!(Some(o), next, "buffer {i}");
+            next = next.map(|n| n + x.size);
         }
         assert_ne!(offsets[9_216..], unlimited[9_216..]);
     }
