@@ -549,8 +549,12 @@ struct Node {
 /// a buffer live throughout costs `2^(TOP + 1)` insertions into `full`.
 /// Measured on training-step traces: on 1,000,000 buffers levels up to 6
 /// cut the CPU of a first-fit pass from 117 to 19 s, levels up to 10 made
-/// it 152 s (the insertions dominate).
-const TOP: u32 = 6;
+/// it 152 s (the insertions dominate). With the sets in blocks an
+/// insertion costs less: up to 7 took the whole run of a pass at a million
+/// buffers from 44.8 to 41.7 s of CPU over six runs side by side with 6
+/// (load 8-10, 5 of the 6 lower), up to 8 to 11.0 s against 7.0 s for 6;
+/// at 100,000 buffers the pass is 0.3 to 0.4 s either way.
+const TOP: u32 = 7;
 
 /// Byte ranges taken over time, for first-fit queries (see the module
 /// doc).
