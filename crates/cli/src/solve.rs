@@ -312,7 +312,7 @@ pub fn run(args: Args) -> ExitCode {
             "interrupted: the placement written is the best found by then (validated), height {}",
             out.height
         );
-    } else if let Some(why) = stop_reason(&out, &budget, minimum.as_ref()) {
+    } else if let Some(why) = stop_reason(&out, &budget, minimum.as_ref(), problem.capacity) {
         eprintln!("stopped: {why}");
     }
     if args.map.as_ref().is_some_and(|p| p.as_os_str() == "-") {
@@ -400,16 +400,24 @@ fn raise_bound(problem: &Problem, out: &mut Outcome, bound: u64) {
 
 /// Why a run that did not prove its result ended, for stderr: the time or
 /// work limit, or the solver running out of moves before either (`None`
-/// when the result is proven: nothing to explain).
+/// when the result is proven, or when `--fit` found a placement within
+/// `capacity`: nothing to explain).
 fn stop_reason(
     out: &Outcome,
     budget: &tilemem_plan::Budget,
     minimum: Option<&Minimum>,
+    capacity: Option<u64>,
 ) -> Option<String> {
     if let Some(m) = minimum {
         return (!m.proven()).then(|| m.stop.describe().to_string());
     }
     if out.proven_optimal || out.proven_infeasible {
+        return None;
+    }
+    // `--fit` asks whether the problem fits its capacity: a placement
+    // within it answers the question, so the run stopped at its goal.
+    let fits = out.solution.is_some() && capacity.is_some_and(|c| out.height <= c);
+    if budget.goal == tilemem_plan::Goal::Fit && fits {
         return None;
     }
     let secs = out.elapsed.as_secs_f64();

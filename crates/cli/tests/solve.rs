@@ -381,6 +381,43 @@ fn an_unproven_early_end_says_why() {
     );
 }
 
+/// `--fit` asks whether a placement fits the capacity: one within it is
+/// the answer, so the run says nothing about stopping early, although the
+/// height is not proven the lowest.
+#[test]
+fn a_fit_within_the_capacity_needs_no_stop_reason() {
+    let d = scratch("fit_why");
+    let input = d.join("p.csv");
+    std::fs::write(
+        &input,
+        "id,lower,upper,size,alignment\na,0,2,2,4\nb,0,2,2,4\nc,1,3,3,1\n",
+    )
+    .unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec!["solve", input.to_str().unwrap(), "--solver", "first-fit"];
+        args.extend_from_slice(extra);
+        Command::new(env!("CARGO_BIN_EXE_tilemem"))
+            .args(&args)
+            .output()
+            .unwrap()
+    };
+    let o = run(&["--fit", "--capacity", "64"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        o.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(String::from_utf8_lossy(&o.stdout).contains("optimal:     not proven"));
+    // The same run asked for the lowest height still says why it ended.
+    let o = run(&["--capacity", "64"]);
+    assert!(
+        String::from_utf8_lossy(&o.stderr).starts_with("stopped: no move found: "),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
 /// `validate` reports the best lower bound with its rule and instant, as
 /// `solve` does: the aligned stack (9) where alignment lifts it above the
 /// co-live peak (7), else the co-live peak and where it is.

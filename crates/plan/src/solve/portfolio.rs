@@ -41,6 +41,23 @@
 //! wins (see [`exact_leads`]). The pauses
 //! never change the work done, so results under a node limit are
 //! unchanged.
+//!
+//! Behind the exact member the MiniMalloc member gets much less than a
+//! quarter: it reaches a clock check about every 10 us and each pause
+//! sleeps past its length. On the rare 0-slack instance it alone wins
+//! that costs up to ten times its own time (sliced-88 of the generated
+//! family: 0.20 s alone, 2.5 s of the portfolio's CPU). Three ways to
+//! give it its share were measured against this rule under load (9-10 on
+//! 2 cores, each instance run by both one after the other) and each lost
+//! more than it won: ending the exact member's lead after 2^19 units of
+//! its work (seeds 140-279: sliced placed 130 -> 124 of 140 in 5 s),
+//! pausing only after 1 ms of running (sliced 127 -> 124) and crediting
+//! the time slept past a pause to the next one (on four instances only).
+//! The last two took sliced-88 from 2.5 to 0.6-0.8 s of CPU, but the
+//! exact member's wins took 1.4-2.5 times the wall time (guillotine-45
+//! 0.5-0.8 -> 1.2-1.6 s). The many short pauses
+//! seem to keep the process on both cores under load, and the exact
+//! member wins nearly every hard instance.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;

@@ -78,6 +78,11 @@ pub struct RefusedSharing {
     pub line: u32,
     /// Bytes sharing would have saved (the smaller tile).
     pub bytes: u64,
+    /// The two are live together in program order but never on one path
+    /// (different branches of an `if`, a carry's window between its last
+    /// read and its next write): only the optimal planner's lifetimes
+    /// allow such a sharing.
+    pub never_together: bool,
 }
 
 /// A change that makes the program fit, found by re-planning it.
@@ -301,7 +306,7 @@ pub fn explain(
     let mut refused = RefusedCache::default();
     for s in spaces.iter_mut().filter(|s| s.over()) {
         if let Some(f) = early.function(&s.function) {
-            s.refused = refused.of(f, soc, &s.space);
+            s.refused = refused.of(f, soc, &s.space, planner);
         }
         s.remedies = remedies(program, soc, planner, s);
     }
@@ -415,16 +420,28 @@ pub fn peak_of(problem: &tilemem_plan::Problem) -> PeakInstant {
 pub(crate) struct RefusedCache(HashMap<String, BTreeMap<MemSpace, Vec<RefusedSharing>>>);
 
 impl RefusedCache {
-    /// The sharings a rule refused in space `space` (by name) of `f`.
-    pub(crate) fn of(&mut self, f: &Function, soc: &Soc, space: &str) -> Vec<RefusedSharing> {
+    /// The sharings a rule refused in space `space` (by name) of `f`
+    /// that `planner`'s lifetimes allow: pairs never live together only
+    /// under the optimal planner, the one that shares them.
+    pub(crate) fn of(
+        &mut self,
+        f: &Function,
+        soc: &Soc,
+        space: &str,
+        planner: PlannerMode,
+    ) -> Vec<RefusedSharing> {
         let per_space = self
             .0
             .entry(f.name.to_string())
             .or_insert_with(|| refused_sharings(f, soc));
-        MemSpace::from_name(space)
+        let mut out = MemSpace::from_name(space)
             .and_then(|space| per_space.get(&space))
             .cloned()
-            .unwrap_or_default()
+            .unwrap_or_default();
+        if planner != PlannerMode::Optimal {
+            out.retain(|r| !r.never_together);
+        }
+        out
     }
 }
 

@@ -7,27 +7,36 @@ use tilemem_soc::{MemSpace, Soc};
 use super::{def_line, RefusedSharing};
 use crate::ir::Function;
 
-/// The pairs of buffers whose lifetimes do not overlap but which a hard
-/// rule keeps apart (the rules both planners obey: no-alias outputs, the
+/// The pairs of buffers whose lifetimes allow sharing but which a hard
+/// rule keeps apart (the rules every planner obeys: no-alias outputs, the
 /// split-AIV load + tpop hazard, written workspaces, declared allocations),
 /// per memory space, largest first. `f` is the function before any sharing.
+/// The lifetimes allow it when they do not overlap, or when the two are
+/// never live together although their hulls overlap (different branches
+/// of an `if`, a carry's window between its last read and its next write:
+/// the exclusivity the optimal planner shares by,
+/// [`never_live_together`](crate::passes::analysis::model::Model::never_live_together)).
 ///
 /// One call analyses the function once for all its spaces.
 pub fn refused_sharings(f: &Function, soc: &Soc) -> BTreeMap<MemSpace, Vec<RefusedSharing>> {
     use crate::passes::analysis::constraints::SeparationReason;
     use crate::passes::analysis::model::Model;
+    use crate::passes::analysis::{facts, order::ProgramOrder};
     use crate::passes::SeedRules;
     let Ok(model) = Model::build(f, soc, SeedRules::ALL) else {
         return BTreeMap::new();
     };
     let lt = &model.lt;
+    let order = ProgramOrder::build(f);
+    let occ = model.occupancies(f, &facts::analyze_with(f, &order), &order);
     let mut out: BTreeMap<MemSpace, Vec<RefusedSharing>> = BTreeMap::new();
     for sep in model.separations() {
         let (ra, rb) = (&lt.roots[sep.a], &lt.roots[sep.b]);
         let (Some(la), Some(lb)) = (ra.lifetime(), rb.lifetime()) else {
             continue;
         };
-        if la.overlaps(&lb) {
+        let never_together = la.overlaps(&lb);
+        if never_together && !model.never_live_together(&occ, sep.a, sep.b) {
             continue;
         }
         let (Some(&ma), Some(&mb)) = (lt.members(sep.a).first(), lt.members(sep.b).first()) else {
@@ -72,6 +81,7 @@ pub fn refused_sharings(f: &Function, soc: &Soc) -> BTreeMap<MemSpace, Vec<Refus
                 rule,
                 line,
                 bytes: ra.size.min(rb.size),
+                never_together,
             });
     }
     for refused in out.values_mut() {

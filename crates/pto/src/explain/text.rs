@@ -87,7 +87,16 @@ pub fn render(ex: &Explanation, planner: PlannerMode, short: bool) -> String {
             let _ = writeln!(o, "  sharings the lifetimes allow but a rule refuses:");
             let shown = if short { 3 } else { usize::MAX };
             for r in s.refused.iter().take(shown) {
-                let _ = writeln!(o, "    {} and {} ({} bytes): {}", r.a, r.b, r.bytes, r.rule);
+                let apart = if r.never_together {
+                    ", never live together"
+                } else {
+                    ""
+                };
+                let _ = writeln!(
+                    o,
+                    "    {} and {} ({} bytes{apart}): {}",
+                    r.a, r.b, r.bytes, r.rule
+                );
             }
             if s.refused.len() > shown {
                 let _ = writeln!(o, "    ... {} more", s.refused.len() - shown);
@@ -154,7 +163,7 @@ pub fn render_all(ex: &Explanation, program: &Program, soc: &Soc, planner: Plann
         let above_bound = s.planned_bytes.is_some_and(|b| b > s.lower_bound());
         if s.fits && above_bound && s.refused.is_empty() {
             if let Some(f) = early.as_ref().and_then(|p| p.function(&s.function)) {
-                s.refused = refused.of(f, soc, &s.space);
+                s.refused = refused.of(f, soc, &s.space, planner);
             }
         }
         let fits = s.fits;

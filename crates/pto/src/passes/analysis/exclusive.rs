@@ -32,8 +32,12 @@
 //!   from its definition to each of its reads, by the branch rule;
 //! - a value without a definition of its own, charged to its own root and
 //!   to the roots of every value it carries (`carried_from`, followed
-//!   through phis of phis): a loop iter arg over its whole loop (the next
-//!   iteration reads it again), a loop result and an `if` result from where
+//!   through phis of phis): a loop iter arg from its loop's start (the
+//!   next iteration reads it again) and over the whole loop unless the
+//!   body writes its next value anew into its window ([`rewritten_in_body`]:
+//!   then the root is free between the iter arg's last read and that
+//!   write, as the yielded value, a member, carries it across the back
+//!   edge), a loop result and an `if` result from where
 //!   their statement ends (an `if` result before the join sits in the bytes
 //!   of the value the taken branch yields, which are members with spans of
 //!   their own), a parameter or free variable from the start; each to its
@@ -50,10 +54,10 @@
 //! Read-only and deterministic.
 
 use super::facts::Facts;
-use super::order::{is_assigned, Lifetime, ProgramOrder};
-use super::roots::AllocationLifetimes;
+use super::order::{carried_from, is_assigned, yielded, Lifetime, ProgramOrder};
+use super::roots::{tile_storage, AllocationLifetimes};
 use super::walk::stmts;
-use crate::ir::{Block, EntityRef, Function, StmtKind, VarDef, VarId};
+use crate::ir::{Block, EntityRef, Expr, Function, MemRef, StmtId, StmtKind, VarDef, VarId};
 
 /// The occupancy of one root: sorted, merged half-open intervals in the
 /// DSA_RP model's time scale ([`Lifetime::half_open`]).
@@ -313,16 +317,72 @@ pub fn occupancies(
         next = first;
         reach.spans_of(v, at, &mut next, &mut own);
         if let VarDef::IterArg(s) = f.vars[v].def {
-            // The whole loop: the next iteration reads it again.
-            let whole = Lifetime {
-                def: order.index[s],
-                last: order.end[s],
-            };
-            own.push(whole.half_open());
+            if !rewritten_in_body(f, lt, v, s) {
+                // The whole loop: the next iteration reads it again, and
+                // nothing shows when its bytes are written anew.
+                let whole = Lifetime {
+                    def: order.index[s],
+                    last: order.end[s],
+                };
+                own.push(whole.half_open());
+            }
         }
         for r in lt.carrying_roots(f, v) {
             spans[r.index()].extend_from_slice(&own);
         }
     }
     spans.into_iter().map(Occupancy::of_spans).collect()
+}
+
+/// Whether the carry of iter arg `v` of loop `s` is written anew, on
+/// every path, into the very bytes the next iteration reads as `v`: the
+/// value the body yields for it is a tile defined by a statement of the
+/// body's own block (not of a branch, so every iteration writes it),
+/// member of the one root that carries `v`, on `v`'s window (same base,
+/// constant offset and size). Then the root holds nothing still needed
+/// between `v`'s last read in the body and that definition: `v` is dead
+/// there and the next iteration reads the yielded value, whose own span
+/// runs from its definition to the yield, the body's last statement
+/// (seed 000, step 7 of MemoryReuse: init value, iter arg, yield value
+/// and loop result share one MemRef). An in-place or retargeted carry,
+/// written by the statement that reads `v` last or before, leaves no gap.
+/// A yield of another iter arg, a phi or a value defined before the loop
+/// tells nothing about when the bytes are written: the whole loop stays.
+pub fn rewritten_in_body(f: &Function, lt: &AllocationLifetimes, v: VarId, s: StmtId) -> bool {
+    let StmtKind::For(l) = &f.stmts[s].kind else {
+        return false;
+    };
+    let Some(k) = l.iter_args.iter().position(|&a| a == v) else {
+        return false;
+    };
+    let Some(y) = yielded(f, Block::Loop(s))
+        .and_then(|vals| vals.get(k))
+        .and_then(Expr::as_var)
+    else {
+        return false;
+    };
+    let Some(def) = is_assigned(f, y) else {
+        return false;
+    };
+    if !f.block(Block::Loop(s)).contains(&def) {
+        return false;
+    }
+    let [r] = lt.carrying_roots(f, v)[..] else {
+        return false;
+    };
+    if lt.root_of(y) != Some(r) {
+        return false;
+    }
+    // The window the next iteration reads: the iter arg's own, else its
+    // init value's.
+    let carried = tile_storage(f, v)
+        .or_else(|| carried_from(f, v).first().and_then(|&i| tile_storage(f, i)))
+        .map(|(m, _)| m);
+    let window = |m: &MemRef| (m.base(), m.const_offset(), m.size());
+    match (carried, tile_storage(f, y)) {
+        (Some(a), Some((b, _))) => {
+            a.const_offset().is_some() && a.size().is_some() && window(a) == window(b)
+        }
+        _ => false,
+    }
 }

@@ -114,7 +114,16 @@ impl Model {
             (Some(x), Some(y)) => x.iter().any(|p| y.iter().any(|q| p.0 == q.0)),
             _ => false,
         };
+        !grouped && self.never_live_together(occ, a, b)
+    }
+
+    /// Whether roots `a` and `b` hold nothing still needed at the same
+    /// instant although their hulls may overlap: one of them has a gap and
+    /// their occupancies are disjoint (the lifetime part of
+    /// [`exclusive`](Self::exclusive), without the rules that keep such
+    /// roots apart all the same).
+    pub fn never_live_together(&self, occ: &[Occupancy], a: RootId, b: RootId) -> bool {
         let (oa, ob) = (&occ[a.index()], &occ[b.index()]);
-        !grouped && (oa.has_gap() || ob.has_gap()) && oa.disjoint(ob)
+        (oa.has_gap() || ob.has_gap()) && oa.disjoint(ob)
     }
 }
