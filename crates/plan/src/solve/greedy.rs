@@ -281,14 +281,7 @@ fn first_fit_crowded(problem: &Problem, order: &[u32], meter: &Meter) -> Pass {
             continue;
         }
         for (ahead, deep) in [(PREFETCH_NODES, true), (PREFETCH_SETS, false)] {
-            if let Some(&j) = order.get(k + ahead) {
-                let y = &b[j as usize];
-                // Only lifetimes given to `Occupancy::ends`: a zero-size
-                // buffer's may reach past every end (no node there).
-                if y.size > 0 {
-                    occupancy.prefetch(y.lower, y.upper, deep);
-                }
-            }
+            occupancy.prefetch(ahead, deep);
         }
         // Read at every buffer: the largest buffers come first and one of
         // them may take milliseconds (a few hundred took over a second on
@@ -352,7 +345,7 @@ fn complete_rest(
     } else {
         conflict_lists(problem)
     };
-    skyline::complete(
+    skyline::complete_within(
         problem,
         &mut offsets,
         &mut done,
@@ -366,7 +359,7 @@ fn complete_rest(
         &|x, i| align_up(x, b[i].align),
         // The deadline only: a pass cut by its work budget, or stopped
         // by a race, completes on the skyline as before.
-        &|| meter.time_left().is_some_and(|l| l.is_zero()),
+        &|| meter.time_left(),
     );
     (!pinned_left || pinned_are_consistent(problem)).then_some(offsets)
 }

@@ -66,6 +66,11 @@
 //! million and its CPU time by half; at a million buffers, from 117 to
 //! 19 s.
 //!
+//! At a million buffers these sets hold ten thousand ranges and more, and
+//! a long buffer enters nearly two hundred of them: they are kept in
+//! blocks with the end of each block beside ([`Blocks`]), so a search
+//! reads the ends and one block and an insertion moves at most a block.
+//!
 //! # Memory
 //! What remains is mostly waiting for memory: a query or an insertion
 //! visits a few dozen nodes spread over a tree of millions, and binary
@@ -142,15 +147,22 @@ fn merge_span(v: &[Range], s: u64, e: u64, hint: Option<usize>) -> (usize, usize
 /// answer is expected near the end), then by a binary search within the
 /// last step.
 fn first_ending_from_back(v: &[Range], s: u64) -> usize {
-    // Every range from `hi` on ends at or after `s`.
+    first_from_back(v, |r| r.1 < s)
+}
+
+/// The index of the first element of `v` not `before` (`before` must
+/// hold for a prefix of `v`), searched back from the end as
+/// [`first_ending_from_back`].
+fn first_from_back<T>(v: &[T], before: impl Fn(&T) -> bool) -> usize {
+    // No element from `hi` on is `before`.
     let mut hi = v.len();
     let mut step = 1;
     loop {
         let Some(probe) = hi.checked_sub(step) else {
-            return v[..hi].partition_point(|r| r.1 < s);
+            return v[..hi].partition_point(&before);
         };
-        if v[probe].1 < s {
-            return probe + 1 + v[probe + 1..hi].partition_point(|r| r.1 < s);
+        if before(&v[probe]) {
+            return probe + 1 + v[probe + 1..hi].partition_point(&before);
         }
         hi = probe;
         step *= 2;
@@ -209,16 +221,14 @@ fn climb(v: &[Range], mut c: usize, cand: &mut u64, size: u64, align: u64) -> (u
     (c, steps)
 }
 
-/// Sorted, disjoint, merged byte ranges in a vector of their own: the
-/// sets of the levels near the root, few and large.
+/// Sorted, disjoint, merged byte ranges in one vector: the reference the
+/// tests check the sets of the tree against.
+#[cfg(test)]
 #[derive(Clone, Default)]
 struct Ranges(Vec<Range>);
 
+#[cfg(test)]
 impl Ranges {
-    fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-
     /// Adds `[s, e)`, merging it with ranges it overlaps or touches.
     fn insert(&mut self, s: u64, e: u64, hint: Option<usize>) {
         let v = &mut self.0;
@@ -228,6 +238,205 @@ impl Ranges {
         } else {
             v[i] = merged;
             v.drain(i + 1..j);
+        }
+    }
+}
+
+/// Ranges a block of [`Blocks`] holds at most; a block that grows past it
+/// splits in two halves.
+const BLOCK: usize = 128;
+
+/// Bits of a cursor into [`Blocks`] that give the range within its block
+/// (the rest give the block).
+const IN_BLOCK: u32 = 8;
+
+const _: () = assert!(BLOCK < 1 << IN_BLOCK);
+
+/// The cursor of range `i` of block `b`.
+fn cursor(b: usize, i: usize) -> usize {
+    b << IN_BLOCK | i
+}
+
+/// The block and the range within it of cursor `c`.
+fn split(c: usize) -> (usize, usize) {
+    (c >> IN_BLOCK, c & ((1 << IN_BLOCK) - 1))
+}
+
+/// Sorted, disjoint, merged byte ranges in blocks of at most [`BLOCK`],
+/// with the end of each block's last range beside: the sets of the levels
+/// near the root, few and large (ten thousand ranges and more at a million
+/// buffers).
+///
+/// # Why
+/// In one vector, an insertion that fell inside a set moved every range
+/// above it, and a search for a range (an insertion without the query's
+/// cursor, or a cursor catching up with a candidate raised by other sets)
+/// probed a dozen cache lines spread over the whole set. Here a search
+/// reads the block ends (a hundred and fifty words) and one block, and an
+/// insertion moves at most a block. The ranges, and so every offset, are
+/// those of one sorted vector.
+///
+/// A cursor ([`cursor`]) names a block and a range within it; every cursor
+/// handed out points at a range, or is the end (block `blocks.len()`).
+#[derive(Clone, Default)]
+struct Blocks {
+    /// Blocks in order, none empty.
+    blocks: Vec<Vec<Range>>,
+    /// The end of the last range of each block.
+    lasts: Vec<u64>,
+}
+
+impl Blocks {
+    fn is_empty(&self) -> bool {
+        self.blocks.is_empty()
+    }
+
+    /// The cursor past the last range.
+    fn end(&self) -> usize {
+        cursor(self.blocks.len(), 0)
+    }
+
+    fn get(&self, c: usize) -> Option<Range> {
+        let (b, i) = split(c);
+        self.blocks.get(b).and_then(|v| v.get(i)).copied()
+    }
+
+    /// The first range ending after `at`, from cursor `from` on (every
+    /// range before it must end at or before `at`).
+    fn seek(&self, from: usize, at: u64) -> usize {
+        let (mut b, mut i) = split(from);
+        let Some(&last) = self.lasts.get(b) else {
+            return self.end();
+        };
+        if last <= at {
+            b += 1 + self.lasts[b + 1..].partition_point(|&l| l <= at);
+            if b == self.blocks.len() {
+                return self.end();
+            }
+            i = 0;
+        }
+        cursor(b, first_ending_after(&self.blocks[b], i, at))
+    }
+
+    /// [`climb`] over the blocks from cursor `c`.
+    fn climb(&self, c: usize, cand: &mut u64, size: u64, align: u64) -> (usize, usize) {
+        let (mut b, mut i) = split(c);
+        let mut steps = 0;
+        while let Some(v) = self.blocks.get(b) {
+            let (k, more) = climb(v, i, cand, size, align);
+            steps += more;
+            if k < v.len() {
+                return (cursor(b, k), steps);
+            }
+            b += 1;
+            i = 0;
+        }
+        (self.end(), steps)
+    }
+
+    /// Adds `[s, e)`, merging it with ranges it overlaps or touches.
+    /// `hint`, when known, is the cursor of the first range ending after
+    /// `s` (as [`merge_span`]'s).
+    fn insert(&mut self, s: u64, e: u64, hint: Option<usize>) {
+        let n = self.blocks.len();
+        if n == 0 {
+            let mut v = Vec::with_capacity(BLOCK + 1);
+            v.push((s, e));
+            self.blocks.push(v);
+            self.lasts.push(e);
+            return;
+        }
+        // The block of the first range ending at or after `s` (the last
+        // block when none does), and the range's place in it when known.
+        let (b, hint) = match hint {
+            Some(c) => {
+                debug_assert_eq!(c, self.seek(0, s), "hint");
+                // Only the range before the hint can end at `s` itself;
+                // `merge_span` looks at it within the block.
+                let (b, i) = split(c);
+                if b == n {
+                    (n - 1, Some(self.blocks[n - 1].len()))
+                } else if i == 0 && b > 0 && self.lasts[b - 1] == s {
+                    (b - 1, Some(self.blocks[b - 1].len()))
+                } else {
+                    (b, Some(i))
+                }
+            }
+            // Searched back from the end, where an insertion mostly lands
+            // (see `merge_span`).
+            None => (first_from_back(&self.lasts, |&l| l < s).min(n - 1), None),
+        };
+        let v = &mut self.blocks[b];
+        let len = v.len();
+        let (i, k, (ns, mut ne)) = merge_span(v, s, e, hint);
+        if k == i {
+            v.insert(i, (s, e));
+            if i == len {
+                self.lasts[b] = e;
+            }
+            if v.len() > BLOCK {
+                let mut tail = Vec::with_capacity(BLOCK + 1);
+                tail.extend_from_slice(&v[BLOCK / 2..]);
+                v.truncate(BLOCK / 2);
+                self.lasts[b] = v[BLOCK / 2 - 1].1;
+                let last = tail[tail.len() - 1].1;
+                self.blocks.insert(b + 1, tail);
+                self.lasts.insert(b + 1, last);
+            }
+            return;
+        }
+        v[i] = (ns, ne);
+        v.drain(i + 1..k);
+        if k < len {
+            return;
+        }
+        // The merged range ends its block: ranges of the next blocks may
+        // merge too.
+        while let Some(next) = self.blocks.get_mut(b + 1) {
+            if next[0].0 > e {
+                break;
+            }
+            ne = ne.max(next.remove(0).1);
+            if next.is_empty() {
+                self.blocks.remove(b + 1);
+                self.lasts.remove(b + 1);
+            }
+        }
+        let v = &mut self.blocks[b];
+        v[i].1 = ne;
+        self.lasts[b] = ne;
+    }
+}
+
+/// A set a query examines: one vector of ranges, or [`Blocks`].
+#[derive(Clone, Copy)]
+enum View<'a> {
+    Flat(&'a [Range]),
+    Blocks(&'a Blocks),
+}
+
+impl View<'_> {
+    fn get(self, c: usize) -> Option<Range> {
+        match self {
+            View::Flat(v) => v.get(c).copied(),
+            View::Blocks(v) => v.get(c),
+        }
+    }
+
+    /// The first range ending after `at`, from cursor `from` on
+    /// ([`first_ending_after`]).
+    fn seek(self, from: usize, at: u64) -> usize {
+        match self {
+            View::Flat(v) => first_ending_after(v, from, at),
+            View::Blocks(v) => v.seek(from, at),
+        }
+    }
+
+    /// [`climb`] from cursor `c`.
+    fn climb(self, c: usize, cand: &mut u64, size: u64, align: u64) -> (usize, usize) {
+        match self {
+            View::Flat(v) => climb(v, c, cand, size, align),
+            View::Blocks(v) => v.climb(c, cand, size, align),
         }
     }
 }
@@ -272,7 +481,7 @@ impl Set {
     }
 
     /// Adds `[s, e)`, merging it with ranges it overlaps or touches (as
-    /// [`Ranges::insert`]).
+    /// [`Blocks::insert`]).
     fn insert(&mut self, arena: &mut Vec<Range>, s: u64, e: u64, hint: Option<usize>) {
         let len = self.len as usize;
         let (i, j, merged) = merge_span(self.slice(arena), s, e, hint);
@@ -340,8 +549,12 @@ struct Node {
 /// a buffer live throughout costs `2^(TOP + 1)` insertions into `full`.
 /// Measured on training-step traces: on 1,000,000 buffers levels up to 6
 /// cut the CPU of a first-fit pass from 117 to 19 s, levels up to 10 made
-/// it 152 s (the insertions dominate).
-const TOP: u32 = 6;
+/// it 152 s (the insertions dominate). With the sets in blocks an
+/// insertion costs less: up to 7 took the whole run of a pass at a million
+/// buffers from 44.8 to 41.7 s of CPU over six runs side by side with 6
+/// (load 8-10, 5 of the 6 lower), up to 8 to 11.0 s against 7.0 s for 6;
+/// at 100,000 buffers the pass is 0.3 to 0.4 s either way.
+const TOP: u32 = 7;
 
 /// Byte ranges taken over time, for first-fit queries (see the module
 /// doc).
@@ -369,14 +582,17 @@ pub(crate) struct Occupancy {
     /// (a query reads them only where the node is canonical); 0 when none
     /// does. Empty when nothing is planned: every set is kept.
     last: Vec<u32>,
+    /// The sections `[a, z)` of the lifetimes planned by
+    /// [`Occupancy::plan`], in order (empty without a plan).
+    runs: Vec<(usize, usize)>,
     /// Buffers placed so far by [`Occupancy::place`].
     placed: u32,
     /// Node `v` of a level up to `top`: every buffer live at some instant
     /// of its time range.
-    full: Vec<Ranges>,
+    full: Vec<Blocks>,
     /// Node `(1 << top) + j` of level `top`: every buffer live over its
     /// whole time range (stored at it or an ancestor).
-    cover: Vec<Ranges>,
+    cover: Vec<Blocks>,
     /// Scratch: the sets a query examines, and a cursor into each.
     sets: Vec<u32>,
     cursors: Vec<usize>,
@@ -432,9 +648,10 @@ impl Occupancy {
             nodes: vec![Node::default(); 2 * leaves],
             arena: Vec::new(),
             last: Vec::new(),
+            runs: Vec::new(),
             placed: 0,
-            full: vec![Ranges::default(); 2 << top],
-            cover: vec![Ranges::default(); 1 << top],
+            full: vec![Blocks::default(); 2 << top],
+            cover: vec![Blocks::default(); 1 << top],
             sets: Vec::new(),
             cursors: Vec::new(),
             heap: BinaryHeap::new(),
@@ -461,17 +678,17 @@ impl Occupancy {
         (self.section_of(lower), self.section_of(upper))
     }
 
-    /// Asks the processor to fetch what a query and an insertion over
-    /// lifetime `[lower, upper)` will read: with `deep` the nodes of its
-    /// walk, else (the nodes being cached by an earlier call) the first
-    /// ranges of their sets in the arena. A pass calls it a few buffers
-    /// ahead: the work of a query is mostly waiting for memory, node after
-    /// node, and fetches started early overlap.
-    pub(crate) fn prefetch(&self, lower: u64, upper: u64, deep: bool) {
-        if lower >= upper {
+    /// Asks the processor to fetch what the query and the insertion of the
+    /// buffer planned `ahead` places after the next one
+    /// ([`Occupancy::plan`]) will read: with `deep` the nodes of its walk,
+    /// else (the nodes being cached by an earlier call) the first ranges of
+    /// their sets in the arena. A pass calls it a few buffers ahead: the
+    /// work of a query is mostly waiting for memory, node after node, and
+    /// fetches started early overlap. Nothing without a plan.
+    pub(crate) fn prefetch(&self, ahead: usize, deep: bool) {
+        let Some(&(a, z)) = self.runs.get(self.placed as usize + ahead) else {
             return;
-        }
-        let (a, z) = self.run(lower, upper);
+        };
         if a >= z {
             return;
         }
@@ -628,7 +845,14 @@ impl Occupancy {
             self.placed += 1;
             return (align_up(0, align), 0);
         }
-        let (a, z) = self.run(lower, upper);
+        // Planned: the sections were found by the plan, in a pass over the
+        // order (two look-ups in a table of millions, each a cache miss,
+        // spared per buffer).
+        let (a, z) = match self.runs.get(self.placed as usize) {
+            Some(&run) => run,
+            None => self.run(lower, upper),
+        };
+        debug_assert_eq!((a, z), self.run(lower, upper), "planned order");
         let (o, examined) = self.first_fit_run(a, z, size, align);
         // The position of this buffer is `placed`: sets read by queries
         // after it only (`last > placed + 1`) take its range.
@@ -651,12 +875,15 @@ impl Occupancy {
     /// not change: only sets that no query reads any more are skipped.
     pub(crate) fn plan(&mut self, lifetimes: impl Iterator<Item = (u64, u64)>) {
         let mut last = vec![0u32; self.nodes.len()];
+        let mut runs = Vec::new();
         for (k, (lower, upper)) in lifetimes.enumerate() {
             let k = u32::try_from(k + 1).expect("fewer than 2^32 buffers");
             if lower >= upper {
+                runs.push((0, 0));
                 continue;
             }
             let (a, z) = self.run(lower, upper);
+            runs.push((a, z));
             let (mut l, mut r) = (a + self.leaves, z + self.leaves);
             while l < r {
                 if l & 1 == 1 {
@@ -672,6 +899,7 @@ impl Occupancy {
             }
         }
         self.last = last;
+        self.runs = runs;
     }
 
     /// The lowest offset, aligned to `align`, where `size` bytes are free
@@ -720,13 +948,13 @@ impl Occupancy {
         }
         sets.sort_unstable();
         sets.dedup();
-        let set = |id: u32| -> &[Range] {
+        let set = |id: u32| -> View {
             let v = id as usize / 4;
             match id % 4 {
-                0 => nodes[v].below.slice(arena),
-                1 => nodes[v].stored.slice(arena),
-                2 => &full[v].0,
-                _ => &cover[v - (1 << top)].0,
+                0 => View::Flat(nodes[v].below.slice(arena)),
+                1 => View::Flat(nodes[v].stored.slice(arena)),
+                2 => View::Blocks(&full[v]),
+                _ => View::Blocks(&cover[v - (1 << top)]),
             }
         };
         // Each set keeps a cursor on its first range ending above the
@@ -742,7 +970,7 @@ impl Occupancy {
         heap.clear();
         for (k, &id) in sets.iter().enumerate() {
             let v = set(id);
-            let c = first_ending_after(v, 0, cand);
+            let c = v.seek(0, cand);
             cursors.push(c);
             if let Some(r) = v.get(c) {
                 heap.push(Reverse((r.0, k as u32)));
@@ -756,9 +984,9 @@ impl Occupancy {
             heap.pop();
             let k = k as usize;
             let ranges = set(sets[k]);
-            let from = first_ending_after(ranges, cursors[k], cand);
+            let from = ranges.seek(cursors[k], cand);
             // Afterwards the set is clean at the candidate.
-            let (c, steps) = climb(ranges, from, &mut cand, size, align);
+            let (c, steps) = ranges.climb(from, &mut cand, size, align);
             cursors[k] = c;
             examined += 1 + steps;
             if let Some(r) = ranges.get(c) {
@@ -859,6 +1087,61 @@ mod tests {
                     assert_eq!((i, j), (wi, wj.max(wi)), "n {n} s {s} e {e}");
                 }
             }
+        }
+    }
+
+    /// The ranges of a blocked set, in order, after checking its shape:
+    /// no empty or overfull block, and each block's last end beside it.
+    fn flatten(b: &Blocks) -> Vec<Range> {
+        assert_eq!(b.blocks.len(), b.lasts.len());
+        for (v, &l) in b.blocks.iter().zip(&b.lasts) {
+            assert!(!v.is_empty() && v.len() <= BLOCK, "block of {}", v.len());
+            assert_eq!(v[v.len() - 1].1, l);
+        }
+        b.blocks.concat()
+    }
+
+    /// Blocked sets against one vector, under random insertions (with and
+    /// without the cursor of the range they land at) that split full
+    /// blocks and merge ranges across blocks; their searches and climbs
+    /// against the vector's.
+    #[test]
+    fn blocked_sets_match_one_vector() {
+        let mut rng = crate::gen::Rng(13);
+        for round in 0..6 {
+            let mut b = Blocks::default();
+            let mut want = Ranges::default();
+            let span = [2_000u64, 20_000, 200_000][round % 3];
+            for step in 0..6_000 {
+                let s = rng.below(span);
+                let wide = step % 97 == 0;
+                let e = s + 1 + rng.below(if wide { span / 20 } else { 4 });
+                let hint = (step % 2 == 0).then(|| b.seek(0, s));
+                b.insert(s, e, hint);
+                want.insert(s, e, None);
+                if step % 50 != 0 && step < 5_950 {
+                    continue;
+                }
+                let v = &want.0;
+                assert_eq!(flatten(&b), *v, "round {round} step {step}");
+                for _ in 0..20 {
+                    let at = rng.below(span + 10);
+                    let k = v.partition_point(|r| r.1 <= at);
+                    // From the start, and from a cursor part of the way.
+                    let part = b.seek(0, rng.below(at + 1));
+                    for from in [0, part] {
+                        assert_eq!(b.get(b.seek(from, at)), v.get(k).copied(), "at {at}");
+                    }
+                    let size = 1 + rng.below(30);
+                    let align = [1, 1, 4, 64][rng.below(4) as usize];
+                    let (mut want_cand, mut cand) = (at, at);
+                    let (wc, ws) = climb(v, k, &mut want_cand, size, align);
+                    let (c, steps) = b.climb(b.seek(0, at), &mut cand, size, align);
+                    assert_eq!((cand, steps), (want_cand, ws), "climb at {at}");
+                    assert_eq!(b.get(c), v.get(wc).copied());
+                }
+            }
+            assert!(b.blocks.len() > 1 || round % 3 == 0, "round {round}");
         }
     }
 
