@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::program;
+use common::{check_alone, program, tile_offset, vec_usage};
 use tilemem_pto::ir::{EntityRef, Function, MemSpace};
 use tilemem_pto::passes::analysis::model::Model;
 use tilemem_pto::passes::analysis::{facts, order::ProgramOrder};
@@ -208,16 +208,6 @@ fn plan_report(src: &str, mode: PlannerMode) -> (String, report::Report) {
     (print(&p), r)
 }
 
-/// (bytes used, lower bound) of the one function's Vec space.
-fn vec_usage(r: &report::Report) -> (u64, u64) {
-    let s = r.functions[0]
-        .spaces
-        .iter()
-        .find(|s| s.space == "Vec")
-        .expect("a Vec space");
-    (s.bytes_used, s.lower_bound)
-}
-
 /// The occupancies of the roots of `f`'s tiles `names` after InitMemRef,
 /// as (has a gap, hull).
 fn occupancy_of(f: &Function, names: &[&str]) -> Vec<(bool, Option<(u64, u64)>)> {
@@ -297,19 +287,7 @@ fn a_loop_keeps_a_value_read_in_an_else_branch_live_through_the_then_branch() {
     for mode in [PlannerMode::DsaRp, PlannerMode::Optimal] {
         let (out, r) = plan_report(&src, mode);
         assert_eq!(vec_usage(&r).1, 512, "{mode:?}");
-        let addr = |name: &str| {
-            let l = out
-                .lines()
-                .find(|l| l.trim_start().starts_with(&format!("{name}: ")))
-                .unwrap();
-            l.split_once("pl.const(")
-                .unwrap()
-                .1
-                .split(',')
-                .next()
-                .unwrap()
-                .to_string()
-        };
+        let addr = |name: &str| tile_offset(&out, name);
         assert_ne!(addr("a"), addr("b"), "{mode:?}\n{out}");
         assert_ne!(addr("a"), addr("c"), "{mode:?}\n{out}");
     }
@@ -365,27 +343,8 @@ fn the_branch_rule_does_not_lift_the_written_workspace_rule() {
     assert!(!model.exclusive(&occ, root("a"), root("w")));
     assert!(!model.exclusive(&occ, root("w"), root("a")));
     let (out, _) = plan_report(&src, PlannerMode::Optimal);
-    let addr = |name: &str| {
-        let l = out
-            .lines()
-            .find(|l| l.trim_start().starts_with(&format!("{name}: ")))
-            .unwrap();
-        l.split_once("pl.const(")
-            .unwrap()
-            .1
-            .split(',')
-            .next()
-            .unwrap()
-            .to_string()
-    };
+    let addr = |name: &str| tile_offset(&out, name);
     assert_ne!(addr("a"), addr("w"), "{out}");
-}
-
-/// Runs the independent placement check alone on a planned program.
-fn check_alone(src: &str) -> Result<(), PassError> {
-    let p = parse(src).expect("test program parses");
-    let cx = PassContext::new(Soc::from_name("910b").unwrap(), PlannerMode::Optimal);
-    report::check_placement(&p, &cx.soc, cx.policy.as_ref(), cx.seed_rules)
 }
 
 /// The checker accepts a sharing legal only by the branch rule: `b` and

@@ -10,11 +10,11 @@
 
 mod common;
 
-use common::program;
+use common::{check_alone, program, tile_offset as addr, vec_usage};
 use tilemem_pto::ir::{EntityRef, Function, MemSpace};
 use tilemem_pto::passes::analysis::model::Model;
 use tilemem_pto::passes::analysis::{facts, order::ProgramOrder};
-use tilemem_pto::passes::{run_pipeline, PassContext, PassError, PassId, PlannerMode, SeedRules};
+use tilemem_pto::passes::{run_pipeline, PassContext, PassId, PlannerMode, SeedRules};
 use tilemem_pto::{parse, print, report};
 use tilemem_soc::Soc;
 
@@ -119,39 +119,6 @@ fn plan(src: &str, mode: PlannerMode) -> (String, report::Report) {
         .unwrap_or_else(|e| panic!("{mode:?}: {e}\n{src}"));
     let r = report::build(&p, &cx.soc, true);
     (print(&p), r)
-}
-
-/// (bytes used, lower bound) of the Vec space.
-fn vec_usage(r: &report::Report) -> (u64, u64) {
-    let s = r.functions[0]
-        .spaces
-        .iter()
-        .find(|s| s.space == "Vec")
-        .unwrap();
-    (s.bytes_used, s.lower_bound)
-}
-
-/// The address of tile `name` in a planned program.
-fn addr(out: &str, name: &str) -> u64 {
-    let l = out
-        .lines()
-        .find(|l| l.trim_start().starts_with(&format!("{name}: ")))
-        .unwrap();
-    l.split_once("pl.const(")
-        .unwrap()
-        .1
-        .split(',')
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap()
-}
-
-/// Runs the independent placement check alone on a planned program.
-fn check_alone(src: &str) -> Result<(), PassError> {
-    let p = parse(src).expect("test program parses");
-    let cx = PassContext::new(Soc::from_name("910b").unwrap(), PlannerMode::Optimal);
-    report::check_placement(&p, &cx.soc, cx.policy.as_ref(), cx.seed_rules)
 }
 
 /// The carry window is free from `o = t * acc` (the last read of `acc`)

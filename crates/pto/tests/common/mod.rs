@@ -190,3 +190,42 @@ pub fn documents(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     out.sort();
     out
 }
+
+/// (bytes used, lower bound) of the first function's Vec space in a
+/// report.
+pub fn vec_usage(r: &tilemem_pto::report::Report) -> (u64, u64) {
+    let s = r.functions[0]
+        .spaces
+        .iter()
+        .find(|s| s.space == "Vec")
+        .expect("a Vec space");
+    (s.bytes_used, s.lower_bound)
+}
+
+/// The constant MemRef offset (the address, once planned) of tile `name`
+/// in a printed program.
+pub fn tile_offset(out: &str, name: &str) -> u64 {
+    let l = out
+        .lines()
+        .find(|l| l.trim_start().starts_with(&format!("{name}: ")))
+        .unwrap_or_else(|| panic!("no tile {name}:\n{out}"));
+    l.split_once("pl.const(")
+        .expect("a constant offset")
+        .1
+        .split(',')
+        .next()
+        .unwrap()
+        .parse()
+        .expect("an integer offset")
+}
+
+/// The independent placement check alone on a planned program (910B,
+/// the optimal planner's rules).
+pub fn check_alone(src: &str) -> Result<(), tilemem_pto::passes::PassError> {
+    let p = tilemem_pto::parse(src).expect("test program parses");
+    let cx = tilemem_pto::passes::PassContext::new(
+        tilemem_soc::Soc::from_name("910b").unwrap(),
+        tilemem_pto::passes::PlannerMode::Optimal,
+    );
+    tilemem_pto::report::check_placement(&p, &cx.soc, cx.policy.as_ref(), cx.seed_rules)
+}
