@@ -162,9 +162,8 @@ const TARGETS: [&str; 4] = ["910b", "950", "310b", "none"];
 /// per input (all four over a run). For each planner:
 /// - a planning error is fine, an internal error (the validator rejected
 ///   a placement) is not;
-/// - the report's placements pass the validator (except the optimal
-///   planner's, whose sharing in branch and carry gaps the report's hulls
-///   do not show), and the independent
+/// - the report's placements, each buffer drawn between its gaps, pass
+///   the validator, and the independent
 ///   placement check ([`tilemem_pto::report::check_placement`]) accepts
 ///   the printed program;
 /// - the printed program reads back, and read-then-print is a fixed point;
@@ -230,14 +229,9 @@ fn plan_once(src: &str, planner: PlannerMode, target: &str) -> Option<String> {
         }
     };
     if let Some(report) = &done.report {
-        // The report draws each buffer over its family's program-order
-        // hull; the optimal planner also shares across `if` branches and
-        // in a loop carry's gap, which the hull does not show, so for it
-        // the independent placement check below decides alone.
-        let hulls_hold = planner != PlannerMode::Optimal;
-        for f in report.functions.iter().filter(|_| hulls_hold) {
+        for f in &report.functions {
             for s in &f.spaces {
-                let (problem, solution) = s.placement();
+                let (problem, solution) = s.placement_by_span();
                 if let Err(v) = validate(&problem, &solution) {
                     panic!(
                         "{planner:?} on {target}: report placement of {}/{} rejected: {:?}",

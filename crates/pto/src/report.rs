@@ -8,6 +8,8 @@
 
 use std::fmt::Write;
 
+use rustc_hash::FxHashMap as HashMap;
+
 use tilemem_plan::bound::plain_lower_bound;
 use tilemem_plan::{Buffer, Problem, Solution};
 use tilemem_soc::Soc;
@@ -22,7 +24,7 @@ use crate::passes::analysis::reserve;
 use crate::passes::analysis::walk::stmts;
 use crate::passes::analysis::{exclusive, facts};
 use crate::passes::rewrite::storage::current_tile_type;
-use crate::passes::verify::{family_buffers, FamilyBuffer};
+use crate::passes::verify::{family_buffers, family_reps, order_to_index, FamilyBuffer};
 
 /// One buffer of the report.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,6 +41,12 @@ pub struct BufferReport {
     pub def: u64,
     /// Program-order index of the last read.
     pub last: u64,
+    /// Stretches inside the buffer's hull, on the half-open scale of
+    /// [`SpaceReport::placement`], in which it holds nothing still needed:
+    /// its value is read only in another branch of an `if`, or a loop
+    /// carry lies between its last read and the write of the next value
+    /// ([`live_values`]' spans, folded per buffer). Empty for most buffers.
+    pub gaps: Vec<(u64, u64)>,
 }
 
 /// One memory space of one function.
@@ -65,18 +73,34 @@ impl SpaceReport {
     /// its reported start. Used to draw memory maps and to replay a space
     /// through `tilemem validate`.
     pub fn placement(&self) -> (Problem, Solution) {
+        self.placement_with(false)
+    }
+
+    /// [`placement`](Self::placement) with each buffer once per stretch
+    /// between its [`gaps`](BufferReport::gaps), at its one start: the
+    /// placement a planner that shares bytes across branches or in a
+    /// carry's gap made, which the hulls alone would show as overlapping.
+    pub fn placement_by_span(&self) -> (Problem, Solution) {
+        self.placement_with(true)
+    }
+
+    fn placement_with(&self, by_span: bool) -> (Problem, Solution) {
         let mut problem = Problem::new();
         let mut offsets = Vec::with_capacity(self.buffers.len());
         for b in &self.buffers {
-            problem.push(
-                Buffer::new(
-                    b.end - b.start,
-                    2 * b.def + 1,
-                    (2 * b.def + 2).max(2 * b.last + 1),
-                )
-                .with_name(format!("{}@{}", b.name, b.root)),
-            );
-            offsets.push(b.start);
+            let hull = (2 * b.def + 1, (2 * b.def + 2).max(2 * b.last + 1));
+            let gaps = if by_span { &b.gaps[..] } else { &[] };
+            let mut from = hull.0;
+            for &(lo, hi) in gaps.iter().chain([&(hull.1, hull.1)]) {
+                if lo > from {
+                    problem.push(
+                        Buffer::new(b.end - b.start, from, lo)
+                            .with_name(format!("{}@{}", b.name, b.root)),
+                    );
+                    offsets.push(b.start);
+                }
+                from = from.max(hi);
+            }
         }
         problem.capacity = self.capacity;
         (problem, Solution { offsets })
@@ -122,6 +146,7 @@ pub fn build(program: &Program, soc: &Soc, addressed: bool) -> Report {
         let values = live_values(f);
         let mut spaces = Vec::new();
         let mut per_space = family_buffers(f, &layout);
+        let spans = buffer_spans(f, &values);
         per_space.sort_by_key(|a| a.0);
         for (space, bufs) in per_space {
             let bytes_used = bytes_used(&layout, space, &bufs, addressed);
@@ -135,6 +160,7 @@ pub fn build(program: &Program, soc: &Soc, addressed: bool) -> Report {
                     end: b.end,
                     def: b.live.0,
                     last: b.live.1,
+                    gaps: gaps_in(b, spans.get(&(b.rep, b.root))),
                 })
                 .collect();
             drop(bufs);
@@ -157,6 +183,68 @@ pub fn build(program: &Program, soc: &Soc, addressed: bool) -> Report {
         addressed,
         functions,
     }
+}
+
+/// The live spans of each (family, root) buffer of `f`, on the doubled
+/// scale of [`SpaceReport::placement`]: every span of [`live_values`]
+/// charged to the family and root of its value's tile, renumbered from
+/// [`ProgramOrder`]'s indices to the report's.
+fn buffer_spans(f: &Function, values: &[LiveValue]) -> HashMap<(VarId, VarId), Vec<(u64, u64)>> {
+    let order = ProgramOrder::build(f);
+    let to_index = order_to_index(f, &order);
+    let reps = family_reps(f);
+    // An instant `2 i + 1` is statement `i`'s, `2 i + 2` the one after it.
+    let renumber = |e: u64| -> u64 {
+        let at = |i: u64| {
+            let i = usize::try_from(i).unwrap_or(usize::MAX);
+            u64::from(to_index.get(i).or(to_index.last()).copied().unwrap_or(0))
+        };
+        match e {
+            0 => 0,
+            e if e % 2 == 1 => 2 * at((e - 1) / 2) + 1,
+            e => 2 * at((e - 2) / 2) + 2,
+        }
+    };
+    let mut out: HashMap<(VarId, VarId), Vec<(u64, u64)>> = HashMap::default();
+    for lv in values {
+        let Some(Type::Tile(_, Some(m))) = current_tile_type(f, lv.var) else {
+            continue;
+        };
+        let Some(root) = m.base_var() else { continue };
+        out.entry((reps[lv.var.index()], root))
+            .or_default()
+            .push((renumber(lv.live.0), renumber(lv.live.1)));
+    }
+    out
+}
+
+/// The gaps of buffer `b` given its values' `spans`: the stretches of its
+/// hull between them. Before the first span and after the last the hull
+/// stays whole (a member [`live_values`] does not count keeps it there).
+fn gaps_in(b: &FamilyBuffer, spans: Option<&Vec<(u64, u64)>>) -> Vec<(u64, u64)> {
+    let Some(spans) = spans else {
+        return Vec::new();
+    };
+    let hull = (2 * b.live.0 + 1, (2 * b.live.0 + 2).max(2 * b.live.1 + 1));
+    let mut clipped: Vec<(u64, u64)> = spans
+        .iter()
+        .map(|&(lo, hi)| (lo.max(hull.0), hi.min(hull.1)))
+        .filter(|&(lo, hi)| lo < hi)
+        .collect();
+    clipped.sort_unstable();
+    let mut gaps = Vec::new();
+    let mut reach: Option<u64> = None;
+    for (lo, hi) in clipped {
+        match reach {
+            Some(r) if lo > r => {
+                gaps.push((r, lo));
+                reach = Some(hi);
+            }
+            Some(r) => reach = Some(r.max(hi)),
+            None => reach = Some(hi),
+        }
+    }
+    gaps
 }
 
 /// A value of a function as the lower bound counts it: a tile value (a

@@ -9,6 +9,7 @@ fn buf(name: &str, size: u64, def: u64, last: u64) -> BufferReport {
         end: size,
         def,
         last,
+        gaps: Vec::new(),
     }
 }
 

@@ -13,6 +13,7 @@ use crate::ir::{
 use crate::ops;
 
 use crate::passes::analysis::layout::Layout;
+use crate::passes::analysis::order::ProgramOrder;
 
 /// Program-order live ranges of a function's variables: one dense `u32`
 /// pair per variable (this check runs on the whole program at once, so its
@@ -122,6 +123,36 @@ fn reads(f: &Function, b: Block, num: &Numbering, stack: &mut Vec<StmtId>, lt: &
             stack.pop();
         }
     }
+}
+
+/// Per variable (by index), the representative of its family (see
+/// [`family_buffers`]).
+pub fn family_reps(f: &Function) -> Vec<VarId> {
+    let mut fam = families(f);
+    f.vars.keys().map(|v| fam.find(v)).collect()
+}
+
+/// For each [`ProgramOrder`] index, the index [`lifetimes`] gives the same
+/// statement: the two numberings walk the statements in one order, but
+/// this one also numbers comments and starts at 1 (parameters are 0).
+pub fn order_to_index(f: &Function, order: &ProgramOrder) -> Vec<u32> {
+    let n = f.stmts.len();
+    let mut num = Numbering {
+        index: vec![0; n],
+        end: vec![0; n],
+    };
+    let mut next = 1u32;
+    number(f, Block::Body, &mut next, &mut num);
+    let mut out = vec![0u32; order.len as usize];
+    each_stmt(f, Block::Body, &mut |s| {
+        if matches!(f.stmts[s].kind, StmtKind::Comment(_) | StmtKind::Blank) {
+            return;
+        }
+        if let Some(o) = out.get_mut(order.index[s] as usize) {
+            *o = num.index[s.index()];
+        }
+    });
+    out
 }
 
 /// Calls `visit` on every statement of block `b` and its nested blocks, in

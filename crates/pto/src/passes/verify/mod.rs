@@ -27,7 +27,9 @@ mod flow;
 mod rules;
 mod windows;
 
-pub use families::{family_buffers, lifetimes, FamilyBuffer, Lifetimes};
+pub use families::{
+    family_buffers, family_reps, lifetimes, order_to_index, FamilyBuffer, Lifetimes,
+};
 
 use tilemem_soc::{MemoryAllocatorPolicy, Soc};
 
