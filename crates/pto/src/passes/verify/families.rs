@@ -47,13 +47,7 @@ struct Numbering {
 
 /// Computes program-order lifetimes over the whole statement tree.
 pub fn lifetimes(f: &Function) -> Lifetimes {
-    let n = f.stmts.len();
-    let mut num = Numbering {
-        index: vec![0; n],
-        end: vec![0; n],
-    };
-    let mut next = 1u32;
-    number(f, Block::Body, &mut next, &mut num);
+    let num = Numbering::of(f);
     let mut def: Vec<u32> = f
         .vars
         .values()
@@ -80,6 +74,20 @@ pub fn lifetimes(f: &Function) -> Lifetimes {
     let mut stack: Vec<StmtId> = Vec::new();
     reads(f, Block::Body, &num, &mut stack, &mut lt);
     lt
+}
+
+impl Numbering {
+    /// The numbering of `f`'s statements, from 1 in program order.
+    fn of(f: &Function) -> Numbering {
+        let n = f.stmts.len();
+        let mut num = Numbering {
+            index: vec![0; n],
+            end: vec![0; n],
+        };
+        let mut next = 1u32;
+        number(f, Block::Body, &mut next, &mut num);
+        num
+    }
 }
 
 fn number(f: &Function, b: Block, next: &mut u32, num: &mut Numbering) {
@@ -136,13 +144,7 @@ pub fn family_reps(f: &Function) -> Vec<VarId> {
 /// statement: the two numberings walk the statements in one order, but
 /// this one also numbers comments and starts at 1 (parameters are 0).
 pub fn order_to_index(f: &Function, order: &ProgramOrder) -> Vec<u32> {
-    let n = f.stmts.len();
-    let mut num = Numbering {
-        index: vec![0; n],
-        end: vec![0; n],
-    };
-    let mut next = 1u32;
-    number(f, Block::Body, &mut next, &mut num);
+    let num = Numbering::of(f);
     let mut out = vec![0u32; order.len as usize];
     each_stmt(f, Block::Body, &mut |s| {
         if matches!(f.stmts[s].kind, StmtKind::Comment(_) | StmtKind::Blank) {
