@@ -143,10 +143,11 @@ pub fn build(program: &Program, soc: &Soc, addressed: bool) -> Report {
             continue;
         }
         let layout = layout(f, addressed);
-        let values = live_values(f);
+        let order = ProgramOrder::build(f);
+        let values = live_values_in(f, &order);
         let mut spaces = Vec::new();
         let mut per_space = family_buffers(f, &layout);
-        let spans = buffer_spans(f, &values);
+        let spans = buffer_spans(f, &order, &values);
         per_space.sort_by_key(|a| a.0);
         for (space, bufs) in per_space {
             let bytes_used = bytes_used(&layout, space, &bufs, addressed);
@@ -189,9 +190,12 @@ pub fn build(program: &Program, soc: &Soc, addressed: bool) -> Report {
 /// scale of [`SpaceReport::placement`]: every span of [`live_values`]
 /// charged to the family and root of its value's tile, renumbered from
 /// [`ProgramOrder`]'s indices to the report's.
-fn buffer_spans(f: &Function, values: &[LiveValue]) -> HashMap<(VarId, VarId), Vec<(u64, u64)>> {
-    let order = ProgramOrder::build(f);
-    let to_index = order_to_index(f, &order);
+fn buffer_spans(
+    f: &Function,
+    order: &ProgramOrder,
+    values: &[LiveValue],
+) -> HashMap<(VarId, VarId), Vec<(u64, u64)>> {
+    let to_index = order_to_index(f, order);
     let reps = family_reps(f);
     // An instant `2 i + 1` is statement `i`'s, `2 i + 2` the one after it.
     let renumber = |e: u64| -> u64 {
@@ -280,8 +284,13 @@ pub struct LiveValue {
 /// unlike program-order hulls of values, which also span the branches of
 /// an `if` where a value read only in the other branch is dead).
 pub fn live_values(f: &Function) -> Vec<LiveValue> {
-    let order = ProgramOrder::build(f);
-    let facts = facts::analyze_with(f, &order);
+    live_values_in(f, &ProgramOrder::build(f))
+}
+
+/// [`live_values`] on `f`'s program order, built once by a caller that
+/// needs it too.
+fn live_values_in(f: &Function, order: &ProgramOrder) -> Vec<LiveValue> {
+    let facts = facts::analyze_with(f, order);
     let def_of = |v: VarId| {
         let fx = facts.var(v);
         fx.join.or(fx.def)
@@ -309,7 +318,7 @@ pub fn live_values(f: &Function) -> Vec<LiveValue> {
     // Every read is charged to the value its bytes hold, from that
     // value's definition, by the branch rule the planners' occupancies
     // use.
-    let reach = exclusive::reach(f, &order, &facts, |x| {
+    let reach = exclusive::reach(f, order, &facts, |x| {
         let v = source[x.index()];
         def_of(v).map(|d| (v, d))
     });
