@@ -69,6 +69,20 @@
 //!   `for`/`if` index (`test_loop_return_var_blocks_init_memref_reuse`).
 //! - *Touching is sharing*: `prev.last <= curr.def` (`test_simple`,
 //!   `test_transitive_conflict`, producer-consumer example of the seed).
+//! - *Loop end*: a value defined before a loop and read in it lives to the
+//!   loop's end (seed 000, step 1: "延展到循环结束", so the next iteration
+//!   can read it again), and a tile the loop's last statement writes does
+//!   not take its bytes: the root's lifetime ends one index past the
+//!   loop's last statement (`roots::extended_read`). Touching at that
+//!   statement would be the seed's producer-consumer rule, whose reason
+//!   ("inputs are read before the output is written", within one
+//!   statement) does not hold for a read the next iteration repeats: the
+//!   written tile would hold other data when `a` is read again
+//!   (`a = load; for: { e = exp(a); t = load }`). No reference output
+//!   shows the pattern (every loop body of `../shared/data/pto` ends in a
+//!   yield or a store, never a tile write), so there is no older PyPTO
+//!   behaviour to keep under `--compat`, and sharing there is a placement
+//!   the independent check rejects (`tests/loop_end.rs`).
 //! - *Phi family*: an `if` result read after the `if` extends both branch
 //!   values, so branch values do not share by packing
 //!   (`test_if_phi_read_after_branch_blocks_reuse`); the else value then
