@@ -46,7 +46,10 @@
 //! Stages 1-8 (without the strip) repeat while the yield fix-up retargeted
 //! a value or allocated a swap scratch buffer (at most four rounds): both
 //! free or add bytes the packing has not seen, and repacking them is what
-//! makes a second run of the pass a no-op.
+//! makes a second run of the pass a no-op. A later round packs every
+//! pipeline group at the depth the first round chose (no capacity gating
+//! of its own): those are the depths the placement check holds the
+//! function to.
 //!
 //! Sub-range placements keep the moved root's own extent
 //! (`pl.MemRef(arena, pl.const(offset), root size)`, views rebased into it),
@@ -204,6 +207,7 @@ pub fn run_function(
                 &ctx.soc,
                 ctx.policy.as_ref(),
                 rules.sub_range,
+                depths.as_deref(),
             )
         };
         let moved = packing.iter().any(|(r, p)| p.arena != r || p.offset != 0);
