@@ -101,8 +101,9 @@ fn search_planned(problem: &Problem, budget: &Budget, meter: &Meter) -> bool {
 
 /// True when a problem of at least `MID` buffers should take the chain
 /// rather than the portfolio: a plain problem, asked for its lowest
-/// placement, where the time limit is less than [`PORTFOLIO_COSTS`] times
-/// the whole-problem search's expected cost.
+/// placement (or whether it fits without a capacity, the same question),
+/// where the time limit is less than [`PORTFOLIO_COSTS`] times the
+/// whole-problem search's expected cost.
 ///
 /// The two paths spend a time limit differently. The portfolio gives the
 /// repair at most a quarter of it (half a second) and the rest to two
@@ -113,7 +114,11 @@ fn search_planned(problem: &Problem, budget: &Budget, meter: &Meter) -> bool {
 /// which stayed at greedy's height (`trace-34` 0.015 % above the bound),
 /// while the chain's repair proved the bound in 0.9 s.
 pub(crate) fn chain_first(problem: &Problem, budget: &Budget) -> bool {
-    budget.goal == Goal::Lowest
+    // Without a capacity `Goal::Fit` is `Goal::Lowest` (its contract):
+    // `tilemem bench --family` asks every trace whether it fits, and
+    // traces of up to 10,000 buffers went to the portfolio there while
+    // `tilemem solve` took the chain.
+    (budget.goal == Goal::Lowest || problem.capacity.is_none())
         && searchable_base(problem).is_some()
         && budget
             .time_limit
@@ -784,7 +789,10 @@ mod tests {
         assert!(!chain_first(&p4, &limited(2.0)));
         assert!(chain_first(&p4, &limited(0.2)));
         assert!(!chain_first(&p10, &Budget::default().with_time_limit(None)));
-        assert!(!chain_first(&p10, &limited(5.0).with_goal(Goal::Fit)));
+        let mut capped = p10.clone();
+        capped.capacity = Some(lower_bound(&p10));
+        assert!(!chain_first(&capped, &limited(5.0).with_goal(Goal::Fit)));
+        assert!(chain_first(&p10, &limited(5.0).with_goal(Goal::Fit)));
         // At exactly four costs the portfolio still runs.
         let edge = Budget::default().with_time_limit(Some(search_cost(10_000) * 4));
         assert!(!chain_first(&p10, &edge));
