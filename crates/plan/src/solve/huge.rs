@@ -51,7 +51,9 @@ use std::time::{Duration, Instant};
 use super::auto::{finish, finish_or_none, repair_time};
 use super::exact::{exact_from, searchable_base, SplitMix};
 use super::geom::height_of;
-use super::greedy::{place_in_order, place_or_complete, size_order, Fit};
+use super::greedy::{
+    place_in_order, place_or_complete, place_stacked_or_complete, size_order, Fit,
+};
 use super::trace::{repair, repair_within, UNSETTLED};
 use super::{co_live_of, fallback, outcome_from, Budget, Goal, Meter, Outcome};
 use crate::bound::lower_bound;
@@ -149,7 +151,11 @@ const SHARED_CORE: u32 = 2;
 const PORTFOLIO_COSTS: u32 = 4;
 
 /// `auto` on the problems of this module (see the module doc): first-fit
-/// in size order (the lower bound computed beside it, on a second thread);
+/// in size order, the nested long buffers of a training step stacked
+/// ([`place_stacked_or_complete`]; on 20 generated steps of 10,000
+/// buffers at 2 s, 16 ended lower and one higher, `trace-8` 0.800 % ->
+/// 0.031 % above the bound), with the lower bound computed beside it on a
+/// second thread;
 /// when that misses the bound, the chain and, when [`search_planned`] allows,
 /// the whole-problem search. A placement above the capacity still goes to
 /// the exact search.
@@ -173,9 +179,13 @@ fn solve_probed(
     let cpu0 = thread_cpu();
     let (first, lb) = std::thread::scope(|s| {
         let lb = s.spawn(|| co_live_of(problem, budget));
+        let before = meter.time_left();
         let first = size_order(problem).and_then(|order| {
+            let sort = before
+                .zip(meter.time_left())
+                .map(|(a, b)| a.saturating_sub(b));
             Some((
-                place_or_complete(problem, &order, Fit::First, meter)?,
+                place_stacked_or_complete(problem, &order, meter, sort)?,
                 order,
             ))
         });
