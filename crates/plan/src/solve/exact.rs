@@ -1370,7 +1370,7 @@ impl<'a> Dfs<'a> {
                     self.stair.push((v, p.size[ci]));
                 }
             }
-            self.stair.sort_unstable_by(|x, y| y.0.cmp(&x.0));
+            self.stair.sort_unstable_by_key(|x| std::cmp::Reverse(x.0));
             let mut sum = 0u64;
             for &(v, sz) in &self.stair {
                 sum += sz;
@@ -2053,12 +2053,11 @@ impl<'a> Dfs<'a> {
                     let bi = b as usize;
                     let o = align_up(level, self.part.align[bi]);
                     if o == level {
-                        if !self.forbid(b, o + 1) {
-                            dead = true;
-                        } else if {
-                            self.changed.clear();
-                            !self.floors_ok(self.part.sl[bi], self.part.su[bi])
-                        } {
+                        // The forbidden buffers' sections hold them from
+                        // their new lowest start (see `Dfs::floors_ok`).
+                        self.changed.clear();
+                        let (sl, su) = (self.part.sl[bi], self.part.su[bi]);
+                        if !self.forbid(b, o + 1) || !self.floors_ok(sl, su) {
                             dead = true;
                         }
                         let again = align_up(o + 1, self.part.align[bi]);
