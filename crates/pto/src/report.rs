@@ -49,6 +49,31 @@ pub struct BufferReport {
     pub gaps: Vec<(u64, u64)>,
 }
 
+impl BufferReport {
+    /// The buffer's program-order hull on the report's doubled time scale:
+    /// `[2 def + 1, max(2 def + 2, 2 last + 1))` (statement `i` runs at
+    /// instant `2 i + 1`).
+    pub fn hull(&self) -> (u64, u64) {
+        (2 * self.def + 1, (2 * self.def + 2).max(2 * self.last + 1))
+    }
+
+    /// The stretches of the [`hull`](Self::hull) between the
+    /// [`gaps`](Self::gaps), in time order: where the buffer holds
+    /// something still needed (the whole hull when it has no gaps).
+    pub fn spans(&self) -> Vec<(u64, u64)> {
+        let hull = self.hull();
+        let mut out = Vec::with_capacity(self.gaps.len() + 1);
+        let mut from = hull.0;
+        for &(lo, hi) in self.gaps.iter().chain([&(hull.1, hull.1)]) {
+            if lo > from {
+                out.push((from, lo));
+            }
+            from = from.max(hi);
+        }
+        out
+    }
+}
+
 /// One memory space of one function.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SpaceReport {
@@ -77,29 +102,37 @@ impl SpaceReport {
     }
 
     /// [`placement`](Self::placement) with each buffer once per stretch
-    /// between its [`gaps`](BufferReport::gaps), at its one start: the
-    /// placement a planner that shares bytes across branches or in a
-    /// carry's gap made, which the hulls alone would show as overlapping.
+    /// between its [`gaps`](BufferReport::gaps) ([`BufferReport::spans`]),
+    /// at its one start: the placement a planner that shares bytes across
+    /// branches or in a carry's gap made, which the hulls alone would show
+    /// as overlapping. [`span_owners`](Self::span_owners) maps its buffers
+    /// back to the report's.
     pub fn placement_by_span(&self) -> (Problem, Solution) {
         self.placement_with(true)
+    }
+
+    /// For each buffer of [`placement_by_span`](Self::placement_by_span),
+    /// in its order, the index of the report buffer
+    /// ([`buffers`](Self::buffers)) it draws.
+    pub fn span_owners(&self) -> Vec<usize> {
+        let mut owners = Vec::with_capacity(self.buffers.len());
+        for (i, b) in self.buffers.iter().enumerate() {
+            owners.extend(std::iter::repeat_n(i, b.spans().len()));
+        }
+        owners
     }
 
     fn placement_with(&self, by_span: bool) -> (Problem, Solution) {
         let mut problem = Problem::new();
         let mut offsets = Vec::with_capacity(self.buffers.len());
         for b in &self.buffers {
-            let hull = (2 * b.def + 1, (2 * b.def + 2).max(2 * b.last + 1));
-            let gaps = if by_span { &b.gaps[..] } else { &[] };
-            let mut from = hull.0;
-            for &(lo, hi) in gaps.iter().chain([&(hull.1, hull.1)]) {
-                if lo > from {
-                    problem.push(
-                        Buffer::new(b.end - b.start, from, lo)
-                            .with_name(format!("{}@{}", b.name, b.root)),
-                    );
-                    offsets.push(b.start);
-                }
-                from = from.max(hi);
+            let spans = if by_span { b.spans() } else { vec![b.hull()] };
+            for (lo, hi) in spans {
+                problem.push(
+                    Buffer::new(b.end - b.start, lo, hi)
+                        .with_name(format!("{}@{}", b.name, b.root)),
+                );
+                offsets.push(b.start);
             }
         }
         problem.capacity = self.capacity;

@@ -389,16 +389,28 @@ pub struct PeakInstant {
     pub statement: u64,
     /// Bytes live there.
     pub total: u64,
-    /// Indices (into the space's buffers) of the buffers live there.
+    /// Indices of the buffers live there, in increasing order: into the
+    /// space's buffers for [`peak`], into the problem's for [`peak_of`].
     pub live: Vec<usize>,
 }
 
-/// The first instant of the largest co-live total. Lifetimes are those of
-/// the report (`[2 def + 1, max(2 def + 2, 2 last + 1))`), so a tile read
-/// for the last time by a statement and the tile that statement defines are
-/// not co-live.
+/// The first instant of the largest co-live total of a space's buffers,
+/// each live over its spans ([`report::BufferReport::spans`]): the
+/// placement the planner made, so a buffer holds no bytes in its gaps
+/// (where the optimal planner may put another tile on them). Spans lie on
+/// the report's scale (`[2 def + 1, max(2 def + 2, 2 last + 1))` without
+/// the gaps), so a tile read for the last time by a statement and the tile
+/// that statement defines are not co-live. The total lies between the
+/// space's lower bound and the bytes it uses.
 pub fn peak(sr: &report::SpaceReport) -> PeakInstant {
-    peak_of(&sr.placement().0)
+    let mut pk = peak_of(&sr.placement_by_span().0);
+    // A buffer's spans are disjoint: at most one of them is live at an
+    // instant, so each owner appears once, in order.
+    let owners = sr.span_owners();
+    for i in &mut pk.live {
+        *i = owners[*i];
+    }
+    pk
 }
 
 /// The first instant of the largest co-live total of a placement problem
