@@ -36,11 +36,13 @@ use std::collections::{BTreeMap, HashMap};
 
 use tilemem_soc::{MemSpace, Soc};
 
+mod json;
 mod refused;
 mod remedies;
 pub mod reorder;
 mod text;
 
+pub use json::{report_json, space_json};
 pub use refused::refused_sharings;
 use remedies::{budget_exhausted, remedies, replans_used, reset_budget};
 pub use text::{nothing_planned, render, render_all, render_text};
