@@ -75,7 +75,7 @@ class P:
 
 /// Files of every kind, written once per test into its scratch folder.
 struct Inputs {
-    dir: std::path::PathBuf,
+    dir: common::Scratch,
 }
 
 impl Inputs {

@@ -3,7 +3,8 @@
 //! exact lower bound, and remedies that really fit when applied to the
 //! program text and planned again.
 
-use std::path::PathBuf;
+mod common;
+
 use std::process::{Command, Output};
 
 /// Two co-live 64 KiB tiles and a 64 KiB reserved window (a pipe ring) on
@@ -40,11 +41,8 @@ class Widen:
         return stored
 "#;
 
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tilemem-explain-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn scratch(name: &str) -> common::Scratch {
+    common::scratch("explain", name)
 }
 
 fn tilemem(args: &[&str]) -> Output {
@@ -526,9 +524,7 @@ fn explain_suggests_another_planner_that_fits_and_it_does() {
 /// fit, the plan without capacity limits with the overflow marked.
 #[test]
 fn explain_writes_a_map_of_what_it_explains() {
-    let d = std::env::temp_dir().join(format!("tilemem-explain-map-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
+    let d = scratch("map");
     let map = d.join("over.svg");
     let over = concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -744,9 +740,12 @@ class P:
         return r
 ";
 
-/// The map's one view: per lane its peak label, and per bar its name,
-/// bytes, instants and lifetime detail.
-fn bars(html: &str) -> Vec<(String, Vec<(String, u64, u64, u64, u64, String)>)> {
+/// One bar of a map: name, first and end byte, first and end instant,
+/// lifetime detail.
+type Bar = (String, u64, u64, u64, u64, String);
+
+/// The map's one view: per lane its peak label and its bars.
+fn bars(html: &str) -> Vec<(String, Vec<Bar>)> {
     let start = html
         .find(r#"<script id="data" type="application/json">"#)
         .unwrap();

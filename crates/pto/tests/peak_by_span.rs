@@ -121,7 +121,7 @@ fn check(name: &str, src: &str, target: &str, tally: &mut Tally) {
 fn the_peak_of_branches_sharing_one_place_counts_its_bytes_once() {
     let r = planned(BRANCHES, "910b", PlannerMode::Optimal).unwrap();
     let s = &r.functions[0].spaces[0];
-    let names: Vec<(&str, u64, Vec<(u64, u64)>)> = s
+    let names: Vec<_> = s
         .buffers
         .iter()
         .map(|b| (b.name.as_str(), b.start, b.spans()))
