@@ -235,6 +235,8 @@ impl Setup {
         opts.passes = Some(self.selected);
         opts.seed_rules = self.seed_rules;
         opts.report = true;
+        // The JSON report does not carry the buffers' gaps.
+        opts.report_gaps = false;
         opts.dsa.time_limit = self.time_limit;
         opts.dsa.node_limit = (self.node_limit > 0).then_some(self.node_limit);
         if self.penalty_first {

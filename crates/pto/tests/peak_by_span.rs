@@ -234,3 +234,41 @@ fn collect_py(dir: &Path, out: &mut Vec<PathBuf>) {
         }
     }
 }
+
+/// The buffers' gaps are computed only where a placement is drawn by
+/// span: the façade's report has them by default (the memory map's), a
+/// report asked without them (the JSON of `--report`, the re-plans of
+/// `explain`) has none and is otherwise the same.
+#[test]
+fn gaps_are_computed_only_when_asked_for() {
+    let mut p = parse(BRANCHES).unwrap();
+    let soc = Soc::from_name("910b").unwrap();
+    let mut opts = tilemem_pto::PlanOptions::new(soc.clone(), PlannerMode::Optimal);
+    opts.report = true;
+    opts.dsa.node_limit = Some(100_000);
+    opts.dsa.time_limit = None;
+    let with = tilemem_pto::plan(&mut p, &opts).unwrap().report.unwrap();
+    let gaps = |r: &report::Report| -> Vec<Vec<(u64, u64)>> {
+        r.functions[0].spaces[0]
+            .buffers
+            .iter()
+            .map(|b| b.gaps.clone())
+            .collect()
+    };
+    assert_eq!(gaps(&with), [vec![(13, 18)], vec![], vec![(17, 19)]]);
+    assert_eq!(with, report::build(&p, &soc, true));
+    let mut without = report::build_with(&p, &soc, true, false);
+    assert_eq!(gaps(&without), [vec![], vec![], vec![]]);
+    for (b, w) in without.functions[0].spaces[0]
+        .buffers
+        .iter_mut()
+        .zip(&with.functions[0].spaces[0].buffers)
+    {
+        b.gaps.clone_from(&w.gaps);
+    }
+    assert_eq!(without, with);
+    let mut q = parse(BRANCHES).unwrap();
+    opts.report_gaps = false;
+    let lean = tilemem_pto::plan(&mut q, &opts).unwrap().report.unwrap();
+    assert_eq!(gaps(&lean), [vec![], vec![], vec![]]);
+}

@@ -190,8 +190,8 @@ pub struct Explanation {
     pub budget: Option<usize>,
 }
 
-/// Plans `program` with `planner` and returns the report (addressed) or
-/// the planning error. Works on a clone.
+/// Plans `program` with `planner` and returns the report (addressed,
+/// without the buffers' gaps) or the planning error. Works on a clone.
 pub fn replan(
     program: &Program,
     soc: &Soc,
@@ -200,8 +200,12 @@ pub fn replan(
     let mut p = program.clone();
     let mut opts = PlanOptions::new(soc.clone(), planner);
     opts.report = true;
+    // Remedies read the bytes used, never the buffers' gaps.
+    opts.report_gaps = false;
     match crate::plan(&mut p, &opts) {
-        Ok(done) => Ok(done.report.unwrap_or_else(|| report::build(&p, soc, false))),
+        Ok(done) => Ok(done
+            .report
+            .unwrap_or_else(|| report::build_with(&p, soc, false, false))),
         Err(failed) => Err(failed.error),
     }
 }
@@ -247,7 +251,7 @@ pub fn explain(
     reset_budget(max_replans);
     // The live sets before any sharing.
     let early = before_sharing(program, soc, planner)?;
-    let base = report::build(&early, soc, false);
+    let base = report::build_with(&early, soc, false, false);
     let planned = replan(program, soc, planner);
     // Only a planning error is something to explain; bad input or an
     // internal error ends the explanation as it ends `plan`.
