@@ -383,81 +383,6 @@ fn the_checker_rejects_the_branch_sharing_when_a_loop_reads_again() {
     check_alone(&else_only(true, Some([0, 256, 256, 512]))).unwrap();
 }
 
-/// A program of nested `if`/`else` branches and loops from `rng`: loads,
-/// element-wise ops without sharing rules (`exp`, `muls`, `add`) and
-/// stores of values in scope, `[rows, 64]` FP32 tiles of 8, 16 or 32
-/// rows. Every loop body ends with a store of an outer value (a tile
-/// written by a loop's last statement has a test of its own).
-fn branchy(rng: &mut common::Rng) -> String {
-    fn block(
-        rng: &mut common::Rng,
-        out: &mut Vec<String>,
-        ind: &str,
-        depth: u32,
-        scope: &mut Vec<(String, u64)>,
-        n: &mut u32,
-    ) {
-        for it in 0..1 + rng.below(4) {
-            let c = rng.below(100) * if it == 0 { 3 } else { 4 } / 4;
-            let fresh = |n: &mut u32| {
-                *n += 1;
-                format!("t{n}")
-            };
-            if c < 35 || scope.is_empty() {
-                let r = [8, 16, 32][rng.below(3)];
-                let v = fresh(n);
-                out.push(format!("{ind}{v}: pl.Tile[[{r}, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [{r}, 64], [{r}, 64], target_memory=pl.Mem.Vec)"));
-                scope.push((v, r));
-            } else if c < 60 {
-                let (a, r) = scope[rng.below(scope.len())].clone();
-                let v = fresh(n);
-                let op = [
-                    format!("pl.tile.exp({a})"),
-                    format!("pl.tile.muls({a}, 2.0)"),
-                    format!("pl.tile.add({a}, {a})"),
-                ][rng.below(3)]
-                .clone();
-                out.push(format!(
-                    "{ind}{v}: pl.Tile[[{r}, 64], pl.FP32, pl.Mem.Vec] = {op}"
-                ));
-                scope.push((v, r));
-            } else if c < 75 {
-                let a = scope[rng.below(scope.len())].0.clone();
-                let v = fresh(n);
-                out.push(format!(
-                    "{ind}{v}: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store({a}, [0, 0], y)"
-                ));
-            } else if depth < 3 && c < 90 {
-                out.push(format!("{ind}if k < {}:", rng.below(4)));
-                let inner = format!("{ind}    ");
-                block(rng, out, &inner, depth + 1, &mut scope.clone(), n);
-                out.push(format!("{ind}else:"));
-                block(rng, out, &inner, depth + 1, &mut scope.clone(), n);
-            } else if depth < 3 {
-                let i = fresh(n);
-                out.push(format!("{ind}for i{i} in pl.range(2):"));
-                let inner = format!("{ind}    ");
-                block(rng, out, &inner, depth + 1, &mut scope.clone(), n);
-                let v = fresh(n);
-                out.push(format!(
-                    "{inner}{v}: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store({}, [0, 0], y)",
-                    scope[0].0
-                ));
-            }
-        }
-    }
-    let mut lines = Vec::new();
-    let mut n = 0;
-    block(rng, &mut lines, "", 0, &mut Vec::new(), &mut n);
-    lines.push("return y".into());
-    let body: Vec<&str> = lines.iter().map(String::as_str).collect();
-    program(
-        "InCore",
-        "x: pl.Tensor[[64, 64], pl.FP32], k: pl.Scalar[pl.INDEX], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]]) -> pl.Tensor[[64, 64], pl.FP32]",
-        &body,
-    )
-}
-
 /// On a fixed family of branch and loop programs without sharing rules
 /// the optimal planner reaches the lower bound in every program (its
 /// placements checked), and in a good share of them that bound is below
@@ -468,7 +393,7 @@ fn on_branch_and_loop_programs_the_optimal_planner_reaches_the_bound() {
     let mut rng = common::Rng(0x5eed_b4a2);
     let mut below_hulls = 0;
     for _ in 0..60 {
-        let src = branchy(&mut rng);
+        let src = common::branchy(&mut rng, true);
         let (out, opt) = plan_report(&src, PlannerMode::Optimal);
         let (used, bound) = vec_usage(&opt);
         assert_eq!(used, bound, "{src}");

@@ -144,13 +144,17 @@ fn emptied_body_prints_as_pass_and_reads_back() {
 /// which plans offsets relative to their allocations (DSA-RP and the
 /// optimal planner count them from the allocation's lowest tile, where
 /// `b`, alone in `mem_vec_3`, sits at 0: see
-/// `every_planner_rejects_a_window_past_its_allocation`).
+/// `every_planner_rejects_a_window_past_its_allocation`). The program
+/// reads as one after InitMemRef (its input tensor has storage), so the
+/// planners read its MemRefs; without that, InitMemRef gives its tiles new
+/// storage and no planner reads them
+/// (`init_memref_replaces_a_window_past_its_allocation_under_every_planner`).
 #[test]
 fn a_window_outside_its_allocation_is_an_input_error() {
     let src = |b_offset: u64| {
         program(
             "AIV",
-            "x: pl.Tensor[[64, 64], pl.FP32], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]]) -> pl.Tensor[[64, 64], pl.FP32]",
+            "x: pl.Tensor[[64, 64], pl.FP32, pl.MemRef(\"mem_ddr_0\", pl.const(0, pl.INT64), 16384)], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]]) -> pl.Tensor[[64, 64], pl.FP32]",
             &[
                 "mem_vec_2: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 16385)",
                 "mem_vec_3: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 16384)",
@@ -796,6 +800,85 @@ fn an_expression_as_a_type_is_a_reader_error() {
             ),
             "{annotation}"
         );
+    }
+}
+
+/// Seed 001 places the allocations InitMemRef made, and InitMemRef gives
+/// a function whose tensor parameters have no storage new storage,
+/// whatever MemRefs its tiles carried (as PyPTO does: its reference case
+/// `test_dsa_rp_ascend910b_split_aiv_physically_separates_load_buffer`
+/// starts from such tiles). A window past its allocation there, or two
+/// live tiles in one allocation, are MemRefs no planner reads: the PYPTO
+/// planner refused the first (exit 2) while DSA-RP, the optimal planner
+/// and PTOAS planned it, and every planner refused the second. Now every
+/// planner on every target plans both, with the tiles in new
+/// allocations, and planning the output again changes nothing.
+#[test]
+fn init_memref_replaces_a_window_past_its_allocation_under_every_planner() {
+    let past = program(
+        "InCore",
+        SIG,
+        &[
+            "mem_vec_0: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 256)",
+            "a: pl.Tile[[8, 8], pl.FP32, pl.MemRef(mem_vec_0, pl.const(512, pl.INT64), 256), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [8, 8], [8, 8], target_memory=pl.Mem.Vec)",
+            "r: pl.Tensor[[8, 8], pl.FP32] = pl.tile.store(a, [0, 0], y)",
+            "return r",
+        ],
+    );
+    let live_together = program(
+        "InCore",
+        SIG,
+        &[
+            "mem_vec_0: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 256)",
+            "a: pl.Tile[[8, 8], pl.FP32, pl.MemRef(mem_vec_0, pl.const(0, pl.INT64), 256), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [8, 8], [8, 8], target_memory=pl.Mem.Vec)",
+            "b: pl.Tile[[8, 8], pl.FP32, pl.MemRef(mem_vec_0, pl.const(0, pl.INT64), 256), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [8, 8], [8, 8], target_memory=pl.Mem.Vec)",
+            "c: pl.Tile[[8, 8], pl.FP32, pl.MemRef(mem_vec_0, pl.const(0, pl.INT64), 256), pl.Mem.Vec] = pl.tile.add(a, b)",
+            "r: pl.Tensor[[8, 8], pl.FP32] = pl.tile.store(c, [0, 0], y)",
+            "return r",
+        ],
+    );
+    let planners = [
+        PlannerMode::Pypto,
+        PlannerMode::DsaRp,
+        PlannerMode::Optimal,
+        PlannerMode::Ptoas,
+    ];
+    for (src, tiles) in [(&past, &["a"][..]), (&live_together, &["a", "b", "c"][..])] {
+        for target in TARGETS {
+            for planner in planners {
+                let plan = |src: &str| {
+                    let mut p = tilemem_pto::parse::parse(src).unwrap();
+                    let opts =
+                        tilemem_pto::PlanOptions::new(Soc::from_name(target).unwrap(), planner);
+                    tilemem_pto::plan(&mut p, &opts)
+                        .unwrap_or_else(|e| panic!("{planner:?} on {target}: {}", e.error));
+                    tilemem_pto::print::print(&p)
+                };
+                let out = plan(src);
+                for t in tiles {
+                    let line = out
+                        .lines()
+                        .find(|l| l.trim_start().starts_with(&format!("{t}: ")))
+                        .unwrap();
+                    assert!(
+                        !line.contains("MemRef(mem_vec_0,"),
+                        "{planner:?} on {target}: {t} kept the input's allocation\n{out}"
+                    );
+                }
+                // Alone in its new allocation, `a` sits at its start.
+                if tiles.len() == 1 {
+                    assert!(
+                        out.contains("pl.const(0, pl.INT64), 256), pl.Mem.Vec] = pl.tile.load"),
+                        "{planner:?} on {target}\n{out}"
+                    );
+                }
+                assert_eq!(
+                    plan(&out),
+                    out,
+                    "{planner:?} on {target}: not a fixed point"
+                );
+            }
+        }
     }
 }
 

@@ -69,7 +69,7 @@ pub fn run(program: &mut crate::ir::Program, ctx: &mut PassContext) -> Result<()
 /// or tile MemRefs do. A function whose tensor parameters have no MemRef is initialised afresh even if it
 /// carries allocations: like PyPTO, its tiles get new roots and the old
 /// `tile.alloc`s stay (renamed on a name clash) for MemoryReuse to drop.
-fn already_done(f: &Function) -> bool {
+pub(crate) fn already_done(f: &Function) -> bool {
     let tensors: Vec<&Type> = f
         .params
         .iter()

@@ -229,3 +229,106 @@ pub fn check_alone(src: &str) -> Result<(), tilemem_pto::passes::PassError> {
     );
     tilemem_pto::report::check_placement(&p, &cx.soc, cx.policy.as_ref(), cx.seed_rules)
 }
+
+/// A program of nested `if`/`else` branches and loops from `rng`: loads,
+/// element-wise ops without sharing rules (`exp`, `muls`, `add`) and
+/// stores of values in scope, `[rows, 64]` FP32 tiles of 8, 16 or 32
+/// rows. With `tail_store` every loop body ends with a store of an outer
+/// value; without it a loop body may end with a tile it writes, over
+/// values defined before the loop that the next iteration reads again.
+pub fn branchy(rng: &mut Rng, tail_store: bool) -> String {
+    fn block(
+        rng: &mut Rng,
+        tail_store: bool,
+        out: &mut Vec<String>,
+        ind: &str,
+        depth: u32,
+        scope: &mut Vec<(String, u64)>,
+        n: &mut u32,
+    ) {
+        for it in 0..1 + rng.below(4) {
+            let c = rng.below(100) * if it == 0 { 3 } else { 4 } / 4;
+            let fresh = |n: &mut u32| {
+                *n += 1;
+                format!("t{n}")
+            };
+            if c < 35 || scope.is_empty() {
+                let r = [8, 16, 32][rng.below(3)];
+                let v = fresh(n);
+                out.push(format!("{ind}{v}: pl.Tile[[{r}, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [{r}, 64], [{r}, 64], target_memory=pl.Mem.Vec)"));
+                scope.push((v, r));
+            } else if c < 60 {
+                let (a, r) = scope[rng.below(scope.len())].clone();
+                let v = fresh(n);
+                let op = [
+                    format!("pl.tile.exp({a})"),
+                    format!("pl.tile.muls({a}, 2.0)"),
+                    format!("pl.tile.add({a}, {a})"),
+                ][rng.below(3)]
+                .clone();
+                out.push(format!(
+                    "{ind}{v}: pl.Tile[[{r}, 64], pl.FP32, pl.Mem.Vec] = {op}"
+                ));
+                scope.push((v, r));
+            } else if c < 75 {
+                let a = scope[rng.below(scope.len())].0.clone();
+                let v = fresh(n);
+                out.push(format!(
+                    "{ind}{v}: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store({a}, [0, 0], y)"
+                ));
+            } else if depth < 3 && c < 90 {
+                out.push(format!("{ind}if k < {}:", rng.below(4)));
+                let inner = format!("{ind}    ");
+                block(
+                    rng,
+                    tail_store,
+                    out,
+                    &inner,
+                    depth + 1,
+                    &mut scope.clone(),
+                    n,
+                );
+                out.push(format!("{ind}else:"));
+                block(
+                    rng,
+                    tail_store,
+                    out,
+                    &inner,
+                    depth + 1,
+                    &mut scope.clone(),
+                    n,
+                );
+            } else if depth < 3 {
+                let i = fresh(n);
+                out.push(format!("{ind}for i{i} in pl.range(2):"));
+                let inner = format!("{ind}    ");
+                block(
+                    rng,
+                    tail_store,
+                    out,
+                    &inner,
+                    depth + 1,
+                    &mut scope.clone(),
+                    n,
+                );
+                if tail_store {
+                    let v = fresh(n);
+                    out.push(format!(
+                        "{inner}{v}: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store({}, [0, 0], y)",
+                        scope[0].0
+                    ));
+                }
+            }
+        }
+    }
+    let mut lines = Vec::new();
+    let mut n = 0;
+    block(rng, tail_store, &mut lines, "", 0, &mut Vec::new(), &mut n);
+    lines.push("return y".into());
+    let body: Vec<&str> = lines.iter().map(String::as_str).collect();
+    program(
+        "InCore",
+        "x: pl.Tensor[[64, 64], pl.FP32], k: pl.Scalar[pl.INDEX], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]]) -> pl.Tensor[[64, 64], pl.FP32]",
+        &body,
+    )
+}

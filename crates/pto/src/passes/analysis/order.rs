@@ -13,7 +13,10 @@
 //!
 //! Loop-aware extension: a read inside a loop of a value defined before that
 //! loop keeps the value alive until the end of the outermost such loop (the
-//! next iteration reads it again).
+//! next iteration reads it again), past the writes of that loop's last
+//! statement: the roots' lifetimes end one index after it
+//! (`roots::extended_read`), the occupancies at `2 end + 2`
+//! ([`ProgramOrder::read_again`]).
 //!
 //! # Phi families
 //!

@@ -13,7 +13,8 @@
 //! a phi of a phi or an iter arg initialised by a phi ends at the
 //! assignments that produced the bytes. Reads are extended over loops as
 //! [`ProgramOrder::extended_read`](super::order::ProgramOrder::extended_read)
-//! says.
+//! says, to one index past the loop's end, as the next iteration reads the
+//! value again after the loop's last statement wrote (`extended_read`).
 //!
 //! # Allocation roots
 //!
@@ -486,21 +487,34 @@ struct Span {
     parent: u32,
 }
 
-/// The index at which a read at index `i`, inside loop `lp`, of a value
-/// defined at `def` ends (see [`ProgramOrder::extended_read`]).
+/// The index up to which a read at index `i`, inside loop `lp`, of a
+/// value defined at `def` keeps the value's bytes (see
+/// [`ProgramOrder::extended_read`]): `i` itself, or, when a loop that
+/// started after `def` encloses the read, one past the end `e` of the
+/// outermost such loop. The next iteration reads the value again after
+/// the loop's last statement (index `e`) has written, so that statement
+/// may not write over it: a root defined at `e` interferes, one defined
+/// at `e + 1` (after the loop) touches and may share ([`Lifetime::overlaps`]).
+/// Ending at `e` would let the loop's last statement take the bytes under
+/// the touching rule, which is meant for a statement that reads a value
+/// for the last time (seed 000: inputs are read before the output is
+/// written, within one statement), not for a read the next iteration
+/// repeats.
 ///
 /// [`ProgramOrder::extended_read`]: super::order::ProgramOrder::extended_read
 fn extended_read(loops: &[Span], i: u32, lp: u32, def: u32) -> u32 {
-    let mut at = i;
+    let mut at = None;
     let mut l = lp;
     while l != NO_LOOP {
         let span = &loops[l as usize];
         if span.start > def {
-            at = at.max(span.end);
+            at = Some(span.end);
         }
         l = span.parent;
     }
-    at
+    // Loops nest: the outermost qualifying loop ends last. A loop's end is
+    // an index below the statement count, so `+ 1` does not overflow.
+    at.map_or(i, |e| e.max(i) + 1)
 }
 
 /// Program-order numbering of [`ProgramOrder`](super::order::ProgramOrder)

@@ -28,9 +28,9 @@
 //!   the DSA lifetime is the half-open `[2s+1, max(2s+2, 2e+1))`, so a
 //!   value read for the last time by the statement that defines another
 //!   may share bytes with it; a value the next iteration of a loop reads
-//!   again lives to `2e+2` at that loop's end `e`, past the writes of the
-//!   loop's last statement (MemoryReuse's `[s, e]` alone would let that
-//!   statement's output take its bytes, which the checker rejects).
+//!   again lives past the writes of that loop's last statement `e` (the
+//!   root lives to `e + 1`, see `roots::extended_read`, and the
+//!   occupancy to `2e+2`).
 //! - **Hard pairs**: overlapping lifetimes and every separation of the
 //!   shared model (declared allocations, no-alias rules incl. tuples, the
 //!   A2/A3 operand pairs, the split-AIV load + tpop hazard, written

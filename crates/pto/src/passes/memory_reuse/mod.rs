@@ -46,7 +46,10 @@
 //! Stages 1-8 (without the strip) repeat while the yield fix-up retargeted
 //! a value or allocated a swap scratch buffer (at most four rounds): both
 //! free or add bytes the packing has not seen, and repacking them is what
-//! makes a second run of the pass a no-op.
+//! makes a second run of the pass a no-op. A later round packs every
+//! pipeline group at the depth the first round chose (no capacity gating
+//! of its own): those are the depths the placement check holds the
+//! function to.
 //!
 //! Sub-range placements keep the moved root's own extent
 //! (`pl.MemRef(arena, pl.const(offset), root size)`, views rebased into it),
@@ -69,6 +72,20 @@
 //!   `for`/`if` index (`test_loop_return_var_blocks_init_memref_reuse`).
 //! - *Touching is sharing*: `prev.last <= curr.def` (`test_simple`,
 //!   `test_transitive_conflict`, producer-consumer example of the seed).
+//! - *Loop end*: a value defined before a loop and read in it lives to the
+//!   loop's end (seed 000, step 1: "延展到循环结束", so the next iteration
+//!   can read it again), and a tile the loop's last statement writes does
+//!   not take its bytes: the root's lifetime ends one index past the
+//!   loop's last statement (`roots::extended_read`). Touching at that
+//!   statement would be the seed's producer-consumer rule, whose reason
+//!   ("inputs are read before the output is written", within one
+//!   statement) does not hold for a read the next iteration repeats: the
+//!   written tile would hold other data when `a` is read again
+//!   (`a = load; for: { e = exp(a); t = load }`). No reference output
+//!   shows the pattern (every loop body of `../shared/data/pto` ends in a
+//!   yield or a store, never a tile write), so there is no older PyPTO
+//!   behaviour to keep under `--compat`, and sharing there is a placement
+//!   the independent check rejects (`tests/loop_end.rs`).
 //! - *Phi family*: an `if` result read after the `if` extends both branch
 //!   values, so branch values do not share by packing
 //!   (`test_if_phi_read_after_branch_blocks_reuse`); the else value then
@@ -190,6 +207,7 @@ pub fn run_function(
                 &ctx.soc,
                 ctx.policy.as_ref(),
                 rules.sub_range,
+                depths.as_deref(),
             )
         };
         let moved = packing.iter().any(|(r, p)| p.arena != r || p.offset != 0);

@@ -459,6 +459,15 @@ fn sub_range_eligible(f: &Function, lt: &AllocationLifetimes, roots: &[RootId]) 
 
 /// Packs every space of `f`, whose `reserve_buffer` windows are
 /// `reserves` (resolved once per function by [`reserve::resolve`]).
+///
+/// With `depths` (`(space, group, depth)`, an earlier packing's
+/// [`Packing::depths`]) each pipeline group is packed at that depth as it
+/// is, with no capacity gating: a later round of the pass merges only
+/// what the first round's depths allow, the depths the placement check
+/// holds the result to. Recomputed, they could be lower (the first round's
+/// merges leave more room), and the later round would merge stage copies
+/// the first round kept apart and the check expects apart.
+#[allow(clippy::too_many_arguments)]
 pub fn pack(
     f: &Function,
     lt: &AllocationLifetimes,
@@ -467,6 +476,7 @@ pub fn pack(
     soc: &Soc,
     policy: &dyn MemoryAllocatorPolicy,
     allow_sub_range: bool,
+    depths: Option<&[(MemSpace, u32, u32)]>,
 ) -> Packing {
     let mut out = Packing {
         arena: vec![NO_BUCKET; lt.roots.len()],
@@ -509,6 +519,12 @@ pub fn pack(
             partners,
             reserved_end: reserve::reserved_end(reserves, &space),
         };
+        let fixed: Option<BTreeMap<u32, u32>> = depths.map(|d| {
+            d.iter()
+                .filter(|&&(s, _, _)| s == space)
+                .map(|&(_, g, k)| (g, k))
+                .collect()
+        });
         let packed = pack_space(
             f,
             &input,
@@ -516,6 +532,7 @@ pub fn pack(
             soc,
             policy,
             allow_sub_range,
+            fixed.as_ref(),
             &mut out.notes,
         );
         for &r in &input.roots {
@@ -539,6 +556,7 @@ pub fn pack(
     out
 }
 
+#[allow(clippy::too_many_arguments)]
 fn pack_space(
     f: &Function,
     input: &SpaceInput<'_>,
@@ -546,6 +564,7 @@ fn pack_space(
     soc: &Soc,
     policy: &dyn MemoryAllocatorPolicy,
     allow_sub_range: bool,
+    fixed: Option<&BTreeMap<u32, u32>>,
     notes: &mut Vec<PackNote>,
 ) -> Packed {
     let lt = input.lt;
@@ -583,6 +602,13 @@ fn pack_space(
             (whole, fp)
         }
     };
+    if let Some(fixed) = fixed {
+        let depth: BTreeMap<u32, u32> = requested
+            .iter()
+            .map(|(&g, &d)| (g, fixed.get(&g).copied().unwrap_or(d)))
+            .collect();
+        return attempt(&depth).0;
+    }
     let mut depth: BTreeMap<u32, u32> = requested
         .iter()
         .map(|(&g, &d)| {
