@@ -543,6 +543,8 @@ struct GBuf {
     /// arguments and results.
     scope: Option<usize>,
     first_write: Option<usize>,
+    /// The nesting depth of the first write.
+    first_write_depth: usize,
     last_access: usize,
     /// A `memref.alloc` (not a loop argument or result).
     is_alloc: bool,
@@ -585,6 +587,7 @@ impl Gen {
             dead: false,
             scope,
             first_write: None,
+            first_write_depth: 0,
             last_access: 0,
             is_alloc: false,
             mem,
@@ -604,7 +607,10 @@ impl Gen {
         g.last_access = self.tick;
         if write {
             g.written = true;
-            g.first_write.get_or_insert(self.tick);
+            if g.first_write.is_none() {
+                g.first_write = Some(self.tick);
+                g.first_write_depth = self.depth;
+            }
         }
     }
 
@@ -803,13 +809,19 @@ impl Gen {
         self.flush();
         // The yield shares the argument's memory (an in-place pair): the
         // argument itself, or a buffer of this body first written after
-        // the argument's last access.
+        // the argument's last access, by a statement of the body itself
+        // (not of a loop nested in it, which may read the argument again).
         let s = self.scope;
         let x_last = self.bufs[xb].last_access;
+        let depth = self.depth;
         let mut ys = vec![xb];
         ys.extend((0..self.bufs.len()).filter(|&b| {
             let g = &self.bufs[b];
-            b != xb && g.scope == Some(s) && !g.dead && g.first_write.is_some_and(|f| f > x_last)
+            b != xb
+                && g.scope == Some(s)
+                && !g.dead
+                && g.first_write.is_some_and(|f| f > x_last)
+                && g.first_write_depth == depth
         }));
         let y = *self.rng.pick(&ys);
         let yn = self.bufs[y].name.clone();
@@ -1048,7 +1060,6 @@ fn family_size() -> u64 {
 fn loop_family_plans_pass_the_check_and_the_run() {
     let mut problems = Vec::new();
     let mut counts: Vec<(usize, usize)> = vec![(0, 0); configs().len()];
-    let mut other: std::collections::BTreeMap<String, usize> = Default::default();
     for seed in 0..family_size() {
         let text = generate(seed);
         for (k, (name, req)) in configs().iter().enumerate() {
@@ -1083,12 +1094,10 @@ fn loop_family_plans_pass_the_check_and_the_run() {
                         .first()
                         .map(|d| d.message.clone())
                         .unwrap_or_default();
+                    // The family is well formed: the only refusal is
+                    // running out of memory.
                     if !(msg.contains(" overflow, requires ") && msg.contains(" bits")) {
-                        let key: String = msg.chars().take(70).collect();
-                        *other.entry(key).or_default() += 1;
-                        if msg.contains("internal error") || f.diagnostics.is_empty() {
-                            problems.push(format!("seed {seed}, {name}: {msg}"));
-                        }
+                        problems.push(format!("seed {seed}, {name}: refused: {msg}"));
                     }
                 }
             }
@@ -1100,12 +1109,10 @@ fn loop_family_plans_pass_the_check_and_the_run() {
     for ((name, _), (planned, refused)) in configs().iter().zip(&counts) {
         eprintln!("loop family, {name}: {planned} planned, {refused} refused");
     }
-    for (m, n) in &other {
-        eprintln!("  refused otherwise {n:4}  {m}");
-    }
     assert!(
         problems.is_empty(),
-        "{} problems (first seed's text: TILEMEM_LOOP_FAMILY, `generate`):\n{}",
+        "{} problems (TILEMEM_LOOP_SEED=N cargo test --test plan_memory_loops \
+         show_family_function -- --ignored prints function N and its plan):\n{}",
         problems.len(),
         problems.join("\n")
     );
