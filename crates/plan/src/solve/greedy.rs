@@ -9,7 +9,7 @@
 //! constraint during placement; the outcome reports a placement above the
 //! capacity as not found.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::geom::{align_up, best_fit, conflict_lists, first_fit, sorted_reserved, TimeIndex};
 use super::occupancy::Occupancy;
@@ -151,7 +151,7 @@ pub(crate) fn place_in_order(
     fit: Fit,
     meter: &Meter,
 ) -> Option<Vec<u64>> {
-    match pass(problem, order, fit, meter) {
+    match pass(problem, order, fit, meter, false) {
         Pass::Done(offsets) => Some(offsets),
         Pass::Clash | Pass::Cut { .. } => None,
     }
@@ -168,10 +168,63 @@ pub(crate) fn place_or_complete(
     fit: Fit,
     meter: &Meter,
 ) -> Option<Vec<u64>> {
-    match pass(problem, order, fit, meter) {
+    complete_pass(
+        problem,
+        order,
+        pass(problem, order, fit, meter, false),
+        meter,
+    )
+}
+
+/// [`place_or_complete`] by first-fit, with the long buffers whose
+/// lifetimes nest placed by the stack rule where the pass is crowded
+/// (see [`first_fit_crowded`]): the first placement of large traces
+/// ([`super::huge`]). The other passes keep plain first-fit, so orders
+/// tried after it differ in every buffer.
+///
+/// `sort` is the time the sort of `order` took, when measured: the
+/// crowded pass begins with a sort of the same kind (the lifetime ends),
+/// and when the time left is below [`BUILD_AND_COMPLETION_PER_SORT`] of
+/// them the pass is cut before that sort rather than after it (at a
+/// million buffers and a limit of 0.5 s the two sorts took 0.23 to 0.39 s
+/// on a loaded machine, and the completion, left with what remained,
+/// ran past the limit).
+pub(crate) fn place_stacked_or_complete(
+    problem: &Problem,
+    order: &[u32],
+    meter: &Meter,
+    sort: Option<Duration>,
+) -> Option<Vec<u64>> {
+    if let Some((sort, left)) = sort.zip(meter.time_left()) {
+        if left <= sort.saturating_mul(BUILD_AND_COMPLETION_PER_SORT) && crowded(problem) {
+            meter.mark_spent();
+            let cut = Pass::Cut {
+                offsets: vec![0; problem.len()],
+                placed: 0,
+                stacked: Vec::new(),
+            };
+            return complete_pass(problem, order, cut, meter);
+        }
+    }
+    complete_pass(
+        problem,
+        order,
+        pass(problem, order, Fit::First, meter, true),
+        meter,
+    )
+}
+
+/// The placement of a pass in `order`, a cut one completed on the
+/// skyline ([`complete_rest`]).
+fn complete_pass(problem: &Problem, order: &[u32], pass: Pass, meter: &Meter) -> Option<Vec<u64>> {
+    match pass {
         Pass::Done(offsets) => Some(offsets),
         Pass::Clash => None,
-        Pass::Cut { offsets, placed } => complete_rest(problem, order, placed, offsets, meter),
+        Pass::Cut {
+            offsets,
+            placed,
+            stacked,
+        } => complete_rest(problem, order, placed, &stacked, offsets, meter),
     }
 }
 
@@ -181,8 +234,13 @@ enum Pass {
     Done(Vec<u64>),
     /// A pinned buffer clashes with another or with a reserved range.
     Clash,
-    /// The budget ran out after the first `placed` buffers of the order.
-    Cut { offsets: Vec<u64>, placed: usize },
+    /// The budget ran out after the first `placed` buffers of the order;
+    /// those marked in `stacked` (empty: none) are placed too.
+    Cut {
+        offsets: Vec<u64>,
+        placed: usize,
+        stacked: Vec<bool>,
+    },
 }
 
 /// Buffers live at once, on average over time, from which first-fit takes
@@ -215,10 +273,16 @@ fn crowded(problem: &Problem) -> bool {
 }
 
 /// Time a cut crowded pass leaves for its completion, in multiples of the
-/// time its tree took to build: measured on 1,000,000-buffer traces, the
-/// skyline completion took 3 to 4 times as long as that build (1.55 s
-/// against 0.40 to 0.50 s on a loaded 2-core machine).
-const COMPLETION_RESERVE: u32 = 4;
+/// time its tree took to build. Measured on 1,000,000-buffer traces the
+/// skyline completion once took 3 to 4 times as long as that build (1.55 s
+/// against 0.40 to 0.50 s on a loaded 2-core machine); since it fetches
+/// its buffers ahead it took 1.0 to 2.4 times as long (six runs at 5 s,
+/// load 8.6: 0.71 to 1.18 s against builds of 0.38 to 0.70 s), and a
+/// reserve of 4 left 0.8 to 1.0 s of the limit unused. Where the reserve
+/// falls short the completion stacks the smallest buffers left (it reads
+/// the clock as it goes), which adds their sizes to the height: little
+/// at the tail of the size order.
+const COMPLETION_RESERVE: u32 = 2;
 
 /// Time a crowded pass needs before its tree is allocated, in multiples
 /// of the sort of the lifetime ends that precedes the allocation (the same
@@ -243,13 +307,20 @@ const PREFETCH_SETS: usize = 4;
 /// not with the buffers live with it (see [`Occupancy`]). For problems
 /// [`crowded`] accepts.
 ///
+/// With `stack`, the long buffers whose lifetimes nest are placed first
+/// by the stack rule, when they are most of the long ones
+/// ([`Occupancy::stack_nested`]: a training step's weights, moments and
+/// saved activations), and the pass places the rest above them: no
+/// longer first-fit's placement of every buffer, but about half the work
+/// at a million buffers, and as low on the generated training steps.
+///
 /// Under a time limit the pass does not start when the time left is
 /// below [`BUILD_AND_COMPLETION_PER_SORT`] times the sort of the lifetime
 /// ends, and it stops once no more than [`COMPLETION_RESERVE`] times the
 /// time it took to build the tree is left, so the skyline completion of a
 /// cut pass (the same order of work: a sort of the lifetime ends and a
 /// tree over them) ends within the limit.
-fn first_fit_crowded(problem: &Problem, order: &[u32], meter: &Meter) -> Pass {
+fn first_fit_crowded(problem: &Problem, order: &[u32], meter: &Meter, stack: bool) -> Pass {
     let b = &problem.buffers;
     let mut offsets = vec![0u64; b.len()];
     let before = meter.time_left();
@@ -259,7 +330,11 @@ fn first_fit_crowded(problem: &Problem, order: &[u32], meter: &Meter) -> Pass {
         let sort = then.saturating_sub(now);
         if now <= sort.saturating_mul(BUILD_AND_COMPLETION_PER_SORT) {
             meter.mark_spent();
-            return Pass::Cut { offsets, placed: 0 };
+            return Pass::Cut {
+                offsets,
+                placed: 0,
+                stacked: Vec::new(),
+            };
         }
     }
     let mut occupancy = Occupancy::over(ends);
@@ -268,16 +343,33 @@ fn first_fit_crowded(problem: &Problem, order: &[u32], meter: &Meter) -> Pass {
     let reserve = before
         .zip(meter.time_left())
         .map(|(then, now)| then.saturating_sub(now).saturating_mul(COMPLETION_RESERVE));
+    let mut stacked = Vec::new();
+    if stack {
+        let members = occupancy.stack_nested(
+            b.iter()
+                .enumerate()
+                .map(|(i, x)| (i as u32, x.lower, x.upper, x.size, x.align)),
+        );
+        if !members.is_empty() {
+            stacked = vec![false; b.len()];
+            for (i, o) in members {
+                stacked[i as usize] = true;
+                offsets[i as usize] = o;
+            }
+        }
+    }
+    let is_stacked = |i: u32| stacked.get(i as usize).copied().unwrap_or(false);
     occupancy.plan(
         order
             .iter()
+            .filter(|&&i| !is_stacked(i))
             .map(|&i| &b[i as usize])
             .filter(|x| x.size > 0)
             .map(|x| (x.lower, x.upper)),
     );
     for (k, &i) in order.iter().enumerate() {
         let x = &b[i as usize];
-        if x.size == 0 {
+        if x.size == 0 || is_stacked(i) {
             continue;
         }
         for (ahead, deep) in [(PREFETCH_NODES, true), (PREFETCH_SETS, false)] {
@@ -294,7 +386,11 @@ fn first_fit_crowded(problem: &Problem, order: &[u32], meter: &Meter) -> Pass {
             // 0.5 s at a million buffers: a thread of its own does it while
             // the completion runs (here, should no thread start).
             let _ = std::thread::Builder::new().spawn(move || drop(occupancy));
-            return Pass::Cut { offsets, placed: k };
+            return Pass::Cut {
+                offsets,
+                placed: k,
+                stacked,
+            };
         }
         let (o, examined) = occupancy.place(x.lower, x.upper, x.size, x.align);
         offsets[i as usize] = o;
@@ -302,6 +398,7 @@ fn first_fit_crowded(problem: &Problem, order: &[u32], meter: &Meter) -> Pass {
             return Pass::Cut {
                 offsets,
                 placed: k + 1,
+                stacked,
             };
         }
     }
@@ -317,14 +414,17 @@ fn complete_rest(
     problem: &Problem,
     order: &[u32],
     placed: usize,
+    stacked: &[bool],
     mut offsets: Vec<u64>,
     meter: &Meter,
 ) -> Option<Vec<u64>> {
     let b = &problem.buffers;
-    let mut done = vec![false; b.len()];
+    let mut done = stacked.to_vec();
+    done.resize(b.len(), false);
     for &i in &order[..placed] {
         done[i as usize] = true;
     }
+    let is_stacked = |i: u32| stacked.get(i as usize).copied().unwrap_or(false);
     let mut taken = sorted_reserved(problem);
     let mut pinned_left = false;
     // Looked up buffer by buffer only when the problem pins any: in size
@@ -349,7 +449,10 @@ fn complete_rest(
         problem,
         &mut offsets,
         &mut done,
-        order[placed..].iter().map(|&i| i as usize),
+        order[placed..]
+            .iter()
+            .filter(|&&i| !is_stacked(i))
+            .map(|&i| i as usize),
         &taken,
         &|i| {
             conflicts
@@ -365,9 +468,9 @@ fn complete_rest(
 }
 
 /// The greedy pass behind [`place_in_order`] and [`place_or_complete`].
-fn pass(problem: &Problem, order: &[u32], fit: Fit, meter: &Meter) -> Pass {
+fn pass(problem: &Problem, order: &[u32], fit: Fit, meter: &Meter, stack: bool) -> Pass {
     if fit == Fit::First && crowded(problem) {
-        return first_fit_crowded(problem, order, meter);
+        return first_fit_crowded(problem, order, meter, stack);
     }
     let n = problem.buffers.len();
     let mut index = TimeIndex::new(problem);
@@ -402,7 +505,11 @@ fn pass(problem: &Problem, order: &[u32], fit: Fit, meter: &Meter) -> Pass {
                 }
             }
             if !meter.charge_obstacles(obstacles.len()) {
-                return Pass::Cut { offsets, placed: k };
+                return Pass::Cut {
+                    offsets,
+                    placed: k,
+                    stacked: Vec::new(),
+                };
             }
             obstacles.sort_unstable_by_key(|o| o.0);
             let o = match (buf.fixed_offset, fit) {
@@ -471,7 +578,52 @@ mod tests {
         }
     }
 
-    /// A clock that advances one millisecond each time it is read.
+    /// The first placement of a generated training step stacks its
+    /// weights and moments (first in the trace, the whole step each) from
+    /// 0 in the order of the trace, and is valid; a pass cut at once by
+    /// the clock keeps the stacked family and completes the rest around
+    /// it, valid too. On a problem whose lifetimes do not nest (random
+    /// intervals) the placement is plain first-fit's.
+    #[test]
+    fn the_first_pass_stacks_a_training_steps_nested_buffers() {
+        let p = crate::gen::training_step(1, 4_000);
+        assert!(crowded(&p));
+        let order = size_order(&p).expect("no pins");
+        let offsets =
+            place_stacked_or_complete(&p, &order, &Meter::unlimited(), None).expect("no pins");
+        let whole = p.buffers.iter().filter(|b| b.lower == p.buffers[0].lower);
+        let mut top = 0;
+        for (i, b) in whole.enumerate() {
+            assert_eq!(offsets[i], top, "weight or moment {i}");
+            top += b.size;
+        }
+        assert!(top > 0);
+        crate::validate::validate(&p, &Solution { offsets }).expect("valid");
+        let budget = Budget::default()
+            .with_time_limit(Some(Duration::from_millis(500)))
+            .with_clock(ticking);
+        let cut =
+            place_stacked_or_complete(&p, &order, &Meter::new(&budget), None).expect("no pins");
+        crate::validate::validate(&p, &Solution { offsets: cut }).expect("valid when cut");
+
+        let mut rng = crate::gen::Rng(21);
+        let mut q = Problem::new();
+        for _ in 0..3_000 {
+            let l = rng.below(2_000);
+            q.push(Buffer::new(
+                32 * (1 + rng.below(64)),
+                l,
+                l + 2 + rng.below(1_500),
+            ));
+        }
+        assert!(crowded(&q));
+        let order = size_order(&q).expect("no pins");
+        assert_eq!(
+            place_stacked_or_complete(&q, &order, &Meter::unlimited(), None),
+            place_or_complete(&q, &order, Fit::First, &Meter::unlimited())
+        );
+    }
+
     fn ticking() -> Duration {
         static READS: AtomicU64 = AtomicU64::new(0);
         Duration::from_millis(READS.fetch_add(1, Ordering::Relaxed))
@@ -500,7 +652,7 @@ mod tests {
                 .with_time_limit(Some(Duration::from_millis(ms)))
                 .with_clock(ticking);
             let meter = Meter::new(&budget);
-            let placed = match first_fit_crowded(&p, &order, &meter) {
+            let placed = match first_fit_crowded(&p, &order, &meter, false) {
                 Pass::Cut { placed, .. } => placed,
                 Pass::Done(_) => order.len(),
                 Pass::Clash => unreachable!("no pins"),
@@ -513,12 +665,57 @@ mod tests {
         };
         // 18 ms: 17.1 to the deadline, 15.1 left after the sort, below 16
         // sorts (without the check the tree would be built and a few
-        // buffers placed before the reserve of 8 ms).
+        // buffers placed before the reserve of 4 ms).
         assert_eq!(placed_within(18), 0);
-        // 200 ms: the pass runs until the reserve (4 readings' worth of
-        // build time) is reached, one reading per buffer.
+        // 200 ms: the pass runs until the reserve (twice the build time of
+        // 2 readings) is reached, one reading per buffer.
         let placed = placed_within(200);
         assert!(placed > 100 && placed < 200, "{placed}");
+    }
+
+    /// With the time its order's sort took given, a crowded first pass
+    /// whose time left is below [`BUILD_AND_COMPLETION_PER_SORT`] sorts
+    /// skips its own sort and tree: it completes from nothing (the
+    /// skyline of every buffer, as a pass cut at once); with less time
+    /// for the sort given, the pass places buffers first.
+    #[test]
+    fn a_first_pass_without_time_for_its_sorts_completes_at_once() {
+        // Staggered lifetimes (about 170 live at once), where first-fit
+        // and the skyline differ.
+        let mut p = Problem::new();
+        for i in 0..3_000u64 {
+            let lower = (i * 37) % 2_000;
+            p.push(Buffer::new(
+                32 * (1 + (i * 7919) % 97),
+                lower,
+                lower + 100 + i % 50,
+            ));
+        }
+        assert!(crowded(&p));
+        let order = size_order(&p).expect("no pins");
+        let budget = Budget::default().with_time_limit(Some(Duration::from_secs(1)));
+        let meter = Meter::new(&budget);
+        let cut = place_stacked_or_complete(&p, &order, &meter, Some(Duration::from_millis(70)));
+        assert!(meter.spent());
+        let mut alone = vec![0u64; p.len()];
+        let mut done = vec![false; p.len()];
+        skyline::complete(
+            &p,
+            &mut alone,
+            &mut done,
+            order.iter().map(|&i| i as usize),
+            &[],
+            &|_| Vec::new(),
+            &|x, i| align_up(x, p.buffers[i].align),
+            &|| false,
+        );
+        assert!(cut == Some(alone.clone()), "the skyline from nothing");
+        let meter = Meter::new(&budget);
+        let placed = place_stacked_or_complete(&p, &order, &meter, Some(Duration::from_millis(1)));
+        assert!(!meter.spent());
+        let first_fit = place_or_complete(&p, &order, Fit::First, &Meter::unlimited());
+        assert!(placed == first_fit, "first-fit");
+        assert!(placed != Some(alone), "first-fit is not the skyline here");
     }
 
     /// A clock that advances ten milliseconds each time it is read.
@@ -557,10 +754,12 @@ mod tests {
             .with_time_limit(Some(Duration::from_millis(38)))
             .with_clock(leaping);
         let meter = Meter::new(&budget);
-        let offsets = match first_fit_crowded(&p, &order, &meter) {
-            Pass::Cut { offsets, placed } => {
+        let offsets = match first_fit_crowded(&p, &order, &meter, false) {
+            Pass::Cut {
+                offsets, placed, ..
+            } => {
                 assert_eq!(placed, 0);
-                complete_rest(&p, &order, 0, offsets, &meter).expect("no pins")
+                complete_rest(&p, &order, 0, &[], offsets, &meter).expect("no pins")
             }
             _ => panic!("the pass should be cut before its tree"),
         };

@@ -68,6 +68,9 @@ pub(crate) const MAX_BUFFERS: usize = 10_000;
 
 const NONE: u64 = u64::MAX;
 
+/// Entries of the model's lists built between two reads of the clock.
+const CLOCK_EVERY: usize = 1 << 14;
+
 /// Buffers ordered (or sections checked) per unit of work.
 const MM_UNIT: u64 = 2;
 
@@ -110,7 +113,13 @@ pub(crate) fn minimalloc(
             infeasible: false,
         };
     };
-    let model = Model::new(problem, base);
+    let Some(model) = Model::new(problem, base, meter) else {
+        return MmResult {
+            offsets: best,
+            proven: false,
+            infeasible: false,
+        };
+    };
     let cap = problem.capacity;
     if budget.goal == Goal::Fit {
         if let Some(c) = cap {
@@ -205,7 +214,22 @@ struct Model {
 }
 
 impl Model {
-    fn new(problem: &Problem, base: u64) -> Model {
+    /// The model, `None` when `meter`'s time runs out while it is built:
+    /// on a trace whose buffers live long, the section lists and the
+    /// overlap lists hold tens of millions of entries, and building them
+    /// without a look at the clock took half a second past a 0.1 s limit.
+    /// The clock is read every [`CLOCK_EVERY`] entries; no work is booked
+    /// (results under a node limit stay what they were).
+    fn new(problem: &Problem, base: u64, meter: &Meter) -> Option<Model> {
+        let mut entries = 0usize;
+        let mut in_time = |more: usize| {
+            entries += more;
+            if entries < CLOCK_EVERY {
+                return true;
+            }
+            entries = 0;
+            meter.alive()
+        };
         let ids: Vec<u32> = (0..problem.len() as u32)
             .filter(|&i| {
                 let b = &problem.buffers[i as usize];
@@ -217,6 +241,9 @@ impl Model {
         let n = ids.len();
         let mut covering: Vec<Vec<u32>> = vec![Vec::new(); sections];
         for b in 0..n {
+            if !in_time((su[b] - sl[b]) as usize) {
+                return None;
+            }
             for s in sl[b]..su[b] {
                 covering[s as usize].push(b as u32);
             }
@@ -227,12 +254,16 @@ impl Model {
         by_start.sort_by_key(|&b| sl[b as usize]);
         let mut overlaps: Vec<Vec<u32>> = vec![Vec::new(); n];
         for (k, &a) in by_start.iter().enumerate() {
+            let before = overlaps[a as usize].len();
             for &b in &by_start[k + 1..] {
                 if sl[b as usize] >= su[a as usize] {
                     break;
                 }
                 overlaps[a as usize].push(b);
                 overlaps[b as usize].push(a);
+            }
+            if !in_time(overlaps[a as usize].len() - before) {
+                return None;
             }
         }
         // Partitions: split where no buffer crosses a section boundary.
@@ -255,7 +286,7 @@ impl Model {
         if !members.is_empty() {
             partitions.push((lo, reach, members));
         }
-        Model {
+        Some(Model {
             base,
             ids,
             size: bufs.iter().map(|b| b.size).collect(),
@@ -267,7 +298,7 @@ impl Model {
             covering,
             sections,
             partitions,
-        }
+        })
     }
 
     /// A placement of the whole problem from the searched offsets (other
@@ -597,5 +628,44 @@ impl<'a, 'm> State<'a, 'm> {
             self.cuts[s as usize] += 1;
         }
         status
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solve::Budget;
+    use std::time::Duration;
+
+    /// A clock that advances one millisecond each time it is read.
+    fn ticking() -> Duration {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static READS: AtomicU64 = AtomicU64::new(0);
+        Duration::from_millis(READS.fetch_add(1, Ordering::Relaxed))
+    }
+
+    /// Building the model reads the clock: on a training step, whose saved
+    /// activations live together over most of the trace, the section and
+    /// overlap lists hold hundreds of thousands of entries, and a time
+    /// limit of ten readings of the clock stops the build (the member then
+    /// returns its incumbent, here as given, unproven). Without a time
+    /// limit the same model is built.
+    #[test]
+    fn building_the_model_reads_the_clock() {
+        let p = crate::gen::training_step(1, 2_000);
+        let unlimited = Meter::unlimited();
+        let m = Model::new(&p, 0, &unlimited).expect("no time limit");
+        let covering: usize = m.covering.iter().map(Vec::len).sum();
+        let pairs = m.overlaps.iter().map(Vec::len).sum::<usize>() / 2;
+        assert!(covering + pairs > 20 * CLOCK_EVERY, "{covering} {pairs}");
+        let timed = Budget::default()
+            .with_time_limit(Some(Duration::from_millis(10)))
+            .with_clock(ticking);
+        let meter = Meter::new(&timed);
+        assert!(Model::new(&p, 0, &meter).is_none());
+        assert!(meter.spent());
+        let meter = Meter::new(&timed);
+        let out = minimalloc(&p, vec![0; p.len()], 0, &timed, &meter);
+        assert!(!out.proven && !out.infeasible);
     }
 }
