@@ -32,6 +32,9 @@ enum Fail {
     Plan(Where, String),
     /// Does not fit the memory: `tilemem.CapacityError`.
     Capacity(Where, String),
+    /// A check inside tilemem failed whatever the input (the command
+    /// line's exit 3): `tilemem.InternalError`.
+    Internal(Where, String),
 }
 
 /// `file`, `line`, `col` of a failure (line/col 0: unknown).
@@ -58,6 +61,7 @@ impl Fail {
             Fail::Parse(w, m) => ("ParseError", w, m),
             Fail::Plan(w, m) => ("PlanError", w, m),
             Fail::Capacity(w, m) => ("CapacityError", w, m),
+            Fail::Internal(w, m) => ("InternalError", w, m),
         };
         let raise = || -> PyResult<PyErr> {
             let class = py.import("tilemem.errors")?.getattr(class)?;
@@ -231,6 +235,8 @@ impl Setup {
         opts.passes = Some(self.selected);
         opts.seed_rules = self.seed_rules;
         opts.report = true;
+        // The JSON report does not carry the buffers' gaps.
+        opts.report_gaps = false;
         opts.dsa.time_limit = self.time_limit;
         opts.dsa.node_limit = (self.node_limit > 0).then_some(self.node_limit);
         if self.penalty_first {
@@ -322,10 +328,10 @@ fn pass_fail(e: &tilemem_pto::passes::PassError, file: &str) -> Fail {
     if e.is_capacity() {
         return Fail::Capacity(at, message);
     }
-    if e.kind == ErrorKind::Input {
-        Fail::Parse(at, message)
-    } else {
-        Fail::Plan(at, message)
+    match e.kind {
+        ErrorKind::Input => Fail::Parse(at, message),
+        ErrorKind::Planning => Fail::Plan(at, message),
+        ErrorKind::Internal => Fail::Internal(at, message),
     }
 }
 
@@ -341,8 +347,9 @@ fn fmt(py: Python<'_>, text: String, file: &str) -> PyResult<String> {
 }
 
 /// What `explain` hands to Python: the text `tilemem explain` prints,
-/// whether every space fits, and the facts of each space.
-type Explained = (String, bool, Vec<Py<PyDict>>);
+/// whether every space fits, and the JSON `tilemem explain --report`
+/// writes.
+type Explained = (String, bool, String);
 
 /// Explains where a program's memory goes (see `tilemem.explain`): what
 /// `tilemem explain` prints, and its facts.
@@ -365,57 +372,17 @@ fn explain(
             )))
         }
     };
-    let (rendered, fits, spaces) = detached(py, move || {
+    detached(py, move || {
         let program = read_program(&text, file)?;
         let ex = tilemem_pto::explain::explain(&program, &soc, mode, all, Some(400))
             .map_err(|e| pass_fail(&e, file))?;
         let fits = ex.spaces.iter().all(|s| s.fits);
-        // What `tilemem explain` prints (with `all`, `--all`), from the
-        // one renderer both use.
+        // What `tilemem explain` prints (with `all`, `--all`) and its
+        // `--report`, from the renderers both use.
         let rendered = tilemem_pto::explain::render_text(&ex, &program, &soc, mode, all, file);
-        Ok((rendered, fits, ex.spaces))
-    })?;
-    let dicts = spaces
-        .iter()
-        .map(|s| space_dict(py, s))
-        .collect::<PyResult<Vec<_>>>()?;
-    Ok((rendered, fits, dicts))
-}
-
-/// One space's facts as a dict (the keys of `tilemem explain --report`).
-fn space_dict(py: Python<'_>, s: &tilemem_pto::explain::SpaceExplain) -> PyResult<Py<PyDict>> {
-    let d = PyDict::new(py);
-    d.set_item("function", &s.function)?;
-    d.set_item("space", &s.space)?;
-    d.set_item("capacity", s.capacity)?;
-    d.set_item("fits", s.fits)?;
-    d.set_item("planned_bytes", s.planned_bytes)?;
-    d.set_item("reserved", s.reserved)?;
-    d.set_item("co_live", s.co_live)?;
-    d.set_item("lower_bound", s.lower_bound())?;
-    d.set_item("peak_line", s.peak_line)?;
-    d.set_item("peak_op", &s.peak_stmt)?;
-    let live: Vec<(String, u64, String, String, u32)> = s
-        .live
-        .iter()
-        .map(|t| {
-            (
-                t.name.clone(),
-                t.bytes,
-                t.shape.clone(),
-                t.dtype.clone(),
-                t.line,
-            )
-        })
-        .collect();
-    d.set_item("live", live)?;
-    let remedies: Vec<(String, u64, u64)> = s
-        .remedies
-        .iter()
-        .map(|r| (r.change.clone(), r.bytes_after, r.saved))
-        .collect();
-    d.set_item("remedies", remedies)?;
-    Ok(d.unbind())
+        let report = tilemem_pto::explain::report_json(&ex, mode).to_string();
+        Ok((rendered, fits, report))
+    })
 }
 
 /// One row of `bench`: instance, buffers, capacity, lower bound, height
@@ -696,7 +663,7 @@ fn solve(
         // Never hand out a placement the independent validator rejects.
         if let Err(v) = check(problem, &sol) {
             let first: Vec<String> = v.iter().take(5).map(|v| v.to_string()).collect();
-            return Err(Fail::Plan(
+            return Err(Fail::Internal(
                 Where::at(name, 0, 0),
                 format!(
                     "internal error: the solver produced an invalid placement: {}",
@@ -767,9 +734,8 @@ fn validate(
     })
 }
 
-/// The HIVM MLIR passes `opt` accepts, as (name, description).
 /// Explains the local memory of HIVM MLIR text (see `tilemem.explain`):
-/// what `tilemem explain FILE.mlir` prints.
+/// what `tilemem explain FILE.mlir` prints, and its `--report`.
 #[pyfunction]
 #[pyo3(signature = (text, file="<string>", planner="bishengir", all=false))]
 fn explain_mlir(
@@ -778,7 +744,7 @@ fn explain_mlir(
     file: &str,
     planner: &str,
     all: bool,
-) -> PyResult<(String, bool)> {
+) -> PyResult<Explained> {
     use tilemem_mlir::passes::plan_memory::optimal::Planner;
     let planner = match planner {
         "bishengir" => Planner::Bishengir,
@@ -804,7 +770,11 @@ fn explain_mlir(
             "bishengir"
         };
         match tilemem_mlir::explain::explain_text(&text, &req, all) {
-            Ok(ex) => Ok((ex.render(name, &file), ex.spaces.iter().all(|s| s.fits))),
+            Ok(ex) => Ok((
+                ex.render(name, &file),
+                ex.spaces.iter().all(|s| s.fits),
+                tilemem_mlir::explain::report_json(&ex, name).to_string(),
+            )),
             Err(f) => {
                 let first = f.diagnostics.first();
                 let (line, col) = first.map_or((0, 0), |d| (d.loc.line, d.loc.col));
@@ -818,6 +788,7 @@ fn explain_mlir(
     })
 }
 
+/// The HIVM MLIR passes `opt` accepts, as (name, description).
 #[pyfunction]
 fn mlir_passes() -> Vec<(String, String)> {
     tilemem_mlir::passes::registry()

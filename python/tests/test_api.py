@@ -116,7 +116,7 @@ def test_explain_says_why_and_what_fits():
     assert not ex.fits
     (space,) = ex.spaces
     assert (space["function"], space["space"], space["fits"]) == ("softmax_rows", "Vec", False)
-    assert space["peak_line"] > 0 and space["remedies"]
+    assert space["peak"]["line"] > 0 and space["remedies"]
     assert "remedies (each re-planned and checked" in ex.text
     assert str(ex) == ex.text
     assert tilemem.explain(CHAIN).fits
@@ -177,7 +177,7 @@ def test_a_capacity_error_sits_where_the_command_line_puts_it_and_names_no_pytho
         assert "Error:" not in e.message, e.message
         assert str(e).count(f"{OVER}:") == 1
     ex = tilemem.explain(OVER)
-    assert ex.spaces[0]["peak_line"] > 10
+    assert ex.spaces[0]["peak"]["line"] > 10
 
 
 def test_an_undefined_name_is_a_parse_error_with_the_closest_name():
@@ -199,3 +199,106 @@ def test_an_opt_error_says_each_place_once():
     e = info.value
     first = f"m.mlir:{e.line}:{e.col}"
     assert str(e).count(first) == 1, str(e)
+
+
+def _cli() -> "pathlib.Path | None":
+    """The `tilemem` binary `.ci/run` builds before the Python tests."""
+    target = pathlib.Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
+    path = target / "release" / "tilemem"
+    return path if path.exists() else None
+
+
+#: `a` is read only in the else branch: under the optimal planner the then
+#: branch's tiles take its bytes, and `tile.move`'s no-alias rule refuses
+#: a sharing of two tiles never live together (crates/cli/tests/explain.rs).
+BRANCHES = """# pypto.program: P
+import pypto.language as pl
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def main(x: pl.Tensor[[8, 8], pl.FP32], k: pl.Scalar[pl.INDEX], y: pl.Out[pl.Tensor[[8, 8], pl.FP32]]) -> pl.Tensor[[8, 8], pl.FP32]:
+        if k < 2:
+            b: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [8, 8], [8, 8], target_memory=pl.Mem.Vec)
+            r: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.yield_(b)
+        else:
+            c: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [8, 8], [8, 8], target_memory=pl.Mem.Vec)
+            cm: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.tile.move(c, target_memory=pl.Mem.Vec)
+            r: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.yield_(cm)
+        s: pl.Tensor[[8, 8], pl.FP32] = pl.tile.store(r, [0, 0], y)
+        return s
+"""
+
+
+def test_explain_facts_have_the_keys_of_the_command_lines_report():
+    # The docstring promised the report's keys; `refused_sharings`,
+    # `live_total` and `proven_over_capacity` were missing, `peak` was
+    # flattened and `live` and `remedies` were tuples.
+    ex = tilemem.explain(OVER)
+    (space,) = ex.spaces
+    assert sorted(space) == [
+        "capacity", "co_live", "fits", "function", "live", "live_total", "lower_bound",
+        "peak", "planned_bytes", "proven_over_capacity", "refused_sharings", "remedies",
+        "reserved", "space",
+    ]
+    assert space["proven_over_capacity"] is True
+    assert space["live_total"] == 196608 == sum(t["bytes"] for t in space["live"])
+    assert space["live"][0] == {
+        "name": "max_tmp", "bytes": 98304, "shape": "[96, 256]", "dtype": "FP32",
+        "line": 12, "def": 9, "last": 10,
+    }
+    assert space["peak"] == {"statement": 10, "line": 12, "op": "max_tmp = tile.create"}
+    assert ex.report["planner"] == "pypto" and ex.report["spaces"] == ex.spaces
+    assert ex.report["error"].startswith("ValueError: Vec buffer usage (196992 bytes) exceeds")
+    with_all = tilemem.explain(BRANCHES, planner="optimal", all=True)
+    assert with_all.spaces[0]["refused_sharings"] == [{
+        "a": "b", "b": "c", "line": 13, "bytes": 256, "never_together": True,
+        "rule": "no-alias rule of tile.move at line 13 (its output may not share its input's bytes)",
+    }]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        (OVER, {}),
+        (CHAIN, {"all": True}),
+        ("branches.py", {"planner": "optimal", "all": True}),
+        (ROOT / "examples/mlir/double_buffer_overflow.mlir", {"all": True}),
+    ],
+    ids=["over", "chain-all", "branches-optimal", "mlir"],
+)
+def test_explain_returns_what_explain_report_writes(args, tmp_path):
+    import json
+    import subprocess
+
+    cli = _cli()
+    if cli is None:
+        pytest.skip("no target/release/tilemem: build it with `cargo build --release -p tilemem`")
+    path, kw = args
+    if path == "branches.py":
+        path = tmp_path / "branches.py"
+        path.write_text(BRANCHES)
+    flags = ["--all"] if kw.get("all") else []
+    flags += ["--planner", kw["planner"]] if "planner" in kw else []
+    report = tmp_path / "r.json"
+    done = subprocess.run(
+        [str(cli), "explain", str(path), *flags, "--report", str(report)],
+        capture_output=True, text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    ex = tilemem.explain(pathlib.Path(path), **kw)
+    assert ex.report == json.loads(report.read_text())
+    assert ex.text == done.stdout
+
+
+def test_each_exit_code_of_the_command_line_has_its_exception():
+    # exit 2 bad input, exit 1 cannot be met, exit 3 a failed check inside
+    # tilemem (a bug): each its own class, none a subclass of another's.
+    assert issubclass(tilemem.ParseError, ValueError)
+    assert issubclass(tilemem.CapacityError, tilemem.PlanError)
+    internal = tilemem.InternalError
+    assert issubclass(internal, tilemem.Error) and "InternalError" in tilemem.__all__
+    for other in (tilemem.ParseError, tilemem.PlanError, ValueError):
+        assert not issubclass(internal, other) and not issubclass(other, internal)
+    e = internal("check failed", file="k.py", line=3, col=1)
+    assert str(e) == "k.py:3:1: check failed"

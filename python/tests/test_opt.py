@@ -31,6 +31,19 @@ def test_a_pass_rejecting_its_input_is_a_parse_error_at_the_op():
     assert e.message == "Not bufferized."  # the first chunk fails; the others are not run
 
 
+def test_an_op_whose_sizes_cannot_be_aligned_is_a_parse_error_at_the_op():
+    # The command line's exit 2 (it was 1, a PlanError): markAllocAlign
+    # fails only on properties of the module.
+    text = (ROOT / "tests/lit/stride-align/align-alloc-size-errors.mlir").read_text()
+    with pytest.raises(tilemem.ParseError) as info:
+        tilemem.opt(text, ["hivm-align-alloc-size"], file="a.mlir")
+    e = info.value
+    assert (e.file, e.line, e.col) == ("a.mlir", 12, 3)
+    assert e.message.startswith(
+        "cannot align the allocation sizes this op needs: a transpose of 32-bit elements"
+    ), e.message
+
+
 def test_a_pass_that_fails_on_its_own_is_a_plan_error():
     # The command line's exit 1: the propagation does not converge.
     text = (ROOT / "tests/lit/stride-align/enable-max-iterations-error.mlir").read_text()

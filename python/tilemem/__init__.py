@@ -16,9 +16,10 @@ memory goes, what would make it fit), :func:`fmt` (canonical PyPTO text),
 a folder of problems). ``plan``, ``explain``, ``fmt`` and ``opt`` take the
 program as text or as a path (a ``pathlib.Path``, or a ``str`` naming an
 existing file and holding no newline); ``solve`` and ``validate`` take a
-problem file path or a list of buffers. Errors are :class:`ParseError`,
-:class:`PlanError` and :class:`CapacityError`, each with ``file``,
-``line`` and ``col``; the message names each place once and no Python
+problem file path or a list of buffers. Errors are :class:`ParseError`
+(the command line's exit 2), :class:`PlanError` and
+:class:`CapacityError` (exit 1) and :class:`InternalError` (exit 3, a
+bug), each with ``file``, ``line`` and ``col``; the message names each place once and no Python
 class. Planning runs with the GIL released, so threads can plan in
 parallel. ``tilemem.pypto.memory_passes`` plugs the planner into a PyPTO
 compilation.
@@ -33,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from . import _tilemem
-from .errors import CapacityError, Error, ParseError, PlanError
+from .errors import CapacityError, Error, InternalError, ParseError, PlanError
 
 __all__ = [
     "plan",
@@ -53,6 +54,7 @@ __all__ = [
     "ParseError",
     "PlanError",
     "CapacityError",
+    "InternalError",
 ]
 
 __version__ = "0.1.0"
@@ -163,6 +165,7 @@ def plan(
             none does, the function's ``def`` line (as the command line
             reports it; ``explain`` shows the peak statement).
         PlanError: any other planning failure.
+        InternalError: a check inside tilemem failed (a bug to report).
         ValueError: an unknown target, planner, pass or compat name.
     """
     if isinstance(passes, str):
@@ -192,14 +195,25 @@ class Explanation:
             peak statement, the tiles live there, the lower bound, the
             sharings a rule refuses and the remedies (each re-planned).
         fits: whether every space fits its capacity.
-        spaces: the facts of each space explained, as dicts (``function``,
-            ``space``, ``capacity``, ``fits``, ``planned_bytes``,
-            ``lower_bound``, ``peak_line``, ``live``, ``remedies``, ...).
+        report: what ``tilemem explain --report`` writes, as Python objects:
+            ``planner``, ``error`` (the planner's error or ``None``),
+            ``replan_budget_exhausted`` and ``spaces`` (PyPTO; HIVM MLIR:
+            ``planner``, ``chip``, ``errors``, ``spaces``).
+        spaces: ``report["spaces"]``, the facts of each space explained, with
+            the report's keys: for PyPTO ``function``, ``space``,
+            ``capacity``, ``fits``, ``planned_bytes``, ``reserved``,
+            ``co_live``, ``lower_bound``, ``proven_over_capacity``, ``peak``
+            (``statement``, ``line``, ``op``), ``live`` (each tile's
+            ``name``, ``bytes``, ``shape``, ``dtype``, ``line``, ``def``,
+            ``last``), ``live_total``, ``refused_sharings`` (``a``, ``b``,
+            ``rule``, ``line``, ``bytes``, ``never_together``) and
+            ``remedies`` (``change``, ``bytes_after``, ``saved``).
     """
 
     text: str
     fits: bool
     spaces: List[Dict[str, Any]]
+    report: Dict[str, Any] = field(default_factory=dict)
 
     def __str__(self) -> str:
         return self.text
@@ -226,7 +240,9 @@ def explain(
         file: the name used in error messages.
 
     Raises:
-        ParseError: the program does not read.
+        ParseError: the program does not read, or breaks a rule of its
+            language.
+        InternalError: a check inside tilemem failed (a bug to report).
         ValueError: an unknown target or planner.
     """
     text, file = _read(text, file)
@@ -235,14 +251,15 @@ def explain(
         # hacc.target; planner "bishengir", PyPTO's default name meaning
         # the same, or "optimal").
         mlir_planner = "bishengir" if planner == "pypto" else planner
-        rendered, fits = _tilemem.explain_mlir(
+        rendered, fits, report = _tilemem.explain_mlir(
             text, file=file or "<string>", planner=mlir_planner, all=all
         )
-        return Explanation(text=rendered, fits=fits, spaces=[])
-    rendered, fits, spaces = _tilemem.explain(
-        text, target=target, planner=planner, all=all, file=file
-    )
-    return Explanation(text=rendered, fits=fits, spaces=spaces)
+    else:
+        rendered, fits, report = _tilemem.explain(
+            text, target=target, planner=planner, all=all, file=file
+        )
+    facts = json.loads(report)
+    return Explanation(text=rendered, fits=fits, spaces=facts["spaces"], report=facts)
 
 
 def fmt(text: Source, *, file: Optional[str] = None) -> str:
@@ -420,6 +437,8 @@ def solve(
     Raises:
         ParseError: the problem does not read (file, line).
         CapacityError: no placement within the capacity was found.
+        InternalError: the solver's placement failed the validator (a bug
+            to report; nothing is returned).
         ValueError: an unknown solver or a bad budget.
     """
     names, offsets, sizes, height, lb, penalty, proven, used, cap, csv = _tilemem.solve(

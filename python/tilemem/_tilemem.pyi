@@ -26,8 +26,9 @@ def explain(
     planner: str = "pypto",
     all: bool = False,
     file: str = "<string>",
-) -> Tuple[str, bool, List[Dict[str, Any]]]:
-    """(the text `tilemem explain` prints, every space fits, facts per space)."""
+) -> Tuple[str, bool, str]:
+    """(the text `tilemem explain` prints, every space fits, the JSON
+    `tilemem explain --report` writes)."""
 
 def bench(
     dir: str,

@@ -31,13 +31,21 @@ class Error(Exception):
 
 
 class ParseError(Error, ValueError):
-    """Bad input: a syntax error, or a rule of the input language broken
-    (the command line's exit code 2)."""
+    """Bad input: a syntax error, or a rule of the input language broken,
+    including a program PyPTO rejects with its own ``InternalError`` (the
+    command line's exit code 2)."""
 
 
 class PlanError(Error):
     """The input was understood but the request cannot be met: a planning
     error, or a pass that failed (exit code 1)."""
+
+
+class InternalError(Error):
+    """A check inside tilemem failed whatever the input (the independent
+    validator rejected a placement a planner or solver made): a bug to
+    report, never a property of the input (exit code 3). Not PyPTO's
+    ``InternalError`` on a wrong program, which is a :class:`ParseError`."""
 
 
 class CapacityError(PlanError):

@@ -3,8 +3,8 @@
 //! | code | meaning |
 //! |---|---|
 //! | 0 | success (`explain`: explained, whether or not the program fits) |
-//! | 1 | the request was understood but cannot be met: no placement, over capacity, a planning error, `fmt --check` found a difference, `validate` found a violation |
-//! | 2 | bad input: an unreadable or inconsistent file (syntax, a MemRef that contradicts its allocation, ...), a program PyPTO rejects with its own `InternalError` (overlapping `reserve_buffer` windows, a divergent accumulator phi, two loop carries from one tile: the message keeps PyPTO's class), an unknown flag or value, an output that cannot be written, two outputs naming one file |
+//! | 1 | the request was understood but cannot be met: no placement, over capacity, a planning error, a HIVM pass that failed on a module it accepts (an overflow, rewrites that do not converge) or `-verify-diagnostics` found a mismatch, `fmt --check` found a difference, `validate` found a violation |
+//! | 2 | bad input: an unreadable or inconsistent file (syntax, a MemRef that contradicts its allocation, ...), a program PyPTO rejects with its own `InternalError` (overlapping `reserve_buffer` windows, a divergent accumulator phi, two loop carries from one tile: the message keeps PyPTO's class), a HIVM module a pass rejects (not bufferized, an op whose allocation sizes cannot be aligned, a stride mark no padding satisfies, a dynamic-shaped allocation to plan), an unknown flag or value, an output that cannot be written, two outputs naming one file |
 //! | 3 | internal error: a check inside tilemem failed whatever the input (the independent validator rejected a placement): a bug to report; nothing is written |
 //! | 130 | interrupted (`SIGINT`) |
 //!
@@ -13,6 +13,33 @@
 //! input reaches 3 (it would be a bug), so its mapping is asserted here.
 
 use std::process::ExitCode;
+
+/// The table every `--help` prints (`tilemem --help`, each command's,
+/// `tilemem opt --help`), word for word: a literal, so that the help
+/// texts can be built with `concat!`. `tests/exit_codes.rs` checks that
+/// each help holds it.
+#[macro_export]
+macro_rules! exit_table {
+    () => {
+        "Exit codes (the same for every command):
+  0    success (explain: explained, whether or not the program fits)
+  1    cannot be met: no placement within the capacity, over capacity, a
+       planning error, a pass that failed (opt), -verify-diagnostics found a
+       mismatch, fmt --check or validate found a difference
+  2    bad input: an unreadable, malformed or inconsistent file, a program
+       PyPTO rejects with its own InternalError, a HIVM module a pass rejects
+       (not bufferized, an op whose sizes cannot be aligned, a stride mark no
+       padding satisfies), an unknown flag or value, an output that cannot be
+       written
+  3    internal error: a check inside tilemem failed whatever the input (the
+       independent validator rejected a placement): a bug to report; nothing
+       is written
+  130  interrupted (Ctrl-C)"
+    };
+}
+
+/// [`exit_table!`] as a constant.
+pub const TABLE: &str = exit_table!();
 
 use tilemem_pto::passes::ErrorKind;
 

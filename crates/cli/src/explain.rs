@@ -6,8 +6,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use serde_json::json;
-use tilemem_pto::explain::{explain, render, render_text, Explanation, SpaceExplain};
+use tilemem_pto::explain::{explain, render, render_text};
 use tilemem_pto::ir::Program;
 use tilemem_pto::passes::PlannerMode;
 use tilemem_pto::PlanOptions;
@@ -129,7 +128,9 @@ pub fn run(args: Args) -> ExitCode {
     let mapped;
     let mut o = Outputs::new();
     if let Some(path) = &args.report {
-        let mut json = serde_json::to_string_pretty(&to_json(&ex, planner)).unwrap_or_default();
+        let mut json =
+            serde_json::to_string_pretty(&tilemem_pto::explain::report_json(&ex, planner))
+                .unwrap_or_default();
         json.push('\n');
         o.add(path, json);
     }
@@ -177,45 +178,4 @@ pub fn print_short(program: &Program, soc: &Soc, planner: PlannerMode) {
             eprint!("{}", render(&ex, planner, true));
         }
     }
-}
-
-/// One space of the report. `refused_sharings` is the text's list of the
-/// sharings a rule refused: `a`, `b`, `rule`, `line`, `bytes`, and
-/// `never_together` (live together in program order but never on one
-/// path: listed under the optimal planner only).
-fn space_json(s: &SpaceExplain) -> serde_json::Value {
-    json!({
-        "function": s.function,
-        "space": s.space,
-        "capacity": s.capacity,
-        "fits": s.fits,
-        "planned_bytes": s.planned_bytes,
-        "reserved": s.reserved,
-        "co_live": s.co_live,
-        "lower_bound": s.lower_bound(),
-        "proven_over_capacity": s.proven_over(),
-        "peak": {"statement": s.peak_at, "line": s.peak_line, "op": s.peak_stmt},
-        "live": s.live.iter().map(|t| json!({
-            "name": t.name, "bytes": t.bytes, "shape": t.shape, "dtype": t.dtype,
-            "line": t.line, "def": t.def, "last": t.last,
-        })).collect::<Vec<_>>(),
-        "live_total": s.live_total(),
-        "refused_sharings": s.refused.iter().map(|r| json!({
-            "a": r.a, "b": r.b, "rule": r.rule, "line": r.line, "bytes": r.bytes,
-            "never_together": r.never_together,
-        })).collect::<Vec<_>>(),
-        "remedies": s.remedies.iter().map(|r| json!({
-            "change": r.change, "bytes_after": r.bytes_after, "saved": r.saved,
-        })).collect::<Vec<_>>(),
-    })
-}
-
-/// The explanation as JSON (the same facts as the text).
-pub fn to_json(ex: &Explanation, planner: PlannerMode) -> serde_json::Value {
-    json!({
-        "planner": planner.name(),
-        "error": ex.error.as_ref().map(|e| e.to_string()),
-        "replan_budget_exhausted": ex.budget_exhausted,
-        "spaces": ex.spaces.iter().map(space_json).collect::<Vec<_>>(),
-    })
 }

@@ -4,8 +4,7 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use serde_json::json;
-use tilemem_mlir::explain::{explain_text, Explanation};
+use tilemem_mlir::explain::explain_text;
 use tilemem_mlir::memplan::{plan_module_in, PlanRequest};
 use tilemem_mlir::parse::{parse_module, ParseOptions};
 use tilemem_mlir::pass::PassContext;
@@ -15,39 +14,6 @@ use tilemem_pto::passes::PlannerMode;
 
 use crate::exit::BAD_INPUT;
 use crate::output::{self, Outputs};
-
-/// The explanation as JSON (the same facts as the text): per (function,
-/// space) the capacity, whether and in how many bytes the planner placed
-/// it, the peak op and its locations, the live allocations, the lower
-/// bound and the remedies.
-fn to_json(ex: &Explanation, planner: &str) -> serde_json::Value {
-    let at = |l: &tilemem_mlir::ir::Location| json!({"line": l.line, "col": l.col});
-    json!({
-        "planner": planner,
-        "chip": ex.chip,
-        "errors": ex.errors.iter().map(|d| d.message.clone()).collect::<Vec<_>>(),
-        "spaces": ex.spaces.iter().map(|s| {
-            let f = &s.facts;
-            json!({
-                "function": f.function,
-                "space": f.space,
-                "capacity": f.capacity,
-                "fits": s.fits,
-                "planned_bytes": s.planned,
-                "peak": {"op": f.peak_op, "at": at(&f.peak_loc), "source": f.peak_source},
-                "live": f.live.iter().map(|b| json!({
-                    "type": b.ty, "bytes": b.bytes, "slots": b.slots,
-                    "at": at(&b.loc), "source": b.source,
-                })).collect::<Vec<_>>(),
-                "lower_bound": f.lower_bound,
-                "proven_over_capacity": f.proven_over(),
-                "remedies": s.remedies.iter().map(|r| json!({
-                    "change": r.change, "bytes_after": r.bytes_after,
-                })).collect::<Vec<_>>(),
-            })
-        }).collect::<Vec<_>>(),
-    })
-}
 
 /// What a module without any local buffer is told.
 const NO_ALLOC: &str = "nothing to plan: no memref.alloc in an on-chip address space \
@@ -140,7 +106,8 @@ pub fn run(
     };
     let mut o = Outputs::new();
     if let Some(path) = report {
-        let mut json = serde_json::to_string_pretty(&to_json(&ex, name)).unwrap_or_default();
+        let mut json = serde_json::to_string_pretty(&tilemem_mlir::explain::report_json(&ex, name))
+            .unwrap_or_default();
         json.push('\n');
         o.add(path, json);
     }

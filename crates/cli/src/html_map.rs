@@ -306,7 +306,7 @@ const SCRIPT: &str = r#"'use strict';
     const cap = lane.capacity == null ? null : lane.capacity;
     let text = lane.space + ': ' + bytes(lane.used) + (cap == null ? '' : ' of ' + bytes(cap) +
       ' (' + (100 * lane.used / cap).toFixed(1) + ' %)') + ', lower bound ' + bytes(lane.lower_bound) +
-      ', ' + lane.rects.length + ' ' + doc.noun + 's';
+      ', ' + new Set(lane.rects.map(r => r.name)).size + ' ' + doc.noun + 's';
     h.textContent = text;
     const over = cap != null && lane.used > cap;
     if (over) {

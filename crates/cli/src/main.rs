@@ -2,14 +2,16 @@
 //! libraries, render results.
 //!
 //! Exit codes, shared by every subcommand: see [`exit`] (0 success, 1
-//! cannot be met, 2 bad input, 3 internal error, 130 interrupted).
+//! cannot be met, 2 bad input, 3 internal error, 130 interrupted); every
+//! `--help` prints its table ([`exit_table!`]).
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-mod bench;
+#[macro_use]
 mod exit;
+mod bench;
 mod explain;
 mod explain_mlir;
 mod flags;
@@ -32,17 +34,16 @@ mod validate;
 /// What `tilemem --help` prints after the commands: which one reads which
 /// input, the exit codes, and commands to start from (run from the
 /// repository root; `tests/readme.rs` runs them).
-const AFTER_HELP: &str = "\
+const AFTER_HELP: &str = concat!(
+    "\
 Which command for which input:
   a PyPTO program (.py text, or PyPTO's MessagePack IR)    plan, explain, fmt
   HIVM MLIR (bufferized: memref.alloc in ub, cbuf, ...)     opt, explain
   a placement problem (MiniMalloc CSV: id,lower,upper,size) solve, validate, bench
 
-Exit codes (every command): 0 success; 1 cannot be met (no placement, over
-capacity, `fmt --check` or `validate` found a difference); 2 bad input (also a
-program PyPTO rejects with InternalError), unknown flag or value, or an output
-that cannot be written; 3 internal error: a check inside tilemem failed, a bug
-to report (nothing is written); 130 interrupted.
+",
+    exit_table!(),
+    "
 
 Examples (from the repository root):
   tilemem plan examples/pto/vector_chain.py --target 910b
@@ -50,11 +51,13 @@ Examples (from the repository root):
   tilemem opt -hacc-append-device-spec=target=Ascend910B1 -hivm-plan-memory examples/mlir/unaligned_rows.mlir
   tilemem solve examples/dsa/staircase.csv --capacity 20480 --map -
 
-`tilemem COMMAND --help` explains each command; `tilemem opt --help` lists the HIVM passes.";
+`tilemem COMMAND --help` explains each command; `tilemem opt --help` lists the HIVM passes."
+);
 
 /// The end of `tilemem plan --help` (`tests/readme.rs` runs the examples
 /// of every command's help).
-const PLAN_HELP: &str = "\
+const PLAN_HELP: &str = concat!(
+    "\
 Output: the planned program on standard output (or -o): every tile gets a
 MemRef(BUFFER, OFFSET, BYTES), tiles that share a buffer name the same one, and
 each buffer is declared by a `pl.tile.alloc(SPACE, BYTES)`. On standard error,
@@ -62,55 +65,72 @@ one summary line per (function, space): bytes used / capacity, the lower bound
 no placement beats, and how many tiles share how many buffers. Only kernel
 functions (type=pl.FunctionType.InCore, AIC, AIV) are planned.
 
-Exit codes: 0 planned; 1 does not fit (the error, in PyPTO's words, is followed
-by a short form of what `tilemem explain` prints) or the planner failed; 2 bad
-input or flag (also a program PyPTO rejects with InternalError, such as
-overlapping reserve_buffer windows); 3 internal error (a bug). Nothing is written unless everything succeeded,
-except a --map, which draws the overflow.
+A program that does not fit (exit 1) gets its error in PyPTO's words, then a
+short form of what `tilemem explain` prints. Nothing is written unless
+everything succeeded, except a --map, which draws the overflow.
+
+",
+    exit_table!(),
+    "
 
 Examples:
   tilemem plan examples/pto/vector_chain.py
   tilemem plan examples/pto/vector_chain.py --target 950 --planner all --report r.json --map map.html
-  tilemem plan examples/pto/vector_chain.py --stop-after memory_reuse -q";
+  tilemem plan examples/pto/vector_chain.py --stop-after memory_reuse -q"
+);
 
 /// The end of `tilemem explain --help`.
-const EXPLAIN_HELP: &str = "\
+const EXPLAIN_HELP: &str = concat!(
+    "\
 Without --all, only the (function, space) pairs that do not fit are explained;
 with it, a space that fits also lists its buffers and the tiles in each.
 On HIVM MLIR the chip comes from the module's hacc.target (a --target is
 refused) and --planner takes bishengir (the default) or optimal.
 
-Exit codes: 0 explained (whether or not the program fits); 2 bad input or flag
-(also a program PyPTO rejects with InternalError); 3 internal error (a bug).
+",
+    exit_table!(),
+    "
 
 Examples:
   tilemem explain examples/pto/over_capacity.py
   tilemem explain examples/pto/vector_chain.py --all
-  tilemem explain examples/mlir/double_buffer_overflow.mlir --planner optimal";
+  tilemem explain examples/mlir/double_buffer_overflow.mlir --planner optimal"
+);
 
 /// The end of `tilemem fmt --help`.
-const FMT_HELP: &str = "\
-Exit codes: 0 printed (or canonical, with --check); 1 --check found a
-difference; 2 bad input or flag.
+const FMT_HELP: &str = concat!(
+    exit_table!(),
+    "
 
 Examples:
   tilemem fmt examples/pto/vector_chain.py
-  tilemem fmt --check examples/pto/vector_chain.py";
+  tilemem fmt --check examples/pto/vector_chain.py"
+);
 
 /// The end of `tilemem validate --help`.
-const VALIDATE_HELP: &str = "\
-Exit codes: 0 the placement is valid; 1 a violation (overlap, alignment,
-capacity), each one listed; 2 bad input (a row without `offset`: place the
-problem first with `tilemem solve FILE -o placed.csv`).
+const VALIDATE_HELP: &str = concat!(
+    "\
+Each violation (overlap, alignment, capacity) is listed (exit 1). A row without
+`offset` is bad input (exit 2): place the problem first with `tilemem solve
+FILE -o placed.csv`.
+
+",
+    exit_table!(),
+    "
 
 Examples:
-  tilemem solve examples/dsa/staircase.csv -o placed.csv && tilemem validate placed.csv";
+  tilemem solve examples/dsa/staircase.csv -o placed.csv && tilemem validate placed.csv"
+);
 
 /// The end of `tilemem bench --help`.
-const BENCH_HELP: &str = "\
+const BENCH_HELP: &str = concat!(
+    exit_table!(),
+    "
+
 Examples:
   tilemem bench examples/dsa
-  tilemem bench --family staircase --count 5 --time-limit 1";
+  tilemem bench --family staircase --count 5 --time-limit 1"
+);
 
 /// On-chip memory planner for tile-based NPU compilers.
 #[derive(Parser)]

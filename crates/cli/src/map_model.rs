@@ -128,7 +128,15 @@ fn plan_lanes(p: &Planned, refused: &Refused) -> Vec<Lane> {
         let by_name: HashMap<&str, tilemem_pto::ir::VarId> =
             f.vars.iter().map(|(v, d)| (&*d.name, v)).collect();
         for sr in &fr.spaces {
-            let (problem, _) = sr.placement();
+            // Each buffer once per stretch between its gaps: under the
+            // optimal planner two tiles may take the same bytes at
+            // different times of one hull (an `if`'s branches, a carry's
+            // gap), which hulls would draw as two boxes on one place.
+            let (problem, _) = sr.placement_by_span();
+            let mut spans: Vec<Vec<(u64, u64)>> = vec![Vec::new(); sr.buffers.len()];
+            for (k, &i) in sr.span_owners().iter().enumerate() {
+                spans[i].push((problem.buffers[k].lower, problem.buffers[k].upper));
+            }
             let pk = peak(sr);
             let (line, label) = statement_at(f, &walk, pk.statement);
             let reserved: Vec<Window> = reserves
@@ -144,17 +152,15 @@ fn plan_lanes(p: &Planned, refused: &Refused) -> Vec<Lane> {
             let mut rects = Vec::new();
             for (i, b) in sr.buffers.iter().enumerate() {
                 let t = live_tile(f, b);
-                let pb = &problem.buffers[i];
                 let mut co_live = Vec::new();
                 let mut same_root = Vec::new();
                 for (j, o) in sr.buffers.iter().enumerate() {
                     if j == i || o.name == b.name {
                         continue;
                     }
-                    let q = &problem.buffers[j];
                     if o.root == b.root || (o.start == b.start && report.addressed) {
                         same_root.push(o.name.as_str());
-                    } else if pb.lower < q.upper && q.lower < pb.upper {
+                    } else if overlap(&spans[i], &spans[j]) {
                         co_live.push(o.name.as_str());
                     }
                 }
@@ -172,10 +178,7 @@ fn plan_lanes(p: &Planned, refused: &Refused) -> Vec<Lane> {
                     ("shape".to_string(), format!("{} {}", t.shape, t.dtype)),
                     ("bytes".to_string(), t.bytes.to_string()),
                     ("source line".to_string(), t.line.to_string()),
-                    (
-                        "lifetime".to_string(),
-                        format!("statements {} .. {}", b.def, b.last.max(b.def)),
-                    ),
+                    ("lifetime".to_string(), lifetime_text(&spans[i])),
                     (
                         "buffer".to_string(),
                         format!("{} at [{}, {})", b.root, b.start, b.end),
@@ -198,17 +201,19 @@ fn plan_lanes(p: &Planned, refused: &Refused) -> Vec<Lane> {
                     .unwrap_or_default();
                 use_lines.sort_unstable();
                 use_lines.dedup();
-                rects.push(Rect {
-                    name: b.name.clone(),
-                    group: b.root.clone(),
-                    start: b.start,
-                    end: b.end,
-                    t0: pb.lower,
-                    t1: pb.upper,
-                    line: t.line,
-                    uses: use_lines,
-                    details,
-                });
+                for &(t0, t1) in &spans[i] {
+                    rects.push(Rect {
+                        name: b.name.clone(),
+                        group: b.root.clone(),
+                        start: b.start,
+                        end: b.end,
+                        t0,
+                        t1,
+                        line: t.line,
+                        uses: use_lines.clone(),
+                        details: details.clone(),
+                    });
+                }
             }
             let ticks = statement_ticks(f, &walk, &problem);
             lanes.push(Lane {
@@ -228,6 +233,28 @@ fn plan_lanes(p: &Planned, refused: &Refused) -> Vec<Lane> {
         }
     }
     lanes
+}
+
+/// Whether two buffers' spans (each disjoint and in time order, on the
+/// doubled scale) share an instant.
+fn overlap(a: &[(u64, u64)], b: &[(u64, u64)]) -> bool {
+    a.iter()
+        .any(|&(lo, hi)| b.iter().any(|&(l, h)| lo < h && l < hi))
+}
+
+/// A buffer's lifetime in statements, `statements 3 .. 9`, or with the
+/// stretches where it holds nothing needed left out, `statements 3 .. 4,
+/// 7, 9 .. 11` (span `[lo, hi)` on the doubled scale runs from statement
+/// `lo / 2` through `(hi - 1) / 2`, the statement of its last read).
+fn lifetime_text(spans: &[(u64, u64)]) -> String {
+    let parts: Vec<String> = spans
+        .iter()
+        .map(|&(lo, hi)| match (lo / 2, (hi - 1) / 2) {
+            (a, b) if a >= b => a.to_string(),
+            (a, b) => format!("{a} .. {b}"),
+        })
+        .collect();
+    format!("statements {}", parts.join(", "))
 }
 
 /// The statements over the lifetimes of `problem` (a space's placement,
@@ -376,7 +403,9 @@ pub fn write_plan_svg(
         let func = program.function(&f.name);
         let walk = func.map(|func| func.walk()).unwrap_or_default();
         for s in &f.spaces {
-            let (problem, solution) = s.placement();
+            // As the HTML map: each buffer once per stretch between its gaps.
+            let (problem, solution) = s.placement_by_span();
+            let owners = s.span_owners();
             let title = format!("{} / {} ({})", f.name, s.space, report.target);
             let opts = map::SvgOptions {
                 ticks: func
@@ -385,8 +414,8 @@ pub fn write_plan_svg(
                     .into_iter()
                     .map(|t| (t.at, line_label(t.line)))
                     .collect(),
-                groups: s.buffers.iter().map(|b| b.root.clone()).collect(),
-                names: s.buffers.iter().map(|b| b.name.clone()).collect(),
+                groups: owners.iter().map(|&i| s.buffers[i].root.clone()).collect(),
+                names: owners.iter().map(|&i| s.buffers[i].name.clone()).collect(),
             };
             let svg = map::render_svg_with(&problem, &solution, &title, &opts);
             drop((problem, solution));

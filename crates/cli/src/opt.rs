@@ -214,12 +214,15 @@ fn usage() -> String {
          Bufferized HIVM: memref.alloc with an on-chip address space\n  \
          (memref<..., #hivm.address_space<ub>>, cbuf, ca, cb, cc). A PyPTO program\n  \
          goes to `tilemem plan`, a placement problem (CSV) to `tilemem solve`.\n\n\
-         EXIT CODES:\n  \
-         0 success (also a pass error that does not fail the pass, as in mlir-opt);\n  \
-         1 a pass failed (e.g. an overflow) or -verify-diagnostics found a mismatch;\n  \
-         2 bad input (also a program a pass rejects: not bufferized, stride marks no\n  \
-         padding satisfies, a dynamic-shaped allocation to plan), unknown flag or\n  \
-         option, or an output that cannot be written.\n\n\
+",
+    );
+    s.push_str(crate::exit::TABLE);
+    s.push_str(
+        "\n  \
+         In opt, a pass error that does not fail the pass is printed and the module\n  \
+         still is, with exit 0, as in mlir-opt; a pass that fails on a module it\n  \
+         accepts (an overflow, rewrites that do not converge) is exit 1, one that\n  \
+         rejects the module exit 2.\n\n\
          EXAMPLES (from the repository root):\n  \
          tilemem opt -hivm-mark-stride-align -hivm-enable-stride-align examples/mlir/unaligned_rows.mlir\n  \
          tilemem opt -hacc-append-device-spec=target=Ascend910B1 -hivm-plan-memory examples/mlir/unaligned_rows.mlir\n  \

@@ -419,11 +419,25 @@ mod tests {
     use std::cell::Cell;
     use std::rc::Rc;
 
-    fn scratch(name: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!("tilemem-out-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
-        d
+    /// A fresh scratch directory, removed with its files when dropped;
+    /// it stands for its path.
+    struct Scratch(tempfile::TempDir);
+
+    impl std::ops::Deref for Scratch {
+        type Target = Path;
+
+        fn deref(&self) -> &Path {
+            self.0.path()
+        }
+    }
+
+    fn scratch(name: &str) -> Scratch {
+        Scratch(
+            tempfile::Builder::new()
+                .prefix(&format!("tilemem-out-{name}-"))
+                .tempdir()
+                .unwrap(),
+        )
     }
 
     fn names(d: &Path) -> Vec<String> {

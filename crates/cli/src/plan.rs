@@ -210,6 +210,8 @@ pub fn run(args: Args) -> ExitCode {
         let mut opts = options(&args, &soc, mode, seed_rules);
         opts.passes = Some(passes.clone());
         opts.report = needs_report;
+        // Only the map draws by span.
+        opts.report_gaps = args.map.is_some();
         if i == 0 {
             opts.dsa.export_dir = staging.clone();
         }

@@ -18,10 +18,12 @@ use crate::search::SearchFlags;
 /// Flags of `tilemem solve`.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Exit codes: 0 placed; 1 no placement within the capacity; 2 bad input or \
-an output that cannot be written; 130 interrupted. The first Ctrl-C (SIGINT) stops the search: \
-the best placement found by then is validated and written (all outputs or none) and the exit \
-code is 130; without a placement nothing is written. A second Ctrl-C ends at once."
+    after_help = concat!(
+        "The first Ctrl-C (SIGINT) stops the search: the best placement found by then is \
+validated and written (all outputs or none) and the exit code is 130; without a placement \
+nothing is written. A second Ctrl-C ends at once.\n\n",
+        exit_table!()
+    )
 )]
 pub struct Args {
     /// Problem file (MiniMalloc CSV: `id,lower,upper,size[,alignment]...`).

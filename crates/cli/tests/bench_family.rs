@@ -2,6 +2,8 @@
 //! solved for the lowest placement, `--slack` gives them one above their
 //! lower bound, and the family line reports height ÷ bound.
 
+mod common;
+
 use std::process::Command;
 
 fn bench(extra: &[&str]) -> (Option<i32>, String) {
@@ -46,8 +48,7 @@ fn random_family_without_and_with_slack() {
 /// cannot be made is an error, exit 2, with nothing written).
 #[test]
 fn write_creates_its_folder() {
-    let d = std::env::temp_dir().join(format!("tilemem-bench-write-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
+    let d = common::scratch("bench", "write");
     let dest = d.join("new/instances");
     let (code, out) = bench(&["--write", dest.to_str().unwrap()]);
     assert_eq!(code, Some(0), "{out}");

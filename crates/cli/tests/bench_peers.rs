@@ -4,10 +4,13 @@
 //! peer reports lands in its columns, a peer past the time limit is
 //! killed and reported as a timeout, one that fails says so, and the
 //! family lines count them.
+
 #![cfg(unix)]
 
+mod common;
+
 use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 /// idealloc's stand-in: `-i FILE ex-csv -l N` prints the height of every
@@ -33,10 +36,8 @@ fi
 exec "$TILEMEM" solve "${2#--input=}" "${1}" --fit -o "${3#--output=}" > /dev/null
 "#;
 
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tilemem-bench-peers-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
+fn scratch(name: &str) -> common::Scratch {
+    let d = common::scratch("bench-peers", name);
     for (file, text) in [("idealloc", IDEALLOC), ("minimalloc", MINIMALLOC)] {
         let path = d.join(file);
         std::fs::write(&path, text).unwrap();

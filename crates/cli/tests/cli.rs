@@ -1,6 +1,8 @@
 //! Flags every command shares: `--version` everywhere, `opt
 //! --list-passes`, and `opt --help` naming how the chip is chosen.
 
+mod common;
+
 use std::process::Command;
 
 fn run(args: &[&str]) -> (Option<i32>, String) {
@@ -82,8 +84,7 @@ fn a_file_of_another_kind_names_the_command_that_reads_it() {
     let mlir = format!("{root}/examples/mlir/unaligned_rows.mlir");
     let pto = format!("{root}/examples/pto/vector_chain.py");
     let csv = format!("{root}/examples/dsa/staircase.csv");
-    let doc_dir = std::env::temp_dir().join(format!("tilemem-kinds-{}", std::process::id()));
-    std::fs::create_dir_all(&doc_dir).unwrap();
+    let doc_dir = common::scratch("cli", "kinds");
     // The first bytes of a PyPTO MessagePack document (a map).
     let doc_path = doc_dir.join("k.msgpack");
     std::fs::write(

@@ -75,7 +75,7 @@ class P:
 
 /// Files of every kind, written once per test into its scratch folder.
 struct Inputs {
-    dir: std::path::PathBuf,
+    dir: common::Scratch,
 }
 
 impl Inputs {
@@ -217,6 +217,27 @@ fn bad_input_is_2() {
         "syntax.mlir:1:15: error",
     );
     expect(&i, &["opt", "-no-such-pass", "@ok.mlir"], 2, "");
+    // An op whose allocation sizes have no rule is the module's fault
+    // (the C++ fails the pass without a message): where, why, what to do.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/lit/stride-align");
+    for (file, why) in [
+        (
+            "align-alloc-size-errors.mlir",
+            ":12:3: error: cannot align the allocation sizes this op needs: a transpose of \
+             32-bit elements over more than two dims, none of them already a multiple of two \
+             blocks, has no size rule; decompose it into transposes of two dims first",
+        ),
+        (
+            "unaligned-size-space-error.mlir",
+            ":9:3: error: cannot align the allocation sizes this op needs: an operand is in \
+             `gm`, and only `ub` and `cbuf` have a hardware block to pad to; give the op's \
+             operands an on-chip buffer space",
+        ),
+    ] {
+        let path = root.join(file);
+        let path = path.to_str().unwrap();
+        expect(&i, &["opt", "-hivm-align-alloc-size", path], 2, why);
+    }
     for cmd in ["solve", "validate"] {
         expect(&i, &[cmd, "@syntax.csv"], 2, "syntax.csv:2:");
         expect(&i, &[cmd, "@empty.csv"], 2, "empty.csv:1:1: ");
@@ -447,4 +468,41 @@ fn former_panics_exit_by_the_table() {
         "",
     );
     expect(&i, &["bench", "@bench", "--time-limit", "1e20"], 0, "");
+}
+
+/// The exit-code table `tilemem --help` prints, from its heading to the
+/// line of 130.
+fn table_of(help: &str) -> String {
+    let start = help
+        .find("Exit codes (the same for every command):")
+        .unwrap_or_else(|| panic!("no exit-code table in\n{help}"));
+    let rest = &help[start..];
+    let last = rest.find("\n  130  ").unwrap() + 1;
+    let end = last + rest[last..].find('\n').unwrap_or(rest.len() - last);
+    rest[..end].to_string()
+}
+
+/// Every help lists the one table of `src/exit.rs`, word for word, with
+/// each code a command can end with.
+#[test]
+fn every_help_lists_the_same_exit_code_table() {
+    let main = String::from_utf8(tilemem(&["--help"]).stdout).unwrap();
+    let table = table_of(&main);
+    for code in [
+        "\n  0    ",
+        "\n  1    ",
+        "\n  2    ",
+        "\n  3    ",
+        "\n  130  ",
+    ] {
+        assert!(table.contains(code), "{code:?} not in\n{table}");
+    }
+    for cmd in [
+        "solve", "validate", "bench", "fmt", "plan", "explain", "opt",
+    ] {
+        let o = tilemem(&[cmd, "--help"]);
+        assert_eq!(o.status.code(), Some(0), "{cmd}");
+        let help = String::from_utf8(o.stdout).unwrap();
+        assert_eq!(table_of(&help), table, "tilemem {cmd} --help");
+    }
 }

@@ -12,11 +12,8 @@ use common::KERNEL;
 
 const PROBLEM: &str = "id,lower,upper,size\na,0,2,64\nb,1,3,64\nc,2,4,64\n";
 
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tilemem-faults-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn scratch(name: &str) -> common::Scratch {
+    common::scratch("faults", name)
 }
 
 fn files(d: &Path) -> Vec<String> {

@@ -3,14 +3,12 @@
 //! unknown option value is bad input (exit 2); an overflow is a request
 //! understood but not met (exit 1); neither writes the output file.
 
-use std::path::PathBuf;
+mod common;
+
 use std::process::{Command, Output};
 
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tilemem-optpm-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn scratch(name: &str) -> common::Scratch {
+    common::scratch("optpm", name)
 }
 
 /// Runs `tilemem opt` on `program` with `args`, writing to `-o out.mlir`

@@ -8,15 +8,12 @@ mod common;
 use common::KERNEL;
 
 /// A fresh scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tilemem-plan-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn scratch(name: &str) -> common::Scratch {
+    common::scratch("plan", name)
 }
 
 /// A scratch directory holding `text` as `k.py`; returns both paths.
-fn program(name: &str, text: &str) -> (PathBuf, PathBuf) {
+fn program(name: &str, text: &str) -> (common::Scratch, PathBuf) {
     let d = scratch(name);
     let input = d.join("k.py");
     std::fs::write(&input, text).unwrap();
@@ -71,7 +68,7 @@ fn plans_a_kernel_and_writes_output_and_report() {
 
 #[test]
 fn stop_after_runs_a_prefix() {
-    let (_, input) = program("stop", KERNEL);
+    let (_d, input) = program("stop", KERNEL);
     let o = tilemem(&[
         "plan",
         input.to_str().unwrap(),

@@ -13,6 +13,8 @@
 //! - every repository path the documents name in backquotes exists;
 //! - the examples of `tilemem --help` run.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -54,9 +56,8 @@ fn blocks(text: &str) -> Vec<Block> {
 
 /// A scratch folder holding a copy of `examples/`, where documented
 /// commands may write (`out/`) without touching the checkout.
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tilemem-readme-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
+fn scratch(name: &str) -> common::Scratch {
+    let d = common::scratch("readme", name);
     copy_dir(&root().join("examples"), &d.join("examples"));
     d
 }

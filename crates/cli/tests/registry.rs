@@ -5,7 +5,7 @@ mod common;
 
 use common::tilemem;
 
-fn scratch(name: &str) -> std::path::PathBuf {
+fn scratch(name: &str) -> common::Scratch {
     common::scratch("registry", name)
 }
 

@@ -1,5 +1,7 @@
 //! `tilemem solve` end to end: the placement file, the memory map, exit codes.
 
+mod common;
+
 use std::process::Command;
 
 const PROBLEM: &str = "id,lower,upper,size
@@ -8,11 +10,8 @@ b,1,3,64
 c,2,4,64
 ";
 
-fn scratch(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("tilemem-solve-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn scratch(name: &str) -> common::Scratch {
+    common::scratch("solve", name)
 }
 
 /// `tilemem validate FILE`, which must accept it: its standard output.

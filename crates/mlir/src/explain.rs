@@ -17,6 +17,8 @@
 
 use std::fmt::Write as _;
 
+use serde_json::json;
+
 use crate::ir::{Diagnostic, Module, OpId};
 use crate::memplan::{plan_module, with_device_spec, PlanFailure, PlanRequest};
 use crate::parse::{parse_module, ParseOptions};
@@ -422,4 +424,38 @@ impl Explanation {
         }
         o
     }
+}
+
+/// The explanation as JSON (the same facts as the text): what `tilemem
+/// explain FILE.mlir --report` writes and Python's `tilemem.explain`
+/// returns. Per (function, space) the capacity, whether and in how many
+/// bytes the planner placed it, the peak op and its locations, the live
+/// allocations, the lower bound and the remedies.
+pub fn report_json(ex: &Explanation, planner: &str) -> serde_json::Value {
+    let at = |l: &crate::ir::Location| json!({"line": l.line, "col": l.col});
+    json!({
+        "planner": planner,
+        "chip": ex.chip,
+        "errors": ex.errors.iter().map(|d| d.message.clone()).collect::<Vec<_>>(),
+        "spaces": ex.spaces.iter().map(|s| {
+            let f = &s.facts;
+            json!({
+                "function": f.function,
+                "space": f.space,
+                "capacity": f.capacity,
+                "fits": s.fits,
+                "planned_bytes": s.planned,
+                "peak": {"op": f.peak_op, "at": at(&f.peak_loc), "source": f.peak_source},
+                "live": f.live.iter().map(|b| json!({
+                    "type": b.ty, "bytes": b.bytes, "slots": b.slots,
+                    "at": at(&b.loc), "source": b.source,
+                })).collect::<Vec<_>>(),
+                "lower_bound": f.lower_bound,
+                "proven_over_capacity": f.proven_over(),
+                "remedies": s.remedies.iter().map(|r| json!({
+                    "change": r.change, "bytes_after": r.bytes_after,
+                })).collect::<Vec<_>>(),
+            })
+        }).collect::<Vec<_>>(),
+    })
 }

@@ -33,6 +33,11 @@ pub struct PlanOptions {
     pub policy: Option<Arc<dyn MemoryAllocatorPolicy>>,
     /// Build the JSON report of the planned program.
     pub report: bool,
+    /// With `report`, compute each buffer's gaps
+    /// ([`report::BufferReport::gaps`]): what drawing or validating the
+    /// placement by span needs (a memory map); the JSON report does not
+    /// carry them. On by default.
+    pub report_gaps: bool,
     /// Compute the numbers of the summary line (`tilemem plan` without
     /// `-q`): the report's per-space numbers without its per-buffer
     /// records.
@@ -51,6 +56,7 @@ impl PlanOptions {
             dsa: DsaOptions::default(),
             policy: None,
             report: false,
+            report_gaps: true,
             summary: false,
         }
     }
@@ -111,7 +117,7 @@ pub fn plan(program: &mut Program, opts: &PlanOptions) -> Result<Planned, Failed
     }
     let report = opts
         .report
-        .then(|| report::build(program, &opts.soc, opts.addressed()));
+        .then(|| report::build_with(program, &opts.soc, opts.addressed(), opts.report_gaps));
     let summary = opts
         .summary
         .then(|| report::summary(program, &opts.soc, opts.addressed()));

@@ -45,8 +45,35 @@ pub struct BufferReport {
     /// [`SpaceReport::placement`], in which it holds nothing still needed:
     /// its value is read only in another branch of an `if`, or a loop
     /// carry lies between its last read and the write of the next value
-    /// ([`live_values`]' spans, folded per buffer). Empty for most buffers.
+    /// ([`live_values`]' spans, folded per buffer). Empty for most buffers,
+    /// and for every buffer of a report built without them
+    /// ([`build_with`]).
     pub gaps: Vec<(u64, u64)>,
+}
+
+impl BufferReport {
+    /// The buffer's program-order hull on the report's doubled time scale:
+    /// `[2 def + 1, max(2 def + 2, 2 last + 1))` (statement `i` runs at
+    /// instant `2 i + 1`).
+    pub fn hull(&self) -> (u64, u64) {
+        (2 * self.def + 1, (2 * self.def + 2).max(2 * self.last + 1))
+    }
+
+    /// The stretches of the [`hull`](Self::hull) between the
+    /// [`gaps`](Self::gaps), in time order: where the buffer holds
+    /// something still needed (the whole hull when it has no gaps).
+    pub fn spans(&self) -> Vec<(u64, u64)> {
+        let hull = self.hull();
+        let mut out = Vec::with_capacity(self.gaps.len() + 1);
+        let mut from = hull.0;
+        for &(lo, hi) in self.gaps.iter().chain([&(hull.1, hull.1)]) {
+            if lo > from {
+                out.push((from, lo));
+            }
+            from = from.max(hi);
+        }
+        out
+    }
 }
 
 /// One memory space of one function.
@@ -77,29 +104,37 @@ impl SpaceReport {
     }
 
     /// [`placement`](Self::placement) with each buffer once per stretch
-    /// between its [`gaps`](BufferReport::gaps), at its one start: the
-    /// placement a planner that shares bytes across branches or in a
-    /// carry's gap made, which the hulls alone would show as overlapping.
+    /// between its [`gaps`](BufferReport::gaps) ([`BufferReport::spans`]),
+    /// at its one start: the placement a planner that shares bytes across
+    /// branches or in a carry's gap made, which the hulls alone would show
+    /// as overlapping. [`span_owners`](Self::span_owners) maps its buffers
+    /// back to the report's.
     pub fn placement_by_span(&self) -> (Problem, Solution) {
         self.placement_with(true)
+    }
+
+    /// For each buffer of [`placement_by_span`](Self::placement_by_span),
+    /// in its order, the index of the report buffer
+    /// ([`buffers`](Self::buffers)) it draws.
+    pub fn span_owners(&self) -> Vec<usize> {
+        let mut owners = Vec::with_capacity(self.buffers.len());
+        for (i, b) in self.buffers.iter().enumerate() {
+            owners.extend(std::iter::repeat_n(i, b.spans().len()));
+        }
+        owners
     }
 
     fn placement_with(&self, by_span: bool) -> (Problem, Solution) {
         let mut problem = Problem::new();
         let mut offsets = Vec::with_capacity(self.buffers.len());
         for b in &self.buffers {
-            let hull = (2 * b.def + 1, (2 * b.def + 2).max(2 * b.last + 1));
-            let gaps = if by_span { &b.gaps[..] } else { &[] };
-            let mut from = hull.0;
-            for &(lo, hi) in gaps.iter().chain([&(hull.1, hull.1)]) {
-                if lo > from {
-                    problem.push(
-                        Buffer::new(b.end - b.start, from, lo)
-                            .with_name(format!("{}@{}", b.name, b.root)),
-                    );
-                    offsets.push(b.start);
-                }
-                from = from.max(hi);
+            let spans = if by_span { b.spans() } else { vec![b.hull()] };
+            for (lo, hi) in spans {
+                problem.push(
+                    Buffer::new(b.end - b.start, lo, hi)
+                        .with_name(format!("{}@{}", b.name, b.root)),
+                );
+                offsets.push(b.start);
             }
         }
         problem.capacity = self.capacity;
@@ -129,14 +164,26 @@ pub struct Report {
     pub functions: Vec<FunctionReport>,
 }
 
-/// Builds the report of a program; `addressed` says whether its MemRef
+/// Builds the report of a program, each buffer with its
+/// [`gaps`](BufferReport::gaps); `addressed` says whether its MemRef
 /// offsets are final addresses (after allocate_memory_addr).
+pub fn build(program: &Program, soc: &Soc, addressed: bool) -> Report {
+    build_with(program, soc, addressed, true)
+}
+
+/// [`build`], computing the buffers' gaps only when `gaps` is set. Only
+/// drawing or validating the placement by span
+/// ([`SpaceReport::placement_by_span`]: the memory map, `explain::peak`)
+/// reads them; the JSON report and the numbers do not, and they cost:
+/// on the pipeline bench's kernel of 100k statements the report took
+/// 86-88 ms with them and 49-50 ms without (peak heap 6.60x the input
+/// against 5.41x; 100 kernels of 1k: 48-49 ms against 36-40 ms).
 ///
 /// Kept lean for long kernels: the layout and the family buffers come from
 /// tables sized once, each space's buffers are turned into its report and
 /// dropped before the next space, and the lower bound is computed from
 /// the lifetimes without building a placement problem.
-pub fn build(program: &Program, soc: &Soc, addressed: bool) -> Report {
+pub fn build_with(program: &Program, soc: &Soc, addressed: bool, gaps: bool) -> Report {
     let mut functions = Vec::new();
     for f in &program.functions {
         if !f.kind().is_kernel() {
@@ -147,7 +194,11 @@ pub fn build(program: &Program, soc: &Soc, addressed: bool) -> Report {
         let values = live_values_in(f, &order);
         let mut spaces = Vec::new();
         let mut per_space = family_buffers(f, &layout);
-        let spans = buffer_spans(f, &order, &values);
+        let spans = if gaps {
+            buffer_spans(f, &order, &values)
+        } else {
+            HashMap::default()
+        };
         per_space.sort_by_key(|a| a.0);
         for (space, bufs) in per_space {
             let bytes_used = bytes_used(&layout, space, &bufs, addressed);

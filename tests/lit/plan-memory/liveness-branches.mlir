@@ -236,6 +236,84 @@ func.func @loop_outside(%a: memref<32768xf32, #hivm.address_space<gm>>, %o: memr
 }
 
 // -----
+// ... and so does an allocation made before the loop and read inside it
+// only, even when the loop's last statement is its last read: the kill
+// (UpdateOpKillInfo, PlanMemory.cpp:945-961) needs an op whose parent
+// encloses the allocation's parent (isParentOpDominate, 963-969), which
+// no op of the body is, so %a dies at the loop's end and the tile %t the
+// statement writes cannot take its bytes in place (the next iteration
+// reads %a again): overflow.
+// expected-error@+1 {{ub overflow, requires 2097152 bits while}}
+func.func @loop_read_by_last_statement(%g: memref<32768xf32, #hivm.address_space<gm>>, %o: memref<32768xf32, #hivm.address_space<gm>>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %a = memref.alloc() : memref<32768xf32, #hivm.address_space<ub>>
+  hivm.hir.load ins(%g : memref<32768xf32, #hivm.address_space<gm>>) outs(%a : memref<32768xf32, #hivm.address_space<ub>>)
+  scf.for %i = %c0 to %c4 step %c1 {
+    %t = memref.alloc() : memref<32768xf32, #hivm.address_space<ub>>
+    hivm.hir.vexp ins(%a : memref<32768xf32, #hivm.address_space<ub>>) outs(%t : memref<32768xf32, #hivm.address_space<ub>>)
+  }
+  return
+}
+
+// -----
+// The same statement outside a loop is %a's last read: %t takes its bytes
+// in place (GenerateInplaceList, 1443).
+// CHECK-LABEL: func.func @last_read_no_loop
+// CHECK: hivm.hir.pointer_cast(%c0_i64)
+// CHECK-NEXT: hivm.hir.load
+// CHECK-NEXT: hivm.hir.pointer_cast(%c0_i64)
+func.func @last_read_no_loop(%g: memref<32768xf32, #hivm.address_space<gm>>, %o: memref<32768xf32, #hivm.address_space<gm>>) {
+  %a = memref.alloc() : memref<32768xf32, #hivm.address_space<ub>>
+  hivm.hir.load ins(%g : memref<32768xf32, #hivm.address_space<gm>>) outs(%a : memref<32768xf32, #hivm.address_space<ub>>)
+  %t = memref.alloc() : memref<32768xf32, #hivm.address_space<ub>>
+  hivm.hir.vexp ins(%a : memref<32768xf32, #hivm.address_space<ub>>) outs(%t : memref<32768xf32, #hivm.address_space<ub>>)
+  hivm.hir.store ins(%t : memref<32768xf32, #hivm.address_space<ub>>) outs(%o : memref<32768xf32, #hivm.address_space<gm>>)
+  return
+}
+
+// -----
+// The tile allocated before the loop, first written by its last
+// statement: gen'd at the loop's start with %a (GetLiveBuffersInLoop),
+// both live over the loop: overflow.
+// expected-error@+1 {{ub overflow, requires 2097152 bits while}}
+func.func @loop_tile_before_loop(%g: memref<32768xf32, #hivm.address_space<gm>>, %o: memref<32768xf32, #hivm.address_space<gm>>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %a = memref.alloc() : memref<32768xf32, #hivm.address_space<ub>>
+  hivm.hir.load ins(%g : memref<32768xf32, #hivm.address_space<gm>>) outs(%a : memref<32768xf32, #hivm.address_space<ub>>)
+  %t = memref.alloc() : memref<32768xf32, #hivm.address_space<ub>>
+  scf.for %i = %c0 to %c4 step %c1 {
+    hivm.hir.vexp ins(%a : memref<32768xf32, #hivm.address_space<ub>>) outs(%t : memref<32768xf32, #hivm.address_space<ub>>)
+  }
+  hivm.hir.store ins(%t : memref<32768xf32, #hivm.address_space<ub>>) outs(%o : memref<32768xf32, #hivm.address_space<gm>>)
+  return
+}
+
+// -----
+// %a read only in a branch nested in the loop: no op inside the loop
+// kills it, the tile the loop then writes does not take its bytes.
+// expected-error@+1 {{ub overflow, requires 2097152 bits while}}
+func.func @loop_read_in_branch(%c: i1, %g: memref<32768xf32, #hivm.address_space<gm>>, %o: memref<32768xf32, #hivm.address_space<gm>>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %a = memref.alloc() : memref<32768xf32, #hivm.address_space<ub>>
+  hivm.hir.load ins(%g : memref<32768xf32, #hivm.address_space<gm>>) outs(%a : memref<32768xf32, #hivm.address_space<ub>>)
+  scf.for %i = %c0 to %c4 step %c1 {
+    scf.if %c {
+      hivm.hir.store ins(%a : memref<32768xf32, #hivm.address_space<ub>>) outs(%o : memref<32768xf32, #hivm.address_space<gm>>)
+    }
+    %t = memref.alloc() : memref<32768xf32, #hivm.address_space<ub>>
+    hivm.hir.load ins(%g : memref<32768xf32, #hivm.address_space<gm>>) outs(%t : memref<32768xf32, #hivm.address_space<ub>>)
+    hivm.hir.store ins(%t : memref<32768xf32, #hivm.address_space<ub>>) outs(%o : memref<32768xf32, #hivm.address_space<gm>>)
+  }
+  return
+}
+
+// -----
 // RecursiveWhileOp (PlanMemory.cpp:414-434): the init aliases the before
 // argument (UpdateWhileOpInitArgsAlias), the condition operand the after
 // argument (UpdateConditionOpBufferAlias, 400) and, since the while has

@@ -15,12 +15,35 @@ class P:
         return r
 ";
 
-/// A fresh scratch directory for one test (`suite`, `name`, this process).
-pub fn scratch(suite: &str, name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("tilemem-{suite}-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A fresh scratch directory of one test, removed with everything in it
+/// when the value is dropped (at the end of the test, passed or failed):
+/// a test run leaves nothing in the temporary folder. It stands for its
+/// path (`d.join(..)`, `&d` as a `&Path`).
+pub struct Scratch(tempfile::TempDir);
+
+impl std::ops::Deref for Scratch {
+    type Target = std::path::Path;
+
+    fn deref(&self) -> &std::path::Path {
+        self.0.path()
+    }
+}
+
+impl AsRef<std::path::Path> for Scratch {
+    fn as_ref(&self) -> &std::path::Path {
+        self.0.path()
+    }
+}
+
+/// A fresh scratch directory for one test, named after `suite` and `name`
+/// (`tilemem-SUITE-NAME-XXXXXX`) so a test that is stopped can be told.
+pub fn scratch(suite: &str, name: &str) -> Scratch {
+    Scratch(
+        tempfile::Builder::new()
+            .prefix(&format!("tilemem-{suite}-{name}-"))
+            .tempdir()
+            .unwrap(),
+    )
 }
 
 /// Runs the built `tilemem` binary.

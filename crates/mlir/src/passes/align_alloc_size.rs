@@ -17,8 +17,13 @@
 //!      casts, of any rank;
 //!    - a `vsort`: the last dim in whole bit-sort repeats;
 //!
-//!    an op that is not bufferized, or whose rule has no answer, fails the
-//!    pass;
+//!    an op that is not bufferized, or whose rule has no answer (an
+//!    operand outside `ub` and `cbuf`, a 32-bit transpose over more than
+//!    two dims none of which is already two blocks long), fails the pass.
+//!    Each is a property of the module, which the C++ reports by failing
+//!    without a message: bad input (exit 2), with the reason and what to
+//!    change; rewrites that do not converge stay a failure to meet the
+//!    request (exit 1);
 //! 2. the marks are carried up to their root allocations as
 //!    `hivm-enable-stride-align` carries stride marks
 //!    ([`super::propagate::up`], size mode);
@@ -33,14 +38,14 @@
 //! idempotent on its own output.
 
 use crate::ir::{Diagnostic, Module, OpId};
-use crate::pass::{Pass, PassFailed};
+use crate::pass::{Pass, PassContext, PassFailed};
 
 use super::common::{is_host, memref_of, target_of};
 use super::greedy;
 use super::interfaces::{unaligned, Structured};
 use super::layout::align_up;
 use super::marks::{self, ALLOC};
-use super::op_table::attrs;
+use super::op_table::{attrs, spaces};
 use super::propagate as prop;
 use super::retype::{align_up_sizes, replace_alloc, Failures};
 
@@ -69,7 +74,10 @@ impl Pass for AlignAllocSize {
                 // The C++ signals failure without a message.
                 diags.push(Diagnostic::error(
                     m.op(op).loc,
-                    "cannot align the allocation sizes this op needs",
+                    format!(
+                        "cannot align the allocation sizes this op needs: {}",
+                        why_not_marked(m, op)
+                    ),
                 ));
                 return Err(PassFailed);
             }
@@ -98,6 +106,49 @@ impl Pass for AlignAllocSize {
         }
         Ok(())
     }
+
+    /// A failure to mark an op is the module's (bad input: exit 2); one
+    /// of the rewrites not converging is a request not met (exit 1).
+    fn run_in(&self, m: &mut Module, cx: &mut PassContext) -> Result<(), PassFailed> {
+        let before = cx.diags.len();
+        let r = self.run(m, &mut cx.diags);
+        cx.bad_input |= r.is_err()
+            && cx.diags[before..]
+                .iter()
+                .any(|d| d.message.starts_with("cannot align the allocation sizes"));
+        r
+    }
+}
+
+/// Why `markAllocAlign` has no size rule for `op` (which it found not
+/// bufferized or whose `getUnAlignSizeInfo` failed), and what to change.
+fn why_not_marked(m: &Module, op: OpId) -> String {
+    let Some(s) = Structured::of(m, op) else {
+        return "the op is not a structured HIVM op".to_string();
+    };
+    if !s.has_pure_buffer_semantics() {
+        return "the op is not bufferized (its operands are tensors); run the pass on \
+                bufferized HIVM, whose operands are memrefs"
+            .to_string();
+    }
+    let outside = m.op(op).operands().iter().find_map(|&v| {
+        let space = memref_of(m, v)?.address_space()?;
+        (space != spaces::UB && space != spaces::L1).then(|| space.to_string())
+    });
+    if let Some(space) = outside {
+        return format!(
+            "an operand is in `{space}`, and only `ub` and `cbuf` have a hardware block to pad \
+             to; give the op's operands an on-chip buffer space"
+        );
+    }
+    if s.is("vtranspose") {
+        return "a transpose of 32-bit elements over more than two dims, none of them already \
+                a multiple of two blocks, has no size rule; decompose it into transposes of two \
+                dims first"
+            .to_string();
+    }
+    "its operand shapes have no size rule (a rank-0 operand); give the op ranked operands"
+        .to_string()
 }
 
 /// `markAllocAlign`: the size marks of every transpose, cast and sort of

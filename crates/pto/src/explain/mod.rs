@@ -36,11 +36,13 @@ use std::collections::{BTreeMap, HashMap};
 
 use tilemem_soc::{MemSpace, Soc};
 
+mod json;
 mod refused;
 mod remedies;
 pub mod reorder;
 mod text;
 
+pub use json::{report_json, space_json};
 pub use refused::refused_sharings;
 use remedies::{budget_exhausted, remedies, replans_used, reset_budget};
 pub use text::{nothing_planned, render, render_all, render_text};
@@ -188,8 +190,8 @@ pub struct Explanation {
     pub budget: Option<usize>,
 }
 
-/// Plans `program` with `planner` and returns the report (addressed) or
-/// the planning error. Works on a clone.
+/// Plans `program` with `planner` and returns the report (addressed,
+/// without the buffers' gaps) or the planning error. Works on a clone.
 pub fn replan(
     program: &Program,
     soc: &Soc,
@@ -198,8 +200,12 @@ pub fn replan(
     let mut p = program.clone();
     let mut opts = PlanOptions::new(soc.clone(), planner);
     opts.report = true;
+    // Remedies read the bytes used, never the buffers' gaps.
+    opts.report_gaps = false;
     match crate::plan(&mut p, &opts) {
-        Ok(done) => Ok(done.report.unwrap_or_else(|| report::build(&p, soc, false))),
+        Ok(done) => Ok(done
+            .report
+            .unwrap_or_else(|| report::build_with(&p, soc, false, false))),
         Err(failed) => Err(failed.error),
     }
 }
@@ -245,7 +251,7 @@ pub fn explain(
     reset_budget(max_replans);
     // The live sets before any sharing.
     let early = before_sharing(program, soc, planner)?;
-    let base = report::build(&early, soc, false);
+    let base = report::build_with(&early, soc, false, false);
     let planned = replan(program, soc, planner);
     // Only a planning error is something to explain; bad input or an
     // internal error ends the explanation as it ends `plan`.
@@ -389,16 +395,28 @@ pub struct PeakInstant {
     pub statement: u64,
     /// Bytes live there.
     pub total: u64,
-    /// Indices (into the space's buffers) of the buffers live there.
+    /// Indices of the buffers live there, in increasing order: into the
+    /// space's buffers for [`peak`], into the problem's for [`peak_of`].
     pub live: Vec<usize>,
 }
 
-/// The first instant of the largest co-live total. Lifetimes are those of
-/// the report (`[2 def + 1, max(2 def + 2, 2 last + 1))`), so a tile read
-/// for the last time by a statement and the tile that statement defines are
-/// not co-live.
+/// The first instant of the largest co-live total of a space's buffers,
+/// each live over its spans ([`report::BufferReport::spans`]): the
+/// placement the planner made, so a buffer holds no bytes in its gaps
+/// (where the optimal planner may put another tile on them). Spans lie on
+/// the report's scale (`[2 def + 1, max(2 def + 2, 2 last + 1))` without
+/// the gaps), so a tile read for the last time by a statement and the tile
+/// that statement defines are not co-live. The total lies between the
+/// space's lower bound and the bytes it uses.
 pub fn peak(sr: &report::SpaceReport) -> PeakInstant {
-    peak_of(&sr.placement().0)
+    let mut pk = peak_of(&sr.placement_by_span().0);
+    // A buffer's spans are disjoint: at most one of them is live at an
+    // instant, so each owner appears once, in order.
+    let owners = sr.span_owners();
+    for i in &mut pk.live {
+        *i = owners[*i];
+    }
+    pk
 }
 
 /// The first instant of the largest co-live total of a placement problem
