@@ -19,6 +19,7 @@ use crate::passes::device_spec::{
     entries_of, npu_spec_entries, npu_spec_int, set_npu_spec, target_chip,
 };
 use crate::passes::plan_memory::membase::PlanMemory;
+use crate::passes::plan_memory::op_facts::address_space_of;
 use crate::passes::plan_memory::regbase::PlanMemoryRegbase;
 use crate::passes::plan_memory::Options;
 use crate::print::print_module;
@@ -212,15 +213,10 @@ pub fn plan_text(text: &str, req: &PlanRequest) -> Result<PlanOutcome, PlanFailu
     })
 }
 
+/// The HIVM address space of a ranked memref type.
 fn space_of(t: &crate::ir::Type) -> Option<String> {
-    match t.as_memref()?.memory_space.as_deref()? {
-        Attribute::Dialect {
-            dialect,
-            mnemonic,
-            params: Some(p),
-        } if dialect == "hivm" && mnemonic == "address_space" => Some(p.trim().to_string()),
-        _ => None,
-    }
+    t.as_memref()?;
+    address_space_of(t)
 }
 
 /// The capacity in bytes of `space` from the module's device spec.

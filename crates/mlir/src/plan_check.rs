@@ -27,6 +27,7 @@ use std::collections::HashMap;
 use tilemem_plan::{validate, Buffer, Problem, Solution};
 
 use crate::ir::{Attribute, BlockId, Diagnostic, Module, OpId, Type, ValueDef, ValueId};
+use crate::passes::plan_memory::op_facts::address_space_of;
 
 /// The spaces a plan covers, with their device-spec keys (capacity,
 /// alignment).
@@ -62,15 +63,11 @@ impl Classes {
     }
 }
 
+/// The HIVM address space of a ranked memref type (pointer casts of
+/// unranked memrefs are not placements this check reads).
 fn space_of(t: &Type) -> Option<String> {
-    match t.as_memref()?.memory_space.as_deref()? {
-        Attribute::Dialect {
-            dialect,
-            mnemonic,
-            params: Some(p),
-        } if dialect == "hivm" && mnemonic == "address_space" => Some(p.trim().to_string()),
-        _ => None,
-    }
+    t.as_memref()?;
+    address_space_of(t)
 }
 
 fn bytes_of(t: &Type) -> Option<u64> {

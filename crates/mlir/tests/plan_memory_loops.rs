@@ -24,10 +24,11 @@
 
 use std::collections::HashMap;
 
-use tilemem_mlir::ir::{Attribute, BlockId, Module, OpId, ValueId};
+use tilemem_mlir::ir::{BlockId, Module, OpId, ValueId};
 use tilemem_mlir::memplan::{plan_text, with_device_spec, PlanRequest};
 use tilemem_mlir::parse::{parse_module, ParseOptions};
 use tilemem_mlir::pass::PassContext;
+use tilemem_mlir::passes::plan_memory::op_facts::address_space_of;
 use tilemem_mlir::passes::plan_memory::optimal::Planner;
 use tilemem_mlir::passes::plan_memory::Options;
 use tilemem_mlir::plan_check::check_module;
@@ -313,15 +314,7 @@ struct Run<'m> {
 }
 
 fn space_of(m: &Module, v: ValueId) -> Option<String> {
-    let mt = m.value_type(v).as_memref()?;
-    match mt.memory_space.as_deref()? {
-        Attribute::Dialect {
-            dialect,
-            mnemonic,
-            params: Some(p),
-        } if dialect == "hivm" && mnemonic == "address_space" => Some(p.trim().to_string()),
-        _ => None,
-    }
+    address_space_of(m.value_type(v))
 }
 
 fn const_of(m: &Module, v: ValueId) -> Option<u64> {

@@ -673,15 +673,8 @@ mod tests {
         assert!(placed > 100 && placed < 200, "{placed}");
     }
 
-    /// With the time its order's sort took given, a crowded first pass
-    /// whose time left is below [`BUILD_AND_COMPLETION_PER_SORT`] sorts
-    /// skips its own sort and tree: it completes from nothing (the
-    /// skyline of every buffer, as a pass cut at once); with less time
-    /// for the sort given, the pass places buffers first.
-    #[test]
-    fn a_first_pass_without_time_for_its_sorts_completes_at_once() {
-        // Staggered lifetimes (about 170 live at once), where first-fit
-        // and the skyline differ.
+    /// 3,000 buffers of staggered lifetimes (about 170 live at once).
+    fn staggered() -> Problem {
         let mut p = Problem::new();
         for i in 0..3_000u64 {
             let lower = (i * 37) % 2_000;
@@ -691,6 +684,18 @@ mod tests {
                 lower + 100 + i % 50,
             ));
         }
+        p
+    }
+
+    /// With the time its order's sort took given, a crowded first pass
+    /// whose time left is below [`BUILD_AND_COMPLETION_PER_SORT`] sorts
+    /// skips its own sort and tree: it completes from nothing (the
+    /// skyline of every buffer, as a pass cut at once); with less time
+    /// for the sort given, the pass places buffers first.
+    #[test]
+    fn a_first_pass_without_time_for_its_sorts_completes_at_once() {
+        // Staggered lifetimes, where first-fit and the skyline differ.
+        let p = staggered();
         assert!(crowded(&p));
         let order = size_order(&p).expect("no pins");
         let budget = Budget::default().with_time_limit(Some(Duration::from_secs(1)));
@@ -735,17 +740,8 @@ mod tests {
     /// with the time up stacks every buffer (no skyline is built).
     #[test]
     fn a_completion_past_the_deadline_stacks_the_buffers_left() {
-        let mut p = Problem::new();
-        // Staggered lifetimes (about 170 live at once): the skyline
-        // reuses bytes that stacking cannot.
-        for i in 0..3_000u64 {
-            let lower = (i * 37) % 2_000;
-            p.push(Buffer::new(
-                32 * (1 + (i * 7919) % 97),
-                lower,
-                lower + 100 + i % 50,
-            ));
-        }
+        // The skyline reuses bytes that stacking cannot.
+        let p = staggered();
         assert!(crowded(&p));
         let order = size_order(&p).expect("no pins");
         let unlimited =
