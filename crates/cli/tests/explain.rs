@@ -320,7 +320,7 @@ fn a_rule_that_refuses_a_sharing_is_named() {
         String::from_utf8_lossy(&o.stdout),
         "kern/Vec: does not fit: planner pypto needs 245760 bytes, capacity 188416
   peak: line 9 (y = tile.cast)
-  live at the peak: 1 tiles, 163840 bytes
+  live at the peak: 1 tile, 163840 bytes
     y    163840 bytes  [256, 160] FP32  line 9
   lower bound: 163840 co-live + 0 reserved = 163840 bytes <= capacity 188416: a placement could fit; planner pypto's rules (which tiles may share, address order) refused it
   sharings the lifetimes allow but a rule refuses:

@@ -66,7 +66,7 @@ fn a_rule_refusing_a_sharing_of_exclusive_branches_is_listed_under_optimal() {
         "\
 main/Vec: fits: planner optimal uses 512 bytes, capacity 188416
   peak: line 11 (b = tile.load)
-  live at the peak: 1 tiles, 256 bytes
+  live at the peak: 1 tile, 256 bytes
     b       256 bytes  [8, 8] FP32  line 11
   lower bound: 256 co-live + 0 reserved = 256 bytes <= capacity 188416
   sharings the lifetimes allow but a rule refuses:
@@ -88,7 +88,7 @@ fn dsa_rp_lists_no_rule_for_a_pair_its_lifetimes_keep_apart() {
         "\
 main/Vec: fits: planner dsa-rp uses 512 bytes, capacity 188416
   peak: line 11 (b = tile.load)
-  live at the peak: 1 tiles, 256 bytes
+  live at the peak: 1 tile, 256 bytes
     b       256 bytes  [8, 8] FP32  line 11
   lower bound: 256 co-live + 0 reserved = 256 bytes <= capacity 188416
   buffers: 2 for 2 tiles, each with its tiles in program order
@@ -109,7 +109,7 @@ fn without_the_rule_the_optimal_planner_shares_the_branches() {
         "\
 main/Vec: fits: planner optimal uses 256 bytes, capacity 188416
   peak: line 11 (b = tile.load)
-  live at the peak: 1 tiles, 256 bytes
+  live at the peak: 1 tile, 256 bytes
     b       256 bytes  [8, 8] FP32  line 11
   lower bound: 256 co-live + 0 reserved = 256 bytes <= capacity 188416
   buffers: 2 for 2 tiles, each with its tiles in program order

@@ -40,8 +40,8 @@ pub fn render(ex: &Explanation, planner: PlannerMode, short: bool) -> String {
         let _ = writeln!(o, "  peak: line {} ({})", s.peak_line, s.peak_stmt);
         let _ = writeln!(
             o,
-            "  live at the peak: {} tiles, {} bytes",
-            s.live.len(),
+            "  live at the peak: {}, {} bytes",
+            count(s.live.len(), "tile"),
             s.live_total()
         );
         // Padded by hand: a `{:<width$}` width past 65535 (a tile name
@@ -195,9 +195,9 @@ fn buffers_text(tiles: &[crate::report::BufferReport]) -> String {
     }
     roots.sort_by_key(|r| (r.1, r.0));
     let mut o = format!(
-        "  buffers: {} for {} tiles, each with its tiles in program order\n",
+        "  buffers: {} for {}, each with its tiles in program order\n",
         roots.len(),
-        tiles.len()
+        count(tiles.len(), "tile")
     );
     let ranges: Vec<String> = roots
         .iter()
@@ -304,4 +304,13 @@ pub fn nothing_planned(program: &Program, file: &str) -> String {
          `@pl.function(type=pl.FunctionType.InCore)` (or AIC, AIV), and it has {}",
         others.join(", ")
     )
+}
+
+/// `n` and the noun, plural unless `n` is 1 ("1 tile", "3 tiles").
+fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
 }
