@@ -40,6 +40,11 @@ pub struct Args {
     /// Instances per family.
     #[arg(long, default_value_t = 100)]
     pub count: u64,
+    /// Seed of each family's first instance: `--first-seed 140 --count 70`
+    /// measures instances 140..209, unseen by a run over the first seeds
+    /// (instance `FAMILY-N` is the same at any first seed).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub first_seed: u64,
     /// Buffers of each instance of the trace family (training steps:
     /// weights, saved activations, gradients, optimizer buffers; at least
     /// 1,000).
@@ -112,7 +117,8 @@ pub fn run(args: Args) -> ExitCode {
             instances.add_dir(dir);
         }
         for name in names {
-            let rows: Vec<Row> = (0..args.count)
+            let seeds = args.first_seed..args.first_seed.saturating_add(args.count);
+            let rows: Vec<Row> = seeds
                 .map(|seed| {
                     let mut p = family_with(&name, seed, args.trace_buffers).expect("known family");
                     if let (None, Some(pct)) = (p.capacity, args.slack) {

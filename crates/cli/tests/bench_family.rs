@@ -7,8 +7,14 @@ mod common;
 use std::process::Command;
 
 fn bench(extra: &[&str]) -> (Option<i32>, String) {
+    bench_n(1, extra)
+}
+
+/// `bench` over `count` instances of the random family.
+fn bench_n(count: u32, extra: &[&str]) -> (Option<i32>, String) {
+    let count = count.to_string();
     let o = Command::new(env!("CARGO_BIN_EXE_tilemem"))
-        .args(["bench", "--family", "random", "--count", "1", "--rows"])
+        .args(["bench", "--family", "random", "--count", &count, "--rows"])
         .args(["--node-limit", "20000"])
         .args(extra)
         .env_remove("MINIMALLOC")
@@ -60,5 +66,33 @@ fn write_creates_its_folder() {
     std::fs::write(d.join("file"), "").unwrap();
     let (code, _) = bench(&["--write", d.join("file/sub").to_str().unwrap()]);
     assert_eq!(code, Some(2));
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// `--first-seed N` measures instances N, N+1, ...: the same instances,
+/// byte for byte, as a run from seed 0 writes under those numbers.
+#[test]
+fn first_seed_starts_the_family_there() {
+    let d = common::scratch("bench", "first-seed");
+    let (code, out) = bench_n(2, &["--write", d.join("all").to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{out}");
+    let (code, out) = bench(&[
+        "--first-seed",
+        "1",
+        "--write",
+        d.join("one").to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("| random-1 |"), "{out}");
+    assert!(!out.contains("| random-0 |"), "{out}");
+    let names: Vec<_> = std::fs::read_dir(d.join("one"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(names, ["random-1.csv"]);
+    assert_eq!(
+        std::fs::read(d.join("one/random-1.csv")).unwrap(),
+        std::fs::read(d.join("all/random-1.csv")).unwrap()
+    );
     let _ = std::fs::remove_dir_all(&d);
 }
