@@ -9,7 +9,7 @@
 //! constraint during placement; the outcome reports a placement above the
 //! capacity as not found.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use super::geom::{align_up, best_fit, conflict_lists, first_fit, sorted_reserved, TimeIndex};
 use super::occupancy::Occupancy;
@@ -181,31 +181,11 @@ pub(crate) fn place_or_complete(
 /// (see [`first_fit_crowded`]): the first placement of large traces
 /// ([`super::huge`]). The other passes keep plain first-fit, so orders
 /// tried after it differ in every buffer.
-///
-/// `sort` is the time the sort of `order` took, when measured: the
-/// crowded pass begins with a sort of the same kind (the lifetime ends),
-/// and when the time left is below [`BUILD_AND_COMPLETION_PER_SORT`] of
-/// them the pass is cut before that sort rather than after it (at a
-/// million buffers and a limit of 0.5 s the two sorts took 0.23 to 0.39 s
-/// on a loaded machine, and the completion, left with what remained,
-/// ran past the limit).
 pub(crate) fn place_stacked_or_complete(
     problem: &Problem,
     order: &[u32],
     meter: &Meter,
-    sort: Option<Duration>,
 ) -> Option<Vec<u64>> {
-    if let Some((sort, left)) = sort.zip(meter.time_left()) {
-        if left <= sort.saturating_mul(BUILD_AND_COMPLETION_PER_SORT) && crowded(problem) {
-            meter.mark_spent();
-            let cut = Pass::Cut {
-                offsets: vec![0; problem.len()],
-                placed: 0,
-                stacked: Vec::new(),
-            };
-            return complete_pass(problem, order, cut, meter);
-        }
-    }
     complete_pass(
         problem,
         order,
@@ -589,8 +569,7 @@ mod tests {
         let p = crate::gen::training_step(1, 4_000);
         assert!(crowded(&p));
         let order = size_order(&p).expect("no pins");
-        let offsets =
-            place_stacked_or_complete(&p, &order, &Meter::unlimited(), None).expect("no pins");
+        let offsets = place_stacked_or_complete(&p, &order, &Meter::unlimited()).expect("no pins");
         let whole = p.buffers.iter().filter(|b| b.lower == p.buffers[0].lower);
         let mut top = 0;
         for (i, b) in whole.enumerate() {
@@ -602,8 +581,7 @@ mod tests {
         let budget = Budget::default()
             .with_time_limit(Some(Duration::from_millis(500)))
             .with_clock(ticking);
-        let cut =
-            place_stacked_or_complete(&p, &order, &Meter::new(&budget), None).expect("no pins");
+        let cut = place_stacked_or_complete(&p, &order, &Meter::new(&budget)).expect("no pins");
         crate::validate::validate(&p, &Solution { offsets: cut }).expect("valid when cut");
 
         let mut rng = crate::gen::Rng(21);
@@ -619,7 +597,7 @@ mod tests {
         assert!(crowded(&q));
         let order = size_order(&q).expect("no pins");
         assert_eq!(
-            place_stacked_or_complete(&q, &order, &Meter::unlimited(), None),
+            place_stacked_or_complete(&q, &order, &Meter::unlimited()),
             place_or_complete(&q, &order, Fit::First, &Meter::unlimited())
         );
     }
@@ -685,42 +663,6 @@ mod tests {
             ));
         }
         p
-    }
-
-    /// With the time its order's sort took given, a crowded first pass
-    /// whose time left is below [`BUILD_AND_COMPLETION_PER_SORT`] sorts
-    /// skips its own sort and tree: it completes from nothing (the
-    /// skyline of every buffer, as a pass cut at once); with less time
-    /// for the sort given, the pass places buffers first.
-    #[test]
-    fn a_first_pass_without_time_for_its_sorts_completes_at_once() {
-        // Staggered lifetimes, where first-fit and the skyline differ.
-        let p = staggered();
-        assert!(crowded(&p));
-        let order = size_order(&p).expect("no pins");
-        let budget = Budget::default().with_time_limit(Some(Duration::from_secs(1)));
-        let meter = Meter::new(&budget);
-        let cut = place_stacked_or_complete(&p, &order, &meter, Some(Duration::from_millis(70)));
-        assert!(meter.spent());
-        let mut alone = vec![0u64; p.len()];
-        let mut done = vec![false; p.len()];
-        skyline::complete(
-            &p,
-            &mut alone,
-            &mut done,
-            order.iter().map(|&i| i as usize),
-            &[],
-            &|_| Vec::new(),
-            &|x, i| align_up(x, p.buffers[i].align),
-            &|| false,
-        );
-        assert!(cut == Some(alone.clone()), "the skyline from nothing");
-        let meter = Meter::new(&budget);
-        let placed = place_stacked_or_complete(&p, &order, &meter, Some(Duration::from_millis(1)));
-        assert!(!meter.spent());
-        let first_fit = place_or_complete(&p, &order, Fit::First, &Meter::unlimited());
-        assert!(placed == first_fit, "first-fit");
-        assert!(placed != Some(alone), "first-fit is not the skyline here");
     }
 
     /// A clock that advances ten milliseconds each time it is read.

@@ -179,16 +179,8 @@ fn solve_probed(
     let cpu0 = thread_cpu();
     let (first, lb) = std::thread::scope(|s| {
         let lb = s.spawn(|| co_live_of(problem, budget));
-        let before = meter.time_left();
-        let first = size_order(problem).and_then(|order| {
-            let sort = before
-                .zip(meter.time_left())
-                .map(|(a, b)| a.saturating_sub(b));
-            Some((
-                place_stacked_or_complete(problem, &order, meter, sort)?,
-                order,
-            ))
-        });
+        let first = size_order(problem)
+            .and_then(|order| Some((place_stacked_or_complete(problem, &order, meter)?, order)));
         // A panic in the bound is a bug; recompute rather than propagate.
         let lb = lb.join().unwrap_or_else(|_| lower_bound(problem));
         (first, lb)
