@@ -20,7 +20,7 @@
 //!   are live over the node's whole time range);
 //! - `below`: the union of `stored` over the node's subtree, plus buffers
 //!   live somewhere in the node's range that were added on the way (see
-//!   [`Occupancy::insert`]); every range in it belongs to a buffer live
+//!   [`Occupancy::insert_run`]); every range in it belongs to a buffer live
 //!   at some instant of the node's time range.
 //!
 //! The bytes taken at some instant of a run of sections are the union of
@@ -776,10 +776,11 @@ impl Occupancy {
         self.insert_run(a, z, start, end, false);
     }
 
-    /// [`Occupancy::insert`] over sections `[a, z)`. With `queried`, the
-    /// range starts at the answer of the last query ([`Occupancy::first_fit_run`])
-    /// over the same sections, and the sets that query examined are
-    /// entered at its cursors instead of by a search.
+    /// `Occupancy::insert` (a test helper) over sections `[a, z)`. With
+    /// `queried`, the range starts at the answer of the last query
+    /// ([`Occupancy::first_fit_run`]) over the same sections, and the sets
+    /// that query examined are entered at its cursors instead of by a
+    /// search.
     fn insert_run(&mut self, a: usize, z: usize, start: u64, end: u64, queried: bool) {
         if a >= z {
             return;
@@ -859,8 +860,8 @@ impl Occupancy {
     }
 
     /// First-fit of `size` bytes aligned to `align` over lifetime `[lower,
-    /// upper)` ([`Occupancy::first_fit`]), recorded as taken there: the
-    /// offset and the work of the query.
+    /// upper)` (as the test helper `Occupancy::first_fit` finds it),
+    /// recorded as taken there: the offset and the work of the query.
     ///
     /// After [`Occupancy::plan`] the calls must come in the planned order.
     pub(crate) fn place(&mut self, lower: u64, upper: u64, size: u64, align: u64) -> (u64, usize) {
@@ -1031,7 +1032,7 @@ impl Occupancy {
         self.first_fit_run(a, z, size, align)
     }
 
-    /// [`Occupancy::first_fit`] over sections `[a, z)`.
+    /// `Occupancy::first_fit` (a test helper) over sections `[a, z)`.
     fn first_fit_run(&mut self, a: usize, z: usize, size: u64, align: u64) -> (u64, usize) {
         if a >= z {
             return (align_up(0, align), 0);
