@@ -24,23 +24,7 @@ const PLANNERS: [PlannerMode; 3] = [PlannerMode::Pypto, PlannerMode::DsaRp, Plan
 
 /// `a` is read only in the else branch, so the optimal planner puts the
 /// then branch's `b` and `e` on its bytes (the branch rule).
-const BRANCHES: &str = "import pypto.language as pl
-
-@pl.program
-class P:
-    @pl.function(type=pl.FunctionType.InCore)
-    def k(self, x: pl.Tensor[[8, 8], pl.FP32], c: pl.Scalar[pl.INDEX], y: pl.Out[pl.Tensor[[8, 8], pl.FP32]]) -> pl.Tensor[[8, 8], pl.FP32]:
-        a: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [8, 8], [8, 8], target_memory=pl.Mem.Vec)
-        if c < 1:
-            b: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [8, 8], [8, 8], target_memory=pl.Mem.Vec)
-            e: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.tile.exp(b)
-            p: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.yield_(e)
-        else:
-            d: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.tile.exp(a)
-            p: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.yield_(d)
-        r: pl.Tensor[[8, 8], pl.FP32] = pl.tile.store(p, [0, 0], y)
-        return r
-";
+const BRANCHES: &str = include_str!("data/branches/then_on_else_only_value.py");
 
 /// The addressed report of `src` planned with `mode` on `target`, or
 /// `None` when the planner rejects it.
