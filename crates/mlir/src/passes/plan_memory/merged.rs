@@ -86,18 +86,21 @@ fn carrier_words(name: &str) -> &'static str {
     }
 }
 
+/// What [`settle`] decided for a function.
+#[derive(Debug, Default)]
+pub struct Settled {
+    /// One summary line per group of buffers split.
+    pub lines: Vec<String>,
+    /// The in-place pairs dropped (the same on every shuffle attempt: the
+    /// pairs do not depend on the seed).
+    pub dropped: Vec<(ValueId, ValueId)>,
+}
+
 /// Applies the rule (see the module docs) to the in-place pairs of `lt`:
-/// drops the pairs whose merge would change what `func` reads, and
-/// returns one summary line per group split; refuses `func` when a loop
-/// reads an earlier instance of a buffer it allocates. `report`: build the
-/// summary lines (the first attempt only).
-pub fn settle(
-    m: &Module,
-    func: OpId,
-    lt: &mut Lifetimes,
-    report: bool,
-) -> Result<Vec<String>, Diagnostic> {
-    let mut lines = Vec::new();
+/// drops the pairs whose merge would change what `func` reads; refuses
+/// `func` when a loop reads an earlier instance of a buffer it allocates.
+pub fn settle(m: &Module, func: OpId, lt: &mut Lifetimes) -> Result<Settled, Diagnostic> {
+    let mut out = Settled::default();
     let loc = |v: ValueId| {
         let l = m.defining_op(v).map_or(m.op(func).loc, |o| m.op(o).loc);
         format!("{}:{}", l.line, l.col)
@@ -139,27 +142,31 @@ pub fn settle(
                 kept.push((a, b));
             }
         }
+        out.dropped.extend(
+            lt.inplace_pairs
+                .iter()
+                .filter(|p| group.contains(&p.0) && !kept.contains(p))
+                .copied(),
+        );
         lt.inplace_pairs
             .retain(|p| !group.contains(&p.0) || kept.contains(p));
-        if report {
-            let name = m.func_name(func).unwrap_or("");
-            let carrier = bad.carriers.first().map_or(String::new(), |&c| {
-                let l = m.op(c).loc;
-                format!(" ({} at {}:{})", m.op(c).name(), l.line, l.col)
-            });
-            lines.push(format!(
-                "@{name}: buffers allocated at {} and {} planned apart: PlanMemory gives one \
-                 address to the buffers {}{carrier}, but the op at {}:{} reads the first after \
-                 the second may have written it",
-                loc(bad.wanted),
-                loc(bad.found),
-                carrier_words(bad.carriers.first().map_or("", |&c| m.op(c).name())),
-                m.op(bad.op).loc.line,
-                m.op(bad.op).loc.col,
-            ));
-        }
+        let name = m.func_name(func).unwrap_or("");
+        let carrier = bad.carriers.first().map_or(String::new(), |&c| {
+            let l = m.op(c).loc;
+            format!(" ({} at {}:{})", m.op(c).name(), l.line, l.col)
+        });
+        out.lines.push(format!(
+            "@{name}: buffers allocated at {} and {} planned apart: PlanMemory gives one \
+             address to the buffers {}{carrier}, but the op at {}:{} reads the first after \
+             the second may have written it",
+            loc(bad.wanted),
+            loc(bad.found),
+            carrier_words(bad.carriers.first().map_or("", |&c| m.op(c).name())),
+            m.op(bad.op).loc.line,
+            m.op(bad.op).loc.col,
+        ));
     }
-    Ok(lines)
+    Ok(out)
 }
 
 /// The refusal of a loop that reads an earlier instance of a buffer it

@@ -457,12 +457,20 @@ fn attempts<'m>(
     cx: &mut PassContext,
 ) -> Result<Result<MemPlan<'m>, (MemPlan<'m>, PlanError)>, Diagnostic> {
     let mut attempt = 0;
+    let mut dropped: Option<Vec<(ValueId, ValueId)>> = None;
     loop {
         let mut lt =
             Walk::new(m, func, opts.mode, variant, opts.disable_tcb_reuse, attempt).build()?;
-        // Buffers it would merge that the program needs apart stay apart.
-        let split = merged::settle(m, func, &mut lt, attempt == 0)?;
-        cx.summary.extend(split);
+        // Buffers it would merge that the program needs apart stay apart
+        // (decided once: the pairs are the same on every attempt).
+        match &dropped {
+            None => {
+                let s = merged::settle(m, func, &mut lt)?;
+                cx.summary.extend(s.lines);
+                dropped = Some(s.dropped);
+            }
+            Some(d) => lt.inplace_pairs.retain(|p| !d.contains(p)),
+        }
         let mut plan = MemPlan::new(m, func, opts, variant, lt, caller, cv_allowed, specs);
         let mut result = plan.plan();
         let last = attempt + 1 == RETRIES;
