@@ -14,12 +14,16 @@
 //! yields while another is still needed, reads the other buffer's bytes
 //! once the two share an address.
 //!
-//! [`first_bad_read`] finds such a read: it runs the function over an
+//! [`bad_reads`] finds such reads: it runs the function over an
 //! abstract state — which of the merged buffers last wrote the shared
 //! bytes (the owner), and which buffer each value refers to — on every
 //! path (both arms of `scf.if`, `arith.select` and `cf.cond_br`, loops to
-//! a fixed point, zero trips included). A read through a value that
-//! refers to buffer A while the owner is buffer B is bad. An op that reads
+//! a fixed point, zero trips included unless the bounds are constants
+//! that make the loop run). A read through a value that refers to buffer
+//! A while the owner is buffer B is bad. Each allocation inside a loop
+//! starts a new instance of its buffer (same address); a read, through a
+//! value a loop carries, of an earlier instance after the current one was
+//! written is the second kind of bad read ([`Findings::instance`]). An op that reads
 //! A and writes B reads first (an in-place op is fine). A read before any
 //! write is not this check's business, nor one after parts (subviews) of
 //! different buffers were written: the check knows no offsets, so it
