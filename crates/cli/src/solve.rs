@@ -181,6 +181,18 @@ pub fn run(args: Args) -> ExitCode {
                 };
                 raise_bound(problem, &mut out, r.bound);
             }
+            // The search placed the whole problem at the bound: the gap
+            // was the placement's. That placement is the result (checked
+            // by the validator below, as every other).
+            if let Some(offsets) = r.placed.clone() {
+                let sol = tilemem_plan::Solution { offsets };
+                let h = sol.height(problem);
+                if out.solution.is_none() || h < out.height {
+                    (out.solution, out.height, out.penalty) = (Some(sol), h, 0);
+                    out.solver = "bound search/exact";
+                    out.proven_optimal = h <= out.lower_bound;
+                }
+            }
             r
         });
     phases.end("solve");
@@ -218,11 +230,16 @@ pub fn run(args: Args) -> ExitCode {
         } else {
             let _ = writeln!(
                 t,
-                "bound search: {} height(s) refuted; at {}: {} window(s) tried, {} cut by the budget",
+                "bound search: {} height(s) refuted; at {}: {} window(s) tried, {} cut by the budget{}",
                 r.proofs.len(),
                 r.bound,
                 r.tried,
-                r.unsettled
+                r.unsettled,
+                if r.placed.is_some() {
+                    "; the whole problem placed at it"
+                } else {
+                    ""
+                }
             );
         }
     }
