@@ -51,7 +51,9 @@ pub struct Args {
     /// After the solve, try to raise the lower bound by refuting heights
     /// with the exact search on time windows around the most crowded
     /// instants (and on the whole problem), within this many search nodes
-    /// in total, and within what the solve left of --time-limit.
+    /// in total, and within what the solve left of --time-limit. When
+    /// the search places the whole problem at the bound, that placement
+    /// is the result (the gap was the placement's, not the bound's).
     /// Exponential in the worst case, hence opt-in.
     #[arg(long, value_name = "NODES")]
     pub prove_bound: Option<u64>,
