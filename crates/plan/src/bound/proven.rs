@@ -1,6 +1,6 @@
 //! The best lower bound a solve supports, and where it came from.
 //!
-//! A solve knows more than the rules of [`best_bound`](super::best_bound):
+//! A solve knows more than the rules of [`best_bound`]:
 //! - the peak-window repair proves the optimum of time windows (a window's
 //!   problem drops constraints, so its optimum is a lower bound of the
 //!   whole problem), and the highest it proved is the outcome's
