@@ -574,6 +574,10 @@ const TOP: u32 = 7;
 /// longer buffer that starts under it and ends after it).
 pub(super) const STACK_SPAN: usize = 64;
 
+/// The members of a nested family with their offsets, and each member's
+/// sections and top `(a, z, top)` in order of start ([`nested_family`]).
+pub(super) type Family = (Vec<(u32, u64)>, Vec<(usize, usize, u64)>);
+
 /// The stack rule of [`Occupancy::stack_nested`] over the long buffers
 /// `family` (`(a, Reverse(z), id, size, align)`: sections `[a, z)`, in
 /// any order): each, by start (the longer first on a tie), joins when it
@@ -583,7 +587,7 @@ pub(super) const STACK_SPAN: usize = 64;
 /// long buffers join.
 pub(super) fn nested_family(
     mut family: Vec<(usize, Reverse<usize>, u32, u64, u64)>,
-) -> Option<(Vec<(u32, u64)>, Vec<(usize, usize, u64)>)> {
+) -> Option<Family> {
     family.sort_unstable();
     // The members live at the current start, outermost first: (end
     // section, top).
