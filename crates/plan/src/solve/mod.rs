@@ -32,6 +32,7 @@ mod pairs;
 mod portfolio;
 mod sequential;
 mod skyline;
+mod sweep;
 mod trace;
 
 pub use auto::Auto;
