@@ -124,3 +124,53 @@ fn both_planners_plan_apart_a_buffer_a_part_write_followed() {
         assert_eq!(check_module(&again, &|_| None), Vec::new(), "{planner:?}");
     }
 }
+
+/// A loop that yields a buffer it allocates and writes only a part of,
+/// then reads the carried value (the previous iteration's instance, at the
+/// same address) whole: its first half is the new instance's. Refused as
+/// a read of the previous instance (before: planned, `%x` apart, and the
+/// read found the new bytes without an error).
+#[test]
+fn a_whole_read_of_the_previous_instance_after_a_part_write_is_refused() {
+    let text = "func.func @parts(%g: {GM}, %o: {GM}, %g8: {GM8}) {\n\
+         %c0 = arith.constant 0 : index\n\
+         %c1 = arith.constant 1 : index\n\
+         %c3 = arith.constant 3 : index\n\
+         %x = memref.alloc() : {UB}\n\
+         hivm.hir.load ins(%g : {GM}) outs(%x : {UB})\n\
+         %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%a = %x) -> ({UB}) {\n\
+         %y = memref.alloc() : {UB}\n\
+         %sy = memref.subview %y[0] [8] [1] : {UB} to {UB8}\n\
+         hivm.hir.load ins(%g8 : {GM8}) outs(%sy : {UB8})\n\
+         hivm.hir.store ins(%a : {UB}) outs(%o : {GM})\n\
+         scf.yield %y : {UB}\n\
+         }\n\
+         hivm.hir.store ins(%r : {UB}) outs(%o : {GM})\n\
+         return\n\
+         }\n"
+    .replace("{UB8}", UB8)
+    .replace("{UB}", UB)
+    .replace("{GM8}", GM8)
+    .replace("{GM}", GM);
+    for planner in [Planner::Bishengir, Planner::Optimal] {
+        let req = PlanRequest {
+            target: Some("Ascend910B1".into()),
+            options: Options {
+                planner,
+                ..Options::default()
+            },
+        };
+        let f = plan_text(&text, &req).expect_err("refused");
+        assert!(f.bad_input, "{planner:?}");
+        let d = &f.diagnostics[0];
+        assert_eq!((d.loc.line, d.loc.col), (11, 1), "{planner:?}");
+        assert!(
+            d.message.starts_with(
+                "this op reads the buffer a loop carries from its previous iteration after the \
+                 iteration wrote the buffer's new instance"
+            ),
+            "{planner:?}: {}",
+            d.message
+        );
+    }
+}

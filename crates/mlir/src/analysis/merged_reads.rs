@@ -30,8 +30,9 @@
 //! wrote the bytes whole and, in order, every buffer that wrote a part
 //! since. A read through a part of one of them is not judged (a loop that
 //! reads slice j of its init and writes slice j of the buffer it yields
-//! is fine); a read of a whole buffer is bad when another buffer wrote a
-//! part after it (A written, then half of C: half of A is gone), and any
+//! is fine); a read of a whole buffer is bad when another buffer, or
+//! another instance of its own, wrote a part after it (A written, then
+//! half of C: half of A is gone), and any
 //! read through a buffer that is not among the owners is bad. So a run
 //! over a group of buffers finds a bad read wherever a run over two of
 //! them does: the planner, which checks its groups of merged buffers,
@@ -360,16 +361,12 @@ impl Run<'_> {
             return;
         };
         // The owners that make the read bad: all when none is the read
-        // buffer; else, for a whole read, the other buffers that wrote a
-        // part after it.
+        // buffer; else, for a whole read, those that wrote a part after it
+        // (another buffer, or another instance of its own).
         let bad: Vec<u8> = match s.owners.iter().position(|&o| o == want) {
             None => s.owners.clone(),
             Some(_) if self.is_part(v) => return,
-            Some(at) => s.owners[at + 1..]
-                .iter()
-                .copied()
-                .filter(|&o| o / 2 != want / 2)
-                .collect(),
+            Some(at) => s.owners[at + 1..].to_vec(),
         };
         for owner in bad {
             let slot = if want / 2 == owner / 2 {
