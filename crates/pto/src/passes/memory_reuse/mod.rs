@@ -76,7 +76,7 @@
 //!   loop's end (seed 000, step 1: "延展到循环结束", so the next iteration
 //!   can read it again), and a tile the loop's last statement writes does
 //!   not take its bytes: the root's lifetime ends one index past the
-//!   loop's last statement (`roots::extended_read`). Touching at that
+//!   loop's last statement (`order::ReadEnd::last`). Touching at that
 //!   statement would be the seed's producer-consumer rule, whose reason
 //!   ("inputs are read before the output is written", within one
 //!   statement) does not hold for a read the next iteration repeats: the
