@@ -350,13 +350,12 @@ pub struct PassContext {
 /// keeps its buffers as they are (MemoryReuse merges nothing) and DSA-RP
 /// and the optimal planner keep its addresses when they are a valid
 /// placement of the function's problem. Re-planning a planned program is
-/// then a fixed point for every planner.
+/// then a fixed point for every planner. Every planner reads a planned
+/// program the same way (its offsets are made relative to each
+/// allocation's address before any pass runs), whichever planner laid it
+/// out.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct InputPlacement {
-    /// The offsets were the layout the PYPTO planner's address stage
-    /// makes (recognised, and made relative, by
-    /// [`crate::passes::sequential::make_relative`]).
-    pub laid_out: bool,
     /// The address of each allocation root, by the root's name: the
     /// lowest constant offset among its tiles (how DSA-RP reads an
     /// allocation's address).

@@ -190,7 +190,7 @@ pub fn run_function(
     // them apart (consumed stage tags, the depth they bought) is not in
     // its text, so packing it again would merge what the first plan
     // separated (see `InputPlacement`).
-    let keep = ctx.placed.get(&*f.name).is_some_and(|p| p.laid_out);
+    let keep = ctx.placed.contains_key(&*f.name);
     let own_before = f.sharing.own_memrefs.clone();
     for round in 0..4 {
         let Model { mut lt, cons } = Model::build(f, &ctx.soc, rules)?;
