@@ -143,8 +143,8 @@ fn emptied_body_prints_as_pass_and_reads_back() {
 /// refused such a window while DSA-RP and the optimal planner read `b` as
 /// `mem_vec_3`'s lowest tile, its allocation's address. Every planner now
 /// reads a planned program that way (tests/old_memrefs.rs): the PYPTO
-/// planner keeps the buffers and lays `mem_vec_3` out after `mem_vec_2`
-/// (`b` at 16416), and planning the output again changes nothing. A
+/// planner plans it again from those offsets (`b` at 16416, after
+/// `mem_vec_2`), and planning the output again changes nothing. A
 /// window past its allocation from there is still refused
 /// (`every_planner_rejects_a_window_past_its_allocation`). The program
 /// reads as one after InitMemRef (its input tensor has storage), so the

@@ -172,8 +172,13 @@ fn prepare_planned(f: &mut Function, ctx: &mut PassContext) {
         if !laid_out {
             rebase_on_lowest(f);
         }
-        ctx.placed
-            .insert(f.name.to_string(), InputPlacement { addresses });
+        ctx.placed.insert(
+            f.name.to_string(),
+            InputPlacement {
+                laid_out,
+                addresses,
+            },
+        );
     }
 }
 
