@@ -16,7 +16,7 @@ use pyo3::types::PyDict;
 use tilemem_mlir::ir::Severity;
 use tilemem_mlir::parse::{parse_module, split_input, Chunk, ParseOptions};
 use tilemem_plan::csv::{self, CsvError, CsvProblem};
-use tilemem_plan::{lower_bound, validate as check, Budget, Goal, Objective, SolverKind};
+use tilemem_plan::{validate as check, Budget, Goal, Objective, SolverKind};
 use tilemem_pto::input_kind::{self, Front, InputKind};
 use tilemem_pto::passes::{select_passes, ErrorKind, PassId, PlannerMode, SeedRules};
 use tilemem_soc::Soc;
@@ -397,6 +397,8 @@ type BenchRow = (
     f64,
     String,
     bool,
+    Option<u64>,
+    String,
 );
 
 /// Solves every problem file of a folder (see `tilemem.bench`): the rows
@@ -446,6 +448,8 @@ fn bench_folder(
                     r.time.as_secs_f64(),
                     r.solver.to_string(),
                     r.valid,
+                    r.bound.as_ref().map(|b| b.value),
+                    r.bound.as_ref().map_or(String::new(), |b| b.to_string()),
                 )
             })
             .collect();
@@ -599,6 +603,7 @@ type Placed = (
     String,
     Option<u64>,
     String,
+    String,
 );
 
 /// Places a buffer problem (see `tilemem.solve`): what `tilemem solve`
@@ -642,6 +647,9 @@ fn solve(
         let problem = &read.problem;
         let out = tilemem_plan::solve(problem, kind, &budget)
             .map_err(|e| Fail::Parse(Where::at(name, 0, 0), e.to_string()))?;
+        // The best bound the solve supports and where it came from, as
+        // `tilemem solve` prints it.
+        let bound = tilemem_plan::bound::proven_bound(problem, &out);
         let Some(sol) = out.solution else {
             let why = if out.proven_infeasible {
                 "no placement exists (proven)".to_string()
@@ -654,9 +662,9 @@ fn solve(
             return Err(Fail::Capacity(
                 Where::at(name, 0, 0),
                 format!(
-                    "{why}: {} buffers, {cap}, lower bound {}",
+                    "{why}: {} buffers, {cap}, lower bound {} ({bound})",
                     problem.len(),
-                    out.lower_bound
+                    bound.value.max(out.lower_bound)
                 ),
             ));
         };
@@ -686,19 +694,20 @@ fn solve(
             sol.offsets,
             sizes,
             out.height,
-            out.lower_bound,
+            bound.value.max(out.lower_bound),
             out.penalty,
-            out.proven_optimal,
+            out.proven_optimal || (out.height <= bound.value && out.penalty == 0),
             out.solver.to_string(),
             problem.capacity,
             written,
+            bound.to_string(),
         ))
     })
 }
 
 /// What `validate` hands to Python: violations (empty when valid), height,
 /// penalty, lower bound, buffer count.
-type Checked = (Vec<String>, u64, u64, u64, usize);
+type Checked = (Vec<String>, u64, u64, u64, usize, String);
 
 /// Checks a placement independently of the solvers (see
 /// `tilemem.validate`): what `tilemem validate` does. `offsets`, when
@@ -725,11 +734,14 @@ fn validate(
                 )
             })?,
         };
-        let lb = lower_bound(&read.problem);
+        // The best bound and where it came from, as `tilemem validate`
+        // prints it.
+        let best = tilemem_plan::bound::best_bound(&read.problem);
+        let (lb, why) = (best.value, best.to_string());
         let n = read.problem.len();
         Ok(match check(&read.problem, &solution) {
-            Ok(stats) => (Vec::new(), stats.height, stats.penalty, lb, n),
-            Err(v) => (v.iter().map(|v| v.to_string()).collect(), 0, 0, lb, n),
+            Ok(stats) => (Vec::new(), stats.height, stats.penalty, lb, n, why),
+            Err(v) => (v.iter().map(|v| v.to_string()).collect(), 0, 0, lb, n, why),
         })
     })
 }

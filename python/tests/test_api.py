@@ -153,6 +153,9 @@ def test_bench_solves_a_folder():
     (row,) = rows
     assert row.instance == "staircase" and row.valid and row.height >= row.lower_bound
     assert table.startswith("| instance |")
+    # The best bound and where it came from, as the table's column says.
+    assert row.best_bound >= row.lower_bound
+    assert f"| {row.best_bound} ({row.bound_source}) |" in table
 
 
 def test_compat_is_a_keyword_of_plan_and_memory_passes():

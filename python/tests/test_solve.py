@@ -66,3 +66,25 @@ def test_bad_problems_are_parse_errors_with_a_line(tmp_path):
         tilemem.validate(ROWS)
     with pytest.raises(ValueError, match="problem\\[0\\]"):
         tilemem.solve([("a b", 0, 1, 4)])
+
+
+def test_the_bound_says_where_it_comes_from():
+    # What `tilemem solve` prints on its bound line (crates/cli/tests/
+    # solve.rs): the co-live peak and its instant, the aligned stack, and
+    # the exact search's proof of an optimum that every rule misses.
+    placed = tilemem.solve(ROWS)
+    assert placed.lower_bound == 128
+    assert placed.bound_source == "co-live peak at t=1: 2 buffers live together"
+    aligned = [("a", 0, 2, 2, 4), ("b", 0, 2, 2, 4), ("c", 1, 3, 3, 1)]
+    placed = tilemem.solve(aligned)
+    assert (placed.lower_bound, placed.height) == (9, 9)
+    assert placed.bound_source == (
+        "aligned stack at t=1: 3 buffers live, their alignments leave holes"
+    )
+    assert tilemem.validate(aligned, placed).bound_source == placed.bound_source
+    chain = [("a", 3, 7, 15, 3), ("b", 0, 5, 15, 6), ("c", 2, 3, 9, 12)]
+    placed = tilemem.solve(chain, node_limit=100000)
+    assert (placed.lower_bound, placed.height, placed.proven_optimal) == (33, 33, True)
+    assert placed.bound_source == "proven by the exact search: no lower height fits"
+    # Validation knows only the rules: the co-live peak.
+    assert tilemem.validate(chain, placed).lower_bound == 30

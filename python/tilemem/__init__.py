@@ -275,9 +275,12 @@ def fmt(text: Source, *, file: Optional[str] = None) -> str:
 
 @dataclass(frozen=True)
 class BenchRow:
-    """One problem of :func:`bench`: its size, bound, the height reached
-    (``None``: not placed), whether proven optimal, the time in seconds,
-    the solver that placed it and whether the validator accepted it."""
+    """One problem of :func:`bench`: its size, the co-live bound (what the
+    table's height ÷ bound divides by), the height reached (``None``: not
+    placed), whether proven optimal, the time in seconds, the solver that
+    placed it, whether the validator accepted it, and the best lower bound
+    the solve supports (``None``: not solved) with where it came from (the
+    table's "best bound (source)" column)."""
 
     instance: str
     buffers: int
@@ -288,6 +291,8 @@ class BenchRow:
     seconds: float
     solver: str
     valid: bool
+    best_bound: Optional[int]
+    bound_source: str
 
 
 def bench(
@@ -361,7 +366,11 @@ class Placement:
     Attributes:
         offsets: buffer id to byte offset, in problem order.
         height: highest ``offset + size``: the bytes the placement needs.
-        lower_bound: no placement can be lower than this.
+        lower_bound: no placement can be lower than this: the best bound
+            the solve supports (what ``tilemem solve`` prints).
+        bound_source: where ``lower_bound`` came from, in words (the
+            co-live peak and its instant, an aligned stack, buffers that can
+            never share, a window the repair proved, the exact search).
         penalty: summed weight of the penalty pairs that share a byte.
         proven_optimal: whether no lower placement exists.
         solver: the solver that found it.
@@ -378,6 +387,7 @@ class Placement:
     solver: str
     capacity: Optional[int]
     csv: str
+    bound_source: str = ""
     sizes: Dict[str, int] = field(default_factory=dict, repr=False)
 
 
@@ -441,7 +451,7 @@ def solve(
             to report; nothing is returned).
         ValueError: an unknown solver or a bad budget.
     """
-    names, offsets, sizes, height, lb, penalty, proven, used, cap, csv = _tilemem.solve(
+    names, offsets, sizes, height, lb, penalty, proven, used, cap, csv, source = _tilemem.solve(
         **_problem_args(problem),
         capacity=capacity,
         solver=solver,
@@ -460,6 +470,7 @@ def solve(
         solver=used,
         capacity=cap,
         csv=csv,
+        bound_source=source,
         sizes=dict(zip(names, sizes)),
     )
 
@@ -474,6 +485,7 @@ class Validation:
         penalty: summed weight of penalty pairs sharing a byte.
         lower_bound: the floor of any placement of the problem.
         buffers: number of buffers.
+        bound_source: where ``lower_bound`` came from, in words.
     """
 
     violations: List[str]
@@ -481,6 +493,7 @@ class Validation:
     penalty: int
     lower_bound: int
     buffers: int
+    bound_source: str = ""
 
     @property
     def ok(self) -> bool:
@@ -522,11 +535,16 @@ def validate(
             offsets = [offsets[row[0]] for row in problem]  # type: ignore[index]
         except KeyError as e:
             raise ValueError(f"no offset for buffer {e.args[0]!r}") from None
-    violations, height, penalty, lb, n = _tilemem.validate(
+    violations, height, penalty, lb, n, source = _tilemem.validate(
         **args,
         capacity=capacity,
         offsets=None if offsets is None else [int(o) for o in offsets],
     )
     return Validation(
-        violations=violations, height=height, penalty=penalty, lower_bound=lb, buffers=n
+        violations=violations,
+        height=height,
+        penalty=penalty,
+        lower_bound=lb,
+        buffers=n,
+        bound_source=source,
     )

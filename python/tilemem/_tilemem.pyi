@@ -36,7 +36,12 @@ def bench(
     time_limit: float = 10.0,
     capacity: Optional[int] = None,
 ) -> Tuple[
-    str, List[Tuple[str, int, Optional[int], int, Optional[int], bool, float, str, bool]]
+    str,
+    List[
+        Tuple[
+            str, int, Optional[int], int, Optional[int], bool, float, str, bool, Optional[int], str
+        ]
+    ],
 ]:
     """(table, rows: instance, buffers, capacity, lower bound, height,
     proven, seconds, solver, valid)."""
@@ -62,7 +67,7 @@ def solve(
     penalty_first: bool = False,
     seed: int = 0,
 ) -> Tuple[
-    List[str], List[int], List[int], int, int, int, bool, str, Optional[int], str
+    List[str], List[int], List[int], int, int, int, bool, str, Optional[int], str, str
 ]:
     """(names, offsets, sizes, height, lower bound, penalty, proven optimal,
     solver, capacity, CSV with offsets)."""
@@ -73,7 +78,7 @@ def validate(
     file: str = "<problem>",
     capacity: Optional[int] = None,
     offsets: Optional[List[int]] = None,
-) -> Tuple[List[str], int, int, int, int]:
+) -> Tuple[List[str], int, int, int, int, str]:
     """(violations, height, penalty, lower bound, buffers)."""
 
 def mlir_passes() -> List[Tuple[str, str]]:

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::OnceLock;
 
-use tilemem_plan::bound::{best_bound, best_from_co_live, Bound, Rule};
+use tilemem_plan::bound::{best_from_co_live, proven_bound, proven_from, Bound, Rule};
 use tilemem_plan::minimize::{minimize, Minimum, Verdict};
 use tilemem_plan::{map, solve, validate, Objective, Outcome, Problem};
 
@@ -51,7 +51,9 @@ pub struct Args {
     /// After the solve, try to raise the lower bound by refuting heights
     /// with the exact search on time windows around the most crowded
     /// instants (and on the whole problem), within this many search nodes
-    /// in total, and within what the solve left of --time-limit.
+    /// in total, and within what the solve left of --time-limit. When
+    /// the search places the whole problem at the bound, that placement
+    /// is the result (the gap was the placement's, not the bound's).
     /// Exponential in the worst case, hence opt-in.
     #[arg(long, value_name = "NODES")]
     pub prove_bound: Option<u64>,
@@ -154,11 +156,12 @@ pub fn run(args: Args) -> ExitCode {
         }
     };
     // The best bound and its source: the minimum search's own, else the
-    // rules of `best_bound`, then refuted heights if asked for.
+    // rules of `best_bound` and what the solve proved (a repair window, the
+    // search's optimum), then refuted heights if asked for.
     let mut source = match (&minimum, bound) {
         (Some(m), _) => m.bound.clone(),
-        (None, Some(b)) => b,
-        (None, None) => best_bound(problem),
+        (None, Some(b)) => proven_from(problem, b, &out),
+        (None, None) => proven_bound(problem, &out),
     };
     raise_bound(problem, &mut out, source.value);
     let refuted = args
@@ -180,6 +183,18 @@ pub fn run(args: Args) -> ExitCode {
                 };
                 raise_bound(problem, &mut out, r.bound);
             }
+            // The search placed the whole problem at the bound: the gap
+            // was the placement's. That placement is the result (checked
+            // by the validator below, as every other).
+            if let Some(offsets) = r.placed.clone() {
+                let sol = tilemem_plan::Solution { offsets };
+                let h = sol.height(problem);
+                if out.solution.is_none() || h < out.height {
+                    (out.solution, out.height, out.penalty) = (Some(sol), h, 0);
+                    out.solver = "bound search/exact";
+                    out.proven_optimal = h <= out.lower_bound;
+                }
+            }
             r
         });
     phases.end("solve");
@@ -197,6 +212,7 @@ pub fn run(args: Args) -> ExitCode {
         Some(c) => _ = writeln!(t, "capacity:    {c}"),
         None => _ = writeln!(t, "capacity:    none"),
     }
+    // Where the bound comes from, always: a user judges the height by it.
     if out.lower_bound > co_live {
         let _ = writeln!(
             t,
@@ -204,17 +220,30 @@ pub fn run(args: Args) -> ExitCode {
             out.lower_bound
         );
     } else {
-        let _ = writeln!(t, "lower bound: {}", out.lower_bound);
+        let _ = writeln!(t, "lower bound: {} ({source})", out.lower_bound);
     }
     if let Some(r) = &refuted {
-        let _ = writeln!(
-            t,
-            "bound search: {} height(s) refuted; at {}: {} window(s) tried, {} cut by the budget",
-            r.proofs.len(),
-            r.bound,
-            r.tried,
-            r.unsettled
-        );
+        let met = out.solution.is_some() && out.height <= r.bound;
+        if r.proofs.is_empty() && r.tried == 0 && met {
+            let _ = writeln!(
+                t,
+                "bound search: nothing to refute, the height meets the lower bound"
+            );
+        } else {
+            let _ = writeln!(
+                t,
+                "bound search: {} height(s) refuted; at {}: {} window(s) tried, {} cut by the budget{}",
+                r.proofs.len(),
+                r.bound,
+                r.tried,
+                r.unsettled,
+                if r.placed.is_some() {
+                    "; the whole problem placed at it"
+                } else {
+                    ""
+                }
+            );
+        }
     }
     if let Some(m) = &minimum {
         write_minimum(t, m);

@@ -107,13 +107,13 @@ fn masked(out: &str) -> String {
 }
 
 const FAMILIES: &str = "\
-| instance | buffers | capacity | lower bound | height | height ÷ bound | proven | time (s) | solver | MiniMalloc (s) | idealloc -l 1 height ÷ bound | idealloc -l 1 (s) | idealloc -l 10 height ÷ bound | idealloc -l 10 (s) | first-fit | first-fit / height | valid |
-|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
-| challenging-0 | 167 | 1048576 | 1048576 | 1048576 | 1.00000 | yes | T | auto/exact | T | 22.59375 | T | 22.56836 | T | 1187840 | 1.133 | ok |
+| instance | buffers | capacity | lower bound | height | height ÷ bound | proven | best bound (source) | time (s) | solver | MiniMalloc (s) | idealloc -l 1 height ÷ bound | idealloc -l 1 (s) | idealloc -l 10 height ÷ bound | idealloc -l 10 (s) | first-fit | first-fit / height | valid |
+|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
+| challenging-0 | 167 | 1048576 | 1048576 | 1048576 | 1.00000 | yes | 1048576 (co-live peak at t=0: 11 buffers live together) | T | auto/exact | T | 22.59375 | T | 22.56836 | T | 1187840 | 1.133 | ok |
 
-| instance | buffers | capacity | lower bound | height | height ÷ bound | proven | time (s) | solver | MiniMalloc (s) | idealloc -l 1 height ÷ bound | idealloc -l 1 (s) | idealloc -l 10 height ÷ bound | idealloc -l 10 (s) | first-fit | first-fit / height | valid |
-|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
-| trace-0 | 1000 | - | 1046284096 | 1048557056 | 1.00217 | no (budget spent) | T | auto/greedy | - | 2.69970 | T | 2.69584 | T | 1048557056 | 1.000 | ok |
+| instance | buffers | capacity | lower bound | height | height ÷ bound | proven | best bound (source) | time (s) | solver | MiniMalloc (s) | idealloc -l 1 height ÷ bound | idealloc -l 1 (s) | idealloc -l 10 height ÷ bound | idealloc -l 10 (s) | first-fit | first-fit / height | valid |
+|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
+| trace-0 | 1000 | - | 1046284096 | 1048557056 | 1.00217 | no (budget spent) | 1046284096 (co-live peak at t=546: 247 buffers live together) | T | auto/greedy | - | 2.69970 | T | 2.69584 | T | 1048557056 | 1.000 | ok |
 
 | family | instances | buffers (median) | time (s) median / p90 / worst | worst instance | height ÷ bound median / worst | failures | budget spent | won by | MiniMalloc (s) median / worst | MiniMalloc timeouts / failures | time ÷ MiniMalloc median / p90 / worst | goal met | idealloc -l 1 height ÷ bound median / worst | idealloc -l 1 (s) median / worst | idealloc -l 10 height ÷ bound median / worst | idealloc -l 10 (s) median / worst | idealloc timeouts -l 1 / -l 10 | at or below idealloc |
 |---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
@@ -172,14 +172,14 @@ fn folders_with_a_timeout_and_failures() {
     .unwrap();
     let dir = problems.to_str().unwrap();
     let header = "\
-| instance | buffers | capacity | lower bound | height | height ÷ bound | proven | time (s) | solver | MiniMalloc (s) | idealloc -l 1 height ÷ bound | idealloc -l 1 (s) | idealloc -l 10 height ÷ bound | idealloc -l 10 (s) | first-fit | first-fit / height | valid |
-|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
+| instance | buffers | capacity | lower bound | height | height ÷ bound | proven | best bound (source) | time (s) | solver | MiniMalloc (s) | idealloc -l 1 height ÷ bound | idealloc -l 1 (s) | idealloc -l 10 height ÷ bound | idealloc -l 10 (s) | first-fit | first-fit / height | valid |
+|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
 ";
     let (code, out) = bench(&d, &[dir, "--time-limit", "0.5"], &[("FAKE_SLOW", "1")]);
     assert_eq!(code, Some(0), "{out}");
     assert_eq!(
         masked(&out),
-        format!("{header}| p.12 | 3 | 12 | 8 | 8 | 1.00000 | yes | T | auto/greedy | T | 1.50000 | T | - | timeout | 8 | 1.000 | ok |\n")
+        format!("{header}| p.12 | 3 | 12 | 8 | 8 | 1.00000 | yes | 8 (co-live peak at t=1: 2 buffers live together) | T | auto/greedy | T | 1.50000 | T | - | timeout | 8 | 1.000 | ok |\n")
     );
     // A MiniMalloc that exits 0 with a placement that overlaps: checked
     // by our validator, it is a failure, not a time to compare with.
@@ -193,7 +193,7 @@ fn folders_with_a_timeout_and_failures() {
     assert_eq!(code, Some(0), "{out}");
     assert_eq!(
         masked(&out),
-        format!("{header}| p.12 | 3 | 12 | 8 | 8 | 1.00000 | yes | T | auto/greedy | failed | - | failed | - | failed | 8 | 1.000 | ok |\n")
+        format!("{header}| p.12 | 3 | 12 | 8 | 8 | 1.00000 | yes | 8 (co-live peak at t=1: 2 buffers live together) | T | auto/greedy | failed | - | failed | - | failed | 8 | 1.000 | ok |\n")
     );
     let _ = std::fs::remove_dir_all(&d);
 }

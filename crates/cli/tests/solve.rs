@@ -204,7 +204,8 @@ fn csv_errors_name_file_line_and_column_in_every_command() {
 /// aligned to 4 leave only 2-byte holes for the 3-byte one live with them
 /// at instant 1, so no stack of the three is below 9 bytes (the co-live
 /// peak says 7). `--prove-bound` then finds nothing more to refute below
-/// the first-fit placement (10 bytes): 9 is reachable.
+/// the first-fit placement (10 bytes): its search places the whole
+/// problem at 9, and that placement is the result.
 #[test]
 fn the_lower_bound_names_its_rule_and_instant() {
     let d = scratch("prove");
@@ -225,22 +226,25 @@ fn the_lower_bound_names_its_rule_and_instant() {
     };
     let plain = run(&[]);
     assert!(
-        plain.contains("lower bound: 9 (aligned stack at t=1, 3 buffers; co-live 7)\n"),
+        plain.contains("lower bound: 9 (aligned stack at t=1: 3 buffers live, their alignments leave holes; co-live 7)\n"),
         "{plain}"
     );
     assert!(!plain.contains("bound search"), "{plain}");
     let proved = run(&["--prove-bound", "100000"]);
     assert!(
         proved.contains(
-            "lower bound: 9 (aligned stack at t=1, 3 buffers; co-live 7)\n\
-             bound search: 0 height(s) refuted; at 9: 3 window(s) tried, 0 cut by the budget\n"
+            "lower bound: 9 (aligned stack at t=1: 3 buffers live, their alignments leave holes; co-live 7)\n\
+             bound search: 0 height(s) refuted; at 9: 3 window(s) tried, 0 cut by the budget; the whole problem placed at it\n\
+             solver:      bound search/exact\n"
         ),
         "{proved}"
     );
     // First-fit in size order stacks the 3-byte buffer first: 10 bytes,
     // one above the proven 9.
-    assert!(proved.contains("height:      10\n"), "{proved}");
-    assert!(proved.contains("optimal:     not proven\n"), "{proved}");
+    assert!(plain.contains("height:      10\n"), "{plain}");
+    assert!(plain.contains("optimal:     not proven\n"), "{plain}");
+    assert!(proved.contains("height:      9\n"), "{proved}");
+    assert!(proved.contains("optimal:     proven\n"), "{proved}");
 }
 
 #[test]
@@ -324,7 +328,7 @@ fn minimize_finds_the_smallest_height_and_writes_it() {
     );
     assert_eq!(
         validated(&out),
-        "ok: 3 buffers, height 9, lower bound 9 (aligned stack at t=1, 3 buffers; co-live 7)\n"
+        "ok: 3 buffers, height 9, lower bound 9 (aligned stack at t=1: 3 buffers live, their alignments leave holes; co-live 7)\n"
     );
 
     let o = run(&["--solver", "first-fit"]);
@@ -415,11 +419,11 @@ fn validate_reports_the_best_bound_and_its_source() {
     .unwrap();
     assert_eq!(
         validated(&aligned),
-        "ok: 3 buffers, height 11, lower bound 9 (aligned stack at t=1, 3 buffers; co-live 7)\n"
+        "ok: 3 buffers, height 11, lower bound 9 (aligned stack at t=1: 3 buffers live, their alignments leave holes; co-live 7)\n"
     );
     assert_eq!(
         validated(&plain),
-        "ok: 3 buffers, height 128, lower bound 128 (co-live peak at t=1, 2 buffers)\n"
+        "ok: 3 buffers, height 128, lower bound 128 (co-live peak at t=1: 2 buffers live together)\n"
     );
 }
 
@@ -467,7 +471,7 @@ fn minimize_proves_the_optimum_by_a_refuted_target() {
         [
             "buffers:     63",
             "capacity:    none",
-            "lower bound: 33 (refuted by search, 63 buffers; co-live 32)",
+            "lower bound: 33 (proven by the exact search: no lower height fits; co-live 32)",
             "first:       33 (first placement)",
             "targets:     32 refuted",
             "grain:       1",
@@ -482,6 +486,132 @@ fn minimize_proves_the_optimum_by_a_refuted_target() {
     );
     assert_eq!(
         validated(&out),
-        "ok: 63 buffers, height 33, lower bound 32 (co-live peak at t=10, 7 buffers)\n"
+        "ok: 63 buffers, height 33, lower bound 32 (co-live peak at t=10: 7 buffers live together)\n"
+    );
+}
+
+/// The lines of `tilemem solve FILE ARGS` (exit 0) that say where the
+/// bound comes from: `lower bound:` and `bound search:`.
+fn bound_lines(file: &std::path::Path, args: &[&str]) -> Vec<String> {
+    let o = Command::new(env!("CARGO_BIN_EXE_tilemem"))
+        .args(["solve", file.to_str().unwrap()])
+        .args(args)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert_eq!(o.status.code(), Some(0), "{stdout}");
+    stdout
+        .lines()
+        .filter(|l| l.starts_with("lower bound:") || l.starts_with("bound search:"))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Three buffers aligned to 3, 6 and 12 in a chain (`a` and `c` live
+/// with `b`, never with each other): 33 bytes at least (`b` at 18, the
+/// others at 0; no order of the chain fits in 32), where the co-live peak
+/// says 30 and no instant holds all three. Then 80 buffers of 3 bytes one
+/// after the other, so a window around the chain holds less than half of
+/// the problem (the repair's rule).
+fn chain_problem(far: usize) -> String {
+    let mut s = String::from("id,lower,upper,size,alignment\na,3,7,15,3\nb,0,5,15,6\nc,2,3,9,12\n");
+    for i in 0..far {
+        s += &format!("t{i},{},{},3,1\n", 100 + i, 101 + i);
+    }
+    s
+}
+
+/// Every solve says which bound is best and where it came from, one
+/// small problem per source, built to show it: the co-live peak, a pinned
+/// buffer's top, the largest buffer, an aligned stack, buffers that can
+/// never share (hard conflicts), the exact search's proof of its optimum,
+/// a window the repair proved, and a window `--prove-bound` refuted; with
+/// `--fit` and `--minimize` as well.
+#[test]
+fn every_bound_names_its_source() {
+    let d = scratch("sources");
+    let file = |name: &str, text: &str| {
+        let p = d.join(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    };
+    let co_live = file("co-live.csv", PROBLEM);
+    assert_eq!(
+        bound_lines(&co_live, &[]),
+        ["lower bound: 128 (co-live peak at t=1: 2 buffers live together)"]
+    );
+    assert_eq!(
+        bound_lines(&co_live, &["--fit", "--capacity", "256"]),
+        ["lower bound: 128 (co-live peak at t=1: 2 buffers live together)"]
+    );
+    // Nothing left to refute once the height meets the bound.
+    assert_eq!(
+        bound_lines(&co_live, &["--prove-bound", "1000"]),
+        [
+            "lower bound: 128 (co-live peak at t=1: 2 buffers live together)",
+            "bound search: nothing to refute, the height meets the lower bound"
+        ]
+    );
+    let pinned = file(
+        "pinned.csv",
+        "id,lower,upper,size,fixed\na,0,2,64,1000\nb,1,3,64,\nc,2,4,64,\n",
+    );
+    assert_eq!(
+        bound_lines(&pinned, &[]),
+        ["lower bound: 1064 (the top of a pinned buffer live on [0, 2))"]
+    );
+    // A buffer never live still needs its bytes.
+    let largest = file(
+        "largest.csv",
+        "id,lower,upper,size\na,0,2,64\nb,1,3,64\nc,5,5,300\n",
+    );
+    assert_eq!(
+        bound_lines(&largest, &[]),
+        ["lower bound: 300 (the largest buffer alone)"]
+    );
+    let aligned = file(
+        "aligned.csv",
+        "id,lower,upper,size,alignment\na,0,2,2,4\nb,0,2,2,4\nc,1,3,3,1\n",
+    );
+    assert_eq!(
+        bound_lines(&aligned, &[]),
+        ["lower bound: 9 (aligned stack at t=1: 3 buffers live, their alignments leave holes; co-live 7)"]
+    );
+    // `c` lives apart from `a` and `b` but is in hard conflict with both:
+    // 5 + 4 + 6.
+    let clique = file(
+        "clique.csv",
+        "id,lower,upper,size,conflicts\na,0,2,5,c\nb,1,3,4,c\nc,5,6,6,\n",
+    );
+    assert_eq!(
+        bound_lines(&clique, &[]),
+        ["lower bound: 15 (3 buffers that can never share: live at t=1 or in conflict with all of those; co-live 9)"]
+    );
+    // The chain alone: the exact search proves 33 optimal.
+    let chain = file("chain.csv", &chain_problem(0));
+    assert_eq!(
+        bound_lines(&chain, &[]),
+        ["lower bound: 33 (proven by the exact search: no lower height fits; co-live 30)"]
+    );
+    // With the far buffers, the repair proves its window around the
+    // chain optimal at 33: the chain and the 31 nearest buffers.
+    let far = file("far.csv", &chain_problem(80));
+    assert_eq!(
+        bound_lines(&far, &[]),
+        ["lower bound: 33 (repair: window [0, 131) proven, its 34 buffers fit no lower; co-live 30)"]
+    );
+    // First-fit proves nothing; the bound search refutes 30 on the window
+    // of the chain's crowded instants (grain 3: 33 next), which the
+    // placement meets.
+    assert_eq!(
+        bound_lines(&far, &["--solver", "first-fit", "--prove-bound", "100000"]),
+        [
+            "lower bound: 33 (refuted by the exact search on window [2, 7): its 3 buffers fit no lower; co-live 30)",
+            "bound search: 1 height(s) refuted; at 33: 0 window(s) tried, 0 cut by the budget"
+        ]
+    );
+    assert_eq!(
+        bound_lines(&chain, &["--minimize", "--node-limit", "100000"]),
+        ["lower bound: 33 (proven by the exact search: no lower height fits; co-live 30)"]
     );
 }

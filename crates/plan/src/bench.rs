@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use crate::bound::{proven_bound, Bound};
 use crate::problem::Problem;
 use crate::solve::{solve, Budget, SolverKind};
 use crate::validate::validate;
@@ -18,8 +19,12 @@ pub struct Row {
     pub buffers: usize,
     /// Capacity, when the problem has one.
     pub capacity: Option<u64>,
-    /// Lower bound.
+    /// The co-live lower bound ([`lower_bound`]): what heights are
+    /// compared with (idealloc's LOAD), the same for every solver.
     pub lower_bound: u64,
+    /// The best lower bound the solve supports, and where it came from
+    /// ([`proven_bound`]); `None` when the problem did not solve.
+    pub bound: Option<Bound>,
     /// Height reached (within the capacity), if placed.
     pub height: Option<u64>,
     /// Proven optimal (or, with `--fit`, proven to fit).
@@ -150,6 +155,7 @@ pub fn bench_problem(instance: &str, problem: &Problem, kind: SolverKind, budget
         buffers: problem.len(),
         capacity: problem.capacity,
         lower_bound: lower_bound(problem),
+        bound: out.as_ref().ok().map(|o| proven_bound(problem, o)),
         height,
         proven,
         cut_short,
@@ -193,14 +199,14 @@ fn peer_time_cell(run: Option<&PeerRun>) -> String {
 /// Renders the rows as one Markdown table. Heights are compared with the
 /// co-live lower bound, idealloc's LOAD.
 pub fn table(rows: &[Row]) -> String {
-    let mut s = String::from("| instance | buffers | capacity | lower bound | height | height ÷ bound | proven | time (s) | solver | MiniMalloc (s) |");
+    let mut s = String::from("| instance | buffers | capacity | lower bound | height | height ÷ bound | proven | best bound (source) | time (s) | solver | MiniMalloc (s) |");
     for l in IDEALLOC_LIVES {
         s.push_str(&format!(
             " idealloc -l {l} height ÷ bound | idealloc -l {l} (s) |"
         ));
     }
     s.push_str(" first-fit | first-fit / height | valid |\n");
-    s.push_str(&"|---".repeat(13 + 2 * IDEALLOC_LIVES.len()));
+    s.push_str(&"|---".repeat(14 + 2 * IDEALLOC_LIVES.len()));
     s.push_str("|\n");
     for r in rows {
         let cap = r.capacity.map_or("-".to_string(), |c| c.to_string());
@@ -213,7 +219,7 @@ pub fn table(rows: &[Row]) -> String {
             None => ("none".into(), "-".into()),
         };
         s.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {:.3} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {:.3} | {} | {} |",
             r.instance,
             r.buffers,
             cap,
@@ -225,6 +231,9 @@ pub fn table(rows: &[Row]) -> String {
                 (false, true) => "no (budget spent)",
                 (false, false) => "no",
             },
+            r.bound
+                .as_ref()
+                .map_or("-".to_string(), |b| format!("{} ({b})", b.value)),
             r.time.as_secs_f64(),
             r.solver,
             peer_time_cell(r.minimalloc.as_ref()),
@@ -469,6 +478,13 @@ mod tests {
             buffers: 10,
             capacity: None,
             lower_bound: 100,
+            bound: Some(Bound {
+                value: 100,
+                rule: crate::bound::Rule::CoLive,
+                window: Some((3, 4)),
+                buffers: 4,
+                rounded_from: None,
+            }),
             height,
             proven: false,
             cut_short: false,
@@ -540,7 +556,7 @@ mod tests {
         let lines: Vec<&str> = t.lines().collect();
         assert_eq!(
             lines[2],
-            "| p | 10 | - | 100 | 100 | 1.00000 | no (budget spent) | 0.001 | auto/greedy | - | 1.03000 | 0.250 | - | timeout | 120 | 1.200 | ok |"
+            "| p | 10 | - | 100 | 100 | 1.00000 | no (budget spent) | 100 (co-live peak at t=3: 4 buffers live together) | 0.001 | auto/greedy | - | 1.03000 | 0.250 | - | timeout | 120 | 1.200 | ok |"
         );
         assert_eq!(lines[0].matches('|').count(), lines[2].matches('|').count());
         assert_eq!(lines[1].matches('|').count(), lines[2].matches('|').count());

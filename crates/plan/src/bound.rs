@@ -5,17 +5,21 @@
 //! with the exact search on time windows; it is exponential in the worst
 //! case and runs under a work limit, so it is opt-in (`tilemem solve
 //! --prove-bound`). [`grain()`] is the step every optimal height is a
-//! multiple of, by which refuted heights advance.
+//! multiple of, by which refuted heights advance. [`best_bound`] is the
+//! best of the cheap rules with where it came from, and [`proven_bound`]
+//! adds what a solve proved (the repair's windows, the search's proofs).
 
 use std::collections::BTreeMap;
 
 use crate::problem::Problem;
 
 pub mod grain;
+pub mod proven;
 pub mod refute;
 pub mod rules;
 
 pub use grain::grain;
+pub use proven::{proven_bound, proven_from};
 pub use refute::{refuted_bound, refuted_bound_from, Refutation};
 pub use rules::{best_and_co_live, best_bound, best_from_co_live, Bound, Rule};
 

@@ -185,6 +185,11 @@ pub fn minimize(
     let first_height = best.height;
     let mut out_of_budget = false;
     let mut lo = bound.value.max(best.lower_bound);
+    // What the first solve proved on its way (a repair window's optimum).
+    if let Some(p) = best.proof.clone().filter(|p| p.value > lo) {
+        lo = p.value;
+        bound = p;
+    }
     if best.solution.is_some() {
         // Height first, so a proven optimum is the minimum height.
         if best.proven_optimal && best.height > lo {
@@ -239,6 +244,12 @@ pub fn minimize(
             q.capacity = Some(target);
             let out = solve(&q, kind, &b.with_goal(Goal::Lowest))?;
             left.used += out.work;
+            // A window optimum the step's repair proved bounds every
+            // placement, whatever the capacity it was asked for.
+            if let Some(p) = out.proof.clone().filter(|p| p.value > lo) {
+                lo = p.value;
+                bound = p;
+            }
             let verdict = match &out.solution {
                 Some(_) => Verdict::Placed(out.height),
                 None if out.proven_infeasible => Verdict::Refuted,
@@ -251,10 +262,11 @@ pub fn minimize(
             });
             match verdict {
                 Verdict::Placed(_) => best = out,
-                Verdict::Refuted => {
+                Verdict::Refuted if target + g > lo => {
                     lo = target + g;
                     bound = search_proof(lo, problem.len());
                 }
+                Verdict::Refuted => {}
                 Verdict::Undecided => {
                     out_of_budget |= out.cut_short;
                     undecided = Some(undecided.map_or(target, |u| u.min(target)));

@@ -68,6 +68,11 @@ pub struct Refutation {
     pub unsettled: usize,
     /// Units of work the attempts used (at most the node limit).
     pub work: u64,
+    /// A placement of the whole problem at most `bound` high (offsets in
+    /// buffer order), when the last attempt, on the whole time range,
+    /// found one at the first height not refuted: the bound is then the
+    /// optimum, and a gap above it was the placement's, not the bound's.
+    pub placed: Option<Vec<u64>>,
 }
 
 /// Raises [`lower_bound`] by refuting heights (see the module doc): from
@@ -111,12 +116,14 @@ pub fn refuted_bound_from(
         tried: 0,
         unsettled: 0,
         work: 0,
+        placed: None,
     };
     if !problem.is_plain() || problem.check().is_err() {
         return out;
     }
     let g = grain(problem);
     let windows = windows(problem);
+    let whole = windows.last().copied().unwrap_or((0, 0));
     // One attempt may use a quarter of the whole: the small windows,
     // quickly placed or refuted, leave the rest to the wide ones.
     let per = (nodes / 4).max(1);
@@ -142,9 +149,10 @@ pub fn refuted_bound_from(
             }
             let grant = per.min(left);
             let mut cut = false;
-            let sub = clip(problem, a, b);
+            let (sub, kept) = clip(problem, a, b);
             let buffers = sub.buffers.len();
-            let (mut sub, below) = peel_universal(sub);
+            let (mut sub, below, order) = peel_universal(sub);
+            let mut found = None;
             // Either the peeled buffers alone pass `h`, or the search
             // proves the rest does not fit in what they leave.
             let refuted = below > h || {
@@ -162,7 +170,8 @@ pub fn refuted_bound_from(
                 let (res, used) = exact_counted(&sub, &attempt);
                 left = left.saturating_sub(used.max(1));
                 cut = res.cut_short;
-                res.proven_infeasible && res.solution.is_none()
+                found = res.solution.map(|s| s.offsets);
+                res.proven_infeasible && found.is_none()
             };
             if refuted {
                 out.proofs.push(Proof {
@@ -175,6 +184,11 @@ pub fn refuted_bound_from(
             }
             out.tried += 1;
             out.unsettled += usize::from(cut);
+            // The whole time range keeps every buffer with bytes and a
+            // lifetime, unclipped: its placement is one of the problem.
+            if (a, b) == whole {
+                out.placed = found.map(|f| unpeel(problem, &kept, &order, below, &f));
+            }
         }
         // No window refutes `h`.
         out.cut_short = out.unsettled > 0;
@@ -244,18 +258,49 @@ fn windows(problem: &Problem) -> Vec<(u64, u64)> {
 }
 
 /// The buffers live in `[a, b)`, lifetimes clipped to it (see the module
-/// doc: a relaxation of `problem`).
-fn clip(problem: &Problem, a: u64, b: u64) -> Problem {
+/// doc: a relaxation of `problem`), and their ids in `problem`.
+fn clip(problem: &Problem, a: u64, b: u64) -> (Problem, Vec<usize>) {
     let mut sub = Problem::new();
-    for x in &problem.buffers {
+    let mut kept = Vec::new();
+    for (i, x) in problem.buffers.iter().enumerate() {
         let (l, u) = (x.lower.max(a), x.upper.min(b));
         if x.size > 0 && l < u {
             let mut y = Buffer::new(x.size, l, u).with_align(x.align);
             y.name = x.name.clone();
             sub.push(y);
+            kept.push(i);
         }
     }
-    sub
+    (sub, kept)
+}
+
+/// A placement of `problem` from one of its whole-range window problem
+/// (buffers `kept`), whose universal buffers were peeled in `order`
+/// ([`peel_universal`]) and the rest placed at `rest`: the peeled buffers
+/// stacked from 0 in the order peeled, the rest `below` bytes up, and the
+/// buffers without bytes or lifetime at 0 (they meet no other). Each
+/// peeled buffer sits on the sizes of those peeled before it, multiples of
+/// its alignment, and shifting the rest by `below` keeps theirs.
+fn unpeel(
+    problem: &Problem,
+    kept: &[usize],
+    order: &[usize],
+    below: u64,
+    rest: &[u64],
+) -> Vec<u64> {
+    let mut offsets = vec![0u64; problem.len()];
+    let mut base = 0u64;
+    let mut peeled = vec![false; kept.len()];
+    for &k in order {
+        offsets[kept[k]] = base;
+        base += problem.buffers[kept[k]].size;
+        peeled[k] = true;
+    }
+    let left = (0..kept.len()).filter(|&k| !peeled[k]);
+    for (k, &o) in left.zip(rest) {
+        offsets[kept[k]] = o + below;
+    }
+    offsets
 }
 
 /// Removes *universal* buffers (live together with every other one) while
@@ -266,8 +311,12 @@ fn clip(problem: &Problem, a: u64, b: u64) -> Problem {
 /// between two remaining buffers shrinks below the lower one's size) and
 /// every alignment (each move is a multiple of it), so the rest fits in
 /// the height minus the peeled bytes. The search then has fewer buffers.
-fn peel_universal(mut p: Problem) -> (Problem, u64) {
+fn peel_universal(mut p: Problem) -> (Problem, u64, Vec<usize>) {
     let mut below = 0u64;
+    // Positions in the problem given of the buffers left, and of those
+    // peeled in order.
+    let mut ids: Vec<usize> = (0..p.buffers.len()).collect();
+    let mut order = Vec::new();
     while p.buffers.len() > 1 {
         // The two earliest deaths and the two latest births: the others'
         // extremes for any one buffer.
@@ -293,8 +342,9 @@ fn peel_universal(mut p: Problem) -> (Problem, u64) {
         });
         let Some(k) = universal else { break };
         below += p.buffers.remove(k).size;
+        order.push(ids.remove(k));
     }
-    (p, below)
+    (p, below, order)
 }
 
 #[cfg(test)]
@@ -320,9 +370,9 @@ mod tests {
         p.push(Buffer::new(2, 2, 5));
         p.push(Buffer::new(3, 4, 9)); // live with everyone once 0 is gone
         p.push(Buffer::new(5, 6, 8));
-        let (rest, below) = peel_universal(p.clone());
+        let (rest, below, order) = peel_universal(p.clone());
         // 0 goes, then 2 (live with 1 and 3); 1 and 3 never meet.
-        assert_eq!(below, 7);
+        assert_eq!((below, order), (7, vec![0, 2]));
         assert_eq!(
             rest.buffers,
             vec![p.buffers[1].clone(), p.buffers[3].clone()]
@@ -330,8 +380,47 @@ mod tests {
         // Sizes off another buffer's alignment stay: moving it down by
         // 4 or 3 bytes would misalign it.
         p.buffers[1].align = 8;
-        let (rest, below) = peel_universal(p);
+        let (rest, below, _) = peel_universal(p);
         assert_eq!((rest.len(), below), (4, 0));
+    }
+
+    /// When the whole problem is placed at the first height not refuted,
+    /// the placement comes back, valid and at the bound: with universal
+    /// buffers peeled (stacked back from 0) and buffers without bytes or
+    /// lifetime, over random small problems with alignments.
+    #[test]
+    fn the_whole_problem_placed_at_the_bound_comes_back() {
+        let mut rng = crate::gen::Rng(5);
+        let mut placed = 0;
+        for round in 0..60 {
+            let mut p = Problem::new();
+            // Live with everything: peeled when its size suits every
+            // alignment.
+            p.push(Buffer::new(8 * (1 + rng.below(3)), 0, 40));
+            for _ in 0..3 + rng.below(8) {
+                let l = rng.below(30);
+                let size = 1 + rng.below(12);
+                let align = [1, 2, 4][rng.below(3) as usize];
+                p.push(Buffer::new(size, l, l + 1 + rng.below(10)).with_align(align));
+            }
+            p.push(Buffer::new(0, 3, 9));
+            p.push(Buffer::new(5, 7, 7));
+            let budget = Budget::default()
+                .with_time_limit(None)
+                .with_node_limit(Some(200_000));
+            let r = refuted_bound(&p, None, &budget);
+            if let Some(offsets) = &r.placed {
+                let sol = crate::problem::Solution {
+                    offsets: offsets.clone(),
+                };
+                let h = crate::validate::validate(&p, &sol)
+                    .unwrap_or_else(|v| panic!("round {round}: {v:?}"))
+                    .height;
+                assert!(h <= r.bound, "round {round}: {h} > {}", r.bound);
+                placed += 1;
+            }
+        }
+        assert!(placed > 40, "{placed}");
     }
 
     #[test]
@@ -340,8 +429,8 @@ mod tests {
         p.push(Buffer::new(4, 0, 10));
         p.push(Buffer::new(2, 5, 6));
         p.push(Buffer::new(3, 8, 9));
-        let c = clip(&p, 4, 7);
-        assert_eq!(c.buffers.len(), 2);
+        let (c, kept) = clip(&p, 4, 7);
+        assert_eq!(kept, [0, 1]);
         assert_eq!((c.buffers[0].lower, c.buffers[0].upper), (4, 7));
         assert_eq!((c.buffers[1].lower, c.buffers[1].upper), (5, 6));
     }

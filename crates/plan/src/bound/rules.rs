@@ -48,9 +48,15 @@ const SWEEP_WORK: u64 = 50_000_000;
 /// Which rule gave a bound.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Rule {
-    /// The co-live peak ([`lower_bound`]), or a pinned buffer's top or the
-    /// largest buffer where those are higher.
+    /// The co-live peak ([`lower_bound`]): the largest total size of the
+    /// buffers live at one instant.
     CoLive,
+    /// A pinned buffer's top (its fixed offset plus its size), above the
+    /// co-live peak.
+    PinnedTop,
+    /// The largest buffer alone, above the co-live peak (it is never live,
+    /// or its instant is not the peak's).
+    Largest,
     /// The lowest aligned stack of the buffers live at one instant.
     AlignedStack,
     /// The buffers live at one instant plus buffers in hard conflict with
@@ -59,19 +65,28 @@ pub enum Rule {
     /// A height refuted by the exact search on a time window
     /// ([`refuted_bound`](super::refuted_bound)).
     WindowRefuted,
-    /// A height refuted by the exact search on the whole problem.
+    /// The exact search on the whole problem: no lower height fits (it
+    /// refuted a capacity one grain below, or proved its placement
+    /// optimal).
     SearchRefuted,
+    /// The optimum of a time window proven by the exact search inside the
+    /// peak-window repair of a solve (the window's problem drops
+    /// constraints, so no placement of the whole problem is lower).
+    RepairWindow,
 }
 
 impl Rule {
-    /// The name used in reports.
+    /// The short name used in tables.
     pub fn name(self) -> &'static str {
         match self {
             Rule::CoLive => "co-live peak",
+            Rule::PinnedTop => "pinned top",
+            Rule::Largest => "largest buffer",
             Rule::AlignedStack => "aligned stack",
-            Rule::ConflictClique => "conflict clique",
+            Rule::ConflictClique => "buffers that can never share",
             Rule::WindowRefuted => "refuted on a window",
-            Rule::SearchRefuted => "refuted by search",
+            Rule::SearchRefuted => "proven by the exact search",
+            Rule::RepairWindow => "repair window proven",
         }
     }
 }
@@ -93,16 +108,60 @@ pub struct Bound {
     pub rounded_from: Option<u64>,
 }
 
+/// Where the bound came from, in a sentence: the rule, the instant or
+/// window it looked at and how many buffers it counted.
 impl fmt::Display for Bound {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.rule.name())?;
-        match self.window {
-            Some((a, b)) if b == a + 1 => write!(f, " at t={a}")?,
-            Some((a, b)) => write!(f, " on [{a}, {b})")?,
-            None => {}
-        }
-        if self.buffers > 0 {
-            write!(f, ", {} buffers", self.buffers)?;
+        let n = self.buffers;
+        let s = if n == 1 { "" } else { "s" };
+        let at = |f: &mut fmt::Formatter<'_>| match self.window {
+            Some((a, b)) if b == a + 1 => write!(f, " at t={a}"),
+            Some((a, b)) => write!(f, " on [{a}, {b})"),
+            None => Ok(()),
+        };
+        match self.rule {
+            Rule::CoLive => {
+                write!(f, "co-live peak")?;
+                at(f)?;
+                if n > 0 {
+                    write!(f, ": {n} buffer{s} live together")?;
+                }
+            }
+            Rule::PinnedTop => {
+                write!(f, "the top of a pinned buffer")?;
+                if let Some((a, b)) = self.window {
+                    write!(f, " live on [{a}, {b})")?;
+                }
+            }
+            Rule::Largest => write!(f, "the largest buffer alone")?,
+            Rule::AlignedStack => {
+                write!(f, "aligned stack")?;
+                at(f)?;
+                write!(f, ": {n} buffer{s} live, their alignments leave holes")?;
+            }
+            Rule::ConflictClique => {
+                write!(f, "{n} buffer{s} that can never share")?;
+                if let Some((a, _)) = self.window {
+                    write!(f, ": live at t={a} or in conflict with all of those")?;
+                }
+            }
+            Rule::WindowRefuted => {
+                write!(f, "refuted by the exact search")?;
+                if let Some((a, b)) = self.window {
+                    write!(f, " on window [{a}, {b})")?;
+                }
+                write!(f, ": its {n} buffer{s} fit no lower")?;
+            }
+            Rule::SearchRefuted => {
+                write!(f, "proven by the exact search: no lower height fits")?;
+            }
+            Rule::RepairWindow => {
+                write!(f, "repair: window")?;
+                if let Some((a, b)) = self.window {
+                    write!(f, " [{a}, {b})")?;
+                }
+                write!(f, " proven, its {n} buffer{s} fit no lower")?;
+            }
         }
         if let Some(r) = self.rounded_from {
             write!(f, ", {r} rounded up to the grain")?;
@@ -139,13 +198,7 @@ pub fn best_and_co_live(problem: &Problem) -> (Bound, u64) {
 /// ([`lower_bound`]), for a caller that has it already.
 pub fn best_from_co_live(problem: &Problem, co_live: u64) -> Bound {
     let sweep = Sweep::of(problem);
-    let mut best = Bound {
-        value: co_live,
-        rule: Rule::CoLive,
-        window: sweep.peak.map(|t| (t, t + 1)),
-        buffers: sweep.peak_count,
-        rounded_from: None,
-    };
+    let mut best = co_live_source(problem, co_live, &sweep);
     if problem.compatible.is_empty() {
         best = best.max(sweep.stack);
         if !problem.conflicts.is_empty() {
@@ -161,12 +214,43 @@ pub fn best_from_co_live(problem: &Problem, co_live: u64) -> Bound {
     best
 }
 
+/// Where the co-live bound `co_live` ([`lower_bound`]) comes from: the
+/// plain peak of `sweep` (its instant is named only when the bound is that
+/// peak's load: with compatible pairs or alignment padding it is not), else
+/// a pinned buffer's top or the largest buffer when one of them is it.
+fn co_live_source(problem: &Problem, co_live: u64, sweep: &Sweep) -> Bound {
+    let mut out = Bound {
+        value: co_live,
+        rule: Rule::CoLive,
+        window: None,
+        buffers: 0,
+        rounded_from: None,
+    };
+    if co_live as u128 == sweep.load && problem.compatible.is_empty() {
+        out.window = sweep.peak.map(|t| (t, t + 1));
+        out.buffers = sweep.peak_count;
+    } else if co_live as u128 > sweep.load {
+        let pinned = problem.buffers.iter().find(|b| {
+            b.fixed_offset
+                .is_some_and(|o| o.saturating_add(b.size) == co_live)
+        });
+        if let Some(b) = pinned {
+            (out.rule, out.window, out.buffers) = (Rule::PinnedTop, Some((b.lower, b.upper)), 1);
+        } else if problem.buffers.iter().any(|b| b.size == co_live) {
+            (out.rule, out.buffers) = (Rule::Largest, 1);
+        }
+    }
+    out
+}
+
 /// The live sets of one sweep over time: the plain peak and the best
 /// aligned stack.
 struct Sweep {
-    /// Instant of the largest plain load, and how many buffers are live.
+    /// Instant of the largest plain load, how many buffers are live there,
+    /// and that load.
     peak: Option<u64>,
     peak_count: usize,
+    load: u128,
     /// The best [`Rule::AlignedStack`] bound.
     stack: Bound,
 }
@@ -176,6 +260,7 @@ impl Sweep {
         let mut out = Sweep {
             peak: None,
             peak_count: 0,
+            load: 0,
             stack: Bound {
                 value: 0,
                 rule: Rule::AlignedStack,
@@ -197,6 +282,7 @@ impl Sweep {
         for_each_instant(problem, |t, live, load| {
             if load > best_load || out.peak.is_none() {
                 best_load = load;
+                out.load = load;
                 out.peak = Some(t);
                 out.peak_count = live.len();
             }
@@ -410,7 +496,10 @@ mod tests {
             (b.value, b.rule, b.window),
             (9, Rule::AlignedStack, Some((1, 2)))
         );
-        assert_eq!(b.to_string(), "aligned stack at t=1, 3 buffers");
+        assert_eq!(
+            b.to_string(),
+            "aligned stack at t=1: 3 buffers live, their alignments leave holes"
+        );
     }
 
     #[test]
@@ -441,6 +530,9 @@ mod tests {
         p.push(Buffer::new(8, 1, 3).with_align(8));
         let b = best_bound(&p);
         assert_eq!((b.value, b.rule, b.rounded_from), (24, Rule::CoLive, None));
-        assert_eq!(b.to_string(), "co-live peak at t=1, 3 buffers");
+        assert_eq!(
+            b.to_string(),
+            "co-live peak at t=1: 3 buffers live together"
+        );
     }
 }

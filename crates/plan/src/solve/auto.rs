@@ -62,6 +62,8 @@ impl Solver for Auto {
         let mut out = auto_run(problem, budget, &meter);
         out.cut_short = meter.spent();
         out.work = meter.used();
+        // What the repair proved on its windows, when above the bound.
+        out.proof = meter.proof().filter(|b| b.value > out.lower_bound);
         out
     }
 }
@@ -190,5 +192,6 @@ pub(super) fn finish(
         work: 0,
         elapsed: start.elapsed(),
         stopped_by: None,
+        proof: None,
     }
 }

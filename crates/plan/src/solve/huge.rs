@@ -73,7 +73,12 @@ const HUGE_REPAIR: Duration = Duration::from_millis(1200);
 /// its candidates (3.5 s was the constant then); since nodes order their
 /// candidates a chunk at a time the same 400,000 units take 0.44 times the
 /// CPU time (2.9 s against 6.7 s, one after the other at load 10), so
-/// 1.6 s.
+/// 1.6 s. Measured again directly (the exact search alone under node
+/// limits, whole runs with reading and greedy, user plus system CPU, load
+/// 6.3 to 10): `trace-8` first gains between 350,000 units (1.1 to 1.3 s,
+/// no gain) and 362,500 (1.58 s, 0.036 % above the bound); `trace-21` and
+/// `-46` reach their bounds within 300,000 and 250,000 units, 1.5 to
+/// 1.9 s. The constant stands.
 const SEARCH_COST_10K: Duration = Duration::from_millis(1600);
 
 /// The expected CPU time of the whole-problem search to its first gain on
@@ -154,8 +159,10 @@ const PORTFOLIO_COSTS: u32 = 4;
 /// in size order, the nested long buffers of a training step stacked
 /// ([`place_stacked_or_complete`]; on 20 generated steps of 10,000
 /// buffers at 2 s, 16 ended lower and one higher, `trace-8` 0.800 % ->
-/// 0.031 % above the bound), with the lower bound computed beside it on a
-/// second thread;
+/// 0.031 % above the bound; under a time limit after a sweep in time
+/// order, which alone places a million buffers within 0.1 % of the bound
+/// when the limit holds no pass), with the lower bound computed beside it
+/// on a second thread;
 /// when that misses the bound, the chain and, when [`search_planned`] allows,
 /// the whole-problem search. A placement above the capacity still goes to
 /// the exact search.

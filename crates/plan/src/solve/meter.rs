@@ -24,9 +24,11 @@
 
 use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::Budget;
+use crate::bound::Bound;
 
 /// Units of work between two reads of the clock.
 pub(crate) const CHECK_EVERY: u64 = 256;
@@ -74,6 +76,10 @@ pub(crate) struct Meter<'a> {
     pace: Option<(&'a Pace, u8)>,
     /// When this member last ran on (for the pause of a paced member).
     resumed: Cell<Option<Instant>>,
+    /// The highest lower bound proven during the solve (see
+    /// [`Meter::prove`]), one record shared by the meter and every meter
+    /// made from it.
+    proof: Arc<Mutex<Option<Bound>>>,
 }
 
 /// Pacing between members of a portfolio racing on shared cores: while
@@ -154,6 +160,7 @@ impl<'a> Meter<'a> {
             stop: budget.stop,
             pace: None,
             resumed: Cell::new(None),
+            proof: Arc::default(),
         }
     }
 
@@ -171,6 +178,7 @@ impl<'a> Meter<'a> {
             stop: None,
             pace: None,
             resumed: Cell::new(None),
+            proof: Arc::default(),
         }
     }
 
@@ -243,6 +251,7 @@ impl<'a> Meter<'a> {
             stop: self.stop,
             pace: self.pace,
             resumed: Cell::new(None),
+            proof: Arc::clone(&self.proof),
         }
     }
 
@@ -341,6 +350,23 @@ impl<'a> Meter<'a> {
     /// whose work ran out).
     pub(crate) fn mark_spent(&self) {
         self.spent.set(true);
+    }
+
+    /// Records a lower bound proven on the way (such as a repair window's
+    /// optimum), kept when it is the highest so far. Every meter made from
+    /// the solve's meter shares the record, so a proof found deep in a
+    /// sub-search reaches the solve's outcome without each step in between
+    /// passing it on.
+    pub(crate) fn prove(&self, bound: Bound) {
+        let mut best = self.proof.lock().unwrap_or_else(|e| e.into_inner());
+        if best.as_ref().is_none_or(|b| bound.value > b.value) {
+            *best = Some(bound);
+        }
+    }
+
+    /// The highest bound recorded by [`Meter::prove`].
+    pub(crate) fn proof(&self) -> Option<Bound> {
+        self.proof.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 }
 

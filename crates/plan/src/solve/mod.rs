@@ -32,6 +32,7 @@ mod pairs;
 mod portfolio;
 mod sequential;
 mod skyline;
+mod sweep;
 mod trace;
 
 pub use auto::Auto;
@@ -344,6 +345,12 @@ pub struct Outcome {
     /// of its own ended it (such as the repair's stall rule); `None`
     /// otherwise.
     pub stopped_by: Option<&'static str>,
+    /// A lower bound above `lower_bound` the solve proved on its way, and
+    /// where (the highest window optimum the peak-window repair proved);
+    /// `None` when it proved none. See
+    /// [`proven_bound`](crate::bound::proven_bound) for the best bound an
+    /// outcome supports.
+    pub proof: Option<crate::bound::Bound>,
 }
 
 impl Outcome {
@@ -491,6 +498,7 @@ pub(crate) fn outcome_with_bound(
         work: 0,
         elapsed: Duration::ZERO,
         stopped_by: None,
+        proof: None,
     };
     if let Some(offsets) = offsets {
         let sol = Solution { offsets };

@@ -572,7 +572,44 @@ const TOP: u32 = 7;
 /// its temporaries (a few dozen instants), which would break the chain
 /// of the activations they cross (a temporary that joins it blocks every
 /// longer buffer that starts under it and ends after it).
-const STACK_SPAN: usize = 64;
+pub(super) const STACK_SPAN: usize = 64;
+
+/// The members of a nested family with their offsets, and each member's
+/// sections and top `(a, z, top)` in order of start ([`nested_family`]).
+pub(super) type Family = (Vec<(u32, u64)>, Vec<(usize, usize, u64)>);
+
+/// The stack rule of [`Occupancy::stack_nested`] over the long buffers
+/// `family` (`(a, Reverse(z), id, size, align)`: sections `[a, z)`, in
+/// any order): each, by start (the longer first on a tie), joins when it
+/// nests in the innermost member live at its start (or starts where none
+/// is), on top of it. The members with their offsets, and each member's
+/// `(a, z, top)` in order of start; `None` when fewer than half of the
+/// long buffers join.
+pub(super) fn nested_family(
+    mut family: Vec<(usize, Reverse<usize>, u32, u64, u64)>,
+) -> Option<Family> {
+    family.sort_unstable();
+    // The members live at the current start, outermost first: (end
+    // section, top).
+    let mut chain: Vec<(usize, u64)> = Vec::new();
+    let mut out = Vec::new();
+    let mut kept: Vec<(usize, usize, u64)> = Vec::new();
+    for &(a, Reverse(z), id, size, align) in &family {
+        while chain.last().is_some_and(|c| c.0 <= a) {
+            chain.pop();
+        }
+        let base = match chain.last() {
+            Some(&(end, _)) if end < z => continue,
+            Some(&(_, top)) => top,
+            None => 0,
+        };
+        let o = align_up(base, align);
+        chain.push((z, o + size));
+        out.push((id, o));
+        kept.push((a, z, o + size));
+    }
+    (out.len() * 2 >= family.len()).then_some((out, kept))
+}
 
 /// Byte ranges taken over time, for first-fit queries (see the module
 /// doc).
@@ -928,39 +965,19 @@ impl Occupancy {
     ) -> Vec<(u32, u64)> {
         let sections = self.times.len().saturating_sub(1).max(1);
         let long = (sections / STACK_SPAN).max(2);
-        let mut family: Vec<(usize, Reverse<usize>, u32, u64, u64)> = buffers
+        let family: Vec<(usize, Reverse<usize>, u32, u64, u64)> = buffers
             .filter(|&(_, l, u, size, _)| l < u && size > 0)
             .filter_map(|(id, l, u, size, align)| {
                 let (a, z) = self.run(l, u);
                 (z - a >= long).then_some((a, Reverse(z), id, size, align))
             })
             .collect();
-        family.sort_unstable();
-        // The members live at the current start, outermost first: (end
-        // section, top).
-        let mut chain: Vec<(usize, u64)> = Vec::new();
-        let mut out = Vec::new();
-        let mut kept: Vec<(usize, usize, u64)> = Vec::new();
-        for &(a, Reverse(z), id, size, align) in &family {
-            while chain.last().is_some_and(|c| c.0 <= a) {
-                chain.pop();
-            }
-            let base = match chain.last() {
-                Some(&(end, _)) if end < z => continue,
-                Some(&(_, top)) => top,
-                None => 0,
-            };
-            let o = align_up(base, align);
-            chain.push((z, o + size));
-            out.push((id, o));
-            kept.push((a, z, o + size));
-        }
-        if out.len() * 2 < family.len() {
+        let Some((out, kept)) = nested_family(family) else {
             return Vec::new();
-        }
+        };
         // The top of the chain per section, then the highest per node.
         let mut floor = vec![0u64; 2 * self.leaves];
-        chain.clear();
+        let mut chain: Vec<(usize, u64)> = Vec::new();
         let mut next = 0;
         for sec in 0..sections {
             while chain.last().is_some_and(|c| c.0 <= sec) {

@@ -56,7 +56,9 @@
 //! higher than the incumbent. The result depends only on the problem and the
 //! incumbent, except that a window search the time limit cuts short ends
 //! the repair (on a slower machine fewer rounds may count). The floor it
-//! reports is a lower bound on every placement of the problem.
+//! reports is a lower bound on every placement of the problem; each rise
+//! of it is recorded on the meter ([`Meter::prove`]) with its window, so
+//! the solve's outcome can say where its bound came from.
 
 use std::time::Duration;
 
@@ -64,6 +66,7 @@ use super::exact::exact_run;
 use super::geom::height_of;
 use super::geom::{first_fit, TimeIndex};
 use super::{Budget, Meter};
+use crate::bound::{Bound, Rule};
 use crate::problem::{Buffer, Problem};
 
 /// Work limit of one window search, in search nodes.
@@ -232,6 +235,14 @@ pub(crate) fn repair_within(
             out.floor = optimum;
             stalled = 0;
             out.last_gain = rounds;
+            // A bound of its own, reported with the solve's outcome.
+            meter.prove(Bound {
+                value: optimum,
+                rule: Rule::RepairWindow,
+                window: Some(window),
+                buffers: sub.ids.len(),
+                rounded_from: None,
+            });
         }
         if cur_h <= out.floor {
             break;
