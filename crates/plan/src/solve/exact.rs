@@ -1117,7 +1117,9 @@ struct Dfs<'a> {
     recheck: bool,
     /// Where the candidates' fit ranks in their order (see [`Dfs::open`]).
     fit: FitRank,
-    /// The unallocated floor check (see [`Dfs::floors_ok`]).
+    /// The unallocated floor check (see [`Dfs::floors_ok`]). Its lists
+    /// (`un_items`) are kept where the partition's floor is on: a search
+    /// may turn it off, not on.
     uf: FloorCheck,
     /// Nodes the unallocated floor closed.
     uf_cuts: u64,
