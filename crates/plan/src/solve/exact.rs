@@ -1476,7 +1476,6 @@ impl<'a> Dfs<'a> {
 
     /// [`Dfs::stairs_hold`] the plain way (every start, placed buffers
     /// skipped, a full sort): what the debug builds compare it with.
-    #[cfg(debug_assertions)]
     fn stairs_hold_naive(&self, s: usize) -> bool {
         let p = self.part;
         let over = &p.over_items[p.over_first[s] as usize..p.over_first[s + 1] as usize];
