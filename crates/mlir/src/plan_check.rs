@@ -16,8 +16,10 @@
 //!   one; to the function's end when returned;
 //! - two buffers may share bytes only when their lifetimes are disjoint,
 //!   when they are the same memory through non-conditional plumbing (an
-//!   in-place alias pair), or when one's last access is the other's first
-//!   (the op reads one and writes the other: in-place reuse);
+//!   in-place alias pair) and no read finds bytes the other wrote since
+//!   ([`crate::analysis::merged_reads`], run over the two casts), or when
+//!   one's last access is the other's first (the op reads one and writes
+//!   the other: in-place reuse);
 //! - every address is aligned and every slot ends within the capacity
 //!   (the module's NPU device spec; SIMT/MIX vector functions on
 //!   register-based chips use `simt_ub_bits` when given).
@@ -561,6 +563,42 @@ pub fn check_function(m: &Module, func: OpId, simt_ub: Option<u64>) -> Vec<Diagn
     }
     let fname = m.func_name(func).unwrap_or("?").to_string();
     let names = crate::print::Names::new(m, m.top());
+    // Buffers the plumbing makes one memory may share bytes only while
+    // the program reads each where the other has not written since.
+    for i in 0..bufs.len() {
+        for j in i + 1..bufs.len() {
+            let (x, y) = (&bufs[i], &bufs[j]);
+            if x.space != y.space || strict.find(x.value) != strict.find(y.value) {
+                continue;
+            }
+            let meet = x
+                .addrs
+                .iter()
+                .any(|&a| y.addrs.iter().any(|&b| a < b + y.bytes && b < a + x.bytes));
+            if !meet {
+                continue;
+            }
+            if let Some(bad) =
+                crate::analysis::merged_reads::bad_reads(m, func, &[x.value, y.value]).across
+            {
+                let l = m.op(bad.op).loc;
+                diags.push(Diagnostic::error(
+                    m.op(x.cast).loc,
+                    format!(
+                        "plan check: @{fname}, {}: buffers {} and {} share bytes as one carried \
+                         memory, but the op at {}:{} reads {} after {} may have written them",
+                        x.space,
+                        names.get(m, x.value),
+                        names.get(m, y.value),
+                        l.line,
+                        l.col,
+                        names.get(m, bad.wanted),
+                        names.get(m, bad.found),
+                    ),
+                ));
+            }
+        }
+    }
     for (space, size_key, align_key) in SPACES {
         let in_space: Vec<usize> = (0..bufs.len())
             .filter(|&i| bufs[i].space == space)

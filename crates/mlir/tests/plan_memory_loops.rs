@@ -280,6 +280,287 @@ fn plan_memory_keeps_a_loop_read_value_apart_from_the_loop_tile() {
     }
 }
 
+/// The rule that keeps `%u` and `%t` apart above is a preference, not a
+/// lifetime: PlanMemory first tries the plan that reuses no DMA buffer
+/// (level 3, `PipeConflict`: `%u` is loaded and stored, so no other buffer
+/// takes its bytes), then goes entry by entry from level 3 down
+/// (`MultiSpecPlan`), keeping the first level that fits; `%t` fits at level
+/// 2 (`PipeConflictInSameLoop`: not in `%u`'s loop's bytes), so it never
+/// reaches level 0, where lifetimes alone decide. The optimal planner
+/// takes these preferences as penalties, first (its placement above is
+/// proven of least penalty). With 72 KiB tiles three do not fit: level 2
+/// fails for `%t` and level 0 gives it `%u`'s bytes, under both planners.
+#[test]
+fn plan_memory_shares_loop_tiles_when_the_pipe_levels_do_not_fit() {
+    let ub = "memref<18432xf32, #hivm.address_space<ub>>";
+    let text = format!(
+        "func.func @f(%g: {GM}, %o: {GM}) {{\n\
+         %c0 = arith.constant 0 : index\n\
+         %c1 = arith.constant 1 : index\n\
+         %c3 = arith.constant 3 : index\n\
+         %a = memref.alloc() : {ub}\n\
+         hivm.hir.load ins(%g : {GM}) outs(%a : {ub})\n\
+         scf.for %i = %c0 to %c3 step %c1 {{\n\
+         %u = memref.alloc() : {ub}\n\
+         hivm.hir.load ins(%g : {GM}) outs(%u : {ub})\n\
+         hivm.hir.store ins(%u : {ub}) outs(%o : {GM})\n\
+         %t = memref.alloc() : {ub}\n\
+         hivm.hir.vexp ins(%a : {ub}) outs(%t : {ub})\n\
+         }}\n\
+         %w = memref.alloc() : {ub}\n\
+         %x = memref.alloc() : {ub}\n\
+         hivm.hir.load ins(%g : {GM}) outs(%w : {ub})\n\
+         hivm.hir.load ins(%g : {GM}) outs(%x : {ub})\n\
+         hivm.hir.vadd ins(%w, %x : {ub}, {ub}) outs(%w : {ub})\n\
+         hivm.hir.store ins(%w : {ub}) outs(%o : {GM})\n\
+         return\n}}\n"
+    )
+    .replace("16384xf32", "18432xf32");
+    for planner in [Planner::Bishengir, Planner::Optimal] {
+        let out = plan_text(&text, &request(planner)).expect("plans");
+        let addrs = ub_addrs(&out);
+        // %a, %u, %t, %w, %x: %t takes %u's bytes (level 0), %w those of
+        // %u and %t (level 2: not %a's, which sits outside any loop as %w
+        // does), %x those of %a (level 0, after the loop).
+        assert_eq!(addrs, [0, 73728, 73728, 73728, 0], "{planner:?}");
+        let again = parse_module(&out.text, &ParseOptions::default()).expect("reads back");
+        assert!(check_module(&again, &|_| None).is_empty());
+        assert_eq!(run_all(&again, 8), Vec::<String>::new());
+    }
+}
+
+fn request(planner: Planner) -> PlanRequest {
+    PlanRequest {
+        target: None,
+        options: Options {
+            planner,
+            ..Options::default()
+        },
+    }
+}
+
+/// The UB addresses of the first function's buffers, in allocation order.
+fn ub_addrs(out: &tilemem_mlir::memplan::PlanOutcome) -> Vec<u64> {
+    let f = &out.functions[0];
+    let ub = f.spaces.iter().find(|s| s.space == "ub").expect("ub");
+    ub.buffers.iter().map(|b| b.offsets[0]).collect()
+}
+
+// ----- buffers PlanMemory merges: loop-carried, branch-yielded --------------
+
+/// `(name, body)`: programs where PlanMemory's merge of `%x` with `%y`
+/// (an `scf.for`'s init and yielded buffer, or buffers the regions of an
+/// `scf.if` yield) would change a read; `{X}`/`{Y}` stand for their
+/// definitions.
+fn merge_breaking_programs() -> Vec<(&'static str, &'static str)> {
+    vec![
+        // The init is stored after the loop that yields a buffer of its own.
+        (
+            "init_read_after_the_loop",
+            "%x = {X} : {UB}\n\
+             hivm.hir.load ins(%g : {GM}) outs(%x : {UB})\n\
+             %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%a = %x) -> ({UB}) {\n\
+             %y = {Y} : {UB}\n\
+             hivm.hir.vexp ins(%a : {UB}) outs(%y : {UB})\n\
+             scf.yield %y : {UB}\n}\n\
+             hivm.hir.store ins(%x : {UB}) outs(%o : {GM})\n\
+             hivm.hir.store ins(%r : {UB}) outs(%o : {GM})",
+        ),
+        // The init is read inside the loop directly: the second iteration
+        // needs it after the first wrote the yielded buffer.
+        (
+            "init_read_inside_the_loop",
+            "%x = {X} : {UB}\n\
+             hivm.hir.load ins(%g : {GM}) outs(%x : {UB})\n\
+             %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%a = %x) -> ({UB}) {\n\
+             hivm.hir.store ins(%x : {UB}) outs(%o : {GM})\n\
+             %y = {Y} : {UB}\n\
+             hivm.hir.vexp ins(%a : {UB}) outs(%y : {UB})\n\
+             scf.yield %y : {UB}\n}\n\
+             hivm.hir.store ins(%r : {UB}) outs(%o : {GM})",
+        ),
+        // One branch yields %x, the other a buffer it loads; %x is read
+        // after the scf.if.
+        (
+            "branch_yield_then_read",
+            "%x = {X} : {UB}\n\
+             hivm.hir.load ins(%g : {GM}) outs(%x : {UB})\n\
+             %r = scf.if %c -> ({UB}) {\n\
+             scf.yield %x : {UB}\n} else {\n\
+             %y = {Y} : {UB}\n\
+             hivm.hir.load ins(%g : {GM}) outs(%y : {UB})\n\
+             scf.yield %y : {UB}\n}\n\
+             hivm.hir.store ins(%r : {UB}) outs(%o : {GM})\n\
+             hivm.hir.store ins(%x : {UB}) outs(%o : {GM})",
+        ),
+        // An scf.while carries %x into its after region, which yields a
+        // buffer of its own; %x is read after the loop.
+        (
+            "while_init_read_after",
+            "%x = {X} : {UB}\n\
+             hivm.hir.load ins(%g : {GM}) outs(%x : {UB})\n\
+             %r = scf.while (%w = %x) : ({UB}) -> ({UB}) {\n\
+             scf.condition(%c) %w : {UB}\n} do {\n\
+             ^bb0(%v: {UB}):\n\
+             %y = {Y} : {UB}\n\
+             hivm.hir.vexp ins(%v : {UB}) outs(%y : {UB})\n\
+             scf.yield %y : {UB}\n}\n\
+             hivm.hir.store ins(%r : {UB}) outs(%o : {GM})\n\
+             hivm.hir.store ins(%x : {UB}) outs(%o : {GM})",
+        ),
+        // The branch's buffer is computed from %x, which a later loop
+        // reads again after writing itself (the reference's own lit test
+        // test_dead_after_op_nested_if_in_for, reduced).
+        (
+            "branch_yield_read_in_a_loop",
+            "%x = {X} : {UB}\n\
+             hivm.hir.load ins(%g : {GM}) outs(%x : {UB})\n\
+             %r = scf.if %c -> ({UB}) {\n\
+             %y = {Y} : {UB}\n\
+             hivm.hir.vadd ins(%x, %x : {UB}, {UB}) outs(%y : {UB})\n\
+             scf.yield %y : {UB}\n} else {\n\
+             scf.yield %x : {UB}\n}\n\
+             scf.for %i = %c0 to %c3 step %c1 {\n\
+             hivm.hir.vadd ins(%r, %r : {UB}, {UB}) outs(%x : {UB})\n}\n\
+             hivm.hir.store ins(%x : {UB}) outs(%o : {GM})",
+        ),
+    ]
+}
+
+fn with_buffers(body: &str, x: &str, y: &str) -> String {
+    body.replace("{X}", x).replace("{Y}", y)
+}
+
+/// PlanMemory's merge would change what these programs read: the merged
+/// placement (both at one address, by hand) is rejected by the checker and
+/// fails the byte-level run; both planners place the two buffers apart,
+/// and their plans pass both.
+#[test]
+fn plan_memory_plans_apart_carried_buffers_the_program_needs_apart() {
+    for (name, body) in merge_breaking_programs() {
+        let merged = hand_placed(
+            name,
+            &with_buffers(
+                body,
+                "hivm.hir.pointer_cast(%c0_i64)",
+                "hivm.hir.pointer_cast(%c0_i64)",
+            ),
+        );
+        let found = check_text(&merged);
+        assert!(
+            found.len() == 1 && found[0].contains("share bytes as one carried memory"),
+            "{name}: the merged placement is not rejected: {found:?}"
+        );
+        assert!(!run_all(&spec_module(&merged), 8).is_empty(), "{name}");
+        let planned = hand_placed(
+            name,
+            &with_buffers(body, "memref.alloc()", "memref.alloc()"),
+        );
+        for planner in [Planner::Bishengir, Planner::Optimal] {
+            let out = plan_text(&planned, &request(planner)).expect("plans");
+            assert_eq!(ub_addrs(&out), [0, 65536], "{name} {planner:?}");
+            let again = parse_module(&out.text, &ParseOptions::default()).expect("reads back");
+            assert!(check_module(&again, &|_| None).is_empty(), "{name}");
+            assert_eq!(run_all(&again, 16), Vec::<String>::new(), "{name}");
+        }
+        // Placed apart by hand, the program passes the checker.
+        let apart = hand_placed(
+            name,
+            &with_buffers(
+                body,
+                "hivm.hir.pointer_cast(%c0_i64)",
+                "hivm.hir.pointer_cast(%c65536_i64)",
+            ),
+        );
+        assert_eq!(check_text(&apart), Vec::<String>::new(), "{name}");
+    }
+}
+
+/// The in-place shapes PlanMemory was made for stay merged, as the
+/// reference places them: the loop reads its init through the iteration
+/// argument (the op reads it and writes the yielded buffer), and the
+/// result after it; a branch yields what it computed from the other.
+#[test]
+fn plan_memory_keeps_carried_buffers_merged_when_the_program_allows() {
+    let bodies = [
+        "%x = memref.alloc() : {UB}\n\
+         hivm.hir.load ins(%g : {GM}) outs(%x : {UB})\n\
+         %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%a = %x) -> ({UB}) {\n\
+         %y = memref.alloc() : {UB}\n\
+         hivm.hir.vexp ins(%a : {UB}) outs(%y : {UB})\n\
+         scf.yield %y : {UB}\n}\n\
+         hivm.hir.store ins(%r : {UB}) outs(%o : {GM})",
+        "%x = memref.alloc() : {UB}\n\
+         hivm.hir.load ins(%g : {GM}) outs(%x : {UB})\n\
+         %r = scf.if %c -> ({UB}) {\n\
+         %y = memref.alloc() : {UB}\n\
+         hivm.hir.vexp ins(%x : {UB}) outs(%y : {UB})\n\
+         scf.yield %y : {UB}\n} else {\n\
+         scf.yield %x : {UB}\n}\n\
+         hivm.hir.store ins(%r : {UB}) outs(%o : {GM})",
+    ];
+    let slices = "%x = memref.alloc() : {UB}\n\
+         hivm.hir.load ins(%g : {GM}) outs(%x : {UB})\n\
+         %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%a = %x) -> ({UB}) {\n\
+         %y = memref.alloc() : {UB}\n\
+         scf.for %j = %c0 to %c3 step %c1 {\n\
+         %sa = memref.subview %a[%j] [4096] [1] : {UB} to {PART}\n\
+         %sy = memref.subview %y[%j] [4096] [1] : {UB} to {PART}\n\
+         hivm.hir.vexp ins(%sa : {PART}) outs(%sy : {PART})\n}\n\
+         scf.yield %y : {UB}\n}\n\
+         hivm.hir.store ins(%r : {UB}) outs(%o : {GM})"
+        .replace(
+            "{PART}",
+            "memref<4096xf32, strided<[1], offset: ?>, #hivm.address_space<ub>>",
+        );
+    // The loop reads slice j of the iteration argument and writes slice j
+    // of the buffer it yields (the shape of hivm-create-preload): the
+    // check knows no offsets, and does not judge reads after a part of
+    // another buffer was written, so the reference's merge stands.
+    let bodies = [bodies[0], bodies[1], &slices];
+    for body in bodies {
+        let text = hand_placed("f", body);
+        for planner in [Planner::Bishengir, Planner::Optimal] {
+            let out = plan_text(&text, &request(planner)).expect("plans");
+            assert_eq!(ub_addrs(&out), [0, 0], "{planner:?}\n{text}");
+            let again = parse_module(&out.text, &ParseOptions::default()).expect("reads back");
+            assert!(check_module(&again, &|_| None).is_empty());
+            assert_eq!(run_all(&again, 16), Vec::<String>::new());
+        }
+    }
+}
+
+/// A loop that reads, through its iteration argument, the previous
+/// instance of a buffer it allocates after writing the new one: one
+/// address per allocation cannot keep both, whatever the planner; the
+/// input is refused (exit 2) at the read.
+#[test]
+fn plan_memory_refuses_a_loop_reading_an_earlier_instance_of_its_buffer() {
+    let text = hand_placed(
+        "previous_instance",
+        "%x = memref.alloc() : {UB}\n\
+         hivm.hir.load ins(%g : {GM}) outs(%x : {UB})\n\
+         %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%a = %x) -> ({UB}) {\n\
+         %y = memref.alloc() : {UB}\n\
+         hivm.hir.load ins(%g : {GM}) outs(%y : {UB})\n\
+         hivm.hir.vadd ins(%a, %y : {UB}, {UB}) outs(%y : {UB})\n\
+         scf.yield %y : {UB}\n}\n\
+         hivm.hir.store ins(%r : {UB}) outs(%o : {GM})",
+    );
+    for planner in [Planner::Bishengir, Planner::Optimal] {
+        let err = plan_text(&text, &request(planner)).expect_err("must be refused");
+        assert!(err.bad_input, "{planner:?}");
+        let d = &err.diagnostics[0];
+        assert!(
+            d.message
+                .starts_with("this op reads the buffer a loop carries from its previous iteration"),
+            "{d:?}"
+        );
+        // The vadd, line 12 of the text.
+        assert_eq!((d.loc.line, d.notes.len()), (12, 2), "{d:?}");
+    }
+}
+
 // ----- a byte-level run of a planned function --------------------------------
 
 /// Parses `text` and adds Ascend910B1's device spec.

@@ -2,5 +2,6 @@
 //! views of which memory, and the ordered set MLIR's analyses iterate.
 
 pub mod liveness;
+pub mod merged_reads;
 pub mod ptr_set;
 pub mod views;

@@ -5,6 +5,8 @@
 //! For every device function (not host, not a vector function):
 //! 1. [`gen_kill`]: number the ops, find where each buffer is first
 //!    written and last read, and the alias pairs;
+//!    merged buffers (loop-carried, branch-yielded) that the program
+//!    reads after one another wrote stay apart ([`merged`]);
 //! 2. [`inplace`]: pair gen'd and killed buffers that may share memory;
 //! 3. [`storage`]: storage entries, merged for in-place pairs, expanded for
 //!    multi-buffers, grouped per memory space;
@@ -29,6 +31,7 @@ pub mod gen_kill;
 pub mod inplace;
 pub mod map;
 pub mod membase;
+pub mod merged;
 pub mod op_facts;
 pub mod optimal;
 pub mod pipes;
@@ -454,8 +457,20 @@ fn attempts<'m>(
     cx: &mut PassContext,
 ) -> Result<Result<MemPlan<'m>, (MemPlan<'m>, PlanError)>, Diagnostic> {
     let mut attempt = 0;
+    let mut dropped: Option<Vec<(ValueId, ValueId)>> = None;
     loop {
-        let lt = Walk::new(m, func, opts.mode, variant, opts.disable_tcb_reuse, attempt).build()?;
+        let mut lt =
+            Walk::new(m, func, opts.mode, variant, opts.disable_tcb_reuse, attempt).build()?;
+        // Buffers it would merge that the program needs apart stay apart
+        // (decided once: the pairs are the same on every attempt).
+        match &dropped {
+            None => {
+                let s = merged::settle(m, func, &mut lt)?;
+                cx.summary.extend(s.lines);
+                dropped = Some(s.dropped);
+            }
+            Some(d) => lt.inplace_pairs.retain(|p| !d.contains(p)),
+        }
         let mut plan = MemPlan::new(m, func, opts, variant, lt, caller, cv_allowed, specs);
         let mut result = plan.plan();
         let last = attempt + 1 == RETRIES;
