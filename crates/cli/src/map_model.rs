@@ -242,19 +242,36 @@ fn overlap(a: &[(u64, u64)], b: &[(u64, u64)]) -> bool {
         .any(|&(lo, hi)| b.iter().any(|&(l, h)| lo < h && l < hi))
 }
 
-/// A buffer's lifetime in statements, `statements 3 .. 9`, or with the
-/// stretches where it holds nothing needed left out, `statements 3 .. 4,
-/// 7, 9 .. 11` (span `[lo, hi)` on the doubled scale runs from statement
-/// `lo / 2` through `(hi - 1) / 2`, the statement of its last read).
+/// A buffer's lifetime in statements, as the map draws it: `statements 3
+/// .. 9`, or, when it holds nothing needed between stretches, each
+/// stretch and then the gaps, `statements 7 .. 8, 9 .. 11; free 8 .. 9`.
+/// On the doubled scale of the spans statement `p` runs at `2p + 1` (a
+/// bar's tick) and `2p + 2` is the moment after it, `after p`: a stretch
+/// `[lo, hi)` runs from the first to the second, so `7 .. 8` ends where
+/// statement 8 reads the value for the last time, and the bytes are free
+/// from there until statement 9 writes. Listing the stretches alone
+/// (`7 .. 8, 9 .. 11`) read as if the buffer were held throughout.
 fn lifetime_text(spans: &[(u64, u64)]) -> String {
-    let parts: Vec<String> = spans
-        .iter()
-        .map(|&(lo, hi)| match (lo / 2, (hi - 1) / 2) {
-            (a, b) if a >= b => a.to_string(),
-            (a, b) => format!("{a} .. {b}"),
-        })
-        .collect();
-    format!("statements {}", parts.join(", "))
+    let at = |t: u64| match t {
+        0 => "0".to_string(),
+        t if t % 2 == 1 => (t / 2).to_string(),
+        t => format!("after {}", t / 2 - 1),
+    };
+    // `[2p + 1, 2p + 2)`: defined by statement `p` and never read.
+    let stretch = |lo: u64, hi: u64| {
+        if lo % 2 == 1 && hi <= lo + 1 {
+            at(lo)
+        } else {
+            format!("{} .. {}", at(lo), at(hi))
+        }
+    };
+    let parts: Vec<String> = spans.iter().map(|&(lo, hi)| stretch(lo, hi)).collect();
+    let gaps: Vec<String> = spans.windows(2).map(|w| stretch(w[0].1, w[1].0)).collect();
+    if gaps.is_empty() {
+        format!("statements {}", parts.join(", "))
+    } else {
+        format!("statements {}; free {}", parts.join(", "), gaps.join(", "))
+    }
 }
 
 /// The statements over the lifetimes of `problem` (a space's placement,
@@ -620,4 +637,33 @@ pub fn write_mlir_svg(
         )?;
     }
     svg_tail(w)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lifetime_text;
+
+    /// The hover text names the moments the bars start and end at, and
+    /// the gaps between bars.
+    #[test]
+    fn the_lifetime_text_follows_the_bars() {
+        // Defined by statement 3, last read by statement 9.
+        assert_eq!(lifetime_text(&[(7, 19)]), "statements 3 .. 9");
+        // Defined by statement 5 and never read.
+        assert_eq!(lifetime_text(&[(11, 12)]), "statements 5");
+        // Read again by a loop whose last statement is 9: held while
+        // statement 9 writes.
+        assert_eq!(lifetime_text(&[(7, 20)]), "statements 3 .. after 9");
+        // Free from statement 8's read until statement 9 writes.
+        assert_eq!(
+            lifetime_text(&[(15, 17), (19, 23)]),
+            "statements 7 .. 8, 9 .. 11; free 8 .. 9"
+        );
+        // Needed again from just after statement 8 (a then branch ends
+        // there) until statement 9 reads it.
+        assert_eq!(
+            lifetime_text(&[(9, 13), (18, 19), (21, 23)]),
+            "statements 4 .. 6, after 8 .. 9, 10 .. 11; free 6 .. after 8, 9 .. 10"
+        );
+    }
 }

@@ -785,16 +785,22 @@ fn the_map_draws_each_buffer_once_per_live_stretch() {
     let bar = |name: &str, t0, t1, lifetime: &str| {
         (name.to_string(), 0, 256, t0, t1, lifetime.to_string())
     };
+    // The hover text says what the bars draw: statement `p` at `2p + 1`,
+    // `after p` at `2p + 2`, and the stretches where the bytes are free
+    // (`e` is free from statement 8's read until statement 9 writes; the
+    // stretches alone, `7 .. 8, 9 .. 11`, read as one).
+    const A: &str = "statements 4 .. 6, after 8 .. 9; free 6 .. after 8";
+    const E: &str = "statements 7 .. 8, 9 .. 11; free 8 .. 9";
     assert_eq!(
         bars(&std::fs::read_to_string(&map).unwrap()),
         [(
             "a = tile.load (line 7), 256 bytes live".to_string(),
             vec![
-                bar("a", 9, 13, "statements 4 .. 6, 9"),
-                bar("a", 18, 19, "statements 4 .. 6, 9"),
+                bar("a", 9, 13, A),
+                bar("a", 18, 19, A),
                 bar("b", 13, 15, "statements 6 .. 7"),
-                bar("e", 15, 17, "statements 7 .. 8, 9 .. 11"),
-                bar("e", 19, 23, "statements 7 .. 8, 9 .. 11"),
+                bar("e", 15, 17, E),
+                bar("e", 19, 23, E),
             ]
         )]
     );

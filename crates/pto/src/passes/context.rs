@@ -347,10 +347,14 @@ pub struct PassContext {
 /// each group was kept apart at. Planned again from its text alone, a
 /// program would share the stage copies the first plan kept apart. So a
 /// planned program's placement is itself the decision: the PYPTO planner
-/// keeps its buffers as they are (MemoryReuse merges nothing) and DSA-RP
-/// and the optimal planner keep its addresses when they are a valid
+/// keeps the buffers of a layout it made (MemoryReuse merges nothing) and
+/// DSA-RP and the optimal planner keep its addresses when they are a valid
 /// placement of the function's problem. Re-planning a planned program is
-/// then a fixed point for every planner.
+/// then a fixed point for every planner. Every planner reads a planned
+/// program the same way (its offsets are made relative to each
+/// allocation's address before any pass runs), whichever planner laid it
+/// out; the PYPTO planner packs another planner's layout again (its
+/// buffers share bytes the sequential layout cannot give them).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct InputPlacement {
     /// The offsets were the layout the PYPTO planner's address stage

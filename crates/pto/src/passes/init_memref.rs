@@ -57,9 +57,46 @@ use super::context::{PassContext, PassError, PlannerMode};
 /// Runs InitMemRef on every function of `program`.
 pub fn run(program: &mut crate::ir::Program, ctx: &mut PassContext) -> Result<(), PassError> {
     for f in &mut program.functions {
+        let note = discarded_storage(f);
         run_function(f, &ctx.soc, ctx.planner)?;
+        if let Some(note) = note {
+            ctx.warning(note);
+        }
     }
     Ok(())
+}
+
+/// The warning for a function whose tiles carry MemRefs into allocations
+/// InitMemRef will not read: its tensor parameters have no MemRef, so it
+/// is initialised afresh and every tile gets new storage
+/// ([`already_done`], [`clear_tile_storage`]). PyPTO's InitMemRef drops
+/// them without a word; the output stays the same, the note only says so.
+fn discarded_storage(f: &Function) -> Option<String> {
+    if already_done(f) || f.allocs().is_empty() {
+        return None;
+    }
+    let mut tiles = f.vars.iter().filter_map(|(_, d)| match &d.ty {
+        Some(Type::Tile(_, Some(m))) => m.base_var().map(|b| (d, b)),
+        _ => None,
+    });
+    let (first, base) = tiles.next()?;
+    let count = 1 + tiles.count();
+    let line = match first.def {
+        VarDef::Stmt(s) => f.pos_of(s).line,
+        _ => f.pos.line,
+    };
+    let tiles = if count == 1 {
+        "1 tile".to_string()
+    } else {
+        format!("{count} tiles")
+    };
+    Some(format!(
+        "line {line}: function '{}': its tensor parameters carry no MemRef, so InitMemRef gives \
+         every tile new storage and the MemRefs of {tiles} (first '{}', in '{}') are not read, \
+         as in PyPTO; give the tensor parameters their MemRefs to plan the tiles where those \
+         MemRefs put them",
+        f.name, first.name, f.vars[base].name
+    ))
 }
 
 /// Whether InitMemRef already ran on `f` (allocations or parameter MemRefs).

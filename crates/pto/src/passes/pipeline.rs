@@ -26,7 +26,7 @@ use super::context::PlannerMode;
 use super::context::{Diagnostic, InputPlacement, PassContext, PassError, PassId, SpaceReport};
 use super::sequential::{check_windows, make_relative};
 use super::{init_memref, input_spaces, materialize_semantic_aliases, memory_reuse, verify};
-use crate::ir::{Function, Program, Type};
+use crate::ir::{Expr, Function, Program, Type};
 
 /// Runs one pass over the whole program.
 pub fn run_pass(id: PassId, program: &mut Program, ctx: &mut PassContext) -> Result<(), PassError> {
@@ -143,8 +143,8 @@ fn check_input(
     }
     if input.relative {
         prepare_planned(f, ctx);
-        if let Some(from_lowest) = window_rule(ctx.planner) {
-            check_windows(f, from_lowest)?;
+        if ctx.planner != PlannerMode::Ptoas {
+            check_windows(f)?;
         }
     }
     verify::check_input_sharing(f, &ctx.soc, ctx.policy.as_ref(), ctx.seed_rules)
@@ -152,11 +152,26 @@ fn check_input(
 
 /// Records the placement a kernel function of the input carries (see
 /// [`InputPlacement`]: the planners keep a planned program's decisions)
-/// and makes a PYPTO layout's absolute addresses relative again.
+/// and makes its absolute addresses relative again, the same way for
+/// every planner.
+///
+/// A MemRef's offset counts from its allocation's start in a program not
+/// yet planned (seed 001: AllocateMemoryAddr places the allocations
+/// InitMemRef made and puts each tile at `slot base + its offset`), and is
+/// that address in a planned one, whose allocation then sits at its lowest
+/// tile (the form AllocateMemoryAddr writes, whichever planner chose the
+/// addresses). The PYPTO planner's own sequential layout is recognised
+/// whole ([`make_relative`]); any other planned function is read from each
+/// allocation's lowest tile ([`rebase_on_lowest`]). Read from 0, a layout
+/// of DSA-RP or the optimal planner had windows past their allocations,
+/// and the PYPTO planner refused it where the others planned it.
 fn prepare_planned(f: &mut Function, ctx: &mut PassContext) {
     let addresses = input_addresses(f);
     let laid_out = make_relative(f, ctx.policy.as_ref());
     if let Some(addresses) = addresses {
+        if !laid_out {
+            rebase_on_lowest(f);
+        }
         ctx.placed.insert(
             f.name.to_string(),
             InputPlacement {
@@ -164,6 +179,30 @@ fn prepare_planned(f: &mut Function, ctx: &mut PassContext) {
                 addresses,
             },
         );
+    }
+}
+
+/// Makes each constant tile offset of a planned function relative to its
+/// allocation's lowest tile (the allocation's address), leaving
+/// allocations whose lowest tile is at 0 as they are.
+fn rebase_on_lowest(f: &mut Function) {
+    let mut low: rustc_hash::FxHashMap<crate::ir::VarId, i64> = Default::default();
+    for d in f.vars.values() {
+        if let Some(Type::Tile(_, Some(m))) = &d.ty {
+            if let (Some(r), Some(o)) = (m.base_var(), m.const_offset()) {
+                let e = low.entry(r).or_insert(o);
+                *e = (*e).min(o);
+            }
+        }
+    }
+    for (_, d) in f.vars.iter_mut() {
+        if let Some(Type::Tile(_, Some(m))) = &mut d.ty {
+            if let (Some(r), Some(o)) = (m.base_var(), m.const_offset()) {
+                if let Some(&l) = low.get(&r).filter(|&&l| l != 0) {
+                    m.set_offset(Some(Expr::const_i64(o - l)));
+                }
+            }
+        }
     }
 }
 
@@ -198,19 +237,6 @@ fn input_addresses(f: &Function) -> Option<rustc_hash::FxHashMap<Box<str>, u64>>
             .map(|(r, o)| (Box::from(f.vars[r].name.as_str()), o.unsigned_abs()))
             .collect(),
     )
-}
-
-/// How `planner` reads a tile's offset within its allocation, for
-/// [`check_windows`]: from 0 (the PYPTO planner plans relative offsets),
-/// from the allocation's lowest tile (DSA-RP and the optimal planner move
-/// whole allocations and keep those offsets); `None` for a planner that
-/// gives no addresses.
-fn window_rule(planner: PlannerMode) -> Option<bool> {
-    match planner {
-        PlannerMode::Pypto => Some(false),
-        PlannerMode::DsaRp | PlannerMode::Optimal => Some(true),
-        PlannerMode::Ptoas => None,
-    }
 }
 
 /// What one function's pipeline left behind.

@@ -103,33 +103,15 @@ pub fn make_relative(f: &mut Function, policy: &dyn MemoryAllocatorPolicy) -> bo
 }
 
 /// Checks that every tile's MemRef window lies within its allocation, its
-/// offset relative to the allocation (as [`make_relative`] leaves a laid
-/// out function). A window past its allocation is neither relative nor
-/// an address of a layout this pass could have made (say two allocations
-/// that overlap): planned as if relative, the tile moved on every re-plan.
-/// Slotted MemRefs (a declared allocation's slots) are not checked here.
-///
-/// With `from_lowest`, offsets count from the lowest constant offset of
-/// the allocation's tiles instead of from 0: how DSA-RP and the optimal
-/// planner read them (they move whole allocations and keep each tile's
-/// offset from its allocation's lowest tile, so an already placed program
-/// re-plans to the same addresses); a window past the allocation there
-/// spanned more than the bytes placed for it.
-pub fn check_windows(f: &Function, from_lowest: bool) -> Result<(), PassError> {
+/// offset relative to the allocation (as the pipeline driver leaves a
+/// planned function: [`make_relative`] for this pass's own layout, the
+/// allocation's lowest tile for any other). A window past its allocation
+/// is neither relative nor an address of a layout any planner could have
+/// made (say two allocations that overlap): planned as if relative, the
+/// tile moved on every re-plan. Slotted MemRefs (a declared allocation's
+/// slots) are not checked here.
+pub fn check_windows(f: &Function) -> Result<(), PassError> {
     let sizes: HashMap<VarId, u64> = f.allocs().iter().map(|a| (a.var, a.size)).collect();
-    // The lowest constant offset of each allocation's tiles (slotted ones
-    // included, as the planners count them).
-    let mut low: HashMap<VarId, i64> = HashMap::default();
-    if from_lowest {
-        for d in f.vars.values() {
-            if let Some(Type::Tile(_, Some(m))) = &d.ty {
-                if let (Some(r), Some(o)) = (m.base_var(), m.const_offset()) {
-                    let e = low.entry(r).or_insert(o);
-                    *e = (*e).min(o);
-                }
-            }
-        }
-    }
     for d in f.vars.values() {
         let Some(Type::Tile(_, Some(m))) = &d.ty else {
             continue;
@@ -143,7 +125,6 @@ pub fn check_windows(f: &Function, from_lowest: bool) -> Result<(), PassError> {
         let Some(&alloc) = sizes.get(&root) else {
             continue;
         };
-        let off = off.saturating_sub(low.get(&root).copied().unwrap_or(0).min(off));
         let end = u64::try_from(off).ok().and_then(|o| o.checked_add(size));
         if end.is_some_and(|e| e <= alloc) {
             continue;

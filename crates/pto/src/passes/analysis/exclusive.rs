@@ -9,7 +9,7 @@
 //! # The branch rule ([`reach`])
 //!
 //! One read keeps a value live from the value's start to the read
-//! (loop-extended, [`ProgramOrder::extended_read_from`]), except in the
+//! (loop-extended, [`ProgramOrder::read_end`]), except in the
 //! then branch of each `if` whose else branch holds the read: a path
 //! through that then branch never reaches the read. Which else branches
 //! count is decided by the blocks around the read, up to the loop the read
@@ -54,7 +54,7 @@
 //! Read-only and deterministic.
 
 use super::facts::Facts;
-use super::order::{carried_from, is_assigned, yielded, Lifetime, ProgramOrder};
+use super::order::{carried_from, is_assigned, yielded, Lifetime, ProgramOrder, ReadEnd};
 use super::roots::{tile_storage, AllocationLifetimes};
 use super::walk::stmts;
 use crate::ir::{Block, EntityRef, Expr, Function, MemRef, StmtId, StmtKind, VarDef, VarId};
@@ -183,19 +183,16 @@ pub fn reach(
         chain.extend(walk.enclosing(s));
         st.for_each_use(&mut |x| {
             let Some((v, from)) = value_of(x) else { return };
-            let own_def = facts.var(x).def;
-            let at = order.extended_read_from(s, own_def);
+            let read = order.read_end(s, facts.var(x).def);
             let mut span = Lifetime {
                 def: from,
-                last: at.max(from),
+                last: read.at.max(from),
             }
             .half_open();
-            if order.read_again(s, own_def) {
-                // The next iteration reads it again: it is still needed
-                // while the loop's last statement writes (`2 at + 1`).
-                span.1 = span.1.max(2 * u64::from(at) + 2);
-            }
-            let around = deciding_blocks(f, order, &chain, own_def, at);
+            // Read again by the next iteration: still needed while the
+            // loop's last statement writes.
+            span.1 = span.1.max(read.instant_end());
+            let around = deciding_blocks(&chain, read);
             match excluding_other_branches(f, order, around, span) {
                 Some(cut) => pieces.extend(cut.into_iter().map(|p| (v, p))),
                 None => end[v.index()] = end[v.index()].max(span.1),
@@ -207,26 +204,14 @@ pub fn reach(
 }
 
 /// The blocks whose branches decide on which paths a read happens, by a
-/// statement enclosed by `chain` (outermost first) of a value defined at
-/// `def`, extended to index `at`: those around the loop the read was
-/// extended to (the outermost loop of the chain that started after `def`
-/// and ends at `at`: its next iteration reads again, so the value is live
-/// on every path through it), else the whole chain.
-fn deciding_blocks<'c>(
-    f: &Function,
-    order: &ProgramOrder,
-    chain: &'c [Block],
-    def: Option<u32>,
-    at: u32,
-) -> &'c [Block] {
-    let extended_to = chain.iter().position(|b| match *b {
-        Block::Loop(l) => {
-            matches!(f.stmts[l].kind, StmtKind::For(_))
-                && def.is_none_or(|d| order.index[l] > d)
-                && order.end[l] == at
-        }
-        _ => false,
-    });
+/// statement enclosed by `chain` (outermost first), when the read ends at
+/// `end`: those around the loop the read was extended to
+/// ([`ReadEnd::again_in`]: its next iteration reads again, so the value is
+/// live on every path through it), else the whole chain.
+fn deciding_blocks(chain: &[Block], end: ReadEnd) -> &[Block] {
+    let extended_to = end
+        .again_in
+        .and_then(|l| chain.iter().position(|&b| b == Block::Loop(l)));
     &chain[..extended_to.unwrap_or(chain.len())]
 }
 

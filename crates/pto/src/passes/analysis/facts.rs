@@ -4,7 +4,8 @@
 //!
 //! The numbering and the loop extension are [`ProgramOrder`]'s, the same as
 //! MemoryReuse's: a value defined before a loop and read inside it lives
-//! until the loop's last index. Unlike MemoryReuse's phi families (see
+//! until the loop's last index ([`ProgramOrder::read_end`]; whether a
+//! later iteration reads it again is for the occupancies to ask). Unlike MemoryReuse's phi families (see
 //! [`super::roots`]), every variable has its own facts here: loop iter args
 //! and loop variables are defined at the loop header, loop and `if` results
 //! at the yield that produces them (an `if` result also records the index
@@ -106,7 +107,7 @@ pub fn analyze_with(f: &Function, order: &ProgramOrder) -> Facts {
     }
     for (v, s) in reads {
         let x = &mut vars[v.index()];
-        let at = order.extended_read_from(s, x.def);
+        let at = order.read_end(s, x.def).at;
         x.last_read = Some(x.last_read.map_or(at, |l| l.max(at)));
     }
     Facts { vars }

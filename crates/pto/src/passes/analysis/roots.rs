@@ -11,10 +11,12 @@
 //! own; their reads are charged to the values that carry their storage
 //! (their phi family, see [`super::order::carried_from`]), recursively, so
 //! a phi of a phi or an iter arg initialised by a phi ends at the
-//! assignments that produced the bytes. Reads are extended over loops as
-//! [`ProgramOrder::extended_read`](super::order::ProgramOrder::extended_read)
-//! says, to one index past the loop's end, as the next iteration reads the
-//! value again after the loop's last statement wrote (`extended_read`).
+//! assignments that produced the bytes. Reads are extended over loops by
+//! the loop-end rule every planner shares
+//! ([`Loops::read_end`](super::order::Loops::read_end)), to one index past
+//! the loop's end ([`ReadEnd::last`](super::order::ReadEnd::last)), as the
+//! next iteration reads the value again after the loop's last statement
+//! wrote.
 //!
 //! # Allocation roots
 //!
@@ -29,10 +31,10 @@ use rustc_hash::FxHashMap as HashMap;
 
 use std::sync::Arc;
 
-use super::order::{carried_from, is_assigned, Lifetime};
+use super::order::{carried_from, is_assigned, number, Lifetime, Step};
 use super::walk::stmts;
 use crate::ir::{
-    Block, EntityRef, Expr, Function, MemBase, MemRef, PrimaryMap, StmtId, StmtKind, Type, VarId,
+    EntityRef, Expr, Function, MemBase, MemRef, PrimaryMap, StmtId, StmtKind, Type, VarId,
 };
 use crate::ops;
 use tilemem_soc::MemSpace;
@@ -283,8 +285,9 @@ pub fn tile_storage(f: &Function, v: VarId) -> Option<(&MemRef, MemSpace)> {
 
 /// Runs the lifetime analysis of `f`.
 ///
-/// Holds no table per statement: two walks number the statements as
-/// [`ProgramOrder`](super::order::ProgramOrder) does, the first recording
+/// Holds no table per statement: two walks number the statements
+/// ([`number`], the numbering of
+/// [`ProgramOrder`](super::order::ProgramOrder)), the first recording
 /// each variable's definition and the loop spans, the second charging
 /// every read to the root of the value that carries its bytes. Per
 /// variable it keeps a definition index and a root (8 bytes), and one
@@ -293,10 +296,17 @@ pub fn analyze(f: &Function) -> AllocationLifetimes {
     let nv = f.vars.len();
     // Definitions and loop spans.
     let mut def: Vec<u32> = vec![NO_DEF; nv];
-    let mut loops: Vec<Span> = Vec::new();
-    Numbering::new(Some(&mut loops)).walk(f, Block::Body, NO_LOOP, &mut |s, i, _| {
-        for &t in f.stmts[s].targets() {
-            def[t.index()] = i;
+    let loops = number(f, &mut |step| {
+        if let Step::Enter {
+            s,
+            index,
+            numbered: true,
+            ..
+        } = step
+        {
+            for &t in f.stmts[s].targets() {
+                def[t.index()] = index;
+            }
         }
     });
 
@@ -414,7 +424,16 @@ pub fn analyze(f: &Function) -> AllocationLifetimes {
     // the root of every member it reaches.
     let mut stack = Vec::new();
     let mut used = Vec::new();
-    Numbering::new(None).walk(f, Block::Body, NO_LOOP, &mut |s, i, lp| {
+    number(f, &mut |step| {
+        let Step::Enter {
+            s,
+            index: i,
+            lp,
+            numbered: true,
+        } = step
+        else {
+            return;
+        };
         used.clear();
         f.stmts[s].for_each_use(&mut |v| used.push(v));
         for &v in &used {
@@ -427,7 +446,7 @@ pub fn analyze(f: &Function) -> AllocationLifetimes {
                     if r == NO_ROOT || is_assigned(f, w).is_none() {
                         continue;
                     }
-                    let at = extended_read(&loops, i, lp, d);
+                    let at = loops.read_end(lp, i, Some(d)).last();
                     let root = &mut roots[RootId::new(r as usize)];
                     root.last = root.last.max(at);
                     if root.pinned {
@@ -480,104 +499,21 @@ pub fn analyze(f: &Function) -> AllocationLifetimes {
     lt
 }
 
-/// A loop in program order: `[start, end]` and its parent loop.
-struct Span {
-    start: u32,
-    end: u32,
-    parent: u32,
-}
-
-/// The index up to which a read at index `i`, inside loop `lp`, of a
-/// value defined at `def` keeps the value's bytes (see
-/// [`ProgramOrder::extended_read`]): `i` itself, or, when a loop that
-/// started after `def` encloses the read, one past the end `e` of the
-/// outermost such loop. The next iteration reads the value again after
-/// the loop's last statement (index `e`) has written, so that statement
-/// may not write over it: a root defined at `e` interferes, one defined
-/// at `e + 1` (after the loop) touches and may share ([`Lifetime::overlaps`]).
-/// Ending at `e` would let the loop's last statement take the bytes under
-/// the touching rule, which is meant for a statement that reads a value
-/// for the last time (seed 000: inputs are read before the output is
-/// written, within one statement), not for a read the next iteration
-/// repeats.
-///
-/// [`ProgramOrder::extended_read`]: super::order::ProgramOrder::extended_read
-fn extended_read(loops: &[Span], i: u32, lp: u32, def: u32) -> u32 {
-    let mut at = None;
-    let mut l = lp;
-    while l != NO_LOOP {
-        let span = &loops[l as usize];
-        if span.start > def {
-            at = Some(span.end);
-        }
-        l = span.parent;
-    }
-    // Loops nest: the outermost qualifying loop ends last. A loop's end is
-    // an index below the statement count, so `+ 1` does not overflow.
-    at.map_or(i, |e| e.max(i) + 1)
-}
-
-/// Program-order numbering of [`ProgramOrder`](super::order::ProgramOrder)
-/// (pre-order, comments and blank lines skipped), without its tables.
-struct Numbering<'a> {
-    len: u32,
-    next_loop: u32,
-    /// Where to record the loop spans (the first walk only).
-    loops: Option<&'a mut Vec<Span>>,
-}
-
-impl<'a> Numbering<'a> {
-    fn new(loops: Option<&'a mut Vec<Span>>) -> Self {
-        Numbering {
-            len: 0,
-            next_loop: 0,
-            loops,
-        }
-    }
-
-    /// Calls `visit(s, index, innermost loop)` on every numbered statement
-    /// of block `b` and its nested blocks, in program order.
-    fn walk(&mut self, f: &Function, b: Block, lp: u32, visit: &mut impl FnMut(StmtId, u32, u32)) {
-        for &s in f.block(b) {
-            if matches!(f.stmts[s].kind, StmtKind::Comment(_) | StmtKind::Blank) {
-                continue;
-            }
-            let i = self.len;
-            self.len += 1;
-            visit(s, i, lp);
-            match &f.stmts[s].kind {
-                StmtKind::For(_) => {
-                    let id = self.next_loop;
-                    self.next_loop += 1;
-                    if let Some(loops) = self.loops.as_deref_mut() {
-                        loops.push(Span {
-                            start: i,
-                            end: i,
-                            parent: lp,
-                        });
-                    }
-                    self.walk(f, Block::Loop(s), id, visit);
-                    if let Some(loops) = self.loops.as_deref_mut() {
-                        loops[id as usize].end = self.len - 1;
-                    }
-                }
-                StmtKind::If(_) | StmtKind::With(_) => {
-                    for child in f.child_blocks(s) {
-                        self.walk(f, child, lp, visit);
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
-}
-
 /// Calls `visit` on every variable of `f` in order of definition
 /// (program-order index of its defining assignment, then variable id;
 /// variables without one last, by id), without a sorted table of them.
 fn in_def_order(f: &Function, def: &[u32], visit: &mut impl FnMut(VarId)) {
     let mut here: Vec<VarId> = Vec::new();
-    Numbering::new(None).walk(f, Block::Body, NO_LOOP, &mut |s, i, _| {
+    number(f, &mut |step| {
+        let Step::Enter {
+            s,
+            index: i,
+            numbered: true,
+            ..
+        } = step
+        else {
+            return;
+        };
         here.clear();
         here.extend(
             f.stmts[s]
@@ -621,9 +557,6 @@ const NO_ROOT: u32 = u32::MAX;
 /// No definition (a variable no assignment defines; a root without a
 /// member).
 const NO_DEF: u32 = u32::MAX;
-
-/// No enclosing loop (top level).
-const NO_LOOP: u32 = u32::MAX;
 
 /// Marks [`Root::base`] as an index into the string names.
 const NAMED: u32 = 1 << 31;

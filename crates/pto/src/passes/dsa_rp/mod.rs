@@ -29,7 +29,7 @@
 //!   value read for the last time by the statement that defines another
 //!   may share bytes with it; a value the next iteration of a loop reads
 //!   again lives past the writes of that loop's last statement `e` (the
-//!   root lives to `e + 1`, see `roots::extended_read`, and the
+//!   root lives to `e + 1`, see `order::ReadEnd::last`, and the
 //!   occupancy to `2e+2`).
 //! - **Hard pairs**: overlapping lifetimes and every separation of the
 //!   shared model (declared allocations, no-alias rules incl. tuples, the

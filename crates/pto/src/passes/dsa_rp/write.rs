@@ -16,21 +16,13 @@ use crate::ir::{EntityRef, Expr, Function, Type, VarId};
 
 /// Rewrites the MemRefs of `f` for `addr` (alloc var index -> address).
 ///
-/// Offsets are taken relative to the lowest constant offset among a root's
-/// tiles (the root tile itself sits at 0 before addresses are assigned), so
-/// re-planning an already planned program gives the same addresses.
+/// Each tile goes to its root's address plus its offset within the root
+/// (seed 001: `slot base + member offset`); a planned input's offsets were
+/// made relative to each root's address before planning (the pipeline
+/// driver's `prepare_planned`), so re-planning a planned program gives the
+/// same addresses.
 pub(crate) fn apply(f: &mut Function, addr: &BTreeMap<usize, u64>) {
     let vars: Vec<VarId> = f.vars.keys().collect();
-    let mut low: BTreeMap<usize, i64> = BTreeMap::new();
-    for &v in &vars {
-        let Some(Type::Tile(_, Some(m))) = f.vars[v].ty.as_ref() else {
-            continue;
-        };
-        if let (Some(r), Some(o)) = (m.base_var(), m.const_offset()) {
-            let e = low.entry(r.index()).or_insert(o);
-            *e = (*e).min(o);
-        }
-    }
     for v in vars {
         let Some(Type::Tile(_, Some(m))) = f.vars[v].ty.as_mut() else {
             continue;
@@ -43,10 +35,7 @@ pub(crate) fn apply(f: &mut Function, addr: &BTreeMap<usize, u64>) {
         let new = match m.offset().as_ref() {
             None => Expr::const_i64(base_i),
             Some(e) => match e.as_int() {
-                Some(off) => {
-                    let rel = off - low.get(&r.index()).copied().unwrap_or(0).min(off);
-                    Expr::const_i64(base_i.saturating_add(rel))
-                }
+                Some(off) => Expr::const_i64(base_i.saturating_add(off)),
                 // A dynamic element offset stays in the view's own
                 // arguments (e.g. `tile.slice` offsets); the MemRef only
                 // records the slot's base address (seed 001, AllocateMemoryAddr).

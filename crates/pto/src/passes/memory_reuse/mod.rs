@@ -76,7 +76,7 @@
 //!   loop's end (seed 000, step 1: "延展到循环结束", so the next iteration
 //!   can read it again), and a tile the loop's last statement writes does
 //!   not take its bytes: the root's lifetime ends one index past the
-//!   loop's last statement (`roots::extended_read`). Touching at that
+//!   loop's last statement (`order::ReadEnd::last`). Touching at that
 //!   statement would be the seed's producer-consumer rule, whose reason
 //!   ("inputs are read before the output is written", within one
 //!   statement) does not hold for a read the next iteration repeats: the
@@ -186,10 +186,13 @@ pub fn run_function(
     // address pass, which reports it.
     let reserves = reserve::resolve(f, ctx.policy.as_ref()).unwrap_or_default();
     let if_results = if_result_memrefs(f);
-    // A program laid out by an earlier plan keeps its buffers: what kept
-    // them apart (consumed stage tags, the depth they bought) is not in
-    // its text, so packing it again would merge what the first plan
-    // separated (see `InputPlacement`).
+    // A program this planner laid out keeps its buffers: what kept them
+    // apart (consumed stage tags, the depth they bought) is not in its
+    // text, so packing it again would merge what the first plan
+    // separated, and planning again would not be a fixed point (see
+    // `InputPlacement`). Another planner's layout (DSA-RP's, with buffers
+    // on shared bytes) is packed again: its buffers kept apart and laid
+    // out one after another need more than the bytes it placed them in.
     let keep = ctx.placed.get(&*f.name).is_some_and(|p| p.laid_out);
     let own_before = f.sharing.own_memrefs.clone();
     for round in 0..4 {

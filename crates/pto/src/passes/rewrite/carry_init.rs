@@ -154,7 +154,7 @@ fn reused_inits(f: &Function) -> Vec<(StmtId, usize, VarId, StmtId)> {
     for &s in &order {
         f.stmts[s].for_each_use(&mut |v| {
             let g = find(&mut parent, v.index());
-            let at = po.extended_read_from(s, def[v.index()]);
+            let at = po.read_end(s, def[v.index()]).at;
             let e = last[g].get_or_insert((at, s));
             if at >= e.0 {
                 *e = (at, s);
