@@ -255,6 +255,11 @@ pub fn run(args: Args) -> ExitCode {
             t,
             "budget:      interrupted; the result is the best found by then"
         );
+    } else if out.gave_up.is_some() {
+        let _ = writeln!(
+            t,
+            "budget:      given up (the next step needs more time than is left); the result is the best found by then"
+        );
     } else if out.cut_short {
         let _ = writeln!(
             t,
@@ -453,6 +458,16 @@ fn stop_reason(
         return None;
     }
     let secs = out.elapsed.as_secs_f64();
+    // A solver that gave its budget up ended before the clock reached
+    // the limit: the limit is not the reason.
+    if let Some(why) = &out.gave_up {
+        let limit = budget.time_limit.map_or("no time limit".to_string(), |l| {
+            format!("{:.3} s allowed", l.as_secs_f64())
+        });
+        return Some(format!(
+            "ended after {secs:.3} s ({limit}): {why}; a longer time limit may lower the result"
+        ));
+    }
     if out.cut_short {
         return Some(match budget.node_limit {
             Some(n) if out.work >= n => format!("work limit reached ({n} units) after {secs:.3} s"),

@@ -61,6 +61,7 @@ impl Solver for Auto {
         let meter = Meter::new(budget);
         let mut out = auto_run(problem, budget, &meter);
         out.cut_short = meter.spent();
+        out.gave_up = meter.gave_up();
         out.work = meter.used();
         // What the repair proved on its windows, when above the bound.
         out.proof = meter.proof().filter(|b| b.value > out.lower_bound);
@@ -192,6 +193,7 @@ pub(super) fn finish(
         work: 0,
         elapsed: start.elapsed(),
         stopped_by: None,
+        gave_up: None,
         proof: None,
     }
 }

@@ -9,6 +9,7 @@
 //! constraint during placement; the outcome reports a placement above the
 //! capacity as not found.
 
+use std::cell::OnceCell;
 use std::time::Instant;
 
 use super::geom::{
@@ -191,10 +192,15 @@ pub(crate) fn place_or_complete(
 /// two placements is kept (the pass's on a tie), and a pass the limit
 /// cuts is dropped, not completed: its skyline completion was several
 /// percent above the bound at a million buffers (4.6 to 47 % at limits of
-/// 1 and 2 s), the sweep within a tenth of a percent.
+/// 1 and 2 s), the sweep within a tenth of a percent. A skipped pass
+/// gives the budget up ([`Meter::give_up`]) with the time left and what
+/// the pass needs.
+///
+/// `order` is [`size_order`], sorted here only when a pass runs (a tenth
+/// of a second at a million buffers) and kept for the caller.
 pub(crate) fn place_stacked_or_complete(
     problem: &Problem,
-    order: &[u32],
+    order: &OnceCell<Vec<u32>>,
     meter: &Meter,
 ) -> Option<Vec<u64>> {
     let swept = match meter.time_left() {
@@ -205,6 +211,7 @@ pub(crate) fn place_stacked_or_complete(
         _ => None,
     };
     let Some((swept, took)) = swept else {
+        let order = order.get_or_init(|| size_order(problem).unwrap_or_default());
         return complete_pass(
             problem,
             order,
@@ -212,16 +219,22 @@ pub(crate) fn place_stacked_or_complete(
             meter,
         );
     };
-    if meter
-        .time_left()
-        .is_some_and(|l| l < took.saturating_mul(PASS_PER_SWEEP))
-    {
+    let need = took.saturating_mul(PASS_PER_SWEEP);
+    if let Some(left) = meter.time_left().filter(|&l| l < need) {
         // Every later step of the large traces' chain is a pass or more
         // (best-fit, first-fit in other orders, each completed when cut):
         // at a million buffers they only ran past the limit.
-        meter.mark_spent();
+        meter.give_up(format!(
+            "{:.3} s left before the deadline, a first-fit pass at {} buffers needs \
+             ~{PASS_PER_SWEEP} sweeps (~{:.3} s; the sweep took {:.3} s)",
+            left.as_secs_f64(),
+            problem.len(),
+            need.as_secs_f64(),
+            took.as_secs_f64()
+        ));
         return Some(swept);
     }
+    let order = order.get_or_init(|| size_order(problem).unwrap_or_default());
     match first_fit_crowded(problem, order, meter, true, false) {
         Pass::Done(o) if height_of(problem, &o) <= height_of(problem, &swept) => Some(o),
         _ => Some(swept),
@@ -359,8 +372,17 @@ fn first_fit_crowded(
     let sorted = meter.time_left();
     if let Some((then, now)) = before.zip(sorted) {
         let sort = then.saturating_sub(now);
-        if now <= sort.saturating_mul(BUILD_AND_COMPLETION_PER_SORT) {
-            meter.mark_spent();
+        let need = sort.saturating_mul(BUILD_AND_COMPLETION_PER_SORT);
+        if now <= need {
+            meter.give_up(format!(
+                "{:.3} s left before the deadline, a crowded first-fit pass at {} buffers \
+                 needs ~{BUILD_AND_COMPLETION_PER_SORT} sorts of the lifetime ends for its \
+                 tree and completion (~{:.3} s; the sort took {:.3} s)",
+                now.as_secs_f64(),
+                b.len(),
+                need.as_secs_f64(),
+                sort.as_secs_f64()
+            ));
             return Pass::Cut {
                 offsets,
                 placed: 0,
@@ -621,7 +643,9 @@ mod tests {
         let p = crate::gen::training_step(1, 4_000);
         assert!(crowded(&p));
         let order = size_order(&p).expect("no pins");
-        let offsets = place_stacked_or_complete(&p, &order, &Meter::unlimited()).expect("no pins");
+        let offsets =
+            place_stacked_or_complete(&p, &OnceCell::from(order.clone()), &Meter::unlimited())
+                .expect("no pins");
         let whole = p.buffers.iter().filter(|b| b.lower == p.buffers[0].lower);
         let mut top = 0;
         for (i, b) in whole.enumerate() {
@@ -633,7 +657,9 @@ mod tests {
         let budget = Budget::default()
             .with_time_limit(Some(Duration::from_millis(500)))
             .with_clock(ticking);
-        let cut = place_stacked_or_complete(&p, &order, &Meter::new(&budget)).expect("no pins");
+        let cut =
+            place_stacked_or_complete(&p, &OnceCell::from(order.clone()), &Meter::new(&budget))
+                .expect("no pins");
         crate::validate::validate(&p, &Solution { offsets: cut }).expect("valid when cut");
 
         let mut rng = crate::gen::Rng(21);
@@ -649,7 +675,7 @@ mod tests {
         assert!(crowded(&q));
         let order = size_order(&q).expect("no pins");
         assert_eq!(
-            place_stacked_or_complete(&q, &order, &Meter::unlimited()),
+            place_stacked_or_complete(&q, &OnceCell::from(order.clone()), &Meter::unlimited()),
             place_or_complete(&q, &order, Fit::First, &Meter::unlimited())
         );
     }
@@ -678,21 +704,28 @@ mod tests {
                 Pass::Done(o) => o,
                 _ => unreachable!("no limit"),
             };
-            let unlimited = place_stacked_or_complete(p, &order, &Meter::unlimited());
+            let unlimited =
+                place_stacked_or_complete(p, &OnceCell::from(order.clone()), &Meter::unlimited());
             assert_eq!(unlimited.as_ref(), Some(&passed));
             let limited = |ms: u64| {
                 let budget = Budget::default()
                     .with_time_limit(Some(Duration::from_millis(ms)))
                     .with_clock(stepping);
                 let meter = Meter::new(&budget);
-                let o = place_stacked_or_complete(p, &order, &meter).expect("no pins");
-                (o, meter.spent())
+                let o = place_stacked_or_complete(p, &OnceCell::new(), &meter).expect("no pins");
+                (o, meter.spent(), meter.gave_up())
             };
-            // 5 ms: 4.75 to the deadline, 1.75 left after the sweep.
-            assert_eq!(limited(5), (swept.clone(), true));
+            // 5 ms: 4.75 to the deadline, 1.75 left after the sweep; the
+            // budget is given up, not reached, and the reason says so.
+            let why = format!(
+                "0.002 s left before the deadline, a first-fit pass at {} buffers needs \
+                 ~10 sweeps (~0.010 s; the sweep took 0.001 s)",
+                p.len()
+            );
+            assert_eq!(limited(5), (swept.clone(), true, Some(why)));
             let won = height_of(p, &swept) < height_of(p, &passed);
             let lower = if won { swept } else { passed };
-            assert_eq!(limited(3_600_000), (lower, false));
+            assert_eq!(limited(3_600_000), (lower, false, None));
             won
         };
         for seed in 0..4 {

@@ -46,6 +46,7 @@
 //! [`HUGE`]: super::auto::HUGE
 //! [`MID`]: super::auto::MID
 
+use std::cell::OnceCell;
 use std::time::{Duration, Instant};
 
 use super::auto::{finish, finish_or_none, repair_time};
@@ -186,8 +187,8 @@ fn solve_probed(
     let cpu0 = thread_cpu();
     let (first, lb) = std::thread::scope(|s| {
         let lb = s.spawn(|| co_live_of(problem, budget));
-        let first = size_order(problem)
-            .and_then(|order| Some((place_stacked_or_complete(problem, &order, meter)?, order)));
+        let order = OnceCell::new();
+        let first = place_stacked_or_complete(problem, &order, meter).map(|o| (o, order));
         // A panic in the bound is a bug; recompute rather than propagate.
         let lb = lb.join().unwrap_or_else(|_| lower_bound(problem));
         (first, lb)
@@ -253,8 +254,8 @@ fn solve_probed(
 struct Chain<'p> {
     problem: &'p Problem,
     budget: &'p Budget,
-    /// First-fit's order (size descending).
-    order: &'p [u32],
+    /// First-fit's order (size descending), sorted when first needed.
+    order: &'p OnceCell<Vec<u32>>,
     lb: u64,
     /// True at a height that ends the solve.
     done: &'p dyn Fn(u64) -> bool,
@@ -349,7 +350,10 @@ impl Chain<'_> {
             stop,
         } = reached;
         if !(self.done)(best_h) && best_h > floor && meter.alive() {
-            if let Some(bf) = place_in_order(self.problem, self.order, Fit::Best, meter) {
+            let order = self
+                .order
+                .get_or_init(|| size_order(self.problem).unwrap_or_default());
+            if let Some(bf) = place_in_order(self.problem, order, Fit::Best, meter) {
                 let hb = height_of(self.problem, &bf);
                 if hb < best_h {
                     (best, best_h, name) = (bf, hb, "auto/greedy");
@@ -756,7 +760,7 @@ mod tests {
     #[test]
     fn the_core_share_is_one_under_a_node_limit() {
         let p = gadget();
-        let order = size_order(&p).expect("no pins");
+        let order = OnceCell::from(size_order(&p).expect("no pins"));
         let done = |_: u64| false;
         let budget = limited(60.0).with_node_limit(Some(1_000));
         let chain = Chain {

@@ -22,7 +22,7 @@
 //! return the best placement they completed (or a bump allocation, see
 //! `super::fallback`), reported as cut short.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -80,6 +80,10 @@ pub(crate) struct Meter<'a> {
     /// [`Meter::prove`]), one record shared by the meter and every meter
     /// made from it.
     proof: Arc<Mutex<Option<Bound>>>,
+    /// Why this meter was given up before its deadline (see
+    /// [`Meter::give_up`]); its own, not shared with sub-meters: a window
+    /// that gives up does not end the solve.
+    gave_up: RefCell<Option<String>>,
 }
 
 /// Pacing between members of a portfolio racing on shared cores: while
@@ -161,6 +165,7 @@ impl<'a> Meter<'a> {
             pace: None,
             resumed: Cell::new(None),
             proof: Arc::default(),
+            gave_up: RefCell::new(None),
         }
     }
 
@@ -179,6 +184,7 @@ impl<'a> Meter<'a> {
             pace: None,
             resumed: Cell::new(None),
             proof: Arc::default(),
+            gave_up: RefCell::new(None),
         }
     }
 
@@ -252,6 +258,7 @@ impl<'a> Meter<'a> {
             pace: self.pace,
             resumed: Cell::new(None),
             proof: Arc::clone(&self.proof),
+            gave_up: RefCell::new(None),
         }
     }
 
@@ -350,6 +357,20 @@ impl<'a> Meter<'a> {
     /// whose work ran out).
     pub(crate) fn mark_spent(&self) {
         self.spent.set(true);
+    }
+
+    /// Marks the budget spent because the time left cannot hold the next
+    /// step, and records `why` (with the figures measured in the run): the
+    /// run then ends before its deadline, and must not say that the time
+    /// limit ended it. The first reason is kept.
+    pub(crate) fn give_up(&self, why: String) {
+        self.spent.set(true);
+        self.gave_up.borrow_mut().get_or_insert(why);
+    }
+
+    /// Why this meter was given up ([`Meter::give_up`]), if it was.
+    pub(crate) fn gave_up(&self) -> Option<String> {
+        self.gave_up.borrow().clone()
     }
 
     /// Records a lower bound proven on the way (such as a repair window's

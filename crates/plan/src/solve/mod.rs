@@ -333,8 +333,10 @@ pub struct Outcome {
     /// The solver that produced the placement (for `auto`: `auto/<inner>`;
     /// for `portfolio`: `portfolio/<winning member>`).
     pub solver: &'static str,
-    /// The time or work budget ran out before the solver finished: the
-    /// placement is the best one completed by then.
+    /// The time or work budget ran out before the solver finished, or what
+    /// was left of the time could not hold the solver's next step (then
+    /// [`Outcome::gave_up`] says so): the placement is the best one
+    /// completed by then.
     pub cut_short: bool,
     /// Units of work the solve used (see [`Budget::node_limit`]): unlike
     /// `elapsed`, the same on every machine and under any load.
@@ -345,6 +347,13 @@ pub struct Outcome {
     /// of its own ended it (such as the repair's stall rule); `None`
     /// otherwise.
     pub stopped_by: Option<&'static str>,
+    /// Why the solver ended before its time limit because the time left
+    /// could not hold its next step, with the figures measured in the run
+    /// (such as a first-fit pass at a million buffers: see
+    /// `greedy::place_stacked_or_complete`); `None` otherwise. The clock
+    /// did not reach the limit then, but a longer limit may lower the
+    /// result.
+    pub gave_up: Option<String>,
     /// A lower bound above `lower_bound` the solve proved on its way, and
     /// where (the highest window optimum the peak-window repair proved);
     /// `None` when it proved none. See
@@ -498,6 +507,7 @@ pub(crate) fn outcome_with_bound(
         work: 0,
         elapsed: Duration::ZERO,
         stopped_by: None,
+        gave_up: None,
         proof: None,
     };
     if let Some(offsets) = offsets {
