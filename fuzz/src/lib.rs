@@ -426,6 +426,9 @@ fn hivm_program(data: &[u8]) -> String {
     // with the text closing it (and what to add after it closes).
     let mut locals: Vec<Local> = Vec::new();
     let mut scopes: Vec<(usize, &'static str)> = Vec::new();
+    // Of each loop that carries a buffer (scope "carry"): its result and
+    // the type it carries, to yield at its end and read after it.
+    let mut carries: Vec<(String, (u64, u64, &'static str), String)> = Vec::new();
     let mut fresh = 0usize;
     let mut name = |p: &str| {
         fresh += 1;
@@ -439,7 +442,10 @@ fn hivm_program(data: &[u8]) -> String {
                 .collect();
             (!fit.is_empty()).then(|| fit[b as usize % fit.len()])
         };
-    body.push_str("  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n");
+    body.push_str(
+        "  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n  \
+         %c2 = arith.constant 2 : index\n",
+    );
     let mut ops = 0;
     while let Some(op) = next() {
         ops += 1;
@@ -567,26 +573,67 @@ fn hivm_program(data: &[u8]) -> String {
                     l.ty
                 ));
             }
-            // A loop, an `if`, its `else`, the end of the innermost.
+            // A loop, an `if`, its `else`, the end of the innermost; a
+            // loop (`scf.for` with `iter_args`, or `scf.while`) carrying a
+            // local, which yields at its end a buffer of the carried type
+            // (the iteration argument, the init, or one of its own).
             9 => {
                 if scopes.len() >= 4 {
                     continue;
                 }
-                if arg % 2 == 0 {
-                    let iv = name("i");
-                    body.push_str(&format!("{d}scf.for {iv} = %c0 to %n step %c1 {{\n"));
-                    scopes.push((locals.len(), "for"));
-                } else {
-                    body.push_str(&format!("{d}scf.if %cond {{\n"));
-                    scopes.push((locals.len(), "then"));
+                match arg % 4 {
+                    0 => {
+                        let iv = name("i");
+                        body.push_str(&format!("{d}scf.for {iv} = %c0 to %n step %c1 {{\n"));
+                        scopes.push((locals.len(), "for"));
+                    }
+                    1 => {
+                        body.push_str(&format!("{d}scf.if %cond {{\n"));
+                        scopes.push((locals.len(), "then"));
+                    }
+                    k => {
+                        let Some(i) = pick(&locals, next().unwrap_or(0), None) else {
+                            continue;
+                        };
+                        let (x, shape, ty) = (
+                            locals[i].name.clone(),
+                            locals[i].shape,
+                            locals[i].ty.clone(),
+                        );
+                        let r = name("r");
+                        let a = name("c");
+                        if k == 2 {
+                            // Two trips, or %n (maybe none).
+                            let iv = name("i");
+                            let ub = if arg & 0x10 != 0 { "%c2" } else { "%n" };
+                            body.push_str(&format!(
+                                "{d}{r} = scf.for {iv} = %c0 to {ub} step %c1 iter_args({a} = {x}) -> ({ty}) {{\n"
+                            ));
+                        } else {
+                            let w = name("w");
+                            body.push_str(&format!(
+                                "{d}{r} = scf.while ({w} = {x}) : ({ty}) -> ({ty}) {{\n\
+                                 {d}  scf.condition(%cond) {w} : {ty}\n\
+                                 {d}}} do {{\n\
+                                 {d}^bb0({a}: {ty}):\n"
+                            ));
+                        }
+                        scopes.push((locals.len(), "carry"));
+                        carries.push((r, shape, ty.clone()));
+                        locals.push(Local { name: a, shape, ty });
+                    }
                 }
             }
             10 => {
                 let Some((len, kind)) = scopes.pop() else {
                     continue;
                 };
-                locals.truncate(len);
                 let d = indent(scopes.len());
+                if kind == "carry" {
+                    close_carry(&mut body, &mut locals, &mut carries, len, arg, &d);
+                    continue;
+                }
+                locals.truncate(len);
                 if kind == "then" && arg % 2 == 0 {
                     body.push_str(&format!("{d}}} else {{\n"));
                     scopes.push((len, "else"));
@@ -612,14 +659,44 @@ fn hivm_program(data: &[u8]) -> String {
             }
         }
     }
-    while scopes.pop().is_some() {
-        body.push_str(&format!("{}}}\n", indent(scopes.len())));
+    while let Some((len, kind)) = scopes.pop() {
+        let d = indent(scopes.len());
+        if kind == "carry" {
+            close_carry(&mut body, &mut locals, &mut carries, len, 0, &d);
+        } else {
+            locals.truncate(len);
+            body.push_str(&format!("{d}}}\n"));
+        }
     }
     format!(
         "module attributes {{hacc.target = #hacc.target<\"{chip}\">}} {{\n\
          func.func @kernel({}) {{\n{body}  return\n}}\n}}\n",
         args.join(", ")
     )
+}
+
+/// Ends the innermost loop that carries a local (its scope started at
+/// `len` locals): yields a visible local of the carried type (picked by
+/// `b`: the iteration argument, a buffer from outside, or one the body
+/// allocated), then makes the loop's result a local.
+fn close_carry(
+    body: &mut String,
+    locals: &mut Vec<Local>,
+    carries: &mut Vec<(String, (u64, u64, &'static str), String)>,
+    len: usize,
+    b: u8,
+    d: &str,
+) {
+    let (r, shape, ty) = carries.pop().expect("a carry per carrying scope");
+    let same: Vec<usize> = (0..locals.len()).filter(|&j| locals[j].ty == ty).collect();
+    // The iteration argument (the scope's first local) is always there.
+    let j = same[b as usize % same.len()];
+    body.push_str(&format!(
+        "{d}  scf.yield {} : {ty}\n{d}}}\n",
+        locals[j].name
+    ));
+    locals.truncate(len);
+    locals.push(Local { name: r, shape, ty });
 }
 
 /// HIVM's passes on generated kernels ([`hivm_program`]): the kernel

@@ -533,6 +533,9 @@ fn opt(
             // A pass that rejects its input is bad input, as the command
             // line's exit 2 (see `PassContext::bad_input`).
             let bad_input = !ok && cx.bad_input;
+            // A plan the independent check refused is a bug in tilemem, as
+            // the command line's exit 3 (see `PassContext::internal`).
+            let internal = !ok && cx.internal;
             let diags = cx.diags;
             let first_error = diags.iter().position(|d| d.severity == Severity::Error);
             if !ok || first_error.is_some() {
@@ -551,7 +554,9 @@ fn opt(
                     }
                 }
                 let at = Where::at(file, line, col);
-                return Err(if bad_input {
+                return Err(if internal {
+                    Fail::Internal(at, message)
+                } else if bad_input {
                     Fail::Parse(at, message)
                 } else {
                     Fail::Plan(at, message)

@@ -12,7 +12,8 @@
 //! or option value, a program a pass rejects, such as a dynamic-shaped
 //! allocation `-hivm-plan-memory` cannot plan, an op
 //! `-hivm-mark-stride-align` finds not bufferized, or a stride mark
-//! `-hivm-enable-stride-align` cannot satisfy). With
+//! `-hivm-enable-stride-align` cannot satisfy), 3 internal error (the
+//! independent check refused a plan the passes made: a bug). With
 //! `-verify-diagnostics` the diagnostics are checked against
 //! `// expected-error {{...}}` comments instead of printed, and only a
 //! mismatch fails the run.
@@ -586,6 +587,8 @@ pub fn run(args: &[String]) -> ExitCode {
     let mut outputs: Vec<(String, Option<String>)> = Vec::new();
     let mut bad_input = false;
     let mut failed = false;
+    // A pass's own check refused its result (exit 3).
+    let mut internal = false;
     let mut stderr = String::new();
     let mut padded: Vec<(String, u64, u64)> = Vec::new();
     let mut debug = String::new();
@@ -707,6 +710,7 @@ pub fn run(args: &[String]) -> ExitCode {
                     .iter()
                     .map(|d| module.src_file_line(d.loc))
                     .collect();
+                internal |= !ok && cx.internal;
                 // A pass that rejects its input (see `PassContext::bad_input`)
                 // makes the run exit 2 like a reading error.
                 (cx.diags, output, !ok && cx.bad_input, !ok)
@@ -802,7 +806,9 @@ pub fn run(args: &[String]) -> ExitCode {
             return ExitCode::from(2);
         }
     }
-    let code = if bad_input {
+    let code = if internal {
+        ExitCode::from(crate::exit::INTERNAL)
+    } else if bad_input {
         ExitCode::from(2)
     } else if failed {
         ExitCode::from(1)
@@ -819,7 +825,7 @@ pub fn run(args: &[String]) -> ExitCode {
         Some(path) => {
             // No partial output files: write only when everything succeeded,
             // through a temporary file renamed into place.
-            if bad_input || failed {
+            if bad_input || failed || internal {
                 return code;
             }
             let mut o = Outputs::new();

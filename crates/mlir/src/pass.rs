@@ -82,6 +82,10 @@ pub struct PassContext {
     /// option value it does not accept: exit 2), as opposed to a request
     /// it understood but cannot meet (no placement fits: exit 1).
     pub bad_input: bool,
+    /// Set by a pass whose own independent check refused its result (the
+    /// placement check after PlanMemory): a bug in tilemem whatever the
+    /// input (exit 3), not a request it cannot meet.
+    pub internal: bool,
     /// Lines for the driver's summary on standard error (not part of the
     /// output; `-quiet` drops them).
     pub summary: Vec<String>,

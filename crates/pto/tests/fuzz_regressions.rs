@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::program;
+use common::{program, TARGETS};
 use tilemem_pto::passes::{run_pipeline, ErrorKind, PassContext, PassId, PlannerMode};
 use tilemem_soc::Soc;
 
@@ -366,7 +366,6 @@ fn plan_checked(src: &str, planner: PlannerMode, target: &str) -> Option<String>
 }
 
 const PLANNERS: [PlannerMode; 3] = [PlannerMode::Pypto, PlannerMode::DsaRp, PlannerMode::Optimal];
-const TARGETS: [&str; 4] = ["910b", "950", "310b", "none"];
 
 /// Plans `src` under every planner and target with [`plan_checked`];
 /// how many of them planned it.

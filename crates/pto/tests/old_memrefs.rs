@@ -9,17 +9,9 @@
 
 mod common;
 
-use common::{program, tile_offset};
+use common::{program, tile_offset, PLANNERS, TARGETS};
 use tilemem_pto::passes::{run_pipeline, ErrorKind, PassContext, PassId, PlannerMode};
 use tilemem_soc::Soc;
-
-const PLANNERS: [PlannerMode; 4] = [
-    PlannerMode::Pypto,
-    PlannerMode::DsaRp,
-    PlannerMode::Optimal,
-    PlannerMode::Ptoas,
-];
-const TARGETS: [&str; 4] = ["910b", "950", "310b", "none"];
 
 /// A signature whose tensors have storage: the program reads as one after
 /// InitMemRef, so the planners read its tiles' MemRefs.

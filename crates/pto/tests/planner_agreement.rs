@@ -5,14 +5,13 @@
 
 mod common;
 
-use common::program;
+use common::{program, TARGETS};
 use tilemem_pto::ir::{Function, Program, Type};
 use tilemem_pto::passes::{run_pipeline, PassContext, PassId, PlannerMode};
 use tilemem_pto::{parse, report};
 use tilemem_soc::Soc;
 
 const PLANNERS: [PlannerMode; 3] = [PlannerMode::Pypto, PlannerMode::DsaRp, PlannerMode::Optimal];
-const TARGETS: [&str; 4] = ["910b", "950", "310b", "none"];
 
 /// Plans `src` with `planner`'s whole pipeline on `target`.
 fn planned(src: &str, target: &str, planner: PlannerMode) -> Program {

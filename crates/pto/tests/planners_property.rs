@@ -17,7 +17,7 @@
 
 mod common;
 
-use common::Rng;
+use common::{Rng, TARGETS};
 use proptest::prelude::*;
 use tilemem_pto::ir::{Function, Program, Type, VarId};
 use tilemem_pto::passes::analysis::model::Model;
@@ -26,7 +26,6 @@ use tilemem_pto::{parse, report};
 use tilemem_soc::Soc;
 
 const PLANNERS: [PlannerMode; 3] = [PlannerMode::Pypto, PlannerMode::DsaRp, PlannerMode::Optimal];
-const TARGETS: [&str; 4] = ["910b", "950", "310b", "none"];
 
 /// A program generator: `live` holds the tiles a later statement may read
 /// (name, rows; every tile is `[rows, 64]` FP32 in Vec).

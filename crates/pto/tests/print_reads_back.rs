@@ -15,18 +15,11 @@
 
 mod common;
 
-use common::{random_kernel, Rng};
+use common::{random_kernel, Rng, PLANNERS, TARGETS};
 use proptest::prelude::*;
 use tilemem_pto::passes::{run_pipeline, ErrorKind, PassContext, PassId, PlannerMode};
 use tilemem_soc::Soc;
 
-const PLANNERS: [PlannerMode; 4] = [
-    PlannerMode::Pypto,
-    PlannerMode::DsaRp,
-    PlannerMode::Optimal,
-    PlannerMode::Ptoas,
-];
-const TARGETS: [&str; 4] = ["910b", "950", "310b", "none"];
 const IND: &str = "        ";
 
 /// A vector function `name`: loads, element-wise ops, loop carries,

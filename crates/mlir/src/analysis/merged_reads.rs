@@ -16,20 +16,28 @@
 //!
 //! [`bad_reads`] finds such reads: it runs the function over an
 //! abstract state — which of the merged buffers last wrote the shared
-//! bytes (the owner), and which buffer each value refers to — on every
+//! bytes (the owners), and which buffer each value refers to — on every
 //! path (both arms of `scf.if`, `arith.select` and `cf.cond_br`, loops to
 //! a fixed point, zero trips included unless the bounds are constants
 //! that make the loop run). A read through a value that refers to buffer
-//! A while the owner is buffer B is bad. Each allocation inside a loop
-//! starts a new instance of its buffer (same address); a read, through a
+//! A while the owners are other buffers is bad. Each allocation inside a
+//! loop starts a new instance of its buffer (same address); a read, through a
 //! value a loop carries, of an earlier instance after the current one was
 //! written is the second kind of bad read ([`Findings::instance`]). An op that reads
 //! A and writes B reads first (an in-place op is fine). A read before any
-//! write is not this check's business, nor one after parts (subviews) of
-//! different buffers were written: the check knows no offsets, so it
-//! judges reads again only once a whole buffer is written (a loop that
+//! write is not this check's business. The check knows no offsets: after
+//! a write through a part (a subview) the owners are the buffer that last
+//! wrote the bytes whole and, in order, every buffer that wrote a part
+//! since. A read through a part of one of them is not judged (a loop that
 //! reads slice j of its init and writes slice j of the buffer it yields
-//! is fine).
+//! is fine); a read of a whole buffer is bad when another buffer, or
+//! another instance of its own, wrote a part after it (A written, then
+//! half of C: half of A is gone), and any
+//! read through a buffer that is not among the owners is bad. So a run
+//! over a group of buffers finds a bad read wherever a run over two of
+//! them does: the planner, which checks its groups of merged buffers,
+//! keeps no merge that the placement check, which checks pairs, refuses
+//! (within the bounds below).
 //!
 //! Accesses: a destination-style op reads its inputs (temporary buffers
 //! excepted) and writes its inits; `memref.load` reads, `memref.store`
@@ -47,9 +55,6 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use crate::analysis::views::alias_pairs;
 use crate::ir::{BlockId, Module, OpId, RegionId, ValueId};
 use crate::passes::plan_memory::op_facts::{dps_inits, dps_inputs, extra_buffers, is_dps};
-
-/// The owner of bytes that parts of different buffers wrote.
-const MIXED: u8 = u8::MAX;
 
 /// Most abstract states kept at one program point.
 pub const MAX_STATES: usize = 512;
@@ -85,14 +90,16 @@ pub struct BadRead {
     pub carriers: Vec<OpId>,
 }
 
-/// One abstract state: the owner of the shared bytes and the buffer each
+/// One abstract state: the owners of the shared bytes (the buffer that
+/// wrote them whole last, then those that wrote parts since, in the order
+/// of their last writes; none before the first write) and the buffer each
 /// value in scope refers to, as abstract memories: `2 * member` for the
 /// current instance of a member's allocation, `2 * member + 1` for the
 /// earlier ones (an allocation inside a loop runs again each iteration;
 /// its instances share its address).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 struct State {
-    owner: Option<u8>,
+    owners: Vec<u8>,
     env: BTreeMap<ValueId, u8>,
 }
 
@@ -195,7 +202,7 @@ pub fn bad_reads(m: &Module, func: OpId, members: &[ValueId]) -> Findings {
         part: HashMap::new(),
     };
     let start = State {
-        owner: None,
+        owners: Vec::new(),
         env: BTreeMap::new(),
     };
     let _ = run.region(body, vec![start]);
@@ -350,40 +357,48 @@ impl Run<'_> {
     }
 
     fn read(&mut self, op: OpId, s: &State, v: ValueId) {
-        let (Some(&want), Some(owner)) = (s.env.get(&v), s.owner) else {
+        let Some(&want) = s.env.get(&v) else {
             return;
         };
-        if want == owner || owner == MIXED {
-            return;
-        }
-        let slot = if want / 2 == owner / 2 {
-            &mut self.found.instance
-        } else {
-            &mut self.found.across
+        // The owners that make the read bad: all when none is the read
+        // buffer; else, for a whole read, those that wrote a part after it
+        // (another buffer, or another instance of its own).
+        let bad: Vec<u8> = match s.owners.iter().position(|&o| o == want) {
+            None => s.owners.clone(),
+            Some(_) if self.is_part(v) => return,
+            Some(at) => s.owners[at + 1..].to_vec(),
         };
-        if slot.is_none() {
-            *slot = Some(BadRead {
-                op,
-                value: v,
-                wanted: self.order[usize::from(want / 2)],
-                found: self.order[usize::from(owner / 2)],
-                carriers: Vec::new(),
-            });
+        for owner in bad {
+            let slot = if want / 2 == owner / 2 {
+                &mut self.found.instance
+            } else {
+                &mut self.found.across
+            };
+            if slot.is_none() {
+                *slot = Some(BadRead {
+                    op,
+                    value: v,
+                    wanted: self.order[usize::from(want / 2)],
+                    found: self.order[usize::from(owner / 2)],
+                    carriers: Vec::new(),
+                });
+            }
         }
     }
 
-    /// A write through `v`: its buffer owns the shared bytes, all of them
-    /// when `v` covers the buffer; a write through a part (a subview) of
-    /// a buffer other than the owner leaves the bytes mixed (reads are not
-    /// judged until a whole buffer is written again).
+    /// A write through `v`: its buffer owns the shared bytes, alone when
+    /// `v` covers the buffer; a write through a part (a subview) makes it
+    /// the last of the owners (the bytes are mixed until a whole buffer is
+    /// written again).
     fn write(&mut self, s: &mut State, v: ValueId) {
         let Some(&i) = s.env.get(&v) else {
             return;
         };
-        if s.owner.is_none() || !self.is_part(v) {
-            s.owner = Some(i);
-        } else if s.owner != Some(i) {
-            s.owner = Some(MIXED);
+        if s.owners.is_empty() || !self.is_part(v) {
+            s.owners = vec![i];
+        } else {
+            s.owners.retain(|&o| o != i);
+            s.owners.push(i);
         }
     }
 
@@ -449,8 +464,14 @@ impl Run<'_> {
                         *b = old;
                     }
                 }
-                if s.owner == Some(cur) {
-                    s.owner = Some(old);
+                if let Some(at) = s.owners.iter().position(|&o| o == cur) {
+                    // The renamed entry keeps its place; an older entry of
+                    // the earlier instances goes.
+                    s.owners[at] = old;
+                    if let Some(dup) = s.owners.iter().position(|&o| o == old).filter(|&d| d != at)
+                    {
+                        s.owners.remove(dup);
+                    }
                 }
                 s.bind(r, Some(cur));
                 return vec![s];

@@ -3,6 +3,16 @@
 //! deterministic generator. Each test file uses a subset.
 #![allow(dead_code)]
 
+/// Every planner mode, for tests that run a program under each.
+pub const PLANNERS: [tilemem_pto::passes::PlannerMode; 4] = [
+    tilemem_pto::passes::PlannerMode::Pypto,
+    tilemem_pto::passes::PlannerMode::DsaRp,
+    tilemem_pto::passes::PlannerMode::Optimal,
+    tilemem_pto::passes::PlannerMode::Ptoas,
+];
+/// Every target the tests plan for (`none`: no SoC capacity).
+pub const TARGETS: [&str; 4] = ["910b", "950", "310b", "none"];
+
 /// The header every test program starts with.
 pub const HEAD: &str = "# pypto.program: P\nimport pypto.language as pl\n\n@pl.program\nclass P:\n";
 

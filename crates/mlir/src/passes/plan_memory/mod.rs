@@ -886,6 +886,7 @@ pub fn run(
                 );
                 cx.diags.push(d);
             }
+            cx.internal = true;
             return Err(PassFailed);
         }
     }
