@@ -24,6 +24,7 @@
 
 pub mod allocate_memory_addr;
 pub mod analysis;
+pub mod assumed;
 pub mod context;
 pub mod dsa_rp;
 pub mod init_memref;

@@ -5,7 +5,10 @@
 //! # Assumes
 //! InitMemRef ran (every on-chip tile names an allocation root; views,
 //! in-place results, bare aliases and control-flow carries already share
-//! their source's root) and, normally, MaterializeSemanticAliases.
+//! their source's root) and MaterializeSemanticAliases: no loop carry
+//! starts from a value read again after the loop takes it (checked on
+//! entry, [`crate::passes::assumed::no_reused_carry_init`]; an input
+//! error otherwise).
 //!
 //! # Guarantees
 //! - Two tiles share bytes only when their lifetimes do not interfere and no
@@ -157,10 +160,18 @@ pub fn run_with(
         return Ok(());
     }
     for f in &mut program.functions {
+        if f.kind().is_kernel() {
+            super::assumed::no_reused_carry_init(f, "memory_reuse", PYPTO_PASSES)?;
+        }
         run_function(f, ctx, rules)?;
     }
     Ok(())
 }
+
+/// The PYPTO planner's pass list, suggested when a skipped pass leaves an
+/// assumption unmet.
+const PYPTO_PASSES: &str =
+    "init_memref,materialize_semantic_aliases,memory_reuse,allocate_memory_addr";
 
 /// Runs the pass on one function.
 pub fn run_function(

@@ -104,6 +104,18 @@ pub fn copy_reused_inits(f: &mut Function) -> Result<(), PassError> {
     Ok(())
 }
 
+/// The first loop carry (in program order) whose init value is read again
+/// after the loop takes it: `(loop, init value, a statement reading it)`.
+/// Only carries that already name storage count (a program InitMemRef has
+/// not run on carries none, and is planned today without the copy).
+/// None on every function this module has run on.
+pub fn first_reused_init(f: &Function) -> Option<(StmtId, VarId, StmtId)> {
+    reused_inits(f)
+        .into_iter()
+        .find(|&(_, _, x, _)| current_memref(f, x).is_some())
+        .map(|(s, _, x, reader)| (s, x, reader))
+}
+
 /// `(loop, carry position, init value, a statement reading it after the
 /// loop takes it)` for every such carry, loops in program order.
 fn reused_inits(f: &Function) -> Vec<(StmtId, usize, VarId, StmtId)> {
