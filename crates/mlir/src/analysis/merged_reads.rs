@@ -585,18 +585,9 @@ impl Run<'_> {
         s0.bind_all(&args, &to);
         let mut fresh = vec![s0];
         while !fresh.is_empty() {
-            let mut new = Vec::new();
-            for st in fresh {
-                if head.insert(st.clone()) {
-                    new.push(st);
-                }
-            }
-            if head.len() > MAX_STATES {
-                self.gave_up = true;
-            }
-            if new.is_empty() || self.stop() {
+            let Some(new) = self.admit(&mut head, fresh) else {
                 break;
-            }
+            };
             let outs = self.region(region, new);
             fresh = Vec::new();
             for (mut st, yielded) in outs {
@@ -619,6 +610,20 @@ impl Run<'_> {
             .collect()
     }
 
+    /// The states of `fresh` a loop head has not seen yet, recorded in
+    /// `head`; `None` when there are none (the loop's fixpoint) or the run
+    /// stops. Too many head states give up the analysis.
+    fn admit(&mut self, head: &mut BTreeSet<State>, fresh: Vec<State>) -> Option<Vec<State>> {
+        let new: Vec<State> = fresh
+            .into_iter()
+            .filter(|st| head.insert(st.clone()))
+            .collect();
+        if head.len() > MAX_STATES {
+            self.gave_up = true;
+        }
+        (!new.is_empty() && !self.stop()).then_some(new)
+    }
+
     fn while_op(&mut self, op: OpId, s: State) -> Vec<State> {
         let m = self.m;
         let d = m.op(op);
@@ -637,18 +642,9 @@ impl Run<'_> {
         let mut fresh = vec![s0];
         let mut done: Vec<State> = Vec::new();
         while !fresh.is_empty() {
-            let mut new = Vec::new();
-            for st in fresh {
-                if head.insert(st.clone()) {
-                    new.push(st);
-                }
-            }
-            if head.len() > MAX_STATES {
-                self.gave_up = true;
-            }
-            if new.is_empty() || self.stop() {
+            let Some(new) = self.admit(&mut head, fresh) else {
                 break;
-            }
+            };
             let conds = self.region(regions[0], new);
             let mut go = Vec::new();
             for (st, passed) in conds {
