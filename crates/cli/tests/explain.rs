@@ -637,16 +637,21 @@ fn the_report_lists_the_refused_sharings_the_text_lists() {
     );
 }
 
-/// Each view of the HTML map: planner -> (tile -> its "kept apart by a
-/// rule" detail, tiles without one left out; once per tile, whatever the
-/// number of its bars).
-fn kept_apart(html: &str) -> Vec<(String, Vec<(String, String)>)> {
+/// The model an HTML map draws (the JSON in its `data` script).
+fn map_data(html: &str) -> serde_json::Value {
     let start = html
         .find(r#"<script id="data" type="application/json">"#)
         .unwrap();
     let data = &html[start..];
     let data = &data[data.find('>').unwrap() + 1..data.find("</script>").unwrap()];
-    let doc: serde_json::Value = serde_json::from_str(data).unwrap();
+    serde_json::from_str(data).unwrap()
+}
+
+/// Each view of the HTML map: planner -> (tile -> its "kept apart by a
+/// rule" detail, tiles without one left out; once per tile, whatever the
+/// number of its bars).
+fn kept_apart(html: &str) -> Vec<(String, Vec<(String, String)>)> {
+    let doc = map_data(html);
     let mut out = Vec::new();
     for view in doc["views"].as_array().unwrap() {
         let mut tiles = Vec::new();
@@ -731,12 +736,7 @@ type Bar = (String, u64, u64, u64, u64, String);
 
 /// The map's one view: per lane its peak label and its bars.
 fn bars(html: &str) -> Vec<(String, Vec<Bar>)> {
-    let start = html
-        .find(r#"<script id="data" type="application/json">"#)
-        .unwrap();
-    let data = &html[start..];
-    let data = &data[data.find('>').unwrap() + 1..data.find("</script>").unwrap()];
-    let doc: serde_json::Value = serde_json::from_str(data).unwrap();
+    let doc = map_data(html);
     let mut out = Vec::new();
     for lane in doc["views"][0]["lanes"].as_array().unwrap() {
         let mut rects = Vec::new();

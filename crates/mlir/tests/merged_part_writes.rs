@@ -30,10 +30,19 @@ const UB8: &str = "memref<8xf32, strided<[1]>, #hivm.address_space<ub>>";
 const GM: &str = "memref<16xf32, #hivm.address_space<gm>>";
 const GM8: &str = "memref<8xf32, #hivm.address_space<gm>>";
 
+/// `text` with its `{UB}`, `{UB8}`, `{GM}`, `{GM8}` types spelled out.
+fn typed(text: &str) -> String {
+    text.replace("{UB8}", UB8)
+        .replace("{UB}", UB)
+        .replace("{GM8}", GM8)
+        .replace("{GM}", GM)
+}
+
 /// `%a` loaded; on the else path `%b` loaded whole, then half of `%cc`;
 /// both `if`s yield, so PlanMemory merges all three; `%a` is stored after.
 fn program() -> String {
-    "func.func @mixed(%g: {GM}, %o: {GM}, %g8: {GM8}, %c: i1) {\n\
+    typed(
+        "func.func @mixed(%g: {GM}, %o: {GM}, %g8: {GM8}, %c: i1) {\n\
      %a = memref.alloc() : {UB}\n\
      hivm.hir.load ins(%g : {GM}) outs(%a : {UB})\n\
      %r1 = scf.if %c -> ({UB}) {\n\
@@ -54,11 +63,8 @@ fn program() -> String {
      hivm.hir.store ins(%a : {UB}) outs(%o : {GM})\n\
      hivm.hir.store ins(%r1 : {UB}) outs(%o : {GM})\n\
      return\n\
-     }\n"
-    .replace("{UB8}", UB8)
-    .replace("{UB}", UB)
-    .replace("{GM8}", GM8)
-    .replace("{GM}", GM)
+     }\n",
+    )
 }
 
 /// The run over the three buffers finds the read of `%a` (its op, at
@@ -132,7 +138,8 @@ fn both_planners_plan_apart_a_buffer_a_part_write_followed() {
 /// read found the new bytes without an error).
 #[test]
 fn a_whole_read_of_the_previous_instance_after_a_part_write_is_refused() {
-    let text = "func.func @parts(%g: {GM}, %o: {GM}, %g8: {GM8}) {\n\
+    let text = typed(
+        "func.func @parts(%g: {GM}, %o: {GM}, %g8: {GM8}) {\n\
          %c0 = arith.constant 0 : index\n\
          %c1 = arith.constant 1 : index\n\
          %c3 = arith.constant 3 : index\n\
@@ -147,11 +154,8 @@ fn a_whole_read_of_the_previous_instance_after_a_part_write_is_refused() {
          }\n\
          hivm.hir.store ins(%r : {UB}) outs(%o : {GM})\n\
          return\n\
-         }\n"
-    .replace("{UB8}", UB8)
-    .replace("{UB}", UB)
-    .replace("{GM8}", GM8)
-    .replace("{GM}", GM);
+         }\n",
+    );
     for planner in [Planner::Bishengir, Planner::Optimal] {
         let req = PlanRequest {
             target: Some("Ascend910B1".into()),
