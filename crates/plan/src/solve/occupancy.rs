@@ -578,6 +578,31 @@ pub(super) const STACK_SPAN: usize = 64;
 /// sections and top `(a, z, top)` in order of start ([`nested_family`]).
 pub(super) type Family = (Vec<(u32, u64)>, Vec<(usize, usize, u64)>);
 
+/// The nested family's floor as a max tree over `leaves` leaves: leaf `t`
+/// holds the top of the chain live at instant `t < span` (`kept`: start,
+/// end, top, sorted by start, as [`nested_family`] returns it), each inner
+/// node the highest of its children, so a query over `[a, z)` finds the
+/// highest stacked top during that stretch.
+pub(super) fn family_floor(kept: &[(usize, usize, u64)], span: usize, leaves: usize) -> Vec<u64> {
+    let mut floor = vec![0u64; 2 * leaves];
+    let mut chain: Vec<(usize, u64)> = Vec::new();
+    let mut next = 0;
+    for t in 0..span {
+        while chain.last().is_some_and(|c| c.0 <= t) {
+            chain.pop();
+        }
+        while let Some(&(_, z, top)) = kept.get(next).filter(|k| k.0 == t) {
+            chain.push((z, top));
+            next += 1;
+        }
+        floor[leaves + t] = chain.last().map_or(0, |c| c.1);
+    }
+    for v in (1..leaves).rev() {
+        floor[v] = floor[2 * v].max(floor[2 * v + 1]);
+    }
+    floor
+}
+
 /// The stack rule of [`Occupancy::stack_nested`] over the long buffers
 /// `family` (`(a, Reverse(z), id, size, align)`: sections `[a, z)`, in
 /// any order): each, by start (the longer first on a tie), joins when it
@@ -975,24 +1000,7 @@ impl Occupancy {
         let Some((out, kept)) = nested_family(family) else {
             return Vec::new();
         };
-        // The top of the chain per section, then the highest per node.
-        let mut floor = vec![0u64; 2 * self.leaves];
-        let mut chain: Vec<(usize, u64)> = Vec::new();
-        let mut next = 0;
-        for sec in 0..sections {
-            while chain.last().is_some_and(|c| c.0 <= sec) {
-                chain.pop();
-            }
-            while let Some(&(_, z, top)) = kept.get(next).filter(|k| k.0 == sec) {
-                chain.push((z, top));
-                next += 1;
-            }
-            floor[self.leaves + sec] = chain.last().map_or(0, |c| c.1);
-        }
-        for v in (1..self.leaves).rev() {
-            floor[v] = floor[2 * v].max(floor[2 * v + 1]);
-        }
-        self.floor = floor;
+        self.floor = family_floor(&kept, sections, self.leaves);
         out
     }
 

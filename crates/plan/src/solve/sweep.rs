@@ -32,7 +32,7 @@ use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
 
 use super::geom::align_up;
-use super::occupancy::{nested_family, STACK_SPAN};
+use super::occupancy::{family_floor, nested_family, STACK_SPAN};
 use crate::problem::Problem;
 
 /// Buffers of the sweep between two readings of the clock.
@@ -95,23 +95,7 @@ pub(crate) fn sweep(problem: &Problem, time_is_up: &dyn Fn() -> bool) -> Option<
             member[id as usize] = true;
             offsets[id as usize] = o;
         }
-        // The chain's top per instant, then the highest per node.
-        floor = vec![0u64; 2 * leaves];
-        let mut chain: Vec<(usize, u64)> = Vec::new();
-        let mut next = 0;
-        for t in 0..span {
-            while chain.last().is_some_and(|c| c.0 <= t) {
-                chain.pop();
-            }
-            while let Some(&(_, z, top)) = kept.get(next).filter(|k| k.0 == t) {
-                chain.push((z, top));
-                next += 1;
-            }
-            floor[leaves + t] = chain.last().map_or(0, |c| c.1);
-        }
-        for v in (1..leaves).rev() {
-            floor[v] = floor[2 * v].max(floor[2 * v + 1]);
-        }
+        floor = family_floor(&kept, span, leaves);
     }
     // The highest top of the family over instants `[a, z)`.
     let floor_over = |a: usize, z: usize| -> u64 {
