@@ -283,14 +283,13 @@ fn a_part_read_of_bytes_another_buffer_wrote_is_judged_by_its_offsets() {
     }
 }
 
-/// A loop carries `%x` into `%a` and yields `%y`; inside, an `scf.forall`
-/// reads `%a` and writes `%y` on each of its trips: merged, its second
+/// An `scf.if` yields `%x` or `%y`; on the else path an `scf.forall`
+/// reads `%x` and writes `%y` on each of its trips: merged, its second
 /// trip reads `%y`'s bytes. The run took the body of an op with regions
 /// other than `scf.for`/`scf.while`/`scf.if`/`scope.scope` to run once or
 /// not at all, so it saw no second trip and both planners gave `%x` and
 /// `%y` one address; it now runs such bodies to a fixed point, and they
-/// are planned apart. With `scf.for` in its place the rule was already
-/// kept.
+/// are planned apart, as they were with an `scf.for` in its place.
 #[test]
 fn a_forall_body_runs_more_than_once() {
     for inner in [
@@ -298,20 +297,21 @@ fn a_forall_body_runs_more_than_once() {
         "scf.for %k = %c0 to %c3 step %c1 {",
     ] {
         let text = typed(&format!(
-            "func.func @trips(%g: {{GM}}, %o: {{GM}}) {{\n\
+            "func.func @trips(%g: {{GM}}, %c: i1) {{\n\
              %c0 = arith.constant 0 : index\n\
              %c1 = arith.constant 1 : index\n\
              %c3 = arith.constant 3 : index\n\
              %x = memref.alloc() : {{UB}}\n\
              hivm.hir.load ins(%g : {{GM}}) outs(%x : {{UB}})\n\
+             %r = scf.if %c -> ({{UB}}) {{\n\
+             scf.yield %x : {{UB}}\n\
+             }} else {{\n\
              %y = memref.alloc() : {{UB}}\n\
-             %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%a = %x) -> ({{UB}}) {{\n\
              {inner}\n\
-             hivm.hir.vexp ins(%a : {{UB}}) outs(%y : {{UB}})\n\
+             hivm.hir.vexp ins(%x : {{UB}}) outs(%y : {{UB}})\n\
              }}\n\
              scf.yield %y : {{UB}}\n\
              }}\n\
-             hivm.hir.store ins(%r : {{UB}}) outs(%o : {{GM}})\n\
              return\n\
              }}\n"
         ));
