@@ -29,6 +29,12 @@
 //!   allocation has one address, so no planner keeps both instances: the
 //!   function is refused (bad input, exit 2) at the read, with the buffer
 //!   and the loop as notes.
+//!
+//! Where the check gives up at its bounds, nothing is merged unproven: a
+//! group whose run gave up is joined pair by pair only where a run proves
+//! the join, the rest planned apart, with a warning naming the function
+//! and the bound (a run for previous-instance reads that gives up is only
+//! warned of: no placement would change what such a read finds).
 
 use std::collections::HashMap;
 
