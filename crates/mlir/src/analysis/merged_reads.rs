@@ -312,6 +312,22 @@ fn static_bytes(t: &crate::ir::Type) -> Option<u64> {
     })
 }
 
+/// Whether ops named `name` give a view of all of their first operand's
+/// bytes (reshaped, cast or transposed).
+fn same_bytes(name: &str) -> bool {
+    matches!(
+        name,
+        "memref.collapse_shape"
+            | "memref.expand_shape"
+            | "memref.cast"
+            | "memref.memory_space_cast"
+            | "memref.reshape"
+            | "memref.transpose"
+            | "hivm.hir.bitcast"
+            | "hivm.hir.convert_layout"
+    )
+}
+
 /// Whether ops named `name` give a view of their first operand's memory.
 fn is_view(name: &str) -> bool {
     matches!(
@@ -660,21 +676,26 @@ impl Run<'_> {
         if let Some(&sp) = self.spans.get(&(v, k)) {
             return sp;
         }
-        let sp = match self.layout(v, k) {
-            Some(l) => l.span(),
-            None => {
-                let m = self.m;
-                match m.defining_op(v).filter(|&o| is_view(m.op(o).name())) {
-                    Some(o) => match m.op(o).operand(0) {
-                        Some(src) => Span {
-                            exact: false,
-                            ..self.span(src, k)
-                        },
-                        None => self.unknown(k),
+        let m = self.m;
+        let same = m
+            .defining_op(v)
+            .filter(|&o| same_bytes(m.op(o).name()))
+            .and_then(|o| m.op(o).operand(0));
+        let sp = match (same, self.layout(v, k)) {
+            // A view of all its source's bytes covers them as its source
+            // does, whatever its type says.
+            (Some(src), _) => self.span(src, k),
+            (None, Some(l)) => l.span(),
+            (None, None) => match m.defining_op(v).filter(|&o| is_view(m.op(o).name())) {
+                Some(o) => match m.op(o).operand(0) {
+                    Some(src) => Span {
+                        exact: false,
+                        ..self.span(src, k)
                     },
                     None => self.unknown(k),
-                }
-            }
+                },
+                None => self.unknown(k),
+            },
         };
         self.spans.insert((v, k), sp);
         sp
