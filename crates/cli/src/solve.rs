@@ -327,7 +327,9 @@ pub fn run(args: Args) -> ExitCode {
     // Write every output or none.
     let mut outputs = Outputs::new();
     if let Some(path) = &args.output {
-        outputs.add(path, file.write_with(sol));
+        // Streamed into the file: a million-row placement is not built
+        // whole in memory first.
+        outputs.add_stream(path, |w| file.write_to(sol, w));
     }
     if let (Some(path), Some(format)) = (&args.map, map_format) {
         let title = args.file.display().to_string();

@@ -666,7 +666,19 @@ impl CsvProblem {
     /// the end when the input has none; replaced otherwise), its cells
     /// trimmed.
     pub fn write_with(&self, solution: &Solution) -> String {
-        let mut out = String::with_capacity(self.text.len() + 12 * self.spans.len() + 64);
+        let mut out = Vec::with_capacity(self.text.len() + 12 * self.spans.len() + 64);
+        // Writing into memory cannot fail.
+        let _ = self.write_to(solution, &mut out);
+        // Every piece written is a `str`.
+        String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into())
+    }
+
+    /// Writes what [`CsvProblem::write_with`] returns into `w`, a
+    /// megabyte at a time (a million-row placement is not held whole in
+    /// memory).
+    pub fn write_to(&self, solution: &Solution, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+        const CHUNK: usize = 1 << 20;
+        let mut out = String::with_capacity(CHUNK + 4096);
         for p in &self.preamble {
             out.push_str(p);
             out.push('\n');
@@ -700,8 +712,12 @@ impl CsvProblem {
                 out.push_str(o);
             }
             out.push('\n');
+            if out.len() >= CHUNK {
+                w.write_all(out.as_bytes())?;
+                out.clear();
+            }
         }
-        out
+        w.write_all(out.as_bytes())
     }
 }
 

@@ -317,3 +317,25 @@ fn rows_are_written_back_trimmed() {
         "id,lower,upper,size,offset\n0,0,3,4,0\n1,1,9,4,4\n2,0,1,4,12345678901234\n"
     );
 }
+
+/// A placement longer than the writer's megabyte chunks comes out whole,
+/// rows in order, into a file as into a string.
+#[test]
+fn long_placements_are_written_whole() {
+    let mut text = String::from("# capacity=99999999\nid,lower,upper,size\n");
+    let mut want = String::from("# capacity=99999999\nid,lower,upper,size,offset\n");
+    let n = 80_000u64;
+    for i in 0..n {
+        text.push_str(&format!("{i},{i},{},4\n", i + 1));
+        want.push_str(&format!("{i},{i},{},4,{}\n", i + 1, 4 * (i % 7)));
+    }
+    let f = parse(&text, "long.csv").unwrap();
+    let sol = tilemem_plan::Solution {
+        offsets: (0..n).map(|i| 4 * (i % 7)).collect(),
+    };
+    assert!(want.len() > 1 << 20);
+    let mut file = Vec::new();
+    f.write_to(&sol, &mut file).unwrap();
+    assert_eq!(String::from_utf8(file).unwrap(), want);
+    assert_eq!(f.write_with(&sol), want);
+}
