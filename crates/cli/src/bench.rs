@@ -2,12 +2,15 @@
 //! instances of a family, and print one table; beside MiniMalloc's time
 //! per instance when the environment variable `MINIMALLOC` names its
 //! binary, and idealloc's height and time when `IDEALLOC` names its binary
-//! (see [`crate::peers`]).
+//! (see [`crate::peers`]); then the goals table
+//! ([`tilemem_plan::bench::goals_table`]).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use tilemem_plan::bench::{bench_problem, family_table, load, problem_files, table, Row};
+use tilemem_plan::bench::{
+    bench_problem, family_table, goals_table, load, problem_files, table, Row,
+};
 use tilemem_plan::gen::{family_with, FAMILIES, TRACE_BUFFERS};
 use tilemem_plan::{csv, Problem};
 
@@ -23,7 +26,10 @@ use crate::search::SearchFlags;
 #[command(mut_arg("fit", |a| a.help("Stop at the first placement within the capacity")))]
 pub struct Args {
     /// Folder of problem files (`*.csv`, searched recursively). A capacity in
-    /// the file name (`NAME.CAPACITY.csv`) applies.
+    /// the file name (`NAME.CAPACITY.csv`) applies. A last table judges the
+    /// goals per folder (or family): time against MiniMalloc's, height
+    /// against the best bound (instances without a capacity) and against
+    /// idealloc's, naming every instance that misses one.
     #[arg(required_unless_present = "family")]
     pub dir: Option<PathBuf>,
     /// Generated family instead of a folder: challenging, guillotine,
@@ -142,6 +148,7 @@ pub fn run(args: Args) -> ExitCode {
             all.push((name, rows));
         }
         text.push_str(&family_table(&all));
+        push_goals(&mut text, &all);
         if let Err(e) = instances.commit() {
             eprintln!("error: {e}");
             return ExitCode::from(2);
@@ -161,6 +168,10 @@ pub fn run(args: Args) -> ExitCode {
         }
     };
     let mut rows = Vec::new();
+    // The goals are judged per folder holding the files (the shared set's
+    // challenging instances and traces apart); the files come sorted, so
+    // each folder's are together.
+    let mut groups: Vec<(String, Vec<Row>)> = Vec::new();
     for f in &files {
         let problem = match load(f, args.capacity) {
             Ok(p) => p,
@@ -173,12 +184,32 @@ pub fn run(args: Args) -> ExitCode {
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
-        rows.push(measure(&name, &problem, &budget));
+        let row = measure(&name, &problem, &budget);
+        let folder = f
+            .parent()
+            .and_then(|d| d.file_name())
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        match groups.last_mut() {
+            Some((g, rows)) if *g == folder => rows.push(row.clone()),
+            _ => groups.push((folder, vec![row.clone()])),
+        }
+        rows.push(row);
     }
-    let text = table(&rows);
+    let mut text = table(&rows);
+    push_goals(&mut text, &groups);
     if rows.iter().any(|r| !r.valid) {
         eprintln!("internal error: a solver produced an invalid placement");
         return output::finish(&text, ExitCode::from(crate::exit::INTERNAL));
     }
     output::finish(&text, ExitCode::SUCCESS)
+}
+
+/// Appends the goals table after a blank line, when a goal applies.
+fn push_goals(text: &mut String, groups: &[(String, Vec<Row>)]) {
+    let goals = goals_table(groups);
+    if !goals.is_empty() {
+        text.push('\n');
+        text.push_str(&goals);
+    }
 }

@@ -468,6 +468,239 @@ fn idealloc_cells(rows: &[Row]) -> String {
     s
 }
 
+/// At most this fraction above the best lower bound meets the height goal
+/// on instances solved for the lowest placement (0.5 %).
+pub const GOAL_BOUND: f64 = 0.005;
+
+/// The header of the goals table ([`goals_table`]).
+const GOALS_HEADER: &str =
+    "| goal | family or folder | met | worst (instance) | not met (why) |\n|---|---|---|---|---|\n";
+
+/// One goal judged over one group of rows.
+struct Judged {
+    /// Rows the goal applies to.
+    judged: usize,
+    /// Rows that meet it.
+    met: usize,
+    /// The worst figure and its instance, when any row has one.
+    worst: Option<(f64, String)>,
+    /// Every row that misses, with its figures.
+    misses: Vec<String>,
+}
+
+impl Judged {
+    fn new() -> Judged {
+        Judged {
+            judged: 0,
+            met: 0,
+            worst: None,
+            misses: Vec::new(),
+        }
+    }
+
+    /// Counts one row: whether it meets the goal, the figure it
+    /// competes with for the worst (if any), and why it misses.
+    fn count(
+        &mut self,
+        instance: &str,
+        met: bool,
+        figure: Option<f64>,
+        why: impl FnOnce() -> String,
+    ) {
+        self.judged += 1;
+        if met {
+            self.met += 1;
+        } else {
+            self.misses.push(format!("{instance}: {}", why()));
+        }
+        if let Some(f) = figure {
+            if self.worst.as_ref().is_none_or(|(w, _)| f > *w) {
+                self.worst = Some((f, instance.to_string()));
+            }
+        }
+    }
+
+    /// Adds another group's counts (for the line over every family).
+    fn add(&mut self, other: &Judged) {
+        self.judged += other.judged;
+        self.met += other.met;
+        if let Some((f, name)) = &other.worst {
+            if self.worst.as_ref().is_none_or(|(w, _)| f > w) {
+                self.worst = Some((*f, name.clone()));
+            }
+        }
+        self.misses.extend(other.misses.iter().cloned());
+    }
+}
+
+/// A peer's time in words, for a miss: `MiniMalloc 1.200 s` or
+/// `MiniMalloc timeout (5.000 s)`.
+fn minimalloc_words(m: &PeerRun) -> String {
+    match m {
+        PeerRun::Timeout(limit) => format!("MiniMalloc timeout ({limit:.3} s)"),
+        _ => format!("MiniMalloc {:.3} s", m.seconds().unwrap_or(0.0)),
+    }
+}
+
+/// The speed goal ([`meets_goal`]) over `rows`; the worst is the largest
+/// time ÷ MiniMalloc's among the placed instances that took at least
+/// [`GOAL_FAST`] seconds (the ones the ratio decides).
+fn judge_speed(rows: &[Row]) -> Judged {
+    let mut j = Judged::new();
+    for r in rows {
+        let Some(met) = meets_goal(r) else { continue };
+        let Some(m) = r.minimalloc.as_ref() else {
+            continue;
+        };
+        let mm = m.seconds().unwrap_or(0.0);
+        let t = r.time.as_secs_f64();
+        let ratio = t / mm.max(1e-9);
+        let figure = (r.height.is_some() && r.valid && t >= GOAL_FAST).then_some(ratio);
+        j.count(&r.instance, met, figure, || {
+            if r.height.is_none() {
+                format!("unplaced in {t:.3} s, {}", minimalloc_words(m))
+            } else if !r.valid {
+                "INVALID placement".to_string()
+            } else {
+                format!("{t:.3} s = {ratio:.3} × {}", minimalloc_words(m))
+            }
+        });
+    }
+    j
+}
+
+/// The height goal over the rows solved for the lowest placement (no
+/// capacity): height at most [`GOAL_BOUND`] above the best bound the
+/// solve supports (the co-live bound when it names none).
+fn judge_bound(rows: &[Row]) -> Judged {
+    let mut j = Judged::new();
+    for r in rows.iter().filter(|r| r.capacity.is_none()) {
+        let bound = r.bound.as_ref().map_or(r.lower_bound, |b| b.value);
+        let ratio = match r.height {
+            Some(h) if bound > 0 && r.valid => Some(h as f64 / bound as f64),
+            _ => None,
+        };
+        let met = match (r.height, r.valid) {
+            // In parts per million, exactly: 1.005 has no exact float.
+            (Some(h), true) => {
+                let ppm = (GOAL_BOUND * 1e6).round() as u128;
+                h as u128 * 1_000_000 <= bound as u128 * (1_000_000 + ppm)
+            }
+            _ => false,
+        };
+        j.count(&r.instance, met, ratio, || match (ratio, r.valid) {
+            (Some(x), _) => format!("{x:.5} of the bound"),
+            (None, false) => "INVALID placement".to_string(),
+            (None, true) => "no placement".to_string(),
+        });
+    }
+    j
+}
+
+/// The idealloc goal over the rows where idealloc reported a height:
+/// tilemem's height at or below every height it reported; the worst is
+/// the largest height ÷ idealloc's lowest.
+fn judge_idealloc(rows: &[Row]) -> Judged {
+    let mut j = Judged::new();
+    for r in rows {
+        let Some(runs) = r.idealloc.as_ref() else {
+            continue;
+        };
+        let Some(best) = runs.iter().filter_map(PeerRun::height).min() else {
+            continue;
+        };
+        let met = r.valid && r.height.is_some_and(|h| h <= best);
+        let ratio = r
+            .height
+            .filter(|_| r.valid)
+            .map(|h| h as f64 / best.max(1) as f64);
+        j.count(&r.instance, met, ratio, || match ratio {
+            Some(x) => format!(
+                "{} = {x:.5} × idealloc's lowest {best}",
+                r.height.unwrap_or(0)
+            ),
+            None if !r.valid => "INVALID placement".to_string(),
+            None => "no placement".to_string(),
+        });
+    }
+    j
+}
+
+/// The goals of the placement core, one line per goal and group of rows
+/// where it applies (and one over every group when more than one does),
+/// each with how many instances meet it, the worst instance, and every
+/// instance that does not, with its figures:
+/// - time: at most [`GOAL_RATIO`] of MiniMalloc's time or under
+///   [`GOAL_FAST`] seconds ([`meets_goal`]); worst: time ÷ MiniMalloc's
+///   among the placed instances the ratio decides;
+/// - height: at most [`GOAL_BOUND`] above the best bound, on instances
+///   solved for the lowest placement; worst: height ÷ bound;
+/// - idealloc: at or below every height idealloc reported; worst: height
+///   ÷ idealloc's lowest.
+///
+/// Empty when no goal applies to any row.
+pub fn goals_table(groups: &[(String, Vec<Row>)]) -> String {
+    type Judge = fn(&[Row]) -> Judged;
+    // Each goal: its words, its judge, and how its worst figure is shown.
+    let goals: [(String, Judge, Worst); 3] = [
+        (
+            format!("time ≤ {GOAL_RATIO} × MiniMalloc's or < {GOAL_FAST} s"),
+            judge_speed,
+            (3, " × MiniMalloc"),
+        ),
+        (
+            format!("height ≤ {:.3} × best bound", 1.0 + GOAL_BOUND),
+            judge_bound,
+            (5, ""),
+        ),
+        (
+            "height ≤ idealloc's".to_string(),
+            judge_idealloc,
+            (5, " × idealloc"),
+        ),
+    ];
+    let mut s = String::new();
+    for (goal, judge, unit) in goals {
+        let mut all = Judged::new();
+        let mut lines = 0;
+        for (name, rows) in groups {
+            let j = judge(rows);
+            if j.judged == 0 {
+                continue;
+            }
+            s.push_str(&goal_line(&goal, name, &j, unit));
+            all.add(&j);
+            lines += 1;
+        }
+        if lines > 1 {
+            s.push_str(&goal_line(&goal, "all", &all, unit));
+        }
+    }
+    if s.is_empty() {
+        return s;
+    }
+    format!("{GOALS_HEADER}{s}")
+}
+
+/// How a goal's worst figure is shown: decimals, and the words after it.
+type Worst = (usize, &'static str);
+
+/// One line of [`goals_table`].
+fn goal_line(goal: &str, group: &str, j: &Judged, (digits, unit): Worst) -> String {
+    let worst = j.worst.as_ref().map_or("-".to_string(), |(f, name)| {
+        format!("{f:.digits$}{unit} ({name})")
+    });
+    let misses = if j.misses.is_empty() {
+        "-".to_string()
+    } else {
+        j.misses.join("; ")
+    };
+    format!(
+        "| {goal} | {group} | {} / {} | {worst} | {misses} |\n",
+        j.met, j.judged
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -542,6 +775,82 @@ mod tests {
         );
         assert_eq!(lines[0].matches('|').count(), lines[2].matches('|').count());
         assert_eq!(lines[1].matches('|').count(), lines[2].matches('|').count());
+    }
+
+    /// The goals table, counted by hand: the speed goal where MiniMalloc
+    /// ran (under 50 ms, or at most 0.2x its time, a timeout counting as
+    /// the limit; the worst among the placed instances at or above 50 ms),
+    /// the height goal on instances without a capacity against the best
+    /// bound (1.005 exactly meets it), the idealloc goal where idealloc
+    /// reported a height; a line over every group only where more than
+    /// one group is judged; every miss named with its figures.
+    #[test]
+    fn goals_name_every_miss() {
+        let fit = |name: &str, time: f64, height: Option<u64>, mm: PeerRun| {
+            let mut r = row(name, time, height, "auto/exact");
+            r.capacity = Some(100);
+            r.minimalloc = Some(mm);
+            r
+        };
+        let x = vec![
+            fit("x-0", 0.010, Some(100), done(0.5, None)),
+            fit("x-1", 0.200, Some(100), PeerRun::Timeout(2.0)),
+            fit("x-2", 0.300, None, done(1.0, None)),
+            fit("x-3", 0.600, Some(100), done(1.5, None)),
+        ];
+        let z = vec![fit("z-0", 0.100, Some(100), done(1.0, None))];
+        let lowest = |name: &str, height: u64, idealloc: Option<[PeerRun; 2]>| {
+            let mut r = row(name, 0.5, Some(height), "auto/repair");
+            r.idealloc = idealloc;
+            r
+        };
+        let failed = || PeerRun::Failed("failed".into());
+        let mut y = vec![
+            lowest(
+                "y-0",
+                100,
+                Some([done(0.2, Some(103)), done(1.0, Some(102))]),
+            ),
+            lowest(
+                "y-1",
+                101,
+                Some([done(0.2, Some(103)), PeerRun::Timeout(1.0)]),
+            ),
+            lowest("y-2", 101, Some([failed(), failed()])),
+            lowest(
+                "y-3",
+                105,
+                Some([done(0.2, Some(104)), done(1.0, Some(106))]),
+            ),
+            lowest("y-4", 1005, None),
+            lowest("y-5", 1006, None),
+        ];
+        // y-2: a bound above the co-live one (101), met; y-4, y-5: no
+        // bound named, the co-live one (1000) judges.
+        y[2].bound.as_mut().unwrap().value = 101;
+        for r in &mut y[4..] {
+            r.bound = None;
+            r.lower_bound = 1000;
+        }
+        let t = goals_table(&[("x".into(), x), ("y".into(), y), ("z".into(), z)]);
+        assert_eq!(
+            t,
+            "| goal | family or folder | met | worst (instance) | not met (why) |\n\
+             |---|---|---|---|---|\n\
+             | time ≤ 0.2 × MiniMalloc's or < 0.05 s | x | 2 / 4 | 0.400 × MiniMalloc (x-3) \
+             | x-2: unplaced in 0.300 s, MiniMalloc 1.000 s; x-3: 0.600 s = 0.400 × MiniMalloc 1.500 s |\n\
+             | time ≤ 0.2 × MiniMalloc's or < 0.05 s | z | 1 / 1 | 0.100 × MiniMalloc (z-0) | - |\n\
+             | time ≤ 0.2 × MiniMalloc's or < 0.05 s | all | 3 / 5 | 0.400 × MiniMalloc (x-3) \
+             | x-2: unplaced in 0.300 s, MiniMalloc 1.000 s; x-3: 0.600 s = 0.400 × MiniMalloc 1.500 s |\n\
+             | height ≤ 1.005 × best bound | y | 3 / 6 | 1.05000 (y-3) \
+             | y-1: 1.01000 of the bound; y-3: 1.05000 of the bound; y-5: 1.00600 of the bound |\n\
+             | height ≤ idealloc's | y | 2 / 3 | 1.00962 × idealloc (y-3) \
+             | y-3: 105 = 1.00962 × idealloc's lowest 104 |\n"
+        );
+        // No peer and no instance without a capacity: no goal applies.
+        let mut plain = row("p", 0.1, Some(100), "auto/exact");
+        plain.capacity = Some(100);
+        assert_eq!(goals_table(&[("p".into(), vec![plain])]), "");
     }
 
     /// A row's peers: a timeout and a failure say so, a peer that does not
