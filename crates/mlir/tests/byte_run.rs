@@ -7,11 +7,10 @@
 
 #[path = "../../../fuzz/src/bytes.rs"]
 mod bytes;
+mod common;
 
-use tilemem_mlir::memplan::{plan_text, PlanRequest};
 use tilemem_mlir::parse::{parse_module, ParseOptions};
 use tilemem_mlir::passes::plan_memory::optimal::Planner;
-use tilemem_mlir::passes::plan_memory::Options;
 
 const UB: &str = "memref<16xf32, #hivm.address_space<ub>>";
 const GM: &str = "memref<16xf32, #hivm.address_space<gm>>";
@@ -84,14 +83,7 @@ fn the_planners_plans_pass_the_run() {
     for w in [0, 8] {
         let text = program(w, "memref.alloc()", "memref.alloc()");
         for planner in [Planner::Bishengir, Planner::Optimal] {
-            let req = PlanRequest {
-                target: Some("Ascend910B1".into()),
-                options: Options {
-                    planner,
-                    ..Options::default()
-                },
-            };
-            let out = plan_text(&text, &req).expect("plans");
+            let out = common::plan(&text, planner);
             let got = run(&out.text);
             assert_eq!(
                 (got.errors, got.unmodelled),

@@ -10,11 +10,9 @@
 //! the next outer trip starts the inner loop from `%x` again, whose bytes
 //! `%y` took: apart).
 
-use tilemem_mlir::memplan::{plan_text, PlanRequest};
-use tilemem_mlir::parse::{parse_module, ParseOptions};
+mod common;
+
 use tilemem_mlir::passes::plan_memory::optimal::Planner;
-use tilemem_mlir::passes::plan_memory::Options;
-use tilemem_mlir::plan_check::check_module;
 
 const UB: &str = "memref<16xf32, #hivm.address_space<ub>>";
 const GM: &str = "memref<16xf32, #hivm.address_space<gm>>";
@@ -82,25 +80,9 @@ fn program(open: &str, close: &str, read_x: bool) -> String {
 }
 
 fn addrs(text: &str, planner: Planner) -> Vec<u64> {
-    let req = PlanRequest {
-        target: Some("Ascend910B1".into()),
-        options: Options {
-            planner,
-            ..Options::default()
-        },
-    };
-    let out = plan_text(text, &req).unwrap_or_else(|f| {
-        panic!(
-            "{planner:?}: {:?}\n{text}",
-            f.diagnostics.iter().map(|d| &d.message).collect::<Vec<_>>()
-        )
-    });
-    let again = parse_module(&out.text, &ParseOptions::default()).expect("reads back");
-    assert_eq!(check_module(&again, &|_| None), Vec::new(), "{planner:?}");
-    out.functions[0].spaces[0]
-        .buffers
-        .iter()
-        .map(|b| b.offsets[0])
+    common::offsets(&common::plan_checked(text, planner))
+        .into_iter()
+        .map(|o| o[0])
         .collect()
 }
 

@@ -18,12 +18,12 @@
 //! other buffer is bad, and so is a whole read of a buffer another wrote a
 //! part of after it.
 
+mod common;
+
 use tilemem_mlir::analysis::merged_reads::bad_reads;
-use tilemem_mlir::memplan::{plan_text, PlanRequest};
+use tilemem_mlir::memplan::plan_text;
 use tilemem_mlir::parse::{parse_module, ParseOptions};
 use tilemem_mlir::passes::plan_memory::optimal::Planner;
-use tilemem_mlir::passes::plan_memory::Options;
-use tilemem_mlir::plan_check::check_module;
 
 const UB: &str = "memref<16xf32, #hivm.address_space<ub>>";
 const UB8: &str = "memref<8xf32, strided<[1]>, #hivm.address_space<ub>>";
@@ -76,17 +76,7 @@ fn program() -> String {
 #[test]
 fn a_part_write_neither_hides_an_earlier_write_nor_leaves_a_whole_read_alone() {
     let m = parse_module(&program(), &ParseOptions::default()).expect("reads");
-    let func = m
-        .walk(m.top())
-        .into_iter()
-        .find(|&o| m.op(o).is("func.func"))
-        .unwrap();
-    let allocs: Vec<_> = m
-        .walk(func)
-        .into_iter()
-        .filter(|&o| m.op(o).is("memref.alloc"))
-        .map(|o| m.op(o).results()[0])
-        .collect();
+    let (func, allocs) = common::func_and_allocs(&m);
     let [a, b, cc] = allocs[..] else {
         panic!("three allocations")
     };
@@ -109,27 +99,12 @@ fn a_part_write_neither_hides_an_earlier_write_nor_leaves_a_whole_read_alone() {
 #[test]
 fn both_planners_plan_apart_a_buffer_a_part_write_followed() {
     for planner in [Planner::Bishengir, Planner::Optimal] {
-        let req = PlanRequest {
-            target: Some("Ascend910B1".into()),
-            options: Options {
-                planner,
-                ..Options::default()
-            },
-        };
-        let out = plan_text(&program(), &req).unwrap_or_else(|f| {
-            panic!(
-                "{planner:?}: {:?}",
-                f.diagnostics.iter().map(|d| &d.message).collect::<Vec<_>>()
-            )
-        });
-        let addrs: Vec<Vec<u64>> = out.functions[0].spaces[0]
-            .buffers
-            .iter()
-            .map(|b| b.offsets.clone())
-            .collect();
-        assert_eq!(addrs, [vec![0], vec![64], vec![128]], "{planner:?}");
-        let again = parse_module(&out.text, &ParseOptions::default()).expect("reads back");
-        assert_eq!(check_module(&again, &|_| None), Vec::new(), "{planner:?}");
+        let out = common::plan_checked(&program(), planner);
+        assert_eq!(
+            common::offsets(&out),
+            [vec![0], vec![64], vec![128]],
+            "{planner:?}"
+        );
     }
 }
 
@@ -159,14 +134,7 @@ fn a_whole_read_of_the_previous_instance_after_a_part_write_is_refused() {
          }\n",
     );
     for planner in [Planner::Bishengir, Planner::Optimal] {
-        let req = PlanRequest {
-            target: Some("Ascend910B1".into()),
-            options: Options {
-                planner,
-                ..Options::default()
-            },
-        };
-        let f = plan_text(&text, &req).expect_err("refused");
+        let f = plan_text(&text, &common::request(planner)).expect_err("refused");
         assert!(f.bad_input, "{planner:?}");
         let d = &f.diagnostics[0];
         assert_eq!((d.loc.line, d.loc.col), (11, 1), "{planner:?}");
@@ -219,26 +187,7 @@ fn part_type(offset: &str) -> String {
 }
 
 fn plan_addrs(text: &str, planner: Planner) -> Vec<Vec<u64>> {
-    let req = PlanRequest {
-        target: Some("Ascend910B1".into()),
-        options: Options {
-            planner,
-            ..Options::default()
-        },
-    };
-    let out = plan_text(text, &req).unwrap_or_else(|f| {
-        panic!(
-            "{planner:?}: {:?}",
-            f.diagnostics.iter().map(|d| &d.message).collect::<Vec<_>>()
-        )
-    });
-    let again = parse_module(&out.text, &ParseOptions::default()).expect("reads back");
-    assert_eq!(check_module(&again, &|_| None), Vec::new(), "{planner:?}");
-    out.functions[0].spaces[0]
-        .buffers
-        .iter()
-        .map(|b| b.offsets.clone())
-        .collect()
+    common::offsets(&common::plan_checked(text, planner))
 }
 
 /// A part read of `%a` (the init `%x`) after the body wrote those bytes
@@ -252,17 +201,7 @@ fn plan_addrs(text: &str, planner: Planner) -> Vec<Vec<u64>> {
 fn a_part_read_of_bytes_another_buffer_wrote_is_judged_by_its_offsets() {
     let same = half_loop("0", "0");
     let m = parse_module(&same, &ParseOptions::default()).expect("reads");
-    let func = m
-        .walk(m.top())
-        .into_iter()
-        .find(|&o| m.op(o).is("func.func"))
-        .unwrap();
-    let allocs: Vec<_> = m
-        .walk(func)
-        .into_iter()
-        .filter(|&o| m.op(o).is("memref.alloc"))
-        .map(|o| m.op(o).results()[0])
-        .collect();
+    let (func, allocs) = common::func_and_allocs(&m);
     let bad = bad_reads(&m, func, &allocs).across.expect("a bad read");
     assert_eq!(
         (bad.wanted, bad.found, m.op(bad.op).loc.line),
