@@ -12,13 +12,14 @@
 //! constant trip count (at most [`MAX_TRIPS`]) or a random one of 0 to 3,
 //! `scf.while` stops at random, `scf.if` takes a random arm.
 //!
-//! Views (`memref.subview` at constant offsets, sizes and strides, and
+//! Views (`memref.subview` at offsets, sizes and strides that are
+//! constants or the induction variable of a loop with constant bounds, and
 //! reshaping views whose type says where they lie) cover the elements
 //! they name. A function with an op the run does not model touching a
 //! local buffer (or a view it cannot place) is not judged
 //! ([`Outcome::unmodelled`]).
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use tilemem_mlir::ir::{BlockId, Module, OpId, ValueId};
 
@@ -62,6 +63,87 @@ impl Layout {
         }
         out
     }
+
+    /// The byte ranges `[lo, hi)` (from the instance's start) the value
+    /// covers, in the order of its elements; one range when the elements
+    /// lie densely in row-major order (so a buffer of many kilobytes costs
+    /// no more than a small one).
+    fn runs(&self) -> Vec<(u64, u64)> {
+        let mut dense = 1;
+        let mut row_major = true;
+        for d in (0..self.shape.len()).rev() {
+            row_major &= self.shape[d] == 1 || self.strides[d] == dense;
+            dense *= self.shape[d];
+        }
+        if row_major {
+            let lo = self.offset * self.elem;
+            return if dense == 0 {
+                Vec::new()
+            } else {
+                vec![(lo, lo + dense * self.elem)]
+            };
+        }
+        let mut out: Vec<(u64, u64)> = Vec::new();
+        for b in self.bytes().chunks(self.elem.max(1) as usize) {
+            let (lo, hi) = (b[0], b[0] + b.len() as u64);
+            match out.last_mut() {
+                Some(last) if last.1 == lo => last.1 = hi,
+                _ => out.push((lo, hi)),
+            }
+        }
+        out
+    }
+}
+
+/// Bytes, each with the write that left it, as disjoint stretches
+/// `start -> (end, write)`.
+#[derive(Debug, Default)]
+struct Stretches(BTreeMap<u64, (u64, u64)>);
+
+impl Stretches {
+    /// The stretches that meet `[lo, hi)`, clipped to it, in order.
+    fn within(&self, lo: u64, hi: u64) -> Vec<(u64, u64, u64)> {
+        let first = self.0.range(..=lo).next_back().map_or(lo, |(&s, _)| s);
+        self.0
+            .range(first..hi)
+            .filter(|(_, &(e, _))| e > lo)
+            .map(|(&s, &(e, w))| (s.max(lo), e.min(hi), w))
+            .collect()
+    }
+
+    /// Write `w` over `[lo, hi)`.
+    fn set(&mut self, lo: u64, hi: u64, w: u64) {
+        let first = self.0.range(..=lo).next_back().map_or(lo, |(&s, _)| s);
+        let hit: Vec<(u64, u64, u64)> = self
+            .0
+            .range(first..hi)
+            .filter(|(_, &(e, _))| e > lo)
+            .map(|(&s, &(e, x))| (s, e, x))
+            .collect();
+        for (s, e, x) in hit {
+            self.0.remove(&s);
+            if s < lo {
+                self.0.insert(s, (lo, x));
+            }
+            if hi < e {
+                self.0.insert(hi, (e, x));
+            }
+        }
+        self.0.insert(lo, (hi, w));
+    }
+
+    /// The first byte of `[lo, hi)` that write `w` did not leave.
+    fn first_other(&self, lo: u64, hi: u64, w: u64) -> Option<u64> {
+        let mut at = lo;
+        for (s, e, x) in self.within(lo, hi) {
+            // A gap (never written) or another write.
+            if s > at || x != w {
+                return Some(at);
+            }
+            at = e;
+        }
+        (at < hi).then_some(at)
+    }
 }
 
 /// The layout a memref type states (`None`: dynamic, or elements below
@@ -97,10 +179,13 @@ struct Run<'m> {
     m: &'m Module,
     rng: u64,
     env: HashMap<ValueId, Bind>,
-    /// Unplanned memory: per instance, per byte, the write.
-    own: HashMap<u64, HashMap<u64, u64>>,
-    /// Planned memory: per (space, address), the write.
-    mem: HashMap<(String, u64), u64>,
+    /// Induction variables of the loops with constant bounds being run,
+    /// with their values on this trip.
+    ints: HashMap<ValueId, i64>,
+    /// Unplanned memory: per instance, from its start, the writes.
+    own: HashMap<u64, Stretches>,
+    /// Planned memory: per space, by address, the writes.
+    mem: HashMap<String, Stretches>,
     /// Executions of each pointer cast (multi-buffer slots in turn).
     casts: HashMap<OpId, usize>,
     next: u64,
@@ -128,23 +213,28 @@ impl Run<'_> {
         let Some(own) = self.own.get(&b.instance) else {
             return;
         };
-        for off in b.layout.bytes() {
-            let Some(&want) = own.get(&off) else {
-                continue; // never written: nothing to keep
-            };
-            let at = b.addr + off;
-            if self.mem.get(&(b.space.clone(), at)) != Some(&want) {
-                let l = self.m.op(op).loc;
-                self.errors.push(format!(
-                    "{}:{}: `{}` reads {} byte {at} (byte {off} of its buffer), which another \
-                     write overwrote",
-                    l.line,
-                    l.col,
-                    self.m.op(op).name(),
-                    b.space
-                ));
-                return;
-            }
+        let mem = self.mem.get(&b.space);
+        // Bytes never written have nothing to keep.
+        let bad = b.layout.runs().into_iter().find_map(|(lo, hi)| {
+            own.within(lo, hi).into_iter().find_map(|(s, e, want)| {
+                let (s, e) = (b.addr + s, b.addr + e);
+                match mem {
+                    Some(mem) => mem.first_other(s, e, want),
+                    None => Some(s),
+                }
+            })
+        });
+        if let Some(at) = bad {
+            let off = at - b.addr;
+            let l = self.m.op(op).loc;
+            self.errors.push(format!(
+                "{}:{}: `{}` reads {} byte {at} (byte {off} of its buffer), which another \
+                 write overwrote",
+                l.line,
+                l.col,
+                self.m.op(op).name(),
+                b.space
+            ));
         }
     }
 
@@ -154,9 +244,10 @@ impl Run<'_> {
         };
         let w = self.fresh();
         let own = self.own.entry(b.instance).or_default();
-        for off in b.layout.bytes() {
-            own.insert(off, w);
-            self.mem.insert((b.space.clone(), b.addr + off), w);
+        let mem = self.mem.entry(b.space.clone()).or_default();
+        for (lo, hi) in b.layout.runs() {
+            own.set(lo, hi, w);
+            mem.set(b.addr + lo, b.addr + hi, w);
         }
     }
 
@@ -178,6 +269,9 @@ impl Run<'_> {
     }
 
     fn constant(&self, v: ValueId) -> Option<i64> {
+        if let Some(&x) = self.ints.get(&v) {
+            return Some(x);
+        }
         let d = self.m.op(self.m.defining_op(v)?);
         if !d.is("arith.constant") {
             return None;
@@ -193,7 +287,13 @@ impl Run<'_> {
             let parts = m.slice_parts(op)?;
             let stat = |xs: &[tilemem_mlir::ir::ops::Ofr]| -> Option<Vec<u64>> {
                 xs.iter()
-                    .map(|x| x.as_static().and_then(|x| u64::try_from(x).ok()))
+                    .map(|&x| {
+                        let x = match x {
+                            tilemem_mlir::ir::ops::Ofr::Static(x) => Some(x),
+                            tilemem_mlir::ir::ops::Ofr::Dynamic(v) => self.constant(v),
+                        };
+                        x.and_then(|x| u64::try_from(x).ok())
+                    })
                     .collect()
             };
             let (offs, sizes, steps) = (
@@ -300,20 +400,25 @@ impl Run<'_> {
                 }
                 "scf.for" => {
                     let body = m.entry_block(op, 0).expect("a loop body");
+                    let iv = m.block_args(body)[0];
                     let args: Vec<ValueId> = m.block_args(body)[1..].to_vec();
-                    let trips = match (
+                    let (trips, known) = match (
                         d.operand(0).and_then(|v| self.constant(v)),
                         d.operand(1).and_then(|v| self.constant(v)),
                         d.operand(2).and_then(|v| self.constant(v)),
                     ) {
-                        (Some(l), Some(u), Some(s)) if s > 0 => {
-                            (u64::try_from((u - l).max(0)).unwrap_or(0)).div_ceil(s as u64)
-                        }
-                        _ => self.random(4),
-                    }
-                    .min(MAX_TRIPS);
+                        (Some(l), Some(u), Some(s)) if s > 0 => (
+                            (u64::try_from((u - l).max(0)).unwrap_or(0)).div_ceil(s as u64),
+                            Some((l, s)),
+                        ),
+                        _ => (self.random(4), None),
+                    };
                     let mut cur = self.binds(&d.operands()[3..]);
-                    for _ in 0..trips {
+                    for k in 0..trips.min(MAX_TRIPS) {
+                        match known {
+                            Some((l, s)) => self.ints.insert(iv, l + k as i64 * s),
+                            None => self.ints.remove(&iv),
+                        };
                         self.bind_all(&args, &cur);
                         let y = self.block(body)?;
                         cur = self.binds(&y);
@@ -406,6 +511,7 @@ pub fn run(m: &Module, runs: u64) -> Outcome {
                 m,
                 rng: seed,
                 env: HashMap::new(),
+                ints: HashMap::new(),
                 own: HashMap::new(),
                 mem: HashMap::new(),
                 casts: HashMap::new(),
