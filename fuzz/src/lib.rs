@@ -14,6 +14,8 @@
 //! | [`plan`] | every planner on every target (one per input): no internal error, the placement passes the validator and the independent check, the printed program reads back to a fixed point, planning it again changes nothing |
 //! | [`solve`] | every placement passes the validator and survives a round trip through the CSV reader; the solvers agree on feasibility and proven optima |
 
+pub mod bytes;
+
 use tilemem_mlir::parse::{parse_module, ParseOptions};
 use tilemem_plan::{csv, validate, Budget, Solution, SolverKind};
 use tilemem_pto::passes::{ErrorKind, PlannerMode};
@@ -704,7 +706,9 @@ fn close_carry(
 /// diagnostic that is not an internal error (the planner's own check
 /// refusing its plan) or give a module whose print reads back and prints
 /// the same, and whose planned addresses the independent check
-/// ([`tilemem_mlir::plan_check`]) accepts as read back; planning it again
+/// ([`tilemem_mlir::plan_check`]) accepts as read back, and that, run over
+/// its bytes ([`bytes::run`], which knows nothing of lifetimes or merges),
+/// reads in every read what an unplanned run reads; planning it again
 /// changes nothing.
 pub fn hivm_plan(data: &[u8]) {
     // Kernels of up to 64 steps: larger ones cost the optimal planner
@@ -796,6 +800,17 @@ pub fn hivm_plan(data: &[u8]) {
                     .map(|d| format!("{}:{}: {}", d.loc.line, d.loc.col, d.message))
                     .collect::<Vec<_>>()
                     .join("\n")
+            );
+            // The planned kernel run over its bytes: every read finds what
+            // the same run without a plan finds (no other write's bytes).
+            let run = bytes::run(&back, 6);
+            if show && !run.unmodelled.is_empty() {
+                eprintln!("{what}: not run over bytes: {:?}", run.unmodelled);
+            }
+            assert!(
+                run.errors.is_empty(),
+                "{what}: a read of the planned kernel finds another write's bytes: {}\n{printed}",
+                run.errors.join("\n")
             );
             // Planning the planned kernel again changes nothing: the
             // planner alone, with its options, on the printed module.

@@ -197,7 +197,9 @@ class Explanation:
         fits: whether every space fits its capacity.
         report: what ``tilemem explain --report`` writes, as Python objects:
             ``planner``, ``error`` (the planner's error or ``None``),
-            ``replan_budget_exhausted`` and ``spaces`` (PyPTO; HIVM MLIR:
+            ``replan_budget_exhausted``, ``remedy_searches_cut_short`` (remedy
+            re-plans whose exact search, 1/10 of the run's limits, stopped
+            without a fit) and ``spaces`` (PyPTO; HIVM MLIR:
             ``planner``, ``chip``, ``errors``, ``spaces``).
         spaces: ``report["spaces"]``, the facts of each space explained, with
             the report's keys: for PyPTO ``function``, ``space``,

@@ -6,9 +6,9 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use tilemem_pto::explain::{explain, render, render_text};
+use tilemem_pto::explain::{explain_with, render, render_text};
 use tilemem_pto::ir::Program;
-use tilemem_pto::passes::PlannerMode;
+use tilemem_pto::passes::{PassError, PlannerMode};
 use tilemem_pto::PlanOptions;
 use tilemem_soc::Soc;
 
@@ -40,6 +40,17 @@ pub struct Args {
     /// the overflow marked.
     #[arg(long, value_name = "FILE.html|FILE.svg")]
     pub map: Option<PathBuf>,
+    /// PyPTO, optimal: time budget of the exact solver per (function,
+    /// space) of the plan explained, in seconds; each remedy re-plan gets
+    /// 1/10 of it.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+    pub time_limit: f64,
+    /// PyPTO, optimal: work budget of the exact solver per (function,
+    /// space) of the plan explained, in search nodes (0: none); each remedy
+    /// re-plan gets 1/10 of it. Unlike the time limit it stops a search at
+    /// the same point on every machine, so the explanation is reproducible.
+    #[arg(long, value_name = "NODES", default_value_t = tilemem_pto::passes::dsa_rp::DEFAULT_NODE_LIMIT)]
+    pub node_limit: u64,
 }
 
 /// Runs the subcommand: exit 0 once explained (whether or not the program
@@ -114,7 +125,10 @@ pub fn run(args: Args) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let ex = match explain(&program, &soc, planner, args.all, Some(FULL_REPLANS)) {
+    let mut run = PlanOptions::new(soc.clone(), planner);
+    run.dsa.time_limit = tilemem_plan::time_limit_from_secs(args.time_limit);
+    run.dsa.node_limit = (args.node_limit > 0).then_some(args.node_limit);
+    let ex = match explain_with(&program, &run, args.all, Some(FULL_REPLANS), None) {
         Ok(ex) => ex,
         Err(e) => {
             match e.loc {
@@ -171,11 +185,13 @@ const SHORT_REPLANS: usize = 10;
 /// Re-plans `tilemem explain` may run.
 const FULL_REPLANS: usize = 400;
 
-/// Prints the short explanation of a failed plan on stderr.
-pub fn print_short(program: &Program, soc: &Soc, planner: PlannerMode) {
-    if let Ok(ex) = explain(program, soc, planner, false, Some(SHORT_REPLANS)) {
+/// Prints the short explanation of a plan run with `run` that failed on
+/// stderr; `error` is the run's error when it planned the whole pipeline
+/// (else the explanation plans it again).
+pub fn print_short(program: &Program, run: &PlanOptions, error: Option<&PassError>) {
+    if let Ok(ex) = explain_with(program, run, false, Some(SHORT_REPLANS), error) {
         if !ex.spaces.is_empty() {
-            eprint!("{}", render(&ex, planner, true));
+            eprint!("{}", render(&ex, run.planner, true));
         }
     }
 }

@@ -43,7 +43,8 @@ pub fn help_for(message: &str) -> Option<&'static str> {
         )
 }
 
-/// Runs `explain` on an MLIR file: exit 0 once explained, 2 on bad input;
+/// Runs `explain` on an MLIR file: exit 0 once explained, 2 on bad input,
+/// 3 when the plan drawn for `map` fails its independent check;
 /// `map`: also draw the plan's memory map there (a function that does not
 /// fit drawn beyond its capacity); `report`: also write the facts as JSON.
 pub fn run(
@@ -122,6 +123,14 @@ pub fn run(
             Ok(mut m) => match plan_module_in(&mut m, &req, &mut cx) {
                 Err(f) if f.bad_input => {
                     Err(f.diagnostics.iter().map(|d| d.render(&file)).collect())
+                }
+                // The independent check refused the plan: no map of it
+                // (a bug, exit 3, as `opt` ends), not an overflow to draw.
+                Err(f) if cx.internal => {
+                    for d in &f.diagnostics {
+                        eprintln!("{}", d.render(&file));
+                    }
+                    return ExitCode::from(crate::exit::INTERNAL);
                 }
                 _ => Ok(()),
             },

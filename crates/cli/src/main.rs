@@ -66,8 +66,12 @@ no placement beats, and how many tiles share how many buffers. Only kernel
 functions (type=pl.FunctionType.InCore, AIC, AIV) are planned.
 
 A program that does not fit (exit 1) gets its error in PyPTO's words, then a
-short form of what `tilemem explain` prints. Nothing is written unless
-everything succeeded, except a --map, which draws the overflow.
+short form of what `tilemem explain` prints. Its remedies re-plan at most 10
+changed programs, and under --planner optimal each re-plan's exact search gets
+1/10 of --time-limit and of --node-limit per (function, space), so together
+they search no longer than the run; the output says when that budget stopped
+a re-plan without a fit. Nothing is written unless everything succeeded,
+except a --map, which draws the overflow.
 
 ",
     exit_table!(),
@@ -84,7 +88,10 @@ const EXPLAIN_HELP: &str = concat!(
     "\
 Without --all, only the (function, space) pairs that do not fit are explained;
 with it, a space that fits also lists its buffers and the tiles in each.
-On HIVM MLIR the chip comes from the module's hacc.target (a --target is
+Remedies re-plan at most 400 changed programs; under --planner optimal each
+re-plan's exact search gets 1/10 of --time-limit and of --node-limit per
+(function, space), and the output says when that budget stopped a re-plan
+without a fit. On HIVM MLIR the chip comes from the module's hacc.target (a --target is
 refused) and --planner takes bishengir (the default) or optimal.
 
 ",

@@ -64,12 +64,14 @@ pub struct Args {
     #[arg(short, long)]
     pub quiet: bool,
     /// optimal: time budget of the exact solver per (function, space), in
-    /// seconds.
+    /// seconds (each re-plan of the remedies after an over-capacity error
+    /// gets 1/10 of it).
     #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
     pub time_limit: f64,
     /// optimal: work budget of the exact solver per (function, space), in
-    /// search nodes (0: none). Unlike the time limit it stops a search at
-    /// the same point on every machine, so the output is reproducible.
+    /// search nodes (0: none; each re-plan of the remedies gets 1/10 of it).
+    /// Unlike the time limit it stops a search at the same point on every
+    /// machine, so the output is reproducible.
     #[arg(long, value_name = "NODES", default_value_t = tilemem_pto::passes::dsa_rp::DEFAULT_NODE_LIMIT)]
     pub node_limit: u64,
     /// optimal: minimize reuse penalties first, then bytes (default: bytes
@@ -308,7 +310,12 @@ pub fn run(args: Args) -> ExitCode {
                         None => read_program(&args.file, &file).ok(),
                     };
                     if let Some(p) = reread {
-                        crate::explain::print_short(&p, &soc, mode);
+                        let run = options(&args, &soc, mode, seed_rules);
+                        // The explanation plans the whole pipeline: the
+                        // run's error is its answer only when the run
+                        // planned the whole pipeline too.
+                        let whole = *passes == PassId::default_pipeline(mode);
+                        crate::explain::print_short(&p, &run, whole.then_some(&e));
                     }
                 }
                 return crate::exit::of_pass_error(e.kind);

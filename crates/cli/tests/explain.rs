@@ -835,3 +835,93 @@ fn the_map_draws_each_buffer_once_per_live_stretch() {
         ]
     );
 }
+
+/// After an over-capacity error under the optimal planner, each remedy
+/// re-plan's exact search gets a tenth of the run's limits, and the text
+/// says when that stopped re-plans without a fit. With a node limit the
+/// whole text is reproducible. (It took 70-85 s when every re-plan searched
+/// with the default 10 s, whatever --node-limit said.)
+#[test]
+fn remedies_of_an_optimal_run_search_a_tenth_of_its_budget() {
+    let o = Command::new(env!("CARGO_BIN_EXE_tilemem"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args([
+            "plan",
+            "../pto/tests/data/input_sharing/staged_carry_family.py",
+            "--target",
+            "910b",
+            "--planner",
+            "optimal",
+            "--node-limit",
+            "20000",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(o.stdout.is_empty());
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        "../pto/tests/data/input_sharing/staged_carry_family.py:7:5: ValueError: DSA-RP could \
+         not find a placement for 'k' within the on-chip memory capacities: canonical greedy \
+         found no capacity-fitting placement (Vec space: 39 buffers, 610304 bytes requested, \
+         capacity 188416); in function 'k': shrink tiles or split the kernel (`tilemem \
+         explain --planner optimal` names the peak and what would fit)
+k/Vec: does not fit with planner optimal, capacity 188416
+  peak: line 86 (w37 = tile.create)
+  live at the peak: 8 tiles, 118784 bytes
+    m36     16384 bytes  [64, 64] FP32  line 85
+    t1      16384 bytes  [64, 64] FP32  line 53
+    t19     16384 bytes  [64, 64] FP32  line 70
+    t2      16384 bytes  [64, 64] FP32  line 54
+    t26     16384 bytes  [64, 64] FP32  line 75
+    ... 3 more
+  lower bound: 118784 co-live + 0 reserved = 118784 bytes <= capacity 188416: a placement \
+         could fit; planner optimal's rules (which tiles may share, address order) refused it
+  sharings the lifetimes allow but a rule refuses:
+    t10 and w16 (16384 bytes): written-workspace rule at line 67
+    t13 and w16 (16384 bytes): written-workspace rule at line 67
+    m15 and t17 (16384 bytes): no-alias rule of tile.sels at line 67 (its output may not share \
+         its input's bytes)
+    ... 148 more
+  remedies: none found (10 re-plans of a budget of 10: planners, reserves and pipe depths, \
+         tile sizes, every dimension of each live tile, one-statement moves); split the kernel
+  (the re-planning budget ran out: `tilemem explain` tries more remedies)
+  (the exact search of 8 re-plans stopped at the remedies' budget without a fit: each \
+         re-plan gets 1/10 of the run's limits, 2000 nodes or 1.000 s per space; a larger \
+         --node-limit or --time-limit may find more remedies)
+"
+    );
+}
+
+/// `explain` takes the same limits and gives its remedies the same share.
+#[test]
+fn explain_gives_its_remedies_a_tenth_of_its_limits() {
+    let o = Command::new(env!("CARGO_BIN_EXE_tilemem"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args([
+            "explain",
+            "../pto/tests/data/input_sharing/staged_carry_family.py",
+            "--target",
+            "910b",
+            "--planner",
+            "optimal",
+            "--node-limit",
+            "20000",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let out = String::from_utf8_lossy(&o.stdout);
+    let tail: Vec<&str> = out.lines().rev().take(2).collect();
+    assert_eq!(
+        tail,
+        [
+            "  (the exact search of 12 re-plans stopped at the remedies' budget without a fit: \
+             each re-plan gets 1/10 of the run's limits, 2000 nodes or 1.000 s per space; a \
+             larger --node-limit or --time-limit may find more remedies)",
+            "  remedies: none found (14 re-plans of a budget of 400: planners, reserves and pipe \
+             depths, tile sizes, every dimension of each live tile, one-statement moves); split \
+             the kernel",
+        ]
+    );
+}

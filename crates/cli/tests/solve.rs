@@ -286,6 +286,17 @@ fn timings_name_every_phase_on_stderr_only() {
         ["read", "solve", "validate", "write", "total"],
         "{line}"
     );
+    // Each phase gives its wall time, then its CPU time.
+    for part in line["timings: ".len()..].split([',', ';']) {
+        let words: Vec<&str> = part.split_whitespace().collect();
+        assert_eq!(words.len(), 6, "{line}");
+        assert!(words[1].parse::<f64>().is_ok() && words[2] == "s", "{line}");
+        assert_eq!(words[3], "(cpu", "{line}");
+        assert!(
+            words[4].parse::<f64>().is_ok() && words[5] == "s)",
+            "{line}"
+        );
+    }
     assert!(!String::from_utf8_lossy(&without.stderr).contains("timings"));
 }
 

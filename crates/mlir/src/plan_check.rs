@@ -17,7 +17,10 @@
 //! - two buffers may share bytes only when their lifetimes are disjoint,
 //!   when they are the same memory through non-conditional plumbing (an
 //!   in-place alias pair) and no read finds bytes the other wrote since
-//!   ([`crate::analysis::merged_reads`], run over the two casts), or when
+//!   ([`crate::analysis::merged_reads`], run over the two casts; where that
+//!   run gives up at its bounds, over all the casts of the carried memory
+//!   at their addresses, as the planner ran it; a run that still gives up
+//!   refuses the sharing), or when
 //!   one's last access is the other's first (the op reads one and writes
 //!   the other: in-place reuse);
 //! - every address is aligned and every slot ends within the capacity
@@ -578,9 +581,24 @@ pub fn check_function(m: &Module, func: OpId, simt_ub: Option<u64>) -> Vec<Diagn
             if !meet {
                 continue;
             }
-            if let Some(bad) =
-                crate::analysis::merged_reads::bad_reads(m, func, &[x.value, y.value]).across
-            {
+            use crate::analysis::merged_reads::bad_reads;
+            let mut f = bad_reads(m, func, &[x.value, y.value]);
+            if f.gave_up.is_some() {
+                // The run over two may meet a bound the planner's run over
+                // the group it merged did not: ask that group (the
+                // buffers of this carried memory at these addresses).
+                let group: Vec<ValueId> = bufs
+                    .iter()
+                    .filter(|b| {
+                        b.space == x.space
+                            && strict.find(b.value) == strict.find(x.value)
+                            && (b.addrs == x.addrs || b.addrs == y.addrs)
+                    })
+                    .map(|b| b.value)
+                    .collect();
+                f = bad_reads(m, func, &group);
+            }
+            if let Some(bad) = f.across {
                 let l = m.op(bad.op).loc;
                 diags.push(Diagnostic::error(
                     m.op(x.cast).loc,
@@ -594,6 +612,17 @@ pub fn check_function(m: &Module, func: OpId, simt_ub: Option<u64>) -> Vec<Diagn
                         l.col,
                         names.get(m, bad.wanted),
                         names.get(m, bad.found),
+                    ),
+                ));
+            } else if let Some(g) = f.gave_up {
+                diags.push(Diagnostic::error(
+                    m.op(x.cast).loc,
+                    format!(
+                        "plan check: @{fname}, {}: buffers {} and {} share bytes as one carried \
+                         memory, and the check of their reads gave up: {g}; place them apart",
+                        x.space,
+                        names.get(m, x.value),
+                        names.get(m, y.value),
                     ),
                 ));
             }

@@ -49,14 +49,14 @@ pub struct CsvProblem {
     pub offsets: Vec<Option<u64>>,
     /// Source line of every row (1-based), for messages.
     pub lines: Vec<usize>,
-    /// 1-based column of every cell of every row, and one past the row's
-    /// end last, for messages: `header.len() + 1` numbers per row, one
-    /// vector for all (a vector per row was a million allocations).
-    cols: Vec<usize>,
+    /// The file's text: rows are written back from it and error columns
+    /// counted in it, rather than each row copied into a string of its
+    /// own and its columns kept beside (a million allocations and 48
+    /// bytes a row).
+    text: String,
+    /// Byte range of every row's line in `text` (without its `\r`).
+    spans: Vec<(usize, usize)>,
     header: Vec<String>,
-    /// Every row, its cells trimmed and joined by `,` (one string per row
-    /// rather than one per cell).
-    rows: Vec<String>,
     preamble: Vec<String>,
 }
 
@@ -152,7 +152,7 @@ pub fn read(path: &Path) -> Result<CsvProblem, CsvError> {
         Ok(t) => t,
         Err(e) => return Err(not_utf8(&file, e.as_bytes(), e.utf8_error().valid_up_to())),
     };
-    parse(&text, &file)
+    parse_owned(text, &file)
 }
 
 /// The error for a file whose byte `bad` starts no valid UTF-8 character:
@@ -210,14 +210,91 @@ fn column(name: &str) -> Option<Col> {
 
 /// Parses CSV text; `file` is used in messages only.
 pub fn parse(text: &str, file: &str) -> Result<CsvProblem, CsvError> {
+    parse_owned(text.to_string(), file)
+}
+
+/// Ids that are the row numbers counted from the first row's id, written
+/// as plain decimals (`0,1,2,...` or `1,2,3,...`, as MiniMalloc's files
+/// and exported problems have them), need no table: they are distinct,
+/// and a name in a pair list is found by parsing it. Any other id turns
+/// the table on (a million ids in a hash table took a fifth of reading a
+/// 1,000,000-row file).
+struct Ids<'t> {
+    /// `Some(first)` while the id of row `r` is the decimal `first + r`.
+    dense: Option<u64>,
+    /// The ids of the rows read, while `dense` (to fill the table should
+    /// a later id break the pattern).
+    seen: Vec<&'t str>,
+    table: FxHashMap<&'t str, u32>,
+}
+
+/// `s` as a number when it is a decimal written the one plain way (digits,
+/// no sign, no leading zero but in `0`).
+fn plain_decimal(s: &str) -> Option<u64> {
+    let b = s.as_bytes();
+    if b.is_empty() || b.len() > 19 || (b[0] == b'0' && b.len() > 1) {
+        return None;
+    }
+    b.iter().try_fold(0u64, |n, &c| {
+        c.is_ascii_digit().then(|| n * 10 + u64::from(c - b'0'))
+    })
+}
+
+impl<'t> Ids<'t> {
+    fn new() -> Ids<'t> {
+        Ids {
+            dense: None,
+            seen: Vec::new(),
+            table: FxHashMap::default(),
+        }
+    }
+
+    /// Adds the id of row `row`; false when it is taken.
+    fn insert(&mut self, id: &'t str, row: u32) -> bool {
+        let n = plain_decimal(id);
+        if row == 0 {
+            self.dense = n;
+        }
+        if let Some(first) = self.dense {
+            if n == Some(first + u64::from(row)) {
+                self.seen.push(id);
+                return true;
+            }
+            self.dense = None;
+            self.table.reserve(self.seen.len() * 2);
+            for (r, s) in std::mem::take(&mut self.seen).into_iter().enumerate() {
+                self.table.insert(s, r as u32);
+            }
+        }
+        self.table.insert(id, row).is_none()
+    }
+
+    fn get(&self, name: &str) -> Option<u32> {
+        match self.dense {
+            Some(first) => {
+                let r = plain_decimal(name)?.checked_sub(first)?;
+                (r < self.seen.len() as u64).then_some(r as u32)
+            }
+            None => self.table.get(name).copied(),
+        }
+    }
+}
+
+/// Parses CSV text it owns (kept for writing the rows back).
+fn parse_owned(text: String, file: &str) -> Result<CsvProblem, CsvError> {
     let err = |line: usize, col: usize, message: String| CsvError {
         file: file.to_string(),
         line,
         col,
         message,
     };
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut lines = text
+    let body = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    // Byte range of a line (a slice of `text`).
+    let span = |l: &str| {
+        let at = l.as_ptr() as usize - text.as_ptr() as usize;
+        (at, at + l.len())
+    };
+    let mut lines = body
         .lines()
         .enumerate()
         .map(|(i, l)| (i + 1, l.trim_end_matches('\r')));
@@ -249,11 +326,9 @@ pub fn parse(text: &str, file: &str) -> Result<CsvProblem, CsvError> {
     let header_cells = split_cells(header_text);
     let hcol = |i: usize| col_of(header_text, header_cells[i]);
     let header: Vec<String> = header_cells.iter().map(|c| c.to_string()).collect();
-    let mut cols: Vec<Option<Col>> = Vec::new();
     let mut at: HashMap<u8, usize> = HashMap::new();
     for (i, name) in header.iter().enumerate() {
-        let c = column(&name.to_ascii_lowercase());
-        if let Some(c) = c {
+        if let Some(c) = column(&name.to_ascii_lowercase()) {
             if at.insert(c as u8, i).is_some() {
                 return Err(err(
                     hline,
@@ -262,7 +337,6 @@ pub fn parse(text: &str, file: &str) -> Result<CsvProblem, CsvError> {
                 ));
             }
         }
-        cols.push(c);
     }
     let need = |c: Col, what: &str| {
         at.get(&(c as u8)).copied().ok_or_else(|| {
@@ -295,38 +369,32 @@ pub fn parse(text: &str, file: &str) -> Result<CsvProblem, CsvError> {
     let (c_conf, c_pen) = (get(Col::Conflicts), get(Col::Penalties));
     let c_compat = get(Col::Compatible);
 
-    let mut rows = Vec::new();
-    let mut cell_cols = Vec::new();
-    let mut line_of = Vec::new();
-    let mut offsets = Vec::new();
-    // Ids are looked up when pairs are resolved and checked for
-    // duplicates: keyed by slices of the text (no copy per row) with a
-    // fast hash, sized for a row per 32 bytes of text (a million ids with
-    // SipHash and rehashing took a fifth of reading a 1,000,000-row file).
-    let mut ids: FxHashMap<&str, u32> = FxHashMap::default();
-    ids.reserve(text.len() / 32);
+    // Rows hold about 30 bytes each: size the tables once.
+    let guess = body.len() / 32;
+    let mut spans = Vec::with_capacity(guess);
+    let mut line_of = Vec::with_capacity(guess);
+    let mut offsets = Vec::with_capacity(if c_offset.is_some() { guess } else { 0 });
+    problem.buffers.reserve(guess);
+    let mut ids = Ids::new();
     let mut cells: Vec<&str> = Vec::new();
-    let mut at_col: Vec<usize> = Vec::new();
     for (n, l) in lines {
         if l.trim().is_empty() {
             continue;
         }
         cells.clear();
         cells.extend(l.split(',').map(str::trim));
-        at_col.clear();
-        at_col.extend(cells.iter().map(|c| col_of(l, c)));
-        at_col.push(l.chars().count() + 1);
+        // Columns are counted only for a message: a row read without one
+        // costs no character count.
+        let col = |c: usize| match cells.get(c) {
+            Some(cell) => col_of(l, cell),
+            None => l.chars().count() + 1,
+        };
         if cells.len() != header.len() {
             // Point at the first extra field, or where the first missing
             // one would start.
-            let c = if cells.len() > header.len() {
-                at_col[header.len()]
-            } else {
-                at_col[cells.len()]
-            };
             return Err(err(
                 n,
-                c,
+                col(cells.len().min(header.len())),
                 format!(
                     "{} fields, but the header has {}",
                     cells.len(),
@@ -339,14 +407,14 @@ pub fn parse(text: &str, file: &str) -> Result<CsvProblem, CsvError> {
             let x: u64 = v.parse().map_err(|_| {
                 err(
                     n,
-                    at_col[c],
+                    col(c),
                     format!("`{what}` must be a non-negative integer, found `{v}`"),
                 )
             })?;
             if x > MAX_BYTES {
                 return Err(err(
                     n,
-                    at_col[c],
+                    col(c),
                     format!("`{what}` {x} is too large (limit 2^60)"),
                 ));
             }
@@ -358,9 +426,9 @@ pub fn parse(text: &str, file: &str) -> Result<CsvProblem, CsvError> {
                 _ => Ok(None),
             }
         };
-        let id = cells[c_id].to_string();
+        let id = cells[c_id];
         if id.is_empty() {
-            return Err(err(n, at_col[c_id], "empty `id`".into()));
+            return Err(err(n, col(c_id), "empty `id`".into()));
         }
         let lower = num(c_lower, "lower")?;
         let mut upper = num(c_upper, if inclusive { "end" } else { "upper" })?;
@@ -368,14 +436,14 @@ pub fn parse(text: &str, file: &str) -> Result<CsvProblem, CsvError> {
             upper += 1;
         }
         if upper < lower {
-            return Err(err(n, at_col[c_upper], format!("buffer {id}: lifetime ends ({upper}) before it starts ({lower}); `upper` is exclusive")));
+            return Err(err(n, col(c_upper), format!("buffer {id}: lifetime ends ({upper}) before it starts ({lower}); `upper` is exclusive")));
         }
         let size = num(c_size, "size")?;
         let align = opt(c_align, "alignment")?.unwrap_or(1);
         if align == 0 {
             return Err(err(
                 n,
-                at_col[c_align.unwrap_or(0)],
+                col(c_align.unwrap_or(0)),
                 format!("buffer {id}: alignment must be at least 1"),
             ));
         }
@@ -384,50 +452,50 @@ pub fn parse(text: &str, file: &str) -> Result<CsvProblem, CsvError> {
             if f % align != 0 {
                 return Err(err(
                     n,
-                    at_col[c_fixed.unwrap_or(0)],
+                    col(c_fixed.unwrap_or(0)),
                     format!(
                         "buffer {id}: fixed offset {f} is not a multiple of its alignment {align}"
                     ),
                 ));
             }
         }
-        if ids
-            .insert(cells[c_id], problem.buffers.len() as u32)
-            .is_some()
-        {
+        if !ids.insert(id, problem.buffers.len() as u32) {
             return Err(err(
                 n,
-                at_col[c_id],
+                col(c_id),
                 format!("duplicate id `{id}`; ids must be unique"),
             ));
         }
-        offsets.push(opt(c_offset, "offset")?);
+        if c_offset.is_some() {
+            offsets.push(opt(c_offset, "offset")?);
+        }
         let mut b = Buffer::new(size, lower, upper)
             .with_align(align)
             .with_name(id);
         b.fixed_offset = fixed;
         problem.push(b);
-        rows.push(cells.join(","));
-        cell_cols.extend_from_slice(&at_col);
+        spans.push(span(l));
         line_of.push(n);
+    }
+    if c_offset.is_none() {
+        offsets = vec![None; spans.len()];
     }
     // Pairs, once every id is known.
     let mut penalty: HashMap<(u32, u32), u64> = HashMap::new();
     let mut conflict: Vec<(u32, u32)> = Vec::new();
     let mut compatible: Vec<(u32, u32)> = Vec::new();
-    let stride = header.len() + 1;
     let pairs = c_conf.is_some() || c_compat.is_some() || c_pen.is_some();
-    for (r, row) in rows.iter().enumerate().filter(|_| pairs) {
+    for (r, &(s, e)) in spans.iter().enumerate().filter(|_| pairs) {
         let n = line_of[r];
         let me = r as u32;
-        let cells: Vec<&str> = row.split(',').collect();
-        // Column of `sub`, a slice of cell `c` of this row.
-        let at = |c: usize, sub: &str| cell_cols[r * stride + c] + col_of(cells[c], sub) - 1;
-        let lookup = |c: usize, name: &str| {
-            ids.get(name).copied().ok_or_else(|| {
+        let line = &text[s..e];
+        cells.clear();
+        cells.extend(line.split(',').map(str::trim));
+        let lookup = |name: &str| {
+            ids.get(name).ok_or_else(|| {
                 err(
                     n,
-                    at(c, name),
+                    col_of(line, name),
                     format!("unknown buffer `{name}` in a pair list"),
                 )
             })
@@ -439,11 +507,11 @@ pub fn parse(text: &str, file: &str) -> Result<CsvProblem, CsvError> {
         ] {
             let Some(c) = col else { continue };
             for name in cells[c].split_whitespace() {
-                let other = lookup(c, name)?;
+                let other = lookup(name)?;
                 if other == me {
                     return Err(err(
                         n,
-                        at(c, name),
+                        col_of(line, name),
                         format!("buffer `{name}` lists itself as {kind}"),
                     ));
                 }
@@ -457,7 +525,7 @@ pub fn parse(text: &str, file: &str) -> Result<CsvProblem, CsvError> {
                         let w: u64 = w.parse().map_err(|_| {
                             err(
                                 n,
-                                at(c, w),
+                                col_of(line, w),
                                 format!("penalty `{item}`: weight must be a non-negative integer"),
                             )
                         })?;
@@ -465,11 +533,11 @@ pub fn parse(text: &str, file: &str) -> Result<CsvProblem, CsvError> {
                     }
                     None => (item, 1),
                 };
-                let other = lookup(c, name)?;
+                let other = lookup(name)?;
                 if other == me {
                     return Err(err(
                         n,
-                        at(c, name),
+                        col_of(line, name),
                         format!("buffer `{name}` lists itself as a penalty"),
                     ));
                 }
@@ -478,6 +546,8 @@ pub fn parse(text: &str, file: &str) -> Result<CsvProblem, CsvError> {
             }
         }
     }
+    drop(ids);
+    drop(cells);
     conflict.sort_unstable();
     conflict.dedup();
     problem.conflicts = conflict
@@ -496,14 +566,13 @@ pub fn parse(text: &str, file: &str) -> Result<CsvProblem, CsvError> {
         .into_iter()
         .map(|((a, b), w)| (BufferId(a), BufferId(b), w))
         .collect();
-    let _ = cols;
     Ok(CsvProblem {
         problem,
         offsets,
         lines: line_of,
-        cols: cell_cols,
+        text,
+        spans,
         header,
-        rows,
         preamble,
     })
 }
@@ -558,13 +627,13 @@ impl CsvProblem {
     pub fn solution_or_error(&self, file: &str) -> Result<Solution, CsvError> {
         self.solution().map_err(|line| {
             let r = self.lines.iter().position(|&l| l == line).unwrap_or(0);
-            let oc = self
-                .header
-                .iter()
-                .position(|h| h.eq_ignore_ascii_case("offset"));
-            let stride = self.header.len() + 1;
-            let cols = &self.cols[r * stride..(r + 1) * stride];
-            let col = oc.map_or(cols[cols.len() - 1], |c| cols[c]);
+            let oc = self.offset_column();
+            let (s, e) = self.spans[r];
+            let row = &self.text[s..e];
+            let col = match oc.and_then(|c| row.split(',').nth(c)) {
+                Some(cell) => col_of(row, cell.trim()),
+                None => row.chars().count() + 1,
+            };
             CsvError {
                 file: file.to_string(),
                 line,
@@ -587,42 +656,84 @@ impl CsvProblem {
         Ok(Solution { offsets })
     }
 
+    fn offset_column(&self) -> Option<usize> {
+        self.header
+            .iter()
+            .position(|h| h.eq_ignore_ascii_case("offset"))
+    }
+
     /// The input file with an `offset` column holding `solution` (added at
-    /// the end when the input has none; replaced otherwise).
+    /// the end when the input has none; replaced otherwise), its cells
+    /// trimmed.
     pub fn write_with(&self, solution: &Solution) -> String {
-        let mut out = String::new();
+        let mut out = Vec::with_capacity(self.text.len() + 12 * self.spans.len() + 64);
+        // Writing into memory cannot fail.
+        let _ = self.write_to(solution, &mut out);
+        // Every piece written is a `str`.
+        String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into())
+    }
+
+    /// Writes what [`CsvProblem::write_with`] returns into `w`, a
+    /// megabyte at a time (a million-row placement is not held whole in
+    /// memory).
+    pub fn write_to(&self, solution: &Solution, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+        const CHUNK: usize = 1 << 20;
+        let mut out = String::with_capacity(CHUNK + 4096);
         for p in &self.preamble {
             out.push_str(p);
             out.push('\n');
         }
-        let oc = self
-            .header
-            .iter()
-            .position(|h| h.eq_ignore_ascii_case("offset"));
+        let oc = self.offset_column();
         let mut header = self.header.clone();
         if oc.is_none() {
             header.push("offset".into());
         }
         out.push_str(&header.join(","));
         out.push('\n');
-        for (i, row) in self.rows.iter().enumerate() {
-            let o = solution.offsets[i].to_string();
-            match oc {
-                Some(c) => {
-                    let mut cells: Vec<&str> = row.split(',').collect();
-                    cells[c] = &o;
-                    out.push_str(&cells.join(","));
-                }
-                None => {
-                    out.push_str(row);
-                    out.push(',');
-                    out.push_str(&o);
+        let mut digits = [0u8; 20];
+        for (i, &(s, e)) in self.spans.iter().enumerate() {
+            let row = &self.text[s..e];
+            let o = decimal(solution.offsets[i], &mut digits);
+            // A row without blanks is its cells joined as they are: copied
+            // whole (the common case, and a tenth of the cost of splitting).
+            let plain = oc.is_none() && !row.bytes().any(|b| b <= b' ' || b >= 0x80);
+            if plain {
+                out.push_str(row);
+            } else {
+                for (c, cell) in row.split(',').enumerate() {
+                    if c > 0 {
+                        out.push(',');
+                    }
+                    out.push_str(if oc == Some(c) { o } else { cell.trim() });
                 }
             }
+            if oc.is_none() {
+                out.push(',');
+                out.push_str(o);
+            }
             out.push('\n');
+            if out.len() >= CHUNK {
+                w.write_all(out.as_bytes())?;
+                out.clear();
+            }
         }
-        out
+        w.write_all(out.as_bytes())
     }
+}
+
+/// `n` in decimal, written into `buf`.
+fn decimal(mut n: u64, buf: &mut [u8; 20]) -> &str {
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    // Only ASCII digits were written.
+    std::str::from_utf8(&buf[i..]).unwrap_or_default()
 }
 
 /// Writes a problem (and optionally a placement) in the format above, so

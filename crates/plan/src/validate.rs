@@ -191,10 +191,11 @@ pub fn validate(problem: &Problem, solution: &Solution) -> Result<Stats, Vec<Vio
         let o = solution.offsets[i];
         (o, o.saturating_add(problem.buffers[i].size))
     };
+    let ranges: Vec<(u64, u64)> = (0..n).map(range).collect();
     let mut out = Vec::new();
     let mut height = 0u64;
     for (i, b) in problem.buffers.iter().enumerate() {
-        let (o, e) = range(i);
+        let (o, e) = ranges[i];
         height = height.max(e);
         if o % b.align != 0 {
             out.push(Violation::Misaligned {
@@ -236,17 +237,21 @@ pub fn validate(problem: &Problem, solution: &Solution) -> Result<Stats, Vec<Vio
         }
     }
     // Sweep over time: deaths at t come before births at t (half-open
-    // lifetimes). The live set is keyed by (offset, id); a new buffer only
-    // needs to be compared with its neighbours in offset order, plus every
-    // earlier-starting live buffer that reaches past its start.
-    let mut events: Vec<(u64, bool, usize)> = Vec::with_capacity(2 * n);
-    for (i, b) in problem.buffers.iter().enumerate() {
-        if b.size > 0 && b.lower < b.upper {
-            events.push((b.lower, true, i));
-            events.push((b.upper, false, i));
-        }
-    }
-    events.sort_unstable();
+    // lifetimes), births in buffer order among equals. The live set is
+    // keyed by (offset, id); a new buffer only needs to be compared with
+    // its neighbours in offset order, plus every earlier-starting live
+    // buffer that reaches past its start. Births and deaths are two
+    // orders of buffer ids merged on the fly (16 or 8 bytes a key rather
+    // than one 24-byte event each), and the byte ranges sit in one dense
+    // table: at a million buffers the sweep was bound by memory.
+    let timed: Vec<u32> = (0..n as u32)
+        .filter(|&i| {
+            let b = &problem.buffers[i as usize];
+            b.size > 0 && b.lower < b.upper
+        })
+        .collect();
+    let births = order_by(&timed, |i| problem.buffers[i].lower);
+    let deaths = order_by(&timed, |i| problem.buffers[i].upper);
     // Compatible pairs (minus hard conflicts, which win), normalised.
     let mut compatible: Vec<(usize, usize)> = problem
         .compatible
@@ -266,18 +271,25 @@ pub fn validate(problem: &Problem, solution: &Solution) -> Result<Stats, Vec<Vio
     }
     let is_compatible =
         |i: usize, j: usize| compatible.binary_search(&(i.min(j), i.max(j))).is_ok();
-    let mut live: BTreeMap<(u64, usize), u64> = BTreeMap::new();
-    for &(_, birth, i) in &events {
-        let (o, e) = range(i);
-        if !birth {
-            live.remove(&(o, i));
-            continue;
+    let mut live: BTreeMap<(u64, u32), u64> = BTreeMap::new();
+    let mut dead = deaths.iter().peekable();
+    for &b in &births {
+        let i = b as usize;
+        let t = problem.buffers[i].lower;
+        while let Some(&&d) = dead.peek() {
+            if problem.buffers[d as usize].upper > t {
+                break;
+            }
+            live.remove(&(ranges[d as usize].0, d));
+            dead.next();
         }
+        let (o, e) = ranges[i];
         if !compatible.is_empty() {
             // Compatible buffers may overlap inside the live set, so the
             // neighbours in offset order do not tell the whole story:
             // compare with every live buffer starting below the new end.
             for (&(lo, j), &le) in live.range(..(e, 0)) {
+                let j = j as usize;
                 if le > o && !is_compatible(i, j) {
                     out.push(overlap(
                         &named,
@@ -292,7 +304,21 @@ pub fn validate(problem: &Problem, solution: &Solution) -> Result<Stats, Vec<Vio
                     }
                 }
             }
-            live.insert((o, i), e);
+            live.insert((o, b), e);
+            continue;
+        }
+        // While nothing is reported the live buffers are disjoint (each
+        // overlap is reported as it enters), so the one starting last
+        // below e is the only one that can reach into [o, e): one look-up
+        // per birth. When it does, or once anything is reported, the
+        // overlaps are listed as below.
+        let clear = out.is_empty()
+            && live
+                .range(..(e, 0))
+                .next_back()
+                .is_none_or(|(_, &le)| le <= o);
+        if clear {
+            live.insert((o, b), e);
             continue;
         }
         // Buffers starting at or above o but below e overlap.
@@ -301,7 +327,7 @@ pub fn validate(problem: &Problem, solution: &Solution) -> Result<Stats, Vec<Vio
                 &named,
                 i,
                 (o, e),
-                j,
+                j as usize,
                 (lo, le),
                 Separation::Lifetime,
             ));
@@ -316,13 +342,13 @@ pub fn validate(problem: &Problem, solution: &Solution) -> Result<Stats, Vec<Vio
                     &named,
                     i,
                     (o, e),
-                    j,
+                    j as usize,
                     (lo, le),
                     Separation::Lifetime,
                 ));
             }
         }
-        live.insert((o, i), e);
+        live.insert((o, b), e);
         if out.len() >= MAX_REPORTED {
             return Err(out);
         }
@@ -356,6 +382,25 @@ pub fn validate(problem: &Problem, solution: &Solution) -> Result<Stats, Vec<Vio
         }
     }
     Ok(Stats { height, penalty })
+}
+
+/// `ids` ordered by `key`, ties by id. Keys and ids are packed into one
+/// integer when the keys fit in 32 bits (instants of real traces do), so
+/// the sort compares plain integers.
+fn order_by(ids: &[u32], key: impl Fn(usize) -> u64) -> Vec<u32> {
+    let narrow = ids.iter().all(|&i| key(i as usize) <= u64::from(u32::MAX));
+    if narrow {
+        let mut packed: Vec<u64> = ids
+            .iter()
+            .map(|&i| key(i as usize) << 32 | u64::from(i))
+            .collect();
+        packed.sort_unstable();
+        packed.into_iter().map(|k| k as u32).collect()
+    } else {
+        let mut pairs: Vec<(u64, u32)> = ids.iter().map(|&i| (key(i as usize), i)).collect();
+        pairs.sort_unstable();
+        pairs.into_iter().map(|(_, i)| i).collect()
+    }
 }
 
 fn overlap(

@@ -245,3 +245,97 @@ fn problem_errors_are_located_at_their_row() {
         "big.csv:6:1: sizes add up to more than 2^62 bytes"
     );
 }
+
+/// Ids that number the rows (`0,1,2`, or from any first number) are read
+/// without a table: a pair list finds them by value, a name written
+/// another way (`01`, `+1`) or past the last row is unknown, and a repeat
+/// is a duplicate. An id that breaks the numbering mid-file turns the
+/// table on with every id read before it, so earlier rows stay findable.
+#[test]
+fn numbered_ids_are_found_and_checked_like_any_other() {
+    let f = parse(
+        "id,lower,upper,size,conflicts\n1,0,1,4,3\n2,0,1,4,\n3,2,3,4,1 2\n",
+        "n.csv",
+    )
+    .unwrap();
+    assert_eq!(
+        f.problem.conflicts,
+        vec![(BufferId(0), BufferId(2)), (BufferId(1), BufferId(2))]
+    );
+    for (name, col) in [("01", 9), ("+1", 9), ("4", 9), ("0", 9)] {
+        assert_eq!(
+            error(&format!(
+                "id,lower,upper,size,conflicts\n1,0,1,4,{name}\n2,0,1,4,\n"
+            )),
+            format!("bad.csv:2:{col}: unknown buffer `{name}` in a pair list")
+        );
+    }
+    assert_eq!(
+        error("id,lower,upper,size\n0,0,1,4\n1,0,1,4\n0,0,1,4\n"),
+        "bad.csv:4:1: duplicate id `0`; ids must be unique"
+    );
+    // `x` breaks the numbering at the third row; the fourth names the
+    // first two rows and `x`, and the fifth repeats row 1's id.
+    let f = parse(
+        "id,lower,upper,size,conflicts\n0,0,1,4,\n1,0,1,4,\nx,0,1,4,\ny,5,6,4,0 x 1\n",
+        "m.csv",
+    )
+    .unwrap();
+    assert_eq!(
+        f.problem.conflicts,
+        vec![
+            (BufferId(0), BufferId(3)),
+            (BufferId(1), BufferId(3)),
+            (BufferId(2), BufferId(3))
+        ]
+    );
+    assert_eq!(
+        error("id,lower,upper,size\n0,0,1,4\nx,0,1,4\n 0,0,1,4\n"),
+        "bad.csv:4:2: duplicate id `0`; ids must be unique"
+    );
+}
+
+/// Rows with blanks around their cells come back trimmed when the offset
+/// column is added; rows without come back as they were.
+#[test]
+fn rows_are_written_back_trimmed() {
+    let f = parse(
+        "id,lower,upper,size\n0,0,3,4\n 1 ,\t1, 9 ,4\r\n2,0,1,µ4\n",
+        "t.csv",
+    );
+    assert!(f.is_err(), "µ4 is no number");
+    let f = parse(
+        "id,lower,upper,size\n0,0,3,4\n 1 ,\t1, 9 ,4\r\n2,0,1,4\n",
+        "t.csv",
+    )
+    .unwrap();
+    let sol = tilemem_plan::Solution {
+        offsets: vec![0, 4, 12345678901234],
+    };
+    assert_eq!(
+        f.write_with(&sol),
+        "id,lower,upper,size,offset\n0,0,3,4,0\n1,1,9,4,4\n2,0,1,4,12345678901234\n"
+    );
+}
+
+/// A placement longer than the writer's megabyte chunks comes out whole,
+/// rows in order, into a file as into a string.
+#[test]
+fn long_placements_are_written_whole() {
+    let mut text = String::from("# capacity=99999999\nid,lower,upper,size\n");
+    let mut want = String::from("# capacity=99999999\nid,lower,upper,size,offset\n");
+    let n = 80_000u64;
+    for i in 0..n {
+        text.push_str(&format!("{i},{i},{},4\n", i + 1));
+        want.push_str(&format!("{i},{i},{},4,{}\n", i + 1, 4 * (i % 7)));
+    }
+    let f = parse(&text, "long.csv").unwrap();
+    let sol = tilemem_plan::Solution {
+        offsets: (0..n).map(|i| 4 * (i % 7)).collect(),
+    };
+    assert!(want.len() > 1 << 20);
+    let mut file = Vec::new();
+    f.write_to(&sol, &mut file).unwrap();
+    assert_eq!(String::from_utf8(file).unwrap(), want);
+    assert_eq!(f.write_with(&sol), want);
+}

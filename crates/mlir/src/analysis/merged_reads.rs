@@ -15,27 +15,50 @@
 //! once the two share an address.
 //!
 //! [`bad_reads`] finds such reads: it runs the function over an
-//! abstract state — which of the merged buffers last wrote the shared
-//! bytes (the owners), and which buffer each value refers to — on every
-//! path (both arms of `scf.if`, `arith.select` and `cf.cond_br`, loops to
-//! a fixed point, zero trips included unless the bounds are constants
-//! that make the loop run). A read through a value that refers to buffer
-//! A while the owners are other buffers is bad. Each allocation inside a
-//! loop starts a new instance of its buffer (same address); a read, through a
-//! value a loop carries, of an earlier instance after the current one was
-//! written is the second kind of bad read ([`Findings::instance`]). An op that reads
-//! A and writes B reads first (an in-place op is fine). A read before any
-//! write is not this check's business. The check knows no offsets: after
-//! a write through a part (a subview) the owners are the buffer that last
-//! wrote the bytes whole and, in order, every buffer that wrote a part
-//! since. A read through a part of one of them is not judged (a loop that
-//! reads slice j of its init and writes slice j of the buffer it yields
-//! is fine); a read of a whole buffer is bad when another buffer, or
-//! another instance of its own, wrote a part after it (A written, then
-//! half of C: half of A is gone), and any
-//! read through a buffer that is not among the owners is bad. So a run
-//! over a group of buffers finds a bad read wherever a run over two of
-//! them does: the planner, which checks its groups of merged buffers,
+//! abstract state — which of the merged buffers last wrote each stretch of
+//! the shared bytes (the owners), and which buffer each value refers to —
+//! on every path (both arms of `scf.if`, `arith.select` and `cf.cond_br`,
+//! loops to a fixed point, zero trips included unless the bounds are
+//! constants that make the loop run; the regions of any other op, such as
+//! `scf.forall`, any number of times). A read through a value that refers
+//! to buffer A of bytes whose owners are other buffers is bad. Each
+//! allocation inside a loop starts a new instance of its buffer (same
+//! address); a read, through a value a loop carries, of an earlier
+//! instance after the current one was written is the second kind of bad
+//! read ([`Findings::instance`]). An op that reads A and writes B reads
+//! first (an in-place op is fine). A read before any write is not this
+//! check's business.
+//!
+//! Offsets. All the buffers start at the shared address; a value covers
+//! bytes of its buffer from there: all of them for the buffer itself, and
+//! for a view whose offsets, sizes and strides are constants (a subview of
+//! one, or a reshaping view whose type says where it lies) the bytes from
+//! its first element to its last, known exactly when the elements fill
+//! them. A write of known bytes makes its buffer their only owner. A
+//! write whose bytes are not known (a subview at an offset that is not a
+//! constant, or a view with gaps) may have written any byte of its
+//! buffer's extent: its buffer becomes the last of the owners there, after
+//! the buffer that last wrote them exactly and every such part writer
+//! since (A written, then an unknown part of C: A's bytes are mixed with
+//! C's until written exactly again). A read of known bytes is bad when,
+//! on any stretch it covers, its buffer is not among the owners, or
+//! another buffer (or another instance of its own) may have written a part
+//! after it (A read whole after a part of C). A read of unknown bytes is
+//! bad where its buffer is not among the owners of a stretch of its
+//! extent (some bytes it may read are surely another's), and is not
+//! judged where its buffer is an owner with part writers after it: that
+//! is the slice-by-slice loop of hivm-create-preload, which reads slice j
+//! of its init before it writes slice j of the buffer it yields, both at
+//! the offset of an inner loop's induction variable. Proving such reads
+//! apart needs the offsets as functions of the iterations; the reference
+//! merges these buffers unconditionally and the corpus's programs are all
+//! of that shape, so the merge is kept (accepted, for that stated reason,
+//! not proven). Likewise a buffer written through unknown parts is taken
+//! to have written the bytes it later reads whole (a slice loop fills it).
+//!
+//! So a run over a group of buffers finds a bad read wherever a run over
+//! two of them does (another member's writes only take owners away or add
+//! later ones): the planner, which checks its groups of merged buffers,
 //! keeps no merge that the placement check, which checks pairs, refuses
 //! (within the bounds below).
 //!
@@ -47,8 +70,13 @@
 //! their source's buffer; marks and shape queries touch nothing.
 //!
 //! The state sets are bounded ([`MAX_STATES`] per program point,
-//! [`MAX_STEPS`] op visits): past them the check gives up and finds
-//! nothing (the function is planned as the reference plans it).
+//! [`MAX_STEPS`] op visits): past them the run gives up and says so
+//! ([`Findings::gave_up`], naming the bound) instead of finding a bad
+//! read. Nothing is accepted unproven there: PlanMemory plans apart the
+//! buffers whose run gave up (with a warning naming the function and the
+//! bound), and the placement check, whose run over two buffers may give
+//! up where the planner's over their group did not, asks the group the
+//! planner asked before it refuses.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -60,6 +88,8 @@ use crate::passes::plan_memory::op_facts::{dps_inits, dps_inputs, extra_buffers,
 pub const MAX_STATES: usize = 512;
 /// Most op visits (one op on one state) per check.
 pub const MAX_STEPS: usize = 400_000;
+/// Most buffers one run follows.
+pub const MAX_MEMBERS: usize = 100;
 
 /// What the run found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -72,6 +102,34 @@ pub struct Findings {
     /// instance was written: no planner that gives an allocation one
     /// address keeps those bytes (`wanted == found`).
     pub instance: Option<BadRead>,
+    /// The bound the run met, when it gave up (nothing else is then
+    /// found: the reads after that point were not judged).
+    pub gave_up: Option<GaveUp>,
+}
+
+/// The bound a run met.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GaveUp {
+    /// More than [`MAX_STATES`] abstract states at one program point.
+    States,
+    /// More than [`MAX_STEPS`] op visits.
+    Steps,
+    /// More than [`MAX_MEMBERS`] buffers (each has two abstract memories
+    /// in a byte).
+    Members,
+}
+
+impl std::fmt::Display for GaveUp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GaveUp::States => write!(
+                f,
+                "more than {MAX_STATES} abstract states at one program point (MAX_STATES)"
+            ),
+            GaveUp::Steps => write!(f, "more than {MAX_STEPS} op visits (MAX_STEPS)"),
+            GaveUp::Members => write!(f, "more than {MAX_MEMBERS} buffers (MAX_MEMBERS)"),
+        }
+    }
 }
 
 /// A read that finds another buffer's bytes.
@@ -99,9 +157,29 @@ pub struct BadRead {
 /// its instances share its address).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 struct State {
-    owners: Vec<u8>,
+    bytes: Vec<Seg>,
     env: BTreeMap<ValueId, u8>,
 }
+
+/// A stretch `[lo, hi)` of the shared bytes (from the common address)
+/// and its owners: the buffer that last wrote it exactly, then those that
+/// may have written it since (through a part whose bytes are not known),
+/// in the order of their last writes. Stretches are disjoint, sorted, and
+/// neighbours differ in owners; bytes no buffer wrote have no stretch.
+type Seg = (u64, u64, Vec<u8>);
+
+/// The bytes a value covers in its buffer (from the buffer's start): all
+/// of `[lo, hi)` when `exact`, else some of them (a part whose offsets or
+/// sizes are not constants, or whose elements are not contiguous).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Span {
+    lo: u64,
+    hi: u64,
+    exact: bool,
+}
+
+/// The end of a buffer whose size is not known.
+const END: u64 = u64::MAX;
 
 impl State {
     fn bind(&mut self, v: ValueId, to: Option<u8>) {
@@ -158,6 +236,170 @@ fn is_terminator(m: &Module, op: OpId) -> bool {
         || name == "scf.condition"
 }
 
+/// The elements a view covers: `offset + sum(i_k * strides[k])` for
+/// `i_k < shape[k]`, of `elem` bytes each.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Layout {
+    elem: u64,
+    offset: u64,
+    shape: Vec<u64>,
+    strides: Vec<u64>,
+}
+
+impl Layout {
+    /// The bytes from the first element to the last; exact when every
+    /// byte between is an element's (checked element by element up to
+    /// 2^16 elements; larger views count as not exact unless plainly
+    /// row-major).
+    fn span(&self) -> Span {
+        let count: Option<u64> = self.shape.iter().try_fold(1u64, |a, &x| a.checked_mul(x));
+        if count == Some(0) {
+            let at = self.offset.saturating_mul(self.elem);
+            return Span {
+                lo: at,
+                hi: at,
+                exact: true,
+            };
+        }
+        let last: Option<u64> = self
+            .shape
+            .iter()
+            .zip(&self.strides)
+            .try_fold(self.offset, |a, (&n, &st)| {
+                a.checked_add((n - 1).checked_mul(st)?)
+            });
+        let (Some(count), Some(last)) = (count, last) else {
+            return Span {
+                lo: 0,
+                hi: END,
+                exact: false,
+            };
+        };
+        let lo = self.offset.saturating_mul(self.elem);
+        let hi = last.saturating_add(1).saturating_mul(self.elem);
+        let exact = count == last + 1 - self.offset && {
+            let mut dims: Vec<(u64, u64)> = self
+                .shape
+                .iter()
+                .copied()
+                .zip(self.strides.iter().copied())
+                .filter(|&(n, _)| n > 1)
+                .collect();
+            dims.sort_by_key(|&(_, st)| st);
+            // Dense: sorted by stride, each stride is the product of the
+            // sizes below it.
+            let mut want = 1u64;
+            dims.iter().all(|&(n, st)| {
+                let ok = st == want;
+                want = want.saturating_mul(n);
+                ok
+            })
+        };
+        Span { lo, hi, exact }
+    }
+}
+
+/// The size in bytes of a memref type of static shape and whole-byte
+/// elements.
+fn static_bytes(t: &crate::ir::Type) -> Option<u64> {
+    let mt = t.as_memref()?;
+    let bits = mt.element_bit_width()?;
+    if bits % 8 != 0 {
+        return None;
+    }
+    mt.shape.iter().try_fold(u64::from(bits / 8), |a, &x| {
+        a.checked_mul(u64::try_from(x).ok()?)
+    })
+}
+
+/// Whether ops named `name` give a view of all of their first operand's
+/// bytes (reshaped, cast or transposed).
+fn same_bytes(name: &str) -> bool {
+    matches!(
+        name,
+        "memref.collapse_shape"
+            | "memref.expand_shape"
+            | "memref.cast"
+            | "memref.memory_space_cast"
+            | "memref.reshape"
+            | "memref.transpose"
+            | "hivm.hir.bitcast"
+            | "hivm.hir.convert_layout"
+    )
+}
+
+/// Whether ops named `name` give a view of their first operand's memory.
+fn is_view(name: &str) -> bool {
+    matches!(
+        name,
+        "memref.collapse_shape"
+            | "memref.expand_shape"
+            | "memref.cast"
+            | "memref.memory_space_cast"
+            | "memref.reshape"
+            | "memref.transpose"
+            | "hivm.hir.bitcast"
+            | "hivm.hir.convert_layout"
+            | "memref.subview"
+            | "memref.view"
+            | "memref.reinterpret_cast"
+            | "memref.extract_strided_metadata"
+    )
+}
+
+/// Sets the owners of the bytes `[lo, hi)` of `bytes` to `f` of their
+/// owners (`None` where no buffer wrote), keeping the stretches sorted,
+/// disjoint and merged.
+fn paint(bytes: &mut Vec<Seg>, lo: u64, hi: u64, f: impl Fn(Option<&Vec<u8>>) -> Vec<u8>) {
+    if lo >= hi {
+        return;
+    }
+    let mut out: Vec<Seg> = Vec::with_capacity(bytes.len() + 2);
+    let mut at = lo;
+    for (a, b, o) in std::mem::take(bytes) {
+        if b <= lo || hi <= a {
+            if a >= hi && at < hi {
+                out.push((at, hi, f(None)));
+                at = hi;
+            }
+            out.push((a, b, o));
+            continue;
+        }
+        if a < lo {
+            out.push((a, lo, o.clone()));
+        }
+        let (s, e) = (a.max(lo), b.min(hi));
+        if at < s {
+            out.push((at, s, f(None)));
+        }
+        out.push((s, e, f(Some(&o))));
+        at = e;
+        if hi < b {
+            out.push((hi, b, o));
+        }
+    }
+    if at < hi {
+        out.push((at, hi, f(None)));
+    }
+    normalize(&mut out);
+    *bytes = out;
+}
+
+/// Drops stretches without owners and merges neighbours with the same.
+fn normalize(bytes: &mut Vec<Seg>) {
+    let mut out: Vec<Seg> = Vec::with_capacity(bytes.len());
+    for (a, b, o) in std::mem::take(bytes) {
+        if o.is_empty() || a >= b {
+            continue;
+        }
+        match out.last_mut() {
+            Some((_, e, p)) if *e == a && *p == o => *e = b,
+            _ => out.push((a, b, o)),
+        }
+    }
+    *bytes = out;
+}
+
 struct Run<'m> {
     m: &'m Module,
     /// Defining value of each merged buffer -> its index.
@@ -165,11 +407,11 @@ struct Run<'m> {
     order: Vec<ValueId>,
     found: Findings,
     steps: usize,
-    gave_up: bool,
+    gave_up: Option<GaveUp>,
     /// Values defined inside each region-holding op (cached).
     inner: HashMap<OpId, Vec<ValueId>>,
-    /// Whether each value covers only part of its buffer (cached).
-    part: HashMap<ValueId, bool>,
+    /// The bytes each value covers in the buffer of a member (cached).
+    spans: HashMap<(ValueId, u8), Span>,
     /// The members whose buffers each loop or branch op passed on through
     /// its plumbing.
     carried: HashMap<OpId, BTreeSet<u8>>,
@@ -177,11 +419,17 @@ struct Run<'m> {
 
 /// The first bad reads (in the order the paths are explored) of `func`
 /// when the buffers `members` define (results of their allocations or
-/// pointer casts) share one address (see [`Findings`]). Nothing is found
-/// when the check gives up.
+/// pointer casts) share one address (see [`Findings`]). Nothing but the
+/// bound is reported when the run gives up.
 pub fn bad_reads(m: &Module, func: OpId, members: &[ValueId]) -> Findings {
-    if members.is_empty() || members.len() > 100 {
+    if members.is_empty() {
         return Findings::default();
+    }
+    if members.len() > MAX_MEMBERS {
+        return Findings {
+            gave_up: Some(GaveUp::Members),
+            ..Findings::default()
+        };
     }
     let Some(&body) = m.op(func).regions().first() else {
         return Findings::default();
@@ -196,18 +444,21 @@ pub fn bad_reads(m: &Module, func: OpId, members: &[ValueId]) -> Findings {
         order: members.to_vec(),
         found: Findings::default(),
         steps: 0,
-        gave_up: false,
+        gave_up: None,
         inner: HashMap::new(),
         carried: HashMap::new(),
-        part: HashMap::new(),
+        spans: HashMap::new(),
     };
     let start = State {
-        owners: Vec::new(),
+        bytes: Vec::new(),
         env: BTreeMap::new(),
     };
     let _ = run.region(body, vec![start]);
-    if run.gave_up {
-        return Findings::default();
+    if let Some(g) = run.gave_up {
+        return Findings {
+            gave_up: Some(g),
+            ..Findings::default()
+        };
     }
     let walk = m.walk(func);
     let mut found = std::mem::take(&mut run.found);
@@ -233,7 +484,7 @@ impl Run<'_> {
     /// Whether to stop exploring. A bad read found does not stop it: the
     /// rest of the run tells which ops carry the two buffers.
     fn stop(&self) -> bool {
-        self.gave_up
+        self.gave_up.is_some()
     }
 
     /// The values defined inside `op`'s regions.
@@ -283,7 +534,7 @@ impl Run<'_> {
                 .filter(|s| known.insert(s.clone()))
                 .collect();
             if known.len() > MAX_STATES {
-                self.gave_up = true;
+                self.gave_up = Some(GaveUp::States);
                 break;
             }
             if fresh.is_empty() {
@@ -348,7 +599,7 @@ impl Run<'_> {
                 }
             }
             if next.len() > MAX_STATES {
-                self.gave_up = true;
+                self.gave_up = Some(GaveUp::States);
                 return Vec::new();
             }
             cur = next;
@@ -360,14 +611,23 @@ impl Run<'_> {
         let Some(&want) = s.env.get(&v) else {
             return;
         };
-        // The owners that make the read bad: all when none is the read
-        // buffer; else, for a whole read, those that wrote a part after it
-        // (another buffer, or another instance of its own).
-        let bad: Vec<u8> = match s.owners.iter().position(|&o| o == want) {
-            None => s.owners.clone(),
-            Some(_) if self.is_part(v) => return,
-            Some(at) => s.owners[at + 1..].to_vec(),
-        };
+        let span = self.span(v, want / 2);
+        // The owners that make the read bad, stretch by stretch: all when
+        // none is the read buffer; else, for a read of known bytes, those
+        // that may have written a part after it (another buffer, or
+        // another instance of its own). A read of unknown bytes of a
+        // stretch its buffer owns is not judged (see the module docs).
+        let mut bad: Vec<u8> = Vec::new();
+        for (lo, hi, owners) in &s.bytes {
+            if *hi <= span.lo || span.hi <= *lo {
+                continue;
+            }
+            match owners.iter().position(|&o| o == want) {
+                None => bad.extend(owners),
+                Some(_) if !span.exact => {}
+                Some(at) => bad.extend(&owners[at + 1..]),
+            }
+        }
         for owner in bad {
             let slot = if want / 2 == owner / 2 {
                 &mut self.found.instance
@@ -386,61 +646,160 @@ impl Run<'_> {
         }
     }
 
-    /// A write through `v`: its buffer owns the shared bytes, alone when
-    /// `v` covers the buffer; a write through a part (a subview) makes it
-    /// the last of the owners (the bytes are mixed until a whole buffer is
-    /// written again).
+    /// A write through `v`: its buffer owns the bytes `v` covers, alone
+    /// when they are known; a write of unknown bytes (a part whose offsets
+    /// are not constants) makes it the last of the owners of every stretch
+    /// it may reach (the bytes are mixed until they are written exactly
+    /// again).
     fn write(&mut self, s: &mut State, v: ValueId) {
         let Some(&i) = s.env.get(&v) else {
             return;
         };
-        if s.owners.is_empty() || !self.is_part(v) {
-            s.owners = vec![i];
-        } else {
-            s.owners.retain(|&o| o != i);
-            s.owners.push(i);
+        let span = self.span(v, i / 2);
+        paint(&mut s.bytes, span.lo, span.hi, |owners| match owners {
+            Some(o) if !span.exact => {
+                let mut o: Vec<u8> = o.iter().copied().filter(|&x| x != i).collect();
+                o.push(i);
+                o
+            }
+            _ => vec![i],
+        });
+    }
+
+    /// The size in bytes of member `k`'s buffer ([`END`] when not known).
+    fn size_of(&self, k: u8) -> u64 {
+        static_bytes(self.m.value_type(self.order[usize::from(k)])).unwrap_or(END)
+    }
+
+    /// The bytes `v` covers when it refers to member `k`'s buffer.
+    fn span(&mut self, v: ValueId, k: u8) -> Span {
+        if let Some(&sp) = self.spans.get(&(v, k)) {
+            return sp;
+        }
+        let m = self.m;
+        let same = m
+            .defining_op(v)
+            .filter(|&o| same_bytes(m.op(o).name()))
+            .and_then(|o| m.op(o).operand(0));
+        let sp = match (same, self.layout(v, k)) {
+            // A view of all its source's bytes covers them as its source
+            // does, whatever its type says.
+            (Some(src), _) => self.span(src, k),
+            (None, Some(l)) => l.span(),
+            (None, None) => match m.defining_op(v).filter(|&o| is_view(m.op(o).name())) {
+                Some(o) => match m.op(o).operand(0) {
+                    Some(src) => Span {
+                        exact: false,
+                        ..self.span(src, k)
+                    },
+                    None => self.unknown(k),
+                },
+                None => self.unknown(k),
+            },
+        };
+        self.spans.insert((v, k), sp);
+        sp
+    }
+
+    /// Some bytes of member `k`'s buffer.
+    fn unknown(&self, k: u8) -> Span {
+        Span {
+            lo: 0,
+            hi: self.size_of(k),
+            exact: false,
         }
     }
 
-    /// Whether `v` may cover only part of its buffer: a subview (or
-    /// another view that picks elements), or a whole-buffer view of one.
-    fn is_part(&mut self, v: ValueId) -> bool {
-        if let Some(&p) = self.part.get(&v) {
-            return p;
-        }
+    /// The elements `v` covers, when they are constants, from the start of
+    /// member `k`'s buffer: the buffer itself (or a value of its type),
+    /// a subview with constant offsets, sizes and strides of one, or a
+    /// reshaping view of one whose type says where it lies.
+    fn layout(&mut self, v: ValueId, k: u8) -> Option<Layout> {
         let m = self.m;
-        let p = match m.defining_op(v) {
-            Some(o) => {
-                let d = m.op(o);
-                match d.name() {
-                    "memref.collapse_shape"
-                    | "memref.expand_shape"
-                    | "memref.cast"
-                    | "memref.memory_space_cast"
-                    | "memref.reshape"
-                    | "memref.transpose"
-                    | "hivm.hir.bitcast"
-                    | "hivm.hir.convert_layout" => {
-                        d.operand(0).is_some_and(|src| self.is_part(src))
-                    }
-                    "memref.subview"
-                    | "memref.view"
-                    | "memref.reinterpret_cast"
-                    | "memref.extract_strided_metadata" => true,
-                    _ => false,
-                }
+        let own = |t: &crate::ir::Type| -> Option<Layout> {
+            let mt = t.as_memref()?;
+            let bits = mt.element_bit_width()?;
+            let (strides, offset) = mt.strides_and_offset()?;
+            if bits % 8 != 0 || offset < 0 || mt.shape.iter().chain(&strides).any(|&x| x < 0) {
+                return None;
             }
-            None => false,
+            Some(Layout {
+                elem: u64::from(bits / 8),
+                offset: offset as u64,
+                shape: mt.shape.iter().map(|&x| x as u64).collect(),
+                strides: strides.iter().map(|&x| x as u64).collect(),
+            })
         };
-        self.part.insert(v, p);
-        p
+        let whole = || -> Option<Layout> {
+            let l = own(m.value_type(v))?;
+            let size = self.size_of(k);
+            (l.offset == 0 && l.span().exact && l.span().hi == size && size != END).then_some(l)
+        };
+        let Some(o) = m.defining_op(v) else {
+            return whole();
+        };
+        let d = m.op(o);
+        if !is_view(d.name()) {
+            return whole();
+        }
+        let src = d.operand(0)?;
+        let base = self.layout(src, k)?;
+        if d.is("memref.subview") {
+            let parts = m.slice_parts(o)?;
+            let stat = |xs: &[crate::ir::ops::Ofr]| -> Option<Vec<u64>> {
+                xs.iter()
+                    .map(|x| x.as_static().and_then(|x| u64::try_from(x).ok()))
+                    .collect()
+            };
+            let (offs, sizes, steps) = (
+                stat(&parts.offsets)?,
+                stat(&parts.sizes)?,
+                stat(&parts.strides)?,
+            );
+            if offs.len() != base.strides.len()
+                || sizes.len() != offs.len()
+                || steps.len() != offs.len()
+            {
+                return None;
+            }
+            let mut offset = base.offset;
+            for (o, st) in offs.iter().zip(&base.strides) {
+                offset = offset.checked_add(o.checked_mul(*st)?)?;
+            }
+            let strides = steps
+                .iter()
+                .zip(&base.strides)
+                .map(|(a, b)| a.checked_mul(*b))
+                .collect::<Option<Vec<u64>>>()?;
+            return Some(Layout {
+                elem: base.elem,
+                offset,
+                shape: sizes,
+                strides,
+            });
+        }
+        if matches!(
+            d.name(),
+            "memref.collapse_shape"
+                | "memref.expand_shape"
+                | "memref.cast"
+                | "memref.memory_space_cast"
+                | "memref.reshape"
+                | "hivm.hir.bitcast"
+        ) {
+            // The type says where the view lies; trusted only when it
+            // covers the bytes its source covers.
+            let l = own(m.value_type(v))?;
+            return (l.span() == base.span()).then_some(l);
+        }
+        None
     }
 
     /// `op` on one state; the states after it.
     fn op(&mut self, op: OpId, mut s: State) -> Vec<State> {
         self.steps += 1;
         if self.steps > MAX_STEPS {
-            self.gave_up = true;
+            self.gave_up = Some(GaveUp::Steps);
             return Vec::new();
         }
         let m = self.m;
@@ -464,15 +823,19 @@ impl Run<'_> {
                         *b = old;
                     }
                 }
-                if let Some(at) = s.owners.iter().position(|&o| o == cur) {
-                    // The renamed entry keeps its place; an older entry of
-                    // the earlier instances goes.
-                    s.owners[at] = old;
-                    if let Some(dup) = s.owners.iter().position(|&o| o == old).filter(|&d| d != at)
-                    {
-                        s.owners.remove(dup);
+                for (_, _, owners) in &mut s.bytes {
+                    if let Some(at) = owners.iter().position(|&o| o == cur) {
+                        // The renamed entry keeps its place; an older entry
+                        // of the earlier instances goes.
+                        owners[at] = old;
+                        if let Some(dup) =
+                            owners.iter().position(|&o| o == old).filter(|&d| d != at)
+                        {
+                            owners.remove(dup);
+                        }
                     }
                 }
+                normalize(&mut s.bytes);
                 s.bind(r, Some(cur));
                 return vec![s];
             }
@@ -619,7 +982,7 @@ impl Run<'_> {
             .filter(|st| head.insert(st.clone()))
             .collect();
         if head.len() > MAX_STATES {
-            self.gave_up = true;
+            self.gave_up = Some(GaveUp::States);
         }
         (!new.is_empty() && !self.stop()).then_some(new)
     }
@@ -699,8 +1062,8 @@ impl Run<'_> {
         out
     }
 
-    /// `scope.scope` (its results are what its region returns), and any
-    /// other op with regions: each region may run once, or none.
+    /// `scope.scope` (its results are what its region returns, once), and
+    /// any other op with regions: each region may run any number of times.
     fn other_region_op(&mut self, op: OpId, s: State) -> Vec<State> {
         let m = self.m;
         let d = m.op(op);
@@ -723,13 +1086,20 @@ impl Run<'_> {
                 })
                 .collect();
         }
-        let mut out = vec![s.clone()];
-        for r in regions {
-            for (mut st, _) in self.region(r, vec![s.clone()]) {
-                self.leave(op, &mut st);
-                out.push(st);
+        // Any other op with regions (`scf.forall`, `scf.parallel`, ...)
+        // may run them any number of times, in any order: the states after
+        // none, one, or more runs, to a fixed point (a body that reads a
+        // buffer, then writes another, reads it again on the next trip).
+        let mut head: BTreeSet<State> = BTreeSet::new();
+        let mut fresh = vec![s];
+        while let Some(new) = self.admit(&mut head, std::mem::take(&mut fresh)) {
+            for &r in &regions {
+                for (mut st, _) in self.region(r, new.clone()) {
+                    self.leave(op, &mut st);
+                    fresh.push(st);
+                }
             }
         }
-        out
+        head.into_iter().collect()
     }
 }

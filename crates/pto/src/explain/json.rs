@@ -7,13 +7,15 @@ use super::{Explanation, SpaceExplain};
 use crate::passes::PlannerMode;
 
 /// The explanation's facts: the planner, its error (if any), whether the
-/// re-planning budget ran out, and one entry per space explained (see
+/// re-planning budget ran out, how many remedy re-plans the remedies'
+/// search budget stopped without a fit, and one entry per space explained (see
 /// [`space_json`] for its keys).
 pub fn report_json(ex: &Explanation, planner: PlannerMode) -> serde_json::Value {
     json!({
         "planner": planner.name(),
         "error": ex.error.as_ref().map(|e| e.to_string()),
         "replan_budget_exhausted": ex.budget_exhausted,
+        "remedy_searches_cut_short": ex.remedies_cut_short,
         "spaces": ex.spaces.iter().map(space_json).collect::<Vec<_>>(),
     })
 }

@@ -44,7 +44,8 @@ mod text;
 
 pub use json::{report_json, space_json};
 pub use refused::refused_sharings;
-use remedies::{budget_exhausted, remedies, replans_used, reset_budget};
+pub use remedies::REMEDY_SHARE;
+use remedies::{budget_exhausted, remedies, replans_cut_short, replans_used, reset_budget};
 pub use text::{nothing_planned, render, render_all, render_text};
 
 /// One tile live at the peak.
@@ -188,6 +189,15 @@ pub struct Explanation {
     pub replans: usize,
     /// The re-planning budget it had (`None`: unlimited).
     pub budget: Option<usize>,
+    /// The exact-search limits of one remedy re-plan (the optimal
+    /// planner's, per (function, space)): 1/[`REMEDY_SHARE`] of the run's.
+    pub remedy_time_limit: Option<std::time::Duration>,
+    /// See [`remedy_time_limit`](Self::remedy_time_limit), in search nodes.
+    pub remedy_node_limit: Option<u64>,
+    /// Remedy re-plans whose exact search stopped at those limits without
+    /// a placement within the capacity: a larger limit may find remedies
+    /// not listed.
+    pub remedies_cut_short: usize,
 }
 
 /// Plans `program` with `planner` and returns the report (addressed,
@@ -197,12 +207,18 @@ pub fn replan(
     soc: &Soc,
     planner: PlannerMode,
 ) -> Result<report::Report, PassError> {
-    let mut p = program.clone();
     let mut opts = PlanOptions::new(soc.clone(), planner);
     opts.report = true;
     // Remedies read the bytes used, never the buffers' gaps.
     opts.report_gaps = false;
-    match crate::plan(&mut p, &opts) {
+    replan_with(program, &opts)
+}
+
+/// As [`replan`], with `opts` (which should ask for a report).
+fn replan_with(program: &Program, opts: &PlanOptions) -> Result<report::Report, PassError> {
+    let mut p = program.clone();
+    let soc = &opts.soc;
+    match crate::plan(&mut p, opts) {
         Ok(done) => Ok(done
             .report
             .unwrap_or_else(|| report::build_with(&p, soc, false, false))),
@@ -248,11 +264,40 @@ pub fn explain(
     all: bool,
     max_replans: Option<usize>,
 ) -> Result<Explanation, PassError> {
-    reset_budget(max_replans);
+    explain_with(
+        program,
+        &PlanOptions::new(soc.clone(), planner),
+        all,
+        max_replans,
+        None,
+    )
+}
+
+/// As [`explain`], for a run planned with `run` (its chip, planner, rules,
+/// policy and exact-search limits; its pass list is not used: the
+/// explanation and the remedies run the whole pipeline). `failed` is the
+/// run's own error when it already failed (it is not planned again). Each
+/// remedy re-plan's exact search gets 1/[`REMEDY_SHARE`] of the run's time
+/// and node limits (see [`Explanation::remedy_node_limit`]), so the ten
+/// re-plans of the short explanation search no longer than the run did.
+pub fn explain_with(
+    program: &Program,
+    run: &PlanOptions,
+    all: bool,
+    max_replans: Option<usize>,
+    failed: Option<&PassError>,
+) -> Result<Explanation, PassError> {
+    let (soc, planner) = (&run.soc, run.planner);
+    let remedy = remedies::remedy_options(run);
+    let (remedy_time_limit, remedy_node_limit) = (remedy.dsa.time_limit, remedy.dsa.node_limit);
+    reset_budget(max_replans, remedy);
     // The live sets before any sharing.
     let early = before_sharing(program, soc, planner)?;
     let base = report::build_with(&early, soc, false, false);
-    let planned = replan(program, soc, planner);
+    let planned = match failed {
+        Some(e) => Err(e.clone()),
+        None => replan_with(program, &remedies::run_options(run)),
+    };
     // Only a planning error is something to explain; bad input or an
     // internal error ends the explanation as it ends `plan`.
     if let Err(e) = &planned {
@@ -353,6 +398,9 @@ pub fn explain(
         budget_exhausted,
         replans: replans_used(),
         budget: max_replans,
+        remedy_time_limit,
+        remedy_node_limit,
+        remedies_cut_short: replans_cut_short(),
     })
 }
 

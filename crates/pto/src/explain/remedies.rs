@@ -3,21 +3,36 @@
 
 use tilemem_soc::{MemSpace, Soc};
 
-use super::{def_line, failed_usage, replan, reserves, shape_text, used};
+use super::{def_line, failed_usage, replan_with, reserves, shape_text, used};
 use super::{LiveTile, Remedy, SpaceExplain};
 use crate::ir::{Block, Expr, Function, Program, StmtId, Type, VarId};
 use crate::passes::analysis::reserve::Reserve;
-use crate::passes::PlannerMode;
+use crate::passes::{PassError, PlannerMode};
+use crate::plan::PlanOptions;
 use tilemem_soc::MemoryAllocatorPolicy;
 
-/// How many re-plans the remedies of one [`explain`] call may run. Each
-/// re-plan is a whole pipeline run, so a large program would otherwise
-/// take long to explain; a remedy that the budget cut short is simply not
-/// listed, and [`Explanation::budget_exhausted`] says so.
+/// How many re-plans the remedies of one [`explain`] call may run, and how
+/// long each may search. Each re-plan is a whole pipeline run, so a large
+/// program would otherwise take long to explain; a remedy that the budget
+/// cut short is simply not listed, and [`Explanation::budget_exhausted`]
+/// says so. The optimal planner's exact search of each re-plan gets a
+/// share of the run's own limits ([`remedy_options`]), so the remedies
+/// together search about as long as the run did, not once per re-plan;
+/// [`Explanation::remedies_cut_short`] counts the re-plans it stopped
+/// without a fit.
+///
+/// [`explain`]: super::explain
+/// [`Explanation::budget_exhausted`]: super::Explanation::budget_exhausted
+/// [`Explanation::remedies_cut_short`]: super::Explanation::remedies_cut_short
 struct Budget {
     left: std::cell::Cell<usize>,
     used: std::cell::Cell<usize>,
     exhausted: std::cell::Cell<bool>,
+    /// The options every remedy re-plan starts from (the run's rules and
+    /// policy, the remedies' share of its limits).
+    options: std::cell::RefCell<Option<PlanOptions>>,
+    /// Re-plans whose exact search stopped at its limits without a fit.
+    cut: std::cell::Cell<usize>,
 }
 
 impl Budget {
@@ -39,16 +54,53 @@ thread_local! {
             left: std::cell::Cell::new(usize::MAX),
             used: std::cell::Cell::new(0),
             exhausted: std::cell::Cell::new(false),
+            options: std::cell::RefCell::new(None),
+            cut: std::cell::Cell::new(0),
         }
     };
 }
 
-/// Starts a new budget of `max` re-plans (`None`: unlimited).
-pub(super) fn reset_budget(max: Option<usize>) {
+/// The share of the run's exact-search limits each remedy re-plan gets:
+/// the short explanation after a failed `plan` re-plans at most this many
+/// programs, so its remedies together search no longer than the run did.
+pub const REMEDY_SHARE: u32 = 10;
+
+/// The options of one remedy re-plan for a run planned with `run`: the
+/// run's rules, policy and objective, the whole pipeline, and
+/// 1/[`REMEDY_SHARE`] of each of its exact-search limits. A node limit
+/// stays at least 1, so a run with one stays reproducible.
+pub(super) fn remedy_options(run: &PlanOptions) -> PlanOptions {
+    let mut o = run_options(run);
+    o.dsa.time_limit = o.dsa.time_limit.map(|t| t / REMEDY_SHARE);
+    o.dsa.node_limit = o
+        .dsa
+        .node_limit
+        .map(|n| (n / u64::from(REMEDY_SHARE)).max(1));
+    o
+}
+
+/// `run`'s options for a re-plan that reads a report: the whole pipeline,
+/// no gaps, no export.
+pub(super) fn run_options(run: &PlanOptions) -> PlanOptions {
+    let mut o = run.clone();
+    o.passes = None;
+    o.report = true;
+    // Remedies read the bytes used, never the buffers' gaps.
+    o.report_gaps = false;
+    o.summary = false;
+    o.dsa.export_dir = None;
+    o
+}
+
+/// Starts a new budget of `max` re-plans (`None`: unlimited), each planned
+/// with `options` (its soc and planner replaced by the re-plan's).
+pub(super) fn reset_budget(max: Option<usize>, options: PlanOptions) {
     BUDGET.with(|b| {
         b.left.set(max.unwrap_or(usize::MAX));
         b.used.set(0);
         b.exhausted.set(false);
+        *b.options.borrow_mut() = Some(options);
+        b.cut.set(0);
     });
 }
 
@@ -60,6 +112,30 @@ pub(super) fn replans_used() -> usize {
 /// Whether the budget stopped a search since the last reset.
 pub(super) fn budget_exhausted() -> bool {
     BUDGET.with(|b| b.exhausted.get())
+}
+
+/// Re-plans since the last reset whose exact search stopped at the
+/// remedies' limits without a placement within the capacity.
+pub(super) fn replans_cut_short() -> usize {
+    BUDGET.with(|b| b.cut.get())
+}
+
+/// Plans `p` with `planner` on `soc` under the budget's options.
+fn replan_budgeted(
+    p: &Program,
+    soc: &Soc,
+    planner: PlannerMode,
+) -> Result<crate::report::Report, PassError> {
+    let mut opts = BUDGET
+        .with(|b| b.options.borrow().clone())
+        .unwrap_or_else(|| remedy_options(&PlanOptions::new(soc.clone(), planner)));
+    opts.soc = soc.clone();
+    opts.planner = planner;
+    let r = replan_with(p, &opts);
+    if r.as_ref().is_err_and(|e| e.search_cut_short) {
+        BUDGET.with(|b| b.cut.set(b.cut.get() + 1));
+    }
+    r
 }
 
 /// Whether the modified program fits when planned with `planner`; the
@@ -80,7 +156,7 @@ fn probe(
     if !BUDGET.with(|b| b.take()) {
         return Err(None);
     }
-    match replan(p, soc, planner) {
+    match replan_budgeted(p, soc, planner) {
         Ok(r) => {
             let b = used(&r, &s.function, &s.space).ok_or(None)?;
             if s.capacity.is_none_or(|c| b <= c) {

@@ -117,3 +117,26 @@ fn the_replanning_budget_cuts_the_remedies_and_says_so() {
     let ex = explain(&program, &soc, PlannerMode::Pypto, false, Some(1000)).unwrap();
     assert!(!ex.budget_exhausted);
 }
+
+/// A remedy re-plan searches with a tenth of the run's limits, whatever
+/// pass list the run had (remedies run the whole pipeline); a node limit
+/// never drops to 0 (which would mean none).
+#[test]
+fn remedy_replans_get_a_tenth_of_the_runs_limits() {
+    use std::time::Duration;
+    let mut run = PlanOptions::new(Soc::from_name("910b").unwrap(), PlannerMode::Optimal);
+    run.dsa.time_limit = Some(Duration::from_secs(10));
+    run.dsa.node_limit = Some(20_000);
+    run.passes = Some(vec![PassId::AllocateMemoryAddr]);
+    let r = remedies::remedy_options(&run);
+    assert_eq!(
+        (r.dsa.time_limit, r.dsa.node_limit),
+        (Some(Duration::from_secs(1)), Some(2000))
+    );
+    assert_eq!(r.passes, None);
+    assert!(r.report && !r.report_gaps);
+    run.dsa.time_limit = None;
+    run.dsa.node_limit = Some(7);
+    let r = remedies::remedy_options(&run);
+    assert_eq!((r.dsa.time_limit, r.dsa.node_limit), (None, Some(1)));
+}

@@ -142,6 +142,9 @@ pub fn render(ex: &Explanation, planner: PlannerMode, short: bool) -> String {
                     }
                 );
             }
+            if ex.remedies_cut_short > 0 {
+                let _ = writeln!(o, "  ({})", cut_short_text(ex));
+            }
         }
     }
     o
@@ -313,4 +316,32 @@ fn count(n: usize, noun: &str) -> String {
     } else {
         format!("{n} {noun}s")
     }
+}
+
+/// What the remedies' own search budget cut short: how many re-plans
+/// stopped at it, the budget (a share of the run's limits) and what to
+/// raise.
+fn cut_short_text(ex: &Explanation) -> String {
+    let share = format!("1/{} of the run's limits", super::REMEDY_SHARE);
+    let mut limits = Vec::new();
+    if let Some(n) = ex.remedy_node_limit {
+        limits.push(format!("{n} nodes"));
+    }
+    if let Some(t) = ex.remedy_time_limit {
+        limits.push(format!("{:.3} s", t.as_secs_f64()));
+    }
+    format!(
+        "the exact search of {} stopped at the remedies' budget without a fit: each re-plan \
+         gets {share}, {} per space; a larger --node-limit or --time-limit may find more remedies",
+        if ex.remedies_cut_short == 1 {
+            "1 re-plan".to_string()
+        } else {
+            format!("{} re-plans", ex.remedies_cut_short)
+        },
+        if limits.is_empty() {
+            "no limit".to_string()
+        } else {
+            limits.join(" or ")
+        }
+    )
 }

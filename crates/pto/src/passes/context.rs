@@ -125,6 +125,11 @@ pub struct PassError {
     /// class name, so it reads as PyPTO's does. Only with
     /// [`ErrorKind::Input`].
     pub pypto_internal: bool,
+    /// The optimal planner's exact search ended at its time or node limit
+    /// without a placement within the capacity (not a proof that none
+    /// exists: a larger budget may find one). Only with
+    /// [`ErrorKind::Planning`].
+    pub search_cut_short: bool,
 }
 
 impl PassError {
@@ -135,6 +140,7 @@ impl PassError {
             message: message.into(),
             loc: None,
             pypto_internal: false,
+            search_cut_short: false,
         }
     }
 
@@ -145,6 +151,7 @@ impl PassError {
             message: message.into(),
             loc: None,
             pypto_internal: false,
+            search_cut_short: false,
         }
     }
 
@@ -169,6 +176,7 @@ impl PassError {
             message: message.into(),
             loc: None,
             pypto_internal: false,
+            search_cut_short: false,
         }
     }
 

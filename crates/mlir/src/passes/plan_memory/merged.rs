@@ -29,10 +29,16 @@
 //!   allocation has one address, so no planner keeps both instances: the
 //!   function is refused (bad input, exit 2) at the read, with the buffer
 //!   and the loop as notes.
+//!
+//! Where the check gives up at its bounds, nothing is merged unproven: a
+//! group whose run gave up is joined pair by pair only where a run proves
+//! the join, the rest planned apart, with a warning naming the function
+//! and the bound (a run for previous-instance reads that gives up is only
+//! warned of: no placement would change what such a read finds).
 
 use std::collections::HashMap;
 
-use crate::analysis::merged_reads::{bad_reads, BadRead};
+use crate::analysis::merged_reads::{bad_reads, BadRead, GaveUp};
 use crate::ir::{Diagnostic, Module, OpId, ValueId};
 
 use super::gen_kill::Lifetimes;
@@ -94,6 +100,9 @@ pub struct Settled {
     /// The in-place pairs dropped (the same on every shuffle attempt: the
     /// pairs do not depend on the seed).
     pub dropped: Vec<(ValueId, ValueId)>,
+    /// Where the check gave up (at its bounds): nothing merged there is
+    /// kept unproven.
+    pub warnings: Vec<Diagnostic>,
 }
 
 /// Applies the rule (see the module docs) to the in-place pairs of `lt`:
@@ -105,16 +114,52 @@ pub fn settle(m: &Module, func: OpId, lt: &mut Lifetimes) -> Result<Settled, Dia
         let l = m.defining_op(v).map_or(m.op(func).loc, |o| m.op(o).loc);
         format!("{}:{}", l.line, l.col)
     };
+    let name = m.func_name(func).unwrap_or("").to_string();
+    let gave_up = |g: GaveUp, what: String| {
+        Diagnostic::warning(
+            m.op(func).loc,
+            format!(
+                "@{name}: the check that merged buffers keep every read gave up on {what}: \
+                 {g}; they are planned apart instead of at one address as PlanMemory merges \
+                 them (more bytes, no read unproven)"
+            ),
+        )
+    };
     for group in merged_groups(lt) {
         for &v in &group {
-            if let Some(bad) = bad_reads(m, func, &[v]).instance {
+            let f = bad_reads(m, func, &[v]);
+            if let Some(bad) = f.instance {
                 return Err(instance_error(m, func, &bad));
             }
+            if let Some(g) = f.gave_up {
+                // The previous-instance reads of one buffer are the
+                // program's, whatever is merged: not judged past the
+                // bound, as the reference judges none.
+                out.warnings.push(Diagnostic::warning(
+                    m.op(func).loc,
+                    format!(
+                        "@{name}: the check for reads of a loop buffer's previous instance gave \
+                         up on the buffer allocated at {}: {g}; not judged",
+                        loc(v)
+                    ),
+                ));
+            }
         }
-        let Some(bad) = bad_reads(m, func, &group).across else {
-            continue;
+        let f = bad_reads(m, func, &group);
+        let bad = match (f.across, f.gave_up) {
+            (Some(bad), _) => Some(bad),
+            (None, Some(g)) => {
+                let at: Vec<String> = group.iter().map(|&v| loc(v)).collect();
+                out.warnings.push(gave_up(
+                    g,
+                    format!("the buffers allocated at {}", at.join(", ")),
+                ));
+                None
+            }
+            (None, None) => continue,
         };
-        // Greedy: join the buffers pair by pair while they stay right.
+        // Greedy: join the buffers pair by pair while they stay right (a
+        // run that gave up proves nothing: not joined).
         let mut class: HashMap<ValueId, usize> =
             group.iter().enumerate().map(|(i, &v)| (v, i)).collect();
         let mut kept = Vec::new();
@@ -135,7 +180,8 @@ pub fn settle(m: &Module, func: OpId, lt: &mut Lifetimes) -> Result<Settled, Dia
                 .copied()
                 .filter(|v| class[v] == ca || class[v] == cb)
                 .collect();
-            if bad_reads(m, func, &joined).across.is_none() {
+            let f = bad_reads(m, func, &joined);
+            if f.across.is_none() && f.gave_up.is_none() {
                 for v in &joined {
                     class.insert(*v, ca);
                 }
@@ -150,7 +196,7 @@ pub fn settle(m: &Module, func: OpId, lt: &mut Lifetimes) -> Result<Settled, Dia
         );
         lt.inplace_pairs
             .retain(|p| !group.contains(&p.0) || kept.contains(p));
-        let name = m.func_name(func).unwrap_or("");
+        let Some(bad) = bad else { continue };
         let carrier = bad.carriers.first().map_or(String::new(), |&c| {
             let l = m.op(c).loc;
             format!(" ({} at {}:{})", m.op(c).name(), l.line, l.col)

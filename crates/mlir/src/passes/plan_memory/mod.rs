@@ -467,6 +467,7 @@ fn attempts<'m>(
             None => {
                 let s = merged::settle(m, func, &mut lt)?;
                 cx.summary.extend(s.lines);
+                cx.diags.extend(s.warnings);
                 dropped = Some(s.dropped);
             }
             Some(d) => lt.inplace_pairs.retain(|p| !d.contains(p)),

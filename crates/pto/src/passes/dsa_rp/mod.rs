@@ -143,15 +143,17 @@ fn greedy(problem: &tilemem_plan::Problem) -> Option<handoff::Placement> {
 
 /// The exact search's placement of `problem` within its capacity, for the
 /// optimal mode when the canonical greedy found none.
-fn exact_fit(problem: &tilemem_plan::Problem, opts: &DsaOptions) -> Option<Solution> {
+fn exact_fit(problem: &tilemem_plan::Problem, opts: &DsaOptions) -> Result<Solution, bool> {
     let budget = tilemem_plan::Budget::default()
         .with_time_limit(opts.time_limit)
         .with_node_limit(opts.node_limit)
         .with_objective(opts.objective);
-    let sol = tilemem_plan::solve(problem, SolverKind::Exact, &budget)
-        .ok()?
-        .solution?;
-    tilemem_plan::validate(problem, &sol).ok().map(|_| sol)
+    let out = tilemem_plan::solve(problem, SolverKind::Exact, &budget).map_err(|_| false)?;
+    let cut = out.cut_short && !out.proven_infeasible;
+    let sol = out.solution.ok_or(cut)?;
+    tilemem_plan::validate(problem, &sol)
+        .map(|_| sol)
+        .map_err(|_| cut)
 }
 
 /// Plans the addresses of one kernel function with `opts` (the pass's
@@ -235,6 +237,8 @@ pub fn plan_function(
         }
         // The optimal mode does not depend on the greedy: when the greedy
         // finds no placement within the capacity, the exact search may.
+        // Whether the exact search stopped at its budget without a fit.
+        let mut cut_short = false;
         let first = match &placement {
             Some(p) => Some((
                 Solution {
@@ -242,7 +246,13 @@ pub fn plan_function(
                 },
                 p.run.to_string(),
             )),
-            None if opts.optimal => exact_fit(&problem, opts).map(|s| (s, "exact".to_string())),
+            None if opts.optimal => match exact_fit(&problem, opts) {
+                Ok(s) => Some((s, "exact".to_string())),
+                Err(cut) => {
+                    cut_short = cut;
+                    None
+                }
+            },
             None => None,
         };
         let Some((greedy_sol, first_name)) = first else {
@@ -270,7 +280,7 @@ pub fn plan_function(
             // PyPTO's words first (the reference data compares them),
             // then what to change, as the pypto planner's error says it.
             let planner = if opts.optimal { "optimal" } else { "dsa-rp" };
-            return Err(PassError::planning(format!(
+            let mut e = PassError::planning(format!(
                 "DSA-RP could not find a placement for '{}' within the on-chip memory \
                  capacities: canonical greedy found no capacity-fitting placement \
                  ({} space: {} buffers, {} bytes requested, capacity {}){note}; in function \
@@ -284,7 +294,9 @@ pub fn plan_function(
                     .map_or("unlimited".to_string(), |c| c.to_string()),
                 m.function,
             ))
-            .at_pos(pos));
+            .at_pos(pos);
+            e.search_cut_short = cut_short;
+            return Err(e);
         };
         let relaxed = m
             .groups

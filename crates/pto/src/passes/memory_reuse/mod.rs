@@ -161,17 +161,12 @@ pub fn run_with(
     }
     for f in &mut program.functions {
         if f.kind().is_kernel() {
-            super::assumed::no_reused_carry_init(f, "memory_reuse", PYPTO_PASSES)?;
+            super::assumed::no_reused_carry_init(f, "memory_reuse", super::assumed::PYPTO_PASSES)?;
         }
         run_function(f, ctx, rules)?;
     }
     Ok(())
 }
-
-/// The PYPTO planner's pass list, suggested when a skipped pass leaves an
-/// assumption unmet.
-const PYPTO_PASSES: &str =
-    "init_memref,materialize_semantic_aliases,memory_reuse,allocate_memory_addr";
 
 /// Runs the pass on one function.
 pub fn run_function(

@@ -33,7 +33,7 @@ pub use families::{
 
 use tilemem_soc::{MemoryAllocatorPolicy, Soc};
 
-use crate::ir::{Function, StmtKind, Type, VarDef, VarId};
+use crate::ir::{Function, StmtId, StmtKind, Type, VarDef, VarId};
 use crate::passes::context::{PassError, SeedRules, StageClaims};
 
 /// Checks the placement of one planned function under the seed rules
@@ -82,6 +82,49 @@ pub fn check_function(
     rules::Rules::new(f, soc, rules, &w)
         .check(claims)
         .map_err(fail)
+}
+
+/// A read that finds its bytes holding another value with every
+/// allocation of the function in bytes of its own: the storage the MemRefs
+/// declare is wrong whatever addresses a planner gives
+/// ([`declared_clash`]).
+#[derive(Clone, Debug)]
+pub struct DeclaredClash {
+    /// The tile read.
+    pub read: VarId,
+    /// The statement reading it.
+    pub at: StmtId,
+    /// The allocation whose bytes it reads.
+    pub root: VarId,
+    /// The bytes read, relative to the allocation's own MemRef offsets.
+    pub window: (u64, u64),
+    /// The value found there (`None`: nothing known on some path).
+    pub found: Option<VarId>,
+    /// The value the read expected (a view reads its source's).
+    pub expected: VarId,
+}
+
+/// The first read of `f` that fails with every allocation in bytes of its
+/// own and every tile, views included, where its MemRef says: the sharing
+/// the MemRefs declare loses a value, whatever the addresses. `None` when
+/// every read finds its value (or the MemRefs do not read as windows).
+///
+/// Unlike [`check_input_sharing`] nothing is excused: not a view left on
+/// another root than its source's, not a clash on a loop's or `if`'s
+/// value (the passes before AllocateMemoryAddr settle those; a program
+/// that still has one after them is not a valid input of it).
+pub fn declared_clash(f: &Function, policy: &dyn MemoryAllocatorPolicy) -> Option<DeclaredClash> {
+    let w = windows::Windows::declared(f, policy).ok()?;
+    let c = flow::check(f, &w).err()?;
+    let (root, ..) = w.allocs[c.window.space as usize];
+    Some(DeclaredClash {
+        read: c.read,
+        at: c.at,
+        root,
+        window: (c.window.start, c.window.end),
+        found: c.found,
+        expected: c.expected,
+    })
 }
 
 /// Checks the sharing a function's input already declares, before any

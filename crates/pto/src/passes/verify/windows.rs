@@ -12,6 +12,19 @@ use tilemem_soc::{MemoryAllocatorPolicy, Soc};
 
 use crate::ir::{EntityRef, Expr, Function, MemRef, MemSpace, StmtKind, Type, VarDef, VarId};
 
+/// How the allocations of a function are laid out for a check.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Layout {
+    /// At the addresses the MemRefs give (a planned function).
+    Planned,
+    /// Each allocation a space of its own; a view on another root than
+    /// its source's untracked ([`Windows::per_allocation`]).
+    Input,
+    /// Each allocation a space of its own; every view where its MemRef
+    /// says ([`Windows::declared`]).
+    Declared,
+}
+
 /// A byte range of one space.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Window {
@@ -83,7 +96,7 @@ impl Windows {
     /// Reads the places of `f`'s tiles. Only spaces the SoC knows and the
     /// policy places are checked.
     pub fn of(f: &Function, policy: &dyn MemoryAllocatorPolicy) -> Result<Windows, String> {
-        Self::read(f, policy, false)
+        Self::read(f, policy, Layout::Planned)
     }
 
     /// As [`of`](Self::of), but every allocation is a space of its own
@@ -96,14 +109,23 @@ impl Windows {
         f: &Function,
         policy: &dyn MemoryAllocatorPolicy,
     ) -> Result<Windows, String> {
-        Self::read(f, policy, true)
+        Self::read(f, policy, Layout::Input)
+    }
+
+    /// As [`per_allocation`](Self::per_allocation), with every view where
+    /// its own MemRef says, on its source's allocation or not: the storage
+    /// the MemRefs declare, taken at their word (what AllocateMemoryAddr
+    /// keeps of its input).
+    pub fn declared(f: &Function, policy: &dyn MemoryAllocatorPolicy) -> Result<Windows, String> {
+        Self::read(f, policy, Layout::Declared)
     }
 
     fn read(
         f: &Function,
         policy: &dyn MemoryAllocatorPolicy,
-        per_allocation: bool,
+        layout: Layout,
     ) -> Result<Windows, String> {
+        let per_allocation = layout != Layout::Planned;
         let nv = f.vars.len();
         let mut spaces: Vec<MemSpace> = Vec::new();
         // Allocation variable -> index into `allocs`.
@@ -185,7 +207,7 @@ impl Windows {
                 cur = next;
             }
         }
-        if per_allocation {
+        if layout == Layout::Input {
             // Before planning, a view's MemRef is not yet its own: the
             // passes give a view its source's root (MaterializeSemantic-
             // Aliases may move the source and leave the view's MemRef

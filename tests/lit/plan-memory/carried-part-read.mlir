@@ -1,0 +1,89 @@
+// RUN: tilemem opt %s -split-input-file -hacc-append-device-spec=target=Ascend910B1 -hivm-plan-memory 2>/dev/null | FileCheck %s
+// RUN: tilemem opt %s -split-input-file -hacc-append-device-spec=target=Ascend910B1 -hivm-plan-memory=planner=optimal 2>/dev/null | FileCheck %s
+// RUN: tilemem opt %s -split-input-file -hacc-append-device-spec=target=Ascend910B1 -hivm-plan-memory 2>&1 >/dev/null | FileCheck %s --check-prefix=SUM
+// Reads through a part (a subview) of buffers PlanMemory merges (an
+// scf.for's iter_args init %x and the buffer %y it yields) are judged by
+// the bytes they cover when the offsets are constants: a read of the
+// half of %x that the body wrote through %y first gets %y's bytes once
+// both share an address, so they are planned apart; a read of the other
+// half keeps the reference's merge. A part at an offset that is not a
+// constant (slice %j of the init read before slice %j of %y is written,
+// as hivm-create-preload makes it) keeps the merge too, as the
+// reference's own: unproven, for the reason in merged_reads.rs.
+
+// CHECK-LABEL: func.func @same_half
+// CHECK: hivm.hir.pointer_cast(%c0_i64)
+// CHECK: hivm.hir.pointer_cast(%c64_i64)
+// SUM: [summary] @same_half: buffers allocated at 22:3 and 24:3 planned apart: PlanMemory gives one address to the buffers an scf.for carries (its iter_args init, iteration argument, yielded value and result) (scf.for at 25:3), but the op at 29:5 reads the first after the second may have written it
+func.func @same_half(%g: memref<16xf32, #hivm.address_space<gm>>, %o: memref<16xf32, #hivm.address_space<gm>>, %g8: memref<8xf32, #hivm.address_space<gm>>, %o8: memref<8xf32, #hivm.address_space<gm>>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %x = memref.alloc() : memref<16xf32, #hivm.address_space<ub>>
+  hivm.hir.load ins(%g : memref<16xf32, #hivm.address_space<gm>>) outs(%x : memref<16xf32, #hivm.address_space<ub>>)
+  %y = memref.alloc() : memref<16xf32, #hivm.address_space<ub>>
+  %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%a = %x) -> (memref<16xf32, #hivm.address_space<ub>>) {
+    %sy = memref.subview %y[0] [8] [1] : memref<16xf32, #hivm.address_space<ub>> to memref<8xf32, strided<[1]>, #hivm.address_space<ub>>
+    hivm.hir.load ins(%g8 : memref<8xf32, #hivm.address_space<gm>>) outs(%sy : memref<8xf32, strided<[1]>, #hivm.address_space<ub>>)
+    %sa = memref.subview %a[0] [8] [1] : memref<16xf32, #hivm.address_space<ub>> to memref<8xf32, strided<[1]>, #hivm.address_space<ub>>
+    hivm.hir.store ins(%sa : memref<8xf32, strided<[1]>, #hivm.address_space<ub>>) outs(%o8 : memref<8xf32, #hivm.address_space<gm>>)
+    hivm.hir.load ins(%g8 : memref<8xf32, #hivm.address_space<gm>>) outs(%sa : memref<8xf32, strided<[1]>, #hivm.address_space<ub>>)
+    hivm.hir.load ins(%g : memref<16xf32, #hivm.address_space<gm>>) outs(%y : memref<16xf32, #hivm.address_space<ub>>)
+    scf.yield %y : memref<16xf32, #hivm.address_space<ub>>
+  }
+  hivm.hir.store ins(%r : memref<16xf32, #hivm.address_space<ub>>) outs(%o : memref<16xf32, #hivm.address_space<gm>>)
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @other_half
+// CHECK: hivm.hir.pointer_cast(%c0_i64)
+// CHECK: hivm.hir.pointer_cast(%c0_i64)
+// SUM-NOT: @other_half: buffers
+func.func @other_half(%g: memref<16xf32, #hivm.address_space<gm>>, %o: memref<16xf32, #hivm.address_space<gm>>, %g8: memref<8xf32, #hivm.address_space<gm>>, %o8: memref<8xf32, #hivm.address_space<gm>>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %x = memref.alloc() : memref<16xf32, #hivm.address_space<ub>>
+  hivm.hir.load ins(%g : memref<16xf32, #hivm.address_space<gm>>) outs(%x : memref<16xf32, #hivm.address_space<ub>>)
+  %y = memref.alloc() : memref<16xf32, #hivm.address_space<ub>>
+  %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%a = %x) -> (memref<16xf32, #hivm.address_space<ub>>) {
+    %sy = memref.subview %y[8] [8] [1] : memref<16xf32, #hivm.address_space<ub>> to memref<8xf32, strided<[1], offset: 8>, #hivm.address_space<ub>>
+    hivm.hir.load ins(%g8 : memref<8xf32, #hivm.address_space<gm>>) outs(%sy : memref<8xf32, strided<[1], offset: 8>, #hivm.address_space<ub>>)
+    %sa = memref.subview %a[0] [8] [1] : memref<16xf32, #hivm.address_space<ub>> to memref<8xf32, strided<[1]>, #hivm.address_space<ub>>
+    hivm.hir.store ins(%sa : memref<8xf32, strided<[1]>, #hivm.address_space<ub>>) outs(%o8 : memref<8xf32, #hivm.address_space<gm>>)
+    %sy2 = memref.subview %y[0] [8] [1] : memref<16xf32, #hivm.address_space<ub>> to memref<8xf32, strided<[1]>, #hivm.address_space<ub>>
+    hivm.hir.load ins(%g8 : memref<8xf32, #hivm.address_space<gm>>) outs(%sy2 : memref<8xf32, strided<[1]>, #hivm.address_space<ub>>)
+    scf.yield %y : memref<16xf32, #hivm.address_space<ub>>
+  }
+  hivm.hir.store ins(%r : memref<16xf32, #hivm.address_space<ub>>) outs(%o : memref<16xf32, #hivm.address_space<gm>>)
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @dynamic_slices
+// CHECK: hivm.hir.pointer_cast(%c0_i64)
+// CHECK: hivm.hir.pointer_cast(%c0_i64)
+// SUM-NOT: @dynamic_slices: buffers
+func.func @dynamic_slices(%g: memref<16xf32, #hivm.address_space<gm>>, %o: memref<16xf32, #hivm.address_space<gm>>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %x = memref.alloc() : memref<16xf32, #hivm.address_space<ub>>
+  hivm.hir.load ins(%g : memref<16xf32, #hivm.address_space<gm>>) outs(%x : memref<16xf32, #hivm.address_space<ub>>)
+  %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%a = %x) -> (memref<16xf32, #hivm.address_space<ub>>) {
+    %y = memref.alloc() : memref<16xf32, #hivm.address_space<ub>>
+    scf.for %j = %c0 to %c16 step %c4 {
+      %sa = memref.subview %a[%j] [4] [1] : memref<16xf32, #hivm.address_space<ub>> to memref<4xf32, strided<[1], offset: ?>, #hivm.address_space<ub>>
+      %sy = memref.subview %y[%j] [4] [1] : memref<16xf32, #hivm.address_space<ub>> to memref<4xf32, strided<[1], offset: ?>, #hivm.address_space<ub>>
+      hivm.hir.vexp ins(%sa : memref<4xf32, strided<[1], offset: ?>, #hivm.address_space<ub>>) outs(%sy : memref<4xf32, strided<[1], offset: ?>, #hivm.address_space<ub>>)
+    }
+    scf.yield %y : memref<16xf32, #hivm.address_space<ub>>
+  }
+  hivm.hir.store ins(%r : memref<16xf32, #hivm.address_space<ub>>) outs(%o : memref<16xf32, #hivm.address_space<gm>>)
+  return
+}
