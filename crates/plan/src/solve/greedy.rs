@@ -10,7 +10,7 @@
 //! capacity as not found.
 
 use std::cell::OnceCell;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::geom::{
     align_up, best_fit, conflict_lists, first_fit, height_of, sorted_reserved, TimeIndex,
@@ -187,14 +187,15 @@ pub(crate) fn place_or_complete(
 /// tried after it differ in every buffer.
 ///
 /// Under a time limit a crowded plain problem is first placed by the
-/// sweep ([`sweep`]), and the pass runs after it only while the time left
-/// holds [`PASS_PER_SWEEP`] times what the sweep took; the lower of the
-/// two placements is kept (the pass's on a tie), and a pass the limit
-/// cuts is dropped, not completed: its skyline completion was several
-/// percent above the bound at a million buffers (4.6 to 47 % at limits of
-/// 1 and 2 s), the sweep within a tenth of a percent. A skipped pass
-/// gives the budget up ([`Meter::give_up`]) with the time left and what
-/// the pass needs.
+/// sweep ([`sweep`]), then the pass runs unless it cannot finish in the
+/// time left ([`pass_cannot_finish`]); the lower of the two placements is
+/// kept (the pass's on a tie), and a pass the limit cuts is dropped, not
+/// completed: its skyline completion was several percent above the bound
+/// at a million buffers (4.6 to 47 % at limits of 1 and 2 s), the sweep
+/// within a tenth of a percent. Trying the pass therefore costs only time
+/// the limit grants, and the limit, not an estimate, ends a pass that
+/// might finish. A skipped pass gives the budget up ([`Meter::give_up`])
+/// with the time left and what the pass needs.
 ///
 /// `order` is [`size_order`], sorted here only when a pass runs (a tenth
 /// of a second at a million buffers) and kept for the caller.
@@ -203,11 +204,25 @@ pub(crate) fn place_stacked_or_complete(
     order: &OnceCell<Vec<u32>>,
     meter: &Meter,
 ) -> Option<Vec<u64>> {
+    place_stacked_timed(problem, order, meter, thread_cpu)
+}
+
+/// [`place_stacked_or_complete`] with the sweep's CPU time read from `cpu`
+/// (tests give it a clock of their own).
+fn place_stacked_timed(
+    problem: &Problem,
+    order: &OnceCell<Vec<u32>>,
+    meter: &Meter,
+    cpu: CpuClock,
+) -> Option<Vec<u64>> {
     let swept = match meter.time_left() {
-        Some(before) if crowded(problem) => sweep(problem, &|| meter.time_is_up()).map(|o| {
-            let took = before.saturating_sub(meter.time_left().unwrap_or_default());
-            (o, took)
-        }),
+        Some(_) if crowded(problem) => {
+            let before = cpu();
+            sweep(problem, &|| meter.time_is_up()).map(|o| {
+                let took = before.zip(cpu()).map(|(b, a)| a.saturating_sub(b));
+                (o, took)
+            })
+        }
         _ => None,
     };
     let Some((swept, took)) = swept else {
@@ -219,14 +234,15 @@ pub(crate) fn place_stacked_or_complete(
             meter,
         );
     };
-    let need = took.saturating_mul(PASS_PER_SWEEP);
-    if let Some(left) = meter.time_left().filter(|&l| l < need) {
+    let left = meter.time_left().unwrap_or_default();
+    if let Some((took, need)) = took.and_then(|t| pass_cannot_finish(left, t).map(|n| (t, n))) {
         // Every later step of the large traces' chain is a pass or more
         // (best-fit, first-fit in other orders, each completed when cut):
         // at a million buffers they only ran past the limit.
         meter.give_up(format!(
-            "{:.3} s left before the deadline, a first-fit pass at {} buffers needs \
-             ~{PASS_PER_SWEEP} sweeps (~{:.3} s; the sweep took {:.3} s)",
+            "{:.3} s left before the deadline, a first-fit pass at {} buffers needs at \
+             least {PASS_PER_SWEEP_AT_LEAST} sweeps of CPU time (~{:.3} s; the sweep took \
+             {:.3} s of CPU)",
             left.as_secs_f64(),
             problem.len(),
             need.as_secs_f64(),
@@ -241,13 +257,49 @@ pub(crate) fn place_stacked_or_complete(
     }
 }
 
-/// How many times the sweep's time ([`sweep`]) the time left must hold
-/// for the first-fit pass to run after it: measured on 1,000,000-buffer
-/// training steps (one after the other, load 7 to 11), the sweep took 0.17
-/// to 0.30 s of CPU time and a whole pass (stack rule included) 2 to 3.5 s,
-/// 8 to 20 sweeps. A pass the limit cuts is dropped, so one that cannot
-/// finish is only time taken from the chain.
-const PASS_PER_SWEEP: u32 = 10;
+/// The least CPU time of a first-fit pass after the sweep ([`sweep`]), in
+/// multiples of the sweep's own CPU time, both measured on the thread that
+/// runs them (generated training steps, load 6 to 11): 6.1 to 8.4 at
+/// 10,000 buffers (seeds 500 to 509), 6.5 to 12.7 at 100,000 (the same
+/// seeds), 8 to 20 at 1,000,000. Two thirds of the least, so the pass is
+/// skipped only where it cannot finish, not where it might.
+const PASS_PER_SWEEP_AT_LEAST: u32 = 4;
+
+/// The CPU time a first-fit pass needs at least, when `left` (time to the
+/// deadline) cannot hold it; `None` when the pass may finish.
+///
+/// CPU time, not wall time: the pass runs on this thread, so it needs at
+/// least its CPU time of the clock, whatever the load; the sweep's wall
+/// time grows with the load (a loaded machine made 0.2 s of a 100,000-
+/// buffer sweep's wall time into an estimate of 2 s for a pass that took
+/// 1.5 s), its CPU time much less. The pass is skipped only when even
+/// the least it has taken cannot fit.
+fn pass_cannot_finish(left: Duration, sweep_cpu: Duration) -> Option<Duration> {
+    let need = sweep_cpu.saturating_mul(PASS_PER_SWEEP_AT_LEAST);
+    (left < need).then_some(need)
+}
+
+/// A clock of the calling thread's CPU time (`None`: none on this
+/// platform).
+type CpuClock = fn() -> Option<Duration>;
+
+/// CPU time used by the calling thread.
+#[cfg(unix)]
+fn thread_cpu() -> Option<Duration> {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `t` is a valid, writable timespec; the call only writes it.
+    let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) } == 0;
+    ok.then(|| Duration::new(t.tv_sec as u64, t.tv_nsec as u32))
+}
+
+/// Without a thread CPU clock the pass always runs: the limit cuts it.
+#[cfg(not(unix))]
+fn thread_cpu() -> Option<Duration> {
+    None
+}
 
 /// The placement of a pass in `order`, a cut one completed on the
 /// skyline ([`complete_rest`]).
@@ -356,8 +408,9 @@ const PREFETCH_SETS: usize = 4;
 /// cut pass (the same order of work: a sort of the lifetime ends and a
 /// tree over them) ends within the limit.
 ///
-/// Without `complete` the pass keeps no reserve: it runs to the deadline
-/// (its caller drops a cut pass, see [`place_stacked_or_complete`]).
+/// Without `complete` the pass neither checks for that time nor keeps a
+/// reserve: it runs to the deadline (its caller drops a cut pass and has
+/// decided whether it may finish, see [`place_stacked_or_complete`]).
 fn first_fit_crowded(
     problem: &Problem,
     order: &[u32],
@@ -370,19 +423,25 @@ fn first_fit_crowded(
     let before = meter.time_left();
     let ends = Occupancy::ends(b.iter().filter(|x| x.size > 0).map(|x| (x.lower, x.upper)));
     let sorted = meter.time_left();
-    if let Some((then, now)) = before.zip(sorted) {
+    if let Some((then, now)) = before.zip(sorted).filter(|_| complete) {
         let sort = then.saturating_sub(now);
         let need = sort.saturating_mul(BUILD_AND_COMPLETION_PER_SORT);
         if now <= need {
-            meter.give_up(format!(
-                "{:.3} s left before the deadline, a crowded first-fit pass at {} buffers \
-                 needs ~{BUILD_AND_COMPLETION_PER_SORT} sorts of the lifetime ends for its \
-                 tree and completion (~{:.3} s; the sort took {:.3} s)",
-                now.as_secs_f64(),
-                b.len(),
-                need.as_secs_f64(),
-                sort.as_secs_f64()
-            ));
+            if now.is_zero() {
+                // The deadline passed during the sort: the limit, not a
+                // give-up, ends the run.
+                meter.mark_spent();
+            } else {
+                meter.give_up(format!(
+                    "{:.3} s left before the deadline, a crowded first-fit pass at {} buffers \
+                     needs ~{BUILD_AND_COMPLETION_PER_SORT} sorts of the lifetime ends for its \
+                     tree and completion (~{:.3} s; the sort took {:.3} s)",
+                    now.as_secs_f64(),
+                    b.len(),
+                    need.as_secs_f64(),
+                    sort.as_secs_f64()
+                ));
+            }
             return Pass::Cut {
                 offsets,
                 placed: 0,
@@ -687,13 +746,25 @@ mod tests {
         Duration::from_millis(READS.fetch_add(1, Ordering::Relaxed))
     }
 
+    /// A CPU clock that advances a millisecond each time it is read (its
+    /// own count): the sweep takes a millisecond of CPU time.
+    fn cpu_stepping() -> Option<Duration> {
+        static READS: AtomicU64 = AtomicU64::new(0);
+        Some(Duration::from_millis(READS.fetch_add(1, Ordering::Relaxed)))
+    }
+
+    /// A CPU clock that does not move: the sweep takes no CPU time.
+    fn cpu_frozen() -> Option<Duration> {
+        Some(Duration::ZERO)
+    }
+
     /// Under a time limit the first placement of a crowded trace is the
     /// sweep's when the time left after it holds fewer than
-    /// [`PASS_PER_SWEEP`] sweeps (the clock is read once before and once
-    /// after the sweep: it took a millisecond), and the budget is then
-    /// spent; with time for the pass, the lower of the pass and the sweep
-    /// (the pass on a tie): the pass on generated training steps, the
-    /// sweep on a random problem. Without a time limit there is no sweep.
+    /// [`PASS_PER_SWEEP_AT_LEAST`] sweeps of CPU time (the sweep took a
+    /// millisecond of it), and the budget is then given up; with time for
+    /// the pass, the lower of the pass and the sweep (the pass on a tie):
+    /// the pass on generated training steps, the sweep on a random
+    /// problem. Without a time limit there is no sweep.
     #[test]
     fn under_a_time_limit_the_sweep_comes_first() {
         let sweep_wins = |p: &Problem| {
@@ -712,14 +783,16 @@ mod tests {
                     .with_time_limit(Some(Duration::from_millis(ms)))
                     .with_clock(stepping);
                 let meter = Meter::new(&budget);
-                let o = place_stacked_or_complete(p, &OnceCell::new(), &meter).expect("no pins");
+                let o = place_stacked_timed(p, &OnceCell::new(), &meter, cpu_stepping)
+                    .expect("no pins");
                 (o, meter.spent(), meter.gave_up())
             };
-            // 5 ms: 4.75 to the deadline, 1.75 left after the sweep; the
+            // 5 ms: 4.75 to the deadline, 2.75 left after the sweep (two
+            // readings of the clock), less than 4 sweeps of CPU time; the
             // budget is given up, not reached, and the reason says so.
             let why = format!(
-                "0.002 s left before the deadline, a first-fit pass at {} buffers needs \
-                 ~10 sweeps (~0.010 s; the sweep took 0.001 s)",
+                "0.003 s left before the deadline, a first-fit pass at {} buffers needs at \
+                 least 4 sweeps of CPU time (~0.004 s; the sweep took 0.001 s of CPU)",
                 p.len()
             );
             assert_eq!(limited(5), (swept.clone(), true, Some(why)));
@@ -745,6 +818,48 @@ mod tests {
         }
         assert_eq!((p.len(), span), (387, 24));
         assert!(sweep_wins(&p));
+    }
+
+    /// A wall clock that advances a millisecond each time it is read (its
+    /// own count).
+    fn loaded() -> Duration {
+        static READS: AtomicU64 = AtomicU64::new(0);
+        Duration::from_millis(READS.fetch_add(1, Ordering::Relaxed))
+    }
+
+    /// On a loaded machine the sweep's wall time says little about the
+    /// pass: here the sweep takes a millisecond of the clock and none of
+    /// CPU time, and 9.4 ms are left after it. Fewer than ten sweeps of
+    /// wall time (the rule this replaced gave the budget up there, with
+    /// most of the limit unused), but the pass may finish, so it runs: the
+    /// limit cuts it (the crowded pass reads the clock at every buffer),
+    /// the sweep's placement is kept, and the limit, not a give-up, ends
+    /// the run.
+    #[test]
+    fn a_pass_that_may_finish_runs_until_the_limit_whatever_the_sweep_took_on_the_clock() {
+        let mut p = Problem::new();
+        for i in 0..256u64 {
+            p.push(Buffer::new(32 * (1 + (i * 37) % 11), i % 8, 100 + i % 8));
+        }
+        assert!(crowded(&p));
+        let swept = sweep(&p, &|| false).expect("dense");
+        let budget = Budget::default()
+            .with_time_limit(Some(Duration::from_millis(12)))
+            .with_clock(loaded);
+        let meter = Meter::new(&budget);
+        let o = place_stacked_timed(&p, &OnceCell::new(), &meter, cpu_frozen).expect("no pins");
+        assert_eq!((o, meter.spent(), meter.gave_up()), (swept, true, None));
+        assert_eq!(meter.time_left(), Some(Duration::ZERO));
+    }
+
+    /// The pass is skipped only when the time left is below
+    /// [`PASS_PER_SWEEP_AT_LEAST`] sweeps of CPU time.
+    #[test]
+    fn a_pass_cannot_finish_below_its_least_cpu_time() {
+        let ms = Duration::from_millis;
+        assert_eq!(pass_cannot_finish(ms(399), ms(100)), Some(ms(400)));
+        assert_eq!(pass_cannot_finish(ms(400), ms(100)), None);
+        assert_eq!(pass_cannot_finish(ms(0), ms(0)), None);
     }
 
     fn ticking() -> Duration {
@@ -790,6 +905,15 @@ mod tests {
         // sorts (without the check the tree would be built and a few
         // buffers placed before the reserve of 4 ms).
         assert_eq!(placed_within(18), 0);
+        // 2 ms: the deadline (1.9 ms) passes during the sort: the limit,
+        // not a give-up, ends the run.
+        let budget = Budget::default()
+            .with_time_limit(Some(Duration::from_millis(2)))
+            .with_clock(ticking);
+        let meter = Meter::new(&budget);
+        let cut = first_fit_crowded(&p, &order, &meter, false, true);
+        assert!(matches!(cut, Pass::Cut { placed: 0, .. }));
+        assert_eq!((meter.spent(), meter.gave_up()), (true, None));
         // 200 ms: the pass runs until the reserve (twice the build time of
         // 2 readings) is reached, one reading per buffer.
         let placed = placed_within(200);
