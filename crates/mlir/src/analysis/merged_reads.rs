@@ -80,7 +80,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use crate::analysis::views::alias_pairs;
+use crate::analysis::views::{self, alias_pairs};
 use crate::ir::{BlockId, Module, OpId, RegionId, ValueId};
 use crate::passes::plan_memory::op_facts::{dps_inits, dps_inputs, extra_buffers, is_dps};
 
@@ -313,38 +313,24 @@ fn static_bytes(t: &crate::ir::Type) -> Option<u64> {
 }
 
 /// Whether ops named `name` give a view of all of their first operand's
-/// bytes (reshaped, cast or transposed).
+/// bytes (reshaped, cast or transposed): the views below but those that
+/// pick a part ([`is_view`]).
 fn same_bytes(name: &str) -> bool {
-    matches!(
-        name,
-        "memref.collapse_shape"
-            | "memref.expand_shape"
-            | "memref.cast"
-            | "memref.memory_space_cast"
-            | "memref.reshape"
-            | "memref.transpose"
-            | "hivm.hir.bitcast"
-            | "hivm.hir.convert_layout"
-    )
+    is_view(name)
+        && !matches!(
+            name,
+            "memref.subview"
+                | "memref.view"
+                | "memref.reinterpret_cast"
+                | "memref.extract_strided_metadata"
+        )
 }
 
-/// Whether ops named `name` give a view of their first operand's memory.
+/// Whether ops named `name` give a view of their first operand's memory:
+/// the view-like ops ([`views::is_view_like`]) and `hivm.hir.bitcast`,
+/// which aliases its operand without being one.
 fn is_view(name: &str) -> bool {
-    matches!(
-        name,
-        "memref.collapse_shape"
-            | "memref.expand_shape"
-            | "memref.cast"
-            | "memref.memory_space_cast"
-            | "memref.reshape"
-            | "memref.transpose"
-            | "hivm.hir.bitcast"
-            | "hivm.hir.convert_layout"
-            | "memref.subview"
-            | "memref.view"
-            | "memref.reinterpret_cast"
-            | "memref.extract_strided_metadata"
-    )
+    views::is_view_like(name) || name == "hivm.hir.bitcast"
 }
 
 /// Sets the owners of the bytes `[lo, hi)` of `bytes` to `f` of their
