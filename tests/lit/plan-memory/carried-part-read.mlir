@@ -6,10 +6,11 @@
 // the bytes they cover when the offsets are constants: a read of the
 // half of %x that the body wrote through %y first gets %y's bytes once
 // both share an address, so they are planned apart; a read of the other
-// half keeps the reference's merge. A part at an offset that is not a
-// constant (slice %j of the init read before slice %j of %y is written,
-// as hivm-create-preload makes it) keeps the merge too, as the
-// reference's own: unproven, for the reason in merged_reads.rs.
+// half keeps the reference's merge. A part at an inner loop's induction
+// variable (slice %j of the init read before slice %j of %y is written,
+// as hivm-create-preload makes it) keeps the merge too: the check runs
+// that loop trip by trip and no trip reads bytes another wrote through
+// %y (carried-iv-slices.mlir has slices that trips share).
 
 // CHECK-LABEL: func.func @same_half
 // CHECK: hivm.hir.pointer_cast(%c0_i64)
