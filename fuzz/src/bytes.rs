@@ -14,7 +14,7 @@
 //!
 //! Views (`memref.subview` at offsets, sizes and strides that are
 //! constants, the induction variable of a loop with constant bounds, or
-//! `arith` integer ops of those, and
+//! `arith` integer ops of those, rank-reducing ones included, and
 //! reshaping views whose type says where they lie) cover the elements
 //! they name. A function with an op the run does not model touching a
 //! local buffer (or a view it cannot place) is not judged
@@ -344,15 +344,37 @@ impl Run<'_> {
                     .zip(&base.strides)
                     .map(|(o, s)| o * s)
                     .sum::<u64>();
+            let strides: Vec<u64> = steps
+                .iter()
+                .zip(&base.strides)
+                .map(|(a, b)| a * b)
+                .collect();
+            // A rank-reducing subview drops unit dims: the sizes kept are
+            // the result's shape, matched from the left.
+            let want: Vec<u64> = m
+                .value_type(r)
+                .as_memref()?
+                .shape
+                .iter()
+                .map(|&x| u64::try_from(x).ok())
+                .collect::<Option<_>>()?;
+            let (mut shape, mut kept) = (Vec::new(), Vec::new());
+            for (&n, &st) in sizes.iter().zip(&strides) {
+                if want.get(shape.len()) == Some(&n) {
+                    shape.push(n);
+                    kept.push(st);
+                } else if n != 1 {
+                    return None;
+                }
+            }
+            if shape != want {
+                return None;
+            }
             Layout {
                 elem: base.elem,
                 offset,
-                shape: sizes,
-                strides: steps
-                    .iter()
-                    .zip(&base.strides)
-                    .map(|(a, b)| a * b)
-                    .collect(),
+                shape,
+                strides: kept,
             }
         } else {
             // A reshaping view: trusted when it covers the same bytes.

@@ -825,11 +825,35 @@ impl Run<'_> {
                 .zip(&base.strides)
                 .map(|(a, b)| a.checked_mul(*b))
                 .collect::<Option<Vec<u64>>>()?;
+            // A rank-reducing subview drops unit dims: the sizes kept are
+            // the result's shape (a dynamic size matches any), from the
+            // left.
+            let want: Vec<Option<u64>> = m
+                .value_type(v)
+                .as_memref()?
+                .shape
+                .iter()
+                .map(|&x| u64::try_from(x).ok())
+                .collect();
+            let (mut shape, mut kept) = (Vec::new(), Vec::new());
+            for (&n, &st) in sizes.iter().zip(&strides) {
+                match want.get(shape.len()) {
+                    Some(w) if w.is_none_or(|w| w == n) => {
+                        shape.push(n);
+                        kept.push(st);
+                    }
+                    _ if n == 1 => {}
+                    _ => return None,
+                }
+            }
+            if shape.len() != want.len() {
+                return None;
+            }
             return Some(Layout {
                 elem: base.elem,
                 offset,
-                shape: sizes,
-                strides,
+                shape,
+                strides: kept,
             });
         }
         if matches!(
