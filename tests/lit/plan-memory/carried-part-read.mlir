@@ -90,6 +90,39 @@ func.func @dynamic_slices(%g: memref<16xf32, #hivm.address_space<gm>>, %o: memre
 
 // -----
 
+// A view that covers its source's bytes exactly (here a cast to a dynamic
+// size, whose type says nothing of where it lies) covers them as its
+// source does: the loop writes the even elements of %y through it, and
+// the odd elements of %x are stored after the loop, bytes %y never wrote,
+// so the merge stands. (Were the cast taken as some bytes of its source's
+// extent, %y might have written the odd elements too, and the two would
+// be planned apart.)
+
+// CHECK-LABEL: func.func @cast_of_even_elements
+// CHECK: hivm.hir.pointer_cast(%c0_i64)
+// CHECK: hivm.hir.pointer_cast(%c0_i64)
+// SUM-NOT: @cast_of_even_elements: buffers
+func.func @cast_of_even_elements(%g: memref<16xf32, #hivm.address_space<gm>>, %o8: memref<8xf32, #hivm.address_space<gm>>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %x = memref.alloc() : memref<16xf32, #hivm.address_space<ub>>
+  hivm.hir.load ins(%g : memref<16xf32, #hivm.address_space<gm>>) outs(%x : memref<16xf32, #hivm.address_space<ub>>)
+  %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%a = %x) -> (memref<16xf32, #hivm.address_space<ub>>) {
+    %y = memref.alloc() : memref<16xf32, #hivm.address_space<ub>>
+    %sa = memref.subview %a[0] [8] [2] : memref<16xf32, #hivm.address_space<ub>> to memref<8xf32, strided<[2]>, #hivm.address_space<ub>>
+    %sy = memref.subview %y[0] [8] [2] : memref<16xf32, #hivm.address_space<ub>> to memref<8xf32, strided<[2]>, #hivm.address_space<ub>>
+    %cy = memref.cast %sy : memref<8xf32, strided<[2]>, #hivm.address_space<ub>> to memref<?xf32, strided<[2]>, #hivm.address_space<ub>>
+    hivm.hir.vexp ins(%sa : memref<8xf32, strided<[2]>, #hivm.address_space<ub>>) outs(%cy : memref<?xf32, strided<[2]>, #hivm.address_space<ub>>)
+    scf.yield %y : memref<16xf32, #hivm.address_space<ub>>
+  }
+  %sx = memref.subview %x[1] [8] [2] : memref<16xf32, #hivm.address_space<ub>> to memref<8xf32, strided<[2], offset: 1>, #hivm.address_space<ub>>
+  hivm.hir.store ins(%sx : memref<8xf32, strided<[2], offset: 1>, #hivm.address_space<ub>>) outs(%o8 : memref<8xf32, #hivm.address_space<gm>>)
+  return
+}
+
+// -----
+
 // The same halves through the views stride alignment leaves: a
 // rank-reducing subview (1x16x1 to 1x16), then a part of it with one
 // offset fewer than its source's type has dims. The body writes the
