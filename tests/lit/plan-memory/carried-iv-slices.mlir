@@ -104,10 +104,43 @@ func.func @disjoint_slices(%g: memref<16xf32, #hivm.address_space<gm>>, %o: memr
 
 // -----
 
+// The slice offset through an affine map (as hivm-create-preload writes
+// it): known per trip too.
+
+// CHECK-LABEL: func.func @affine_disjoint_slices
+// CHECK: hivm.hir.pointer_cast(%c0_i64)
+// CHECK: hivm.hir.pointer_cast(%c0_i64)
+// SUM-NOT: @affine_disjoint_slices: buffers
+func.func @affine_disjoint_slices(%g: memref<16xf32, #hivm.address_space<gm>>, %o: memref<16xf32, #hivm.address_space<gm>>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %x = memref.alloc() : memref<16xf32, #hivm.address_space<ub>>
+  hivm.hir.load ins(%g : memref<16xf32, #hivm.address_space<gm>>) outs(%x : memref<16xf32, #hivm.address_space<ub>>)
+  %y = memref.alloc() : memref<16xf32, #hivm.address_space<ub>>
+  %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%a = %x) -> (memref<16xf32, #hivm.address_space<ub>>) {
+    scf.for %j = %c0 to %c2 step %c1 {
+      %k = affine.apply affine_map<()[s0] -> (s0 * 8)>()[%j]
+      %sa = memref.subview %a[%k] [8] [1] : memref<16xf32, #hivm.address_space<ub>> to memref<8xf32, strided<[1], offset: ?>, #hivm.address_space<ub>>
+      %sy = memref.subview %y[%k] [8] [1] : memref<16xf32, #hivm.address_space<ub>> to memref<8xf32, strided<[1], offset: ?>, #hivm.address_space<ub>>
+      hivm.hir.vexp ins(%sa : memref<8xf32, strided<[1], offset: ?>, #hivm.address_space<ub>>) outs(%sy : memref<8xf32, strided<[1], offset: ?>, #hivm.address_space<ub>>)
+    }
+    scf.yield %y : memref<16xf32, #hivm.address_space<ub>>
+  }
+  hivm.hir.store ins(%r : memref<16xf32, #hivm.address_space<ub>>) outs(%o : memref<16xf32, #hivm.address_space<gm>>)
+  return
+}
+
+// -----
+
 // CHECK-LABEL: func.func @too_many_trips
 // CHECK: hivm.hir.pointer_cast(%c0_i64)
 // CHECK: hivm.hir.pointer_cast(%c64_i64)
-// SUM: [summary] @too_many_trips: buffers allocated at 120:3 and 122:3 planned apart
+// SUM: [summary] @too_many_trips: buffers allocated at 153:3 and 155:3 planned apart
 func.func @too_many_trips(%g: memref<16xf32, #hivm.address_space<gm>>, %o: memref<16xf32, #hivm.address_space<gm>>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -36,10 +36,11 @@
 //! its elements, listed as stretches (one per row of a strided view, up
 //! to [`MAX_RUNS`]). An offset, size or stride is known when it is a
 //! constant, the induction variable of a loop run trip by trip, or `arith`
-//! integer ops of those. An `scf.for` whose bounds are known, that runs at
-//! most [`MAX_TRIPS`] times, and whose induction variable places a view of
-//! memory other than `gm` in its body is run trip by trip, its induction
-//! variable bound to each trip's value: each trip reads and writes the
+//! integer ops and `affine.apply`/`min`/`max` of those. An `scf.for`
+//! whose bounds are known, that runs at most [`MAX_TRIPS`] times, and
+//! whose induction variable places a view of memory other than `gm` in its
+//! body is run trip by trip, its induction variable bound to each trip's
+//! value: each trip reads and writes the
 //! bytes of its own slices (slice `j` of the init read before slice `j`
 //! of the yielded buffer is written, as hivm-create-preload makes it,
 //! is judged trip by trip: slices that never meet keep the merge, slices
@@ -440,6 +441,133 @@ fn normalize(bytes: &mut Vec<Seg>) {
         }
     }
     *bytes = out;
+}
+
+/// The results of the affine map `map` (the text
+/// `affine_map<(d0, ..)[s0, ..] -> (e0, ..)>`) at `dims` and `syms`:
+/// integers, the map's dim and symbol names, `+`, `-`, `*`, `floordiv`,
+/// `ceildiv`, `mod` and parentheses (`None` for anything else, overflow or
+/// a division by zero).
+fn affine_results(map: &str, dims: &[i64], syms: &[i64]) -> Option<Vec<i64>> {
+    let inner = map.trim().strip_prefix("affine_map<")?.strip_suffix('>')?;
+    let (ins, outs) = inner.split_once("->")?;
+    let (dl, sl) = match ins.split_once('[') {
+        Some((d, s)) => (d, s.trim().strip_suffix(']')?),
+        None => (ins, ""),
+    };
+    let dl = dl.trim().strip_prefix('(')?.strip_suffix(')')?;
+    let names = |l: &str| -> Vec<String> {
+        l.split(',')
+            .map(|x| x.trim().to_string())
+            .filter(|x| !x.is_empty())
+            .collect()
+    };
+    let (dn, sn) = (names(dl), names(sl));
+    if dn.len() != dims.len() || sn.len() != syms.len() {
+        return None;
+    }
+    let env: HashMap<String, i64> = dn
+        .into_iter()
+        .zip(dims.iter().copied())
+        .chain(sn.into_iter().zip(syms.iter().copied()))
+        .collect();
+    let body = outs.trim().strip_prefix('(')?.strip_suffix(')')?;
+    let mut toks: Vec<String> = Vec::new();
+    let mut word = String::new();
+    for c in body.chars() {
+        if c.is_ascii_alphanumeric() || c == '_' {
+            word.push(c);
+            continue;
+        }
+        if !word.is_empty() {
+            toks.push(std::mem::take(&mut word));
+        }
+        if !c.is_whitespace() {
+            toks.push(c.to_string());
+        }
+    }
+    if !word.is_empty() {
+        toks.push(word);
+    }
+    let mut p = Affine {
+        toks: &toks,
+        at: 0,
+        env: &env,
+    };
+    let mut out = vec![p.expr()?];
+    while p.eat(",") {
+        out.push(p.expr()?);
+    }
+    (p.at == toks.len()).then_some(out)
+}
+
+/// A recursive-descent reader of affine expressions ([`affine_results`]).
+struct Affine<'a> {
+    toks: &'a [String],
+    at: usize,
+    env: &'a HashMap<String, i64>,
+}
+
+impl Affine<'_> {
+    fn eat(&mut self, t: &str) -> bool {
+        let hit = self.toks.get(self.at).is_some_and(|x| x == t);
+        if hit {
+            self.at += 1;
+        }
+        hit
+    }
+
+    fn expr(&mut self) -> Option<i64> {
+        let mut v = self.term()?;
+        loop {
+            if self.eat("+") {
+                v = v.checked_add(self.term()?)?;
+            } else if self.eat("-") {
+                v = v.checked_sub(self.term()?)?;
+            } else {
+                return Some(v);
+            }
+        }
+    }
+
+    fn term(&mut self) -> Option<i64> {
+        let mut v = self.unary()?;
+        loop {
+            if self.eat("*") {
+                v = v.checked_mul(self.unary()?)?;
+            } else if self.eat("floordiv") {
+                let b = self.unary()?;
+                v = v.checked_div_euclid(b).filter(|_| b > 0)?;
+            } else if self.eat("ceildiv") {
+                let b = self.unary()?;
+                v = v
+                    .checked_add(b.checked_sub(1)?)?
+                    .checked_div_euclid(b)
+                    .filter(|_| b > 0)?;
+            } else if self.eat("mod") {
+                let b = self.unary()?;
+                v = v.checked_rem_euclid(b).filter(|_| b > 0)?;
+            } else {
+                return Some(v);
+            }
+        }
+    }
+
+    fn unary(&mut self) -> Option<i64> {
+        if self.eat("-") {
+            return self.unary()?.checked_neg();
+        }
+        if self.eat("(") {
+            let v = self.expr()?;
+            return self.eat(")").then_some(v);
+        }
+        let t = self.toks.get(self.at)?;
+        self.at += 1;
+        match t.parse::<i64>() {
+            Ok(x) => Some(x),
+            Err(_) => self.env.get(t).copied(),
+        }
+    }
 }
 
 struct Run<'m> {
@@ -875,8 +1003,8 @@ impl Run<'_> {
 
     /// The value of the integer or index `v` where it is known: a
     /// constant, the induction variable of a loop run trip by trip, or
-    /// `arith` integer ops of those (`None` on overflow, a division by
-    /// zero, or anything else).
+    /// `arith` integer ops and `affine.apply`/`min`/`max` of those (`None`
+    /// on overflow, a division by zero, or anything else).
     fn int(&self, v: ValueId, depth: u32) -> Option<i64> {
         if let Some(&x) = self.ivs.get(&v) {
             return Some(x);
@@ -924,6 +1052,23 @@ impl Run<'_> {
             "arith.maxsi" => Some(arg(0)?.max(arg(1)?)),
             "arith.minui" => Some(unsigned(0)?.min(unsigned(1)?)),
             "arith.maxui" => Some(unsigned(0)?.max(unsigned(1)?)),
+            "affine.apply" | "affine.min" | "affine.max" => {
+                let Some(crate::ir::Attribute::Opaque(map)) = d.attr("map") else {
+                    return None;
+                };
+                let vals = |k: usize| -> Option<Vec<i64>> {
+                    d.segment(k)
+                        .iter()
+                        .map(|&x| self.int(x, depth + 1))
+                        .collect()
+                };
+                let out = affine_results(map, &vals(0)?, &vals(1)?)?;
+                match d.name() {
+                    "affine.apply" => (out.len() == 1).then(|| out[0]),
+                    "affine.min" => out.into_iter().min(),
+                    _ => out.into_iter().max(),
+                }
+            }
             _ => None,
         }
     }
@@ -931,7 +1076,7 @@ impl Run<'_> {
     /// The trips of the `scf.for` `op` to run one by one: its induction
     /// variable and the value at each trip, when its bounds are known, it
     /// runs at most [`MAX_TRIPS`] times, and its induction variable places
-    /// (through `arith` ops) a view of memory other than `gm` in its body.
+    /// (through `arith` and `affine` ops) a view of memory other than `gm` in its body.
     fn trips(&mut self, op: OpId) -> Option<(ValueId, Vec<i64>)> {
         let m = self.m;
         let f = m.for_parts(op)?;
@@ -946,7 +1091,7 @@ impl Run<'_> {
                     if !uses {
                         continue;
                     }
-                    if d.name().starts_with("arith.") {
+                    if d.name().starts_with("arith.") || d.name().starts_with("affine.") {
                         dep.extend(d.results().iter().copied());
                     } else if is_view(d.name())
                         && d.operands().iter().skip(1).any(|x| dep.contains(x))
