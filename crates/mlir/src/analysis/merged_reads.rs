@@ -1506,3 +1506,35 @@ impl Run<'_> {
         head.into_iter().collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::affine_results;
+
+    /// MLIR's affine semantics: `floordiv` rounds down, `ceildiv` up,
+    /// `mod` is never negative; dims and symbols by the map's own names;
+    /// anything else is not known.
+    #[test]
+    fn affine_maps_evaluate_as_mlir_defines_them() {
+        let at = |map: &str, d: &[i64], s: &[i64]| affine_results(map, d, s);
+        assert_eq!(
+            at("affine_map<()[s0] -> (s0 * 16)>", &[], &[3]),
+            Some(vec![48])
+        );
+        assert_eq!(
+            at(
+                "affine_map<(d0)[s0] -> (d0 floordiv 4, d0 ceildiv 4, d0 mod 4)>",
+                &[-7],
+                &[0]
+            ),
+            Some(vec![-2, -1, 1])
+        );
+        assert_eq!(
+            at("affine_map<(i, j) -> ((i + 1) * 8 - j, -i)>", &[2, 5], &[]),
+            Some(vec![19, -2])
+        );
+        assert_eq!(at("affine_map<(d0) -> (d0 floordiv 0)>", &[1], &[]), None);
+        assert_eq!(at("affine_map<(d0) -> (d1)>", &[1], &[]), None);
+        assert_eq!(at("affine_map<(d0) -> (d0)>", &[1, 2], &[]), None);
+    }
+}
