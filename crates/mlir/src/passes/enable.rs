@@ -35,10 +35,17 @@
 //!    static UB memrefs become copies
 //!    (`materializeRemainingStaticUBLayoutCasts`);
 //! 7. membase functions get `hivm.storage_aligned`.
+//! 8. the function's ops must still type-check as MLIR's verifier
+//!    demands after the pass ([`super::type_agree`]); a dense copy fed to
+//!    an op that ties the operand's type to region arguments or results
+//!    (an `scf.while` init, a yield) fails the pass with an error at that
+//!    op, where the C++ would leave the verifier to reject the module.
 //!
 //! Errors the patterns emit (a mark across blocks, a view that cannot
 //! carry a requirement, ...) do not fail the pass: `applyPatternsGreedily`
 //! fails only when it does not converge.
+
+use std::collections::HashSet;
 
 use crate::ir::{Attribute, Diagnostic, Module, OpId};
 use crate::pass::{Pass, PassContext, PassFailed};
@@ -53,6 +60,7 @@ use super::op_table::{attrs, FIXPIPE_OP};
 pub use super::propagate::MAX_ITERATIONS;
 use super::propagate::{self as prop, Rounds};
 use super::retype::{self, align_up_sizes, replace_alloc, scale_buffer_size, Failures};
+use super::type_agree;
 
 /// The `hivm-enable-stride-align` pass.
 pub struct EnableStrideAlign;
@@ -121,6 +129,12 @@ fn run_on_function(
     diags: &mut Vec<Diagnostic>,
     bad_input: &mut bool,
 ) -> Result<(), PassFailed> {
+    // The reader does not verify: disagreements the input already has are
+    // not the pass's doing and are left to whoever reads the output.
+    let ill_typed_before: HashSet<OpId> = type_agree::disagreements(m, &m.walk(func))
+        .into_iter()
+        .map(|d| d.op)
+        .collect();
     if !prop::propagate_up_to_alloc(m, func, STRIDE, true, target, diags) {
         return Err(driver_failed(m, func, diags));
     }
@@ -183,7 +197,41 @@ fn run_on_function(
     } else {
         m.set_attr(func, attrs::STORAGE_ALIGNED, Attribute::Unit);
     }
-    Ok(())
+    check_types(m, func, &ill_typed_before, diags)
+}
+
+/// MLIR's verifier after the pass: a value whose type the padding or a
+/// dense copy (`handlePropagateFailure`) changed must still agree with
+/// the region arguments, yields and results it flows through. The copy
+/// changes only the operand it feeds, so where that operand is tied to
+/// other types (an `scf.while` init, a loop yield, ...) the reference
+/// builds an op its verifier rejects; here that fails the pass before an
+/// ill-typed module could be printed.
+fn check_types(
+    m: &Module,
+    func: OpId,
+    before: &HashSet<OpId>,
+    diags: &mut Vec<Diagnostic>,
+) -> Result<(), PassFailed> {
+    let Some(d) = type_agree::disagreements(m, &m.walk(func))
+        .into_iter()
+        .find(|d| !before.contains(&d.op))
+    else {
+        return Ok(());
+    };
+    let name = m.op(d.op).name().to_string();
+    diags.push(Diagnostic::error(
+        m.op(d.op).loc,
+        format!(
+            "stride alignment would leave '{name}' ill-typed ({}): the padded layout, or \
+             the dense copy made where a view cannot take it, reaches only some of the \
+             values this op requires to share one type; pass the op a buffer the padding \
+             leaves alone (copy the view into a buffer of its own before the op) or keep \
+             the padded view out of it",
+            d.message
+        ),
+    ));
+    Err(PassFailed)
 }
 
 /// `EnableAlignAllocation` on `op` (a `memref.alloc`/`alloca` carrying

@@ -97,6 +97,7 @@ pub mod pre_mark;
 pub mod propagate;
 pub mod retype;
 pub mod strides;
+pub mod type_agree;
 pub mod view_maps;
 
 /// Every pass this crate provides, in registration order: the registry the

@@ -535,69 +535,11 @@ fn vsstb_stores_ask_for_bank_conflict_free_strides() {
     );
 }
 
-/// Type agreement the passes must keep when they retype values: loop
-/// inits, iter args, results and yields; both branches of an `scf.if` and
-/// its results; call operands and callee signatures and entry arguments.
+/// Type agreement the passes must keep when they retype values
+/// ([`super::type_agree`]), over the whole module.
 fn check_types(m: &crate::ir::Module) -> Result<(), String> {
-    use crate::ir::Type;
-    let ty = |v| m.value_type(v).clone();
-    for op in m.all_ops() {
-        let d = m.op(op);
-        match d.name() {
-            "scf.for" => {
-                let Some(p) = m.for_parts(op) else { continue };
-                for j in 0..p.inits.len() {
-                    let t = ty(p.inits[j]);
-                    let yielded = p.yield_op.and_then(|y| m.op(y).operand(j)).map(ty);
-                    if ty(p.iter_args[j]) != t
-                        || ty(p.results[j]) != t
-                        || yielded != Some(t.clone())
-                    {
-                        return Err(format!("scf.for #{j} types disagree"));
-                    }
-                }
-            }
-            "scf.if" => {
-                for &r in d.regions() {
-                    let Some(b) = m.region_blocks(r).first() else {
-                        continue;
-                    };
-                    let Some(y) = m.last_op(*b) else { continue };
-                    for (i, &res) in d.results().iter().enumerate() {
-                        if m.op(y).operand(i).map(ty) != Some(ty(res)) {
-                            return Err(format!("scf.if result #{i} disagrees with a branch"));
-                        }
-                    }
-                }
-            }
-            "func.call" => {
-                let Some(callee) = super::common::callee_of(m, op) else {
-                    continue;
-                };
-                let Some(f) = m.func_type(callee) else {
-                    continue;
-                };
-                let args: Vec<Type> = d.operands().iter().map(|&v| ty(v)).collect();
-                if args != f.inputs {
-                    return Err(format!(
-                        "call to @{} disagrees with its signature",
-                        m.func_name(callee).unwrap_or("?")
-                    ));
-                }
-            }
-            "func.func" => {
-                let (Some(f), Some(b)) = (m.func_type(op), m.func_body(op)) else {
-                    continue;
-                };
-                let args: Vec<Type> = m.block_args(b).iter().map(|&v| ty(v)).collect();
-                if args != f.inputs {
-                    return Err("function arguments disagree with the signature".into());
-                }
-            }
-            _ => {}
-        }
-    }
-    Ok(())
+    super::type_agree::check(m, &m.all_ops())
+        .map_err(|d| format!("{}: {}", m.op(d.op).name(), d.message))
 }
 
 /// The lit inputs of the suite, embedded so that this test needs no files.
