@@ -155,3 +155,85 @@ fn check_op(m: &Module, op: OpId) -> Result<(), String> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::{parse_module, ParseOptions};
+
+    const S: &str = "memref<4xf16, strided<[2], offset: 1>>";
+    const D: &str = "memref<4xf16>";
+
+    /// Reads `body` (a function of `%c: i1, %s: S, %d: D`), makes operand
+    /// `index` of its first `op` read `%d` (the reader refuses such a
+    /// module, so the disagreement is made after reading, as a pass
+    /// would), and returns the first disagreement.
+    fn retarget(body: &str, op: &str, index: usize) -> (Result<(), String>, Result<(), String>) {
+        let src = format!("func.func @f(%c: i1, %s: {S}, %d: {D}) {{\n{body}\n  return\n}}");
+        let mut m = parse_module(&src, &ParseOptions::default()).expect("reads");
+        let first = |m: &Module| {
+            check(m, &m.all_ops()).map_err(|d| format!("{}: {}", m.op(d.op).name(), d.message))
+        };
+        let before = first(&m);
+        let target = m
+            .all_ops()
+            .into_iter()
+            .find(|&o| m.op(o).is(op))
+            .expect("op");
+        let func = m.funcs()[0];
+        let d = m.block_args(m.func_body(func).expect("body"))[2];
+        m.set_operand(target, index, d);
+        (before, first(&m))
+    }
+
+    #[test]
+    fn while_init_must_match_before_arguments() {
+        let body = format!(
+            "  %r = scf.while (%w = %s) : ({S}) -> ({S}) {{
+    scf.condition(%c) %w : {S}
+  }} do {{
+  ^bb0(%x: {S}):
+    scf.yield %x : {S}
+  }}"
+        );
+        let (before, after) = retarget(&body, "scf.while", 0);
+        assert_eq!(before, Ok(()));
+        assert_eq!(
+            after,
+            Err(format!(
+                "scf.while: init and 'before' argument #0: {D} vs {S}"
+            ))
+        );
+    }
+
+    #[test]
+    fn while_yield_must_match_before_arguments() {
+        let body = format!(
+            "  %r = scf.while (%w = %s) : ({S}) -> ({S}) {{
+    scf.condition(%c) %w : {S}
+  }} do {{
+  ^bb0(%x: {S}):
+    scf.yield %x : {S}
+  }}"
+        );
+        let (before, after) = retarget(&body, "scf.yield", 0);
+        assert_eq!(before, Ok(()));
+        assert_eq!(
+            after,
+            Err(format!(
+                "scf.while: 'after' yield and 'before' argument #0: {D} vs {S}"
+            ))
+        );
+    }
+
+    #[test]
+    fn select_choices_must_match_result() {
+        let body = format!("  %r = arith.select %c, %s, %s : {S}");
+        let (before, after) = retarget(&body, "arith.select", 2);
+        assert_eq!(before, Ok(()));
+        assert_eq!(
+            after,
+            Err(format!("arith.select: false value and result: {D} vs {S}"))
+        );
+    }
+}
