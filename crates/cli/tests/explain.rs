@@ -925,3 +925,112 @@ fn explain_gives_its_remedies_a_tenth_of_its_limits() {
         ]
     );
 }
+
+/// A view left naming another allocation than its source's: `s2` slices
+/// `t1` (on `mem_vec_2`) but its MemRef names `mem_vec_3`, as a view's
+/// MemRef can before MemoryReuse. DSA-RP and the optimal planner place it
+/// on `t1`'s bytes at its own address.
+const STALE_VIEW: &str = r#"# pypto.program: StaleView
+import pypto.language as pl
+
+@pl.program
+class StaleView:
+    @pl.function(type=pl.FunctionType.AIV)
+    def k(x: pl.Tensor[[64, 64], pl.FP32, pl.MemRef("mem_ddr_0", pl.const(0, pl.INT64), 16384)], y: pl.Out[pl.Tensor[[64, 64], pl.FP32, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 16384)]]) -> pl.Tensor[[64, 64], pl.FP32]:
+        mem_vec_2: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 16384)
+        mem_vec_3: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 16384)
+        mem_vec_4: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 8192)
+        t1: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_vec_2, pl.const(0, pl.INT64), 16384), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [64, 64], [64, 64], target_memory=pl.Mem.Vec)
+        s2: pl.Tile[[32, 64], pl.FP32, pl.MemRef(mem_vec_3, 0, 8192), pl.Mem.Vec] = pl.tile.slice(t1, [32, 64], [0, 0])
+        t3: pl.Tile[[32, 64], pl.FP32, pl.MemRef(mem_vec_4, pl.const(0, pl.INT64), 8192), pl.Mem.Vec] = pl.tile.exp(s2)
+        s4: pl.Tensor[[64, 64], pl.FP32, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 16384)] = pl.tile.store(t3, [0, 0], y)
+        return s4
+"#;
+
+/// A view is its source's bytes (seed 001: a root and its views take one
+/// slot), whatever allocation its MemRef names: `explain --all`, the HTML
+/// map and the SVG map draw `s2` inside `t1`'s buffer, not as a second
+/// buffer of `t1`'s family on `mem_vec_3`, which put 24 KiB at the map's
+/// peak and its lower bound while 16 KiB were live (and the optimal
+/// planner used 16 KiB).
+#[test]
+fn a_view_naming_another_allocation_is_drawn_in_its_sources_buffer() {
+    let d = scratch("stale-view");
+    let input = write(&d, "stale_view.py", STALE_VIEW);
+    for (planner, used, t3, buffers) in [
+        (
+            "dsa-rp",
+            "24 KiB used of 184 KiB (13.0 %)",
+            (16384, 24576),
+            "    mem_vec_2  [0, 16384)      t1\n    mem_vec_4  [16384, 24576)  t3\n",
+        ),
+        (
+            "optimal",
+            "16 KiB used of 184 KiB (8.7 %)",
+            (0, 8192),
+            "    mem_vec_2  [0, 16384)  t1\n    mem_vec_4  [0, 8192)   t3\n",
+        ),
+    ] {
+        let html = d.join(format!("{planner}.html"));
+        let o = tilemem(&[
+            "explain",
+            &input,
+            "--all",
+            "--planner",
+            planner,
+            "--map",
+            html.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{o:?}");
+        let text = String::from_utf8(o.stdout).unwrap();
+        assert!(
+            text.ends_with(&format!(
+                "  lower bound: 16384 co-live + 0 reserved = 16384 bytes <= capacity 188416\n  \
+                 buffers: 2 for 2 tiles, each with its tiles in program order\n{buffers}"
+            )),
+            "{planner}: {text}"
+        );
+        let bar = |name: &str, (start, end), t0, t1, lifetime: &str| {
+            (name.to_string(), start, end, t0, t1, lifetime.to_string())
+        };
+        assert_eq!(
+            bars(&std::fs::read_to_string(&html).unwrap()),
+            [(
+                "t1 = tile.load (line 11), 16384 bytes live".to_string(),
+                vec![
+                    bar("t1", (0, 16384), 9, 13, "statements 4 .. 6"),
+                    bar("t3", t3, 13, 15, "statements 6 .. 7"),
+                ]
+            )],
+            "{planner}"
+        );
+        let svg = d.join(format!("{planner}.svg"));
+        let o = tilemem(&[
+            "explain",
+            &input,
+            "--planner",
+            planner,
+            "--map",
+            svg.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{o:?}");
+        let svg = std::fs::read_to_string(&svg).unwrap();
+        assert!(
+            svg.contains(&format!(">2 buffers, {used}, lower bound 16 KiB</text>")),
+            "{planner}: {svg}"
+        );
+        let titles: Vec<&str> = svg
+            .split("<title>")
+            .skip(1)
+            .filter_map(|t| t.split("</title>").next())
+            .collect();
+        assert_eq!(
+            titles,
+            [
+                "t1@mem_vec_2: 16 KiB at [0, 16384), live [9, 13)".to_string(),
+                format!("t3@mem_vec_4: 8 KiB at [{}, {}), live [13, 15)", t3.0, t3.1),
+            ],
+            "{planner}"
+        );
+    }
+}
