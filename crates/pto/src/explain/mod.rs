@@ -522,8 +522,9 @@ pub(crate) struct RefusedCache(HashMap<String, BTreeMap<MemSpace, Vec<RefusedSha
 
 impl RefusedCache {
     /// The sharings a rule refused in space `space` (by name) of `f`
-    /// that `planner`'s lifetimes allow: pairs never live together only
-    /// under the optimal planner, the one that shares them.
+    /// that the lifetimes of `run`'s planner allow, under `run`'s seed
+    /// rules: pairs never live together only under the optimal planner,
+    /// the one that shares them.
     pub(crate) fn of(
         &mut self,
         f: &Function,
