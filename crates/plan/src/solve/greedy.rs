@@ -10,6 +10,7 @@
 //! capacity as not found.
 
 use std::cell::OnceCell;
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use super::geom::{
@@ -199,12 +200,19 @@ pub(crate) fn place_or_complete(
 ///
 /// `order` is [`size_order`], sorted here only when a pass runs (a tenth
 /// of a second at a million buffers) and kept for the caller.
+///
+/// `bound` is a lower bound of the problem that another thread may have
+/// set by the time the sweep ends: a sweep placed at it is the answer,
+/// and the pass does not run (at a million buffers the sweep met the
+/// co-live bound of several generated training steps, and the pass then
+/// only held the run until the limit).
 pub(crate) fn place_stacked_or_complete(
     problem: &Problem,
     order: &OnceCell<Vec<u32>>,
     meter: &Meter,
+    bound: &OnceLock<u64>,
 ) -> Option<Vec<u64>> {
-    place_stacked_timed(problem, order, meter, thread_cpu)
+    place_stacked_timed(problem, order, meter, bound, thread_cpu)
 }
 
 /// [`place_stacked_or_complete`] with the sweep's CPU time read from `cpu`
@@ -213,6 +221,7 @@ fn place_stacked_timed(
     problem: &Problem,
     order: &OnceCell<Vec<u32>>,
     meter: &Meter,
+    bound: &OnceLock<u64>,
     cpu: CpuClock,
 ) -> Option<Vec<u64>> {
     let swept = match meter.time_left() {
@@ -234,6 +243,12 @@ fn place_stacked_timed(
             meter,
         );
     };
+    if bound
+        .get()
+        .is_some_and(|&lb| height_of(problem, &swept) <= lb)
+    {
+        return Some(swept);
+    }
     let left = meter.time_left().unwrap_or_default();
     if let Some((took, need)) = took.and_then(|t| pass_cannot_finish(left, t).map(|n| (t, n))) {
         // Every later step of the large traces' chain is a pass or more
@@ -702,9 +717,13 @@ mod tests {
         let p = crate::gen::training_step(1, 4_000);
         assert!(crowded(&p));
         let order = size_order(&p).expect("no pins");
-        let offsets =
-            place_stacked_or_complete(&p, &OnceCell::from(order.clone()), &Meter::unlimited())
-                .expect("no pins");
+        let offsets = place_stacked_or_complete(
+            &p,
+            &OnceCell::from(order.clone()),
+            &Meter::unlimited(),
+            &OnceLock::new(),
+        )
+        .expect("no pins");
         let whole = p.buffers.iter().filter(|b| b.lower == p.buffers[0].lower);
         let mut top = 0;
         for (i, b) in whole.enumerate() {
@@ -716,9 +735,13 @@ mod tests {
         let budget = Budget::default()
             .with_time_limit(Some(Duration::from_millis(500)))
             .with_clock(ticking);
-        let cut =
-            place_stacked_or_complete(&p, &OnceCell::from(order.clone()), &Meter::new(&budget))
-                .expect("no pins");
+        let cut = place_stacked_or_complete(
+            &p,
+            &OnceCell::from(order.clone()),
+            &Meter::new(&budget),
+            &OnceLock::new(),
+        )
+        .expect("no pins");
         crate::validate::validate(&p, &Solution { offsets: cut }).expect("valid when cut");
 
         let mut rng = crate::gen::Rng(21);
@@ -734,7 +757,12 @@ mod tests {
         assert!(crowded(&q));
         let order = size_order(&q).expect("no pins");
         assert_eq!(
-            place_stacked_or_complete(&q, &OnceCell::from(order.clone()), &Meter::unlimited()),
+            place_stacked_or_complete(
+                &q,
+                &OnceCell::from(order.clone()),
+                &Meter::unlimited(),
+                &OnceLock::new()
+            ),
             place_or_complete(&q, &order, Fit::First, &Meter::unlimited())
         );
     }
@@ -775,16 +803,26 @@ mod tests {
                 Pass::Done(o) => o,
                 _ => unreachable!("no limit"),
             };
-            let unlimited =
-                place_stacked_or_complete(p, &OnceCell::from(order.clone()), &Meter::unlimited());
+            let unlimited = place_stacked_or_complete(
+                p,
+                &OnceCell::from(order.clone()),
+                &Meter::unlimited(),
+                &OnceLock::new(),
+            );
             assert_eq!(unlimited.as_ref(), Some(&passed));
             let limited = |ms: u64| {
                 let budget = Budget::default()
                     .with_time_limit(Some(Duration::from_millis(ms)))
                     .with_clock(stepping);
                 let meter = Meter::new(&budget);
-                let o = place_stacked_timed(p, &OnceCell::new(), &meter, cpu_stepping)
-                    .expect("no pins");
+                let o = place_stacked_timed(
+                    p,
+                    &OnceCell::new(),
+                    &meter,
+                    &OnceLock::new(),
+                    cpu_stepping,
+                )
+                .expect("no pins");
                 (o, meter.spent(), meter.gave_up())
             };
             // 5 ms: 4.75 to the deadline, 2.75 left after the sweep (two
@@ -847,7 +885,8 @@ mod tests {
             .with_time_limit(Some(Duration::from_millis(12)))
             .with_clock(loaded);
         let meter = Meter::new(&budget);
-        let o = place_stacked_timed(&p, &OnceCell::new(), &meter, cpu_frozen).expect("no pins");
+        let o = place_stacked_timed(&p, &OnceCell::new(), &meter, &OnceLock::new(), cpu_frozen)
+            .expect("no pins");
         assert_eq!((o, meter.spent(), meter.gave_up()), (swept, true, None));
         assert_eq!(meter.time_left(), Some(Duration::ZERO));
     }
