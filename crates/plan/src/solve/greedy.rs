@@ -858,6 +858,35 @@ mod tests {
         assert!(sweep_wins(&p));
     }
 
+    /// A sweep placed at a lower bound that another thread has set by
+    /// the time the sweep ends is the answer, and the pass does not run:
+    /// on this training step the pass is lower than the sweep, so a bound
+    /// set at the sweep's height (standing in for a co-live bound the
+    /// sweep met) keeps the sweep, a bound below it or none the pass.
+    #[test]
+    fn a_sweep_at_the_bound_set_beside_it_skips_the_pass() {
+        let p = crate::gen::training_step(0, 1_500);
+        let swept = sweep(&p, &|| false).expect("dense");
+        let h = height_of(&p, &swept);
+        let run = |bound: Option<u64>| {
+            let budget = Budget::default()
+                .with_time_limit(Some(Duration::from_secs(3600)))
+                .with_clock(stepping);
+            let meter = Meter::new(&budget);
+            let cell = OnceLock::new();
+            if let Some(b) = bound {
+                cell.set(b).expect("empty");
+            }
+            let o = place_stacked_timed(&p, &OnceCell::new(), &meter, &cell, cpu_stepping)
+                .expect("no pins");
+            (o, meter.gave_up())
+        };
+        assert_eq!(run(Some(h)), (swept, None));
+        let (passed, _) = run(None);
+        assert!(height_of(&p, &passed) < h);
+        assert_eq!(run(Some(h - 1)), (passed, None));
+    }
+
     /// A wall clock that advances a millisecond each time it is read (its
     /// own count).
     fn loaded() -> Duration {
