@@ -59,12 +59,13 @@ pub(crate) fn sweep(problem: &Problem, time_is_up: &dyn Fn() -> bool) -> Option<
 }
 
 /// [`sweep`] with the long buffers outside the family placed by start
-/// with the rest, not apart: the first placement of traces the first-fit
-/// pass places too. That pass's placement, the lower of the two, is
-/// where the repair of traces of 10,000 buffers starts from, and it
-/// gains less from the sweep with the long buffers apart where that one
-/// is lower (measured at 2 s, load 8 to 9: `trace-501`, `-504`, `-513`
-/// ended at 1.00018 to 1.00046 of the bound instead of at it).
+/// with the rest, not apart: beside a first-fit pass that finished, the
+/// first placement stays what it was before the long buffers were swept
+/// apart (the lower of the pass and this), and with it the start of the
+/// repair of traces of 10,000 buffers. In one run at 2 s (load 8 to 9)
+/// with the sweep apart there, `trace-501`, `-504` and `-513` ended
+/// 0.018 to 0.046 % above the bound instead of at it; at that load the
+/// repair's results vary from run to run by as much.
 pub(crate) fn sweep_together(problem: &Problem, time_is_up: &dyn Fn() -> bool) -> Option<Vec<u64>> {
     sweep_with(problem, time_is_up, false)
 }
