@@ -13,7 +13,8 @@
 //! `scf.while` stops at random, `scf.if` takes a random arm.
 //!
 //! Views (`memref.subview` at offsets, sizes and strides that are
-//! constants or the induction variable of a loop with constant bounds, and
+//! constants, the induction variable of a loop with constant bounds, or
+//! `arith` integer ops of those, rank-reducing ones included, and
 //! reshaping views whose type says where they lie) cover the elements
 //! they name. A function with an op the run does not model touching a
 //! local buffer (or a view it cannot place) is not judged
@@ -268,15 +269,47 @@ impl Run<'_> {
         }
     }
 
+    /// The value of an integer or index: a constant, the induction
+    /// variable of a loop being run with constant bounds, or `arith`
+    /// integer ops of those (`None` on overflow, division by zero, or any
+    /// other op).
     fn constant(&self, v: ValueId) -> Option<i64> {
         if let Some(&x) = self.ints.get(&v) {
             return Some(x);
         }
         let d = self.m.op(self.m.defining_op(v)?);
-        if !d.is("arith.constant") {
-            return None;
+        let arg = |k: usize| d.operand(k).and_then(|x| self.constant(x));
+        let nonneg = |k: usize| arg(k).filter(|&x| x >= 0);
+        let floor = |a: i64, b: i64| -> Option<i64> {
+            let q = a.checked_div(b)?;
+            Some(if a % b != 0 && (a < 0) != (b < 0) {
+                q - 1
+            } else {
+                q
+            })
+        };
+        match d.name() {
+            "arith.constant" => d.attr("value")?.as_int(),
+            "arith.index_cast" | "arith.extsi" => arg(0),
+            "arith.index_castui" | "arith.extui" => nonneg(0),
+            "arith.addi" => arg(0)?.checked_add(arg(1)?),
+            "arith.subi" => arg(0)?.checked_sub(arg(1)?),
+            "arith.muli" => arg(0)?.checked_mul(arg(1)?),
+            "arith.divsi" => arg(0)?.checked_div(arg(1)?),
+            "arith.divui" => nonneg(0)?.checked_div(nonneg(1)?),
+            "arith.floordivsi" => floor(arg(0)?, arg(1)?),
+            "arith.ceildivsi" => {
+                let (a, b) = (arg(0)?, arg(1)?);
+                Some(-floor(a.checked_neg()?, b)?)
+            }
+            "arith.remsi" => arg(0)?.checked_rem(arg(1)?),
+            "arith.remui" => nonneg(0)?.checked_rem(nonneg(1)?),
+            "arith.minsi" => Some(arg(0)?.min(arg(1)?)),
+            "arith.maxsi" => Some(arg(0)?.max(arg(1)?)),
+            "arith.minui" => Some(nonneg(0)?.min(nonneg(1)?)),
+            "arith.maxui" => Some(nonneg(0)?.max(nonneg(1)?)),
+            _ => None,
         }
-        d.attr("value")?.as_int()
     }
 
     /// The view `r` of `src` made by `op`, when the run can place it.
@@ -311,15 +344,37 @@ impl Run<'_> {
                     .zip(&base.strides)
                     .map(|(o, s)| o * s)
                     .sum::<u64>();
+            let strides: Vec<u64> = steps
+                .iter()
+                .zip(&base.strides)
+                .map(|(a, b)| a * b)
+                .collect();
+            // A rank-reducing subview drops unit dims: the sizes kept are
+            // the result's shape, matched from the left.
+            let want: Vec<u64> = m
+                .value_type(r)
+                .as_memref()?
+                .shape
+                .iter()
+                .map(|&x| u64::try_from(x).ok())
+                .collect::<Option<_>>()?;
+            let (mut shape, mut kept) = (Vec::new(), Vec::new());
+            for (&n, &st) in sizes.iter().zip(&strides) {
+                if want.get(shape.len()) == Some(&n) {
+                    shape.push(n);
+                    kept.push(st);
+                } else if n != 1 {
+                    return None;
+                }
+            }
+            if shape != want {
+                return None;
+            }
             Layout {
                 elem: base.elem,
                 offset,
-                shape: sizes,
-                strides: steps
-                    .iter()
-                    .zip(&base.strides)
-                    .map(|(a, b)| a * b)
-                    .collect(),
+                shape,
+                strides: kept,
             }
         } else {
             // A reshaping view: trusted when it covers the same bytes.

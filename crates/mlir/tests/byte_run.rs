@@ -93,3 +93,40 @@ fn the_planners_plans_pass_the_run() {
         }
     }
 }
+
+/// The subviews the stride-alignment passes leave: a rank-reducing view
+/// of a padded buffer (`1x48x1` to `1x34`), then a part of that view (one
+/// fewer offset than its source's type has dims). The run places both:
+/// elements 26 to 30 are bytes 52 to 62, so a buffer written at byte 48
+/// overwrites them, one at byte 64 does not.
+#[test]
+fn the_run_places_rank_reducing_subviews() {
+    let text = |b: u32| {
+        format!(
+            "module attributes {{hacc.target = #hacc.target<\"Ascend910B1\">}} {{\n\
+             func.func @f(%g: memref<1x5xf16, #hivm.address_space<gm>>, %o: memref<1x5xf16, #hivm.address_space<gm>>, %h: memref<16xf16, #hivm.address_space<gm>>) {{\n\
+             %c0_i64 = arith.constant 0 : i64\n\
+             %cb_i64 = arith.constant {b} : i64\n\
+             %a = hivm.hir.pointer_cast(%c0_i64) : memref<1x48x1xf16, #hivm.address_space<ub>>\n\
+             %s = memref.subview %a[0, 0, 0] [1, 34, 1] [1, 1, 1] : memref<1x48x1xf16, #hivm.address_space<ub>> to memref<1x34xf16, strided<[48, 1]>, #hivm.address_space<ub>>\n\
+             %p = memref.subview %s[0, 26] [1, 5] [1, 1] : memref<1x34xf16, strided<[48, 1]>, #hivm.address_space<ub>> to memref<1x5xf16, strided<[48, 1], offset: 26>, #hivm.address_space<ub>>\n\
+             hivm.hir.load ins(%g : memref<1x5xf16, #hivm.address_space<gm>>) outs(%p : memref<1x5xf16, strided<[48, 1], offset: 26>, #hivm.address_space<ub>>)\n\
+             %t = hivm.hir.pointer_cast(%cb_i64) : memref<16xf16, #hivm.address_space<ub>>\n\
+             hivm.hir.load ins(%h : memref<16xf16, #hivm.address_space<gm>>) outs(%t : memref<16xf16, #hivm.address_space<ub>>)\n\
+             hivm.hir.store ins(%p : memref<1x5xf16, strided<[48, 1], offset: 26>, #hivm.address_space<ub>>) outs(%o : memref<1x5xf16, #hivm.address_space<gm>>)\n\
+             return\n\
+             }}\n}}\n"
+        )
+    };
+    let wrong = run(&text(48));
+    assert_eq!(wrong.unmodelled, Vec::<String>::new());
+    assert_eq!(
+        wrong.errors,
+        [
+            "@f, run 0: 11:1: `hivm.hir.store` reads ub byte 52 (byte 52 of its buffer), which \
+          another write overwrote"
+        ]
+    );
+    let right = run(&text(64));
+    assert_eq!((right.errors.len(), right.unmodelled.len()), (0, 0));
+}

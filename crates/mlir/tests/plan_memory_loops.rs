@@ -409,6 +409,39 @@ fn merge_breaking_programs() -> Vec<(&'static str, &'static str)> {
              hivm.hir.store ins(%r : {UB}) outs(%o : {GM})\n\
              hivm.hir.store ins(%x : {UB}) outs(%o : {GM})",
         ),
+        // Slice %j (4096 elements) of the iteration argument is read and
+        // slice %j of %y written, %j = 0, 1: trip 1 reads elements
+        // [1, 4097) of %x, all but one of which trip 0 wrote through %y.
+        (
+            "slices_consecutive_trips_share",
+            "%x = {X} : {UB}\n\
+             hivm.hir.load ins(%g : {GM}) outs(%x : {UB})\n\
+             %y = {Y} : {UB}\n\
+             %c2 = arith.constant 2 : index\n\
+             %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%a = %x) -> ({UB}) {\n\
+             scf.for %j = %c0 to %c2 step %c1 {\n\
+             %sa = memref.subview %a[%j] [4096] [1] : {UB} to {SLICE}\n\
+             %sy = memref.subview %y[%j] [4096] [1] : {UB} to {SLICE}\n\
+             hivm.hir.vexp ins(%sa : {SLICE}) outs(%sy : {SLICE})\n}\n\
+             scf.yield %y : {UB}\n}\n\
+             hivm.hir.store ins(%r : {UB}) outs(%o : {GM})",
+        ),
+        // The loop writes a column (every 256th element) of %y; the same
+        // column of %x is read after the loop.
+        (
+            "column_read_after_the_loop",
+            "%x = {X} : {UB}\n\
+             hivm.hir.load ins(%g : {GM}) outs(%x : {UB})\n\
+             %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%a = %x) -> ({UB}) {\n\
+             %y = {Y} : {UB}\n\
+             %sa = memref.subview %a[0] [64] [256] : {UB} to {COL}\n\
+             %sy = memref.subview %y[0] [64] [256] : {UB} to {COL}\n\
+             hivm.hir.vexp ins(%sa : {COL}) outs(%sy : {COL})\n\
+             scf.yield %y : {UB}\n}\n\
+             %sx = memref.subview %x[0] [64] [256] : {UB} to {COL}\n\
+             %so = memref.subview %o[0] [64] [1] : {GM} to {GM64}\n\
+             hivm.hir.store ins(%sx : {COL}) outs(%so : {GM64})",
+        ),
         // The branch's buffer is computed from %x, which a later loop
         // reads again after writing itself (the reference's own lit test
         // test_dead_after_op_nested_if_in_for, reduced).
@@ -428,8 +461,28 @@ fn merge_breaking_programs() -> Vec<(&'static str, &'static str)> {
     ]
 }
 
+/// `{SLICE}`: 4096 elements at an offset that is not a constant; `{COL}`
+/// (`{COL1}`): 64 elements 256 apart from element 0 (1); `{GM64}`: 64 of
+/// `gm`.
 fn with_buffers(body: &str, x: &str, y: &str) -> String {
-    body.replace("{X}", x).replace("{Y}", y)
+    body.replace("{X}", x)
+        .replace("{Y}", y)
+        .replace(
+            "{SLICE}",
+            "memref<4096xf32, strided<[1], offset: ?>, #hivm.address_space<ub>>",
+        )
+        .replace(
+            "{COL}",
+            "memref<64xf32, strided<[256]>, #hivm.address_space<ub>>",
+        )
+        .replace(
+            "{COL1}",
+            "memref<64xf32, strided<[256], offset: 1>, #hivm.address_space<ub>>",
+        )
+        .replace(
+            "{GM64}",
+            "memref<64xf32, strided<[1]>, #hivm.address_space<gm>>",
+        )
 }
 
 /// PlanMemory's merge would change what these programs read: the merged
@@ -517,10 +570,46 @@ fn plan_memory_keeps_carried_buffers_merged_when_the_program_allows() {
             "memref<4096xf32, strided<[1], offset: ?>, #hivm.address_space<ub>>",
         );
     // The loop reads slice j (elements [j, j + 4096)) of the iteration
-    // argument and writes slice j of the buffer it yields (the shape of hivm-create-preload): the
-    // check knows no offsets, and does not judge reads after a part of
-    // another buffer was written, so the reference's merge stands.
-    let bodies = [bodies[0], bodies[1], &slices];
+    // argument and writes slice j of the buffer it yields (the shape of
+    // hivm-create-preload): the check runs the inner loop trip by trip,
+    // sees that no trip reads bytes another wrote through %y, and keeps the
+    // reference's merge.
+    // The same with slices that consecutive trips never share (%k = 4096
+    // * %j, %j = 0 .. 4 step 1, run trip by trip), and a loop that
+    // writes column 0 of %y while column 1 of %x is read after it.
+    let disjoint = with_buffers(
+        "%x = memref.alloc() : {UB}\n\
+         hivm.hir.load ins(%g : {GM}) outs(%x : {UB})\n\
+         %y = memref.alloc() : {UB}\n\
+         %c4 = arith.constant 4 : index\n\
+         %c4096 = arith.constant 4096 : index\n\
+         %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%a = %x) -> ({UB}) {\n\
+         scf.for %j = %c0 to %c4 step %c1 {\n\
+         %k = arith.muli %j, %c4096 : index\n\
+         %sa = memref.subview %a[%k] [4096] [1] : {UB} to {SLICE}\n\
+         %sy = memref.subview %y[%k] [4096] [1] : {UB} to {SLICE}\n\
+         hivm.hir.vexp ins(%sa : {SLICE}) outs(%sy : {SLICE})\n}\n\
+         scf.yield %y : {UB}\n}\n\
+         hivm.hir.store ins(%r : {UB}) outs(%o : {GM})",
+        "",
+        "",
+    );
+    let other_column = with_buffers(
+        "%x = memref.alloc() : {UB}\n\
+         hivm.hir.load ins(%g : {GM}) outs(%x : {UB})\n\
+         %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%a = %x) -> ({UB}) {\n\
+         %y = memref.alloc() : {UB}\n\
+         %sa = memref.subview %a[0] [64] [256] : {UB} to {COL}\n\
+         %sy = memref.subview %y[0] [64] [256] : {UB} to {COL}\n\
+         hivm.hir.vexp ins(%sa : {COL}) outs(%sy : {COL})\n\
+         scf.yield %y : {UB}\n}\n\
+         %sx = memref.subview %x[1] [64] [256] : {UB} to {COL1}\n\
+         %so = memref.subview %o[0] [64] [1] : {GM} to {GM64}\n\
+         hivm.hir.store ins(%sx : {COL1}) outs(%so : {GM64})",
+        "",
+        "",
+    );
+    let bodies = [bodies[0], bodies[1], &slices, &disjoint, &other_column];
     for body in bodies {
         let text = hand_placed("f", body);
         for planner in [Planner::Bishengir, Planner::Optimal] {

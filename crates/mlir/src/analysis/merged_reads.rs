@@ -31,30 +31,40 @@
 //!
 //! Offsets. All the buffers start at the shared address; a value covers
 //! bytes of its buffer from there: all of them for the buffer itself, and
-//! for a view whose offsets, sizes and strides are constants (a subview of
-//! one, or a reshaping view whose type says where it lies) the bytes from
-//! its first element to its last, known exactly when the elements fill
-//! them. A write of known bytes makes its buffer their only owner. A
-//! write whose bytes are not known (a subview at an offset that is not a
-//! constant, or a view with gaps) may have written any byte of its
-//! buffer's extent: its buffer becomes the last of the owners there, after
-//! the buffer that last wrote them exactly and every such part writer
-//! since (A written, then an unknown part of C: A's bytes are mixed with
-//! C's until written exactly again). A read of known bytes is bad when,
-//! on any stretch it covers, its buffer is not among the owners, or
-//! another buffer (or another instance of its own) may have written a part
-//! after it (A read whole after a part of C). A read of unknown bytes is
-//! bad where its buffer is not among the owners of a stretch of its
-//! extent (some bytes it may read are surely another's), and is not
-//! judged where its buffer is an owner with part writers after it: that
-//! is the slice-by-slice loop of hivm-create-preload, which reads slice j
-//! of its init before it writes slice j of the buffer it yields, both at
-//! the offset of an inner loop's induction variable. Proving such reads
-//! apart needs the offsets as functions of the iterations; the reference
-//! merges these buffers unconditionally and the corpus's programs are all
-//! of that shape, so the merge is kept (accepted, for that stated reason,
-//! not proven). Likewise a buffer written through unknown parts is taken
-//! to have written the bytes it later reads whole (a slice loop fills it).
+//! for a view whose offsets, sizes and strides are known (a subview of
+//! one, or a reshaping view whose type says where it lies) the bytes of
+//! its elements, listed as stretches (one per row of a strided view, up
+//! to [`MAX_RUNS`]). An offset, size or stride is known when it is a
+//! constant, the induction variable of a loop run trip by trip, or `arith`
+//! integer ops and `affine.apply`/`min`/`max` of those. An `scf.for`
+//! whose bounds are known, that runs at most [`MAX_TRIPS`] times, and
+//! whose induction variable places a view of memory other than `gm` in its
+//! body is run trip by trip, its induction variable bound to each trip's
+//! value: each trip reads and writes the
+//! bytes of its own slices (slice `j` of the init read before slice `j`
+//! of the yielded buffer is written, as hivm-create-preload makes it,
+//! is judged trip by trip: slices that never meet keep the merge, slices
+//! that consecutive trips share break it). Other loops run to a fixed
+//! point with their induction variable unknown.
+//!
+//! A write of known bytes makes its buffer their only owner. A write
+//! whose bytes are not known (an offset that is none of the above, a view
+//! of too many rows) may have written any byte of its extent: its buffer
+//! becomes the last of the owners there, after the buffer that last wrote
+//! them exactly and every such part writer since (A written, then an
+//! unknown part of C: A's bytes are mixed with C's until written exactly
+//! again). A read is bad when, on any stretch it may cover, its buffer is
+//! not among the owners, or another buffer may have written a part after
+//! it (A read after a part of C): a read of unknown bytes cannot be told
+//! apart from those, so it is judged as if it read them all, and the
+//! merge is refused rather than kept unproven. The one exception is a
+//! read of unknown bytes whose only later part writers are other
+//! instances of its own allocation: every planner gives those one
+//! address, so no placement changes what it finds, and it is not judged
+//! (a read of known bytes is: [`Findings::instance`]). A buffer written
+//! through unknown parts is taken to have written the bytes it later
+//! reads whole (a slice loop fills it; a read before any write is not
+//! this check's business).
 //!
 //! So a run over a group of buffers finds a bad read wherever a run over
 //! two of them does (another member's writes only take owners away or add
@@ -79,6 +89,7 @@
 //! planner asked before it refuses.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::rc::Rc;
 
 use crate::analysis::views::{self, alias_pairs};
 use crate::ir::{BlockId, Module, OpId, RegionId, ValueId};
@@ -88,6 +99,9 @@ use crate::passes::plan_memory::op_facts::{dps_inits, dps_inputs, extra_buffers,
 pub const MAX_STATES: usize = 512;
 /// Most op visits (one op on one state) per check.
 pub const MAX_STEPS: usize = 400_000;
+/// Most trips of an `scf.for` run one by one, its induction variable
+/// bound to each trip's value (see the module docs).
+pub const MAX_TRIPS: u64 = 256;
 /// Most buffers one run follows.
 pub const MAX_MEMBERS: usize = 100;
 
@@ -168,15 +182,41 @@ struct State {
 /// neighbours differ in owners; bytes no buffer wrote have no stretch.
 type Seg = (u64, u64, Vec<u8>);
 
-/// The bytes a value covers in its buffer (from the buffer's start): all
-/// of `[lo, hi)` when `exact`, else some of them (a part whose offsets or
-/// sizes are not constants, or whose elements are not contiguous).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Span {
-    lo: u64,
-    hi: u64,
-    exact: bool,
+/// The bytes a value covers in its buffer (from the buffer's start).
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Span {
+    /// Exactly these stretches `[lo, hi)`: sorted, disjoint, not touching
+    /// (one for a dense view, one per row of a strided one).
+    Known(Rc<Vec<(u64, u64)>>),
+    /// Some of the bytes of `[lo, hi)`: a part whose offsets, sizes or
+    /// strides are not known here, or that has too many rows to list.
+    Within(u64, u64),
 }
+
+impl Span {
+    /// The stretches, each with whether all of its bytes are covered.
+    fn parts(&self) -> Vec<(u64, u64, bool)> {
+        match self {
+            Span::Known(runs) => runs.iter().map(|&(a, b)| (a, b, true)).collect(),
+            Span::Within(a, b) => vec![(*a, *b, false)],
+        }
+    }
+
+    /// From the first byte to the last (`(0, 0)` for no bytes).
+    fn extent(&self) -> (u64, u64) {
+        match self {
+            Span::Known(runs) => match (runs.first(), runs.last()) {
+                (Some(f), Some(l)) => (f.0, l.1),
+                _ => (0, 0),
+            },
+            Span::Within(a, b) => (*a, *b),
+        }
+    }
+}
+
+/// Most stretches one view's bytes are listed as (rows of a strided
+/// view); a view of more counts as [`Span::Within`] its extent.
+const MAX_RUNS: u64 = 1024;
 
 /// The end of a buffer whose size is not known.
 const END: u64 = u64::MAX;
@@ -247,19 +287,14 @@ struct Layout {
 }
 
 impl Layout {
-    /// The bytes from the first element to the last; exact when every
-    /// byte between is an element's (checked element by element up to
-    /// 2^16 elements; larger views count as not exact unless plainly
-    /// row-major).
+    /// The bytes of the elements: the dims that fill a block (sorted by
+    /// stride, each stride the product of the sizes below it) give one
+    /// stretch per combination of the others' indices; more than
+    /// [`MAX_RUNS`] of them count as some bytes of the extent.
     fn span(&self) -> Span {
         let count: Option<u64> = self.shape.iter().try_fold(1u64, |a, &x| a.checked_mul(x));
         if count == Some(0) {
-            let at = self.offset.saturating_mul(self.elem);
-            return Span {
-                lo: at,
-                hi: at,
-                exact: true,
-            };
+            return Span::Known(Rc::new(Vec::new()));
         }
         let last: Option<u64> = self
             .shape
@@ -268,34 +303,56 @@ impl Layout {
             .try_fold(self.offset, |a, (&n, &st)| {
                 a.checked_add((n - 1).checked_mul(st)?)
             });
-        let (Some(count), Some(last)) = (count, last) else {
-            return Span {
-                lo: 0,
-                hi: END,
-                exact: false,
-            };
+        let (Some(_), Some(last)) = (count, last) else {
+            return Span::Within(0, END);
         };
         let lo = self.offset.saturating_mul(self.elem);
         let hi = last.saturating_add(1).saturating_mul(self.elem);
-        let exact = count == last + 1 - self.offset && {
-            let mut dims: Vec<(u64, u64)> = self
-                .shape
+        let mut dims: Vec<(u64, u64)> = self
+            .shape
+            .iter()
+            .copied()
+            .zip(self.strides.iter().copied())
+            .filter(|&(n, _)| n > 1)
+            .collect();
+        dims.sort_by_key(|&(_, st)| st);
+        let mut block = 1u64;
+        let mut k = 0;
+        while k < dims.len() && dims[k].1 == block {
+            block = block.saturating_mul(dims[k].0);
+            k += 1;
+        }
+        let outer = &dims[k..];
+        let rows = outer.iter().try_fold(1u64, |a, &(n, _)| a.checked_mul(n));
+        if rows.is_none_or(|r| r > MAX_RUNS) {
+            return Span::Within(lo, hi);
+        }
+        // Every element index is at most `last`: no overflow below.
+        let mut starts = vec![self.offset];
+        for &(n, st) in outer {
+            starts = starts
                 .iter()
-                .copied()
-                .zip(self.strides.iter().copied())
-                .filter(|&(n, _)| n > 1)
+                .flat_map(|&s| (0..n).map(move |i| s + i * st))
                 .collect();
-            dims.sort_by_key(|&(_, st)| st);
-            // Dense: sorted by stride, each stride is the product of the
-            // sizes below it.
-            let mut want = 1u64;
-            dims.iter().all(|&(n, st)| {
-                let ok = st == want;
-                want = want.saturating_mul(n);
-                ok
+        }
+        let mut runs: Vec<(u64, u64)> = starts
+            .into_iter()
+            .map(|s| {
+                (
+                    s.saturating_mul(self.elem),
+                    (s + block).saturating_mul(self.elem),
+                )
             })
-        };
-        Span { lo, hi, exact }
+            .collect();
+        runs.sort_unstable();
+        let mut out: Vec<(u64, u64)> = Vec::with_capacity(runs.len());
+        for (a, b) in runs {
+            match out.last_mut() {
+                Some(l) if a <= l.1 => l.1 = l.1.max(b),
+                _ => out.push((a, b)),
+            }
+        }
+        Span::Known(Rc::new(out))
     }
 }
 
@@ -386,6 +443,133 @@ fn normalize(bytes: &mut Vec<Seg>) {
     *bytes = out;
 }
 
+/// The results of the affine map `map` (the text
+/// `affine_map<(d0, ..)[s0, ..] -> (e0, ..)>`) at `dims` and `syms`:
+/// integers, the map's dim and symbol names, `+`, `-`, `*`, `floordiv`,
+/// `ceildiv`, `mod` and parentheses (`None` for anything else, overflow or
+/// a division by zero).
+fn affine_results(map: &str, dims: &[i64], syms: &[i64]) -> Option<Vec<i64>> {
+    let inner = map.trim().strip_prefix("affine_map<")?.strip_suffix('>')?;
+    let (ins, outs) = inner.split_once("->")?;
+    let (dl, sl) = match ins.split_once('[') {
+        Some((d, s)) => (d, s.trim().strip_suffix(']')?),
+        None => (ins, ""),
+    };
+    let dl = dl.trim().strip_prefix('(')?.strip_suffix(')')?;
+    let names = |l: &str| -> Vec<String> {
+        l.split(',')
+            .map(|x| x.trim().to_string())
+            .filter(|x| !x.is_empty())
+            .collect()
+    };
+    let (dn, sn) = (names(dl), names(sl));
+    if dn.len() != dims.len() || sn.len() != syms.len() {
+        return None;
+    }
+    let env: HashMap<String, i64> = dn
+        .into_iter()
+        .zip(dims.iter().copied())
+        .chain(sn.into_iter().zip(syms.iter().copied()))
+        .collect();
+    let body = outs.trim().strip_prefix('(')?.strip_suffix(')')?;
+    let mut toks: Vec<String> = Vec::new();
+    let mut word = String::new();
+    for c in body.chars() {
+        if c.is_ascii_alphanumeric() || c == '_' {
+            word.push(c);
+            continue;
+        }
+        if !word.is_empty() {
+            toks.push(std::mem::take(&mut word));
+        }
+        if !c.is_whitespace() {
+            toks.push(c.to_string());
+        }
+    }
+    if !word.is_empty() {
+        toks.push(word);
+    }
+    let mut p = Affine {
+        toks: &toks,
+        at: 0,
+        env: &env,
+    };
+    let mut out = vec![p.expr()?];
+    while p.eat(",") {
+        out.push(p.expr()?);
+    }
+    (p.at == toks.len()).then_some(out)
+}
+
+/// A recursive-descent reader of affine expressions ([`affine_results`]).
+struct Affine<'a> {
+    toks: &'a [String],
+    at: usize,
+    env: &'a HashMap<String, i64>,
+}
+
+impl Affine<'_> {
+    fn eat(&mut self, t: &str) -> bool {
+        let hit = self.toks.get(self.at).is_some_and(|x| x == t);
+        if hit {
+            self.at += 1;
+        }
+        hit
+    }
+
+    fn expr(&mut self) -> Option<i64> {
+        let mut v = self.term()?;
+        loop {
+            if self.eat("+") {
+                v = v.checked_add(self.term()?)?;
+            } else if self.eat("-") {
+                v = v.checked_sub(self.term()?)?;
+            } else {
+                return Some(v);
+            }
+        }
+    }
+
+    fn term(&mut self) -> Option<i64> {
+        let mut v = self.unary()?;
+        loop {
+            if self.eat("*") {
+                v = v.checked_mul(self.unary()?)?;
+            } else if self.eat("floordiv") {
+                let b = self.unary()?;
+                v = v.checked_div_euclid(b).filter(|_| b > 0)?;
+            } else if self.eat("ceildiv") {
+                let b = self.unary()?;
+                v = v
+                    .checked_add(b.checked_sub(1)?)?
+                    .checked_div_euclid(b)
+                    .filter(|_| b > 0)?;
+            } else if self.eat("mod") {
+                let b = self.unary()?;
+                v = v.checked_rem_euclid(b).filter(|_| b > 0)?;
+            } else {
+                return Some(v);
+            }
+        }
+    }
+
+    fn unary(&mut self) -> Option<i64> {
+        if self.eat("-") {
+            return self.unary()?.checked_neg();
+        }
+        if self.eat("(") {
+            let v = self.expr()?;
+            return self.eat(")").then_some(v);
+        }
+        let t = self.toks.get(self.at)?;
+        self.at += 1;
+        match t.parse::<i64>() {
+            Ok(x) => Some(x),
+            Err(_) => self.env.get(t).copied(),
+        }
+    }
+}
+
 struct Run<'m> {
     m: &'m Module,
     /// Defining value of each merged buffer -> its index.
@@ -401,6 +585,12 @@ struct Run<'m> {
     /// The members whose buffers each loop or branch op passed on through
     /// its plumbing.
     carried: HashMap<OpId, BTreeSet<u8>>,
+    /// The induction variables of the loops being run trip by trip, at
+    /// the current trip.
+    ivs: HashMap<ValueId, i64>,
+    /// Whether each `scf.for`'s induction variable places a view of local
+    /// memory (cached).
+    iv_places: HashMap<OpId, bool>,
 }
 
 /// The first bad reads (in the order the paths are explored) of `func`
@@ -434,6 +624,8 @@ pub fn bad_reads(m: &Module, func: OpId, members: &[ValueId]) -> Findings {
         inner: HashMap::new(),
         carried: HashMap::new(),
         spans: HashMap::new(),
+        ivs: HashMap::new(),
+        iv_places: HashMap::new(),
     };
     let start = State {
         bytes: Vec::new(),
@@ -599,19 +791,19 @@ impl Run<'_> {
         };
         let span = self.span(v, want / 2);
         // The owners that make the read bad, stretch by stretch: all when
-        // none is the read buffer; else, for a read of known bytes, those
-        // that may have written a part after it (another buffer, or
-        // another instance of its own). A read of unknown bytes of a
-        // stretch its buffer owns is not judged (see the module docs).
+        // none is the read buffer; else those that may have written a
+        // part after it (another buffer, or another instance of its own;
+        // for a read of some unknown bytes, another buffer only: see the
+        // module docs).
         let mut bad: Vec<u8> = Vec::new();
-        for (lo, hi, owners) in &s.bytes {
-            if *hi <= span.lo || span.hi <= *lo {
-                continue;
-            }
-            match owners.iter().position(|&o| o == want) {
-                None => bad.extend(owners),
-                Some(_) if !span.exact => {}
-                Some(at) => bad.extend(&owners[at + 1..]),
+        for (lo, hi, exact) in span.parts() {
+            let from = s.bytes.partition_point(|seg| seg.1 <= lo);
+            for (_, _, owners) in s.bytes[from..].iter().take_while(|seg| seg.0 < hi) {
+                match owners.iter().position(|&o| o == want) {
+                    None => bad.extend(owners),
+                    Some(at) if exact => bad.extend(&owners[at + 1..]),
+                    Some(at) => bad.extend(owners[at + 1..].iter().filter(|&&o| o / 2 != want / 2)),
+                }
             }
         }
         for owner in bad {
@@ -633,23 +825,24 @@ impl Run<'_> {
     }
 
     /// A write through `v`: its buffer owns the bytes `v` covers, alone
-    /// when they are known; a write of unknown bytes (a part whose offsets
-    /// are not constants) makes it the last of the owners of every stretch
-    /// it may reach (the bytes are mixed until they are written exactly
-    /// again).
+    /// when they are known; a write of unknown bytes makes it the last of
+    /// the owners of every stretch it may reach (the bytes are mixed until
+    /// they are written exactly again).
     fn write(&mut self, s: &mut State, v: ValueId) {
         let Some(&i) = s.env.get(&v) else {
             return;
         };
         let span = self.span(v, i / 2);
-        paint(&mut s.bytes, span.lo, span.hi, |owners| match owners {
-            Some(o) if !span.exact => {
-                let mut o: Vec<u8> = o.iter().copied().filter(|&x| x != i).collect();
-                o.push(i);
-                o
-            }
-            _ => vec![i],
-        });
+        for (lo, hi, exact) in span.parts() {
+            paint(&mut s.bytes, lo, hi, |owners| match owners {
+                Some(o) if !exact => {
+                    let mut o: Vec<u8> = o.iter().copied().filter(|&x| x != i).collect();
+                    o.push(i);
+                    o
+                }
+                _ => vec![i],
+            });
+        }
     }
 
     /// The size in bytes of member `k`'s buffer ([`END`] when not known).
@@ -659,8 +852,8 @@ impl Run<'_> {
 
     /// The bytes `v` covers when it refers to member `k`'s buffer.
     fn span(&mut self, v: ValueId, k: u8) -> Span {
-        if let Some(&sp) = self.spans.get(&(v, k)) {
-            return sp;
+        if let Some(sp) = self.spans.get(&(v, k)) {
+            return sp.clone();
         }
         let m = self.m;
         let same = m
@@ -674,26 +867,22 @@ impl Run<'_> {
             (None, Some(l)) => l.span(),
             (None, None) => match m.defining_op(v).filter(|&o| is_view(m.op(o).name())) {
                 Some(o) => match m.op(o).operand(0) {
-                    Some(src) => Span {
-                        exact: false,
-                        ..self.span(src, k)
-                    },
+                    Some(src) => {
+                        let (lo, hi) = self.span(src, k).extent();
+                        Span::Within(lo, hi)
+                    }
                     None => self.unknown(k),
                 },
                 None => self.unknown(k),
             },
         };
-        self.spans.insert((v, k), sp);
+        self.spans.insert((v, k), sp.clone());
         sp
     }
 
     /// Some bytes of member `k`'s buffer.
     fn unknown(&self, k: u8) -> Span {
-        Span {
-            lo: 0,
-            hi: self.size_of(k),
-            exact: false,
-        }
+        Span::Within(0, self.size_of(k))
     }
 
     /// The elements `v` covers, when they are constants, from the start of
@@ -719,7 +908,8 @@ impl Run<'_> {
         let whole = || -> Option<Layout> {
             let l = own(m.value_type(v))?;
             let size = self.size_of(k);
-            (l.offset == 0 && l.span().exact && l.span().hi == size && size != END).then_some(l)
+            let all = Span::Known(Rc::new(vec![(0, size)]));
+            (l.offset == 0 && size != END && l.span() == all).then_some(l)
         };
         let Some(o) = m.defining_op(v) else {
             return whole();
@@ -734,7 +924,13 @@ impl Run<'_> {
             let parts = m.slice_parts(o)?;
             let stat = |xs: &[crate::ir::ops::Ofr]| -> Option<Vec<u64>> {
                 xs.iter()
-                    .map(|x| x.as_static().and_then(|x| u64::try_from(x).ok()))
+                    .map(|x| {
+                        let x = match *x {
+                            crate::ir::ops::Ofr::Static(x) => x,
+                            crate::ir::ops::Ofr::Dynamic(d) => self.int(d, 0)?,
+                        };
+                        u64::try_from(x).ok()
+                    })
                     .collect()
             };
             let (offs, sizes, steps) = (
@@ -757,11 +953,35 @@ impl Run<'_> {
                 .zip(&base.strides)
                 .map(|(a, b)| a.checked_mul(*b))
                 .collect::<Option<Vec<u64>>>()?;
+            // A rank-reducing subview drops unit dims: the sizes kept are
+            // the result's shape (a dynamic size matches any), from the
+            // left.
+            let want: Vec<Option<u64>> = m
+                .value_type(v)
+                .as_memref()?
+                .shape
+                .iter()
+                .map(|&x| u64::try_from(x).ok())
+                .collect();
+            let (mut shape, mut kept) = (Vec::new(), Vec::new());
+            for (&n, &st) in sizes.iter().zip(&strides) {
+                match want.get(shape.len()) {
+                    Some(w) if w.is_none_or(|w| w == n) => {
+                        shape.push(n);
+                        kept.push(st);
+                    }
+                    _ if n == 1 => {}
+                    _ => return None,
+                }
+            }
+            if shape.len() != want.len() {
+                return None;
+            }
             return Some(Layout {
                 elem: base.elem,
                 offset,
-                shape: sizes,
-                strides,
+                shape,
+                strides: kept,
             });
         }
         if matches!(
@@ -779,6 +999,147 @@ impl Run<'_> {
             return (l.span() == base.span()).then_some(l);
         }
         None
+    }
+
+    /// The value of the integer or index `v` where it is known: a
+    /// constant, the induction variable of a loop run trip by trip, or
+    /// `arith` integer ops and `affine.apply`/`min`/`max` of those (`None`
+    /// on overflow, a division by zero, or anything else).
+    fn int(&self, v: ValueId, depth: u32) -> Option<i64> {
+        if let Some(&x) = self.ivs.get(&v) {
+            return Some(x);
+        }
+        if depth > 64 {
+            return None;
+        }
+        let m = self.m;
+        let d = m.op(m.defining_op(v)?);
+        let arg = |k: usize| self.int(d.operand(k)?, depth + 1);
+        let unsigned = |k: usize| arg(k).filter(|&x| x >= 0);
+        match d.name() {
+            "arith.constant" => match d.attr("value")? {
+                crate::ir::Attribute::Integer { value, .. } => i64::try_from(*value).ok(),
+                _ => None,
+            },
+            "arith.index_cast" | "arith.extsi" => arg(0),
+            "arith.index_castui" | "arith.extui" => unsigned(0),
+            "arith.addi" => arg(0)?.checked_add(arg(1)?),
+            "arith.subi" => arg(0)?.checked_sub(arg(1)?),
+            "arith.muli" => arg(0)?.checked_mul(arg(1)?),
+            "arith.divsi" => arg(0)?.checked_div(arg(1)?),
+            "arith.divui" => unsigned(0)?.checked_div(unsigned(1)?),
+            "arith.floordivsi" => {
+                let (a, b) = (arg(0)?, arg(1)?);
+                let q = a.checked_div(b)?;
+                Some(if (a % b != 0) && ((a < 0) != (b < 0)) {
+                    q - 1
+                } else {
+                    q
+                })
+            }
+            "arith.ceildivsi" => {
+                let (a, b) = (arg(0)?, arg(1)?);
+                let q = a.checked_div(b)?;
+                Some(if (a % b != 0) && ((a < 0) == (b < 0)) {
+                    q + 1
+                } else {
+                    q
+                })
+            }
+            "arith.remsi" => arg(0)?.checked_rem(arg(1)?),
+            "arith.remui" => unsigned(0)?.checked_rem(unsigned(1)?),
+            "arith.minsi" => Some(arg(0)?.min(arg(1)?)),
+            "arith.maxsi" => Some(arg(0)?.max(arg(1)?)),
+            "arith.minui" => Some(unsigned(0)?.min(unsigned(1)?)),
+            "arith.maxui" => Some(unsigned(0)?.max(unsigned(1)?)),
+            "affine.apply" | "affine.min" | "affine.max" => {
+                let Some(crate::ir::Attribute::Opaque(map)) = d.attr("map") else {
+                    return None;
+                };
+                let vals = |k: usize| -> Option<Vec<i64>> {
+                    d.segment(k)
+                        .iter()
+                        .map(|&x| self.int(x, depth + 1))
+                        .collect()
+                };
+                let out = affine_results(map, &vals(0)?, &vals(1)?)?;
+                match d.name() {
+                    "affine.apply" => (out.len() == 1).then(|| out[0]),
+                    "affine.min" => out.into_iter().min(),
+                    _ => out.into_iter().max(),
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// The trips of the `scf.for` `op` to run one by one: its induction
+    /// variable and the value at each trip, when its bounds are known, it
+    /// runs at most [`MAX_TRIPS`] times, and its induction variable places
+    /// (through `arith` and `affine` ops) a view of memory other than `gm` in its body.
+    fn trips(&mut self, op: OpId) -> Option<(ValueId, Vec<i64>)> {
+        let m = self.m;
+        let f = m.for_parts(op)?;
+        let places = match self.iv_places.get(&op) {
+            Some(&p) => p,
+            None => {
+                let mut dep: BTreeSet<ValueId> = BTreeSet::from([f.iv]);
+                let mut p = false;
+                for o in m.walk(op).into_iter().filter(|&o| o != op) {
+                    let d = m.op(o);
+                    let uses = d.operands().iter().any(|x| dep.contains(x));
+                    if !uses {
+                        continue;
+                    }
+                    if d.name().starts_with("arith.") || d.name().starts_with("affine.") {
+                        dep.extend(d.results().iter().copied());
+                    } else if is_view(d.name())
+                        && d.operands().iter().skip(1).any(|x| dep.contains(x))
+                        && d.result(0).is_some_and(|r| {
+                            crate::passes::plan_memory::op_facts::address_space_of(m.value_type(r))
+                                .as_deref()
+                                != Some("gm")
+                        })
+                    {
+                        p = true;
+                        break;
+                    }
+                }
+                self.iv_places.insert(op, p);
+                p
+            }
+        };
+        if !places {
+            return None;
+        }
+        let (lo, hi, step) = (
+            self.int(f.lower, 0)?,
+            self.int(f.upper, 0)?,
+            self.int(f.step, 0)?,
+        );
+        if step <= 0 {
+            return None;
+        }
+        let n = if hi > lo {
+            (i128::from(hi) - i128::from(lo) + i128::from(step) - 1) / i128::from(step)
+        } else {
+            0
+        };
+        if n > i128::from(MAX_TRIPS) {
+            return None;
+        }
+        let at = (0..n as i64).map(|t| lo + t * step).collect();
+        Some((f.iv, at))
+    }
+
+    /// Binds (or unbinds) a loop's induction variable; the bytes of the
+    /// views it places change, so the cached ones go.
+    fn set_iv(&mut self, iv: ValueId, to: Option<i64>) {
+        match to {
+            Some(x) => self.ivs.insert(iv, x),
+            None => self.ivs.remove(&iv),
+        };
+        self.spans.clear();
     }
 
     /// `op` on one state; the states after it.
@@ -925,6 +1286,9 @@ impl Run<'_> {
         // Loop-head states: before the first iteration, and after each;
         // the loop leaves from those after one iteration at least when its
         // bounds are constants that make it run.
+        if let Some((iv, at)) = self.trips(op) {
+            return self.for_trips(op, region, s, iv, &at);
+        }
         let runs = min_one_trip(m, op);
         let mut after_one: BTreeSet<State> = BTreeSet::new();
         let mut head: BTreeSet<State> = BTreeSet::new();
@@ -949,6 +1313,59 @@ impl Run<'_> {
         }
         let exits = if runs { after_one } else { head };
         exits
+            .into_iter()
+            .map(|mut st| {
+                let carried = st.binds(&args);
+                self.leave(op, &mut st);
+                st.bind_all(&results, &carried);
+                st
+            })
+            .collect()
+    }
+
+    /// The `scf.for` `op` run trip by trip from `s`, its induction variable
+    /// `iv` bound to each value of `at` in turn.
+    fn for_trips(
+        &mut self,
+        op: OpId,
+        region: RegionId,
+        s: State,
+        iv: ValueId,
+        at: &[i64],
+    ) -> Vec<State> {
+        let m = self.m;
+        let d = m.op(op);
+        let Some(body) = m.entry_block(op, 0) else {
+            return vec![s];
+        };
+        let args: Vec<ValueId> = m.block_args(body).iter().skip(1).copied().collect();
+        let inits: Vec<ValueId> = d.operands().iter().skip(3).copied().collect();
+        let results = d.results().to_vec();
+        let outer = self.ivs.get(&iv).copied();
+        let mut s0 = s;
+        let to = s0.binds(&inits);
+        self.carry(op, &to);
+        s0.bind_all(&args, &to);
+        let mut states: BTreeSet<State> = BTreeSet::from([s0]);
+        for &x in at {
+            if self.stop() {
+                break;
+            }
+            self.set_iv(iv, Some(x));
+            let outs = self.region(region, states.into_iter().collect());
+            states = BTreeSet::new();
+            for (mut st, yielded) in outs {
+                self.carry(op, &yielded);
+                self.leave(op, &mut st);
+                st.bind_all(&args, &yielded);
+                states.insert(st);
+            }
+            if states.len() > MAX_STATES {
+                self.gave_up = Some(GaveUp::States);
+            }
+        }
+        self.set_iv(iv, outer);
+        states
             .into_iter()
             .map(|mut st| {
                 let carried = st.binds(&args);
@@ -1087,5 +1504,37 @@ impl Run<'_> {
             }
         }
         head.into_iter().collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::affine_results;
+
+    /// MLIR's affine semantics: `floordiv` rounds down, `ceildiv` up,
+    /// `mod` is never negative; dims and symbols by the map's own names;
+    /// anything else is not known.
+    #[test]
+    fn affine_maps_evaluate_as_mlir_defines_them() {
+        let at = |map: &str, d: &[i64], s: &[i64]| affine_results(map, d, s);
+        assert_eq!(
+            at("affine_map<()[s0] -> (s0 * 16)>", &[], &[3]),
+            Some(vec![48])
+        );
+        assert_eq!(
+            at(
+                "affine_map<(d0)[s0] -> (d0 floordiv 4, d0 ceildiv 4, d0 mod 4)>",
+                &[-7],
+                &[0]
+            ),
+            Some(vec![-2, -1, 1])
+        );
+        assert_eq!(
+            at("affine_map<(i, j) -> ((i + 1) * 8 - j, -i)>", &[2, 5], &[]),
+            Some(vec![19, -2])
+        );
+        assert_eq!(at("affine_map<(d0) -> (d0 floordiv 0)>", &[1], &[]), None);
+        assert_eq!(at("affine_map<(d0) -> (d1)>", &[1], &[]), None);
+        assert_eq!(at("affine_map<(d0) -> (d0)>", &[1, 2], &[]), None);
     }
 }
