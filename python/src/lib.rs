@@ -225,23 +225,29 @@ impl Setup {
         })
     }
 
+    /// The options of the whole pipeline: chip, planner, rules, limits.
+    fn options(&self) -> tilemem_pto::PlanOptions {
+        let mut opts = tilemem_pto::PlanOptions::new(self.soc.clone(), self.mode);
+        opts.seed_rules = self.seed_rules;
+        opts.dsa.time_limit = self.time_limit;
+        opts.dsa.node_limit = (self.node_limit > 0).then_some(self.node_limit);
+        if self.penalty_first {
+            opts.dsa.objective = Objective::PenaltyThenPeak;
+        }
+        opts
+    }
+
     /// Runs the passes; returns the JSON report and the diagnostics.
     fn run(
         self,
         program: &mut tilemem_pto::ir::Program,
         file: &str,
     ) -> Result<(String, Vec<String>), Fail> {
-        let mut opts = tilemem_pto::PlanOptions::new(self.soc.clone(), self.mode);
+        let mut opts = self.options();
         opts.passes = Some(self.selected);
-        opts.seed_rules = self.seed_rules;
         opts.report = true;
         // The JSON report does not carry the buffers' gaps.
         opts.report_gaps = false;
-        opts.dsa.time_limit = self.time_limit;
-        opts.dsa.node_limit = (self.node_limit > 0).then_some(self.node_limit);
-        if self.penalty_first {
-            opts.dsa.objective = Objective::PenaltyThenPeak;
-        }
         let done = match tilemem_pto::plan(program, &opts) {
             Ok(done) => done,
             Err(failed) => {
@@ -352,9 +358,13 @@ fn fmt(py: Python<'_>, text: String, file: &str) -> PyResult<String> {
 type Explained = (String, bool, String);
 
 /// Explains where a program's memory goes (see `tilemem.explain`): what
-/// `tilemem explain` prints, and its facts.
+/// `tilemem explain` prints, and its facts. `time_limit`, `node_limit` and
+/// `compat` are those of `plan` (and of `tilemem explain`), and hold for
+/// every part of the explanation.
 #[pyfunction]
-#[pyo3(signature = (text, target="910b", planner="pypto", all=false, file="<string>"))]
+#[pyo3(signature = (text, target="910b", planner="pypto", all=false, file="<string>",
+                    time_limit=None, node_limit=None, compat="seed"))]
+#[allow(clippy::too_many_arguments)]
 fn explain(
     py: Python<'_>,
     text: String,
@@ -362,8 +372,10 @@ fn explain(
     planner: &str,
     all: bool,
     file: &str,
+    time_limit: Option<f64>,
+    node_limit: Option<u64>,
+    compat: &str,
 ) -> PyResult<Explained> {
-    let soc = target_of(target)?;
     let mode = match PlannerMode::from_name(planner) {
         Some(p) if p != PlannerMode::Ptoas => p,
         _ => {
@@ -372,14 +384,20 @@ fn explain(
             )))
         }
     };
+    // The checks and limits of `plan`; one set of options for every part
+    // of the explanation (which runs the whole pipeline).
+    let run = Setup::new(
+        target, planner, None, None, time_limit, node_limit, false, compat,
+    )?
+    .options();
     detached(py, move || {
         let program = read_program(&text, file)?;
-        let ex = tilemem_pto::explain::explain(&program, &soc, mode, all, Some(400))
+        let ex = tilemem_pto::explain::explain_with(&program, &run, all, Some(400), None)
             .map_err(|e| pass_fail(&e, file))?;
         let fits = ex.spaces.iter().all(|s| s.fits);
         // What `tilemem explain` prints (with `all`, `--all`) and its
         // `--report`, from the renderers both use.
-        let rendered = tilemem_pto::explain::render_text(&ex, &program, &soc, mode, all, file);
+        let rendered = tilemem_pto::explain::render_text(&ex, &program, &run, all, file);
         let report = tilemem_pto::explain::report_json(&ex, mode).to_string();
         Ok((rendered, fits, report))
     })

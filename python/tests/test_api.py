@@ -305,3 +305,65 @@ def test_each_exit_code_of_the_command_line_has_its_exception():
         assert not issubclass(internal, other) and not issubclass(other, internal)
     e = internal("check failed", file="k.py", line=3, col=1)
     assert str(e) == "k.py:3:1: check failed"
+
+
+NARROW = """# pypto.program: Narrow
+import pypto.language as pl
+
+@pl.program
+class Narrow:
+    @pl.function(type=pl.FunctionType.AIV, level=pl.Level.AIV, role=pl.Role.SubWorker)
+    def k(a: pl.Tensor[[64, 64], pl.FP32], output: pl.Out[pl.Tensor[[64, 64], pl.BF16]]) -> pl.Tensor[[64, 64], pl.BF16]:
+        x: pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(a, [0, 0], [64, 64], [64, 64], target_memory=pl.Mem.Vec)
+        y: pl.Tile[[64, 64], pl.BF16, pl.Mem.Vec] = pl.tile.cast(x, target_type=pl.BF16, mode='round')
+        stored: pl.Tensor[[64, 64], pl.BF16] = pl.tile.store(y, [0, 0], output)
+        return stored
+"""
+
+LIMITS = """# pypto.program: Limits
+import pypto.language as pl
+
+@pl.program
+class Limits:
+    @pl.function(type=pl.FunctionType.AIV, level=pl.Level.AIV, role=pl.Role.SubWorker)
+    def k(x: pl.Tensor[[64, 64], pl.FP32], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]]) -> pl.Tensor[[64, 64], pl.FP32]:
+        t1: pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [64, 64], [64, 64], target_memory=pl.Mem.Vec)
+        t2: pl.Tile[[32, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [32, 64], [32, 64], target_memory=pl.Mem.Vec)
+        t3: pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec] = pl.tile.exp(t1)
+        t4: pl.Tile[[32, 64], pl.FP32, pl.Mem.Vec] = pl.tile.exp(t2)
+        s5: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(t3, [0, 0], y)
+        s6: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(t4, [0, 0], y)
+        return s6
+"""
+
+
+def test_explain_takes_compat_and_the_limits_of_the_command_line():
+    # The narrowing cast's rule keeps y off x's bytes; PyPTO e2d0f78 had
+    # no such rule, and every part of the explanation follows compat.
+    seed = tilemem.explain(NARROW, all=True).text
+    assert "planner pypto uses 24576 bytes" in seed
+    assert "x and y (8192 bytes): no-alias rule of tile.cast at line 9" in seed
+    assert seed.endswith("    mem_vec_2  [0, 16384)      x\n    mem_vec_3  [16384, 24576)  y\n")
+    old = tilemem.explain(NARROW, all=True, compat="pypto-e2d0f78")
+    assert "planner pypto uses 16384 bytes" in old.text
+    assert "rule refuses" not in old.text and old.spaces[0]["refused_sharings"] == []
+    assert old.text.endswith(
+        "  buffers: 1 for 2 tiles, each with its tiles in program order\n"
+        "    mem_vec_2  [0, 16384)  x, y\n"
+    )
+    assert tilemem.explain(NARROW, compat="pypto-e2d0f78").text.endswith(
+        "  k/Vec: planner pypto uses 16384 of 188416 bytes, lower bound 16384\n"
+    )
+    # Stopped at its first node the exact search keeps every tile apart.
+    for node_limit, used in ((1, 49152), (None, 24576)):
+        text = tilemem.explain(LIMITS, planner="optimal", node_limit=node_limit).text
+        assert text.endswith(
+            f"  k/Vec: planner optimal uses {used} of 188416 bytes, lower bound 24576\n"
+        ), text
+    assert tilemem.explain(
+        LIMITS, planner="optimal", all=True, node_limit=1
+    ).text.endswith("    mem_vec_5  [40960, 49152)  t4\n")
+    with pytest.raises(ValueError, match="unknown compat 'pypto'"):
+        tilemem.explain(NARROW, compat="pypto")
+    with pytest.raises(ValueError, match="time_limit must be a non-negative"):
+        tilemem.explain(NARROW, time_limit=-1.0)

@@ -228,6 +228,9 @@ def explain(
     *,
     all: bool = False,
     file: Optional[str] = None,
+    time_limit: Optional[float] = None,
+    node_limit: Optional[int] = None,
+    compat: str = "seed",
 ) -> Explanation:
     """Explains where a program's memory goes and what would make it fit
     (``tilemem explain``).
@@ -240,6 +243,11 @@ def explain(
             ``"bishengir"`` (or ``"pypto"``) or ``"optimal"``.
         all: explain every (function, space), not only those that do not fit.
         file: the name used in error messages.
+        time_limit, node_limit, compat: as for :func:`plan` (PyPTO only;
+            ``tilemem explain --time-limit``, ``--node-limit``,
+            ``--compat``): every part of the explanation follows them, the
+            plan, the refused sharings, the remedies (each with 1/10 of the
+            limits) and the buffers of ``all``.
 
     Raises:
         ParseError: the program does not read, or breaks a rule of its
@@ -258,7 +266,14 @@ def explain(
         )
     else:
         rendered, fits, report = _tilemem.explain(
-            text, target=target, planner=planner, all=all, file=file
+            text,
+            target=target,
+            planner=planner,
+            all=all,
+            file=file,
+            time_limit=time_limit,
+            node_limit=node_limit,
+            compat=compat,
         )
     facts = json.loads(report)
     return Explanation(text=rendered, fits=fits, spaces=facts["spaces"], report=facts)

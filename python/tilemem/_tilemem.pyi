@@ -26,6 +26,9 @@ def explain(
     planner: str = "pypto",
     all: bool = False,
     file: str = "<string>",
+    time_limit: Optional[float] = None,
+    node_limit: Optional[int] = None,
+    compat: str = "seed",
 ) -> Tuple[str, bool, str]:
     """(the text `tilemem explain` prints, every space fits, the JSON
     `tilemem explain --report` writes)."""

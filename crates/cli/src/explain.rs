@@ -51,6 +51,13 @@ pub struct Args {
     /// the same point on every machine, so the explanation is reproducible.
     #[arg(long, value_name = "NODES", default_value_t = tilemem_pto::passes::dsa_rp::DEFAULT_NODE_LIMIT)]
     pub node_limit: u64,
+    /// PyPTO: which memory rules the plan explained follows, as for `plan`:
+    /// `seed` (default: every rule of the specification) or
+    /// `pypto-e2d0f78` (PyPTO at that commit, without five newer rules).
+    /// Every part of the explanation follows them: the plan, the sharings
+    /// a rule refused, the remedies, the buffers of --all and the map.
+    #[arg(long, value_name = "RULES", default_value = "seed")]
+    pub compat: String,
 }
 
 /// Runs the subcommand: exit 0 once explained (whether or not the program
@@ -68,6 +75,14 @@ pub fn run(args: Args) -> ExitCode {
             eprintln!(
                 "error: --target {t} does not apply to HIVM MLIR: the chip comes from the module's \
                  hacc.target (write it with `tilemem opt -hacc-append-device-spec=target=CHIP`)"
+            );
+            return ExitCode::from(2);
+        }
+        if args.compat != "seed" {
+            eprintln!(
+                "error: --compat {} does not apply to HIVM MLIR: it selects the rules of the \
+                 PyPTO planners",
+                args.compat
             );
             return ExitCode::from(2);
         }
@@ -103,6 +118,13 @@ pub fn run(args: Args) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let seed_rules = match crate::flags::seed_rules(&args.compat) {
+        Ok(r) => r,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            return ExitCode::from(2);
+        }
+    };
     let file = args.file.display().to_string();
     let src = match input_kind::read_text(&args.file, &file, InputKind::Pypto) {
         Ok(s) => s,
@@ -125,7 +147,10 @@ pub fn run(args: Args) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // One set of options for every part of the explanation: the plan, the
+    // remedies, the buffers of --all and the map.
     let mut run = PlanOptions::new(soc.clone(), planner);
+    run.seed_rules = seed_rules;
     run.dsa.time_limit = tilemem_plan::time_limit_from_secs(args.time_limit);
     run.dsa.node_limit = (args.node_limit > 0).then_some(args.node_limit);
     let ex = match explain_with(&program, &run, args.all, Some(FULL_REPLANS), None) {
@@ -138,7 +163,7 @@ pub fn run(args: Args) -> ExitCode {
             return crate::exit::of_pass_error(e.kind);
         }
     };
-    let text = render_text(&ex, &program, &soc, planner, args.all, &file);
+    let text = render_text(&ex, &program, &run, args.all, &file);
     let mapped;
     let mut o = Outputs::new();
     if let Some(path) = &args.report {
@@ -149,7 +174,11 @@ pub fn run(args: Args) -> ExitCode {
         o.add(path, json);
     }
     if let (Some(path), Some(format)) = (&args.map, map_format) {
-        let opts_of = |on: &Soc| PlanOptions::new(on.clone(), planner);
+        let opts_of = |on: &Soc| {
+            let mut o = run.clone();
+            o.soc = on.clone();
+            o
+        };
         match crate::map_file::plan_for_map(&program, &soc, &opts_of) {
             Ok((planned, error)) => {
                 mapped = [planned];
@@ -162,6 +191,7 @@ pub fn run(args: Args) -> ExitCode {
                     &mapped,
                     &program,
                     &soc,
+                    seed_rules,
                     &src,
                     error.as_ref().map(crate::map_file::overflow_note),
                 );

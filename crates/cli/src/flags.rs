@@ -1,6 +1,6 @@
 //! Flags more than one subcommand takes, declared once.
 
-use tilemem_pto::passes::PlannerMode;
+use tilemem_pto::passes::{PlannerMode, SeedRules};
 use tilemem_soc::Soc;
 
 /// The chip and the planner (`plan`, `explain`).
@@ -42,6 +42,13 @@ impl ChipPlanner {
             .map(|p| vec![p])
             .ok_or_else(|| unknown_planner(&self.planner, "pypto, dsa-rp, ptoas, optimal or all"))
     }
+}
+
+/// The seed rules a `--compat` value names (`plan`, `explain`), or the
+/// message for an unknown one.
+pub fn seed_rules(compat: &str) -> Result<SeedRules, String> {
+    SeedRules::from_compat(compat)
+        .ok_or_else(|| format!("unknown --compat '{compat}'; use seed or pypto-e2d0f78"))
 }
 
 /// The message for an unknown `--target`: the four names, and for a full

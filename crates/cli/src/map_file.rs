@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use tilemem_pto::ir::Program;
-use tilemem_pto::passes::{ErrorKind, PassError};
+use tilemem_pto::passes::{ErrorKind, PassError, SeedRules};
 use tilemem_pto::PlanOptions;
 use tilemem_soc::Soc;
 
@@ -55,7 +55,8 @@ pub fn overflow_note(error: &PassError) -> String {
     )
 }
 
-/// Stages the map of `results` (the first one's for an SVG) in `outputs`.
+/// Stages the map of `results` (the first one's for an SVG) in `outputs`;
+/// `rules` are the seed rules they were planned with.
 #[allow(clippy::too_many_arguments)]
 pub fn add<'a>(
     outputs: &mut Outputs<'a>,
@@ -65,13 +66,14 @@ pub fn add<'a>(
     results: &'a [Planned],
     input: &Program,
     soc: &Soc,
+    rules: SeedRules,
     source: &str,
     note: Option<String>,
 ) {
     match format {
         MapFormat::Html => {
             let page = crate::html_map::render(&crate::map_model::plan_doc(
-                title, results, input, soc, source, note,
+                title, results, input, soc, rules, source, note,
             ));
             outputs.add(path, page);
         }

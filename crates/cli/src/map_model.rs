@@ -7,12 +7,13 @@ use std::collections::HashMap;
 use tilemem_mlir::passes::plan_memory::map::{PlacedBuffer, SpacePlacement};
 use tilemem_plan::{map, Problem, Solution};
 use tilemem_pto::explain::{
-    before_sharing, live_tile, peak, peak_of, refused_sharings, reserves, statement_at,
+    before_sharing_with, live_tile, peak, peak_of, refused_sharings, reserves, statement_at,
     RefusedSharing,
 };
 use tilemem_pto::ir::Program;
-use tilemem_pto::passes::PlannerMode;
+use tilemem_pto::passes::{PlannerMode, SeedRules};
 use tilemem_pto::report::Report;
+use tilemem_pto::PlanOptions;
 use tilemem_soc::{MemSpace, Soc};
 
 use crate::html_map::{Lane, MapDoc, Peak, Rect, Tick, View, Window};
@@ -26,21 +27,25 @@ const MAX_NAMES: usize = 12;
 const MAX_TICKS: usize = 2000;
 
 /// The HTML map of one or more planners' results of one program; `input`
-/// is the program as read (for the sharings its rules refuse), `source`
-/// its text (for the source pane), `note` a line under the title.
+/// is the program as read (for the sharings its rules refuse), `rules`
+/// the seed rules the results were planned with, `source` its text (for
+/// the source pane), `note` a line under the title.
 pub fn plan_doc(
     title: &str,
     results: &[Planned],
     input: &Program,
     soc: &Soc,
+    rules: SeedRules,
     source: &str,
     note: Option<String>,
 ) -> MapDoc {
     // (function, space) -> the sharings a rule refused, for any planner.
     let mut refused_all: Vec<(String, String, Vec<RefusedSharing>)> = Vec::new();
-    if let Ok(early) = before_sharing(input, soc, PlannerMode::Pypto) {
+    let mut early_opts = PlanOptions::new(soc.clone(), PlannerMode::Pypto);
+    early_opts.seed_rules = rules;
+    if let Ok(early) = before_sharing_with(input, &early_opts) {
         for f in early.functions.iter().filter(|f| f.kind().is_kernel()) {
-            let mut per_space = refused_sharings(f, soc);
+            let mut per_space = refused_sharings(f, soc, rules);
             for space in spaces_of(results, &f.name) {
                 if let Some(here) = MemSpace::from_name(&space).and_then(|s| per_space.remove(&s)) {
                     refused_all.push((f.name.to_string(), space, here));

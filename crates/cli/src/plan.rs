@@ -142,11 +142,9 @@ pub fn run(args: Args) -> ExitCode {
         Ok(m) => m,
         Err(msg) => return bad_input(msg),
     };
-    let Some(seed_rules) = tilemem_pto::passes::SeedRules::from_compat(&args.compat) else {
-        return bad_input(format_args!(
-            "unknown --compat '{}'; use seed or pypto-e2d0f78",
-            args.compat
-        ));
+    let seed_rules = match crate::flags::seed_rules(&args.compat) {
+        Ok(r) => r,
+        Err(msg) => return bad_input(msg),
     };
     let map_format = match args.map.as_deref().map(MapFormat::of).transpose() {
         Ok(f) => f,
@@ -288,6 +286,7 @@ pub fn run(args: Args) -> ExitCode {
                                 &results,
                                 &p,
                                 &soc,
+                                seed_rules,
                                 &source,
                                 Some(crate::map_file::overflow_note(&err)),
                             );
@@ -367,6 +366,7 @@ pub fn run(args: Args) -> ExitCode {
             &done,
             input,
             &soc,
+            seed_rules,
             &source,
             None,
         );

@@ -64,8 +64,9 @@ pub struct Args {
     #[arg(long)]
     pub timings: bool,
     /// Search the smallest height that fits (within the capacity, if
-    /// any): a first placement, the best lower bound, then capacities
-    /// between them solved one by one, bisecting, until the height is
+    /// any): a fit at the best lower bound (an eighth of the budget; a
+    /// placement there ends the run, proven), a first placement, then
+    /// capacities between them solved one by one, bisecting, until the height is
     /// proven minimal or the time and work budgets (for the whole run)
     /// are spent. Writes the lowest placement found.
     #[arg(long, conflicts_with = "penalty_first")]
@@ -532,19 +533,19 @@ fn stop_reason(
     ))
 }
 
-/// The lines of a `--minimize` run: the first height, then each capacity
-/// tried and its answer.
+/// The lines of a `--minimize` run: the fit at the bound, the first
+/// height, then each capacity tried and its answer.
 fn write_minimum(t: &mut String, m: &Minimum) {
+    let answer = |s: &tilemem_plan::minimize::Step| match s.verdict {
+        Verdict::Placed(h) => format!("{} placed {h}", s.target),
+        Verdict::Refuted => format!("{} refuted", s.target),
+        Verdict::Undecided => format!("{} undecided", s.target),
+    };
+    if let Some(s) = &m.early {
+        let _ = writeln!(t, "bound fit:   {}", answer(s));
+    }
     let _ = writeln!(t, "first:       {} (first placement)", m.first_height);
-    let tried: Vec<String> = m
-        .steps
-        .iter()
-        .map(|s| match s.verdict {
-            Verdict::Placed(h) => format!("{} placed {h}", s.target),
-            Verdict::Refuted => format!("{} refuted", s.target),
-            Verdict::Undecided => format!("{} undecided", s.target),
-        })
-        .collect();
+    let tried: Vec<String> = m.steps.iter().map(answer).collect();
     if tried.is_empty() {
         let _ = writeln!(t, "targets:     none");
     } else {

@@ -925,3 +925,401 @@ fn explain_gives_its_remedies_a_tenth_of_its_limits() {
         ]
     );
 }
+
+/// A view left naming another allocation than its source's: `s2` slices
+/// `t1` (on `mem_vec_2`) but its MemRef names `mem_vec_3`, as a view's
+/// MemRef can before MemoryReuse. DSA-RP and the optimal planner place it
+/// on `t1`'s bytes at its own address.
+const STALE_VIEW: &str = r#"# pypto.program: StaleView
+import pypto.language as pl
+
+@pl.program
+class StaleView:
+    @pl.function(type=pl.FunctionType.AIV)
+    def k(x: pl.Tensor[[64, 64], pl.FP32, pl.MemRef("mem_ddr_0", pl.const(0, pl.INT64), 16384)], y: pl.Out[pl.Tensor[[64, 64], pl.FP32, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 16384)]]) -> pl.Tensor[[64, 64], pl.FP32]:
+        mem_vec_2: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 16384)
+        mem_vec_3: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 16384)
+        mem_vec_4: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 8192)
+        t1: pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_vec_2, pl.const(0, pl.INT64), 16384), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [64, 64], [64, 64], target_memory=pl.Mem.Vec)
+        s2: pl.Tile[[32, 64], pl.FP32, pl.MemRef(mem_vec_3, 0, 8192), pl.Mem.Vec] = pl.tile.slice(t1, [32, 64], [0, 0])
+        t3: pl.Tile[[32, 64], pl.FP32, pl.MemRef(mem_vec_4, pl.const(0, pl.INT64), 8192), pl.Mem.Vec] = pl.tile.exp(s2)
+        s4: pl.Tensor[[64, 64], pl.FP32, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 16384)] = pl.tile.store(t3, [0, 0], y)
+        return s4
+"#;
+
+/// A view is its source's bytes (seed 001: a root and its views take one
+/// slot), whatever allocation its MemRef names: `explain --all`, the HTML
+/// map and the SVG map draw `s2` inside `t1`'s buffer, not as a second
+/// buffer of `t1`'s family on `mem_vec_3`, which put 24 KiB at the map's
+/// peak and its lower bound while 16 KiB were live (and the optimal
+/// planner used 16 KiB).
+#[test]
+fn a_view_naming_another_allocation_is_drawn_in_its_sources_buffer() {
+    let d = scratch("stale-view");
+    let input = write(&d, "stale_view.py", STALE_VIEW);
+    for (planner, used, t3, buffers) in [
+        (
+            "dsa-rp",
+            "24 KiB used of 184 KiB (13.0 %)",
+            (16384, 24576),
+            "    mem_vec_2  [0, 16384)      t1\n    mem_vec_4  [16384, 24576)  t3\n",
+        ),
+        (
+            "optimal",
+            "16 KiB used of 184 KiB (8.7 %)",
+            (0, 8192),
+            "    mem_vec_2  [0, 16384)  t1\n    mem_vec_4  [0, 8192)   t3\n",
+        ),
+    ] {
+        let html = d.join(format!("{planner}.html"));
+        let o = tilemem(&[
+            "explain",
+            &input,
+            "--all",
+            "--planner",
+            planner,
+            "--map",
+            html.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{o:?}");
+        let text = String::from_utf8(o.stdout).unwrap();
+        assert!(
+            text.ends_with(&format!(
+                "  lower bound: 16384 co-live + 0 reserved = 16384 bytes <= capacity 188416\n  \
+                 buffers: 2 for 2 tiles, each with its tiles in program order\n{buffers}"
+            )),
+            "{planner}: {text}"
+        );
+        let bar = |name: &str, (start, end), t0, t1, lifetime: &str| {
+            (name.to_string(), start, end, t0, t1, lifetime.to_string())
+        };
+        assert_eq!(
+            bars(&std::fs::read_to_string(&html).unwrap()),
+            [(
+                "t1 = tile.load (line 11), 16384 bytes live".to_string(),
+                vec![
+                    bar("t1", (0, 16384), 9, 13, "statements 4 .. 6"),
+                    bar("t3", t3, 13, 15, "statements 6 .. 7"),
+                ]
+            )],
+            "{planner}"
+        );
+        let svg = d.join(format!("{planner}.svg"));
+        let o = tilemem(&[
+            "explain",
+            &input,
+            "--planner",
+            planner,
+            "--map",
+            svg.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{o:?}");
+        let svg = std::fs::read_to_string(&svg).unwrap();
+        assert!(
+            svg.contains(&format!(">2 buffers, {used}, lower bound 16 KiB</text>")),
+            "{planner}: {svg}"
+        );
+        let titles: Vec<&str> = svg
+            .split("<title>")
+            .skip(1)
+            .filter_map(|t| t.split("</title>").next())
+            .collect();
+        assert_eq!(
+            titles,
+            [
+                "t1@mem_vec_2: 16 KiB at [0, 16384), live [9, 13)".to_string(),
+                format!("t3@mem_vec_4: 8 KiB at [{}, {}), live [13, 15)", t3.0, t3.1),
+            ],
+            "{planner}"
+        );
+    }
+}
+
+/// An FP32 tile narrowed to BF16 on 910B: the seed's narrowing-cast rule
+/// keeps `y` off `x`'s bytes (24 KiB); PyPTO e2d0f78, without that rule,
+/// writes `y` over `x` (16 KiB).
+const NARROW: &str = r#"# pypto.program: Narrow
+import pypto.language as pl
+
+@pl.program
+class Narrow:
+    @pl.function(type=pl.FunctionType.AIV, level=pl.Level.AIV, role=pl.Role.SubWorker)
+    def k(a: pl.Tensor[[64, 64], pl.FP32], output: pl.Out[pl.Tensor[[64, 64], pl.BF16]]) -> pl.Tensor[[64, 64], pl.BF16]:
+        x: pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(a, [0, 0], [64, 64], [64, 64], target_memory=pl.Mem.Vec)
+        y: pl.Tile[[64, 64], pl.BF16, pl.Mem.Vec] = pl.tile.cast(x, target_type=pl.BF16, mode='round')
+        stored: pl.Tensor[[64, 64], pl.BF16] = pl.tile.store(y, [0, 0], output)
+        return stored
+"#;
+
+/// `explain --compat` holds for every part of the explanation: the plan
+/// explained, the one line per fitting space, the sharings a rule
+/// refused, the buffers of --all, the report and the HTML map (each of
+/// which planned with every seed rule, whatever the flag said, or did not
+/// take the flag at all).
+#[test]
+fn explain_follows_compat_in_every_part() {
+    let d = scratch("compat");
+    let input = write(&d, "narrow.py", NARROW);
+    let head = "k/Vec: fits: planner pypto uses {used} bytes, capacity 188416
+  peak: line 8 (x = tile.load)
+  live at the peak: 1 tile, 16384 bytes
+    x     16384 bytes  [64, 64] FP32  line 8
+  lower bound: 16384 co-live + 0 reserved = 16384 bytes <= capacity 188416
+";
+    let refused = "  sharings the lifetimes allow but a rule refuses:
+    x and y (8192 bytes): no-alias rule of tile.cast at line 9 (its output may not share its input's bytes)
+";
+    let rule = "no-alias rule of tile.cast at line 9 (its output may not share its input's bytes)";
+    for (compat, used, all_tail, y_at, kept) in [
+        (
+            "seed",
+            24576,
+            format!(
+                "{refused}  buffers: 2 for 2 tiles, each with its tiles in program order
+    mem_vec_2  [0, 16384)      x
+    mem_vec_3  [16384, 24576)  y
+"
+            ),
+            (16384, 24576),
+            vec![
+                ("x".to_string(), format!("y: {rule}")),
+                ("y".to_string(), format!("x: {rule}")),
+            ],
+        ),
+        (
+            "pypto-e2d0f78",
+            16384,
+            "  buffers: 1 for 2 tiles, each with its tiles in program order
+    mem_vec_2  [0, 16384)  x, y
+"
+            .to_string(),
+            // On `x`'s buffer, the whole of it (PyPTO's MemRef for a
+            // smaller member of a buffer).
+            (0, 16384),
+            vec![],
+        ),
+    ] {
+        let o = tilemem(&["explain", &input, "--compat", compat]);
+        assert_eq!(o.status.code(), Some(0), "{o:?}");
+        assert_eq!(
+            String::from_utf8(o.stdout).unwrap(),
+            format!(
+                "every space fits its capacity (use --all to explain each)
+  k/Vec: planner pypto uses {used} of 188416 bytes, lower bound 16384
+"
+            ),
+            "{compat}"
+        );
+        let (html, report) = (d.join(format!("{compat}.html")), d.join("r.json"));
+        let o = tilemem(&[
+            "explain",
+            &input,
+            "--all",
+            "--compat",
+            compat,
+            "--map",
+            html.to_str().unwrap(),
+            "--report",
+            report.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{o:?}");
+        assert_eq!(
+            String::from_utf8(o.stdout).unwrap(),
+            head.replace("{used}", &used.to_string()) + &all_tail,
+            "{compat}"
+        );
+        let json: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+        let space = &json["spaces"][0];
+        assert_eq!(space["planned_bytes"], used, "{compat}: {json}");
+        assert_eq!(
+            space["refused_sharings"].as_array().unwrap().len(),
+            kept.len() / 2,
+            "{compat}: {json}"
+        );
+        let html = std::fs::read_to_string(&html).unwrap();
+        assert_eq!(kept_apart(&html), [("pypto".to_string(), kept)], "{compat}");
+        let tiles: Vec<(String, u64, u64)> = bars(&html)[0]
+            .1
+            .iter()
+            .map(|b| (b.0.clone(), b.1, b.2))
+            .collect();
+        assert_eq!(
+            tiles,
+            [
+                ("x".to_string(), 0, 16384),
+                ("y".to_string(), y_at.0, y_at.1)
+            ],
+            "{compat}"
+        );
+    }
+    let o = tilemem(&["explain", &input, "--compat", "pypto"]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert_eq!(
+        String::from_utf8(o.stderr).unwrap(),
+        "error: unknown --compat 'pypto'; use seed or pypto-e2d0f78\n"
+    );
+    // HIVM MLIR is planned by PlanMemory's rules: a rule set of the PyPTO
+    // planners is refused, not ignored.
+    let mlir = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/mlir/unaligned_rows.mlir"
+    );
+    let o = tilemem(&["explain", mlir, "--compat", "pypto-e2d0f78"]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert_eq!(
+        String::from_utf8(o.stderr).unwrap(),
+        "error: --compat pypto-e2d0f78 does not apply to HIVM MLIR: it selects the rules of the \
+         PyPTO planners\n"
+    );
+}
+
+/// The narrowing cast after a row maximum whose rule keeps its result off
+/// its scratch tile: the space stays 256 bytes above its lower bound
+/// under both rule sets, so `--all` lists the sharings a rule refused, the
+/// cast's only under the seed's rules.
+const NARROW_AFTER_ROW_MAX: &str = r#"# pypto.program: Narrow
+import pypto.language as pl
+
+@pl.program
+class Narrow:
+    @pl.function(type=pl.FunctionType.AIV, level=pl.Level.AIV, role=pl.Role.SubWorker)
+    def k(a: pl.Tensor[[64, 64], pl.FP32], output: pl.Out[pl.Tensor[[64, 64], pl.BF16]]) -> pl.Tensor[[64, 64], pl.BF16]:
+        x: pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(a, [0, 0], [64, 64], [64, 64], target_memory=pl.Mem.Vec)
+        m: pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec] = pl.tile.create([64, 64], dtype=pl.FP32, target_memory=pl.Mem.Vec)
+        r: pl.Tile[[64, 1], pl.FP32, pl.Mem.Vec] = pl.tile.row_max(x, m)
+        d: pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec] = pl.tile.row_expand_sub(x, r)
+        y: pl.Tile[[64, 64], pl.BF16, pl.Mem.Vec] = pl.tile.cast(d, target_type=pl.BF16, mode='round')
+        stored: pl.Tensor[[64, 64], pl.BF16] = pl.tile.store(y, [0, 0], output)
+        return stored
+"#;
+
+/// `explain --all --compat` lists the sharings the rules it names refuse,
+/// not those of every seed rule.
+#[test]
+fn explain_lists_the_sharings_the_compat_rules_refuse() {
+    let d = scratch("compat-refused");
+    let input = write(&d, "narrow.py", NARROW_AFTER_ROW_MAX);
+    let text = |cast: &str, buffers: &str| {
+        format!(
+            "k/Vec: fits: planner pypto uses 33024 bytes, capacity 188416
+  peak: line 9 (m = tile.create)
+  live at the peak: 2 tiles, 32768 bytes
+    m     16384 bytes  [64, 64] FP32  line 9
+    x     16384 bytes  [64, 64] FP32  line 8
+  lower bound: 32768 co-live + 0 reserved = 32768 bytes <= capacity 188416
+  sharings the lifetimes allow but a rule refuses:
+{cast}    m and r (256 bytes): no-alias rule of tile.row_max at line 10 (its output may not share its input's bytes)
+    r and d (256 bytes): no-alias rule of tile.row_expand_sub at line 11 (its output may not share its input's bytes)
+  buffers: 3 for 5 tiles, each with its tiles in program order
+{buffers}    mem_vec_4  [32768, 33024)  r
+"
+        )
+    };
+    let seed = text(
+        "    d and y (8192 bytes): no-alias rule of tile.cast at line 12 (its output may not share its input's bytes)\n",
+        "    mem_vec_2  [0, 16384)      x, d\n    mem_vec_3  [16384, 32768)  m, y\n",
+    );
+    let old = text(
+        "",
+        "    mem_vec_2  [0, 16384)      x, d, y\n    mem_vec_3  [16384, 32768)  m\n",
+    );
+    for (compat, want) in [("seed", seed), ("pypto-e2d0f78", old)] {
+        let o = tilemem(&["explain", &input, "--all", "--compat", compat]);
+        assert_eq!(o.status.code(), Some(0), "{o:?}");
+        assert_eq!(String::from_utf8(o.stdout).unwrap(), want, "{compat}");
+    }
+}
+
+/// Two tiles and their results: the optimal planner's exact search puts
+/// each result on its source (24 KiB); stopped at its first node it keeps
+/// the canonical placement, every tile apart (48 KiB).
+const LIMITS: &str = r#"# pypto.program: Limits
+import pypto.language as pl
+
+@pl.program
+class Limits:
+    @pl.function(type=pl.FunctionType.AIV, level=pl.Level.AIV, role=pl.Role.SubWorker)
+    def k(x: pl.Tensor[[64, 64], pl.FP32], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]]) -> pl.Tensor[[64, 64], pl.FP32]:
+        t1: pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [64, 64], [64, 64], target_memory=pl.Mem.Vec)
+        t2: pl.Tile[[32, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [32, 64], [32, 64], target_memory=pl.Mem.Vec)
+        t3: pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec] = pl.tile.exp(t1)
+        t4: pl.Tile[[32, 64], pl.FP32, pl.Mem.Vec] = pl.tile.exp(t2)
+        s5: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(t3, [0, 0], y)
+        s6: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(t4, [0, 0], y)
+        return s6
+"#;
+
+/// `explain --node-limit` holds for every part of the explanation: the
+/// one line per fitting space, the buffers of --all and the map show the
+/// plan the limit gave (they planned with the default limits before, so
+/// `--all` said 49152 bytes above the buffers of a 24576-byte plan).
+#[test]
+fn explain_follows_the_node_limit_in_every_part() {
+    let d = scratch("node-limit");
+    let input = write(&d, "limits.py", LIMITS);
+    for (limit, used, buffers) in [
+        (
+            "1",
+            49152,
+            "    mem_vec_2  [0, 16384)      t1
+    mem_vec_4  [16384, 32768)  t3
+    mem_vec_3  [32768, 40960)  t2
+    mem_vec_5  [40960, 49152)  t4
+",
+        ),
+        (
+            "20000",
+            24576,
+            "    mem_vec_2  [0, 16384)      t1
+    mem_vec_4  [0, 16384)      t3
+    mem_vec_3  [16384, 24576)  t2
+    mem_vec_5  [16384, 24576)  t4
+",
+        ),
+    ] {
+        let run = |extra: &[&str]| {
+            let mut args = vec![
+                "explain",
+                &input,
+                "--planner",
+                "optimal",
+                "--node-limit",
+                limit,
+            ];
+            args.extend_from_slice(extra);
+            let o = tilemem(&args);
+            assert_eq!(o.status.code(), Some(0), "{o:?}");
+            String::from_utf8(o.stdout).unwrap()
+        };
+        assert_eq!(
+            run(&[]),
+            format!(
+                "every space fits its capacity (use --all to explain each)
+  k/Vec: planner optimal uses {used} of 188416 bytes, lower bound 24576
+"
+            ),
+            "{limit}"
+        );
+        let svg = d.join(format!("{limit}.svg"));
+        assert_eq!(
+            run(&["--all", "--map", svg.to_str().unwrap()]),
+            format!(
+                "k/Vec: fits: planner optimal uses {used} bytes, capacity 188416
+  peak: line 9 (t2 = tile.load)
+  live at the peak: 2 tiles, 24576 bytes
+    t1     16384 bytes  [64, 64] FP32  line 8
+    t2      8192 bytes  [32, 64] FP32  line 9
+  lower bound: 24576 co-live + 0 reserved = 24576 bytes <= capacity 188416
+  buffers: 4 for 4 tiles, each with its tiles in program order
+{buffers}"
+            ),
+            "{limit}"
+        );
+        let svg = std::fs::read_to_string(&svg).unwrap();
+        assert!(
+            svg.contains(&format!(">4 buffers, {} KiB used of 184 KiB", used / 1024)),
+            "{limit}: {svg}"
+        );
+    }
+}

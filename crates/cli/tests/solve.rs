@@ -441,9 +441,9 @@ fn validate_reports_the_best_bound_and_its_source() {
 /// `--minimize` proves an optimum that every bound misses by refuting the
 /// height one grain below it, and says so: a 32 x 32 square cut into 60
 /// pieces (fits at 32, its bound) after three aligned buffers that need
-/// 33 (brute force in the plan crate's tests). The portfolio's first
-/// placement is 33, the target 32 is refuted by the search, and the
-/// placement written validates at 33.
+/// 33 (brute force in the plan crate's tests). The fit at the bound (32)
+/// tried first is refuted by the search, the portfolio's first placement
+/// is 33, and the placement written validates at 33.
 #[test]
 fn minimize_proves_the_optimum_by_a_refuted_target() {
     use tilemem_plan::gen::{sliced, Pick};
@@ -483,8 +483,9 @@ fn minimize_proves_the_optimum_by_a_refuted_target() {
             "buffers:     63",
             "capacity:    none",
             "lower bound: 33 (proven by the exact search: no lower height fits; co-live 32)",
+            "bound fit:   32 refuted",
             "first:       33 (first placement)",
-            "targets:     32 refuted",
+            "targets:     none",
             "grain:       1",
             "stopped:     the height is proven minimal",
             "solver:      portfolio/exact",

@@ -14,17 +14,15 @@ use tilemem_plan::bound::plain_lower_bound;
 use tilemem_plan::{Buffer, Problem, Solution};
 use tilemem_soc::Soc;
 
-use crate::ir::{
-    Alloc, EntityRef, Expr, Function, MemRef, MemSpace, Program, StmtKind, Type, VarId,
-};
-use crate::ops;
+use crate::ir::{Alloc, EntityRef, Function, MemRef, MemSpace, Program, Type, VarId};
 use crate::passes::analysis::layout::{Layout, Slot};
 use crate::passes::analysis::order::{Lifetime, ProgramOrder};
 use crate::passes::analysis::reserve;
-use crate::passes::analysis::walk::stmts;
 use crate::passes::analysis::{exclusive, facts};
 use crate::passes::rewrite::storage::current_tile_type;
-use crate::passes::verify::{family_buffers, family_reps, order_to_index, FamilyBuffer};
+use crate::passes::verify::{
+    byte_sources, family_buffers, family_reps, order_to_index, FamilyBuffer,
+};
 
 /// One buffer of the report.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -346,26 +344,8 @@ fn live_values_in(f: &Function, order: &ProgramOrder) -> Vec<LiveValue> {
         let fx = facts.var(v);
         fx.join.or(fx.def)
     };
-    // The value each view or bare alias reads the bytes of: one walk in
-    // program order, as an alias is defined before it is read.
-    let mut source: Vec<VarId> = f.vars.keys().collect();
-    for (_, s) in stmts(f) {
-        let StmtKind::Assign { targets, value } = &f.stmts[s].kind else {
-            continue;
-        };
-        let src = match value {
-            Expr::Var(y) => Some(*y),
-            Expr::Call(c) if ops::lookup_or_default(c.op_name()).is_view() => {
-                c.args.first().and_then(Expr::as_var)
-            }
-            _ => None,
-        };
-        if let Some(y) = src {
-            for &t in targets.iter() {
-                source[t.index()] = source[y.index()];
-            }
-        }
-    }
+    // The value each view or bare alias reads the bytes of.
+    let source = byte_sources(f);
     // Every read is charged to the value its bytes hold, from that
     // value's definition, by the branch rule the planners' occupancies
     // use.

@@ -53,7 +53,7 @@ fn explain_all(src: &str, planner: PlannerMode) -> String {
     let p = parse(src).unwrap();
     let soc = Soc::from_name("910b").unwrap();
     let ex = explain(&p, &soc, planner, true, None).unwrap();
-    render_all(&ex, &p, &soc, planner)
+    render_all(&ex, &p, &tilemem_pto::PlanOptions::new(soc, planner))
 }
 
 /// Optimal: the bound is one tile (256), the plan two; the list names

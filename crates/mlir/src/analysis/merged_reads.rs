@@ -1312,12 +1312,24 @@ impl Run<'_> {
             }
         }
         let exits = if runs { after_one } else { head };
-        exits
+        self.exit_loop(op, &args, &results, exits)
+    }
+
+    /// The states leaving loop `op`: what its block arguments `args` hold
+    /// becomes its `results`, once the loop's own scope is left.
+    fn exit_loop(
+        &mut self,
+        op: OpId,
+        args: &[ValueId],
+        results: &[ValueId],
+        states: impl IntoIterator<Item = State>,
+    ) -> Vec<State> {
+        states
             .into_iter()
             .map(|mut st| {
-                let carried = st.binds(&args);
+                let carried = st.binds(args);
                 self.leave(op, &mut st);
-                st.bind_all(&results, &carried);
+                st.bind_all(results, &carried);
                 st
             })
             .collect()
@@ -1365,15 +1377,7 @@ impl Run<'_> {
             }
         }
         self.set_iv(iv, outer);
-        states
-            .into_iter()
-            .map(|mut st| {
-                let carried = st.binds(&args);
-                self.leave(op, &mut st);
-                st.bind_all(&results, &carried);
-                st
-            })
-            .collect()
+        self.exit_loop(op, &args, &results, states)
     }
 
     /// The states of `fresh` a loop head has not seen yet, recorded in

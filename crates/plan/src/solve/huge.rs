@@ -47,6 +47,7 @@
 //! [`MID`]: super::auto::MID
 
 use std::cell::OnceCell;
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use super::auto::{finish, finish_or_none, repair_time};
@@ -185,10 +186,11 @@ fn solve_probed(
     probe: Probe,
 ) -> Outcome {
     let cpu0 = thread_cpu();
+    let bound = OnceLock::new();
     let (first, lb) = std::thread::scope(|s| {
-        let lb = s.spawn(|| co_live_of(problem, budget));
+        let lb = s.spawn(|| *bound.get_or_init(|| co_live_of(problem, budget)));
         let order = OnceCell::new();
-        let first = place_stacked_or_complete(problem, &order, meter).map(|o| (o, order));
+        let first = place_stacked_or_complete(problem, &order, meter, &bound).map(|o| (o, order));
         // A panic in the bound is a bug; recompute rather than propagate.
         let lb = lb.join().unwrap_or_else(|_| lower_bound(problem));
         (first, lb)

@@ -233,9 +233,17 @@ pub fn before_sharing(
     soc: &Soc,
     planner: PlannerMode,
 ) -> Result<Program, PassError> {
+    before_sharing_with(program, &PlanOptions::new(soc.clone(), planner))
+}
+
+/// As [`before_sharing`], for a run planned with `run` (its chip, planner,
+/// rules and policy; its pass list is not used): what every part of one
+/// explanation of that run starts from.
+pub fn before_sharing_with(program: &Program, run: &PlanOptions) -> Result<Program, PassError> {
     let mut early = program.clone();
-    let mut opts = PlanOptions::new(soc.clone(), planner);
+    let mut opts = remedies::run_options(run);
     opts.passes = Some(vec![PassId::InitMemref, PassId::MaterializeSemanticAliases]);
+    opts.report = false;
     crate::plan(&mut early, &opts).map_err(|f| f.error)?;
     Ok(early)
 }
@@ -292,7 +300,7 @@ pub fn explain_with(
     let (remedy_time_limit, remedy_node_limit) = (remedy.dsa.time_limit, remedy.dsa.node_limit);
     reset_budget(max_replans, remedy);
     // The live sets before any sharing.
-    let early = before_sharing(program, soc, planner)?;
+    let early = before_sharing_with(program, run)?;
     let base = report::build_with(&early, soc, false, false);
     let planned = match failed {
         Some(e) => Err(e.clone()),
@@ -375,7 +383,7 @@ pub fn explain_with(
     let mut refused = RefusedCache::default();
     for s in spaces.iter_mut().filter(|s| s.over()) {
         if let Some(f) = early.function(&s.function) {
-            s.refused = refused.of(f, soc, &s.space, planner);
+            s.refused = refused.of(f, soc, &s.space, run);
         }
         s.remedies = remedies(program, soc, planner, s);
     }
@@ -384,7 +392,7 @@ pub fn explain_with(
     if all {
         for s in spaces.iter_mut().filter(|s| s.fits && s.above_bound()) {
             if let Some(f) = early.function(&s.function) {
-                s.refused = refused.of(f, soc, &s.space, planner);
+                s.refused = refused.of(f, soc, &s.space, run);
             }
         }
     }
@@ -514,19 +522,21 @@ pub(crate) struct RefusedCache(HashMap<String, BTreeMap<MemSpace, Vec<RefusedSha
 
 impl RefusedCache {
     /// The sharings a rule refused in space `space` (by name) of `f`
-    /// that `planner`'s lifetimes allow: pairs never live together only
-    /// under the optimal planner, the one that shares them.
+    /// that the lifetimes of `run`'s planner allow, under `run`'s seed
+    /// rules: pairs never live together only under the optimal planner,
+    /// the one that shares them.
     pub(crate) fn of(
         &mut self,
         f: &Function,
         soc: &Soc,
         space: &str,
-        planner: PlannerMode,
+        run: &PlanOptions,
     ) -> Vec<RefusedSharing> {
+        let planner = run.planner;
         let per_space = self
             .0
             .entry(f.name.to_string())
-            .or_insert_with(|| refused_sharings(f, soc));
+            .or_insert_with(|| refused_sharings(f, soc, run.seed_rules));
         let mut out = MemSpace::from_name(space)
             .and_then(|space| per_space.get(&space))
             .cloned()

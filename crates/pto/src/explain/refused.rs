@@ -6,11 +6,13 @@ use tilemem_soc::{MemSpace, Soc};
 
 use super::{def_line, RefusedSharing};
 use crate::ir::Function;
+use crate::passes::SeedRules;
 
 /// The pairs of buffers whose lifetimes allow sharing but which a hard
 /// rule keeps apart (the rules every planner obeys: no-alias outputs, the
 /// split-AIV load + tpop hazard, written workspaces, declared allocations),
-/// per memory space, largest first. `f` is the function before any sharing.
+/// per memory space, largest first. `f` is the function before any sharing;
+/// `rules` are the run's seed rules (a rule switched off refuses nothing).
 /// The lifetimes allow it when they do not overlap, or when the two are
 /// never live together although their hulls overlap (different branches
 /// of an `if`, a carry's window between its last read and its next write:
@@ -18,12 +20,15 @@ use crate::ir::Function;
 /// [`never_live_together`](crate::passes::analysis::model::Model::never_live_together)).
 ///
 /// One call analyses the function once for all its spaces.
-pub fn refused_sharings(f: &Function, soc: &Soc) -> BTreeMap<MemSpace, Vec<RefusedSharing>> {
+pub fn refused_sharings(
+    f: &Function,
+    soc: &Soc,
+    rules: SeedRules,
+) -> BTreeMap<MemSpace, Vec<RefusedSharing>> {
     use crate::passes::analysis::constraints::SeparationReason;
     use crate::passes::analysis::model::Model;
     use crate::passes::analysis::{facts, order::ProgramOrder};
-    use crate::passes::SeedRules;
-    let Ok(model) = Model::build(f, soc, SeedRules::ALL) else {
+    let Ok(model) = Model::build(f, soc, rules) else {
         return BTreeMap::new();
     };
     let lt = &model.lt;

@@ -140,3 +140,31 @@ fn remedy_replans_get_a_tenth_of_the_runs_limits() {
     let r = remedies::remedy_options(&run);
     assert_eq!((r.dsa.time_limit, r.dsa.node_limit), (None, Some(1)));
 }
+
+/// What every part of one explanation plans again with (the plan and its
+/// `--all` buffers, the fitting spaces' lines): the run's own rules,
+/// objective and both exact-search limits (a time limit has no exact
+/// effect to test end to end), the whole pipeline.
+#[test]
+fn every_replan_of_an_explanation_keeps_the_runs_options() {
+    use std::time::Duration;
+    let mut run = PlanOptions::new(Soc::from_name("910b").unwrap(), PlannerMode::Optimal);
+    run.seed_rules = crate::passes::SeedRules::pypto_e2d0f78();
+    run.dsa.time_limit = Some(Duration::from_millis(1234));
+    run.dsa.node_limit = Some(77);
+    run.dsa.objective = tilemem_plan::Objective::PenaltyThenPeak;
+    run.passes = Some(vec![PassId::AllocateMemoryAddr]);
+    let r = remedies::run_options(&run);
+    assert_eq!(
+        (r.dsa.time_limit, r.dsa.node_limit, r.dsa.objective),
+        (
+            Some(Duration::from_millis(1234)),
+            Some(77),
+            tilemem_plan::Objective::PenaltyThenPeak
+        )
+    );
+    assert_eq!(
+        (r.seed_rules, r.planner, r.passes),
+        (run.seed_rules, run.planner, None)
+    );
+}

@@ -5,11 +5,11 @@
 
 use std::fmt::Write as _;
 
-use tilemem_soc::Soc;
-
-use super::{replan, Explanation};
+use super::remedies::run_options;
+use super::{replan_with, Explanation};
 use crate::ir::{FunctionKind, Program};
 use crate::passes::PlannerMode;
+use crate::plan::PlanOptions;
 
 fn cap_text(c: Option<u64>) -> String {
     c.map_or("unlimited".into(), |c| c.to_string())
@@ -156,9 +156,12 @@ pub fn render(ex: &Explanation, planner: PlannerMode, short: bool) -> String {
 /// which tiles went into which buffer (what was shared). `ex` is what
 /// [`explain`](super::explain) with `all` found (the refused sharings of
 /// every space are in it, as in the report). Spaces that do not fit list
-/// no buffers: theirs are not final.
-pub fn render_all(ex: &Explanation, program: &Program, soc: &Soc, planner: PlannerMode) -> String {
-    let planned = replan(program, soc, planner).ok();
+/// no buffers: theirs are not final. The buffers are those of the plan
+/// `ex` explains: `program` planned with `run`, the options `ex` was made
+/// with (its rules, policy and exact-search limits).
+pub fn render_all(ex: &Explanation, program: &Program, run: &PlanOptions) -> String {
+    let planner = run.planner;
+    let planned = replan_with(program, &run_options(run)).ok();
     let mut o = String::new();
     for s in &ex.spaces {
         let s = s.clone();
@@ -229,19 +232,21 @@ fn buffers_text(tiles: &[crate::report::BufferReport]) -> String {
 /// spaces that do not fit; when every space fits, one line for each
 /// (without `all`) or each with its buffers ([`render_all`]); and, when no
 /// tile is planned at all, why ([`nothing_planned`]), which reads
-/// differently from "everything fits". `file` names the program.
+/// differently from "everything fits". `run` is what `ex` was made with
+/// ([`explain_with`](super::explain_with)): whatever this plans again is
+/// planned as the run was. `file` names the program.
 pub fn render_text(
     ex: &Explanation,
     program: &Program,
-    soc: &Soc,
-    planner: PlannerMode,
+    run: &PlanOptions,
     all: bool,
     file: &str,
 ) -> String {
+    let planner = run.planner;
     // Everything fits: the spaces that do, in one line each (without
     // remedies to search, explaining them costs one plan).
     let fitting = (ex.spaces.is_empty() && !all)
-        .then(|| super::explain(program, soc, planner, true, Some(0)).ok())
+        .then(|| super::explain_with(program, run, true, Some(0), None).ok())
         .flatten();
     let nothing =
         ex.spaces.is_empty() && (all || fitting.as_ref().is_some_and(|e| e.spaces.is_empty()));
@@ -249,7 +254,7 @@ pub fn render_text(
         return format!("{}\n", nothing_planned(program, file));
     }
     if all {
-        return render_all(ex, program, soc, planner);
+        return render_all(ex, program, run);
     }
     let mut text = render(ex, planner, false);
     for s in fitting.iter().flat_map(|e| &e.spaces) {

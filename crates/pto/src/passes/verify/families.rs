@@ -263,6 +263,32 @@ pub(super) fn yielded(f: &Function, b: Block) -> &[Expr] {
         .unwrap_or_default()
 }
 
+/// Per variable (by index), the tile whose bytes it is: a view (the op
+/// table's view rule, on its first argument) or a bare alias is its
+/// source's, through chains of them; every other variable is its own.
+/// Definitions precede reads, so one walk in program order settles chains.
+pub fn byte_sources(f: &Function) -> Vec<VarId> {
+    let mut source: Vec<VarId> = f.vars.keys().collect();
+    each_stmt(f, Block::Body, &mut |s| {
+        let StmtKind::Assign { targets, value } = &f.stmts[s].kind else {
+            return;
+        };
+        let src = match value {
+            Expr::Var(y) => Some(*y),
+            Expr::Call(c) if ops::lookup_or_default(c.op_name()).is_view() => {
+                c.args.first().and_then(Expr::as_var)
+            }
+            _ => None,
+        };
+        if let Some(y) = src {
+            for &t in targets.iter() {
+                source[t.index()] = source[y.index()];
+            }
+        }
+    });
+    source
+}
+
 /// One buffer per (family, root): bytes, lifetime, and the family's members.
 #[derive(Clone, Debug)]
 pub struct FamilyBuffer {
@@ -281,6 +307,14 @@ pub struct FamilyBuffer {
 /// The family buffers of each space of a laid-out function, each space's
 /// buffers in the order of their first member variable, the spaces in the
 /// order of their first buffer.
+///
+/// A view or bare alias is charged to the root of the tile whose bytes it
+/// is ([`byte_sources`]), whatever allocation its own MemRef names: a view
+/// is physically an alias of its source's allocation (seed 001: a root and
+/// its views take one slot), so a view a planner left naming another
+/// allocation (DSA-RP and the optimal planner place it on its source's
+/// bytes, at its own address) is part of its source's buffer, never a
+/// second one.
 pub fn family_buffers(f: &Function, layout: &Layout) -> Vec<(MemSpace, Vec<FamilyBuffer>)> {
     family_buffers_with(f, layout, &mut families(f))
 }
@@ -325,13 +359,26 @@ fn family_buffers_with(
     let mut first: Vec<u32> = vec![NONE; f.vars.len()];
     let mut at: Vec<(u32, u32)> = Vec::new();
     let mut more: HashMap<(VarId, VarId), (u32, u32)> = HashMap::default();
+    let source = byte_sources(f);
+    let root_of = |v: VarId| match &f.vars[v].ty {
+        Some(Type::Tile(_, Some(m))) => m.base_var(),
+        _ => None,
+    };
     for (v, d) in f.vars.iter() {
         let Some(Type::Tile(_, Some(m))) = &d.ty else {
             continue;
         };
-        let Some(root) = m.base_var() else { continue };
-        let Some(slot) = layout.slot(root) else {
+        let Some(own) = m.base_var() else { continue };
+        let Some(own_slot) = layout.slot(own) else {
             continue;
+        };
+        // The source's root, when it is laid out in the same space.
+        let (root, slot) = match root_of(source[v.index()])
+            .filter(|&r| r != own)
+            .and_then(|r| layout.slot(r).map(|s| (r, s)))
+        {
+            Some((r, s)) if s.space == own_slot.space => (r, s),
+            _ => (own, own_slot),
         };
         let start = m
             .const_offset()

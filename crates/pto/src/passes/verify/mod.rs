@@ -28,7 +28,7 @@ mod rules;
 mod windows;
 
 pub use families::{
-    family_buffers, family_reps, lifetimes, order_to_index, FamilyBuffer, Lifetimes,
+    byte_sources, family_buffers, family_reps, lifetimes, order_to_index, FamilyBuffer, Lifetimes,
 };
 
 use tilemem_soc::{MemoryAllocatorPolicy, Soc};
