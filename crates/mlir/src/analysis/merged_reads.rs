@@ -34,7 +34,7 @@
 //! for a view whose offsets, sizes and strides are known (a subview of
 //! one, or a reshaping view whose type says where it lies) the bytes of
 //! its elements, listed as stretches (one per row of a strided view, up
-//! to [`MAX_RUNS`]). An offset, size or stride is known when it is a
+//! to `MAX_RUNS`). An offset, size or stride is known when it is a
 //! constant, the induction variable of a loop run trip by trip, or `arith`
 //! integer ops and `affine.apply`/`min`/`max` of those. An `scf.for`
 //! whose bounds are known, that runs at most [`MAX_TRIPS`] times, and
