@@ -101,14 +101,11 @@ fn check_op(m: &Module, op: OpId) -> Result<(), String> {
             }
         }
         "scf.if" => {
+            // An absent `else` region has no block, hence no terminator.
             for r in 0..d.regions().len() {
-                let Some(y) = terminator_operands(m, op, r) else {
-                    continue;
-                };
-                if m.region_blocks(d.regions()[r]).is_empty() {
-                    continue;
+                if let Some(y) = terminator_operands(m, op, r) {
+                    pairwise(m, &y, d.results(), "branch yield and result")?;
                 }
-                pairwise(m, &y, d.results(), "branch yield and result")?;
             }
         }
         "arith.select" => {
@@ -186,16 +183,21 @@ mod tests {
         (before, first(&m))
     }
 
-    #[test]
-    fn while_init_must_match_before_arguments() {
-        let body = format!(
+    /// A `scf.while` carrying `%s` (of type `S`) unchanged.
+    fn while_body() -> String {
+        format!(
             "  %r = scf.while (%w = %s) : ({S}) -> ({S}) {{
     scf.condition(%c) %w : {S}
   }} do {{
   ^bb0(%x: {S}):
     scf.yield %x : {S}
   }}"
-        );
+        )
+    }
+
+    #[test]
+    fn while_init_must_match_before_arguments() {
+        let body = while_body();
         let (before, after) = retarget(&body, "scf.while", 0);
         assert_eq!(before, Ok(()));
         assert_eq!(
@@ -208,14 +210,7 @@ mod tests {
 
     #[test]
     fn while_yield_must_match_before_arguments() {
-        let body = format!(
-            "  %r = scf.while (%w = %s) : ({S}) -> ({S}) {{
-    scf.condition(%c) %w : {S}
-  }} do {{
-  ^bb0(%x: {S}):
-    scf.yield %x : {S}
-  }}"
-        );
+        let body = while_body();
         let (before, after) = retarget(&body, "scf.yield", 0);
         assert_eq!(before, Ok(()));
         assert_eq!(
@@ -223,6 +218,23 @@ mod tests {
             Err(format!(
                 "scf.while: 'after' yield and 'before' argument #0: {D} vs {S}"
             ))
+        );
+    }
+
+    #[test]
+    fn if_branch_yields_must_match_results() {
+        let body = format!(
+            "  %r = scf.if %c -> ({S}) {{
+    scf.yield %s : {S}
+  }} else {{
+    scf.yield %s : {S}
+  }}"
+        );
+        let (before, after) = retarget(&body, "scf.yield", 0);
+        assert_eq!(before, Ok(()));
+        assert_eq!(
+            after,
+            Err(format!("scf.if: branch yield and result #0: {D} vs {S}"))
         );
     }
 
